@@ -1,0 +1,135 @@
+#include "cli.h"
+
+#include "data/jsonl.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+namespace rwb::cli {
+
+namespace {
+bool contains(const std::vector<std::string> &v, const std::string &s)
+{
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+} // namespace
+
+Args::Args(const std::vector<std::string> &argv, const Spec &spec)
+{
+    for (size_t i = 0; i < argv.size(); ++i) {
+        std::string a = argv[i];
+        if (a.rfind("--", 0) != 0)
+            throw UsageError{"unexpected argument \"" + a + "\""};
+        std::string name = a.substr(2);
+        std::string inlineValue;
+        bool hasInline = false;
+        if (const size_t eq = name.find('='); eq != std::string::npos) {
+            inlineValue = name.substr(eq + 1);
+            name = name.substr(0, eq);
+            hasInline = true;
+        }
+        if (contains(spec.switches, name)) {
+            if (hasInline)
+                throw UsageError{"--" + name + " takes no value"};
+            m_switches.push_back(name);
+        } else if (contains(spec.valued, name)) {
+            if (!hasInline) {
+                if (i + 1 >= argv.size())
+                    throw UsageError{"--" + name + " needs a value"};
+                inlineValue = argv[++i];
+            }
+            m_values[name].push_back(inlineValue);
+        } else {
+            throw UsageError{"unknown option --" + name};
+        }
+    }
+}
+
+bool Args::has(const std::string &name) const
+{
+    return contains(m_switches, name) || m_values.count(name) > 0;
+}
+
+std::string Args::value(const std::string &name, const std::string &fallback) const
+{
+    auto it = m_values.find(name);
+    return it == m_values.end() ? fallback : it->second.back();
+}
+
+const std::vector<std::string> &Args::values(const std::string &name) const
+{
+    static const std::vector<std::string> none;
+    auto it = m_values.find(name);
+    return it == m_values.end() ? none : it->second;
+}
+
+std::string Args::required(const std::string &name) const
+{
+    auto it = m_values.find(name);
+    if (it == m_values.end())
+        throw UsageError{"--" + name + " is required"};
+    return it->second.back();
+}
+
+double Args::number(const std::string &name, double fallback) const
+{
+    if (!m_values.count(name))
+        return fallback;
+    const std::string v = value(name);
+    char *end = nullptr;
+    const double d = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0')
+        throw UsageError{"--" + name + " must be a number, not \"" + v + "\""};
+    return d;
+}
+
+std::string findResource(const std::string &relative)
+{
+    namespace fs = std::filesystem;
+    std::vector<fs::path> roots;
+    if (const char *env = std::getenv("RWB_RESOURCES"); env && *env)
+        roots.emplace_back(env);
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        roots.push_back(exe.parent_path() / ".." / "share" / "reward-workbench" / "resources");
+    }
+    roots.emplace_back(RWB_SOURCE_RESOURCES);
+    for (const fs::path &root : roots) {
+        const fs::path p = root / relative;
+        if (fs::exists(p, ec))
+            return fs::weakly_canonical(p, ec).string();
+    }
+    return {};
+}
+
+void printError(const std::string &message)
+{
+    std::cerr << "rwb: " << message << std::endl;
+}
+
+int guarded(const std::string &command, const std::function<int()> &body)
+{
+    try {
+        return body();
+    } catch (const UsageError &e) {
+        printError(command + ": " + e.message + " (see rwb " + command + " --help)");
+        return kExitBadInput;
+    } catch (const data::InputException &e) {
+        std::cerr << e.what() << std::endl;
+        return kExitBadInput;
+    } catch (const std::exception &e) {
+        printError(command + ": " + e.what());
+        return kExitFailure;
+    }
+}
+
+bool stderrIsTerminal()
+{
+    return isatty(STDERR_FILENO) == 1;
+}
+
+} // namespace rwb::cli

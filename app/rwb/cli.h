@@ -1,0 +1,60 @@
+#pragma once
+
+#include <functional>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace rwb::cli {
+
+// Exit codes of every rwb command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  // something went wrong that is not the input's fault
+inline constexpr int kExitBadInput = 2; // bad input or usage
+
+// A command's options: "--name value" pairs and "--flag" switches, parsed against
+// what the command declares. Anything else is a usage error.
+class Args {
+public:
+    struct Spec {
+        std::vector<std::string> valued;   // take a value (may repeat: values are collected)
+        std::vector<std::string> switches; // take none
+    };
+
+    // Throws UsageError on an unknown option, a missing value or a stray word.
+    Args(const std::vector<std::string> &argv, const Spec &spec);
+
+    bool has(const std::string &name) const;
+    std::string value(const std::string &name, const std::string &fallback = {}) const;
+    const std::vector<std::string> &values(const std::string &name) const;
+    // The value of a required option; throws UsageError when it is missing.
+    std::string required(const std::string &name) const;
+    // A number option; throws UsageError when it is not a number.
+    double number(const std::string &name, double fallback) const;
+
+private:
+    std::map<std::string, std::vector<std::string>> m_values;
+    std::vector<std::string> m_switches;
+};
+
+struct UsageError {
+    std::string message;
+};
+
+// A bundled resource ("samples/company_samples.jsonl"): looked up under $RWB_RESOURCES,
+// next to the installed program (../share/reward-workbench/resources), then in the source tree.
+// Returns "" when it is nowhere.
+std::string findResource(const std::string &relative);
+
+// Writes "rwb: message" to stderr.
+void printError(const std::string &message);
+
+// Runs a command body and turns exceptions into messages and exit codes:
+// UsageError and data::InputException → 2, anything else → 1.
+int guarded(const std::string &command, const std::function<int()> &body);
+
+// True when the stream is a terminal (for progress lines).
+bool stderrIsTerminal();
+
+} // namespace rwb::cli

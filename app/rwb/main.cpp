@@ -1,0 +1,49 @@
+// rwb: the Reward Workbench engine on the command line. JSON / JSONL in and out;
+// errors on stderr as "file:line: reason"; exit 0 on success, 2 on bad input.
+#include "cli.h"
+#include "commands.h"
+
+#include <iostream>
+
+namespace {
+
+const char *const kHelp = R"(rwb — Reward Workbench on the command line
+
+Usage: rwb <command> [<subcommand>] [options]
+
+Commands:
+  reward score    score completions with a reward config (JSONL in, JSONL out)
+  reward compare  mean total per completion kind for several reward configs
+  reward list     the registered reward components
+  eval score      precision / recall / F1 of extracted answers (the first paper's §2.4)
+  bench rewards   component evaluations per second on one thread
+
+Run "rwb <command> --help" for a command's options.
+Exit codes: 0 success, 1 failure, 2 bad input or usage.
+Documentation: docs/cli.md
+)";
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::cout << kHelp;
+        return args.empty() ? rwb::cli::kExitBadInput : rwb::cli::kExitOk;
+    }
+    if (args[0] == "--version") {
+        std::cout << "rwb " << RWB_VERSION << "\n";
+        return rwb::cli::kExitOk;
+    }
+    const std::string command = args[0];
+    args.erase(args.begin());
+    if (command == "reward")
+        return rwb::cli::rewardCommand(args);
+    if (command == "eval")
+        return rwb::cli::evalCommand(args);
+    if (command == "bench")
+        return rwb::cli::benchCommand(args);
+    rwb::cli::printError("unknown command \"" + command + "\" (commands: reward, eval, bench; see rwb --help)");
+    return rwb::cli::kExitBadInput;
+}

@@ -1,0 +1,325 @@
+#include "cli.h"
+#include "commands.h"
+
+#include "data/extractionrecord.h"
+#include "eval/extractionmetrics.h"
+#include "reward/compositereward.h"
+#include "reward/extraction.h"
+#include "reward/registry.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace rwb::cli {
+
+namespace {
+
+const char *const kScoreHelp = R"(rwb reward score — score completions with a reward config
+
+Usage: rwb reward score --config C.json --input I.jsonl [--output O.jsonl]
+                        [--skip-invalid] [--explain] [--summary]
+
+  --config C.json    reward config: {"task", "thinking", "components": [{"reward", "weight"}]}
+  --input I.jsonl    one line per completion:
+                     {"id", "task", "sender_email", "email_text", "completion", "gold"}
+  --output O.jsonl   where to write the scores (default: standard output); written to
+                     O.jsonl.part first and renamed when complete
+  --skip-invalid     report malformed lines on stderr and go on (default: stop, exit 2)
+  --explain          add "explanations": {component: why} to each output line
+  --summary          print a table of component statistics (to stdout with --output,
+                     else to stderr)
+
+Output, one line per input line in order:
+  {"id": …, "total": x, "components": {"partial": x, …}}
+total = Σ wᵢ·rᵢ / Σ wᵢ. Errors: "file:line: reason", exit code 2.
+)";
+
+const char *const kCompareHelp = R"(rwb reward compare — how several reward configs rank the same completions
+
+Usage: rwb reward compare --input I.jsonl --config A.json [--config B.json …] [--skip-invalid]
+
+Prints one row per config: the mean total over all lines and over the lines of each
+"kind" (correct, marker_only, recipient, third_party, invented, unknown, …) when the
+input labels its lines with "kind", as the bundled sample set does.
+)";
+
+const char *const kListHelp = R"(rwb reward list — the registered reward components
+
+Usage: rwb reward list
+Prints one JSON object per line: {"name", "task", "description"}.
+)";
+
+const char *const kRewardHelp = R"(rwb reward — reward components and configs
+
+Subcommands:
+  score    score completions with a reward config
+  compare  compare reward configs on the same completions
+  list     the registered reward components
+Run "rwb reward <subcommand> --help" for its options.
+)";
+
+// Reads and validates the input lines; prints skipped lines.
+std::vector<data::ExtractionRecord> readInput(const std::string &path, bool skipInvalid)
+{
+    data::ExtractionReadOptions options;
+    options.skipInvalid = skipInvalid;
+    data::ExtractionReadResult r = data::readExtractionJsonl(path, options);
+    for (const data::InputError &e : r.skipped)
+        std::cerr << e.toString() << " (skipped)" << std::endl;
+    if (!r.skipped.empty())
+        printError("skipped " + std::to_string(r.skipped.size()) + " malformed line(s) of " + path);
+    return std::move(r.records);
+}
+
+// Scores records, sharing one prepared prompt among consecutive lines of the same e-mail.
+class RecordScorer {
+public:
+    explicit RecordScorer(const reward::CompositeReward &composite) : m_composite(composite) {}
+
+    reward::CompositeReward::Scores score(const data::ExtractionRecord &r)
+    {
+        prepare(r);
+        const reward::ExtractionAnswer answer(r.completion, m_composite.thinking());
+        return m_composite.score(*m_prompt, answer);
+    }
+
+    std::vector<reward::Explanation> explain(const data::ExtractionRecord &r)
+    {
+        prepare(r);
+        const reward::ExtractionAnswer answer(r.completion, m_composite.thinking());
+        return m_composite.explain(*m_prompt, answer);
+    }
+
+private:
+    void prepare(const data::ExtractionRecord &r)
+    {
+        if (!m_prompt || m_prompt->senderEmail() != r.senderEmail || m_prompt->emailText() != r.emailText ||
+            m_prompt->gold() != r.gold)
+            m_prompt = std::make_unique<reward::ExtractionPrompt>(r.senderEmail, r.emailText, r.gold);
+    }
+
+    const reward::CompositeReward &m_composite;
+    std::unique_ptr<reward::ExtractionPrompt> m_prompt;
+};
+
+struct Stat {
+    double sum = 0, sumSq = 0, min = INFINITY, max = -INFINITY;
+    size_t n = 0;
+    void add(double v)
+    {
+        sum += v;
+        sumSq += v * v;
+        min = std::min(min, v);
+        max = std::max(max, v);
+        ++n;
+    }
+    double mean() const { return n ? sum / n : 0.0; }
+    double stdev() const { return n ? std::sqrt(std::max(0.0, sumSq / n - mean() * mean())) : 0.0; }
+};
+
+std::string fixed(double v, int prec = 3)
+{
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(prec) << v;
+    return s.str();
+}
+
+std::string pad(const std::string &s, size_t width)
+{
+    return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+void checkTask(const data::ExtractionRecord &r, const reward::RewardConfig &config, const std::string &path)
+{
+    if (r.task != config.task)
+        throw data::InputException(
+            {path, r.line, "task \"" + r.task + "\" does not match the reward config's task \"" + config.task + "\""});
+}
+
+int score(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"config", "input", "output"}, {"skip-invalid", "explain", "summary", "help"}});
+    if (args.has("help")) {
+        std::cout << kScoreHelp;
+        return kExitOk;
+    }
+    const std::string configPath = args.required("config");
+    const std::string inputPath = args.required("input");
+    const std::string outputPath = args.value("output");
+    const reward::RewardConfig config = reward::loadRewardConfig(configPath, reward::Registry::builtin());
+    const reward::CompositeReward composite(config, configPath);
+    const std::vector<data::ExtractionRecord> records = readInput(inputPath, args.has("skip-invalid"));
+    for (const data::ExtractionRecord &r : records)
+        checkTask(r, config, inputPath);
+
+    std::ofstream file;
+    const std::string partPath = outputPath + ".part";
+    if (!outputPath.empty()) {
+        file.open(partPath, std::ios::binary | std::ios::trunc);
+        if (!file)
+            throw data::InputException({outputPath, 0, "cannot write"});
+    }
+    std::ostream &out = outputPath.empty() ? std::cout : file;
+
+    RecordScorer scorer(composite);
+    std::vector<Stat> stats(composite.size() + 1);
+    const bool progress = stderrIsTerminal() && records.size() >= 1000;
+    const auto start = std::chrono::steady_clock::now();
+    eval::ExtractionScorer metrics;
+    for (size_t i = 0; i < records.size(); ++i) {
+        const data::ExtractionRecord &r = records[i];
+        const reward::CompositeReward::Scores s = scorer.score(r);
+        nlohmann::ordered_json j;
+        j["id"] = r.id;
+        j["total"] = s.total;
+        nlohmann::ordered_json comps = nlohmann::ordered_json::object();
+        for (size_t c = 0; c < composite.size(); ++c) {
+            comps[composite.componentName(c)] = s.components[c];
+            stats[c].add(s.components[c]);
+        }
+        stats.back().add(s.total);
+        j["components"] = std::move(comps);
+        if (args.has("explain")) {
+            nlohmann::ordered_json ex = nlohmann::ordered_json::object();
+            for (const reward::Explanation &e : scorer.explain(r))
+                ex[e.reward] = e.detail;
+            j["explanations"] = std::move(ex);
+        }
+        metrics.add(reward::extractAnswer(r.completion, composite.thinking()), r.gold);
+        out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        if (progress && (i % 1000 == 0 || i + 1 == records.size()))
+            std::cerr << "\rscored " << (i + 1) << "/" << records.size() << std::flush;
+    }
+    if (progress)
+        std::cerr << "\n";
+    if (!outputPath.empty()) {
+        file.close();
+        if (!file)
+            throw data::InputException({outputPath, 0, "write failed (disk full?)"});
+        std::filesystem::rename(partPath, outputPath);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    if (args.has("summary")) {
+        std::ostream &sum = outputPath.empty() ? std::cerr : std::cout;
+        sum << "\n" << (config.name.empty() ? configPath : config.name) << " — " << records.size()
+            << " completions scored in " << fixed(seconds, 3) << " s"
+            << (config.thinking ? " (thinking mode)" : "") << "\n\n";
+        sum << pad("component", 12) << pad("weight", 9) << pad("share", 8) << pad("mean", 8) << pad("std", 8)
+            << pad("min", 8) << pad("max", 8) << "\n";
+        const double wsum = config.weightSum();
+        for (size_t c = 0; c <= composite.size(); ++c) {
+            const bool total = c == composite.size();
+            const Stat &st = stats[c];
+            sum << pad(total ? "total" : composite.componentName(c), 12)
+                << pad(total ? "" : fixed(composite.weight(c), 0), 9)
+                << pad(total ? "" : fixed(composite.weight(c) / wsum * 100.0, 1) + "%", 8) << pad(fixed(st.mean()), 8)
+                << pad(fixed(st.stdev()), 8) << pad(fixed(st.n ? st.min : 0), 8) << pad(fixed(st.n ? st.max : 0), 8)
+                << "\n";
+        }
+        const eval::ExtractionMetrics m = metrics.result();
+        sum << "\nas predictions: precision " << fixed(m.precision) << "  recall " << fixed(m.recall) << "  F1 "
+            << fixed(m.f1) << "  (N_output " << m.nOutput << ", N_exist " << m.nExist << ", N_tp " << m.nTp << ")\n";
+    }
+    return kExitOk;
+}
+
+int compare(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"config", "input"}, {"skip-invalid", "help"}});
+    if (args.has("help")) {
+        std::cout << kCompareHelp;
+        return kExitOk;
+    }
+    const std::string inputPath = args.required("input");
+    if (args.values("config").empty())
+        throw UsageError{"--config is required (one or more)"};
+    const std::vector<data::ExtractionRecord> records = readInput(inputPath, args.has("skip-invalid"));
+    // Kinds in the order first seen.
+    std::vector<std::string> kinds;
+    for (const auto &r : records)
+        if (!r.kind.empty() && std::find(kinds.begin(), kinds.end(), r.kind) == kinds.end())
+            kinds.push_back(r.kind);
+
+    size_t nameWidth = 8;
+    std::vector<std::pair<std::string, std::vector<double>>> rows;
+    for (const std::string &path : args.values("config")) {
+        const reward::RewardConfig config = reward::loadRewardConfig(path, reward::Registry::builtin());
+        const reward::CompositeReward composite(config, path);
+        RecordScorer scorer(composite);
+        Stat all;
+        std::map<std::string, Stat> perKind;
+        for (const auto &r : records) {
+            checkTask(r, config, inputPath);
+            const double t = scorer.score(r).total;
+            all.add(t);
+            if (!r.kind.empty())
+                perKind[r.kind].add(t);
+        }
+        std::vector<double> row{all.mean()};
+        for (const std::string &k : kinds)
+            row.push_back(perKind[k].mean());
+        std::string name = config.name.empty() ? std::filesystem::path(path).stem().string() : config.name;
+        nameWidth = std::max(nameWidth, name.size() + 2);
+        rows.emplace_back(std::move(name), std::move(row));
+    }
+    std::cout << "mean total reward by completion kind (" << records.size() << " completions)\n\n";
+    std::cout << pad("config", nameWidth) << pad("all", 8);
+    for (const std::string &k : kinds)
+        std::cout << pad(k, std::max<size_t>(k.size() + 2, 8));
+    std::cout << "\n";
+    for (const auto &[name, row] : rows) {
+        std::cout << pad(name, nameWidth) << pad(fixed(row[0]), 8);
+        for (size_t k = 0; k < kinds.size(); ++k)
+            std::cout << pad(fixed(row[k + 1]), std::max<size_t>(kinds[k].size() + 2, 8));
+        std::cout << "\n";
+    }
+    return kExitOk;
+}
+
+int list(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kListHelp;
+        return kExitOk;
+    }
+    for (const auto &e : reward::Registry::builtin().entries()) {
+        nlohmann::ordered_json j;
+        j["name"] = e.name;
+        j["task"] = e.task;
+        j["description"] = e.description;
+        std::cout << j.dump(-1, ' ', false) << "\n";
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+int rewardCommand(const std::vector<std::string> &args)
+{
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::cout << kRewardHelp;
+        return args.empty() ? kExitBadInput : kExitOk;
+    }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (args[0] == "score")
+        return guarded("reward score", [&] { return score(rest); });
+    if (args[0] == "compare")
+        return guarded("reward compare", [&] { return compare(rest); });
+    if (args[0] == "list")
+        return guarded("reward list", [&] { return list(rest); });
+    printError("reward: unknown subcommand \"" + args[0] + "\" (score, compare, list)");
+    return kExitBadInput;
+}
+
+} // namespace rwb::cli

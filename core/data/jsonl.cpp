@@ -1,0 +1,55 @@
+#include "data/jsonl.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace rwb::data {
+
+std::string InputError::toString() const
+{
+    std::string s = file;
+    if (line > 0)
+        s += ":" + std::to_string(line);
+    s += ": " + reason;
+    return s;
+}
+
+InputException::InputException(InputError error)
+    : std::runtime_error(error.toString()), m_error(std::move(error))
+{
+}
+
+std::string readTextFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputException({path, 0, std::string("cannot open: ") + std::strerror(errno)});
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad())
+        throw InputException({path, 0, "read error"});
+    return ss.str();
+}
+
+void forEachLine(std::string_view text, const std::function<bool(size_t, std::string_view)> &fn)
+{
+    if (text.substr(0, 3) == "\xEF\xBB\xBF")
+        text.remove_prefix(3);
+    size_t lineNo = 0;
+    while (!text.empty()) {
+        ++lineNo;
+        const size_t nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos)
+            continue;
+        if (!fn(lineNo, line))
+            return;
+    }
+}
+
+} // namespace rwb::data

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace rwb::data {
+
+// A problem with one place in an input file: "file:line: reason" (line 0: the whole file).
+struct InputError {
+    std::string file;
+    size_t line = 0;
+    std::string reason;
+
+    std::string toString() const;
+};
+
+// Thrown for bad input; carries the place so a CLI or a dialog can show it.
+class InputException : public std::runtime_error {
+public:
+    explicit InputException(InputError error);
+    const InputError &error() const { return m_error; }
+
+private:
+    InputError m_error;
+};
+
+// Reads a whole file; throws InputException (line 0) if it cannot be read.
+std::string readTextFile(const std::string &path);
+
+// Calls `fn(lineNumber, line)` for each line of `text` (1-based; "\r\n" and "\n"
+// endings; a UTF-8 BOM at the start is skipped). Lines that are empty or only
+// white space are skipped. Stops early when fn returns false.
+void forEachLine(std::string_view text, const std::function<bool(size_t, std::string_view)> &fn);
+
+} // namespace rwb::data

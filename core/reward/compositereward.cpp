@@ -1,0 +1,85 @@
+#include "reward/compositereward.h"
+
+#include "data/jsonl.h"
+#include "reward/extraction.h"
+#include "reward/registry.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace rwb::reward {
+
+CompositeReward::CompositeReward(RewardConfig config, const std::string &source)
+    : CompositeReward(std::move(config), source, Registry::builtin())
+{
+}
+
+CompositeReward::CompositeReward(RewardConfig config, const std::string &source, const Registry &registry)
+    : m_config(std::move(config))
+{
+    validateRewardConfig(m_config, source, registry);
+    RewardOptions options;
+    if (!m_config.synonyms.empty())
+        options.synonyms = std::make_shared<const SynonymTable>(SynonymTable::load(m_config.resolvedSynonyms()));
+    for (const RewardComponent &c : m_config.components)
+        m_components.push_back(registry.create(c.reward, options));
+}
+
+CompositeReward::~CompositeReward() = default;
+CompositeReward::CompositeReward(CompositeReward &&) noexcept = default;
+CompositeReward &CompositeReward::operator=(CompositeReward &&) noexcept = default;
+
+void CompositeReward::setWeights(const std::vector<double> &weights)
+{
+    if (weights.size() != m_components.size())
+        throw std::invalid_argument("expected " + std::to_string(m_components.size()) + " weights, got " +
+                                    std::to_string(weights.size()));
+    double sum = 0.0;
+    for (double w : weights) {
+        if (!std::isfinite(w) || w < 0.0)
+            throw std::invalid_argument("weights must be finite and ≥ 0");
+        sum += w;
+    }
+    if (!(sum > 0.0))
+        throw std::invalid_argument("the weights sum to 0");
+    for (size_t i = 0; i < weights.size(); ++i)
+        m_config.components[i].weight = weights[i];
+}
+
+double CompositeReward::combine(const std::vector<double> &values) const
+{
+    double num = 0.0;
+    double den = 0.0;
+    for (size_t i = 0; i < m_components.size() && i < values.size(); ++i) {
+        num += m_config.components[i].weight * values[i];
+        den += m_config.components[i].weight;
+    }
+    return den > 0.0 ? num / den : 0.0;
+}
+
+double CompositeReward::score(const ExtractionPrompt &prompt, const ExtractionAnswer &answer,
+                              std::vector<double> &components) const
+{
+    components.resize(m_components.size());
+    for (size_t i = 0; i < m_components.size(); ++i)
+        components[i] = m_components[i]->score(prompt, answer);
+    return combine(components);
+}
+
+CompositeReward::Scores CompositeReward::score(const ExtractionPrompt &prompt, const ExtractionAnswer &answer) const
+{
+    Scores s;
+    s.total = score(prompt, answer, s.components);
+    return s;
+}
+
+std::vector<Explanation> CompositeReward::explain(const ExtractionPrompt &prompt, const ExtractionAnswer &answer) const
+{
+    std::vector<Explanation> out;
+    out.reserve(m_components.size());
+    for (const auto &c : m_components)
+        out.push_back(c->explain(prompt, answer));
+    return out;
+}
+
+} // namespace rwb::reward

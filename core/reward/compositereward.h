@@ -1,0 +1,54 @@
+#pragma once
+
+#include "reward/reward.h"
+#include "reward/rewardconfig.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rwb::reward {
+
+class Registry;
+
+// The weighted reward actually optimized: total = Σ wᵢ·rᵢ / Σ wᵢ over the config's
+// components. Scoring is const and thread-safe; setWeights() is not (the training
+// engine swaps weights between steps, on its own thread).
+class CompositeReward {
+public:
+    // Builds the components; throws data::InputException for an invalid config
+    // (naming `source`) and when the synonym table it names cannot be read.
+    explicit CompositeReward(RewardConfig config, const std::string &source = "reward config");
+    CompositeReward(RewardConfig config, const std::string &source, const Registry &registry);
+    ~CompositeReward();
+    CompositeReward(CompositeReward &&) noexcept;
+    CompositeReward &operator=(CompositeReward &&) noexcept;
+
+    const RewardConfig &config() const { return m_config; }
+    bool thinking() const { return m_config.thinking; }
+    size_t size() const { return m_components.size(); }
+    const std::string &componentName(size_t i) const { return m_config.components[i].reward; }
+    double weight(size_t i) const { return m_config.components[i].weight; }
+    const Reward &component(size_t i) const { return *m_components[i]; }
+
+    // New weights in component order; throws std::invalid_argument if the count is
+    // wrong, a weight is negative or not finite, or they sum to 0.
+    void setWeights(const std::vector<double> &weights);
+
+    struct Scores {
+        double total = 0.0;
+        std::vector<double> components; // in component order
+    };
+    Scores score(const ExtractionPrompt &prompt, const ExtractionAnswer &answer) const;
+    // Like score(), writing the component values into `components` (resized); returns the total.
+    double score(const ExtractionPrompt &prompt, const ExtractionAnswer &answer, std::vector<double> &components) const;
+    // The total for component values already computed (how the workbench re-weights without re-scoring).
+    double combine(const std::vector<double> &componentValues) const;
+    std::vector<Explanation> explain(const ExtractionPrompt &prompt, const ExtractionAnswer &answer) const;
+
+private:
+    RewardConfig m_config;
+    std::vector<std::unique_ptr<Reward>> m_components;
+};
+
+} // namespace rwb::reward

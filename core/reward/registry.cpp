@@ -1,0 +1,79 @@
+#include "reward/registry.h"
+
+#include "data/extractionrecord.h"
+#include "reward/companyrewards.h"
+
+#include <stdexcept>
+
+namespace rwb::reward {
+
+const Registry &Registry::builtin()
+{
+    static const Registry registry = [] {
+        Registry r;
+        const std::string task(data::kCompanyExtractionTask);
+        r.add({"partial", task, "longest common substring ratio of the answer and the gold",
+               [](const RewardOptions &) { return std::make_unique<PartialReward>(); }});
+        r.add({"marker", task, "partial after removing legal-entity markers (株式会社, (株), …) from both",
+               [](const RewardOptions &) { return std::make_unique<MarkerReward>(); }});
+        r.add({"exist", task, "1 when the answer occurs in the sender header or the e-mail body",
+               [](const RewardOptions &) { return std::make_unique<ExistReward>(); }});
+        r.add({"format", task, "1 when the completion is <thinking>…</thinking><answer>…</answer>",
+               [](const RewardOptions &) { return std::make_unique<FormatReward>(); }});
+        r.add({"domain", task, "best partial between the romanized answer (or a synonym) and the sender's domain",
+               [](const RewardOptions &o) {
+                   return std::make_unique<DomainReward>(o.synonyms ? o.synonyms : SynonymTable::bundled());
+               }});
+        return r;
+    }();
+    return registry;
+}
+
+void Registry::add(Entry entry)
+{
+    if (find(entry.name))
+        throw std::invalid_argument("reward \"" + entry.name + "\" is registered twice");
+    m_entries.push_back(std::move(entry));
+}
+
+const Registry::Entry *Registry::find(std::string_view name) const
+{
+    for (const Entry &e : m_entries)
+        if (e.name == name)
+            return &e;
+    return nullptr;
+}
+
+std::vector<std::string> Registry::names(std::string_view task) const
+{
+    std::vector<std::string> out;
+    for (const Entry &e : m_entries)
+        if (e.task == task)
+            out.push_back(e.name);
+    return out;
+}
+
+std::unique_ptr<Reward> Registry::create(std::string_view name, const RewardOptions &options) const
+{
+    const Entry *e = find(name);
+    if (!e) {
+        std::vector<std::string> all;
+        for (const Entry &x : m_entries)
+            all.push_back(x.name);
+        throw std::invalid_argument("unknown reward \"" + std::string(name) + "\" (allowed: " + joinNames(all) + ")");
+    }
+    return e->make(options);
+}
+
+std::string joinNames(const std::vector<std::string> &names)
+{
+    std::string s;
+    for (const std::string &n : names) {
+        if (!s.empty())
+            s += ", ";
+        s += n;
+    }
+    return s;
+}
+
+} // namespace rwb::reward

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "reward/reward.h"
+#include "reward/synonymtable.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rwb::reward {
+
+// What a reward may need besides its name.
+struct RewardOptions {
+    // For `domain`; the bundled table when null.
+    std::shared_ptr<const SynonymTable> synonyms;
+};
+
+// Rewards by name. The built-in registry holds the five extraction rewards of the
+// first paper, in this order: partial, marker, exist, format, domain.
+class Registry {
+public:
+    using Factory = std::function<std::unique_ptr<Reward>(const RewardOptions &)>;
+    struct Entry {
+        std::string name;
+        std::string task;        // the task it scores ("company_extraction")
+        std::string description; // one English line
+        Factory make;
+    };
+
+    static const Registry &builtin();
+
+    void add(Entry entry);
+    const std::vector<Entry> &entries() const { return m_entries; }
+    const Entry *find(std::string_view name) const;
+    // The names of every reward for `task`, in registration order.
+    std::vector<std::string> names(std::string_view task) const;
+    // Throws std::invalid_argument listing the allowed names when `name` is unknown.
+    std::unique_ptr<Reward> create(std::string_view name, const RewardOptions &options = {}) const;
+
+private:
+    std::vector<Entry> m_entries;
+};
+
+// "a, b, c"
+std::string joinNames(const std::vector<std::string> &names);
+
+} // namespace rwb::reward

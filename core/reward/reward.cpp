@@ -1,0 +1,25 @@
+#include "reward/reward.h"
+
+#include "text/lcs.h"
+
+namespace rwb::reward {
+
+double partialRatio(std::u32string_view a, std::u32string_view b, Span *spanA, Span *spanB)
+{
+    if (spanA)
+        *spanA = {};
+    if (spanB)
+        *spanB = {};
+    if (a.empty() && b.empty())
+        return 1.0;
+    if (a.empty() || b.empty())
+        return 0.0;
+    const text::CommonSubstring cs = text::longestCommonSubstring(a, b);
+    if (spanA)
+        *spanA = {cs.posA, cs.length};
+    if (spanB)
+        *spanB = {cs.posB, cs.length};
+    return 2.0 * static_cast<double>(cs.length) / static_cast<double>(a.size() + b.size());
+}
+
+} // namespace rwb::reward

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rwb::reward {
+
+class ExtractionPrompt;
+class ExtractionAnswer;
+
+// Why a component gave its value. The GUI maps each to a translated sentence;
+// core keeps Explanation::detail in English for logs and the CLI.
+enum class Reason {
+    Compared,          // partial / marker: 2·LCS / (|answer| + |gold|)
+    BothEmpty,         // both compared strings empty → 1
+    OneEmpty,          // exactly one compared string empty → 0
+    MarkersOnly,       // marker: both are only markers → partial of the unstripped strings
+    BothUnknown,       // exist: gold and answer are both 不明 → 1
+    FoundInSource,     // exist: the answer occurs in sender header + body → 1
+    NotInSource,       // exist: it does not → 0
+    EmptyAnswer,       // exist / domain: the answer is empty → 0
+    FormatOk,          // format: <thinking>…</thinking><answer>…</answer> → 1
+    FormatBad,         // format: see Explanation::formatCheck → 0
+    UnknownAnswer,     // domain: the answer is 不明 → 0
+    NoAddress,         // domain: the sender header has no '@' → 0
+    BestCandidate,     // domain: the best romanized candidate against the domain
+};
+
+// A half-open range of code points [begin, begin + length) in a normalized string.
+struct Span {
+    size_t begin = 0;
+    size_t length = 0;
+};
+
+// What a component saw and why it gave its value. Strings are UTF-8; spans count code points.
+struct Explanation {
+    std::string reward;
+    double value = 0.0;
+    Reason reason = Reason::Compared;
+    std::string detail;                 // one English line for logs and the CLI
+
+    std::string answer;                 // the compared answer (normalized, markers stripped for `marker`)
+    std::string gold;                   // the compared gold, the same way
+    Span answerSpan;                    // the longest common substring in `answer`
+    Span goldSpan;                      // … and in `gold`
+    std::vector<std::string> markersRemovedFromAnswer;
+    std::vector<std::string> markersRemovedFromGold;
+
+    size_t sourcePosition = std::string::npos; // exist: where the answer starts in the normalized source
+
+    int formatCheck = 0;                // format: the FormatCheck value
+
+    struct Candidate {
+        std::string name;               // the answer (markers stripped) or a synonym of it
+        std::string romaji;
+        double value = 0.0;             // partial(romaji, domain)
+        Span romajiSpan;                // the common substring in romaji …
+        Span domainSpan;                // … and in the domain
+    };
+    std::string domain;                 // domain: the sender's domain
+    std::vector<Candidate> candidates;  // domain: every candidate, in order (answer first)
+};
+
+// One reward component: a pure function of a prompt and a completion, in [0, 1].
+// Implementations are immutable after construction and safe to call from several threads.
+class Reward {
+public:
+    virtual ~Reward() = default;
+    virtual std::string_view name() const = 0;
+    virtual double score(const ExtractionPrompt &prompt, const ExtractionAnswer &answer) const = 0;
+    virtual Explanation explain(const ExtractionPrompt &prompt, const ExtractionAnswer &answer) const = 0;
+};
+
+// 2·LCS(a, b) / (|a| + |b|); 1 when both are empty, 0 when exactly one is. The
+// common substring goes to spanA / spanB when given.
+double partialRatio(std::u32string_view a, std::u32string_view b, Span *spanA = nullptr, Span *spanB = nullptr);
+
+} // namespace rwb::reward

@@ -1,0 +1,181 @@
+#include "reward/rewardconfig.h"
+
+#include "data/jsonl.h"
+#include "reward/registry.h"
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+namespace rwb::reward {
+
+namespace {
+
+// Line and column (1-based) of a byte offset in `text`.
+std::pair<size_t, size_t> lineColumn(std::string_view text, size_t byte)
+{
+    size_t line = 1;
+    size_t col = 1;
+    for (size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            col = 1;
+        } else {
+            ++col;
+        }
+    }
+    return {line, col};
+}
+
+[[noreturn]] void fail(const std::string &source, const std::string &field, const std::string &what)
+{
+    throw data::InputException({source, 0, field + ": " + what});
+}
+
+} // namespace
+
+double RewardConfig::weightSum() const
+{
+    double s = 0.0;
+    for (const RewardComponent &c : components)
+        s += c.weight;
+    return s;
+}
+
+std::string RewardConfig::resolvedSynonyms() const
+{
+    if (synonyms.empty())
+        return {};
+    std::filesystem::path p(synonyms);
+    if (p.is_relative() && !baseDir.empty())
+        p = std::filesystem::path(baseDir) / p;
+    return p.string();
+}
+
+void validateRewardConfig(const RewardConfig &c, const std::string &source, const Registry &registry)
+{
+    const std::vector<std::string> allowed = registry.names(c.task);
+    if (allowed.empty())
+        fail(source, "task", "unknown task \"" + c.task + "\" (allowed: company_extraction)");
+    if (c.components.empty())
+        fail(source, "components", "at least one component is needed (allowed rewards: " + joinNames(allowed) + ")");
+    for (size_t i = 0; i < c.components.size(); ++i) {
+        const RewardComponent &comp = c.components[i];
+        const std::string field = "components[" + std::to_string(i) + "]";
+        const Registry::Entry *e = registry.find(comp.reward);
+        if (!e || e->task != c.task)
+            fail(source, field + ".reward",
+                 "unknown reward \"" + comp.reward + "\" (allowed: " + joinNames(allowed) + ")");
+        if (!std::isfinite(comp.weight) || comp.weight < 0.0)
+            fail(source, field + ".weight", "must be a finite number ≥ 0");
+        for (size_t j = 0; j < i; ++j)
+            if (c.components[j].reward == comp.reward)
+                fail(source, field + ".reward",
+                     "\"" + comp.reward + "\" is listed twice (also components[" + std::to_string(j) + "])");
+    }
+    if (!(c.weightSum() > 0.0))
+        fail(source, "components", "the weights sum to 0; give at least one component a weight > 0");
+}
+
+RewardConfig parseRewardConfig(std::string_view text, const std::string &source, const Registry &registry)
+{
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error &e) {
+        const auto [line, col] = lineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
+        throw data::InputException({source, line, "column " + std::to_string(col) + ": not valid JSON"});
+    }
+    if (!j.is_object())
+        fail(source, "(top level)", std::string("expected a JSON object, found ") + j.type_name());
+
+    static const char *const kKeys[] = {"name", "description", "task", "thinking", "components", "synonyms"};
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        bool known = false;
+        for (const char *k : kKeys)
+            known = known || it.key() == k;
+        if (!known)
+            fail(source, it.key(),
+                 "unknown key (allowed: name, description, task, thinking, components, synonyms)");
+    }
+
+    RewardConfig c;
+    auto str = [&](const char *key, std::string &out) {
+        if (auto it = j.find(key); it != j.end()) {
+            if (!it->is_string())
+                fail(source, key, std::string("must be a string, found ") + it->type_name());
+            out = it->get<std::string>();
+        }
+    };
+    str("name", c.name);
+    str("description", c.description);
+    str("task", c.task);
+    str("synonyms", c.synonyms);
+    if (auto it = j.find("thinking"); it != j.end()) {
+        if (!it->is_boolean())
+            fail(source, "thinking", std::string("must be true or false, found ") + it->type_name());
+        c.thinking = it->get<bool>();
+    }
+    auto comps = j.find("components");
+    if (comps == j.end())
+        fail(source, "components", "missing (a list of {\"reward\": name, \"weight\": number})");
+    if (!comps->is_array())
+        fail(source, "components", std::string("must be a list, found ") + comps->type_name());
+    for (size_t i = 0; i < comps->size(); ++i) {
+        const nlohmann::json &o = (*comps)[i];
+        const std::string field = "components[" + std::to_string(i) + "]";
+        if (!o.is_object())
+            fail(source, field, std::string("must be an object {\"reward\", \"weight\"}, found ") + o.type_name());
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (it.key() != "reward" && it.key() != "weight")
+                fail(source, field + "." + it.key(), "unknown key (allowed: reward, weight)");
+        RewardComponent comp;
+        auto r = o.find("reward");
+        if (r == o.end() || !r->is_string())
+            fail(source, field + ".reward", "missing or not a string");
+        comp.reward = r->get<std::string>();
+        auto w = o.find("weight");
+        if (w == o.end())
+            fail(source, field + ".weight", "missing");
+        if (!w->is_number())
+            fail(source, field + ".weight", std::string("must be a number, found ") + w->type_name());
+        comp.weight = w->get<double>();
+        c.components.push_back(std::move(comp));
+    }
+    validateRewardConfig(c, source, registry);
+    return c;
+}
+
+RewardConfig loadRewardConfig(const std::string &path, const Registry &registry)
+{
+    RewardConfig c = parseRewardConfig(data::readTextFile(path), path, registry);
+    c.baseDir = std::filesystem::path(path).parent_path().string();
+    return c;
+}
+
+std::string toJson(const RewardConfig &c)
+{
+    nlohmann::ordered_json j;
+    if (!c.name.empty())
+        j["name"] = c.name;
+    if (!c.description.empty())
+        j["description"] = c.description;
+    j["task"] = c.task;
+    j["thinking"] = c.thinking;
+    j["components"] = nlohmann::ordered_json::array();
+    for (const RewardComponent &comp : c.components) {
+        nlohmann::ordered_json o;
+        o["reward"] = comp.reward;
+        // Whole weights stay integers in the file ("weight": 20, not 20.0).
+        if (comp.weight == std::floor(comp.weight) && std::fabs(comp.weight) < 1e15)
+            o["weight"] = static_cast<long long>(comp.weight);
+        else
+            o["weight"] = comp.weight;
+        j["components"].push_back(std::move(o));
+    }
+    if (!c.synonyms.empty())
+        j["synonyms"] = c.synonyms;
+    return j.dump(2) + "\n";
+}
+
+} // namespace rwb::reward

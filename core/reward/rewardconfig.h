@@ -1,0 +1,48 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rwb::reward {
+
+class Registry;
+
+struct RewardComponent {
+    std::string reward;
+    double weight = 0.0;
+};
+
+// A reward config (JSON), for example
+//   {"task": "company_extraction", "thinking": false,
+//    "components": [{"reward": "partial", "weight": 20}, {"reward": "marker", "weight": 80}]}
+// with optional "name" and "description" (shown by the workbench) and "synonyms" (a
+// synonym table for `domain`, relative to the config's folder). See docs/config.md.
+struct RewardConfig {
+    std::string name;
+    std::string description;
+    std::string task = "company_extraction";
+    bool thinking = false;
+    std::vector<RewardComponent> components;
+    std::string synonyms; // as written in the file; resolvedSynonyms() gives the path to open
+    std::string baseDir;  // the folder of the file it was read from ("" when parsed from text)
+
+    double weightSum() const;
+    std::string resolvedSynonyms() const;
+};
+
+// Parses and validates. Throws data::InputException naming `source` and, for JSON syntax
+// errors, the line and column; for every other problem the field ("components[1].weight")
+// and what is allowed: unknown reward names (listing the registered ones), negative or
+// non-finite weights, an all-zero weight sum, a reward listed twice, an unknown key.
+RewardConfig parseRewardConfig(std::string_view json, const std::string &source, const Registry &registry);
+RewardConfig loadRewardConfig(const std::string &path, const Registry &registry);
+
+// Checks a config built in code (the same rules, without the JSON ones).
+// Throws data::InputException naming `source`.
+void validateRewardConfig(const RewardConfig &config, const std::string &source, const Registry &registry);
+
+// Pretty-printed JSON (2-space indent, keys in the documented order), ending with a newline.
+std::string toJson(const RewardConfig &config);
+
+} // namespace rwb::reward

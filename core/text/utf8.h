@@ -1,0 +1,22 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace rwb::text {
+
+// Decodes UTF-8 into code points. Invalid or truncated sequences become U+FFFD;
+// decoding never fails and never reads past the input.
+std::u32string decodeUtf8(std::string_view utf8);
+
+// Encodes code points as UTF-8. Surrogates and values above U+10FFFF become U+FFFD.
+std::string encodeUtf8(std::u32string_view codePoints);
+
+// True for the Unicode White_Space property (ASCII white space, U+0085, U+00A0,
+// U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F and the ideographic space U+3000).
+bool isWhiteSpace(char32_t c);
+
+// The text with white space removed from both ends (Unicode White_Space).
+std::string trimmed(std::string_view utf8);
+
+} // namespace rwb::text

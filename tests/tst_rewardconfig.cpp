@@ -1,0 +1,140 @@
+// core/reward RewardConfig: parsing, validation messages, round trip, bundled presets.
+#include "data/jsonl.h"
+#include "reward/compositereward.h"
+#include "reward/registry.h"
+#include "reward/rewardconfig.h"
+
+#include <QDir>
+#include <QtTest>
+
+using namespace rwb::reward;
+
+class TestRewardConfig : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void parsesIssueExample();
+    void errors_data();
+    void errors();
+    void roundTrip();
+    void presets();
+    void synonymsPathResolved();
+};
+
+void TestRewardConfig::parsesIssueExample()
+{
+    const RewardConfig c = parseRewardConfig(
+        R"({"task": "company_extraction", "thinking": false, "components": [{"reward": "partial", "weight": 20}, {"reward": "marker", "weight": 80}]})",
+        "c.json", Registry::builtin());
+    QCOMPARE(c.task, std::string("company_extraction"));
+    QCOMPARE(c.thinking, false);
+    QCOMPARE(c.components.size(), size_t(2));
+    QCOMPARE(c.components[1].reward, std::string("marker"));
+    QCOMPARE(c.components[1].weight, 80.0);
+    QCOMPARE(c.weightSum(), 100.0);
+}
+
+void TestRewardConfig::errors_data()
+{
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("message"); // a part the error must contain
+    QTest::newRow("unknown reward") << R"({"components": [{"reward": "parital", "weight": 1}]})"
+                                    << "components[0].reward: unknown reward \"parital\" (allowed: partial, marker, exist, format, domain)";
+    QTest::newRow("negative weight") << R"({"components": [{"reward": "partial", "weight": 1}, {"reward": "marker", "weight": -2}]})"
+                                     << "components[1].weight: must be a finite number ≥ 0";
+    QTest::newRow("all zero") << R"({"components": [{"reward": "partial", "weight": 0}, {"reward": "marker", "weight": 0}]})"
+                              << "components: the weights sum to 0";
+    QTest::newRow("empty list") << R"({"components": []})" << "components: at least one component is needed (allowed rewards: partial, marker";
+    QTest::newRow("missing components") << R"({"task": "company_extraction"})" << "components: missing";
+    QTest::newRow("weight is a string") << R"({"components": [{"reward": "partial", "weight": "20"}]})"
+                                        << "components[0].weight: must be a number, found string";
+    QTest::newRow("duplicate") << R"({"components": [{"reward": "partial", "weight": 1}, {"reward": "partial", "weight": 2}]})"
+                               << "components[1].reward: \"partial\" is listed twice";
+    QTest::newRow("unknown key") << R"({"componets": []})" << "componets: unknown key (allowed: name, description, task, thinking, components, synonyms)";
+    QTest::newRow("unknown task") << R"({"task": "legal_qa", "components": [{"reward": "partial", "weight": 1}]})"
+                                  << "task: unknown task \"legal_qa\"";
+    QTest::newRow("thinking not bool") << R"({"thinking": "yes", "components": []})" << "thinking: must be true or false";
+    QTest::newRow("not an object") << "[1, 2]" << "expected a JSON object";
+    QTest::newRow("syntax, line 3") << "{\n  \"components\": [\n    {\"reward\": partial}\n]}" << "c.json:3: column";
+}
+
+void TestRewardConfig::errors()
+{
+    QFETCH(QString, json);
+    QFETCH(QString, message);
+    try {
+        parseRewardConfig(json.toStdString(), "c.json", Registry::builtin());
+        QFAIL("expected an error");
+    } catch (const rwb::data::InputException &e) {
+        const QString what = QString::fromStdString(e.what());
+        QVERIFY2(what.contains(message), qPrintable(what));
+        QVERIFY2(what.startsWith("c.json"), qPrintable(what));
+    }
+}
+
+void TestRewardConfig::roundTrip()
+{
+    RewardConfig c;
+    c.name = "mine";
+    c.thinking = true;
+    c.components = {{"format", 50}, {"partial", 10.5}, {"marker", 40}};
+    const std::string json = toJson(c);
+    QVERIFY(json.find("\"weight\": 50\n") != std::string::npos); // whole weights stay integers
+    const RewardConfig back = parseRewardConfig(json, "x", Registry::builtin());
+    QCOMPARE(back.name, c.name);
+    QCOMPARE(back.thinking, true);
+    QCOMPARE(back.components.size(), size_t(3));
+    QCOMPARE(back.components[1].weight, 10.5);
+    QCOMPARE(toJson(back), json);
+}
+
+void TestRewardConfig::presets()
+{
+    // Every row of the paper's table 1 (10) and †, ‡ and * of table 2.
+    QDir dir(RWB_RESOURCES_DIR "/presets");
+    const QStringList files = dir.entryList({"*.json"}, QDir::Files, QDir::Name);
+    QCOMPARE(files.size(), 13);
+    int thinking = 0;
+    for (const QString &f : files) {
+        const RewardConfig c = loadRewardConfig(dir.filePath(f).toStdString(), Registry::builtin());
+        QVERIFY(!c.name.empty());
+        QVERIFY(c.weightSum() == 100.0 || c.components.size() == 1);
+        thinking += c.thinking ? 1 : 0;
+        CompositeReward r(c, f.toStdString());
+        QVERIFY(r.size() >= 1);
+    }
+    QCOMPARE(thinking, 2); // † and ‡
+    const RewardConfig dagger =
+        loadRewardConfig(dir.filePath("table2_dagger_format50_partial10_marker40.json").toStdString(), Registry::builtin());
+    QCOMPARE(dagger.components[0].reward, std::string("format"));
+    QCOMPARE(dagger.components[0].weight, 50.0);
+    QCOMPARE(dagger.components[2].weight, 40.0);
+}
+
+void TestRewardConfig::synonymsPathResolved()
+{
+    QTemporaryDir tmp;
+    QFile syn(tmp.filePath("syn.tsv"));
+    QVERIFY(syn.open(QIODevice::WriteOnly));
+    syn.write("きらめき商事\tKRM\n");
+    syn.close();
+    QFile cfg(tmp.filePath("c.json"));
+    QVERIFY(cfg.open(QIODevice::WriteOnly));
+    cfg.write(R"({"components": [{"reward": "domain", "weight": 1}], "synonyms": "syn.tsv"})");
+    cfg.close();
+    const RewardConfig c = loadRewardConfig(cfg.fileName().toStdString(), Registry::builtin());
+    QCOMPARE(QString::fromStdString(c.resolvedSynonyms()), tmp.filePath("syn.tsv"));
+    CompositeReward r(c);
+    QCOMPARE(r.size(), size_t(1));
+    // A synonyms file that is missing is an error naming it.
+    RewardConfig bad = c;
+    bad.synonyms = "nope.tsv";
+    try {
+        CompositeReward x(bad);
+        QFAIL("expected an error");
+    } catch (const rwb::data::InputException &e) {
+        QVERIFY(QString::fromStdString(e.what()).contains("nope.tsv"));
+    }
+}
+
+QTEST_APPLESS_MAIN(TestRewardConfig)
+#include "tst_rewardconfig.moc"

@@ -1,0 +1,452 @@
+#include "rewarddesigner.h"
+
+#include "componentweightseditor.h"
+#include "data/extractionrecord.h"
+#include "data/jsonl.h"
+#include "reward/registry.h"
+#include "reward/rewardconfig.h"
+#include "reward/synonymtable.h"
+#include "sampledetailview.h"
+#include "samplefilterproxy.h"
+#include "samplescoremodel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace {
+
+// Reads a file or a Qt resource as UTF-8 bytes; false with a message when it cannot.
+bool readAll(const QString &path, std::string &out, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = RewardDesigner::tr("%1: cannot open: %2").arg(path, f.errorString());
+        return false;
+    }
+    const QByteArray bytes = f.readAll();
+    out.assign(bytes.constData(), static_cast<size_t>(bytes.size()));
+    return true;
+}
+
+} // namespace
+
+RewardDesigner::RewardDesigner(QObject *parent) : QObject(parent)
+{
+    m_model = new SampleScoreModel(this);
+    m_proxy = new SampleFilterProxy(this);
+    m_proxy->setSourceModel(m_model);
+    buildComponentsPanel();
+    buildSamplesPanel();
+    m_detail = new SampleDetailView;
+    m_detail->setObjectName(QStringLiteral("sampleDetailPanel"));
+    m_detailPanel = m_detail;
+    m_componentsPanel->installEventFilter(this);
+    retranslate();
+    updateCount();
+}
+
+RewardDesigner::~RewardDesigner()
+{
+    for (const QPointer<QWidget> &p : {m_componentsPanel, m_samplesPanel, m_detailPanel})
+        if (p && !p->parent())
+            delete p.data();
+}
+
+void RewardDesigner::buildComponentsPanel()
+{
+    auto *panel = new QWidget;
+    panel->setObjectName(QStringLiteral("rewardComponentsPanel"));
+    auto *layout = new QVBoxLayout(panel);
+
+    m_presetLabel = new QLabel(panel);
+    m_presets = new QComboBox(panel);
+    m_presets->setObjectName(QStringLiteral("presets"));
+    m_presetLabel->setBuddy(m_presets);
+    for (const auto &[name, path] : bundledPresets())
+        m_presets->addItem(name, path);
+    connect(m_presets, &QComboBox::activated, this, &RewardDesigner::onPresetChosen);
+
+    auto *buttons = new QHBoxLayout;
+    m_loadButton = new QPushButton(panel);
+    m_saveButton = new QPushButton(panel);
+    connect(m_loadButton, &QPushButton::clicked, this, &RewardDesigner::openConfigDialog);
+    connect(m_saveButton, &QPushButton::clicked, this, &RewardDesigner::saveConfigDialog);
+    buttons->addWidget(m_loadButton);
+    buttons->addWidget(m_saveButton);
+
+    m_configLabel = new QLabel(panel);
+    m_configLabel->setWordWrap(true);
+    m_configLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_thinking = new QCheckBox(panel);
+    m_thinking->setObjectName(QStringLiteral("thinking"));
+    connect(m_thinking, &QCheckBox::toggled, this, &RewardDesigner::onThinkingToggled);
+
+    m_weights = new ComponentWeightsEditor(m_model->componentNames(), panel);
+    connect(m_weights, &ComponentWeightsEditor::weightsChanged, this, &RewardDesigner::onWeightsChanged);
+
+    layout->addWidget(m_presetLabel);
+    layout->addWidget(m_presets);
+    layout->addLayout(buttons);
+    layout->addWidget(m_configLabel);
+    layout->addSpacing(6);
+    layout->addWidget(m_thinking);
+    layout->addSpacing(6);
+    layout->addWidget(m_weights);
+    layout->addStretch(1);
+    m_componentsPanel = panel;
+}
+
+void RewardDesigner::buildSamplesPanel()
+{
+    auto *panel = new QWidget;
+    panel->setObjectName(QStringLiteral("samplesPanel"));
+    auto *layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    auto *bar = new QHBoxLayout;
+    m_search = new QLineEdit(panel);
+    m_search->setObjectName(QStringLiteral("search"));
+    m_search->setClearButtonEnabled(true);
+    m_conditionColumn = new QComboBox(panel);
+    m_conditionColumn->setObjectName(QStringLiteral("conditionColumn"));
+    m_comparison = new QComboBox(panel);
+    m_comparison->setObjectName(QStringLiteral("comparison"));
+    m_comparison->addItems({QStringLiteral("<"), QStringLiteral("≤"), QStringLiteral(">"), QStringLiteral("≥")});
+    m_threshold = new QDoubleSpinBox(panel);
+    m_threshold->setObjectName(QStringLiteral("threshold"));
+    m_threshold->setRange(0.0, 1.0);
+    m_threshold->setSingleStep(0.05);
+    m_threshold->setDecimals(3);
+    m_threshold->setValue(0.5);
+    m_count = new QLabel(panel);
+    bar->addWidget(m_search, 2);
+    bar->addWidget(m_conditionColumn);
+    bar->addWidget(m_comparison);
+    bar->addWidget(m_threshold);
+    bar->addWidget(m_count, 1);
+    connect(m_search, &QLineEdit::textChanged, this, &RewardDesigner::updateFilter);
+    connect(m_conditionColumn, &QComboBox::currentIndexChanged, this, &RewardDesigner::updateFilter);
+    connect(m_comparison, &QComboBox::currentIndexChanged, this, &RewardDesigner::updateFilter);
+    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &RewardDesigner::updateFilter);
+
+    m_table = new QTableView(panel);
+    m_table->setObjectName(QStringLiteral("sampleTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(false);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->setWordWrap(false);
+    m_table->sortByColumn(SampleScoreModel::IdColumn, Qt::AscendingOrder);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &RewardDesigner::showCurrent);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &RewardDesigner::updateCount);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &RewardDesigner::updateCount);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &RewardDesigner::updateCount);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &RewardDesigner::updateCount);
+
+    layout->addLayout(bar);
+    layout->addWidget(m_table, 1);
+    m_samplesPanel = panel;
+}
+
+QVector<QPair<QString, QString>> RewardDesigner::bundledPresets()
+{
+    QVector<QPair<QString, QString>> out;
+    const QDir dir(QStringLiteral(":/presets"));
+    for (const QString &file : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+        const QString path = dir.filePath(file);
+        std::string text;
+        if (!readAll(path, text, nullptr))
+            continue;
+        try {
+            const auto c = rwb::reward::parseRewardConfig(text, path.toStdString(), rwb::reward::Registry::builtin());
+            out.push_back({QString::fromStdString(c.name.empty() ? file.toStdString() : c.name), path});
+        } catch (const std::exception &) {
+            // A bundled preset that does not parse is a build error caught by the tests.
+        }
+    }
+    return out;
+}
+
+bool RewardDesigner::loadSamples(const QString &path, QString *error, QStringList *problems)
+{
+    std::string text;
+    if (!readAll(path, text, error))
+        return false;
+    rwb::data::ExtractionReadOptions options;
+    options.skipInvalid = true;
+    rwb::data::ExtractionReadResult result;
+    try {
+        result = rwb::data::parseExtractionJsonl(text, path.toStdString(), options);
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    if (problems) {
+        problems->clear();
+        for (const auto &p : result.skipped)
+            *problems << QString::fromStdString(p.toString());
+    }
+    if (result.records.empty()) {
+        if (error)
+            *error = tr("%1: no valid sample line (%n malformed line(s))", nullptr, static_cast<int>(result.skipped.size()))
+                         .arg(path);
+        return false;
+    }
+    const int count = static_cast<int>(result.records.size());
+    m_model->setSamples(std::move(result.records));
+    m_samplesPath = path;
+    m_detail->clear();
+    updateCount();
+    Q_EMIT samplesLoaded(path, count);
+    return true;
+}
+
+bool RewardDesigner::loadConfig(const QString &path, QString *error)
+{
+    std::string text;
+    if (!readAll(path, text, error))
+        return false;
+    rwb::reward::RewardConfig config;
+    try {
+        config = rwb::reward::parseRewardConfig(text, path.toStdString(), rwb::reward::Registry::builtin());
+        if (!path.startsWith(QLatin1String(":/")))
+            config.baseDir = QFileInfo(path).absolutePath().toStdString();
+        if (!config.synonyms.empty())
+            m_model->setSynonyms(std::make_shared<const rwb::reward::SynonymTable>(
+                rwb::reward::SynonymTable::load(config.resolvedSynonyms())));
+        else
+            m_model->setSynonyms(nullptr);
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    m_configPath = path;
+    applyConfig(config);
+    const int preset = m_presets->findData(path);
+    if (preset >= 0)
+        m_presets->setCurrentIndex(preset);
+    Q_EMIT configLoaded(path);
+    return true;
+}
+
+void RewardDesigner::applyConfig(const rwb::reward::RewardConfig &config)
+{
+    QVector<double> w(m_model->componentNames().size(), 0.0);
+    for (const auto &c : config.components) {
+        const int i = m_model->componentNames().indexOf(QString::fromStdString(c.reward));
+        if (i >= 0)
+            w[i] = c.weight;
+    }
+    m_configName = QString::fromStdString(config.name);
+    {
+        const QSignalBlocker b(m_thinking);
+        m_thinking->setChecked(config.thinking);
+    }
+    m_model->setThinking(config.thinking);
+    m_weights->setWeights(w);
+    m_model->setWeights(w);
+    retranslate();
+    showCurrent();
+}
+
+rwb::reward::RewardConfig RewardDesigner::currentConfig() const
+{
+    rwb::reward::RewardConfig c;
+    c.name = m_configName.toStdString();
+    c.thinking = m_model->thinking();
+    const QVector<double> w = m_weights->weights();
+    for (int i = 0; i < w.size(); ++i)
+        if (w[i] > 0.0)
+            c.components.push_back({m_model->componentNames()[i].toStdString(), w[i]});
+    return c;
+}
+
+bool RewardDesigner::saveConfig(const QString &path, QString *error) const
+{
+    rwb::reward::RewardConfig c = currentConfig();
+    if (c.name.empty())
+        c.name = QFileInfo(path).completeBaseName().toStdString();
+    try {
+        rwb::reward::validateRewardConfig(c, path.toStdString(), rwb::reward::Registry::builtin());
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    QSaveFile f(path);
+    const std::string json = rwb::reward::toJson(c);
+    if (!f.open(QIODevice::WriteOnly) || f.write(json.data(), static_cast<qint64>(json.size())) < 0 || !f.commit()) {
+        if (error)
+            *error = tr("%1: cannot write: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+void RewardDesigner::openSamplesDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(m_samplesPanel, tr("Open samples"), QString(),
+                                                      tr("Extraction samples (*.jsonl);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    QStringList problems;
+    if (!loadSamples(path, &error, &problems)) {
+        QMessageBox::warning(m_samplesPanel, tr("Open samples"), error);
+        return;
+    }
+    if (!problems.isEmpty()) {
+        QMessageBox box(QMessageBox::Warning, tr("Open samples"),
+                        tr("%n malformed line(s) were skipped; the other lines are loaded. The file was not changed.",
+                           nullptr, static_cast<int>(problems.size())),
+                        QMessageBox::Ok, m_samplesPanel);
+        box.setDetailedText(problems.join(QLatin1Char('\n')));
+        box.exec();
+    }
+}
+
+void RewardDesigner::openConfigDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(m_componentsPanel, tr("Load reward config"), QString(),
+                                                      tr("Reward configs (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!loadConfig(path, &error))
+        QMessageBox::warning(m_componentsPanel, tr("Load reward config"), error);
+}
+
+void RewardDesigner::saveConfigDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(m_componentsPanel, tr("Save reward config"), QString(),
+                                                      tr("Reward configs (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveConfig(path, &error))
+        QMessageBox::warning(m_componentsPanel, tr("Save reward config"), error);
+    else
+        Q_EMIT statusMessage(tr("Saved %1").arg(path));
+}
+
+void RewardDesigner::onWeightsChanged(const QVector<double> &weights)
+{
+    m_model->setWeights(weights);
+    showCurrent();
+}
+
+void RewardDesigner::onThinkingToggled(bool thinking)
+{
+    m_model->setThinking(thinking);
+    showCurrent();
+}
+
+void RewardDesigner::onPresetChosen(int index)
+{
+    const QString path = m_presets->itemData(index).toString();
+    QString error;
+    if (!loadConfig(path, &error))
+        QMessageBox::warning(m_componentsPanel, tr("Load reward config"), error);
+}
+
+void RewardDesigner::updateFilter()
+{
+    m_proxy->setText(m_search->text());
+    const int column = m_conditionColumn->currentData().toInt();
+    m_proxy->setCondition(column, static_cast<SampleFilterProxy::Comparison>(m_comparison->currentIndex()),
+                          m_threshold->value());
+    const bool on = column >= 0;
+    m_comparison->setEnabled(on);
+    m_threshold->setEnabled(on);
+    updateCount();
+}
+
+void RewardDesigner::updateCount()
+{
+    if (m_count)
+        m_count->setText(tr("%1 of %2 samples").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
+}
+
+void RewardDesigner::selectRow(int proxyRow)
+{
+    if (proxyRow < 0 || proxyRow >= m_proxy->rowCount())
+        return;
+    m_table->selectionModel()->setCurrentIndex(m_proxy->index(proxyRow, 0),
+                                               QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    showCurrent();
+}
+
+void RewardDesigner::showCurrent()
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    if (!current.isValid()) {
+        m_detail->clear();
+        return;
+    }
+    const int row = m_proxy->mapToSource(current).row();
+    SampleDetailView::Content c;
+    c.record = m_model->record(row);
+    c.answer = m_model->answer(row);
+    c.explanations = m_model->explain(row);
+    c.weights = m_model->weights();
+    c.total = m_model->total(row);
+    c.thinking = m_model->thinking();
+    m_detail->showSample(c);
+}
+
+bool RewardDesigner::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_componentsPanel && event->type() == QEvent::LanguageChange)
+        retranslate();
+    return QObject::eventFilter(watched, event);
+}
+
+void RewardDesigner::retranslate()
+{
+    m_presetLabel->setText(tr("&Preset (the paper's configurations):"));
+    m_loadButton->setText(tr("Load…"));
+    m_loadButton->setToolTip(tr("Load a reward config (JSON)"));
+    m_saveButton->setText(tr("Save as…"));
+    m_saveButton->setToolTip(tr("Save the weights and the mode as a reward config (JSON)"));
+    m_thinking->setText(tr("Thinking mode: the answer is the text inside <answer>…</answer>"));
+    m_configLabel->setText(m_configName.isEmpty() ? tr("Config: (unsaved)") : tr("Config: %1").arg(m_configName));
+    m_search->setPlaceholderText(tr("Search id, kind, answer, gold…"));
+
+    const int selected = m_conditionColumn->currentData().isValid() ? m_conditionColumn->currentData().toInt() : -1;
+    {
+        const QSignalBlocker b(m_conditionColumn);
+        m_conditionColumn->clear();
+        m_conditionColumn->addItem(tr("No score filter"), -1);
+        for (int i = 0; i < m_model->componentNames().size(); ++i)
+            m_conditionColumn->addItem(m_model->componentNames()[i], m_model->componentColumn(i));
+        m_conditionColumn->addItem(tr("Total"), m_model->totalColumn());
+        m_conditionColumn->setCurrentIndex(std::max(0, m_conditionColumn->findData(selected)));
+    }
+    m_conditionColumn->setToolTip(tr("Show only samples whose score meets the condition"));
+    updateFilter();
+}

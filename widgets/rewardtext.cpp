@@ -1,0 +1,88 @@
+#include "rewardtext.h"
+
+#include "reward/extraction.h"
+#include "reward/reward.h"
+
+#include <QCoreApplication>
+
+namespace RewardText {
+
+namespace {
+QString num(double v)
+{
+    return QString::number(v, 'f', 3);
+}
+} // namespace
+
+QString description(const QString &reward)
+{
+    if (reward == QLatin1String("partial"))
+        return QCoreApplication::translate("RewardText", "Longest common substring of answer and gold: 2·LCS / (|answer| + |gold|).");
+    if (reward == QLatin1String("marker"))
+        return QCoreApplication::translate("RewardText", "Like partial, after removing legal-entity markers (株式会社, (株), …) from both.");
+    if (reward == QLatin1String("exist"))
+        return QCoreApplication::translate("RewardText", "1 when the answer occurs in the sender header or the e-mail body (or both are 不明).");
+    if (reward == QLatin1String("format"))
+        return QCoreApplication::translate("RewardText", "1 when the completion is <thinking>…</thinking> followed by <answer>…</answer>.");
+    if (reward == QLatin1String("domain"))
+        return QCoreApplication::translate("RewardText", "Best match between the romanized answer (or a synonym) and the sender's e-mail domain.");
+    return {};
+}
+
+QString explanation(const rwb::reward::Explanation &e)
+{
+    using rwb::reward::Reason;
+    switch (e.reason) {
+    case Reason::Compared:
+        return QCoreApplication::translate("RewardText", "Common substring of %1 characters; answer %2, gold %3 characters: 2·%1 / (%2 + %3) = %4.")
+            .arg(e.answerSpan.length)
+            .arg(QString::fromStdString(e.answer).size())
+            .arg(QString::fromStdString(e.gold).size())
+            .arg(num(e.value));
+    case Reason::BothEmpty:
+        return QCoreApplication::translate("RewardText", "Answer and gold are both empty: 1.");
+    case Reason::OneEmpty:
+        return e.answer.empty() ? QCoreApplication::translate("RewardText", "The compared answer is empty: 0.") : QCoreApplication::translate("RewardText", "The compared gold is empty: 0.");
+    case Reason::MarkersOnly:
+        return QCoreApplication::translate("RewardText", "Both are only legal-entity markers, so the unstripped strings are compared: %1.").arg(num(e.value));
+    case Reason::BothUnknown:
+        return QCoreApplication::translate("RewardText", "Gold and answer are both 不明: 1.");
+    case Reason::FoundInSource:
+        return QCoreApplication::translate("RewardText", "The answer occurs in the sender header or the e-mail body: 1.");
+    case Reason::NotInSource:
+        return QCoreApplication::translate("RewardText", "The answer occurs nowhere in the sender header or the e-mail body: 0.");
+    case Reason::EmptyAnswer:
+        return QCoreApplication::translate("RewardText", "The answer is empty: 0.");
+    case Reason::FormatOk:
+        return QCoreApplication::translate("RewardText", "The completion is <thinking>…</thinking> followed by <answer>…</answer>: 1.");
+    case Reason::FormatBad:
+        switch (static_cast<rwb::reward::FormatCheck>(e.formatCheck)) {
+        case rwb::reward::FormatCheck::NoThinkingOpen:
+            return QCoreApplication::translate("RewardText", "The completion does not start with <thinking>: 0.");
+        case rwb::reward::FormatCheck::NoThinkingClose:
+            return QCoreApplication::translate("RewardText", "</thinking> is missing: 0.");
+        case rwb::reward::FormatCheck::NoAnswerOpen:
+            return QCoreApplication::translate("RewardText", "</thinking> is not followed by <answer>: 0.");
+        case rwb::reward::FormatCheck::NoAnswerClose:
+            return QCoreApplication::translate("RewardText", "</answer> is missing: 0.");
+        case rwb::reward::FormatCheck::TrailingText:
+            return QCoreApplication::translate("RewardText", "There is text after </answer>: 0.");
+        case rwb::reward::FormatCheck::NestedTag:
+            return QCoreApplication::translate("RewardText", "A block contains another opening tag: 0.");
+        case rwb::reward::FormatCheck::Ok:
+            break;
+        }
+        return QCoreApplication::translate("RewardText", "The format does not match: 0.");
+    case Reason::UnknownAnswer:
+        return QCoreApplication::translate("RewardText", "The answer is 不明, so there is nothing to compare with the domain: 0.");
+    case Reason::NoAddress:
+        return QCoreApplication::translate("RewardText", "The sender header has no e-mail address: 0.");
+    case Reason::BestCandidate:
+        return QCoreApplication::translate("RewardText", "Best of %n romanized candidate(s) against the domain \"%1\": %2.", nullptr,
+                  static_cast<int>(e.candidates.size()))
+            .arg(QString::fromStdString(e.domain), num(e.value));
+    }
+    return {};
+}
+
+} // namespace RewardText
