@@ -205,6 +205,8 @@ void TestRewards::domain_data()
     QTest::newRow("no dot") << "a@sansan" << QString::fromUtf8("サンサン") << 1.0;
     // answer only a marker: the candidate is "", 0 against a non-empty domain.
     QTest::newRow("only a marker") << "a@sansan.com" << QString::fromUtf8("株式会社") << 0.0;
+    // an empty domain is no address: 0, even for an answer that romanizes to "".
+    QTest::newRow("empty domain") << "x@.jp" << QString::fromUtf8("株式会社") << 0.0;
 }
 
 void TestRewards::domain()

@@ -77,10 +77,12 @@ QString explanation(const rwb::reward::Explanation &e)
         return QCoreApplication::translate("RewardText", "The answer is 不明, so there is nothing to compare with the domain: 0.");
     case Reason::NoAddress:
         return QCoreApplication::translate("RewardText", "The sender header has no e-mail address: 0.");
-    case Reason::BestCandidate:
-        return QCoreApplication::translate("RewardText", "Best of %n romanized candidate(s) against the domain \"%1\": %2.", nullptr,
-                  static_cast<int>(e.candidates.size()))
+    case Reason::BestCandidate: {
+        const int n = static_cast<int>(e.candidates.size());
+        return QCoreApplication::translate("RewardText", "Best of %n romanized candidate(s) against the domain \"%1\": %2.",
+                                           nullptr, n)
             .arg(QString::fromStdString(e.domain), num(e.value));
+    }
     }
     return {};
 }

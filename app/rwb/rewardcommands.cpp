@@ -6,6 +6,7 @@
 #include "reward/compositereward.h"
 #include "reward/extraction.h"
 #include "reward/registry.h"
+#include "text/utf8.h"
 
 #include <chrono>
 #include <cmath>
@@ -133,9 +134,23 @@ std::string fixed(double v, int prec = 3)
     return s.str();
 }
 
+// Columns on a terminal: East Asian wide characters take two cells, the rest one.
+size_t displayWidth(const std::string &s)
+{
+    size_t w = 0;
+    for (char32_t c : text::decodeUtf8(s)) {
+        const bool wide = (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) ||
+                          (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) ||
+                          (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) || (c >= 0xFFE0 && c <= 0xFFE6);
+        w += wide ? 2 : 1;
+    }
+    return w;
+}
+
 std::string pad(const std::string &s, size_t width)
 {
-    return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+    const size_t w = displayWidth(s);
+    return w >= width ? s : s + std::string(width - w, ' ');
 }
 
 void checkTask(const data::ExtractionRecord &r, const reward::RewardConfig &config, const std::string &path)
@@ -269,7 +284,7 @@ int compare(const std::vector<std::string> &argv)
         for (const std::string &k : kinds)
             row.push_back(perKind[k].mean());
         std::string name = config.name.empty() ? std::filesystem::path(path).stem().string() : config.name;
-        nameWidth = std::max(nameWidth, name.size() + 2);
+        nameWidth = std::max(nameWidth, displayWidth(name) + 2);
         rows.emplace_back(std::move(name), std::move(row));
     }
     std::cout << "mean total reward by completion kind (" << records.size() << " completions)\n\n";

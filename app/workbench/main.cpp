@@ -15,26 +15,32 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("reward-workbench"));
     QApplication::setApplicationVersion(QStringLiteral(RWB_VERSION));
 
+    // The language first, so that --help is translated too; --lang is read again below.
+    LanguageManager language;
+    QString langArg;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (QByteArray(argv[i]) == "--lang")
+            langArg = QString::fromLocal8Bit(argv[i + 1]);
+    language.setChoice(langArg.isEmpty() ? LanguageManager::storedChoice() : langArg);
+
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Reward Workbench: design and debug rewards for GRPO fine-tuning."));
+    parser.setApplicationDescription(
+        QCoreApplication::translate("main", "Reward Workbench: design and debug rewards for GRPO fine-tuning."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption samples(QStringLiteral("samples"), QStringLiteral("Extraction samples to open (JSONL)."),
-                                     QStringLiteral("file"));
-    const QCommandLineOption config(QStringLiteral("config"), QStringLiteral("Reward config to open (JSON)."),
-                                    QStringLiteral("file"));
-    const QCommandLineOption lang(QStringLiteral("lang"), QStringLiteral("Language: system, en or ja (remembered)."),
-                                  QStringLiteral("code"));
-    const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("Select this row of the sample table."),
-                                    QStringLiteral("row"), QStringLiteral("0"));
+    const QCommandLineOption samples(QStringLiteral("samples"), QCoreApplication::translate("main", "Extraction samples to open (JSONL)."),
+                                     QCoreApplication::translate("main", "file"));
+    const QCommandLineOption config(QStringLiteral("config"), QCoreApplication::translate("main", "Reward config to open (JSON)."),
+                                    QCoreApplication::translate("main", "file"));
+    const QCommandLineOption lang(QStringLiteral("lang"), QCoreApplication::translate("main", "Language: system, en or ja (remembered)."),
+                                  QCoreApplication::translate("main", "code"));
+    const QCommandLineOption select(QStringLiteral("select"), QCoreApplication::translate("main", "Select this row of the sample table."),
+                                    QCoreApplication::translate("main", "row"), QStringLiteral("0"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Save a screenshot of the window to this PNG and quit."),
-                                        QStringLiteral("png"));
+                                        QCoreApplication::translate("main", "Save a screenshot of the window to this PNG and quit."),
+                                        QCoreApplication::translate("main", "png"));
     parser.addOptions({samples, config, lang, select, screenshot});
     parser.process(app);
-
-    LanguageManager language;
-    language.setChoice(parser.isSet(lang) ? parser.value(lang) : LanguageManager::storedChoice());
 
     MainWindow window(&language);
     window.openInitialFiles(parser.value(samples), parser.value(config));

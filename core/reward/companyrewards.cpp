@@ -185,9 +185,9 @@ Explanation DomainReward::explain(const ExtractionPrompt &p, const ExtractionAns
         e.detail = "the answer is 不明";
         return e;
     }
-    if (!p.domain().hasAt) {
+    if (!p.domain().hasAt || p.domain().domain.empty()) {
         e.reason = Reason::NoAddress;
-        e.detail = "the sender header has no '@'";
+        e.detail = "the sender header has no '@' or nothing between '@' and '.'";
         return e;
     }
     std::vector<std::string> names{text::encodeUtf8(a.stripped().text)};

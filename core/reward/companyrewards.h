@@ -46,7 +46,7 @@ public:
 
 // domain: the best partial between the romanized candidates (the answer with markers
 // stripped, then its synonyms) and the sender's domain; 0 when the answer is 不明 or
-// empty or the sender header has no '@'.
+// empty, or the sender header has no '@' (or an empty domain, as in "x@.jp").
 class DomainReward final : public Reward {
 public:
     explicit DomainReward(std::shared_ptr<const SynonymTable> synonyms);

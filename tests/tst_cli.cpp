@@ -1,0 +1,463 @@
+// The rwb CLI, run as a process: reward score / list / compare, eval score, bench
+// rewards, --help, bad input and exit codes. Expected numbers are worked out by hand
+// from the definitions of issue 2 (see the comments); the tolerance is 1e-9.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+namespace {
+
+// Each rwb process gets this long before the test gives up on it.
+constexpr int kProcessTimeoutMs = 60000;
+// Tolerance for numbers compared with hand-computed values.
+constexpr double kTolerance = 1e-9;
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+QString dataPath(const QString &name)
+{
+    return QStringLiteral(RWB_TEST_DATA "/") + name;
+}
+
+QString resourcePath(const QString &name)
+{
+    return QStringLiteral(RWB_RESOURCES_DIR "/") + name;
+}
+
+// Runs rwb with `args`; a crash or a time-out is reported as exit code -1.
+Result runRwb(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(RWB_BINARY), args);
+    Result r;
+    if (!p.waitForStarted(kProcessTimeoutMs)) {
+        r.err = QStringLiteral("rwb did not start: ") + p.errorString();
+        return r;
+    }
+    if (!p.waitForFinished(kProcessTimeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("rwb timed out");
+        return r;
+    }
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return r;
+}
+
+// Non-empty lines of a text.
+QStringList linesOf(const QString &text)
+{
+    return text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+QJsonObject parseObject(const QString &text)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        qWarning("not a JSON object (%s): %s", qPrintable(error.errorString()), qPrintable(text));
+    return doc.object();
+}
+
+bool near(double a, double b)
+{
+    return std::abs(a - b) <= kTolerance;
+}
+
+QString describe(const Result &r)
+{
+    return QStringLiteral("exit %1\nstdout: %2\nstderr: %3").arg(r.exitCode).arg(r.out, r.err);
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+
+    void rewardScore_data();
+    void rewardScore();
+    void rewardScoreOneLinePerInputInOrder();
+    void rewardScoreToOutputFile();
+    void rewardScoreExplain();
+
+    void malformedLineStops();
+    void skipInvalidGoesOn();
+
+    void badConfig_data();
+    void badConfig();
+
+    void evalScore();
+    void evalScoreThinking();
+    void evalScoreUnknownTask();
+
+    void help_data();
+    void help();
+    void usageErrors_data();
+    void usageErrors();
+
+    void benchRewards();
+    void rewardList();
+    void rewardCompare();
+};
+
+void TestCli::initTestCase()
+{
+    QVERIFY2(QFile::exists(QStringLiteral(RWB_BINARY)), RWB_BINARY);
+    QVERIFY(QFile::exists(dataPath("cli_input.jsonl")));
+}
+
+// tests/data/cli_input.jsonl scored with tests/data/cli_config.json (partial 20 + marker 80):
+// total = (20·partial + 80·marker) / 100. N = NFKC, then white space removed; |x| counts code points.
+void TestCli::rewardScore_data()
+{
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<double>("partial");
+    QTest::addColumn<double>("marker");
+    QTest::addColumn<double>("total");
+
+    // Exact answer: N(ans) = N(gold) = 株式会社みどり製作所 (10). partial = 2·10/20 = 1.
+    // Markers stripped: みどり製作所 vs みどり製作所 → 1. total = (20 + 80)/100 = 1.
+    QTest::newRow("c1 exact") << "c1" << 1.0 << 1.0 << 1.0;
+    // Truncated: ans みどり製作 (5), gold 株式会社みどり製作所 (10), LCS みどり製作 = 5:
+    // partial = 2·5/15 = 2/3. Stripped: みどり製作 (5) vs みどり製作所 (6), LCS 5: marker = 10/11.
+    // total = (20·2/3 + 80·10/11)/100 = (440/33 + 2400/33)/100 = 2840/3300 = 142/165.
+    QTest::newRow("c2 truncated") << "c2" << 2.0 / 3.0 << 10.0 / 11.0 << 142.0 / 165.0;
+    // Full-width letters: gold ＳＫＹネット株式会社 → N = SKYネット株式会社 (10); ans SKYネット (6); LCS 6:
+    // partial = 12/16 = 0.75. Stripping 株式会社 leaves SKYネット on both sides: marker = 1.
+    // total = (20·0.75 + 80)/100 = 95/100 = 0.95.
+    QTest::newRow("c3 full-width") << "c3" << 0.75 << 1.0 << 0.95;
+    // Other marker: ans （株）さくら運送 → N = (株)さくら運送 (8); gold 有限会社さくら運送 (9);
+    // LCS さくら運送 = 5: partial = 10/17. Stripping (株) and 有限会社 leaves さくら運送 on both: marker = 1.
+    // total = (20·10/17 + 80)/100 = (200 + 1360)/1700 = 78/85.
+    QTest::newRow("c4 (株) vs 有限会社") << "c4" << 10.0 / 17.0 << 1.0 << 78.0 / 85.0;
+    // Recipient's company: ans 株式会社ひまわり工業 (10), gold 株式会社あおぞら商会 (10), LCS 株式会社 = 4:
+    // partial = 8/20 = 0.4. Stripped: ひまわり工業 vs あおぞら商会 share no code point: marker = 0.
+    // total = (20·0.4 + 0)/100 = 0.08.
+    QTest::newRow("c5 recipient") << "c5" << 0.4 << 0.0 << 0.08;
+}
+
+void TestCli::rewardScore()
+{
+    QFETCH(QString, id);
+    QFETCH(double, partial);
+    QFETCH(double, marker);
+    QFETCH(double, total);
+
+    const Result r = runRwb({"reward", "score", "--config", dataPath("cli_config.json"), "--input",
+                             dataPath("cli_input.jsonl")});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QJsonObject line;
+    for (const QString &l : linesOf(r.out)) {
+        const QJsonObject o = parseObject(l);
+        if (o.value("id").toString() == id)
+            line = o;
+    }
+    QVERIFY2(!line.isEmpty(), qPrintable("no output line for " + id + "\n" + r.out));
+    const QJsonObject components = line.value("components").toObject();
+    QCOMPARE(components.keys(), (QStringList{"marker", "partial"}));
+    const double gotPartial = components.value("partial").toDouble(-1);
+    const double gotMarker = components.value("marker").toDouble(-1);
+    const double gotTotal = line.value("total").toDouble(-1);
+    QVERIFY2(near(gotPartial, partial), qPrintable(QString("partial %1, expected %2").arg(gotPartial, 0, 'g', 17).arg(partial, 0, 'g', 17)));
+    QVERIFY2(near(gotMarker, marker), qPrintable(QString("marker %1, expected %2").arg(gotMarker, 0, 'g', 17).arg(marker, 0, 'g', 17)));
+    QVERIFY2(near(gotTotal, total), qPrintable(QString("total %1, expected %2").arg(gotTotal, 0, 'g', 17).arg(total, 0, 'g', 17)));
+}
+
+void TestCli::rewardScoreOneLinePerInputInOrder()
+{
+    const Result r = runRwb({"reward", "score", "--config", dataPath("cli_config.json"), "--input",
+                             dataPath("cli_input.jsonl")});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+    const QStringList lines = linesOf(r.out);
+    QCOMPARE(lines.size(), 5);
+    QStringList ids;
+    for (const QString &l : lines) {
+        const QJsonObject o = parseObject(l);
+        QCOMPARE(o.keys(), (QStringList{"components", "id", "total"}));
+        ids << o.value("id").toString();
+    }
+    QCOMPARE(ids, (QStringList{"c1", "c2", "c3", "c4", "c5"}));
+}
+
+void TestCli::rewardScoreToOutputFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString output = dir.filePath("scores.jsonl");
+    const Result r = runRwb({"reward", "score", "--config", dataPath("cli_config.json"), "--input",
+                             dataPath("cli_input.jsonl"), "--output", output});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+    QFile f(output);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = linesOf(QString::fromUtf8(f.readAll()));
+    QCOMPARE(lines.size(), 5);
+    QCOMPARE(parseObject(lines[0]).value("id").toString(), QString("c1"));
+    QCOMPARE(parseObject(lines[4]).value("id").toString(), QString("c5"));
+    // c5: 0.08, as in rewardScore().
+    QVERIFY(near(parseObject(lines[4]).value("total").toDouble(-1), 0.08));
+    // The temporary "<output>.part" is renamed, not left behind.
+    QVERIFY(!QFile::exists(output + ".part"));
+}
+
+void TestCli::rewardScoreExplain()
+{
+    const Result r = runRwb({"reward", "score", "--config", dataPath("cli_config.json"), "--input",
+                             dataPath("cli_input.jsonl"), "--explain"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const QStringList lines = linesOf(r.out);
+    QCOMPARE(lines.size(), 5);
+    for (const QString &l : lines) {
+        const QJsonObject ex = parseObject(l).value("explanations").toObject();
+        QCOMPARE(ex.keys(), (QStringList{"marker", "partial"}));
+        QVERIFY(!ex.value("partial").toString().isEmpty());
+    }
+    // c2: partial compares みどり製作 (5) with 株式会社みどり製作所 (10), LCS 5.
+    QCOMPARE(parseObject(lines[1]).value("explanations").toObject().value("partial").toString(),
+             QString("LCS 5 of 5 + 10 code points"));
+}
+
+// tests/data/cli_bad.jsonl: line 3 is cut-off JSON, line 5 has no "gold"; lines 1, 2, 4, 6 are good.
+void TestCli::malformedLineStops()
+{
+    const QString input = dataPath("cli_bad.jsonl");
+    const Result r = runRwb({"reward", "score", "--config", dataPath("cli_config.json"), "--input", input});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.startsWith(input + ":3: "), qPrintable(r.err));
+    QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+}
+
+void TestCli::skipInvalidGoesOn()
+{
+    const QString input = dataPath("cli_bad.jsonl");
+    const Result r =
+        runRwb({"reward", "score", "--config", dataPath("cli_config.json"), "--input", input, "--skip-invalid"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QStringList ids;
+    for (const QString &l : linesOf(r.out))
+        ids << parseObject(l).value("id").toString();
+    QCOMPARE(ids, (QStringList{"c1", "c2", "c3", "c5"}));
+    const QStringList errors = linesOf(r.err);
+    QVERIFY2(errors.size() >= 2, qPrintable(r.err));
+    QVERIFY2(errors[0].startsWith(input + ":3: "), qPrintable(r.err));
+    QVERIFY2(errors[1].startsWith(input + ":5: ") && errors[1].contains("\"gold\""), qPrintable(r.err));
+}
+
+void TestCli::badConfig_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("mustContain");
+
+    const QString allowed = "(allowed: partial, marker, exist, format, domain)";
+    QTest::newRow("unknown reward") << "cli_config_unknown.json"
+                                    << QStringList{": components[0].reward: ", "\"parital\"", allowed};
+    QTest::newRow("negative weight") << "cli_config_negative.json" << QStringList{": components[1].weight: ", "≥ 0"};
+    QTest::newRow("all-zero weights") << "cli_config_zero.json" << QStringList{": components: ", "sum to 0"};
+    // The missing comma is on line 5.
+    QTest::newRow("syntax error") << "cli_config_syntax.json" << QStringList{":5: column ", "not valid JSON"};
+}
+
+void TestCli::badConfig()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, mustContain);
+    const QString config = dataPath(file);
+    const Result r = runRwb({"reward", "score", "--config", config, "--input", dataPath("cli_input.jsonl")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+    QVERIFY2(r.err.startsWith(config + ":"), qPrintable(r.err));
+    for (const QString &part : mustContain)
+        QVERIFY2(r.err.contains(part), qPrintable("missing \"" + part + "\" in: " + r.err));
+}
+
+// tests/data/cli_eval.jsonl, prediction = the trimmed completion, N = normalize:
+//   v1  株式会社みどり製作所 / 株式会社みどり製作所         output, exist, tp
+//   v2  "SKY ネット　株式会社" / ＳＫＹネット株式会社        output, exist, tp (white space, full width)
+//   v3  "(株) さくら運送" / ㈱さくら運送                     output, exist, tp (㈱ → (株))
+//   v4  不明 / 不明                                         —
+//   v5  株式会社みどり製作所 / 不明                          output
+//   v6  有限会社さくら運送 / " 不明\n"                       output (the gold normalizes to 不明)
+//   v7  "不 明" / 株式会社あおぞら商会                       exist (the prediction normalizes to 不明)
+//   v8  "" / 株式会社あおぞら商会                            output (an empty prediction counts), exist
+//   v9  株式会社ひまわり工業 / 株式会社あおぞら商会          output, exist
+//   v10 みどり製作所 / 株式会社みどり製作所                  output, exist (not equal: marker missing)
+// n_output = v1 v2 v3 v5 v6 v8 v9 v10 = 8; n_exist = v1 v2 v3 v7 v8 v9 v10 = 7; n_tp = v1 v2 v3 = 3.
+// P = 3/8 = 0.375, R = 3/7, F1 = 2PR/(P+R) = 2·3/(8+7) = 0.4.
+void TestCli::evalScore()
+{
+    const Result r =
+        runRwb({"eval", "score", "--task", "company_extraction", "--input", dataPath("cli_eval.jsonl")});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QCOMPARE(linesOf(r.out).size(), 1);
+    const QJsonObject o = parseObject(r.out);
+    QCOMPARE(o.keys(), (QStringList{"f1", "n_exist", "n_output", "n_tp", "precision", "recall"}));
+    QCOMPARE(o.value("n_output").toInt(-1), 8);
+    QCOMPARE(o.value("n_exist").toInt(-1), 7);
+    QCOMPARE(o.value("n_tp").toInt(-1), 3);
+    QVERIFY2(near(o.value("precision").toDouble(-1), 3.0 / 8.0), qPrintable(r.out));
+    QVERIFY2(near(o.value("recall").toDouble(-1), 3.0 / 7.0), qPrintable(r.out));
+    QVERIFY2(near(o.value("f1").toDouble(-1), 0.4), qPrintable(r.out));
+}
+
+// tests/data/cli_eval_thinking.jsonl with --thinking (the answer is the trimmed text of the
+// first <answer>…</answer>, "" when there is none):
+//   t1  <thinking>…</thinking><answer>株式会社みどり製作所</answer> / same gold   output, exist, tp
+//   t2  <thinking>…</thinking>\n<answer> 不明 </answer> / 不明                    —
+//   t3  株式会社みどり製作所 (no tags → "") / 株式会社みどり製作所                output, exist
+//   t4  <answer>株式会社ひまわり工業</answer> / 株式会社あおぞら商会               output, exist
+//   t5  <thinking>…</thinking><answer>不明</answer> / 株式会社あおぞら商会         exist
+//   t6  …<answer>株式会社あおぞら商会</answer><answer>不明</answer> / same gold    output, exist, tp (first tag)
+// n_output = 4 (t1 t3 t4 t6), n_exist = 5 (t1 t3 t4 t5 t6), n_tp = 2 (t1 t6):
+// P = 2/4 = 0.5, R = 2/5 = 0.4, F1 = 2·2/(4+5) = 4/9.
+// Without --thinking the whole trimmed completion is the answer: only t3 equals its gold and every
+// completion is an output (none is exactly 不明): n_output = 6, n_exist = 5, n_tp = 1,
+// P = 1/6, R = 1/5, F1 = 2·1/(6+5) = 2/11.
+void TestCli::evalScoreThinking()
+{
+    const QString input = dataPath("cli_eval_thinking.jsonl");
+    const Result r = runRwb({"eval", "score", "--task", "company_extraction", "--input", input, "--thinking"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const QJsonObject o = parseObject(r.out);
+    QCOMPARE(o.value("n_output").toInt(-1), 4);
+    QCOMPARE(o.value("n_exist").toInt(-1), 5);
+    QCOMPARE(o.value("n_tp").toInt(-1), 2);
+    QVERIFY2(near(o.value("precision").toDouble(-1), 0.5), qPrintable(r.out));
+    QVERIFY2(near(o.value("recall").toDouble(-1), 0.4), qPrintable(r.out));
+    QVERIFY2(near(o.value("f1").toDouble(-1), 4.0 / 9.0), qPrintable(r.out));
+
+    const Result plain = runRwb({"eval", "score", "--task", "company_extraction", "--input", input});
+    QVERIFY2(plain.exitCode == 0, qPrintable(describe(plain)));
+    const QJsonObject p = parseObject(plain.out);
+    QCOMPARE(p.value("n_output").toInt(-1), 6);
+    QCOMPARE(p.value("n_exist").toInt(-1), 5);
+    QCOMPARE(p.value("n_tp").toInt(-1), 1);
+    QVERIFY2(near(p.value("f1").toDouble(-1), 2.0 / 11.0), qPrintable(plain.out));
+}
+
+void TestCli::evalScoreUnknownTask()
+{
+    const Result r = runRwb({"eval", "score", "--task", "legal_qa", "--input", dataPath("cli_eval.jsonl")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("company_extraction"), qPrintable(r.err));
+}
+
+void TestCli::help_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("mentions");
+    QTest::newRow("rwb --help") << QStringList{"--help"}
+                                << QStringList{"reward score", "reward compare", "reward list", "eval score",
+                                               "bench rewards", "Exit codes"};
+    QTest::newRow("reward score") << QStringList{"reward", "score", "--help"}
+                                  << QStringList{"--config", "--input", "--output", "--skip-invalid", "--explain",
+                                                 "--summary"};
+    QTest::newRow("reward compare") << QStringList{"reward", "compare", "--help"}
+                                    << QStringList{"--config", "--input", "--skip-invalid"};
+    QTest::newRow("reward list") << QStringList{"reward", "list", "--help"} << QStringList{"rwb reward list"};
+    QTest::newRow("eval score") << QStringList{"eval", "score", "--help"}
+                                << QStringList{"--task", "--input", "--thinking", "--skip-invalid", "n_output"};
+    QTest::newRow("bench rewards") << QStringList{"bench", "rewards", "--help"}
+                                   << QStringList{"--input", "--seconds", "evaluations_per_second"};
+}
+
+void TestCli::help()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QStringList, mentions);
+    const Result r = runRwb(args);
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    for (const QString &m : mentions)
+        QVERIFY2(r.out.contains(m), qPrintable("missing \"" + m + "\" in:\n" + r.out));
+}
+
+void TestCli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("unknown command") << QStringList{"frobnicate"};
+    QTest::newRow("unknown subcommand") << QStringList{"reward", "frobnicate"};
+    QTest::newRow("unknown option") << QStringList{"reward", "score", "--frobnicate"};
+    QTest::newRow("unknown eval option") << QStringList{"eval", "score", "--task", "company_extraction", "--nope"};
+    QTest::newRow("missing --config") << QStringList{"reward", "score", "--input", dataPath("cli_input.jsonl")};
+    QTest::newRow("option without value") << QStringList{"reward", "score", "--config"};
+    QTest::newRow("missing input file") << QStringList{"reward", "score", "--config", dataPath("cli_config.json"),
+                                                       "--input", dataPath("no_such_file.jsonl")};
+}
+
+void TestCli::usageErrors()
+{
+    QFETCH(QStringList, args);
+    const Result r = runRwb(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(!r.err.isEmpty(), "an error must be explained on stderr");
+}
+
+void TestCli::benchRewards()
+{
+    // Speed is a benchmark (docs/cli.md), not a test: only check that it runs and reports.
+    const Result r = runRwb({"bench", "rewards", "--seconds", "0.2"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const QJsonObject o = parseObject(r.out);
+    QCOMPARE(o.value("benchmark").toString(), QString("rewards"));
+    QVERIFY2(o.value("evaluations_per_second").toDouble(0) > 0.0, qPrintable(r.out));
+    QCOMPARE(o.value("components").toArray().size(), 3);
+    QCOMPARE(o.value("threads").toInt(), 1);
+}
+
+void TestCli::rewardList()
+{
+    const Result r = runRwb({"reward", "list"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QStringList names;
+    for (const QString &l : linesOf(r.out)) {
+        const QJsonObject o = parseObject(l);
+        QCOMPARE(o.value("task").toString(), QString("company_extraction"));
+        QVERIFY(!o.value("description").toString().isEmpty());
+        names << o.value("name").toString();
+    }
+    QCOMPARE(names, (QStringList{"partial", "marker", "exist", "format", "domain"}));
+}
+
+void TestCli::rewardCompare()
+{
+    const Result r = runRwb({"reward", "compare", "--input", resourcePath("samples/company_samples.jsonl"),
+                             "--config", resourcePath("presets/table2_star_partial20_marker80.json"), "--config",
+                             resourcePath("presets/table1_partial20_exist80.json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const QStringList lines = linesOf(r.out);
+    // A title, the header and one row per config.
+    QCOMPARE(lines.size(), 4);
+    const QString header = lines[1];
+    for (const char *word : {"config", "all", "correct", "marker_only", "recipient", "third_party", "unknown"})
+        QVERIFY2(header.contains(QLatin1String(word)), qPrintable(header));
+    QVERIFY2(lines[2].startsWith("* partial 20 + marker 80"), qPrintable(lines[2]));
+    QVERIFY2(lines[3].startsWith("partial 20 + exist 80"), qPrintable(lines[3]));
+    // Every "correct" completion equals its gold, so their mean total is 1 under both configs.
+    const int correctColumn = header.split(' ', Qt::SkipEmptyParts).indexOf("correct");
+    QVERIFY(correctColumn > 0);
+    for (int row = 2; row < 4; ++row) {
+        // The config name holds spaces: count columns from the right.
+        const QStringList cells = lines[row].split(' ', Qt::SkipEmptyParts);
+        const QStringList headerCells = header.split(' ', Qt::SkipEmptyParts);
+        const int fromRight = headerCells.size() - correctColumn;
+        QCOMPARE(cells[cells.size() - fromRight], QString("1.000"));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
