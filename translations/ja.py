@@ -155,6 +155,9 @@ JA = {
     ("main", "row"): "行",
     ("main", "Save a screenshot of the window to this PNG and quit."): "ウィンドウのスクリーンショットをこの PNG に保存して終了します。",
     ("main", "png"): "png",
+    ("main", "Benchmark: time a weight change on this many samples, print JSON and quit."):
+        "ベンチマーク: この件数のサンプルで重みの変更にかかる時間を測り、JSON を出力して終了します。",
+    ("main", "count"): "件数",
 }
 
 

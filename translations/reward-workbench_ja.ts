@@ -511,5 +511,13 @@
             <source>png</source>
             <translation>png</translation>
         </message>
+        <message>
+            <source>Benchmark: time a weight change on this many samples, print JSON and quit.</source>
+            <translation>ベンチマーク: この件数のサンプルで重みの変更にかかる時間を測り、JSON を出力して終了します。</translation>
+        </message>
+        <message>
+            <source>count</source>
+            <translation>件数</translation>
+        </message>
     </context>
 </TS>

@@ -18,6 +18,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -137,11 +138,12 @@ void RewardDesigner::buildSamplesPanel()
     m_threshold->setDecimals(3);
     m_threshold->setValue(0.5);
     m_count = new QLabel(panel);
-    bar->addWidget(m_search, 2);
+    m_search->setMinimumWidth(180);
+    bar->addWidget(m_search, 1);
     bar->addWidget(m_conditionColumn);
     bar->addWidget(m_comparison);
     bar->addWidget(m_threshold);
-    bar->addWidget(m_count, 1);
+    bar->addWidget(m_count);
     connect(m_search, &QLineEdit::textChanged, this, &RewardDesigner::updateFilter);
     connect(m_conditionColumn, &QComboBox::currentIndexChanged, this, &RewardDesigner::updateFilter);
     connect(m_comparison, &QComboBox::currentIndexChanged, this, &RewardDesigner::updateFilter);
@@ -160,6 +162,14 @@ void RewardDesigner::buildSamplesPanel()
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setWordWrap(false);
     m_table->sortByColumn(SampleScoreModel::IdColumn, Qt::AscendingOrder);
+    // Column widths that show every score without scrolling in a 1600-pixel window.
+    const QFontMetrics fm = m_table->fontMetrics();
+    m_table->setColumnWidth(SampleScoreModel::IdColumn, fm.horizontalAdvance(QStringLiteral("e00-c00")) + 24);
+    m_table->setColumnWidth(SampleScoreModel::KindColumn, fm.horizontalAdvance(QStringLiteral("marker_only")) + 16);
+    m_table->setColumnWidth(SampleScoreModel::AnswerColumn, fm.horizontalAdvance(QStringLiteral("株式会社きらめき")) + 16);
+    m_table->setColumnWidth(SampleScoreModel::GoldColumn, fm.horizontalAdvance(QStringLiteral("株式会社きらめき")) + 16);
+    for (int c = SampleScoreModel::FirstComponentColumn; c < m_model->columnCount(); ++c)
+        m_table->setColumnWidth(c, fm.horizontalAdvance(QStringLiteral("partial")) + 22);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &RewardDesigner::showCurrent);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &RewardDesigner::updateCount);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &RewardDesigner::updateCount);

@@ -242,7 +242,7 @@ int score(const std::vector<std::string> &argv)
                 << "\n";
         }
         const eval::ExtractionMetrics m = metrics.result();
-        sum << "\nas predictions: precision " << fixed(m.precision) << "  recall " << fixed(m.recall) << "  F1 "
+        sum << "\nthe completions taken as predictions (as rwb eval score does): precision " << fixed(m.precision) << "  recall " << fixed(m.recall) << "  F1 "
             << fixed(m.f1) << "  (N_output " << m.nOutput << ", N_exist " << m.nExist << ", N_tp " << m.nTp << ")\n";
     }
     return kExitOk;

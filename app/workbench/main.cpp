@@ -3,10 +3,74 @@
 #include "mainwindow.h"
 #include "rewarddesigner.h"
 
+#include "componentweightseditor.h"
+#include "samplescoremodel.h"
+
 #include <QApplication>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTableView>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
 #include <QCommandLineParser>
 #include <QScreen>
 #include <QTimer>
+
+namespace {
+
+// `--bench-weights N`: how long the Reward Designer takes to follow a weight change on
+// N samples (the bundled set repeated), with the table sorted by total so that every
+// change also re-sorts. Prints one JSON object. Target (issue 2): under 50 ms for 1,000.
+int benchWeights(int samples)
+{
+    RewardDesigner designer;
+    QString error;
+    if (!designer.loadSamples(QStringLiteral(":/samples/company_samples.jsonl"), &error) ||
+        !designer.loadConfig(QStringLiteral(":/presets/table2_star_partial20_marker80.json"), &error)) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 1;
+    }
+    std::vector<rwb::data::ExtractionRecord> records;
+    const int base = designer.model()->rowCount();
+    for (int i = 0; static_cast<int>(records.size()) < samples; ++i) {
+        auto r = designer.model()->record(i % base);
+        r.id += "-" + std::to_string(i);
+        records.push_back(std::move(r));
+    }
+    QElapsedTimer load;
+    load.start();
+    designer.model()->setSamples(std::move(records));
+    const double scoreMs = load.nsecsElapsed() / 1e6;
+    designer.samplesPanel()->resize(1000, 800);
+    designer.samplesPanel()->show();
+    designer.table()->sortByColumn(designer.model()->totalColumn(), Qt::DescendingOrder);
+    constexpr int kRepeats = 200;
+    std::vector<double> ms;
+    for (int i = 0; i < kRepeats; ++i) {
+        QElapsedTimer t;
+        t.start();
+        designer.weightsEditor()->editWeight(i % 2, 10.0 + i % 90); // partial / marker, as a user drags
+        QCoreApplication::processEvents(); // the repaint the change causes is part of the cost
+        ms.push_back(t.nsecsElapsed() / 1e6);
+    }
+    std::sort(ms.begin(), ms.end());
+    QJsonObject o;
+    o[QStringLiteral("benchmark")] = QStringLiteral("designer-weight-change");
+    o[QStringLiteral("samples")] = samples;
+    o[QStringLiteral("components")] = static_cast<int>(designer.model()->componentNames().size());
+    o[QStringLiteral("score_all_ms")] = scoreMs;
+    o[QStringLiteral("weight_change_median_ms")] = ms[ms.size() / 2];
+    o[QStringLiteral("weight_change_p95_ms")] = ms[ms.size() * 95 / 100];
+    o[QStringLiteral("weight_change_max_ms")] = ms.back();
+    o[QStringLiteral("target_ms")] = 50;
+    o[QStringLiteral("meets_target")] = ms[ms.size() * 95 / 100] < 50.0;
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Indented).constData());
+    return 0;
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -39,8 +103,14 @@ int main(int argc, char **argv)
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QCoreApplication::translate("main", "Save a screenshot of the window to this PNG and quit."),
                                         QCoreApplication::translate("main", "png"));
-    parser.addOptions({samples, config, lang, select, screenshot});
+    const QCommandLineOption benchWeightsOption(
+        QStringLiteral("bench-weights"),
+        QCoreApplication::translate("main", "Benchmark: time a weight change on this many samples, print JSON and quit."),
+        QCoreApplication::translate("main", "count"));
+    parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption});
     parser.process(app);
+    if (parser.isSet(benchWeightsOption))
+        return benchWeights(std::max(1, parser.value(benchWeightsOption).toInt()));
 
     MainWindow window(&language);
     window.openInitialFiles(parser.value(samples), parser.value(config));

@@ -37,7 +37,7 @@ MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow
     m_detailDock->setObjectName(QStringLiteral("sampleDetailDock"));
     m_detailDock->setWidget(m_designer->detailPanel());
     addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
-    resizeDocks({m_componentsDock, m_detailDock}, {360, 480}, Qt::Horizontal);
+    resizeDocks({m_componentsDock, m_detailDock}, {330, 440}, Qt::Horizontal);
 
     m_samplesStatus = new QLabel(this);
     statusBar()->addPermanentWidget(m_samplesStatus);
@@ -45,12 +45,13 @@ MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow
     connect(m_designer, &RewardDesigner::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 5000); });
     connect(m_designer, &RewardDesigner::configLoaded, this, [this](const QString &path) {
-        statusBar()->showMessage(tr("Reward config: %1").arg(path), 5000);
+        const QString name = QString::fromStdString(m_designer->currentConfig().name);
+        statusBar()->showMessage(tr("Reward config: %1").arg(name.isEmpty() ? path : name), 5000);
     });
 
     createActions();
     retranslate();
-    resize(1400, 860);
+    resize(1600, 950);
     m_defaultState = saveState();
     restoreLayout();
 }
