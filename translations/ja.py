@@ -63,8 +63,9 @@ JA = {
     ("RewardDesigner", "Load a reward config (JSON)"): "報酬設定 (JSON) を読み込みます",
     ("RewardDesigner", "Save as…"): "名前を付けて保存…",
     ("RewardDesigner", "Save the weights and the mode as a reward config (JSON)"): "重みとモードを報酬設定 (JSON) として保存します",
-    ("RewardDesigner", "Thinking mode: the answer is the text inside <answer>…</answer>"):
-        "思考モード: 回答は <answer>…</answer> の中のテキスト",
+    ("RewardDesigner", "Thinking mode"): "思考モード",
+    ("RewardDesigner", "The answer is the text inside the first <answer>…</answer> of the completion."):
+        "回答は出力の最初の <answer>…</answer> の中のテキストです。",
     ("RewardDesigner", "Config: (unsaved)"): "設定: （未保存）",
     ("RewardDesigner", "Config: %1"): "設定: %1",
     ("RewardDesigner", "Search id, kind, answer, gold…"): "ID・種類・回答・正解を検索…",
@@ -111,7 +112,7 @@ JA = {
     # SampleDetailView
     ("SampleDetailView", "Select a sample to see why each reward component gave what it gave."):
         "サンプルを選ぶと、各報酬コンポーネントがその値を与えた理由を表示します。",
-    ("SampleDetailView", "Component"): "コンポーネント",
+    ("SampleDetailView", "Reward"): "報酬",
     ("SampleDetailView", "Value"): "値",
     ("SampleDetailView", "Weight"): "重み",
     ("SampleDetailView", "Contribution"): "寄与",

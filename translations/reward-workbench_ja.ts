@@ -206,10 +206,6 @@
             <translation>重みとモードを報酬設定 (JSON) として保存します</translation>
         </message>
         <message>
-            <source>Thinking mode: the answer is the text inside &lt;answer&gt;…&lt;/answer&gt;</source>
-            <translation>思考モード: 回答は &lt;answer&gt;…&lt;/answer&gt; の中のテキスト</translation>
-        </message>
-        <message>
             <source>Config: (unsaved)</source>
             <translation>設定: （未保存）</translation>
         </message>
@@ -232,6 +228,14 @@
         <message>
             <source>Show only samples whose score meets the condition</source>
             <translation>スコアが条件を満たすサンプルだけを表示します</translation>
+        </message>
+        <message>
+            <source>Thinking mode</source>
+            <translation>思考モード</translation>
+        </message>
+        <message>
+            <source>The answer is the text inside the first &lt;answer&gt;…&lt;/answer&gt; of the completion.</source>
+            <translation>回答は出力の最初の &lt;answer&gt;…&lt;/answer&gt; の中のテキストです。</translation>
         </message>
     </context>
     <context>
@@ -346,10 +350,6 @@
             <translation>サンプルを選ぶと、各報酬コンポーネントがその値を与えた理由を表示します。</translation>
         </message>
         <message>
-            <source>Component</source>
-            <translation>コンポーネント</translation>
-        </message>
-        <message>
             <source>Value</source>
             <translation>値</translation>
         </message>
@@ -436,6 +436,10 @@
         <message>
             <source>From:</source>
             <translation>送信者:</translation>
+        </message>
+        <message>
+            <source>Reward</source>
+            <translation>報酬</translation>
         </message>
     </context>
     <context>

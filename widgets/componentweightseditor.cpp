@@ -15,6 +15,7 @@ ComponentWeightsEditor::ComponentWeightsEditor(const QStringList &components, QW
     auto *grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     m_header = new QLabel(this);
+    m_header->setWordWrap(true);
     grid->addWidget(m_header, 0, 0, 1, 4);
     for (int i = 0; i < components.size(); ++i) {
         Row r;

@@ -25,6 +25,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPalette>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QTableView>
@@ -99,6 +100,10 @@ void RewardDesigner::buildComponentsPanel()
     m_thinking = new QCheckBox(panel);
     m_thinking->setObjectName(QStringLiteral("thinking"));
     connect(m_thinking, &QCheckBox::toggled, this, &RewardDesigner::onThinkingToggled);
+    m_thinkingHint = new QLabel(panel);
+    m_thinkingHint->setWordWrap(true);
+    m_thinkingHint->setTextFormat(Qt::PlainText);
+    m_thinkingHint->setForegroundRole(QPalette::PlaceholderText);
 
     m_weights = new ComponentWeightsEditor(m_model->componentNames(), panel);
     connect(m_weights, &ComponentWeightsEditor::weightsChanged, this, &RewardDesigner::onWeightsChanged);
@@ -109,6 +114,7 @@ void RewardDesigner::buildComponentsPanel()
     layout->addWidget(m_configLabel);
     layout->addSpacing(6);
     layout->addWidget(m_thinking);
+    layout->addWidget(m_thinkingHint);
     layout->addSpacing(6);
     layout->addWidget(m_weights);
     layout->addStretch(1);
@@ -443,7 +449,8 @@ void RewardDesigner::retranslate()
     m_loadButton->setToolTip(tr("Load a reward config (JSON)"));
     m_saveButton->setText(tr("Save as…"));
     m_saveButton->setToolTip(tr("Save the weights and the mode as a reward config (JSON)"));
-    m_thinking->setText(tr("Thinking mode: the answer is the text inside <answer>…</answer>"));
+    m_thinking->setText(tr("Thinking mode"));
+    m_thinkingHint->setText(tr("The answer is the text inside the first <answer>…</answer> of the completion."));
     m_configLabel->setText(m_configName.isEmpty() ? tr("Config: (unsaved)") : tr("Config: %1").arg(m_configName));
     m_search->setPlaceholderText(tr("Search id, kind, answer, gold…"));
 

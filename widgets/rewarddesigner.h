@@ -102,6 +102,7 @@ private:
     QPushButton *m_loadButton = nullptr;
     QPushButton *m_saveButton = nullptr;
     QCheckBox *m_thinking = nullptr;
+    QLabel *m_thinkingHint = nullptr;
     QLabel *m_configLabel = nullptr;
     ComponentWeightsEditor *m_weights = nullptr;
 

@@ -139,7 +139,7 @@ QString SampleDetailView::render(const Content &c) const
     // Scores.
     h += QStringLiteral("<table cellspacing=0 cellpadding=3 border=1 style=\"border-collapse:collapse\">");
     h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th align=left>%5</th></tr>")
-             .arg(tr("Component"), tr("Value"), tr("Weight"), tr("Contribution"), tr("Why"));
+             .arg(tr("Reward"), tr("Value"), tr("Weight"), tr("Contribution"), tr("Why"));
     double wsum = 0.0;
     for (double w : c.weights)
         wsum += w;
