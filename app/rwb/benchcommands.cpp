@@ -120,15 +120,7 @@ int rewards(const std::vector<std::string> &argv)
 
 int benchCommand(const std::vector<std::string> &args)
 {
-    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-        std::cout << kBenchHelp;
-        return args.empty() ? kExitBadInput : kExitOk;
-    }
-    const std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (args[0] == "rewards")
-        return guarded("bench rewards", [&] { return rewards(rest); });
-    printError("bench: unknown subcommand \"" + args[0] + "\" (rewards)");
-    return kExitBadInput;
+    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}});
 }
 
 } // namespace rwb::cli

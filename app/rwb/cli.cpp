@@ -127,6 +127,24 @@ int guarded(const std::string &command, const std::function<int()> &body)
     }
 }
 
+int dispatch(const std::string &command, const char *help, const std::vector<std::string> &args,
+             const std::vector<Subcommand> &subcommands)
+{
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::cout << help;
+        return args.empty() ? kExitBadInput : kExitOk;
+    }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    std::string names;
+    for (const Subcommand &s : subcommands) {
+        if (s.name == args[0])
+            return guarded(command + " " + s.name, [&] { return s.run(rest); });
+        names += (names.empty() ? "" : ", ") + s.name;
+    }
+    printError(command + ": unknown subcommand \"" + args[0] + "\" (" + names + ")");
+    return kExitBadInput;
+}
+
 bool stderrIsTerminal()
 {
     return isatty(STDERR_FILENO) == 1;

@@ -54,6 +54,17 @@ void printError(const std::string &message);
 // UsageError and data::InputException → 2, anything else → 1.
 int guarded(const std::string &command, const std::function<int()> &body);
 
+// A command word's subcommands ("reward" → score, compare, list).
+struct Subcommand {
+    std::string name;
+    std::function<int(const std::vector<std::string> &)> run;
+};
+
+// Runs args[0] among `subcommands` (guarded), prints `help` for none / --help, and
+// reports an unknown subcommand with the list of known ones (exit 2).
+int dispatch(const std::string &command, const char *help, const std::vector<std::string> &args,
+             const std::vector<Subcommand> &subcommands);
+
 // True when the stream is a terminal (for progress lines).
 bool stderrIsTerminal();
 

@@ -71,15 +71,7 @@ int score(const std::vector<std::string> &argv)
 
 int evalCommand(const std::vector<std::string> &args)
 {
-    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-        std::cout << kEvalHelp;
-        return args.empty() ? kExitBadInput : kExitOk;
-    }
-    const std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (args[0] == "score")
-        return guarded("eval score", [&] { return score(rest); });
-    printError("eval: unknown subcommand \"" + args[0] + "\" (score)");
-    return kExitBadInput;
+    return dispatch("eval", kEvalHelp, args, {{"score", score}});
 }
 
 } // namespace rwb::cli

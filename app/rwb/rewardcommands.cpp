@@ -322,19 +322,7 @@ int list(const std::vector<std::string> &argv)
 
 int rewardCommand(const std::vector<std::string> &args)
 {
-    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-        std::cout << kRewardHelp;
-        return args.empty() ? kExitBadInput : kExitOk;
-    }
-    const std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (args[0] == "score")
-        return guarded("reward score", [&] { return score(rest); });
-    if (args[0] == "compare")
-        return guarded("reward compare", [&] { return compare(rest); });
-    if (args[0] == "list")
-        return guarded("reward list", [&] { return list(rest); });
-    printError("reward: unknown subcommand \"" + args[0] + "\" (score, compare, list)");
-    return kExitBadInput;
+    return dispatch("reward", kRewardHelp, args, {{"score", score}, {"compare", compare}, {"list", list}});
 }
 
 } // namespace rwb::cli
