@@ -1,0 +1,362 @@
+#include "model/causallm.h"
+
+#include "model/causallminternals.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace rwb::model {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point since)
+{
+    return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+torch::Device pickDevice(const std::string &name)
+{
+    if (name == "cpu")
+        return torch::kCPU;
+    if (name == "cuda") {
+        if (!torch::cuda::is_available())
+            throw std::runtime_error("device \"cuda\" was asked for, but this libtorch has no CUDA or no GPU is visible");
+        return torch::Device(torch::kCUDA, 0);
+    }
+    return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
+}
+
+void setThreads(int threads)
+{
+    const int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    at::set_num_threads(n);
+}
+
+// Samples one token per row from logits [R, V] (fp32, CPU). Returns ids [R] and the
+// log-prob of each under softmax(logits / T).
+std::pair<torch::Tensor, torch::Tensor> sampleRows(torch::Tensor logits, const SamplingOptions &o,
+                                                   at::Generator &generator)
+{
+    if (o.vocabLimit > 0 && o.vocabLimit < logits.size(1))
+        logits.narrow(1, o.vocabLimit, logits.size(1) - o.vocabLimit).fill_(-INFINITY);
+    if (o.temperature <= 0.0) {
+        const torch::Tensor ids = logits.argmax(/*dim=*/1);
+        const torch::Tensor lp = torch::log_softmax(logits, 1).gather(1, ids.unsqueeze(1)).squeeze(1);
+        return {ids, lp};
+    }
+    const torch::Tensor scaled = logits / o.temperature;
+    const torch::Tensor logProbs = torch::log_softmax(scaled, 1); // [R, V]
+    torch::Tensor filtered = scaled.clone();
+    if (o.topK > 0 && o.topK < filtered.size(1)) {
+        const torch::Tensor kth = std::get<0>(filtered.topk(o.topK, 1)).narrow(1, o.topK - 1, 1); // [R, 1]
+        filtered.masked_fill_(filtered < kth, -INFINITY);
+    }
+    if (o.minP > 0.0) {
+        const torch::Tensor probs = torch::softmax(filtered, 1);
+        const torch::Tensor maxP = std::get<0>(probs.max(1, /*keepdim=*/true));
+        filtered.masked_fill_(probs < maxP * o.minP, -INFINITY);
+    }
+    if (o.topP < 1.0) {
+        const auto [sorted, order] = filtered.sort(/*dim=*/1, /*descending=*/true);
+        const torch::Tensor sortedProbs = torch::softmax(sorted, 1);
+        // Drop a token when the tokens before it already hold more than top_p (the first always stays).
+        const torch::Tensor before = sortedProbs.cumsum(1) - sortedProbs;
+        const torch::Tensor dropSorted = before > o.topP;
+        filtered.scatter_(1, order, sorted.masked_fill(dropSorted, -INFINITY));
+    }
+    const torch::Tensor probs = torch::softmax(filtered, 1);
+    const torch::Tensor ids = torch::multinomial(probs, 1, /*replacement=*/false, generator).squeeze(1);
+    return {ids, logProbs.gather(1, ids.unsqueeze(1)).squeeze(1)};
+}
+
+} // namespace
+
+CausalLM::CausalLM() : m_d(std::make_unique<CausalLmInternals>()) {}
+CausalLM::~CausalLM() = default;
+
+std::unique_ptr<CausalLM> CausalLM::random(const ModelConfig &config, const ModelOptions &options)
+{
+    setThreads(options.threads);
+    std::unique_ptr<CausalLM> lm(new CausalLM);
+    torch::manual_seed(options.seed);
+    lm->m_d->module = Transformer(config);
+    lm->m_d->device = pickDevice(options.device);
+    lm->m_d->dtype = parseDtype(options.dtype == "auto" ? config.torchDtype : options.dtype);
+    lm->m_d->module->to(lm->m_d->device, lm->m_d->dtype);
+    lm->m_d->module->eval();
+    return lm;
+}
+
+const ModelConfig &CausalLM::config() const
+{
+    return m_d->module->config();
+}
+
+std::string CausalLM::deviceName() const
+{
+    return m_d->device.str();
+}
+
+std::string CausalLM::dtypeName() const
+{
+    return m_d->dtype == torch::kBFloat16 ? "bfloat16" : "float32";
+}
+
+int64_t CausalLM::parameterCount() const
+{
+    int64_t n = 0;
+    for (const auto &p : m_d->module->parameters())
+        n += p.numel();
+    return n;
+}
+
+int64_t CausalLM::weightBytes() const
+{
+    int64_t n = 0;
+    for (const auto &p : m_d->module->parameters())
+        n += p.numel() * static_cast<int64_t>(p.element_size());
+    return n;
+}
+
+CausalLmInternals &CausalLM::internals()
+{
+    return *m_d;
+}
+
+Generation CausalLM::generate(const std::vector<std::vector<int32_t>> &prompts, int samplesPerPrompt,
+                              const SamplingOptions &o, const GenerationProgress &progress)
+{
+    TORCH_CHECK(!prompts.empty(), "generate: no prompt");
+    TORCH_CHECK(samplesPerPrompt >= 1, "generate: samplesPerPrompt must be ≥ 1");
+    torch::InferenceMode inference;
+    Transformer &m = m_d->module;
+    const auto dev = m_d->device;
+    const int64_t b = static_cast<int64_t>(prompts.size());
+    const int64_t g = samplesPerPrompt;
+    int64_t longest = 0;
+    Generation out;
+    for (const auto &p : prompts) {
+        TORCH_CHECK(!p.empty(), "generate: an empty prompt");
+        longest = std::max<int64_t>(longest, static_cast<int64_t>(p.size()));
+        out.promptTokens += static_cast<int64_t>(p.size());
+    }
+    const int64_t maxNew = std::max(0, o.maxNewTokens);
+    TORCH_CHECK(longest + maxNew <= m->config().maxPositions || m->config().maxPositions <= 0,
+                "prompt (", longest, ") + max new tokens (", maxNew, ") exceed max_position_embeddings (",
+                m->config().maxPositions, ")");
+
+    // Left-padded prompts: ids, mask [B, L].
+    std::vector<int64_t> ids(static_cast<size_t>(b * longest), o.padToken);
+    std::vector<int64_t> mask(static_cast<size_t>(b * longest), 0);
+    for (int64_t r = 0; r < b; ++r) {
+        const auto &p = prompts[static_cast<size_t>(r)];
+        const int64_t off = longest - static_cast<int64_t>(p.size());
+        for (size_t i = 0; i < p.size(); ++i) {
+            ids[static_cast<size_t>(r * longest + off) + i] = p[i];
+            mask[static_cast<size_t>(r * longest + off) + i] = 1;
+        }
+    }
+    const auto longOpts = torch::TensorOptions().dtype(torch::kLong);
+    torch::Tensor idsT = torch::from_blob(ids.data(), {b, longest}, longOpts).to(dev);
+    torch::Tensor maskT = torch::from_blob(mask.data(), {b, longest}, longOpts).to(dev);
+    const torch::Tensor positions = positionsFromMask(maskT);
+
+    auto start = Clock::now();
+    KvCache cache(m->config(), b, longest + maxNew, m_d->dtype, dev);
+    torch::Tensor h = m->hidden(idsT, positions, maskT, &cache);            // [B, L, H]
+    torch::Tensor logits = m->logits(h.select(1, longest - 1)).to(torch::kFloat32); // [B, V]
+    cache.repeatRows(g);
+    maskT = maskT.repeat_interleave(g, 0);                                  // [B·G, L]
+    logits = logits.repeat_interleave(g, 0).to(torch::kCPU);                // [B·G, V]
+    torch::Tensor nextPos = positions.select(1, longest - 1).repeat_interleave(g, 0) + 1; // [B·G]
+    out.prefillSeconds = seconds(start);
+
+    const int64_t rows = b * g;
+    out.tokens.assign(static_cast<size_t>(rows), {});
+    out.logProbs.assign(static_cast<size_t>(rows), {});
+    out.truncated.assign(static_cast<size_t>(rows), false);
+    std::vector<bool> finished(static_cast<size_t>(rows), false);
+    at::Generator generator = at::detail::createCPUGenerator(o.seed);
+    start = Clock::now();
+    for (int64_t step = 0; step < maxNew; ++step) {
+        auto [next, lp] = sampleRows(logits, o, generator); // [R], CPU
+        const auto nextA = next.accessor<int64_t, 1>();
+        const auto lpA = lp.accessor<float, 1>();
+        std::vector<int64_t> fed(static_cast<size_t>(rows), o.padToken);
+        bool allDone = true;
+        for (int64_t r = 0; r < rows; ++r) {
+            if (finished[static_cast<size_t>(r)])
+                continue;
+            const auto tok = static_cast<int32_t>(nextA[r]);
+            out.tokens[static_cast<size_t>(r)].push_back(tok);
+            out.logProbs[static_cast<size_t>(r)].push_back(lpA[r]);
+            ++out.generatedTokens;
+            fed[static_cast<size_t>(r)] = tok;
+            if (std::find(o.stopTokens.begin(), o.stopTokens.end(), tok) != o.stopTokens.end())
+                finished[static_cast<size_t>(r)] = true;
+            else
+                allDone = false;
+        }
+        if (allDone || step + 1 == maxNew)
+            break;
+        if (progress && !progress(static_cast<int>(step + 1), static_cast<int>(maxNew)))
+            break;
+        const torch::Tensor fedT = torch::from_blob(fed.data(), {rows, 1}, longOpts).to(dev);
+        maskT = torch::cat({maskT, torch::ones({rows, 1}, maskT.options())}, 1);
+        h = m->hidden(fedT, nextPos.unsqueeze(1), maskT, &cache); // [R, 1, H]
+        nextPos = nextPos + 1;
+        logits = m->logits(h.select(1, 0)).to(torch::kFloat32).to(torch::kCPU);
+    }
+    out.decodeSeconds = seconds(start);
+    for (int64_t r = 0; r < rows; ++r) {
+        const auto &t = out.tokens[static_cast<size_t>(r)];
+        const bool stopped = !t.empty() && std::find(o.stopTokens.begin(), o.stopTokens.end(), t.back()) != o.stopTokens.end();
+        out.truncated[static_cast<size_t>(r)] = !stopped;
+    }
+    return out;
+}
+
+CausalLmInternals::Batch CausalLmInternals::makeBatch(const std::vector<std::vector<int32_t>> &prompts,
+                                                      const std::vector<std::vector<int32_t>> &completions,
+                                                      int32_t padToken) const
+{
+    TORCH_CHECK(prompts.size() == completions.size(), "prompts and completions differ in number");
+    Batch batch;
+    const int64_t b = static_cast<int64_t>(prompts.size());
+    int64_t longest = 1;
+    for (size_t i = 0; i < prompts.size(); ++i)
+        longest = std::max<int64_t>(longest, static_cast<int64_t>(prompts[i].size() + completions[i].size()));
+    std::vector<int64_t> ids(static_cast<size_t>(b * longest), padToken);
+    std::vector<int64_t> mask(static_cast<size_t>(b * longest), 0);
+    for (int64_t r = 0; r < b; ++r) {
+        size_t k = static_cast<size_t>(r * longest);
+        for (int32_t t : prompts[static_cast<size_t>(r)]) {
+            ids[k] = t;
+            mask[k++] = 1;
+        }
+        for (int32_t t : completions[static_cast<size_t>(r)]) {
+            ids[k] = t;
+            mask[k++] = 1;
+        }
+        batch.completionStart.push_back(static_cast<int64_t>(prompts[static_cast<size_t>(r)].size()));
+        batch.completionLength.push_back(static_cast<int64_t>(completions[static_cast<size_t>(r)].size()));
+    }
+    const auto longOpts = torch::TensorOptions().dtype(torch::kLong);
+    batch.ids = torch::from_blob(ids.data(), {b, longest}, longOpts).clone().to(device);
+    batch.mask = torch::from_blob(mask.data(), {b, longest}, longOpts).clone().to(device);
+    return batch;
+}
+
+torch::Tensor CausalLmInternals::sequenceLogProbs(const Batch &batch, double temperature, int64_t chunk,
+                                                  torch::Tensor *entropy)
+{
+    const int64_t len = batch.ids.size(1);
+    const torch::Tensor positions = positionsFromMask(batch.mask);
+    const torch::Tensor h = module->hidden(batch.ids, positions, batch.mask, nullptr); // [B, L, H]
+    const torch::Tensor &w = module->headWeight();
+    const torch::Tensor targets = batch.ids.narrow(1, 1, len - 1);                    // [B, L−1]
+    std::vector<torch::Tensor> lps;
+    std::vector<torch::Tensor> ents;
+    chunk = std::max<int64_t>(1, chunk);
+    for (int64_t s = 0; s < len - 1; s += chunk) {
+        const int64_t n = std::min(chunk, len - 1 - s);
+        torch::Tensor logits = torch::nn::functional::linear(h.narrow(1, s, n), w).to(torch::kFloat32); // [B, n, V]
+        if (temperature > 0.0 && temperature != 1.0)
+            logits = logits / temperature;
+        const torch::Tensor lse = logits.logsumexp(/*dim=*/-1);                                      // [B, n]
+        const torch::Tensor tgt = logits.gather(-1, targets.narrow(1, s, n).unsqueeze(-1)).squeeze(-1); // [B, n]
+        lps.push_back(tgt - lse);
+        if (entropy) {
+            const torch::Tensor p = torch::softmax(logits, -1);
+            ents.push_back(lse - (p * logits).sum(-1));
+        }
+    }
+    if (entropy)
+        *entropy = torch::cat(ents, 1);
+    return torch::cat(lps, 1);
+}
+
+std::vector<TokenScores> CausalLM::scoreTokens(const std::vector<std::vector<int32_t>> &prompts,
+                                               const std::vector<std::vector<int32_t>> &completions,
+                                               double temperature, bool withEntropy, int64_t chunk)
+{
+    torch::InferenceMode inference;
+    const CausalLmInternals::Batch batch = m_d->makeBatch(prompts, completions, 0);
+    torch::Tensor ent;
+    const torch::Tensor lp = m_d->sequenceLogProbs(batch, temperature, chunk, withEntropy ? &ent : nullptr).to(torch::kCPU);
+    if (withEntropy)
+        ent = ent.to(torch::kCPU);
+    std::vector<TokenScores> out(prompts.size());
+    for (size_t r = 0; r < prompts.size(); ++r) {
+        // The completion token at sequence index i is predicted at position i − 1.
+        const int64_t start = batch.completionStart[r] - 1;
+        for (int64_t i = 0; i < batch.completionLength[r]; ++i) {
+            out[r].logProbs.push_back(lp[static_cast<int64_t>(r)][start + i].item<float>());
+            if (withEntropy)
+                out[r].entropy.push_back(ent[static_cast<int64_t>(r)][start + i].item<float>());
+        }
+    }
+    return out;
+}
+
+void CausalLM::addLora(const LoraOptions &options)
+{
+    for (auto &[name, layer] : m_d->module->linearLayers()) {
+        const std::string leaf = name.substr(name.rfind('.') + 1);
+        if (std::find(options.targetModules.begin(), options.targetModules.end(), leaf) != options.targetModules.end())
+            layer->addLora(options.rank, options.alpha, options.dropout);
+    }
+    for (auto &p : m_d->module->parameters())
+        p.requires_grad_(false);
+    m_d->lora = options;
+    m_d->hasLora = true;
+}
+
+bool CausalLM::hasLora() const
+{
+    return m_d->hasLora;
+}
+
+void CausalLM::setAdaptersEnabled(bool enabled)
+{
+    m_d->module->adapters().enabled = enabled;
+}
+
+void CausalLM::mergeLora()
+{
+    for (auto &[name, layer] : m_d->module->linearLayers())
+        layer->mergeLora();
+    m_d->hasLora = false;
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> CausalLmInternals::loraTensors()
+{
+    std::vector<std::pair<std::string, torch::Tensor>> out;
+    for (auto &[name, layer] : module->linearLayers()) {
+        if (!layer->hasLora())
+            continue;
+        out.emplace_back("base_model.model." + name + ".lora_A.weight", layer->m_loraA);
+        out.emplace_back("base_model.model." + name + ".lora_B.weight", layer->m_loraB);
+    }
+    return out;
+}
+
+std::vector<torch::Tensor> CausalLmInternals::trainableParameters()
+{
+    std::vector<torch::Tensor> out;
+    if (hasLora) {
+        for (auto &[name, t] : loraTensors())
+            out.push_back(t);
+        return out;
+    }
+    for (auto &p : module->parameters())
+        if (p.requires_grad())
+            out.push_back(p);
+    return out;
+}
+
+} // namespace rwb::model

@@ -1,0 +1,103 @@
+#pragma once
+
+#include "model/modelconfig.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rwb::model {
+
+// Where and how a model runs.
+struct ModelOptions {
+    std::string dtype = "auto";  // "float32", "bfloat16", or "auto": the config's (float16 → float32 on CPU)
+    std::string device = "auto"; // "cpu", "cuda", or "auto": CUDA when libtorch has it and a GPU is there
+    int threads = 0;             // CPU threads for libtorch; 0 = every core
+    uint64_t seed = 0;           // random initialisation (random() only)
+};
+
+struct SamplingOptions {
+    double temperature = 1.0;    // 0 = greedy
+    double topP = 1.0;
+    int topK = 0;                // 0 = off
+    double minP = 0.0;           // 0 = off
+    int maxNewTokens = 64;
+    std::vector<int32_t> stopTokens;
+    int32_t padToken = 0;        // fills finished rows and left-pads prompts
+    int64_t vocabLimit = 0;      // > 0: ids ≥ this are never sampled (embedding rows beyond the tokenizer)
+    uint64_t seed = 0;
+};
+
+// The completions of B prompts × G samples, row b·G + g for sample g of prompt b.
+struct Generation {
+    std::vector<std::vector<int32_t>> tokens;  // each ends with its stop token when it stopped
+    std::vector<std::vector<float>> logProbs;  // log p(token) under softmax(logits / T) (T = 1 when greedy)
+    std::vector<bool> truncated;               // reached maxNewTokens without a stop token
+    double prefillSeconds = 0.0;
+    double decodeSeconds = 0.0;
+    int64_t promptTokens = 0;                  // prefilled, without padding
+    int64_t generatedTokens = 0;               // sampled, over all rows
+};
+
+// Per-token scores of a completion given its prompt (teacher forcing).
+struct TokenScores {
+    std::vector<float> logProbs; // log p(completion[i] | prompt, completion[<i]) under softmax(logits / T)
+    std::vector<float> entropy;  // per position, when asked for
+};
+
+struct LoraOptions {
+    int rank = 8;
+    double alpha = 32.0;
+    double dropout = 0.05;
+    // Module names as PEFT writes them: q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj.
+    std::vector<std::string> targetModules{"q_proj", "k_proj", "v_proj", "o_proj"};
+};
+
+// Called between decode steps with (tokens generated so far in the longest row, max);
+// return false to stop early. Runs on the calling thread.
+using GenerationProgress = std::function<bool(int step, int maxSteps)>;
+
+class CausalLmInternals; // libtorch side, core/model/causallminternals.h
+
+// A decoder language model of the Qwen3 / Qwen2 / Llama families, with optional LoRA
+// adapters. Not thread-safe: one thread uses a model at a time. Errors are exceptions
+// with context (data::InputException for bad files).
+class CausalLM {
+public:
+    // Random weights (normal, std 0.02), seeded by options.seed.
+    static std::unique_ptr<CausalLM> random(const ModelConfig &config, const ModelOptions &options = {});
+    ~CausalLM();
+
+    const ModelConfig &config() const;
+    std::string deviceName() const; // "cpu" or "cuda:0"
+    std::string dtypeName() const;  // "float32" or "bfloat16"
+    int64_t parameterCount() const; // base weights
+    int64_t weightBytes() const;    // base weights, in their dtype
+
+    // Samples `samplesPerPrompt` completions of each prompt: each prompt is prefilled once
+    // and its KV cache expanded to the samples, which then decode together.
+    Generation generate(const std::vector<std::vector<int32_t>> &prompts, int samplesPerPrompt,
+                        const SamplingOptions &options, const GenerationProgress &progress = {});
+
+    // Teacher-forced per-token log-probs (logit[target] − logsumexp in fp32, in chunks of
+    // `chunk` positions so memory stays bounded for large vocabularies).
+    std::vector<TokenScores> scoreTokens(const std::vector<std::vector<int32_t>> &prompts,
+                                         const std::vector<std::vector<int32_t>> &completions, double temperature = 1.0,
+                                         bool withEntropy = false, int64_t chunk = 128);
+
+    // LoRA: base weights frozen; adapters switched off, the model is the reference policy.
+    void addLora(const LoraOptions &options);
+    bool hasLora() const;
+    void setAdaptersEnabled(bool enabled);
+    void mergeLora();
+
+    CausalLmInternals &internals();
+
+private:
+    CausalLM();
+    std::unique_ptr<CausalLmInternals> m_d;
+};
+
+} // namespace rwb::model

@@ -1,0 +1,38 @@
+#pragma once
+
+// The libtorch side of CausalLM, for core code that trains or saves models. Includes libtorch.
+
+#include "model/causallm.h"
+#include "model/transformer.h"
+
+namespace rwb::model {
+
+class CausalLmInternals {
+public:
+    Transformer module{nullptr};
+    torch::Device device{torch::kCPU};
+    torch::Dtype dtype = torch::kFloat32;
+    LoraOptions lora;
+    bool hasLora = false;
+
+    // Every LoRA tensor with its PEFT key ("base_model.model.<module>.lora_A.weight").
+    std::vector<std::pair<std::string, torch::Tensor>> loraTensors();
+    std::vector<torch::Tensor> trainableParameters();
+
+    // Right-padded batch of prompt + completion: ids [B, L], mask [B, L], and for each row the
+    // index of its first completion token and the completion length.
+    struct Batch {
+        torch::Tensor ids;
+        torch::Tensor mask;
+        std::vector<int64_t> completionStart;
+        std::vector<int64_t> completionLength;
+    };
+    Batch makeBatch(const std::vector<std::vector<int32_t>> &prompts,
+                    const std::vector<std::vector<int32_t>> &completions, int32_t padToken) const;
+
+    // log p(ids[:, t+1] | ids[:, ≤t]) for t in [0, L−1): [B, L−1] fp32 (and entropy [B, L−1] when
+    // `entropy` is given), computed in chunks of `chunk` positions. Differentiable.
+    torch::Tensor sequenceLogProbs(const Batch &batch, double temperature, int64_t chunk, torch::Tensor *entropy);
+};
+
+} // namespace rwb::model

@@ -1,0 +1,347 @@
+#include "model/transformer.h"
+
+#include <cmath>
+
+namespace rwb::model {
+
+namespace F = torch::nn::functional;
+
+namespace {
+// The additive bias for a masked attention score. Finite, so that a row with every key
+// masked (a padding query) gives a harmless uniform row instead of NaN.
+constexpr float kMasked = -1e30f;
+// Standard deviation of the random initialisation (transformers' initializer_range).
+constexpr double kInitStd = 0.02;
+} // namespace
+
+// ---- LoRA linear
+
+LoraLinearImpl::LoraLinearImpl(int64_t in, int64_t out, bool withBias, std::shared_ptr<AdapterSwitch> adapters)
+    : m_adapters(std::move(adapters))
+{
+    weight = register_parameter("weight", torch::empty({out, in}));
+    torch::nn::init::normal_(weight, 0.0, kInitStd);
+    if (withBias)
+        bias = register_parameter("bias", torch::zeros({out}));
+}
+
+torch::Tensor LoraLinearImpl::forward(const torch::Tensor &x)
+{
+    torch::Tensor y = F::linear(x, weight, bias.defined() ? bias : torch::Tensor());
+    if (m_loraA.defined() && m_adapters && m_adapters->enabled) {
+        torch::Tensor h = x.to(m_loraA.scalar_type());
+        if (is_training() && m_dropout > 0.0)
+            h = F::dropout(h, F::DropoutFuncOptions().p(m_dropout).training(true));
+        y = y + (F::linear(F::linear(h, m_loraA), m_loraB) * m_scale).to(y.scalar_type());
+    }
+    return y;
+}
+
+void LoraLinearImpl::addLora(int64_t rank, double alpha, double dropout)
+{
+    TORCH_CHECK(rank > 0, "LoRA rank must be > 0");
+    const int64_t out = weight.size(0);
+    const int64_t in = weight.size(1);
+    // Adapters train in fp32 whatever the base dtype.
+    const auto opts = torch::TensorOptions().dtype(torch::kFloat32).device(weight.device());
+    m_loraA = torch::empty({rank, in}, opts);
+    torch::nn::init::kaiming_uniform_(m_loraA, std::sqrt(5.0));
+    m_loraA.requires_grad_(true);
+    m_loraB = torch::zeros({out, rank}, opts).requires_grad_(true);
+    m_scale = alpha / static_cast<double>(rank);
+    m_dropout = dropout;
+    weight.requires_grad_(false);
+    if (bias.defined())
+        bias.requires_grad_(false);
+}
+
+void LoraLinearImpl::mergeLora()
+{
+    if (!m_loraA.defined())
+        return;
+    torch::NoGradGuard noGrad;
+    weight.add_((torch::matmul(m_loraB, m_loraA) * m_scale).to(weight.scalar_type()));
+    m_loraA = torch::Tensor();
+    m_loraB = torch::Tensor();
+}
+
+// ---- RMSNorm
+
+RmsNormImpl::RmsNormImpl(int64_t dim, double eps) : m_eps(eps)
+{
+    weight = register_parameter("weight", torch::ones({dim}));
+}
+
+torch::Tensor RmsNormImpl::forward(const torch::Tensor &x)
+{
+    const torch::Tensor xf = x.to(torch::kFloat32);
+    const torch::Tensor var = xf.pow(2).mean(/*dim=*/-1, /*keepdim=*/true);
+    return weight * (xf * torch::rsqrt(var + m_eps)).to(x.scalar_type());
+}
+
+// ---- RoPE
+
+Rope::Rope(const ModelConfig &c)
+{
+    const int64_t d = c.headDim;
+    const auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+    const torch::Tensor exponent = torch::arange(0, d, 2, f64) / static_cast<double>(d); // [D/2]
+    const torch::Tensor posFreqs = torch::pow(c.ropeTheta, exponent);
+    torch::Tensor inv = 1.0 / posFreqs;
+    const RopeScaling &s = c.ropeScaling;
+    switch (s.type) {
+    case RopeScaling::Type::Default:
+        break;
+    case RopeScaling::Type::Linear:
+        inv = inv / s.factor;
+        break;
+    case RopeScaling::Type::Llama3: {
+        const double oldContext = static_cast<double>(s.originalMaxPositions);
+        const double lowWavelen = oldContext / s.lowFreqFactor;
+        const double highWavelen = oldContext / s.highFreqFactor;
+        const torch::Tensor wavelen = 2.0 * M_PI / inv;
+        torch::Tensor scaled = torch::where(wavelen > lowWavelen, inv / s.factor, inv);
+        const torch::Tensor smooth = (oldContext / wavelen - s.lowFreqFactor) / (s.highFreqFactor - s.lowFreqFactor);
+        const torch::Tensor smoothed = (1.0 - smooth) * scaled / s.factor + smooth * scaled;
+        const torch::Tensor medium = (wavelen >= highWavelen) & (wavelen <= lowWavelen);
+        inv = torch::where(medium, smoothed, scaled);
+        break;
+    }
+    case RopeScaling::Type::Yarn: {
+        const double base = c.ropeTheta;
+        const double maxPos = static_cast<double>(s.originalMaxPositions);
+        auto correctionDim = [&](double rotations) {
+            return (static_cast<double>(d) * std::log(maxPos / (rotations * 2.0 * M_PI))) / (2.0 * std::log(base));
+        };
+        double low = std::floor(correctionDim(s.betaFast));
+        double high = std::ceil(correctionDim(s.betaSlow));
+        low = std::max(low, 0.0);
+        high = std::min(high, static_cast<double>(d - 1));
+        if (low == high)
+            high += 0.001; // avoid a division by zero, as transformers does
+        const torch::Tensor ramp = ((torch::arange(0, d / 2, f64) - low) / (high - low)).clamp(0.0, 1.0);
+        const torch::Tensor extrapolationFactor = 1.0 - ramp;
+        const torch::Tensor extrapolation = 1.0 / posFreqs;
+        const torch::Tensor interpolation = 1.0 / (s.factor * posFreqs);
+        inv = interpolation * (1.0 - extrapolationFactor) + extrapolation * extrapolationFactor;
+        m_attentionScaling = s.attentionFactor > 0.0 ? s.attentionFactor
+                                                      : (s.factor > 1.0 ? 0.1 * std::log(s.factor) + 1.0 : 1.0);
+        break;
+    }
+    }
+    m_invFreq = inv.to(torch::kFloat32);
+}
+
+std::pair<torch::Tensor, torch::Tensor> Rope::cosSin(const torch::Tensor &positions) const
+{
+    const torch::Tensor inv = m_invFreq.to(positions.device());
+    const torch::Tensor freqs = positions.to(torch::kFloat32).unsqueeze(-1) * inv; // [B, T, D/2]
+    const torch::Tensor emb = torch::cat({freqs, freqs}, /*dim=*/-1);             // [B, T, D]
+    torch::Tensor cos = emb.cos().unsqueeze(1);                                   // [B, 1, T, D]
+    torch::Tensor sin = emb.sin().unsqueeze(1);
+    if (m_attentionScaling != 1.0) {
+        cos = cos * m_attentionScaling;
+        sin = sin * m_attentionScaling;
+    }
+    return {cos, sin};
+}
+
+torch::Tensor applyRope(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin)
+{
+    const int64_t half = x.size(-1) / 2;
+    const torch::Tensor x1 = x.narrow(-1, 0, half);
+    const torch::Tensor x2 = x.narrow(-1, half, half);
+    const torch::Tensor rotated = torch::cat({-x2, x1}, /*dim=*/-1);
+    return x * cos.to(x.scalar_type()) + rotated * sin.to(x.scalar_type());
+}
+
+// ---- KV cache
+
+KvCache::KvCache(const ModelConfig &c, int64_t rows, int64_t capacity, torch::Dtype dtype, torch::Device device)
+    : m_rows(rows), m_capacity(capacity)
+{
+    const auto opts = torch::TensorOptions().dtype(dtype).device(device);
+    for (int64_t l = 0; l < c.numLayers; ++l) {
+        m_k.push_back(torch::zeros({rows, c.numKvHeads, capacity, c.headDim}, opts));
+        m_v.push_back(torch::zeros({rows, c.numKvHeads, capacity, c.headDim}, opts));
+    }
+}
+
+std::pair<torch::Tensor, torch::Tensor> KvCache::append(size_t layer, const torch::Tensor &k, const torch::Tensor &v)
+{
+    const int64_t t = k.size(2);
+    TORCH_CHECK(m_length + t <= m_capacity, "KV cache full: ", m_length, " + ", t, " > ", m_capacity);
+    TORCH_CHECK(k.size(0) == m_rows, "KV cache has ", m_rows, " rows, got ", k.size(0));
+    m_k[layer].narrow(2, m_length, t).copy_(k);
+    m_v[layer].narrow(2, m_length, t).copy_(v);
+    return {m_k[layer].narrow(2, 0, m_length + t), m_v[layer].narrow(2, 0, m_length + t)};
+}
+
+void KvCache::repeatRows(int64_t times)
+{
+    for (auto &t : m_k)
+        t = t.repeat_interleave(times, /*dim=*/0);
+    for (auto &t : m_v)
+        t = t.repeat_interleave(times, /*dim=*/0);
+    m_rows *= times;
+}
+
+// ---- Attention, MLP, layer
+
+AttentionImpl::AttentionImpl(const ModelConfig &c, std::shared_ptr<AdapterSwitch> adapters)
+    : m_heads(c.numHeads), m_kvHeads(c.numKvHeads), m_headDim(c.headDim)
+{
+    const bool qkvBias = c.qkvBias || c.attentionBias;
+    q_proj = register_module("q_proj", LoraLinear(c.hiddenSize, c.numHeads * c.headDim, qkvBias, adapters));
+    k_proj = register_module("k_proj", LoraLinear(c.hiddenSize, c.numKvHeads * c.headDim, qkvBias, adapters));
+    v_proj = register_module("v_proj", LoraLinear(c.hiddenSize, c.numKvHeads * c.headDim, qkvBias, adapters));
+    o_proj = register_module("o_proj", LoraLinear(c.numHeads * c.headDim, c.hiddenSize, c.attentionBias, adapters));
+    if (c.qkNorm) {
+        q_norm = register_module("q_norm", RmsNorm(c.headDim, c.rmsNormEps));
+        k_norm = register_module("k_norm", RmsNorm(c.headDim, c.rmsNormEps));
+    }
+}
+
+torch::Tensor AttentionImpl::forward(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin,
+                                     const torch::Tensor &bias, KvCache *cache, size_t layer)
+{
+    const int64_t b = x.size(0);
+    const int64_t t = x.size(1);
+    const int64_t g = m_heads / m_kvHeads;
+    torch::Tensor q = q_proj(x).view({b, t, m_heads, m_headDim});   // [B, T, N, D]
+    torch::Tensor k = k_proj(x).view({b, t, m_kvHeads, m_headDim}); // [B, T, K, D]
+    torch::Tensor v = v_proj(x).view({b, t, m_kvHeads, m_headDim});
+    if (q_norm) {
+        q = q_norm(q);
+        k = k_norm(k);
+    }
+    q = applyRope(q.transpose(1, 2), cos, sin); // [B, N, T, D]
+    k = applyRope(k.transpose(1, 2), cos, sin); // [B, K, T, D]
+    v = v.transpose(1, 2);
+    if (cache)
+        std::tie(k, v) = cache->append(layer, k, v); // [B, K, S, D]
+    const int64_t s = k.size(2);
+    // GQA: query head h uses KV head h / G; fold the G heads of a group into the query length.
+    const torch::Tensor qg = q.reshape({b, m_kvHeads, g * t, m_headDim});            // [B, K, G·T, D]
+    torch::Tensor scores = torch::matmul(qg, k.transpose(-1, -2)).to(torch::kFloat32); // [B, K, G·T, S]
+    scores = scores * (1.0 / std::sqrt(static_cast<double>(m_headDim)));
+    const torch::Tensor groupBias = bias.unsqueeze(2).expand({b, 1, g, t, s}).reshape({b, 1, g * t, s});
+    const torch::Tensor probs = torch::softmax(scores + groupBias, /*dim=*/-1).to(v.scalar_type());
+    const torch::Tensor out = torch::matmul(probs, v)                  // [B, K, G·T, D]
+                                  .reshape({b, m_heads, t, m_headDim}) // [B, N, T, D]
+                                  .transpose(1, 2)
+                                  .reshape({b, t, m_heads * m_headDim});
+    return o_proj(out);
+}
+
+MlpImpl::MlpImpl(const ModelConfig &c, std::shared_ptr<AdapterSwitch> adapters)
+{
+    gate_proj = register_module("gate_proj", LoraLinear(c.hiddenSize, c.intermediateSize, false, adapters));
+    up_proj = register_module("up_proj", LoraLinear(c.hiddenSize, c.intermediateSize, false, adapters));
+    down_proj = register_module("down_proj", LoraLinear(c.intermediateSize, c.hiddenSize, false, adapters));
+}
+
+torch::Tensor MlpImpl::forward(const torch::Tensor &x)
+{
+    return down_proj(F::silu(gate_proj(x)) * up_proj(x));
+}
+
+DecoderLayerImpl::DecoderLayerImpl(const ModelConfig &c, std::shared_ptr<AdapterSwitch> adapters)
+{
+    self_attn = register_module("self_attn", Attention(c, adapters));
+    mlp = register_module("mlp", Mlp(c, adapters));
+    input_layernorm = register_module("input_layernorm", RmsNorm(c.hiddenSize, c.rmsNormEps));
+    post_attention_layernorm = register_module("post_attention_layernorm", RmsNorm(c.hiddenSize, c.rmsNormEps));
+}
+
+torch::Tensor DecoderLayerImpl::forward(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin,
+                                        const torch::Tensor &bias, KvCache *cache, size_t layer)
+{
+    const torch::Tensor h = x + self_attn(input_layernorm(x), cos, sin, bias, cache, layer);
+    return h + mlp(post_attention_layernorm(h));
+}
+
+DecoderImpl::DecoderImpl(const ModelConfig &c, std::shared_ptr<AdapterSwitch> adapters)
+{
+    embed_tokens = register_module("embed_tokens", torch::nn::Embedding(c.vocabSize, c.hiddenSize));
+    torch::nn::init::normal_(embed_tokens->weight, 0.0, kInitStd);
+    layers = register_module("layers", torch::nn::ModuleList());
+    for (int64_t i = 0; i < c.numLayers; ++i)
+        layers->push_back(DecoderLayer(c, adapters));
+    norm = register_module("norm", RmsNorm(c.hiddenSize, c.rmsNormEps));
+}
+
+// ---- the model
+
+TransformerImpl::TransformerImpl(const ModelConfig &c)
+    : m_config(c), m_rope(c), m_adapters(std::make_shared<AdapterSwitch>())
+{
+    model = register_module("model", Decoder(c, m_adapters));
+    if (!c.tieWordEmbeddings) {
+        lm_head = register_module("lm_head", torch::nn::Linear(torch::nn::LinearOptions(c.hiddenSize, c.vocabSize).bias(false)));
+        torch::nn::init::normal_(lm_head->weight, 0.0, kInitStd);
+    }
+}
+
+const torch::Tensor &TransformerImpl::headWeight()
+{
+    return lm_head ? lm_head->weight : model->embed_tokens->weight;
+}
+
+torch::Tensor TransformerImpl::hidden(const torch::Tensor &ids, const torch::Tensor &positions,
+                                      const torch::Tensor &keyMask, KvCache *cache)
+{
+    TORCH_CHECK(ids.dim() == 2, "ids must be [B, T], got ", ids.sizes());
+    const int64_t t = ids.size(1);
+    torch::Tensor x = model->embed_tokens(ids); // [B, T, H]
+    const auto [cos, sin] = m_rope.cosSin(positions);
+    const torch::Tensor bias = attentionBias(keyMask, t);
+    for (size_t i = 0; i < model->layers->size(); ++i)
+        x = model->layers[i]->as<DecoderLayerImpl>()->forward(x, cos, sin, bias, cache, i);
+    if (cache)
+        cache->advance(t);
+    return model->norm(x);
+}
+
+torch::Tensor TransformerImpl::logits(const torch::Tensor &hidden)
+{
+    return F::linear(hidden, headWeight());
+}
+
+std::vector<std::pair<std::string, LoraLinear>> TransformerImpl::linearLayers()
+{
+    std::vector<std::pair<std::string, LoraLinear>> out;
+    for (const auto &item : named_modules(/*name_prefix=*/"", /*include_self=*/false)) {
+        if (auto lin = std::dynamic_pointer_cast<LoraLinearImpl>(item.value()))
+            out.emplace_back(item.key(), LoraLinear(lin));
+    }
+    return out;
+}
+
+torch::Tensor attentionBias(const torch::Tensor &keyMask, int64_t newTokens)
+{
+    const int64_t s = keyMask.size(1);
+    const auto dev = keyMask.device();
+    const torch::Tensor qpos = torch::arange(s - newTokens, s, torch::TensorOptions().dtype(torch::kLong).device(dev));
+    const torch::Tensor kpos = torch::arange(0, s, torch::TensorOptions().dtype(torch::kLong).device(dev));
+    const torch::Tensor causal = kpos.unsqueeze(0) <= qpos.unsqueeze(1);                   // [T, S]
+    const torch::Tensor allowed = causal.unsqueeze(0) & keyMask.to(torch::kBool).unsqueeze(1); // [B, T, S]
+    return torch::zeros(allowed.sizes(), torch::TensorOptions().dtype(torch::kFloat32).device(dev))
+        .masked_fill(allowed.logical_not(), kMasked)
+        .unsqueeze(1); // [B, 1, T, S]
+}
+
+torch::Tensor positionsFromMask(const torch::Tensor &mask)
+{
+    return (mask.to(torch::kLong).cumsum(/*dim=*/1) - 1).clamp_min(0);
+}
+
+torch::Dtype parseDtype(const std::string &name)
+{
+    if (name == "bfloat16" || name == "bf16")
+        return torch::kBFloat16;
+    // float16 compute is not implemented on CPU in libtorch 1.13: F16 weights become f32.
+    return torch::kFloat32;
+}
+
+} // namespace rwb::model

@@ -1,0 +1,181 @@
+#pragma once
+
+// The decoder as libtorch modules. Internal to core (includes libtorch): the public,
+// torch-free face of a model is causallm.h. Parameter names match the Hugging Face
+// checkpoints ("model.layers.0.self_attn.q_proj.weight", "lm_head.weight").
+//
+// Shape legend: B = rows (prompts × samples), T = new tokens, S = cached + new tokens,
+// H = hidden size, N = query heads, K = KV heads, G = N / K, D = head dim, V = vocab.
+
+#include "model/modelconfig.h"
+
+#include <memory>
+#include <torch/torch.h>
+#include <vector>
+
+namespace rwb::model {
+
+// Whether LoRA adapters take part in the forward pass. Shared by every LoRA layer of
+// a model: switched off, the model is the reference policy (no second copy in memory).
+struct AdapterSwitch {
+    bool enabled = true;
+};
+
+// A linear layer (weight [out, in], optional bias [out]) with an optional LoRA adapter:
+// y = x Wᵀ + b + scale · dropout(x) Aᵀ Bᵀ, A [r, in] Kaiming-uniform (a = √5), B [out, r] zeros.
+class LoraLinearImpl : public torch::nn::Module {
+public:
+    LoraLinearImpl(int64_t in, int64_t out, bool bias, std::shared_ptr<AdapterSwitch> adapters);
+    torch::Tensor forward(const torch::Tensor &x);
+    void addLora(int64_t rank, double alpha, double dropout);
+    bool hasLora() const { return m_loraA.defined(); }
+    // W += scale · B A, then drop the adapter.
+    void mergeLora();
+
+    torch::Tensor weight;
+    torch::Tensor bias;
+    torch::Tensor m_loraA; // [r, in]
+    torch::Tensor m_loraB; // [out, r]
+    double m_scale = 0.0;
+    double m_dropout = 0.0;
+
+private:
+    std::shared_ptr<AdapterSwitch> m_adapters;
+};
+TORCH_MODULE(LoraLinear);
+
+// RMSNorm computed in fp32, cast back to the input dtype, then multiplied by the weight.
+class RmsNormImpl : public torch::nn::Module {
+public:
+    RmsNormImpl(int64_t dim, double eps);
+    torch::Tensor forward(const torch::Tensor &x);
+    torch::Tensor weight;
+
+private:
+    double m_eps;
+};
+TORCH_MODULE(RmsNorm);
+
+// cos/sin tables of rotary embeddings for any positions, with default, linear, llama3
+// and yarn frequency scaling (transformers' modeling_rope_utils).
+class Rope {
+public:
+    explicit Rope(const ModelConfig &config);
+    // positions [B, T] (int64) → cos, sin [B, 1, T, D] in fp32 (yarn's attention factor applied).
+    std::pair<torch::Tensor, torch::Tensor> cosSin(const torch::Tensor &positions) const;
+    const torch::Tensor &invFreq() const { return m_invFreq; } // [D/2] fp32
+    double attentionScaling() const { return m_attentionScaling; }
+
+private:
+    torch::Tensor m_invFreq;
+    double m_attentionScaling = 1.0;
+};
+
+// x [B, *, T, D] rotated: x·cos + rotate_half(x)·sin, rotate_half(x) = cat(−x₂, x₁).
+torch::Tensor applyRope(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin);
+
+// Keys and values of every layer for B rows, preallocated to a capacity.
+class KvCache {
+public:
+    KvCache(const ModelConfig &config, int64_t rows, int64_t capacity, torch::Dtype dtype, torch::Device device);
+    int64_t length() const { return m_length; }
+    int64_t capacity() const { return m_capacity; }
+    int64_t rows() const { return m_rows; }
+    // Appends k, v [B, K, T, D] for a layer at the current length; returns the views [B, K, S, D] to attend to.
+    std::pair<torch::Tensor, torch::Tensor> append(size_t layer, const torch::Tensor &k, const torch::Tensor &v);
+    // After every layer has appended T tokens.
+    void advance(int64_t tokens) { m_length += tokens; }
+    // Each row repeated `times` times in place of the cache (prefill once, sample G): rows → rows·times.
+    void repeatRows(int64_t times);
+
+private:
+    std::vector<torch::Tensor> m_k; // [B, K, capacity, D]
+    std::vector<torch::Tensor> m_v;
+    int64_t m_rows;
+    int64_t m_capacity;
+    int64_t m_length = 0;
+};
+
+class AttentionImpl : public torch::nn::Module {
+public:
+    AttentionImpl(const ModelConfig &config, std::shared_ptr<AdapterSwitch> adapters);
+    // x [B, T, H]; bias [B, 1, T, S] additive mask (0 or −inf), fp32.
+    torch::Tensor forward(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin,
+                          const torch::Tensor &bias, KvCache *cache, size_t layer);
+
+    LoraLinear q_proj{nullptr}, k_proj{nullptr}, v_proj{nullptr}, o_proj{nullptr};
+    RmsNorm q_norm{nullptr}, k_norm{nullptr};
+
+private:
+    int64_t m_heads, m_kvHeads, m_headDim;
+};
+TORCH_MODULE(Attention);
+
+class MlpImpl : public torch::nn::Module {
+public:
+    MlpImpl(const ModelConfig &config, std::shared_ptr<AdapterSwitch> adapters);
+    torch::Tensor forward(const torch::Tensor &x); // down(silu(gate(x)) · up(x))
+    LoraLinear gate_proj{nullptr}, up_proj{nullptr}, down_proj{nullptr};
+};
+TORCH_MODULE(Mlp);
+
+class DecoderLayerImpl : public torch::nn::Module {
+public:
+    DecoderLayerImpl(const ModelConfig &config, std::shared_ptr<AdapterSwitch> adapters);
+    torch::Tensor forward(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin,
+                          const torch::Tensor &bias, KvCache *cache, size_t layer);
+    Attention self_attn{nullptr};
+    Mlp mlp{nullptr};
+    RmsNorm input_layernorm{nullptr}, post_attention_layernorm{nullptr};
+};
+TORCH_MODULE(DecoderLayer);
+
+class DecoderImpl : public torch::nn::Module {
+public:
+    DecoderImpl(const ModelConfig &config, std::shared_ptr<AdapterSwitch> adapters);
+    torch::nn::Embedding embed_tokens{nullptr};
+    torch::nn::ModuleList layers{nullptr};
+    RmsNorm norm{nullptr};
+};
+TORCH_MODULE(Decoder);
+
+// The causal language model: "model" (the decoder) and "lm_head" (absent when tied).
+class TransformerImpl : public torch::nn::Module {
+public:
+    explicit TransformerImpl(const ModelConfig &config);
+
+    // ids [B, T] int64; positions [B, T] int64; keyMask [B, S] (1 real, 0 padding) for
+    // every key position including the T new ones; cache may be null (then S = T).
+    // Returns the final hidden states [B, T, H].
+    torch::Tensor hidden(const torch::Tensor &ids, const torch::Tensor &positions, const torch::Tensor &keyMask,
+                         KvCache *cache);
+    // hidden [.., H] → logits [.., V] in the weights' dtype.
+    torch::Tensor logits(const torch::Tensor &hidden);
+    const torch::Tensor &headWeight(); // [V, H]: lm_head or the tied embeddings
+
+    const ModelConfig &config() const { return m_config; }
+    const Rope &rope() const { return m_rope; }
+    AdapterSwitch &adapters() { return *m_adapters; }
+    // Every LoRA-capable linear layer with its Hugging Face module path ("model.layers.0.self_attn.q_proj").
+    std::vector<std::pair<std::string, LoraLinear>> linearLayers();
+
+    Decoder model{nullptr};
+    torch::nn::Linear lm_head{nullptr};
+
+private:
+    ModelConfig m_config;
+    Rope m_rope;
+    std::shared_ptr<AdapterSwitch> m_adapters;
+};
+TORCH_MODULE(Transformer);
+
+// The additive attention bias [B, 1, T, S] (fp32): query t (absolute index S − T + t)
+// sees key s when s ≤ S − T + t and keyMask[b, s] = 1.
+torch::Tensor attentionBias(const torch::Tensor &keyMask, int64_t newTokens);
+
+// Positions from a padding mask [B, S]: cumsum(mask) − 1, clamped at 0.
+torch::Tensor positionsFromMask(const torch::Tensor &mask);
+
+torch::Dtype parseDtype(const std::string &name); // "float32" / "bfloat16" / "float16"(→ float32 on CPU)
+
+} // namespace rwb::model
