@@ -2,10 +2,15 @@
 #include "commands.h"
 
 #include "data/extractionrecord.h"
+#include "model/causallm.h"
+#include "model/membench.h"
+#include "model/modelconfig.h"
 #include "reward/compositereward.h"
 #include "reward/extraction.h"
 
 #include <chrono>
+#include <cstdio>
+#include <random>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -20,8 +25,10 @@ constexpr double kRewardsTarget = 500000.0;
 const char *const kBenchHelp = R"(rwb bench — benchmarks of the engine
 
 Subcommands:
-  rewards   component evaluations per second of partial + marker + exist, one thread
-Run "rwb bench rewards --help" for its options.
+  rewards    component evaluations per second of partial + marker + exist, one thread
+  generate   prefill and decode tokens/s of the decoder, batch 1 and G, f32 and bf16
+  membw      the machine's memory bandwidth as libtorch sees it
+Run "rwb bench <subcommand> --help" for its options.
 )";
 
 const char *const kRewardsHelp = R"(rwb bench rewards — reward throughput on one thread
@@ -116,11 +123,173 @@ int rewards(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
+const char *const kGenerateHelp = R"(rwb bench generate — how fast the decoder prefills and decodes
+
+Usage: rwb bench generate [--shape tiny|qwen3-0.6b|all] [--dtype float32|bfloat16|all]
+                          [--samples G] [--prompt-tokens P] [--new-tokens N] [--threads T]
+
+  --shape          tiny: the demo's default policy (Qwen3 architecture, ~4M parameters,
+                   vocab 4096); qwen3-0.6b: Qwen3-0.6B's shape with random weights;
+                   all (default): both
+  --dtype          weights and activations; all (default): both
+  --samples G      the group size decoded together after one prefill (default 8)
+  --prompt-tokens  prompt length (default 64)
+  --new-tokens     tokens decoded per row (default 32); no stop token, so every row decodes them all
+  --threads        libtorch CPU threads (default: every core)
+
+Prints one JSON object: the memory bandwidth and, per shape, dtype and batch (1 and G),
+prefill and decode tokens/s. Decode at batch 1 reads every weight once per token, so
+its bound is bandwidth / weight bytes; "of_bound" is the measured fraction of it.
+Targets (issue 3, on the 0.6B shape): batch-1 bf16 decode ≥ 70 % of the bound,
+G = 8 decode ≥ 5× the batch-1 tokens/s.
+)";
+
+const char *const kMembwHelp = R"(rwb bench membw — memory bandwidth
+
+Usage: rwb bench membw [--seconds S] [--threads T]
+
+Reads (sum) and copies a 1 GiB buffer with libtorch's threads for S seconds each
+(default 2) and prints {"read_gb_per_s", "copy_gb_per_s", "threads"}. Copy counts the
+bytes read and written.
+)";
+
+void setThreadsOption(const Args &args)
+{
+    model::setTorchThreads(0);
+    if (args.has("threads")) {
+        const int t = static_cast<int>(args.number("threads", 0));
+        if (t < 1)
+            throw UsageError{"--threads must be ≥ 1"};
+        model::setTorchThreads(t);
+    }
+}
+
+int membw(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"seconds", "threads"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kMembwHelp;
+        return kExitOk;
+    }
+    setThreadsOption(args);
+    const model::MemoryBandwidth m = model::measureMemoryBandwidth(args.number("seconds", 2.0));
+    nlohmann::ordered_json j;
+    j["benchmark"] = "membw";
+    j["read_gb_per_s"] = m.readBytesPerSecond / 1e9;
+    j["copy_gb_per_s"] = m.copyBytesPerSecond / 1e9;
+    j["threads"] = m.threads;
+    j["buffer_bytes"] = m.bufferBytes;
+    std::cout << j.dump(2) << std::endl;
+    return kExitOk;
+}
+
+int generate(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"shape", "dtype", "samples", "prompt-tokens", "new-tokens", "threads"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kGenerateHelp;
+        return kExitOk;
+    }
+    const std::string shape = args.value("shape", "all");
+    const std::string dtype = args.value("dtype", "all");
+    if (shape != "tiny" && shape != "qwen3-0.6b" && shape != "all")
+        throw UsageError{"--shape must be tiny, qwen3-0.6b or all"};
+    if (dtype != "float32" && dtype != "bfloat16" && dtype != "all")
+        throw UsageError{"--dtype must be float32, bfloat16 or all"};
+    const int g = static_cast<int>(args.number("samples", 8));
+    const int promptTokens = static_cast<int>(args.number("prompt-tokens", 64));
+    const int newTokens = static_cast<int>(args.number("new-tokens", 32));
+    if (g < 1 || promptTokens < 1 || newTokens < 1)
+        throw UsageError{"--samples, --prompt-tokens and --new-tokens must be ≥ 1"};
+    setThreadsOption(args);
+
+    std::cerr << "measuring memory bandwidth…" << std::endl;
+    const model::MemoryBandwidth bw = model::measureMemoryBandwidth(1.0);
+    nlohmann::ordered_json out;
+    out["benchmark"] = "generate";
+    out["threads"] = bw.threads;
+    out["read_gb_per_s"] = bw.readBytesPerSecond / 1e9;
+    out["prompt_tokens"] = promptTokens;
+    out["new_tokens"] = newTokens;
+    out["samples"] = g;
+    out["runs"] = nlohmann::ordered_json::array();
+
+    std::vector<std::pair<std::string, model::ModelConfig>> shapes;
+    if (shape != "qwen3-0.6b")
+        shapes.emplace_back("tiny", model::tinyDefaultConfig(4096));
+    if (shape != "tiny")
+        shapes.emplace_back("qwen3-0.6b", model::qwen3_0_6bConfig());
+    std::vector<std::string> dtypes;
+    if (dtype != "bfloat16")
+        dtypes.push_back("float32");
+    if (dtype != "float32")
+        dtypes.push_back("bfloat16");
+
+    std::fprintf(stderr, "%-11s %-9s %5s %14s %14s %12s %9s\n", "shape", "dtype", "batch", "prefill tok/s",
+                 "decode tok/s", "bound tok/s", "of bound");
+    for (const auto &[name, config] : shapes) {
+        for (const std::string &dt : dtypes) {
+            model::ModelOptions mo;
+            mo.dtype = dt;
+            mo.threads = bw.threads;
+            auto lm = model::CausalLM::random(config, mo);
+            // Bytes read per decode step: every weight but the input embedding table (only
+            // its rows are read), which is also the head when tied and then read in full.
+            double bytesPerStep = static_cast<double>(lm->weightBytes());
+            if (!config.tieWordEmbeddings)
+                bytesPerStep -= static_cast<double>(config.vocabSize * config.hiddenSize) * (dt == "bfloat16" ? 2 : 4);
+            const double boundTokensPerSecond = bw.readBytesPerSecond / bytesPerStep;
+            std::mt19937 rng(7);
+            std::vector<int32_t> prompt(static_cast<size_t>(promptTokens));
+            for (auto &t : prompt)
+                t = static_cast<int32_t>(rng() % static_cast<uint32_t>(config.vocabSize));
+            model::SamplingOptions so;
+            so.maxNewTokens = newTokens;
+            so.seed = 1;
+            {
+                model::SamplingOptions warm = so;
+                warm.maxNewTokens = 2;
+                lm->generate({prompt}, 1, warm); // warm-up: oneDNN kernels, page faults
+            }
+            double single = 0.0;
+            for (int batch : {1, g}) {
+                const model::Generation r = lm->generate({prompt}, batch, so);
+                const double prefill = static_cast<double>(r.promptTokens) / r.prefillSeconds;
+                // The first token of each row comes from the prefill's logits.
+                const double decoded = static_cast<double>(r.generatedTokens - batch);
+                const double decode = decoded / r.decodeSeconds;
+                if (batch == 1)
+                    single = decode;
+                nlohmann::ordered_json run;
+                run["shape"] = name;
+                run["dtype"] = dt;
+                run["parameters"] = lm->parameterCount();
+                run["weight_bytes"] = lm->weightBytes();
+                run["batch"] = batch;
+                run["prefill_tokens_per_s"] = prefill;
+                run["decode_tokens_per_s"] = decode;
+                run["decode_ms_per_step"] = 1000.0 * r.decodeSeconds / static_cast<double>(newTokens - 1);
+                run["bound_tokens_per_s"] = boundTokensPerSecond * batch;
+                run["of_bound"] = decode / (boundTokensPerSecond * batch);
+                if (batch != 1)
+                    run["speedup_over_batch_1"] = decode / single;
+                out["runs"].push_back(run);
+                std::fprintf(stderr, "%-11s %-9s %5d %14.1f %14.1f %12.1f %8.0f%%\n", name.c_str(), dt.c_str(), batch,
+                             prefill, decode, boundTokensPerSecond * batch, 100.0 * decode / (boundTokensPerSecond * batch));
+                if (batch == g)
+                    break;
+            }
+        }
+    }
+    std::cout << out.dump(2) << std::endl;
+    return kExitOk;
+}
+
 } // namespace
 
 int benchCommand(const std::vector<std::string> &args)
 {
-    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}});
+    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}});
 }
 
 } // namespace rwb::cli

@@ -229,3 +229,48 @@ std::string toJson(const ModelConfig &c)
 }
 
 } // namespace rwb::model
+
+namespace rwb::model {
+
+ModelConfig tinyDefaultConfig(int64_t vocabSize)
+{
+    ModelConfig c;
+    c.family = Family::Qwen3;
+    c.qkNorm = true;
+    c.vocabSize = vocabSize;
+    c.hiddenSize = 256;
+    c.intermediateSize = 768;
+    c.numLayers = 4;
+    c.numHeads = 4;
+    c.numKvHeads = 2;
+    c.headDim = 64;
+    c.rmsNormEps = 1e-6;
+    c.ropeTheta = 10000.0;
+    c.maxPositions = 2048;
+    c.tieWordEmbeddings = true;
+    c.torchDtype = "float32";
+    return c;
+}
+
+ModelConfig qwen3_0_6bConfig()
+{
+    ModelConfig c;
+    c.family = Family::Qwen3;
+    c.qkNorm = true;
+    c.vocabSize = 151936;
+    c.hiddenSize = 1024;
+    c.intermediateSize = 3072;
+    c.numLayers = 28;
+    c.numHeads = 16;
+    c.numKvHeads = 8;
+    c.headDim = 128;
+    c.rmsNormEps = 1e-6;
+    c.ropeTheta = 1000000.0;
+    c.maxPositions = 40960;
+    c.tieWordEmbeddings = true;
+    c.torchDtype = "bfloat16";
+    c.eosTokenId = 151645;
+    return c;
+}
+
+} // namespace rwb::model

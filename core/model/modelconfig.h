@@ -59,3 +59,15 @@ std::string toJson(const ModelConfig &config);
 std::string_view familyName(Family family); // "qwen3", "qwen2", "llama"
 
 } // namespace rwb::model
+
+namespace rwb::model {
+
+// The demo's default policy: a Qwen3-architecture decoder of a few million parameters
+// (hidden 256, 4 layers, 4 query / 2 KV heads of 64, FFN 768, tied embeddings) for a
+// tokenizer of `vocabSize` tokens. Trains from scratch on a 2-core CPU in minutes.
+ModelConfig tinyDefaultConfig(int64_t vocabSize);
+
+// A model of Qwen3-0.6B's shape (for benchmarks with random weights).
+ModelConfig qwen3_0_6bConfig();
+
+} // namespace rwb::model

@@ -20,21 +20,32 @@ LoraLinearImpl::LoraLinearImpl(int64_t in, int64_t out, bool withBias, std::shar
     : m_adapters(std::move(adapters))
 {
     weight = register_parameter("weight", torch::empty({out, in}));
-    torch::nn::init::normal_(weight, 0.0, kInitStd);
     if (withBias)
         bias = register_parameter("bias", torch::zeros({out}));
 }
 
-torch::Tensor LoraLinearImpl::forward(const torch::Tensor &x)
+torch::Tensor LoraLinearImpl::forward(const torch::Tensor &input)
 {
-    torch::Tensor y = F::linear(x, weight, bias.defined() ? bias : torch::Tensor());
+    // 2-D products: libtorch 1.13's CPU linear is several times slower on [B, T, in] than
+    // on the same data as [B·T, in], most of all for the single rows of decoding.
+    auto outShape = input.sizes().vec();
+    outShape.back() = weight.size(0);
+    const torch::Tensor x = input.reshape({-1, input.size(-1)});
+    torch::Tensor y;
+    if (x.size(0) == 1 && x.scalar_type() == torch::kFloat32 && !x.requires_grad() && !weight.requires_grad()) {
+        y = torch::mv(weight, x.view({-1})).unsqueeze(0); // the GEMV kernel reads W once, at full bandwidth
+        if (bias.defined())
+            y = y + bias;
+    } else {
+        y = F::linear(x, weight, bias.defined() ? bias : torch::Tensor());
+    }
     if (m_loraA.defined() && m_adapters && m_adapters->enabled) {
         torch::Tensor h = x.to(m_loraA.scalar_type());
         if (is_training() && m_dropout > 0.0)
             h = F::dropout(h, F::DropoutFuncOptions().p(m_dropout).training(true));
         y = y + (F::linear(F::linear(h, m_loraA), m_loraB) * m_scale).to(y.scalar_type());
     }
-    return y;
+    return y.view(outShape);
 }
 
 void LoraLinearImpl::addLora(int64_t rank, double alpha, double dropout)
@@ -222,15 +233,18 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor &x, const torch::Tensor
         std::tie(k, v) = cache->append(layer, k, v); // [B, K, S, D]
     const int64_t s = k.size(2);
     // GQA: query head h uses KV head h / G; fold the G heads of a group into the query length.
-    const torch::Tensor qg = q.reshape({b, m_kvHeads, g * t, m_headDim});            // [B, K, G·T, D]
-    torch::Tensor scores = torch::matmul(qg, k.transpose(-1, -2)).to(torch::kFloat32); // [B, K, G·T, S]
+    // The attention products run in fp32 whatever the weights' dtype: their shapes change
+    // at every decode step, and on CPU each new bf16 shape costs a oneDNN kernel build.
+    const torch::Tensor qg = q.reshape({b, m_kvHeads, g * t, m_headDim}).to(torch::kFloat32); // [B, K, G·T, D]
+    torch::Tensor scores = torch::matmul(qg, k.to(torch::kFloat32).transpose(-1, -2));       // [B, K, G·T, S]
     scores = scores * (1.0 / std::sqrt(static_cast<double>(m_headDim)));
     const torch::Tensor groupBias = bias.unsqueeze(2).expand({b, 1, g, t, s}).reshape({b, 1, g * t, s});
-    const torch::Tensor probs = torch::softmax(scores + groupBias, /*dim=*/-1).to(v.scalar_type());
-    const torch::Tensor out = torch::matmul(probs, v)                  // [B, K, G·T, D]
-                                  .reshape({b, m_heads, t, m_headDim}) // [B, N, T, D]
+    const torch::Tensor probs = torch::softmax(scores + groupBias, /*dim=*/-1);
+    const torch::Tensor out = torch::matmul(probs, v.to(torch::kFloat32)) // [B, K, G·T, D]
+                                  .reshape({b, m_heads, t, m_headDim})    // [B, N, T, D]
                                   .transpose(1, 2)
-                                  .reshape({b, t, m_heads * m_headDim});
+                                  .reshape({b, t, m_heads * m_headDim})
+                                  .to(x.scalar_type());
     return o_proj(out);
 }
 
@@ -261,10 +275,19 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor &x, const torch::Ten
     return h + mlp(post_attention_layernorm(h));
 }
 
+EmbeddingImpl::EmbeddingImpl(int64_t count, int64_t dim)
+{
+    weight = register_parameter("weight", torch::empty({count, dim}));
+}
+
+torch::Tensor EmbeddingImpl::forward(const torch::Tensor &ids)
+{
+    return F::embedding(ids, weight);
+}
+
 DecoderImpl::DecoderImpl(const ModelConfig &c, std::shared_ptr<AdapterSwitch> adapters)
 {
-    embed_tokens = register_module("embed_tokens", torch::nn::Embedding(c.vocabSize, c.hiddenSize));
-    torch::nn::init::normal_(embed_tokens->weight, 0.0, kInitStd);
+    embed_tokens = register_module("embed_tokens", Embedding(c.vocabSize, c.hiddenSize));
     layers = register_module("layers", torch::nn::ModuleList());
     for (int64_t i = 0; i < c.numLayers; ++i)
         layers->push_back(DecoderLayer(c, adapters));
@@ -273,13 +296,24 @@ DecoderImpl::DecoderImpl(const ModelConfig &c, std::shared_ptr<AdapterSwitch> ad
 
 // ---- the model
 
-TransformerImpl::TransformerImpl(const ModelConfig &c)
+TransformerImpl::TransformerImpl(const ModelConfig &c, bool randomInit)
     : m_config(c), m_rope(c), m_adapters(std::make_shared<AdapterSwitch>())
 {
     model = register_module("model", Decoder(c, m_adapters));
-    if (!c.tieWordEmbeddings) {
-        lm_head = register_module("lm_head", torch::nn::Linear(torch::nn::LinearOptions(c.hiddenSize, c.vocabSize).bias(false)));
-        torch::nn::init::normal_(lm_head->weight, 0.0, kInitStd);
+    // The head never takes an adapter: LoRA targets the decoder's projections.
+    if (!c.tieWordEmbeddings)
+        lm_head = register_module("lm_head", LoraLinear(c.hiddenSize, c.vocabSize, false, nullptr));
+    if (randomInit) {
+        torch::NoGradGuard noGrad;
+        for (auto &p : named_parameters()) {
+            const std::string &name = p.key();
+            if (name.size() >= 11 && name.compare(name.size() - 11, 11, "norm.weight") == 0)
+                p.value().fill_(1.0);
+            else if (name.size() >= 4 && name.compare(name.size() - 4, 4, "bias") == 0)
+                p.value().zero_();
+            else
+                p.value().normal_(0.0, kInitStd);
+        }
     }
 }
 
@@ -312,6 +346,8 @@ std::vector<std::pair<std::string, LoraLinear>> TransformerImpl::linearLayers()
 {
     std::vector<std::pair<std::string, LoraLinear>> out;
     for (const auto &item : named_modules(/*name_prefix=*/"", /*include_self=*/false)) {
+        if (item.key() == "lm_head")
+            continue;
         if (auto lin = std::dynamic_pointer_cast<LoraLinearImpl>(item.value()))
             out.emplace_back(item.key(), LoraLinear(lin));
     }

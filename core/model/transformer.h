@@ -130,10 +130,19 @@ public:
 };
 TORCH_MODULE(DecoderLayer);
 
+// A lookup table [V, H] ("weight"), allocated but not initialised.
+class EmbeddingImpl : public torch::nn::Module {
+public:
+    EmbeddingImpl(int64_t count, int64_t dim);
+    torch::Tensor forward(const torch::Tensor &ids);
+    torch::Tensor weight;
+};
+TORCH_MODULE(Embedding);
+
 class DecoderImpl : public torch::nn::Module {
 public:
     DecoderImpl(const ModelConfig &config, std::shared_ptr<AdapterSwitch> adapters);
-    torch::nn::Embedding embed_tokens{nullptr};
+    Embedding embed_tokens{nullptr};
     torch::nn::ModuleList layers{nullptr};
     RmsNorm norm{nullptr};
 };
@@ -142,7 +151,9 @@ TORCH_MODULE(Decoder);
 // The causal language model: "model" (the decoder) and "lm_head" (absent when tied).
 class TransformerImpl : public torch::nn::Module {
 public:
-    explicit TransformerImpl(const ModelConfig &config);
+    // Weights are allocated; with randomInit they are drawn (normal, std 0.02; norms 1,
+    // biases 0), else left for a loader to fill.
+    explicit TransformerImpl(const ModelConfig &config, bool randomInit = true);
 
     // ids [B, T] int64; positions [B, T] int64; keyMask [B, S] (1 real, 0 padding) for
     // every key position including the T new ones; cache may be null (then S = T).
@@ -160,7 +171,7 @@ public:
     std::vector<std::pair<std::string, LoraLinear>> linearLayers();
 
     Decoder model{nullptr};
-    torch::nn::Linear lm_head{nullptr};
+    LoraLinear lm_head{nullptr};
 
 private:
     ModelConfig m_config;
