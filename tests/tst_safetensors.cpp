@@ -310,6 +310,10 @@ void TestSafetensors::corruption_data()
     QTest::newRow("not JSON") << QByteArray(R"({"w":{"dtype":"F32",)") << 8 << qint64(-1) << -1 << "" << "header is not valid JSON: ";
     QTest::newRow("not UTF-8") << QByteArray("{\"w\xFF\":{}}") << 8 << qint64(-1) << -1 << "" << "header is not valid JSON: ";
     QTest::newRow("number out of range") << QByteArray(R"({"w":{"dtype":"F32","shape":[1e400],"data_offsets":[0,8]}})") << 8 << qint64(-1) << -1 << "" << "header is not valid JSON: number overflow parsing '1e400'";
+    // Nesting is limited so that nothing recursive (printing a value for a message) can
+    // overflow the stack; a million levels once crashed the message formatting.
+    QTest::newRow("nested too deep") << QByteArray(R"({"w":)") + QByteArray(1'000'000, '[') + QByteArray(1'000'000, ']') + "}" << 8 << qint64(-1) << -1 << "" << "header nests JSON deeper than 64 levels";
+    QTest::newRow("nested 64 levels") << QByteArray(R"({"w":)") + QByteArray(63, '[') + QByteArray(63, ']') + "}" << 8 << qint64(-1) << -1 << "w" << "entry must be an object";
     QTest::newRow("not an object") << QByteArray("[1,2]") << 8 << qint64(-1) << -1 << "" << "header must be a JSON object, not [1,2]";
     QTest::newRow("entry not an object") << QByteArray(R"({"w":[0,8]})") << 8 << qint64(-1) << -1 << "w" << "entry must be an object";
     QTest::newRow("missing dtype") << w(R"("shape":[2],"data_offsets":[0,8])") << 8 << qint64(-1) << -1 << "w" << "missing \"dtype\"";
@@ -538,6 +542,8 @@ void TestSafetensors::modelShardedErrors_data()
         << "tensor model.norm.weight is listed for shard model-00001-of-00002.safetensors but that shard does not hold it";
     QTest::newRow("not JSON") << R"({"weight_map": {)" << "not valid JSON: ";
     QTest::newRow("not an object") << "[]" << "must be a JSON object with \"weight_map\"";
+    QTest::newRow("nested too deep") << QString(R"({"weight_map": {"a": )") + QString(100'000, '[') + QString(100'000, ']') + "}}"
+                                     << "JSON nests deeper than 64 levels";
     QTest::newRow("no weight_map") << R"({"metadata": {}})" << "missing \"weight_map\"";
     QTest::newRow("weight_map not an object") << R"({"weight_map": ["a"]})" << "\"weight_map\" must be an object {tensor: shard file}";
     QTest::newRow("shard not a string") << R"({"weight_map": {"a": 1}})" << "weight_map: shard of tensor a must be a file name, not 1";

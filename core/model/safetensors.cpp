@@ -33,6 +33,9 @@ constexpr uint64_t kMaxHeaderBytes = 100'000'000;
 constexpr size_t kPrefixBytes = 8;
 // Quoted strings from a file are cut to this many bytes in messages.
 constexpr size_t kMaxQuoted = 60;
+// Deepest JSON nesting accepted in a header or an index (the format needs 3; serde_json,
+// which the reference reader uses, stops at 128). Keeps recursive code such as dump() safe.
+constexpr int kMaxJsonDepth = 64;
 // The single-file and the sharded layouts of a Hugging Face model folder.
 constexpr const char *kSingleFile = "model.safetensors";
 constexpr const char *kIndexFile = "model.safetensors.index.json";
@@ -49,6 +52,20 @@ std::string quoted(const json &value)
     if (s.size() > kMaxQuoted)
         s = s.substr(0, kMaxQuoted) + "…";
     return s;
+}
+
+// Thrown by parseJson() when the text nests deeper than kMaxJsonDepth.
+struct TooDeep {};
+
+// json::parse with a nesting limit: throws json::exception for bad JSON, TooDeep when too deep.
+json parseJson(const char *begin, const char *end)
+{
+    return json::parse(begin, end, [](int depth, json::parse_event_t event, json &) {
+        if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start)
+            && depth >= kMaxJsonDepth)
+            throw TooDeep{};
+        return true;
+    });
 }
 
 std::string shapeText(const std::vector<int64_t> &shape)
@@ -303,9 +320,11 @@ SafetensorsFile SafetensorsFile::open(const std::string &path)
 
     json header;
     try {
-        header = json::parse(headerBegin, headerBegin + headerBytes);
+        header = parseJson(headerBegin, headerBegin + headerBytes);
     } catch (const json::exception &e) { // parse_error, or out_of_range for a number like 1e400
         fail(path, "header is not valid JSON: " + jsonMessage(e));
+    } catch (const TooDeep &) {
+        fail(path, "header nests JSON deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     }
     if (!header.is_object())
         fail(path, "header must be a JSON object, not " + quoted(header));
@@ -371,9 +390,11 @@ SafetensorsModel SafetensorsModel::open(const std::string &folder)
             const std::string text = data::readTextFile(m.m_source);
             json j;
             try {
-                j = json::parse(text);
+                j = parseJson(text.data(), text.data() + text.size());
             } catch (const json::exception &e) {
                 fail(m.m_source, "not valid JSON: " + jsonMessage(e));
+            } catch (const TooDeep &) {
+                fail(m.m_source, "JSON nests deeper than " + std::to_string(kMaxJsonDepth) + " levels");
             }
             if (!j.is_object())
                 fail(m.m_source, "must be a JSON object with \"weight_map\", not " + quoted(j));
