@@ -68,6 +68,17 @@ class CausalLM {
 public:
     // Random weights (normal, std 0.02), seeded by options.seed.
     static std::unique_ptr<CausalLM> random(const ModelConfig &config, const ModelOptions &options = {});
+    // A Hugging Face model folder: config.json and model.safetensors (or a sharded
+    // index). F32, F16 and BF16 weights are converted to the compute dtype. Throws
+    // data::InputException naming the file and tensor for anything that does not match
+    // the config (a missing tensor, a wrong shape, an unsupported dtype).
+    static std::unique_ptr<CausalLM> load(const std::string &folder, const ModelOptions &options = {});
+    // Writes config.json and model.safetensors (in the current dtype; adapters not merged).
+    void save(const std::string &folder) const;
+    // LoRA adapters in the PEFT layout: adapter_config.json and adapter_model.safetensors.
+    void saveAdapter(const std::string &folder) const;
+    // Adds adapters as the folder describes and loads their weights.
+    void loadAdapter(const std::string &folder);
     ~CausalLM();
 
     const ModelConfig &config() const;
