@@ -124,7 +124,13 @@ const std::vector<const char *> &customerItems()
     return v;
 }
 
-// Builds one e-mail from one random stream. A build can fail the final checks (the gold
+// Builds one e-mail from one random stream.
+//
+// Each statement draws at most once, or in an order the language fixes (nested calls,
+// ?:, braced lists): the operands of + and the arguments of a call are evaluated in an
+// unspecified order, and GCC and Clang choose differently.
+//
+// A build can fail the final checks (the gold
 // rule after normalization, the length cap); the caller then builds again from where
 // the stream stands, so the result is still a pure function of the stream's seed.
 class EmailBuilder {
@@ -432,16 +438,20 @@ std::string EmailBuilder::timeText()
 
 std::string EmailBuilder::datedHeaderJa(const Date &d)
 {
+    // One draw per statement: the operands of + are evaluated in an unspecified order.
+    const int hour = static_cast<int>(m_rng.between(8, 19));
+    const int minute = static_cast<int>(m_rng.between(0, 59));
     return str(kYear) + "年" + str(d.month) + "月" + str(d.day) + "日(" + kWeekdaysJa[weekday(kYear, d.month, d.day)] +
-           ") " + str(m_rng.between(8, 19)) + ":" + twoDigits(static_cast<int>(m_rng.between(0, 59)));
+           ") " + str(hour) + ":" + twoDigits(minute);
 }
 
 std::string EmailBuilder::datedHeaderEn(const Date &d)
 {
-    const int h = static_cast<int>(m_rng.between(1, 12));
+    const int hour = static_cast<int>(m_rng.between(1, 12));
+    const int minute = static_cast<int>(m_rng.between(0, 59));
+    const char *half = m_rng.chance(0.5) ? " AM" : " PM";
     return std::string(kWeekdaysEn[weekday(kYear, d.month, d.day)]) + ", " + kMonthsEn[d.month - 1] + " " +
-           str(d.day) + ", " + str(kYear) + " " + str(h) + ":" + twoDigits(static_cast<int>(m_rng.between(0, 59))) +
-           (m_rng.chance(0.5) ? " AM" : " PM");
+           str(d.day) + ", " + str(kYear) + " " + str(hour) + ":" + twoDigits(minute) + half;
 }
 
 std::string EmailBuilder::phone()
@@ -512,8 +522,8 @@ std::string EmailBuilder::expand(const std::string &tmpl)
         } else if (key == "price2") {
             out += withCommas(m_rng.between(3, 900) * 1000);
         } else if (key == "num") {
-            out += str(m_rng.between(1000, 9999)) + "-" + str(m_rng.between(1000, 9999)) + "-" +
-                   str(m_rng.between(1000, 9999));
+            for (int part = 0; part < 3; ++part)
+                out += (part ? "-" : "") + str(m_rng.between(1000, 9999));
         } else if (key == "count") {
             out += withCommas(m_rng.between(2, 30) * 100);
         } else if (key == "n") {
@@ -535,8 +545,10 @@ std::string EmailBuilder::expand(const std::string &tmpl)
         } else if (key == "place") {
             out += m_rng.pick(ph::places());
         } else if (key == "address") {
-            out += "中央" + str(m_rng.between(1, 5)) + "丁目" + str(m_rng.between(1, 20)) + "-" +
-                   str(m_rng.between(1, 30));
+            const int64_t chome = m_rng.between(1, 5);
+            const int64_t block = m_rng.between(1, 20);
+            const int64_t house = m_rng.between(1, 30);
+            out += "中央" + str(chome) + "丁目" + str(block) + "-" + str(house);
         } else {
             throw std::logic_error("synthetic e-mails: unknown placeholder {" + key + "}");
         }
@@ -705,9 +717,12 @@ std::vector<std::string> EmailBuilder::signature(bool withCompany)
             lines.push_back(english);
         lines.push_back(dept);
         lines.push_back(name);
-        if (m_rng.chance(0.2))
-            lines.push_back("〒" + str(m_rng.between(100, 999)) + "-" + str(m_rng.between(1000, 9999)) + " " +
-                            m_rng.pick(ph::places()) + "市" + expand("{address}"));
+        if (m_rng.chance(0.2)) {
+            const int64_t zip1 = m_rng.between(100, 999);
+            const int64_t zip2 = m_rng.between(1000, 9999);
+            const std::string city = m_rng.pick(ph::places());
+            lines.push_back("〒" + str(zip1) + "-" + str(zip2) + " " + city + "市" + expand("{address}"));
+        }
         if (m_rng.chance(0.75))
             lines.push_back("TEL: " + phone());
         if (m_rng.chance(0.2))
@@ -731,8 +746,10 @@ std::vector<std::string> EmailBuilder::signature(bool withCompany)
         break;
     case 4:
         lines = {co + " " + dept, name};
-        if (m_rng.chance(0.5))
-            lines.push_back((m_rng.chance(0.5) ? "TEL " : "携帯 ") + phone());
+        if (m_rng.chance(0.5)) {
+            const std::string label = m_rng.chance(0.5) ? "TEL " : "携帯 ";
+            lines.push_back(label + phone());
+        }
         break;
     case 5:
         if (withEnglish)
@@ -980,7 +997,8 @@ void EmailBuilder::casualScene()
     }
     m_lines.emplace_back();
     m_senderSlotKind = kIntroSlot;
-    m_lines.push_back(m_rng.pick(ph::casualOpenings()) + expand("{S}の{sp}です。"));
+    const std::string opening = m_rng.pick(ph::casualOpenings());
+    m_lines.push_back(opening + expand("{S}の{sp}です。"));
     m_lines.emplace_back();
     m_senderSlotKind = kBodySlot;
     m_lines.push_back(expand(m_rng.pick(topic.leads)));
