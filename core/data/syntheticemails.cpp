@@ -47,7 +47,7 @@ struct Person {
     std::string surname, surnameRomaji, given, givenRomaji;
 };
 
-// 2025-m-d's day of the week, 0 = Sunday (Sakamoto's method).
+// The day of the week of y-m-d, 0 = Sunday (Sakamoto's method).
 int weekday(int y, int m, int d)
 {
     static const int t[] = {0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4};
