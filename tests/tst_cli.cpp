@@ -113,6 +113,10 @@ private Q_SLOTS:
     void benchRewards();
     void rewardList();
     void rewardCompare();
+
+    void dataSynth();
+    void dataSynthToStdout();
+    void dataStats();
 };
 
 void TestCli::initTestCase()
@@ -363,7 +367,7 @@ void TestCli::help_data()
     QTest::addColumn<QStringList>("mentions");
     QTest::newRow("rwb --help") << QStringList{"--help"}
                                 << QStringList{"reward score", "reward compare", "reward list", "eval score",
-                                               "bench rewards", "Exit codes"};
+                                               "bench rewards", "data synth", "data stats", "Exit codes"};
     QTest::newRow("reward score") << QStringList{"reward", "score", "--help"}
                                   << QStringList{"--config", "--input", "--output", "--skip-invalid", "--explain",
                                                  "--summary"};
@@ -374,6 +378,10 @@ void TestCli::help_data()
                                 << QStringList{"--task", "--input", "--thinking", "--skip-invalid", "n_output"};
     QTest::newRow("bench rewards") << QStringList{"bench", "rewards", "--help"}
                                    << QStringList{"--input", "--seconds", "evaluations_per_second"};
+    QTest::newRow("data synth") << QStringList{"data", "synth", "--help"}
+                                << QStringList{"--task", "--n", "--seed", "--split", "--out", "--max-chars", "不明"};
+    QTest::newRow("data stats") << QStringList{"data", "stats", "--help"}
+                                << QStringList{"--input", "--skip-invalid", "median", "p90"};
 }
 
 void TestCli::help()
@@ -397,6 +405,18 @@ void TestCli::usageErrors_data()
     QTest::newRow("option without value") << QStringList{"reward", "score", "--config"};
     QTest::newRow("missing input file") << QStringList{"reward", "score", "--config", dataPath("cli_config.json"),
                                                        "--input", dataPath("no_such_file.jsonl")};
+    const QStringList synth{"data", "synth", "--task", "company_extraction"};
+    QTest::newRow("synth: unknown split") << synth + QStringList{"--n", "3", "--seed", "1", "--split", "dev"};
+    QTest::newRow("synth: n not a number") << synth + QStringList{"--n", "ten", "--seed", "1", "--split", "train"};
+    QTest::newRow("synth: negative seed") << synth + QStringList{"--n", "3", "--seed", "-1", "--split", "train"};
+    QTest::newRow("synth: seed too large") << synth + QStringList{"--n", "3", "--seed", "18446744073709551616",
+                                                                  "--split", "train"};
+    QTest::newRow("synth: missing --seed") << synth + QStringList{"--n", "3", "--split", "train"};
+    QTest::newRow("synth: unknown task") << QStringList{"data", "synth", "--task", "legal_qa", "--n", "3", "--seed",
+                                                        "1", "--split", "train"};
+    QTest::newRow("synth: cap too small") << synth + QStringList{"--n", "3", "--seed", "1", "--split", "train",
+                                                                 "--max-chars", "100"};
+    QTest::newRow("stats: missing input file") << QStringList{"data", "stats", "--input", dataPath("no_such_file.jsonl")};
 }
 
 void TestCli::usageErrors()
@@ -457,6 +477,116 @@ void TestCli::rewardCompare()
         const int fromRight = headerCells.size() - correctColumn;
         QCOMPARE(cells[cells.size() - fromRight], QString("1.000"));
     }
+}
+
+// rwb data synth writes the same bytes for the same arguments, one parseable line per
+// e-mail with ids in order and no completion.
+void TestCli::dataSynth()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QByteArray bytes[2];
+    for (int run = 0; run < 2; ++run) {
+        const QString out = dir.filePath(QString("synth%1.jsonl").arg(run));
+        const Result r = runRwb({"data", "synth", "--task", "company_extraction", "--n", "50", "--seed", "9",
+                                 "--split", "val", "--out", out});
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY(!QFile::exists(out + ".part"));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        bytes[run] = f.readAll();
+    }
+    QVERIFY(!bytes[0].isEmpty());
+    QCOMPARE(bytes[0], bytes[1]);
+    const QStringList lines = linesOf(QString::fromUtf8(bytes[0]));
+    QCOMPARE(lines.size(), 50);
+    for (int i = 0; i < lines.size(); ++i) {
+        const QJsonObject o = parseObject(lines[i]);
+        QCOMPARE(o.value("id").toString(), QString("val-%1").arg(i + 1, 6, 10, QLatin1Char('0')));
+        QCOMPARE(o.value("task").toString(), QString("company_extraction"));
+        QVERIFY(!o.value("sender_email").toString().isEmpty());
+        QVERIFY(!o.value("email_text").toString().isEmpty());
+        QVERIFY(!o.value("gold").toString().isEmpty());
+        QVERIFY(!o.contains("completion"));
+    }
+    // Another seed, other bytes.
+    const Result other = runRwb({"data", "synth", "--task", "company_extraction", "--n", "50", "--seed", "10",
+                                 "--split", "val"});
+    QVERIFY2(other.exitCode == 0, qPrintable(describe(other)));
+    QVERIFY(other.out.toUtf8() != bytes[0]);
+}
+
+void TestCli::dataSynthToStdout()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath("synth.jsonl");
+    const QStringList args{"data", "synth", "--task", "company_extraction", "--n", "20", "--seed", "3", "--split", "test"};
+    const Result toFile = runRwb(args + QStringList{"--out", out});
+    QVERIFY2(toFile.exitCode == 0, qPrintable(describe(toFile)));
+    const Result toStdout = runRwb(args);
+    QVERIFY2(toStdout.exitCode == 0, qPrintable(describe(toStdout)));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(toStdout.out.toUtf8(), f.readAll());
+    // --n 0 writes an empty file.
+    const Result none = runRwb({"data", "synth", "--task", "company_extraction", "--n", "0", "--seed", "3", "--split",
+                                "test"});
+    QVERIFY2(none.exitCode == 0 && none.out.isEmpty(), qPrintable(describe(none)));
+}
+
+void TestCli::dataStats()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath("synth.jsonl");
+    Result r = runRwb({"data", "synth", "--task", "company_extraction", "--n", "400", "--seed", "1", "--split",
+                       "train", "--out", out});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    r = runRwb({"data", "stats", "--input", out});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const QJsonObject o = parseObject(r.out);
+    QCOMPARE(o.value("count").toInt(), 400);
+    const double unknownShare = o.value("unknown_share").toDouble(-1);
+    QVERIFY2(unknownShare > 0.08 && unknownShare < 0.22, qPrintable(r.out));
+    // Rounded to 4 decimals.
+    QVERIFY(std::abs(unknownShare - o.value("unknown").toInt() / 400.0) < 1e-4);
+    const QJsonObject chars = o.value("chars").toObject();
+    QVERIFY(chars.value("min").toInt() <= chars.value("median").toInt());
+    QVERIFY(chars.value("median").toInt() <= chars.value("p90").toInt());
+    QVERIFY(chars.value("p90").toInt() <= chars.value("max").toInt());
+    QVERIFY(chars.value("max").toInt() <= 600);
+    for (const char *key : {"forwarded_share", "quoted_share", "circled_kabu_share", "paren_kabu_share",
+                            "full_width_latin_share", "english_name_share"}) {
+        const double v = o.value(key).toDouble(-1);
+        QVERIFY2(v > 0.0 && v < 1.0, key);
+    }
+    QCOMPARE(o.value("gold_rule_violations").toInt(-1), 0);
+
+    // A hand-made file with known figures: lengths 3, 6, 9, 14 (code points), one 不明, one
+    // gold that is not the most detailed form, one forwarded block, one ㈱.
+    const QString hand = dir.filePath("hand.jsonl");
+    QFile f(hand);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"id":"a","sender_email":"a@x.jp","email_text":"あいう","gold":"不明"}
+{"id":"b","sender_email":"b@x.jp","email_text":"㈱ABCです","gold":"㈱ABC"}
+{"id":"c","sender_email":"c@x.jp","email_text":"ABC株式会社です","gold":"ABC"}
+{"id":"d","sender_email":"d@x.jp","email_text":"From: x\nX商事です。","gold":"X商事"}
+)");
+    f.close();
+    r = runRwb({"data", "stats", "--input", hand});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const QJsonObject h = parseObject(r.out);
+    QCOMPARE(h.value("count").toInt(), 4);
+    QCOMPARE(h.value("unknown_share").toDouble(), 0.25);
+    const QJsonObject hc = h.value("chars").toObject();
+    // Sorted 3, 6, 9, 14: nearest-rank median = rank ⌈0.5·4⌉ = 2 → 6, p90 = rank ⌈0.9·4⌉ = 4 → 14.
+    QCOMPARE(hc.value("min").toInt(), 3);
+    QCOMPARE(hc.value("median").toInt(), 6);
+    QCOMPARE(hc.value("p90").toInt(), 14);
+    QCOMPARE(hc.value("max").toInt(), 14);
+    QCOMPARE(h.value("forwarded_share").toDouble(), 0.25);
+    QCOMPARE(h.value("circled_kabu_share").toDouble(), 0.25);
+    QCOMPARE(h.value("gold_rule_violations").toInt(), 1);
+    QCOMPARE(h.value("gold_rule_violation_ids").toArray().first().toString(), QString("c"));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -17,6 +17,8 @@ Commands:
   reward list     the registered reward components
   eval score      precision / recall / F1 of extracted answers (the first paper's §2.4)
   bench rewards   component evaluations per second on one thread
+  data synth      synthetic Japanese business e-mails for company extraction (JSONL)
+  data stats      length distribution and variety of an extraction dataset
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.
@@ -44,6 +46,8 @@ int main(int argc, char **argv)
         return rwb::cli::evalCommand(args);
     if (command == "bench")
         return rwb::cli::benchCommand(args);
-    rwb::cli::printError("unknown command \"" + command + "\" (commands: reward, eval, bench; see rwb --help)");
+    if (command == "data")
+        return rwb::cli::dataCommand(args);
+    rwb::cli::printError("unknown command \"" + command + "\" (commands: reward, eval, bench, data; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }

@@ -81,14 +81,15 @@ ExtractionReadResult readExtractionJsonl(const std::string &path, const Extracti
     return parseExtractionJsonl(readTextFile(path), path, options);
 }
 
-std::string toJsonLine(const ExtractionRecord &r)
+std::string toJsonLine(const ExtractionRecord &r, bool withCompletion)
 {
     nlohmann::ordered_json j;
     j["id"] = r.id;
     j["task"] = r.task;
     j["sender_email"] = r.senderEmail;
     j["email_text"] = r.emailText;
-    j["completion"] = r.completion;
+    if (withCompletion)
+        j["completion"] = r.completion;
     j["gold"] = r.gold;
     if (!r.kind.empty())
         j["kind"] = r.kind;

@@ -50,6 +50,8 @@ ExtractionReadResult parseExtractionJsonl(std::string_view text, const std::stri
 ExtractionReadResult readExtractionJsonl(const std::string &path, const ExtractionReadOptions &options = {});
 
 // The record as one compact JSON line (without a newline), fields in the documented order.
-std::string toJsonLine(const ExtractionRecord &record);
+// Without `withCompletion` the line has no "completion" field: a dataset line of prompts
+// and golds, as `rwb data synth` writes them.
+std::string toJsonLine(const ExtractionRecord &record, bool withCompletion = true);
 
 } // namespace rwb::data

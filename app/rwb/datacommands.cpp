@@ -1,0 +1,189 @@
+#include "cli.h"
+#include "commands.h"
+
+#include "data/emailstats.h"
+#include "data/extractionrecord.h"
+#include "data/syntheticemails.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace rwb::cli {
+
+namespace {
+
+const char *const kDataHelp = R"(rwb data — datasets
+
+Subcommands:
+  synth   generate synthetic e-mails for a task (JSONL)
+  stats   length distribution and variety of an extraction dataset
+Run "rwb data <subcommand> --help" for its options.
+)";
+
+const char *const kSynthHelp = R"(rwb data synth — fictional Japanese business e-mails for company extraction
+
+Usage: rwb data synth --task company_extraction --n N --seed S --split train|val|test
+                      [--out F.jsonl] [--max-chars C]
+
+  --task T        the task; company_extraction
+  --n N           how many e-mails (0 or more)
+  --seed S        an unsigned 64-bit integer; the same seed, split and N give the same bytes
+  --split X       train, val or test: company names of one split never occur in another
+  --out F.jsonl   where to write (default: standard output); written to F.jsonl.part
+                  first and renamed when complete
+  --max-chars C   longest email_text in characters (default 600, at least 300)
+
+One line per e-mail, ids "<split>-000001" …:
+  {"id", "task", "sender_email", "email_text", "gold"}
+The gold is the most detailed form of the sender's company name in the e-mail, as
+written (the first paper's rule), or 不明 (about 15 % of e-mails). See docs/data.md.
+)";
+
+const char *const kStatsHelp = R"(rwb data stats — figures about an extraction dataset
+
+Usage: rwb data stats --input F.jsonl [--skip-invalid]
+
+  --input F.jsonl   lines {"id", "sender_email", "email_text", "gold", …} ("completion" optional)
+  --skip-invalid    report malformed lines on stderr and go on
+
+Prints one JSON object: count, the share of gold 不明, email_text length in characters
+and in lines (min, median, p90, max, mean; nearest-rank quantiles), the shares of e-mails
+with forwarded / original-message blocks, quoted lines (">"), ㈱ / (株), full-width letters
+and English company names, the golds' marker forms, and the ids of golds that break the
+first paper's gold rule (not the most detailed form, or not in the e-mail).
+)";
+
+// A whole number in [0, max] from an option value; UsageError otherwise.
+uint64_t parseCount(const std::string &option, const std::string &value, uint64_t max)
+{
+    if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
+        throw UsageError{"--" + option + " must be a whole number, not \"" + value + "\""};
+    errno = 0;
+    char *end = nullptr;
+    const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
+    if (errno == ERANGE || v > max)
+        throw UsageError{"--" + option + " is too large (at most " + std::to_string(max) + ")"};
+    return v;
+}
+
+double rounded(double v)
+{
+    return std::round(v * 10000.0) / 10000.0;
+}
+
+int synth(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"task", "n", "seed", "split", "out", "max-chars"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kSynthHelp;
+        return kExitOk;
+    }
+    const std::string task = args.required("task");
+    if (task != data::kCompanyExtractionTask)
+        throw UsageError{"unknown task \"" + task + "\" (allowed: company_extraction)"};
+    const uint64_t n = parseCount("n", args.required("n"), 100'000'000);
+    const uint64_t seed = parseCount("seed", args.required("seed"), UINT64_MAX);
+    const std::string splitWord = args.required("split");
+    const std::optional<data::DataSplit> split = data::parseSplit(splitWord);
+    if (!split)
+        throw UsageError{"unknown split \"" + splitWord + "\" (allowed: train, val, test)"};
+    const uint64_t maxChars = parseCount("max-chars", args.value("max-chars", "600"), 1'000'000);
+    if (maxChars < 300)
+        throw UsageError{"--max-chars must be at least 300"};
+    const std::string outPath = args.value("out");
+
+    std::ofstream file;
+    const std::string partPath = outPath + ".part";
+    if (!outPath.empty()) {
+        file.open(partPath, std::ios::binary | std::ios::trunc);
+        if (!file)
+            throw data::InputException({outPath, 0, "cannot write"});
+    }
+    std::ostream &out = outPath.empty() ? std::cout : file;
+    const data::SyntheticEmailGenerator generator(seed, *split, maxChars);
+    const bool progress = stderrIsTerminal() && n >= 10000;
+    for (uint64_t i = 0; i < n; ++i) {
+        out << data::toJsonLine(generator.email(i).record, /*withCompletion=*/false) << '\n';
+        if (progress && ((i + 1) % 10000 == 0 || i + 1 == n))
+            std::cerr << "\rgenerated " << (i + 1) << "/" << n << std::flush;
+    }
+    if (progress)
+        std::cerr << "\n";
+    if (!outPath.empty()) {
+        file.close();
+        if (!file)
+            throw data::InputException({outPath, 0, "write failed (disk full?)"});
+        std::filesystem::rename(partPath, outPath);
+    }
+    return kExitOk;
+}
+
+int stats(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"input"}, {"skip-invalid", "help"}});
+    if (args.has("help")) {
+        std::cout << kStatsHelp;
+        return kExitOk;
+    }
+    const std::string inputPath = args.required("input");
+    data::ExtractionReadOptions options;
+    options.skipInvalid = args.has("skip-invalid");
+    options.requireCompletion = false;
+    const data::ExtractionReadResult input = data::readExtractionJsonl(inputPath, options);
+    for (const data::InputError &e : input.skipped)
+        std::cerr << e.toString() << " (skipped)" << std::endl;
+
+    data::EmailStats acc;
+    for (const data::ExtractionRecord &r : input.records)
+        acc.add(r);
+    const data::EmailStatsSummary s = acc.summary();
+    auto quantiles = [](const data::EmailStatsSummary::Quantiles &q) {
+        nlohmann::ordered_json j;
+        j["min"] = q.min;
+        j["median"] = q.median;
+        j["p90"] = q.p90;
+        j["max"] = q.max;
+        j["mean"] = std::round(q.mean * 10.0) / 10.0;
+        return j;
+    };
+    nlohmann::ordered_json j;
+    j["count"] = s.count;
+    j["unknown"] = s.unknown;
+    j["unknown_share"] = rounded(s.count ? static_cast<double>(s.unknown) / static_cast<double>(s.count) : 0.0);
+    j["chars"] = quantiles(s.chars);
+    j["lines"] = quantiles(s.lines);
+    j["forwarded_share"] = rounded(s.forwardedShare);
+    j["quoted_share"] = rounded(s.quotedShare);
+    j["circled_kabu_share"] = rounded(s.circledKabuShare);
+    j["paren_kabu_share"] = rounded(s.parenKabuShare);
+    j["abbreviated_marker_share"] = rounded(s.abbreviatedMarkerShare);
+    j["full_width_latin_share"] = rounded(s.fullWidthLatinShare);
+    j["english_name_share"] = rounded(s.englishNameShare);
+    nlohmann::ordered_json gold;
+    gold["full_marker_share"] = rounded(s.goldFullMarkerShare);
+    gold["abbreviated_marker_share"] = rounded(s.goldAbbreviatedMarkerShare);
+    gold["no_marker_share"] = rounded(s.goldNoMarkerShare);
+    gold["marker_after_share"] = rounded(s.goldMarkerAfterShare);
+    j["gold"] = gold;
+    j["gold_rule_violations"] = s.goldRuleViolations.size();
+    nlohmann::ordered_json ids = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < s.goldRuleViolations.size() && i < 20; ++i)
+        ids.push_back(s.goldRuleViolations[i]);
+    j["gold_rule_violation_ids"] = ids;
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+    return kExitOk;
+}
+
+} // namespace
+
+int dataCommand(const std::vector<std::string> &args)
+{
+    return dispatch("data", kDataHelp, args, {{"synth", synth}, {"stats", stats}});
+}
+
+} // namespace rwb::cli
