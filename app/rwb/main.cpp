@@ -17,6 +17,10 @@ Commands:
   reward list     the registered reward components
   eval score      precision / recall / F1 of extracted answers (the first paper's §2.4)
   bench rewards   component evaluations per second on one thread
+  tokenizer train   train a byte-level BPE tokenizer (tokenizer.json) on a text corpus
+  tokenizer encode  token ids of a text with a model folder's tokenizer
+  tokenizer decode  the text of token ids
+  tokenizer info    what a model folder's tokenizer and prompt format are
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.
@@ -44,6 +48,8 @@ int main(int argc, char **argv)
         return rwb::cli::evalCommand(args);
     if (command == "bench")
         return rwb::cli::benchCommand(args);
-    rwb::cli::printError("unknown command \"" + command + "\" (commands: reward, eval, bench; see rwb --help)");
+    if (command == "tokenizer")
+        return rwb::cli::tokenizerCommand(args);
+    rwb::cli::printError("unknown command \"" + command + "\" (commands: reward, eval, bench, tokenizer; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }
