@@ -1,6 +1,7 @@
 #include "tokenizer/sentencepiecetokenizer.h"
 
 #include "data/jsonl.h"
+#include "text/utf8.h"
 #include "tokenizer/unicodeform.h"
 
 #include <cmath>
@@ -60,6 +61,41 @@ int parseBytePiece(std::string_view piece)
     const int hi = hexDigit(piece[3]);
     const int lo = hexDigit(piece[4]);
     return hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
+}
+
+// sentencepiece's "nmt_nfkc" rule: NFKC plus what its builder adds around it, checked
+// code point by code point against libsentencepiece 0.1.97: ASCII and C1 control
+// characters are removed, line breaks, tabs and invisible separators become a space,
+// and the full-width tilde U+FF5E is kept (NFKC would make it "~").
+std::string nmtNfkc(std::string_view text)
+{
+    const std::u32string in = text::decodeUtf8(text);
+    std::u32string mapped;
+    mapped.reserve(in.size());
+    for (char32_t c : in) {
+        if ((c >= 0x01 && c <= 0x08) || c == 0x0B || (c >= 0x0E && c <= 0x1F) || c == 0x7F || c == 0x8F || c == 0x9F)
+            continue;
+        switch (c) {
+        case 0x09: case 0x0A: case 0x0C: case 0x0D: case 0x1680: case 0x200B: case 0x200C: case 0x200E:
+        case 0x200F: case 0x2028: case 0x2029: case 0x2581: case 0xFEFF: case 0xFFFD:
+            mapped.push_back(U' ');
+            break;
+        default: mapped.push_back(c);
+        }
+    }
+    // NFKC on the stretches between full-width tildes.
+    std::string out;
+    size_t from = 0;
+    while (from <= mapped.size()) {
+        size_t tilde = mapped.find(U'\uFF5E', from);
+        if (tilde == std::u32string::npos)
+            tilde = mapped.size();
+        out += toUnicodeForm(text::encodeUtf8(std::u32string_view(mapped).substr(from, tilde - from)), UnicodeForm::NFKC);
+        if (tilde < mapped.size())
+            out += "\xEF\xBD\x9E";
+        from = tilde + 1;
+    }
+    return out;
 }
 
 std::string replaceAll(std::string s, std::string_view from, std::string_view to)
@@ -170,7 +206,7 @@ std::string SentencePieceTokenizer::normalize(std::string_view text, bool atStar
     const SentencePieceOptions &o = m_model.options;
     std::string s = validUtf8(text);
     if (o.normalizerName == "nmt_nfkc")
-        s = toUnicodeForm(s, UnicodeForm::NFKC);
+        s = nmtNfkc(s);
     if (o.removeExtraWhitespaces) {
         std::string t;
         t.reserve(s.size());
