@@ -51,8 +51,8 @@ public:
     static std::string paperCompletion(std::string_view answer, std::string_view thinking, bool thinkingMode);
 
     // The company-extraction prompt in this format. Plain: paperPrompt(). ChatML: one user
-    // turn holding paperPrompt() without its trailing "\n### 応答:\n", then the
-    // generation prompt.
+    // turn holding paperPrompt() up to the e-mail text (without "\n\n### 応答:\n"), then
+    // the generation prompt.
     std::string extractionPrompt(std::string_view senderEmail, std::string_view emailText, bool thinking) const;
 
     // ChatML: "<|im_start|>{role}\n{content}<|im_end|>\n" per message, then, with
