@@ -23,6 +23,7 @@
 #include "tokenizer/bytelevel.h"
 #include "tokenizer/bytelevelbpetokenizer.h"
 #include "tokenizer/promptformat.h"
+#include "tokenizer/regexsplitter.h"
 #include "tokenizer/sentencepiecemodel.h"
 #include "tokenizer/sentencepiecetokenizer.h"
 #include "tokenizer/tokenizer.h"
@@ -214,6 +215,8 @@ class TestTokenizer : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void byteLevelAlphabet();
+    void qwenRegexSplit_data();
+    void qwenRegexSplit();
 
     void bpeEncode_data();
     void bpeEncode();
@@ -222,6 +225,7 @@ private Q_SLOTS:
     void addedTokensLeftmostLongest();
     void encodeOrdinaryIgnoresAddedTokens();
     void nfcBeforeBpe();
+    void byteLevelPreTokenizerOptions();
     void roundTrip_data();
     void roundTrip();
     void decodeInvalidBytes();
@@ -284,6 +288,41 @@ void TestTokenizer::byteLevelAlphabet()
     // こ = E3 81 93 → ã ģ ĵ
     QCOMPARE(QString::fromStdString(bytesToByteLevel("こ")), QString::fromUtf8("ãģĵ"));
     QCOMPARE(byteLevelToBytes("ãģĵ"), std::string("こ"));
+}
+
+void TestTokenizer::qwenRegexSplit_data()
+{
+    // Pieces joined by "|". The alternatives, in order: contractions | one non-letter,
+    // non-digit, non-newline then letters | one digit | an optional space then punctuation
+    // and trailing newlines | spaces ending in newlines | spaces not followed by a non-space
+    // | spaces.
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QByteArray>("pieces");
+    QTest::newRow("words") << QByteArray("Hello world") << QByteArray("Hello| world");
+    // "  b": \s+(?!\S) cannot take both spaces (b follows), so it takes one; " b" follows.
+    QTest::newRow("two spaces") << QByteArray("a  b") << QByteArray("a| | b");
+    QTest::newRow("trailing spaces") << QByteArray("a  ") << QByteArray("a|  ");
+    QTest::newRow("newlines") << QByteArray("x\n\n y") << QByteArray("x|\n\n| y");
+    QTest::newRow("contraction, any case") << QByteArray("I'M") << QByteArray("I|'M");
+    QTest::newRow("digits one by one") << QByteArray("a123") << QByteArray("a|1|2|3");
+    QTest::newRow("punctuation with newline") << QByteArray("end.\nNext") << QByteArray("end|.\n|Next");
+    // 、 (U+3001) is punctuation: it leads the letters after it. U+3000 is white space
+    // for \s and also a valid lead of the letters.
+    QTest::newRow("Japanese punctuation") << QByteArray("東京、大阪。") << QByteArray("東京|、大阪|。");
+    QTest::newRow("ideographic space") << QByteArray("a\u3000b") << QByteArray("a|\u3000b");
+    QTest::newRow("letters beyond ASCII") << QByteArray("ÄÖ ñ") << QByteArray("ÄÖ| ñ");
+}
+
+void TestTokenizer::qwenRegexSplit()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QByteArray, pieces);
+    const RegexSplitter splitter(kQwenSplitRegex);
+    const std::string input = text.toStdString(); // the pieces point into it
+    QByteArrayList got;
+    for (std::string_view p : splitter.splitIsolated(input))
+        got << QByteArray(p.data(), static_cast<qsizetype>(p.size()));
+    QCOMPARE(got.join('|'), pieces);
 }
 
 void TestTokenizer::bpeEncode_data()
@@ -392,6 +431,47 @@ void TestTokenizer::nfcBeforeBpe()
     // (0x8C → n = 46 → U+012E); r8 → ãģ Į = 264 140. Without NFC it would be 6 bytes.
     COMPARE_IDS(tok->encode("か\u3099"), (Ids{264, 140}));
     COMPARE_IDS(tok->encode("が"), (Ids{264, 140}));
+}
+
+void TestTokenizer::byteLevelPreTokenizerOptions()
+{
+    // Bytes (id = byte value), then "12" 256 and "Ġ1" 257; merges r0 (1,2), r1 (Ġ,1).
+    std::unordered_map<std::string, int32_t> vocab;
+    for (int b = 0; b < 256; ++b)
+        vocab.emplace(bytesToByteLevel(std::string(1, static_cast<char>(b))), b);
+    vocab.emplace("12", 256);
+    vocab.emplace("Ġ1", 257);
+    vocab.emplace("hello", 258);
+    const std::vector<std::pair<std::string, std::string>> merges = {{"1", "2"}, {"Ġ", "1"}};
+
+    // Qwen's regex takes digits one at a time: "a 123" → a | " " | 1 | 2 | 3; no pair of
+    // one piece can merge → 97 32 49 50 51.
+    const ByteLevelBpeTokenizer qwen(vocab, merges, ByteLevelBpeTokenizer::qwenOptions());
+    COMPARE_IDS(qwen.encode("a 123"), (Ids{97, 32, 49, 50, 51}));
+
+    // A plain ByteLevel pre-tokenizer with GPT-2's own regex keeps " 123" whole:
+    // Ġ 1 2 3 → r0 (1,2) → Ġ 12 3 → (Ġ,12) is no merge → 32 256 51.
+    ByteLevelBpeTokenizer::Options gpt2;
+    gpt2.normalizer.clear();
+    gpt2.preTokenizer = {ByteLevelBpeTokenizer::PreTokenizerStep::byteLevel(/*useRegex=*/true)};
+    const ByteLevelBpeTokenizer plain(vocab, merges, gpt2);
+    COMPARE_IDS(plain.encode("a 123"), (Ids{97, 32, 256, 51}));
+
+    // add_prefix_space: "1" becomes " 1" → Ġ 1 → r1 → 257.
+    gpt2.preTokenizer.front().addPrefixSpace = true;
+    const ByteLevelBpeTokenizer prefixed(vocab, merges, gpt2);
+    COMPARE_IDS(prefixed.encode("1"), (Ids{257}));
+
+    // ignore_merges: a piece that is itself a token is taken whole, without merging.
+    COMPARE_IDS(plain.encode("hello"), (Ids{104, 101, 108, 108, 111}));
+    gpt2.preTokenizer.front().addPrefixSpace = false;
+    gpt2.ignoreMerges = true;
+    const ByteLevelBpeTokenizer whole(vocab, merges, gpt2);
+    COMPARE_IDS(whole.encode("hello"), (Ids{258}));
+
+    // No ByteLevel step: not a byte-level BPE.
+    ByteLevelBpeTokenizer::Options none;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ByteLevelBpeTokenizer(vocab, merges, none));
 }
 
 void TestTokenizer::roundTrip_data()
