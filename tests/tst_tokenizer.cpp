@@ -589,6 +589,8 @@ void TestTokenizer::malformedTokenizerJson_data()
     QTest::newRow("merge not a string") << replaced("\"e r\"", "17") << QStringList{"model.merges[5]"};
     QTest::newRow("model type") << replaced("\"type\": \"BPE\"", "\"type\": \"WordPiece\"")
                                 << QStringList{"model.type", "WordPiece"};
+    QTest::newRow("vocab id far too large") << replaced("\"Ġthe\": 258", "\"Ġthe\": 2000000000")
+                                            << QStringList{"model", "2000000000", "far beyond"};
     QTest::newRow("vocab id not a number") << replaced("\"Ġthe\": 258", "\"Ġthe\": \"x\"")
                                            << QStringList{"model.vocab[\"Ġthe\"]", "integer"};
     QTest::newRow("unsupported normalizer") << replaced("\"type\": \"NFC\"", "\"type\": \"Lowercase\"")

@@ -17,6 +17,8 @@ namespace {
 constexpr size_t kCacheLimit = 1 << 16;
 // Longer pieces (runs of spaces, long Japanese runs) are not cached.
 constexpr size_t kCacheMaxWordBytes = 256;
+// How far the largest vocabulary id may exceed twice the vocabulary's size.
+constexpr size_t kMaxIdHoles = 1 << 16;
 
 uint64_t pairKey(int32_t left, int32_t right)
 {
@@ -127,6 +129,10 @@ ByteLevelBpeTokenizer::ByteLevelBpeTokenizer(std::unordered_map<std::string, int
             throw std::invalid_argument("vocab: \"" + token + "\" has a negative id");
         maxId = std::max(maxId, id);
     }
+    // Ids index a table: a stray huge id would ask for gigabytes.
+    if (static_cast<size_t>(maxId) >= 2 * m_vocab.size() + kMaxIdHoles)
+        throw std::invalid_argument("vocab: id " + std::to_string(maxId) + " is far beyond the " +
+                                    std::to_string(m_vocab.size()) + " tokens of the vocabulary");
     m_idToToken.assign(static_cast<size_t>(maxId + 1), std::string());
     m_hasId.assign(static_cast<size_t>(maxId + 1), false);
     for (const auto &[token, id] : m_vocab) {
