@@ -234,6 +234,7 @@ private Q_SLOTS:
     void vocabularyLookups();
     void malformedTokenizerJson_data();
     void malformedTokenizerJson();
+    void mutatedTokenizerJsonNeverCrashes();
     void loaderChoosesTheFile();
     void tokenizerConfig();
     void tokenizerConfigErrors_data();
@@ -620,6 +621,50 @@ void TestTokenizer::malformedTokenizerJson()
     QVERIFY2(!message.isEmpty(), "no error");
     for (const QString &part : expected)
         QVERIFY2(message.contains(part), qPrintable(message + QLatin1String(" lacks ") + part));
+}
+
+void TestTokenizer::mutatedTokenizerJsonNeverCrashes()
+{
+    // A seeded mutation loop over the fixture's text and over a tokenizer_config.json:
+    // characters replaced by JSON-significant ones, inserted, deleted. Each result loads
+    // or throws InputException (any other exception fails the test).
+    const QByteArray json = readFile(dataDir("bpe_strings/tokenizer.json"));
+    const QByteArray config = R"({"added_tokens_decoder": {"280": {"content": "<|endoftext|>", "special": true}},
+        "eos_token": {"content": "<|im_end|>"}, "pad_token": "<|endoftext|>", "add_bos_token": false,
+        "additional_special_tokens": ["<|im_start|>"]})";
+    const char alphabet[] = "{}[]\",:0123456789-aeltrunfNBPE ";
+    std::mt19937 rng(4242);
+    auto mutate = [&](QByteArray b) {
+        const int edits = 1 + static_cast<int>(rng() % 3);
+        for (int e = 0; e < edits; ++e) {
+            const auto at = static_cast<qsizetype>(rng() % static_cast<uint32_t>(b.size()));
+            const char c = alphabet[rng() % (sizeof alphabet - 1)];
+            switch (rng() % 3) {
+            case 0: b[at] = c; break;
+            case 1: b.insert(at, c); break;
+            default: b.remove(at, 1 + static_cast<qsizetype>(rng() % 6));
+            }
+        }
+        return b;
+    };
+    QTemporaryDir dir;
+    int loaded = 0, rejected = 0;
+    for (int round = 0; round < 400; ++round) {
+        const bool mutateConfig = round % 4 == 3;
+        writeFile(dir.filePath(QStringLiteral("tokenizer.json")), mutateConfig ? json : mutate(json));
+        writeFile(dir.filePath(QStringLiteral("tokenizer_config.json")), mutateConfig ? mutate(config) : config);
+        try {
+            const auto tok = loadTokenizer(dir.path().toStdString());
+            QVERIFY(isValidUtf8(tok->decode(tok->encode("こんにちは the lower <|im_end|>"))));
+            ++loaded;
+        } catch (const rwb::data::InputException &) {
+            ++rejected;
+        } catch (const std::exception &e) {
+            QFAIL(qPrintable(QStringLiteral("round %1: not an InputException: %2").arg(round).arg(QString::fromUtf8(e.what()))));
+        }
+    }
+    QVERIFY(loaded > 0);
+    QVERIFY(rejected > 0);
 }
 
 void TestTokenizer::loaderChoosesTheFile()

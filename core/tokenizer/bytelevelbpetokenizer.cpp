@@ -71,6 +71,15 @@ std::vector<std::string_view> splitLiteral(std::string_view text, std::string_vi
     return out;
 }
 
+// obj["type"] when obj is an object with a string "type", else "". Never throws.
+std::string typeOf(const nlohmann::json &obj)
+{
+    if (!obj.is_object())
+        return {};
+    auto it = obj.find("type");
+    return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 } // namespace
 
 ByteLevelBpeTokenizer::PreTokenizerStep ByteLevelBpeTokenizer::PreTokenizerStep::split(std::string regex)
@@ -191,17 +200,14 @@ std::unique_ptr<ByteLevelBpeTokenizer> ByteLevelBpeTokenizer::fromJsonText(std::
 
 bool ByteLevelBpeTokenizer::isByteLevelBpe(const nlohmann::json &doc)
 {
-    if (!doc.is_object() || !doc.contains("model") || !doc["model"].is_object() ||
-        doc["model"].value("type", "") != "BPE" || !doc.contains("pre_tokenizer"))
+    if (!doc.is_object() || !doc.contains("model") || typeOf(doc["model"]) != "BPE" || !doc.contains("pre_tokenizer"))
         return false;
     const nlohmann::json &pre = doc["pre_tokenizer"];
-    if (!pre.is_object())
-        return false;
-    if (pre.value("type", "") == "ByteLevel")
+    if (typeOf(pre) == "ByteLevel")
         return true;
-    if (pre.value("type", "") == "Sequence" && pre.contains("pretokenizers") && pre["pretokenizers"].is_array())
+    if (typeOf(pre) == "Sequence" && pre.contains("pretokenizers") && pre["pretokenizers"].is_array())
         for (const nlohmann::json &step : pre["pretokenizers"])
-            if (step.is_object() && step.value("type", "") == "ByteLevel")
+            if (typeOf(step) == "ByteLevel")
                 return true;
     return false;
 }
@@ -382,7 +388,7 @@ std::unique_ptr<ByteLevelBpeTokenizer> ByteLevelBpeTokenizer::fromJson(const nlo
     // post_processor: a TemplateProcessing that starts every sequence with a special
     // token (Llama 3's <|begin_of_text|>) means the model expects a BOS.
     if (const nlohmann::json *post = r.optional(doc, "post_processor")) {
-        if (post->is_object() && post->value("type", "") == "TemplateProcessing" && post->contains("single") &&
+        if (typeOf(*post) == "TemplateProcessing" && post->contains("single") &&
             (*post)["single"].is_array() && !(*post)["single"].empty()) {
             const nlohmann::json &firstItem = (*post)["single"][0];
             if (firstItem.is_object() && firstItem.contains("SpecialToken") && firstItem["SpecialToken"].is_object()) {
