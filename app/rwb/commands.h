@@ -5,11 +5,15 @@
 
 namespace rwb::cli {
 
-// Each takes the arguments after its command word ("reward", "eval", "bench", "data") and
-// returns the process exit code. They print errors themselves.
+// Each takes the arguments after its command word ("reward", "eval", "bench", "data",
+// "tokenizer", "model", "generate") and returns the process exit code. They print
+// errors themselves.
 int rewardCommand(const std::vector<std::string> &args);
 int evalCommand(const std::vector<std::string> &args);
 int benchCommand(const std::vector<std::string> &args);
 int dataCommand(const std::vector<std::string> &args);
+int tokenizerCommand(const std::vector<std::string> &args);
+int modelCommand(const std::vector<std::string> &args);
+int generateCommand(const std::vector<std::string> &args);
 
 } // namespace rwb::cli

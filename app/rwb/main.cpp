@@ -17,8 +17,17 @@ Commands:
   reward list     the registered reward components
   eval score      precision / recall / F1 of extracted answers (the first paper's §2.4)
   bench rewards   component evaluations per second on one thread
+  bench generate  prefill / decode tokens/s of the decoder against the bandwidth bound
+  bench membw     the machine's memory bandwidth
   data synth      synthetic Japanese business e-mails for company extraction (JSONL)
   data stats      length distribution and variety of an extraction dataset
+  tokenizer train   train a byte-level BPE tokenizer (tokenizer.json) on a text corpus
+  tokenizer encode  token ids of a text with a model folder's tokenizer
+  tokenizer decode  the text of token ids
+  tokenizer info    what a model folder's tokenizer and prompt format are
+  model init      a new model folder with random weights (the tiny default, Qwen3-0.6B's shape)
+  model info      what a model folder holds
+  generate        sample completions from a model (and a LoRA adapter) by hand
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.
@@ -48,6 +57,13 @@ int main(int argc, char **argv)
         return rwb::cli::benchCommand(args);
     if (command == "data")
         return rwb::cli::dataCommand(args);
-    rwb::cli::printError("unknown command \"" + command + "\" (commands: reward, eval, bench, data; see rwb --help)");
+    if (command == "tokenizer")
+        return rwb::cli::tokenizerCommand(args);
+    if (command == "model")
+        return rwb::cli::modelCommand(args);
+    if (command == "generate")
+        return rwb::cli::generateCommand(args);
+    rwb::cli::printError("unknown command \"" + command +
+                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }

@@ -1,0 +1,257 @@
+#include "cli.h"
+#include "commands.h"
+
+#include "data/jsonl.h"
+#include "model/causallm.h"
+#include "model/membench.h"
+#include "model/modelconfig.h"
+#include "tokenizer/promptformat.h"
+#include "tokenizer/tokenizer.h"
+
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace rwb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char *const kGenerateHelp = R"(rwb generate — sample completions from a model by hand
+
+Usage: rwb generate --model DIR [--adapter DIR] (--prompt TEXT | --sender S --email TEXT)
+                    [-n G] [--max-new-tokens N] [--temperature T] [--top-p P] [--top-k K]
+                    [--min-p M] [--seed S] [--thinking] [--raw] [--dtype D] [--device D] [--threads N]
+
+  --model DIR        a Hugging Face model folder (config.json, model.safetensors or an index,
+                     tokenizer.json or tokenizer.model)
+  --adapter DIR      a LoRA adapter in the PEFT layout (adapter_config.json, adapter_model.safetensors)
+  --prompt TEXT      the user's message, wrapped in the model's prompt format (see --raw)
+  --sender, --email  build the first paper's extraction prompt (fig. 2; fig. 3 with --thinking)
+  --raw              send --prompt as it is, without the prompt format
+  -n, --samples G    completions to sample (default 1): the prompt is prefilled once
+  --max-new-tokens   default 64; sampling stops earlier at the format's stop tokens
+  --temperature      default 1.0; 0 is greedy
+  --top-p, --top-k, --min-p   default 1.0, 0 (off), 0 (off)
+  --seed             default 0; the same seed gives the same completions
+  --dtype            auto (the config's), float32 or bfloat16
+  --device           auto, cpu or cuda
+  --threads          CPU threads (default: every core)
+
+Prints one JSON line per sample: {"sample", "text", "tokens", "truncated", "logprob"},
+then a line on stderr with the prefill and decode speed.
+)";
+
+const char *const kModelHelp = R"(rwb model — model folders
+
+Subcommands:
+  init   write a new model with random weights (the tiny default or Qwen3-0.6B's shape)
+  info   what a model folder holds: family, shape, parameters, tokenizer, prompt format
+Run "rwb model <subcommand> --help" for its options.
+)";
+
+const char *const kInitHelp = R"(rwb model init — a new model folder with random weights
+
+Usage: rwb model init --tokenizer DIR --out DIR [--shape tiny|qwen3-0.6b] [--seed S] [--dtype D]
+
+Writes DIR/config.json and DIR/model.safetensors in the Hugging Face layout and copies
+the tokenizer files (tokenizer.json or tokenizer.model, tokenizer_config.json) from
+--tokenizer. The vocabulary size, eos and bos come from the tokenizer. "tiny" (the
+default) is the demo's policy: a Qwen3-architecture decoder of a few million parameters
+(hidden 256, 4 layers, 4 / 2 heads of 64, FFN 768, tied embeddings) that the SFT stage
+trains from scratch.
+)";
+
+const char *const kInfoHelp = R"(rwb model info — describe a model folder
+
+Usage: rwb model info --model DIR
+Prints one JSON object: family, shape, parameters, dtype, tokenizer kind and size,
+prompt format and stop tokens.
+)";
+
+model::ModelOptions modelOptions(const Args &args)
+{
+    model::ModelOptions o;
+    o.dtype = args.value("dtype", "auto");
+    o.device = args.value("device", "auto");
+    o.threads = static_cast<int>(args.number("threads", 0));
+    if (o.dtype != "auto" && o.dtype != "float32" && o.dtype != "bfloat16")
+        throw UsageError{"--dtype must be auto, float32 or bfloat16"};
+    if (o.device != "auto" && o.device != "cpu" && o.device != "cuda")
+        throw UsageError{"--device must be auto, cpu or cuda"};
+    return o;
+}
+
+int generate(const std::vector<std::string> &rawArgs)
+{
+    std::vector<std::string> argv = rawArgs;
+    for (auto &a : argv)
+        if (a == "-n")
+            a = "--samples";
+    const Args args(argv, {{"model", "adapter", "prompt", "sender", "email", "samples", "max-new-tokens", "temperature",
+                            "top-p", "top-k", "min-p", "seed", "dtype", "device", "threads"},
+                           {"thinking", "raw", "help"}});
+    if (args.has("help")) {
+        std::cout << kGenerateHelp;
+        return kExitOk;
+    }
+    const std::string dir = args.required("model");
+    const bool fromEmail = args.has("sender") || args.has("email");
+    if (fromEmail == args.has("prompt"))
+        throw UsageError{"give either --prompt or --sender with --email"};
+    const int g = static_cast<int>(args.number("samples", 1));
+    if (g < 1)
+        throw UsageError{"-n must be ≥ 1"};
+
+    const auto tokenizer = tokenizer::loadTokenizer(dir);
+    const tokenizer::PromptFormat format = tokenizer::PromptFormat::forModel(dir, *tokenizer);
+    std::string prompt;
+    if (fromEmail)
+        prompt = format.extractionPrompt(args.required("sender"), args.required("email"), args.has("thinking"));
+    else if (args.has("raw"))
+        prompt = args.value("prompt");
+    else
+        prompt = format.chat({{"user", args.value("prompt")}}, /*addGenerationPrompt=*/true);
+
+    auto lm = model::CausalLM::load(dir, modelOptions(args));
+    if (args.has("adapter"))
+        lm->loadAdapter(args.value("adapter"));
+
+    model::SamplingOptions so;
+    so.temperature = args.number("temperature", 1.0);
+    so.topP = args.number("top-p", 1.0);
+    so.topK = static_cast<int>(args.number("top-k", 0));
+    so.minP = args.number("min-p", 0.0);
+    so.maxNewTokens = static_cast<int>(args.number("max-new-tokens", 64));
+    so.seed = static_cast<uint64_t>(args.number("seed", 0));
+    so.stopTokens = format.stopTokenIds(*tokenizer);
+    so.padToken = tokenizer->padId().value_or(tokenizer->eosId().value_or(0));
+    so.vocabLimit = tokenizer->vocabSize();
+    if (so.topP <= 0.0 || so.topP > 1.0)
+        throw UsageError{"--top-p must be in (0, 1]"};
+
+    const std::vector<int32_t> ids = tokenizer->encode(prompt);
+    if (ids.empty())
+        throw UsageError{"the prompt encodes to no token"};
+    const model::Generation gen = lm->generate({ids}, g, so);
+    for (size_t i = 0; i < gen.tokens.size(); ++i) {
+        std::vector<int32_t> shown = gen.tokens[i];
+        if (!shown.empty() && !gen.truncated[i])
+            shown.pop_back(); // the stop token
+        double logprob = 0.0;
+        for (float lp : gen.logProbs[i])
+            logprob += lp;
+        nlohmann::ordered_json j;
+        j["sample"] = i;
+        j["text"] = tokenizer->decode(shown, /*skipSpecial=*/true);
+        j["tokens"] = gen.tokens[i].size();
+        j["truncated"] = static_cast<bool>(gen.truncated[i]);
+        j["logprob"] = logprob;
+        std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    }
+    const double decoded = static_cast<double>(gen.generatedTokens) - static_cast<double>(gen.tokens.size());
+    std::cerr << "prompt " << ids.size() << " tokens, prefill " << static_cast<int>(gen.promptTokens / gen.prefillSeconds)
+              << " tok/s; decoded " << gen.generatedTokens << " tokens at "
+              << static_cast<int>(gen.decodeSeconds > 0 ? decoded / gen.decodeSeconds : 0) << " tok/s ("
+              << lm->deviceName() << ", " << lm->dtypeName() << ")" << std::endl;
+    return kExitOk;
+}
+
+void copyIfExists(const fs::path &from, const fs::path &to)
+{
+    if (fs::exists(from))
+        fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+}
+
+int init(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"tokenizer", "out", "shape", "seed", "dtype"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kInitHelp;
+        return kExitOk;
+    }
+    const std::string tokDir = args.required("tokenizer");
+    const std::string out = args.required("out");
+    const std::string shape = args.value("shape", "tiny");
+    const auto tokenizer = tokenizer::loadTokenizer(tokDir);
+    model::ModelConfig config;
+    if (shape == "tiny") {
+        config = model::tinyDefaultConfig(tokenizer->vocabSize());
+    } else if (shape == "qwen3-0.6b") {
+        config = model::qwen3_0_6bConfig();
+        if (tokenizer->vocabSize() > config.vocabSize)
+            config.vocabSize = tokenizer->vocabSize();
+    } else {
+        throw UsageError{"--shape must be tiny or qwen3-0.6b"};
+    }
+    config.eosTokenId = tokenizer->eosId().value_or(-1);
+    config.bosTokenId = tokenizer->bosId().value_or(-1);
+    model::ModelOptions o;
+    o.seed = static_cast<uint64_t>(args.number("seed", 0));
+    o.dtype = args.value("dtype", "float32");
+    o.device = "cpu";
+    auto lm = model::CausalLM::random(config, o);
+    fs::create_directories(out);
+    lm->save(out);
+    for (const char *f : {"tokenizer.json", "tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"})
+        copyIfExists(fs::path(tokDir) / f, fs::path(out) / f);
+    nlohmann::ordered_json j;
+    j["model"] = out;
+    j["family"] = model::familyName(config.family);
+    j["parameters"] = lm->parameterCount();
+    j["vocab_size"] = config.vocabSize;
+    j["dtype"] = lm->dtypeName();
+    std::cout << j.dump() << std::endl;
+    return kExitOk;
+}
+
+int info(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"model"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kInfoHelp;
+        return kExitOk;
+    }
+    const std::string dir = args.required("model");
+    const model::ModelConfig c = model::loadModelConfig(dir);
+    const auto tokenizer = tokenizer::loadTokenizer(dir);
+    const tokenizer::PromptFormat format = tokenizer::PromptFormat::forModel(dir, *tokenizer);
+    nlohmann::ordered_json j;
+    j["family"] = model::familyName(c.family);
+    j["parameters"] = c.parameterCount();
+    j["vocab_size"] = c.vocabSize;
+    j["hidden_size"] = c.hiddenSize;
+    j["layers"] = c.numLayers;
+    j["heads"] = c.numHeads;
+    j["kv_heads"] = c.numKvHeads;
+    j["head_dim"] = c.headDim;
+    j["tied_embeddings"] = c.tieWordEmbeddings;
+    j["dtype"] = c.torchDtype;
+    j["tokenizer"] = tokenizer->kind();
+    j["tokenizer_vocab_size"] = tokenizer->vocabSize();
+    j["prompt_format"] = format.name();
+    j["stop_tokens"] = format.stopTokenIds(*tokenizer);
+    if (tokenizer->vocabSize() > c.vocabSize)
+        j["warning"] = "the tokenizer has more tokens than the model's embeddings";
+    std::cout << j.dump(2) << std::endl;
+    return kExitOk;
+}
+
+} // namespace
+
+int generateCommand(const std::vector<std::string> &args)
+{
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::cout << kGenerateHelp;
+        return args.empty() ? kExitBadInput : kExitOk;
+    }
+    return guarded("generate", [&] { return generate(args); });
+}
+
+int modelCommand(const std::vector<std::string> &args)
+{
+    return dispatch("model", kModelHelp, args, {{"init", init}, {"info", info}});
+}
+
+} // namespace rwb::cli
