@@ -4,6 +4,7 @@
 #include "data/emailstats.h"
 #include "data/extractionrecord.h"
 #include "data/syntheticemails.h"
+#include "tokenizer/promptformat.h"
 
 #include <cerrno>
 #include <cmath>
@@ -22,6 +23,7 @@ const char *const kDataHelp = R"(rwb data — datasets
 Subcommands:
   synth   generate synthetic e-mails for a task (JSONL)
   stats   length distribution and variety of an extraction dataset
+  corpus  prompt + answer text of datasets, to train a tokenizer on
 Run "rwb data <subcommand> --help" for its options.
 )";
 
@@ -181,9 +183,58 @@ int stats(const std::vector<std::string> &argv)
 
 } // namespace
 
+namespace {
+
+const char *const kCorpusHelp = R"(rwb data corpus — text to train a tokenizer on
+
+Usage: rwb data corpus --input F.jsonl [--input more.jsonl …] --out corpus.txt [--thinking]
+
+Writes, for every line of the extraction datasets, the first paper's prompt (fig. 2, or
+fig. 3 with --thinking) followed by the gold answer, as the model will see them in SFT
+and GRPO, so that a tokenizer trained on it covers the template, the e-mails and the
+answers. Written to corpus.txt.part first and renamed when complete.
+)";
+
+int corpus(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"input", "out"}, {"thinking", "help"}});
+    if (args.has("help")) {
+        std::cout << kCorpusHelp;
+        return kExitOk;
+    }
+    if (args.values("input").empty())
+        throw UsageError{"--input is required"};
+    const std::string out = args.required("out");
+    const bool thinking = args.has("thinking");
+    data::ExtractionReadOptions options;
+    options.requireCompletion = false;
+    std::ofstream file(out + ".part", std::ios::binary | std::ios::trunc);
+    if (!file)
+        throw data::InputException({out, 0, "cannot write"});
+    size_t lines = 0;
+    for (const std::string &input : args.values("input")) {
+        for (const data::ExtractionRecord &r : data::readExtractionJsonl(input, options).records) {
+            file << tokenizer::PromptFormat::paperPrompt(r.senderEmail, r.emailText, thinking)
+                 << tokenizer::PromptFormat::paperCompletion(r.gold, "", thinking) << "\n\n";
+            ++lines;
+        }
+    }
+    file.close();
+    if (!file)
+        throw data::InputException({out, 0, "write failed (disk full?)"});
+    std::filesystem::rename(out + ".part", out);
+    nlohmann::ordered_json j;
+    j["out"] = out;
+    j["examples"] = lines;
+    std::cout << j.dump() << std::endl;
+    return kExitOk;
+}
+
+} // namespace
+
 int dataCommand(const std::vector<std::string> &args)
 {
-    return dispatch("data", kDataHelp, args, {{"synth", synth}, {"stats", stats}});
+    return dispatch("data", kDataHelp, args, {{"synth", synth}, {"stats", stats}, {"corpus", corpus}});
 }
 
 } // namespace rwb::cli
