@@ -27,7 +27,7 @@
 #include "tokenizer/sentencepiecemodel.h"
 #include "tokenizer/sentencepiecetokenizer.h"
 #include "tokenizer/tokenizer.h"
-#include "tokenizer/unicodeform.h"
+#include "text/unicodeform.h"
 
 #include <QDir>
 #include <QFile>
@@ -167,7 +167,7 @@ int32_t byteId(int b)
 
 std::string nfc(const std::string &s)
 {
-    return toUnicodeForm(s, UnicodeForm::NFC);
+    return rwb::text::toUnicodeForm(s, rwb::text::UnicodeForm::NFC);
 }
 
 struct Run {
@@ -534,7 +534,7 @@ void TestTokenizer::decodeAnyIdsNeverFails()
             for (int32_t &id : ids)
                 id = pick(rng);
             const std::string text = tok->decode(ids, round % 2 == 0);
-            QVERIFY(isValidUtf8(text));
+            QVERIFY(rwb::text::isValidUtf8(text));
         }
     }
 }
@@ -655,7 +655,7 @@ void TestTokenizer::mutatedTokenizerJsonNeverCrashes()
         writeFile(dir.filePath(QStringLiteral("tokenizer_config.json")), mutateConfig ? mutate(config) : config);
         try {
             const auto tok = loadTokenizer(dir.path().toStdString());
-            QVERIFY(isValidUtf8(tok->decode(tok->encode("こんにちは the lower <|im_end|>"))));
+            QVERIFY(rwb::text::isValidUtf8(tok->decode(tok->encode("こんにちは the lower <|im_end|>"))));
             ++loaded;
         } catch (const rwb::data::InputException &) {
             ++rejected;
@@ -1074,7 +1074,7 @@ void TestTokenizer::spmMutatedModelsNeverCrash()
         try {
             SentencePieceTokenizer tok(parseSentencePieceModel(bytes, "mutated.model"), "mutated.model");
             const Ids ids = tok.encode("株式会社きらめき商事 abc 😀");
-            QVERIFY(isValidUtf8(tok.decode(ids)));
+            QVERIFY(rwb::text::isValidUtf8(tok.decode(ids)));
         } catch (const rwb::data::InputException &) {
             ++rejected;
         }

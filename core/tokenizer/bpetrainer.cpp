@@ -3,7 +3,7 @@
 #include "data/jsonl.h"
 #include "tokenizer/bytelevel.h"
 #include "tokenizer/bytelevelbpetokenizer.h"
-#include "tokenizer/unicodeform.h"
+#include "text/unicodeform.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -73,7 +73,7 @@ BpeTrainer::BpeTrainer(BpeTrainerOptions options) : m_options(std::move(options)
     for (const std::string &t : m_options.addedTokens) {
         if (t.empty())
             throw std::invalid_argument("an added token is empty");
-        if (!isValidUtf8(t))
+        if (!text::isValidUtf8(t))
             throw std::invalid_argument("added token \"" + t + "\" is not valid UTF-8");
         if (!seen.insert(t).second)
             throw std::invalid_argument("added token \"" + t + "\" is given twice");
@@ -97,9 +97,9 @@ BpeTrainer::~BpeTrainer() = default;
 
 void BpeTrainer::addText(std::string_view text)
 {
-    const std::string valid = validUtf8(text);
+    const std::string valid = text::validUtf8(text);
     auto countPlain = [&](std::string_view plain) {
-        const std::string normalized = toUnicodeForm(plain, UnicodeForm::NFC);
+        const std::string normalized = text::toUnicodeForm(plain, text::UnicodeForm::NFC);
         for (std::string_view piece : m_splitter.splitIsolated(normalized)) {
             ++m_wordCounts[std::string(piece)];
             ++m_totalWords;

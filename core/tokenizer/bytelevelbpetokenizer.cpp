@@ -101,7 +101,7 @@ ByteLevelBpeTokenizer::PreTokenizerStep ByteLevelBpeTokenizer::PreTokenizerStep:
 ByteLevelBpeTokenizer::Options ByteLevelBpeTokenizer::qwenOptions()
 {
     Options o;
-    o.normalizer = {UnicodeForm::NFC};
+    o.normalizer = {text::UnicodeForm::NFC};
     o.preTokenizer = {PreTokenizerStep::split(kQwenSplitRegex), PreTokenizerStep::byteLevel(false)};
     return o;
 }
@@ -224,13 +224,13 @@ std::unique_ptr<ByteLevelBpeTokenizer> ByteLevelBpeTokenizer::fromJson(const nlo
     auto readForm = [&](const nlohmann::json &n, const std::string &path) {
         const std::string type = r.string(r.required(n, path, "type"), JsonFieldReader::join(path, "type"));
         if (type == "NFC")
-            options.normalizer.push_back(UnicodeForm::NFC);
+            options.normalizer.push_back(text::UnicodeForm::NFC);
         else if (type == "NFD")
-            options.normalizer.push_back(UnicodeForm::NFD);
+            options.normalizer.push_back(text::UnicodeForm::NFD);
         else if (type == "NFKC")
-            options.normalizer.push_back(UnicodeForm::NFKC);
+            options.normalizer.push_back(text::UnicodeForm::NFKC);
         else if (type == "NFKD")
-            options.normalizer.push_back(UnicodeForm::NFKD);
+            options.normalizer.push_back(text::UnicodeForm::NFKD);
         else
             r.fail(JsonFieldReader::join(path, "type"),
                    "normalizer \"" + type + "\" is not supported (NFC, NFD, NFKC, NFKD or a Sequence of them)");
@@ -406,9 +406,9 @@ std::unique_ptr<ByteLevelBpeTokenizer> ByteLevelBpeTokenizer::fromJson(const nlo
 
 void ByteLevelBpeTokenizer::encodePlain(std::string_view text, bool atStart, std::vector<int32_t> &out) const
 {
-    std::string normalized = validUtf8(text);
+    std::string normalized = text::validUtf8(text);
     if (!m_options.normalizer.empty())
-        normalized = toUnicodeForms(normalized, m_options.normalizer);
+        normalized = text::toUnicodeForms(normalized, m_options.normalizer);
 
     std::vector<std::string> pieces{std::move(normalized)};
     std::vector<std::string> next;

@@ -2,7 +2,7 @@
 
 #include "tokenizer/stringmap.h"
 #include "tokenizer/tokenizer.h"
-#include "tokenizer/unicodeform.h"
+#include "text/unicodeform.h"
 
 #include <array>
 #include <nlohmann/json_fwd.hpp>
@@ -50,7 +50,7 @@ public:
 
     struct Options {
         // Applied in order; empty for none.
-        std::vector<UnicodeForm> normalizer = {UnicodeForm::NFC};
+        std::vector<text::UnicodeForm> normalizer = {text::UnicodeForm::NFC};
         // Qwen's: Split(kQwenSplitRegex, Isolated), then ByteLevel without its own regex.
         std::vector<PreTokenizerStep> preTokenizer;
         // A piece that is itself in the vocabulary is taken whole (Llama 3).

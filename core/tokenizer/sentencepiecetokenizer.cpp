@@ -2,7 +2,7 @@
 
 #include "data/jsonl.h"
 #include "text/utf8.h"
-#include "tokenizer/unicodeform.h"
+#include "text/unicodeform.h"
 
 #include <cmath>
 #include <limits>
@@ -90,7 +90,7 @@ std::string nmtNfkc(std::string_view text)
         size_t tilde = mapped.find(U'\uFF5E', from);
         if (tilde == std::u32string::npos)
             tilde = mapped.size();
-        out += toUnicodeForm(text::encodeUtf8(std::u32string_view(mapped).substr(from, tilde - from)), UnicodeForm::NFKC);
+        out += text::toUnicodeForm(text::encodeUtf8(std::u32string_view(mapped).substr(from, tilde - from)), text::UnicodeForm::NFKC);
         if (tilde < mapped.size())
             out += "\xEF\xBD\x9E";
         from = tilde + 1;
@@ -137,7 +137,7 @@ SentencePieceTokenizer::SentencePieceTokenizer(SentencePieceModel model, const s
         const std::string field = "pieces[" + std::to_string(id) + "]";
         if (p.piece.empty())
             fail(field + ".piece", "empty");
-        if (!isValidUtf8(p.piece))
+        if (!text::isValidUtf8(p.piece))
             fail(field + ".piece", "not valid UTF-8");
         if (!std::isfinite(p.score))
             fail(field + ".score", "not a finite number");
@@ -204,7 +204,7 @@ std::string SentencePieceTokenizer::kind() const
 std::string SentencePieceTokenizer::normalize(std::string_view text, bool atStart) const
 {
     const SentencePieceOptions &o = m_model.options;
-    std::string s = validUtf8(text);
+    std::string s = text::validUtf8(text);
     if (o.normalizerName == "nmt_nfkc")
         s = nmtNfkc(s);
     if (o.removeExtraWhitespaces) {

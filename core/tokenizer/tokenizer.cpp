@@ -1,6 +1,6 @@
 #include "tokenizer/tokenizer.h"
 
-#include "tokenizer/unicodeform.h"
+#include "text/unicodeform.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -61,7 +61,7 @@ std::string Tokenizer::decodeBytes(const std::vector<int32_t> &ids, bool skipSpe
 
 std::string Tokenizer::decode(const std::vector<int32_t> &ids, bool skipSpecial) const
 {
-    return validUtf8(decodeBytes(ids, skipSpecial));
+    return text::validUtf8(decodeBytes(ids, skipSpecial));
 }
 
 int32_t Tokenizer::vocabSize() const

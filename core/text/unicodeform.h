@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rwb::tokenizer {
+namespace rwb::text {
 
 // The Unicode normalization forms a tokenizer's normalizer may ask for.
 enum class UnicodeForm { NFC, NFD, NFKC, NFKD };
@@ -23,4 +23,4 @@ std::string toUnicodeForm(std::string_view text, UnicodeForm form);
 // Applies the forms one after the other (a normalizer "Sequence").
 std::string toUnicodeForms(std::string_view text, const std::vector<UnicodeForm> &forms);
 
-} // namespace rwb::tokenizer
+} // namespace rwb::text

@@ -1,4 +1,4 @@
-#include "tokenizer/unicodeform.h"
+#include "text/unicodeform.h"
 
 #include "text/utf8.h"
 
@@ -6,7 +6,7 @@
 #include <memory>
 #include <utf8proc.h>
 
-namespace rwb::tokenizer {
+namespace rwb::text {
 
 namespace {
 
@@ -56,7 +56,7 @@ std::string validUtf8(std::string_view text)
 {
     if (isValidUtf8(text))
         return std::string(text);
-    return text::encodeUtf8(text::decodeUtf8(text));
+    return encodeUtf8(decodeUtf8(text));
 }
 
 std::string toUnicodeForm(std::string_view text, UnicodeForm form)
@@ -90,4 +90,4 @@ std::string toUnicodeForms(std::string_view text, const std::vector<UnicodeForm>
     return s;
 }
 
-} // namespace rwb::tokenizer
+} // namespace rwb::text
