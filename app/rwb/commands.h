@@ -15,5 +15,8 @@ int dataCommand(const std::vector<std::string> &args);
 int tokenizerCommand(const std::vector<std::string> &args);
 int modelCommand(const std::vector<std::string> &args);
 int generateCommand(const std::vector<std::string> &args);
+int sftCommand(const std::vector<std::string> &args);
+// The body of "rwb eval run" (dispatched by evalCommand).
+int evalRunCommand(const std::vector<std::string> &args);
 
 } // namespace rwb::cli

@@ -16,7 +16,8 @@ const char *const kEvalHelp = R"(rwb eval — evaluation metrics
 
 Subcommands:
   score   precision / recall / F1 of completions against their golds
-Run "rwb eval score --help" for its options.
+  run     generate with a model on a dataset and score it
+Run "rwb eval <subcommand> --help" for its options.
 )";
 
 const char *const kScoreHelp = R"(rwb eval score — precision, recall and F1 (the first paper's §2.4)
@@ -71,7 +72,7 @@ int score(const std::vector<std::string> &argv)
 
 int evalCommand(const std::vector<std::string> &args)
 {
-    return dispatch("eval", kEvalHelp, args, {{"score", score}});
+    return dispatch("eval", kEvalHelp, args, {{"score", score}, {"run", evalRunCommand}});
 }
 
 } // namespace rwb::cli

@@ -28,6 +28,8 @@ Commands:
   model init      a new model folder with random weights (the tiny default, Qwen3-0.6B's shape)
   model info      what a model folder holds
   generate        sample completions from a model (and a LoRA adapter) by hand
+  sft             supervised fine-tuning (full or LoRA) on an extraction dataset
+  eval run        generate with a model on a dataset: precision / recall / F1
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.
@@ -63,7 +65,9 @@ int main(int argc, char **argv)
         return rwb::cli::modelCommand(args);
     if (command == "generate")
         return rwb::cli::generateCommand(args);
+    if (command == "sft")
+        return rwb::cli::sftCommand(args);
     rwb::cli::printError("unknown command \"" + command +
-                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate; see rwb --help)");
+                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "model/causallm.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rwb::train {
+
+// Supervised fine-tuning on (prompt, target) pairs of the extraction task: the prompt is
+// the first paper's template (fig. 2, or fig. 3 in thinking mode) filled from a JSONL
+// line, the target its gold answer (with an empty <thinking></thinking> in thinking mode)
+// and the end-of-completion token. The loss counts target tokens only.
+struct SftConfig {
+    std::string model;              // model folder (Hugging Face layout, tokenizer beside it)
+    std::string output;             // where the adapter (LoRA) or the full model is written
+    std::string trainData;          // extraction JSONL ("completion" not needed)
+    bool thinking = false;
+    bool lora = true;               // false: full fine-tuning
+    model::LoraOptions loraOptions; // r 8, α 32, dropout 0.05 (the paper's table 4)
+    double learningRate = 3e-5;
+    double weightDecay = 0.0;
+    double maxGradNorm = 1.0;       // ≤ 0: no clipping
+    std::string schedule = "constant_with_warmup"; // or "cosine"
+    double warmupRatio = 0.03;      // of the optimizer steps
+    int epochs = 1;
+    int batchSize = 8;              // sequences per micro-batch
+    int gradientAccumulation = 2;   // micro-batches per optimizer step
+    int maxLength = 1024;           // prompt + target tokens; longer examples are skipped (counted)
+    // ProRAG eq. 1: tokens of these tags weigh controlTokenWeight (λ) in the loss.
+    std::vector<std::string> controlTags{"<thinking>", "</thinking>", "<answer>", "</answer>"};
+    double controlTokenWeight = 1.0;
+    uint64_t seed = 0;
+    std::string dtype = "float32";
+    std::string device = "auto";
+    int threads = 0;
+    int limit = 0;                  // > 0: use only the first N examples
+};
+
+// Parses and validates a JSON config (keys as in docs/training.md); throws
+// data::InputException naming `source` and the field. Relative paths resolve against
+// the config's folder.
+SftConfig parseSftConfig(std::string_view json, const std::string &source);
+SftConfig loadSftConfig(const std::string &path);
+
+struct SftProgress {
+    int step = 0;               // optimizer steps done
+    int totalSteps = 0;
+    int epoch = 0;
+    double loss = 0.0;          // mean over the tokens of the last optimizer step (weighted)
+    double learningRate = 0.0;
+    double gradNorm = 0.0;      // before clipping
+    double tokensPerSecond = 0.0; // target + prompt tokens processed
+    double elapsedSeconds = 0.0;
+};
+
+struct SftResult {
+    int steps = 0;
+    double finalLoss = 0.0;
+    int examples = 0;
+    int skippedTooLong = 0;
+    double seconds = 0.0;
+};
+
+// Called on the training thread after every optimizer step; return false to stop
+// (the model trained so far is still saved).
+using SftCallback = std::function<bool(const SftProgress &)>;
+
+// Trains and writes config.output. Throws data::InputException for bad inputs and
+// std::runtime_error naming the step when the loss becomes NaN or infinite (nothing
+// is written then).
+SftResult runSft(const SftConfig &config, const SftCallback &callback = {});
+
+// The loss of eq. 1, normalised by the number of target tokens:
+//   L = −(Σ_{t ∉ ctrl} log p_t + λ Σ_{t ∈ ctrl} log p_t) / N_target.
+// logProbs and weights are per target token; exposed for tests.
+double weightedNll(const std::vector<float> &logProbs, const std::vector<float> &weights);
+
+} // namespace rwb::train
