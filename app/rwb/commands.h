@@ -6,7 +6,7 @@
 namespace rwb::cli {
 
 // Each takes the arguments after its command word ("reward", "eval", "bench", "data",
-// "tokenizer", "model", "generate") and returns the process exit code. They print
+// "tokenizer", "model", "generate", "store") and returns the process exit code. They print
 // errors themselves.
 int rewardCommand(const std::vector<std::string> &args);
 int evalCommand(const std::vector<std::string> &args);
@@ -15,5 +15,8 @@ int dataCommand(const std::vector<std::string> &args);
 int tokenizerCommand(const std::vector<std::string> &args);
 int modelCommand(const std::vector<std::string> &args);
 int generateCommand(const std::vector<std::string> &args);
+int storeCommand(const std::vector<std::string> &args);
+// "rwb bench store", called by benchCommand (lives with the store commands).
+int storeBench(const std::vector<std::string> &args);
 
 } // namespace rwb::cli
