@@ -577,9 +577,9 @@ void TestRunStore::badFiles()
     QCOMPARE(sqlite3_open(foreign.c_str(), &db), SQLITE_OK);
     rawExec(db, "CREATE TABLE t(x)");
     sqlite3_close(db);
-    QVERIFY_THROWS_EXCEPTION(StoreError, RunStore(foreign));
+    QVERIFY_THROWS_EXCEPTION(StoreError, RunStore{foreign});
     // A directory that does not exist.
-    QVERIFY_THROWS_EXCEPTION(StoreError, RunStore(file("no/such/dir/x.sqlite")));
+    QVERIFY_THROWS_EXCEPTION(StoreError, RunStore{file("no/such/dir/x.sqlite")});
 }
 
 void TestRunStore::crashLosesAtMostOneStep()
