@@ -20,6 +20,11 @@ namespace {
 constexpr int kBusyTimeoutMs = 10000;
 // The WAL file is truncated back to this size after a checkpoint (bytes).
 constexpr int64_t kJournalSizeLimit = 64 * 1024 * 1024;
+// The writer's page cache (KiB): the indexes' hot pages stay in memory between steps.
+constexpr int kWriterCacheKiB = 64 * 1024;
+// Pages in the WAL before an automatic checkpoint (default 1000): fewer checkpoints
+// copy the same hot index pages into the database less often.
+constexpr int kAutoCheckpointPages = 8192;
 
 // A per-token array as a BLOB: the vector's own bytes on little-endian hosts (no copy),
 // otherwise the encoded copy kept in `scratch`.
@@ -196,6 +201,9 @@ RunStore::RunStore(const std::string &path, OpenMode mode) : d(std::make_unique<
             d->exec("PRAGMA foreign_keys=ON", "cannot turn on foreign keys");
             d->exec(("PRAGMA journal_size_limit=" + std::to_string(kJournalSizeLimit)).c_str(),
                     "cannot set the journal size limit");
+            d->exec(("PRAGMA cache_size=-" + std::to_string(kWriterCacheKiB)).c_str(), "cannot set the cache size");
+            d->exec(("PRAGMA wal_autocheckpoint=" + std::to_string(kAutoCheckpointPages)).c_str(),
+                    "cannot set the checkpoint interval");
         } else {
             d->exec("PRAGMA query_only=ON", "cannot make the connection read-only");
         }
