@@ -28,6 +28,7 @@ Subcommands:
   rewards    component evaluations per second of partial + marker + exist, one thread
   generate   prefill and decode tokens/s of the decoder, batch 1 and G, f32 and bf16
   membw      the machine's memory bandwidth as libtorch sees it
+  store      rollouts inserted per second into the SQLite run store
 Run "rwb bench <subcommand> --help" for its options.
 )";
 
@@ -289,7 +290,7 @@ int generate(const std::vector<std::string> &argv)
 
 int benchCommand(const std::vector<std::string> &args)
 {
-    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}});
+    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}, {"store", storeBench}});
 }
 
 } // namespace rwb::cli

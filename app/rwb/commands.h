@@ -6,7 +6,7 @@
 namespace rwb::cli {
 
 // Each takes the arguments after its command word ("reward", "eval", "bench", "data",
-// "tokenizer", "model", "generate") and returns the process exit code. They print
+// "tokenizer", "model", "generate", "store") and returns the process exit code. They print
 // errors themselves.
 int rewardCommand(const std::vector<std::string> &args);
 int evalCommand(const std::vector<std::string> &args);
@@ -18,5 +18,8 @@ int generateCommand(const std::vector<std::string> &args);
 int sftCommand(const std::vector<std::string> &args);
 // The body of "rwb eval run" (dispatched by evalCommand).
 int evalRunCommand(const std::vector<std::string> &args);
+int storeCommand(const std::vector<std::string> &args);
+// "rwb bench store", called by benchCommand (lives with the store commands).
+int storeBench(const std::vector<std::string> &args);
 
 } // namespace rwb::cli

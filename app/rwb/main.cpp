@@ -19,6 +19,7 @@ Commands:
   bench rewards   component evaluations per second on one thread
   bench generate  prefill / decode tokens/s of the decoder against the bandwidth bound
   bench membw     the machine's memory bandwidth
+  bench store     rollouts inserted per second into the SQLite run store
   data synth      synthetic Japanese business e-mails for company extraction (JSONL)
   data stats      length distribution and variety of an extraction dataset
   tokenizer train   train a byte-level BPE tokenizer (tokenizer.json) on a text corpus
@@ -30,6 +31,8 @@ Commands:
   generate        sample completions from a model (and a LoRA adapter) by hand
   sft             supervised fine-tuning (full or LoRA) on an extraction dataset
   eval run        generate with a model on a dataset: precision / recall / F1
+  store info      the runs in a run store with their step counts
+  store sql       a read-only SQL query on a run store (JSON lines out)
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.
@@ -67,7 +70,9 @@ int main(int argc, char **argv)
         return rwb::cli::generateCommand(args);
     if (command == "sft")
         return rwb::cli::sftCommand(args);
+    if (command == "store")
+        return rwb::cli::storeCommand(args);
     rwb::cli::printError("unknown command \"" + command +
-                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft; see rwb --help)");
+                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, store; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }

@@ -1,0 +1,667 @@
+#include "store/runstore.h"
+
+#include "store/blobcodec.h"
+#include "store/schema.h"
+#include "store/statement.h"
+#include "store/storeerror.h"
+
+#include <sqlite3.h>
+
+#include <bit>
+#include <limits>
+#include <unordered_map>
+
+namespace rwb::store {
+
+namespace {
+
+// How long a connection waits for another writer's lock before failing (ms). Readers in
+// WAL mode never wait for the writer; this covers two writers and schema creation.
+constexpr int kBusyTimeoutMs = 10000;
+// The WAL file is truncated back to this size after a checkpoint (bytes).
+constexpr int64_t kJournalSizeLimit = 64 * 1024 * 1024;
+// The writer's page cache (KiB): the indexes' hot pages stay in memory between steps.
+constexpr int kWriterCacheKiB = 64 * 1024;
+// Pages in the WAL before an automatic checkpoint (default 1000): fewer checkpoints
+// copy the same hot index pages into the database less often.
+constexpr int kAutoCheckpointPages = 8192;
+
+// A per-token array as a BLOB: the vector's own bytes on little-endian hosts (no copy),
+// otherwise the encoded copy kept in `scratch`.
+template <typename T>
+std::string_view blobView(const std::vector<T> &v, std::string &scratch)
+{
+    if constexpr (std::endian::native == std::endian::little) {
+        return {reinterpret_cast<const char *>(v.data()), v.size() * sizeof(T)};
+    } else {
+        scratch = BlobCodec::encode(v);
+        return scratch;
+    }
+}
+
+} // namespace
+
+struct RunStore::Impl {
+    std::string path;
+    bool readOnly = false;
+    sqlite3 *db = nullptr;
+    int version = 0;
+
+    // Prepared once, reused for every step (the writer's hot path).
+    std::unique_ptr<Statement> insertStep, insertMetric, insertPrompt, findPrompt, insertRollout;
+    // run id → prompt id → prompts.id, for prompts known to be committed.
+    std::unordered_map<int64_t, std::unordered_map<std::string, int64_t>> promptIds;
+
+    ~Impl()
+    {
+        insertStep.reset();
+        insertMetric.reset();
+        insertPrompt.reset();
+        findPrompt.reset();
+        insertRollout.reset();
+        if (db)
+            sqlite3_close_v2(db);
+    }
+
+    [[noreturn]] void fail(const std::string &context) const
+    {
+        throw StoreError(path, context, db ? sqlite3_errmsg(db) : "out of memory");
+    }
+
+    void exec(const char *sql, const std::string &context) const
+    {
+        char *error = nullptr;
+        if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+            const std::string message = error ? error : sqlite3_errmsg(db);
+            sqlite3_free(error);
+            throw StoreError(path, context, message);
+        }
+    }
+
+    int64_t scalarInt(const char *sql) const
+    {
+        Statement s(db, sql, path);
+        return s.step() ? s.columnInt(0) : 0;
+    }
+
+    void requireWritable(const char *what) const
+    {
+        if (readOnly)
+            throw StoreError(path, std::string("cannot ") + what + ": the store is open read-only");
+    }
+
+    Statement &prepared(std::unique_ptr<Statement> &slot, const char *sql)
+    {
+        if (!slot)
+            slot = std::make_unique<Statement>(db, sql, path);
+        return *slot;
+    }
+};
+
+namespace {
+
+// BEGIN IMMEDIATE … COMMIT; rolls back when destroyed uncommitted (an exception).
+class Transaction {
+public:
+    Transaction(sqlite3 *db, const std::string &path) : m_db(db), m_path(path)
+    {
+        exec("BEGIN IMMEDIATE", "cannot begin a write transaction");
+    }
+    ~Transaction()
+    {
+        if (!m_done)
+            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+    void commit()
+    {
+        exec("COMMIT", "cannot commit");
+        m_done = true;
+    }
+
+private:
+    void exec(const char *sql, const char *context)
+    {
+        char *error = nullptr;
+        if (sqlite3_exec(m_db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+            const std::string message = error ? error : sqlite3_errmsg(m_db);
+            sqlite3_free(error);
+            throw StoreError(m_path, context, message);
+        }
+    }
+    sqlite3 *m_db;
+    const std::string &m_path;
+    bool m_done = false;
+};
+
+const char *opSql(ComponentCondition::Op op)
+{
+    switch (op) {
+    case ComponentCondition::Op::Less: return "<";
+    case ComponentCondition::Op::LessEqual: return "<=";
+    case ComponentCondition::Op::Greater: return ">";
+    case ComponentCondition::Op::GreaterEqual: return ">=";
+    case ComponentCondition::Op::Equal: return "=";
+    case ComponentCondition::Op::NotEqual: return "<>";
+    }
+    return "<";
+}
+
+// The columns every rollout listing reads, in the order readSummary() expects.
+constexpr const char *kRolloutColumns =
+    "r.id, r.run_id, r.step, p.prompt_id, r.group_index, r.sample_index, r.completion, r.answer, r.reward, "
+    "r.rewards_json, r.advantage, r.completion_tokens, r.truncated, p.text, p.gold";
+
+StoredRollout readSummary(const Statement &s)
+{
+    StoredRollout out;
+    out.id = s.columnInt(0);
+    out.runId = s.columnInt(1);
+    out.step = s.columnInt(2);
+    Rollout &r = out.rollout;
+    r.promptId = s.columnText(3);
+    r.groupIndex = static_cast<int>(s.columnInt(4));
+    r.sampleIndex = static_cast<int>(s.columnInt(5));
+    r.completion = s.columnText(6);
+    r.answer = s.columnText(7);
+    r.reward = s.columnDouble(8);
+    r.rewardsJson = s.columnText(9);
+    r.advantage = s.columnDouble(10);
+    r.completionTokens = static_cast<int>(s.columnInt(11));
+    r.truncated = s.columnInt(12) != 0;
+    out.prompt = s.columnText(13);
+    out.gold = s.columnText(14);
+    return out;
+}
+
+} // namespace
+
+RunStore::RunStore(const std::string &path, OpenMode mode) : d(std::make_unique<Impl>())
+{
+    d->path = path;
+    d->readOnly = mode == OpenMode::ReadOnly;
+    const int flags = (d->readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+                      SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path.c_str(), &d->db, flags, nullptr) != SQLITE_OK)
+        d->fail(d->readOnly ? "cannot open the run store for reading" : "cannot open or create the run store");
+    sqlite3_extended_result_codes(d->db, 1);
+    sqlite3_busy_timeout(d->db, kBusyTimeoutMs);
+
+    {
+        // Reading the header is the first access: a file that is not SQLite fails here.
+        d->version = static_cast<int>(d->scalarInt("PRAGMA user_version"));
+        if (d->version > Schema::kVersion)
+            throw StoreError(path, "the run store was written by a newer version of Reward Workbench (schema " +
+                                       std::to_string(d->version) + "; this build reads up to " +
+                                       std::to_string(Schema::kVersion) + ")");
+        if (!d->readOnly) {
+            Statement wal(d->db, "PRAGMA journal_mode=WAL", path);
+            if (!wal.step() || wal.columnText(0) != "wal")
+                throw StoreError(path, "cannot switch the run store to WAL mode");
+            d->exec("PRAGMA synchronous=NORMAL", "cannot set synchronous=NORMAL");
+            d->exec("PRAGMA foreign_keys=ON", "cannot turn on foreign keys");
+            d->exec(("PRAGMA journal_size_limit=" + std::to_string(kJournalSizeLimit)).c_str(),
+                    "cannot set the journal size limit");
+            d->exec(("PRAGMA cache_size=-" + std::to_string(kWriterCacheKiB)).c_str(), "cannot set the cache size");
+            d->exec(("PRAGMA wal_autocheckpoint=" + std::to_string(kAutoCheckpointPages)).c_str(),
+                    "cannot set the checkpoint interval");
+        } else {
+            d->exec("PRAGMA query_only=ON", "cannot make the connection read-only");
+        }
+        if (d->version == 0) {
+            if (d->readOnly)
+                throw StoreError(path, "not a run store (no schema); open it for writing once to create one");
+            Transaction t(d->db, d->path);
+            // Checked again inside the lock: another process may have created it meanwhile.
+            d->version = static_cast<int>(d->scalarInt("PRAGMA user_version"));
+            if (d->version == 0) {
+                if (d->scalarInt("SELECT count(*) FROM sqlite_schema") != 0)
+                    throw StoreError(path, "not a run store: an SQLite database with other tables and no "
+                                           "run-store schema version");
+                d->exec(Schema::createSql(), "cannot create the run-store schema");
+                d->exec(("PRAGMA user_version=" + std::to_string(Schema::kVersion)).c_str(),
+                        "cannot set the schema version");
+                d->version = Schema::kVersion;
+            }
+            t.commit();
+        }
+    }
+}
+
+RunStore::~RunStore() = default;
+
+const std::string &RunStore::path() const { return d->path; }
+bool RunStore::readOnly() const { return d->readOnly; }
+int RunStore::schemaVersion() const { return d->version; }
+
+int64_t RunStore::beginRun(const std::string &name, RunKind kind, const std::string &configJson)
+{
+    d->requireWritable("begin a run");
+    Statement s(d->db, "INSERT INTO runs(name, kind, config_json) VALUES (?, ?, ?)", d->path);
+    s.bindText(1, name);
+    s.bindText(2, toString(kind));
+    s.bindText(3, configJson.empty() ? std::string_view("{}") : std::string_view(configJson));
+    s.run();
+    return sqlite3_last_insert_rowid(d->db);
+}
+
+void RunStore::writeStep(int64_t runId, int64_t step, const std::vector<Metric> &metrics,
+                         const std::vector<Rollout> &rollouts, const std::vector<Prompt> &prompts)
+{
+    d->requireWritable("write a step");
+    const std::string where = "cannot write step " + std::to_string(step) + " of run " + std::to_string(runId);
+    for (size_t i = 0; i < rollouts.size(); ++i) {
+        const Rollout &r = rollouts[i];
+        const size_t n = r.tokenIds.size();
+        for (const auto *a : {&r.logprobsOld, &r.logprobsNew, &r.logprobsRef, &r.advantages})
+            if (!a->empty() && a->size() != n)
+                throw StoreError(d->path, where, "rollout " + std::to_string(i) + " has a per-token array of " +
+                                                     std::to_string(a->size()) + " values for " +
+                                                     std::to_string(n) + " token ids");
+    }
+    auto &known = d->promptIds[runId];
+    std::unordered_map<std::string, int64_t> added;
+    try {
+        Transaction t(d->db, d->path);
+        Statement &insertStep = d->prepared(d->insertStep, "INSERT INTO steps(run_id, step) VALUES (?, ?)");
+        insertStep.bind(1, runId);
+        insertStep.bind(2, step);
+        insertStep.run();
+
+        Statement &insertMetric =
+            d->prepared(d->insertMetric, "INSERT INTO metrics(run_id, step, name, value) VALUES (?, ?, ?, ?)");
+        for (const Metric &m : metrics) {
+            insertMetric.bind(1, runId);
+            insertMetric.bind(2, step);
+            insertMetric.bindText(3, m.name);
+            if (m.value == m.value)
+                insertMetric.bind(4, m.value);
+            else
+                insertMetric.bindNull(4); // SQLite has no NaN: stored as NULL
+            insertMetric.run();
+        }
+
+        Statement &insertPrompt = d->prepared(
+            d->insertPrompt, "INSERT INTO prompts(run_id, prompt_id, text, gold, meta_json) VALUES (?, ?, ?, ?, ?) "
+                             "ON CONFLICT(run_id, prompt_id) DO NOTHING");
+        Statement &findPrompt =
+            d->prepared(d->findPrompt, "SELECT id FROM prompts WHERE run_id = ? AND prompt_id = ?");
+        auto lookup = [&](const std::string &promptId) -> int64_t {
+            if (auto it = known.find(promptId); it != known.end())
+                return it->second;
+            if (auto it = added.find(promptId); it != added.end())
+                return it->second;
+            findPrompt.bind(1, runId);
+            findPrompt.bindText(2, promptId);
+            const int64_t id = findPrompt.step() ? findPrompt.columnInt(0) : 0;
+            findPrompt.reset();
+            if (id != 0)
+                added.emplace(promptId, id);
+            return id;
+        };
+        for (const Prompt &p : prompts) {
+            if (lookup(p.promptId) != 0)
+                continue;
+            insertPrompt.bind(1, runId);
+            insertPrompt.bindText(2, p.promptId);
+            insertPrompt.bindText(3, p.text);
+            insertPrompt.bindText(4, p.gold);
+            insertPrompt.bindText(5, p.metaJson.empty() ? std::string_view("{}") : std::string_view(p.metaJson));
+            insertPrompt.run();
+            added.emplace(p.promptId, sqlite3_last_insert_rowid(d->db));
+        }
+
+        Statement &insertRollout = d->prepared(
+            d->insertRollout,
+            "INSERT INTO rollouts(run_id, step, prompt, group_index, sample_index, completion, answer, token_ids, "
+            "logprobs_old, logprobs_new, logprobs_ref, token_advantages, reward, rewards_json, advantage, "
+            "completion_tokens, truncated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        std::string scratch[5];
+        for (const Rollout &r : rollouts) {
+            const int64_t prompt = lookup(r.promptId);
+            if (prompt == 0)
+                throw StoreError(d->path, where,
+                                 "a rollout names prompt \"" + r.promptId + "\", which was never given for this run");
+            insertRollout.bind(1, runId);
+            insertRollout.bind(2, step);
+            insertRollout.bind(3, prompt);
+            insertRollout.bind(4, r.groupIndex);
+            insertRollout.bind(5, r.sampleIndex);
+            insertRollout.bindText(6, r.completion);
+            insertRollout.bindText(7, r.answer);
+            insertRollout.bindBlob(8, blobView(r.tokenIds, scratch[0]));
+            insertRollout.bindBlob(9, blobView(r.logprobsOld, scratch[1]));
+            insertRollout.bindBlob(10, blobView(r.logprobsNew, scratch[2]));
+            insertRollout.bindBlob(11, blobView(r.logprobsRef, scratch[3]));
+            insertRollout.bindBlob(12, blobView(r.advantages, scratch[4]));
+            insertRollout.bind(13, r.reward);
+            insertRollout.bindText(14, r.rewardsJson.empty() ? std::string_view("{}") : std::string_view(r.rewardsJson));
+            insertRollout.bind(15, r.advantage);
+            insertRollout.bind(16, r.completionTokens);
+            insertRollout.bind(17, r.truncated ? 1 : 0);
+            insertRollout.run();
+        }
+        t.commit();
+    } catch (const StoreError &e) {
+        for (auto *s : {&d->insertStep, &d->insertMetric, &d->insertPrompt, &d->findPrompt, &d->insertRollout})
+            if (*s)
+                (*s)->reset();
+        if (e.what() == d->path + ": " + where + ": " + e.sqliteMessage())
+            throw;
+        throw StoreError(d->path, where, e.sqliteMessage().empty() ? e.what() : e.sqliteMessage());
+    }
+    // Only now are the new prompts known to exist.
+    known.merge(added);
+}
+
+void RunStore::recordRewardConfig(int64_t runId, int64_t step, const std::string &configJson)
+{
+    d->requireWritable("record a reward config");
+    Statement s(d->db, "INSERT OR REPLACE INTO reward_configs(run_id, step, config_json) VALUES (?, ?, ?)", d->path);
+    s.bind(1, runId);
+    s.bind(2, step);
+    s.bindText(3, configJson);
+    s.run();
+}
+
+void RunStore::addCheckpoint(int64_t runId, int64_t step, const std::string &path)
+{
+    d->requireWritable("add a checkpoint");
+    Statement s(d->db, "INSERT OR REPLACE INTO checkpoints(run_id, step, path) VALUES (?, ?, ?)", d->path);
+    s.bind(1, runId);
+    s.bind(2, step);
+    s.bindText(3, path);
+    s.run();
+}
+
+void RunStore::writeEvalPredictions(int64_t runId, int64_t checkpointStep,
+                                    const std::vector<EvalPrediction> &predictions)
+{
+    d->requireWritable("write evaluation predictions");
+    Transaction t(d->db, d->path);
+    Statement s(d->db,
+                "INSERT OR REPLACE INTO eval_predictions(run_id, checkpoint_step, example_id, prediction, gold, "
+                "correct, rewards_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                d->path);
+    for (const EvalPrediction &p : predictions) {
+        s.bind(1, runId);
+        s.bind(2, checkpointStep);
+        s.bindText(3, p.exampleId);
+        s.bindText(4, p.prediction);
+        s.bindText(5, p.gold);
+        s.bind(6, p.correct ? 1 : 0);
+        s.bindText(7, p.rewardsJson.empty() ? std::string_view("{}") : std::string_view(p.rewardsJson));
+        s.run();
+    }
+    t.commit();
+}
+
+void RunStore::finishRun(int64_t runId, RunStatus status, const std::string &message)
+{
+    d->requireWritable("finish a run");
+    Statement s(d->db,
+                "UPDATE runs SET status = ?, message = ?, finished = strftime('%Y-%m-%dT%H:%M:%fZ','now') "
+                "WHERE id = ?",
+                d->path);
+    s.bindText(1, toString(status));
+    s.bindText(2, message);
+    s.bind(3, runId);
+    s.run();
+    if (sqlite3_changes(d->db) == 0)
+        throw StoreError(d->path, "cannot finish run " + std::to_string(runId) + ": there is no such run");
+}
+
+namespace {
+constexpr const char *kRunColumns =
+    "SELECT id, name, created, kind, config_json, status, message, coalesce(finished, ''), "
+    "(SELECT count(*) FROM steps s WHERE s.run_id = runs.id), "
+    "coalesce((SELECT max(step) FROM steps s WHERE s.run_id = runs.id), -1) FROM runs";
+
+RunInfo readRun(const Statement &s)
+{
+    RunInfo r;
+    r.id = s.columnInt(0);
+    r.name = s.columnText(1);
+    r.created = s.columnText(2);
+    r.kind = s.columnText(3);
+    r.configJson = s.columnText(4);
+    r.status = s.columnText(5);
+    r.message = s.columnText(6);
+    r.finished = s.columnText(7);
+    r.steps = s.columnInt(8);
+    r.lastStep = s.columnInt(9);
+    return r;
+}
+} // namespace
+
+std::vector<RunInfo> RunStore::runs() const
+{
+    Statement s(d->db, std::string(kRunColumns) + " ORDER BY id", d->path);
+    std::vector<RunInfo> out;
+    while (s.step())
+        out.push_back(readRun(s));
+    return out;
+}
+
+RunInfo RunStore::run(int64_t runId) const
+{
+    Statement s(d->db, std::string(kRunColumns) + " WHERE id = ?", d->path);
+    s.bind(1, runId);
+    if (!s.step())
+        throw StoreError(d->path, "there is no run " + std::to_string(runId));
+    return readRun(s);
+}
+
+std::vector<MetricPoint> RunStore::metrics(int64_t runId, const std::string &name) const
+{
+    Statement s(d->db,
+                name.empty() ? "SELECT step, name, value FROM metrics WHERE run_id = ? ORDER BY step, name"
+                             : "SELECT step, name, value FROM metrics WHERE run_id = ? AND name = ? ORDER BY step",
+                d->path);
+    s.bind(1, runId);
+    if (!name.empty())
+        s.bindText(2, name);
+    std::vector<MetricPoint> out;
+    while (s.step())
+        out.push_back({s.columnInt(0), s.columnText(1),
+                       s.isNull(2) ? std::numeric_limits<double>::quiet_NaN() : s.columnDouble(2)});
+    return out;
+}
+
+std::vector<std::string> RunStore::metricNames(int64_t runId) const
+{
+    Statement s(d->db, "SELECT DISTINCT name FROM metrics WHERE run_id = ? ORDER BY name", d->path);
+    s.bind(1, runId);
+    std::vector<std::string> out;
+    while (s.step())
+        out.push_back(s.columnText(0));
+    return out;
+}
+
+std::vector<RewardConfigVersion> RunStore::rewardConfigs(int64_t runId) const
+{
+    Statement s(d->db, "SELECT step, config_json FROM reward_configs WHERE run_id = ? ORDER BY step", d->path);
+    s.bind(1, runId);
+    std::vector<RewardConfigVersion> out;
+    while (s.step())
+        out.push_back({s.columnInt(0), s.columnText(1)});
+    return out;
+}
+
+std::vector<Checkpoint> RunStore::checkpoints(int64_t runId) const
+{
+    Statement s(d->db, "SELECT step, path, created FROM checkpoints WHERE run_id = ? ORDER BY step", d->path);
+    s.bind(1, runId);
+    std::vector<Checkpoint> out;
+    while (s.step())
+        out.push_back({s.columnInt(0), s.columnText(1), s.columnText(2)});
+    return out;
+}
+
+std::vector<StoredEvalPrediction> RunStore::evalPredictions(int64_t runId, int64_t checkpointStep) const
+{
+    Statement s(d->db,
+                "SELECT checkpoint_step, example_id, prediction, gold, correct, rewards_json FROM eval_predictions "
+                "WHERE run_id = ?1 AND (?2 < 0 OR checkpoint_step = ?2) ORDER BY checkpoint_step, example_id",
+                d->path);
+    s.bind(1, runId);
+    s.bind(2, checkpointStep);
+    std::vector<StoredEvalPrediction> out;
+    while (s.step()) {
+        StoredEvalPrediction p;
+        p.checkpointStep = s.columnInt(0);
+        p.prediction = {s.columnText(1), s.columnText(2), s.columnText(3), s.columnInt(4) != 0, s.columnText(5)};
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+RolloutPage RunStore::rollouts(const RolloutFilter &filter, int64_t afterId, int limit) const
+{
+    const bool byStep = filter.stepMin || filter.stepMax;
+    // Without a step range, walk the rowid from afterId (no sort); with one, the
+    // (run_id, step) index narrows first.
+    std::string sql = std::string("SELECT ") + kRolloutColumns + " FROM rollouts r JOIN prompts p ON p.id = r.prompt " +
+                      (byStep ? "WHERE r.run_id = ?" : "WHERE +r.run_id = ?") + " AND r.id > ?";
+    if (filter.stepMin)
+        sql += " AND r.step >= ?";
+    if (filter.stepMax)
+        sql += " AND r.step <= ?";
+    if (filter.rewardMin)
+        sql += " AND r.reward >= ?";
+    if (filter.rewardMax)
+        sql += " AND r.reward <= ?";
+    for (const ComponentCondition &c : filter.components) {
+        if (c.component.empty() || c.component.find('"') != std::string::npos)
+            throw StoreError(d->path, "bad reward component name \"" + c.component + "\" in a rollout filter");
+        sql += std::string(" AND json_extract(r.rewards_json, ?) ") + opSql(c.op) + " ?";
+    }
+    if (filter.truncated)
+        sql += " AND r.truncated = ?";
+    if (!filter.completionMatch.empty())
+        sql += " AND r.id IN (SELECT rowid FROM rollouts_fts WHERE rollouts_fts MATCH ?)";
+    if (!filter.promptMatch.empty())
+        sql += " AND r.prompt IN (SELECT rowid FROM prompts_fts WHERE prompts_fts MATCH ?)";
+    sql += " ORDER BY r.id LIMIT ?";
+
+    Statement s(d->db, sql, d->path);
+    int i = 1;
+    s.bind(i++, filter.runId);
+    s.bind(i++, afterId);
+    if (filter.stepMin)
+        s.bind(i++, *filter.stepMin);
+    if (filter.stepMax)
+        s.bind(i++, *filter.stepMax);
+    if (filter.rewardMin)
+        s.bind(i++, *filter.rewardMin);
+    if (filter.rewardMax)
+        s.bind(i++, *filter.rewardMax);
+    std::vector<std::string> paths;
+    paths.reserve(filter.components.size());
+    for (const ComponentCondition &c : filter.components) {
+        paths.push_back("$.\"" + c.component + "\"");
+        s.bindText(i++, paths.back());
+        s.bind(i++, c.value);
+    }
+    if (filter.truncated)
+        s.bind(i++, *filter.truncated ? 1 : 0);
+    if (!filter.completionMatch.empty())
+        s.bindText(i++, filter.completionMatch);
+    if (!filter.promptMatch.empty())
+        s.bindText(i++, filter.promptMatch);
+    s.bind(i++, limit);
+
+    RolloutPage page;
+    page.nextAfterId = afterId;
+    while (s.step())
+        page.rows.push_back(readSummary(s));
+    if (!page.rows.empty())
+        page.nextAfterId = page.rows.back().id;
+    page.more = limit > 0 && page.rows.size() == static_cast<size_t>(limit);
+    return page;
+}
+
+std::vector<StoredRollout> RunStore::stepRollouts(int64_t runId, int64_t step) const
+{
+    Statement s(d->db,
+                std::string("SELECT ") + kRolloutColumns +
+                    " FROM rollouts r JOIN prompts p ON p.id = r.prompt WHERE r.run_id = ? AND r.step = ? "
+                    "ORDER BY r.group_index, r.sample_index, r.id",
+                d->path);
+    s.bind(1, runId);
+    s.bind(2, step);
+    std::vector<StoredRollout> out;
+    while (s.step())
+        out.push_back(readSummary(s));
+    return out;
+}
+
+StoredRollout RunStore::rollout(int64_t rolloutId) const
+{
+    Statement s(d->db,
+                std::string("SELECT ") + kRolloutColumns +
+                    ", r.token_ids, r.logprobs_old, r.logprobs_new, r.logprobs_ref, r.token_advantages "
+                    "FROM rollouts r JOIN prompts p ON p.id = r.prompt WHERE r.id = ?",
+                d->path);
+    s.bind(1, rolloutId);
+    if (!s.step())
+        throw StoreError(d->path, "there is no rollout " + std::to_string(rolloutId));
+    StoredRollout out = readSummary(s);
+    try {
+        out.rollout.tokenIds = BlobCodec::decodeInts(s.columnBlob(15));
+        out.rollout.logprobsOld = BlobCodec::decodeFloats(s.columnBlob(16));
+        out.rollout.logprobsNew = BlobCodec::decodeFloats(s.columnBlob(17));
+        out.rollout.logprobsRef = BlobCodec::decodeFloats(s.columnBlob(18));
+        out.rollout.advantages = BlobCodec::decodeFloats(s.columnBlob(19));
+    } catch (const std::invalid_argument &e) {
+        throw StoreError(d->path, "rollout " + std::to_string(rolloutId) + " is damaged", e.what());
+    }
+    return out;
+}
+
+void RunStore::query(const std::string &sql, const RowCallback &row) const
+{
+    Statement s(d->db, sql, d->path);
+    std::vector<std::string> columns;
+    for (int c = 0; c < s.columnCount(); ++c)
+        columns.push_back(s.columnName(c));
+    std::vector<SqlValue> values(columns.size());
+    while (s.step()) {
+        for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
+            SqlValue &v = values[c];
+            switch (s.columnType(c)) {
+            case SQLITE_INTEGER:
+                v.type = SqlValue::Type::Integer;
+                v.integer = s.columnInt(c);
+                break;
+            case SQLITE_FLOAT:
+                v.type = SqlValue::Type::Real;
+                v.real = s.columnDouble(c);
+                break;
+            case SQLITE_TEXT:
+                v.type = SqlValue::Type::Text;
+                v.bytes = s.columnText(c);
+                break;
+            case SQLITE_BLOB:
+                v.type = SqlValue::Type::Blob;
+                v.bytes = std::string(s.columnBlob(c));
+                break;
+            default:
+                v.type = SqlValue::Type::Null;
+                break;
+            }
+        }
+        if (!row(columns, values))
+            break;
+    }
+}
+
+std::string RunStore::integrityCheck() const
+{
+    Statement s(d->db, "PRAGMA integrity_check", d->path);
+    std::string out;
+    while (s.step())
+        out += (out.empty() ? "" : "\n") + s.columnText(0);
+    return out;
+}
+
+} // namespace rwb::store

@@ -1,0 +1,97 @@
+#pragma once
+
+#include "store/storetypes.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rwb::store {
+
+// The SQLite run store: one file holds any number of runs (SFT, GRPO, evaluation) with
+// their configs, reward-config versions, per-step metrics, every rollout, checkpoints
+// and evaluation predictions. docs/store.md documents the schema and its views.
+//
+// Guarantees
+// - WAL mode, synchronous=NORMAL: a committed step survives the process being killed at
+//   any moment (a power cut may lose the last few commits, never corrupt the file).
+// - writeStep() writes a step's metrics, prompts and rollouts in ONE transaction, so
+//   killing the writer loses at most the step in flight: a step is all there or absent.
+// - Readers (OpenMode::ReadOnly, e.g. the GUI) never block the writer and are never
+//   blocked by it; they see the last committed step.
+//
+// Threads: a RunStore is one SQLite connection; use it from one thread at a time. Open
+// one RunStore per thread (the trainer writes through one, the GUI reads through
+// another). Every failure throws StoreError (the file path plus SQLite's message); the
+// store is left as it was before the failed call.
+class RunStore {
+public:
+    enum class OpenMode {
+        ReadWrite, // creates the file and the schema when needed
+        ReadOnly,  // the file must exist; queries only
+    };
+
+    // Opens `path`. Throws StoreError when it cannot be opened, is not a run store, or was
+    // written by a newer version (its PRAGMA user_version > Schema::kVersion).
+    explicit RunStore(const std::string &path, OpenMode mode = OpenMode::ReadWrite);
+    ~RunStore();
+    RunStore(const RunStore &) = delete;
+    RunStore &operator=(const RunStore &) = delete;
+
+    const std::string &path() const;
+    bool readOnly() const;
+    // The file's schema version (PRAGMA user_version).
+    int schemaVersion() const;
+
+    // ---- writing (ReadWrite only; each call is one transaction) ----
+
+    // A new run with status "running"; returns its id.
+    int64_t beginRun(const std::string &name, RunKind kind, const std::string &configJson);
+    // One step: its metrics, the prompts first seen in it (a prompt already stored for the
+    // run is kept as it was), and its rollouts. All or nothing. Throws StoreError for a
+    // rollout whose prompt id is unknown, a step written twice, or a SQLite failure.
+    void writeStep(int64_t runId, int64_t step, const std::vector<Metric> &metrics,
+                   const std::vector<Rollout> &rollouts, const std::vector<Prompt> &prompts = {});
+    // The reward config that takes effect at `step` (replaces one recorded for the same step).
+    void recordRewardConfig(int64_t runId, int64_t step, const std::string &configJson);
+    void addCheckpoint(int64_t runId, int64_t step, const std::string &path);
+    // Predictions of the model saved at `checkpointStep`, in one transaction.
+    void writeEvalPredictions(int64_t runId, int64_t checkpointStep, const std::vector<EvalPrediction> &predictions);
+    void finishRun(int64_t runId, RunStatus status, const std::string &message = {});
+
+    // ---- reading (either mode) ----
+
+    std::vector<RunInfo> runs() const;
+    // Throws StoreError when there is no such run.
+    RunInfo run(int64_t runId) const;
+    // Ordered by step, then name. `name` "" = every metric.
+    std::vector<MetricPoint> metrics(int64_t runId, const std::string &name = {}) const;
+    std::vector<std::string> metricNames(int64_t runId) const;
+    std::vector<RewardConfigVersion> rewardConfigs(int64_t runId) const;
+    std::vector<Checkpoint> checkpoints(int64_t runId) const;
+    // `checkpointStep` < 0: every checkpoint. Ordered by checkpoint, then example id.
+    std::vector<StoredEvalPrediction> evalPredictions(int64_t runId, int64_t checkpointStep = -1) const;
+    // Rollouts matching `filter` with id > afterId, in id order, at most `limit`. Token
+    // arrays are left empty (use rollout(id)). Throws StoreError for a bad FTS query or
+    // a component name containing '"'.
+    RolloutPage rollouts(const RolloutFilter &filter, int64_t afterId = 0, int limit = 1000) const;
+    // Every rollout of one step, in (group, sample) order, without token arrays.
+    std::vector<StoredRollout> stepRollouts(int64_t runId, int64_t step) const;
+    // One rollout with its token arrays decoded; throws StoreError when there is none.
+    StoredRollout rollout(int64_t rolloutId) const;
+
+    // Runs one SQL statement and calls `row` for each result row (return false to stop).
+    // On a ReadOnly store nothing can be written. Throws StoreError for bad SQL.
+    using RowCallback = std::function<bool(const std::vector<std::string> &columns, const std::vector<SqlValue> &values)>;
+    void query(const std::string &sql, const RowCallback &row) const;
+    // PRAGMA integrity_check: "ok" or SQLite's list of problems.
+    std::string integrityCheck() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace rwb::store

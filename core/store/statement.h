@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace rwb::store {
+
+// One prepared SQLite statement, owned (finalized in the destructor). Internal to the
+// run store: every failure throws StoreError naming `path`. Not thread-safe; used by the
+// thread that owns its connection. Parameter indexes are 1-based, columns 0-based.
+class Statement {
+public:
+    Statement(sqlite3 *db, std::string_view sql, const std::string &path);
+    ~Statement();
+    Statement(const Statement &) = delete;
+    Statement &operator=(const Statement &) = delete;
+
+    void bindNull(int index);
+    void bind(int index, int64_t value);
+    void bind(int index, int value) { bind(index, static_cast<int64_t>(value)); }
+    void bind(int index, double value);
+    void bindText(int index, std::string_view text);
+    void bindBlob(int index, std::string_view bytes);
+
+    // Steps once: true while a row is available, false when done. Throws on an error.
+    bool step();
+    // Runs to completion (for statements that return no rows), then resets.
+    void run();
+    // Resets for another run and clears the bindings.
+    void reset();
+
+    int columnCount() const;
+    std::string columnName(int column) const;
+    // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL.
+    int columnType(int column) const;
+    bool isNull(int column) const;
+    int64_t columnInt(int column) const;
+    double columnDouble(int column) const;
+    std::string columnText(int column) const;
+    std::string_view columnBlob(int column) const; // valid until the next step/reset
+
+private:
+    [[noreturn]] void fail(const std::string &context) const;
+
+    sqlite3 *m_db;
+    sqlite3_stmt *m_stmt = nullptr;
+    std::string m_path;
+};
+
+} // namespace rwb::store

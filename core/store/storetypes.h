@@ -1,0 +1,143 @@
+#pragma once
+
+// Plain records that go into and come out of the run store (see docs/store.md for the
+// tables and views they map to). Units: steps are optimizer steps from 0 or 1 as the
+// trainer counts them; log-probs are natural logarithms; times are ISO 8601 UTC text.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rwb::store {
+
+enum class RunKind { Sft, Grpo, Eval };
+enum class RunStatus { Running, Finished, Failed, Stopped };
+
+// "sft" | "grpo" | "eval" and "running" | "finished" | "failed" | "stopped", as stored.
+const char *toString(RunKind kind);
+const char *toString(RunStatus status);
+
+// One named value of one step ("reward", "rewards/marker/mean", "kl", …).
+struct Metric {
+    std::string name;
+    double value = 0.0;
+};
+
+// A prompt of a run, stored once however many rollouts it has.
+struct Prompt {
+    std::string promptId; // the dataset's id, unique within a run
+    std::string text;     // the prompt as the policy saw it
+    std::string gold;     // the expected answer ("" when there is none)
+    std::string metaJson; // anything else, a JSON object ("{}" when empty)
+};
+
+// One sampled completion with everything GRPO computed for it. The per-token arrays
+// have one value per completion token (or are empty when not computed, e.g. no
+// reference policy at β = 0).
+struct Rollout {
+    std::string promptId;  // must name a Prompt given in this or an earlier step of the run
+    int groupIndex = 0;    // which group of the step (one group per prompt)
+    int sampleIndex = 0;   // 0 … G-1 within the group
+    std::string completion;
+    std::string answer;    // the answer parsed from the completion
+    std::vector<int32_t> tokenIds;
+    std::vector<float> logprobsOld; // sampling policy
+    std::vector<float> logprobsNew; // policy after the update's forward pass
+    std::vector<float> logprobsRef; // reference policy (adapters off)
+    std::vector<float> advantages;  // per token, as used in the loss
+    double reward = 0.0;            // the weighted composite actually optimized
+    std::string rewardsJson = "{}"; // each component's value: {"partial":0.8,"marker":1}
+    double advantage = 0.0;         // the sequence-level advantage of this sample
+    int completionTokens = 0;
+    bool truncated = false;         // hit the token limit before the stop token
+};
+
+struct EvalPrediction {
+    std::string exampleId;
+    std::string prediction;
+    std::string gold;
+    bool correct = false;
+    std::string rewardsJson = "{}";
+};
+
+struct RunInfo {
+    int64_t id = 0;
+    std::string name;
+    std::string created;
+    std::string kind;
+    std::string configJson;
+    std::string status;
+    std::string message;
+    std::string finished; // "" while running
+    int64_t steps = 0;    // steps written (writeStep calls that committed)
+    int64_t lastStep = -1; // -1 when none
+};
+
+struct MetricPoint {
+    int64_t step = 0;
+    std::string name;
+    double value = 0.0;
+};
+
+struct RewardConfigVersion {
+    int64_t step = 0; // the first step the config applied to
+    std::string configJson;
+};
+
+struct Checkpoint {
+    int64_t step = 0;
+    std::string path;
+    std::string created;
+};
+
+struct StoredEvalPrediction {
+    int64_t checkpointStep = 0;
+    EvalPrediction prediction;
+};
+
+// A rollout as read back: its row id (for paging), where it belongs, and the prompt.
+struct StoredRollout {
+    int64_t id = 0;
+    int64_t runId = 0;
+    int64_t step = 0;
+    std::string prompt; // the prompt's text
+    std::string gold;
+    Rollout rollout;    // token arrays are filled only by RunStore::rollout(id)
+};
+
+// A condition on one reward component: json_extract(rewards_json, '$."name"') op value.
+struct ComponentCondition {
+    enum class Op { Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual };
+    std::string component;
+    Op op = Op::Less;
+    double value = 0.0;
+};
+
+// Which rollouts of a run to list. Every set field narrows the result (AND).
+struct RolloutFilter {
+    int64_t runId = 0;
+    std::optional<int64_t> stepMin, stepMax;   // inclusive
+    std::optional<double> rewardMin, rewardMax; // inclusive
+    std::vector<ComponentCondition> components;
+    std::optional<bool> truncated;
+    std::string completionMatch; // an FTS5 query over completion text ("" = any)
+    std::string promptMatch;     // an FTS5 query over prompt text ("" = any)
+};
+
+// One page of rollouts in id order; pass `nextAfterId` back to get the next page.
+struct RolloutPage {
+    std::vector<StoredRollout> rows;
+    int64_t nextAfterId = 0;
+    bool more = false; // true when the page was full (there may be more)
+};
+
+// One value of an ad-hoc query's row.
+struct SqlValue {
+    enum class Type { Null, Integer, Real, Text, Blob };
+    Type type = Type::Null;
+    int64_t integer = 0;
+    double real = 0.0;
+    std::string bytes; // Text (UTF-8) or Blob
+};
+
+} // namespace rwb::store
