@@ -1,0 +1,79 @@
+#include "train/advantages.h"
+
+namespace rwb::train {
+
+std::optional<ScaleRewards> scaleRewardsFromString(std::string_view name)
+{
+    if (name == "group")
+        return ScaleRewards::Group;
+    if (name == "batch")
+        return ScaleRewards::Batch;
+    if (name == "none")
+        return ScaleRewards::None;
+    return std::nullopt;
+}
+
+std::string toString(ScaleRewards scale)
+{
+    switch (scale) {
+    case ScaleRewards::Group: return "group";
+    case ScaleRewards::Batch: return "batch";
+    case ScaleRewards::None: return "none";
+    }
+    return "group";
+}
+
+namespace {
+
+// Bessel-corrected std along `dim`, 0 where there is a single element (torch gives NaN).
+torch::Tensor besselStd(const torch::Tensor &x, int64_t dim)
+{
+    if (x.size(dim) < 2)
+        return torch::zeros_like(x.select(dim, 0));
+    return x.std(/*dim=*/{dim}, /*unbiased=*/true, /*keepdim=*/false);
+}
+
+// x / d, and 0 where d is 0 (only reachable with eps = 0 and a zero-std group).
+torch::Tensor safeDivide(const torch::Tensor &x, const torch::Tensor &d)
+{
+    return torch::where(d > 0, x / d, torch::zeros_like(x));
+}
+
+} // namespace
+
+GroupAdvantages groupAdvantages(const torch::Tensor &rewards, int64_t groupSize, ScaleRewards scale, double eps)
+{
+    TORCH_CHECK(rewards.defined() && rewards.dim() == 1, "groupAdvantages: rewards must be 1-D [R]");
+    TORCH_CHECK(rewards.is_floating_point(), "groupAdvantages: rewards must be floating point, got ",
+                rewards.scalar_type());
+    TORCH_CHECK(groupSize >= 1, "groupAdvantages: groupSize must be ≥ 1, got ", groupSize);
+    const int64_t rows = rewards.size(0);
+    TORCH_CHECK(rows > 0 && rows % groupSize == 0, "groupAdvantages: ", rows,
+                " rewards are not a positive multiple of the group size ", groupSize);
+    TORCH_CHECK(eps >= 0.0, "groupAdvantages: eps must be ≥ 0, got ", eps);
+    TORCH_CHECK(!rewards.isnan().any().item<bool>(), "groupAdvantages: rewards contain NaN");
+    TORCH_CHECK(rewards.isfinite().all().item<bool>(), "groupAdvantages: rewards contain an infinite value");
+
+    const torch::Tensor r = rewards.detach();
+    const int64_t groups = rows / groupSize;
+    const torch::Tensor grouped = r.view({groups, groupSize}); // [B, G]
+
+    GroupAdvantages out;
+    out.groupMean = grouped.mean(/*dim=*/{1});   // [B]
+    out.groupStd = besselStd(grouped, /*dim=*/1); // [B]
+    out.zeroStd = out.groupStd <= kZeroStdTolerance; // [B] bool
+    out.fracRewardZeroStd = out.zeroStd.to(torch::kFloat64).mean().item<double>();
+    out.batchStd = besselStd(r, /*dim=*/0).item<double>();
+
+    const torch::Tensor centred = grouped - out.groupMean.unsqueeze(1); // [B, G]
+    torch::Tensor a;                                                    // [B, G]
+    switch (scale) {
+    case ScaleRewards::Group: a = safeDivide(centred, out.groupStd.unsqueeze(1) + eps); break;
+    case ScaleRewards::Batch: a = safeDivide(centred, torch::full_like(centred, out.batchStd + eps)); break;
+    case ScaleRewards::None: a = centred; break;
+    }
+    out.advantages = a.reshape({rows}); // [R]
+    return out;
+}
+
+} // namespace rwb::train
