@@ -143,6 +143,9 @@ void TestTransformer::gqaHeadMapping()
     c.headDim = 2;
     torch::NoGradGuard noGrad;
     Attention attn(c, std::make_shared<AdapterSwitch>());
+    // Modules alone allocate their weights without drawing them (Transformer does that).
+    attn->q_proj->weight.zero_();
+    attn->k_proj->weight.zero_();
     attn->v_proj->weight.zero_();
     attn->v_proj->weight.select(1, 0).copy_(torch::tensor({1.f, 2.f, 3.f, 4.f}));
     attn->o_proj->weight.copy_(torch::eye(8));

@@ -18,6 +18,8 @@ double seconds(Clock::time_point since)
     return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
+} // namespace
+
 torch::Device pickDevice(const std::string &name)
 {
     if (name == "cpu")
@@ -30,11 +32,13 @@ torch::Device pickDevice(const std::string &name)
     return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
 }
 
-void setThreads(int threads)
+void applyThreads(int threads)
 {
     const int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     at::set_num_threads(n);
 }
+
+namespace {
 
 // One draw per row from probabilities [R, V] (fp32, CPU) by the inverse CDF: a uniform
 // u in [0, total) and the first index whose cumulative sum exceeds it. O(V) per row, and
@@ -95,7 +99,7 @@ CausalLM::~CausalLM() = default;
 
 std::unique_ptr<CausalLM> CausalLM::random(const ModelConfig &config, const ModelOptions &options)
 {
-    setThreads(options.threads);
+    applyThreads(options.threads);
     std::unique_ptr<CausalLM> lm(new CausalLM);
     torch::manual_seed(options.seed);
     lm->m_d->module = Transformer(config);

@@ -7,6 +7,12 @@
 
 namespace rwb::model {
 
+// The device ModelOptions::device names ("cpu", "cuda", "auto"); throws when CUDA is
+// asked for and not there.
+torch::Device pickDevice(const std::string &name);
+// libtorch's CPU threads: n > 0, or every core.
+void applyThreads(int threads);
+
 class CausalLmInternals {
 public:
     Transformer module{nullptr};

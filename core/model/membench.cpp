@@ -1,5 +1,7 @@
 #include "model/membench.h"
 
+#include "model/causallminternals.h"
+
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -37,7 +39,7 @@ MemoryBandwidth measureMemoryBandwidth(double seconds, double bufferBytes)
 
 void setTorchThreads(int threads)
 {
-    at::set_num_threads(threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    applyThreads(threads);
 }
 
 int torchThreads()

@@ -104,11 +104,7 @@ std::unique_ptr<CausalLM> CausalLM::load(const std::string &folder, const ModelO
     const SafetensorsModel weights = SafetensorsModel::open(folder);
     std::unique_ptr<CausalLM> lm(new CausalLM);
     CausalLmInternals &d = *lm->m_d;
-    if (options.threads >= 0) {
-        // random() and load() share the thread setting.
-        at::set_num_threads(options.threads > 0 ? options.threads
-                                                : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-    }
+    applyThreads(options.threads);
     d.module = Transformer(config, /*randomInit=*/false);
     d.dtype = parseDtype(options.dtype == "auto" ? config.torchDtype : options.dtype);
     const std::string source = (fs::path(folder) / "model.safetensors").string();
@@ -118,9 +114,7 @@ std::unique_ptr<CausalLM> CausalLM::load(const std::string &folder, const ModelO
             weights.require(p.key()); // throws, naming the file or index that should hold it
         copyInto(p.value(), *view, source);
     }
-    if (options.device == "cuda" || (options.device == "auto" && torch::cuda::is_available()))
-        d.device = torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0)
-                                               : throw std::runtime_error("device \"cuda\" was asked for, but no GPU is visible");
+    d.device = pickDevice(options.device);
     d.module->to(d.device, d.dtype);
     d.module->eval();
     return lm;
