@@ -7,6 +7,7 @@
 #include "tokenizer/tokenizer.h"
 #include "util/rng.h"
 
+#include <ATen/autocast_mode.h>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -29,6 +30,38 @@ struct Example {
     std::vector<int32_t> prompt;
     std::vector<int32_t> target;
     std::vector<float> weights; // per target token
+};
+
+// Autocast to bf16 for the forward pass while alive (CPU or CUDA), restored after.
+class AutocastScope {
+public:
+    AutocastScope(bool enabled, const torch::Device &device) : m_cuda(device.is_cuda())
+    {
+        m_wasEnabled = m_cuda ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
+        if (!enabled)
+            return;
+        if (m_cuda) {
+            at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
+            at::autocast::set_enabled(true);
+        } else {
+            at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+            at::autocast::set_cpu_enabled(true);
+        }
+    }
+    ~AutocastScope()
+    {
+        if (m_cuda)
+            at::autocast::set_enabled(m_wasEnabled);
+        else
+            at::autocast::set_cpu_enabled(m_wasEnabled);
+        at::autocast::clear_cache();
+    }
+    AutocastScope(const AutocastScope &) = delete;
+    AutocastScope &operator=(const AutocastScope &) = delete;
+
+private:
+    bool m_cuda;
+    bool m_wasEnabled = false;
 };
 
 double learningRateAt(const SftConfig &c, int step, int totalSteps)
@@ -69,7 +102,7 @@ SftConfig parseSftConfig(std::string_view text, const std::string &source)
         "model", "output", "train_data", "thinking", "lora", "lora_r", "lora_alpha", "lora_dropout",
         "lora_target_modules", "learning_rate", "weight_decay", "max_grad_norm", "schedule", "warmup_ratio",
         "epochs", "batch_size", "gradient_accumulation", "max_length", "control_tags", "control_token_weight",
-        "seed", "dtype", "device", "threads", "limit"};
+        "seed", "dtype", "precision", "device", "threads", "limit"};
     std::string allowed;
     for (const char *k : kKeys)
         allowed += (allowed.empty() ? "" : ", ") + std::string(k);
@@ -172,6 +205,7 @@ SftConfig parseSftConfig(std::string_view text, const std::string &source)
     c.controlTokenWeight = number("control_token_weight", c.controlTokenWeight, 0, 1000);
     c.seed = static_cast<uint64_t>(number("seed", 0, 0, 9.0e15));
     c.dtype = string("dtype", c.dtype, {"float32", "bfloat16", "auto"});
+    c.precision = string("precision", c.precision, {"bf16", "fp32"});
     c.device = string("device", c.device, {"auto", "cpu", "cuda"});
     c.threads = static_cast<int>(number("threads", 0, 0, 1024));
     c.limit = static_cast<int>(number("limit", 0, 0, 1e9));
@@ -270,7 +304,11 @@ SftResult runSft(const SftConfig &c, const SftCallback &callback)
                     tokens += static_cast<double>(examples[k].prompt.size() + examples[k].target.size());
                 }
                 const auto b = d.makeBatch(prompts, targets, pad);
-                const torch::Tensor lp = d.sequenceLogProbs(b, 1.0, 128, nullptr); // [B, L−1]
+                torch::Tensor lp;
+                {
+                    const AutocastScope autocast(c.precision == "bf16", d.device);
+                    lp = d.sequenceLogProbs(b, 1.0, 128, nullptr).to(torch::kFloat32); // [B, L−1]
+                }
                 // Weights [B, L−1]: target token i of row r is predicted at position start + i − 1.
                 std::vector<float> w(static_cast<size_t>(lp.numel()), 0.0f);
                 const int64_t cols = lp.size(1);
