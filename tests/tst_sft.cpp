@@ -64,6 +64,10 @@ void TestSft::configErrors_data()
     QTest::newRow("module") << R"({"model": "m", "output": "o", "train_data": "t", "lora_target_modules": ["qproj"]})"
                             << "lora_target_modules: \"qproj\" is not a module";
     QTest::newRow("batch") << R"({"model": "m", "output": "o", "train_data": "t", "batch_size": 0})" << "batch_size: must be between";
+    QTest::newRow("prompt weight") << R"({"model": "m", "output": "o", "train_data": "t", "prompt_loss_weight": -1})"
+                                   << "prompt_loss_weight: must be between";
+    QTest::newRow("precision") << R"({"model": "m", "output": "o", "train_data": "t", "precision": "fp16"})"
+                               << "precision: must be one of bf16, fp32";
 }
 
 void TestSft::configErrors()

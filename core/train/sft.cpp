@@ -102,7 +102,7 @@ SftConfig parseSftConfig(std::string_view text, const std::string &source)
         "model", "output", "train_data", "thinking", "lora", "lora_r", "lora_alpha", "lora_dropout",
         "lora_target_modules", "learning_rate", "weight_decay", "max_grad_norm", "schedule", "warmup_ratio",
         "epochs", "batch_size", "gradient_accumulation", "max_length", "control_tags", "control_token_weight",
-        "seed", "dtype", "precision", "device", "threads", "limit"};
+        "seed", "dtype", "precision", "device", "threads", "limit", "prompt_loss_weight"};
     std::string allowed;
     for (const char *k : kKeys)
         allowed += (allowed.empty() ? "" : ", ") + std::string(k);
@@ -203,6 +203,7 @@ SftConfig parseSftConfig(std::string_view text, const std::string &source)
     c.maxLength = static_cast<int>(number("max_length", c.maxLength, 8, 1 << 20));
     c.controlTags = strings("control_tags", c.controlTags);
     c.controlTokenWeight = number("control_token_weight", c.controlTokenWeight, 0, 1000);
+    c.promptLossWeight = number("prompt_loss_weight", c.promptLossWeight, 0, 1000);
     c.seed = static_cast<uint64_t>(number("seed", 0, 0, 9.0e15));
     c.dtype = string("dtype", c.dtype, {"float32", "bfloat16", "auto"});
     c.precision = string("precision", c.precision, {"bf16", "fp32"});
@@ -291,8 +292,11 @@ SftResult runSft(const SftConfig &c, const SftCallback &callback)
                     break;
                 const size_t to = std::min(order.size(), from + static_cast<size_t>(c.batchSize));
                 batches.emplace_back(order.begin() + static_cast<long>(from), order.begin() + static_cast<long>(to));
-                for (size_t k = from; k < to; ++k)
+                for (size_t k = from; k < to; ++k) {
                     targetTokens += static_cast<double>(examples[order[k]].target.size());
+                    if (c.promptLossWeight > 0.0) // every prompt token but the first is predicted
+                        targetTokens += static_cast<double>(examples[order[k]].prompt.size() - 1);
+                }
             }
             double stepLoss = 0.0;
             for (const auto &batch : batches) {
@@ -317,6 +321,8 @@ SftResult runSft(const SftConfig &c, const SftCallback &callback)
                     const int64_t first = b.completionStart[r] - 1;
                     for (size_t i = 0; i < e.weights.size(); ++i)
                         w[static_cast<size_t>(static_cast<int64_t>(r) * cols + first) + i] = e.weights[i];
+                    for (int64_t i = 0; c.promptLossWeight > 0.0 && i < first; ++i)
+                        w[static_cast<size_t>(static_cast<int64_t>(r) * cols + i)] = static_cast<float>(c.promptLossWeight);
                 }
                 const torch::Tensor weights =
                     torch::from_blob(w.data(), lp.sizes(), torch::kFloat32).clone().to(lp.device());

@@ -33,6 +33,10 @@ struct SftConfig {
     // ProRAG eq. 1: tokens of these tags weigh controlTokenWeight (λ) in the loss.
     std::vector<std::string> controlTags{"<thinking>", "</thinking>", "<answer>", "</answer>"};
     double controlTokenWeight = 1.0;
+    // Weight of the prompt's tokens in the loss (0: target only, as in instruction tuning).
+    // A model trained from scratch learns the e-mails' language, and to copy from them,
+    // far faster with the prompt in the loss.
+    double promptLossWeight = 0.0;
     uint64_t seed = 0;
     std::string dtype = "float32";  // the weights' dtype (master weights)
     // Mixed precision of the products: "bf16" (the paper's table 4; autocast, fp32 master
@@ -77,7 +81,8 @@ using SftCallback = std::function<bool(const SftProgress &)>;
 // is written then).
 SftResult runSft(const SftConfig &config, const SftCallback &callback = {});
 
-// The loss of eq. 1, normalised by the number of target tokens:
+// The loss of eq. 1, normalised by the number of target tokens (prompt tokens, when
+// promptLossWeight > 0, add w·log p to the sum and count in the normaliser):
 //   L = −(Σ_{t ∉ ctrl} log p_t + λ Σ_{t ∈ ctrl} log p_t) / N_target.
 // logProbs and weights are per target token; exposed for tests.
 double weightedNll(const std::vector<float> &logProbs, const std::vector<float> &weights);
