@@ -1,10 +1,15 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <map>
 #include <ostream>
 #include <string>
 #include <vector>
+
+namespace rwb::eval {
+struct ExtractionMetrics;
+}
 
 namespace rwb::cli {
 
@@ -64,6 +69,9 @@ struct Subcommand {
 // reports an unknown subcommand with the list of known ones (exit 2).
 int dispatch(const std::string &command, const char *help, const std::vector<std::string> &args,
              const std::vector<Subcommand> &subcommands);
+
+// {"precision", "recall", "f1", "n_output", "n_exist", "n_tp"}: the form every eval command prints.
+nlohmann::ordered_json metricsJson(const eval::ExtractionMetrics &m);
 
 // True when the stream is a terminal (for progress lines).
 bool stderrIsTerminal();

@@ -57,13 +57,7 @@ int score(const std::vector<std::string> &argv)
     for (const data::ExtractionRecord &r : input.records)
         scorer.add(reward::extractAnswer(r.completion, args.has("thinking")), r.gold);
     const eval::ExtractionMetrics m = scorer.result();
-    nlohmann::ordered_json j;
-    j["precision"] = m.precision;
-    j["recall"] = m.recall;
-    j["f1"] = m.f1;
-    j["n_output"] = m.nOutput;
-    j["n_exist"] = m.nExist;
-    j["n_tp"] = m.nTp;
+    nlohmann::ordered_json j = metricsJson(m);
     std::cout << j.dump() << std::endl;
     return kExitOk;
 }

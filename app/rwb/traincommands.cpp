@@ -170,13 +170,7 @@ int evalRun(const std::vector<std::string> &argv)
         std::filesystem::rename(outputPath + ".part", outputPath);
     }
     const eval::ExtractionMetrics m = scorer.result();
-    nlohmann::ordered_json j;
-    j["precision"] = m.precision;
-    j["recall"] = m.recall;
-    j["f1"] = m.f1;
-    j["n_output"] = m.nOutput;
-    j["n_exist"] = m.nExist;
-    j["n_tp"] = m.nTp;
+    nlohmann::ordered_json j = metricsJson(m);
     j["examples"] = records.size();
     j["mean_output_tokens"] = outputTokens / static_cast<double>(records.size());
     j["seconds_per_sample"] = seconds / static_cast<double>(records.size());

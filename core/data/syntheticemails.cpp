@@ -178,6 +178,7 @@ private:
     std::vector<std::string> openingAndIntro(bool withCompany, const std::vector<const char *> &openings);
     std::vector<std::string> topicBody(const ph::Topic &topic, size_t maxDetails);
     std::vector<std::string> privateBody(const ph::PrivateTopic &topic, size_t maxDetails);
+    void appendDetails(std::vector<std::string> &lines, const std::vector<const char *> &details, size_t maxDetails);
     std::vector<std::string> signature(bool withCompany);
     std::vector<std::string> forwardedBlock(const Party &from, const std::string &toAddress,
                                             const std::string &addressee);
@@ -642,6 +643,23 @@ const char *EmailBuilder::pickWithout(const std::vector<const char *> &templates
 }
 
 // Lead, up to `maxDetails` details (in table order, so bullets stay together), ask.
+void EmailBuilder::appendDetails(std::vector<std::string> &lines, const std::vector<const char *> &details,
+                                 size_t maxDetails)
+{
+    // Between 2 (or all, when fewer) and maxDetails distinct details, in table order.
+    const size_t want = static_cast<size_t>(m_rng.between(std::min<int64_t>(2, details.size()),
+                                                          static_cast<int64_t>(std::min(maxDetails, details.size()))));
+    std::vector<size_t> chosen;
+    while (chosen.size() < want) {
+        const size_t i = m_rng.below(details.size());
+        if (std::find(chosen.begin(), chosen.end(), i) == chosen.end())
+            chosen.push_back(i);
+    }
+    std::sort(chosen.begin(), chosen.end());
+    for (size_t i : chosen)
+        lines.push_back(expand(details[i]));
+}
+
 std::vector<std::string> EmailBuilder::topicBody(const ph::Topic &topic, size_t maxDetails)
 {
     m_senderSlotKind = kBodySlot;
@@ -650,16 +668,7 @@ std::vector<std::string> EmailBuilder::topicBody(const ph::Topic &topic, size_t 
     const bool blank = m_rng.chance(0.6);
     if (blank)
         lines.emplace_back();
-    const size_t want = static_cast<size_t>(m_rng.between(std::min<int64_t>(2, topic.details.size()), static_cast<int64_t>(std::min(maxDetails, topic.details.size()))));
-    std::vector<size_t> chosen;
-    while (chosen.size() < want) {
-        const size_t i = m_rng.below(topic.details.size());
-        if (std::find(chosen.begin(), chosen.end(), i) == chosen.end())
-            chosen.push_back(i);
-    }
-    std::sort(chosen.begin(), chosen.end());
-    for (size_t i : chosen)
-        lines.push_back(expand(topic.details[i]));
+    appendDetails(lines, topic.details, maxDetails);
     if (blank || m_rng.chance(0.3))
         lines.emplace_back();
     lines.push_back(expand(m_rng.pick(topic.asks)));
@@ -671,16 +680,7 @@ std::vector<std::string> EmailBuilder::privateBody(const ph::PrivateTopic &topic
 {
     std::vector<std::string> lines;
     lines.push_back(expand(m_rng.pick(topic.leads)));
-    const size_t want = static_cast<size_t>(m_rng.between(std::min<int64_t>(2, topic.details.size()), static_cast<int64_t>(std::min(maxDetails, topic.details.size()))));
-    std::vector<size_t> chosen;
-    while (chosen.size() < want) {
-        const size_t i = m_rng.below(topic.details.size());
-        if (std::find(chosen.begin(), chosen.end(), i) == chosen.end())
-            chosen.push_back(i);
-    }
-    std::sort(chosen.begin(), chosen.end());
-    for (size_t i : chosen)
-        lines.push_back(expand(topic.details[i]));
+    appendDetails(lines, topic.details, maxDetails);
     if (m_rng.chance(0.5))
         lines.emplace_back();
     lines.push_back(expand(m_rng.pick(topic.asks)));
