@@ -29,6 +29,7 @@ Subcommands:
   generate   prefill and decode tokens/s of the decoder, batch 1 and G, f32 and bf16
   membw      the machine's memory bandwidth as libtorch sees it
   store      rollouts inserted per second into the SQLite run store
+  grpo-step  where the time of one GRPO step goes (generate, reward, …, store)
 Run "rwb bench <subcommand> --help" for its options.
 )";
 
@@ -290,7 +291,7 @@ int generate(const std::vector<std::string> &argv)
 
 int benchCommand(const std::vector<std::string> &args)
 {
-    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}, {"store", storeBench}});
+    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}, {"store", storeBench}, {"grpo-step", grpoStepBench}});
 }
 
 } // namespace rwb::cli

@@ -16,6 +16,9 @@ int tokenizerCommand(const std::vector<std::string> &args);
 int modelCommand(const std::vector<std::string> &args);
 int generateCommand(const std::vector<std::string> &args);
 int sftCommand(const std::vector<std::string> &args);
+int grpoCommand(const std::vector<std::string> &args);
+// "rwb bench grpo-step", called by benchCommand (lives with the training commands).
+int grpoStepBench(const std::vector<std::string> &args);
 // The body of "rwb eval run" (dispatched by evalCommand).
 int evalRunCommand(const std::vector<std::string> &args);
 int storeCommand(const std::vector<std::string> &args);

@@ -30,6 +30,7 @@ Commands:
   model info      what a model folder holds
   generate        sample completions from a model (and a LoRA adapter) by hand
   sft             supervised fine-tuning (full or LoRA) on an extraction dataset
+  grpo            GRPO with a reward config; every rollout goes to the run store
   eval run        generate with a model on a dataset: precision / recall / F1
   store info      the runs in a run store with their step counts
   store sql       a read-only SQL query on a run store (JSON lines out)
@@ -70,9 +71,11 @@ int main(int argc, char **argv)
         return rwb::cli::generateCommand(args);
     if (command == "sft")
         return rwb::cli::sftCommand(args);
+    if (command == "grpo")
+        return rwb::cli::grpoCommand(args);
     if (command == "store")
         return rwb::cli::storeCommand(args);
     rwb::cli::printError("unknown command \"" + command +
-                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, store; see rwb --help)");
+                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, grpo, store; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }

@@ -410,6 +410,32 @@ void RunStore::finishRun(int64_t runId, RunStatus status, const std::string &mes
         throw StoreError(d->path, "cannot finish run " + std::to_string(runId) + ": there is no such run");
 }
 
+void RunStore::discardAfter(int64_t runId, int64_t step)
+{
+    d->requireWritable("discard steps");
+    Transaction t(d->db, d->path);
+    static const char *const kDeletes[] = {
+        "DELETE FROM rollouts WHERE run_id = ? AND step > ?",
+        "DELETE FROM metrics WHERE run_id = ? AND step > ?",
+        "DELETE FROM steps WHERE run_id = ? AND step > ?",
+        "DELETE FROM reward_configs WHERE run_id = ? AND step > ?",
+        "DELETE FROM checkpoints WHERE run_id = ? AND step > ?",
+        "DELETE FROM eval_predictions WHERE run_id = ? AND checkpoint_step > ?",
+    };
+    for (const char *sql : kDeletes) {
+        Statement s(d->db, sql, d->path);
+        s.bind(1, runId);
+        s.bind(2, step);
+        s.run();
+    }
+    Statement s(d->db, "UPDATE runs SET status = 'running', message = '', finished = NULL WHERE id = ?", d->path);
+    s.bind(1, runId);
+    s.run();
+    if (sqlite3_changes(d->db) == 0)
+        throw StoreError(d->path, "cannot resume run " + std::to_string(runId) + ": there is no such run");
+    t.commit();
+}
+
 namespace {
 constexpr const char *kRunColumns =
     "SELECT id, name, created, kind, config_json, status, message, coalesce(finished, ''), "

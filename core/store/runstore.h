@@ -60,6 +60,9 @@ public:
     // Predictions of the model saved at `checkpointStep`, in one transaction.
     void writeEvalPredictions(int64_t runId, int64_t checkpointStep, const std::vector<EvalPrediction> &predictions);
     void finishRun(int64_t runId, RunStatus status, const std::string &message = {});
+    // Resuming from the checkpoint of `step`: deletes what the run wrote after it (steps,
+    // metrics, rollouts, reward configs, checkpoints, evaluations) and marks it running.
+    void discardAfter(int64_t runId, int64_t step);
 
     // ---- reading (either mode) ----
 

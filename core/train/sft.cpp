@@ -1,17 +1,17 @@
 #include "train/sft.h"
 
+#include "data/configreader.h"
 #include "data/extractionrecord.h"
 #include "data/jsonl.h"
 #include "model/causallminternals.h"
 #include "tokenizer/promptformat.h"
+#include "train/trainingcommon.h"
 #include "tokenizer/tokenizer.h"
 #include "util/rng.h"
 
-#include <ATen/autocast_mode.h>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 
 // Shape legend: B = sequences in a micro-batch, L = their padded length.
 
@@ -21,60 +21,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-[[noreturn]] void fail(const std::string &source, const std::string &field, const std::string &what)
-{
-    throw data::InputException({source, 0, field + ": " + what});
-}
-
 struct Example {
     std::vector<int32_t> prompt;
     std::vector<int32_t> target;
     std::vector<float> weights; // per target token
 };
-
-// Autocast to bf16 for the forward pass while alive (CPU or CUDA), restored after.
-class AutocastScope {
-public:
-    AutocastScope(bool enabled, const torch::Device &device) : m_cuda(device.is_cuda())
-    {
-        m_wasEnabled = m_cuda ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
-        if (!enabled)
-            return;
-        if (m_cuda) {
-            at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
-            at::autocast::set_enabled(true);
-        } else {
-            at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
-            at::autocast::set_cpu_enabled(true);
-        }
-    }
-    ~AutocastScope()
-    {
-        if (m_cuda)
-            at::autocast::set_enabled(m_wasEnabled);
-        else
-            at::autocast::set_cpu_enabled(m_wasEnabled);
-        at::autocast::clear_cache();
-    }
-    AutocastScope(const AutocastScope &) = delete;
-    AutocastScope &operator=(const AutocastScope &) = delete;
-
-private:
-    bool m_cuda;
-    bool m_wasEnabled = false;
-};
-
-double learningRateAt(const SftConfig &c, int step, int totalSteps)
-{
-    const int warmup = static_cast<int>(std::ceil(c.warmupRatio * totalSteps));
-    if (step < warmup)
-        return c.learningRate * static_cast<double>(step + 1) / static_cast<double>(warmup);
-    if (c.schedule == "cosine" && totalSteps > warmup) {
-        const double progress = static_cast<double>(step - warmup) / static_cast<double>(totalSteps - warmup);
-        return c.learningRate * 0.5 * (1.0 + std::cos(M_PI * progress));
-    }
-    return c.learningRate;
-}
 
 } // namespace
 
@@ -90,127 +41,56 @@ double weightedNll(const std::vector<float> &logProbs, const std::vector<float> 
 
 SftConfig parseSftConfig(std::string_view text, const std::string &source)
 {
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error &e) {
-        throw data::InputException({source, 0, "not valid JSON (byte " + std::to_string(e.byte) + ")"});
-    }
-    if (!j.is_object())
-        fail(source, "(top level)", "expected a JSON object");
-    static const char *const kKeys[] = {
-        "model", "output", "train_data", "thinking", "lora", "lora_r", "lora_alpha", "lora_dropout",
-        "lora_target_modules", "learning_rate", "weight_decay", "max_grad_norm", "schedule", "warmup_ratio",
-        "epochs", "batch_size", "gradient_accumulation", "max_length", "control_tags", "control_token_weight",
-        "seed", "dtype", "precision", "device", "threads", "limit", "prompt_loss_weight"};
-    std::string allowed;
-    for (const char *k : kKeys)
-        allowed += (allowed.empty() ? "" : ", ") + std::string(k);
-    for (auto it = j.begin(); it != j.end(); ++it) {
-        bool known = false;
-        for (const char *k : kKeys)
-            known = known || it.key() == k;
-        if (!known)
-            fail(source, it.key(), "unknown key (allowed: " + allowed + ")");
-    }
-    const fs::path base = fs::path(source).parent_path();
-    auto path = [&](const char *key, bool required) {
-        auto it = j.find(key);
-        if (it == j.end()) {
-            if (required)
-                fail(source, key, "missing");
-            return std::string();
-        }
-        if (!it->is_string() || it->get<std::string>().empty())
-            fail(source, key, "must be a non-empty string (a path)");
-        fs::path p(it->get<std::string>());
-        return (p.is_relative() ? base / p : p).lexically_normal().string();
-    };
-    auto number = [&](const char *key, double fallback, double min, double max) {
-        auto it = j.find(key);
-        if (it == j.end())
-            return fallback;
-        if (!it->is_number())
-            fail(source, key, std::string("must be a number, found ") + it->type_name());
-        const double v = it->get<double>();
-        if (!(v >= min && v <= max))
-            fail(source, key, "must be between " + std::to_string(min) + " and " + std::to_string(max));
-        return v;
-    };
-    auto boolean = [&](const char *key, bool fallback) {
-        auto it = j.find(key);
-        if (it == j.end())
-            return fallback;
-        if (!it->is_boolean())
-            fail(source, key, "must be true or false");
-        return it->get<bool>();
-    };
-    auto string = [&](const char *key, const std::string &fallback, std::initializer_list<const char *> choices) {
-        auto it = j.find(key);
-        if (it == j.end())
-            return fallback;
-        const std::string v = it->is_string() ? it->get<std::string>() : std::string();
-        std::string list;
-        for (const char *c : choices) {
-            if (v == c)
-                return v;
-            list += (list.empty() ? "" : ", ") + std::string(c);
-        }
-        fail(source, key, "must be one of " + list);
-    };
-    auto strings = [&](const char *key, std::vector<std::string> fallback) {
-        auto it = j.find(key);
-        if (it == j.end())
-            return fallback;
-        if (!it->is_array())
-            fail(source, key, "must be a list of strings");
-        std::vector<std::string> out;
-        for (const auto &x : *it) {
-            if (!x.is_string())
-                fail(source, key, "must be a list of strings");
-            out.push_back(x.get<std::string>());
-        }
-        return out;
-    };
-
+    const data::ConfigReader r(
+        text, source,
+        {"model", "output", "train_data", "thinking", "lora", "lora_r", "lora_alpha", "lora_dropout",
+         "lora_target_modules", "learning_rate", "weight_decay", "max_grad_norm", "schedule", "warmup_ratio", "epochs",
+         "batch_size", "gradient_accumulation", "max_length", "control_tags", "control_token_weight", "seed", "dtype",
+         "precision", "device", "threads", "limit", "prompt_loss_weight"});
     SftConfig c;
-    c.model = path("model", true);
-    c.output = path("output", true);
-    c.trainData = path("train_data", true);
-    c.thinking = boolean("thinking", c.thinking);
-    c.lora = boolean("lora", c.lora);
-    c.loraOptions.rank = static_cast<int>(number("lora_r", c.loraOptions.rank, 1, 1024));
-    c.loraOptions.alpha = number("lora_alpha", c.loraOptions.alpha, 0, 1e6);
-    c.loraOptions.dropout = number("lora_dropout", c.loraOptions.dropout, 0, 0.99);
-    c.loraOptions.targetModules = strings("lora_target_modules", c.loraOptions.targetModules);
+    c.model = r.path("model", true);
+    c.output = r.path("output", true);
+    c.trainData = r.path("train_data", true);
+    c.thinking = r.boolean("thinking", c.thinking);
+    c.lora = r.boolean("lora", c.lora);
+    c.loraOptions = readLoraOptions(r, c.loraOptions);
+    c.learningRate = r.number("learning_rate", c.learningRate, 0, 10);
+    c.weightDecay = r.number("weight_decay", c.weightDecay, 0, 10);
+    c.maxGradNorm = r.number("max_grad_norm", c.maxGradNorm, 0, 1e9);
+    c.schedule = r.choice("schedule", c.schedule, {"constant_with_warmup", "cosine"});
+    c.warmupRatio = r.number("warmup_ratio", c.warmupRatio, 0, 1);
+    c.epochs = r.integer("epochs", c.epochs, 1, 1000);
+    c.batchSize = r.integer("batch_size", c.batchSize, 1, 4096);
+    c.gradientAccumulation = r.integer("gradient_accumulation", c.gradientAccumulation, 1, 4096);
+    c.maxLength = r.integer("max_length", c.maxLength, 8, 1 << 20);
+    c.controlTags = r.strings("control_tags", c.controlTags);
+    c.controlTokenWeight = r.number("control_token_weight", c.controlTokenWeight, 0, 1000);
+    c.promptLossWeight = r.number("prompt_loss_weight", c.promptLossWeight, 0, 1000);
+    c.seed = static_cast<uint64_t>(r.number("seed", 0, 0, 9.0e15));
+    c.dtype = r.choice("dtype", c.dtype, {"float32", "bfloat16", "auto"});
+    c.precision = r.choice("precision", c.precision, {"bf16", "fp32"});
+    c.device = r.choice("device", c.device, {"auto", "cpu", "cuda"});
+    c.threads = r.integer("threads", 0, 0, 1024);
+    c.limit = r.integer("limit", 0, 0, 1000000000);
+    return c;
+}
+
+model::LoraOptions readLoraOptions(const data::ConfigReader &r, model::LoraOptions o)
+{
+    o.rank = r.integer("lora_r", o.rank, 1, 1024);
+    o.alpha = r.number("lora_alpha", o.alpha, 0, 1e6);
+    o.dropout = r.number("lora_dropout", o.dropout, 0, 0.99);
+    o.targetModules = r.strings("lora_target_modules", o.targetModules);
     static const char *const kModules[] = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"};
-    for (const std::string &m : c.loraOptions.targetModules) {
+    for (const std::string &m : o.targetModules) {
         bool ok = false;
         for (const char *k : kModules)
             ok = ok || m == k;
         if (!ok)
-            fail(source, "lora_target_modules",
-                 "\"" + m + "\" is not a module (q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj)");
+            r.fail("lora_target_modules",
+                   "\"" + m + "\" is not a module (q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj)");
     }
-    c.learningRate = number("learning_rate", c.learningRate, 0, 10);
-    c.weightDecay = number("weight_decay", c.weightDecay, 0, 10);
-    c.maxGradNorm = number("max_grad_norm", c.maxGradNorm, 0, 1e9);
-    c.schedule = string("schedule", c.schedule, {"constant_with_warmup", "cosine"});
-    c.warmupRatio = number("warmup_ratio", c.warmupRatio, 0, 1);
-    c.epochs = static_cast<int>(number("epochs", c.epochs, 1, 1000));
-    c.batchSize = static_cast<int>(number("batch_size", c.batchSize, 1, 4096));
-    c.gradientAccumulation = static_cast<int>(number("gradient_accumulation", c.gradientAccumulation, 1, 4096));
-    c.maxLength = static_cast<int>(number("max_length", c.maxLength, 8, 1 << 20));
-    c.controlTags = strings("control_tags", c.controlTags);
-    c.controlTokenWeight = number("control_token_weight", c.controlTokenWeight, 0, 1000);
-    c.promptLossWeight = number("prompt_loss_weight", c.promptLossWeight, 0, 1000);
-    c.seed = static_cast<uint64_t>(number("seed", 0, 0, 9.0e15));
-    c.dtype = string("dtype", c.dtype, {"float32", "bfloat16", "auto"});
-    c.precision = string("precision", c.precision, {"bf16", "fp32"});
-    c.device = string("device", c.device, {"auto", "cpu", "cuda"});
-    c.threads = static_cast<int>(number("threads", 0, 0, 1024));
-    c.limit = static_cast<int>(number("limit", 0, 0, 1e9));
-    return c;
+    return o;
 }
 
 SftConfig loadSftConfig(const std::string &path)
@@ -337,9 +217,8 @@ SftResult runSft(const SftConfig &c, const SftCallback &callback)
             const double gradNorm = c.maxGradNorm > 0.0
                                         ? torch::nn::utils::clip_grad_norm_(params, c.maxGradNorm)
                                         : torch::nn::utils::clip_grad_norm_(params, 1e30);
-            const double lr = learningRateAt(c, step, totalSteps);
-            for (auto &group : optimizer.param_groups())
-                static_cast<torch::optim::AdamWOptions &>(group.options()).lr(lr);
+            const double lr = scheduledLearningRate(c.learningRate, c.schedule, c.warmupRatio, step, totalSteps);
+            setLearningRate(optimizer, lr);
             optimizer.step();
             optimizer.zero_grad();
             ++step;

@@ -8,6 +8,10 @@
 #include <string_view>
 #include <vector>
 
+namespace rwb::data {
+class ConfigReader;
+}
+
 namespace rwb::train {
 
 // Supervised fine-tuning on (prompt, target) pairs of the extraction task: the prompt is
@@ -52,6 +56,9 @@ struct SftConfig {
 // the config's folder.
 SftConfig parseSftConfig(std::string_view json, const std::string &source);
 SftConfig loadSftConfig(const std::string &path);
+
+// lora_r, lora_alpha, lora_dropout and lora_target_modules of a config (SFT, GRPO), over `defaults`.
+model::LoraOptions readLoraOptions(const data::ConfigReader &reader, model::LoraOptions defaults);
 
 struct SftProgress {
     int step = 0;               // optimizer steps done

@@ -1,0 +1,244 @@
+#include "cli.h"
+#include "commands.h"
+
+#include "data/jsonl.h"
+#include "engine/job.h"
+#include "train/grpo.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace rwb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char *const kGrpoHelp = R"(rwb grpo — GRPO on the extraction task, every rollout kept in the run store
+
+Usage: rwb grpo --config C.json [--quiet] [--resume CHECKPOINT_DIR]
+
+The config (JSON; every key in docs/training.md, defaults from the first paper's table 4):
+  model, init_adapter, train_data, eval_data, reward_config, store, output, run_name
+  num_generations (G, 8), prompts_per_step (8), temperature (1.0), top_p (1.0), top_k,
+  max_completion_length (64)
+  lora (true), lora_r (8), lora_alpha (32), lora_dropout (0.05), lora_target_modules,
+  learning_rate (3e-5), weight_decay, max_grad_norm, schedule, warmup_ratio, max_steps,
+  micro_batch
+  loss_type (grpo | bnpo | dr_grpo | dapo), scale_rewards (group | batch | none),
+  epsilon (0.2), epsilon_high (= epsilon), beta (0.0), num_iterations (μ, 1),
+  mask_truncated_completions, overlong_penalty, overlong_cache, dynamic_sampling,
+  max_sampling_rounds
+  eval_every, eval_limit, eval_batch, eval_max_completion_length, checkpoint_every,
+  seed, resume_from, dtype, precision (bf16), device, threads
+
+Prints a progress line (step, reward, F1, tokens/s, ETA) on stderr and one JSON object at
+the end: {"run_id", "status", "steps", "store", "output", "message", "metrics"}. Ctrl-C
+stops after the step in flight (with a checkpoint when checkpoint_every > 0); --resume
+continues from a checkpoint folder. Exit 0 when finished or stopped, 1 when training
+failed (a NaN loss names its step), 2 for a bad config.
+)";
+
+const char *const kGrpoStepHelp = R"(rwb bench grpo-step — where the time of a GRPO step goes
+
+Usage: rwb bench grpo-step [--config C.json] [--steps N] [--work DIR]
+
+Without --config: makes the demo's setup in DIR (default: a temporary folder) — 600
+synthetic e-mails, a byte-level BPE tokenizer of 1,024 tokens and the tiny default model
+with random weights — and runs N GRPO steps (default 5) with the paper's G = 8 and
+8 prompts per step. With --config: that run, max_steps set to N, its store and output
+moved into DIR.
+Prints one JSON object: seconds per step in each phase (generate, reward, logprobs,
+backward, optimizer, store, eval, checkpoint), their shares of the step, and
+"reward_and_store_share" (target: under 5 %).
+)";
+
+std::string clock(double seconds)
+{
+    char buf[32];
+    const int s = static_cast<int>(seconds);
+    std::snprintf(buf, sizeof buf, "%d:%02d", s / 60, s % 60);
+    return buf;
+}
+
+std::atomic<engine::JobControl *> g_control{nullptr};
+
+extern "C" void onInterrupt(int)
+{
+    if (engine::JobControl *c = g_control.load())
+        c->stop();
+}
+
+// Prints the progress line and keeps the last metrics.
+class TerminalSink : public engine::EventSink {
+public:
+    explicit TerminalSink(bool quiet) : m_quiet(quiet) {}
+    void step(const engine::StepReport &r) override
+    {
+        for (const auto &[name, value] : r.metrics) {
+            m_last[name] = value;
+            if (name == "eval/f1")
+                m_f1 = value;
+        }
+        if (m_quiet)
+            return;
+        char f1[32] = "-";
+        if (m_f1 >= 0.0)
+            std::snprintf(f1, sizeof f1, "%.3f", m_f1);
+        std::fprintf(stderr, "\rgrpo step %lld/%lld  reward %.3f  F1 %s  %.0f tok/s  ETA %s   ",
+                     static_cast<long long>(r.step), static_cast<long long>(r.totalSteps), m_last.value("reward", 0.0),
+                     f1, r.tokensPerSecond, clock(r.etaSeconds).c_str());
+        std::fflush(stderr);
+    }
+    void log(const std::string &line) override
+    {
+        if (!m_quiet)
+            std::fprintf(stderr, "\n%s\n", line.c_str());
+    }
+    void weightsChanged(int64_t atStep, const std::vector<double> &) override
+    {
+        log("reward weights changed at step " + std::to_string(atStep));
+    }
+    nlohmann::ordered_json m_last = nlohmann::ordered_json::object();
+
+private:
+    bool m_quiet;
+    double m_f1 = -1.0;
+};
+
+int grpo(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"config", "resume"}, {"quiet", "help"}});
+    if (args.has("help")) {
+        std::cout << kGrpoHelp;
+        return kExitOk;
+    }
+    train::GrpoConfig config = train::loadGrpoConfig(args.required("config"));
+    if (args.has("resume"))
+        config.resumeFrom = args.value("resume");
+    TerminalSink sink(args.has("quiet"));
+    engine::JobControl control;
+    g_control = &control;
+    auto previous = std::signal(SIGINT, onInterrupt);
+    engine::JobOutcome outcome;
+    try {
+        outcome = train::runGrpo(config, control, sink);
+    } catch (...) {
+        std::signal(SIGINT, previous);
+        g_control = nullptr;
+        throw;
+    }
+    std::signal(SIGINT, previous);
+    g_control = nullptr;
+    if (!args.has("quiet"))
+        std::fprintf(stderr, "\n");
+    nlohmann::ordered_json j;
+    j["run_id"] = outcome.runId;
+    j["status"] = engine::toString(outcome.status);
+    j["steps"] = outcome.lastStep;
+    j["store"] = config.store;
+    j["output"] = config.output;
+    j["message"] = outcome.message;
+    j["metrics"] = sink.m_last;
+    std::cout << j.dump() << std::endl;
+    if (outcome.status == engine::JobStatus::Failed) {
+        printError("grpo: " + outcome.message);
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+int grpoStepBenchImpl(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"config", "steps", "work"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kGrpoStepHelp;
+        return kExitOk;
+    }
+    const int steps = static_cast<int>(args.number("steps", 5));
+    if (steps < 1)
+        throw UsageError{"--steps must be ≥ 1"};
+    fs::path work = args.value("work");
+    if (work.empty())
+        work = fs::temp_directory_path() / ("rwb-bench-grpo-" + std::to_string(::getpid()));
+    fs::create_directories(work);
+    train::GrpoConfig c;
+    if (args.has("config")) {
+        c = train::loadGrpoConfig(args.value("config"));
+    } else {
+        const std::string w = work.string();
+        auto quietly = [](const std::function<int(const std::vector<std::string> &)> &cmd,
+                          const std::vector<std::string> &a) {
+            if (cmd(a) != kExitOk)
+                throw std::runtime_error("bench set-up failed");
+        };
+        if (!fs::exists(work / "tiny/config.json")) {
+            quietly(dataCommand, {"synth", "--task", "company_extraction", "--n", "600", "--seed", "7", "--split",
+                                  "train", "--out", w + "/train.jsonl"});
+            quietly(dataCommand, {"corpus", "--input", w + "/train.jsonl", "--out", w + "/corpus.txt"});
+            quietly(tokenizerCommand, {"train", "--input", w + "/corpus.txt", "--vocab-size", "1024", "--out", w + "/tok"});
+            quietly(modelCommand, {"init", "--tokenizer", w + "/tok", "--out", w + "/tiny", "--seed", "1"});
+        }
+        c.model = w + "/tiny";
+        c.trainData = w + "/train.jsonl";
+        c.rewardConfig = findResource("presets/table2_star_partial20_marker80.json");
+        c.maxNewTokens = 32;
+    }
+    c.store = (work / "bench.sqlite").string();
+    c.output = (work / "run").string();
+    c.maxSteps = steps;
+    c.evalEvery = 0;
+    c.checkpointEvery = 0;
+    c.resumeFrom.clear();
+    fs::remove(c.store);
+    engine::EventSink sink;
+    engine::JobControl control;
+    train::GrpoRunResult result;
+    const engine::JobOutcome outcome = train::runGrpo(c, control, sink, &result);
+    if (outcome.status == engine::JobStatus::Failed)
+        throw std::runtime_error(outcome.message);
+    const train::GrpoTimings &t = result.timings;
+    const double n = std::max(1, t.steps);
+    const double total = t.generate + t.reward + t.logprobs + t.backward + t.optimizer + t.store + t.eval + t.checkpoint;
+    nlohmann::ordered_json j;
+    j["steps"] = t.steps;
+    j["rows_per_step"] = c.groupSize * c.promptsPerStep;
+    j["seconds_per_step"] = total / n;
+    nlohmann::ordered_json phases, shares;
+    const std::pair<const char *, double> parts[] = {{"generate", t.generate}, {"reward", t.reward},
+                                                     {"logprobs", t.logprobs}, {"backward", t.backward},
+                                                     {"optimizer", t.optimizer}, {"store", t.store}};
+    for (const auto &[name, value] : parts) {
+        phases[name] = value / n;
+        shares[name] = total > 0 ? value / total : 0.0;
+    }
+    j["seconds"] = phases;
+    j["share"] = shares;
+    j["reward_and_store_share"] = total > 0 ? (t.reward + t.store) / total : 0.0;
+    j["target_share"] = 0.05;
+    std::cout << j.dump() << std::endl;
+    return kExitOk;
+}
+
+} // namespace
+
+int grpoCommand(const std::vector<std::string> &args)
+{
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::cout << kGrpoHelp;
+        return args.empty() ? kExitBadInput : kExitOk;
+    }
+    return guarded("grpo", [&] { return grpo(args); });
+}
+
+int grpoStepBench(const std::vector<std::string> &args)
+{
+    return grpoStepBenchImpl(args);
+}
+
+} // namespace rwb::cli

@@ -1,0 +1,116 @@
+#pragma once
+
+// GRPO on the extraction task (the first paper's §3, TRL's GRPOTrainer conventions):
+// each step samples G completions for each of B prompts, scores them with the reward
+// config's weighted composite, turns the rewards into group-relative advantages and
+// takes a clipped policy-gradient step (docs/grpo.md has every formula). Every rollout,
+// metric, reward-config version, checkpoint and evaluation prediction goes to the run
+// store (docs/store.md).
+
+#include "model/causallm.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rwb::engine {
+class JobControl;
+class EventSink;
+struct JobOutcome;
+} // namespace rwb::engine
+
+namespace rwb::train {
+
+struct GrpoConfig {
+    // ---- inputs and outputs (relative paths resolve against the config's folder)
+    std::string model;        // the policy's starting point: a model folder (e.g. the SFT output)
+    std::string initAdapter;  // optional: a LoRA adapter (e.g. SFT's) merged into the model first
+    std::string trainData;    // extraction JSONL: the prompts
+    std::string evalData;     // optional: validation JSONL for precision / recall / F1
+    std::string rewardConfig; // reward config JSON (its "thinking" sets the prompt format)
+    std::string store;        // the run store (SQLite); created when missing
+    std::string output;       // run folder: checkpoints and the final adapter
+    std::string runName;      // "" = the output folder's name
+
+    // ---- sampling (the first paper's table 4)
+    int groupSize = 8;        // G, num_generations
+    int promptsPerStep = 8;   // B: 8 × 8 = the paper's 64 completions per step
+    double temperature = 1.0;
+    double topP = 1.0;
+    int topK = 0;
+    int maxNewTokens = 64;    // the completion limit (a completion that reaches it is truncated)
+
+    // ---- optimisation
+    bool lora = true;
+    model::LoraOptions loraOptions; // r 8, α 32, dropout 0.05
+    double learningRate = 3e-5;
+    double weightDecay = 0.0;
+    double maxGradNorm = 1.0;
+    std::string schedule = "constant_with_warmup"; // or "cosine"
+    double warmupRatio = 0.0;
+    int maxSteps = 100;
+    int microBatch = 16;      // rows per forward / backward (memory, not maths)
+
+    // ---- the loss (docs/grpo.md)
+    std::string lossType = "grpo";    // grpo | bnpo | dr_grpo | dapo
+    std::string scaleRewards = "group"; // group | batch | none
+    double epsLow = 0.2;
+    double epsHigh = 0.2;
+    double beta = 0.0;        // k3 KL weight against the reference (adapters off)
+    int iterations = 1;       // μ: updates per generation batch, against stored old log-probs
+    bool maskTruncated = false; // truncated completions get no gradient
+    bool overlongPenalty = false; // DAPO's soft over-long punishment added to the reward
+    int overlongCache = 0;        // L_cache; L_max = maxNewTokens
+    bool dynamicSampling = false; // DAPO: drop groups with equal rewards and sample more
+    int maxSamplingRounds = 3;    // generation rounds per step at most (dynamic sampling)
+
+    // ---- evaluation, checkpoints, reproducibility
+    int evalEvery = 0;        // > 0: evaluate before training and every N steps (and at the end)
+    int evalLimit = 200;      // validation e-mails per evaluation
+    int evalBatch = 16;
+    int evalMaxNewTokens = 0; // 0 = maxNewTokens
+    int checkpointEvery = 0;  // > 0: a checkpoint every N steps (and at the end)
+    uint64_t seed = 0;
+    std::string resumeFrom;   // a checkpoint folder: continue that run
+    std::string dtype = "float32";
+    std::string precision = "bf16"; // autocast of the training forward ("fp32": none)
+    std::string device = "auto";
+    int threads = 0;
+    int debugNanStep = 0;     // > 0: the loss of this step is made NaN (tests of the NaN stop)
+};
+
+// Parses and validates (field-named data::InputException); relative paths resolve
+// against the config's folder.
+GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source);
+GrpoConfig loadGrpoConfig(const std::string &path);
+// The config as JSON (stored with the run, and read back by parseGrpoConfig).
+std::string toJson(const GrpoConfig &config);
+
+// Where a step's time went (seconds, summed over the steps run).
+struct GrpoTimings {
+    double generate = 0.0;
+    double reward = 0.0;
+    double logprobs = 0.0;  // no-grad forwards: old (μ > 1) and reference (β > 0) policies
+    double backward = 0.0;  // forward with gradients + backward
+    double optimizer = 0.0; // clipping and the AdamW step
+    double store = 0.0;     // building the rows and writing them
+    double eval = 0.0;
+    double checkpoint = 0.0;
+    int steps = 0;
+};
+
+struct GrpoRunResult {
+    int64_t runId = 0;
+    int lastStep = 0;
+    GrpoTimings timings;
+};
+
+// Runs the config as a job step: the control is polled at every step boundary, the
+// sink gets every step. Returns the outcome (Failed with a message naming the step for a
+// NaN loss; what was written before stays). Throws data::InputException for bad inputs
+// before the first step.
+engine::JobOutcome runGrpo(const GrpoConfig &config, engine::JobControl &control, engine::EventSink &sink,
+                           GrpoRunResult *result = nullptr);
+
+} // namespace rwb::train

@@ -1,0 +1,485 @@
+// The GRPO trainer end to end on the tiny default model (random weights, made here):
+// what reaches the run store (TRL's metric names, every rollout, the optimized reward,
+// advantages recomputed by hand from the stored rewards), μ = 1 ratios, live control
+// (pause, stop, weights changed at the next step), the NaN stop, resume equivalence,
+// every loss variant and field-named config errors.
+#include "data/jsonl.h"
+#include "engine/job.h"
+#include "store/runstore.h"
+#include "train/grpo.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <map>
+
+using namespace rwb;
+
+namespace {
+
+bool runRwb(const QStringList &args)
+{
+    QProcess p;
+    p.start(RWB_BINARY, args);
+    return p.waitForFinished(120000) && p.exitCode() == 0;
+}
+
+// Records what a job reports and acts on it (pause, stop, new weights) at a given step.
+class Recorder : public engine::EventSink {
+public:
+    std::function<void(const engine::StepReport &)> onStep;
+    std::vector<engine::StepReport> steps;
+    std::vector<int64_t> pausedAt;
+    std::vector<int64_t> weightsAt;
+    void step(const engine::StepReport &r) override
+    {
+        steps.push_back(r);
+        if (onStep)
+            onStep(r);
+    }
+    void paused(int64_t at) override { pausedAt.push_back(at); }
+    void weightsChanged(int64_t at, const std::vector<double> &) override { weightsAt.push_back(at); }
+};
+
+std::map<std::string, double> parseRewards(const std::string &json)
+{
+    std::map<std::string, double> out;
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+    for (auto it = o.begin(); it != o.end(); ++it)
+        out[it.key().toStdString()] = it.value().toDouble();
+    return out;
+}
+
+double metric(const store::RunStore &s, int64_t run, int64_t step, const std::string &name)
+{
+    for (const auto &m : s.metrics(run, name))
+        if (m.step == step)
+            return m.value;
+    return std::nan("");
+}
+
+} // namespace
+
+class TestGrpo : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void configErrors_data();
+    void configErrors();
+    void storesEveryRolloutAndMetric();
+    void weightsChangeAtNextStep();
+    void pauseAndStop();
+    void nanStopsCleanly();
+    void resumeEqualsUninterrupted();
+    void lossVariantsRun_data();
+    void lossVariantsRun();
+    void cliRunsAndResumes();
+
+private:
+    train::GrpoConfig base(const QString &name) const;
+    QTemporaryDir m_dir;
+};
+
+void TestGrpo::initTestCase()
+{
+    const QString d = m_dir.path();
+    QVERIFY(runRwb({"data", "synth", "--task", "company_extraction", "--n", "80", "--seed", "3", "--split", "train",
+                    "--out", d + "/train.jsonl"}));
+    QVERIFY(runRwb({"data", "synth", "--task", "company_extraction", "--n", "6", "--seed", "3", "--split", "val",
+                    "--out", d + "/val.jsonl"}));
+    QVERIFY(runRwb({"data", "corpus", "--input", d + "/train.jsonl", "--out", d + "/corpus.txt"}));
+    QVERIFY(runRwb({"tokenizer", "train", "--input", d + "/corpus.txt", "--vocab-size", "600", "--out", d + "/tok"}));
+    QVERIFY(runRwb({"model", "init", "--tokenizer", d + "/tok", "--out", d + "/tiny", "--seed", "1"}));
+    QFile f(d + "/reward.json");
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"task": "company_extraction", "components": [{"reward": "partial", "weight": 20}, {"reward": "marker", "weight": 80}]})");
+}
+
+train::GrpoConfig TestGrpo::base(const QString &name) const
+{
+    const QString d = m_dir.path();
+    train::GrpoConfig c;
+    c.model = (d + "/tiny").toStdString();
+    c.trainData = (d + "/train.jsonl").toStdString();
+    c.rewardConfig = (d + "/reward.json").toStdString();
+    c.store = (d + "/" + name + ".sqlite").toStdString();
+    c.output = (d + "/" + name).toStdString();
+    c.groupSize = 4;
+    c.promptsPerStep = 2;
+    c.maxNewTokens = 8;
+    c.maxSteps = 3;
+    c.learningRate = 1e-3;
+    c.seed = 11;
+    c.threads = 1; // bit-for-bit reproducible sums
+    return c;
+}
+
+void TestGrpo::configErrors_data()
+{
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("message");
+    const QString req = R"("model": "m", "train_data": "t", "reward_config": "r", "store": "s", "output": "o")";
+    QTest::newRow("missing reward config") << R"({"model": "m", "train_data": "t", "store": "s", "output": "o"})"
+                                           << "reward_config: missing";
+    QTest::newRow("unknown key") << "{" + req + R"(, "num_generation": 8})" << "num_generation: unknown key";
+    QTest::newRow("G = 1") << "{" + req + R"(, "num_generations": 1})" << "num_generations: must be between 2 and 1024";
+    QTest::newRow("loss") << "{" + req + R"(, "loss_type": "ppo"})" << "loss_type: must be one of grpo, bnpo, dr_grpo, dapo";
+    QTest::newRow("scale") << "{" + req + R"(, "scale_rewards": true})" << "scale_rewards: must be one of group, batch, none";
+    QTest::newRow("epsilon") << "{" + req + R"(, "epsilon": 1.5})" << "epsilon: must be between 0 and";
+    QTest::newRow("iterations") << "{" + req + R"(, "num_iterations": 1.5})" << "num_iterations: must be a whole number";
+    QTest::newRow("eval without data") << "{" + req + R"(, "eval_every": 5})" << "eval_every: needs eval_data";
+    QTest::newRow("cache > limit") << "{" + req + R"(, "max_completion_length": 16, "overlong_cache": 32})"
+                                   << "overlong_cache: must not exceed max_completion_length (16)";
+    QTest::newRow("not JSON") << "{" + req + ",\n}" << "grpo.json:2: not valid JSON";
+}
+
+void TestGrpo::configErrors()
+{
+    QFETCH(QString, json);
+    QFETCH(QString, message);
+    try {
+        train::parseGrpoConfig(json.toStdString(), "grpo.json");
+        QFAIL("expected an error");
+    } catch (const data::InputException &e) {
+        QVERIFY2(QString::fromStdString(e.error().toString()).contains(message), e.what());
+        QVERIFY2(QString::fromStdString(e.error().toString()).startsWith("grpo.json"), e.what());
+    }
+}
+
+void TestGrpo::storesEveryRolloutAndMetric()
+{
+    train::GrpoConfig c = base("full");
+    c.evalData = (m_dir.path() + "/val.jsonl").toStdString();
+    c.evalEvery = 2;
+    c.evalLimit = 4;
+    engine::JobControl control;
+    Recorder sink;
+    const engine::JobOutcome out = train::runGrpo(c, control, sink);
+    QCOMPARE(engine::toString(out.status), "finished");
+    QCOMPARE(out.lastStep, int64_t(3));
+    // Step 0 is the evaluation before training; then 3 steps.
+    QCOMPARE(sink.steps.size(), size_t(4));
+
+    store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
+    const store::RunInfo run = s.run(out.runId);
+    QCOMPARE(QString::fromStdString(run.status), QString("finished"));
+    QCOMPARE(QString::fromStdString(run.kind), QString("grpo"));
+    // TRL's names, every step.
+    for (const char *name : {"reward", "reward_std", "rewards/partial/mean", "rewards/partial/std", "rewards/marker/mean",
+                             "rewards/marker/std", "frac_reward_zero_std", "entropy", "clip_ratio/low_mean",
+                             "clip_ratio/high_mean", "clip_ratio/region_mean", "completions/mean_length",
+                             "completions/min_length", "completions/max_length", "completions/clipped_ratio",
+                             "policy_loss", "grad_norm", "learning_rate", "step_time", "num_tokens"}) {
+        for (int step = 1; step <= 3; ++step)
+            QVERIFY2(std::isfinite(metric(s, out.runId, step, name)), name);
+    }
+    // Evaluation before training, at step 2 and at the end.
+    for (int step : {0, 2, 3})
+        QVERIFY(std::isfinite(metric(s, out.runId, step, "eval/f1")));
+    QVERIFY(std::isnan(metric(s, out.runId, 1, "eval/f1")));
+    QCOMPARE(s.evalPredictions(out.runId, 2).size(), size_t(4));
+    // μ = 1: the ratio is exactly 1, so nothing is clipped.
+    for (int step = 1; step <= 3; ++step)
+        QCOMPARE(metric(s, out.runId, step, "clip_ratio/region_mean"), 0.0);
+
+    double rewardSum = 0.0;
+    for (int step = 1; step <= 3; ++step) {
+        const auto rows = s.stepRollouts(out.runId, step);
+        QCOMPARE(rows.size(), size_t(8)); // B · G = 2 · 4
+        std::vector<double> rewards;
+        double stepSum = 0.0;
+        for (const auto &r : rows) {
+            // The optimized reward is the weighted composite: (20·partial + 80·marker) / 100.
+            const auto parts = parseRewards(r.rollout.rewardsJson);
+            QCOMPARE(parts.size(), size_t(2));
+            QVERIFY(std::abs(r.rollout.reward - (0.2 * parts.at("partial") + 0.8 * parts.at("marker"))) < 1e-12);
+            rewards.push_back(r.rollout.reward);
+            stepSum += r.rollout.reward;
+            QVERIFY(r.rollout.completionTokens >= 1 && r.rollout.completionTokens <= 8);
+            if (r.rollout.truncated) // only a completion that reached the limit is truncated
+                QCOMPARE(r.rollout.completionTokens, 8);
+        }
+        QVERIFY(std::abs(metric(s, out.runId, step, "reward") - stepSum / 8.0) < 1e-9);
+        // Advantages recomputed from the stored rewards: (r − mean_g) / (std_g + 1e-4), std Bessel-corrected.
+        for (int g = 0; g < 2; ++g) {
+            double mean = 0.0, var = 0.0;
+            for (int j = 0; j < 4; ++j)
+                mean += rewards[static_cast<size_t>(g * 4 + j)] / 4.0;
+            for (int j = 0; j < 4; ++j)
+                var += std::pow(rewards[static_cast<size_t>(g * 4 + j)] - mean, 2) / 3.0;
+            for (int j = 0; j < 4; ++j) {
+                const auto &r = rows[static_cast<size_t>(g * 4 + j)];
+                QCOMPARE(r.rollout.groupIndex, g);
+                QCOMPARE(r.rollout.sampleIndex, j);
+                const double expected = (r.rollout.reward - mean) / (std::sqrt(var) + 1e-4);
+                QVERIFY2(std::abs(r.rollout.advantage - expected) < 1e-5,
+                         qPrintable(QString("%1 vs %2").arg(r.rollout.advantage).arg(expected)));
+            }
+        }
+        rewardSum += stepSum;
+        // Token arrays: ids, sampling log-probs and the training forward's log-probs, one per token.
+        const store::StoredRollout one = s.rollout(rows.front().id);
+        QCOMPARE(one.rollout.tokenIds.size(), size_t(one.rollout.completionTokens));
+        QCOMPARE(one.rollout.logprobsOld.size(), one.rollout.tokenIds.size());
+        QCOMPARE(one.rollout.logprobsNew.size(), one.rollout.tokenIds.size());
+        for (size_t i = 0; i < one.rollout.tokenIds.size(); ++i) {
+            QVERIFY(one.rollout.logprobsNew[i] <= 0.0f);
+            // Sampling (KV cache, eval mode) and the training forward (dropout 0.05 on the
+            // adapters, whose B is still near 0) see nearly the same policy.
+            QVERIFY2(std::abs(one.rollout.logprobsNew[i] - one.rollout.logprobsOld[i]) < 0.05,
+                     qPrintable(QString("%1 vs %2").arg(one.rollout.logprobsNew[i]).arg(one.rollout.logprobsOld[i])));
+        }
+    }
+    // v_rollouts exposes them.
+    int64_t viewRows = 0;
+    s.query("SELECT count(*) FROM v_rollouts WHERE run_id = " + std::to_string(out.runId),
+            [&](const auto &, const auto &v) {
+                viewRows = v[0].integer;
+                return true;
+            });
+    QCOMPARE(viewRows, int64_t(24));
+    // The reward config in force from step 1, checkpoint-free run: a final adapter.
+    QCOMPARE(s.rewardConfigs(out.runId).size(), size_t(1));
+    QCOMPARE(s.rewardConfigs(out.runId).front().step, int64_t(1));
+    QVERIFY(QFile::exists(QString::fromStdString(c.output) + "/final/adapter_model.safetensors"));
+    Q_UNUSED(rewardSum);
+}
+
+void TestGrpo::weightsChangeAtNextStep()
+{
+    train::GrpoConfig c = base("weights");
+    engine::JobControl control;
+    Recorder sink;
+    // Asked during step 1 (from the sink, on the worker thread, as the GUI would from its own).
+    sink.onStep = [&](const engine::StepReport &r) {
+        if (r.step == 1)
+            control.setRewardWeights({50, 50});
+    };
+    const engine::JobOutcome out = train::runGrpo(c, control, sink);
+    QCOMPARE(engine::toString(out.status), "finished");
+    QCOMPARE(sink.weightsAt, std::vector<int64_t>{2});
+    store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
+    const auto versions = s.rewardConfigs(out.runId);
+    QCOMPARE(versions.size(), size_t(2));
+    QCOMPARE(versions[1].step, int64_t(2));
+    QVERIFY(QString::fromStdString(versions[1].configJson).contains("\"weight\": 50"));
+    for (int step = 1; step <= 3; ++step)
+        for (const auto &r : s.stepRollouts(out.runId, step)) {
+            const auto p = parseRewards(r.rollout.rewardsJson);
+            const double expected = step == 1 ? 0.2 * p.at("partial") + 0.8 * p.at("marker")
+                                              : 0.5 * p.at("partial") + 0.5 * p.at("marker");
+            QVERIFY(std::abs(r.rollout.reward - expected) < 1e-12);
+        }
+}
+
+void TestGrpo::pauseAndStop()
+{
+    train::GrpoConfig c = base("control");
+    c.maxSteps = 5;
+    c.checkpointEvery = 4;
+    Recorder sink;
+    engine::Job job([&](engine::JobControl &control, engine::EventSink &s) { return train::runGrpo(c, control, s); },
+                    sink);
+    std::atomic<bool> sawPause{false};
+    sink.onStep = [&](const engine::StepReport &r) {
+        if (r.step == 1)
+            job.control().pause();
+    };
+    job.start();
+    // Wait for the pause to take hold, check that no step runs while paused, then resume.
+    for (int i = 0; i < 600 && sink.pausedAt.empty(); ++i)
+        QTest::qWait(50);
+    QCOMPARE(sink.pausedAt, std::vector<int64_t>{1});
+    const size_t stepsWhilePaused = sink.steps.size();
+    QTest::qWait(300);
+    QCOMPARE(sink.steps.size(), stepsWhilePaused);
+    sink.onStep = [&](const engine::StepReport &r) {
+        if (r.step == 2)
+            job.control().stop();
+    };
+    job.control().resume();
+    job.wait();
+    QCOMPARE(engine::toString(job.outcome().status), "stopped");
+    QCOMPARE(job.outcome().lastStep, int64_t(2));
+    store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
+    QCOMPARE(QString::fromStdString(s.run(job.outcome().runId).status), QString("stopped"));
+    QCOMPARE(s.run(job.outcome().runId).lastStep, int64_t(2));
+    // A stopped run keeps a checkpoint of where it stopped, to resume from.
+    QVERIFY(QFile::exists(QString::fromStdString(c.output) + "/checkpoint-2/trainer_state.json"));
+    Q_UNUSED(sawPause);
+}
+
+void TestGrpo::nanStopsCleanly()
+{
+    train::GrpoConfig c = base("nan");
+    c.debugNanStep = 2;
+    engine::JobControl control;
+    Recorder sink;
+    const engine::JobOutcome out = train::runGrpo(c, control, sink);
+    QCOMPARE(engine::toString(out.status), "failed");
+    QVERIFY2(QString::fromStdString(out.message).contains("GRPO step 2: the policy loss is NaN"), out.message.c_str());
+    QCOMPARE(out.lastStep, int64_t(1));
+    store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
+    const store::RunInfo run = s.run(out.runId);
+    QCOMPARE(QString::fromStdString(run.status), QString("failed"));
+    QCOMPARE(run.lastStep, int64_t(1)); // step 1 is all there, step 2 absent
+    QCOMPARE(s.stepRollouts(out.runId, 1).size(), size_t(8));
+    QCOMPARE(s.stepRollouts(out.runId, 2).size(), size_t(0));
+    QCOMPARE(QString::fromStdString(s.integrityCheck()), QString("ok"));
+}
+
+void TestGrpo::resumeEqualsUninterrupted()
+{
+    // A: four steps straight. B: stopped after step 2 (checkpoint), then resumed to 4.
+    train::GrpoConfig a = base("straight");
+    a.maxSteps = 4;
+    {
+        engine::JobControl control;
+        Recorder sink;
+        QCOMPARE(engine::toString(train::runGrpo(a, control, sink).status), "finished");
+    }
+    train::GrpoConfig b = base("resumed");
+    b.maxSteps = 4;
+    b.checkpointEvery = 2;
+    {
+        engine::JobControl control;
+        Recorder sink;
+        sink.onStep = [&](const engine::StepReport &r) {
+            if (r.step == 2)
+                control.stop();
+        };
+        QCOMPARE(engine::toString(train::runGrpo(b, control, sink).status), "stopped");
+    }
+    b.resumeFrom = b.output + "/checkpoint-2";
+    {
+        engine::JobControl control;
+        Recorder sink;
+        const engine::JobOutcome out = train::runGrpo(b, control, sink);
+        QCOMPARE(engine::toString(out.status), "finished");
+        QCOMPARE(out.runId, int64_t(1)); // the same run, continued
+        QCOMPARE(sink.steps.front().step, int64_t(3));
+    }
+    store::RunStore sa(a.store, store::RunStore::OpenMode::ReadOnly);
+    store::RunStore sb(b.store, store::RunStore::OpenMode::ReadOnly);
+    QCOMPARE(sb.run(1).steps, int64_t(4));
+    for (int step = 1; step <= 4; ++step) {
+        const auto ra = sa.stepRollouts(1, step);
+        const auto rb = sb.stepRollouts(1, step);
+        QCOMPARE(ra.size(), rb.size());
+        for (size_t i = 0; i < ra.size(); ++i) {
+            QCOMPARE(rb[i].rollout.promptId, ra[i].rollout.promptId);
+            QCOMPARE(rb[i].rollout.completion, ra[i].rollout.completion);
+            QCOMPARE(rb[i].rollout.reward, ra[i].rollout.reward);
+            QVERIFY(std::abs(rb[i].rollout.advantage - ra[i].rollout.advantage) < 1e-9);
+        }
+        for (const char *name : {"policy_loss", "grad_norm", "entropy", "reward"}) {
+            const double va = metric(sa, 1, step, name), vb = metric(sb, 1, step, name);
+            QVERIFY2(std::abs(va - vb) <= 1e-6 * std::max(1.0, std::abs(va)),
+                     qPrintable(QString("step %1 %2: %3 vs %4").arg(step).arg(name).arg(va).arg(vb)));
+        }
+    }
+    // The adapters the two runs end with agree too.
+    QVERIFY(QFile::exists(QString::fromStdString(b.output) + "/final/adapter_model.safetensors"));
+}
+
+void TestGrpo::lossVariantsRun_data()
+{
+    QTest::addColumn<QString>("loss");
+    QTest::addColumn<QString>("scale");
+    QTest::addColumn<int>("iterations");
+    QTest::addColumn<double>("beta");
+    QTest::addColumn<bool>("dynamic");
+    QTest::newRow("bnpo, batch scale") << "bnpo" << "batch" << 1 << 0.0 << false;
+    QTest::newRow("dr_grpo, no scale") << "dr_grpo" << "none" << 1 << 0.0 << false;
+    QTest::newRow("dapo, μ 2, clip-higher, dynamic") << "dapo" << "group" << 2 << 0.0 << true;
+    QTest::newRow("grpo, β 0.04") << "grpo" << "group" << 1 << 0.04 << false;
+}
+
+void TestGrpo::lossVariantsRun()
+{
+    QFETCH(QString, loss);
+    QFETCH(QString, scale);
+    QFETCH(int, iterations);
+    QFETCH(double, beta);
+    QFETCH(bool, dynamic);
+    train::GrpoConfig c = base("variant-" + loss);
+    c.lossType = loss.toStdString();
+    c.scaleRewards = scale.toStdString();
+    c.iterations = iterations;
+    c.beta = beta;
+    c.dynamicSampling = dynamic;
+    c.epsHigh = dynamic ? 0.28 : 0.2;
+    c.maxSteps = 2;
+    c.maskTruncated = dynamic;
+    c.overlongPenalty = dynamic;
+    c.overlongCache = 4;
+    engine::JobControl control;
+    Recorder sink;
+    const engine::JobOutcome out = train::runGrpo(c, control, sink);
+    QVERIFY2(out.status == engine::JobStatus::Finished, out.message.c_str());
+    store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
+    for (int step = 1; step <= 2; ++step) {
+        QVERIFY(std::isfinite(metric(s, out.runId, step, "policy_loss")));
+        if (beta > 0.0) {
+            // k3 ≥ 0; the adapters start near B = 0, so the policy is still close to the reference.
+            const double kl = metric(s, out.runId, step, "kl");
+            QVERIFY2(kl >= 0.0 && kl < 0.1, qPrintable(QString::number(kl)));
+            const auto rows = s.stepRollouts(out.runId, step);
+            QCOMPARE(s.rollout(rows.front().id).rollout.logprobsRef.size(), size_t(rows.front().rollout.completionTokens));
+        }
+        if (dynamic) {
+            // Every trained group has unequal rewards; dropped groups keep advantage 0.
+            const double trained = metric(s, out.runId, step, "dynamic_sampling/groups_trained");
+            QVERIFY(trained >= 0.0 && trained <= 2.0);
+            const auto rows = s.stepRollouts(out.runId, step);
+            QCOMPARE(rows.size() % 4, size_t(0));
+            // The over-long penalty is a reward term: L = 8 = L_max → (4 − 8) / 4 = −1, L ≤ 4 → 0.
+            for (const auto &r : rows) {
+                const auto p = parseRewards(r.rollout.rewardsJson);
+                const double len = r.rollout.completionTokens;
+                const double expected = len <= 4 ? 0.0 : (4.0 - len) / 4.0;
+                QVERIFY(std::abs(p.at("overlong") - expected) < 1e-12);
+            }
+        }
+        if (iterations == 1)
+            QCOMPARE(metric(s, out.runId, step, "clip_ratio/region_mean"), 0.0);
+    }
+}
+
+void TestGrpo::cliRunsAndResumes()
+{
+    const QString d = m_dir.path();
+    QFile f(d + "/cli.json");
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"model": "tiny", "train_data": "train.jsonl", "reward_config": "reward.json", "store": "cli.sqlite",
+                "output": "cli", "num_generations": 4, "prompts_per_step": 2, "max_completion_length": 8,
+                "max_steps": 2, "checkpoint_every": 1, "threads": 1})");
+    f.close();
+    QProcess p;
+    p.start(RWB_BINARY, {"grpo", "--config", d + "/cli.json"});
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), 0);
+    const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    QCOMPARE(o["status"].toString(), QString("finished"));
+    QCOMPARE(o["steps"].toInt(), 2);
+    QVERIFY(o["metrics"].toObject().contains("rewards/marker/mean"));
+    QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("grpo step 2/2"));
+    // A bad config names the field and exits 2.
+    QFile bad(d + "/bad.json");
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(R"({"model": "tiny", "train_data": "train.jsonl", "reward_config": "reward.json", "store": "x", "output": "y",
+                  "top_p": 0})");
+    bad.close();
+    p.start(RWB_BINARY, {"grpo", "--config", d + "/bad.json"});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 2);
+    QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("bad.json: top_p: must be between"));
+}
+
+QTEST_MAIN(TestGrpo)
+#include "tst_grpo.moc"
