@@ -3,6 +3,7 @@
 
 #include "data/jsonl.h"
 #include "engine/job.h"
+#include "store/runstore.h"
 #include "train/grpo.h"
 
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -22,6 +24,7 @@ namespace fs = std::filesystem;
 const char *const kGrpoHelp = R"(rwb grpo — GRPO on the extraction task, every rollout kept in the run store
 
 Usage: rwb grpo --config C.json [--quiet] [--resume CHECKPOINT_DIR]
+       rwb grpo table --store S.sqlite [--run ID ...] [--markdown]
 
 The config (JSON; every key in docs/training.md, defaults from the first paper's table 4):
   model, init_adapter, train_data, eval_data, reward_config, store, output, run_name
@@ -57,6 +60,106 @@ Prints one JSON object: seconds per step in each phase (generate, reward, logpro
 backward, optimizer, store, eval, checkpoint), their shares of the step, and
 "reward_and_store_share" (target: under 5 %).
 )";
+
+const char *const kGrpoTableHelp = R"(rwb grpo table — evaluation results of GRPO runs, from the run store
+
+Usage: rwb grpo table --store S.sqlite [--run ID ...] [--markdown]
+
+For every GRPO run (or the --run ones) that evaluated (eval_every > 0): its start (the
+evaluation at step 0, e.g. the SFT model) and its last evaluation, with precision,
+recall, F1, the mean reward (the run's composite), mean output tokens and seconds per sample, as the first paper's tables 1–3
+report them. The reward config is the one in force at the run's first step.
+)";
+
+struct EvalRow {
+    std::string label;
+    double precision = 0, recall = 0, f1 = 0, reward = 0, tokens = 0, seconds = 0;
+};
+
+std::string shortNumber(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+int grpoTable(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"store", "run"}, {"markdown", "help"}});
+    if (args.has("help")) {
+        std::cout << kGrpoTableHelp;
+        return kExitOk;
+    }
+    const std::string path = args.required("store");
+    if (!fs::exists(path))
+        throw data::InputException({path, 0, "no such run store"});
+    const store::RunStore s(path, store::RunStore::OpenMode::ReadOnly);
+    std::vector<int64_t> ids;
+    for (const std::string &v : args.values("run"))
+        ids.push_back(std::stoll(v));
+    if (ids.empty())
+        for (const store::RunInfo &r : s.runs())
+            if (r.kind == "grpo")
+                ids.push_back(r.id);
+    std::vector<EvalRow> rows;
+    for (int64_t id : ids) {
+        const store::RunInfo run = s.run(id);
+        std::string rewardName = "?";
+        const auto configs = s.rewardConfigs(id);
+        if (!configs.empty()) {
+            const auto j = nlohmann::json::parse(configs.front().configJson, nullptr, false);
+            if (j.is_object()) {
+                rewardName.clear();
+                for (const auto &c : j.value("components", nlohmann::json::array()))
+                    rewardName += (rewardName.empty() ? "" : " + ") + c.value("reward", std::string("?")) + " " +
+                                  shortNumber(c.value("weight", 0.0));
+            }
+        }
+        std::map<int64_t, EvalRow> byStep;
+        const std::pair<const char *, double EvalRow::*> fields[] = {
+            {"eval/precision", &EvalRow::precision}, {"eval/recall", &EvalRow::recall}, {"eval/f1", &EvalRow::f1},
+            {"eval/reward", &EvalRow::reward},
+            {"eval/mean_output_tokens", &EvalRow::tokens}, {"eval/seconds_per_sample", &EvalRow::seconds}};
+        for (const auto &[name, field] : fields)
+            for (const store::MetricPoint &m : s.metrics(id, name))
+                byStep[m.step].*field = m.value;
+        if (byStep.empty())
+            continue;
+        if (byStep.begin()->first == 0 && byStep.size() > 1) {
+            EvalRow start = byStep.begin()->second;
+            start.label = run.name + ": start (step 0)";
+            rows.push_back(start);
+        }
+        EvalRow last = byStep.rbegin()->second;
+        last.label = run.name + ": GRPO " + rewardName + " (step " + std::to_string(byStep.rbegin()->first) + ")";
+        rows.push_back(last);
+    }
+    if (rows.empty())
+        throw data::InputException({path, 0, "no GRPO run with evaluations (set eval_every and eval_data)"});
+    const bool md = args.has("markdown");
+    size_t width = 5;
+    for (const auto &r : rows)
+        width = std::max(width, r.label.size());
+    char buf[512];
+    if (md) {
+        std::cout << "| model | precision | recall | F1 | mean reward | mean output tokens | s / sample |\n"
+                     "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    } else {
+        std::snprintf(buf, sizeof buf, "%-*s %9s %9s %9s %9s %9s %10s\n", static_cast<int>(width), "model",
+                      "precision", "recall", "F1", "reward", "tokens", "s/sample");
+        std::cout << buf;
+    }
+    for (const auto &r : rows) {
+        if (md)
+            std::snprintf(buf, sizeof buf, "| %s | %.3f | %.3f | %.3f | %.3f | %.1f | %.4f |\n", r.label.c_str(),
+                          r.precision, r.recall, r.f1, r.reward, r.tokens, r.seconds);
+        else
+            std::snprintf(buf, sizeof buf, "%-*s %9.3f %9.3f %9.3f %9.3f %9.1f %10.4f\n", static_cast<int>(width),
+                          r.label.c_str(), r.precision, r.recall, r.f1, r.reward, r.tokens, r.seconds);
+        std::cout << buf;
+    }
+    return kExitOk;
+}
 
 std::string clock(double seconds)
 {
@@ -233,6 +336,8 @@ int grpoCommand(const std::vector<std::string> &args)
         std::cout << kGrpoHelp;
         return args.empty() ? kExitBadInput : kExitOk;
     }
+    if (args[0] == "table")
+        return guarded("grpo table", [&] { return grpoTable({args.begin() + 1, args.end()}); });
     return guarded("grpo", [&] { return grpo(args); });
 }
 
