@@ -53,6 +53,7 @@ private Q_SLOTS:
     void samplingIsSeeded();
     void greedyFollowsArgmax();
     void scoreTokensMatchesLogSoftmax();
+    void groupedLogProbsMatchFullSequences();
     void configParsing();
     void configErrors_data();
     void configErrors();
@@ -313,6 +314,57 @@ void TestTransformer::scoreTokensMatchesLogSoftmax()
             QVERIFY(std::abs(scores[r].entropy[i] - ent) < 1e-4);
         }
     }
+}
+
+void TestTransformer::groupedLogProbsMatchFullSequences()
+{
+    // Two prompts of different lengths (left padding inside), G = 3 completions each of
+    // different lengths: the shared-prefix pass must give what each full sequence gives,
+    // values and gradients (LoRA on, so the prompt's keys and values carry gradient too).
+    ModelOptions o;
+    o.seed = 8;
+    auto lm = CausalLM::random(tinyConfig(), o);
+    LoraOptions lora;
+    lora.rank = 4;
+    lora.dropout = 0.0;
+    lm->addLora(lora);
+    auto &d = lm->internals();
+    torch::manual_seed(3);
+    for (auto &[name, t] : d.loraTensors()) // B ≠ 0, so the adapters change the output
+        t.data().normal_(0.0, 0.1);
+    const std::vector<std::vector<int32_t>> prompts{{1, 2, 3, 4, 5}, {9, 8}};
+    const std::vector<std::vector<int32_t>> completions{{4, 5}, {7}, {7, 8, 10, 11}, {3, 3, 3}, {12, 13}, {6}};
+    std::vector<std::vector<int32_t>> rowPrompts;
+    for (size_t r = 0; r < completions.size(); ++r)
+        rowPrompts.push_back(prompts[r / 3]);
+    torch::Tensor mask, entropy;
+    const torch::Tensor grouped = d.groupedCompletionLogProbs(prompts, completions, 3, 0, 0.7, &mask, &entropy);
+    QCOMPARE(grouped.size(0), int64_t(6));
+    QCOMPARE(grouped.size(1), int64_t(4));
+    const auto batch = d.makeBatch(rowPrompts, completions, 0);
+    torch::Tensor fullEntropy;
+    const torch::Tensor full = d.sequenceLogProbs(batch, 0.7, 128, &fullEntropy); // [R, L − 1]
+    torch::Tensor expected = torch::zeros_like(grouped);
+    torch::Tensor expectedEntropy = torch::zeros_like(grouped);
+    for (int64_t r = 0; r < 6; ++r)
+        for (int64_t t = 0; t < batch.completionLength[static_cast<size_t>(r)]; ++t) {
+            expected[r][t] = full[r][batch.completionStart[static_cast<size_t>(r)] - 1 + t];
+            expectedEntropy[r][t] = fullEntropy[r][batch.completionStart[static_cast<size_t>(r)] - 1 + t];
+        }
+    QVERIFY2((grouped - expected).abs().max().item<double>() < 1e-5,
+             qPrintable(QString::number((grouped - expected).abs().max().item<double>())));
+    QVERIFY((entropy - expectedEntropy).abs().max().item<double>() < 1e-4);
+    QCOMPARE(mask.sum().item<double>(), 2.0 + 1 + 4 + 3 + 2 + 1);
+    QCOMPARE(grouped[1][1].item<double>(), 0.0); // past the end of a one-token completion
+    // Gradients of a weighted sum with respect to the adapters agree.
+    const torch::Tensor weights = torch::arange(24, torch::kFloat32).reshape({6, 4}) * mask;
+    auto params = d.trainableParameters();
+    const auto g1 = torch::autograd::grad({(grouped * weights).sum()}, params);
+    const auto g2 = torch::autograd::grad({(expected * weights).sum()}, params);
+    double worst = 0.0;
+    for (size_t i = 0; i < params.size(); ++i)
+        worst = std::max(worst, (g1[i] - g2[i]).abs().max().item<double>());
+    QVERIFY2(worst < 1e-4, qPrintable(QString::number(worst)));
 }
 
 void TestTransformer::configParsing()

@@ -299,6 +299,85 @@ torch::Tensor CausalLmInternals::sequenceLogProbs(const Batch &batch, double tem
     return torch::cat(lps, 1);
 }
 
+torch::Tensor CausalLmInternals::groupedCompletionLogProbs(const std::vector<std::vector<int32_t>> &prompts,
+                                                           const std::vector<std::vector<int32_t>> &completions,
+                                                           int64_t groupSize, int32_t padToken, double temperature,
+                                                           torch::Tensor *mask, torch::Tensor *entropy)
+{
+    const int64_t b = static_cast<int64_t>(prompts.size());
+    const int64_t g = groupSize;
+    TORCH_CHECK(b > 0 && g > 0 && static_cast<int64_t>(completions.size()) == b * g,
+                "groupedCompletionLogProbs: ", completions.size(), " completions for ", b, " prompts × ", g);
+    int64_t lp = 0, tc = 1;
+    for (const auto &p : prompts) {
+        TORCH_CHECK(!p.empty(), "groupedCompletionLogProbs: an empty prompt");
+        lp = std::max<int64_t>(lp, static_cast<int64_t>(p.size()));
+    }
+    for (const auto &c : completions) {
+        TORCH_CHECK(!c.empty(), "groupedCompletionLogProbs: an empty completion");
+        tc = std::max<int64_t>(tc, static_cast<int64_t>(c.size()));
+    }
+    const int64_t rows = b * g;
+    // Left-padded prompts [B, Lp]; right-padded completions [R, Tc].
+    std::vector<int64_t> pIds(static_cast<size_t>(b * lp), padToken), pMask(static_cast<size_t>(b * lp), 0);
+    for (int64_t r = 0; r < b; ++r) {
+        const auto &p = prompts[static_cast<size_t>(r)];
+        const int64_t off = lp - static_cast<int64_t>(p.size());
+        for (size_t i = 0; i < p.size(); ++i) {
+            pIds[static_cast<size_t>(r * lp + off) + i] = p[i];
+            pMask[static_cast<size_t>(r * lp + off) + i] = 1;
+        }
+    }
+    std::vector<int64_t> cIds(static_cast<size_t>(rows * tc), padToken), cMask(static_cast<size_t>(rows * tc), 0);
+    for (int64_t r = 0; r < rows; ++r) {
+        const auto &c = completions[static_cast<size_t>(r)];
+        for (size_t i = 0; i < c.size(); ++i) {
+            cIds[static_cast<size_t>(r * tc) + i] = c[i];
+            cMask[static_cast<size_t>(r * tc) + i] = 1;
+        }
+    }
+    // Cloned: autograd keeps the index tensors for the backward pass, after these vectors are gone.
+    const auto longOpts = torch::TensorOptions().dtype(torch::kLong);
+    const torch::Tensor promptIds = torch::from_blob(pIds.data(), {b, lp}, longOpts).clone().to(device);
+    torch::Tensor keyMask = torch::from_blob(pMask.data(), {b, lp}, longOpts).clone().to(device);
+    const torch::Tensor compIds = torch::from_blob(cIds.data(), {rows, tc}, longOpts).clone().to(device);
+    const torch::Tensor compMask = torch::from_blob(cMask.data(), {rows, tc}, longOpts).clone().to(device);
+    const torch::Tensor positions = positionsFromMask(keyMask);
+
+    KvCache cache(module->config(), b, lp + tc, dtype, device);
+    const torch::Tensor hp = module->hidden(promptIds, positions, keyMask, &cache);  // [B, Lp, H]
+    std::vector<torch::Tensor> hs{hp.select(1, lp - 1).repeat_interleave(g, 0).unsqueeze(1)}; // [R, 1, H]
+    if (tc > 1) {
+        cache.repeatRows(g);
+        keyMask = torch::cat({keyMask.repeat_interleave(g, 0), compMask.narrow(1, 0, tc - 1)}, 1); // [R, Lp + Tc − 1]
+        const torch::Tensor start = positions.select(1, lp - 1).repeat_interleave(g, 0).unsqueeze(1) + 1; // [R, 1]
+        const torch::Tensor compPos = start + torch::arange(tc - 1, longOpts.device(device)).unsqueeze(0);
+        hs.push_back(module->hidden(compIds.narrow(1, 0, tc - 1), compPos, keyMask, &cache)); // [R, Tc − 1, H]
+    }
+    const torch::Tensor h = torch::cat(hs, 1); // [R, Tc, H]: position t predicts completion token t
+    const torch::Tensor &w = module->headWeight();
+    // Logits in chunks of positions so that [R, chunk, V] stays near 4,096 rows of the vocabulary.
+    const int64_t chunk = std::max<int64_t>(1, 4096 / rows);
+    std::vector<torch::Tensor> lps, ents;
+    for (int64_t s0 = 0; s0 < tc; s0 += chunk) {
+        const int64_t n = std::min(chunk, tc - s0);
+        torch::Tensor logits = torch::nn::functional::linear(h.narrow(1, s0, n), w).to(torch::kFloat32); // [R, n, V]
+        if (temperature > 0.0 && temperature != 1.0)
+            logits = logits / temperature;
+        const torch::Tensor lse = logits.logsumexp(-1);
+        lps.push_back(logits.gather(-1, compIds.narrow(1, s0, n).unsqueeze(-1)).squeeze(-1) - lse);
+        if (entropy)
+            ents.push_back(lse - (torch::softmax(logits, -1) * logits).sum(-1));
+    }
+    const torch::Tensor m = compMask.to(torch::kFloat32);
+    const torch::Tensor out = torch::cat(lps, 1) * m;
+    if (entropy)
+        *entropy = torch::cat(ents, 1) * m;
+    if (mask)
+        *mask = m;
+    return out;
+}
+
 std::vector<TokenScores> CausalLM::scoreTokens(const std::vector<std::vector<int32_t>> &prompts,
                                                const std::vector<std::vector<int32_t>> &completions,
                                                double temperature, bool withEntropy, int64_t chunk)

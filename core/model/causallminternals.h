@@ -39,6 +39,19 @@ public:
     // log p(ids[:, t+1] | ids[:, ≤t]) for t in [0, L−1): [B, L−1] fp32 (and entropy [B, L−1] when
     // `entropy` is given), computed in chunks of `chunk` positions. Differentiable.
     torch::Tensor sequenceLogProbs(const Batch &batch, double temperature, int64_t chunk, torch::Tensor *entropy);
+
+    // The completions' log-probs when every prompt has `groupSize` completions (row b·G + g
+    // belongs to prompt b): each prompt runs once and its keys and values are shared by its
+    // G completions, so a GRPO group costs |prompt| + G·|completion| positions instead of
+    // G·(|prompt| + |completion|). Returns [B·G, T] fp32, T = the longest completion, with
+    // log p(completion[r][t] | prompt, completion[r][<t]) under softmax(logits / temperature)
+    // and 0 past a row's end; `mask` gets [B·G, T] float (1 on real tokens) and `entropy`
+    // the entropies when given. Differentiable; equal to sequenceLogProbs on the
+    // concatenations (tst_transformer).
+    torch::Tensor groupedCompletionLogProbs(const std::vector<std::vector<int32_t>> &prompts,
+                                            const std::vector<std::vector<int32_t>> &completions, int64_t groupSize,
+                                            int32_t padToken, double temperature, torch::Tensor *mask,
+                                            torch::Tensor *entropy);
 };
 
 } // namespace rwb::model

@@ -213,6 +213,8 @@ private:
     };
     RowTensors completionLogProbs(const std::vector<const Sample *> &rows, bool withEntropy);
     torch::Tensor noGradLogProbs(const std::vector<const Sample *> &rows, int64_t width);
+    // Rows per forward / backward: micro_batch rounded down to whole groups (at least one).
+    int microRows() const { return std::max(1, c.microBatch / c.groupSize) * c.groupSize; }
     std::vector<std::pair<std::string, double>> evaluate(int step);
     void saveCheckpoint(int step);
     int step(int stepIndex, std::vector<std::pair<std::string, double>> &metrics,
@@ -372,43 +374,24 @@ void GrpoTrainer::scoreSamples(std::vector<Sample> &samples) const
     }
 }
 
+// Rows come in whole groups (G consecutive rows share a prompt): each prompt runs once
+// and its keys and values serve its G completions.
 GrpoTrainer::RowTensors GrpoTrainer::completionLogProbs(const std::vector<const Sample *> &rows, bool withEntropy)
 {
     model::CausalLmInternals &d = m_lm->internals();
+    const size_t G = static_cast<size_t>(c.groupSize);
     std::vector<std::vector<int32_t>> prompts, completions;
-    for (const Sample *s : rows) {
-        prompts.push_back(m_train[s->item].promptIds);
-        completions.push_back(s->tokens);
+    for (size_t r = 0; r < rows.size(); ++r) {
+        if (r % G == 0)
+            prompts.push_back(m_train[rows[r]->item].promptIds);
+        completions.push_back(rows[r]->tokens);
     }
-    const auto batch = d.makeBatch(prompts, completions, m_pad);
-    torch::Tensor entropy;
-    torch::Tensor lp;
-    {
-        const AutocastScope autocast(c.precision == "bf16", d.device);
-        lp = d.sequenceLogProbs(batch, c.temperature, 128, withEntropy ? &entropy : nullptr); // [rows, L−1]
-    }
-    // Completion token i of row r is predicted at position completionStart[r] − 1 + i.
-    int64_t width = 1;
-    for (int64_t n : batch.completionLength)
-        width = std::max(width, n);
-    const int64_t n = static_cast<int64_t>(rows.size());
-    std::vector<int64_t> index(static_cast<size_t>(n * width));
-    std::vector<float> mask(static_cast<size_t>(n * width), 0.0f);
-    const int64_t last = lp.size(1) - 1;
-    for (int64_t r = 0; r < n; ++r)
-        for (int64_t t = 0; t < width; ++t) {
-            const bool active = t < batch.completionLength[static_cast<size_t>(r)];
-            index[static_cast<size_t>(r * width + t)] =
-                std::min(last, batch.completionStart[static_cast<size_t>(r)] - 1 + t);
-            mask[static_cast<size_t>(r * width + t)] = active ? 1.0f : 0.0f;
-        }
-    const auto dev = lp.device();
-    const torch::Tensor idx = torch::from_blob(index.data(), {n, width}, torch::kInt64).clone().to(dev);
     RowTensors out;
-    out.mask = torch::from_blob(mask.data(), {n, width}, torch::kFloat32).clone().to(dev);
-    out.logProbs = lp.to(torch::kFloat32).gather(1, idx) * out.mask;
-    if (withEntropy)
-        out.entropy = entropy.to(torch::kFloat32).gather(1, idx).detach() * out.mask;
+    const AutocastScope autocast(c.precision == "bf16", d.device);
+    out.logProbs = d.groupedCompletionLogProbs(prompts, completions, c.groupSize, m_pad, c.temperature, &out.mask,
+                                               withEntropy ? &out.entropy : nullptr);
+    if (out.entropy.defined())
+        out.entropy = out.entropy.detach();
     return out;
 }
 
@@ -418,8 +401,8 @@ torch::Tensor GrpoTrainer::noGradLogProbs(const std::vector<const Sample *> &row
 {
     torch::NoGradGuard noGrad;
     std::vector<torch::Tensor> parts;
-    for (size_t from = 0; from < rows.size(); from += static_cast<size_t>(c.microBatch)) {
-        const size_t to = std::min(rows.size(), from + static_cast<size_t>(c.microBatch));
+    for (size_t from = 0; from < rows.size(); from += static_cast<size_t>(microRows())) {
+        const size_t to = std::min(rows.size(), from + static_cast<size_t>(microRows()));
         const std::vector<const Sample *> part(rows.begin() + static_cast<long>(from), rows.begin() + static_cast<long>(to));
         torch::Tensor lp = completionLogProbs(part, false).logProbs;
         parts.push_back(torch::nn::functional::pad(lp, torch::nn::functional::PadFuncOptions({0, width - lp.size(1)})));
@@ -607,15 +590,15 @@ int GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>>
     lo.beta = c.beta;
     lo.maxCompletionLength = c.maxNewTokens;
     lo.dapoGlobalTokens = std::max(1.0, activeTokens);
-    const int micro = std::max(1, static_cast<int>((R + c.microBatch - 1) / c.microBatch));
+    const int micro = std::max(1, static_cast<int>((R + microRows() - 1) / microRows()));
     for (int it = 0; R > 0 && it < c.iterations; ++it) {
         torch::manual_seed(static_cast<int64_t>(streamSeed(c.seed, kDropout, static_cast<uint64_t>(stepIndex) * 64 + it) >> 1));
         m_lm->internals().module->train();
         m_optimizer->zero_grad();
         t = Clock::now();
         double iterationLoss = 0.0;
-        for (int64_t from = 0; from < R; from += c.microBatch) {
-            const int64_t to = std::min(R, from + static_cast<int64_t>(c.microBatch));
+        for (int64_t from = 0; from < R; from += microRows()) {
+            const int64_t to = std::min(R, from + static_cast<int64_t>(microRows()));
             const std::vector<const Sample *> part(rows.begin() + from, rows.begin() + to);
             const RowTensors rt = completionLogProbs(part, it == 0);
             const int64_t w = rt.logProbs.size(1);
