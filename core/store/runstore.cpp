@@ -4,6 +4,7 @@
 #include "store/schema.h"
 #include "store/statement.h"
 #include "store/storeerror.h"
+#include "store/transaction.h"
 
 #include <sqlite3.h>
 
@@ -99,39 +100,6 @@ struct RunStore::Impl {
 };
 
 namespace {
-
-// BEGIN IMMEDIATE … COMMIT; rolls back when destroyed uncommitted (an exception).
-class Transaction {
-public:
-    Transaction(sqlite3 *db, const std::string &path) : m_db(db), m_path(path)
-    {
-        exec("BEGIN IMMEDIATE", "cannot begin a write transaction");
-    }
-    ~Transaction()
-    {
-        if (!m_done)
-            sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
-    }
-    void commit()
-    {
-        exec("COMMIT", "cannot commit");
-        m_done = true;
-    }
-
-private:
-    void exec(const char *sql, const char *context)
-    {
-        char *error = nullptr;
-        if (sqlite3_exec(m_db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
-            const std::string message = error ? error : sqlite3_errmsg(m_db);
-            sqlite3_free(error);
-            throw StoreError(m_path, context, message);
-        }
-    }
-    sqlite3 *m_db;
-    const std::string &m_path;
-    bool m_done = false;
-};
 
 const char *opSql(ComponentCondition::Op op)
 {
