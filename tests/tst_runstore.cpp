@@ -126,6 +126,7 @@ private Q_SLOTS:
     void schemaVersion();
     void badFiles();
     void crashLosesAtMostOneStep();
+    void promptsOfADeletedRun();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -656,6 +657,30 @@ void TestRunStore::crashLosesAtMostOneStep()
         QCOMPARE(count(store, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'きらめき'") > 0, true);
         QCOMPARE(info.status, std::string("running")); // killed: never finished
     }
+}
+
+void TestRunStore::promptsOfADeletedRun()
+{
+    // The writer remembers the ids of the prompts it wrote. A deleted run's id comes back
+    // for the next run, with the same prompt ids but new rows: writeStep() must not use
+    // the old ones, whether this store deleted the run or another connection did.
+    const std::string path = file("reuse.sqlite");
+    RunStore store(path);
+    const int64_t first = store.beginRun("first", RunKind::Grpo, "{}");
+    writeSteps(store, first, 0, 2);
+    store.query("DELETE FROM runs WHERE id = " + std::to_string(first), [](auto &, auto &) { return true; });
+    const int64_t second = store.beginRun("second", RunKind::Grpo, "{}");
+    QCOMPARE(second, first);
+    writeSteps(store, second, 0, 1);
+
+    RunStore other(path);
+    other.query("DELETE FROM runs WHERE id = " + std::to_string(second), [](auto &, auto &) { return true; });
+    const int64_t third = store.beginRun("third", RunKind::Grpo, "{}");
+    QCOMPARE(third, first);
+    writeSteps(store, third, 0, 2);
+    QCOMPARE(count(store, "SELECT count(*) FROM v_rollouts WHERE run_id = " + std::to_string(third)),
+             int64_t(2 * kGroups * kGroup));
+    QCOMPARE(store.integrityCheck(), std::string("ok"));
 }
 
 QTEST_APPLESS_MAIN(TestRunStore)

@@ -49,9 +49,12 @@ struct RunStore::Impl {
     int version = 0;
 
     // Prepared once, reused for every step (the writer's hot path).
-    std::unique_ptr<Statement> insertStep, insertMetric, insertPrompt, findPrompt, insertRollout;
-    // run id → prompt id → prompts.id, for prompts known to be committed.
+    std::unique_ptr<Statement> insertStep, insertMetric, insertPrompt, findPrompt, insertRollout, dataVersion;
+    // run id → prompt id → prompts.id, for prompts known to be committed. Forgotten when
+    // rows may have been deleted: by query() on this connection, or by any commit of
+    // another connection (PRAGMA data_version moved since `promptIdsVersion`).
     std::unordered_map<int64_t, std::unordered_map<std::string, int64_t>> promptIds;
+    int64_t promptIdsVersion = -1;
 
     ~Impl()
     {
@@ -60,6 +63,7 @@ struct RunStore::Impl {
         insertPrompt.reset();
         findPrompt.reset();
         insertRollout.reset();
+        dataVersion.reset();
         if (db)
             sqlite3_close_v2(db);
     }
@@ -226,10 +230,17 @@ void RunStore::writeStep(int64_t runId, int64_t step, const std::vector<Metric> 
                                                      std::to_string(a->size()) + " values for " +
                                                      std::to_string(n) + " token ids");
     }
-    auto &known = d->promptIds[runId];
     std::unordered_map<std::string, int64_t> added;
     try {
         Transaction t(d->db, d->path);
+        Statement &dataVersion = d->prepared(d->dataVersion, "PRAGMA data_version");
+        const int64_t version = dataVersion.step() ? dataVersion.columnInt(0) : -1;
+        dataVersion.reset();
+        if (version != d->promptIdsVersion) {
+            d->promptIds.clear();
+            d->promptIdsVersion = version;
+        }
+        auto &known = d->promptIds[runId];
         Statement &insertStep = d->prepared(d->insertStep, "INSERT INTO steps(run_id, step) VALUES (?, ?)");
         insertStep.bind(1, runId);
         insertStep.bind(2, step);
@@ -310,7 +321,8 @@ void RunStore::writeStep(int64_t runId, int64_t step, const std::vector<Metric> 
         }
         t.commit();
     } catch (const StoreError &e) {
-        for (auto *s : {&d->insertStep, &d->insertMetric, &d->insertPrompt, &d->findPrompt, &d->insertRollout})
+        for (auto *s : {&d->insertStep, &d->insertMetric, &d->insertPrompt, &d->findPrompt, &d->insertRollout,
+                        &d->dataVersion})
             if (*s)
                 (*s)->reset();
         if (e.what() == d->path + ": " + where + ": " + e.sqliteMessage())
@@ -318,7 +330,7 @@ void RunStore::writeStep(int64_t runId, int64_t step, const std::vector<Metric> 
         throw StoreError(d->path, where, e.sqliteMessage().empty() ? e.what() : e.sqliteMessage());
     }
     // Only now are the new prompts known to exist.
-    known.merge(added);
+    d->promptIds[runId].merge(added);
 }
 
 void RunStore::recordRewardConfig(int64_t runId, int64_t step, const std::string &configJson)
@@ -614,6 +626,8 @@ StoredRollout RunStore::rollout(int64_t rolloutId) const
 
 void RunStore::query(const std::string &sql, const RowCallback &row) const
 {
+    if (!d->readOnly)
+        d->promptIds.clear(); // the statement may delete prompts
     Statement s(d->db, sql, d->path);
     std::vector<std::string> columns;
     for (int c = 0; c < s.columnCount(); ++c)
