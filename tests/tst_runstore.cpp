@@ -67,18 +67,45 @@ std::vector<Metric> makeMetrics(int step)
     return {{"reward", 0.5 + step}, {"kl", 1e-3 * step}, {"rewards/marker/mean", 0.25 * step}};
 }
 
-// Writes steps [from, to) of a run: prompts, metrics and kGroups × kGroup rollouts each.
-void writeSteps(RunStore &store, int64_t run, int from, int to)
+// Writes steps [from, to) of a run: prompts, metrics and kGroups × kGroup rollouts each;
+// with `completion`, every rollout has that text instead of makeRollout()'s.
+void writeSteps(RunStore &store, int64_t run, int from, int to, const char *completion = nullptr)
 {
     for (int step = from; step < to; ++step) {
         std::vector<Prompt> prompts;
         std::vector<Rollout> rollouts;
         for (int g = 0; g < kGroups; ++g) {
             prompts.push_back(makePrompt(step * kGroups + g));
-            for (int s = 0; s < kGroup; ++s)
+            for (int s = 0; s < kGroup; ++s) {
                 rollouts.push_back(makeRollout(step, g, s));
+                if (completion)
+                    rollouts.back().completion = completion;
+            }
         }
         store.writeStep(run, step, makeMetrics(step), rollouts, prompts);
+    }
+}
+
+// Rows of makeRollout()'s steps whose completion names きらめき商事 (the even samples).
+constexpr int kKirameki = kGroups * kGroup / 2;
+// Rows writeSteps() adds per step: rollouts and prompts.
+constexpr int kRowsPerStep = kGroups * kGroup + kGroups;
+
+// How many rollouts of `run` a search finds, over every page.
+int searchCount(const RunStore &store, int64_t run, const std::string &completion, const std::string &prompt = {})
+{
+    RolloutFilter f;
+    f.runId = run;
+    f.completionMatch = completion;
+    f.promptMatch = prompt;
+    int n = 0;
+    int64_t after = 0;
+    for (;;) {
+        const RolloutPage page = store.rollouts(f, after, 50);
+        n += static_cast<int>(page.rows.size());
+        if (!page.more)
+            return n;
+        after = page.nextAfterId;
     }
 }
 
@@ -97,6 +124,127 @@ void rawExec(sqlite3 *db, const char *sql)
         QFAIL(qPrintable(message));
     }
 }
+
+// The schema of version 1 as that release created it (search indexes kept complete by
+// insert triggers, metrics keyed by name first), for the upgrade test.
+const char *const kSchemaVersion1 = R"SQL(
+CREATE TABLE runs(
+  id          INTEGER PRIMARY KEY,
+  name        TEXT NOT NULL,
+  created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  kind        TEXT NOT NULL CHECK (kind IN ('sft','grpo','eval')),
+  config_json TEXT NOT NULL DEFAULT '{}',
+  status      TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running','finished','failed','stopped')),
+  message     TEXT NOT NULL DEFAULT '',
+  finished    TEXT
+);
+CREATE TABLE steps(
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step    INTEGER NOT NULL,
+  written TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  PRIMARY KEY (run_id, step)
+) WITHOUT ROWID;
+CREATE TABLE reward_configs(
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step        INTEGER NOT NULL,
+  config_json TEXT NOT NULL,
+  PRIMARY KEY (run_id, step)
+) WITHOUT ROWID;
+CREATE TABLE metrics(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step   INTEGER NOT NULL,
+  name   TEXT NOT NULL,
+  value  REAL,
+  PRIMARY KEY (run_id, name, step)
+) WITHOUT ROWID;
+CREATE INDEX metrics_by_step ON metrics(run_id, step);
+CREATE TABLE checkpoints(
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step    INTEGER NOT NULL,
+  path    TEXT NOT NULL,
+  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  PRIMARY KEY (run_id, step)
+) WITHOUT ROWID;
+CREATE TABLE prompts(
+  id        INTEGER PRIMARY KEY,
+  run_id    INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  prompt_id TEXT NOT NULL,
+  text      TEXT NOT NULL,
+  gold      TEXT NOT NULL DEFAULT '',
+  meta_json TEXT NOT NULL DEFAULT '{}',
+  UNIQUE (run_id, prompt_id)
+);
+CREATE TABLE rollouts(
+  id                INTEGER PRIMARY KEY,
+  run_id            INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step              INTEGER NOT NULL,
+  prompt            INTEGER NOT NULL REFERENCES prompts(id) ON DELETE CASCADE,
+  group_index       INTEGER NOT NULL,
+  sample_index      INTEGER NOT NULL,
+  completion        TEXT NOT NULL,
+  answer            TEXT NOT NULL DEFAULT '',
+  token_ids         BLOB NOT NULL DEFAULT x'',
+  logprobs_old      BLOB NOT NULL DEFAULT x'',
+  logprobs_new      BLOB NOT NULL DEFAULT x'',
+  logprobs_ref      BLOB NOT NULL DEFAULT x'',
+  token_advantages  BLOB NOT NULL DEFAULT x'',
+  reward            REAL NOT NULL,
+  rewards_json      TEXT NOT NULL DEFAULT '{}',
+  advantage         REAL NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  truncated         INTEGER NOT NULL CHECK (truncated IN (0,1))
+);
+CREATE INDEX rollouts_by_step ON rollouts(run_id, step);
+CREATE INDEX rollouts_by_prompt ON rollouts(prompt);
+CREATE TABLE eval_predictions(
+  run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  checkpoint_step INTEGER NOT NULL,
+  example_id      TEXT NOT NULL,
+  prediction      TEXT NOT NULL,
+  gold            TEXT NOT NULL,
+  correct         INTEGER NOT NULL CHECK (correct IN (0,1)),
+  rewards_json    TEXT NOT NULL DEFAULT '{}',
+  PRIMARY KEY (run_id, checkpoint_step, example_id)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE prompts_fts USING fts5(text, content='prompts', content_rowid='id', tokenize='trigram');
+CREATE VIRTUAL TABLE rollouts_fts USING fts5(completion, content='rollouts', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER prompts_fts_insert AFTER INSERT ON prompts BEGIN
+  INSERT INTO prompts_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER prompts_fts_delete AFTER DELETE ON prompts BEGIN
+  INSERT INTO prompts_fts(prompts_fts, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+CREATE TRIGGER prompts_fts_update AFTER UPDATE OF text ON prompts BEGIN
+  INSERT INTO prompts_fts(prompts_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  INSERT INTO prompts_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER rollouts_fts_insert AFTER INSERT ON rollouts BEGIN
+  INSERT INTO rollouts_fts(rowid, completion) VALUES (new.id, new.completion);
+END;
+CREATE TRIGGER rollouts_fts_delete AFTER DELETE ON rollouts BEGIN
+  INSERT INTO rollouts_fts(rollouts_fts, rowid, completion) VALUES ('delete', old.id, old.completion);
+END;
+CREATE TRIGGER rollouts_fts_update AFTER UPDATE OF completion ON rollouts BEGIN
+  INSERT INTO rollouts_fts(rollouts_fts, rowid, completion) VALUES ('delete', old.id, old.completion);
+  INSERT INTO rollouts_fts(rowid, completion) VALUES (new.id, new.completion);
+END;
+CREATE VIEW v_runs AS
+  SELECT r.id AS run_id, r.name, r.created, r.kind, r.status, r.message, r.finished, r.config_json,
+         (SELECT count(*) FROM steps s WHERE s.run_id = r.id) AS steps,
+         (SELECT max(step) FROM steps s WHERE s.run_id = r.id) AS last_step
+  FROM runs r;
+CREATE VIEW v_metrics AS
+  SELECT run_id, step, name, value FROM metrics;
+CREATE VIEW v_rollouts AS
+  SELECT r.run_id, r.step, p.prompt_id, r.sample_index, p.text AS prompt, r.completion, r.answer, p.gold,
+         r.reward, r.rewards_json, r.advantage, r.completion_tokens, r.truncated,
+         r.id AS rollout_id, r.group_index
+  FROM rollouts r JOIN prompts p ON p.id = r.prompt;
+CREATE VIEW v_reward_configs AS
+  SELECT run_id, step, config_json FROM reward_configs;
+CREATE VIEW v_eval_predictions AS
+  SELECT run_id, checkpoint_step, example_id, prediction, gold, correct, rewards_json FROM eval_predictions;
+)SQL";
 
 int64_t count(const RunStore &store, const std::string &sql)
 {
@@ -127,6 +275,9 @@ private Q_SLOTS:
     void badFiles();
     void crashLosesAtMostOneStep();
     void promptsOfADeletedRun();
+    void searchIsCompleteWithoutIndexing();
+    void searchAfterDeletes();
+    void upgradeFromVersion1();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -585,6 +736,8 @@ void TestRunStore::badFiles()
 
 void TestRunStore::crashLosesAtMostOneStep()
 {
+    // Odd rounds also bring the search index up to date after every step, in batches of
+    // 100 rows, so that some kills land inside an indexing transaction.
     const std::string path = file("crash.sqlite");
     constexpr int kRounds = 6;
     constexpr int kRollouts = 64;
@@ -617,6 +770,9 @@ void TestRunStore::crashLosesAtMostOneStep()
                         rollouts.push_back(std::move(r));
                     }
                     store.writeStep(run, step, makeMetrics(step), rollouts, step == 0 ? prompts : std::vector<Prompt>{});
+                    if (round % 2 == 1)
+                        while (store.indexPending(100) > 0) {
+                        }
                     const char c = 1;
                     if (write(pipeFd[1], &c, 1) != 1)
                         _exit(3);
@@ -639,13 +795,32 @@ void TestRunStore::crashLosesAtMostOneStep()
         close(pipeFd[0]);
         QVERIFY2(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the writer ended before it was killed");
 
+        const std::string run = std::to_string(round + 1);
+        {
+            // A reader first: it cannot recover the WAL's leftovers into the file, but sees
+            // every committed step, and its search finds all of their rollouts (half name
+            // きらめき商事) whatever the file's index holds.
+            const RunStore reader(path, RunStore::OpenMode::ReadOnly);
+            const RunInfo info = reader.run(round + 1);
+            QCOMPARE(searchCount(reader, info.id, "きらめき商事"), static_cast<int>(info.steps * kRollouts / 2));
+            // The file's index holds exactly the rows up to its watermark: an indexing batch
+            // is all there or absent.
+            QCOMPARE(count(reader, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'きらめき商事'"),
+                     count(reader, "SELECT count(*) FROM rollouts WHERE completion LIKE '%きらめき商事%' AND id <= "
+                                   "(SELECT indexed_id FROM search_progress WHERE name = 'rollouts')"));
+            if (round % 2 == 1)
+                QVERIFY(count(reader, "SELECT indexed_id FROM search_progress WHERE name = 'rollouts'") > 0);
+        }
         RunStore store(path); // recovers the WAL
         QCOMPARE(store.integrityCheck(), std::string("ok"));
+        store.query("INSERT INTO rollouts_fts(rollouts_fts) VALUES ('integrity-check')", [](auto &, auto &) {
+            return true;
+        });
         const RunInfo info = store.runs().at(round);
         QVERIFY(info.steps >= waitSteps);
         QCOMPARE(info.lastStep, info.steps - 1);
         // Every step is whole: 64 rollouts and 3 metrics where the step is marked, nothing elsewhere.
-        const std::string run = std::to_string(info.id);
+        QCOMPARE(std::to_string(info.id), run);
         QCOMPARE(count(store, "SELECT count(*) FROM rollouts WHERE run_id = " + run), info.steps * kRollouts);
         QCOMPARE(count(store, "SELECT count(*) FROM metrics WHERE run_id = " + run), info.steps * 3);
         QCOMPARE(count(store, "SELECT count(*) FROM (SELECT step FROM rollouts WHERE run_id = " + run +
@@ -654,7 +829,11 @@ void TestRunStore::crashLosesAtMostOneStep()
         QCOMPARE(count(store, "SELECT count(*) FROM rollouts WHERE run_id = " + run +
                                   " AND step NOT IN (SELECT step FROM steps WHERE run_id = " + run + ")"),
                  int64_t(0));
-        QCOMPARE(count(store, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'きらめき'") > 0, true);
+        // A read-write store's search indexes the rest into the file.
+        QCOMPARE(searchCount(store, info.id, "きらめき商事"), static_cast<int>(info.steps * kRollouts / 2));
+        QCOMPARE(count(store, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'きらめき商事' AND rowid IN "
+                              "(SELECT id FROM rollouts WHERE run_id = " + run + ")"),
+                 info.steps * kRollouts / 2);
         QCOMPARE(info.status, std::string("running")); // killed: never finished
     }
 }
@@ -680,6 +859,184 @@ void TestRunStore::promptsOfADeletedRun()
     writeSteps(store, third, 0, 2);
     QCOMPARE(count(store, "SELECT count(*) FROM v_rollouts WHERE run_id = " + std::to_string(third)),
              int64_t(2 * kGroups * kGroup));
+    QCOMPARE(store.integrityCheck(), std::string("ok"));
+}
+
+void TestRunStore::searchIsCompleteWithoutIndexing()
+{
+    // writeStep() indexes nothing; a search still finds every committed rollout: a
+    // read-only reader through its private index, a read-write store by indexing the file.
+    const std::string path = file("lazy.sqlite");
+    RunStore writer(path);
+    const int64_t run = writer.beginRun("lazy", RunKind::Grpo, "{}");
+    writeSteps(writer, run, 0, 2);
+    QCOMPARE(writer.pendingIndexRows(), int64_t(2 * kRowsPerStep));
+    QCOMPARE(count(writer, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'きらめき'"), int64_t(0));
+
+    const RunStore reader(path, RunStore::OpenMode::ReadOnly);
+    QCOMPARE(searchCount(reader, run, "きらめき商事"), 2 * kKirameki);
+    QCOMPARE(searchCount(reader, run, {}, "\"きらめき商事4の\""), kGroup); // prompt p4: step 1, group 1
+    QCOMPARE(writer.pendingIndexRows(), int64_t(2 * kRowsPerStep));       // the reader wrote nothing
+    // Rows committed after the reader's last search are found by its next one.
+    writeSteps(writer, run, 2, 3);
+    QCOMPARE(searchCount(reader, run, "きらめき商事"), 3 * kKirameki);
+    QCOMPARE(searchCount(reader, run, {}, "\"きらめき商事7の\""), kGroup);
+    // Part of the rows indexed into the file, then more written: found once each.
+    QCOMPARE(writer.indexPending(20), int64_t(20));
+    QCOMPARE(writer.pendingIndexRows(), int64_t(3 * kRowsPerStep - 20));
+    writeSteps(writer, run, 3, 4);
+    QCOMPARE(searchCount(reader, run, "きらめき商事"), 4 * kKirameki);
+    QCOMPARE(searchCount(reader, run, "東和物産"), 4 * kGroups * kGroup - 4 * kKirameki);
+    QCOMPARE(searchCount(reader, run, "東和物産", "\"きらめき商事10の\""), kGroup / 2);
+    // Everything in the file's index: it alone answers, for other tools too.
+    QCOMPARE(writer.indexPending(), int64_t(4 * kRowsPerStep - 20));
+    QCOMPARE(writer.pendingIndexRows(), int64_t(0));
+    QCOMPARE(count(reader, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'きらめき商事'"),
+             int64_t(4 * kKirameki));
+    QCOMPARE(searchCount(reader, run, "きらめき商事"), 4 * kKirameki);
+    // A read-write store's search indexes the file first (only the table it searches).
+    writeSteps(writer, run, 4, 5);
+    QCOMPARE(searchCount(writer, run, "きらめき商事"), 5 * kKirameki);
+    QCOMPARE(writer.pendingIndexRows(), int64_t(kGroups));
+    // A bad query fails and leaves the reader's private index as it was.
+    writeSteps(writer, run, 5, 6);
+    QVERIFY_THROWS_EXCEPTION(StoreError, searchCount(reader, run, "\"unbalanced"));
+    QCOMPARE(searchCount(reader, run, "きらめき商事"), 6 * kKirameki);
+    // finishRun() leaves the file's index complete, and FTS5 agrees with it.
+    writer.finishRun(run, RunStatus::Finished);
+    QCOMPARE(writer.pendingIndexRows(), int64_t(0));
+    QCOMPARE(count(writer, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'きらめき商事'"),
+             int64_t(6 * kKirameki));
+    writer.query("INSERT INTO rollouts_fts(rollouts_fts) VALUES ('integrity-check')", [](auto &, auto &) {
+        return true;
+    });
+    writer.query("INSERT INTO prompts_fts(prompts_fts) VALUES ('integrity-check')", [](auto &, auto &) {
+        return true;
+    });
+    QVERIFY_THROWS_EXCEPTION(StoreError, const_cast<RunStore &>(reader).indexPending());
+}
+
+void TestRunStore::searchAfterDeletes()
+{
+    // Deleting the newest run gives its ids back to SQLite, and the next rows reuse them.
+    // Neither the file's index nor a reader's private one may then answer with the old
+    // text: the delete trigger removes indexed rows and lowers the watermark, and bumps a
+    // generation that makes readers rebuild.
+    const std::string path = file("deletes.sqlite");
+    RunStore writer(path);
+    const RunStore reader(path, RunStore::OpenMode::ReadOnly);
+    auto deleteRun = [&](int64_t run) {
+        writer.query("DELETE FROM runs WHERE id = " + std::to_string(run), [](auto &, auto &) { return true; });
+    };
+    auto firstId = [&](int64_t run) {
+        return count(writer, "SELECT min(id) FROM rollouts WHERE run_id = " + std::to_string(run));
+    };
+    constexpr const char *kOther = "<answer>ひまわり電機</answer>";
+    constexpr int kRows = 2 * kGroups * kGroup;
+    const int64_t keep = writer.beginRun("keep", RunKind::Grpo, "{}");
+    writeSteps(writer, keep, 0, 1);
+
+    // In the file's index when deleted.
+    const int64_t a = writer.beginRun("a", RunKind::Grpo, "{}");
+    writeSteps(writer, a, 0, 2);
+    const int64_t aFirst = firstId(a);
+    writer.indexPending();
+    QCOMPARE(searchCount(reader, a, "きらめき商事"), 2 * kKirameki);
+    deleteRun(a);
+    QCOMPARE(count(writer, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'きらめき商事'"),
+             int64_t(kKirameki)); // run `keep`'s only
+    const int64_t b = writer.beginRun("b", RunKind::Grpo, "{}");
+    writeSteps(writer, b, 0, 2, kOther);
+    QCOMPARE(firstId(b), aFirst); // the ids came back
+    QCOMPARE(searchCount(reader, b, "きらめき商事"), 0);
+    QCOMPARE(searchCount(reader, b, "ひまわり電機"), kRows);
+    QCOMPARE(searchCount(writer, b, "きらめき商事"), 0);
+    QCOMPARE(searchCount(writer, b, "ひまわり電機"), kRows);
+    QCOMPARE(searchCount(reader, keep, "きらめき商事"), kKirameki);
+
+    // Only in the reader's private index when deleted.
+    const int64_t c = writer.beginRun("c", RunKind::Grpo, "{}");
+    writeSteps(writer, c, 0, 2);
+    const int64_t cFirst = firstId(c);
+    QCOMPARE(searchCount(reader, c, "きらめき商事"), 2 * kKirameki);
+    deleteRun(c);
+    const int64_t d = writer.beginRun("d", RunKind::Grpo, "{}");
+    writeSteps(writer, d, 0, 2, kOther);
+    QCOMPARE(firstId(d), cFirst);
+    QCOMPARE(searchCount(reader, d, "きらめき商事"), 0);
+    QCOMPARE(searchCount(reader, d, "ひまわり電機"), kRows);
+    QCOMPARE(searchCount(reader, keep, "きらめき商事"), kKirameki);
+
+    // A changed completion is searched by its new text.
+    writer.indexPending();
+    writer.query("UPDATE rollouts SET completion = 'なし' WHERE run_id = " + std::to_string(keep),
+                 [](auto &, auto &) { return true; });
+    QCOMPARE(searchCount(reader, keep, "きらめき商事"), 0);
+    QCOMPARE(searchCount(writer, keep, "きらめき商事"), 0);
+    QCOMPARE(writer.integrityCheck(), std::string("ok"));
+    writer.query("INSERT INTO rollouts_fts(rollouts_fts) VALUES ('integrity-check')", [](auto &, auto &) {
+        return true;
+    });
+}
+
+void TestRunStore::upgradeFromVersion1()
+{
+    // A file as version 1 wrote it: search indexes kept complete by triggers.
+    const std::string path = file("v1.sqlite");
+    sqlite3 *db = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    rawExec(db, "PRAGMA journal_mode=WAL");
+    rawExec(db, kSchemaVersion1);
+    rawExec(db, "PRAGMA user_version=1");
+    rawExec(db, "INSERT INTO runs(name, kind) VALUES ('old', 'grpo')");
+    rawExec(db, "INSERT INTO steps(run_id, step) VALUES (1, 0), (1, 1)");
+    rawExec(db, "INSERT INTO metrics(run_id, step, name, value) VALUES (1, 0, 'reward', 0.25), (1, 1, 'reward', 0.5), "
+                "(1, 0, 'kl', 0.125), (1, 1, 'kl', NULL)");
+    rawExec(db, "INSERT INTO prompts(run_id, prompt_id, text) VALUES (1, 'p0', 'ひまわり電機からのメール')");
+    rawExec(db, "INSERT INTO rollouts(run_id, step, prompt, group_index, sample_index, completion, reward, advantage, "
+                "completion_tokens, truncated) VALUES (1, 0, 1, 0, 0, '<answer>ひまわり電機</answer>', 1, 0.5, 5, 0), "
+                "(1, 1, 1, 0, 1, '<answer>東和物産</answer>', 0, -0.5, 5, 0)");
+    sqlite3_close(db);
+    {
+        // This build reads version 1 as it is.
+        const RunStore reader(path, RunStore::OpenMode::ReadOnly);
+        QCOMPARE(reader.schemaVersion(), 1);
+        QCOMPARE(reader.pendingIndexRows(), int64_t(0));
+        QCOMPARE(searchCount(reader, 1, "ひまわり電機"), 1);
+        QCOMPARE(searchCount(reader, 1, {}, "ひまわり電機"), 2);
+        QCOMPARE(reader.metrics(1, "reward").size(), size_t(2));
+    }
+    RunStore store(path); // upgrades
+    QCOMPARE(store.schemaVersion(), Schema::kVersion);
+    QCOMPARE(count(store, "PRAGMA user_version"), int64_t(Schema::kVersion));
+    QCOMPARE(store.pendingIndexRows(), int64_t(0)); // what version 1 indexed stays indexed
+    QCOMPARE(searchCount(store, 1, "ひまわり電機"), 1);
+    QCOMPARE(searchCount(store, 1, {}, "ひまわり電機"), 2);
+    const auto metrics = store.metrics(1);
+    QCOMPARE(metrics.size(), size_t(4));
+    QCOMPARE(metrics[0].name + metrics[1].name + metrics[2].name + metrics[3].name, std::string("klrewardklreward"));
+    QCOMPARE(metrics[0].value, 0.125);
+    QCOMPARE(metrics[3].value, 0.5);
+    QVERIFY(std::isnan(metrics[2].value));
+    QCOMPARE(count(store, "SELECT count(*) FROM v_metrics WHERE run_id = 1 AND name = 'reward' AND step = 1 AND "
+                          "value = 0.5"),
+             int64_t(1));
+    // Written after the upgrade: not indexed by the write, found by a search.
+    Rollout r = makeRollout(2, 0, 0);
+    r.promptId = "p0";
+    r.completion = "送信者はひまわり電機です";
+    store.writeStep(1, 2, {{"reward", 1.0}}, {r});
+    QCOMPARE(store.pendingIndexRows(), int64_t(1));
+    const RunStore reader(path, RunStore::OpenMode::ReadOnly);
+    QCOMPARE(searchCount(reader, 1, "ひまわり電機"), 2);
+    QCOMPARE(searchCount(store, 1, "ひまわり電機"), 2);
+    // Deleting rows version 1 indexed keeps the index right.
+    store.query("DELETE FROM runs WHERE id = 1", [](auto &, auto &) { return true; });
+    QCOMPARE(count(store, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'ひまわり'"), int64_t(0));
+    QCOMPARE(count(store, "SELECT count(*) FROM prompts_fts WHERE prompts_fts MATCH 'ひまわり'"), int64_t(0));
+    store.query("INSERT INTO rollouts_fts(rollouts_fts) VALUES ('integrity-check')", [](auto &, auto &) {
+        return true;
+    });
     QCOMPARE(store.integrityCheck(), std::string("ok"));
 }
 

@@ -2,6 +2,7 @@
 
 #include "store/blobcodec.h"
 #include "store/schema.h"
+#include "store/searchindex.h"
 #include "store/statement.h"
 #include "store/storeerror.h"
 #include "store/transaction.h"
@@ -55,9 +56,12 @@ struct RunStore::Impl {
     // another connection (PRAGMA data_version moved since `promptIdsVersion`).
     std::unordered_map<int64_t, std::unordered_map<std::string, int64_t>> promptIds;
     int64_t promptIdsVersion = -1;
+    // The full-text indexes, filled lazily (created once the schema version is known).
+    std::unique_ptr<SearchIndex> search;
 
     ~Impl()
     {
+        search.reset();
         insertStep.reset();
         insertMetric.reset();
         insertPrompt.reset();
@@ -101,6 +105,11 @@ struct RunStore::Impl {
             slot = std::make_unique<Statement>(db, sql, path);
         return *slot;
     }
+
+    // The rollouts matching `filter`; a text filter matches the rowids of `completions` /
+    // `prompts` (SearchIndex::matchSql, each with its own copies of the query).
+    RolloutPage listRollouts(const RolloutFilter &filter, int64_t afterId, int limit,
+                             const SearchIndex::Match &completions, const SearchIndex::Match &prompts) const;
 };
 
 namespace {
@@ -189,7 +198,20 @@ RunStore::RunStore(const std::string &path, OpenMode mode) : d(std::make_unique<
                 if (d->scalarInt("SELECT count(*) FROM sqlite_schema") != 0)
                     throw StoreError(path, "not a run store: an SQLite database with other tables and no "
                                            "run-store schema version");
-                d->exec(Schema::createSql(), "cannot create the run-store schema");
+                d->exec(Schema::createSql().c_str(), "cannot create the run-store schema");
+                d->exec(("PRAGMA user_version=" + std::to_string(Schema::kVersion)).c_str(),
+                        "cannot set the schema version");
+                d->version = Schema::kVersion;
+            }
+            t.commit();
+        }
+        if (d->version < Schema::kVersion && !d->readOnly) {
+            Transaction t(d->db, d->path);
+            // Checked again inside the lock: another process may have upgraded it meanwhile.
+            d->version = static_cast<int>(d->scalarInt("PRAGMA user_version"));
+            if (d->version < Schema::kVersion) {
+                d->exec(Schema::upgradeSql(d->version).c_str(),
+                        ("cannot upgrade the run store from schema " + std::to_string(d->version)).c_str());
                 d->exec(("PRAGMA user_version=" + std::to_string(Schema::kVersion)).c_str(),
                         "cannot set the schema version");
                 d->version = Schema::kVersion;
@@ -197,6 +219,7 @@ RunStore::RunStore(const std::string &path, OpenMode mode) : d(std::make_unique<
             t.commit();
         }
     }
+    d->search = std::make_unique<SearchIndex>(d->db, d->path, d->readOnly, /*lazy=*/d->version >= 2);
 }
 
 RunStore::~RunStore() = default;
@@ -388,6 +411,26 @@ void RunStore::finishRun(int64_t runId, RunStatus status, const std::string &mes
     s.run();
     if (sqlite3_changes(d->db) == 0)
         throw StoreError(d->path, "cannot finish run " + std::to_string(runId) + ": there is no such run");
+    // Leave the file's search index complete for the readers to come. Best effort: the
+    // run is finished either way, and a search indexes whatever is left itself.
+    try {
+        indexPending();
+    } catch (const StoreError &) {
+    }
+}
+
+int64_t RunStore::indexPending(int64_t maxRows)
+{
+    d->requireWritable("update the search index");
+    int64_t done = 0;
+    for (const auto table : {SearchIndex::Table::Prompts, SearchIndex::Table::Rollouts})
+        done += d->search->catchUp(table, maxRows < 0 ? -1 : maxRows - done);
+    return done;
+}
+
+int64_t RunStore::pendingIndexRows() const
+{
+    return d->search->pending(SearchIndex::Table::Prompts) + d->search->pending(SearchIndex::Table::Rollouts);
 }
 
 void RunStore::discardAfter(int64_t runId, int64_t step)
@@ -523,6 +566,39 @@ std::vector<StoredEvalPrediction> RunStore::evalPredictions(int64_t runId, int64
 
 RolloutPage RunStore::rollouts(const RolloutFilter &filter, int64_t afterId, int limit) const
 {
+    const bool byText = !filter.completionMatch.empty() || !filter.promptMatch.empty();
+    if (!byText)
+        return d->listRollouts(filter, afterId, limit, {}, {});
+    // A text search sees every committed row: a read-write store first brings the file's
+    // index up to date (kept for later searches); then, in one snapshot, the rows above
+    // its watermark (committed by another connection meanwhile, or by a writer on a
+    // read-only store) are matched through this connection's private index.
+    if (!d->readOnly) {
+        if (!filter.promptMatch.empty())
+            d->search->catchUp(SearchIndex::Table::Prompts);
+        if (!filter.completionMatch.empty())
+            d->search->catchUp(SearchIndex::Table::Rollouts);
+    }
+    try {
+        Transaction snapshot(d->db, d->path, Transaction::Kind::Read);
+        SearchIndex::Match completions, prompts;
+        if (!filter.completionMatch.empty())
+            completions = d->search->matchSql(SearchIndex::Table::Rollouts);
+        if (!filter.promptMatch.empty())
+            prompts = d->search->matchSql(SearchIndex::Table::Prompts);
+        RolloutPage page = d->listRollouts(filter, afterId, limit, completions, prompts);
+        snapshot.commit();
+        d->search->commit();
+        return page;
+    } catch (...) {
+        d->search->rollback();
+        throw;
+    }
+}
+
+RolloutPage RunStore::Impl::listRollouts(const RolloutFilter &filter, int64_t afterId, int limit,
+                                         const SearchIndex::Match &completions, const SearchIndex::Match &prompts) const
+{
     const bool byStep = filter.stepMin || filter.stepMax;
     // Without a step range, walk the rowid from afterId (no sort); with one, the
     // (run_id, step) index narrows first.
@@ -538,18 +614,18 @@ RolloutPage RunStore::rollouts(const RolloutFilter &filter, int64_t afterId, int
         sql += " AND r.reward <= ?";
     for (const ComponentCondition &c : filter.components) {
         if (c.component.empty() || c.component.find('"') != std::string::npos)
-            throw StoreError(d->path, "bad reward component name \"" + c.component + "\" in a rollout filter");
+            throw StoreError(path, "bad reward component name \"" + c.component + "\" in a rollout filter");
         sql += std::string(" AND json_extract(r.rewards_json, ?) ") + opSql(c.op) + " ?";
     }
     if (filter.truncated)
         sql += " AND r.truncated = ?";
     if (!filter.completionMatch.empty())
-        sql += " AND r.id IN (SELECT rowid FROM rollouts_fts WHERE rollouts_fts MATCH ?)";
+        sql += " AND r.id IN (" + completions.sql + ")";
     if (!filter.promptMatch.empty())
-        sql += " AND r.prompt IN (SELECT rowid FROM prompts_fts WHERE prompts_fts MATCH ?)";
+        sql += " AND r.prompt IN (" + prompts.sql + ")";
     sql += " ORDER BY r.id LIMIT ?";
 
-    Statement s(d->db, sql, d->path);
+    Statement s(db, sql, path);
     int i = 1;
     s.bind(i++, filter.runId);
     s.bind(i++, afterId);
@@ -571,9 +647,11 @@ RolloutPage RunStore::rollouts(const RolloutFilter &filter, int64_t afterId, int
     if (filter.truncated)
         s.bind(i++, *filter.truncated ? 1 : 0);
     if (!filter.completionMatch.empty())
-        s.bindText(i++, filter.completionMatch);
+        for (int k = 0; k < completions.parameters; ++k)
+            s.bindText(i++, filter.completionMatch);
     if (!filter.promptMatch.empty())
-        s.bindText(i++, filter.promptMatch);
+        for (int k = 0; k < prompts.parameters; ++k)
+            s.bindText(i++, filter.promptMatch);
     s.bind(i++, limit);
 
     RolloutPage page;

@@ -21,6 +21,9 @@ namespace rwb::store {
 //   killing the writer loses at most the step in flight: a step is all there or absent.
 // - Readers (OpenMode::ReadOnly, e.g. the GUI) never block the writer and are never
 //   blocked by it; they see the last committed step.
+// - Full-text search is off the writer's path: writeStep() indexes nothing. A search
+//   (rollouts() with completionMatch / promptMatch) still sees every committed rollout:
+//   the rows not yet in the file's index are indexed on the spot (see indexPending()).
 //
 // Threads: a RunStore is one SQLite connection; use it from one thread at a time. Open
 // one RunStore per thread (the trainer writes through one, the GUI reads through
@@ -59,10 +62,24 @@ public:
     void addCheckpoint(int64_t runId, int64_t step, const std::string &path);
     // Predictions of the model saved at `checkpointStep`, in one transaction.
     void writeEvalPredictions(int64_t runId, int64_t checkpointStep, const std::vector<EvalPrediction> &predictions);
+    // Also brings the file's search index up to date (indexPending(); if that fails the
+    // run is finished all the same and searches index the rest themselves).
     void finishRun(int64_t runId, RunStatus status, const std::string &message = {});
     // Resuming from the checkpoint of `step`: deletes what the run wrote after it (steps,
     // metrics, rollouts, reward configs, checkpoints, evaluations) and marks it running.
     void discardAfter(int64_t runId, int64_t step);
+
+    // ---- the search index (filled lazily, never by writeStep) ----
+
+    // Indexes up to `maxRows` committed prompts and rollouts that the file's full-text
+    // index lacks (< 0: all of them) and returns how many. Batches of a few thousand
+    // rows, each one short write transaction: a trainer writing the same file waits at
+    // most one batch, and killing the process at any moment leaves the index consistent.
+    // finishRun() calls it; call it between steps, or from a second read-write RunStore,
+    // to keep searches on a long run quick. ReadWrite only.
+    int64_t indexPending(int64_t maxRows = -1);
+    // Committed prompts and rollouts not in the file's index yet.
+    int64_t pendingIndexRows() const;
 
     // ---- reading (either mode) ----
 
@@ -79,6 +96,12 @@ public:
     // Rollouts matching `filter` with id > afterId, in id order, at most `limit`. Token
     // arrays are left empty (use rollout(id)). Throws StoreError for a bad FTS query or
     // a component name containing '"'.
+    // A text filter (completionMatch / promptMatch) sees every committed row. On a
+    // ReadWrite store the search first runs indexPending() for the tables it matches; on a
+    // ReadOnly one it never writes the file: rows the file's index lacks go into a
+    // private index of this connection (built on the first search, extended with the rows
+    // committed since on later ones), so the first search after a long unindexed run
+    // takes time in proportion to it (about 10 µs a rollout).
     RolloutPage rollouts(const RolloutFilter &filter, int64_t afterId = 0, int limit = 1000) const;
     // Every rollout of one step, in (group, sample) order, without token arrays.
     std::vector<StoredRollout> stepRollouts(int64_t runId, int64_t step) const;

@@ -1,10 +1,40 @@
 #include "store/schema.h"
 
+#include <string>
+
 namespace rwb::store {
 
-const char *Schema::createSql()
+namespace {
+
+// The triggers that keep the lazily filled search indexes right when indexed rows are
+// deleted or changed (version 2). A row above indexed_id is not in the index and must
+// not be "deleted" from it (FTS5 would corrupt its index). A delete also lowers
+// indexed_id to the highest id left, so that ids SQLite hands out again after the
+// table's last rows went are indexed when they come back.
+std::string triggerSql(const char *table, const char *column)
 {
-    return R"SQL(
+    const std::string t = table, c = column, fts = t + "_fts";
+    const std::string indexed = " FROM search_progress WHERE name = '" + t + "' AND ";
+    return "CREATE TRIGGER " + fts + "_delete AFTER DELETE ON " + t + " BEGIN\n"
+           "  INSERT INTO " + fts + "(" + fts + ", rowid, " + c + ") SELECT 'delete', old.id, old." + c + indexed +
+           "old.id <= indexed_id;\n"
+           "  UPDATE search_progress SET generation = generation + 1,\n"
+           "    indexed_id = min(indexed_id, (SELECT coalesce(max(id), 0) FROM " + t + ")) WHERE name = '" + t + "';\n"
+           "END;\n"
+           "CREATE TRIGGER " + fts + "_update AFTER UPDATE OF id, " + c + " ON " + t + " BEGIN\n"
+           "  INSERT INTO " + fts + "(" + fts + ", rowid, " + c + ") SELECT 'delete', old.id, old." + c + indexed +
+           "old.id <= indexed_id;\n"
+           "  INSERT INTO " + fts + "(rowid, " + c + ") SELECT new.id, new." + c + indexed + "new.id <= indexed_id;\n"
+           "  UPDATE search_progress SET generation = generation + 1 WHERE name = '" + t + "';\n"
+           "END;\n";
+}
+
+} // namespace
+
+const std::string &Schema::createSql()
+{
+    static const std::string sql = [] {
+        std::string s = R"SQL(
 CREATE TABLE runs(
   id          INTEGER PRIMARY KEY,
   name        TEXT NOT NULL,
@@ -31,15 +61,16 @@ CREATE TABLE reward_configs(
   PRIMARY KEY (run_id, step)
 ) WITHOUT ROWID;
 
--- Long format: one row per (run, step, name).
+-- Long format: one row per (run, step, name). Keyed by step first, so that a step's
+-- metrics are neighbours and writing a step touches one or two pages (keyed by name
+-- first, each of a step's ~21 names was an insertion point of its own).
 CREATE TABLE metrics(
   run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   step   INTEGER NOT NULL,
   name   TEXT NOT NULL,
   value  REAL,
-  PRIMARY KEY (run_id, name, step)
+  PRIMARY KEY (run_id, step, name)
 ) WITHOUT ROWID;
-CREATE INDEX metrics_by_step ON metrics(run_id, step);
 
 CREATE TABLE checkpoints(
   run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -95,30 +126,21 @@ CREATE TABLE eval_predictions(
 
 -- Full-text search (trigram tokenizer: substrings of 3+ characters, any script,
 -- case-insensitive). External content: the text lives once, in the tables above.
+-- The indexes are filled lazily, off the writer's path (SearchIndex): every row with
+-- id <= search_progress.indexed_id is in the index, no row above it. The triggers keep
+-- the indexed rows in step with deletes and updates; `generation` counts those changes
+-- so that a reader's private index of the rows above indexed_id knows to rebuild.
+CREATE TABLE search_progress(
+  name       TEXT PRIMARY KEY CHECK (name IN ('prompts','rollouts')),
+  indexed_id INTEGER NOT NULL DEFAULT 0,
+  generation INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+INSERT INTO search_progress(name) VALUES ('prompts'), ('rollouts');
+
 CREATE VIRTUAL TABLE prompts_fts USING fts5(text, content='prompts', content_rowid='id', tokenize='trigram');
 CREATE VIRTUAL TABLE rollouts_fts USING fts5(completion, content='rollouts', content_rowid='id', tokenize='trigram');
 
-CREATE TRIGGER prompts_fts_insert AFTER INSERT ON prompts BEGIN
-  INSERT INTO prompts_fts(rowid, text) VALUES (new.id, new.text);
-END;
-CREATE TRIGGER prompts_fts_delete AFTER DELETE ON prompts BEGIN
-  INSERT INTO prompts_fts(prompts_fts, rowid, text) VALUES ('delete', old.id, old.text);
-END;
-CREATE TRIGGER prompts_fts_update AFTER UPDATE OF text ON prompts BEGIN
-  INSERT INTO prompts_fts(prompts_fts, rowid, text) VALUES ('delete', old.id, old.text);
-  INSERT INTO prompts_fts(rowid, text) VALUES (new.id, new.text);
-END;
-CREATE TRIGGER rollouts_fts_insert AFTER INSERT ON rollouts BEGIN
-  INSERT INTO rollouts_fts(rowid, completion) VALUES (new.id, new.completion);
-END;
-CREATE TRIGGER rollouts_fts_delete AFTER DELETE ON rollouts BEGIN
-  INSERT INTO rollouts_fts(rollouts_fts, rowid, completion) VALUES ('delete', old.id, old.completion);
-END;
-CREATE TRIGGER rollouts_fts_update AFTER UPDATE OF completion ON rollouts BEGIN
-  INSERT INTO rollouts_fts(rollouts_fts, rowid, completion) VALUES ('delete', old.id, old.completion);
-  INSERT INTO rollouts_fts(rowid, completion) VALUES (new.id, new.completion);
-END;
-
+@TRIGGERS@
 -- Stable views for other tools: columns are only ever appended.
 CREATE VIEW v_runs AS
   SELECT r.id AS run_id, r.name, r.created, r.kind, r.status, r.message, r.finished, r.config_json,
@@ -141,6 +163,52 @@ CREATE VIEW v_reward_configs AS
 CREATE VIEW v_eval_predictions AS
   SELECT run_id, checkpoint_step, example_id, prediction, gold, correct, rewards_json FROM eval_predictions;
 )SQL";
+        const std::string triggers = triggerSql("prompts", "text") + triggerSql("rollouts", "completion");
+        s.replace(s.find("@TRIGGERS@"), 10, triggers);
+        return s;
+    }();
+    return sql;
+}
+
+std::string Schema::upgradeSql(int fromVersion)
+{
+    std::string s;
+    if (fromVersion < 2) {
+        // 1 → 2: metrics keyed by step first; the search indexes filled lazily instead of
+        // by insert triggers (everything written so far is indexed already).
+        s += R"SQL(
+DROP VIEW v_metrics;
+CREATE TABLE metrics_v2(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step   INTEGER NOT NULL,
+  name   TEXT NOT NULL,
+  value  REAL,
+  PRIMARY KEY (run_id, step, name)
+) WITHOUT ROWID;
+INSERT INTO metrics_v2(run_id, step, name, value) SELECT run_id, step, name, value FROM metrics;
+DROP TABLE metrics;
+ALTER TABLE metrics_v2 RENAME TO metrics;
+CREATE VIEW v_metrics AS
+  SELECT run_id, step, name, value FROM metrics;
+
+CREATE TABLE search_progress(
+  name       TEXT PRIMARY KEY CHECK (name IN ('prompts','rollouts')),
+  indexed_id INTEGER NOT NULL DEFAULT 0,
+  generation INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+INSERT INTO search_progress(name, indexed_id) VALUES
+  ('prompts', (SELECT coalesce(max(id), 0) FROM prompts)),
+  ('rollouts', (SELECT coalesce(max(id), 0) FROM rollouts));
+DROP TRIGGER prompts_fts_insert;
+DROP TRIGGER prompts_fts_delete;
+DROP TRIGGER prompts_fts_update;
+DROP TRIGGER rollouts_fts_insert;
+DROP TRIGGER rollouts_fts_delete;
+DROP TRIGGER rollouts_fts_update;
+)SQL";
+        s += triggerSql("prompts", "text") + triggerSql("rollouts", "completion");
+    }
+    return s;
 }
 
 } // namespace rwb::store

@@ -1,16 +1,26 @@
 #pragma once
 
+#include <string>
+
 namespace rwb::store {
 
-// The run store's schema: tables, indexes, FTS5 indexes with the triggers that keep them
-// in sync, and the stable views. docs/store.md documents every column. Bump kVersion
-// for any change a reader could notice, and add an upgrade step for older files.
+// The run store's schema: tables, indexes, the FTS5 indexes with the triggers that keep
+// their indexed rows right, and the stable views. docs/store.md documents every column.
+// Bump kVersion for any change a reader could notice, and add an upgrade step for older
+// files.
+//
+// Versions: 1 kept the search indexes up to date with insert triggers and keyed metrics
+// by (run, name, step). 2 fills the search indexes lazily (search_progress) and keys
+// metrics by (run, step, name). Readers of this build read both.
 class Schema {
 public:
     // PRAGMA user_version of a file written by this build.
-    static constexpr int kVersion = 1;
+    static constexpr int kVersion = 2;
     // The SQL that creates version kVersion in an empty database (one script).
-    static const char *createSql();
+    static const std::string &createSql();
+    // The SQL that brings a file of `fromVersion` (1 … kVersion-1) to kVersion; run it in
+    // one write transaction. "" when there is nothing to do.
+    static std::string upgradeSql(int fromVersion);
 };
 
 } // namespace rwb::store
