@@ -8,10 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <random>
+#include <time.h>
 #include <unistd.h>
 
 namespace rwb::cli {
@@ -26,6 +28,7 @@ const char *const kStoreHelp = R"(rwb store — look into a run store (SQLite)
 Subcommands:
   info   the runs in a store with their step and rollout counts
   sql    run one read-only SQL query, one JSON object per row
+  index  bring the store's full-text search index up to date
 Run "rwb store <subcommand> --help" for its options. The schema: docs/store.md.
 )";
 
@@ -35,8 +38,21 @@ Usage: rwb store info --store F.sqlite
 
 Prints one JSON object: the file, its schema version and, per run, its id, name,
 kind, status, message, created / finished times, steps written, the last step,
-rollouts, metric names and checkpoints. Opens the store read-only (safe while a
-trainer writes to it).
+rollouts, metric names and checkpoints, and how many prompts and rollouts the
+file's search index lacks ("search_index_pending"). Opens the store read-only (safe
+while a trainer writes to it).
+)";
+
+const char *const kIndexHelp = R"(rwb store index — bring the search index up to date
+
+Usage: rwb store index --store F.sqlite
+
+Trainers do not index completion and prompt text as they write (it would slow every
+step down); a finished run is indexed by finishRun(), and a search through Reward
+Workbench indexes whatever is missing itself. Run this for a run whose process was
+killed, or before querying rollouts_fts / prompts_fts with your own SQL. Safe while
+a trainer writes the store: it indexes in short batches, and the trainer waits at
+most one batch. Prints {"store": …, "indexed": rows, "seconds": …}.
 )";
 
 const char *const kSqlHelp = R"(rwb store sql — a read-only SQL query on a run store
@@ -57,14 +73,20 @@ Usage: rwb bench store [--rollouts N] [--group G] [--per-step S] [--tokens T] [-
   --rollouts N   rollouts to write in all (default 200000)
   --group G      samples per prompt (default 8)
   --per-step S   rollouts per step, one writeStep each (default 64: 8 prompts × G 8)
-  --tokens T     tokens per completion (default 40), each with its token id, three
-                 log-probs and an advantage (5 × 4 bytes per token)
+  --tokens T     mean tokens per completion (default 40): each completion has T/2 to
+                 3T/2 tokens, each with its token id, three log-probs and an advantage
+                 (5 × 4 bytes per token), and text to match
   --store F      write there instead of a temporary file (must not exist; kept)
 
 Writes N rollouts as a GRPO trainer does — each step's metrics (the TRL names),
 new prompts (≈ 400-character Japanese e-mails) and rollouts (Japanese completions,
 per-token arrays, rewards JSON) in one transaction — and prints one JSON object.
-Only writeStep() is timed; preparing the data is not. Target: 50,000 rollouts/s.
+Only writeStep() is timed; preparing the data is not. "cpu_seconds" is the writing
+thread's CPU time in writeStep() (unlike wall time, not inflated by other processes
+on the same cores). Then the search index is brought up to date (indexPending(),
+which finishRun() would otherwise do), timed apart: "index_seconds";
+"rollouts_per_second_with_index" counts both.
+Target: 50,000 rollouts/s.
 )";
 
 // Standard base64 of bytes.
@@ -115,6 +137,7 @@ int info(const std::vector<std::string> &argv)
     nlohmann::ordered_json j;
     j["store"] = path;
     j["schema_version"] = store->schemaVersion();
+    j["search_index_pending"] = store->pendingIndexRows();
     j["runs"] = nlohmann::ordered_json::array();
     for (const store::RunInfo &r : store->runs()) {
         nlohmann::ordered_json run;
@@ -175,6 +198,41 @@ int sql(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
+// CPU time of the calling thread (s): unlike wall time, not inflated by other processes
+// sharing the cores.
+double threadCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+int index(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"store"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kIndexHelp;
+        return kExitOk;
+    }
+    const std::string path = args.required("store");
+    if (!std::filesystem::exists(path))
+        throw data::InputException({path, 0, "no such file"});
+    const auto start = std::chrono::steady_clock::now();
+    int64_t indexed = 0;
+    try {
+        store::RunStore store(path);
+        indexed = store.indexPending();
+    } catch (const store::StoreError &e) {
+        throw data::InputException({path, 0, std::string(e.what()).substr(path.size() + 2)});
+    }
+    nlohmann::ordered_json j;
+    j["store"] = path;
+    j["indexed"] = indexed;
+    j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << j.dump() << std::endl;
+    return kExitOk;
+}
+
 // Removes a store file and its WAL companions.
 void removeStore(const std::string &path)
 {
@@ -196,8 +254,8 @@ int storeBench(const std::vector<std::string> &argv)
     const int group = static_cast<int>(args.number("group", 8));
     const int perStep = static_cast<int>(args.number("per-step", 64));
     const int tokens = static_cast<int>(args.number("tokens", 40));
-    if (total < 1 || group < 1 || perStep < group || perStep % group != 0 || tokens < 1)
-        throw UsageError{"need --rollouts ≥ 1, --group ≥ 1, --per-step a multiple of --group, --tokens ≥ 1"};
+    if (total < 1 || group < 1 || perStep < group || perStep % group != 0 || tokens < 2)
+        throw UsageError{"need --rollouts ≥ 1, --group ≥ 1, --per-step a multiple of --group, --tokens ≥ 2"};
     const bool keep = args.has("store");
     const std::string path =
         keep ? args.value("store")
@@ -221,6 +279,10 @@ int storeBench(const std::vector<std::string> &argv)
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
     const std::vector<std::string> companies{"株式会社きらめき商事", "東和物産株式会社", "ひまわり電機株式会社",
                                              "合同会社みなと技研", "株式会社ＡＢＣソリューションズ"};
+    // Reasoning a policy writes before its answer, about 10 characters (≈ 7 tokens) each.
+    const std::vector<std::string> thoughts{"メールの署名を確認します。", "差出人は営業部の山田さん。",
+                                            "本文に会社名があります。", "署名の会社名が答えです。",
+                                            "株式会社が前に付きます。", "件名には社名がありません。"};
     const std::string emailBody =
         "いつもお世話になっております。先日ご依頼いただいた件につきまして、見積書を添付いたします。"
         "ご確認のほどよろしくお願いいたします。納期につきましては来月末を予定しております。"
@@ -238,6 +300,7 @@ int storeBench(const std::vector<std::string> &argv)
 
     using Clock = std::chrono::steady_clock;
     double seconds = 0.0;
+    double cpuSeconds = 0.0;
     int64_t written = 0;
     int64_t promptCounter = 0;
     int64_t steps = 0;
@@ -259,9 +322,14 @@ int storeBench(const std::vector<std::string> &argv)
             r.promptId = prompts.back().promptId;
             r.groupIndex = i / group;
             r.sampleIndex = i % group;
-            r.completion = "<think>メールの署名を確認します。</think><answer>" + answer + "</answer>";
+            // T/2 … 3T/2 tokens: the answer and its tags take about 12, the thoughts the rest.
+            const int n = tokens / 2 + static_cast<int>(rng() % static_cast<uint32_t>(tokens + 1));
+            r.completion = "<think>";
+            for (int k = 0; k < std::max(1, (n - 12) / 7); ++k)
+                r.completion += thoughts[rng() % thoughts.size()];
+            r.completion += "</think><answer>" + answer + "</answer>";
             r.answer = answer;
-            r.tokenIds.resize(static_cast<size_t>(tokens));
+            r.tokenIds.resize(static_cast<size_t>(n));
             r.logprobsOld.resize(r.tokenIds.size());
             r.logprobsNew.resize(r.tokenIds.size());
             r.logprobsRef.resize(r.tokenIds.size());
@@ -278,7 +346,7 @@ int storeBench(const std::vector<std::string> &argv)
             r.reward = 0.2 * partial + 0.8 * marker;
             r.rewardsJson = nlohmann::json{{"partial", partial}, {"marker", marker}}.dump();
             r.advantage = advantage;
-            r.completionTokens = tokens;
+            r.completionTokens = n;
             r.truncated = unit(rng) < 0.05f;
         }
         std::vector<store::Metric> metrics;
@@ -287,11 +355,16 @@ int storeBench(const std::vector<std::string> &argv)
         rollouts.resize(static_cast<size_t>(n));
 
         const auto start = Clock::now();
+        const double cpuStart = threadCpuSeconds();
         store.writeStep(run, step, metrics, rollouts, prompts);
+        cpuSeconds += threadCpuSeconds() - cpuStart;
         seconds += std::chrono::duration<double>(Clock::now() - start).count();
         written += n;
         ++steps;
     }
+    const auto indexStart = Clock::now();
+    const int64_t indexed = store.indexPending();
+    const double indexSeconds = std::chrono::duration<double>(Clock::now() - indexStart).count();
     store.finishRun(run, store::RunStatus::Finished);
 
     std::error_code ignored;
@@ -304,12 +377,20 @@ int storeBench(const std::vector<std::string> &argv)
     j["steps"] = steps;
     j["rollouts_per_step"] = perStep;
     j["group"] = group;
-    j["tokens_per_completion"] = tokens;
+    j["tokens_per_completion"] = tokens; // the mean
+    j["tokens_per_completion_range"] = {tokens / 2, tokens / 2 + tokens};
     j["metrics_per_step"] = metricNames.size();
     j["seconds"] = seconds;
     j["rollouts_per_second"] = perSecond;
+    j["cpu_seconds"] = cpuSeconds;
+    j["rollouts_per_cpu_second"] = static_cast<double>(written) / cpuSeconds;
     j["steps_per_second"] = static_cast<double>(steps) / seconds;
     j["milliseconds_per_step"] = 1000.0 * seconds / static_cast<double>(steps);
+    j["indexed_rows"] = indexed;
+    j["index_seconds"] = indexSeconds;
+    j["indexed_rollouts_per_second"] = static_cast<double>(written) / indexSeconds;
+    // Everything a run's rollouts cost the writer, search index included.
+    j["rollouts_per_second_with_index"] = static_cast<double>(written) / (seconds + indexSeconds);
     j["file_bytes"] = bytes;
     j["bytes_per_rollout"] = static_cast<double>(bytes) / static_cast<double>(written);
     j["target"] = kStoreTarget;
@@ -320,7 +401,7 @@ int storeBench(const std::vector<std::string> &argv)
 
 int storeCommand(const std::vector<std::string> &args)
 {
-    return dispatch("store", kStoreHelp, args, {{"info", info}, {"sql", sql}});
+    return dispatch("store", kStoreHelp, args, {{"info", info}, {"sql", sql}, {"index", index}});
 }
 
 } // namespace rwb::cli
