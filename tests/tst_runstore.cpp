@@ -277,6 +277,7 @@ private Q_SLOTS:
     void promptsOfADeletedRun();
     void searchIsCompleteWithoutIndexing();
     void searchAfterDeletes();
+    void searchAfterResume();
     void upgradeFromVersion1();
 
 private:
@@ -974,6 +975,36 @@ void TestRunStore::searchAfterDeletes()
     QCOMPARE(searchCount(reader, keep, "きらめき商事"), 0);
     QCOMPARE(searchCount(writer, keep, "きらめき商事"), 0);
     QCOMPARE(writer.integrityCheck(), std::string("ok"));
+    writer.query("INSERT INTO rollouts_fts(rollouts_fts) VALUES ('integrity-check')", [](auto &, auto &) {
+        return true;
+    });
+}
+
+void TestRunStore::searchAfterResume()
+{
+    // Resuming from a checkpoint deletes the steps after it (discardAfter) and writes them
+    // again, under the same rollout ids: searches must see the new text only.
+    const std::string path = file("resume.sqlite");
+    RunStore writer(path);
+    const RunStore reader(path, RunStore::OpenMode::ReadOnly);
+    const int64_t run = writer.beginRun("resume", RunKind::Grpo, "{}");
+    writeSteps(writer, run, 0, 2);
+    writer.indexPending();     // steps 0–1 in the file's index
+    writeSteps(writer, run, 2, 4);
+    QCOMPARE(searchCount(reader, run, "きらめき商事"), 4 * kKirameki); // steps 2–3 in the reader's own
+    writer.discardAfter(run, 0);
+    QCOMPARE(writer.run(run).steps, int64_t(1));
+    QCOMPARE(searchCount(reader, run, "きらめき商事"), kKirameki);
+    QCOMPARE(searchCount(writer, run, "きらめき商事"), kKirameki);
+    writeSteps(writer, run, 1, 4, "<answer>ひまわり電機</answer>");
+    QCOMPARE(searchCount(reader, run, "きらめき商事"), kKirameki);
+    QCOMPARE(searchCount(reader, run, "ひまわり電機"), 3 * kGroups * kGroup);
+    writer.finishRun(run, RunStatus::Finished);
+    QCOMPARE(writer.pendingIndexRows(), int64_t(0));
+    QCOMPARE(count(reader, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'きらめき商事'"),
+             int64_t(kKirameki));
+    QCOMPARE(count(reader, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'ひまわり電機'"),
+             int64_t(3 * kGroups * kGroup));
     writer.query("INSERT INTO rollouts_fts(rollouts_fts) VALUES ('integrity-check')", [](auto &, auto &) {
         return true;
     });
