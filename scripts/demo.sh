@@ -1,49 +1,81 @@
 #!/usr/bin/env bash
-# README command 1: set everything up, build, and run the main job: the workbench
-# opened on the bundled sample set with the paper's best preset. Without a display,
-# the same job headless: the sample sets scored by rwb with every bundled preset,
-# with a progress line and summary tables.
-#   scripts/demo.sh [--headless]
+# README command 1: set everything up, build, and run the main job — the first paper's
+# pipeline on this machine: synthesize e-mails, train a tokenizer, SFT the tiny model
+# from scratch, GRPO with partial 20 + marker 80 (every rollout into the run store),
+# evaluate, and print SFT vs SFT → GRPO as the paper's tables 2 and 3 do. With a display
+# the workbench then opens on the final model's predictions.
+#   scripts/demo.sh [--quick] [--headless]
+#     --quick     a smaller run (about 3 minutes on 2 cores instead of about 20)
+#     --headless  do not open the workbench at the end
+# RWB_DEMO_OUT: where everything goes (default build/demo).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+quick=0; headless=0
+for a in "$@"; do
+  case "$a" in
+    --quick) quick=1 ;;
+    --headless) headless=1 ;;
+    *) echo "usage: scripts/demo.sh [--quick] [--headless]" >&2; exit 2 ;;
+  esac
+done
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 build=${RWB_BUILD_DIR:-$root/build}
 rwb="$build/app/rwb/rwb"
-samples="$root/resources/samples/company_samples.jsonl"
-thinking_samples="$root/resources/samples/company_samples_thinking.jsonl"
-presets="$root/resources/presets"
-
-if [[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" && "${1:-}" != "--headless" ]]; then
-  exec "$build/app/workbench/reward-workbench" --samples "$samples" \
-    --config "$presets/table2_star_partial20_marker80.json"
-fi
-
-echo "No display (or --headless): running the main job headless."
+preset="$root/resources/presets/table2_star_partial20_marker80.json"
 out=${RWB_DEMO_OUT:-$root/build/demo}
-mkdir -p "$out"
-plain=(); think=()
-for p in "$presets"/*.json; do
-  if grep -q '"thinking": true' "$p"; then think+=("$p"); else plain+=("$p"); fi
-done
-total=$(( ${#plain[@]} + ${#think[@]} )); n=0
-for p in "${plain[@]}" "${think[@]}"; do
-  n=$((n + 1))
-  input=$samples; [[ " ${think[*]} " == *" $p "* ]] && input=$thinking_samples
-  printf '\r[%2d/%d] scoring %-48s' "$n" "$total" "$(basename "$p" .json)" >&2
-  "$rwb" reward score --config "$p" --input "$input" --output "$out/$(basename "$p" .json).jsonl"
-done
-printf '\n' >&2
+[[ $quick == 1 ]] && out="$out-quick"
+rm -rf "$out"; mkdir -p "$out"
+cd "$out"
 
+if [[ $quick == 1 ]]; then
+  n_train=2000; n_test=64;  vocab=1024; sft_epochs=1; grpo_steps=20; prompts=8; eval_every=10
+else
+  n_train=8000; n_test=200; vocab=2048; sft_epochs=2; grpo_steps=80; prompts=8; eval_every=20
+fi
+start=$(date +%s)
+stage() { printf '\n== [%3ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
+
+stage "1/6 synthesizing $n_train training and $n_test test e-mails (companies disjoint)"
+"$rwb" data synth --task company_extraction --n "$n_train" --seed 1 --split train --max-chars 300 --out train.jsonl
+"$rwb" data synth --task company_extraction --n "$n_test" --seed 1 --split test --max-chars 300 --out test.jsonl
+
+stage "2/6 training a byte-level BPE tokenizer ($vocab tokens) and the tiny model's folder"
+"$rwb" data corpus --input train.jsonl --out corpus.txt >/dev/null
+"$rwb" tokenizer train --input corpus.txt --vocab-size "$vocab" --out tok >/dev/null
+"$rwb" model init --tokenizer tok --out tiny --seed 1 >/dev/null
+
+stage "3/6 SFT from scratch (full fine-tuning, bf16 autocast)"
+cat > sft.json <<EOF
+{"model": "tiny", "output": "sft", "train_data": "train.jsonl", "lora": false,
+ "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.05, "batch_size": 16,
+ "gradient_accumulation": 1, "epochs": $sft_epochs, "prompt_loss_weight": 1, "seed": 1}
+EOF
+"$rwb" sft --config sft.json >/dev/null   # its progress line goes to the terminal
+
+stage "4/6 GRPO with partial 20 + marker 80 (G = 8, LoRA; every rollout into runs.sqlite)"
+cat > grpo.json <<EOF
+{"model": "sft", "train_data": "train.jsonl", "eval_data": "test.jsonl",
+ "reward_config": "$preset", "store": "runs.sqlite", "output": "grpo", "run_name": "demo",
+ "num_generations": 8, "prompts_per_step": $prompts, "max_completion_length": 24,
+ "learning_rate": 0.002, "lora_r": 16, "max_steps": $grpo_steps,
+ "eval_every": $eval_every, "eval_limit": $n_test, "checkpoint_every": $eval_every, "seed": 1}
+EOF
+"$rwb" grpo --config grpo.json >/dev/null
+
+stage "5/6 the final model's predictions on the test e-mails"
+"$rwb" eval run --model sft --adapter grpo/final --data test.jsonl --output predictions.jsonl \
+  --max-new-tokens 24 >/dev/null 2>&1
+"$rwb" reward score --config "$preset" --input predictions.jsonl --output predictions_scored.jsonl >/dev/null
+
+stage "6/6 results"
 echo
-echo "== The paper's best preset (table 2 *) on the bundled samples =="
-"$rwb" reward score --config "$presets/table2_star_partial20_marker80.json" --input "$samples" \
-  --output "$out/table2_star_partial20_marker80.jsonl" --summary
+echo "SFT vs SFT → GRPO on $n_test held-out test e-mails (the paper's tables 2 and 3):"
+"$rwb" grpo table --store runs.sqlite
 echo
-echo "== Every preset without thinking: mean total by completion kind =="
-"$rwb" reward compare --input "$samples" $(printf -- '--config %s ' "${plain[@]}")
-echo
-echo "== The thinking presets on the thinking samples =="
-"$rwb" reward compare --input "$thinking_samples" $(printf -- '--config %s ' "${think[@]}")
-echo
-echo "Per-completion scores of every preset: $out"
+echo "Everything is in $out: runs.sqlite (rwb store info --store $out/runs.sqlite),"
+echo "grpo/checkpoint-*/, predictions.jsonl. Total $(( $(date +%s) - start )) s."
+
+if [[ $headless == 0 && -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]]; then
+  exec "$build/app/workbench/reward-workbench" --samples "$out/predictions.jsonl" --config "$preset"
+fi
