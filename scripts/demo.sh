@@ -31,7 +31,7 @@ cd "$out"
 if [[ $quick == 1 ]]; then
   n_train=2000; n_test=64;  vocab=1024; sft_epochs=1; grpo_steps=20; prompts=8; eval_every=10
 else
-  n_train=8000; n_test=200; vocab=2048; sft_epochs=2; grpo_steps=80; prompts=8; eval_every=20
+  n_train=12000; n_test=200; vocab=2048; sft_epochs=2; grpo_steps=100; prompts=8; eval_every=20
 fi
 start=$(date +%s)
 stage() { printf '\n== [%3ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
@@ -58,7 +58,7 @@ cat > grpo.json <<EOF
 {"model": "sft", "train_data": "train.jsonl", "eval_data": "test.jsonl",
  "reward_config": "$preset", "store": "runs.sqlite", "output": "grpo", "run_name": "demo",
  "num_generations": 8, "prompts_per_step": $prompts, "max_completion_length": 24,
- "learning_rate": 0.002, "lora_r": 16, "max_steps": $grpo_steps,
+ "learning_rate": 0.0005, "lora_r": 16, "max_steps": $grpo_steps,
  "eval_every": $eval_every, "eval_limit": $n_test, "checkpoint_every": $eval_every, "seed": 1}
 EOF
 "$rwb" grpo --config grpo.json >/dev/null

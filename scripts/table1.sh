@@ -20,7 +20,7 @@ for p in table1_partial table1_partial20_exist80 table1_partial20_marker80 table
 {"model": "$demo/sft", "train_data": "$demo/train.jsonl", "eval_data": "$demo/test.jsonl",
  "reward_config": "$presets/$p.json", "store": "$out/runs.sqlite", "output": "$out/$p", "run_name": "$p",
  "num_generations": 8, "prompts_per_step": 8, "max_completion_length": 24,
- "learning_rate": 0.002, "lora_r": 16, "max_steps": $steps, "eval_every": $steps, "eval_limit": 200, "seed": 1}
+ "learning_rate": 0.0005, "lora_r": 16, "max_steps": $steps, "eval_every": $steps, "eval_limit": 200, "seed": 1}
 EOF
   echo "== GRPO with $p" >&2
   "$rwb" grpo --config "$out/$p.json" >/dev/null

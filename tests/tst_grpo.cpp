@@ -39,6 +39,8 @@ public:
     std::vector<engine::StepReport> steps;
     std::vector<int64_t> pausedAt;
     std::vector<int64_t> weightsAt;
+    std::vector<std::string> errors;
+    void error(const std::string &message) override { errors.push_back(message); }
     void step(const engine::StepReport &r) override
     {
         steps.push_back(r);
@@ -191,7 +193,6 @@ void TestGrpo::storesEveryRolloutAndMetric()
     for (int step = 1; step <= 3; ++step)
         QCOMPARE(metric(s, out.runId, step, "clip_ratio/region_mean"), 0.0);
 
-    double rewardSum = 0.0;
     for (int step = 1; step <= 3; ++step) {
         const auto rows = s.stepRollouts(out.runId, step);
         QCOMPARE(rows.size(), size_t(8)); // B · G = 2 · 4
@@ -225,7 +226,6 @@ void TestGrpo::storesEveryRolloutAndMetric()
                          qPrintable(QString("%1 vs %2").arg(r.rollout.advantage).arg(expected)));
             }
         }
-        rewardSum += stepSum;
         // Token arrays: ids, sampling log-probs and the training forward's log-probs, one per token.
         const store::StoredRollout one = s.rollout(rows.front().id);
         QCOMPARE(one.rollout.tokenIds.size(), size_t(one.rollout.completionTokens));
@@ -251,7 +251,6 @@ void TestGrpo::storesEveryRolloutAndMetric()
     QCOMPARE(s.rewardConfigs(out.runId).size(), size_t(1));
     QCOMPARE(s.rewardConfigs(out.runId).front().step, int64_t(1));
     QVERIFY(QFile::exists(QString::fromStdString(c.output) + "/final/adapter_model.safetensors"));
-    Q_UNUSED(rewardSum);
 }
 
 void TestGrpo::weightsChangeAtNextStep()
@@ -289,7 +288,6 @@ void TestGrpo::pauseAndStop()
     Recorder sink;
     engine::Job job([&](engine::JobControl &control, engine::EventSink &s) { return train::runGrpo(c, control, s); },
                     sink);
-    std::atomic<bool> sawPause{false};
     sink.onStep = [&](const engine::StepReport &r) {
         if (r.step == 1)
             job.control().pause();
@@ -315,7 +313,6 @@ void TestGrpo::pauseAndStop()
     QCOMPARE(s.run(job.outcome().runId).lastStep, int64_t(2));
     // A stopped run keeps a checkpoint of where it stopped, to resume from.
     QVERIFY(QFile::exists(QString::fromStdString(c.output) + "/checkpoint-2/trainer_state.json"));
-    Q_UNUSED(sawPause);
 }
 
 void TestGrpo::nanStopsCleanly()
@@ -328,9 +325,11 @@ void TestGrpo::nanStopsCleanly()
     QCOMPARE(engine::toString(out.status), "failed");
     QVERIFY2(QString::fromStdString(out.message).contains("GRPO step 2: the policy loss is NaN"), out.message.c_str());
     QCOMPARE(out.lastStep, int64_t(1));
+    QCOMPARE(sink.errors, std::vector<std::string>{out.message}); // the sink heard it too
     store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
     const store::RunInfo run = s.run(out.runId);
     QCOMPARE(QString::fromStdString(run.status), QString("failed"));
+    QCOMPARE(run.message, out.message);
     QCOMPARE(run.lastStep, int64_t(1)); // step 1 is all there, step 2 absent
     QCOMPARE(s.stepRollouts(out.runId, 1).size(), size_t(8));
     QCOMPARE(s.stepRollouts(out.runId, 2).size(), size_t(0));

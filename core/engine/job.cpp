@@ -85,6 +85,7 @@ void EventSink::step(const StepReport &) {}
 void EventSink::log(const std::string &) {}
 void EventSink::paused(int64_t) {}
 void EventSink::weightsChanged(int64_t, const std::vector<double> &) {}
+void EventSink::error(const std::string &) {}
 void EventSink::finished(const JobOutcome &) {}
 
 Job::Job(Work work, EventSink &sink) : m_work(std::move(work)), m_sink(sink) {}
@@ -111,9 +112,11 @@ void Job::start()
         } catch (const std::exception &e) {
             outcome.status = JobStatus::Failed;
             outcome.message = e.what();
+            m_sink.error(outcome.message);
         } catch (...) {
             outcome.status = JobStatus::Failed;
             outcome.message = "unknown error";
+            m_sink.error(outcome.message);
         }
         {
             std::lock_guard lock(m_mutex);

@@ -77,11 +77,15 @@ public:
     virtual void log(const std::string &line);
     virtual void paused(int64_t atStep);
     virtual void weightsChanged(int64_t atStep, const std::vector<double> &weights);
+    // A failure that ends the job (a NaN loss, a store that cannot be written, …), just
+    // before finished() reports the Failed outcome with the same message.
+    virtual void error(const std::string &message);
     virtual void finished(const JobOutcome &outcome);
 };
 
 // Runs `work` on a worker thread. An exception escaping `work` becomes a Failed outcome
-// whose message is the exception's text; finished() is always called exactly once.
+// whose message is the exception's text (reported through error() first); finished() is
+// always called exactly once.
 class Job {
 public:
     using Work = std::function<JobOutcome(JobControl &, EventSink &)>;

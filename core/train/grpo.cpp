@@ -869,6 +869,7 @@ engine::JobOutcome GrpoTrainer::run(GrpoRunResult *result)
     } catch (const std::exception &e) {
         outcome.status = engine::JobStatus::Failed;
         outcome.message = e.what();
+        m_sink.error(outcome.message);
         try {
             m_store->finishRun(m_state.runId, store::RunStatus::Failed, outcome.message);
         } catch (const std::exception &) {
