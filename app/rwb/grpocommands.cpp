@@ -7,6 +7,8 @@
 #include "train/grpo.h"
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -169,12 +171,13 @@ std::string clock(double seconds)
     return buf;
 }
 
-std::atomic<engine::JobControl *> g_control{nullptr};
+// Ctrl-C only sets a flag (a signal handler may not lock mutexes); a watcher thread
+// turns it into a stop request.
+std::atomic<bool> g_interrupted{false};
 
 extern "C" void onInterrupt(int)
 {
-    if (engine::JobControl *c = g_control.load())
-        c->stop();
+    g_interrupted.store(true);
 }
 
 // Prints the progress line and keeps the last metrics.
@@ -226,18 +229,31 @@ int grpo(const std::vector<std::string> &argv)
         config.resumeFrom = args.value("resume");
     TerminalSink sink(args.has("quiet"));
     engine::JobControl control;
-    g_control = &control;
+    g_interrupted = false;
+    std::atomic<bool> done{false};
+    std::thread watcher([&] {
+        while (!done.load()) {
+            if (g_interrupted.exchange(false)) {
+                control.stop();
+                std::fprintf(stderr, "\nstopping after the step in flight…\n");
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+    });
     auto previous = std::signal(SIGINT, onInterrupt);
     engine::JobOutcome outcome;
+    auto restore = [&] {
+        std::signal(SIGINT, previous);
+        done = true;
+        watcher.join();
+    };
     try {
         outcome = train::runGrpo(config, control, sink);
     } catch (...) {
-        std::signal(SIGINT, previous);
-        g_control = nullptr;
+        restore();
         throw;
     }
-    std::signal(SIGINT, previous);
-    g_control = nullptr;
+    restore();
     if (!args.has("quiet"))
         std::fprintf(stderr, "\n");
     nlohmann::ordered_json j;
