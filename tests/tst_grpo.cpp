@@ -21,16 +21,12 @@
 #include <cmath>
 #include <map>
 
+#include "rwbprocess.h"
+
 using namespace rwb;
+using rwbtest::runRwb;
 
 namespace {
-
-bool runRwb(const QStringList &args)
-{
-    QProcess p;
-    p.start(RWB_BINARY, args);
-    return p.waitForFinished(120000) && p.exitCode() == 0;
-}
 
 // Records what a job reports and acts on it (pause, stop, new weights) at a given step.
 class Recorder : public engine::EventSink {

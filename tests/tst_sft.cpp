@@ -9,16 +9,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-using namespace rwb;
+#include "rwbprocess.h"
 
-namespace {
-bool runRwb(const QStringList &args)
-{
-    QProcess p;
-    p.start(RWB_BINARY, args);
-    return p.waitForFinished(120000) && p.exitCode() == 0;
-}
-} // namespace
+using namespace rwb;
+using rwbtest::runRwb;
 
 class TestSft : public QObject {
     Q_OBJECT
