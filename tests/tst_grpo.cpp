@@ -21,7 +21,7 @@
 #include <cmath>
 #include <map>
 
-#include "rwbprocess.h"
+#include "tinygrpo.h"
 
 using namespace rwb;
 using rwbtest::runRwb;
@@ -89,35 +89,13 @@ private:
 
 void TestGrpo::initTestCase()
 {
-    const QString d = m_dir.path();
-    QVERIFY(runRwb({"data", "synth", "--task", "company_extraction", "--n", "80", "--seed", "3", "--split", "train",
-                    "--out", d + "/train.jsonl"}));
-    QVERIFY(runRwb({"data", "synth", "--task", "company_extraction", "--n", "6", "--seed", "3", "--split", "val",
-                    "--out", d + "/val.jsonl"}));
-    QVERIFY(runRwb({"data", "corpus", "--input", d + "/train.jsonl", "--out", d + "/corpus.txt"}));
-    QVERIFY(runRwb({"tokenizer", "train", "--input", d + "/corpus.txt", "--vocab-size", "600", "--out", d + "/tok"}));
-    QVERIFY(runRwb({"model", "init", "--tokenizer", d + "/tok", "--out", d + "/tiny", "--seed", "1"}));
-    QFile f(d + "/reward.json");
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"({"task": "company_extraction", "components": [{"reward": "partial", "weight": 20}, {"reward": "marker", "weight": 80}]})");
+    QVERIFY(rwbtest::makeTinyGrpoWorkspace(m_dir.path(), 80, 6, 3));
 }
 
 train::GrpoConfig TestGrpo::base(const QString &name) const
 {
-    const QString d = m_dir.path();
-    train::GrpoConfig c;
-    c.model = (d + "/tiny").toStdString();
-    c.trainData = (d + "/train.jsonl").toStdString();
-    c.rewardConfig = (d + "/reward.json").toStdString();
-    c.store = (d + "/" + name + ".sqlite").toStdString();
-    c.output = (d + "/" + name).toStdString();
-    c.groupSize = 4;
-    c.promptsPerStep = 2;
-    c.maxNewTokens = 8;
-    c.maxSteps = 3;
+    train::GrpoConfig c = rwbtest::tinyGrpoConfig(m_dir.path(), name, 3, 11);
     c.learningRate = 1e-3;
-    c.seed = 11;
-    c.threads = 1; // bit-for-bit reproducible sums
     return c;
 }
 

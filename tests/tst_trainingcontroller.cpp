@@ -18,7 +18,7 @@
 #include <QtTest>
 #include <cmath>
 
-#include "rwbprocess.h"
+#include "tinygrpo.h"
 
 using namespace rwb;
 using rwb::widgets::TrainingController;
@@ -41,35 +41,12 @@ private:
 
 void TestTrainingController::initTestCase()
 {
-    const QString d = m_dir.path();
-    QVERIFY(runRwb({"data", "synth", "--task", "company_extraction", "--n", "60", "--seed", "4", "--split", "train",
-                    "--out", d + "/train.jsonl"}));
-    QVERIFY(runRwb({"data", "synth", "--task", "company_extraction", "--n", "4", "--seed", "4", "--split", "val",
-                    "--out", d + "/val.jsonl"}));
-    QVERIFY(runRwb({"data", "corpus", "--input", d + "/train.jsonl", "--out", d + "/corpus.txt"}));
-    QVERIFY(runRwb({"tokenizer", "train", "--input", d + "/corpus.txt", "--vocab-size", "600", "--out", d + "/tok"}));
-    QVERIFY(runRwb({"model", "init", "--tokenizer", d + "/tok", "--out", d + "/tiny", "--seed", "1"}));
-    QFile f(d + "/reward.json");
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"({"task": "company_extraction", "components": [{"reward": "partial", "weight": 20}, {"reward": "marker", "weight": 80}]})");
+    QVERIFY(rwbtest::makeTinyGrpoWorkspace(m_dir.path(), 60, 4, 4));
 }
 
 train::GrpoConfig TestTrainingController::config(const QString &name) const
 {
-    const QString d = m_dir.path();
-    train::GrpoConfig c;
-    c.model = (d + "/tiny").toStdString();
-    c.trainData = (d + "/train.jsonl").toStdString();
-    c.rewardConfig = (d + "/reward.json").toStdString();
-    c.store = (d + "/" + name + ".sqlite").toStdString();
-    c.output = (d + "/" + name).toStdString();
-    c.groupSize = 4;
-    c.promptsPerStep = 2;
-    c.maxNewTokens = 8;
-    c.maxSteps = 4;
-    c.seed = 3;
-    c.threads = 1; // the workbench leaves a core to the GUI
-    return c;
+    return rwbtest::tinyGrpoConfig(m_dir.path(), name, 4, 3); // the workbench leaves a core to the GUI: 1 thread
 }
 
 void TestTrainingController::runsAndStaysResponsive()
