@@ -16,6 +16,18 @@ JA = {
         "すべての重みが 0 です。少なくとも 1 つのコンポーネントに重みを付けてください。",
     ("ComponentWeightsEditor", "Weight of %1"): "%1 の重み",
     ("ComponentWeightsEditor", "Share of %1 in the total"): "合計に占める %1 の割合",
+    # RolloutTableModel
+    ("rwb::widgets::RolloutTableModel", "yes"): "はい",
+    ("rwb::widgets::RolloutTableModel", "Step"): "ステップ",
+    ("rwb::widgets::RolloutTableModel", "Group"): "グループ",
+    ("rwb::widgets::RolloutTableModel", "Sample"): "サンプル",
+    ("rwb::widgets::RolloutTableModel", "Reward"): "報酬",
+    ("rwb::widgets::RolloutTableModel", "Advantage"): "アドバンテージ",
+    ("rwb::widgets::RolloutTableModel", "Answer"): "回答",
+    ("rwb::widgets::RolloutTableModel", "Gold"): "正解",
+    ("rwb::widgets::RolloutTableModel", "Tokens"): "トークン数",
+    ("rwb::widgets::RolloutTableModel", "Truncated"): "打ち切り",
+    ("rwb::widgets::RolloutTableModel", "Completion"): "モデルの出力",
     # MainWindow
     ("MainWindow", "Reward config: %1"): "報酬設定: %1",
     ("MainWindow", "Reward Workbench"): "Reward Workbench",

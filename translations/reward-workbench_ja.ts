@@ -524,4 +524,51 @@
             <translation>件数</translation>
         </message>
     </context>
+    <context>
+        <name>rwb::widgets::RolloutTableModel</name>
+        <message>
+            <source>yes</source>
+            <translation>はい</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>Group</source>
+            <translation>グループ</translation>
+        </message>
+        <message>
+            <source>Sample</source>
+            <translation>サンプル</translation>
+        </message>
+        <message>
+            <source>Reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>Advantage</source>
+            <translation>アドバンテージ</translation>
+        </message>
+        <message>
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <source>Gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>Tokens</source>
+            <translation>トークン数</translation>
+        </message>
+        <message>
+            <source>Truncated</source>
+            <translation>打ち切り</translation>
+        </message>
+        <message>
+            <source>Completion</source>
+            <translation>モデルの出力</translation>
+        </message>
+    </context>
 </TS>

@@ -1,0 +1,228 @@
+#include "rollouttablemodel.h"
+
+#include "store/runstore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <cmath>
+#include <limits>
+
+namespace rwb::widgets {
+
+RolloutTableModel::RolloutTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+RolloutTableModel::~RolloutTableModel() = default;
+
+void RolloutTableModel::open(const QString &path, qint64 runId, store::RolloutFilter filter)
+{
+    auto s = std::make_unique<store::RunStore>(path.toStdString(), store::RunStore::OpenMode::ReadOnly);
+    s->run(runId); // throws when there is no such run
+    QStringList names;
+    for (const auto &version : s->rewardConfigs(runId)) {
+        const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(version.configJson)).object();
+        for (const auto &c : o.value("components").toArray()) {
+            const QString name = c.toObject().value("reward").toString();
+            if (!name.isEmpty() && !names.contains(name))
+                names.append(name);
+        }
+    }
+    filter.runId = runId;
+    const store::RolloutPage first = s->rollouts(filter, 0, m_pageSize);
+    beginResetModel();
+    m_changing = true;
+    m_store = std::move(s);
+    m_components = names;
+    m_filter = std::move(filter);
+    m_rows.clear();
+    m_afterId = 0;
+    m_more = false;
+    appendPage(first);
+    endResetModel();
+    m_changing = false;
+}
+
+void RolloutTableModel::setFilter(store::RolloutFilter filter)
+{
+    if (!m_store)
+        return;
+    filter.runId = m_filter.runId;
+    const store::RolloutPage first = m_store->rollouts(filter, 0, m_pageSize); // throws before any change
+    beginResetModel();
+    m_changing = true;
+    m_filter = std::move(filter);
+    m_rows.clear();
+    m_afterId = 0;
+    m_more = false;
+    appendPage(first);
+    endResetModel();
+    m_changing = false;
+}
+
+RolloutTableModel::Row RolloutTableModel::makeRow(store::StoredRollout r) const
+{
+    Row row;
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(r.rollout.rewardsJson)).object();
+    for (const QString &name : m_components)
+        row.components.push_back(o.contains(name) ? o.value(name).toDouble()
+                                                  : std::numeric_limits<double>::quiet_NaN());
+    row.stored = std::move(r);
+    return row;
+}
+
+void RolloutTableModel::appendPage(const store::RolloutPage &page)
+{
+    for (const store::StoredRollout &r : page.rows)
+        m_rows.push_back(makeRow(r));
+    if (!page.rows.empty())
+        m_afterId = page.nextAfterId;
+    m_more = page.more;
+}
+
+int RolloutTableModel::poll()
+{
+    if (!m_store || m_more || m_changing)
+        return 0;
+    const store::RolloutPage page = m_store->rollouts(m_filter, m_afterId, m_pageSize);
+    if (page.rows.empty())
+        return 0;
+    const int first = static_cast<int>(m_rows.size());
+    m_changing = true;
+    beginInsertRows({}, first, first + static_cast<int>(page.rows.size()) - 1);
+    appendPage(page);
+    endInsertRows();
+    m_changing = false;
+    return static_cast<int>(page.rows.size());
+}
+
+double RolloutTableModel::componentValue(int row, int component) const
+{
+    return m_rows[static_cast<size_t>(row)].components[static_cast<size_t>(component)];
+}
+
+int RolloutTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int RolloutTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : completionColumn() + 1;
+}
+
+bool RolloutTableModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && m_store && m_more;
+}
+
+void RolloutTableModel::fetchMore(const QModelIndex &parent)
+{
+    // Not from inside a reset's or an insert's notification: views ask again once it is over.
+    if (!canFetchMore(parent) || m_changing)
+        return;
+    const store::RolloutPage page = m_store->rollouts(m_filter, m_afterId, m_pageSize);
+    if (page.rows.empty()) {
+        m_more = false;
+        return;
+    }
+    const int first = static_cast<int>(m_rows.size());
+    m_changing = true;
+    beginInsertRows({}, first, first + static_cast<int>(page.rows.size()) - 1);
+    appendPage(page);
+    endInsertRows();
+    m_changing = false;
+}
+
+QVariant RolloutTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return {};
+    const Row &row = m_rows[static_cast<size_t>(index.row())];
+    const store::Rollout &r = row.stored.rollout;
+    const int col = index.column();
+    if (role == RolloutIdRole)
+        return QVariant::fromValue<qint64>(row.stored.id);
+    auto number = [&](double v, int decimals) -> QVariant {
+        if (role == ValueRole)
+            return v;
+        if (role == Qt::DisplayRole)
+            return std::isnan(v) ? QString() : QString::number(v, 'f', decimals);
+        if (role == Qt::TextAlignmentRole)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    };
+    auto text = [&](const std::string &s) -> QVariant {
+        if (role == Qt::DisplayRole || role == ValueRole) {
+            QString t = QString::fromStdString(s);
+            if (role == Qt::DisplayRole)
+                t.replace(QLatin1Char('\n'), QStringLiteral(" ⏎ "));
+            return t;
+        }
+        if (role == Qt::ToolTipRole)
+            return QString::fromStdString(s);
+        return {};
+    };
+    switch (col) {
+    case StepColumn:
+        return number(static_cast<double>(row.stored.step), 0);
+    case GroupColumn:
+        return number(r.groupIndex, 0);
+    case SampleColumn:
+        return number(r.sampleIndex, 0);
+    case RewardColumn:
+        return number(r.reward, 3);
+    case AdvantageColumn:
+        return number(r.advantage, 3);
+    default:
+        break;
+    }
+    if (col < answerColumn())
+        return number(row.components[static_cast<size_t>(col - FirstComponentColumn)], 3);
+    if (col == answerColumn())
+        return text(r.answer);
+    if (col == goldColumn())
+        return text(row.stored.gold);
+    if (col == tokensColumn())
+        return number(r.completionTokens, 0);
+    if (col == truncatedColumn()) {
+        if (role == ValueRole)
+            return r.truncated;
+        if (role == Qt::DisplayRole)
+            return r.truncated ? tr("yes") : QString();
+        return {};
+    }
+    return text(r.completion);
+}
+
+QVariant RolloutTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount())
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case StepColumn:
+        return tr("Step");
+    case GroupColumn:
+        return tr("Group");
+    case SampleColumn:
+        return tr("Sample");
+    case RewardColumn:
+        return tr("Reward");
+    case AdvantageColumn:
+        return tr("Advantage");
+    default:
+        break;
+    }
+    if (section < answerColumn())
+        return m_components[section - FirstComponentColumn];
+    if (section == answerColumn())
+        return tr("Answer");
+    if (section == goldColumn())
+        return tr("Gold");
+    if (section == tokensColumn())
+        return tr("Tokens");
+    if (section == truncatedColumn())
+        return tr("Truncated");
+    return tr("Completion");
+}
+
+} // namespace rwb::widgets

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "store/storetypes.h"
+
+#include <QAbstractTableModel>
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+namespace rwb::store {
+class RunStore;
+}
+
+namespace rwb::widgets {
+
+// The rollouts of one run as a table, read page by page from the run store through the
+// model's own read-only connection (it never blocks a trainer writing the same file).
+// Views fetch more rows as they scroll (canFetchMore / fetchMore), so millions of
+// rollouts cost only what is on screen; poll() appends rows committed since.
+//
+// Columns: step, group, sample, reward, advantage, one per reward component (from the
+// run's reward configs), answer, gold, tokens, truncated, completion. Lives on the GUI
+// thread.
+class RolloutTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { StepColumn, GroupColumn, SampleColumn, RewardColumn, AdvantageColumn, FirstComponentColumn };
+    static constexpr int ValueRole = Qt::UserRole + 1;     // the number behind a cell (double), or the text
+    static constexpr int RolloutIdRole = Qt::UserRole + 2; // the row id in the store (qint64)
+
+    explicit RolloutTableModel(QObject *parent = nullptr);
+    ~RolloutTableModel() override;
+
+    // Opens `path` read-only and shows `runId` with `filter` (its runId is replaced).
+    // Throws store::StoreError when the file cannot be opened or the run does not exist.
+    void open(const QString &path, qint64 runId, store::RolloutFilter filter = {});
+    // A new filter on the same run (starts again from the first page). Throws
+    // store::StoreError for a bad full-text query, leaving the table as it was.
+    void setFilter(store::RolloutFilter filter);
+    const store::RolloutFilter &filter() const { return m_filter; }
+    void setPageSize(int rows) { m_pageSize = rows > 0 ? rows : 1; }
+    // Appends rows matching the filter that were committed after the last one shown,
+    // once every earlier page has been fetched. Returns how many were added.
+    int poll();
+
+    const QStringList &componentNames() const { return m_components; }
+    int componentColumn(int component) const { return FirstComponentColumn + component; }
+    int answerColumn() const { return FirstComponentColumn + static_cast<int>(m_components.size()); }
+    int goldColumn() const { return answerColumn() + 1; }
+    int tokensColumn() const { return answerColumn() + 2; }
+    int truncatedColumn() const { return answerColumn() + 3; }
+    int completionColumn() const { return answerColumn() + 4; }
+    const store::StoredRollout &rollout(int row) const { return m_rows[static_cast<size_t>(row)].stored; }
+    double componentValue(int row, int component) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
+
+private:
+    struct Row {
+        store::StoredRollout stored;
+        std::vector<double> components; // NaN where the rollout has no such component
+    };
+    Row makeRow(store::StoredRollout r) const;
+    void appendPage(const store::RolloutPage &page);
+
+    std::unique_ptr<store::RunStore> m_store;
+    store::RolloutFilter m_filter;
+    QStringList m_components;
+    std::vector<Row> m_rows;
+    int64_t m_afterId = 0;
+    bool m_more = false;
+    int m_pageSize = 500;
+    bool m_changing = false; // inside a reset or an insert (their notifications may call back)
+};
+
+} // namespace rwb::widgets
