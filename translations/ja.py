@@ -16,6 +16,18 @@ JA = {
         "すべての重みが 0 です。少なくとも 1 つのコンポーネントに重みを付けてください。",
     ("ComponentWeightsEditor", "Weight of %1"): "%1 の重み",
     ("ComponentWeightsEditor", "Share of %1 in the total"): "合計に占める %1 の割合",
+    # GroupAdvantageModel
+    ("rwb::widgets::GroupAdvantageModel", "all equal"): "すべて同じ",
+    ("rwb::widgets::GroupAdvantageModel", "Every sample of this group got the same reward: its advantages are 0 and it teaches nothing."):
+        "このグループのサンプルはすべて同じ報酬でした。アドバンテージは 0 で、学習には寄与しません。",
+    ("rwb::widgets::GroupAdvantageModel", "reward %1, advantage %2"): "報酬 %1、アドバンテージ %2",
+    ("rwb::widgets::GroupAdvantageModel", "Group"): "グループ",
+    ("rwb::widgets::GroupAdvantageModel", "Prompt"): "プロンプト",
+    ("rwb::widgets::GroupAdvantageModel", "Gold"): "正解",
+    ("rwb::widgets::GroupAdvantageModel", "Mean"): "平均",
+    ("rwb::widgets::GroupAdvantageModel", "Std"): "標準偏差",
+    ("rwb::widgets::GroupAdvantageModel", "Flat"): "差なし",
+    ("rwb::widgets::GroupAdvantageModel", "Sample %1"): "サンプル %1",
     # RolloutTableModel
     ("rwb::widgets::RolloutTableModel", "yes"): "はい",
     ("rwb::widgets::RolloutTableModel", "Step"): "ステップ",

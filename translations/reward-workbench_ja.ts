@@ -525,6 +525,49 @@
         </message>
     </context>
     <context>
+        <name>rwb::widgets::GroupAdvantageModel</name>
+        <message>
+            <source>all equal</source>
+            <translation>すべて同じ</translation>
+        </message>
+        <message>
+            <source>Every sample of this group got the same reward: its advantages are 0 and it teaches nothing.</source>
+            <translation>このグループのサンプルはすべて同じ報酬でした。アドバンテージは 0 で、学習には寄与しません。</translation>
+        </message>
+        <message>
+            <source>reward %1, advantage %2</source>
+            <translation>報酬 %1、アドバンテージ %2</translation>
+        </message>
+        <message>
+            <source>Group</source>
+            <translation>グループ</translation>
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation>プロンプト</translation>
+        </message>
+        <message>
+            <source>Gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>Mean</source>
+            <translation>平均</translation>
+        </message>
+        <message>
+            <source>Std</source>
+            <translation>標準偏差</translation>
+        </message>
+        <message>
+            <source>Flat</source>
+            <translation>差なし</translation>
+        </message>
+        <message>
+            <source>Sample %1</source>
+            <translation>サンプル %1</translation>
+        </message>
+    </context>
+    <context>
         <name>rwb::widgets::RolloutTableModel</name>
         <message>
             <source>yes</source>

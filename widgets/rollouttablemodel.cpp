@@ -29,17 +29,10 @@ void RolloutTableModel::open(const QString &path, qint64 runId, store::RolloutFi
     }
     filter.runId = runId;
     const store::RolloutPage first = s->rollouts(filter, 0, m_pageSize);
-    beginResetModel();
-    m_changing = true;
-    m_store = std::move(s);
-    m_components = names;
-    m_filter = std::move(filter);
-    m_rows.clear();
-    m_afterId = 0;
-    m_more = false;
-    appendPage(first);
-    endResetModel();
-    m_changing = false;
+    resetTo(std::move(filter), first, [&] {
+        m_store = std::move(s);
+        m_components = names;
+    });
 }
 
 void RolloutTableModel::setFilter(store::RolloutFilter filter)
@@ -48,8 +41,16 @@ void RolloutTableModel::setFilter(store::RolloutFilter filter)
         return;
     filter.runId = m_filter.runId;
     const store::RolloutPage first = m_store->rollouts(filter, 0, m_pageSize); // throws before any change
+    resetTo(std::move(filter), first);
+}
+
+void RolloutTableModel::resetTo(store::RolloutFilter filter, const store::RolloutPage &first,
+                                const std::function<void()> &alsoChange)
+{
     beginResetModel();
     m_changing = true;
+    if (alsoChange)
+        alsoChange();
     m_filter = std::move(filter);
     m_rows.clear();
     m_afterId = 0;

@@ -4,6 +4,7 @@
 
 #include <QAbstractTableModel>
 #include <QStringList>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -67,6 +68,10 @@ private:
     };
     Row makeRow(store::StoredRollout r) const;
     void appendPage(const store::RolloutPage &page);
+    // Shows `first` as the whole table under `filter` (one model reset, inside which
+    // `alsoChange` runs too).
+    void resetTo(store::RolloutFilter filter, const store::RolloutPage &first,
+                 const std::function<void()> &alsoChange = {});
 
     std::unique_ptr<store::RunStore> m_store;
     store::RolloutFilter m_filter;

@@ -1,0 +1,167 @@
+#include "groupadvantagemodel.h"
+
+#include "store/runstore.h"
+
+#include <QBrush>
+#include <QColor>
+#include <cmath>
+#include <map>
+
+namespace rwb::widgets {
+
+namespace {
+constexpr double kZeroStd = 1e-8; // the trainer's test for "all rewards equal" (core/train/advantages.h)
+}
+
+GroupAdvantageModel::GroupAdvantageModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void GroupAdvantageModel::load(const store::RunStore &store, qint64 runId, qint64 step)
+{
+    const std::vector<store::StoredRollout> rows = store.stepRollouts(runId, step);
+    std::map<int, Group> byIndex;
+    int groupSize = 0;
+    for (const store::StoredRollout &r : rows) {
+        Group &g = byIndex[r.rollout.groupIndex];
+        g.index = r.rollout.groupIndex;
+        g.promptId = QString::fromStdString(r.rollout.promptId);
+        g.gold = QString::fromStdString(r.gold);
+        const auto j = static_cast<size_t>(r.rollout.sampleIndex);
+        if (g.samples.size() <= j)
+            g.samples.resize(j + 1);
+        g.samples[j] = {r.rollout.reward, r.rollout.advantage, r.id, true};
+        groupSize = std::max(groupSize, r.rollout.sampleIndex + 1);
+    }
+    std::vector<Group> groups;
+    for (auto &[index, g] : byIndex) {
+        g.samples.resize(static_cast<size_t>(groupSize));
+        double sum = 0.0;
+        int n = 0;
+        for (const Sample &s : g.samples)
+            if (s.present) {
+                sum += s.reward;
+                ++n;
+            }
+        g.mean = n > 0 ? sum / n : 0.0;
+        double sq = 0.0;
+        for (const Sample &s : g.samples)
+            if (s.present)
+                sq += (s.reward - g.mean) * (s.reward - g.mean);
+        g.std = n > 1 ? std::sqrt(sq / (n - 1)) : 0.0;
+        g.flat = g.std <= kZeroStd;
+        groups.push_back(std::move(g));
+    }
+    beginResetModel();
+    m_groups = std::move(groups);
+    m_step = step;
+    m_groupSize = groupSize;
+    endResetModel();
+}
+
+int GroupAdvantageModel::flatGroups() const
+{
+    int n = 0;
+    for (const Group &g : m_groups)
+        n += g.flat ? 1 : 0;
+    return n;
+}
+
+int GroupAdvantageModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_groups.size());
+}
+
+int GroupAdvantageModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : FirstSampleColumn + m_groupSize;
+}
+
+QVariant GroupAdvantageModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return {};
+    const Group &g = m_groups[static_cast<size_t>(index.row())];
+    const int col = index.column();
+    auto number = [&](double v, int decimals) -> QVariant {
+        if (role == ValueRole)
+            return v;
+        if (role == Qt::DisplayRole)
+            return QString::number(v, 'f', decimals);
+        if (role == Qt::TextAlignmentRole)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    };
+    switch (col) {
+    case GroupColumn:
+        return number(g.index, 0);
+    case PromptColumn:
+        return role == Qt::DisplayRole || role == ValueRole ? QVariant(g.promptId) : QVariant();
+    case GoldColumn:
+        return role == Qt::DisplayRole || role == ValueRole ? QVariant(g.gold) : QVariant();
+    case MeanColumn:
+        return number(g.mean, 3);
+    case StdColumn:
+        return number(g.std, 3);
+    case FlatColumn:
+        if (role == ValueRole)
+            return g.flat;
+        if (role == Qt::DisplayRole)
+            return g.flat ? tr("all equal") : QString();
+        if (role == Qt::ToolTipRole && g.flat)
+            return tr("Every sample of this group got the same reward: its advantages are 0 and it teaches nothing.");
+        return {};
+    default:
+        break;
+    }
+    const Sample &s = g.samples[static_cast<size_t>(col - FirstSampleColumn)];
+    if (!s.present)
+        return {};
+    switch (role) {
+    case Qt::DisplayRole:
+        return QStringLiteral("%1 (%2%3)")
+            .arg(s.reward, 0, 'f', 2)
+            .arg(s.advantage >= 0 ? QStringLiteral("+") : QString())
+            .arg(s.advantage, 0, 'f', 2);
+    case ValueRole:
+        return s.reward;
+    case AdvantageRole:
+        return s.advantage;
+    case RolloutIdRole:
+        return QVariant::fromValue<qint64>(s.rolloutId);
+    case Qt::ToolTipRole:
+        return tr("reward %1, advantage %2").arg(s.reward, 0, 'f', 4).arg(s.advantage, 0, 'f', 4);
+    case Qt::BackgroundRole: {
+        // Green for a positive advantage, red for a negative one, paler near 0.
+        const double a = std::clamp(s.advantage / 2.0, -1.0, 1.0);
+        const int alpha = static_cast<int>(std::abs(a) * 140);
+        return QBrush(a >= 0 ? QColor(46, 160, 67, alpha) : QColor(207, 34, 46, alpha));
+    }
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
+QVariant GroupAdvantageModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount())
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case GroupColumn:
+        return tr("Group");
+    case PromptColumn:
+        return tr("Prompt");
+    case GoldColumn:
+        return tr("Gold");
+    case MeanColumn:
+        return tr("Mean");
+    case StdColumn:
+        return tr("Std");
+    case FlatColumn:
+        return tr("Flat");
+    default:
+        return tr("Sample %1").arg(section - FirstSampleColumn);
+    }
+}
+
+} // namespace rwb::widgets

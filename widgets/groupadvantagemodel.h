@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QAbstractTableModel>
+#include <vector>
+
+namespace rwb::store {
+class RunStore;
+}
+
+namespace rwb::widgets {
+
+// One GRPO step's groups as rows: the group, its prompt id and gold, the mean and the
+// (Bessel-corrected) standard deviation of its G rewards, whether they are all equal
+// (such a group has zero advantages and teaches nothing), then one column per sample
+// with its reward (AdvantageRole: the advantage used for it; RolloutIdRole: the row in
+// the store, to open it). Reads through a read-only RunStore the caller owns. GUI thread.
+class GroupAdvantageModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { GroupColumn, PromptColumn, GoldColumn, MeanColumn, StdColumn, FlatColumn, FirstSampleColumn };
+    static constexpr int ValueRole = Qt::UserRole + 1;     // the number behind a cell
+    static constexpr int AdvantageRole = Qt::UserRole + 2; // sample cells: the advantage (double)
+    static constexpr int RolloutIdRole = Qt::UserRole + 3; // sample cells: the rollout's id (qint64)
+
+    explicit GroupAdvantageModel(QObject *parent = nullptr);
+
+    // Shows `step` of `runId` (an empty table when the step has no rollouts). Throws
+    // store::StoreError when the store cannot be read.
+    void load(const rwb::store::RunStore &store, qint64 runId, qint64 step);
+    qint64 step() const { return m_step; }
+    int groupSize() const { return m_groupSize; }
+    // Groups whose rewards are all equal (std ≤ 1e-8, as the trainer decides).
+    int flatGroups() const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Sample {
+        double reward = 0.0;
+        double advantage = 0.0;
+        qint64 rolloutId = 0;
+        bool present = false;
+    };
+    struct Group {
+        int index = 0;
+        QString promptId;
+        QString gold;
+        double mean = 0.0;
+        double std = 0.0;
+        bool flat = false;
+        std::vector<Sample> samples;
+    };
+    std::vector<Group> m_groups;
+    qint64 m_step = -1;
+    int m_groupSize = 0;
+};
+
+} // namespace rwb::widgets
