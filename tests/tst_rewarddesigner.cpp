@@ -12,6 +12,7 @@
 #include <QSlider>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QComboBox>
 #include <QtTest>
 
 namespace {
@@ -222,6 +223,16 @@ void TestRewardDesigner::presetsLoadAndSave()
     QVERIFY(e.loadConfig(path, &error));
     QCOMPARE(e.weightsEditor()->weights(), (QVector<double>{10, 40, 0, 50, 0}));
     QVERIFY(e.model()->thinking());
+    // The preset box names the preset in force: the bundled one, a copy of it on disk
+    // (found by its name), and nothing for a config that is none of the presets.
+    auto *dBox = d.componentsPanel()->findChild<QComboBox *>(QStringLiteral("presets"));
+    auto *eBox = e.componentsPanel()->findChild<QComboBox *>(QStringLiteral("presets"));
+    QVERIFY(dBox && eBox);
+    QVERIFY(dBox->currentData().toString().endsWith("table2_dagger_format50_partial10_marker40.json"));
+    QCOMPARE(eBox->currentIndex(), dBox->currentIndex());
+    const QString custom = writeFile(m_dir, "custom.json", R"({"components": [{"reward": "exist", "weight": 1}]})");
+    QVERIFY2(e.loadConfig(custom, &error), qPrintable(error));
+    QCOMPARE(eBox->currentIndex(), -1);
 }
 
 void TestRewardDesigner::badInputKeepsState()

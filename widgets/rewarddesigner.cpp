@@ -263,9 +263,12 @@ bool RewardDesigner::loadConfig(const QString &path, QString *error)
     }
     m_configPath = path;
     applyConfig(config);
-    const int preset = m_presets->findData(path);
-    if (preset >= 0)
-        m_presets->setCurrentIndex(preset);
+    // The bundled preset this is (by path, or by name for a copy of one on disk); none
+    // (an empty choice) for any other config, rather than a preset that is not in force.
+    int preset = m_presets->findData(path);
+    if (preset < 0 && !config.name.empty())
+        preset = m_presets->findText(QString::fromStdString(config.name));
+    m_presets->setCurrentIndex(preset);
     Q_EMIT configLoaded(path);
     return true;
 }
