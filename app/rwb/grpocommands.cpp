@@ -272,7 +272,20 @@ int grpo(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
-int grpoStepBenchImpl(const std::vector<std::string> &argv)
+} // namespace
+
+int grpoCommand(const std::vector<std::string> &args)
+{
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::cout << kGrpoHelp;
+        return args.empty() ? kExitBadInput : kExitOk;
+    }
+    if (args[0] == "table")
+        return guarded("grpo table", [&] { return grpoTable({args.begin() + 1, args.end()}); });
+    return guarded("grpo", [&] { return grpo(args); });
+}
+
+int grpoStepBench(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"config", "steps", "work"}, {"help"}});
     if (args.has("help")) {
@@ -342,24 +355,6 @@ int grpoStepBenchImpl(const std::vector<std::string> &argv)
     j["target_share"] = 0.05;
     std::cout << j.dump() << std::endl;
     return kExitOk;
-}
-
-} // namespace
-
-int grpoCommand(const std::vector<std::string> &args)
-{
-    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-        std::cout << kGrpoHelp;
-        return args.empty() ? kExitBadInput : kExitOk;
-    }
-    if (args[0] == "table")
-        return guarded("grpo table", [&] { return grpoTable({args.begin() + 1, args.end()}); });
-    return guarded("grpo", [&] { return grpo(args); });
-}
-
-int grpoStepBench(const std::vector<std::string> &args)
-{
-    return grpoStepBenchImpl(args);
 }
 
 } // namespace rwb::cli

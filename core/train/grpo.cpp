@@ -127,13 +127,15 @@ struct Sample {
     double reward = 0.0; // the weighted composite (+ the over-long penalty), what is optimized
 };
 
-std::string rewardsJson(const reward::CompositeReward &composite, const Sample &s, bool withOverlong)
+// {"partial": 0.8, "marker": 1, ("overlong": −0.25)}: each component's value, as stored.
+std::string rewardsJson(const reward::CompositeReward &composite, const std::vector<double> &components,
+                        const double *overlong = nullptr)
 {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (size_t c = 0; c < composite.size(); ++c)
-        j[composite.componentName(c)] = s.components[c];
-    if (withOverlong)
-        j["overlong"] = s.overlong;
+        j[composite.componentName(c)] = components[c];
+    if (overlong)
+        j["overlong"] = *overlong;
     return j.dump();
 }
 
@@ -217,7 +219,7 @@ private:
     int microRows() const { return std::max(1, c.microBatch / c.groupSize) * c.groupSize; }
     std::vector<std::pair<std::string, double>> evaluate(int step);
     void saveCheckpoint(int step);
-    int step(int stepIndex, std::vector<std::pair<std::string, double>> &metrics,
+    void step(int stepIndex, std::vector<std::pair<std::string, double>> &metrics,
              std::vector<store::Rollout> &rollouts, std::vector<store::Prompt> &prompts);
 
     const GrpoConfig &c;
@@ -358,14 +360,15 @@ std::vector<Sample> GrpoTrainer::sampleGroups(int stepIndex, int round, std::vec
 
 void GrpoTrainer::scoreSamples(std::vector<Sample> &samples) const
 {
-    std::vector<double> lengths;
     for (Sample &s : samples) {
         const reward::ExtractionAnswer answer(s.completion, m_thinking);
         s.answer = answer.answer();
         s.reward = m_reward->score(*m_train[s.item].prepared, answer, s.components);
-        lengths.push_back(static_cast<double>(s.tokens.size()));
     }
     if (c.overlongPenalty) {
+        std::vector<double> lengths;
+        for (const Sample &s : samples)
+            lengths.push_back(static_cast<double>(s.tokens.size()));
         const torch::Tensor p = overlongPenalty(torch::tensor(lengths, torch::kFloat64), c.maxNewTokens, c.overlongCache);
         for (size_t i = 0; i < samples.size(); ++i) {
             samples[i].overlong = p[static_cast<int64_t>(i)].item<double>();
@@ -445,9 +448,7 @@ std::vector<std::pair<std::string, double>> GrpoTrainer::evaluate(int stepIndex)
             one.add(answer.answer(), p.gold);
             const eval::ExtractionMetrics om = one.result();
             p.correct = om.nTp == 1 || (om.nExist == 0 && om.nOutput == 0);
-            Sample forJson;
-            forJson.components = components;
-            p.rewardsJson = rewardsJson(*m_reward, forJson, false);
+            p.rewardsJson = rewardsJson(*m_reward, components);
             predictions.push_back(std::move(p));
         }
     }
@@ -494,11 +495,10 @@ void GrpoTrainer::saveCheckpoint(int stepIndex)
     m_timings.checkpoint += since(t0);
 }
 
-int GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>> &metrics,
+void GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>> &metrics,
                       std::vector<store::Rollout> &rollouts, std::vector<store::Prompt> &prompts)
 {
     const int G = c.groupSize;
-    auto t0 = Clock::now();
     // ---- sample (and, with dynamic sampling, sample more until B groups teach something)
     std::vector<Sample> samples;
     std::vector<size_t> trainedGroups; // indices into the groups of `samples`
@@ -682,6 +682,7 @@ int GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>>
     std::vector<double> all, lengths;
     std::vector<std::vector<double>> perComponent(m_reward->size());
     double clipped = 0.0, zeroStdGroups = 0.0;
+    std::vector<double> groupStds;
     for (size_t g = 0; g < groups; ++g) {
         std::vector<double> gr;
         for (int j = 0; j < G; ++j) {
@@ -693,12 +694,9 @@ int GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>>
             for (size_t k = 0; k < m_reward->size(); ++k)
                 perComponent[k].push_back(s.components[k]);
         }
-        zeroStdGroups += stdOf(gr) <= kZeroStdTolerance ? 1.0 : 0.0;
+        groupStds.push_back(stdOf(gr));
+        zeroStdGroups += groupStds.back() <= kZeroStdTolerance ? 1.0 : 0.0;
     }
-    std::vector<double> groupStds;
-    for (size_t g = 0; g < groups; ++g)
-        groupStds.push_back(stdOf(std::vector<double>(all.begin() + static_cast<long>(g * G),
-                                                      all.begin() + static_cast<long>((g + 1) * G))));
     metrics.emplace_back("reward", meanOf(all));
     metrics.emplace_back("reward_std", meanOf(groupStds));
     for (size_t k = 0; k < m_reward->size(); ++k) {
@@ -758,7 +756,7 @@ int GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>>
         r.tokenIds = s.tokens;
         r.logprobsOld = s.samplingLogProbs;
         r.reward = s.reward;
-        r.rewardsJson = rewardsJson(*m_reward, s, c.overlongPenalty);
+        r.rewardsJson = rewardsJson(*m_reward, s.components, c.overlongPenalty ? &s.overlong : nullptr);
         r.completionTokens = static_cast<int>(s.tokens.size());
         r.truncated = s.truncated;
         if (rowOf[i] >= 0) {
@@ -774,8 +772,6 @@ int GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>>
         rollouts.push_back(std::move(r));
     }
     m_timings.store += since(t);
-    (void)t0;
-    return static_cast<int>(R);
 }
 
 engine::JobOutcome GrpoTrainer::run(GrpoRunResult *result)
@@ -948,8 +944,6 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     c.debugNanStep = r.integer("debug_nan_step", 0, 0, 100000000);
     if (c.evalEvery > 0 && c.evalData.empty())
         r.fail("eval_every", "needs eval_data");
-    if (c.beta > 0.0 && !c.lora && c.iterations < 1)
-        r.fail("beta", "needs a reference policy");
     return c;
 }
 
