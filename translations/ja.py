@@ -5,6 +5,9 @@ Run after `cmake --build build --target update_translations` has added new sourc
 texts; it marks every translated message finished and lists those still missing
 (exit 1 when any is missing). Keys are (context, source); plural forms are lists.
 """
+import glob
+import os
+import runpy
 import sys
 import xml.etree.ElementTree as ET
 
@@ -186,7 +189,21 @@ JA = {
 }
 
 
+def load_tables():
+    """This table plus those of translations/ja_*.py (one per area of the workbench, each
+    defining its own JA dict), so that views written side by side do not edit one file."""
+    table = dict(JA)
+    here = os.path.dirname(os.path.abspath(__file__))
+    for extra in sorted(glob.glob(os.path.join(here, "ja_*.py"))):
+        for key, value in runpy.run_path(extra)["JA"].items():
+            if key in table and table[key] != value:
+                print(f"conflict: {os.path.basename(extra)}: {key}", file=sys.stderr)
+            table[key] = value
+    return table
+
+
 def main(path):
+    JA = load_tables()
     tree = ET.parse(path)
     missing = []
     for ctx in tree.getroot().findall("context"):
