@@ -3,6 +3,7 @@
 #include "data/jsonl.h"
 #include "train/sft.h"
 
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -77,8 +78,10 @@ void TestSft::configErrors()
     // Relative paths resolve against the config's folder.
     const train::SftConfig c = train::parseSftConfig(R"({"model": "m", "output": "o", "train_data": "../t.jsonl"})",
                                                      "run/sub/sft.json");
-    QCOMPARE(QString::fromStdString(c.model), QString("run/sub/m"));
-    QCOMPARE(QString::fromStdString(c.trainData), QString("run/t.jsonl"));
+    // … and are made absolute, so that the config stored with a run can be read from anywhere.
+    const QString cwd = QDir::currentPath();
+    QCOMPARE(QString::fromStdString(c.model), cwd + "/run/sub/m");
+    QCOMPARE(QString::fromStdString(c.trainData), cwd + "/run/t.jsonl");
 }
 
 void TestSft::overfitsFourExamples()

@@ -90,7 +90,9 @@ std::string ConfigReader::path(const char *key, bool required) const
         fail(key, "must be a non-empty string (a path)");
     const fs::path p(it->get<std::string>());
     const fs::path base = fs::path(m_source).parent_path();
-    return (p.is_relative() ? base / p : p).lexically_normal().string();
+    // Absolute, so that the config stored with a run still names its files when read from
+    // another folder (the workbench reopening a run).
+    return fs::absolute(p.is_relative() ? base / p : p).lexically_normal().string();
 }
 
 std::string ConfigReader::text(const char *key, const std::string &fallback) const

@@ -11,7 +11,7 @@ namespace rwb::data {
 // Reads the flat JSON object of a training config (SFT, GRPO) with validation: every
 // problem throws InputException naming the file and the field ("lora_r: must be between
 // 1 and 1024"). Unknown keys are rejected with the list of allowed ones. Relative paths
-// resolve against the config file's folder.
+// resolve against the config file's folder and come back absolute.
 class ConfigReader {
 public:
     // Throws for invalid JSON (naming the line and column) or a top level that is not
