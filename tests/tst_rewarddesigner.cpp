@@ -68,6 +68,7 @@ private Q_SLOTS:
     void presetsLoadAndSave();
     void badInputKeepsState();
     void thinkingMode();
+    void weightsDuringRun();
     void thousandSamples();
 
 private:
@@ -282,6 +283,52 @@ void TestRewardDesigner::thinkingMode()
         ok += format == 1.0;
     }
     QVERIFY(ok > 0);
+}
+
+void TestRewardDesigner::weightsDuringRun()
+{
+    // A run uses partial 20 + marker 80. Edits re-score the samples at once but reach the
+    // run only through applyToRunRequested, in the running config's component order.
+    RewardDesigner d;
+    QString error;
+    QVERIFY(d.loadSamples(m_samples, &error));
+    QVERIFY(d.loadConfig(":/presets/table2_star_partial20_marker80.json", &error));
+    const QStringList names = d.model()->componentNames();
+    const int partial = names.indexOf("partial"), marker = names.indexOf("marker"), exist = names.indexOf("exist");
+    QVERIFY(partial >= 0 && marker >= 0 && exist >= 0);
+    QWidget *bar = d.componentsPanel()->findChild<QWidget *>("runBar");
+    QVERIFY(bar);
+    QVERIFY(bar->isHidden());
+    QVERIFY(!d.weightsForRun());
+
+    d.setRunningConfig(d.currentConfig());
+    QVERIFY(!bar->isHidden());
+    QVERIFY(!d.differsFromRun());
+    QSignalSpy spy(&d, &RewardDesigner::applyToRunRequested);
+    d.weightsEditor()->editWeight(marker, 50);
+    QVERIFY(d.differsFromRun());
+    // s2 (partial 0.75, marker 1) under 20/50: (20·0.75 + 50·1)/70 = 65/70, already in the table.
+    QCOMPARE_LE(std::abs(d.model()->total(1) - 65.0 / 70.0), kTol);
+    const auto w = d.weightsForRun();
+    QVERIFY(w);
+    QCOMPARE(*w, (QVector<double>{20.0, 50.0}));
+    d.requestApplyToRun();
+    QCOMPARE(spy.size(), 1);
+    QCOMPARE(spy.at(0).at(0).value<QVector<double>>(), (QVector<double>{20.0, 50.0}));
+
+    // A component the run does not have cannot be added during the run.
+    d.weightsEditor()->editWeight(exist, 10);
+    QString problem;
+    QVERIFY(!d.weightsForRun(&problem));
+    QVERIFY2(problem.contains("exist"), qPrintable(problem));
+
+    // Revert puts the run's weights back.
+    d.revertToRun();
+    QVERIFY(!d.differsFromRun());
+    QCOMPARE(d.weightsEditor()->weights()[marker], 80.0);
+    QCOMPARE(d.weightsEditor()->weights()[exist], 0.0);
+    d.setRunningConfig(std::nullopt);
+    QVERIFY(bar->isHidden());
 }
 
 void TestRewardDesigner::thousandSamples()

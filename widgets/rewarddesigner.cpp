@@ -19,6 +19,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontMetrics>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -30,6 +31,9 @@
 #include <QSaveFile>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace {
 
@@ -117,6 +121,29 @@ void RewardDesigner::buildComponentsPanel()
     layout->addWidget(m_thinkingHint);
     layout->addSpacing(6);
     layout->addWidget(m_weights);
+
+    // Shown while a training run is in progress: its weights, and whether ours differ.
+    m_runBar = new QFrame(panel);
+    m_runBar->setObjectName(QStringLiteral("runBar"));
+    static_cast<QFrame *>(m_runBar)->setFrameShape(QFrame::StyledPanel);
+    auto *runLayout = new QVBoxLayout(m_runBar);
+    m_runLabel = new QLabel(m_runBar);
+    m_runLabel->setWordWrap(true);
+    m_runLabel->setTextFormat(Qt::PlainText);
+    auto *runButtons = new QHBoxLayout;
+    m_applyToRun = new QPushButton(m_runBar);
+    m_applyToRun->setObjectName(QStringLiteral("applyToRun"));
+    m_revertToRun = new QPushButton(m_runBar);
+    m_revertToRun->setObjectName(QStringLiteral("revertToRun"));
+    connect(m_applyToRun, &QPushButton::clicked, this, &RewardDesigner::requestApplyToRun);
+    connect(m_revertToRun, &QPushButton::clicked, this, &RewardDesigner::revertToRun);
+    runButtons->addWidget(m_applyToRun);
+    runButtons->addWidget(m_revertToRun);
+    runLayout->addWidget(m_runLabel);
+    runLayout->addLayout(runButtons);
+    m_runBar->hide();
+    layout->addSpacing(6);
+    layout->addWidget(m_runBar);
     layout->addStretch(1);
     m_componentsPanel = panel;
 }
@@ -377,12 +404,118 @@ void RewardDesigner::onWeightsChanged(const QVector<double> &weights)
 {
     m_model->setWeights(weights);
     showCurrent();
+    updateRunBar();
+}
+
+void RewardDesigner::setRunningConfig(const std::optional<rwb::reward::RewardConfig> &config)
+{
+    m_running = config;
+    updateRunBar();
+}
+
+std::optional<QVector<double>> RewardDesigner::weightsForRun(QString *problem) const
+{
+    if (!m_running) {
+        if (problem)
+            *problem = tr("No training run is in progress.");
+        return std::nullopt;
+    }
+    if (m_running->thinking != m_model->thinking()) {
+        if (problem)
+            *problem = tr("The run was started %1 thinking mode; the mode cannot change during a run.")
+                           .arg(m_running->thinking ? tr("with") : tr("without"));
+        return std::nullopt;
+    }
+    const QVector<double> w = m_weights->weights();
+    QVector<double> out;
+    for (const auto &c : m_running->components) {
+        const int i = m_model->componentNames().indexOf(QString::fromStdString(c.reward));
+        out.push_back(i >= 0 ? w[i] : 0.0);
+    }
+    for (int i = 0; i < w.size(); ++i) {
+        const std::string name = m_model->componentNames()[i].toStdString();
+        const bool inRun = std::any_of(m_running->components.begin(), m_running->components.end(),
+                                       [&](const auto &c) { return c.reward == name; });
+        if (w[i] > 0.0 && !inRun) {
+            if (problem)
+                *problem = tr("“%1” is not a component of the running config; only the weights of its components "
+                              "can change during a run.")
+                               .arg(m_model->componentNames()[i]);
+            return std::nullopt;
+        }
+    }
+    if (std::all_of(out.begin(), out.end(), [](double v) { return v <= 0.0; })) {
+        if (problem)
+            *problem = tr("All weights are 0: give at least one component a weight.");
+        return std::nullopt;
+    }
+    return out;
+}
+
+bool RewardDesigner::differsFromRun() const
+{
+    if (!m_running)
+        return false;
+    if (m_running->thinking != m_model->thinking())
+        return true;
+    const QVector<double> w = m_weights->weights();
+    for (int i = 0; i < w.size(); ++i) {
+        double running = 0.0;
+        for (const auto &c : m_running->components)
+            if (c.reward == m_model->componentNames()[i].toStdString())
+                running = c.weight;
+        if (std::abs(running - w[i]) > 1e-9)
+            return true;
+    }
+    return false;
+}
+
+void RewardDesigner::revertToRun()
+{
+    if (!m_running)
+        return;
+    const QString name = m_configName;
+    applyConfig(*m_running);
+    m_configName = name;
+    retranslate();
+    updateRunBar();
+}
+
+void RewardDesigner::requestApplyToRun()
+{
+    QString problem;
+    const auto w = weightsForRun(&problem);
+    if (!w) {
+        QMessageBox::warning(m_componentsPanel, tr("Apply to the run"), problem);
+        return;
+    }
+    Q_EMIT applyToRunRequested(*w);
+}
+
+void RewardDesigner::updateRunBar()
+{
+    if (!m_runBar)
+        return;
+    m_runBar->setVisible(m_running.has_value());
+    if (!m_running)
+        return;
+    QStringList parts;
+    for (const auto &c : m_running->components)
+        parts << QStringLiteral("%1 %2").arg(QString::fromStdString(c.reward)).arg(c.weight);
+    const bool differs = differsFromRun();
+    m_runLabel->setText(differs ? tr("The training run uses %1. Your weights differ: they re-score the samples here "
+                                     "and reach the run only when you apply them (from its next step).")
+                                      .arg(parts.join(QStringLiteral(" · ")))
+                                : tr("The training run uses these weights (%1).").arg(parts.join(QStringLiteral(" · "))));
+    m_applyToRun->setEnabled(differs);
+    m_revertToRun->setEnabled(differs);
 }
 
 void RewardDesigner::onThinkingToggled(bool thinking)
 {
     m_model->setThinking(thinking);
     showCurrent();
+    updateRunBar();
 }
 
 void RewardDesigner::onPresetChosen(int index)
@@ -453,6 +586,10 @@ void RewardDesigner::retranslate()
     m_saveButton->setText(tr("Save as…"));
     m_saveButton->setToolTip(tr("Save the weights and the mode as a reward config (JSON)"));
     m_thinking->setText(tr("Thinking mode"));
+    m_applyToRun->setText(tr("Apply to the run…"));
+    m_applyToRun->setToolTip(tr("Send these weights to the training run; they apply from its next step"));
+    m_revertToRun->setText(tr("Revert to the run's"));
+    updateRunBar();
     m_thinkingHint->setText(tr("The answer is the text inside the first <answer>…</answer> of the completion."));
     m_configLabel->setText(m_configName.isEmpty() ? tr("Config: (unsaved)") : tr("Config: %1").arg(m_configName));
     m_search->setPlaceholderText(tr("Search id, kind, answer, gold…"));

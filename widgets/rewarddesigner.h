@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
+#include <optional>
 
 class ComponentWeightsEditor;
 class QCheckBox;
@@ -67,6 +68,23 @@ public:
     // Selects a row of the sample table (a proxy row) and shows it in the detail panel.
     void selectRow(int proxyRow);
 
+    // The reward config of the training run in progress (nullopt: none). While one is set,
+    // weight edits still re-score the samples at once, but reach the run only through
+    // applyToRunRequested(), which the "Apply to the run…" button emits after the main
+    // window's confirmation; a bar says whether the weights differ from the run's.
+    void setRunningConfig(const std::optional<rwb::reward::RewardConfig> &config);
+    const std::optional<rwb::reward::RewardConfig> &runningConfig() const { return m_running; }
+    // The current weights in the running config's component order, or nullopt with
+    // `problem` saying why they cannot go to the run (a component or the thinking mode
+    // that the run does not have: only weights change during a run).
+    std::optional<QVector<double>> weightsForRun(QString *problem = nullptr) const;
+    // True when a run is set and the current weights differ from its weights.
+    bool differsFromRun() const;
+    // Puts the running config's weights back into the editor.
+    void revertToRun();
+    // Emits applyToRunRequested() when the weights can go to the run (as the button does).
+    void requestApplyToRun();
+
     // File dialogs with error messages, for menus and buttons.
     void openSamplesDialog();
     void openConfigDialog();
@@ -77,6 +95,8 @@ Q_SIGNALS:
     void configLoaded(const QString &path);
     // A user-visible message for the status bar.
     void statusMessage(const QString &message);
+    // The user asks for these weights (in the running config's order) to go to the run.
+    void applyToRunRequested(const QVector<double> &weights);
 
 private:
     void buildComponentsPanel();
@@ -88,6 +108,7 @@ private:
     void updateCount();
     void showCurrent();
     void retranslate();
+    void updateRunBar();
     bool eventFilter(QObject *watched, QEvent *event) override;
 
     SampleScoreModel *m_model = nullptr;
@@ -105,6 +126,11 @@ private:
     QLabel *m_thinkingHint = nullptr;
     QLabel *m_configLabel = nullptr;
     ComponentWeightsEditor *m_weights = nullptr;
+    QWidget *m_runBar = nullptr;
+    QLabel *m_runLabel = nullptr;
+    QPushButton *m_applyToRun = nullptr;
+    QPushButton *m_revertToRun = nullptr;
+    std::optional<rwb::reward::RewardConfig> m_running;
 
     QLineEdit *m_search = nullptr;
     QComboBox *m_conditionColumn = nullptr;
