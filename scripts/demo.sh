@@ -3,11 +3,15 @@
 # pipeline on this machine: synthesize e-mails, train a tokenizer, SFT the tiny model
 # from scratch, GRPO with partial 20 + marker 80 (every rollout into the run store),
 # evaluate, and print SFT vs SFT → GRPO as the paper's tables 2 and 3 do. With a display
-# the workbench then opens on the final model's predictions.
+# the GRPO stage runs inside the workbench, which opens on the demo's workspace and
+# follows the run live (curves, group advantages, rollouts, failures); closing it goes on
+# with the evaluation and the table. Without one (or with --headless) GRPO runs in the
+# terminal with a progress line.
 #   scripts/demo.sh [--quick] [--headless]
 #     --quick     a smaller run (about 3 minutes on 2 cores instead of about 20)
-#     --headless  do not open the workbench at the end
-# RWB_DEMO_OUT: where everything goes (default build/demo).
+#     --headless  no workbench, even with a display
+# RWB_DEMO_OUT: where everything goes (default build/demo), laid out as a workspace:
+#   workspace.json, runs.sqlite, data/, models/ (tokenizer, tiny, sft), configs/, checkpoints/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 quick=0; headless=0
@@ -25,8 +29,11 @@ rwb="$build/app/rwb/rwb"
 preset="$root/resources/presets/table2_star_partial20_marker80.json"
 out=${RWB_DEMO_OUT:-$root/build/demo}
 [[ $quick == 1 ]] && out="$out-quick"
-rm -rf "$out"; mkdir -p "$out"
+rm -rf "$out"; mkdir -p "$out"/{data,models,configs,checkpoints}
 cd "$out"
+printf '{"name": "demo", "created": "%s"}\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > workspace.json
+gui=0
+[[ $headless == 0 && -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]] && gui=1
 
 if [[ $quick == 1 ]]; then
   n_train=2000; n_test=64;  vocab=1024; sft_epochs=1; grpo_steps=20; prompts=8; eval_every=10
@@ -37,45 +44,53 @@ start=$(date +%s)
 stage() { printf '\n== [%3ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
 
 stage "1/6 synthesizing $n_train training and $n_test test e-mails (companies disjoint)"
-"$rwb" data synth --task company_extraction --n "$n_train" --seed 1 --split train --max-chars 300 --out train.jsonl
-"$rwb" data synth --task company_extraction --n "$n_test" --seed 1 --split test --max-chars 300 --out test.jsonl
+"$rwb" data synth --task company_extraction --n "$n_train" --seed 1 --split train --max-chars 300 --out data/train.jsonl
+"$rwb" data synth --task company_extraction --n "$n_test" --seed 1 --split test --max-chars 300 --out data/test.jsonl
 
 stage "2/6 training a byte-level BPE tokenizer ($vocab tokens) and the tiny model's folder"
-"$rwb" data corpus --input train.jsonl --out corpus.txt >/dev/null
-"$rwb" tokenizer train --input corpus.txt --vocab-size "$vocab" --out tok >/dev/null
-"$rwb" model init --tokenizer tok --out tiny --seed 1 >/dev/null
+"$rwb" data corpus --input data/train.jsonl --out data/corpus.txt >/dev/null
+"$rwb" tokenizer train --input data/corpus.txt --vocab-size "$vocab" --out models/tokenizer >/dev/null
+"$rwb" model init --tokenizer models/tokenizer --out models/tiny --seed 1 >/dev/null
 
 stage "3/6 SFT from scratch (full fine-tuning, bf16 autocast)"
-cat > sft.json <<EOF
-{"model": "tiny", "output": "sft", "train_data": "train.jsonl", "lora": false,
+cat > configs/sft.json <<EOF
+{"model": "../models/tiny", "output": "../models/sft", "train_data": "../data/train.jsonl", "lora": false,
  "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.05, "batch_size": 16,
  "gradient_accumulation": 1, "epochs": $sft_epochs, "prompt_loss_weight": 1, "seed": 1}
 EOF
-"$rwb" sft --config sft.json >/dev/null   # its progress line goes to the terminal
+"$rwb" sft --config configs/sft.json >/dev/null   # its progress line goes to the terminal
 
 stage "4/6 GRPO with partial 20 + marker 80 (G = 8, LoRA; every rollout into runs.sqlite)"
-cat > grpo.json <<EOF
-{"model": "sft", "train_data": "train.jsonl", "eval_data": "test.jsonl",
- "reward_config": "$preset", "store": "runs.sqlite", "output": "grpo", "run_name": "demo",
+cat > configs/grpo.json <<EOF
+{"model": "../models/sft", "train_data": "../data/train.jsonl", "eval_data": "../data/test.jsonl",
+ "reward_config": "$preset", "store": "../runs.sqlite", "output": "../checkpoints/grpo", "run_name": "demo",
  "num_generations": 8, "prompts_per_step": $prompts, "max_completion_length": 24,
  "learning_rate": 0.0005, "lora_r": 16, "max_steps": $grpo_steps,
  "eval_every": $eval_every, "eval_limit": $n_test, "checkpoint_every": $eval_every, "seed": 1}
 EOF
-"$rwb" grpo --config grpo.json >/dev/null
+if [[ $gui == 1 ]]; then
+  echo "The workbench follows the run live; close it when done to see the table." >&2
+  "$build/app/workbench/reward-workbench" --workspace "$out" --train configs/grpo.json --view curves \
+    --samples "$root/resources/samples/company_samples.jsonl" --config "$preset" || true
+else
+  "$rwb" grpo --config configs/grpo.json >/dev/null
+fi
 
 stage "5/6 the final model's predictions on the test e-mails"
-"$rwb" eval run --model sft --adapter grpo/final --data test.jsonl --output predictions.jsonl \
-  --max-new-tokens 24 >/dev/null 2>&1
-"$rwb" reward score --config "$preset" --input predictions.jsonl --output predictions_scored.jsonl >/dev/null
+if [[ -d checkpoints/grpo/final ]]; then
+  "$rwb" eval run --model models/sft --adapter checkpoints/grpo/final --data data/test.jsonl --output predictions.jsonl \
+    --max-new-tokens 24 >/dev/null 2>&1
+  "$rwb" reward score --config "$preset" --input predictions.jsonl --output predictions_scored.jsonl >/dev/null
+else
+  echo "GRPO did not finish (stopped in the workbench): resume it there (Runs → Resume) or with" >&2
+  echo "  $rwb grpo --config $out/configs/grpo.json --resume $out/checkpoints/grpo/checkpoint-N" >&2
+fi
 
 stage "6/6 results"
 echo
 echo "SFT vs SFT → GRPO on $n_test held-out test e-mails (the paper's tables 2 and 3):"
 "$rwb" grpo table --store runs.sqlite
 echo
-echo "Everything is in $out: runs.sqlite (rwb store info --store $out/runs.sqlite),"
-echo "grpo/checkpoint-*/, predictions.jsonl. Total $(( $(date +%s) - start )) s."
-
-if [[ $headless == 0 && -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]]; then
-  exec "$build/app/workbench/reward-workbench" --samples "$out/predictions.jsonl" --config "$preset"
-fi
+echo "Everything is in the workspace $out: runs.sqlite (rwb store info --store $out/runs.sqlite),"
+echo "checkpoints/grpo/checkpoint-*/, predictions.jsonl. Total $(( $(date +%s) - start )) s."
+echo "Explore it again: $build/app/workbench/reward-workbench --workspace $out --store $out/runs.sqlite"

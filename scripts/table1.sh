@@ -11,13 +11,13 @@ steps=80
 build=${RWB_BUILD_DIR:-$root/build}
 rwb="$build/app/rwb/rwb"
 demo=${RWB_DEMO_OUT:-$root/build/demo}
-[[ -d "$demo/sft" ]] || { echo "run scripts/demo.sh first (no SFT model in $demo/sft)" >&2; exit 2; }
+[[ -d "$demo/models/sft" ]] || { echo "run scripts/demo.sh first (no SFT model in $demo/models/sft)" >&2; exit 2; }
 out="$demo/table1"
 rm -rf "$out"; mkdir -p "$out"
 presets="$root/resources/presets"
 for p in table1_partial table1_partial20_exist80 table1_partial20_marker80 table1_partial20_domain80; do
   cat > "$out/$p.json" <<EOF
-{"model": "$demo/sft", "train_data": "$demo/train.jsonl", "eval_data": "$demo/test.jsonl",
+{"model": "$demo/models/sft", "train_data": "$demo/data/train.jsonl", "eval_data": "$demo/data/test.jsonl",
  "reward_config": "$presets/$p.json", "store": "$out/runs.sqlite", "output": "$out/$p", "run_name": "$p",
  "num_generations": 8, "prompts_per_step": 8, "max_completion_length": 24,
  "learning_rate": 0.0005, "lora_r": 16, "max_steps": $steps, "eval_every": $steps, "eval_limit": 200, "seed": 1}

@@ -3,6 +3,21 @@
 #include "mainwindow.h"
 #include "rewarddesigner.h"
 #include "samplescoremodel.h"
+#include "componentweightseditor.h"
+#include "curvepanel.h"
+#include "groupadvantageview.h"
+#include "groupadvantagemodel.h"
+#include "rolloutbrowser.h"
+#include "rollouttablemodel.h"
+#include "trainingcontroller.h"
+#include "store/runstore.h"
+
+#include "tinygrpo.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <qcustomplot.h>
 
 #include <QDockWidget>
 #include <QLabel>
@@ -18,6 +33,11 @@ private Q_SLOTS:
     void opensBundledSamplesAndBestPreset();
     void switchesLanguageLive();
     void restoresLayoutAndFiles();
+    void trainsFromTheGuiAndChangesWeights();
+    void restoresWorkspaceAndRun();
+
+private:
+    QTemporaryDir m_dir;
 };
 
 void TestMainWindow::initTestCase()
@@ -84,6 +104,113 @@ void TestMainWindow::restoresLayoutAndFiles()
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(w.findChild<QDockWidget *>("sampleDetailDock")->isHidden());
     QCOMPARE(w.designer()->configPath(), QString(":/presets/table1_partial50_exist50.json"));
+}
+
+// A tiny GRPO run driven through the main window: every view receives its steps, and
+// a weight change made in the Designer (confirmed) reaches the engine at the next step.
+void TestMainWindow::trainsFromTheGuiAndChangesWeights()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(rwbtest::makeTinyGrpoWorkspace(m_dir.path(), 40, 4, 5));
+    rwb::train::GrpoConfig c = rwbtest::tinyGrpoConfig(m_dir.path(), "gui", 4, 3);
+    c.evalData = (m_dir.path() + "/val.jsonl").toStdString();
+    c.evalEvery = 2;
+    c.checkpointEvery = 2;
+
+    LanguageManager lang;
+    lang.setChoice("en");
+    MainWindow w(&lang);
+    w.openInitialFiles({}, {});
+    w.show();
+    QStringList asked;
+    w.setConfirmationHandler([&](const QString &, const QString &text) {
+        asked << text;
+        return true;
+    });
+    auto *controller = w.controller();
+    QSignalSpy finished(controller, &rwb::widgets::TrainingController::finished);
+    QSignalSpy applied(controller, &rwb::widgets::TrainingController::weightsApplied);
+    const QStringList names = w.designer()->model()->componentNames();
+    connect(controller, &rwb::widgets::TrainingController::stepFinished, this, [&](const rwb::widgets::TrainingStep &s) {
+        if (s.step == 1) { // the user drags marker to 50 and applies it to the run
+            w.designer()->weightsEditor()->editWeight(names.indexOf("marker"), 50);
+            w.designer()->requestApplyToRun();
+        }
+    });
+    QString error;
+    QVERIFY2(w.startTraining(c, &error), qPrintable(error));
+    QVERIFY(!w.startTraining(c, &error)); // one run at a time
+    QVERIFY(w.designer()->runningConfig().has_value());
+    QVERIFY(finished.wait(240000));
+    QCOMPARE(finished.first().at(0).toString(), QString("finished"));
+    QVERIFY(!w.designer()->runningConfig().has_value());
+
+    // The confirmation named the change; the engine applied it at the next step boundary.
+    QCOMPARE(asked.size(), 1);
+    QVERIFY2(asked.first().contains(QString::fromUtf8("marker 80 → 50")), qPrintable(asked.first()));
+    QCOMPARE(applied.count(), 1);
+    const qint64 at = applied.first().at(0).toLongLong();
+    QVERIFY2(at == 2 || at == 3, qPrintable(QString::number(at)));
+    rwb::store::RunStore store(c.store, rwb::store::RunStore::OpenMode::ReadOnly);
+    const qint64 runId = controller->runId();
+    const auto versions = store.rewardConfigs(runId);
+    QCOMPARE(versions.size(), size_t(2));
+    QCOMPARE(versions[1].step, at);
+    for (const auto &r : store.stepRollouts(runId, 4)) {
+        const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(r.rollout.rewardsJson)).object();
+        QVERIFY(std::abs(r.rollout.reward - (20 * o["partial"].toDouble() + 50 * o["marker"].toDouble()) / 70) < 1e-12);
+    }
+
+    // The views received the run: the curves hold steps 1–4 of the reward, the group view
+    // followed to step 4 (2 groups of 4), the browser lists all 4 × 2 × 4 rollouts.
+    QCOMPARE(w.runId(), runId);
+    QCOMPARE(w.storePath(), QString::fromStdString(c.store));
+    QCustomPlot *reward = w.curves()->plot(0);
+    QVERIFY(reward && reward->graphCount() > 0);
+    int rewardPoints = 0;
+    for (int g = 0; g < reward->graphCount(); ++g)
+        rewardPoints = std::max(rewardPoints, reward->graph(g)->dataCount());
+    QCOMPARE(rewardPoints, 4);
+    QCOMPARE(w.groups()->step(), qint64(4));
+    QCOMPARE(w.groups()->model()->rowCount(), 2);
+    QTRY_COMPARE(w.rollouts()->model()->rowCount(), 32);
+    QSettings().setValue("test/store", QString::fromStdString(c.store));
+    QSettings().setValue("test/run", runId);
+    w.close();
+}
+
+// The workspace and the run shown come back at the next start.
+void TestMainWindow::restoresWorkspaceAndRun()
+{
+    QVERIFY(m_dir.isValid());
+    const QString wsDir = m_dir.path() + "/ws";
+    LanguageManager lang;
+    lang.setChoice("en");
+    const QString store = QSettings().value("test/store").toString();
+    const qint64 run = QSettings().value("test/run").toLongLong();
+    QVERIFY(!store.isEmpty() && run > 0);
+    {
+        MainWindow w(&lang);
+        QString error;
+        QVERIFY2(w.createWorkspace(wsDir, &error), qPrintable(error));
+        QVERIFY2(w.openRun(store, run, &error), qPrintable(error));
+        w.showView(MainWindow::View::Rollouts);
+        w.show();
+        w.close();
+    }
+    MainWindow w(&lang);
+    w.restoreWorkspace();
+    QVERIFY(w.workspace().has_value());
+    QCOMPARE(QDir(w.workspace()->dir()).canonicalPath(), QDir(wsDir).canonicalPath());
+    QCOMPARE(w.storePath(), store);
+    QCOMPARE(w.runId(), run);
+    QCOMPARE(w.currentView(), MainWindow::View::Rollouts);
+    QVERIFY(w.windowTitle().contains("ws"));
+    // A workspace that has gone is reported, not fatal.
+    QSettings().setValue("workspace", m_dir.path() + "/gone");
+    MainWindow w2(&lang);
+    w2.restoreWorkspace();
+    QVERIFY(!w2.workspace().has_value());
 }
 
 QTEST_MAIN(TestMainWindow)

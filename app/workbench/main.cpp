@@ -4,7 +4,12 @@
 #include "rewarddesigner.h"
 
 #include "componentweightseditor.h"
+#include "curvepanel.h"
+#include "failureexplorer.h"
+#include "groupadvantageview.h"
+#include "rolloutbrowser.h"
 #include "samplescoremodel.h"
+#include "store/runstore.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -107,7 +112,34 @@ int main(int argc, char **argv)
         QStringLiteral("bench-weights"),
         QCoreApplication::translate("main", "Benchmark: time a weight change on this many samples, print JSON and quit."),
         QCoreApplication::translate("main", "count"));
-    parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption});
+    const QCommandLineOption workspace(QStringLiteral("workspace"),
+                                       QCoreApplication::translate("main", "Open this workspace folder (remembered)."),
+                                       QCoreApplication::translate("main", "folder"));
+    const QCommandLineOption store(QStringLiteral("store"), QCoreApplication::translate("main", "Open a run store (SQLite)."),
+                                   QCoreApplication::translate("main", "file"));
+    const QCommandLineOption run(QStringLiteral("run"),
+                                 QCoreApplication::translate("main", "The run of the store to show (default: the last)."),
+                                 QCoreApplication::translate("main", "id"));
+    const QCommandLineOption train(QStringLiteral("train"),
+                                   QCoreApplication::translate("main", "Start GRPO training with this config (JSON) and follow it live."),
+                                   QCoreApplication::translate("main", "file"));
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QCoreApplication::translate("main", "The view to show: design, curves, groups, rollouts or failures."),
+                                  QCoreApplication::translate("main", "name"));
+    const QCommandLineOption step(QStringLiteral("step"),
+                                  QCoreApplication::translate("main", "The step to show in the group view."),
+                                  QCoreApplication::translate("main", "step"));
+    const QCommandLineOption rollout(QStringLiteral("rollout"),
+                                     QCoreApplication::translate("main", "The rollout to open in the browser and the token view."),
+                                     QCoreApplication::translate("main", "id"));
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QCoreApplication::translate("main", "Failure explorer: checkpoint steps A,B to compare."),
+                                     QCoreApplication::translate("main", "a,b"));
+    const QCommandLineOption screenshotDelay(QStringLiteral("screenshot-delay"),
+                                             QCoreApplication::translate("main", "Milliseconds to wait before the screenshot."),
+                                             QCoreApplication::translate("main", "ms"), QStringLiteral("1500"));
+    parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
+                       step, rollout, compare, screenshotDelay});
     parser.process(app);
     if (parser.isSet(benchWeightsOption))
         return benchWeights(std::max(1, parser.value(benchWeightsOption).toInt()));
@@ -115,11 +147,57 @@ int main(int argc, char **argv)
     MainWindow window(&language);
     window.openInitialFiles(parser.value(samples), parser.value(config));
     window.designer()->selectRow(parser.value(select).toInt());
+    QString error;
+    if (parser.isSet(workspace)) {
+        if (!window.openWorkspace(parser.value(workspace), &error))
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+    } else {
+        window.restoreWorkspace();
+    }
+    if (parser.isSet(store)) {
+        qint64 runId = parser.value(run).toLongLong();
+        if (runId <= 0) {
+            try { // the last run of the store
+                const rwb::store::RunStore s(parser.value(store).toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+                const auto runs = s.runs();
+                runId = runs.empty() ? 0 : runs.back().id;
+            } catch (const std::exception &e) {
+                std::fprintf(stderr, "%s\n", e.what());
+            }
+        }
+        if (runId > 0 && !window.openRun(parser.value(store), runId, &error))
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+    }
+    if (parser.isSet(train) && !window.startTrainingFromFile(parser.value(train), &error)) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 2;
+    }
+    if (parser.isSet(step))
+        window.groups()->showStep(parser.value(step).toLongLong());
+    if (parser.isSet(rollout))
+        window.rollouts()->selectRollout(parser.value(rollout).toLongLong());
+    if (parser.isSet(compare)) {
+        const QStringList ab = parser.value(compare).split(QLatin1Char(','));
+        window.failures()->showCheckpoint(ab.value(0).toLongLong());
+        if (ab.size() > 1)
+            window.failures()->compareWith(ab.value(1).toLongLong());
+    }
+    if (parser.isSet(view)) {
+        const QStringList names{QStringLiteral("design"), QStringLiteral("curves"), QStringLiteral("groups"),
+                                QStringLiteral("rollouts"), QStringLiteral("failures")};
+        const int i = names.indexOf(parser.value(view));
+        if (i < 0) {
+            std::fprintf(stderr, "--view: unknown view '%s' (one of %s)\n", qPrintable(parser.value(view)),
+                         qPrintable(names.join(QStringLiteral(", "))));
+            return 2;
+        }
+        window.showView(static_cast<MainWindow::View>(i));
+    }
     window.show();
 
     if (parser.isSet(screenshot)) {
         const QString path = parser.value(screenshot);
-        QTimer::singleShot(1500, &window, [&window, path] {
+        QTimer::singleShot(parser.value(screenshotDelay).toInt(), &window, [&window, path] {
             const bool ok = window.grab().save(path);
             QApplication::exit(ok ? 0 : 1);
         });

@@ -1,8 +1,17 @@
 #include "mainwindow.h"
 
+#include "curvepanel.h"
+#include "failureexplorer.h"
+#include "groupadvantageview.h"
+#include "jobrunner.h"
 #include "languagemanager.h"
 #include "rewarddesigner.h"
+#include "rolloutbrowser.h"
+#include "runlistmodel.h"
+#include "runsetupform.h"
 #include "samplescoremodel.h"
+#include "tokenview.h"
+#include "trainingcontroller.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -10,11 +19,23 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
 
 namespace {
 // The bundled sample set and the preset opened on a first start (the paper's best, table 2 *).
@@ -22,35 +43,21 @@ const char *const kBundledSamples = ":/samples/company_samples.jsonl";
 const char *const kDefaultPreset = ":/presets/table2_star_partial20_marker80.json";
 } // namespace
 
+using namespace rwb::widgets;
+
 MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow(parent), m_language(language)
 {
     setObjectName(QStringLiteral("mainWindow"));
-    m_designer = new RewardDesigner(this);
-    setCentralWidget(m_designer->samplesPanel());
-
-    m_componentsDock = new QDockWidget(this);
-    m_componentsDock->setObjectName(QStringLiteral("rewardComponentsDock"));
-    m_componentsDock->setWidget(m_designer->componentsPanel());
-    addDockWidget(Qt::LeftDockWidgetArea, m_componentsDock);
-
-    m_detailDock = new QDockWidget(this);
-    m_detailDock->setObjectName(QStringLiteral("sampleDetailDock"));
-    m_detailDock->setWidget(m_designer->detailPanel());
-    addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
-    resizeDocks({m_componentsDock, m_detailDock}, {330, 440}, Qt::Horizontal);
-
-    m_samplesStatus = new QLabel(this);
-    statusBar()->addPermanentWidget(m_samplesStatus);
-    connect(m_designer, &RewardDesigner::samplesLoaded, this, &MainWindow::onSamplesLoaded);
-    connect(m_designer, &RewardDesigner::statusMessage, this,
-            [this](const QString &m) { statusBar()->showMessage(m, 5000); });
-    connect(m_designer, &RewardDesigner::configLoaded, this, [this](const QString &path) {
-        const QString name = QString::fromStdString(m_designer->currentConfig().name);
-        statusBar()->showMessage(tr("Reward config: %1").arg(name.isEmpty() ? path : name), 5000);
-    });
-
+    setDockNestingEnabled(true);
+    m_controller = new TrainingController(this);
+    m_jobs = new JobRunner(this);
+    createViews();
+    createDocks();
     createActions();
+    createStatusBar();
+    connectTraining();
     retranslate();
+    updateTrainingActions();
     resize(1600, 950);
     m_defaultState = saveState();
     restoreLayout();
@@ -58,25 +65,169 @@ MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::createViews()
+{
+    m_designer = new RewardDesigner(this);
+    m_curves = new CurvePanel;
+    m_curves->setObjectName(QStringLiteral("curvePanel"));
+    m_groups = new GroupAdvantageView;
+    m_groups->setObjectName(QStringLiteral("groupAdvantageView"));
+    m_rollouts = new RolloutBrowser;
+    m_rollouts->setObjectName(QStringLiteral("rolloutBrowser"));
+    m_failures = new FailureExplorer;
+    m_failures->setObjectName(QStringLiteral("failureExplorer"));
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("views"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_designer->samplesPanel(), QString());
+    m_tabs->addTab(m_curves, QString());
+    m_tabs->addTab(m_groups, QString());
+    m_tabs->addTab(m_rollouts, QString());
+    m_tabs->addTab(m_failures, QString());
+    setCentralWidget(m_tabs);
+
+    // The views follow one another: a step picked on the curves shows its groups, a
+    // sample clicked in a group opens it in the rollout browser and the token view.
+    connect(m_curves, &CurvePanel::stepCursorChanged, m_groups, &GroupAdvantageView::showStep);
+    connect(m_groups, &GroupAdvantageView::stepChanged, m_curves, &CurvePanel::setStepCursor);
+    connect(m_groups, &GroupAdvantageView::rolloutActivated, this, [this](qint64 id) {
+        m_rollouts->selectRollout(id);
+        showView(View::Rollouts);
+    });
+    connect(m_rollouts, &RolloutBrowser::rolloutSelected, this, [this](qint64 id) {
+        QString error;
+        if (!m_tokens->showRollout(m_storePath, id, &error))
+            statusBar()->showMessage(error, 8000);
+    });
+}
+
+void MainWindow::createDocks()
+{
+    m_componentsDock = new QDockWidget(this);
+    m_componentsDock->setObjectName(QStringLiteral("rewardComponentsDock"));
+    m_componentsDock->setWidget(m_designer->componentsPanel());
+    addDockWidget(Qt::LeftDockWidgetArea, m_componentsDock);
+
+    // The training setup: the GRPO form and the buttons that start and steer a run.
+    auto *training = new QWidget;
+    auto *trainingLayout = new QVBoxLayout(training);
+    trainingLayout->setContentsMargins(0, 0, 0, 0);
+    m_runForm = new RunSetupForm;
+    m_runForm->setObjectName(QStringLiteral("runSetupForm"));
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(m_runForm);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    trainingLayout->addWidget(scroll, 1);
+    m_trainingDock = new QDockWidget(this);
+    m_trainingDock->setObjectName(QStringLiteral("trainingDock"));
+    m_trainingDock->setWidget(training);
+    addDockWidget(Qt::LeftDockWidgetArea, m_trainingDock);
+    tabifyDockWidget(m_componentsDock, m_trainingDock);
+    m_componentsDock->raise();
+
+    m_runList = new RunListModel(this);
+    m_runTable = new QTableView;
+    m_runTable->setObjectName(QStringLiteral("runTable"));
+    m_runTable->setModel(m_runList);
+    m_runTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_runTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_runTable->verticalHeader()->setVisible(false);
+    m_runTable->horizontalHeader()->setStretchLastSection(true);
+    m_runTable->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(m_runTable, &QTableView::activated, this, &MainWindow::activateRunRow);
+    m_runsDock = new QDockWidget(this);
+    m_runsDock->setObjectName(QStringLiteral("runsDock"));
+    m_runsDock->setWidget(m_runTable);
+    addDockWidget(Qt::LeftDockWidgetArea, m_runsDock);
+    splitDockWidget(m_componentsDock, m_runsDock, Qt::Vertical);
+
+    m_detailDock = new QDockWidget(this);
+    m_detailDock->setObjectName(QStringLiteral("sampleDetailDock"));
+    m_detailDock->setWidget(m_designer->detailPanel());
+    addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
+
+    m_tokens = new TokenView;
+    m_tokens->setObjectName(QStringLiteral("tokenView"));
+    m_tokensDock = new QDockWidget(this);
+    m_tokensDock->setObjectName(QStringLiteral("tokensDock"));
+    m_tokensDock->setWidget(m_tokens);
+    addDockWidget(Qt::BottomDockWidgetArea, m_tokensDock);
+
+    m_log = new QPlainTextEdit;
+    m_log->setObjectName(QStringLiteral("log"));
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(5000);
+    m_logDock = new QDockWidget(this);
+    m_logDock->setObjectName(QStringLiteral("logDock"));
+    m_logDock->setWidget(m_log);
+    addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+    tabifyDockWidget(m_tokensDock, m_logDock);
+    m_tokensDock->raise();
+
+    resizeDocks({m_componentsDock, m_detailDock}, {340, 420}, Qt::Horizontal);
+    resizeDocks({m_componentsDock, m_runsDock}, {560, 220}, Qt::Vertical);
+    resizeDocks({m_tokensDock}, {150}, Qt::Vertical);
+}
+
 void MainWindow::createActions()
 {
-    m_openSamples = new QAction(this);
+    const auto action = [this](QStyle::StandardPixmap icon = QStyle::SP_CustomBase) {
+        auto *a = new QAction(this);
+        if (icon != QStyle::SP_CustomBase)
+            a->setIcon(style()->standardIcon(icon));
+        return a;
+    };
+    m_newWorkspace = action(QStyle::SP_FileDialogNewFolder);
+    connect(m_newWorkspace, &QAction::triggered, this, &MainWindow::newWorkspaceDialog);
+    m_openWorkspace = action(QStyle::SP_DirOpenIcon);
+    connect(m_openWorkspace, &QAction::triggered, this, &MainWindow::openWorkspaceDialog);
+    m_openStore = action();
+    connect(m_openStore, &QAction::triggered, this, &MainWindow::openStoreDialog);
+    m_openSamples = action();
     m_openSamples->setShortcut(QKeySequence::Open);
     connect(m_openSamples, &QAction::triggered, m_designer, &RewardDesigner::openSamplesDialog);
-    m_openBundled = new QAction(this);
+    m_openBundled = action();
     connect(m_openBundled, &QAction::triggered, this, &MainWindow::openBundledSamples);
-    m_loadConfig = new QAction(this);
+    m_loadConfig = action();
     m_loadConfig->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     connect(m_loadConfig, &QAction::triggered, m_designer, &RewardDesigner::openConfigDialog);
-    m_saveConfig = new QAction(this);
+    m_saveConfig = action();
     m_saveConfig->setShortcut(QKeySequence::Save);
     connect(m_saveConfig, &QAction::triggered, m_designer, &RewardDesigner::saveConfigDialog);
-    m_quit = new QAction(this);
+    m_exportPng = action();
+    connect(m_exportPng, &QAction::triggered, this, [this] { exportCurves(true); });
+    m_exportCsv = action();
+    connect(m_exportCsv, &QAction::triggered, this, [this] { exportCurves(false); });
+    m_quit = action();
     m_quit->setShortcut(QKeySequence::Quit);
     connect(m_quit, &QAction::triggered, this, &QWidget::close);
-    m_resetLayout = new QAction(this);
+
+    m_start = action(QStyle::SP_MediaPlay);
+    m_start->setObjectName(QStringLiteral("startTraining"));
+    m_start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    connect(m_start, &QAction::triggered, this, &MainWindow::startFromForm);
+    m_pause = action(QStyle::SP_MediaPause);
+    connect(m_pause, &QAction::triggered, m_controller, &TrainingController::pause);
+    m_resume = action(QStyle::SP_MediaSeekForward);
+    connect(m_resume, &QAction::triggered, m_controller, &TrainingController::resume);
+    m_stop = action(QStyle::SP_MediaStop);
+    connect(m_stop, &QAction::triggered, m_controller, &TrainingController::stop);
+    m_resumeRun = action();
+    connect(m_resumeRun, &QAction::triggered, this, &MainWindow::resumeSelectedRun);
+    m_overlayRun = action();
+    connect(m_overlayRun, &QAction::triggered, this, &MainWindow::overlaySelectedRun);
+    m_runTable->addActions({m_overlayRun, m_resumeRun});
+    m_synthesize = action();
+    connect(m_synthesize, &QAction::triggered, this, &MainWindow::synthesizeDialog);
+    m_evaluate = action();
+    connect(m_evaluate, &QAction::triggered, this, &MainWindow::evaluateDialog);
+    m_cancelJob = action(QStyle::SP_DialogCancelButton);
+    connect(m_cancelJob, &QAction::triggered, m_jobs, &JobRunner::cancel);
+    m_resetLayout = action();
     connect(m_resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
-    m_about = new QAction(this);
+    m_about = action();
     connect(m_about, &QAction::triggered, this, &MainWindow::showAbout);
 
     m_languageGroup = new QActionGroup(this);
@@ -95,16 +246,24 @@ void MainWindow::createActions()
     });
 
     m_fileMenu = menuBar()->addMenu(QString());
-    m_fileMenu->addAction(m_openSamples);
-    m_fileMenu->addAction(m_openBundled);
+    m_fileMenu->addActions({m_newWorkspace, m_openWorkspace, m_openStore});
     m_fileMenu->addSeparator();
-    m_fileMenu->addAction(m_loadConfig);
-    m_fileMenu->addAction(m_saveConfig);
+    m_fileMenu->addActions({m_openSamples, m_openBundled});
+    m_fileMenu->addSeparator();
+    m_fileMenu->addActions({m_loadConfig, m_saveConfig});
+    m_fileMenu->addSeparator();
+    m_fileMenu->addActions({m_exportPng, m_exportCsv});
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_quit);
+    m_trainingMenu = menuBar()->addMenu(QString());
+    m_trainingMenu->addActions({m_start, m_pause, m_resume, m_stop});
+    m_trainingMenu->addSeparator();
+    m_trainingMenu->addActions({m_resumeRun, m_overlayRun});
+    m_trainingMenu->addSeparator();
+    m_trainingMenu->addActions({m_synthesize, m_evaluate, m_cancelJob});
     m_viewMenu = menuBar()->addMenu(QString());
-    m_viewMenu->addAction(m_componentsDock->toggleViewAction());
-    m_viewMenu->addAction(m_detailDock->toggleViewAction());
+    for (QDockWidget *d : {m_componentsDock, m_trainingDock, m_runsDock, m_detailDock, m_tokensDock, m_logDock})
+        m_viewMenu->addAction(d->toggleViewAction());
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_resetLayout);
     m_settingsMenu = menuBar()->addMenu(QString());
@@ -112,26 +271,128 @@ void MainWindow::createActions()
     m_languageMenu->addActions(m_languageGroup->actions());
     m_helpMenu = menuBar()->addMenu(QString());
     m_helpMenu->addAction(m_about);
+
+    m_toolBar = addToolBar(QString());
+    m_toolBar->setObjectName(QStringLiteral("trainingToolBar"));
+    m_toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_toolBar->addActions({m_openWorkspace});
+    m_toolBar->addSeparator();
+    m_toolBar->addActions({m_start, m_pause, m_resume, m_stop});
+}
+
+void MainWindow::createStatusBar()
+{
+    m_trainingStatus = new QLabel(this);
+    m_trainingStatus->setObjectName(QStringLiteral("trainingStatus"));
+    m_stepProgress = new QProgressBar(this);
+    m_stepProgress->setObjectName(QStringLiteral("stepProgress"));
+    m_stepProgress->setMaximumWidth(160);
+    m_stepProgress->hide();
+    m_jobStatus = new QLabel(this);
+    m_jobProgress = new QProgressBar(this);
+    m_jobProgress->setObjectName(QStringLiteral("jobProgress"));
+    m_jobProgress->setMaximumWidth(160);
+    m_cancelJobButton = new QToolButton(this);
+    m_cancelJobButton->setDefaultAction(m_cancelJob);
+    m_cancelJobButton->setAutoRaise(true);
+    for (QWidget *w : std::initializer_list<QWidget *>{m_jobStatus, m_jobProgress, m_cancelJobButton})
+        w->hide();
+    m_workspaceStatus = new QLabel(this);
+    m_samplesStatus = new QLabel(this);
+    statusBar()->addPermanentWidget(m_trainingStatus);
+    statusBar()->addPermanentWidget(m_stepProgress);
+    statusBar()->addPermanentWidget(m_jobStatus);
+    statusBar()->addPermanentWidget(m_jobProgress);
+    statusBar()->addPermanentWidget(m_cancelJobButton);
+    statusBar()->addPermanentWidget(m_workspaceStatus);
+    statusBar()->addPermanentWidget(m_samplesStatus);
+
+    connect(m_jobs, &JobRunner::started, this, &MainWindow::onJobStarted);
+    connect(m_jobs, &JobRunner::progress, this, &MainWindow::onJobProgress);
+    connect(m_jobs, &JobRunner::finished, this, &MainWindow::onJobFinished);
+}
+
+void MainWindow::connectTraining()
+{
+    connect(m_designer, &RewardDesigner::samplesLoaded, this, &MainWindow::onSamplesLoaded);
+    connect(m_designer, &RewardDesigner::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 5000); });
+    connect(m_designer, &RewardDesigner::configLoaded, this, [this](const QString &path) {
+        const QString name = QString::fromStdString(m_designer->currentConfig().name);
+        statusBar()->showMessage(tr("Reward config: %1").arg(name.isEmpty() ? path : name), 5000);
+    });
+    connect(m_designer, &RewardDesigner::applyToRunRequested, this, &MainWindow::onApplyWeightsRequested);
+
+    connect(m_controller, &TrainingController::started, this, &MainWindow::onTrainingStarted);
+    connect(m_controller, &TrainingController::stepFinished, this, &MainWindow::onStepFinished);
+    connect(m_controller, &TrainingController::weightsApplied, this, &MainWindow::onWeightsApplied);
+    connect(m_controller, &TrainingController::finished, this, &MainWindow::onTrainingFinished);
+    connect(m_controller, &TrainingController::logLine, this, &MainWindow::appendLog);
+    connect(m_controller, &TrainingController::failed, this, [this](const QString &m) {
+        appendLog(tr("Error: %1").arg(m));
+        notify(tr("Training failed"), m);
+    });
+    connect(m_controller, &TrainingController::pausedAt, this, [this](qint64 step) {
+        statusBar()->showMessage(tr("Paused after step %1").arg(step), 5000);
+    });
+    connect(m_controller, &TrainingController::stateChanged, this, &MainWindow::updateTrainingActions);
+    connect(m_runForm, &RunSetupForm::validityChanged, this, &MainWindow::updateTrainingActions);
+
+    // The rollout browser takes new rows once a second while a run writes them.
+    m_rolloutPoll = new QTimer(this);
+    m_rolloutPoll->setInterval(1000);
+    connect(m_rolloutPoll, &QTimer::timeout, m_rollouts, &RolloutBrowser::refresh);
 }
 
 void MainWindow::retranslate()
 {
-    setWindowTitle(tr("Reward Workbench"));
+    setWindowTitle(m_workspace ? tr("Reward Workbench — %1").arg(QFileInfo(m_workspace->dir()).fileName())
+                               : tr("Reward Workbench"));
+    m_tabs->setTabText(0, tr("Reward design"));
+    m_tabs->setTabText(1, tr("Curves"));
+    m_tabs->setTabText(2, tr("Group advantages"));
+    m_tabs->setTabText(3, tr("Rollouts"));
+    m_tabs->setTabText(4, tr("Failures"));
     m_componentsDock->setWindowTitle(tr("Reward components"));
     m_detailDock->setWindowTitle(tr("Sample details"));
+    m_trainingDock->setWindowTitle(tr("Training setup"));
+    m_runsDock->setWindowTitle(tr("Runs"));
+    m_tokensDock->setWindowTitle(tr("Tokens"));
+    m_logDock->setWindowTitle(tr("Log"));
+    m_toolBar->setWindowTitle(tr("Training"));
     m_fileMenu->setTitle(tr("&File"));
+    m_trainingMenu->setTitle(tr("&Training"));
     m_viewMenu->setTitle(tr("&View"));
     m_settingsMenu->setTitle(tr("&Settings"));
     m_languageMenu->setTitle(tr("&Language"));
     m_helpMenu->setTitle(tr("&Help"));
+    m_newWorkspace->setText(tr("&New workspace…"));
+    m_openWorkspace->setText(tr("Open &workspace…"));
+    m_openStore->setText(tr("Open run s&tore…"));
     m_openSamples->setText(tr("&Open samples…"));
     m_openBundled->setText(tr("Open the &bundled samples"));
     m_loadConfig->setText(tr("&Load reward config…"));
     m_saveConfig->setText(tr("&Save reward config as…"));
+    m_exportPng->setText(tr("Export curves as &PNG…"));
+    m_exportCsv->setText(tr("Export curves as &CSV…"));
     m_quit->setText(tr("&Quit"));
+    m_start->setText(tr("&Start"));
+    m_start->setToolTip(tr("Start GRPO training with the training setup and the Designer's reward weights"));
+    m_pause->setText(tr("&Pause"));
+    m_pause->setToolTip(tr("Pause after the step in flight"));
+    m_resume->setText(tr("&Resume"));
+    m_stop->setText(tr("St&op"));
+    m_stop->setToolTip(tr("Stop after the step in flight and save a checkpoint"));
+    m_resumeRun->setText(tr("Resume the selected run from its last checkpoint"));
+    m_overlayRun->setText(tr("Overlay the selected run on the curves"));
+    m_synthesize->setText(tr("S&ynthesize e-mails…"));
+    m_evaluate->setText(tr("&Evaluate a checkpoint…"));
+    m_cancelJob->setText(tr("Cancel"));
+    m_cancelJob->setToolTip(tr("Cancel the background job"));
     m_resetLayout->setText(tr("&Reset layout"));
     m_about->setText(tr("&About Reward Workbench"));
     m_langSystem->setText(tr("System language"));
+    m_workspaceStatus->setText(m_workspace ? tr("Workspace: %1").arg(QFileInfo(m_workspace->dir()).fileName())
+                                           : tr("No workspace"));
     if (m_designer->model())
         onSamplesLoaded(m_designer->samplesPath(), -1);
 }
@@ -163,7 +424,7 @@ void MainWindow::openInitialFiles(const QString &samples, const QString &config)
     QStringList problems;
     if (samplesPath.isEmpty() || !m_designer->loadSamples(samplesPath, &error, &problems)) {
         if (!samplesPath.isEmpty())
-            QMessageBox::warning(this, tr("Open samples"), error + QLatin1Char('\n') + tr("The bundled samples are shown instead."));
+            notify(tr("Open samples"), error + QLatin1Char('\n') + tr("The bundled samples are shown instead."));
         m_designer->loadSamples(QString::fromLatin1(kBundledSamples), &error);
     } else if (!problems.isEmpty()) {
         statusBar()->showMessage(tr("%n malformed line(s) skipped: %1", nullptr, static_cast<int>(problems.size()))
@@ -171,7 +432,7 @@ void MainWindow::openInitialFiles(const QString &samples, const QString &config)
     }
     if (configPath.isEmpty() || !m_designer->loadConfig(configPath, &error)) {
         if (!configPath.isEmpty())
-            QMessageBox::warning(this, tr("Load reward config"), error + QLatin1Char('\n') + tr("The paper's best preset is used instead."));
+            notify(tr("Load reward config"), error + QLatin1Char('\n') + tr("The paper's best preset is used instead."));
         m_designer->loadConfig(QString::fromLatin1(kDefaultPreset), &error);
     }
     m_designer->selectRow(0);
@@ -181,14 +442,14 @@ void MainWindow::openBundledSamples()
 {
     QString error;
     if (!m_designer->loadSamples(QString::fromLatin1(kBundledSamples), &error))
-        QMessageBox::warning(this, tr("Open samples"), error);
+        notify(tr("Open samples"), error);
 }
 
 void MainWindow::resetLayout()
 {
     restoreState(m_defaultState);
-    m_componentsDock->show();
-    m_detailDock->show();
+    for (QDockWidget *d : {m_componentsDock, m_trainingDock, m_runsDock, m_detailDock, m_tokensDock, m_logDock})
+        d->show();
 }
 
 void MainWindow::showAbout()
@@ -199,11 +460,50 @@ void MainWindow::showAbout()
                            .arg(QStringLiteral(RWB_VERSION)));
 }
 
+void MainWindow::showView(View view)
+{
+    m_tabs->setCurrentIndex(static_cast<int>(view));
+}
+
+MainWindow::View MainWindow::currentView() const
+{
+    return static_cast<View>(m_tabs->currentIndex());
+}
+
+void MainWindow::setConfirmationHandler(std::function<bool(const QString &, const QString &)> handler)
+{
+    m_confirm = std::move(handler);
+}
+
+bool MainWindow::confirm(const QString &title, const QString &text)
+{
+    if (m_confirm)
+        return m_confirm(title, text);
+    return QMessageBox::question(this, title, text, QMessageBox::Yes | QMessageBox::No, QMessageBox::No) ==
+           QMessageBox::Yes;
+}
+
+// A message that does not block the event loop (training events keep arriving while it
+// is shown); it is also in the log.
+void MainWindow::notify(const QString &title, const QString &text)
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::WindowModal);
+    box->open();
+}
+
+void MainWindow::appendLog(const QString &line)
+{
+    m_log->appendPlainText(line);
+}
+
 void MainWindow::restoreLayout()
 {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    m_tabs->setCurrentIndex(s.value(QStringLiteral("window/view"), 0).toInt());
 }
 
 void MainWindow::saveLayout()
@@ -211,12 +511,22 @@ void MainWindow::saveLayout()
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("window/view"), m_tabs->currentIndex());
     s.setValue(QStringLiteral("samples"), m_designer->samplesPath());
     s.setValue(QStringLiteral("config"), m_designer->configPath());
+    s.setValue(QStringLiteral("workspace"), m_workspace ? m_workspace->dir() : QString());
+    s.setValue(QStringLiteral("store"), m_storePath);
+    s.setValue(QStringLiteral("run"), m_runId);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (m_controller->isActive() &&
+        !confirm(tr("Quit"), tr("A training run is in progress. Stop it after the step in flight (a checkpoint is "
+                                "saved) and quit?"))) {
+        event->ignore();
+        return;
+    }
     saveLayout();
     event->accept();
 }

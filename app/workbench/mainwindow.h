@@ -1,6 +1,11 @@
 #pragma once
 
+#include "workspace.h"
+
 #include <QMainWindow>
+#include <QPointer>
+#include <functional>
+#include <optional>
 
 class LanguageManager;
 class QAction;
@@ -8,29 +13,91 @@ class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QPlainTextEdit;
+class QProgressBar;
+class QTabWidget;
+class QTableView;
+class QTimer;
+class QToolBar;
+class QToolButton;
 class RewardDesigner;
 
-// The workbench's main window: dock-based, so later views (training, curves, rollouts)
-// slot in beside the Reward Designer. Restores its layout, the open files and the
-// language at the next start (QSettings).
+namespace rwb::train {
+struct GrpoConfig;
+}
+namespace rwb::widgets {
+class CurvePanel;
+class FailureExplorer;
+class GroupAdvantageView;
+class JobRunner;
+class RolloutBrowser;
+class RunListModel;
+class RunSetupForm;
+class TokenView;
+class TrainingController;
+struct TrainingStep;
+} // namespace rwb::widgets
+
+// The workbench's main window. The centre holds one tab per task: the Reward Designer,
+// the live curves, the group advantages, the rollout browser and the failure explorer.
+// Docks hold the reward components, the sample details, the training setup, the runs of
+// the workspace, the token view and the log. A training run goes through the
+// TrainingController (its own thread); every view follows its steps. Restores its layout,
+// the workspace, the open run, the open files and the language at the next start.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    enum class View { Design, Curves, Groups, Rollouts, Failures };
+
     explicit MainWindow(LanguageManager *language, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     RewardDesigner *designer() const { return m_designer; }
+    rwb::widgets::TrainingController *controller() const { return m_controller; }
+    rwb::widgets::CurvePanel *curves() const { return m_curves; }
+    rwb::widgets::GroupAdvantageView *groups() const { return m_groups; }
+    rwb::widgets::RolloutBrowser *rollouts() const { return m_rollouts; }
+    rwb::widgets::FailureExplorer *failures() const { return m_failures; }
+    rwb::widgets::TokenView *tokens() const { return m_tokens; }
+    rwb::widgets::RunSetupForm *runForm() const { return m_runForm; }
+    rwb::widgets::JobRunner *jobs() const { return m_jobs; }
+    const std::optional<rwb::widgets::Workspace> &workspace() const { return m_workspace; }
+    QString storePath() const { return m_storePath; }
+    qint64 runId() const { return m_runId; }
 
     // Opens the samples and the config given on the command line, else those of the
     // last session, else the bundled sample set and the paper's best preset (table 2 *).
     void openInitialFiles(const QString &samples, const QString &config);
+    // The workspace of the last session, when there is one and it still opens.
+    void restoreWorkspace();
+
+    bool openWorkspace(const QString &dir, QString *error);
+    bool createWorkspace(const QString &dir, QString *error);
+    // Shows a run of a store (the workspace's or any other) in every view.
+    bool openRun(const QString &storePath, qint64 runId, QString *error);
+    // Starts a GRPO run; the views follow it. `error` names the file or field at fault.
+    bool startTraining(const rwb::train::GrpoConfig &config, QString *error);
+    // Reads a GRPO config file (as `rwb grpo --config` takes) and starts it.
+    bool startTrainingFromFile(const QString &path, QString *error);
+    // Continues a stopped or crashed run of a store from its last checkpoint.
+    bool resumeRun(const QString &storePath, qint64 runId, QString *error);
+
+    void showView(View view);
+    View currentView() const;
+
+    // Asks the user to confirm (title, text); a test or a scripted run may answer instead.
+    void setConfirmationHandler(std::function<bool(const QString &, const QString &)> handler);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:
+    void createViews();
+    void createDocks();
     void createActions();
+    void createStatusBar();
+    void connectTraining();
     void retranslate();
     void restoreLayout();
     void saveLayout();
@@ -39,27 +106,100 @@ private:
     void showAbout();
     void onSamplesLoaded(const QString &path, int count);
 
+    void newWorkspaceDialog();
+    void openWorkspaceDialog();
+    void openStoreDialog();
+    void startFromForm();
+    void onTrainingStarted(qint64 runId, qint64 totalSteps);
+    void onStepFinished(const rwb::widgets::TrainingStep &step);
+    void onWeightsApplied(qint64 atStep, const QVector<double> &weights);
+    void onTrainingFinished(const QString &status, const QString &message);
+    void onApplyWeightsRequested(const QVector<double> &weights);
+    void updateTrainingActions();
+    void activateRunRow(const QModelIndex &index);
+    qint64 selectedRunId() const;
+    void overlaySelectedRun();
+    void resumeSelectedRun();
+    void synthesizeDialog();
+    void evaluateDialog();
+    void onJobStarted(const QString &title);
+    void onJobProgress(qint64 done, qint64 total, const QString &detail);
+    void onJobFinished(bool ok, const QString &message);
+    void exportCurves(bool png);
+    void appendLog(const QString &line);
+    void notify(const QString &title, const QString &text);
+    bool confirm(const QString &title, const QString &text);
+
     LanguageManager *m_language = nullptr;
     RewardDesigner *m_designer = nullptr;
+    rwb::widgets::TrainingController *m_controller = nullptr;
+    rwb::widgets::JobRunner *m_jobs = nullptr;
+    rwb::widgets::CurvePanel *m_curves = nullptr;
+    rwb::widgets::GroupAdvantageView *m_groups = nullptr;
+    rwb::widgets::RolloutBrowser *m_rollouts = nullptr;
+    rwb::widgets::FailureExplorer *m_failures = nullptr;
+    rwb::widgets::TokenView *m_tokens = nullptr;
+    rwb::widgets::RunSetupForm *m_runForm = nullptr;
+    rwb::widgets::RunListModel *m_runList = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QTableView *m_runTable = nullptr;
+    QPlainTextEdit *m_log = nullptr;
+    QTimer *m_rolloutPoll = nullptr;
+
     QDockWidget *m_componentsDock = nullptr;
     QDockWidget *m_detailDock = nullptr;
+    QDockWidget *m_trainingDock = nullptr;
+    QDockWidget *m_runsDock = nullptr;
+    QDockWidget *m_tokensDock = nullptr;
+    QDockWidget *m_logDock = nullptr;
     QByteArray m_defaultState;
 
+    std::optional<rwb::widgets::Workspace> m_workspace;
+    QString m_storePath;      // the store of the run shown
+    qint64 m_runId = 0;       // the run shown (0: none)
+    QString m_liveStorePath;  // the store of the run in training
+    QString m_liveRunName;
+    qint64 m_liveTotalSteps = 0;
+    std::function<bool(const QString &, const QString &)> m_confirm;
+
     QMenu *m_fileMenu = nullptr;
+    QMenu *m_trainingMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QMenu *m_settingsMenu = nullptr;
     QMenu *m_languageMenu = nullptr;
     QMenu *m_helpMenu = nullptr;
+    QToolBar *m_toolBar = nullptr;
+    QAction *m_newWorkspace = nullptr;
+    QAction *m_openWorkspace = nullptr;
+    QAction *m_openStore = nullptr;
     QAction *m_openSamples = nullptr;
     QAction *m_openBundled = nullptr;
     QAction *m_loadConfig = nullptr;
     QAction *m_saveConfig = nullptr;
+    QAction *m_exportPng = nullptr;
+    QAction *m_exportCsv = nullptr;
     QAction *m_quit = nullptr;
+    QAction *m_start = nullptr;
+    QAction *m_pause = nullptr;
+    QAction *m_resume = nullptr;
+    QAction *m_stop = nullptr;
+    QAction *m_resumeRun = nullptr;
+    QAction *m_overlayRun = nullptr;
+    QAction *m_synthesize = nullptr;
+    QAction *m_evaluate = nullptr;
+    QAction *m_cancelJob = nullptr;
     QAction *m_resetLayout = nullptr;
     QAction *m_about = nullptr;
     QActionGroup *m_languageGroup = nullptr;
     QAction *m_langSystem = nullptr;
     QAction *m_langEnglish = nullptr;
     QAction *m_langJapanese = nullptr;
+
     QLabel *m_samplesStatus = nullptr;
+    QLabel *m_workspaceStatus = nullptr;
+    QLabel *m_trainingStatus = nullptr;
+    QProgressBar *m_stepProgress = nullptr;
+    QLabel *m_jobStatus = nullptr;
+    QProgressBar *m_jobProgress = nullptr;
+    QToolButton *m_cancelJobButton = nullptr;
 };

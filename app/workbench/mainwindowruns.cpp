@@ -1,0 +1,490 @@
+// The main window's workspace, runs, training and background jobs.
+#include "mainwindow.h"
+
+#include "curvepanel.h"
+#include "failureexplorer.h"
+#include "groupadvantageview.h"
+#include "jobrunner.h"
+#include "rewarddesigner.h"
+#include "rolloutbrowser.h"
+#include "runlistmodel.h"
+#include "runsetupform.h"
+#include "tokenview.h"
+#include "trainingcontroller.h"
+
+#include "reward/registry.h"
+#include "reward/rewardconfig.h"
+#include "store/runstore.h"
+#include "train/grpo.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+using namespace rwb::widgets;
+
+namespace {
+
+QString duration(double seconds)
+{
+    if (!std::isfinite(seconds) || seconds < 0)
+        return QStringLiteral("–");
+    const qint64 s = static_cast<qint64>(std::llround(seconds));
+    return s >= 3600 ? QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'))
+                     : QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+// The reward config a GRPO config names, read as the trainer reads it.
+std::optional<rwb::reward::RewardConfig> readRewardConfig(const std::string &path, QString *error)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        if (error)
+            *error = MainWindow::tr("%1: cannot open").arg(QString::fromStdString(path));
+        return std::nullopt;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+        return rwb::reward::parseRewardConfig(text.str(), path, rwb::reward::Registry::builtin());
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+// ---- workspace ------------------------------------------------------------------------
+
+bool MainWindow::openWorkspace(const QString &dir, QString *error)
+{
+    auto ws = Workspace::open(dir, error);
+    if (!ws)
+        return false;
+    m_workspace = std::move(ws);
+    m_runForm->setWorkspace(*m_workspace);
+    QString listError;
+    if (QFileInfo::exists(m_workspace->storePath()) && !m_runList->open(m_workspace->storePath(), &listError))
+        appendLog(listError);
+    retranslate();
+    statusBar()->showMessage(tr("Opened workspace %1").arg(m_workspace->dir()), 5000);
+    return true;
+}
+
+bool MainWindow::createWorkspace(const QString &dir, QString *error)
+{
+    if (!Workspace::create(dir, error))
+        return false;
+    return openWorkspace(dir, error);
+}
+
+void MainWindow::restoreWorkspace()
+{
+    QSettings s;
+    const QString dir = s.value(QStringLiteral("workspace")).toString();
+    QString error;
+    if (!dir.isEmpty() && !openWorkspace(dir, &error))
+        appendLog(tr("The last workspace did not open: %1").arg(error));
+    const QString store = s.value(QStringLiteral("store")).toString();
+    const qint64 run = s.value(QStringLiteral("run"), 0).toLongLong();
+    if (!store.isEmpty() && run > 0 && QFileInfo::exists(store) && !openRun(store, run, &error))
+        appendLog(tr("The last run did not open: %1").arg(error));
+}
+
+void MainWindow::newWorkspaceDialog()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("New workspace (an empty folder)"));
+    if (dir.isEmpty())
+        return;
+    QString error;
+    if (!createWorkspace(dir, &error))
+        notify(tr("New workspace"), error);
+}
+
+void MainWindow::openWorkspaceDialog()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open workspace"));
+    if (dir.isEmpty())
+        return;
+    QString error;
+    if (!openWorkspace(dir, &error))
+        notify(tr("Open workspace"), error);
+}
+
+void MainWindow::openStoreDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open run store"), QString(),
+                                                      tr("Run stores (*.sqlite *.db);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!m_runList->open(path, &error)) {
+        notify(tr("Open run store"), error);
+        return;
+    }
+    if (m_runList->rowCount() > 0 && !openRun(path, m_runList->runId(m_runList->rowCount() - 1), &error))
+        notify(tr("Open run store"), error);
+}
+
+// ---- runs -------------------------------------------------------------------------------
+
+bool MainWindow::openRun(const QString &storePath, qint64 runId, QString *error)
+{
+    // The curves decide whether the run exists; the other views show what it has.
+    if (!m_curves->showRun(storePath, runId, error))
+        return false;
+    m_storePath = storePath;
+    m_runId = runId;
+    QString viewError;
+    const auto note = [this](bool ok, const QString &e) {
+        if (!ok && !e.isEmpty())
+            appendLog(e);
+    };
+    note(m_groups->openRun(storePath, runId, &viewError), viewError);
+    viewError.clear();
+    note(m_rollouts->openRun(storePath, runId, &viewError), viewError);
+    viewError.clear();
+    note(m_failures->openRun(storePath, runId, &viewError), viewError);
+    m_tokens->clear();
+    if (m_runList->rowCount() == 0 || m_storePath != storePath) {
+        QString listError;
+        m_runList->open(storePath, &listError);
+    }
+    for (int r = 0; r < m_runList->rowCount(); ++r)
+        if (m_runList->runId(r) == runId)
+            m_runTable->selectRow(r);
+    statusBar()->showMessage(tr("Run %1 of %2").arg(runId).arg(QFileInfo(storePath).fileName()), 5000);
+    return true;
+}
+
+qint64 MainWindow::selectedRunId() const
+{
+    const QModelIndex i = m_runTable->selectionModel()->currentIndex();
+    return i.isValid() ? m_runList->runId(i.row()) : 0;
+}
+
+void MainWindow::activateRunRow(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return;
+    QString error;
+    if (!openRun(m_runList->storePath(), m_runList->runId(index.row()), &error))
+        notify(tr("Open run"), error);
+    else
+        showView(View::Curves);
+}
+
+void MainWindow::overlaySelectedRun()
+{
+    const qint64 id = selectedRunId();
+    if (id <= 0)
+        return;
+    QString error;
+    if (!m_curves->addOverlay(m_runList->storePath(), id, &error))
+        notify(tr("Overlay run"), error);
+    else
+        showView(View::Curves);
+}
+
+void MainWindow::resumeSelectedRun()
+{
+    const qint64 id = selectedRunId();
+    QString error;
+    if (id > 0 && !resumeRun(m_runList->storePath(), id, &error))
+        notify(tr("Resume run"), error);
+}
+
+bool MainWindow::resumeRun(const QString &storePath, qint64 runId, QString *error)
+{
+    rwb::train::GrpoConfig config;
+    try {
+        const rwb::store::RunStore store(storePath.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+        const rwb::store::RunInfo info = store.run(runId);
+        if (info.kind != "grpo") {
+            if (error)
+                *error = tr("Run %1 is a %2 run; only GRPO runs resume here.").arg(runId).arg(QString::fromStdString(info.kind));
+            return false;
+        }
+        const auto checkpoints = store.checkpoints(runId);
+        if (checkpoints.empty()) {
+            if (error)
+                *error = tr("Run %1 has no checkpoint to resume from.").arg(runId);
+            return false;
+        }
+        // The stored config names its files absolutely; an older one resolves against the store's folder.
+        config = rwb::train::parseGrpoConfig(info.configJson, storePath.toStdString());
+        config.resumeFrom = checkpoints.back().path;
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    return startTraining(config, error);
+}
+
+// ---- training ---------------------------------------------------------------------------
+
+bool MainWindow::startTrainingFromFile(const QString &path, QString *error)
+{
+    try {
+        const rwb::train::GrpoConfig config = rwb::train::loadGrpoConfig(path.toStdString());
+        m_runForm->setConfig(config);
+        return startTraining(config, error);
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+bool MainWindow::startTraining(const rwb::train::GrpoConfig &config, QString *error)
+{
+    if (m_controller->isActive()) {
+        if (error)
+            *error = tr("A training run is already in progress.");
+        return false;
+    }
+    // The Designer shows the weights the run starts with, and from now on edits reach the
+    // run only when confirmed.
+    const auto reward = readRewardConfig(config.rewardConfig, error);
+    if (!reward)
+        return false;
+    QString loadError;
+    m_designer->loadConfig(QString::fromStdString(config.rewardConfig), &loadError);
+    m_liveStorePath = QString::fromStdString(config.store);
+    m_liveRunName = QString::fromStdString(config.runName);
+    if (!m_controller->startGrpo(config)) {
+        if (error)
+            *error = tr("A training run is already in progress.");
+        return false;
+    }
+    m_designer->setRunningConfig(*reward);
+    appendLog(tr("Starting GRPO: %1").arg(m_liveRunName));
+    updateTrainingActions();
+    return true;
+}
+
+void MainWindow::startFromForm()
+{
+    QStringList problems;
+    if (!m_runForm->validate(&problems)) {
+        m_trainingDock->show();
+        m_trainingDock->raise();
+        notify(tr("Start training"), tr("The training setup has problems:\n%1").arg(problems.join(QLatin1Char('\n'))));
+        return;
+    }
+    rwb::train::GrpoConfig config = m_runForm->config();
+    // The run trains with the Designer's weights: saved next to the workspace's configs.
+    if (m_workspace) {
+        const QString path = QDir(m_workspace->configsDir())
+                                 .filePath(QStringLiteral("reward-%1.json")
+                                               .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+        QString error;
+        if (!m_designer->saveConfig(path, &error)) {
+            notify(tr("Start training"), error);
+            return;
+        }
+        config.rewardConfig = path.toStdString();
+    }
+    QString error;
+    if (!startTraining(config, &error))
+        notify(tr("Start training"), error);
+}
+
+void MainWindow::onTrainingStarted(qint64 runId, qint64 totalSteps)
+{
+    m_liveTotalSteps = totalSteps;
+    QString error;
+    if (!openRun(m_liveStorePath, runId, &error))
+        appendLog(error);
+    m_stepProgress->setRange(0, static_cast<int>(std::max<qint64>(1, totalSteps)));
+    m_stepProgress->setValue(0);
+    m_stepProgress->show();
+    m_trainingStatus->setText(tr("%1: starting…").arg(m_liveRunName));
+    m_rolloutPoll->start();
+    showView(View::Curves);
+}
+
+void MainWindow::onStepFinished(const TrainingStep &step)
+{
+    if (m_storePath == m_liveStorePath && m_runId == step.runId) {
+        m_curves->appendStep(step);
+        m_groups->stepWritten(step.step);
+    }
+    m_stepProgress->setValue(static_cast<int>(step.step));
+    const double reward = step.value(QStringLiteral("reward"));
+    m_trainingStatus->setText(
+        tr("%1 · step %2/%3 · reward %4 · %5 tok/s · ETA %6")
+            .arg(m_liveRunName)
+            .arg(step.step)
+            .arg(step.totalSteps)
+            .arg(std::isfinite(reward) ? QString::number(reward, 'f', 3) : QStringLiteral("–"))
+            .arg(step.tokensPerSecond, 0, 'f', 0)
+            .arg(duration(step.etaSeconds)));
+    m_runList->refresh();
+}
+
+void MainWindow::onApplyWeightsRequested(const QVector<double> &weights)
+{
+    const auto &running = m_designer->runningConfig();
+    if (!running || !m_controller->isActive())
+        return;
+    QStringList parts;
+    for (int i = 0; i < weights.size() && i < static_cast<int>(running->components.size()); ++i)
+        parts << QStringLiteral("%1 %2 → %3")
+                     .arg(QString::fromStdString(running->components[static_cast<size_t>(i)].reward))
+                     .arg(running->components[static_cast<size_t>(i)].weight)
+                     .arg(weights[i]);
+    if (!confirm(tr("Change reward weights"),
+                 tr("Apply these weights to the run “%1” from its next step?\n\n%2\n\nThe change is stored with its "
+                    "step and marked on the curves.")
+                     .arg(m_liveRunName, parts.join(QLatin1Char('\n')))))
+        return;
+    m_controller->setRewardWeights(weights);
+    statusBar()->showMessage(tr("New weights go to the run at its next step"), 5000);
+}
+
+void MainWindow::onWeightsApplied(qint64 atStep, const QVector<double> &weights)
+{
+    auto running = m_designer->runningConfig();
+    if (running) {
+        for (int i = 0; i < weights.size() && i < static_cast<int>(running->components.size()); ++i)
+            running->components[static_cast<size_t>(i)].weight = weights[i];
+        m_designer->setRunningConfig(running);
+    }
+    if (m_storePath == m_liveStorePath && m_runId == m_controller->runId())
+        m_curves->markWeightChange(atStep, weights);
+    QStringList w;
+    for (double v : weights)
+        w << QString::number(v);
+    appendLog(tr("Reward weights changed at step %1: %2").arg(atStep).arg(w.join(QStringLiteral(", "))));
+}
+
+void MainWindow::onTrainingFinished(const QString &status, const QString &message)
+{
+    m_rolloutPoll->stop();
+    m_designer->setRunningConfig(std::nullopt);
+    m_stepProgress->hide();
+    const QString what = status == QLatin1String("finished")  ? tr("finished")
+                         : status == QLatin1String("stopped") ? tr("stopped")
+                                                              : tr("failed");
+    m_trainingStatus->setText(tr("%1: %2").arg(m_liveRunName, what));
+    appendLog(message.isEmpty() ? tr("Run %1").arg(what) : tr("Run %1: %2").arg(what, message));
+    // Everything the run stored, the final evaluation included.
+    if (m_storePath == m_liveStorePath && m_runId == m_controller->runId()) {
+        m_rollouts->refresh();
+        QString error;
+        m_failures->openRun(m_storePath, m_runId, &error);
+    }
+    m_runList->refresh();
+    updateTrainingActions();
+}
+
+void MainWindow::updateTrainingActions()
+{
+    const auto state = m_controller->state();
+    const bool idle = state == TrainingController::State::Idle;
+    m_start->setEnabled(idle);
+    m_pause->setEnabled(state == TrainingController::State::Running);
+    m_resume->setEnabled(state == TrainingController::State::Paused);
+    m_stop->setEnabled(state == TrainingController::State::Running || state == TrainingController::State::Paused);
+    m_resumeRun->setEnabled(idle);
+    m_runForm->setEnabled(idle);
+}
+
+void MainWindow::exportCurves(bool png)
+{
+    const QString path = png ? QFileDialog::getSaveFileName(this, tr("Export curves"), QString(), tr("PNG images (*.png)"))
+                             : QFileDialog::getSaveFileName(this, tr("Export curves"), QString(), tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!(png ? m_curves->exportPng(path, &error) : m_curves->exportCsv(path, &error)))
+        notify(tr("Export curves"), error);
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+// ---- background jobs ----------------------------------------------------------------------
+
+void MainWindow::onJobStarted(const QString &title)
+{
+    m_jobStatus->setText(title);
+    m_jobProgress->setRange(0, 0);
+    for (QWidget *w : std::initializer_list<QWidget *>{m_jobStatus, m_jobProgress, m_cancelJobButton})
+        w->show();
+    appendLog(title);
+}
+
+void MainWindow::onJobProgress(qint64 done, qint64 total, const QString &detail)
+{
+    if (total > 0) {
+        // QProgressBar counts in int; scale large totals.
+        const double scale = total > 1000000 ? 1000000.0 / static_cast<double>(total) : 1.0;
+        m_jobProgress->setRange(0, static_cast<int>(static_cast<double>(total) * scale));
+        m_jobProgress->setValue(static_cast<int>(static_cast<double>(done) * scale));
+    }
+    if (!detail.isEmpty())
+        m_jobProgress->setToolTip(detail);
+}
+
+void MainWindow::onJobFinished(bool ok, const QString &message)
+{
+    for (QWidget *w : std::initializer_list<QWidget *>{m_jobStatus, m_jobProgress, m_cancelJobButton})
+        w->hide();
+    appendLog(message);
+    if (!ok)
+        notify(tr("Background job"), message);
+    else
+        statusBar()->showMessage(message, 8000);
+    if (m_workspace)
+        m_runForm->setWorkspace(*m_workspace); // new data or models to choose from
+    m_runList->refresh();
+}
+
+void MainWindow::synthesizeDialog()
+{
+    if (!m_workspace) {
+        notify(tr("Synthesize e-mails"), tr("Open or create a workspace first: the data goes into its data folder."));
+        return;
+    }
+    bool ok = false;
+    const int count = QInputDialog::getInt(this, tr("Synthesize e-mails"), tr("How many e-mails (split into train, "
+                                                                             "validation and test):"),
+                                           2000, 10, 1000000, 100, &ok);
+    if (ok && !m_jobs->synthesize(m_workspace->dataDir(), count, 42))
+        notify(tr("Synthesize e-mails"), tr("Another background job is running."));
+}
+
+void MainWindow::evaluateDialog()
+{
+    const QString model = QFileDialog::getExistingDirectory(this, tr("Evaluate: the model folder"),
+                                                            m_workspace ? m_workspace->modelsDir() : QString());
+    if (model.isEmpty())
+        return;
+    const QString data = QFileDialog::getOpenFileName(this, tr("Evaluate: the test data"),
+                                                      m_workspace ? m_workspace->dataDir() : QString(),
+                                                      tr("Extraction data (*.jsonl)"));
+    if (data.isEmpty())
+        return;
+    const QString output = QFileInfo(model).absoluteDir().filePath(QFileInfo(model).fileName() + QStringLiteral("-predictions.jsonl"));
+    if (!m_jobs->evaluate(model, QString(), data, 200, output))
+        notify(tr("Evaluate"), tr("Another background job is running."));
+}
