@@ -1,0 +1,488 @@
+// widgets/CurvePanel and curveseries.h: the debiased EMA, loading a run from a real store
+// (points, the ± std band, weight-change markers), live points with zoom / follow, the
+// shared step cursor, overlays, CSV and PNG export, and redraw coalescing. Expected values
+// are worked out by hand in the comments; tolerance 1e-12 unless stated.
+#include "curvepanel.h"
+#include "curveseries.h"
+#include "store/runstore.h"
+
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+#include <limits>
+#include "curveqcp.h"
+
+using namespace rwb;
+using rwb::widgets::CurvePanel;
+using rwb::widgets::TrainingStep;
+
+namespace {
+
+constexpr double kTol = 1e-12;
+
+const char *const kConfig20_80 =
+    R"({"components":[{"reward":"partial","weight":20},{"reward":"marker","weight":80}]})";
+const char *const kConfig50_50 =
+    R"({"components":[{"reward":"partial","weight":50},{"reward":"marker","weight":50}]})";
+
+// Run "alpha", steps 1…5: reward 0.1·s, reward_std 0.05, rewards/partial/mean 0.2·s,
+// rewards/marker/mean 1 − 0.1·s, entropy 2 − 0.1·s, eval/f1 at steps 0 (0.25) and 5 (0.75);
+// reward configs at step 1 (20/80, the initial one) and step 3 (50/50).
+int64_t writeAlpha(store::RunStore &w)
+{
+    const int64_t run = w.beginRun("alpha", store::RunKind::Grpo, "{}");
+    w.recordRewardConfig(run, 1, kConfig20_80);
+    w.writeStep(run, 0, {{"eval/f1", 0.25}}, {});
+    for (int s = 1; s <= 5; ++s) {
+        std::vector<store::Metric> m = {{"reward", 0.1 * s},
+                                        {"reward_std", 0.05},
+                                        {"rewards/partial/mean", 0.2 * s},
+                                        {"rewards/marker/mean", 1 - 0.1 * s},
+                                        {"entropy", 2 - 0.1 * s}};
+        if (s == 5)
+            m.push_back({"eval/f1", 0.75});
+        w.writeStep(run, s, m, {});
+    }
+    w.recordRewardConfig(run, 3, kConfig50_50);
+    return run;
+}
+
+TrainingStep liveStep(qint64 run, qint64 step, double reward)
+{
+    TrainingStep t;
+    t.runId = run;
+    t.step = step;
+    t.metrics = {{"reward", reward}, {"reward_std", 0.05}, {"entropy", 1.0}};
+    return t;
+}
+
+// The dashed weight-change lines of a plot, by step.
+QList<double> markerSteps(QCustomPlot *p)
+{
+    QList<double> steps;
+    for (int k = 0; k < p->itemCount(); ++k)
+        if (auto *line = qobject_cast<QCPItemStraightLine *>(p->item(k)); line && line->pen().style() == Qt::DashLine)
+            steps << line->point1->coords().x();
+    return steps;
+}
+
+// The step cursor of a plot: its one solid vertical line.
+QCPItemStraightLine *cursorOf(QCustomPlot *p)
+{
+    for (int k = 0; k < p->itemCount(); ++k)
+        if (auto *line = qobject_cast<QCPItemStraightLine *>(p->item(k)); line && line->pen().style() == Qt::SolidLine)
+            return line;
+    return nullptr;
+}
+
+QStringList legendNames(QCustomPlot *p)
+{
+    QStringList names;
+    for (int k = 0; k < p->legend->itemCount(); ++k)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(p->legend->item(k)))
+            names << item->plottable()->name();
+    return names;
+}
+
+// Waits for the panel's pending redraw tick (every plot replots on it). QCustomPlot also
+// replots by itself (once after construction, on resizes), so afterReplot alone does not
+// tell that the panel's tick has passed.
+bool waitForRedraw(CurvePanel &panel)
+{
+    if (!panel.redrawPending())
+        return false;
+    QSignalSpy spy(panel.plot(0), &QCustomPlot::afterReplot);
+    for (int k = 0; k < 100 && panel.redrawPending(); ++k)
+        spy.wait(50);
+    return !panel.redrawPending() && spy.count() > 0;
+}
+
+} // namespace
+
+class TestCurvePanel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void emaDebiased();
+    void showRunFromStore();
+    void showRunErrors();
+    void liveStepsAndZoom();
+    void liveRunWithoutStore();
+    void sharedCursor();
+    void overlays();
+    void exportCsv();
+    void exportPng();
+    void redrawsCoalesce();
+};
+
+void TestCurvePanel::emaDebiased()
+{
+    // w = 0.5 on [1, 0, 1, 0]: last = 0.5, 0.25, 0.625, 0.3125; 1 − w^k = 0.5, 0.75,
+    // 0.875, 0.9375; smoothed = 1, 1/3, 5/7, 1/3.
+    const std::vector<double> s = widgets::emaSmooth({1, 0, 1, 0}, 0.5);
+    QCOMPARE(s.size(), size_t(4));
+    QVERIFY(std::abs(s[0] - 1.0) < kTol);
+    QVERIFY(std::abs(s[1] - 1.0 / 3.0) < kTol);
+    QVERIFY(std::abs(s[2] - 5.0 / 7.0) < kTol);
+    QVERIFY(std::abs(s[3] - 1.0 / 3.0) < kTol);
+    // Weight 0: unchanged.
+    QCOMPARE(widgets::emaSmooth({1, 0, 1}, 0.0), (std::vector<double>{1, 0, 1}));
+    // A NaN passes through and does not move the average: [1, NaN, 0] → 1, NaN, 0.25 / 0.75.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<double> g = widgets::emaSmooth({1, nan, 0}, 0.5);
+    QVERIFY(std::abs(g[0] - 1.0) < kTol);
+    QVERIFY(std::isnan(g[1]));
+    QVERIFY(std::abs(g[2] - 1.0 / 3.0) < kTol);
+
+    // CurveSeries keeps one point a step, in step order.
+    widgets::CurveSeries series;
+    series.set(3, 0.3);
+    series.set(1, 0.1);
+    series.set(3, 0.33);
+    series.set(2, 0.2);
+    QCOMPARE(series.steps(), (std::vector<int64_t>{1, 2, 3}));
+    QCOMPARE(series.values(), (std::vector<double>{0.1, 0.2, 0.33}));
+    QVERIFY(std::isnan(series.valueAt(4)));
+}
+
+void TestCurvePanel::showRunFromStore()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t run = 0;
+    {
+        store::RunStore w(path.toStdString());
+        run = writeAlpha(w);
+    }
+    CurvePanel panel;
+    panel.setSmoothing(0.0);
+    QCOMPARE(panel.plotCount(), 8);
+    QString error;
+    QVERIFY2(panel.showRun(path, run, &error), qPrintable(error));
+
+    // Reward: band low, band high, raw, smoothed; 5 points each.
+    QCustomPlot *reward = panel.plot(CurvePanel::RewardPlot);
+    QCOMPARE(reward->graphCount(), 4);
+    for (int g = 0; g < 4; ++g)
+        QCOMPARE(reward->graph(g)->dataCount(), 5);
+    for (int s = 1; s <= 5; ++s) {
+        const int k = s - 1;
+        QCOMPARE(reward->graph(2)->dataMainKey(k), double(s));
+        QVERIFY(std::abs(reward->graph(2)->dataMainValue(k) - 0.1 * s) < kTol);
+        QVERIFY(std::abs(reward->graph(3)->dataMainValue(k) - 0.1 * s) < kTol); // smoothing 0
+        QVERIFY(std::abs(reward->graph(0)->dataMainValue(k) - (0.1 * s - 0.05)) < kTol);
+        QVERIFY(std::abs(reward->graph(1)->dataMainValue(k) - (0.1 * s + 0.05)) < kTol);
+    }
+    // Smoothing 0.5 on reward [0.1, 0.2, …]: step 2 = (0.5·0.5·0.1 + 0.5·0.2) / 0.75 = 1/6.
+    panel.setSmoothing(0.5);
+    QCOMPARE(panel.smoothing(), 0.5);
+    QVERIFY(std::abs(reward->graph(3)->dataMainValue(0) - 0.1) < kTol);
+    QVERIFY(std::abs(reward->graph(3)->dataMainValue(1) - 1.0 / 6.0) < kTol);
+    QVERIFY(std::abs(reward->graph(2)->dataMainValue(1) - 0.2) < kTol); // raw kept
+
+    // Components: marker then partial (by name), raw + smoothed each, legend by component.
+    QCustomPlot *comp = panel.plot(CurvePanel::ComponentsPlot);
+    QCOMPARE(comp->graphCount(), 4);
+    QCOMPARE(legendNames(comp), (QStringList{"marker", "partial"}));
+    QVERIFY(std::abs(comp->graph(0)->dataMainValue(3) - 0.6) < kTol); // marker at step 4
+    QVERIFY(std::abs(comp->graph(2)->dataMainValue(3) - 0.8) < kTol); // partial at step 4
+    // KL was never logged; entropy 1.9 … 1.5; F1 at steps 0 and 5.
+    QCOMPARE(panel.plot(CurvePanel::KlPlot)->graphCount(), 0);
+    QCOMPARE(panel.plot(CurvePanel::EntropyPlot)->graph(0)->dataCount(), 5);
+    QCustomPlot *f1 = panel.plot(CurvePanel::F1Plot);
+    QCOMPARE(f1->graph(0)->dataCount(), 2);
+    QCOMPARE(f1->graph(0)->dataMainKey(0), 0.0);
+    QCOMPARE(f1->graph(0)->dataMainValue(1), 0.75);
+
+    // The step-3 config version is a weight change on every plot; the initial one is not.
+    for (int i = 0; i < panel.plotCount(); ++i)
+        QCOMPARE(markerSteps(panel.plot(i)), QList<double>{3.0});
+    QStringList texts;
+    for (int k = 0; k < reward->itemCount(); ++k)
+        if (auto *t = qobject_cast<QCPItemText *>(reward->item(k)); t && t->visible())
+            texts << t->text();
+    QVERIFY2(texts.contains("weights: partial 50, marker 50"), qPrintable(texts.join('|')));
+}
+
+void TestCurvePanel::showRunErrors()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t run = 0;
+    {
+        store::RunStore w(path.toStdString());
+        run = writeAlpha(w);
+    }
+    CurvePanel panel;
+    QVERIFY(panel.showRun(path, run));
+    QString error;
+    QVERIFY(!panel.showRun(dir.path() + "/missing.sqlite", 1, &error));
+    QVERIFY2(error.contains("missing.sqlite"), qPrintable(error));
+    QVERIFY(!panel.showRun(path, 99, &error));
+    QVERIFY2(error.contains("runs.sqlite") && error.contains("99"), qPrintable(error));
+    QVERIFY(!panel.addOverlay(path, 42, &error));
+    QVERIFY2(error.contains("42"), qPrintable(error));
+    // A file that is no run store.
+    const QString junk = dir.path() + "/junk.sqlite";
+    {
+        QFile f(junk);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a database at all, just text that goes on for a while to fill a page");
+    }
+    QVERIFY(!panel.showRun(junk, 1, &error));
+    QVERIFY2(error.contains("junk.sqlite"), qPrintable(error));
+    // The run shown before is still there.
+    QCOMPARE(panel.plot(CurvePanel::RewardPlot)->graph(2)->dataCount(), 5);
+    QCOMPARE(panel.overlayCount(), 0);
+}
+
+void TestCurvePanel::liveStepsAndZoom()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t run = 0;
+    {
+        store::RunStore w(path.toStdString());
+        run = writeAlpha(w);
+    }
+    CurvePanel panel;
+    QVERIFY(panel.showRun(path, run));
+    QVERIFY(waitForRedraw(panel));
+    QCustomPlot *reward = panel.plot(CurvePanel::RewardPlot);
+    QCustomPlot *entropy = panel.plot(CurvePanel::EntropyPlot);
+    QVERIFY(panel.isFollowing(CurvePanel::RewardPlot));
+    // Follow mode fits steps 1…5 (2 % margin each side).
+    QVERIFY(reward->xAxis->range().lower <= 1.0 && reward->xAxis->range().upper >= 5.0);
+
+    // The user zooms the Reward plot: it stops following; the others still follow.
+    reward->xAxis->setRange(2, 4);
+    reward->yAxis->setRange(0.1, 0.3);
+    QVERIFY(!panel.isFollowing(CurvePanel::RewardPlot));
+    QVERIFY(panel.isFollowing(CurvePanel::EntropyPlot));
+
+    // A live step 6 (and the store's step 5 again, as a store read racing the live feed
+    // delivers it: replaced, not duplicated).
+    panel.appendStep(liveStep(run, 5, 0.5));
+    panel.appendStep(liveStep(run, 6, 0.6));
+    QVERIFY(waitForRedraw(panel));
+    QCOMPARE(reward->graph(2)->dataCount(), 6);
+    QCOMPARE(reward->graph(2)->dataMainValue(5), 0.6);
+    QCOMPARE(reward->xAxis->range().lower, 2.0);
+    QCOMPARE(reward->xAxis->range().upper, 4.0);
+    QCOMPARE(reward->yAxis->range().lower, 0.1);
+    QCOMPARE(reward->yAxis->range().upper, 0.3);
+    QVERIFY(entropy->xAxis->range().upper >= 6.0);
+
+    // Fit: back to following; the view now holds step 6.
+    panel.fit();
+    QVERIFY(panel.isFollowing(CurvePanel::RewardPlot));
+    QVERIFY(waitForRedraw(panel));
+    QVERIFY(reward->xAxis->range().upper >= 6.0);
+    QVERIFY(reward->xAxis->range().lower <= 1.0);
+    // Mean + std at step 6 is 0.65: inside the fitted value range.
+    QVERIFY(reward->yAxis->range().upper >= 0.65);
+
+    // A live weight change marks its step.
+    panel.markWeightChange(6, {30, 70});
+    QVERIFY(waitForRedraw(panel));
+    QCOMPARE(markerSteps(entropy), (QList<double>{3.0, 6.0}));
+
+    // Double-clicking a zoomed plot makes it follow again.
+    panel.resize(900, 800);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    entropy->xAxis->setRange(1, 2);
+    QVERIFY(!panel.isFollowing(CurvePanel::EntropyPlot));
+    QTest::mouseDClick(entropy, Qt::LeftButton, {}, entropy->axisRect()->center());
+    QVERIFY(panel.isFollowing(CurvePanel::EntropyPlot));
+}
+
+void TestCurvePanel::liveRunWithoutStore()
+{
+    CurvePanel panel;
+    panel.setSmoothing(0.0);
+    panel.appendStep(liveStep(7, 1, 0.25));
+    panel.appendStep(liveStep(7, 2, 0.5));
+    panel.appendStep(liveStep(8, 3, 0.75)); // another run: ignored
+    panel.markWeightChange(2, {1, 2});      // no component names known: weights only
+    QVERIFY(waitForRedraw(panel));
+    QCustomPlot *reward = panel.plot(CurvePanel::RewardPlot);
+    QCOMPARE(reward->graphCount(), 4);
+    QCOMPARE(reward->graph(2)->dataCount(), 2);
+    QCOMPARE(reward->graph(2)->dataMainValue(1), 0.5);
+    QCOMPARE(reward->graph(1)->dataMainValue(1), 0.55); // 0.5 + 0.05
+    QCOMPARE(markerSteps(reward), QList<double>{2.0});
+    bool labelled = false;
+    for (int k = 0; k < reward->itemCount(); ++k)
+        if (auto *t = qobject_cast<QCPItemText *>(reward->item(k)))
+            labelled = labelled || t->text() == "weights: 1, 2";
+    QVERIFY(labelled);
+    panel.clear();
+    QCOMPARE(reward->graphCount(), 0);
+    QCOMPARE(markerSteps(reward), QList<double>{});
+}
+
+void TestCurvePanel::sharedCursor()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t run = 0;
+    {
+        store::RunStore w(path.toStdString());
+        run = writeAlpha(w);
+    }
+    CurvePanel panel;
+    QVERIFY(panel.showRun(path, run));
+    QSignalSpy spy(&panel, &CurvePanel::stepCursorChanged);
+    QCOMPARE(panel.stepCursor(), qint64(-1));
+    for (int i = 0; i < panel.plotCount(); ++i)
+        QVERIFY(!cursorOf(panel.plot(i))->visible());
+    panel.setStepCursor(5);
+    QCOMPARE(panel.stepCursor(), qint64(5));
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toLongLong(), qint64(5));
+    for (int i = 0; i < panel.plotCount(); ++i) {
+        QCPItemStraightLine *c = cursorOf(panel.plot(i));
+        QVERIFY(c->visible());
+        QCOMPARE(c->point1->coords().x(), 5.0);
+        QCOMPARE(c->point2->coords().x(), 5.0);
+    }
+    panel.setStepCursor(5); // unchanged: no signal
+    QCOMPARE(spy.count(), 1);
+
+    // A click on the Entropy plot at x = 7 (range set to 0…10 by hand).
+    panel.resize(900, 800);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCustomPlot *p = panel.plot(CurvePanel::EntropyPlot);
+    p->xAxis->setRange(0, 10);
+    p->replot();
+    const QPoint at(qRound(p->xAxis->coordToPixel(7.0)), p->axisRect()->center().y());
+    QTest::mouseClick(p, Qt::LeftButton, {}, at);
+    QCOMPARE(spy.count(), 2);
+    QCOMPARE(spy.at(1).at(0).toLongLong(), qint64(7));
+    QCOMPARE(panel.stepCursor(), qint64(7));
+    QCOMPARE(cursorOf(panel.plot(CurvePanel::RewardPlot))->point1->coords().x(), 7.0);
+    // A click on the axis labels, outside the axis rect, sets nothing.
+    QTest::mouseClick(p, Qt::LeftButton, {}, QPoint(2, p->height() - 2));
+    QCOMPARE(spy.count(), 2);
+}
+
+void TestCurvePanel::overlays()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t a = 0, b = 0;
+    {
+        store::RunStore w(path.toStdString());
+        a = writeAlpha(w);
+        b = w.beginRun("beta", store::RunKind::Grpo, "{}");
+        w.recordRewardConfig(b, 1, kConfig20_80);
+        for (int s = 1; s <= 3; ++s)
+            w.writeStep(b, s, {{"reward", 0.3}, {"rewards/partial/mean", 0.4}, {"rewards/marker/mean", 0.5}}, {});
+    }
+    CurvePanel panel;
+    QVERIFY(panel.showRun(path, a));
+    QString error;
+    QVERIFY2(panel.addOverlay(path, b, &error), qPrintable(error));
+    QCOMPARE(panel.overlayCount(), 1);
+    QCustomPlot *reward = panel.plot(CurvePanel::RewardPlot);
+    QVERIFY(reward->legend->visible());
+    QCOMPARE(legendNames(reward), (QStringList{"alpha #1", "beta #2"}));
+    // Two sets of graphs: alpha's 4 (band, raw, smoothed) and beta's 4 (an empty band: no reward_std).
+    QCOMPARE(reward->graphCount(), 8);
+    QCOMPARE(reward->graph(6)->dataCount(), 3);
+    QCOMPARE(reward->graph(4)->dataCount(), 0);
+    QVERIFY(reward->graph(3)->pen().color() != reward->graph(7)->pen().color());
+    QCOMPARE(legendNames(panel.plot(CurvePanel::ComponentsPlot)),
+             (QStringList{"alpha #1 · marker", "alpha #1 · partial", "beta #2 · marker", "beta #2 · partial"}));
+    // Only alpha has entropy: one run, no legend needed.
+    QVERIFY(!panel.plot(CurvePanel::EntropyPlot)->legend->visible());
+
+    // A new primary keeps the overlay; clearOverlays drops it.
+    QVERIFY(panel.showRun(path, a));
+    QCOMPARE(panel.overlayCount(), 1);
+    panel.clearOverlays();
+    QCOMPARE(panel.overlayCount(), 0);
+    QCOMPARE(reward->graphCount(), 4);
+    QVERIFY(!reward->legend->visible());
+}
+
+void TestCurvePanel::exportCsv()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t a = 0, b = 0;
+    {
+        store::RunStore w(path.toStdString());
+        a = w.beginRun("a", store::RunKind::Grpo, "{}");
+        w.writeStep(a, 1, {{"reward", 0.1}}, {});
+        w.writeStep(a, 2, {{"reward", 0.25}, {"entropy", 1.5}}, {});
+        b = w.beginRun("b, test", store::RunKind::Grpo, "{}");
+        w.writeStep(b, 1, {{"reward", 0.75}}, {});
+    }
+    CurvePanel panel;
+    QVERIFY(panel.showRun(path, a));
+    QVERIFY(panel.addOverlay(path, b));
+    const QString csv = dir.path() + "/curves.csv";
+    QString error;
+    QVERIFY2(panel.exportCsv(csv, &error), qPrintable(error));
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(f.readAll()), QString("step,a #1:entropy,a #1:reward,\"b, test #2:reward\"\n"
+                                                     "1,,0.1,0.75\n"
+                                                     "2,1.5,0.25,\n"));
+    QVERIFY(!panel.exportCsv(dir.path() + "/no/such/folder/x.csv", &error));
+    QVERIFY2(error.contains("x.csv"), qPrintable(error));
+}
+
+void TestCurvePanel::exportPng()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t run = 0;
+    {
+        store::RunStore w(path.toStdString());
+        run = writeAlpha(w);
+    }
+    CurvePanel panel;
+    QVERIFY(panel.showRun(path, run));
+    const QString png = dir.path() + "/curves.png";
+    QString error;
+    QVERIFY2(panel.exportPng(png, &error), qPrintable(error));
+    QImage image;
+    QVERIFY(image.load(png));
+    // 2 columns × 4 rows of 640 × 320.
+    QCOMPARE(image.size(), QSize(1280, 1280));
+    QVERIFY(!panel.exportPng(dir.path() + "/no/such/folder/x.png", &error));
+    QVERIFY2(error.contains("x.png"), qPrintable(error));
+}
+
+void TestCurvePanel::redrawsCoalesce()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t run = 0;
+    {
+        store::RunStore w(path.toStdString());
+        run = writeAlpha(w);
+    }
+    CurvePanel panel;
+    QVERIFY(panel.showRun(path, run));
+    QVERIFY(waitForRedraw(panel));
+    QTest::qWait(100); // QCustomPlot's own first replot, queued at construction, is over too
+    QSignalSpy replots(panel.plot(CurvePanel::RewardPlot), &QCustomPlot::afterReplot);
+    for (int s = 6; s < 1006; ++s)
+        panel.appendStep(liveStep(run, s, 0.001 * s));
+    QCOMPARE(replots.count(), 0); // appending never redraws by itself
+    QTRY_COMPARE(replots.count(), 1);
+    // Nothing else is pending: the burst of 1000 steps cost exactly one redraw.
+    QTest::qWait(200);
+    QCOMPARE(replots.count(), 1);
+    QCOMPARE(panel.plot(CurvePanel::RewardPlot)->graph(2)->dataCount(), 1005);
+}
+
+QTEST_MAIN(TestCurvePanel)
+#include "tst_curvepanel.moc"

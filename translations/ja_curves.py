@@ -1,0 +1,47 @@
+"""Japanese for widgets/CurvePanel (live training curves); read by translations/ja.py."""
+
+C = "rwb::widgets::CurvePanel"
+
+JA = {
+    (C, "Smoothing"): "平滑化",
+    (C, "Exponential moving average of each curve (0 = off); the raw points stay visible as dots."):
+        "各曲線の指数移動平均（0 でオフ）。元の値は点として表示されたままです。",
+    (C, "Fit"): "全体表示",
+    (C, "Show every point and follow new ones again (double-click a plot to fit that plot only)."):
+        "すべての点を表示し、新しい点への追従を再開します（グラフをダブルクリックするとそのグラフだけ）。",
+    (C, "Export PNG…"): "PNG に書き出す…",
+    (C, "Export CSV…"): "CSV に書き出す…",
+    (C, "Export curves as PNG"): "曲線を PNG に書き出す",
+    (C, "PNG images (*.png)"): "PNG 画像 (*.png)",
+    (C, "Export curves as CSV"): "曲線を CSV に書き出す",
+    (C, "CSV files (*.csv)"): "CSV ファイル (*.csv)",
+    (C, "Export failed"): "書き出しに失敗しました",
+    (C, "Reward (mean ± std)"): "報酬（平均 ± 標準偏差）",
+    (C, "Reward components"): "報酬コンポーネント",
+    (C, "KL divergence"): "KL ダイバージェンス",
+    (C, "Entropy"): "エントロピー",
+    (C, "Clip ratios"): "クリップ率",
+    (C, "Completion length"): "出力の長さ",
+    (C, "Validation F1"): "検証 F1",
+    (C, "Groups with equal rewards"): "報酬がすべて同じグループ",
+    (C, "reward"): "報酬",
+    (C, "mean reward"): "平均報酬",
+    (C, "KL (k3)"): "KL (k3)",
+    (C, "nats / token"): "nats / トークン",
+    (C, "fraction of tokens"): "トークンの割合",
+    (C, "tokens"): "トークン数",
+    (C, "F1"): "F1",
+    (C, "fraction of groups"): "グループの割合",
+    (C, "step"): "ステップ",
+    (C, "No data"): "データなし",
+    (C, "No data: KL is logged when β > 0"): "データなし: KL は β > 0 のときだけ記録されます",
+    (C, "Cannot show run %1: the run store %2 does not exist."): "実行 %1 を表示できません: 実行ストア %2 がありません。",
+    (C, "Cannot show run %1 of %2: %3"): "%2 の実行 %1 を表示できません: %3",
+    (C, "%1 #%2"): "%1 #%2",
+    (C, "run #%1"): "実行 #%1",
+    (C, "%1 %2"): "%1 %2",
+    (C, "weights: %1"): "重み: %1",
+    (C, "%1 · %2"): "%1 · %2",
+    (C, "Cannot write the image %1."): "画像 %1 を書き込めません。",
+    (C, "Cannot write %1: %2"): "%1 を書き込めません: %2",
+}

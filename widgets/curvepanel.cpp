@@ -1,0 +1,754 @@
+#include "curvepanel.h"
+
+#include "store/runstore.h"
+
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <cmath>
+#include <exception>
+#include <set>
+
+#include "curveqcp.h"
+
+namespace rwb::widgets {
+
+namespace {
+
+// Redraw period: at most 25 redraws a second (DESIGN.md, Threads).
+constexpr int kRedrawMs = 40;
+// The smoothing slider's range is 0 … kSliderSteps / 100.
+constexpr int kSliderSteps = 99;
+// One plot's size in the exported PNG.
+constexpr int kExportWidth = 640;
+constexpr int kExportHeight = 320;
+// Plots per row of the grid (and of the exported image).
+constexpr int kColumns = 2;
+// A press and release closer than this many pixels is a click, not a drag.
+constexpr int kClickSlop = 4;
+
+// Distinct colours for runs and components (matplotlib's tab10).
+const QColor kPalette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+                           QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                           QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
+                           QColor(0x17, 0xbe, 0xcf)};
+constexpr int kPaletteSize = static_cast<int>(sizeof(kPalette) / sizeof(kPalette[0]));
+// Line styles telling overlay runs apart on plots coloured by component.
+const Qt::PenStyle kRunStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+
+QColor colour(int i)
+{
+    return kPalette[((i % kPaletteSize) + kPaletteSize) % kPaletteSize];
+}
+
+// Which plot a metric goes on (-1: none) and its name in that plot's legend. TRL's names,
+// as core/train/grpo.cpp writes them.
+int plotOf(const QString &metric, QString *label = nullptr)
+{
+    auto named = [&](const QString &l) {
+        if (label)
+            *label = l;
+    };
+    if (metric == QLatin1String("reward")) {
+        named(metric);
+        return CurvePanel::RewardPlot;
+    }
+    if (metric.startsWith(QLatin1String("rewards/")) && metric.endsWith(QLatin1String("/mean"))) {
+        named(metric.mid(8, metric.size() - 8 - 5));
+        return CurvePanel::ComponentsPlot;
+    }
+    if (metric == QLatin1String("kl")) {
+        named(metric);
+        return CurvePanel::KlPlot;
+    }
+    if (metric == QLatin1String("entropy")) {
+        named(metric);
+        return CurvePanel::EntropyPlot;
+    }
+    if (metric.startsWith(QLatin1String("clip_ratio/")) && metric.endsWith(QLatin1String("_mean"))) {
+        named(metric.mid(11, metric.size() - 11 - 5)); // low, high, region
+        return CurvePanel::ClipPlot;
+    }
+    if (metric == QLatin1String("completions/mean_length")) {
+        named(QStringLiteral("mean"));
+        return CurvePanel::LengthPlot;
+    }
+    if (metric == QLatin1String("eval/f1")) {
+        named(QStringLiteral("F1"));
+        return CurvePanel::F1Plot;
+    }
+    if (metric == QLatin1String("frac_reward_zero_std")) {
+        named(metric);
+        return CurvePanel::ZeroStdPlot;
+    }
+    return -1;
+}
+
+const QString kRewardStd = QStringLiteral("reward_std");
+
+bool multiSeries(int plot)
+{
+    return plot == CurvePanel::ComponentsPlot || plot == CurvePanel::ClipPlot;
+}
+
+QString csvField(const QString &s)
+{
+    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n'))
+        && !s.contains(QLatin1Char('\r')))
+        return s;
+    QString q = s;
+    q.replace(QLatin1Char('"'), QLatin1String("\"\""));
+    return QLatin1Char('"') + q + QLatin1Char('"');
+}
+
+QString shortest(double v)
+{
+    return QString::number(v, 'g', QLocale::FloatingPointShortest);
+}
+
+// The components of a reward config JSON: names and weights, in config order.
+void componentsOf(const std::string &json, QStringList *names, QVector<double> *weights)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json));
+    const QJsonArray components = doc.object().value(QLatin1String("components")).toArray();
+    for (const QJsonValue &c : components) {
+        names->append(c.toObject().value(QLatin1String("reward")).toString());
+        weights->append(c.toObject().value(QLatin1String("weight")).toDouble());
+    }
+}
+
+} // namespace
+
+CurvePanel::CurvePanel(QWidget *parent)
+    : QWidget(parent)
+{
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *bar = new QHBoxLayout;
+    bar->setContentsMargins(6, 4, 6, 0);
+    auto *smoothingLabel = new QLabel(tr("Smoothing"), this);
+    m_smoothingSlider = new QSlider(Qt::Horizontal, this);
+    m_smoothingSlider->setRange(0, kSliderSteps);
+    m_smoothingSlider->setMaximumWidth(160);
+    m_smoothingSlider->setToolTip(tr("Exponential moving average of each curve (0 = off); the raw points stay visible as dots."));
+    m_smoothingSpin = new QDoubleSpinBox(this);
+    m_smoothingSpin->setRange(0.0, kSliderSteps / 100.0);
+    m_smoothingSpin->setSingleStep(0.01);
+    m_smoothingSpin->setDecimals(2);
+    m_smoothingSpin->setToolTip(m_smoothingSlider->toolTip());
+    smoothingLabel->setBuddy(m_smoothingSpin);
+    auto *fitButton = new QPushButton(tr("Fit"), this);
+    fitButton->setToolTip(tr("Show every point and follow new ones again (double-click a plot to fit that plot only)."));
+    auto *pngButton = new QPushButton(tr("Export PNG…"), this);
+    auto *csvButton = new QPushButton(tr("Export CSV…"), this);
+    bar->addWidget(smoothingLabel);
+    bar->addWidget(m_smoothingSlider);
+    bar->addWidget(m_smoothingSpin);
+    bar->addStretch(1);
+    bar->addWidget(fitButton);
+    bar->addWidget(pngButton);
+    bar->addWidget(csvButton);
+    outer->addLayout(bar);
+
+    auto *grid = new QGridLayout;
+    grid->setContentsMargins(2, 2, 2, 2);
+    grid->setSpacing(2);
+    for (int i = 0; i < PlotCount; ++i) {
+        setupPlot(i);
+        grid->addWidget(m_plots[i].plot, i / kColumns, i % kColumns);
+    }
+    outer->addLayout(grid, 1);
+
+    m_smoothingSlider->setValue(qRound(m_smoothing * 100));
+    m_smoothingSpin->setValue(m_smoothing);
+    connect(m_smoothingSlider, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 100.0); });
+    connect(m_smoothingSpin, &QDoubleSpinBox::valueChanged, this, &CurvePanel::setSmoothing);
+    connect(fitButton, &QPushButton::clicked, this, &CurvePanel::fit);
+    connect(pngButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export curves as PNG"), QStringLiteral("curves.png"),
+                                                          tr("PNG images (*.png)"));
+        QString error;
+        if (!path.isEmpty() && !exportPng(path, &error))
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
+    connect(csvButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export curves as CSV"), QStringLiteral("curves.csv"),
+                                                          tr("CSV files (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !exportCsv(path, &error))
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
+
+    m_redrawTimer.setSingleShot(true);
+    m_redrawTimer.setInterval(kRedrawMs);
+    connect(&m_redrawTimer, &QTimer::timeout, this, &CurvePanel::redraw);
+}
+
+CurvePanel::~CurvePanel() = default;
+
+void CurvePanel::setupPlot(int i)
+{
+    static const char *const titles[PlotCount] = {
+        QT_TR_NOOP("Reward (mean ± std)"), QT_TR_NOOP("Reward components"), QT_TR_NOOP("KL divergence"),
+        QT_TR_NOOP("Entropy"), QT_TR_NOOP("Clip ratios"), QT_TR_NOOP("Completion length"),
+        QT_TR_NOOP("Validation F1"), QT_TR_NOOP("Groups with equal rewards")};
+    static const char *const units[PlotCount] = {
+        QT_TR_NOOP("reward"), QT_TR_NOOP("mean reward"), QT_TR_NOOP("KL (k3)"), QT_TR_NOOP("nats / token"),
+        QT_TR_NOOP("fraction of tokens"), QT_TR_NOOP("tokens"), QT_TR_NOOP("F1"), QT_TR_NOOP("fraction of groups")};
+    PlotState &s = m_plots[i];
+    auto *p = new QCustomPlot(this);
+    s.plot = p;
+    p->setMinimumSize(240, 170);
+    p->setAutoAddPlottableToLegend(false);
+    p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    p->setNoAntialiasingOnDrag(true);
+
+    QFont small = font();
+    small.setPointSizeF(8);
+    QFont titleFont = font();
+    titleFont.setPointSizeF(9);
+    titleFont.setBold(true);
+    p->plotLayout()->insertRow(0);
+    p->plotLayout()->addElement(0, 0, new QCPTextElement(p, tr(titles[i]), titleFont));
+    p->plotLayout()->setRowSpacing(0);
+    for (QCPAxis *axis : {p->xAxis, p->yAxis}) {
+        axis->setTickLabelFont(small);
+        axis->setLabelFont(small);
+        axis->setLabelPadding(2);
+    }
+    p->xAxis->setLabel(tr("step"));
+    p->yAxis->setLabel(tr(units[i]));
+    p->legend->setFont(small);
+    p->legend->setBrush(QColor(255, 255, 255, 210));
+    p->legend->setBorderPen(QPen(QColor(180, 180, 180)));
+    p->legend->setRowSpacing(-2);
+    p->legend->setIconSize(16, 8);
+    p->legend->setMargins(QMargins(4, 2, 4, 2));
+    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    p->legend->setVisible(false);
+
+    s.empty = new QCPItemText(p);
+    s.empty->position->setType(QCPItemPosition::ptAxisRectRatio);
+    s.empty->position->setCoords(0.5, 0.5);
+    s.empty->setPositionAlignment(Qt::AlignCenter);
+    s.empty->setFont(small);
+    s.empty->setColor(QColor(120, 120, 120));
+    s.empty->setText(i == KlPlot ? tr("No data: KL is logged when β > 0") : tr("No data"));
+
+    s.cursor = new QCPItemStraightLine(p);
+    s.cursor->setPen(QPen(QColor(40, 40, 40), 1));
+    s.cursor->setVisible(false);
+
+    connect(p->xAxis, QOverload<const QCPRange &>::of(&QCPAxis::rangeChanged), this, [this, i] { onRangeChanged(i); });
+    connect(p->yAxis, QOverload<const QCPRange &>::of(&QCPAxis::rangeChanged), this, [this, i] { onRangeChanged(i); });
+    connect(p, &QCustomPlot::mousePress, this, [this, i](QMouseEvent *e) { m_plots[i].pressPos = e->position().toPoint(); });
+    connect(p, &QCustomPlot::mouseRelease, this, [this, i](QMouseEvent *e) {
+        if (e->button() == Qt::LeftButton)
+            onMouseRelease(i, e->position().toPoint());
+    });
+    connect(p, &QCustomPlot::mouseDoubleClick, this, [this, i](QMouseEvent *) {
+        setFollow(i, true);
+        scheduleRedraw();
+    });
+}
+
+QCustomPlot *CurvePanel::plot(int i) const
+{
+    return i >= 0 && i < PlotCount ? m_plots[i].plot : nullptr;
+}
+
+bool CurvePanel::isFollowing(int i) const
+{
+    return i >= 0 && i < PlotCount && m_plots[i].follow;
+}
+
+int CurvePanel::overlayCount() const
+{
+    return static_cast<int>(m_overlays.size());
+}
+
+std::vector<CurvePanel::Run *> CurvePanel::runs() const
+{
+    std::vector<Run *> all;
+    if (m_primary)
+        all.push_back(m_primary.get());
+    for (const auto &o : m_overlays)
+        all.push_back(o.get());
+    return all;
+}
+
+std::unique_ptr<CurvePanel::Run> CurvePanel::loadRun(const QString &storePath, qint64 runId, QString *error) const
+{
+    auto fail = [&](const QString &message) {
+        if (error)
+            *error = message;
+        return nullptr;
+    };
+    if (!QFileInfo(storePath).isFile())
+        return fail(tr("Cannot show run %1: the run store %2 does not exist.").arg(runId).arg(storePath));
+    auto run = std::make_unique<Run>();
+    try {
+        const store::RunStore st(QFile::encodeName(storePath).toStdString(), store::RunStore::OpenMode::ReadOnly);
+        const store::RunInfo info = st.run(runId);
+        run->id = runId;
+        run->storePath = storePath;
+        run->label = tr("%1 #%2").arg(QString::fromStdString(info.name)).arg(runId);
+        for (const store::MetricPoint &m : st.metrics(runId))
+            if (std::isfinite(m.value))
+                run->series[QString::fromStdString(m.name)].set(m.step, m.value);
+        const std::vector<store::RewardConfigVersion> versions = st.rewardConfigs(runId);
+        // The first version is the config the run started with; later ones are changes.
+        for (size_t v = 1; v < versions.size(); ++v) {
+            QStringList names;
+            QVector<double> weights;
+            componentsOf(versions[v].configJson, &names, &weights);
+            run->markers.push_back({versions[v].step, markerLabel(weights, names)});
+        }
+    } catch (const std::exception &e) {
+        return fail(tr("Cannot show run %1 of %2: %3").arg(runId).arg(storePath, QString::fromUtf8(e.what())));
+    }
+    return run;
+}
+
+bool CurvePanel::showRun(const QString &storePath, qint64 runId, QString *error)
+{
+    std::unique_ptr<Run> run = loadRun(storePath, runId, error);
+    if (!run)
+        return false;
+    m_componentNames.clear();
+    try {
+        const store::RunStore st(QFile::encodeName(storePath).toStdString(), store::RunStore::OpenMode::ReadOnly);
+        const std::vector<store::RewardConfigVersion> versions = st.rewardConfigs(runId);
+        if (!versions.empty()) {
+            QVector<double> weights;
+            componentsOf(versions.back().configJson, &m_componentNames, &weights);
+        }
+    } catch (const std::exception &) {
+        // The names only label live weight changes; without them the labels show weights.
+    }
+    m_primary = std::move(run);
+    m_structureDirty = true;
+    fit();
+    refresh();
+    return true;
+}
+
+bool CurvePanel::addOverlay(const QString &storePath, qint64 runId, QString *error)
+{
+    std::unique_ptr<Run> run = loadRun(storePath, runId, error);
+    if (!run)
+        return false;
+    m_overlays.push_back(std::move(run));
+    m_structureDirty = true;
+    fit();
+    refresh();
+    return true;
+}
+
+void CurvePanel::clearOverlays()
+{
+    m_overlays.clear();
+    m_structureDirty = true;
+    refresh();
+    scheduleRedraw();
+}
+
+void CurvePanel::clear()
+{
+    m_primary.reset();
+    m_overlays.clear();
+    m_componentNames.clear();
+    m_structureDirty = true;
+    refresh();
+    fit();
+}
+
+void CurvePanel::appendStep(const TrainingStep &step)
+{
+    if (!m_primary) {
+        m_primary = std::make_unique<Run>();
+        m_primary->id = step.runId;
+        m_primary->label = tr("run #%1").arg(step.runId);
+        m_structureDirty = true;
+    } else if (step.runId != m_primary->id) {
+        return;
+    }
+    Run &run = *m_primary;
+    for (const auto &[name, value] : step.metrics) {
+        if (!std::isfinite(value))
+            continue;
+        auto it = run.series.find(name);
+        const bool isNew = it == run.series.end();
+        run.series[name].set(step.step, value);
+        const QString graphed = name == kRewardStd ? QStringLiteral("reward") : name;
+        if (plotOf(graphed) < 0)
+            continue;
+        if (isNew || run.graphs.find(graphed) == run.graphs.end())
+            m_structureDirty = true;
+        else if (std::find(run.dirty.begin(), run.dirty.end(), graphed) == run.dirty.end())
+            run.dirty.push_back(graphed);
+    }
+    scheduleRedraw();
+}
+
+void CurvePanel::markWeightChange(qint64 step, const QVector<double> &weights)
+{
+    if (!m_primary)
+        return;
+    const QString label = markerLabel(weights, m_componentNames);
+    auto &markers = m_primary->markers;
+    auto it = std::find_if(markers.begin(), markers.end(), [step](const Marker &m) { return m.step == step; });
+    if (it != markers.end())
+        it->label = label;
+    else
+        markers.push_back({step, label});
+    m_structureDirty = true;
+    scheduleRedraw();
+}
+
+QString CurvePanel::markerLabel(const QVector<double> &weights, const QStringList &names) const
+{
+    QStringList parts;
+    for (int k = 0; k < weights.size(); ++k) {
+        const QString w = QString::number(weights[k], 'g', 4);
+        parts << (names.size() == weights.size() ? tr("%1 %2").arg(names[k], w) : w);
+    }
+    return tr("weights: %1").arg(parts.join(QLatin1String(", ")));
+}
+
+void CurvePanel::setStepCursor(qint64 step)
+{
+    if (step == m_cursor)
+        return;
+    m_cursor = step;
+    for (PlotState &s : m_plots) {
+        s.cursor->setVisible(step >= 0);
+        s.cursor->point1->setCoords(static_cast<double>(step), 0.0);
+        s.cursor->point2->setCoords(static_cast<double>(step), 1.0);
+    }
+    scheduleRedraw();
+    Q_EMIT stepCursorChanged(step);
+}
+
+void CurvePanel::setSmoothing(double weight)
+{
+    const double w = std::clamp(std::round(weight * 100.0) / 100.0, 0.0, kSliderSteps / 100.0);
+    if (w == m_smoothing)
+        return;
+    m_smoothing = w;
+    {
+        const QSignalBlocker b1(m_smoothingSlider);
+        const QSignalBlocker b2(m_smoothingSpin);
+        m_smoothingSlider->setValue(qRound(w * 100.0));
+        m_smoothingSpin->setValue(w);
+    }
+    for (Run *run : runs()) {
+        run->dirty.clear();
+        for (const auto &g : run->graphs)
+            run->dirty.push_back(g.first);
+    }
+    refresh();
+    scheduleRedraw();
+}
+
+void CurvePanel::fit()
+{
+    for (int i = 0; i < PlotCount; ++i)
+        setFollow(i, true);
+    scheduleRedraw();
+}
+
+void CurvePanel::setFollow(int i, bool follow)
+{
+    m_plots[i].follow = follow;
+}
+
+void CurvePanel::onRangeChanged(int i)
+{
+    if (!m_autoRanging)
+        setFollow(i, false);
+}
+
+void CurvePanel::onMouseRelease(int i, const QPoint &pos)
+{
+    QCustomPlot *p = m_plots[i].plot;
+    if ((pos - m_plots[i].pressPos).manhattanLength() > kClickSlop || !p->axisRect()->rect().contains(pos))
+        return;
+    setStepCursor(std::max<qint64>(0, qRound64(p->xAxis->pixelToCoord(pos.x()))));
+}
+
+void CurvePanel::scheduleRedraw()
+{
+    if (!m_redrawTimer.isActive())
+        m_redrawTimer.start();
+}
+
+void CurvePanel::rebuildGraphs()
+{
+    for (PlotState &s : m_plots) {
+        s.plot->clearGraphs();
+        for (QCPAbstractItem *item : s.markerItems)
+            s.plot->removeItem(item);
+        s.markerItems.clear();
+    }
+    const std::vector<Run *> all = runs();
+    const bool overlaid = all.size() > 1;
+    for (size_t r = 0; r < all.size(); ++r) {
+        Run &run = *all[r];
+        run.graphs.clear();
+        run.dirty.clear();
+        const QColor runColour = colour(static_cast<int>(r));
+        int seriesInPlot[PlotCount] = {};
+        for (const auto &[name, series] : run.series) {
+            QString label;
+            const int i = plotOf(name, &label);
+            if (i < 0)
+                continue;
+            QCustomPlot *p = m_plots[i].plot;
+            const bool multi = multiSeries(i);
+            const QColor c = multi ? colour(seriesInPlot[i]++) : runColour;
+            QPen line(c, 1.6);
+            if (multi)
+                line.setStyle(kRunStyles[r % (sizeof(kRunStyles) / sizeof(kRunStyles[0]))]);
+            Graphs g;
+            if (i == RewardPlot) {
+                QColor fill = c;
+                fill.setAlpha(overlaid ? 35 : 50);
+                g.bandLow = p->addGraph();
+                g.bandHigh = p->addGraph();
+                for (QCPGraph *b : {g.bandLow, g.bandHigh})
+                    b->setPen(Qt::NoPen);
+                g.bandHigh->setBrush(fill);
+                g.bandHigh->setChannelFillGraph(g.bandLow);
+            }
+            g.raw = p->addGraph();
+            QColor dots = c;
+            dots.setAlpha(110);
+            g.raw->setLineStyle(i == F1Plot ? QCPGraph::lsLine : QCPGraph::lsNone);
+            g.raw->setPen(QPen(dots, 1));
+            g.raw->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, dots, dots, i == F1Plot ? 5 : 3));
+            g.smooth = p->addGraph();
+            g.smooth->setPen(line);
+            QString legend = multi ? label : run.label;
+            if (multi && overlaid)
+                legend = tr("%1 · %2").arg(run.label, label);
+            g.smooth->setName(legend);
+            g.smooth->addToLegend();
+            run.graphs[name] = g;
+            updateGraphs(run, name);
+        }
+        // Weight changes: a dashed line on every plot, the weights written on the Reward plot.
+        for (const Marker &m : run.markers) {
+            for (int i = 0; i < PlotCount; ++i) {
+                PlotState &s = m_plots[i];
+                QColor c = runColour;
+                c.setAlpha(190);
+                auto *line = new QCPItemStraightLine(s.plot);
+                line->setPen(QPen(c, 1, Qt::DashLine));
+                line->point1->setCoords(static_cast<double>(m.step), 0.0);
+                line->point2->setCoords(static_cast<double>(m.step), 1.0);
+                s.markerItems.push_back(line);
+                if (i != RewardPlot)
+                    continue;
+                auto *text = new QCPItemText(s.plot);
+                text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+                text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+                text->position->setCoords(static_cast<double>(m.step), 1.0);
+                text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+                text->setRotation(-90);
+                text->setPadding(QMargins(4, 0, 0, 2));
+                QFont f = font();
+                f.setPointSizeF(7);
+                text->setFont(f);
+                text->setColor(runColour.darker(130));
+                text->setText(m.label);
+                s.markerItems.push_back(text);
+            }
+        }
+    }
+    for (PlotState &s : m_plots)
+        s.plot->legend->setVisible(s.plot->legend->itemCount() > 1);
+    m_structureDirty = false;
+}
+
+void CurvePanel::updateGraphs(Run &run, const QString &metric)
+{
+    const auto git = run.graphs.find(metric);
+    const auto sit = run.series.find(metric);
+    if (git == run.graphs.end() || sit == run.series.end())
+        return;
+    const Graphs &g = git->second;
+    const CurveSeries &series = sit->second;
+    const std::vector<double> smooth = emaSmooth(series.values(), m_smoothing);
+    QVector<QCPGraphData> raw(series.size()), sm(series.size());
+    for (int k = 0; k < series.size(); ++k) {
+        const double x = static_cast<double>(series.steps()[static_cast<size_t>(k)]);
+        raw[k] = QCPGraphData(x, series.values()[static_cast<size_t>(k)]);
+        sm[k] = QCPGraphData(x, smooth[static_cast<size_t>(k)]);
+    }
+    g.raw->data()->set(raw, /*alreadySorted=*/true);
+    g.smooth->data()->set(sm, /*alreadySorted=*/true);
+    if (g.bandLow) {
+        const auto stdIt = run.series.find(kRewardStd);
+        QVector<QCPGraphData> low, high;
+        if (stdIt != run.series.end()) {
+            for (int k = 0; k < series.size(); ++k) {
+                const int64_t step = series.steps()[static_cast<size_t>(k)];
+                const double sd = stdIt->second.valueAt(step);
+                if (!std::isfinite(sd))
+                    continue;
+                const double mean = series.values()[static_cast<size_t>(k)];
+                low.push_back(QCPGraphData(static_cast<double>(step), mean - sd));
+                high.push_back(QCPGraphData(static_cast<double>(step), mean + sd));
+            }
+        }
+        g.bandLow->data()->set(low, /*alreadySorted=*/true);
+        g.bandHigh->data()->set(high, /*alreadySorted=*/true);
+    }
+}
+
+void CurvePanel::refresh()
+{
+    if (m_structureDirty) {
+        rebuildGraphs();
+    } else {
+        for (Run *run : runs()) {
+            for (const QString &metric : run->dirty)
+                updateGraphs(*run, metric);
+            run->dirty.clear();
+        }
+    }
+    for (PlotState &s : m_plots) {
+        bool hasData = false;
+        for (int k = 0; k < s.plot->graphCount() && !hasData; ++k)
+            hasData = !s.plot->graph(k)->data()->isEmpty();
+        s.empty->setVisible(!hasData);
+    }
+}
+
+void CurvePanel::autoRange(int i)
+{
+    QCustomPlot *p = m_plots[i].plot;
+    QCPRange keys, values;
+    bool anyKeys = false, anyValues = false;
+    for (int k = 0; k < p->graphCount(); ++k) {
+        bool found = false;
+        const QCPRange kr = p->graph(k)->getKeyRange(found);
+        if (found) {
+            keys = anyKeys ? QCPRange(std::min(keys.lower, kr.lower), std::max(keys.upper, kr.upper)) : kr;
+            anyKeys = true;
+        }
+        const QCPRange vr = p->graph(k)->getValueRange(found);
+        if (found) {
+            values = anyValues ? QCPRange(std::min(values.lower, vr.lower), std::max(values.upper, vr.upper)) : vr;
+            anyValues = true;
+        }
+    }
+    if (!anyKeys)
+        return;
+    if (keys.size() < 1.0)
+        keys = QCPRange(keys.lower - 1.0, keys.upper + 1.0);
+    else
+        keys = QCPRange(keys.lower - 0.02 * keys.size(), keys.upper + 0.02 * keys.size());
+    if (values.size() < 1e-12) {
+        const double pad = std::max(0.05, std::abs(values.center()) * 0.1);
+        values = QCPRange(values.lower - pad, values.upper + pad);
+    } else {
+        values = QCPRange(values.lower - 0.08 * values.size(), values.upper + 0.08 * values.size());
+    }
+    m_autoRanging = true;
+    p->xAxis->setRange(keys);
+    p->yAxis->setRange(values);
+    m_autoRanging = false;
+}
+
+void CurvePanel::redraw()
+{
+    refresh();
+    for (int i = 0; i < PlotCount; ++i) {
+        if (m_plots[i].follow)
+            autoRange(i);
+        m_plots[i].plot->replot();
+    }
+}
+
+bool CurvePanel::exportPng(const QString &path, QString *error) const
+{
+    // Bring the graphs and the followed ranges up to date first: the export must show
+    // every point received, even those waiting for the next redraw tick.
+    auto *self = const_cast<CurvePanel *>(this);
+    self->refresh();
+    for (int i = 0; i < PlotCount; ++i)
+        if (m_plots[i].follow)
+            self->autoRange(i);
+    const int rows = (PlotCount + kColumns - 1) / kColumns;
+    QImage image(kColumns * kExportWidth, rows * kExportHeight, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        for (int i = 0; i < PlotCount; ++i) {
+            const QPixmap pm = m_plots[i].plot->toPixmap(kExportWidth, kExportHeight);
+            painter.drawPixmap((i % kColumns) * kExportWidth, (i / kColumns) * kExportHeight, pm);
+        }
+    }
+    if (!image.save(path, "PNG")) {
+        if (error)
+            *error = tr("Cannot write the image %1.").arg(path);
+        return false;
+    }
+    return true;
+}
+
+bool CurvePanel::exportCsv(const QString &path, QString *error) const
+{
+    struct Column {
+        const CurveSeries *series;
+        QString header;
+    };
+    std::vector<Column> columns;
+    std::set<int64_t> steps;
+    for (const Run *run : runs()) {
+        for (const auto &[name, series] : run->series) {
+            columns.push_back({&series, run->label + QLatin1Char(':') + name});
+            steps.insert(series.steps().begin(), series.steps().end());
+        }
+    }
+    QString text = QStringLiteral("step");
+    for (const Column &c : columns)
+        text += QLatin1Char(',') + csvField(c.header);
+    text += QLatin1Char('\n');
+    for (const int64_t step : steps) {
+        text += QString::number(step);
+        for (const Column &c : columns) {
+            text += QLatin1Char(',');
+            const double v = c.series->valueAt(step);
+            if (!std::isnan(v))
+                text += shortest(v);
+        }
+        text += QLatin1Char('\n');
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
+        if (error)
+            *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace rwb::widgets

@@ -1,0 +1,171 @@
+#pragma once
+
+#include "curveseries.h"
+#include "trainingcontroller.h"
+
+#include <QPoint>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+#include <QVector>
+#include <QWidget>
+#include <map>
+#include <memory>
+#include <vector>
+
+class QCustomPlot;
+class QCPAbstractItem;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+class QDoubleSpinBox;
+class QSlider;
+
+namespace rwb::widgets {
+
+// Live training curves of a GRPO run (issue 5): a toolbar and a grid of small plots,
+//   0 Reward (mean ± std band)   1 Reward components (rewards/<c>/mean)
+//   2 KL                         3 Entropy
+//   4 Clip ratios (low/high/region)  5 Completion length (completions/mean_length)
+//   6 Validation F1 (eval/f1)    7 Groups with equal rewards (frac_reward_zero_std)
+// Each series is drawn twice: its raw points as faint dots and, over them, a line smoothed
+// with emaSmooth() (TensorBoard's debiased EMA, see curveseries.h) at smoothing().
+//
+// Runs: one primary run (showRun, then live points through appendStep) and any number of
+// overlays (addOverlay), each in its own colour, named "<run name> #<id>" in the legends.
+// Reward-weight changes are dashed vertical lines at the step they apply from (the run's
+// stored reward-config versions after the first, and markWeightChange for live ones),
+// labelled with the weights on the Reward plot.
+//
+// Zoom and pan: every plot starts in follow mode (it fits all points after each redraw).
+// Any change of its ranges that the panel did not make itself (dragging, the mouse wheel,
+// or code calling setRange) ends follow mode for that plot, and new points no longer move
+// its view. fit() (the Fit button) puts every plot back in follow mode; double-clicking a
+// plot does the same for that plot.
+//
+// Step cursor: clicking inside a plot (press and release without dragging) sets the
+// cursor to the nearest step; one vertical line at that step on every plot.
+//
+// Redraws: appendStep and markWeightChange only record data; a single-shot 40 ms timer
+// coalesces them, so plots redraw at most 25 times a second whatever the event rate.
+//
+// The panel reads stores through its own read-only RunStore, opened and closed within
+// showRun / addOverlay (GUI thread). Use it from the GUI thread only.
+class CurvePanel : public QWidget {
+    Q_OBJECT
+public:
+    enum Plot {
+        RewardPlot,
+        ComponentsPlot,
+        KlPlot,
+        EntropyPlot,
+        ClipPlot,
+        LengthPlot,
+        F1Plot,
+        ZeroStdPlot,
+        PlotCount
+    };
+
+    explicit CurvePanel(QWidget *parent = nullptr);
+    ~CurvePanel() override;
+
+    // Loads a run's history from the store and makes it the primary (live) run; clears the
+    // previous primary, keeps overlays. Returns false with *error set (naming the file and
+    // the run) on failure, leaving the panel as it was.
+    bool showRun(const QString &storePath, qint64 runId, QString *error = nullptr);
+    // Adds a run for comparison (its stored history only). Same errors as showRun.
+    bool addOverlay(const QString &storePath, qint64 runId, QString *error = nullptr);
+    void clearOverlays();
+    void clear(); // the primary run and every overlay
+    int overlayCount() const;
+
+    qint64 stepCursor() const { return m_cursor; } // -1 when none
+    int plotCount() const { return PlotCount; }
+    // Plot i (nullptr when out of range). Its graphs, in order, for each run (primary
+    // first) and each plotted metric by name: [Reward plot only: mean − std, mean + std,]
+    // raw points, smoothed line.
+    QCustomPlot *plot(int i) const;
+    bool isFollowing(int i) const;   // whether plot i fits new points
+    double smoothing() const { return m_smoothing; } // EMA weight 0…0.99 (0 = off)
+    // Whether new data waits for the next redraw tick (at most 40 ms away).
+    bool redrawPending() const { return m_redrawTimer.isActive(); }
+
+    // Every plot in one image (2 columns, 640 × 320 pixels a plot). False with *error
+    // naming the file when it cannot be written.
+    bool exportPng(const QString &path, QString *error = nullptr) const;
+    // CSV (RFC 4180, UTF-8): a "step" column, then one column per metric per run (the
+    // primary first, then the overlays; metrics by name), headed "<run label>:<metric>",
+    // raw values in shortest round-trip form, an empty cell where a run has no value at
+    // that step; one row per step any run has. False with *error naming the file.
+    bool exportCsv(const QString &path, QString *error = nullptr) const;
+
+public Q_SLOTS:
+    // A live point of the primary run. Ignored when it belongs to another run than the
+    // primary one (with no primary run, it starts one named after its run id).
+    void appendStep(const rwb::widgets::TrainingStep &step);
+    // A live reward-weight change of the primary run, applying from `step`.
+    void markWeightChange(qint64 step, const QVector<double> &weights);
+    void setStepCursor(qint64 step);
+    void setSmoothing(double weight);
+    void fit(); // every plot back in follow mode
+
+Q_SIGNALS:
+    void stepCursorChanged(qint64 step);
+
+private:
+    struct Marker {
+        qint64 step = 0;
+        QString label;
+    };
+    struct Graphs {
+        QCPGraph *raw = nullptr;
+        QCPGraph *smooth = nullptr;
+        QCPGraph *bandLow = nullptr; // Reward only: mean − std …
+        QCPGraph *bandHigh = nullptr; // … and mean + std, filled between
+    };
+    struct Run {
+        qint64 id = 0;
+        QString storePath;
+        QString label; // "<name> #<id>"
+        std::map<QString, CurveSeries> series; // every metric, by name
+        QVector<Marker> markers;
+        std::map<QString, Graphs> graphs; // the plotted metrics
+        std::vector<QString> dirty;       // metrics with points not drawn yet
+    };
+    struct PlotState {
+        QCustomPlot *plot = nullptr;
+        bool follow = true;
+        QCPItemStraightLine *cursor = nullptr;
+        QCPItemText *empty = nullptr;
+        QVector<QCPAbstractItem *> markerItems;
+        QPoint pressPos;
+    };
+
+    std::unique_ptr<Run> loadRun(const QString &storePath, qint64 runId, QString *error) const;
+    std::vector<Run *> runs() const; // primary first
+    void setupPlot(int i);
+    void rebuildGraphs();            // all graphs and markers from the runs' data
+    void updateGraphs(Run &run, const QString &metric);
+    void refresh();                  // brings every graph up to date (no replot)
+    void redraw();                   // the timer's tick: refresh, fit followers, replot
+    void scheduleRedraw();
+    void autoRange(int i);
+    void setFollow(int i, bool follow);
+    void onRangeChanged(int i);
+    void onMouseRelease(int i, const QPoint &pos);
+    QString markerLabel(const QVector<double> &weights, const QStringList &names) const;
+
+    std::unique_ptr<Run> m_primary;
+    std::vector<std::unique_ptr<Run>> m_overlays;
+    QStringList m_componentNames; // the primary run's reward components, config order
+    PlotState m_plots[PlotCount];
+    QTimer m_redrawTimer;
+    bool m_structureDirty = false;
+    bool m_autoRanging = false; // range changes made by the panel itself
+    qint64 m_cursor = -1;
+    double m_smoothing = 0.6;
+    QSlider *m_smoothingSlider = nullptr;
+    QDoubleSpinBox *m_smoothingSpin = nullptr;
+};
+
+} // namespace rwb::widgets
