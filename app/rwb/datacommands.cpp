@@ -110,7 +110,7 @@ int synth(const std::vector<std::string> &argv)
     const data::SyntheticEmailGenerator generator(seed, *split, maxChars);
     const bool progress = stderrIsTerminal() && n >= 10000;
     for (uint64_t i = 0; i < n; ++i) {
-        out << data::toJsonLine(generator.email(i).record, /*withCompletion=*/false) << '\n';
+        out << data::toJsonLine(generator.email(i).datasetRecord(), /*withCompletion=*/false) << '\n';
         if (progress && ((i + 1) % 10000 == 0 || i + 1 == n))
             std::cerr << "\rgenerated " << (i + 1) << "/" << n << std::flush;
     }

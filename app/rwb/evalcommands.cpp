@@ -3,6 +3,7 @@
 
 #include "data/extractionrecord.h"
 #include "eval/extractionmetrics.h"
+#include "eval/failureanalysis.h"
 #include "reward/extraction.h"
 
 #include <iostream>
@@ -17,6 +18,7 @@ const char *const kEvalHelp = R"(rwb eval — evaluation metrics
 Subcommands:
   score   precision / recall / F1 of completions against their golds
   run     generate with a model on a dataset and score it
+  failures  predictions grouped by what went wrong (and what two checkpoints fixed / broke)
 Run "rwb eval <subcommand> --help" for its options.
 )";
 
@@ -62,11 +64,79 @@ int score(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
+const char *const kFailuresHelp = R"(rwb eval failures — predictions grouped by what went wrong
+
+Usage: rwb eval failures --predictions P.jsonl [--against Q.jsonl] [--examples]
+
+  --predictions P.jsonl   predictions as `rwb eval run --output` writes them (the model's
+                          output as "completion"; thinking mode per line when it holds <answer>)
+  --against Q.jsonl       a second checkpoint's predictions of the same e-mails (by id)
+  --examples              also one line per prediction: {"id", "answer", "category", "source"}
+
+Prints one JSON object: {"total", "counts": {category: n}, "parties_from_data"} and with
+--against also "against": {"total", "counts"}, "fixed", "broke", "joined",
+"transitions": {"a->b": n}. Categories, first that fits: exact, no_answer, missed,
+marker_only, named_where_unknown, recipient, third_party, invented, other_wrong (see
+docs/guide.md). Recipients and third parties come from the lines' "recipient_company" /
+"other_companies" when present, else from the addressee block and legal-entity markers.
+)";
+
+int failures(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"predictions", "against"}, {"examples", "help"}});
+    if (args.has("help")) {
+        std::cout << kFailuresHelp;
+        return kExitOk;
+    }
+    const std::string first = args.required("predictions");
+    const eval::FailureData d = eval::loadPredictionFailures(first, args.value("against"));
+    const auto countsJson = [](const eval::FailureCounts &c) {
+        nlohmann::ordered_json j;
+        for (size_t i = 0; i < eval::kFailureCategoryCount; ++i)
+            j[eval::categoryKey(static_cast<eval::FailureCategory>(i))] = c.counts[i];
+        return j;
+    };
+    size_t fromData = 0;
+    for (const auto &[id, p] : d.parties)
+        fromData += p.fromData ? 1 : 0;
+    const auto &a = d.checkpoints.at(0);
+    nlohmann::ordered_json j;
+    j["total"] = a.size();
+    j["counts"] = countsJson(eval::countFailures(a));
+    j["parties_from_data"] = fromData;
+    if (d.checkpoints.count(1)) {
+        const auto &b = d.checkpoints.at(1);
+        const eval::FailureComparison c = eval::compareFailures(a, b);
+        j["against"] = {{"total", b.size()}, {"counts", countsJson(eval::countFailures(b))}};
+        j["joined"] = c.joined;
+        j["fixed"] = c.fixed;
+        j["broke"] = c.broke;
+        nlohmann::ordered_json t = nlohmann::ordered_json::object();
+        for (size_t x = 0; x < eval::kFailureCategoryCount; ++x)
+            for (size_t y = 0; y < eval::kFailureCategoryCount; ++y)
+                if (c.transitions[x][y])
+                    t[std::string(eval::categoryKey(static_cast<eval::FailureCategory>(x))) + "->" +
+                      eval::categoryKey(static_cast<eval::FailureCategory>(y))] = c.transitions[x][y];
+        j["transitions"] = t;
+    }
+    std::cout << j.dump() << std::endl;
+    if (args.has("examples"))
+        for (const eval::AnalyzedPrediction &p : a) {
+            nlohmann::ordered_json e;
+            e["id"] = p.exampleId;
+            e["answer"] = p.answer;
+            e["category"] = eval::categoryKey(p.failure.category);
+            e["source"] = eval::sourceKey(p.failure.source);
+            std::cout << e.dump() << std::endl;
+        }
+    return kExitOk;
+}
+
 } // namespace
 
 int evalCommand(const std::vector<std::string> &args)
 {
-    return dispatch("eval", kEvalHelp, args, {{"score", score}, {"run", evalRunCommand}});
+    return dispatch("eval", kEvalHelp, args, {{"score", score}, {"run", evalRunCommand}, {"failures", failures}});
 }
 
 } // namespace rwb::cli

@@ -56,6 +56,23 @@ ExtractionRecord parseExtractionLine(std::string_view line, const std::string &s
         r.completion = requireString(obj, "completion", source, lineNo);
     if (auto k = obj.find("kind"); k != obj.end() && k->is_string())
         r.kind = k->get<std::string>();
+    if (obj.contains("recipient_company")) {
+        r.recipientCompany = requireString(obj, "recipient_company", source, lineNo);
+        r.partiesKnown = true;
+    }
+    if (auto o = obj.find("other_companies"); o != obj.end()) {
+        if (!o->is_array())
+            throw InputException({source, lineNo, std::string("field \"other_companies\" must be an array of strings, not ") +
+                                                      o->type_name()});
+        for (size_t i = 0; i < o->size(); ++i) {
+            const nlohmann::json &v = (*o)[i];
+            if (!v.is_string())
+                throw InputException({source, lineNo, "field \"other_companies[" + std::to_string(i) +
+                                                          "]\" must be a string, not " + v.type_name()});
+            r.otherCompanies.push_back(v.get<std::string>());
+        }
+        r.partiesKnown = true;
+    }
     return r;
 }
 
@@ -91,6 +108,10 @@ std::string toJsonLine(const ExtractionRecord &r, bool withCompletion)
     if (withCompletion)
         j["completion"] = r.completion;
     j["gold"] = r.gold;
+    if (r.partiesKnown) {
+        j["recipient_company"] = r.recipientCompany;
+        j["other_companies"] = r.otherCompanies;
+    }
     if (!r.kind.empty())
         j["kind"] = r.kind;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

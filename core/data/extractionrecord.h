@@ -12,7 +12,8 @@ namespace rwb::data {
 inline constexpr std::string_view kCompanyExtractionTask = "company_extraction";
 
 // One line of an extraction JSONL file: an e-mail, one candidate completion and the gold answer.
-// {"id", "task", "sender_email", "email_text", "completion", "gold"} (+ optional "kind").
+// {"id", "task", "sender_email", "email_text", "completion", "gold"} (+ optional "kind",
+// "recipient_company" and "other_companies").
 struct ExtractionRecord {
     std::string id;
     std::string task{kCompanyExtractionTask};
@@ -21,6 +22,14 @@ struct ExtractionRecord {
     std::string completion;
     std::string gold;
     std::string kind; // optional label of the bundled samples ("correct", "recipient", …)
+    // Optional, written by `rwb data synth`: the recipient's company ("" when the e-mail
+    // names none) and every other company the e-mail names that is neither the sender's
+    // nor the recipient's, each in its most detailed form. The failure analysis uses them
+    // instead of guessing (eval/failureanalysis.h). partiesKnown is true when the line had
+    // either field; toJsonLine writes both fields then, and neither otherwise.
+    bool partiesKnown = false;
+    std::string recipientCompany;
+    std::vector<std::string> otherCompanies;
     size_t line = 0;  // 1-based line in the file it came from
 };
 
@@ -38,7 +47,9 @@ struct ExtractionReadResult {
 
 // Parses one line; throws InputException naming `source` and `lineNo` on any problem:
 // not JSON, not an object, a required field missing or not a string, an unknown task.
-// "id" may be a string or an integer. Unknown fields are ignored.
+// "id" may be a string or an integer. Unknown fields are ignored. "recipient_company"
+// (a string) and "other_companies" (an array of strings) are optional; either one of the
+// wrong type is an error naming it.
 ExtractionRecord parseExtractionLine(std::string_view line, const std::string &source, size_t lineNo,
                                      bool requireCompletion = true);
 

@@ -3,6 +3,7 @@
 #include "data/companycatalog.h"
 #include "data/goldrule.h"
 #include "data/syntheticphrases.h"
+#include "text/normalize.h"
 #include "text/utf8.h"
 #include "util/rng.h"
 
@@ -1289,11 +1290,31 @@ SyntheticEmail EmailBuilder::build()
     email.record.emailText = body;
     email.stems = m_stems;
     email.recipientCompany = m_recipientCompany;
+    // Which of the other parties the text names: its stem, which every form of the name
+    // contains, occurs in the normalized header and body.
+    const std::u32string source = text::normalize32(m_header + "\n" + body);
+    const auto named = [&](const Party &p) { return source.find(text::normalize32(p.name.stem)) != std::u32string::npos; };
+    if (m_recipient && named(*m_recipient))
+        email.recipientNamed = m_recipient->render(NameForm::Full);
+    for (const Party &p : m_thirds)
+        if (named(p))
+            email.otherCompanies.push_back(p.render(NameForm::Full));
+    if (m_carrier && named(*m_carrier))
+        email.otherCompanies.push_back(m_carrier->render(NameForm::Full));
     email.scene = m_scene;
     return email;
 }
 
 } // namespace
+
+ExtractionRecord SyntheticEmail::datasetRecord() const
+{
+    ExtractionRecord r = record;
+    r.partiesKnown = true;
+    r.recipientCompany = recipientNamed;
+    r.otherCompanies = otherCompanies;
+    return r;
+}
 
 SyntheticEmailGenerator::SyntheticEmailGenerator(uint64_t seed, DataSplit split, size_t maxChars)
     : m_seed(seed), m_split(split), m_maxChars(maxChars)

@@ -20,10 +20,20 @@ struct SyntheticEmail {
     std::vector<std::string> stems;
     // The recipient's company as the greeting writes it; "" when the greeting names none.
     std::string recipientCompany;
+    // The recipient's company in its most detailed form when the e-mail (header or body)
+    // names it anywhere (greeting, quoted block, body); "" when it does not.
+    std::string recipientNamed;
+    // Every other company the e-mail names, neither the sender's nor the recipient's
+    // (third parties, carriers), each in its most detailed form, in the order drawn.
+    std::vector<std::string> otherCompanies;
     // What kind of e-mail it is: "business", "reply", "inline", "forward", "announcement",
     // "recruiting", "casual" (the sender's company is stated) or "customer", "internal",
     // "personal_forward", "friend" (gold 不明).
     std::string scene;
+
+    // The dataset line as `rwb data synth` writes it: `record` with the optional
+    // "recipient_company" (recipientNamed) and "other_companies" fields filled in.
+    ExtractionRecord datasetRecord() const;
 };
 
 // Fictional Japanese business e-mails for the company-extraction task of the first

@@ -1,0 +1,575 @@
+#include "eval/failureanalysis.h"
+
+#include "data/jsonl.h"
+#include "reward/extraction.h"
+#include "store/runstore.h"
+#include "text/markers.h"
+#include "text/normalize.h"
+#include "text/utf8.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+namespace rwb::eval {
+
+namespace {
+
+const std::u32string &unknown32()
+{
+    static const std::u32string u = text::normalize32(reward::kUnknownAnswer);
+    return u;
+}
+
+// The normalized name without legal-entity markers. 一般 / 公益 before 社団法人 and
+// 財団法人 go with the marker (一般社団法人明宝振興会 → 明宝振興会), which the 19 markers
+// alone would leave as 一般明宝振興会.
+std::u32string coreOf(const std::u32string &normalized)
+{
+    std::u32string s = normalized;
+    for (std::u32string_view m : {U"一般社団法人", U"公益社団法人", U"一般財団法人", U"公益財団法人"})
+        for (size_t p = s.find(m); p != std::u32string::npos; p = s.find(m, p))
+            s.erase(p, 2); // the 一般 / 公益; stripMarkers takes the rest
+    std::u32string core = text::stripMarkers(s).text;
+    return core.empty() ? normalized : core;
+}
+
+bool contains(const std::u32string &hay, const std::u32string &needle)
+{
+    return !needle.empty() && hay.find(needle) != std::u32string::npos;
+}
+
+// The normalized form of a text with, for every normalized code point, the index of the
+// original code point it came from.
+struct MappedText {
+    std::u32string norm;
+    std::vector<size_t> from;
+};
+
+MappedText mapNormalized(std::string_view utf8)
+{
+    MappedText m;
+    const std::u32string cps = text::decodeUtf8(utf8);
+    m.norm.reserve(cps.size());
+    m.from.reserve(cps.size());
+    for (size_t i = 0; i < cps.size(); ++i) {
+        const char32_t c = cps[i];
+        if (c < 0x80) {
+            if (!text::isWhiteSpace(c)) {
+                m.norm.push_back(c);
+                m.from.push_back(i);
+            }
+            continue;
+        }
+        for (char32_t n : text::normalize32(text::encodeUtf8(std::u32string(1, c)))) {
+            m.norm.push_back(n);
+            m.from.push_back(i);
+        }
+    }
+    return m;
+}
+
+std::vector<CodePointRange> findIn(const MappedText &m, const std::u32string &needle)
+{
+    std::vector<CodePointRange> out;
+    if (needle.empty())
+        return out;
+    for (size_t p = m.norm.find(needle); p != std::u32string::npos; p = m.norm.find(needle, p + needle.size()))
+        out.push_back({m.from[p], m.from[p + needle.size() - 1] + 1});
+    return out;
+}
+
+// ---- the heuristic ----
+
+bool isSpace(char32_t c)
+{
+    return text::isWhiteSpace(c);
+}
+
+std::vector<std::u32string> words(const std::u32string &line)
+{
+    std::vector<std::u32string> out;
+    std::u32string cur;
+    for (char32_t c : line) {
+        if (isSpace(c)) {
+            if (!cur.empty())
+                out.push_back(std::move(cur));
+            cur.clear();
+        } else {
+            cur.push_back(c);
+        }
+    }
+    if (!cur.empty())
+        out.push_back(std::move(cur));
+    return out;
+}
+
+bool isMarker(const std::u32string &word)
+{
+    const std::u32string n = text::normalize32(text::encodeUtf8(word));
+    for (const std::u32string &m : text::legalEntityMarkers())
+        if (n == m)
+            return true;
+    return false;
+}
+
+bool holdsMarker(const std::u32string &word)
+{
+    return text::stripMarkers(text::normalize32(text::encodeUtf8(word))).removed.size() > 0;
+}
+
+// The first word of a line, a marker standing alone joined with its neighbour.
+std::u32string firstName(const std::vector<std::u32string> &w)
+{
+    if (w.empty())
+        return {};
+    if (isMarker(w[0]) && w.size() > 1)
+        return w[0] + U" " + w[1];
+    if (w.size() > 1 && isMarker(w[1]))
+        return w[0] + U" " + w[1];
+    return w[0];
+}
+
+bool endsWith(const std::u32string &s, std::u32string_view tail)
+{
+    return s.size() >= tail.size() && std::u32string_view(s).substr(s.size() - tail.size()) == tail;
+}
+
+bool endsWithHonorific(const std::u32string &line)
+{
+    for (std::u32string_view h : {U"様", U"御中", U"さん", U"殿", U"各位", U"へ", U"様,", U"様、"})
+        if (endsWith(line, h))
+            return true;
+    return false;
+}
+
+bool isGreeting(const std::u32string &line)
+{
+    for (std::u32string_view g : {U"お世話に", U"お疲れ", U"おつかれ", U"はじめまして", U"初めまして", U"突然",
+                                  U"いつも", U"Dear", U"拝啓", U"こんにちは", U"久しぶり"})
+        if (line.find(g) != std::u32string::npos)
+            return true;
+    return false;
+}
+
+std::u32string trimmed32(const std::u32string &s)
+{
+    size_t a = 0, b = s.size();
+    while (a < b && isSpace(s[a]))
+        ++a;
+    while (b > a && isSpace(s[b - 1]))
+        --b;
+    return s.substr(a, b - a);
+}
+
+std::string guessRecipient(std::string_view emailText)
+{
+    const std::u32string body = text::decodeUtf8(text::nfkc(emailText));
+    std::vector<std::u32string> lines;
+    size_t start = 0;
+    while (start <= body.size()) {
+        size_t end = body.find(U'\n', start);
+        if (end == std::u32string::npos)
+            end = body.size();
+        lines.push_back(trimmed32(body.substr(start, end - start)));
+        start = end + 1;
+    }
+    std::vector<std::u32string> block;
+    for (const std::u32string &l : lines) {
+        if (l.empty() || block.size() == 4)
+            break;
+        if (l.rfind(U"Dear", 0) == 0) {
+            // "Dear 浜口様(三伸化学 営業部)," (NFKC turned the brackets to ASCII)
+            const size_t open = l.find(U'(');
+            const size_t close = l.find(U')', open == std::u32string::npos ? 0 : open);
+            if (open != std::u32string::npos && close != std::u32string::npos)
+                return text::encodeUtf8(firstName(words(l.substr(open + 1, close - open - 1))));
+            break;
+        }
+        if (isGreeting(l))
+            break;
+        block.push_back(l);
+    }
+    if (block.empty())
+        return {};
+    // Only a block with an addressee line (one that ends with an honorific) counts.
+    if (std::none_of(block.begin(), block.end(), endsWithHonorific))
+        return {};
+    if (block.size() >= 2 && !endsWithHonorific(block[0]))
+        return text::encodeUtf8(firstName(words(block[0])));
+    const std::vector<std::u32string> w = words(block[0]);
+    if (w.size() >= 2 && (w.size() >= 3 || endsWith(block[0], U"御中") || holdsMarker(w[0]) || isMarker(w[1])))
+        return text::encodeUtf8(firstName(w));
+    return {};
+}
+
+bool isNameChar(char32_t c)
+{
+    return (c >= U'0' && c <= U'9') || (c >= U'A' && c <= U'Z') || (c >= U'a' && c <= U'z') ||
+           (c >= 0x30A0 && c <= 0x30FF) || // katakana, ー, ・
+           (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || c == U'&' || c == U'々';
+}
+
+// Company-like spans: a marker plus the run of name characters after it (or before it).
+std::vector<std::string> companyLikeSpans(std::string_view utf8)
+{
+    const std::u32string t = text::decodeUtf8(text::nfkc(utf8));
+    std::vector<std::string> out;
+    const auto &markers = text::legalEntityMarkers();
+    for (size_t i = 0; i < t.size();) {
+        size_t len = 0;
+        for (const std::u32string &m : markers)
+            if (t.compare(i, m.size(), m) == 0) {
+                len = m.size();
+                break;
+            }
+        if (len == 0) {
+            ++i;
+            continue;
+        }
+        // After: 株式会社ミハル包装 (one space allowed right after the marker).
+        size_t a = i + len;
+        if (a < t.size() && isSpace(t[a]) && t[a] != U'\n')
+            ++a;
+        size_t e = a;
+        while (e < t.size() && isNameChar(t[e]))
+            ++e;
+        // Before: 弘栄電子株式会社 (one space allowed right before the marker).
+        size_t b = i;
+        if (b > 0 && isSpace(t[b - 1]) && t[b - 1] != U'\n')
+            --b;
+        size_t s = b;
+        while (s > 0 && isNameChar(t[s - 1]))
+            --s;
+        std::u32string span;
+        if (s < b)
+            span = t.substr(s, i + len - s);
+        else if (e > a)
+            span = t.substr(i, e - i);
+        if (!span.empty())
+            out.push_back(text::encodeUtf8(trimmed32(span)));
+        i += len;
+    }
+    return out;
+}
+
+} // namespace
+
+const char *categoryKey(FailureCategory c)
+{
+    switch (c) {
+    case FailureCategory::Exact: return "exact";
+    case FailureCategory::NoAnswer: return "no_answer";
+    case FailureCategory::Missed: return "missed";
+    case FailureCategory::MarkerOnly: return "marker_only";
+    case FailureCategory::NamedWhereUnknown: return "named_where_unknown";
+    case FailureCategory::Recipient: return "recipient";
+    case FailureCategory::ThirdParty: return "third_party";
+    case FailureCategory::Invented: return "invented";
+    case FailureCategory::OtherWrong: return "other_wrong";
+    }
+    return "other_wrong";
+}
+
+const char *sourceKey(PredictionSource s)
+{
+    switch (s) {
+    case PredictionSource::None: return "none";
+    case PredictionSource::Gold: return "gold";
+    case PredictionSource::Recipient: return "recipient";
+    case PredictionSource::ThirdParty: return "third_party";
+    case PredictionSource::InText: return "in_text";
+    case PredictionSource::NotInText: return "not_in_text";
+    }
+    return "none";
+}
+
+const char *categoryDescription(FailureCategory c)
+{
+    switch (c) {
+    case FailureCategory::Exact: return "equal to the gold after normalization";
+    case FailureCategory::NoAnswer: return "no answer (empty, or no <answer> block)";
+    case FailureCategory::Missed: return "answered 不明 where the sender's company is stated";
+    case FailureCategory::MarkerOnly: return "differs from the gold only by legal-entity markers";
+    case FailureCategory::NamedWhereUnknown: return "named a company where the answer is 不明";
+    case FailureCategory::Recipient: return "picked the recipient's company";
+    case FailureCategory::ThirdParty: return "picked a third party's company";
+    case FailureCategory::Invented: return "not in the e-mail or its sender line at all";
+    case FailureCategory::OtherWrong: return "in the e-mail, but a wrong or partial span";
+    }
+    return "";
+}
+
+EmailParties guessParties(std::string_view senderEmail, std::string_view emailText, std::string_view gold)
+{
+    EmailParties p;
+    p.recipient = guessRecipient(emailText);
+    const std::u32string goldNorm = text::normalize32(gold);
+    const bool goldUnknown = goldNorm == unknown32() || goldNorm.empty();
+    std::vector<std::u32string> seen;
+    for (std::string_view part : {senderEmail, emailText}) {
+        for (const std::string &span : companyLikeSpans(part)) {
+            if (!goldUnknown && namesCompany(span, gold))
+                continue;
+            if (!p.recipient.empty() && namesCompany(span, p.recipient))
+                continue;
+            const std::u32string c = coreOf(text::normalize32(span));
+            if (std::find(seen.begin(), seen.end(), c) != seen.end())
+                continue;
+            seen.push_back(c);
+            p.others.push_back(span);
+        }
+    }
+    return p;
+}
+
+EmailParties partiesOf(const data::ExtractionRecord &r)
+{
+    if (!r.partiesKnown)
+        return guessParties(r.senderEmail, r.emailText, r.gold);
+    EmailParties p;
+    p.fromData = true;
+    p.recipient = r.recipientCompany;
+    p.others = r.otherCompanies;
+    return p;
+}
+
+bool namesCompany(std::string_view prediction, std::string_view company)
+{
+    const std::u32string a = coreOf(text::normalize32(prediction));
+    const std::u32string b = coreOf(text::normalize32(company));
+    if (a.empty() || b.empty())
+        return false;
+    if (a == b)
+        return true;
+    const std::u32string &shorter = a.size() < b.size() ? a : b;
+    const std::u32string &longer = a.size() < b.size() ? b : a;
+    return shorter.size() >= 2 && longer.find(shorter) != std::u32string::npos;
+}
+
+FailureCase categorize(const data::ExtractionRecord &r, std::string_view answer, const EmailParties &parties)
+{
+    FailureCase f;
+    const std::u32string pred = text::normalize32(answer);
+    const std::u32string gold = text::normalize32(r.gold);
+    const bool predUnknown = pred == unknown32();
+    const bool goldUnknown = gold == unknown32();
+    const std::u32string source = text::normalize32(r.senderEmail + "\n" + r.emailText);
+    const std::u32string predCore = coreOf(pred);
+
+    if (!pred.empty() && !predUnknown) {
+        const std::u32string goldCore = coreOf(gold);
+        const std::u32string &shorter = predCore.size() < goldCore.size() ? predCore : goldCore;
+        const std::u32string &longer = predCore.size() < goldCore.size() ? goldCore : predCore;
+        if (!goldUnknown && !shorter.empty() && (shorter == longer || (shorter.size() >= 2 && contains(longer, shorter))))
+            f.source = PredictionSource::Gold;
+        else if (namesCompany(answer, parties.recipient))
+            f.source = PredictionSource::Recipient;
+        else if (std::any_of(parties.others.begin(), parties.others.end(),
+                             [&](const std::string &o) { return namesCompany(answer, o); }))
+            f.source = PredictionSource::ThirdParty;
+        else if (contains(source, pred) || contains(source, predCore))
+            f.source = PredictionSource::InText;
+        else
+            f.source = PredictionSource::NotInText;
+    }
+
+    if (pred == gold)
+        f.category = FailureCategory::Exact;
+    else if (pred.empty())
+        f.category = FailureCategory::NoAnswer;
+    else if (predUnknown)
+        f.category = FailureCategory::Missed;
+    else if (!goldUnknown && predCore == coreOf(gold))
+        f.category = FailureCategory::MarkerOnly;
+    else if (goldUnknown)
+        f.category = FailureCategory::NamedWhereUnknown;
+    else if (f.source == PredictionSource::Recipient)
+        f.category = FailureCategory::Recipient;
+    else if (f.source == PredictionSource::ThirdParty)
+        f.category = FailureCategory::ThirdParty;
+    else if (f.source == PredictionSource::NotInText)
+        f.category = FailureCategory::Invented;
+    else
+        f.category = FailureCategory::OtherWrong;
+    // A partial overlap with the gold that also names the recipient or a third party
+    // is listed under them: check those before settling for OtherWrong.
+    if (f.category == FailureCategory::OtherWrong && f.source == PredictionSource::Gold) {
+        if (namesCompany(answer, parties.recipient))
+            f.category = FailureCategory::Recipient;
+        else if (std::any_of(parties.others.begin(), parties.others.end(),
+                             [&](const std::string &o) { return namesCompany(answer, o); }))
+            f.category = FailureCategory::ThirdParty;
+    }
+    return f;
+}
+
+std::vector<CodePointRange> findNormalized(std::string_view text, std::string_view needle)
+{
+    return findIn(mapNormalized(text), text::normalize32(needle));
+}
+
+std::vector<HighlightSpan> highlightSpans(const data::ExtractionRecord &r, const EmailParties &parties,
+                                          std::string_view answer, std::string_view compared)
+{
+    const MappedText fields[2] = {mapNormalized(r.senderEmail), mapNormalized(r.emailText)};
+    std::vector<HighlightSpan> out;
+    // The normalized name where it occurs; else (for names of two or more code points)
+    // its core.
+    const auto add = [&](SpanRole role, std::string_view name) {
+        const std::u32string n = text::normalize32(name);
+        if (n.empty() || n == unknown32())
+            return;
+        const std::u32string core = coreOf(n);
+        for (int f = 0; f < 2; ++f) {
+            std::vector<CodePointRange> found = findIn(fields[f], n);
+            if (found.empty() && core.size() >= 2)
+                found = findIn(fields[f], core);
+            for (const CodePointRange &range : found)
+                out.push_back({role, f == 0 ? SpanField::Sender : SpanField::Body, range});
+        }
+    };
+    add(SpanRole::Gold, r.gold);
+    add(SpanRole::Recipient, parties.recipient);
+    for (const std::string &o : parties.others)
+        add(SpanRole::ThirdParty, o);
+    add(SpanRole::Prediction, answer);
+    if (!compared.empty())
+        add(SpanRole::ComparedPrediction, compared);
+    return out;
+}
+
+FailureCounts countFailures(const std::vector<AnalyzedPrediction> &predictions)
+{
+    FailureCounts c;
+    for (const AnalyzedPrediction &p : predictions)
+        ++c.counts[static_cast<size_t>(p.failure.category)];
+    c.total = predictions.size();
+    return c;
+}
+
+FailureComparison compareFailures(const std::vector<AnalyzedPrediction> &a, const std::vector<AnalyzedPrediction> &b)
+{
+    FailureComparison c;
+    std::map<std::string, FailureCategory> at;
+    for (const AnalyzedPrediction &p : a)
+        at[p.exampleId] = p.failure.category;
+    std::map<std::string, bool> inB;
+    for (const AnalyzedPrediction &p : b) {
+        inB[p.exampleId] = true;
+        auto it = at.find(p.exampleId);
+        if (it == at.end()) {
+            ++c.onlyB;
+            continue;
+        }
+        ++c.joined;
+        const FailureCategory ca = it->second, cb = p.failure.category;
+        ++c.transitions[static_cast<size_t>(ca)][static_cast<size_t>(cb)];
+        if (ca != FailureCategory::Exact && cb == FailureCategory::Exact)
+            ++c.fixed;
+        if (ca == FailureCategory::Exact && cb != FailureCategory::Exact)
+            ++c.broke;
+    }
+    for (const auto &[id, cat] : at)
+        if (!inB.count(id))
+            ++c.onlyA;
+    return c;
+}
+
+void addPredictions(FailureData &data, int64_t step, const std::vector<data::ExtractionRecord> &predictions,
+                    int thinking)
+{
+    std::vector<AnalyzedPrediction> &out = data.checkpoints[step];
+    for (const data::ExtractionRecord &p : predictions) {
+        auto email = data.emails.find(p.id);
+        if (email == data.emails.end()) {
+            data::ExtractionRecord r = p;
+            r.completion.clear();
+            email = data.emails.emplace(p.id, std::move(r)).first;
+        }
+        auto parties = data.parties.find(p.id);
+        if (parties == data.parties.end())
+            parties = data.parties.emplace(p.id, partiesOf(email->second)).first;
+        AnalyzedPrediction a;
+        a.exampleId = p.id;
+        a.completion = p.completion;
+        const bool think = thinking == 1 || (thinking < 0 && p.completion.find("<answer>") != std::string::npos);
+        a.answer = reward::extractAnswer(p.completion, think);
+        a.failure = categorize(email->second, a.answer, parties->second);
+        out.push_back(std::move(a));
+    }
+    std::sort(out.begin(), out.end(),
+              [](const AnalyzedPrediction &x, const AnalyzedPrediction &y) { return x.exampleId < y.exampleId; });
+}
+
+FailureData loadRunFailures(const std::string &storePath, int64_t runId)
+{
+    namespace fs = std::filesystem;
+    const store::RunStore st(storePath, store::RunStore::OpenMode::ReadOnly);
+    store::RunInfo run;
+    try {
+        run = st.run(runId);
+    } catch (const std::exception &) {
+        throw data::InputException({storePath, 0, "no run " + std::to_string(runId)});
+    }
+    nlohmann::json config;
+    try {
+        config = nlohmann::json::parse(run.configJson);
+    } catch (const nlohmann::json::exception &) {
+        throw data::InputException({storePath, 0, "run " + std::to_string(runId) + ": its config is not valid JSON"});
+    }
+    const fs::path base = fs::path(storePath).parent_path();
+    const auto resolve = [&](const std::string &p) {
+        const fs::path path(p);
+        return (path.is_relative() ? base / path : path).lexically_normal().string();
+    };
+    auto evalData = config.is_object() ? config.find("eval_data") : config.end();
+    if (!config.is_object() || evalData == config.end() || !evalData->is_string() || evalData->get<std::string>().empty())
+        throw data::InputException(
+            {storePath, 0, "run " + std::to_string(runId) + ": its config has no \"eval_data\" (the e-mails evaluated)"});
+    int thinking = -1;
+    if (auto rc = config.find("reward_config"); rc != config.end()) {
+        try {
+            const nlohmann::json rcj =
+                rc->is_object() ? *rc : nlohmann::json::parse(data::readTextFile(resolve(rc->get<std::string>())));
+            if (auto t = rcj.find("thinking"); t != rcj.end() && t->is_boolean())
+                thinking = t->get<bool>() ? 1 : 0;
+        } catch (const std::exception &) {
+            // Unreadable: decide per completion.
+        }
+    }
+    FailureData data;
+    data.emailsPath = resolve(evalData->get<std::string>());
+    data::ExtractionReadOptions ro;
+    ro.requireCompletion = false;
+    for (data::ExtractionRecord &r : data::readExtractionJsonl(data.emailsPath, ro).records) {
+        const std::string id = r.id;
+        data.emails.emplace(id, std::move(r));
+    }
+    std::map<int64_t, std::vector<data::ExtractionRecord>> byStep;
+    for (const store::StoredEvalPrediction &sp : st.evalPredictions(runId)) {
+        if (!data.emails.count(sp.prediction.exampleId)) {
+            ++data.withoutEmail;
+            continue;
+        }
+        data::ExtractionRecord r;
+        r.id = sp.prediction.exampleId;
+        r.completion = sp.prediction.prediction;
+        byStep[sp.checkpointStep].push_back(std::move(r));
+    }
+    for (const auto &[step, preds] : byStep)
+        addPredictions(data, step, preds, thinking);
+    return data;
+}
+
+FailureData loadPredictionFailures(const std::string &first, const std::string &second)
+{
+    FailureData data;
+    data.emailsPath = first;
+    addPredictions(data, 0, data::readExtractionJsonl(first).records);
+    if (!second.empty())
+        addPredictions(data, 1, data::readExtractionJsonl(second).records);
+    return data;
+}
+
+} // namespace rwb::eval

@@ -1,0 +1,316 @@
+// widgets: the failure explorer and its three models (categories, examples, A → B
+// transitions) on hand-made predictions, the highlighted e-mail (UTF-16 positions with a
+// character outside the BMP), and opening a run store (and its missing e-mails file).
+#include "failurecategorymodel.h"
+#include "failureexamplemodel.h"
+#include "failureexplorer.h"
+#include "failuretransitionmodel.h"
+
+#include "data/extractionrecord.h"
+#include "store/runstore.h"
+
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTextCursor>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace rwb;
+using rwb::eval::FailureCategory;
+using rwb::widgets::FailureCategoryModel;
+using rwb::widgets::FailureExplorer;
+
+namespace {
+
+data::ExtractionRecord record(const char *id, const char *sender, const char *body, const char *gold,
+                              const char *completion)
+{
+    data::ExtractionRecord r;
+    r.id = id;
+    r.senderEmail = sender;
+    r.emailText = body;
+    r.gold = gold;
+    r.completion = completion;
+    return r;
+}
+
+// b1: recipient 三伸化学株式会社; c1: gold 不明, recipient ナツメ株式会社;
+// u1: 𠮷 (two UTF-16 units) before the gold.
+const char *const kB1 = "三伸化学株式会社 制作部\n浜口様\n\nいつもお世話になっております。\n株式会社ミハル包装の中島です。";
+const char *const kC1 = "ナツメ株式会社\nお客様相談室 御中\n\nはじめまして。中川と申します。\n加湿器についてお問い合わせします。";
+const char *const kU1 = "𠮷田様\n\nいつもお世話になっております。\n株式会社ミハル包装の中島です。";
+
+void writeLines(const QString &path, const std::vector<data::ExtractionRecord> &records)
+{
+    std::ofstream f(path.toStdString(), std::ios::binary);
+    for (const data::ExtractionRecord &r : records)
+        f << data::toJsonLine(r) << '\n';
+}
+
+int countAt(const QAbstractItemModel *m, int row, int column)
+{
+    return m->index(row, column).data().toString().toInt();
+}
+
+} // namespace
+
+class TestFailureExplorer : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void compareTwoFiles();
+    void highlightedEmail();
+    void singleCheckpoint();
+    void openRun();
+    void openRunMissingEmails();
+    // Manual check, skipped unless RWB_FAILURES_DEMO_STORE names a run store: opens run 1,
+    // compares its first and last checkpoints, prints the counts and saves a screenshot to
+    // RWB_FAILURES_DEMO_PNG.
+    void demoScreenshot();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_a, m_b;
+};
+
+void TestFailureExplorer::init()
+{
+    QVERIFY(m_dir.isValid());
+    m_a = m_dir.filePath("a.jsonl");
+    m_b = m_dir.filePath("b.jsonl");
+    // A: b1 recipient, c1 exact (不明), u1 marker only.
+    writeLines(m_a, {record("b1", "中島 <n@miharu.jp>", kB1, "株式会社ミハル包装", "三伸化学株式会社"),
+                     record("c1", "中川 <n@gmail.com>", kC1, "不明", "不明"),
+                     record("u1", "中島 <n@miharu.jp>", kU1, "株式会社ミハル包装", "ミハル包装")});
+    // B: b1 exact (fixed), c1 named a company (broke), u1 exact (fixed).
+    writeLines(m_b, {record("b1", "中島 <n@miharu.jp>", kB1, "株式会社ミハル包装", "株式会社ミハル包装"),
+                     record("c1", "中川 <n@gmail.com>", kC1, "不明", "ナツメ株式会社"),
+                     record("u1", "中島 <n@miharu.jp>", kU1, "株式会社ミハル包装", "株式会社ミハル包装")});
+}
+
+void TestFailureExplorer::compareTwoFiles()
+{
+    FailureExplorer explorer;
+    QAbstractItemModelTester t1(explorer.categoryModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t2(explorer.exampleModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t3(explorer.transitionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QString error;
+    QVERIFY2(explorer.openPredictions(m_a, m_b, &error), qPrintable(error));
+    QCOMPARE(explorer.checkpointSteps(), (QList<qint64>{0, 1}));
+    QCOMPARE(explorer.checkpointA(), qint64(0));
+    QCOMPARE(explorer.checkpointB(), qint64(1));
+
+    // Categories: 9 rows + fixed + broke; columns category, A, B, B − A.
+    const QAbstractItemModel *cats = explorer.categoryModel();
+    QCOMPARE(cats->rowCount(), 11);
+    QCOMPARE(cats->columnCount(), 4);
+    const int exact = static_cast<int>(FailureCategory::Exact);
+    QCOMPARE(countAt(cats, exact, 1), 1); // c1
+    QCOMPARE(countAt(cats, exact, 2), 2); // b1, u1
+    QCOMPARE(cats->index(exact, 3).data().toString(), QString("+1"));
+    QCOMPARE(countAt(cats, static_cast<int>(FailureCategory::Recipient), 1), 1);
+    QCOMPARE(countAt(cats, static_cast<int>(FailureCategory::MarkerOnly), 1), 1);
+    QCOMPARE(countAt(cats, static_cast<int>(FailureCategory::NamedWhereUnknown), 2), 1);
+    QCOMPARE(cats->index(9, 0).data(FailureCategoryModel::CountRole).toLongLong(), 2); // fixed
+    QCOMPARE(countAt(cats, 9, 1), 2);
+    QCOMPARE(countAt(cats, 10, 1), 1); // broke
+
+    // Transitions: recipient → exact, marker → exact, exact → named where 不明.
+    const QAbstractItemModel *trans = explorer.transitionModel();
+    QCOMPARE(trans->rowCount(), 9);
+    const auto cell = [&](FailureCategory a, FailureCategory b) {
+        return trans->index(static_cast<int>(a), static_cast<int>(b)).data(widgets::FailureTransitionModel::CountRole).toLongLong();
+    };
+    QCOMPARE(cell(FailureCategory::Recipient, FailureCategory::Exact), 1);
+    QCOMPARE(cell(FailureCategory::MarkerOnly, FailureCategory::Exact), 1);
+    QCOMPARE(cell(FailureCategory::Exact, FailureCategory::NamedWhereUnknown), 1);
+    QCOMPARE(cell(FailureCategory::Exact, FailureCategory::Exact), 0);
+
+    // Fixed lists b1 and u1 with both predictions.
+    QVERIFY(explorer.selectCategory(FailureCategoryModel::FixedFilter));
+    const QAbstractItemModel *ex = explorer.exampleModel();
+    QCOMPARE(ex->rowCount(), 2);
+    QCOMPARE(ex->columnCount(), 5);
+    QCOMPARE(ex->index(0, 0).data().toString(), QString("b1"));
+    QCOMPARE(ex->index(0, 1).data().toString(), QString("三伸化学株式会社"));
+    QCOMPARE(ex->index(0, 2).data().toString(), QString("株式会社ミハル包装"));
+    QCOMPARE(ex->index(1, 0).data().toString(), QString("u1"));
+    QVERIFY(explorer.selectCategory(FailureCategoryModel::BrokeFilter));
+    QCOMPARE(ex->rowCount(), 1);
+    QCOMPARE(ex->index(0, 0).data().toString(), QString("c1"));
+
+    // A transition cell lists its e-mails.
+    auto *matrix = explorer.findChild<QTableView *>("failureTransitions");
+    QVERIFY(matrix);
+    QVERIFY(!matrix->isHidden());
+    QSignalSpy selected(&explorer, &FailureExplorer::exampleSelected);
+    QMetaObject::invokeMethod(matrix, "clicked", Q_ARG(QModelIndex, trans->index(static_cast<int>(FailureCategory::MarkerOnly),
+                                                                             static_cast<int>(FailureCategory::Exact))));
+    QCOMPARE(ex->rowCount(), 1);
+    QCOMPARE(ex->index(0, 0).data().toString(), QString("u1"));
+    QVERIFY(explorer.selectExample("u1"));
+    QCOMPARE(selected.count(), 1);
+    QCOMPARE(selected.at(0).at(0).toString(), QString("u1"));
+    QVERIFY(!explorer.selectExample("b1")); // not in this list
+
+    // No comparison: the matrix goes, fixed/broke rows go.
+    explorer.compareWith(-1);
+    QCOMPARE(cats->rowCount(), 9);
+    QCOMPARE(cats->columnCount(), 3);
+    QVERIFY(matrix->isHidden());
+    QCOMPARE(trans->rowCount(), 0);
+    QCOMPARE(ex->columnCount(), 4);
+}
+
+// The e-mail of u1 at A ("ミハル包装") vs B (the gold), with every span where it belongs.
+void TestFailureExplorer::highlightedEmail()
+{
+    FailureExplorer explorer;
+    QVERIFY(explorer.openPredictions(m_a, m_b));
+    QVERIFY(explorer.selectCategory(static_cast<int>(FailureCategory::MarkerOnly)));
+    QVERIFY(explorer.selectExample("u1"));
+    QCOMPARE(explorer.currentExample(), QString("u1"));
+    auto *view = explorer.findChild<QTextBrowser *>("failureEmail");
+    QVERIFY(view);
+    QTextDocument *doc = view->document();
+    // "From: " (6) + "中島 <n@miharu.jp>" (16 UTF-16 units) + "\n\n" → the body at 24.
+    // Body code points: 𠮷 田 様 \n \n, いつもお世話になっております。 (15), \n, then
+    // 株式会社ミハル包装 at code point 21 = UTF-16 unit 22 (𠮷 takes two): document 46–55.
+    const QString text = doc->toPlainText();
+    QCOMPARE(text.mid(46, 9), QString("株式会社ミハル包装"));
+    QCOMPARE(FailureExplorer::utf16Offset(QString::fromUtf8(kU1), 21), 22);
+    const auto formatAt = [&](int pos) {
+        QTextCursor c(doc);
+        c.setPosition(pos + 1); // the format of the character before the cursor (not at a block start)
+        return c.charFormat();
+    };
+    const QColor gold(0xc6, 0xef, 0xce);
+    QCOMPARE(formatAt(46).background().color(), gold);
+    QCOMPARE(formatAt(54).background().color(), gold);
+    QVERIFY(formatAt(44).background().color() != gold); // 。 before the line break
+    QVERIFY(formatAt(55).background().color() != gold);
+    // Prediction A "ミハル包装": 46 + 4 = 50 … 54, underlined; B (the whole gold) overlined.
+    QCOMPARE(formatAt(50).underlineStyle(), QTextCharFormat::SingleUnderline);
+    QCOMPARE(formatAt(54).underlineStyle(), QTextCharFormat::SingleUnderline);
+    QCOMPARE(formatAt(49).underlineStyle(), QTextCharFormat::NoUnderline);
+    QVERIFY(formatAt(46).fontOverline());
+    QVERIFY(formatAt(54).fontOverline());
+    QVERIFY(!formatAt(55).fontOverline());
+    QVERIFY(!formatAt(44).fontOverline());
+    // The explanation names both categories.
+    auto *expl = explorer.findChild<QLabel *>("failureExplanation");
+    QVERIFY(expl->text().contains(FailureCategoryModel::categoryName(FailureCategory::MarkerOnly).toHtmlEscaped()));
+    QVERIFY(expl->text().contains(FailureCategoryModel::categoryName(FailureCategory::Exact).toHtmlEscaped()));
+
+    // b1: the recipient (三伸化学株式会社, body 0–8) in blue, the first thing of the body.
+    QVERIFY(explorer.selectCategory(FailureCategoryModel::FixedFilter));
+    QVERIFY(explorer.selectExample("b1"));
+    QCOMPARE(doc->toPlainText().mid(24, 8), QString("三伸化学株式会社"));
+    QCOMPARE(formatAt(24).background().color(), QColor(0xc9, 0xdd, 0xfb));
+    QCOMPARE(formatAt(31).background().color(), QColor(0xc9, 0xdd, 0xfb));
+    QCOMPARE(formatAt(31).underlineStyle(), QTextCharFormat::SingleUnderline); // prediction A there too
+    QVERIFY(formatAt(32).background().color() != QColor(0xc9, 0xdd, 0xfb));
+}
+
+void TestFailureExplorer::singleCheckpoint()
+{
+    FailureExplorer explorer;
+    QAbstractItemModelTester t1(explorer.categoryModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(explorer.openPredictions(m_a));
+    QCOMPARE(explorer.checkpointB(), qint64(-1));
+    const QAbstractItemModel *cats = explorer.categoryModel();
+    QCOMPARE(cats->rowCount(), 9);
+    // 1 of 3 in each of exact, recipient, marker only.
+    QCOMPARE(cats->index(static_cast<int>(FailureCategory::Exact), 2).data().toString(), QString("33.3 %"));
+    QCOMPARE(cats->index(static_cast<int>(FailureCategory::Invented), 2).data().toString(), QString("0.0 %"));
+    QVERIFY(!explorer.selectCategory(FailureCategoryModel::FixedFilter));
+    QVERIFY(explorer.selectCategory(static_cast<int>(FailureCategory::Recipient)));
+    QCOMPARE(explorer.exampleModel()->rowCount(), 1);
+    explorer.close();
+    QCOMPARE(cats->rowCount(), 0);
+    QVERIFY(explorer.checkpointSteps().isEmpty());
+    // A missing file: false, the message names it, nothing crashes.
+    QString error;
+    QVERIFY(!explorer.openPredictions(m_dir.filePath("nope.jsonl"), {}, &error));
+    QVERIFY2(error.contains("nope.jsonl"), qPrintable(error));
+}
+
+void TestFailureExplorer::openRun()
+{
+    QTemporaryDir dir;
+    {
+        std::ofstream f(dir.filePath("test.jsonl").toStdString(), std::ios::binary);
+        f << data::toJsonLine(record("b1", "中島 <n@miharu.jp>", kB1, "株式会社ミハル包装", ""), false) << '\n'
+          << data::toJsonLine(record("c1", "中川 <n@gmail.com>", kC1, "不明", ""), false) << '\n';
+    }
+    const QString storePath = dir.filePath("runs.sqlite");
+    {
+        store::RunStore st(storePath.toStdString());
+        const int64_t run = st.beginRun("r", store::RunKind::Grpo, R"({"eval_data": "test.jsonl"})");
+        st.writeEvalPredictions(run, 0, {{"b1", "ナツメ株式会社", "株式会社ミハル包装", false, "{}"},
+                                         {"c1", "不明", "不明", true, "{}"}});
+        st.writeEvalPredictions(run, 20, {{"b1", "株式会社ミハル包装", "株式会社ミハル包装", true, "{}"},
+                                          {"c1", "不明", "不明", true, "{}"}});
+        st.finishRun(run, store::RunStatus::Finished);
+    }
+    FailureExplorer explorer;
+    QString error;
+    QVERIFY2(explorer.openRun(storePath, 1, &error), qPrintable(error));
+    QCOMPARE(explorer.checkpointSteps(), (QList<qint64>{0, 20}));
+    QCOMPARE(explorer.checkpointB(), qint64(20));
+    // b1 at step 0 named the other e-mail's company: not in b1's text → invented.
+    QCOMPARE(countAt(explorer.categoryModel(), static_cast<int>(FailureCategory::Invented), 1), 1);
+    QCOMPARE(countAt(explorer.categoryModel(), 9, 1), 1); // fixed
+    QCOMPARE(countAt(explorer.categoryModel(), 10, 1), 0); // broke
+    QVERIFY(!explorer.openRun(storePath, 7, &error));
+    QVERIFY2(error.contains("run 7"), qPrintable(error));
+}
+
+void TestFailureExplorer::openRunMissingEmails()
+{
+    QTemporaryDir dir;
+    const QString storePath = dir.filePath("runs.sqlite");
+    {
+        store::RunStore st(storePath.toStdString());
+        const int64_t run = st.beginRun("r", store::RunKind::Grpo, R"({"eval_data": "data/test.jsonl"})");
+        st.writeEvalPredictions(run, 0, {{"b1", "x", "y", false, "{}"}});
+    }
+    FailureExplorer explorer;
+    QString error;
+    QVERIFY(!explorer.openRun(storePath, 1, &error));
+    QVERIFY2(error.contains(dir.filePath("data/test.jsonl")), qPrintable(error));
+}
+
+void TestFailureExplorer::demoScreenshot()
+{
+    const QString storePath = qEnvironmentVariable("RWB_FAILURES_DEMO_STORE");
+    if (storePath.isEmpty())
+        QSKIP("set RWB_FAILURES_DEMO_STORE (and RWB_FAILURES_DEMO_PNG) to run");
+    FailureExplorer explorer;
+    explorer.resize(1500, 820);
+    QString error;
+    QVERIFY2(explorer.openRun(storePath, 1, &error), qPrintable(error));
+    const QList<qint64> steps = explorer.checkpointSteps();
+    explorer.showCheckpoint(steps.first());
+    explorer.compareWith(steps.last());
+    const QAbstractItemModel *cats = explorer.categoryModel();
+    for (int r = 0; r < cats->rowCount(); ++r)
+        qInfo().noquote() << cats->index(r, 0).data().toString() << cats->index(r, 1).data().toString()
+                          << cats->index(r, 2).data().toString();
+    const QString category = qEnvironmentVariable("RWB_FAILURES_DEMO_CATEGORY", "5");
+    QVERIFY(explorer.selectCategory(category.toInt()));
+    QVERIFY(explorer.exampleModel()->rowCount() > 0);
+    const int pick = qEnvironmentVariableIntValue("RWB_FAILURES_DEMO_ROW");
+    QVERIFY(explorer.selectExample(explorer.exampleModel()->index(pick, 0).data().toString()));
+    explorer.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&explorer));
+    const QString png = qEnvironmentVariable("RWB_FAILURES_DEMO_PNG", "/tmp/failures_demo.png");
+    QVERIFY(explorer.grab().save(png));
+}
+
+QTEST_MAIN(TestFailureExplorer)
+#include "tst_failureexplorer.moc"

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "eval/failureanalysis.h"
+
+#include <QAbstractTableModel>
+#include <optional>
+
+namespace rwb::widgets {
+
+// The failure categories of one checkpoint (A) as rows: name, count and share of all
+// predictions; in compare mode (a second checkpoint B) the columns are A, B and B − A,
+// and two rows follow the categories: "Fixed" (wrong at A, exact at B) and "Broke"
+// (exact at A, wrong at B). FilterRole gives what a row selects (a category index, or
+// FixedFilter / BrokeFilter). GUI thread.
+class FailureCategoryModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    static constexpr int FilterRole = Qt::UserRole + 1; // int: category index, FixedFilter, BrokeFilter
+    static constexpr int CountRole = Qt::UserRole + 2;  // qlonglong: count at A (Fixed/Broke: their count)
+    static constexpr int FixedFilter = 100;
+    static constexpr int BrokeFilter = 101;
+
+    explicit FailureCategoryModel(QObject *parent = nullptr);
+
+    // Counts at A; with `b` and `comparison`, compare mode.
+    void setCounts(const rwb::eval::FailureCounts &a, const std::optional<rwb::eval::FailureCounts> &b = {},
+                   const rwb::eval::FailureComparison &comparison = {});
+    void clear();
+    bool compareMode() const { return m_b.has_value(); }
+    // The row of a filter value (-1: none).
+    int rowOf(int filter) const;
+
+    // The translated name and explanation of a category.
+    static QString categoryName(rwb::eval::FailureCategory category);
+    static QString categoryExplanation(rwb::eval::FailureCategory category);
+    static QString sourceName(rwb::eval::PredictionSource source);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    rwb::eval::FailureCounts m_a;
+    std::optional<rwb::eval::FailureCounts> m_b;
+    rwb::eval::FailureComparison m_comparison;
+    bool m_empty = true;
+};
+
+} // namespace rwb::widgets

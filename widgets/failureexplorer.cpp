@@ -1,0 +1,564 @@
+#include "failureexplorer.h"
+
+#include "failurecategorymodel.h"
+#include "failureexamplemodel.h"
+#include "failuretransitionmodel.h"
+
+#include "eval/failureanalysis.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QVBoxLayout>
+
+#include <exception>
+
+namespace rwb::widgets {
+
+using eval::FailureCategory;
+
+namespace {
+
+// The example list shows the e-mails of one A → B cell of the matrix.
+constexpr int kTransitionFilter = 200;
+
+// Backgrounds for the parties; prediction A underlined in red, prediction B overlined
+// and italic, so that overlapping spans (a prediction on the gold) show each of them.
+const QColor kGoldColor(0xc6, 0xef, 0xce);
+const QColor kRecipientColor(0xc9, 0xdd, 0xfb);
+const QColor kThirdPartyColor(0xfd, 0xe3, 0xb5);
+const QColor kPredictionColor(0xc0, 0x39, 0x2b);
+
+QTextCharFormat formatFor(eval::SpanRole role)
+{
+    QTextCharFormat f;
+    switch (role) {
+    case eval::SpanRole::Gold:
+        f.setBackground(kGoldColor);
+        break;
+    case eval::SpanRole::Recipient:
+        f.setBackground(kRecipientColor);
+        break;
+    case eval::SpanRole::ThirdParty:
+        f.setBackground(kThirdPartyColor);
+        break;
+    case eval::SpanRole::Prediction:
+        f.setUnderlineStyle(QTextCharFormat::SingleUnderline);
+        f.setUnderlineColor(kPredictionColor);
+        f.setForeground(kPredictionColor);
+        f.setFontWeight(QFont::Bold);
+        break;
+    case eval::SpanRole::ComparedPrediction:
+        f.setFontOverline(true);
+        f.setFontItalic(true);
+        break;
+    }
+    return f;
+}
+
+QString q(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+FailureExplorer::FailureExplorer(QWidget *parent)
+    : QWidget(parent)
+    , m_categories(new FailureCategoryModel(this))
+    , m_examples(new FailureExampleModel(this))
+    , m_transitions(new FailureTransitionModel(this))
+    , m_comboA(new QComboBox(this))
+    , m_comboB(new QComboBox(this))
+    , m_status(new QLabel(this))
+    , m_categoryView(new QTableView(this))
+    , m_compareSummary(new QLabel(this))
+    , m_transitionLabel(new QLabel(tr("Category at A (rows) → at B (columns); click a cell for its e-mails"), this))
+    , m_transitionView(new QTableView(this))
+    , m_listTitle(new QLabel(this))
+    , m_exampleView(new QTableView(this))
+    , m_legend(new QLabel(this))
+    , m_emailView(new QTextBrowser(this))
+    , m_explanation(new QLabel(this))
+{
+    m_comboA->setObjectName("failureCheckpointA");
+    m_comboB->setObjectName("failureCheckpointB");
+    m_categoryView->setObjectName("failureCategories");
+    m_transitionView->setObjectName("failureTransitions");
+    m_exampleView->setObjectName("failureExamples");
+    m_emailView->setObjectName("failureEmail");
+    m_explanation->setObjectName("failureExplanation");
+    m_compareSummary->setObjectName("failureCompareSummary");
+    m_comboA->setToolTip(tr("The checkpoint whose predictions are grouped (A)"));
+    m_comboB->setToolTip(tr("A second checkpoint to compare with (B)"));
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Checkpoint A:"), this));
+    top->addWidget(m_comboA);
+    top->addSpacing(12);
+    top->addWidget(new QLabel(tr("compare with B:"), this));
+    top->addWidget(m_comboB);
+    top->addSpacing(12);
+    top->addWidget(m_status, 1);
+    m_status->setWordWrap(true);
+
+    for (QTableView *v : {m_categoryView, m_exampleView, m_transitionView}) {
+        v->setSelectionBehavior(QAbstractItemView::SelectRows);
+        v->setSelectionMode(QAbstractItemView::SingleSelection);
+        v->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
+    }
+    m_transitionView->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_categoryView->setModel(m_categories);
+    m_categoryView->verticalHeader()->hide();
+    m_categoryView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_exampleView->setModel(m_examples);
+    m_exampleView->verticalHeader()->hide();
+    m_exampleView->setAlternatingRowColors(true);
+    m_exampleView->horizontalHeader()->setStretchLastSection(true);
+    m_transitionView->setModel(m_transitions);
+    m_transitionView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_transitionView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_compareSummary->setWordWrap(true);
+    m_transitionLabel->setWordWrap(true);
+
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_categoryView, 3);
+    leftLayout->addWidget(m_compareSummary);
+    leftLayout->addWidget(m_transitionLabel);
+    leftLayout->addWidget(m_transitionView, 4);
+
+    auto *middle = new QWidget(this);
+    auto *middleLayout = new QVBoxLayout(middle);
+    middleLayout->setContentsMargins(0, 0, 0, 0);
+    middleLayout->addWidget(m_listTitle);
+    middleLayout->addWidget(m_exampleView);
+
+    auto *right = new QWidget(this);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true);
+    m_explanation->setWordWrap(true);
+    m_explanation->setTextFormat(Qt::RichText);
+    m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    rightLayout->addWidget(m_legend);
+    rightLayout->addWidget(m_emailView, 1);
+    rightLayout->addWidget(m_explanation);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(left);
+    splitter->addWidget(middle);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 4);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(splitter, 1);
+
+    const auto swatch = [](const QString &css, const QString &name) {
+        return QStringLiteral("<span style=\"%1\">&nbsp;%2&nbsp;</span>").arg(css, name.toHtmlEscaped());
+    };
+    const QString bg = QStringLiteral("background-color:%1;");
+    m_legend->setText(tr("Highlights:") + QLatin1Char(' ') + swatch(bg.arg(kGoldColor.name()), tr("gold")) +
+                      QLatin1Char(' ') + swatch(bg.arg(kRecipientColor.name()), tr("recipient")) + QLatin1Char(' ') +
+                      swatch(bg.arg(kThirdPartyColor.name()), tr("third party")) + QLatin1Char(' ') +
+                      swatch(QStringLiteral("color:%1; font-weight:bold; text-decoration:underline;").arg(kPredictionColor.name()),
+                             tr("prediction (A)")) +
+                      QLatin1Char(' ') + swatch(QStringLiteral("font-style:italic; text-decoration:overline;"), tr("prediction B")));
+
+    connect(m_comboA, qOverload<int>(&QComboBox::activated), this,
+            [this](int i) { showCheckpoint(m_comboA->itemData(i).toLongLong()); });
+    connect(m_comboB, qOverload<int>(&QComboBox::activated), this,
+            [this](int i) { compareWith(m_comboB->itemData(i).toLongLong()); });
+    connect(m_categoryView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &index) { categoryClicked(index); });
+    connect(m_transitionView, &QTableView::clicked, this, [this](const QModelIndex &index) { transitionClicked(index); });
+    connect(m_exampleView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &index) { exampleClicked(index); });
+    close();
+}
+
+FailureExplorer::~FailureExplorer() = default;
+
+int FailureExplorer::utf16Offset(const QString &text, qsizetype codePoint)
+{
+    int pos = 0;
+    for (qsizetype cp = 0; cp < codePoint && pos < text.size(); ++cp)
+        pos += (text.at(pos).isHighSurrogate() && pos + 1 < text.size() && text.at(pos + 1).isLowSurrogate()) ? 2 : 1;
+    return pos;
+}
+
+bool FailureExplorer::openRun(const QString &storePath, qint64 runId, QString *error)
+{
+    try {
+        auto data = std::make_unique<eval::FailureData>(eval::loadRunFailures(storePath.toStdString(), runId));
+        if (data->checkpoints.empty()) {
+            if (error)
+                *error = tr("%1: run %2 has no stored evaluations").arg(storePath).arg(runId);
+            return false;
+        }
+        std::map<qint64, QString> labels;
+        for (const auto &[step, preds] : data->checkpoints)
+            labels[step] = tr("step %1").arg(step);
+        adopt(std::move(data), std::move(labels), tr("run %1 of %2").arg(runId).arg(QFileInfo(storePath).fileName()));
+        return true;
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+bool FailureExplorer::openPredictions(const QString &jsonl, const QString &compareJsonl, QString *error)
+{
+    try {
+        auto data = std::make_unique<eval::FailureData>(
+            eval::loadPredictionFailures(jsonl.toStdString(), compareJsonl.toStdString()));
+        std::map<qint64, QString> labels{{0, QFileInfo(jsonl).fileName()}};
+        if (!compareJsonl.isEmpty())
+            labels[1] = QFileInfo(compareJsonl).fileName();
+        adopt(std::move(data), std::move(labels), QFileInfo(jsonl).fileName());
+        return true;
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+void FailureExplorer::adopt(std::unique_ptr<eval::FailureData> data, std::map<qint64, QString> labels,
+                            const QString &source)
+{
+    m_data = std::move(data);
+    m_labels = std::move(labels);
+    m_stepA = m_data->checkpoints.begin()->first;
+    m_stepB = m_data->checkpoints.size() > 1 ? m_data->checkpoints.rbegin()->first : -1;
+    m_filter = static_cast<int>(FailureCategory::Exact);
+    m_currentId.clear();
+    size_t fromData = 0;
+    for (const auto &[id, p] : m_data->parties)
+        fromData += p.fromData ? 1 : 0;
+    QString parties = fromData == m_data->parties.size()
+                          ? tr("recipients and third parties from the data")
+                      : fromData == 0
+                          ? tr("recipients and third parties guessed from the addressee block and legal-entity markers")
+                          : tr("recipients and third parties from the data for %1 of %2 e-mails, guessed for the rest")
+                                .arg(fromData)
+                                .arg(m_data->parties.size());
+    QString status = tr("%1 — %n e-mail(s); %2", nullptr, static_cast<int>(m_data->emails.size())).arg(source, parties);
+    if (m_data->withoutEmail)
+        status += tr("; %n prediction(s) left out: their id is not in %1", nullptr, static_cast<int>(m_data->withoutEmail))
+                      .arg(QFileInfo(q(m_data->emailsPath)).fileName());
+    m_status->setText(status);
+    m_status->setToolTip(q(m_data->emailsPath));
+    fillCombos();
+    refresh();
+    selectCategory(m_filter);
+}
+
+void FailureExplorer::close()
+{
+    m_data.reset();
+    m_labels.clear();
+    m_stepA = m_stepB = -1;
+    m_currentId.clear();
+    m_categories->clear();
+    m_examples->clear();
+    m_transitions->clear();
+    m_comboA->clear();
+    m_comboB->clear();
+    m_status->setText(tr("No evaluation open."));
+    m_compareSummary->clear();
+    m_transitionLabel->hide();
+    m_transitionView->hide();
+    m_compareSummary->hide();
+    m_listTitle->clear();
+    m_emailView->clear();
+    m_explanation->clear();
+}
+
+QList<qint64> FailureExplorer::checkpointSteps() const
+{
+    QList<qint64> steps;
+    if (m_data)
+        for (const auto &[step, preds] : m_data->checkpoints)
+            steps.append(step);
+    return steps;
+}
+
+void FailureExplorer::fillCombos()
+{
+    const QSignalBlocker ba(m_comboA), bb(m_comboB);
+    m_comboA->clear();
+    m_comboB->clear();
+    m_comboB->addItem(tr("(none)"), qint64(-1));
+    for (const auto &[step, label] : m_labels) {
+        m_comboA->addItem(label, step);
+        m_comboB->addItem(label, step);
+    }
+    m_comboA->setCurrentIndex(m_comboA->findData(m_stepA));
+    m_comboB->setCurrentIndex(m_comboB->findData(m_stepB));
+}
+
+void FailureExplorer::showCheckpoint(qint64 step)
+{
+    if (!m_data || !m_data->checkpoints.count(step) || step == m_stepA)
+        return;
+    m_stepA = step;
+    if (m_stepB == m_stepA)
+        m_stepB = -1;
+    fillCombos();
+    refresh();
+}
+
+void FailureExplorer::compareWith(qint64 step)
+{
+    if (!m_data || (step >= 0 && !m_data->checkpoints.count(step)) || step == m_stepB)
+        return;
+    m_stepB = step;
+    fillCombos();
+    refresh();
+}
+
+void FailureExplorer::refresh()
+{
+    if (!m_data)
+        return;
+    const auto &a = m_data->checkpoints.at(m_stepA);
+    const bool compare = m_stepB >= 0;
+    if (compare) {
+        const auto &b = m_data->checkpoints.at(m_stepB);
+        const eval::FailureComparison c = eval::compareFailures(a, b);
+        m_categories->setCounts(eval::countFailures(a), eval::countFailures(b), c);
+        m_transitions->setComparison(c);
+        QString summary = tr("<b>%1</b> → <b>%2</b>: <span style=\"color:#1e8449\">fixed %3</span> (wrong at A, right at B), "
+                             "<span style=\"color:#c0392b\">broke %4</span> (right at A, wrong at B), of %5 e-mails in both.")
+                              .arg(m_labels[m_stepA].toHtmlEscaped(), m_labels[m_stepB].toHtmlEscaped())
+                              .arg(c.fixed)
+                              .arg(c.broke)
+                              .arg(c.joined);
+        if (c.onlyA || c.onlyB)
+            summary += QLatin1Char(' ') + tr("Only at A: %1, only at B: %2.").arg(c.onlyA).arg(c.onlyB);
+        m_compareSummary->setText(summary);
+    } else {
+        m_categories->setCounts(eval::countFailures(a));
+        m_transitions->clear();
+        if (m_filter == FailureCategoryModel::FixedFilter || m_filter == FailureCategoryModel::BrokeFilter ||
+            m_filter == kTransitionFilter)
+            m_filter = static_cast<int>(FailureCategory::Exact);
+    }
+    m_compareSummary->setVisible(compare);
+    m_transitionLabel->setVisible(compare);
+    m_transitionView->setVisible(compare);
+    const QString keep = m_currentId;
+    fillExamples();
+    if (m_filter != kTransitionFilter) {
+        const QSignalBlocker block(m_categoryView->selectionModel());
+        m_categoryView->selectRow(m_categories->rowOf(m_filter));
+    }
+    if (!keep.isEmpty() && !selectExample(keep))
+        showExample(keep); // not in this list any more: still show it
+}
+
+bool FailureExplorer::selectCategory(int filter)
+{
+    const int row = m_categories->rowOf(filter);
+    if (row < 0)
+        return false;
+    m_filter = filter;
+    m_categoryView->selectRow(row);
+    fillExamples();
+    return true;
+}
+
+void FailureExplorer::categoryClicked(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return;
+    m_filter = m_categories->data(index, FailureCategoryModel::FilterRole).toInt();
+    m_transitionView->clearSelection();
+    fillExamples();
+}
+
+void FailureExplorer::transitionClicked(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return;
+    m_filter = kTransitionFilter;
+    m_transitionA = index.row();
+    m_transitionB = index.column();
+    {
+        const QSignalBlocker block(m_categoryView->selectionModel());
+        m_categoryView->clearSelection();
+    }
+    fillExamples();
+}
+
+void FailureExplorer::fillExamples()
+{
+    if (!m_data) {
+        m_examples->clear();
+        return;
+    }
+    const auto &a = m_data->checkpoints.at(m_stepA);
+    const bool compare = m_stepB >= 0;
+    std::map<std::string, const eval::AnalyzedPrediction *> atB;
+    if (compare)
+        for (const eval::AnalyzedPrediction &p : m_data->checkpoints.at(m_stepB))
+            atB[p.exampleId] = &p;
+    std::vector<FailureExampleModel::Row> rows;
+    for (const eval::AnalyzedPrediction &p : a) {
+        const auto bIt = atB.find(p.exampleId);
+        const eval::AnalyzedPrediction *b = bIt == atB.end() ? nullptr : bIt->second;
+        const FailureCategory ca = p.failure.category;
+        bool take = false;
+        if (m_filter == FailureCategoryModel::FixedFilter)
+            take = b && ca != FailureCategory::Exact && b->failure.category == FailureCategory::Exact;
+        else if (m_filter == FailureCategoryModel::BrokeFilter)
+            take = b && ca == FailureCategory::Exact && b->failure.category != FailureCategory::Exact;
+        else if (m_filter == kTransitionFilter)
+            take = b && static_cast<int>(ca) == m_transitionA && static_cast<int>(b->failure.category) == m_transitionB;
+        else
+            take = static_cast<int>(ca) == m_filter;
+        if (!take)
+            continue;
+        FailureExampleModel::Row r;
+        r.id = q(p.exampleId);
+        r.gold = q(m_data->emails.at(p.exampleId).gold);
+        r.answerA = q(p.answer);
+        r.categoryA = ca;
+        if (b) {
+            r.answerB = q(b->answer);
+            r.categoryB = b->failure.category;
+        }
+        rows.push_back(std::move(r));
+    }
+    const int n = static_cast<int>(rows.size());
+    m_examples->setRows(std::move(rows), compare);
+    QString what;
+    if (m_filter == FailureCategoryModel::FixedFilter)
+        what = tr("Fixed (wrong at A, right at B)");
+    else if (m_filter == FailureCategoryModel::BrokeFilter)
+        what = tr("Broke (right at A, wrong at B)");
+    else if (m_filter == kTransitionFilter)
+        what = tr("%1 at A → %2 at B")
+                   .arg(FailureCategoryModel::categoryName(static_cast<FailureCategory>(m_transitionA)),
+                        FailureCategoryModel::categoryName(static_cast<FailureCategory>(m_transitionB)));
+    else
+        what = FailureCategoryModel::categoryName(static_cast<FailureCategory>(m_filter));
+    m_listTitle->setText(tr("%1: %n e-mail(s)", nullptr, n).arg(what));
+    m_exampleView->resizeColumnsToContents();
+    for (int c = 0; c < m_examples->columnCount(); ++c)
+        m_exampleView->setColumnWidth(c, std::min(m_exampleView->columnWidth(c), 220));
+}
+
+bool FailureExplorer::selectExample(const QString &exampleId)
+{
+    const int row = m_examples->rowOf(exampleId);
+    if (row < 0)
+        return false;
+    m_exampleView->selectRow(row);
+    m_exampleView->scrollTo(m_examples->index(row, 0));
+    if (m_currentId != exampleId)
+        showExample(exampleId);
+    return true;
+}
+
+void FailureExplorer::exampleClicked(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return;
+    showExample(m_examples->data(index, FailureExampleModel::IdRole).toString());
+}
+
+void FailureExplorer::showExample(const QString &id)
+{
+    if (!m_data)
+        return;
+    const std::string key = id.toStdString();
+    const auto email = m_data->emails.find(key);
+    if (email == m_data->emails.end()) {
+        m_emailView->clear();
+        m_explanation->clear();
+        m_currentId.clear();
+        return;
+    }
+    const auto find = [&](qint64 step) -> const eval::AnalyzedPrediction * {
+        if (step < 0)
+            return nullptr;
+        for (const eval::AnalyzedPrediction &p : m_data->checkpoints.at(step))
+            if (p.exampleId == key)
+                return &p;
+        return nullptr;
+    };
+    const eval::AnalyzedPrediction *a = find(m_stepA);
+    const eval::AnalyzedPrediction *b = find(m_stepB);
+    const data::ExtractionRecord &r = email->second;
+    const eval::EmailParties &parties = m_data->parties.at(key);
+
+    // The document: "From: <sender>", a blank line, the body.
+    const QString prefix = tr("From: ");
+    const QString sender = q(r.senderEmail);
+    const QString body = q(r.emailText);
+    const int senderStart = static_cast<int>(prefix.size());
+    const int bodyStart = senderStart + static_cast<int>(sender.size()) + 2;
+    QTextDocument *doc = m_emailView->document();
+    m_emailView->setPlainText(prefix + sender + QStringLiteral("\n\n") + body);
+    QTextCursor cursor(doc);
+    QTextCharFormat bold;
+    bold.setFontWeight(QFont::Bold);
+    cursor.setPosition(senderStart);
+    cursor.setPosition(bodyStart - 2, QTextCursor::KeepAnchor);
+    cursor.mergeCharFormat(bold);
+    const auto spans = eval::highlightSpans(r, parties, a ? a->answer : std::string(), b ? b->answer : std::string());
+    for (const eval::HighlightSpan &s : spans) {
+        const QString &text = s.field == eval::SpanField::Sender ? sender : body;
+        const int base = s.field == eval::SpanField::Sender ? senderStart : bodyStart;
+        const int from = base + utf16Offset(text, static_cast<qsizetype>(s.range.begin));
+        const int to = base + utf16Offset(text, static_cast<qsizetype>(s.range.end));
+        cursor.setPosition(from);
+        cursor.setPosition(to, QTextCursor::KeepAnchor);
+        cursor.mergeCharFormat(formatFor(s.role));
+    }
+    m_emailView->moveCursor(QTextCursor::Start);
+
+    // The explanation.
+    QStringList lines;
+    lines << tr("<b>Gold:</b> %1").arg(q(r.gold).toHtmlEscaped());
+    const auto describe = [&](const QString &label, const eval::AnalyzedPrediction &p) {
+        QString line = tr("<b>%1:</b> %2 — <i>%3</i>")
+                           .arg(label, p.answer.empty() ? tr("(empty)") : q(p.answer).toHtmlEscaped(),
+                                FailureCategoryModel::categoryName(p.failure.category).toHtmlEscaped());
+        if (p.failure.source != eval::PredictionSource::None && p.failure.category != FailureCategory::Exact)
+            line += tr(" (%1)").arg(FailureCategoryModel::sourceName(p.failure.source));
+        lines << line << FailureCategoryModel::categoryExplanation(p.failure.category).toHtmlEscaped();
+        if (p.completion != p.answer)
+            lines << tr("Completion: %1").arg(q(p.completion).toHtmlEscaped());
+    };
+    if (a)
+        describe(b || m_stepB >= 0 ? tr("Prediction A") : tr("Prediction"), *a);
+    if (b)
+        describe(tr("Prediction B"), *b);
+    lines << (parties.fromData ? tr("Recipient and third parties: from the data.")
+                               : tr("Recipient and third parties: guessed (addressee block, legal-entity markers)."));
+    m_explanation->setText(lines.join(QStringLiteral("<br>")));
+    const bool changed = m_currentId != id;
+    m_currentId = id;
+    if (changed)
+        Q_EMIT exampleSelected(id);
+}
+
+} // namespace rwb::widgets

@@ -1,0 +1,115 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QWidget>
+#include <map>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QTableView;
+class QTextBrowser;
+class QModelIndex;
+
+namespace rwb::eval {
+struct FailureData;
+}
+
+namespace rwb::widgets {
+
+class FailureCategoryModel;
+class FailureExampleModel;
+class FailureTransitionModel;
+
+// The failure explorer: an evaluated checkpoint's predictions grouped by what went
+// wrong (eval::FailureCategory: exact, marker only, recipient, third party, invented,
+// missed, named where 不明, …) with counts and shares; the e-mails of a category; and one
+// e-mail with the gold, the prediction(s), the recipient's company and the third
+// parties highlighted, with a legend and the category's explanation. With a second
+// checkpoint B: A, B and B − A per category, fixed / broke counts and the A → B
+// transition matrix; clicking a cell lists its e-mails.
+//
+// The recipient and the third parties come from the e-mails' "recipient_company" /
+// "other_companies" fields when they have them, else from eval::guessParties (the
+// status line says which). Loading runs on the GUI thread: a few milliseconds per
+// hundred predictions. Failures are returned as messages (open…() false), never thrown.
+class FailureExplorer : public QWidget {
+    Q_OBJECT
+public:
+    explicit FailureExplorer(QWidget *parent = nullptr);
+    ~FailureExplorer() override;
+
+    // A run's stored evaluations (every checkpoint step with predictions); the e-mails
+    // come from the run config's "eval_data" JSONL (joined by id; relative paths resolve
+    // against the store file's folder). Shows the first step as A and, when there are
+    // two or more, the last as B. False with `error` set (naming the file) on failure;
+    // what was shown before stays.
+    bool openRun(const QString &storePath, qint64 runId, QString *error = nullptr);
+    // Predictions files as `rwb eval run --output` writes them (the completion is the
+    // model's output): `jsonl` as step 0, `compareJsonl` (optional) as step 1 and B.
+    bool openPredictions(const QString &jsonl, const QString &compareJsonl = {}, QString *error = nullptr);
+    void close();
+    QList<qint64> checkpointSteps() const;
+    qint64 checkpointA() const { return m_stepA; }
+    qint64 checkpointB() const { return m_stepB; }
+
+    // The example shown in the e-mail view ("" for none).
+    QString currentExample() const { return m_currentId; }
+    // Selects the category row of `filter` (a category index, or
+    // FailureCategoryModel::FixedFilter / BrokeFilter); false when there is no such row.
+    bool selectCategory(int filter);
+    // Shows an example of the current list; false when it is not listed.
+    bool selectExample(const QString &exampleId);
+
+    FailureCategoryModel *categoryModel() const { return m_categories; }
+    FailureExampleModel *exampleModel() const { return m_examples; }
+    FailureTransitionModel *transitionModel() const { return m_transitions; }
+
+    // The UTF-16 index (QString position) of code point `codePoint` of `text`.
+    static int utf16Offset(const QString &text, qsizetype codePoint);
+
+public Q_SLOTS:
+    void showCheckpoint(qint64 step); // A
+    void compareWith(qint64 step);    // B (-1: no comparison)
+
+Q_SIGNALS:
+    void exampleSelected(const QString &exampleId);
+
+private:
+    void adopt(std::unique_ptr<rwb::eval::FailureData> data, std::map<qint64, QString> labels, const QString &source);
+    void fillCombos();
+    void refresh();
+    void fillExamples();
+    void showExample(const QString &id);
+    void categoryClicked(const QModelIndex &index);
+    void transitionClicked(const QModelIndex &index);
+    void exampleClicked(const QModelIndex &index);
+
+    std::unique_ptr<rwb::eval::FailureData> m_data;
+    std::map<qint64, QString> m_labels; // step → what the combo boxes show
+    qint64 m_stepA = -1;
+    qint64 m_stepB = -1;
+    // What the example list shows: a category index, Fixed / Broke, or a transition.
+    int m_filter = 0;
+    int m_transitionA = -1, m_transitionB = -1;
+    QString m_currentId;
+
+    FailureCategoryModel *m_categories;
+    FailureExampleModel *m_examples;
+    FailureTransitionModel *m_transitions;
+    QComboBox *m_comboA;
+    QComboBox *m_comboB;
+    QLabel *m_status;
+    QTableView *m_categoryView;
+    QLabel *m_compareSummary;
+    QLabel *m_transitionLabel;
+    QTableView *m_transitionView;
+    QLabel *m_listTitle;
+    QTableView *m_exampleView;
+    QLabel *m_legend;
+    QTextBrowser *m_emailView;
+    QLabel *m_explanation;
+};
+
+} // namespace rwb::widgets

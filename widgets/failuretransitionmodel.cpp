@@ -1,0 +1,102 @@
+#include "failuretransitionmodel.h"
+
+#include "failurecategorymodel.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace rwb::widgets {
+
+using eval::FailureCategory;
+
+FailureTransitionModel::FailureTransitionModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void FailureTransitionModel::setComparison(const eval::FailureComparison &comparison)
+{
+    beginResetModel();
+    m_comparison = comparison;
+    m_empty = false;
+    endResetModel();
+}
+
+void FailureTransitionModel::clear()
+{
+    beginResetModel();
+    m_comparison = {};
+    m_empty = true;
+    endResetModel();
+}
+
+QString FailureTransitionModel::shortName(FailureCategory c)
+{
+    switch (c) {
+    case FailureCategory::Exact: return tr("exact");
+    case FailureCategory::NoAnswer: return tr("empty");
+    case FailureCategory::Missed: return tr("missed");
+    case FailureCategory::MarkerOnly: return tr("marker");
+    case FailureCategory::NamedWhereUnknown: return tr("not 不明");
+    case FailureCategory::Recipient: return tr("recipient");
+    case FailureCategory::ThirdParty: return tr("third");
+    case FailureCategory::Invented: return tr("invented");
+    case FailureCategory::OtherWrong: return tr("other");
+    }
+    return {};
+}
+
+int FailureTransitionModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || m_empty ? 0 : static_cast<int>(eval::kFailureCategoryCount);
+}
+
+int FailureTransitionModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || m_empty ? 0 : static_cast<int>(eval::kFailureCategoryCount);
+}
+
+QVariant FailureTransitionModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return {};
+    const size_t a = static_cast<size_t>(index.row()), b = static_cast<size_t>(index.column());
+    const size_t n = m_comparison.transitions[a][b];
+    const size_t exact = static_cast<size_t>(FailureCategory::Exact);
+    switch (role) {
+    case Qt::DisplayRole:
+        return n ? QString::number(n) : QString();
+    case CountRole:
+        return static_cast<qlonglong>(n);
+    case Qt::TextAlignmentRole:
+        return int(Qt::AlignCenter);
+    case Qt::BackgroundRole:
+        if (a == b)
+            return QBrush(QColor(0xee, 0xee, 0xee));
+        if (n && b == exact)
+            return QBrush(QColor(0xd5, 0xf0, 0xdc));
+        if (n && a == exact)
+            return QBrush(QColor(0xf8, 0xd7, 0xd3));
+        return {};
+    case Qt::ToolTipRole:
+        return tr("%n e-mail(s): %1 at A, %2 at B", nullptr, static_cast<int>(n))
+            .arg(FailureCategoryModel::categoryName(static_cast<FailureCategory>(a)),
+                 FailureCategoryModel::categoryName(static_cast<FailureCategory>(b)));
+    default:
+        return {};
+    }
+}
+
+QVariant FailureTransitionModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (section < 0 || section >= static_cast<int>(eval::kFailureCategoryCount))
+        return QAbstractTableModel::headerData(section, orientation, role);
+    const auto c = static_cast<FailureCategory>(section);
+    if (role == Qt::DisplayRole)
+        return shortName(c);
+    if (role == Qt::ToolTipRole)
+        return FailureCategoryModel::categoryName(c);
+    return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+} // namespace rwb::widgets
