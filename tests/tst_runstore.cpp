@@ -51,6 +51,7 @@ Rollout makeRollout(int step, int g, int s)
         r.logprobsNew.push_back(std::nextafter(r.logprobsOld.back(), 0.0f));
         r.logprobsRef.push_back(t == 0 ? -0.0f : (t == 1 ? 1e-42f /* subnormal */ : -3.25f));
         r.advantages.push_back(static_cast<float>(s) / 3.0f - 0.5f);
+        r.entropies.push_back(t == 0 ? 0.0f : 0.25f * static_cast<float>(t) + 1e-3f * static_cast<float>(s));
     }
     const double marker = s % 2 == 0 ? 1.0 : 0.25 * s;
     const double partial = 0.1 * (s + 1);
@@ -278,7 +279,8 @@ private Q_SLOTS:
     void searchIsCompleteWithoutIndexing();
     void searchAfterDeletes();
     void searchAfterResume();
-    void upgradeFromVersion1();
+    void upgradeFromOlderVersions_data();
+    void upgradeFromOlderVersions();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -445,6 +447,9 @@ void TestRunStore::roundTripApi()
         QVERIFY(sameBits(full.rollout.logprobsNew, expected.logprobsNew));
         QVERIFY(sameBits(full.rollout.logprobsRef, expected.logprobsRef));
         QVERIFY(sameBits(full.rollout.advantages, expected.advantages));
+        QCOMPARE(full.rollout.entropies.size(), size_t(kTokens));
+        QVERIFY(sameBits(full.rollout.entropies, expected.entropies));
+        QCOMPARE(full.rollout.entropies[2], 0.5f + 1e-3f * static_cast<float>(row.rollout.sampleIndex));
         QVERIFY(row.rollout.tokenIds.empty()); // listings leave the arrays out
     }
     QVERIFY_THROWS_EXCEPTION(StoreError, store.rollout(999999));
@@ -768,6 +773,7 @@ void TestRunStore::crashLosesAtMostOneStep()
                         r.logprobsNew.resize(40, -1.0f);
                         r.logprobsRef.resize(40, -1.0f);
                         r.advantages.resize(40, 0.5f);
+                        r.entropies.resize(40, 1.0f);
                         rollouts.push_back(std::move(r));
                     }
                     store.writeStep(run, step, makeMetrics(step), rollouts, step == 0 ? prompts : std::vector<Prompt>{});
@@ -1010,15 +1016,31 @@ void TestRunStore::searchAfterResume()
     });
 }
 
-void TestRunStore::upgradeFromVersion1()
+void TestRunStore::upgradeFromOlderVersions_data()
 {
-    // A file as version 1 wrote it: search indexes kept complete by triggers.
-    const std::string path = file("v1.sqlite");
+    QTest::addColumn<int>("version");
+    QTest::newRow("version 1") << 1;
+    QTest::newRow("version 2") << 2;
+}
+
+void TestRunStore::upgradeFromOlderVersions()
+{
+    QFETCH(int, version);
+    const std::string path = file("old.sqlite");
     sqlite3 *db = nullptr;
-    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    rawExec(db, "PRAGMA journal_mode=WAL");
-    rawExec(db, kSchemaVersion1);
-    rawExec(db, "PRAGMA user_version=1");
+    if (version == 2) {
+        // A file as version 2 wrote it: version 3's schema without rollouts.entropies.
+        { RunStore created(path); }
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        rawExec(db, "ALTER TABLE rollouts DROP COLUMN entropies");
+        rawExec(db, "PRAGMA user_version=2");
+    } else {
+        // A file as version 1 wrote it: search indexes kept complete by triggers.
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        rawExec(db, "PRAGMA journal_mode=WAL");
+        rawExec(db, kSchemaVersion1);
+        rawExec(db, "PRAGMA user_version=1");
+    }
     rawExec(db, "INSERT INTO runs(name, kind) VALUES ('old', 'grpo')");
     rawExec(db, "INSERT INTO steps(run_id, step) VALUES (1, 0), (1, 1)");
     rawExec(db, "INSERT INTO metrics(run_id, step, name, value) VALUES (1, 0, 'reward', 0.25), (1, 1, 'reward', 0.5), "
@@ -1027,11 +1049,18 @@ void TestRunStore::upgradeFromVersion1()
     rawExec(db, "INSERT INTO rollouts(run_id, step, prompt, group_index, sample_index, completion, reward, advantage, "
                 "completion_tokens, truncated) VALUES (1, 0, 1, 0, 0, '<answer>ひまわり電機</answer>', 1, 0.5, 5, 0), "
                 "(1, 1, 1, 0, 1, '<answer>東和物産</answer>', 0, -0.5, 5, 0)");
+    if (version == 2) // version 2 indexes lazily: as its writer would have once caught up
+        rawExec(db, "INSERT INTO prompts_fts(prompts_fts) VALUES ('rebuild'); "
+                    "INSERT INTO rollouts_fts(rollouts_fts) VALUES ('rebuild'); "
+                    "UPDATE search_progress SET indexed_id = 1 WHERE name = 'prompts'; "
+                    "UPDATE search_progress SET indexed_id = 2 WHERE name = 'rollouts'");
     sqlite3_close(db);
     {
-        // This build reads version 1 as it is.
+        // This build reads the old version as it is: rollouts without entropies.
         const RunStore reader(path, RunStore::OpenMode::ReadOnly);
-        QCOMPARE(reader.schemaVersion(), 1);
+        QCOMPARE(reader.schemaVersion(), version);
+        QVERIFY(reader.rollout(1).rollout.entropies.empty());
+        QCOMPARE(reader.rollout(2).rollout.completion, std::string("<answer>東和物産</answer>"));
         QCOMPARE(reader.pendingIndexRows(), int64_t(0));
         QCOMPARE(searchCount(reader, 1, "ひまわり電機"), 1);
         QCOMPARE(searchCount(reader, 1, {}, "ひまわり電機"), 2);
@@ -1040,7 +1069,8 @@ void TestRunStore::upgradeFromVersion1()
     RunStore store(path); // upgrades
     QCOMPARE(store.schemaVersion(), Schema::kVersion);
     QCOMPARE(count(store, "PRAGMA user_version"), int64_t(Schema::kVersion));
-    QCOMPARE(store.pendingIndexRows(), int64_t(0)); // what version 1 indexed stays indexed
+    QCOMPARE(store.pendingIndexRows(), int64_t(0)); // what the old version indexed stays indexed
+    QVERIFY(store.rollout(1).rollout.entropies.empty()); // old rows: none
     QCOMPARE(searchCount(store, 1, "ひまわり電機"), 1);
     QCOMPARE(searchCount(store, 1, {}, "ひまわり電機"), 2);
     const auto metrics = store.metrics(1);
@@ -1058,10 +1088,18 @@ void TestRunStore::upgradeFromVersion1()
     r.completion = "送信者はひまわり電機です";
     store.writeStep(1, 2, {{"reward", 1.0}}, {r});
     QCOMPARE(store.pendingIndexRows(), int64_t(1));
+    // New rows keep their entropies: 0, 0.25, 0.5, … as makeRollout() wrote them.
+    const auto written = store.stepRollouts(1, 2);
+    QCOMPARE(written.size(), size_t(1));
+    const std::vector<float> entropies = store.rollout(written[0].id).rollout.entropies;
+    QCOMPARE(entropies.size(), size_t(kTokens));
+    QCOMPARE(entropies[0], 0.0f);
+    QCOMPARE(entropies[1], 0.25f);
+    QCOMPARE(entropies[3], 0.75f);
     const RunStore reader(path, RunStore::OpenMode::ReadOnly);
     QCOMPARE(searchCount(reader, 1, "ひまわり電機"), 2);
     QCOMPARE(searchCount(store, 1, "ひまわり電機"), 2);
-    // Deleting rows version 1 indexed keeps the index right.
+    // Deleting rows the old version indexed keeps the index right.
     store.query("DELETE FROM runs WHERE id = 1", [](auto &, auto &) { return true; });
     QCOMPARE(count(store, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'ひまわり'"), int64_t(0));
     QCOMPARE(count(store, "SELECT count(*) FROM prompts_fts WHERE prompts_fts MATCH 'ひまわり'"), int64_t(0));

@@ -57,6 +57,15 @@ void GroupAdvantageModel::load(const store::RunStore &store, qint64 runId, qint6
     endResetModel();
 }
 
+void GroupAdvantageModel::clear()
+{
+    beginResetModel();
+    m_groups.clear();
+    m_step = -1;
+    m_groupSize = 0;
+    endResetModel();
+}
+
 int GroupAdvantageModel::flatGroups() const
 {
     int n = 0;

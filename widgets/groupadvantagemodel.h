@@ -27,6 +27,8 @@ public:
     // Shows `step` of `runId` (an empty table when the step has no rollouts). Throws
     // store::StoreError when the store cannot be read.
     void load(const rwb::store::RunStore &store, qint64 runId, qint64 step);
+    // No step: an empty table (step() -1).
+    void clear();
     qint64 step() const { return m_step; }
     int groupSize() const { return m_groupSize; }
     // Groups whose rewards are all equal (std ≤ 1e-8, as the trainer decides).

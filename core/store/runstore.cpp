@@ -247,7 +247,7 @@ void RunStore::writeStep(int64_t runId, int64_t step, const std::vector<Metric> 
     for (size_t i = 0; i < rollouts.size(); ++i) {
         const Rollout &r = rollouts[i];
         const size_t n = r.tokenIds.size();
-        for (const auto *a : {&r.logprobsOld, &r.logprobsNew, &r.logprobsRef, &r.advantages})
+        for (const auto *a : {&r.logprobsOld, &r.logprobsNew, &r.logprobsRef, &r.advantages, &r.entropies})
             if (!a->empty() && a->size() != n)
                 throw StoreError(d->path, where, "rollout " + std::to_string(i) + " has a per-token array of " +
                                                      std::to_string(a->size()) + " values for " +
@@ -316,8 +316,8 @@ void RunStore::writeStep(int64_t runId, int64_t step, const std::vector<Metric> 
             d->insertRollout,
             "INSERT INTO rollouts(run_id, step, prompt, group_index, sample_index, completion, answer, token_ids, "
             "logprobs_old, logprobs_new, logprobs_ref, token_advantages, reward, rewards_json, advantage, "
-            "completion_tokens, truncated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-        std::string scratch[5];
+            "completion_tokens, truncated, entropies) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        std::string scratch[6];
         for (const Rollout &r : rollouts) {
             const int64_t prompt = lookup(r.promptId);
             if (prompt == 0)
@@ -340,6 +340,7 @@ void RunStore::writeStep(int64_t runId, int64_t step, const std::vector<Metric> 
             insertRollout.bind(15, r.advantage);
             insertRollout.bind(16, r.completionTokens);
             insertRollout.bind(17, r.truncated ? 1 : 0);
+            insertRollout.bindBlob(18, blobView(r.entropies, scratch[5]));
             insertRollout.run();
         }
         t.commit();
@@ -683,7 +684,9 @@ StoredRollout RunStore::rollout(int64_t rolloutId) const
 {
     Statement s(d->db,
                 std::string("SELECT ") + kRolloutColumns +
-                    ", r.token_ids, r.logprobs_old, r.logprobs_new, r.logprobs_ref, r.token_advantages "
+                    ", r.token_ids, r.logprobs_old, r.logprobs_new, r.logprobs_ref, r.token_advantages, " +
+                    // A file before version 3 read as it is has no entropies.
+                    (d->version >= 3 ? "r.entropies " : "x'' ") +
                     "FROM rollouts r JOIN prompts p ON p.id = r.prompt WHERE r.id = ?",
                 d->path);
     s.bind(1, rolloutId);
@@ -696,6 +699,7 @@ StoredRollout RunStore::rollout(int64_t rolloutId) const
         out.rollout.logprobsNew = BlobCodec::decodeFloats(s.columnBlob(17));
         out.rollout.logprobsRef = BlobCodec::decodeFloats(s.columnBlob(18));
         out.rollout.advantages = BlobCodec::decodeFloats(s.columnBlob(19));
+        out.rollout.entropies = BlobCodec::decodeFloats(s.columnBlob(20));
     } catch (const std::invalid_argument &e) {
         throw StoreError(d->path, "rollout " + std::to_string(rolloutId) + " is damaged", e.what());
     }

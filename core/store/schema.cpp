@@ -104,6 +104,7 @@ CREATE TABLE rollouts(
   logprobs_new      BLOB NOT NULL DEFAULT x'',
   logprobs_ref      BLOB NOT NULL DEFAULT x'',
   token_advantages  BLOB NOT NULL DEFAULT x'',
+  entropies         BLOB NOT NULL DEFAULT x'',
   reward            REAL NOT NULL,
   rewards_json      TEXT NOT NULL DEFAULT '{}',
   advantage         REAL NOT NULL,
@@ -207,6 +208,10 @@ DROP TRIGGER rollouts_fts_delete;
 DROP TRIGGER rollouts_fts_update;
 )SQL";
         s += triggerSql("prompts", "text") + triggerSql("rollouts", "completion");
+    }
+    if (fromVersion < 3) {
+        // 2 → 3: per-token entropies of the update's forward pass; older rows have none.
+        s += "ALTER TABLE rollouts ADD COLUMN entropies BLOB NOT NULL DEFAULT x'';\n";
     }
     return s;
 }

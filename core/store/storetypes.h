@@ -45,6 +45,7 @@ struct Rollout {
     std::vector<float> logprobsNew; // policy after the update's forward pass
     std::vector<float> logprobsRef; // reference policy (adapters off)
     std::vector<float> advantages;  // per token, as used in the loss
+    std::vector<float> entropies;   // per token: the policy's entropy (nats) in the update's forward pass
     double reward = 0.0;            // the weighted composite actually optimized
     std::string rewardsJson = "{}"; // each component's value: {"partial":0.8,"marker":1}
     double advantage = 0.0;         // the sequence-level advantage of this sample

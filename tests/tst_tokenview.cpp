@@ -1,0 +1,226 @@
+// widgets/TokenView: a completion's tokens decoded one by one with the run's tokenizer
+// (Japanese split over byte tokens included: the pieces concatenate to the completion),
+// the value of each colouring mode against hand-computed figures, NaN and "not stored"
+// for what a rollout lacks, and errors that name the missing model folder.
+//
+// The tokenizer is trained here: byte-level BPE on "ab ab ab abc" with three merges
+// (ab, Ġab, Ġabc) and the default added tokens, so every kanji stays three byte tokens.
+#include "store/runstore.h"
+#include "tokenizer/bpetrainer.h"
+#include "tokenizer/bytelevelbpetokenizer.h"
+#include "tokenview.h"
+
+#include <QComboBox>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+using namespace rwb;
+using rwb::widgets::TokenView;
+
+namespace {
+const std::string kCompletion = "<answer>株式会社ab abc</answer>";
+constexpr double kTol = 1e-6;
+} // namespace
+
+class TestTokenView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void piecesConcatenateToTheCompletion();
+    void advantageValues();
+    void ratioValues();
+    void entropyValues();
+    void missingValuesAreNaN();
+    void errorsNameWhatFailed();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    std::vector<int32_t> m_ids;
+    qint64 m_full = 0, m_bare = 0, m_missingModel = 0, m_noModel = 0;
+};
+
+void TestTokenView::initTestCase()
+{
+    tokenizer::BpeTrainerOptions o;
+    o.vocabSize = 256 + 3 + 8; // bytes, three merges, the eight default added tokens
+    o.minPairCount = 1;
+    tokenizer::BpeTrainer trainer(o);
+    trainer.addText("ab ab ab abc");
+    QVERIFY(trainer.train());
+    trainer.save((m_dir.path() + "/tok").toStdString());
+    const auto tok = trainer.tokenizer();
+    // <answer>, 株式会社 as 12 bytes, "ab", " abc", </answer>, then the end marker.
+    m_ids = tok->encode(kCompletion);
+    m_ids.push_back(*tok->tokenToId("<|im_end|>"));
+    QCOMPARE(m_ids.size(), size_t(17));
+    QCOMPARE(m_ids[0], *tok->tokenToId("<answer>"));
+    QCOMPARE(m_ids[1], 0xE6); // 株 = E6 A0 AA: byte tokens are the bytes' ids
+    QCOMPARE(m_ids[13], 256);  // "ab"
+    QCOMPARE(m_ids[14], 258);  // "Ġabc"
+
+    m_path = m_dir.path() + "/runs.sqlite";
+    store::RunStore writer(m_path.toStdString());
+    // The model folder relative to the store's folder, as the demo writes it.
+    const int64_t run = writer.beginRun("t", store::RunKind::Grpo, R"({"model": "tok"})");
+    store::Rollout full;
+    full.promptId = "p";
+    full.completion = kCompletion;
+    full.tokenIds = m_ids;
+    for (size_t i = 0; i < m_ids.size(); ++i) {
+        const float old = -0.1f * static_cast<float>(i + 1);
+        full.logprobsOld.push_back(old);
+        full.logprobsNew.push_back(old + 0.05f * static_cast<float>(static_cast<int>(i % 3) - 1));
+        full.entropies.push_back(0.5f * static_cast<float>(i));
+    }
+    full.advantage = 0.75;
+    full.reward = 1.0;
+    full.completionTokens = static_cast<int>(m_ids.size());
+    store::Rollout bare = full; // not trained on: no new log-probs, no entropies; per-token advantages
+    bare.sampleIndex = 1;
+    bare.logprobsNew.clear();
+    bare.entropies.clear();
+    for (size_t i = 0; i < m_ids.size(); ++i)
+        bare.advantages.push_back(0.1f * static_cast<float>(i) - 0.8f);
+    writer.writeStep(run, 1, {}, {full, bare}, {{"p", "prompt", "", "{}"}});
+    m_full = writer.stepRollouts(run, 1).at(0).id;
+    m_bare = writer.stepRollouts(run, 1).at(1).id;
+
+    const std::string missing = (m_dir.path() + "/missing-model").toStdString();
+    const int64_t run2 = writer.beginRun("m", store::RunKind::Grpo, R"({"model": ")" + missing + R"("})");
+    writer.writeStep(run2, 1, {}, {full}, {{"p", "prompt", "", "{}"}});
+    m_missingModel = writer.stepRollouts(run2, 1).at(0).id;
+    const int64_t run3 = writer.beginRun("n", store::RunKind::Grpo, "{}");
+    writer.writeStep(run3, 1, {}, {full}, {{"p", "prompt", "", "{}"}});
+    m_noModel = writer.stepRollouts(run3, 1).at(0).id;
+}
+
+void TestTokenView::piecesConcatenateToTheCompletion()
+{
+    TokenView view;
+    QString error;
+    QVERIFY2(view.showRollout(m_path, m_full, &error), qPrintable(error));
+    QCOMPARE(view.tokenCount(), 17);
+    QString joined;
+    for (int i = 0; i < view.tokenCount(); ++i) {
+        QCOMPARE(view.tokenId(i), m_ids[static_cast<size_t>(i)]);
+        if (!view.isSpecial(i))
+            joined += view.tokenText(i);
+    }
+    QCOMPARE(joined, QString::fromStdString(kCompletion));
+    // Each kanji shows whole on the token that finishes it; the two before are empty.
+    QCOMPARE(view.tokenText(0), QString("<answer>"));
+    QCOMPARE(view.tokenText(1), QString());
+    QCOMPARE(view.tokenText(2), QString());
+    QCOMPARE(view.tokenText(3), QString("株"));
+    QCOMPARE(view.tokenText(6), QString("式"));
+    QCOMPARE(view.tokenText(9), QString("会"));
+    QCOMPARE(view.tokenText(12), QString("社"));
+    QCOMPARE(view.tokenText(13), QString("ab"));
+    QCOMPARE(view.tokenText(14), QString(" abc"));
+    QCOMPARE(view.tokenText(15), QString("</answer>"));
+    QCOMPARE(view.tokenText(16), QString("<|im_end|>"));
+    QVERIFY(view.isSpecial(16));
+    QVERIFY(!view.isSpecial(0)); // <answer> is text the model writes
+    // The partial token's tooltip gives its byte: 株's first is E6.
+    QVERIFY2(view.toolTipAt(1).contains("E6"), qPrintable(view.toolTipAt(1)));
+    QVERIFY2(view.toolTipAt(3).contains("株") && view.toolTipAt(3).contains("AA"), qPrintable(view.toolTipAt(3)));
+}
+
+void TestTokenView::advantageValues()
+{
+    TokenView view;
+    QVERIFY(view.showRollout(m_path, m_full));
+    QCOMPARE(view.colourBy(), TokenView::ColourBy::Advantage); // the default
+    // No per-token advantages stored: the sequence's 0.75 on every token.
+    for (int i = 0; i < view.tokenCount(); ++i)
+        QCOMPARE(view.tokenValue(i), 0.75);
+    QVERIFY2(view.toolTipAt(5).contains("+0.7500") && view.toolTipAt(5).contains("the same for every token"),
+             qPrintable(view.toolTipAt(5)));
+    // Scale ±max(|0.75|, 1) = ±1.
+    QCOMPARE(view.legendRange(), std::make_pair(-1.0, 1.0));
+    // Per-token advantages: 0.1 · i − 0.8 (float32 in the store).
+    QVERIFY(view.showRollout(m_path, m_bare));
+    for (int i = 0; i < view.tokenCount(); ++i)
+        QVERIFY(std::abs(view.tokenValue(i) - (0.1 * i - 0.8)) < kTol);
+    QVERIFY(!view.toolTipAt(0).contains("the same for every token"));
+    // Largest |value| 0.8 at i = 0 and i = 16: scale ±1 (the floor).
+    QCOMPARE(view.legendRange().second, 1.0);
+}
+
+void TestTokenView::ratioValues()
+{
+    TokenView view;
+    QVERIFY(view.showRollout(m_path, m_full));
+    view.setColourBy(TokenView::ColourBy::Ratio);
+    QCOMPARE(view.findChild<QComboBox *>()->currentIndex(), 1);
+    // new − old = 0.05 · (i mod 3 − 1): ratios e^−0.05, 1, e^0.05.
+    const double expected[3] = {0.951229424500714, 1.0, 1.051271096376024};
+    for (int i = 0; i < view.tokenCount(); ++i)
+        QVERIFY2(std::abs(view.tokenValue(i) - expected[i % 3]) < kTol,
+                 qPrintable(QString("token %1: %2").arg(i).arg(view.tokenValue(i), 0, 'g', 12)));
+    // Token 2: old −0.3, new −0.25; the tooltip shows both and the ratio.
+    const QString tip = view.toolTipAt(2);
+    QVERIFY2(tip.contains("-0.3000") && tip.contains("-0.2500") && tip.contains("1.0513"), qPrintable(tip));
+    // |log ratio| ≤ 0.05 < ln 1.2: the scale is [1/1.2, 1.2].
+    QVERIFY(std::abs(view.legendRange().first - 1 / 1.2) < kTol);
+    QVERIFY(std::abs(view.legendRange().second - 1.2) < kTol);
+    // The combo box is the same switch.
+    view.findChild<QComboBox *>()->setCurrentIndex(2);
+    QCOMPARE(view.colourBy(), TokenView::ColourBy::Entropy);
+}
+
+void TestTokenView::entropyValues()
+{
+    TokenView view;
+    QVERIFY(view.showRollout(m_path, m_full));
+    view.setColourBy(TokenView::ColourBy::Entropy);
+    for (int i = 0; i < view.tokenCount(); ++i)
+        QCOMPARE(view.tokenValue(i), 0.5 * i);
+    QCOMPARE(view.legendRange(), std::make_pair(0.0, 8.0)); // 0 … 0.5 · 16
+    QVERIFY2(view.toolTipAt(4).contains("entropy 2.0000 nats"), qPrintable(view.toolTipAt(4)));
+}
+
+void TestTokenView::missingValuesAreNaN()
+{
+    TokenView view;
+    QVERIFY(view.showRollout(m_path, m_bare));
+    view.setColourBy(TokenView::ColourBy::Entropy);
+    for (int i = 0; i < view.tokenCount(); ++i)
+        QVERIFY(std::isnan(view.tokenValue(i)));
+    QVERIFY2(view.toolTipAt(3).contains("entropy: not stored"), qPrintable(view.toolTipAt(3)));
+    QVERIFY2(view.noteText().contains("not stored"), qPrintable(view.noteText()));
+    view.setColourBy(TokenView::ColourBy::Ratio);
+    for (int i = 0; i < view.tokenCount(); ++i)
+        QVERIFY(std::isnan(view.tokenValue(i)));
+    QVERIFY2(view.toolTipAt(3).contains("ratio: not stored"), qPrintable(view.toolTipAt(3)));
+    view.clear();
+    QCOMPARE(view.tokenCount(), 0);
+    QVERIFY(std::isnan(view.tokenValue(0)));
+}
+
+void TestTokenView::errorsNameWhatFailed()
+{
+    TokenView view;
+    QString error;
+    const QString missing = m_dir.path() + "/missing-model";
+    QVERIFY(!view.showRollout(m_path, m_missingModel, &error));
+    QVERIFY2(error.contains(QDir::toNativeSeparators(missing)), qPrintable(error));
+    QCOMPARE(view.tokenCount(), 0);
+    QVERIFY(!view.showRollout(m_path, m_noModel, &error));
+    QVERIFY2(error.contains("\"model\""), qPrintable(error));
+    QVERIFY(!view.showRollout(m_path, 999, &error));
+    QVERIFY2(error.contains("999") && error.contains(m_path), qPrintable(error));
+    // A folder without a tokenizer: the loader's message, naming the folder.
+    QVERIFY(QDir(m_dir.path()).mkpath("missing-model"));
+    QVERIFY(!view.showRollout(m_path, m_missingModel, &error));
+    QVERIFY2(error.contains(QDir::toNativeSeparators(missing)), qPrintable(error));
+    QVERIFY(QDir(missing).removeRecursively());
+    // A good one after a bad one.
+    QVERIFY2(view.showRollout(m_path, m_full, &error), qPrintable(error));
+    QCOMPARE(view.tokenCount(), 17);
+}
+
+QTEST_MAIN(TestTokenView)
+#include "tst_tokenview.moc"

@@ -1,0 +1,339 @@
+#include "groupadvantageview.h"
+
+#include "colourscale.h"
+#include "groupadvantagemodel.h"
+#include "store/runstore.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStyle>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+namespace rwb::widgets {
+
+namespace {
+// An advantage of this size (in group standard deviations) gets the scale's full colour.
+constexpr double kFullAdvantage = 2.0;
+// Width of a sample cell: room for the bar and "0.80 (+1.16)".
+constexpr int kSampleColumnWidth = 104;
+} // namespace
+
+// Draws the sample cells as bars (length: the reward on the step's reward axis; colour:
+// the advantage) with the group's mean as a tick and ±std as a band, greys the rows of
+// flat groups, and puts a warning icon before their "all equal".
+class SampleBarDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    // The reward axis of the step shown: [low, high], containing 0 and 1.
+    double low = 0.0, high = 1.0;
+
+    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        const QAbstractItemModel *m = index.model();
+        const bool flat = m->index(index.row(), GroupAdvantageModel::FlatColumn).data(GroupAdvantageModel::ValueRole).toBool();
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        if (flat) {
+            painter->fillRect(opt.rect, opt.palette.color(QPalette::Disabled, QPalette::Window));
+            opt.palette.setColor(QPalette::Text, opt.palette.color(QPalette::Disabled, QPalette::Text));
+        }
+        if (index.column() == GroupAdvantageModel::FlatColumn && flat) {
+            opt.icon = opt.widget ? opt.widget->style()->standardIcon(QStyle::SP_MessageBoxWarning)
+                                  : QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
+            opt.features |= QStyleOptionViewItem::HasDecoration;
+            opt.decorationSize = QSize(14, 14);
+        }
+        if (index.column() < GroupAdvantageModel::FirstSampleColumn || !index.data(GroupAdvantageModel::RolloutIdRole).isValid()) {
+            if (flat)
+                opt.backgroundBrush = Qt::NoBrush;
+            const QWidget *w = opt.widget;
+            (w ? w->style() : QApplication::style())->drawControl(QStyle::CE_ItemViewItem, &opt, painter, w);
+            return;
+        }
+        painter->save();
+        const QRect r = opt.rect.adjusted(2, 3, -2, -3);
+        if (opt.state & QStyle::State_Selected)
+            painter->fillRect(opt.rect, opt.palette.color(QPalette::Highlight).lighter(160));
+        auto x = [&](double v) {
+            const double t = (std::clamp(v, low, high) - low) / std::max(1e-12, high - low);
+            return r.left() + t * r.width();
+        };
+        const double reward = index.data(GroupAdvantageModel::ValueRole).toDouble();
+        const double advantage = index.data(GroupAdvantageModel::AdvantageRole).toDouble();
+        const double mean = m->index(index.row(), GroupAdvantageModel::MeanColumn).data(GroupAdvantageModel::ValueRole).toDouble();
+        const double sd = m->index(index.row(), GroupAdvantageModel::StdColumn).data(GroupAdvantageModel::ValueRole).toDouble();
+        // ±std band behind everything, then the bar from 0 to the reward.
+        if (!flat) {
+            const QRectF band(QPointF(x(mean - sd), r.top()), QPointF(x(mean + sd), r.bottom() + 1));
+            painter->fillRect(band, QColor(0, 0, 0, 18));
+        }
+        const QColor bar = flat ? QColor(190, 190, 190) : divergingColour(advantage / kFullAdvantage);
+        const double x0 = x(0.0), x1 = x(reward);
+        painter->fillRect(QRectF(QPointF(std::min(x0, x1), r.top() + 2), QPointF(std::max(x0, x1), r.bottom() - 1)), bar);
+        painter->setPen(QPen(QColor(0, 0, 0, 140), 1.0, Qt::SolidLine));
+        painter->drawRect(QRectF(QPointF(std::min(x0, x1), r.top() + 2), QPointF(std::max(x0, x1), r.bottom() - 1)));
+        // The group's mean: a dark tick across the cell.
+        painter->setPen(QPen(QColor(40, 40, 40), 2.0));
+        painter->drawLine(QPointF(x(mean), opt.rect.top() + 1), QPointF(x(mean), opt.rect.bottom()));
+        // The numbers, on a light plate so that they read on any bar.
+        const QString text = index.data(Qt::DisplayRole).toString();
+        QFont f = opt.font;
+        f.setPointSizeF(f.pointSizeF() * 0.9);
+        painter->setFont(f);
+        const QFontMetrics fm(f);
+        const QRect textRect(r.right() - fm.horizontalAdvance(text) - 4, r.top(), fm.horizontalAdvance(text) + 4, r.height());
+        painter->fillRect(textRect, QColor(255, 255, 255, 170));
+        painter->setPen(opt.palette.color(QPalette::Text));
+        painter->drawText(textRect, Qt::AlignCenter, text);
+        painter->restore();
+    }
+
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QSize s = QStyledItemDelegate::sizeHint(option, index);
+        if (index.column() >= GroupAdvantageModel::FirstSampleColumn)
+            s.setWidth(std::max(s.width(), kSampleColumnWidth));
+        s.setHeight(std::max(s.height(), 24));
+        return s;
+    }
+};
+
+GroupAdvantageView::GroupAdvantageView(QWidget *parent)
+    : QWidget(parent), m_model(new GroupAdvantageModel(this)), m_delegate(new SampleBarDelegate(this)),
+      m_table(new QTableView(this)), m_spin(new QSpinBox(this)), m_slider(new QSlider(Qt::Horizontal, this)),
+      m_follow(new QCheckBox(tr("Follow latest"), this)), m_summary(new QLabel(this))
+{
+    auto *chooser = new QHBoxLayout;
+    auto *stepLabel = new QLabel(tr("Step"), this);
+    stepLabel->setBuddy(m_spin);
+    chooser->addWidget(stepLabel);
+    chooser->addWidget(m_spin);
+    chooser->addWidget(m_slider, 1);
+    chooser->addWidget(m_follow);
+    m_spin->setToolTip(tr("The GRPO step whose groups are shown"));
+    m_slider->setToolTip(m_spin->toolTip());
+    m_follow->setToolTip(tr("Show each new step as training writes it"));
+    m_follow->setChecked(true);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setWordWrap(true);
+
+    m_table->setModel(m_model);
+    m_table->setItemDelegate(m_delegate);
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setMouseTracking(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->verticalHeader()->setDefaultSectionSize(26);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(chooser);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_table, 1);
+
+    // Choosing a step other than the latest stops following (showStep does).
+    connect(m_spin, &QSpinBox::valueChanged, this, &GroupAdvantageView::showStep);
+    connect(m_slider, &QSlider::valueChanged, this, &GroupAdvantageView::showStep);
+    connect(m_follow, &QCheckBox::toggled, this, [this](bool on) {
+        if (on && m_store && m_lastStep >= 0 && step() != m_lastStep)
+            showStep(m_lastStep);
+    });
+    connect(m_table, &QTableView::clicked, this, &GroupAdvantageView::sampleClicked);
+    close();
+}
+
+GroupAdvantageView::~GroupAdvantageView() = default;
+
+bool GroupAdvantageView::openRun(const QString &storePath, qint64 runId, QString *error)
+{
+    close();
+    try {
+        auto store = std::make_unique<store::RunStore>(storePath.toStdString(), store::RunStore::OpenMode::ReadOnly);
+        const store::RunInfo info = store->run(runId);
+        qint64 first = info.lastStep;
+        store->query("SELECT min(step) FROM steps WHERE run_id = " + std::to_string(runId),
+                     [&](const auto &, const std::vector<store::SqlValue> &v) {
+                         if (!v.empty() && v[0].type == store::SqlValue::Type::Integer)
+                             first = v[0].integer;
+                         return false;
+                     });
+        m_store = std::move(store);
+        m_runId = runId;
+        m_firstStep = std::max<qint64>(0, first);
+        m_lastStep = info.lastStep;
+    } catch (const std::exception &e) {
+        if (error)
+            *error = tr("Cannot open run %1 of %2: %3").arg(runId).arg(storePath, QString::fromUtf8(e.what()));
+        return false;
+    }
+    setEnabled(true);
+    updateRange();
+    if (m_lastStep >= 0)
+        load(m_lastStep);
+    else
+        updateSummary();
+    return true;
+}
+
+void GroupAdvantageView::close()
+{
+    m_store.reset();
+    m_runId = 0;
+    m_firstStep = 0;
+    m_lastStep = -1;
+    m_loadError.clear();
+    m_model->clear();
+    updateRange();
+    updateSummary();
+}
+
+qint64 GroupAdvantageView::step() const { return m_model->step(); }
+
+bool GroupAdvantageView::followLatest() const { return m_follow->isChecked(); }
+
+void GroupAdvantageView::setFollowLatest(bool follow) { m_follow->setChecked(follow); }
+
+QString GroupAdvantageView::summaryText() const { return m_summary->text(); }
+
+void GroupAdvantageView::showStep(qint64 step)
+{
+    if (!m_store)
+        return;
+    if (step != m_lastStep && followLatest()) {
+        const QSignalBlocker block(m_follow);
+        m_follow->setChecked(false);
+    }
+    if (step == this->step() && m_loadError.isEmpty())
+        return;
+    load(step);
+}
+
+void GroupAdvantageView::stepWritten(qint64 step)
+{
+    if (!m_store || step <= m_lastStep)
+        return;
+    m_lastStep = step;
+    if (m_firstStep > step)
+        m_firstStep = step;
+    updateRange();
+    if (followLatest())
+        load(step);
+}
+
+void GroupAdvantageView::load(qint64 step)
+{
+    const qint64 before = this->step();
+    m_loadError.clear();
+    try {
+        m_model->load(*m_store, m_runId, step);
+    } catch (const std::exception &e) {
+        m_loadError = tr("Cannot read step %1: %2").arg(step).arg(QString::fromUtf8(e.what()));
+        m_model->clear();
+    }
+    // The reward axis: 0 … 1, widened to whatever rewards the step has.
+    double low = 0.0, high = 1.0;
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        for (int col = GroupAdvantageModel::FirstSampleColumn; col < m_model->columnCount(); ++col) {
+            const QVariant v = m_model->index(row, col).data(GroupAdvantageModel::ValueRole);
+            if (v.isValid()) {
+                low = std::min(low, v.toDouble());
+                high = std::max(high, v.toDouble());
+            }
+        }
+    m_delegate->low = low;
+    m_delegate->high = high;
+    {
+        const QSignalBlocker a(m_spin), b(m_slider);
+        if (step > m_spin->maximum()) {
+            m_spin->setMaximum(static_cast<int>(step));
+            m_slider->setMaximum(static_cast<int>(step));
+        }
+        m_spin->setValue(static_cast<int>(step));
+        m_slider->setValue(static_cast<int>(step));
+    }
+    for (int col = GroupAdvantageModel::FirstSampleColumn; col < m_model->columnCount(); ++col)
+        m_table->setColumnWidth(col, kSampleColumnWidth);
+    m_table->resizeColumnToContents(GroupAdvantageModel::GroupColumn);
+    m_table->resizeColumnToContents(GroupAdvantageModel::MeanColumn);
+    m_table->resizeColumnToContents(GroupAdvantageModel::StdColumn);
+    m_table->setColumnWidth(GroupAdvantageModel::FlatColumn,
+                            std::max(90, m_table->horizontalHeader()->sectionSizeHint(GroupAdvantageModel::FlatColumn)));
+    m_table->setColumnWidth(GroupAdvantageModel::PromptColumn, 90);
+    m_table->setColumnWidth(GroupAdvantageModel::GoldColumn, 140);
+    updateSummary();
+    if (step != before)
+        Q_EMIT stepChanged(step);
+}
+
+void GroupAdvantageView::updateRange()
+{
+    const QSignalBlocker a(m_spin), b(m_slider);
+    const bool any = m_store && m_lastStep >= 0;
+    const int lo = any ? static_cast<int>(m_firstStep) : 0;
+    const int hi = any ? static_cast<int>(m_lastStep) : 0;
+    m_spin->setRange(lo, std::max(hi, static_cast<int>(std::max<qint64>(step(), lo))));
+    m_slider->setRange(m_spin->minimum(), m_spin->maximum());
+    m_spin->setEnabled(any);
+    m_slider->setEnabled(any);
+}
+
+void GroupAdvantageView::updateSummary()
+{
+    if (!m_store) {
+        m_summary->setText(tr("No run open."));
+        return;
+    }
+    if (!m_loadError.isEmpty()) {
+        m_summary->setText(m_loadError);
+        return;
+    }
+    const int groups = m_model->rowCount();
+    if (groups == 0) {
+        m_summary->setText(m_lastStep < 0 ? tr("No step written yet.")
+                                          : tr("Step %1 has no rollouts (an evaluation step or not written).").arg(step()));
+        return;
+    }
+    double sum = 0.0;
+    int n = 0;
+    for (int row = 0; row < groups; ++row)
+        for (int col = GroupAdvantageModel::FirstSampleColumn; col < m_model->columnCount(); ++col) {
+            const QVariant v = m_model->index(row, col).data(GroupAdvantageModel::ValueRole);
+            if (v.isValid()) {
+                sum += v.toDouble();
+                ++n;
+            }
+        }
+    const int flat = m_model->flatGroups();
+    QString text = tr("Step %1: G = %2, %n group(s), mean reward %3.", nullptr, groups)
+                       .arg(step())
+                       .arg(m_model->groupSize())
+                       .arg(n > 0 ? sum / n : 0.0, 0, 'f', 3);
+    text += QLatin1Char(' ');
+    text += flat > 0 ? tr("%1 of %2 groups all equal — they teach nothing.").arg(flat).arg(groups)
+                     : tr("No group is all equal.");
+    m_summary->setText(text);
+}
+
+void GroupAdvantageView::sampleClicked(const QModelIndex &index)
+{
+    if (!index.isValid() || index.column() < GroupAdvantageModel::FirstSampleColumn)
+        return;
+    const QVariant id = index.data(GroupAdvantageModel::RolloutIdRole);
+    if (id.isValid())
+        Q_EMIT rolloutActivated(id.toLongLong());
+}
+
+} // namespace rwb::widgets

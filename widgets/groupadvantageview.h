@@ -1,0 +1,88 @@
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+class QCheckBox;
+class QLabel;
+class QModelIndex;
+class QSlider;
+class QSpinBox;
+class QTableView;
+
+namespace rwb::store {
+class RunStore;
+}
+
+namespace rwb::widgets {
+
+class GroupAdvantageModel;
+class SampleBarDelegate;
+
+// One GRPO step's groups, a row each: the G samples drawn as bars whose length is the
+// reward and whose colour is the advantage (blue above the group's mean, red below), the
+// group's mean and ±std marked in every sample cell, and groups whose rewards are all
+// equal greyed and flagged (their advantages are 0: they teach nothing). A step chooser
+// (spin box, slider, "follow latest") and a summary line sit above the table. Clicking a
+// sample emits rolloutActivated() with its row id in the store.
+//
+// Reads the store through its own read-only connection; one step is a few dozen rows,
+// read on the GUI thread. GUI thread only.
+class GroupAdvantageView : public QWidget {
+    Q_OBJECT
+public:
+    explicit GroupAdvantageView(QWidget *parent = nullptr);
+    ~GroupAdvantageView() override;
+
+    // Opens `runId` of the store at `storePath` read-only and shows its last step. On
+    // failure (no such file, not a run store, no such run) returns false with a message
+    // naming the file or the run in `error`, and shows nothing.
+    bool openRun(const QString &storePath, qint64 runId, QString *error = nullptr);
+    // Shows nothing and lets the store go.
+    void close();
+
+    GroupAdvantageModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    // The step shown (-1 when none).
+    qint64 step() const;
+    // The last step written as far as this view knows (-1 when none).
+    qint64 lastStep() const { return m_lastStep; }
+    // Whether a newly written step is shown as it arrives (default true). Choosing any
+    // other step than the latest turns it off.
+    bool followLatest() const;
+    void setFollowLatest(bool follow);
+    // The summary line above the table, as shown.
+    QString summaryText() const;
+
+public Q_SLOTS:
+    // Shows `step` (an empty table when it has no rollouts), e.g. from the curves' step cursor.
+    void showStep(qint64 step);
+    // A new step was committed: extends the step range and, when following, shows it.
+    void stepWritten(qint64 step);
+
+Q_SIGNALS:
+    void rolloutActivated(qint64 rolloutId);
+    void stepChanged(qint64 step);
+
+private:
+    void load(qint64 step);
+    void updateRange();
+    void updateSummary();
+    void sampleClicked(const QModelIndex &index);
+
+    std::unique_ptr<rwb::store::RunStore> m_store;
+    qint64 m_runId = 0;
+    qint64 m_firstStep = 0;
+    qint64 m_lastStep = -1;
+    QString m_loadError;
+
+    GroupAdvantageModel *m_model = nullptr;
+    SampleBarDelegate *m_delegate = nullptr;
+    QTableView *m_table = nullptr;
+    QSpinBox *m_spin = nullptr;
+    QSlider *m_slider = nullptr;
+    QCheckBox *m_follow = nullptr;
+    QLabel *m_summary = nullptr;
+};
+
+} // namespace rwb::widgets
