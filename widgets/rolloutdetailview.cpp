@@ -239,7 +239,7 @@ QString RolloutDetailView::answerHtml() const
                 out << escape(str(i));
             return out.isEmpty() ? QStringLiteral("—") : out.join(QStringLiteral(" "));
         };
-        h += pairRows(tr("Without markers"), tr("Without markers"),
+        h += pairRows(tr("Answer without markers"), tr("Gold without markers"),
                       {RewardHtml::markSpan(e.answer, e.answerSpan, RewardHtml::kSameColour, RewardHtml::kExtraColour),
                        RewardHtml::markSpan(e.gold, e.goldSpan, RewardHtml::kSameColour, RewardHtml::kMissingColour)});
         h += QStringLiteral("<tr><td>%1</td><td>%2 / %3</td></tr>")
