@@ -68,6 +68,8 @@ store::Rollout makeRollout(int i)
     r.rewardsJson = "{\"partial\":" + std::to_string(partial) + ",\"marker\":" + std::to_string(marker) + "}";
     r.advantage = (i % 5) - 2.0;
     r.tokenIds = {1, 2, 3};
+    r.logprobsOld = {-0.5f, -1.0f, -1.5f}; // mean −1
+    r.logprobsNew = {-0.25f, -0.5f, -0.75f}; // mean −0.5
     r.completionTokens = 3;
     r.truncated = i % 11 == 0;
     return r;
@@ -148,6 +150,7 @@ private Q_SLOTS:
     void selectRolloutFetchesLaterPages();
     void detailPaneMarksAnswerAndGold();
     void detailPaneMarksTags();
+    void answerBlock();
     void badSearchLeavesTheTable();
     void openRunErrors();
     void demoScreenshot();
@@ -228,6 +231,12 @@ void TestRolloutBrowser::markerFilterCountsByHand()
     QVERIFY(!b.errorLabel()->isHidden());
     QCOMPARE(b.errorLabel()->text(), QString("Components: unknown component 'markr' (known: partial, marker)"));
     QCOMPARE(b.model()->rowCount(), 69);
+    // Typing applies after a short pause, without Enter.
+    b.conditionEdit()->clear();
+    QVERIFY(b.applyFilter());
+    QCOMPARE(b.model()->rowCount(), kTotal);
+    QTest::keyClicks(b.conditionEdit(), "marker < 0.5");
+    QTRY_COMPARE(b.model()->rowCount(), 69);
     // With steps 3 … 5 as well: i in 32 … 79 with i % 7 ≤ 2 → 35,36,37,42,43,44,49,50,51,56,57,58,63,64,65,70,71,72,77,78,79 = 21.
     b.conditionEdit()->setText("marker<0.5");
     b.findChildren<QSpinBox *>().at(0)->setValue(3);
@@ -382,6 +391,8 @@ void TestRolloutBrowser::detailPaneMarksAnswerAndGold()
     QVERIFY(html.contains("<span style=\"color:#1a7f37\">1.000</span>"));
     // The normalized forms equal the raw ones here, so no second row.
     QVERIFY(!text.contains("Normalized answer"));
+    // The token arrays as read by RunStore::rollout(): means −1 and −0.5, no reference.
+    QVERIFY(text.contains("sampling -1.000 · updated -0.500 · reference — (3 token ids)"));
     // Without markers: 株式会社 removed from the answer.
     QVERIFY(text.contains("Markers removed (answer / gold)"));
 
@@ -406,6 +417,25 @@ void TestRolloutBrowser::detailPaneMarksTags()
     QVERIFY(html.contains("<span style=\"background:#dde9ff\">株式会社ミハル包装</span>"));
     // format 1 as stored, explained by core.
     QVERIFY(b.detail()->plainText().contains("The completion is <thinking>…</thinking> followed by <answer>…</answer>: 1."));
+}
+
+// core's answerBlock(), which the completion marks use: byte ranges counted by hand.
+void TestRolloutBrowser::answerBlock()
+{
+    using reward::answerBlock;
+    const std::string plain = " 株式会社A ";
+    QVERIFY(answerBlock(plain, false).found);
+    QCOMPARE(answerBlock(plain, false).begin, size_t(0));
+    QCOMPARE(answerBlock(plain, false).length, plain.size());
+    // "<thinking>x</thinking><answer>" is 10 + 1 + 11 + 8 = 30 bytes; " A社 " is 1 + 1 + 3 + 1 = 6.
+    const std::string t = "<thinking>x</thinking><answer> A社 </answer>";
+    QVERIFY(answerBlock(t, true).found);
+    QCOMPARE(answerBlock(t, true).begin, size_t(30));
+    QCOMPARE(answerBlock(t, true).length, size_t(6));
+    QCOMPARE(reward::extractAnswer(t, true), std::string("A社"));
+    QVERIFY(!answerBlock("<thinking>x</thinking><answer>A", true).found);
+    QVERIFY(!answerBlock("A</answer>", true).found);
+    QCOMPARE(reward::extractAnswer("<answer>A", true), std::string());
 }
 
 void TestRolloutBrowser::badSearchLeavesTheTable()
