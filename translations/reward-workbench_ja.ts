@@ -239,6 +239,37 @@
         </message>
     </context>
     <context>
+        <name>RewardHtml</name>
+        <message>
+            <source>Reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>Value</source>
+            <translation>値</translation>
+        </message>
+        <message>
+            <source>Weight</source>
+            <translation>重み</translation>
+        </message>
+        <message>
+            <source>Contribution</source>
+            <translation>寄与</translation>
+        </message>
+        <message>
+            <source>Why</source>
+            <translation>理由</translation>
+        </message>
+        <message>
+            <source>Total</source>
+            <translation>合計</translation>
+        </message>
+        <message>
+            <source>Σ weight·value / Σ weight</source>
+            <translation>Σ 重み·値 / Σ 重み</translation>
+        </message>
+    </context>
+    <context>
         <name>RewardText</name>
         <message>
             <source>Longest common substring of answer and gold: 2·LCS / (|answer| + |gold|).</source>
@@ -344,34 +375,37 @@
         </message>
     </context>
     <context>
+        <name>RolloutCondition</name>
+        <message>
+            <source>an empty condition in "%1"</source>
+            <translation>「%1」に空の条件があります</translation>
+        </message>
+        <message>
+            <source>"%1" is not a comparison like "marker &lt; 0.5"</source>
+            <translation>「%1」は「marker &lt; 0.5」のような比較ではありません</translation>
+        </message>
+        <message>
+            <source>unknown operator "%1" in "%2" (use &lt;, &lt;=, &gt;, &gt;=, == or !=)</source>
+            <translation>「%2」の演算子「%1」は使えません（&lt;、&lt;=、&gt;、&gt;=、==、!= のいずれか）</translation>
+        </message>
+        <message>
+            <source>a number is missing after "%1"</source>
+            <translation>「%1」の後に数値がありません</translation>
+        </message>
+        <message>
+            <source>"%1" is not a number (in "%2")</source>
+            <translation>「%1」は数値ではありません（「%2」の中）</translation>
+        </message>
+        <message>
+            <source>unknown component '%1' (known: %2)</source>
+            <translation>不明なコンポーネント「%1」（この実行のもの: %2）</translation>
+        </message>
+    </context>
+    <context>
         <name>SampleDetailView</name>
         <message>
             <source>Select a sample to see why each reward component gave what it gave.</source>
             <translation>サンプルを選ぶと、各報酬コンポーネントがその値を与えた理由を表示します。</translation>
-        </message>
-        <message>
-            <source>Value</source>
-            <translation>値</translation>
-        </message>
-        <message>
-            <source>Weight</source>
-            <translation>重み</translation>
-        </message>
-        <message>
-            <source>Contribution</source>
-            <translation>寄与</translation>
-        </message>
-        <message>
-            <source>Why</source>
-            <translation>理由</translation>
-        </message>
-        <message>
-            <source>Total</source>
-            <translation>合計</translation>
-        </message>
-        <message>
-            <source>Σ weight·value / Σ weight</source>
-            <translation>Σ 重み·値 / Σ 重み</translation>
         </message>
         <message>
             <source>Normalized answer and gold</source>
@@ -436,10 +470,6 @@
         <message>
             <source>From:</source>
             <translation>送信者:</translation>
-        </message>
-        <message>
-            <source>Reward</source>
-            <translation>報酬</translation>
         </message>
     </context>
     <context>
@@ -565,6 +595,268 @@
         <message>
             <source>Sample %1</source>
             <translation>サンプル %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RolloutBrowser</name>
+        <message>
+            <source>Steps</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>any</source>
+            <translation>すべて</translation>
+        </message>
+        <message>
+            <source>First step shown (any: from the start)</source>
+            <translation>表示する最初のステップ（すべて: 最初から）</translation>
+        </message>
+        <message>
+            <source>Last step shown (any: to the end)</source>
+            <translation>表示する最後のステップ（すべて: 最後まで）</translation>
+        </message>
+        <message>
+            <source>Reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>min</source>
+            <translation>最小</translation>
+        </message>
+        <message>
+            <source>max</source>
+            <translation>最大</translation>
+        </message>
+        <message>
+            <source>Truncated</source>
+            <translation>打ち切り</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>はい</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>いいえ</translation>
+        </message>
+        <message>
+            <source>Components</source>
+            <translation>コンポーネント</translation>
+        </message>
+        <message>
+            <source>e.g. marker &lt; 0.5 and partial &gt;= 0.8</source>
+            <translation>例: marker &lt; 0.5 and partial &gt;= 0.8</translation>
+        </message>
+        <message>
+            <source>Conditions on reward components, joined by "and": name, one of &lt; &lt;= &gt; &gt;= == !=, a number.</source>
+            <translation>報酬コンポーネントの条件（"and" でつなぐ）: 名前、&lt; &lt;= &gt; &gt;= == != のいずれか、数値。</translation>
+        </message>
+        <message>
+            <source>Search</source>
+            <translation>検索</translation>
+        </message>
+        <message>
+            <source>full-text search (SQLite FTS5, 3+ characters)</source>
+            <translation>全文検索（SQLite FTS5、3 文字以上）</translation>
+        </message>
+        <message>
+            <source>in completions</source>
+            <translation>出力を検索</translation>
+        </message>
+        <message>
+            <source>in prompts</source>
+            <translation>プロンプトを検索</translation>
+        </message>
+        <message>
+            <source>← Previous</source>
+            <translation>← 前へ</translation>
+        </message>
+        <message>
+            <source>Next →</source>
+            <translation>次へ →</translation>
+        </message>
+        <message>
+            <source>Previous rollout of the filtered table (←)</source>
+            <translation>絞り込んだ表の前のロールアウト（←）</translation>
+        </message>
+        <message>
+            <source>Next rollout of the filtered table (→)</source>
+            <translation>絞り込んだ表の次のロールアウト（→）</translation>
+        </message>
+        <message>
+            <source>Cannot show the rollouts of run %1 in %2: %3</source>
+            <translation>%2 の実行 %1 のロールアウトを表示できません: %3</translation>
+        </message>
+        <message>
+            <source>Conditions on reward components, joined by "and": name, one of &lt; &lt;= &gt; &gt;= == !=, a number. Components of this run: %1</source>
+            <translation>報酬コンポーネントの条件（"and" でつなぐ）: 名前、&lt; &lt;= &gt; &gt;= == != のいずれか、数値。この実行のコンポーネント: %1</translation>
+        </message>
+        <message>
+            <source>The %1 "%2" is not a number.</source>
+            <translation>%1「%2」は数値ではありません。</translation>
+        </message>
+        <message>
+            <source>minimum reward</source>
+            <translation>最小報酬</translation>
+        </message>
+        <message>
+            <source>maximum reward</source>
+            <translation>最大報酬</translation>
+        </message>
+        <message>
+            <source>Components: %1</source>
+            <translation>コンポーネント: %1</translation>
+        </message>
+        <message>
+            <source>Search: %1</source>
+            <translation>検索: %1</translation>
+        </message>
+        <message>
+            <source>1 rollout shown</source>
+            <translation>1 件のロールアウトを表示</translation>
+        </message>
+        <message>
+            <source>%1 rollouts shown</source>
+            <translation>%1 件のロールアウトを表示</translation>
+        </message>
+        <message>
+            <source>more…</source>
+            <translation>さらに読み込む…</translation>
+        </message>
+        <message>
+            <source>Rollout %1: %2</source>
+            <translation>ロールアウト %1: %2</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RolloutDetailView</name>
+        <message>
+            <source>The run recorded no reward config at or before step %1.</source>
+            <translation>この実行にはステップ %1 以前の報酬設定が記録されていません。</translation>
+        </message>
+        <message>
+            <source>The prompt has no recorded e-mail, so rewards that look at it are explained without it.</source>
+            <translation>プロンプトにメールが記録されていないため、メールを参照する報酬はメールなしで説明しています。</translation>
+        </message>
+        <message>
+            <source>The reward config could not be rebuilt to explain the values: %1</source>
+            <translation>値を説明するための報酬設定を再構築できませんでした: %1</translation>
+        </message>
+        <message>
+            <source>Select a rollout to see its answer against the gold and why each reward component gave what it gave.</source>
+            <translation>ロールアウトを選ぶと、回答と正解の比較と、各報酬コンポーネントがその値を与えた理由が表示されます。</translation>
+        </message>
+        <message>
+            <source>Run %1 (#%2) · step %3 · group %4 · sample %5</source>
+            <translation>実行 %1 (#%2) · ステップ %3 · グループ %4 · サンプル %5</translation>
+        </message>
+        <message>
+            <source>Reward (weighted total)</source>
+            <translation>報酬（重み付き合計）</translation>
+        </message>
+        <message>
+            <source>Advantage</source>
+            <translation>アドバンテージ</translation>
+        </message>
+        <message>
+            <source>Tokens</source>
+            <translation>トークン数</translation>
+        </message>
+        <message>
+            <source>Truncated</source>
+            <translation>打ち切り</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>はい</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>いいえ</translation>
+        </message>
+        <message>
+            <source>Answer against gold</source>
+            <translation>回答と正解</translation>
+        </message>
+        <message>
+            <source>in both</source>
+            <translation>両方にある</translation>
+        </message>
+        <message>
+            <source>only in the answer</source>
+            <translation>回答にだけある</translation>
+        </message>
+        <message>
+            <source>missing from the answer</source>
+            <translation>回答に欠けている</translation>
+        </message>
+        <message>
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <source>Gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>Normalized answer</source>
+            <translation>正規化した回答</translation>
+        </message>
+        <message>
+            <source>Normalized gold</source>
+            <translation>正規化した正解</translation>
+        </message>
+        <message>
+            <source>Answer without markers</source>
+            <translation>法人格を除いた回答</translation>
+        </message>
+        <message>
+            <source>Gold without markers</source>
+            <translation>法人格を除いた正解</translation>
+        </message>
+        <message>
+            <source>Markers removed (answer / gold)</source>
+            <translation>除いた法人格（回答 / 正解）</translation>
+        </message>
+        <message>
+            <source>Reward components (config from step %1)</source>
+            <translation>報酬コンポーネント（ステップ %1 からの設定）</translation>
+        </message>
+        <message>
+            <source>Reward components</source>
+            <translation>報酬コンポーネント</translation>
+        </message>
+        <message>
+            <source>(explained now as %1; the run stored %2)</source>
+            <translation>（いま計算し直すと %1、実行時の記録は %2）</translation>
+        </message>
+        <message>
+            <source>Completion</source>
+            <translation>モデルの出力</translation>
+        </message>
+        <message>
+            <source>Extracted answer:</source>
+            <translation>抽出した回答:</translation>
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation>プロンプト</translation>
+        </message>
+        <message>
+            <source>Show less</source>
+            <translation>折りたたむ</translation>
+        </message>
+        <message>
+            <source>Show all %1 characters</source>
+            <translation>全 %1 文字を表示</translation>
+        </message>
+        <message>
+            <source>Mean log-prob per token</source>
+            <translation>トークンあたりの平均対数確率</translation>
+        </message>
+        <message>
+            <source>sampling %1 · updated %2 · reference %3 (%4 token ids)</source>
+            <translation>サンプリング時 %1 · 更新後 %2 · 参照 %3（トークン ID %4 個）</translation>
         </message>
     </context>
     <context>

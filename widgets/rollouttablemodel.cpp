@@ -35,6 +35,14 @@ void RolloutTableModel::open(const QString &path, qint64 runId, store::RolloutFi
     });
 }
 
+void RolloutTableModel::close()
+{
+    resetTo({}, {}, [&] {
+        m_store.reset();
+        m_components.clear();
+    });
+}
+
 void RolloutTableModel::setFilter(store::RolloutFilter filter)
 {
     if (!m_store)

@@ -35,6 +35,8 @@ public:
     // Opens `path` read-only and shows `runId` with `filter` (its runId is replaced).
     // Throws store::StoreError when the file cannot be opened or the run does not exist.
     void open(const QString &path, qint64 runId, store::RolloutFilter filter = {});
+    // Shows nothing and closes the connection.
+    void close();
     // A new filter on the same run (starts again from the first page). Throws
     // store::StoreError for a bad full-text query, leaving the table as it was.
     void setFilter(store::RolloutFilter filter);

@@ -1,6 +1,7 @@
 #include "sampledetailview.h"
 
 #include "data/extractionrecord.h"
+#include "rewardhtml.h"
 #include "rewardtext.h"
 
 #include <QEvent>
@@ -9,36 +10,16 @@
 
 namespace {
 
+QString esc(const QString &s)
+{
+    return RewardHtml::escape(s);
+}
+
 // Highlight colours (readable on light backgrounds; the browser keeps a white page).
-const char *const kCommonColour = "#ffe08a";  // common substring
+const char *const kCommonColour = RewardHtml::kCommonColour; // common substring
 const char *const kAnswerColour = "#b8d8ff";  // the answer in the e-mail
 const char *const kGoldColour = "#bfe8c0";    // the gold in the e-mail
 const char *const kMarkerColour = "#f4c2c2";  // a removed marker
-
-QString esc(const QString &s)
-{
-    QString e = s.toHtmlEscaped();
-    e.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
-    return e;
-}
-
-// `text` with code points [begin, begin+length) on a coloured background.
-QString highlightSpan(const std::string &utf8, rwb::reward::Span span, const char *colour)
-{
-    const QList<uint> cps = QString::fromStdString(utf8).toUcs4();
-    auto part = [&](qsizetype from, qsizetype n) {
-        QList<uint> p = cps.mid(from, n);
-        return esc(QString::fromUcs4(reinterpret_cast<const char32_t *>(p.constData()), p.size()));
-    };
-    if (cps.isEmpty())
-        return QStringLiteral("<i>∅</i>");
-    if (span.length == 0)
-        return part(0, cps.size());
-    const auto b = static_cast<qsizetype>(span.begin);
-    const auto l = static_cast<qsizetype>(span.length);
-    return part(0, b) + QStringLiteral("<span style=\"background:%1\">").arg(QLatin1String(colour)) + part(b, l) +
-           QStringLiteral("</span>") + part(b + l, cps.size() - b - l);
-}
 
 // Every occurrence of each needle in `text` marked with its colour (first needle wins on overlap).
 QString markOccurrences(const QString &text, const QList<QPair<QString, const char *>> &needles)
@@ -137,24 +118,13 @@ QString SampleDetailView::render(const Content &c) const
                                            (r.kind.empty() ? QString() : QStringLiteral(" · ") + esc(QString::fromStdString(r.kind))));
 
     // Scores.
-    h += QStringLiteral("<table cellspacing=0 cellpadding=3 border=1 style=\"border-collapse:collapse\">");
-    h += QStringLiteral("<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th align=left>%5</th></tr>")
-             .arg(tr("Reward"), tr("Value"), tr("Weight"), tr("Contribution"), tr("Why"));
-    double wsum = 0.0;
-    for (double w : c.weights)
-        wsum += w;
+    QVector<RewardHtml::ComponentRow> rows;
     for (size_t i = 0; i < c.explanations.size(); ++i) {
         const auto &e = c.explanations[i];
-        const double w = c.weights.value(static_cast<int>(i));
-        const QString style = w == 0.0 ? QStringLiteral(" style=\"color:gray\"") : QString();
-        h += QStringLiteral("<tr%1><td><b>%2</b></td><td align=right>%3</td><td align=right>%4</td><td align=right>%5</td><td>%6</td></tr>")
-                 .arg(style, esc(QString::fromStdString(e.reward)), QString::number(e.value, 'f', 3),
-                      QString::number(w, 'g', 4),
-                      wsum > 0.0 ? QString::number(w * e.value / wsum, 'f', 3) : QStringLiteral("—"),
-                      esc(RewardText::explanation(e)));
+        rows.append({QString::fromStdString(e.reward), e.value, c.weights.value(static_cast<int>(i)),
+                     RewardText::explanation(e)});
     }
-    h += QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>%2</b></td><td></td><td></td><td>%3</td></tr></table>")
-             .arg(tr("Total"), QString::number(c.total, 'f', 3), tr("Σ weight·value / Σ weight"));
+    h += RewardHtml::componentTable(rows, c.total);
 
     // Answer against gold, per comparison.
     for (const auto &e : c.explanations) {
@@ -162,8 +132,8 @@ QString SampleDetailView::render(const Content &c) const
             h += QStringLiteral("<h4>%1</h4>").arg(e.reward == "partial" ? tr("Normalized answer and gold")
                                                                          : tr("After removing legal-entity markers"));
             h += QStringLiteral("<table cellpadding=2><tr><td>%1</td><td><tt>%2</tt></td></tr><tr><td>%3</td><td><tt>%4</tt></td></tr>")
-                     .arg(tr("Answer"), highlightSpan(e.answer, e.answerSpan, kCommonColour), tr("Gold"),
-                          highlightSpan(e.gold, e.goldSpan, kCommonColour));
+                     .arg(tr("Answer"), RewardHtml::highlightSpan(e.answer, e.answerSpan, kCommonColour), tr("Gold"),
+                          RewardHtml::highlightSpan(e.gold, e.goldSpan, kCommonColour));
             if (e.reward == "marker")
                 h += QStringLiteral("<tr><td>%1</td><td>%2</td></tr><tr><td>%3</td><td>%4</td></tr>")
                          .arg(tr("Removed from the answer"), list(e.markersRemovedFromAnswer), tr("Removed from the gold"),
@@ -175,7 +145,7 @@ QString SampleDetailView::render(const Content &c) const
                      .arg(tr("Candidate"), tr("Romaji"), tr("Match"));
             for (const auto &cand : e.candidates)
                 h += QStringLiteral("<tr><td>%1</td><td><tt>%2</tt></td><td align=right>%3</td></tr>")
-                         .arg(esc(QString::fromStdString(cand.name)), highlightSpan(cand.romaji, cand.romajiSpan, kCommonColour),
+                         .arg(esc(QString::fromStdString(cand.name)), RewardHtml::highlightSpan(cand.romaji, cand.romajiSpan, kCommonColour),
                               QString::number(cand.value, 'f', 3));
             h += QStringLiteral("</table>");
         }

@@ -7,10 +7,10 @@ namespace rwb::reward {
 
 namespace {
 
-constexpr std::string_view kThinkOpen = "<thinking>";
-constexpr std::string_view kThinkClose = "</thinking>";
-constexpr std::string_view kAnswerOpen = "<answer>";
-constexpr std::string_view kAnswerClose = "</answer>";
+constexpr std::string_view kThinkOpen = kThinkingOpenTag;
+constexpr std::string_view kThinkClose = kThinkingCloseTag;
+constexpr std::string_view kAnswerOpen = kAnswerOpenTag;
+constexpr std::string_view kAnswerClose = kAnswerCloseTag;
 
 const std::u32string &unknownNormalized()
 {
@@ -63,10 +63,10 @@ FormatCheck checkThinkingFormat(std::string_view completion)
     return FormatCheck::Ok;
 }
 
-std::string extractAnswer(std::string_view completion, bool thinking)
+AnswerBlock answerBlock(std::string_view completion, bool thinking)
 {
     if (!thinking)
-        return text::trimmed(completion);
+        return {true, 0, completion.size()};
     const size_t open = completion.find(kAnswerOpen);
     if (open == std::string_view::npos)
         return {};
@@ -74,7 +74,13 @@ std::string extractAnswer(std::string_view completion, bool thinking)
     const size_t close = completion.find(kAnswerClose, begin);
     if (close == std::string_view::npos)
         return {};
-    return text::trimmed(completion.substr(begin, close - begin));
+    return {true, begin, close - begin};
+}
+
+std::string extractAnswer(std::string_view completion, bool thinking)
+{
+    const AnswerBlock block = answerBlock(completion, thinking);
+    return block.found ? text::trimmed(completion.substr(block.begin, block.length)) : std::string();
 }
 
 SenderDomain senderDomain(std::string_view header)

@@ -10,6 +10,13 @@ namespace rwb::reward {
 // The answer that means "the sender's company is not stated" (the first paper's 「不明」).
 inline constexpr std::string_view kUnknownAnswer = "不明";
 
+// The tags of the thinking format, exactly as the parser matches them (views that
+// highlight them use these, so they mark what the rewards see).
+inline constexpr std::string_view kThinkingOpenTag = "<thinking>";
+inline constexpr std::string_view kThinkingCloseTag = "</thinking>";
+inline constexpr std::string_view kAnswerOpenTag = "<answer>";
+inline constexpr std::string_view kAnswerCloseTag = "</answer>";
+
 // Why a completion does or does not have the thinking format.
 enum class FormatCheck {
     Ok,
@@ -29,6 +36,16 @@ FormatCheck checkThinkingFormat(std::string_view completion);
 // The extracted answer: in plain mode the completion with white space trimmed; in
 // thinking mode the trimmed text of the first <answer>…</answer>, or "" when there is none.
 std::string extractAnswer(std::string_view completion, bool thinking);
+
+// Where extractAnswer() takes the answer from, in bytes of `completion`, before
+// trimming: the whole completion in plain mode; in thinking mode the text between the
+// first <answer> and the next </answer> (found is false when there is no such block).
+struct AnswerBlock {
+    bool found = false;
+    size_t begin = 0;
+    size_t length = 0;
+};
+AnswerBlock answerBlock(std::string_view completion, bool thinking);
 
 // The part of the sender's address between '@' and the next '.', lower-cased
 // (the first paper's footnote 4: "@sansan.com" → "sansan"). The header may be a bare

@@ -1,0 +1,114 @@
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QSplitter;
+class QTableView;
+class QTimer;
+
+namespace rwb::store {
+class RunStore;
+struct RolloutFilter;
+}
+
+namespace rwb::widgets {
+
+class RolloutDetailView;
+class RolloutTableModel;
+
+// The rollouts of one run: a filter bar (steps, reward range, component conditions
+// like "marker < 0.5", truncated, a full-text search over completions and prompts),
+// the paged table (RolloutTableModel) and the detail pane of the current rollout
+// (RolloutDetailView). ← / → (keys on the table, or the buttons) step through the
+// filtered rows. A filter applies on Enter or after a short pause in typing; a bad one
+// shows a red message and leaves the table as it was. Reads the store through its own
+// read-only connections. GUI thread only.
+class RolloutBrowser : public QWidget {
+    Q_OBJECT
+public:
+    explicit RolloutBrowser(QWidget *parent = nullptr);
+    ~RolloutBrowser() override;
+
+    // Shows run `runId` of the store at `storePath` with no filter. On failure returns
+    // false with a message naming the file and the run in `error`, and shows nothing.
+    bool openRun(const QString &storePath, qint64 runId, QString *error = nullptr);
+    void close();
+
+    RolloutTableModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    RolloutDetailView *detail() const { return m_detail; }
+    qint64 currentRolloutId() const { return m_currentId; }
+
+    // The filter bar's widgets (for tests and the main window's shortcuts).
+    QLineEdit *conditionEdit() const { return m_condition; }
+    QLineEdit *searchEdit() const { return m_search; }
+    QLabel *countLabel() const { return m_count; }
+    QLabel *errorLabel() const { return m_error; }
+    // Reads the filter bar and applies it now (what Enter does). Returns false, with the
+    // table unchanged and the red message shown, for a bad condition or search.
+    bool applyFilter();
+
+public Q_SLOTS:
+    // Shows the rollout in the detail pane; selects its row when it passes the filter
+    // (fetching pages as needed).
+    void selectRollout(qint64 rolloutId);
+    // Live runs: appends rollouts committed since (model()->poll()).
+    void refresh();
+    // The next / previous row of the filtered table (fetching the next page at the end).
+    void next();
+    void previous();
+
+Q_SIGNALS:
+    void rolloutSelected(qint64 rolloutId);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void buildUi();
+    void retranslate();
+    void resetFilterBar();
+    void scheduleApply();
+    void showError(const QString &message);
+    void updateCount();
+    void sizeColumns();
+    void currentRowChanged(int row);
+    void showDetail(qint64 rolloutId);
+    int rowOf(qint64 rolloutId) const;
+    void selectRow(int row);
+
+    RolloutTableModel *m_model = nullptr;
+    std::unique_ptr<store::RunStore> m_store; // for the detail pane (full rollouts)
+    QString m_path;
+    qint64 m_runId = 0;
+    qint64 m_currentId = 0;
+    bool m_selecting = false; // selectRow() in progress: the row change is ours
+
+    QTableView *m_table = nullptr;
+    RolloutDetailView *m_detail = nullptr;
+    QSplitter *m_splitter = nullptr;
+    QLabel *m_stepLabel = nullptr, *m_rewardLabel = nullptr, *m_conditionLabel = nullptr, *m_truncatedLabel = nullptr,
+           *m_searchLabel = nullptr;
+    QSpinBox *m_stepFrom = nullptr, *m_stepTo = nullptr;
+    QLineEdit *m_rewardMin = nullptr, *m_rewardMax = nullptr;
+    QLineEdit *m_condition = nullptr;
+    QComboBox *m_truncated = nullptr;
+    QLineEdit *m_search = nullptr;
+    QComboBox *m_searchIn = nullptr;
+    QPushButton *m_previous = nullptr, *m_next = nullptr;
+    QLabel *m_count = nullptr;
+    QLabel *m_error = nullptr;
+    QTimer *m_debounce = nullptr;
+};
+
+} // namespace rwb::widgets

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "reward/reward.h"
+#include "store/storetypes.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+class QTextBrowser;
+class QUrl;
+
+namespace rwb::store {
+class RunStore;
+}
+
+namespace rwb::widgets {
+
+// Everything about one rollout of a run, read-only and selectable: where it belongs
+// (run, step, group, sample), its weighted reward and advantage, the extracted answer
+// against the gold (common part green, extra in the answer red, missing from the
+// answer orange; the normalized forms when they differ), every component of the reward
+// config in force at its step with the stored value, weight and core's explanation,
+// the completion with the thinking-format tags and the answer block marked, and the
+// prompt (shortened until "show all" is clicked). GUI thread only.
+class RolloutDetailView : public QWidget {
+    Q_OBJECT
+public:
+    explicit RolloutDetailView(QWidget *parent = nullptr);
+
+    struct Component {
+        QString name;
+        double storedValue = 0.0; // as the trainer recorded it (NaN: not recorded)
+        double weight = 0.0;
+        bool explained = false;   // explanation holds core's explain() for this rollout
+        reward::Explanation explanation;
+    };
+    struct Content {
+        store::StoredRollout rollout;    // with its token arrays
+        QString runName;
+        QString senderEmail, emailText;  // from the prompt's metadata ("" when not recorded)
+        bool thinking = false;           // the config's thinking format
+        int64_t configStep = -1;         // the reward-config version in force (-1: none recorded)
+        std::vector<Component> components;
+        QString problem;                 // why explanations are missing or partial ("" when none)
+    };
+    // Reads rollout `rolloutId` (token arrays included), its prompt's metadata and the
+    // reward config in force at its step from `store`, and explains each component with
+    // core's rewards. Throws store::StoreError when there is no such rollout; a reward
+    // config that cannot be built only leaves the explanations out (Content::problem).
+    static Content load(const store::RunStore &store, int64_t rolloutId);
+
+    void showRollout(const Content &content);
+    void clear();
+    bool hasRollout() const { return m_hasContent; }
+    qint64 rolloutId() const { return m_hasContent ? m_content.rollout.id : 0; }
+    const Content &content() const { return m_content; }
+
+    // The HTML given to the text browser (for tests), and what it shows as plain text.
+    QString sourceHtml() const { return m_html; }
+    QString plainText() const;
+    QTextBrowser *browser() const { return m_browser; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void render();
+    void anchorClicked(const QUrl &url);
+    QString headerHtml() const;
+    QString answerHtml() const;
+    QString componentsHtml() const;
+    QString completionHtml() const;
+    QString promptHtml() const;
+
+    QTextBrowser *m_browser = nullptr;
+    Content m_content;
+    bool m_hasContent = false;
+    bool m_promptExpanded = false;
+    QString m_html;
+};
+
+} // namespace rwb::widgets
