@@ -29,6 +29,7 @@
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QTranslator>
 #include <QtTest>
 
 using namespace rwb;
@@ -153,6 +154,7 @@ private Q_SLOTS:
     void answerBlock();
     void badSearchLeavesTheTable();
     void openRunErrors();
+    void refreshAppendsLiveRows();
     void demoScreenshot();
 
 private:
@@ -316,6 +318,9 @@ void TestRolloutBrowser::selectRolloutFetchesLaterPages()
     b.model()->setPageSize(20);
     QVERIFY(b.openRun(m_path, m_run));
     QCOMPARE(b.model()->rowCount(), 20);
+    QCOMPARE(b.countLabel()->text(), QString("20 rollouts shown <a href=\"#more\">more…</a>"));
+    Q_EMIT b.countLabel()->linkActivated("#more"); // the "more…" link fetches a page
+    QCOMPARE(b.model()->rowCount(), 40);
     QSignalSpy spy(&b, &RolloutBrowser::rolloutSelected);
     b.selectRollout(150);
     QCOMPARE(spy.count(), 1);
@@ -476,11 +481,45 @@ void TestRolloutBrowser::openRunErrors()
     QCOMPARE(b.currentRolloutId(), qint64(0));
 }
 
+void TestRolloutBrowser::refreshAppendsLiveRows()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/live.sqlite";
+    store::RunStore writer(path.toStdString());
+    const int64_t run = writer.beginRun("live", store::RunKind::Grpo, "{}");
+    writer.recordRewardConfig(run, 1, kConfig);
+    auto step = [&](int s) {
+        std::vector<store::Rollout> rows;
+        for (int k = 0; k < kPerStep; ++k)
+            rows.push_back(makeRollout((s - 1) * kPerStep + k));
+        writer.writeStep(run, s, {}, rows, prompts());
+    };
+    step(1);
+    step(2);
+    RolloutBrowser b;
+    QAbstractItemModelTester tester(b.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(b.openRun(path, run));
+    QCOMPARE(b.model()->rowCount(), 32);
+    b.next();
+    QCOMPARE(b.currentRolloutId(), qint64(1));
+    step(3); // the trainer goes on
+    b.refresh();
+    QCOMPARE(b.model()->rowCount(), 48);
+    QCOMPARE(b.countLabel()->text(), QString("48 rollouts shown"));
+    QCOMPARE(b.currentRolloutId(), qint64(1)); // the selection stays
+    QCOMPARE(b.table()->currentIndex().row(), 0);
+}
+
 void TestRolloutBrowser::demoScreenshot()
 {
     const QString demo = qEnvironmentVariable("RWB_BROWSER_DEMO");
     if (demo.isEmpty())
         QSKIP("RWB_BROWSER_DEMO names no store");
+    QTranslator translator; // RWB_BROWSER_QM=<.qm>: the screenshot in that language
+    if (!qEnvironmentVariable("RWB_BROWSER_QM").isEmpty()) {
+        QVERIFY(translator.load(qEnvironmentVariable("RWB_BROWSER_QM")));
+        QCoreApplication::installTranslator(&translator);
+    }
     RolloutBrowser b;
     QString error;
     QVERIFY2(b.openRun(demo, 1, &error), qPrintable(error));
@@ -492,6 +531,7 @@ void TestRolloutBrowser::demoScreenshot()
     b.next();
     b.next();
     b.next();
+    b.table()->setFocus(); // as after a click in the table (the current row stays)
     QTest::qWait(50);
     const QString shot = qEnvironmentVariable("RWB_BROWSER_SHOT", "/tmp/browser_demo.png");
     QVERIFY(b.grab().save(shot));

@@ -56,7 +56,7 @@ JA = {
     (D, "Reward (weighted total)"): "報酬（重み付き合計）",
     (D, "Advantage"): "アドバンテージ",
     (D, "Tokens"): "トークン数",
-    (D, "Mean log-prob per token"): "トークンあたりの平均対数確率",
+    (D, "Mean log-prob per token:"): "トークンあたりの平均対数確率:",
     (D, "sampling %1 · updated %2 · reference %3 (%4 token ids)"): "サンプリング時 %1 · 更新後 %2 · 参照 %3（トークン ID %4 個）",
     (D, "Truncated"): "打ち切り",
     (D, "yes"): "はい",

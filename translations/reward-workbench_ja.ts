@@ -851,12 +851,12 @@
             <translation>全 %1 文字を表示</translation>
         </message>
         <message>
-            <source>Mean log-prob per token</source>
-            <translation>トークンあたりの平均対数確率</translation>
-        </message>
-        <message>
             <source>sampling %1 · updated %2 · reference %3 (%4 token ids)</source>
             <translation>サンプリング時 %1 · 更新後 %2 · 参照 %3（トークン ID %4 個）</translation>
+        </message>
+        <message>
+            <source>Mean log-prob per token:</source>
+            <translation>トークンあたりの平均対数確率:</translation>
         </message>
     </context>
     <context>

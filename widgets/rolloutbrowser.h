@@ -38,8 +38,9 @@ public:
     explicit RolloutBrowser(QWidget *parent = nullptr);
     ~RolloutBrowser() override;
 
-    // Shows run `runId` of the store at `storePath` with no filter. On failure returns
-    // false with a message naming the file and the run in `error`, and shows nothing.
+    // Shows run `runId` of the store at `storePath` (read-only) with an empty filter bar.
+    // On failure (no file, not a run store, no such run) returns false with a message
+    // naming the file and the run in `error`, and keeps showing what it showed.
     bool openRun(const QString &storePath, qint64 runId, QString *error = nullptr);
     void close();
 

@@ -208,6 +208,7 @@ QString RolloutDetailView::headerHtml() const
              .arg(tr("Truncated"), r.truncated ? QStringLiteral("<span style=\"color:%1\">%2</span>")
                                                       .arg(QLatin1String(kNegativeColour), tr("yes"))
                                                : tr("no"));
+    h += QStringLiteral("</table>");
     // The per-token arrays (RunStore::rollout() reads them): mean log-prob of each policy.
     auto mean = [](const std::vector<float> &v) {
         double sum = 0.0;
@@ -216,12 +217,11 @@ QString RolloutDetailView::headerHtml() const
         return v.empty() ? QStringLiteral("—") : QString::number(sum / static_cast<double>(v.size()), 'f', 3);
     };
     if (!r.logprobsOld.empty() || !r.logprobsNew.empty() || !r.logprobsRef.empty())
-        h += QStringLiteral("<tr><td>%1</td><td colspan=3>%2</td></tr>")
-                 .arg(tr("Mean log-prob per token"),
+        h += QStringLiteral("<p style=\"color:gray\">%1 %2</p>")
+                 .arg(tr("Mean log-prob per token:"),
                       tr("sampling %1 · updated %2 · reference %3 (%4 token ids)")
                           .arg(mean(r.logprobsOld), mean(r.logprobsNew), mean(r.logprobsRef))
                           .arg(r.tokenIds.size()));
-    h += QStringLiteral("</table>");
     if (!m_content.problem.isEmpty())
         h += QStringLiteral("<p style=\"color:%1\">%2</p>").arg(QLatin1String(kNegativeColour), escape(m_content.problem));
     return h;
