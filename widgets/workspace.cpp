@@ -236,7 +236,8 @@ DatasetCheck checkDataset(const QString &path)
         return c;
     }
     c.ok = true;
-    c.message = QCoreApplication::translate("Workspace", "%n record(s)", nullptr, static_cast<int>(c.records));
+    const int n = static_cast<int>(c.records);
+    c.message = QCoreApplication::translate("Workspace", "%n record(s)", nullptr, n);
     return c;
 }
 
