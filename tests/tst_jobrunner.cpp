@@ -1,9 +1,10 @@
 // widgets/JobRunner: each background job against the rwb command it stands for.
 // Synthesis of 50 e-mails splits 40 / 5 / 5 (the 80 / 10 / 10 rule: val = test = 50 / 10)
 // and writes the same bytes as `rwb data synth`, with progress reaching 50 / 50; cancel
-// stops a long synthesis and leaves no file; a bad folder fails naming it; the tokenizer,
-// the new tiny model and the evaluation's predictions are byte for byte those of
-// `rwb tokenizer train`, `rwb model init` and `rwb eval run`; SFT reports its steps.
+// stops a long synthesis and leaves no file (so does destroying the runner); a bad folder
+// fails naming it; the tokenizer, the new tiny model and the evaluation's predictions are
+// byte for byte those of `rwb tokenizer train`, `rwb model init` and `rwb eval run`; SFT
+// reports its 2 steps (8 examples, 4 a step).
 #include "jobrunner.h"
 #include "rwbprocess.h"
 
@@ -99,6 +100,15 @@ void TestJobRunner::cancelStopsSynthesis()
     QVERIFY(progress.last().at(0).toLongLong() < 10'000'000);
     QVERIFY(!QFile::exists(dir.path() + "/train.jsonl"));
     QVERIFY(!QFile::exists(dir.path() + "/train.jsonl.part"));
+
+    // Destroying a runner with a job in flight cancels it and waits: no file, no crash.
+    auto *doomed = new JobRunner;
+    QSignalSpy doomedProgress(doomed, &JobRunner::progress);
+    QVERIFY(doomed->synthesize(dir.path() + "/doomed", 10'000'000, 0, 0, 1));
+    QVERIFY(doomedProgress.wait(30000));
+    delete doomed;
+    QVERIFY(!QFile::exists(dir.path() + "/doomed/train.jsonl"));
+    QVERIFY(!QFile::exists(dir.path() + "/doomed/train.jsonl.part"));
 }
 
 void TestJobRunner::badFolderFails()
