@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -109,11 +110,13 @@ int synth(const std::vector<std::string> &argv)
     std::ostream &out = outPath.empty() ? std::cout : file;
     const data::SyntheticEmailGenerator generator(seed, *split, maxChars);
     const bool progress = stderrIsTerminal() && n >= 10000;
-    for (uint64_t i = 0; i < n; ++i) {
-        out << data::toJsonLine(generator.email(i).datasetRecord(), /*withCompletion=*/false) << '\n';
-        if (progress && ((i + 1) % 10000 == 0 || i + 1 == n))
-            std::cerr << "\rgenerated " << (i + 1) << "/" << n << std::flush;
-    }
+    std::function<bool(size_t, size_t)> report;
+    if (progress)
+        report = [](size_t done, size_t total) {
+            std::cerr << "\rgenerated " << done << "/" << total << std::flush;
+            return true;
+        };
+    data::writeSyntheticJsonl(generator, n, out, report, /*every=*/10000);
     if (progress)
         std::cerr << "\n";
     if (!outPath.empty()) {

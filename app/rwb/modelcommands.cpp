@@ -3,6 +3,7 @@
 
 #include "data/jsonl.h"
 #include "model/causallm.h"
+#include "model/initmodel.h"
 #include "model/membench.h"
 #include "model/modelconfig.h"
 #include "tokenizer/promptformat.h"
@@ -158,12 +159,6 @@ int generate(const std::vector<std::string> &rawArgs)
     return kExitOk;
 }
 
-void copyIfExists(const fs::path &from, const fs::path &to)
-{
-    if (fs::exists(from))
-        fs::copy_file(from, to, fs::copy_options::overwrite_existing);
-}
-
 int init(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"tokenizer", "out", "shape", "seed", "dtype"}, {"help"}});
@@ -171,37 +166,21 @@ int init(const std::vector<std::string> &argv)
         std::cout << kInitHelp;
         return kExitOk;
     }
-    const std::string tokDir = args.required("tokenizer");
-    const std::string out = args.required("out");
-    const std::string shape = args.value("shape", "tiny");
-    const auto tokenizer = tokenizer::loadTokenizer(tokDir);
-    model::ModelConfig config;
-    if (shape == "tiny") {
-        config = model::tinyDefaultConfig(tokenizer->vocabSize());
-    } else if (shape == "qwen3-0.6b") {
-        config = model::qwen3_0_6bConfig();
-        if (tokenizer->vocabSize() > config.vocabSize)
-            config.vocabSize = tokenizer->vocabSize();
-    } else {
-        throw UsageError{"--shape must be tiny or qwen3-0.6b"};
-    }
-    config.eosTokenId = tokenizer->eosId().value_or(-1);
-    config.bosTokenId = tokenizer->bosId().value_or(-1);
-    model::ModelOptions o;
+    model::InitModelOptions o;
+    o.tokenizerDir = args.required("tokenizer");
+    o.out = args.required("out");
+    o.shape = args.value("shape", "tiny");
     o.seed = static_cast<uint64_t>(args.number("seed", 0));
     o.dtype = args.value("dtype", "float32");
-    o.device = "cpu";
-    auto lm = model::CausalLM::random(config, o);
-    fs::create_directories(out);
-    lm->save(out);
-    for (const char *f : {"tokenizer.json", "tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"})
-        copyIfExists(fs::path(tokDir) / f, fs::path(out) / f);
+    if (o.shape != "tiny" && o.shape != "qwen3-0.6b")
+        throw UsageError{"--shape must be tiny or qwen3-0.6b"};
+    const model::InitModelResult r = model::initModelFolder(o);
     nlohmann::ordered_json j;
-    j["model"] = out;
-    j["family"] = model::familyName(config.family);
-    j["parameters"] = lm->parameterCount();
-    j["vocab_size"] = config.vocabSize;
-    j["dtype"] = lm->dtypeName();
+    j["model"] = o.out;
+    j["family"] = model::familyName(r.config.family);
+    j["parameters"] = r.parameters;
+    j["vocab_size"] = r.config.vocabSize;
+    j["dtype"] = r.dtype;
     std::cout << j.dump() << std::endl;
     return kExitOk;
 }

@@ -1,19 +1,10 @@
 #include "cli.h"
 #include "commands.h"
 
-#include "data/extractionrecord.h"
-#include "data/jsonl.h"
-#include "eval/extractionmetrics.h"
-#include "model/causallm.h"
-#include "reward/extraction.h"
-#include "tokenizer/promptformat.h"
-#include "tokenizer/tokenizer.h"
+#include "train/evaluation.h"
 #include "train/sft.h"
 
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -101,79 +92,30 @@ int evalRun(const std::vector<std::string> &argv)
         std::cout << kEvalRunHelp;
         return kExitOk;
     }
-    const std::string dir = args.required("model");
-    const std::string dataPath = args.required("data");
-    const bool thinking = args.has("thinking");
-    const int limit = static_cast<int>(args.number("limit", 0));
-    const int batch = static_cast<int>(args.number("batch", 8));
-    if (batch < 1)
+    train::EvaluationOptions o;
+    o.model = args.required("model");
+    o.data = args.required("data");
+    o.thinking = args.has("thinking");
+    o.limit = static_cast<int>(args.number("limit", 0));
+    o.batch = static_cast<int>(args.number("batch", 8));
+    if (o.batch < 1)
         throw UsageError{"--batch must be ≥ 1"};
-    data::ExtractionReadOptions ro;
-    ro.requireCompletion = false;
-    std::vector<data::ExtractionRecord> records = data::readExtractionJsonl(dataPath, ro).records;
-    if (limit > 0 && static_cast<int>(records.size()) > limit)
-        records.resize(static_cast<size_t>(limit));
-    if (records.empty())
-        throw data::InputException({dataPath, 0, "no example"});
-
-    const auto tokenizer = tokenizer::loadTokenizer(dir);
-    const tokenizer::PromptFormat format = tokenizer::PromptFormat::forModel(dir, *tokenizer);
-    model::ModelOptions mo;
-    mo.dtype = args.value("dtype", "auto");
-    mo.device = args.value("device", "auto");
-    mo.threads = static_cast<int>(args.number("threads", 0));
-    auto lm = model::CausalLM::load(dir, mo);
-    if (args.has("adapter"))
-        lm->loadAdapter(args.value("adapter"));
-
-    model::SamplingOptions so;
-    so.temperature = 0.0;
-    so.maxNewTokens = static_cast<int>(args.number("max-new-tokens", thinking ? 256 : 48));
-    so.stopTokens = format.stopTokenIds(*tokenizer);
-    so.padToken = tokenizer->padId().value_or(tokenizer->eosId().value_or(0));
-    so.vocabLimit = tokenizer->vocabSize();
-
-    std::ofstream out;
-    const std::string outputPath = args.value("output");
-    if (!outputPath.empty()) {
-        out.open(outputPath + ".part", std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw data::InputException({outputPath, 0, "cannot write"});
-    }
-    eval::ExtractionScorer scorer;
-    double outputTokens = 0.0;
-    const auto start = std::chrono::steady_clock::now();
-    for (size_t from = 0; from < records.size(); from += static_cast<size_t>(batch)) {
-        const size_t to = std::min(records.size(), from + static_cast<size_t>(batch));
-        std::vector<std::vector<int32_t>> prompts;
-        for (size_t i = from; i < to; ++i)
-            prompts.push_back(tokenizer->encode(format.extractionPrompt(records[i].senderEmail, records[i].emailText, thinking)));
-        const model::Generation g = lm->generate(prompts, 1, so);
-        for (size_t i = from; i < to; ++i) {
-            std::vector<int32_t> ids = g.tokens[i - from];
-            outputTokens += static_cast<double>(ids.size());
-            if (!ids.empty() && !g.truncated[i - from])
-                ids.pop_back();
-            data::ExtractionRecord pred = records[i];
-            pred.completion = tokenizer->decode(ids, /*skipSpecial=*/true);
-            scorer.add(reward::extractAnswer(pred.completion, thinking), pred.gold);
-            if (out.is_open())
-                out << data::toJsonLine(pred) << '\n';
-        }
-        std::fprintf(stderr, "\reval %zu/%zu", to, records.size());
+    o.adapter = args.value("adapter");
+    o.maxNewTokens = static_cast<int>(args.number("max-new-tokens", o.thinking ? 256 : 48));
+    o.output = args.value("output");
+    o.dtype = args.value("dtype", "auto");
+    o.device = args.value("device", "auto");
+    o.threads = static_cast<int>(args.number("threads", 0));
+    const train::EvaluationResult r = train::runEvaluation(o, [](const train::EvaluationProgress &p) {
+        std::fprintf(stderr, "\reval %zu/%zu", p.done, p.total);
         std::fflush(stderr);
-    }
+        return true;
+    });
     std::fprintf(stderr, "\n");
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (out.is_open()) {
-        out.close();
-        std::filesystem::rename(outputPath + ".part", outputPath);
-    }
-    const eval::ExtractionMetrics m = scorer.result();
-    nlohmann::ordered_json j = metricsJson(m);
-    j["examples"] = records.size();
-    j["mean_output_tokens"] = outputTokens / static_cast<double>(records.size());
-    j["seconds_per_sample"] = seconds / static_cast<double>(records.size());
+    nlohmann::ordered_json j = metricsJson(r.metrics);
+    j["examples"] = r.examples;
+    j["mean_output_tokens"] = r.meanOutputTokens;
+    j["seconds_per_sample"] = r.secondsPerSample;
     std::cout << j.dump() << std::endl;
     return kExitOk;
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 
 namespace rwb::data {
@@ -1365,6 +1366,18 @@ std::vector<SyntheticEmail> SyntheticEmailGenerator::generate(size_t n,
             break;
     }
     return out;
+}
+
+size_t writeSyntheticJsonl(const SyntheticEmailGenerator &generator, size_t n, std::ostream &out,
+                           const std::function<bool(size_t, size_t)> &progress, size_t every)
+{
+    every = std::max<size_t>(1, every);
+    for (size_t i = 0; i < n; ++i) {
+        out << toJsonLine(generator.email(i).datasetRecord(), /*withCompletion=*/false) << '\n';
+        if (progress && ((i + 1) % every == 0 || i + 1 == n) && !progress(i + 1, n))
+            return i + 1;
+    }
+    return n;
 }
 
 } // namespace rwb::data

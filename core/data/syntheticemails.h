@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -78,5 +79,13 @@ private:
     DataSplit m_split;
     size_t m_maxChars;
 };
+
+// Writes e-mails 0 … n-1 of `generator` to `out` as dataset lines (toJsonLine without
+// "completion", one a line): what `rwb data synth` and the workbench write. `progress(done,
+// n)`, if given, is called on the calling thread after every `every` e-mails and at the end;
+// when it returns false, writing stops. Returns how many lines were written. Stream errors
+// are left to the caller to check.
+size_t writeSyntheticJsonl(const SyntheticEmailGenerator &generator, size_t n, std::ostream &out,
+                           const std::function<bool(size_t, size_t)> &progress = {}, size_t every = 1000);
 
 } // namespace rwb::data

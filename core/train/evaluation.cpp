@@ -1,0 +1,101 @@
+#include "train/evaluation.h"
+
+#include "data/extractionrecord.h"
+#include "data/jsonl.h"
+#include "model/causallm.h"
+#include "reward/extraction.h"
+#include "tokenizer/promptformat.h"
+#include "tokenizer/tokenizer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+namespace rwb::train {
+
+EvaluationResult runEvaluation(const EvaluationOptions &options, const EvaluationCallback &callback)
+{
+    if (options.batch < 1)
+        throw data::InputException({options.data, 0, "batch must be ≥ 1"});
+    data::ExtractionReadOptions ro;
+    ro.requireCompletion = false;
+    std::vector<data::ExtractionRecord> records = data::readExtractionJsonl(options.data, ro).records;
+    if (options.limit > 0 && static_cast<int>(records.size()) > options.limit)
+        records.resize(static_cast<size_t>(options.limit));
+    if (records.empty())
+        throw data::InputException({options.data, 0, "no example"});
+
+    const auto tokenizer = tokenizer::loadTokenizer(options.model);
+    const tokenizer::PromptFormat format = tokenizer::PromptFormat::forModel(options.model, *tokenizer);
+    model::ModelOptions mo;
+    mo.dtype = options.dtype;
+    mo.device = options.device;
+    mo.threads = options.threads;
+    auto lm = model::CausalLM::load(options.model, mo);
+    if (!options.adapter.empty())
+        lm->loadAdapter(options.adapter);
+
+    const bool thinking = options.thinking;
+    model::SamplingOptions so;
+    so.temperature = 0.0;
+    so.maxNewTokens = options.maxNewTokens > 0 ? options.maxNewTokens : (thinking ? 256 : 48);
+    so.stopTokens = format.stopTokenIds(*tokenizer);
+    so.padToken = tokenizer->padId().value_or(tokenizer->eosId().value_or(0));
+    so.vocabLimit = tokenizer->vocabSize();
+
+    std::ofstream out;
+    const std::string &outputPath = options.output;
+    const std::string partPath = outputPath + ".part";
+    if (!outputPath.empty()) {
+        out.open(partPath, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw data::InputException({outputPath, 0, "cannot write"});
+    }
+    EvaluationResult result;
+    eval::ExtractionScorer scorer;
+    double outputTokens = 0.0;
+    const size_t batch = static_cast<size_t>(options.batch);
+    const auto start = std::chrono::steady_clock::now();
+    for (size_t from = 0; from < records.size(); from += batch) {
+        const size_t to = std::min(records.size(), from + batch);
+        std::vector<std::vector<int32_t>> prompts;
+        for (size_t i = from; i < to; ++i)
+            prompts.push_back(tokenizer->encode(format.extractionPrompt(records[i].senderEmail, records[i].emailText, thinking)));
+        const model::Generation g = lm->generate(prompts, 1, so);
+        for (size_t i = from; i < to; ++i) {
+            std::vector<int32_t> ids = g.tokens[i - from];
+            outputTokens += static_cast<double>(ids.size());
+            if (!ids.empty() && !g.truncated[i - from])
+                ids.pop_back();
+            data::ExtractionRecord pred = records[i];
+            pred.completion = tokenizer->decode(ids, /*skipSpecial=*/true);
+            scorer.add(reward::extractAnswer(pred.completion, thinking), pred.gold);
+            if (out.is_open())
+                out << data::toJsonLine(pred) << '\n';
+        }
+        result.examples = to;
+        if (callback && !callback({to, records.size()})) {
+            result.stopped = to < records.size();
+            if (result.stopped)
+                break;
+        }
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (out.is_open()) {
+        out.close();
+        if (result.stopped)
+            std::filesystem::remove(partPath);
+        else if (!out)
+            throw data::InputException({outputPath, 0, "write failed (disk full?)"});
+        else
+            std::filesystem::rename(partPath, outputPath);
+    }
+    result.metrics = scorer.result();
+    const double n = static_cast<double>(std::max<size_t>(1, result.examples));
+    result.meanOutputTokens = outputTokens / n;
+    result.secondsPerSample = seconds / n;
+    return result;
+}
+
+} // namespace rwb::train

@@ -1,0 +1,102 @@
+// widgets/RunListModel under QAbstractItemModelTester: runs written by the test (one
+// finished, one failed with its message, one running with two steps) shown with their
+// status, steps and last step; refresh() updating a row in place, appending a new run,
+// and a store that is not there reported by name.
+#include "runlistmodel.h"
+#include "store/runstore.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace rwb;
+using rwb::widgets::RunListModel;
+
+class TestRunListModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void showsRunsAndRefreshes();
+    void missingStore();
+};
+
+void TestRunListModel::showsRunsAndRefreshes()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    store::RunStore writer(path.toStdString());
+    const int64_t a = writer.beginRun("sft-a", store::RunKind::Sft, "{}");
+    writer.writeStep(a, 1, {{"loss", 1.0}}, {});
+    writer.finishRun(a, store::RunStatus::Finished);
+    const int64_t b = writer.beginRun("grpo-b", store::RunKind::Grpo, "{}");
+    writer.finishRun(b, store::RunStatus::Failed, "step 3: the loss is NaN");
+    const int64_t c = writer.beginRun("grpo-c", store::RunKind::Grpo, "{}");
+    writer.writeStep(c, 1, {{"reward", 0.1}}, {});
+    writer.writeStep(c, 2, {{"reward", 0.2}}, {});
+
+    RunListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QString error;
+    QVERIFY2(model.open(path, &error), qPrintable(error));
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.columnCount(), 9);
+    auto cell = [&](int row, int column) { return model.index(row, column).data(); };
+    QCOMPARE(model.runId(0), a);
+    QCOMPARE(model.runId(2), c);
+    QCOMPARE(model.runId(3), 0);
+    QCOMPARE(cell(0, RunListModel::NameColumn).toString(), QStringLiteral("sft-a"));
+    QCOMPARE(cell(0, RunListModel::KindColumn).toString(), QStringLiteral("sft"));
+    QCOMPARE(cell(0, RunListModel::StatusColumn).toString(), QStringLiteral("finished"));
+    QCOMPARE(cell(0, RunListModel::StepsColumn).toLongLong(), 1);
+    QVERIFY(!cell(0, RunListModel::FinishedColumn).toString().isEmpty());
+    QCOMPARE(cell(1, RunListModel::StatusColumn).toString(), QStringLiteral("failed"));
+    QCOMPARE(cell(1, RunListModel::MessageColumn).toString(), QStringLiteral("step 3: the loss is NaN"));
+    QCOMPARE(cell(1, RunListModel::StepsColumn).toLongLong(), 0);
+    QCOMPARE(cell(1, RunListModel::LastStepColumn).toString(), QString()); // no step
+    QCOMPARE(cell(2, RunListModel::StatusColumn).toString(), QStringLiteral("running"));
+    QCOMPARE(cell(2, RunListModel::StepsColumn).toLongLong(), 2);
+    QCOMPARE(cell(2, RunListModel::LastStepColumn).toLongLong(), 2);
+    QCOMPARE(cell(2, RunListModel::FinishedColumn).toString(), QString());
+    QCOMPARE(model.index(2, 0).data(RunListModel::RunIdRole).toLongLong(), c);
+    QCOMPARE(model.index(1, 0).data(RunListModel::StatusRole).toString(), QStringLiteral("failed"));
+    QCOMPARE(model.headerData(RunListModel::LastStepColumn, Qt::Horizontal).toString(), QStringLiteral("Last step"));
+
+    // The running run takes a step and finishes; a new run begins.
+    writer.writeStep(c, 3, {{"reward", 0.3}}, {});
+    writer.finishRun(c, store::RunStatus::Stopped, "stopped by the user");
+    const int64_t d = writer.beginRun("eval-d", store::RunKind::Eval, "{}");
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    QVERIFY(model.refresh());
+    QCOMPARE(changed.count(), 1); // row 2 only
+    QCOMPARE(changed.first().at(0).toModelIndex().row(), 2);
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(reset.count(), 0);
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(cell(2, RunListModel::StatusColumn).toString(), QStringLiteral("stopped"));
+    QCOMPARE(cell(2, RunListModel::LastStepColumn).toLongLong(), 3);
+    QCOMPARE(model.runId(3), d);
+    QCOMPARE(model.rowOfRun(d), 3);
+    QCOMPARE(cell(3, RunListModel::KindColumn).toString(), QStringLiteral("eval"));
+
+    // Nothing changed: nothing emitted.
+    changed.clear();
+    QVERIFY(model.refresh());
+    QCOMPARE(changed.count(), 0);
+}
+
+void TestRunListModel::missingStore()
+{
+    QTemporaryDir dir;
+    RunListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QString error;
+    QVERIFY(!model.open(dir.path() + "/none.sqlite", &error));
+    QVERIFY2(error.contains(dir.path() + "/none.sqlite"), qPrintable(error));
+    QCOMPARE(model.rowCount(), 0);
+    QVERIFY(model.refresh()); // no store: nothing to do
+}
+
+QTEST_MAIN(TestRunListModel)
+#include "tst_runlistmodel.moc"

@@ -1,0 +1,331 @@
+// widgets/RunSetupForm: the GRPO config form. Its defaults are the paper's table 4
+// values (G 8, B 8, temperature 1.0, top-p 1.0, LoRA on with r 8, α 32, dropout 0.05,
+// learning rate 3e-5, ε 0.2, β 0, loss grpo, scale_rewards group); a bad value is reported
+// with the core parser's message and marks its widget (and only it); two bad values are
+// both found; files that are not there are named; config() round trips through
+// toJson / parseGrpoConfig; save and load; the demo preset; validityChanged.
+#include "runsetupform.h"
+#include "tinygrpo.h"
+#include "workspace.h"
+
+#include "train/grpo.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using rwb::widgets::RunSetupForm;
+
+namespace {
+
+QString textOf(RunSetupForm &form, const char *key)
+{
+    QWidget *w = form.fieldWidget(QString::fromLatin1(key));
+    if (auto *line = qobject_cast<QLineEdit *>(w))
+        return line->text();
+    if (auto *combo = qobject_cast<QComboBox *>(w))
+        return combo->currentText();
+    return QStringLiteral("<no text field %1>").arg(QLatin1String(key));
+}
+
+void setText(RunSetupForm &form, const char *key, const QString &text)
+{
+    QWidget *w = form.fieldWidget(QString::fromLatin1(key));
+    if (auto *line = qobject_cast<QLineEdit *>(w))
+        line->setText(text);
+    else if (auto *combo = qobject_cast<QComboBox *>(w))
+        combo->setEditText(text);
+    else
+        QFAIL(key);
+}
+
+bool invalidMark(RunSetupForm &form, const char *key)
+{
+    return form.fieldWidget(QString::fromLatin1(key))->property("invalid").toBool();
+}
+
+} // namespace
+
+class TestRunSetupForm : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void paperDefaults();
+    void badValueNamesItsField();
+    void missingFilesAreNamed();
+    void configRoundTrip();
+    void saveAndLoad();
+    void demoPreset();
+    void validityChanged();
+    void screenshot();
+
+private:
+    // The form with the fixture's model, data and reward config: valid.
+    void fill(RunSetupForm &form);
+    QTemporaryDir m_dir;
+    std::optional<rwb::widgets::Workspace> m_ws;
+};
+
+void TestRunSetupForm::initTestCase()
+{
+    QVERIFY(rwbtest::makeTinyGrpoWorkspace(m_dir.path(), 20, 4, 2));
+    QString error;
+    m_ws = rwb::widgets::Workspace::create(m_dir.path() + "/ws", &error);
+    QVERIFY2(m_ws, qPrintable(error));
+}
+
+void TestRunSetupForm::fill(RunSetupForm &form)
+{
+    form.setWorkspace(*m_ws);
+    setText(form, "model", m_dir.path() + "/tiny");
+    setText(form, "train_data", m_dir.path() + "/train.jsonl");
+    form.setRewardConfigPath(m_dir.path() + "/reward.json");
+}
+
+void TestRunSetupForm::paperDefaults()
+{
+    RunSetupForm form;
+    QCOMPARE(textOf(form, "num_generations"), QStringLiteral("8"));
+    QCOMPARE(textOf(form, "prompts_per_step"), QStringLiteral("8"));
+    QCOMPARE(textOf(form, "temperature"), QStringLiteral("1"));
+    QCOMPARE(textOf(form, "top_p"), QStringLiteral("1"));
+    QCOMPARE(textOf(form, "lora_r"), QStringLiteral("8"));
+    QCOMPARE(textOf(form, "lora_alpha"), QStringLiteral("32"));
+    QCOMPARE(textOf(form, "lora_dropout"), QStringLiteral("0.05"));
+    QCOMPARE(textOf(form, "learning_rate"), QStringLiteral("3e-05"));
+    QCOMPARE(textOf(form, "epsilon"), QStringLiteral("0.2"));
+    QCOMPARE(textOf(form, "beta"), QStringLiteral("0"));
+    QCOMPARE(textOf(form, "loss_type"), QStringLiteral("grpo"));
+    QCOMPARE(textOf(form, "scale_rewards"), QStringLiteral("group"));
+    QVERIFY(qobject_cast<QCheckBox *>(form.fieldWidget("lora"))->isChecked());
+
+    // Without model, data, reward config and output the form is not valid, and says so.
+    QStringList problems;
+    QVERIFY(!form.validate(&problems));
+    QVERIFY2(problems.first().startsWith("model: missing"), qPrintable(problems.join('\n')));
+
+    fill(form);
+    QVERIFY2(form.validate(&problems), qPrintable(problems.join('\n')));
+    const rwb::train::GrpoConfig c = form.config();
+    QCOMPARE(c.groupSize, 8);
+    QCOMPARE(c.promptsPerStep, 8);
+    QCOMPARE(c.loraOptions.rank, 8);
+    QCOMPARE(c.loraOptions.alpha, 32.0);
+    QCOMPARE(c.learningRate, 3e-5);
+    QCOMPARE(c.beta, 0.0);
+    QCOMPARE(c.store, (m_ws->dir() + "/runs.sqlite").toStdString());
+    QCOMPARE(c.output, (m_ws->dir() + "/runs/grpo").toStdString());
+    QCOMPARE(c.model, (m_dir.path() + "/tiny").toStdString());
+
+    // "Paper defaults" puts changed values back and keeps the paths.
+    setText(form, "num_generations", "4");
+    setText(form, "learning_rate", "0.01");
+    form.applyPaperDefaults();
+    QCOMPARE(textOf(form, "num_generations"), QStringLiteral("8"));
+    QCOMPARE(textOf(form, "learning_rate"), QStringLiteral("3e-05"));
+    QCOMPARE(textOf(form, "model"), m_dir.path() + "/tiny");
+}
+
+void TestRunSetupForm::badValueNamesItsField()
+{
+    RunSetupForm form;
+    fill(form);
+    setText(form, "top_p", "1.5");
+    QStringList problems;
+    QVERIFY(!form.validate(&problems));
+    QCOMPARE(problems, QStringList({"top_p: must be between 0.0001 and 1"}));
+    QCOMPARE(form.invalidFields(), QStringList({"top_p"}));
+    QVERIFY(invalidMark(form, "top_p"));
+    QVERIFY(!invalidMark(form, "temperature"));
+    QCOMPARE(form.fieldWidget("top_p")->toolTip(), QStringLiteral("top_p: must be between 0.0001 and 1"));
+
+    // Two problems: both found, in the parser's order (top_p before lora_r), each marked.
+    setText(form, "lora_r", "0");
+    QVERIFY(!form.validate(&problems));
+    QCOMPARE(problems.size(), 2);
+    QVERIFY2(problems[0].startsWith("top_p: ") && problems[1].startsWith("lora_r: "), qPrintable(problems.join('\n')));
+    QCOMPARE(form.invalidFields(), QStringList({"top_p", "lora_r"}));
+
+    // Not a number at all.
+    setText(form, "top_p", "abc");
+    setText(form, "lora_r", "8");
+    QVERIFY(!form.validate(&problems));
+    QCOMPARE(problems, QStringList({"top_p: must be a number, found string"}));
+
+    // Fixed: valid again, marks gone.
+    setText(form, "top_p", "0.9");
+    QVERIFY2(form.validate(&problems), qPrintable(problems.join('\n')));
+    QVERIFY(!invalidMark(form, "top_p"));
+    QCOMPARE(form.config().topP, 0.9);
+
+    // A rule across fields: eval_every needs eval_data.
+    setText(form, "eval_every", "10");
+    QVERIFY(!form.validate(&problems));
+    QCOMPARE(problems, QStringList({"eval_every: needs eval_data"}));
+    QVERIFY(invalidMark(form, "eval_every"));
+    setText(form, "eval_data", m_dir.path() + "/val.jsonl");
+    QVERIFY2(form.validate(&problems), qPrintable(problems.join('\n')));
+}
+
+void TestRunSetupForm::missingFilesAreNamed()
+{
+    RunSetupForm form;
+    fill(form);
+    setText(form, "model", m_dir.path() + "/nomodel");
+    setText(form, "train_data", m_dir.path() + "/none.jsonl");
+    QStringList problems;
+    QVERIFY(!form.validate(&problems));
+    QCOMPARE(problems.size(), 2);
+    QVERIFY2(problems[0].startsWith("model: ") && problems[0].contains(m_dir.path() + "/nomodel"),
+             qPrintable(problems[0]));
+    QVERIFY2(problems[1].startsWith("train_data: ") && problems[1].contains(m_dir.path() + "/none.jsonl"),
+             qPrintable(problems[1]));
+    QCOMPARE(form.invalidFields(), QStringList({"model", "train_data"}));
+}
+
+void TestRunSetupForm::configRoundTrip()
+{
+    rwb::train::GrpoConfig c;
+    c.model = (m_dir.path() + "/tiny").toStdString();
+    c.trainData = (m_dir.path() + "/train.jsonl").toStdString();
+    c.evalData = (m_dir.path() + "/val.jsonl").toStdString();
+    c.rewardConfig = (m_dir.path() + "/reward.json").toStdString();
+    c.store = (m_dir.path() + "/s.sqlite").toStdString();
+    c.output = (m_dir.path() + "/out").toStdString();
+    c.runName = "round trip";
+    c.groupSize = 4;
+    c.promptsPerStep = 3;
+    c.temperature = 0.7;
+    c.topP = 0.95;
+    c.topK = 20;
+    c.maxNewTokens = 40;
+    c.lora = false;
+    c.loraOptions.rank = 16;
+    c.loraOptions.alpha = 8;
+    c.loraOptions.targetModules = {"q_proj", "v_proj"}; // not in the form: kept
+    c.learningRate = 5e-4;
+    c.schedule = "cosine";
+    c.warmupRatio = 0.1;
+    c.maxSteps = 7;
+    c.lossType = "dapo";
+    c.scaleRewards = "none";
+    c.epsLow = 0.1;
+    c.epsHigh = 0.28;
+    c.beta = 0.04;
+    c.iterations = 2;
+    c.maskTruncated = true;
+    c.overlongPenalty = true;
+    c.overlongCache = 10;
+    c.dynamicSampling = true;
+    c.evalEvery = 5;
+    c.evalLimit = 17;
+    c.checkpointEvery = 3;
+    c.seed = 123456789;
+    c.precision = "fp32";
+    c.device = "cpu";
+    c.threads = 2;
+    RunSetupForm form;
+    form.setConfig(c);
+    QStringList problems;
+    QVERIFY2(form.validate(&problems), qPrintable(problems.join('\n')));
+    QCOMPARE(QString::fromStdString(rwb::train::toJson(form.config())),
+             QString::fromStdString(rwb::train::toJson(c)));
+}
+
+void TestRunSetupForm::saveAndLoad()
+{
+    RunSetupForm form;
+    fill(form);
+    setText(form, "num_generations", "6");
+    setText(form, "run_name", "saved");
+    const QString path = m_dir.path() + "/grpo.json";
+    QString error;
+    QVERIFY2(form.saveFile(path, &error), qPrintable(error));
+
+    RunSetupForm other;
+    QVERIFY2(other.loadFile(path, &error), qPrintable(error));
+    QVERIFY(other.validate());
+    QCOMPARE(other.config().groupSize, 6);
+    QCOMPARE(QString::fromStdString(rwb::train::toJson(other.config())),
+             QString::fromStdString(rwb::train::toJson(form.config())));
+
+    // A file with a bad value loads and shows it marked.
+    QFile f(m_dir.path() + "/bad.json");
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"model": "tiny", "train_data": "train.jsonl", "reward_config": "reward.json",
+                "store": "s.sqlite", "output": "o", "loss_type": "ppo"})");
+    f.close();
+    QVERIFY2(other.loadFile(f.fileName(), &error), qPrintable(error));
+    QStringList problems;
+    QVERIFY(!other.validate(&problems));
+    QCOMPARE(problems.size(), 1);
+    QVERIFY2(problems[0].startsWith("loss_type: must be one of"), qPrintable(problems[0]));
+    QCOMPARE(textOf(other, "loss_type"), QStringLiteral("ppo"));
+    // Relative paths came back relative to the file's folder.
+    QCOMPARE(textOf(other, "model"), m_dir.path() + "/tiny");
+
+    QVERIFY(!other.loadFile(m_dir.path() + "/nothing.json", &error));
+    QVERIFY2(error.contains(m_dir.path() + "/nothing.json"), qPrintable(error));
+    QVERIFY(!other.loadFile(m_dir.path() + "/train.jsonl", &error)); // JSONL, not one object
+    QVERIFY2(error.contains("train.jsonl"), qPrintable(error));
+}
+
+void TestRunSetupForm::demoPreset()
+{
+    RunSetupForm form;
+    fill(form);
+    setText(form, "eval_data", m_dir.path() + "/val.jsonl");
+    form.applyDemoPreset();
+    QStringList problems;
+    QVERIFY2(form.validate(&problems), qPrintable(problems.join('\n')));
+    const rwb::train::GrpoConfig c = form.config();
+    // scripts/demo.sh's grpo.json (full run).
+    QCOMPARE(c.groupSize, 8);
+    QCOMPARE(c.promptsPerStep, 8);
+    QCOMPARE(c.maxNewTokens, 24);
+    QCOMPARE(c.learningRate, 5e-4);
+    QCOMPARE(c.loraOptions.rank, 16);
+    QCOMPARE(c.maxSteps, 100);
+    QCOMPARE(c.evalEvery, 20);
+    QCOMPARE(c.evalLimit, 200);
+    QCOMPARE(c.checkpointEvery, 20);
+    QCOMPARE(c.seed, uint64_t(1));
+    QCOMPARE(c.loraOptions.alpha, 32.0); // the rest stays at the paper's values
+}
+
+void TestRunSetupForm::validityChanged()
+{
+    RunSetupForm form;
+    QSignalSpy spy(&form, &RunSetupForm::validityChanged);
+    fill(form);
+    QVERIFY(spy.count() >= 1);
+    QCOMPARE(spy.last().at(0).toBool(), true);
+    const int before = spy.count();
+    setText(form, "top_p", "1.5"); // validated after a short delay
+    QVERIFY(spy.wait(2000));
+    QCOMPARE(spy.count(), before + 1);
+    QCOMPARE(spy.last().at(0).toBool(), false);
+}
+
+void TestRunSetupForm::screenshot()
+{
+    const QByteArray out = qgetenv("RWB_SCREENSHOT");
+    if (out.isEmpty())
+        QSKIP("set RWB_SCREENSHOT=file.png to write the form's picture");
+    RunSetupForm form;
+    fill(form);
+    setText(form, "eval_data", m_dir.path() + "/val.jsonl");
+    form.applyDemoPreset();
+    setText(form, "top_p", "1.5");
+    form.validate();
+    form.resize(1280, 760);
+    form.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&form));
+    QVERIFY(form.grab().save(QString::fromLocal8Bit(out)));
+}
+
+QTEST_MAIN(TestRunSetupForm)
+#include "tst_runsetupform.moc"

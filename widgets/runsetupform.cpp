@@ -1,0 +1,697 @@
+#include "runsetupform.h"
+
+#include "workspace.h"
+
+#include "data/jsonl.h"
+#include "train/grpo.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace rwb::widgets {
+
+namespace {
+
+enum class Kind { File, Folder, Model, Dataset, Text, Integer, Number, Boolean, Choice };
+
+struct FieldSpec {
+    const char *key;
+    Kind kind;
+    int group; // index into the group boxes
+    std::initializer_list<const char *> choices = {};
+};
+
+// Groups, in the order they are shown.
+enum Group { DataGroup, SamplingGroup, OptimizationGroup, LossGroup, EvaluationGroup, GroupCount };
+
+// Every field of the form, in its order. Keys are GRPO config keys (docs/training.md).
+const FieldSpec kFields[] = {
+    {"model", Kind::Model, DataGroup},
+    {"init_adapter", Kind::Folder, DataGroup},
+    {"train_data", Kind::Dataset, DataGroup},
+    {"eval_data", Kind::Dataset, DataGroup},
+    {"reward_config", Kind::File, DataGroup},
+    {"store", Kind::File, DataGroup},
+    {"output", Kind::Folder, DataGroup},
+    {"run_name", Kind::Text, DataGroup},
+    {"num_generations", Kind::Integer, SamplingGroup},
+    {"prompts_per_step", Kind::Integer, SamplingGroup},
+    {"temperature", Kind::Number, SamplingGroup},
+    {"top_p", Kind::Number, SamplingGroup},
+    {"top_k", Kind::Integer, SamplingGroup},
+    {"max_completion_length", Kind::Integer, SamplingGroup},
+    {"dynamic_sampling", Kind::Boolean, SamplingGroup},
+    {"max_sampling_rounds", Kind::Integer, SamplingGroup},
+    {"lora", Kind::Boolean, OptimizationGroup},
+    {"lora_r", Kind::Integer, OptimizationGroup},
+    {"lora_alpha", Kind::Number, OptimizationGroup},
+    {"lora_dropout", Kind::Number, OptimizationGroup},
+    {"learning_rate", Kind::Number, OptimizationGroup},
+    {"weight_decay", Kind::Number, OptimizationGroup},
+    {"max_grad_norm", Kind::Number, OptimizationGroup},
+    {"schedule", Kind::Choice, OptimizationGroup, {"constant_with_warmup", "cosine"}},
+    {"warmup_ratio", Kind::Number, OptimizationGroup},
+    {"max_steps", Kind::Integer, OptimizationGroup},
+    {"micro_batch", Kind::Integer, OptimizationGroup},
+    {"loss_type", Kind::Choice, LossGroup, {"grpo", "bnpo", "dr_grpo", "dapo"}},
+    {"scale_rewards", Kind::Choice, LossGroup, {"group", "batch", "none"}},
+    {"epsilon", Kind::Number, LossGroup},
+    {"epsilon_high", Kind::Number, LossGroup},
+    {"beta", Kind::Number, LossGroup},
+    {"num_iterations", Kind::Integer, LossGroup},
+    {"mask_truncated_completions", Kind::Boolean, LossGroup},
+    {"overlong_penalty", Kind::Boolean, LossGroup},
+    {"overlong_cache", Kind::Integer, LossGroup},
+    {"eval_every", Kind::Integer, EvaluationGroup},
+    {"eval_limit", Kind::Integer, EvaluationGroup},
+    {"eval_batch", Kind::Integer, EvaluationGroup},
+    {"eval_max_completion_length", Kind::Integer, EvaluationGroup},
+    {"checkpoint_every", Kind::Integer, EvaluationGroup},
+    {"resume_from", Kind::Folder, EvaluationGroup},
+    {"seed", Kind::Integer, EvaluationGroup},
+    {"dtype", Kind::Choice, EvaluationGroup, {"float32", "bfloat16", "auto"}},
+    {"precision", Kind::Choice, EvaluationGroup, {"bf16", "fp32"}},
+    {"device", Kind::Choice, EvaluationGroup, {"auto", "cpu", "cuda"}},
+    {"threads", Kind::Integer, EvaluationGroup},
+};
+
+const FieldSpec *specOf(const QString &key)
+{
+    for (const FieldSpec &f : kFields)
+        if (key == QLatin1String(f.key))
+            return &f;
+    return nullptr;
+}
+
+bool isPath(Kind k)
+{
+    return k == Kind::File || k == Kind::Folder || k == Kind::Model || k == Kind::Dataset;
+}
+
+// Keys the parser requires (a path each).
+const char *const kRequiredPaths[] = {"model", "train_data", "reward_config", "store", "output"};
+
+// GrpoConfig's defaults as JSON: the paper's table 4 values.
+QJsonObject defaultsJson()
+{
+    static const QJsonObject d =
+        QJsonDocument::fromJson(QByteArray::fromStdString(train::toJson(train::GrpoConfig{}))).object();
+    return d;
+}
+
+QString numberText(const QJsonValue &v, Kind kind)
+{
+    if (v.isString())
+        return v.toString();
+    if (!v.isDouble())
+        return {};
+    const double d = v.toDouble();
+    if (kind == Kind::Integer && std::floor(d) == d && std::abs(d) < 9.0e15)
+        return QString::number(static_cast<qint64>(d));
+    return QLocale::c().toString(d, 'g', 12);
+}
+
+void restyle(QWidget *w)
+{
+    w->style()->unpolish(w);
+    w->style()->polish(w);
+    w->update();
+}
+
+} // namespace
+
+struct RunSetupForm::Ui {
+    QGroupBox *groups[GroupCount] = {};
+    QPushButton *paper = nullptr;
+    QPushButton *demo = nullptr;
+    QHash<QString, QToolButton *> browse;
+};
+
+RunSetupForm::RunSetupForm(QWidget *parent) : QWidget(parent), m_ui(std::make_unique<Ui>())
+{
+    build();
+    retranslate();
+    m_validateTimer = new QTimer(this);
+    m_validateTimer->setSingleShot(true);
+    m_validateTimer->setInterval(100);
+    connect(m_validateTimer, &QTimer::timeout, this, &RunSetupForm::runValidation);
+    m_filling = true;
+    setAll(defaultsJson());
+    m_filling = false;
+    runValidation();
+}
+
+RunSetupForm::~RunSetupForm() = default;
+
+void RunSetupForm::build()
+{
+    setStyleSheet(QStringLiteral("QLineEdit[invalid=\"true\"], QComboBox[invalid=\"true\"] {"
+                                 " border: 2px solid #d32f2f; background: #fdecea; }"));
+    auto *outer = new QVBoxLayout(this);
+    auto *buttons = new QHBoxLayout;
+    m_ui->paper = new QPushButton(this);
+    m_ui->demo = new QPushButton(this);
+    connect(m_ui->paper, &QPushButton::clicked, this, &RunSetupForm::applyPaperDefaults);
+    connect(m_ui->demo, &QPushButton::clicked, this, &RunSetupForm::applyDemoPreset);
+    buttons->addWidget(m_ui->paper);
+    buttons->addWidget(m_ui->demo);
+    buttons->addStretch(1);
+    outer->addLayout(buttons);
+
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *inner = new QWidget(scroll);
+    auto *grid = new QGridLayout(inner);
+    QFormLayout *forms[GroupCount] = {};
+    for (int g = 0; g < GroupCount; ++g) {
+        m_ui->groups[g] = new QGroupBox(inner);
+        forms[g] = new QFormLayout(m_ui->groups[g]);
+    }
+    // Three columns: data and sampling | optimization and loss | evaluation.
+    grid->addWidget(m_ui->groups[DataGroup], 0, 0);
+    grid->addWidget(m_ui->groups[SamplingGroup], 1, 0);
+    grid->addWidget(m_ui->groups[OptimizationGroup], 0, 1);
+    grid->addWidget(m_ui->groups[LossGroup], 1, 1);
+    grid->addWidget(m_ui->groups[EvaluationGroup], 0, 2, 2, 1);
+    grid->setRowStretch(2, 1);
+    grid->setColumnStretch(0, 2);
+    grid->setColumnStretch(1, 1);
+    grid->setColumnStretch(2, 1);
+    scroll->setWidget(inner);
+    outer->addWidget(scroll, 1);
+
+    m_problems = new QLabel(this);
+    m_problems->setWordWrap(true);
+    m_problems->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    outer->addWidget(m_problems);
+
+    for (const FieldSpec &f : kFields) {
+        const QString key = QString::fromLatin1(f.key);
+        QWidget *editor = nullptr;
+        QWidget *row = nullptr;
+        switch (f.kind) {
+        case Kind::Boolean: {
+            auto *box = new QCheckBox(inner);
+            connect(box, &QCheckBox::toggled, this, &RunSetupForm::scheduleValidation);
+            editor = box;
+            break;
+        }
+        case Kind::Choice: {
+            auto *combo = new QComboBox(inner);
+            for (const char *c : f.choices)
+                combo->addItem(QString::fromLatin1(c), QString::fromLatin1(c));
+            connect(combo, &QComboBox::currentIndexChanged, this, &RunSetupForm::scheduleValidation);
+            editor = combo;
+            break;
+        }
+        case Kind::Model:
+        case Kind::Dataset: {
+            auto *combo = new QComboBox(inner);
+            combo->setEditable(true);
+            combo->setInsertPolicy(QComboBox::NoInsert);
+            combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+            combo->setMinimumContentsLength(24);
+            connect(combo, &QComboBox::currentTextChanged, this, &RunSetupForm::scheduleValidation);
+            editor = combo;
+            break;
+        }
+        default: {
+            auto *line = new QLineEdit(inner);
+            connect(line, &QLineEdit::textChanged, this, &RunSetupForm::scheduleValidation);
+            if (f.kind == Kind::Integer || f.kind == Kind::Number)
+                line->setMaximumWidth(140);
+            editor = line;
+            break;
+        }
+        }
+        editor->setObjectName(key);
+        if (isPath(f.kind)) {
+            row = new QWidget(inner);
+            auto *h = new QHBoxLayout(row);
+            h->setContentsMargins(0, 0, 0, 0);
+            h->addWidget(editor, 1);
+            auto *button = new QToolButton(row);
+            button->setText(QStringLiteral("…"));
+            h->addWidget(button);
+            m_ui->browse.insert(key, button);
+            const Kind kind = f.kind;
+            connect(button, &QToolButton::clicked, this, [this, key, kind] {
+                const QString start = value(key).toString().isEmpty() ? baseDir() : value(key).toString();
+                const QString chosen =
+                    (kind == Kind::Folder || kind == Kind::Model)
+                        ? QFileDialog::getExistingDirectory(this, tr("Choose a folder"), start)
+                        : QFileDialog::getSaveFileName(this, tr("Choose a file"), start, {}, nullptr,
+                                                       QFileDialog::DontConfirmOverwrite);
+                if (!chosen.isEmpty())
+                    setValue(key, chosen);
+            });
+        }
+        auto *label = new QLabel(inner);
+        label->setBuddy(editor);
+        m_labels.insert(key, label);
+        m_editors.insert(key, editor);
+        m_keys << key;
+        forms[f.group]->addRow(label, row ? row : editor);
+    }
+}
+
+void RunSetupForm::retranslate()
+{
+    m_ui->paper->setText(tr("Paper defaults"));
+    m_ui->paper->setToolTip(tr("The first paper's table 4 values for everything but the paths and the run name"));
+    m_ui->demo->setText(tr("Demo (tiny model)"));
+    m_ui->demo->setToolTip(tr("The demo's GRPO values for the tiny model (scripts/demo.sh): G 8, 8 prompts, 24 "
+                              "tokens, LoRA r 16, learning rate 5e-4, 100 steps, evaluation every 20"));
+    m_ui->groups[DataGroup]->setTitle(tr("Data && model"));
+    m_ui->groups[SamplingGroup]->setTitle(tr("Sampling"));
+    m_ui->groups[OptimizationGroup]->setTitle(tr("Optimization"));
+    m_ui->groups[LossGroup]->setTitle(tr("Loss"));
+    m_ui->groups[EvaluationGroup]->setTitle(tr("Evaluation && checkpoints"));
+
+    // key → label, what it does.
+    const QHash<QString, std::pair<QString, QString>> text = {
+        {"model", {tr("Model"), tr("The policy's starting point: a model folder (e.g. the SFT output)")}},
+        {"init_adapter", {tr("Initial adapter"), tr("Optional: a LoRA adapter (e.g. SFT's) merged into the model first")}},
+        {"train_data", {tr("Training data"), tr("Extraction JSONL: the prompts")}},
+        {"eval_data", {tr("Validation data"), tr("Optional: extraction JSONL scored with precision / recall / F1")}},
+        {"reward_config", {tr("Reward config"), tr("The reward config JSON (the Designer's)")}},
+        {"store", {tr("Run store"), tr("The SQLite run store; the workspace's runs.sqlite")}},
+        {"output", {tr("Output folder"), tr("Checkpoints and the final adapter")}},
+        {"run_name", {tr("Run name"), tr("Empty: the output folder's name")}},
+        {"num_generations", {tr("Generations per prompt (G)"), tr("Completions sampled for each prompt; one group")}},
+        {"prompts_per_step", {tr("Prompts per step (B)"), tr("8 × 8 = the paper's 64 completions per step")}},
+        {"temperature", {tr("Temperature"), tr("Sampling temperature")}},
+        {"top_p", {tr("Top-p"), tr("Nucleus sampling: the smallest set of tokens with this much probability")}},
+        {"top_k", {tr("Top-k"), tr("0: off")}},
+        {"max_completion_length", {tr("Max completion tokens"), tr("A completion that reaches it is truncated")}},
+        {"dynamic_sampling", {tr("Dynamic sampling"), tr("DAPO: drop groups whose rewards are all equal and sample more")}},
+        {"max_sampling_rounds", {tr("Max sampling rounds"), tr("Generation rounds per step at most (dynamic sampling)")}},
+        {"lora", {tr("LoRA"), tr("Train LoRA adapters; off: the whole model")}},
+        {"lora_r", {tr("LoRA rank r"), tr("Rank of the adapters")}},
+        {"lora_alpha", {tr("LoRA α"), tr("Scale α of the adapters (α / r multiplies their output)")}},
+        {"lora_dropout", {tr("LoRA dropout"), tr("Dropout on the adapters' input")}},
+        {"learning_rate", {tr("Learning rate"), tr("AdamW's peak learning rate")}},
+        {"weight_decay", {tr("Weight decay"), tr("AdamW's decoupled weight decay")}},
+        {"max_grad_norm", {tr("Max gradient norm"), tr("Gradients are clipped to this norm (0: no clipping)")}},
+        {"schedule", {tr("Schedule"), tr("Learning-rate schedule after the warm-up")}},
+        {"warmup_ratio", {tr("Warm-up ratio"), tr("Share of the steps spent warming up")}},
+        {"max_steps", {tr("Steps"), tr("Optimizer steps of the run")}},
+        {"micro_batch", {tr("Micro-batch"), tr("Rows per forward / backward (memory, not maths)")}},
+        {"loss_type", {tr("Loss"), tr("grpo, bnpo, dr_grpo or dapo (docs/grpo.md)")}},
+        {"scale_rewards", {tr("Reward scaling"), tr("Advantages divided by the group's, the batch's or no standard deviation")}},
+        {"epsilon", {tr("Clip ε (low)"), tr("The ratio is clipped to [1 − ε, 1 + ε_high]")}},
+        {"epsilon_high", {tr("Clip ε (high)"), tr("DAPO's clip-higher; equal to ε when absent")}},
+        {"beta", {tr("KL weight β"), tr("k3 KL against the reference (the model with adapters off); 0: none")}},
+        {"num_iterations", {tr("Updates per batch (μ)"), tr("Policy updates per generation batch")}},
+        {"mask_truncated_completions", {tr("Mask truncated"), tr("Truncated completions get no gradient")}},
+        {"overlong_penalty", {tr("Over-long penalty"), tr("DAPO's soft punishment of completions near the limit")}},
+        {"overlong_cache", {tr("Over-long cache"), tr("L_cache: tokens before the limit where the penalty starts")}},
+        {"eval_every", {tr("Evaluate every"), tr("> 0: evaluate before training, every N steps and at the end (needs validation data)")}},
+        {"eval_limit", {tr("Evaluation e-mails"), tr("Validation e-mails per evaluation")}},
+        {"eval_batch", {tr("Evaluation batch"), tr("Prompts per generation call in evaluations")}},
+        {"eval_max_completion_length", {tr("Evaluation max tokens"), tr("0: the max completion tokens")}},
+        {"checkpoint_every", {tr("Checkpoint every"), tr("> 0: a checkpoint every N steps and at the end")}},
+        {"resume_from", {tr("Resume from"), tr("A checkpoint folder: continue that run")}},
+        {"seed", {tr("Seed"), tr("The same seed and config give the same run")}},
+        {"dtype", {tr("Weights dtype"), tr("float32, bfloat16, or auto (the model's)")}},
+        {"precision", {tr("Precision"), tr("bf16 autocast of the training forward, or fp32")}},
+        {"device", {tr("Device"), tr("auto: CUDA when there is a GPU")}},
+        {"threads", {tr("CPU threads"), tr("0: every core")}},
+    };
+    const QJsonObject defaults = defaultsJson();
+    for (const QString &key : m_keys) {
+        const auto t = text.value(key);
+        m_labels[key]->setText(t.first);
+        QString tip = QStringLiteral("<b>%1</b> — %2").arg(key, t.second.toHtmlEscaped());
+        const FieldSpec *spec = specOf(key);
+        if (defaults.contains(key) && !isPath(spec->kind)) {
+            const QJsonValue d = defaults.value(key);
+            const QString shown = d.isBool() ? (d.toBool() ? tr("on") : tr("off"))
+                                             : d.isString() ? d.toString() : numberText(d, spec->kind);
+            tip += QStringLiteral("<br>") + tr("Default (the paper's table 4): %1").arg(shown.toHtmlEscaped());
+        }
+        m_editors[key]->setProperty("rwbTip", tip);
+        if (!m_invalid.contains(key))
+            m_editors[key]->setToolTip(tip);
+        m_labels[key]->setToolTip(tip);
+    }
+    for (QToolButton *b : std::as_const(m_ui->browse))
+        b->setToolTip(tr("Browse…"));
+}
+
+void RunSetupForm::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+QWidget *RunSetupForm::fieldWidget(const QString &key) const
+{
+    return m_editors.value(key);
+}
+
+QStringList RunSetupForm::invalidFields() const
+{
+    return m_invalid;
+}
+
+void RunSetupForm::setValue(const QString &key, const QJsonValue &v)
+{
+    QWidget *w = m_editors.value(key);
+    const FieldSpec *spec = specOf(key);
+    if (!w || !spec)
+        return;
+    if (auto *box = qobject_cast<QCheckBox *>(w)) {
+        box->setChecked(v.toBool());
+    } else if (auto *combo = qobject_cast<QComboBox *>(w)) {
+        const QString text = v.isString() ? v.toString() : numberText(v, spec->kind);
+        if (combo->isEditable()) {
+            combo->setEditText(text);
+        } else {
+            int i = combo->findData(text);
+            if (i < 0) { // a value the engine does not know: shown, and marked by validation
+                combo->addItem(text, text);
+                i = combo->count() - 1;
+            }
+            combo->setCurrentIndex(i);
+        }
+    } else if (auto *line = qobject_cast<QLineEdit *>(w)) {
+        line->setText(isPath(spec->kind) || spec->kind == Kind::Text ? v.toString() : numberText(v, spec->kind));
+    }
+}
+
+QJsonValue RunSetupForm::value(const QString &key) const
+{
+    QWidget *w = m_editors.value(key);
+    const FieldSpec *spec = specOf(key);
+    if (!w || !spec)
+        return QJsonValue(QJsonValue::Undefined);
+    if (auto *box = qobject_cast<QCheckBox *>(w))
+        return box->isChecked();
+    QString text;
+    if (auto *combo = qobject_cast<QComboBox *>(w))
+        text = combo->isEditable() ? combo->currentText() : combo->currentData().toString();
+    else if (auto *line = qobject_cast<QLineEdit *>(w))
+        text = line->text();
+    text = text.trimmed();
+    if (isPath(spec->kind) || spec->kind == Kind::Text)
+        return text.isEmpty() ? QJsonValue(QJsonValue::Undefined) : QJsonValue(text);
+    if (spec->kind == Kind::Choice)
+        return text;
+    // A number: as JSON number when it reads as one; otherwise the text, which the
+    // parser reports as "must be a number".
+    bool ok = false;
+    const double d = QLocale::c().toDouble(text, &ok);
+    if (!ok)
+        return text;
+    if (std::floor(d) == d && std::abs(d) < 9.0e15)
+        return static_cast<qint64>(d);
+    return d;
+}
+
+QJsonObject RunSetupForm::json() const
+{
+    QJsonObject j = m_hidden;
+    for (const QString &key : m_keys) {
+        const QJsonValue v = value(key);
+        if (v.isUndefined())
+            j.remove(key);
+        else
+            j.insert(key, v);
+    }
+    return j;
+}
+
+void RunSetupForm::setAll(const QJsonObject &json)
+{
+    const bool wasFilling = m_filling;
+    m_filling = true;
+    m_hidden = QJsonObject();
+    for (auto it = json.begin(); it != json.end(); ++it)
+        if (!m_editors.contains(it.key()))
+            m_hidden.insert(it.key(), it.value());
+    // A key the JSON lacks takes its default, as the parser would give it.
+    const QJsonObject defaults = defaultsJson();
+    for (const QString &key : m_keys)
+        setValue(key, json.contains(key) ? json.value(key) : defaults.value(key));
+    m_filling = wasFilling;
+    if (!m_filling)
+        runValidation();
+}
+
+void RunSetupForm::setConfig(const train::GrpoConfig &c)
+{
+    QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(train::toJson(c))).object();
+    if (!c.resumeFrom.empty())
+        j.insert(QStringLiteral("resume_from"), QString::fromStdString(c.resumeFrom));
+    setAll(j);
+}
+
+train::GrpoConfig RunSetupForm::config() const
+{
+    const QByteArray bytes = QJsonDocument(json()).toJson(QJsonDocument::Compact);
+    try {
+        return train::parseGrpoConfig(bytes.toStdString(), QDir(baseDir()).filePath(QStringLiteral("grpo.json")).toStdString());
+    } catch (const std::exception &) {
+        return {};
+    }
+}
+
+void RunSetupForm::setWorkspace(const Workspace &ws)
+{
+    m_workspaceDir = ws.dir();
+    const bool wasFilling = m_filling;
+    m_filling = true;
+    auto fill = [this](const QString &key, const QStringList &items) {
+        auto *combo = qobject_cast<QComboBox *>(m_editors.value(key));
+        const QString current = combo->currentText();
+        combo->clear();
+        combo->addItems(items);
+        combo->setEditText(current);
+    };
+    fill(QStringLiteral("model"), ws.models());
+    fill(QStringLiteral("train_data"), ws.datasets());
+    fill(QStringLiteral("eval_data"), ws.datasets());
+    setValue(QStringLiteral("store"), ws.storePath());
+    if (value(QStringLiteral("output")).isUndefined()) {
+        const QString name = value(QStringLiteral("run_name")).toString();
+        setValue(QStringLiteral("output"),
+                 QDir(ws.dir()).filePath(QStringLiteral("runs/") + (name.isEmpty() ? QStringLiteral("grpo") : name)));
+    }
+    m_filling = wasFilling;
+    runValidation();
+}
+
+void RunSetupForm::setRewardConfigPath(const QString &path)
+{
+    setValue(QStringLiteral("reward_config"), path);
+    runValidation();
+}
+
+void RunSetupForm::applyPaperDefaults()
+{
+    QJsonObject j = defaultsJson();
+    const QJsonObject current = json();
+    for (const char *key : {"model", "init_adapter", "train_data", "eval_data", "reward_config", "store", "output",
+                            "run_name", "resume_from"}) {
+        j.remove(QLatin1String(key));
+        if (current.contains(QLatin1String(key)))
+            j.insert(QLatin1String(key), current.value(QLatin1String(key)));
+    }
+    setAll(j);
+}
+
+void RunSetupForm::applyDemoPreset()
+{
+    m_filling = true;
+    applyPaperDefaults();
+    // scripts/demo.sh's grpo.json (the full run).
+    setValue(QStringLiteral("num_generations"), 8);
+    setValue(QStringLiteral("prompts_per_step"), 8);
+    setValue(QStringLiteral("max_completion_length"), 24);
+    setValue(QStringLiteral("learning_rate"), 0.0005);
+    setValue(QStringLiteral("lora_r"), 16);
+    setValue(QStringLiteral("max_steps"), 100);
+    setValue(QStringLiteral("eval_every"), 20);
+    setValue(QStringLiteral("eval_limit"), 200);
+    setValue(QStringLiteral("checkpoint_every"), 20);
+    setValue(QStringLiteral("seed"), 1);
+    m_filling = false;
+    runValidation();
+}
+
+bool RunSetupForm::loadFile(const QString &path, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("%1: cannot read (%2)").arg(path, f.errorString());
+        return false;
+    }
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+        if (error)
+            *error = tr("%1: not a JSON object (%2)").arg(path, pe.errorString());
+        return false;
+    }
+    // Relative paths in the file are relative to its folder: make them absolute.
+    QJsonObject j = doc.object();
+    const QDir dir = QFileInfo(path).absoluteDir();
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const FieldSpec *spec = specOf(it.key());
+        if (spec && isPath(spec->kind) && it.value().isString() && !it.value().toString().isEmpty())
+            *it = QDir::cleanPath(dir.absoluteFilePath(it.value().toString()));
+    }
+    setAll(j);
+    return true;
+}
+
+bool RunSetupForm::saveFile(const QString &path, QString *error) const
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(json()).toJson(QJsonDocument::Indented)) < 0 ||
+        !f.commit()) {
+        if (error)
+            *error = tr("%1: cannot write (%2)").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+QString RunSetupForm::baseDir() const
+{
+    return m_workspaceDir.isEmpty() ? QDir::currentPath() : m_workspaceDir;
+}
+
+QStringList RunSetupForm::check(QJsonObject json, QStringList *fields) const
+{
+    const QJsonObject original = json;
+    const QJsonObject defaults = defaultsJson();
+    const std::string source = QDir(baseDir()).filePath(QStringLiteral("grpo.json")).toStdString();
+    QStringList problems;
+    // The parser stops at the first problem: note it, put that field back to its default
+    // (a placeholder for a required path) and parse again, until it passes.
+    for (int round = 0; round < 64; ++round) {
+        try {
+            train::parseGrpoConfig(QJsonDocument(json).toJson(QJsonDocument::Compact).toStdString(), source);
+            break;
+        } catch (const data::InputException &e) {
+            const QString reason = QString::fromStdString(e.error().reason);
+            const QString field = reason.section(QStringLiteral(": "), 0, 0);
+            problems << reason;
+            if (!m_editors.contains(field) || fields->contains(field))
+                break;
+            *fields << field;
+            bool required = false;
+            for (const char *k : kRequiredPaths)
+                required = required || field == QLatin1String(k);
+            if (required)
+                json.insert(field, QStringLiteral("placeholder"));
+            else if (defaults.contains(field))
+                json.insert(field, defaults.value(field));
+            else
+                json.remove(field);
+        } catch (const std::exception &e) {
+            problems << QString::fromStdString(e.what());
+            break;
+        }
+    }
+    // What the parser does not look at: the files must be there.
+    const QDir base(baseDir());
+    auto resolved = [&](const char *key) { return QDir::cleanPath(base.absoluteFilePath(original.value(QLatin1String(key)).toString())); };
+    auto fresh = [&](const char *key) {
+        return original.value(QLatin1String(key)).isString() && !fields->contains(QLatin1String(key));
+    };
+    if (fresh("model")) {
+        const QString message = checkModelFolder(resolved("model"));
+        if (!message.isEmpty()) {
+            problems << QStringLiteral("model: ") + message;
+            *fields << QStringLiteral("model");
+        }
+    }
+    for (const char *key : {"train_data", "eval_data", "reward_config"})
+        if (fresh(key) && !QFileInfo(resolved(key)).isFile()) {
+            problems << QStringLiteral("%1: %2").arg(QLatin1String(key), tr("%1: no such file").arg(resolved(key)));
+            *fields << QLatin1String(key);
+        }
+    for (const char *key : {"init_adapter", "resume_from"})
+        if (fresh(key) && !QFileInfo(resolved(key)).isDir()) {
+            problems << QStringLiteral("%1: %2").arg(QLatin1String(key), tr("%1: no such folder").arg(resolved(key)));
+            *fields << QLatin1String(key);
+        }
+    return problems;
+}
+
+bool RunSetupForm::validate(QStringList *problems) const
+{
+    QStringList fields;
+    const QStringList p = check(json(), &fields);
+    if (problems)
+        *problems = p;
+    const_cast<RunSetupForm *>(this)->mark(fields, p);
+    return p.isEmpty();
+}
+
+void RunSetupForm::mark(const QStringList &fields, const QStringList &problems)
+{
+    m_invalid = fields;
+    for (const QString &key : m_keys) {
+        QWidget *w = m_editors[key];
+        const bool bad = fields.contains(key);
+        QString message;
+        for (const QString &p : problems)
+            if (p.startsWith(key + QStringLiteral(": ")))
+                message = p;
+        if (w->property("invalid").toBool() != bad) {
+            w->setProperty("invalid", bad);
+            restyle(w);
+        }
+        w->setToolTip(bad ? message.toHtmlEscaped() : w->property("rwbTip").toString());
+    }
+    m_problems->setText(problems.join(QLatin1Char('\n')));
+    m_problems->setVisible(!problems.isEmpty());
+    const bool ok = problems.isEmpty();
+    if (ok != m_lastValid) {
+        m_lastValid = ok;
+        Q_EMIT validityChanged(ok);
+    }
+}
+
+void RunSetupForm::scheduleValidation()
+{
+    if (!m_filling)
+        m_validateTimer->start();
+}
+
+void RunSetupForm::runValidation()
+{
+    m_validateTimer->stop();
+    validate(nullptr);
+}
+
+} // namespace rwb::widgets

@@ -1,0 +1,107 @@
+#pragma once
+
+#include <QHash>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+#include <memory>
+
+class QLabel;
+class QTimer;
+class QVBoxLayout;
+
+namespace rwb::train {
+struct GrpoConfig;
+}
+
+namespace rwb::widgets {
+
+class Workspace;
+
+// The GRPO run's configuration as a form: every key of a GRPO config (docs/training.md)
+// that a user tunes, grouped as Data & model / Sampling / Optimization / Loss /
+// Evaluation & checkpoints, each with a tooltip and the paper's default (the first
+// paper's table 4, as GrpoConfig's defaults hold them).
+//
+// Validation is the engine's own: the form builds the config's JSON and hands it to
+// train::parseGrpoConfig; each field its message names is marked (property "invalid",
+// red frame, the message as tooltip) and reported, and the check goes on with that field
+// at its default to find the next problem. On top of the parser, the model folder must
+// load (checkModelFolder) and the data and reward files must exist. Relative paths
+// resolve against the workspace's folder (the current folder without a workspace).
+//
+// Lives on the GUI thread; validation reads only config.json of the model.
+class RunSetupForm : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunSetupForm(QWidget *parent = nullptr);
+    ~RunSetupForm() override;
+
+    // Offers the workspace's models and datasets, and sets the store to its runs.sqlite
+    // and an empty output to WORKSPACE/runs/<run name>.
+    void setWorkspace(const Workspace &ws);
+    // The Designer's reward config (a file written by the caller).
+    void setRewardConfigPath(const QString &path);
+
+    // Every problem as "field: message" (field = the config key); true when none.
+    bool validate(QStringList *problems = nullptr) const;
+    // The parsed config (paths absolute); the defaults when validate() fails.
+    rwb::train::GrpoConfig config() const;
+    void setConfig(const rwb::train::GrpoConfig &c);
+    // The config's JSON as the form holds it (also when invalid).
+    QJsonObject json() const;
+
+    // Reads a GRPO config file into the form (false with *error naming the file when it
+    // is not a JSON object; a config with bad values loads and shows them marked).
+    bool loadFile(const QString &path, QString *error);
+    // Writes the form's config (also when invalid) as JSON.
+    bool saveFile(const QString &path, QString *error) const;
+
+    // The widget editing a config key (nullptr for an unknown key), for tests and focus.
+    QWidget *fieldWidget(const QString &key) const;
+    // Keys of the fields marked invalid by the last validation.
+    QStringList invalidFields() const;
+
+public Q_SLOTS:
+    // The paper's table 4 values for everything but the paths and the run name.
+    void applyPaperDefaults();
+    // scripts/demo.sh's GRPO values for the tiny model (G 8, 8 prompts, 24 tokens, LoRA r
+    // 16, learning rate 5e-4, 100 steps, evaluation and checkpoints every 20 steps, seed 1).
+    void applyDemoPreset();
+
+Q_SIGNALS:
+    void validityChanged(bool ok);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    struct Field;
+    void build();
+    void retranslate();
+    void addField(const QString &key, QWidget *editor, QWidget *row = nullptr);
+    void setValue(const QString &key, const QJsonValue &value);
+    QJsonValue value(const QString &key) const;
+    void setAll(const QJsonObject &json);
+    void scheduleValidation();
+    void runValidation();
+    QString baseDir() const;
+    QStringList check(QJsonObject json, QStringList *fields) const;
+    void mark(const QStringList &fields, const QStringList &problems);
+
+    QHash<QString, QWidget *> m_editors;   // config key → editor
+    QHash<QString, QLabel *> m_labels;     // config key → its label
+    QStringList m_keys;                    // in form order
+    QJsonObject m_hidden;                  // keys kept but not shown (lora_target_modules, …)
+    QString m_workspaceDir;
+    QLabel *m_problems = nullptr;
+    QTimer *m_validateTimer = nullptr;
+    QStringList m_invalid;
+    bool m_lastValid = false;
+    bool m_filling = false;
+    struct Ui;
+    std::unique_ptr<Ui> m_ui;
+};
+
+} // namespace rwb::widgets
