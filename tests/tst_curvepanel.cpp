@@ -195,6 +195,8 @@ void TestCurvePanel::showRunFromStore()
     QCOMPARE(f1->graph(0)->dataCount(), 2);
     QCOMPARE(f1->graph(0)->dataMainKey(0), 0.0);
     QCOMPARE(f1->graph(0)->dataMainValue(1), 0.75);
+    // F1 is not smoothed (at 0.5 step 5 would read (0.25·0.25 + 0.5·0.75) / 0.75 = 0.5833).
+    QCOMPARE(f1->graph(1)->dataMainValue(1), 0.75);
 
     // The step-3 config version is a weight change on every plot; the initial one is not.
     for (int i = 0; i < panel.plotCount(); ++i)
@@ -387,6 +389,8 @@ void TestCurvePanel::overlays()
     QVERIFY(panel.showRun(path, a));
     QString error;
     QVERIFY2(panel.addOverlay(path, b, &error), qPrintable(error));
+    QCOMPARE(panel.overlayCount(), 1);
+    QVERIFY(panel.addOverlay(path, b)); // already shown: not twice
     QCOMPARE(panel.overlayCount(), 1);
     QCustomPlot *reward = panel.plot(CurvePanel::RewardPlot);
     QVERIFY(reward->legend->visible());
