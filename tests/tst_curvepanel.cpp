@@ -299,6 +299,27 @@ void TestCurvePanel::liveStepsAndZoom()
     QVERIFY(!panel.isFollowing(CurvePanel::EntropyPlot));
     QTest::mouseDClick(entropy, Qt::LeftButton, {}, entropy->axisRect()->center());
     QVERIFY(panel.isFollowing(CurvePanel::EntropyPlot));
+
+    // The real gestures end follow mode too: the mouse wheel (zoom) …
+    QVERIFY(waitForRedraw(panel) || !panel.redrawPending());
+    const QPoint c = entropy->axisRect()->center();
+    const QCPRange before = entropy->xAxis->range();
+    QWheelEvent wheel(QPointF(c), entropy->mapToGlobal(QPointF(c)), QPoint(), QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(entropy, &wheel);
+    QVERIFY(!panel.isFollowing(CurvePanel::EntropyPlot));
+    QVERIFY(entropy->xAxis->range().size() < before.size()); // zoomed in
+    // … and dragging (pan) on another plot.
+    QCustomPlot *length = panel.plot(CurvePanel::ClipPlot);
+    QVERIFY(panel.isFollowing(CurvePanel::ClipPlot));
+    const QPoint from = length->axisRect()->center();
+    QTest::mousePress(length, Qt::LeftButton, {}, from);
+    QTest::mouseMove(length, from + QPoint(40, 0));
+    QTest::mouseRelease(length, Qt::LeftButton, {}, from + QPoint(40, 0));
+    QVERIFY(!panel.isFollowing(CurvePanel::ClipPlot));
+    panel.appendStep(liveStep(run, 7, 0.7));
+    QVERIFY(waitForRedraw(panel));
+    QVERIFY(entropy->xAxis->range().upper < 7.0); // not yanked back to the new point
 }
 
 void TestCurvePanel::liveRunWithoutStore()
