@@ -205,7 +205,7 @@ void TestCurvePanel::showRunFromStore()
     for (int k = 0; k < reward->itemCount(); ++k)
         if (auto *t = qobject_cast<QCPItemText *>(reward->item(k)); t && t->visible())
             texts << t->text();
-    QVERIFY2(texts.contains("weights: partial 50, marker 50"), qPrintable(texts.join('|')));
+    QVERIFY2(texts.contains("partial 50 · marker 50"), qPrintable(texts.join('|')));
 }
 
 void TestCurvePanel::showRunErrors()
@@ -340,7 +340,7 @@ void TestCurvePanel::liveRunWithoutStore()
     bool labelled = false;
     for (int k = 0; k < reward->itemCount(); ++k)
         if (auto *t = qobject_cast<QCPItemText *>(reward->item(k)))
-            labelled = labelled || t->text() == "weights: 1, 2";
+            labelled = labelled || t->text() == "weights 1 / 2";
     QVERIFY(labelled);
     panel.clear();
     QCOMPARE(reward->graphCount(), 0);

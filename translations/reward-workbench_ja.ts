@@ -667,10 +667,6 @@
             <translation>%1 %2</translation>
         </message>
         <message>
-            <source>weights: %1</source>
-            <translation>重み: %1</translation>
-        </message>
-        <message>
             <source>%1 · %2</source>
             <translation>%1 · %2</translation>
         </message>
@@ -681,6 +677,10 @@
         <message>
             <source>Cannot write %1: %2</source>
             <translation>%1 を書き込めません: %2</translation>
+        </message>
+        <message>
+            <source>weights %1</source>
+            <translation>重み %1</translation>
         </message>
     </context>
     <context>

@@ -426,12 +426,16 @@ void CurvePanel::markWeightChange(qint64 step, const QVector<double> &weights)
 
 QString CurvePanel::markerLabel(const QVector<double> &weights, const QStringList &names) const
 {
+    // Short, so that it fits upright in a small plot: "partial 50 · marker 50", or
+    // "weights 50 / 50" when the components' names are not known.
     QStringList parts;
-    for (int k = 0; k < weights.size(); ++k) {
-        const QString w = QString::number(weights[k], 'g', 4);
-        parts << (names.size() == weights.size() ? tr("%1 %2").arg(names[k], w) : w);
-    }
-    return tr("weights: %1").arg(parts.join(QLatin1String(", ")));
+    for (const double w : weights)
+        parts << QString::number(w, 'g', 4);
+    if (names.size() != weights.size())
+        return tr("weights %1").arg(parts.join(QLatin1String(" / ")));
+    for (int k = 0; k < parts.size(); ++k)
+        parts[k] = tr("%1 %2").arg(names[k], parts[k]);
+    return parts.join(QStringLiteral(" · "));
 }
 
 void CurvePanel::setStepCursor(qint64 step)

@@ -37,7 +37,8 @@ namespace rwb::widgets {
 // overlays (addOverlay), each in its own colour, named "<run name> #<id>" in the legends.
 // Reward-weight changes are dashed vertical lines at the step they apply from (the run's
 // stored reward-config versions after the first, and markWeightChange for live ones),
-// labelled with the weights on the Reward plot.
+// labelled on the Reward plot with the weights ("partial 50 · marker 50"; "weights 50 / 50"
+// for a live change when the component names are unknown).
 //
 // Zoom and pan: every plot starts in follow mode (it fits all points after each redraw).
 // Any change of its ranges that the panel did not make itself (dragging, the mouse wheel,
