@@ -195,6 +195,8 @@ void TestCurvePanel::showRunFromStore()
     QCOMPARE(f1->graph(0)->dataCount(), 2);
     QCOMPARE(f1->graph(0)->dataMainKey(0), 0.0);
     QCOMPARE(f1->graph(0)->dataMainValue(1), 0.75);
+    // F1 is not smoothed (at 0.5 step 5 would read (0.25·0.25 + 0.5·0.75) / 0.75 = 0.5833).
+    QCOMPARE(f1->graph(1)->dataMainValue(1), 0.75);
 
     // The step-3 config version is a weight change on every plot; the initial one is not.
     for (int i = 0; i < panel.plotCount(); ++i)
@@ -203,7 +205,7 @@ void TestCurvePanel::showRunFromStore()
     for (int k = 0; k < reward->itemCount(); ++k)
         if (auto *t = qobject_cast<QCPItemText *>(reward->item(k)); t && t->visible())
             texts << t->text();
-    QVERIFY2(texts.contains("weights: partial 50, marker 50"), qPrintable(texts.join('|')));
+    QVERIFY2(texts.contains("partial 50 · marker 50"), qPrintable(texts.join('|')));
 }
 
 void TestCurvePanel::showRunErrors()
@@ -297,6 +299,27 @@ void TestCurvePanel::liveStepsAndZoom()
     QVERIFY(!panel.isFollowing(CurvePanel::EntropyPlot));
     QTest::mouseDClick(entropy, Qt::LeftButton, {}, entropy->axisRect()->center());
     QVERIFY(panel.isFollowing(CurvePanel::EntropyPlot));
+
+    // The real gestures end follow mode too: the mouse wheel (zoom) …
+    QVERIFY(waitForRedraw(panel) || !panel.redrawPending());
+    const QPoint c = entropy->axisRect()->center();
+    const QCPRange before = entropy->xAxis->range();
+    QWheelEvent wheel(QPointF(c), entropy->mapToGlobal(QPointF(c)), QPoint(), QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(entropy, &wheel);
+    QVERIFY(!panel.isFollowing(CurvePanel::EntropyPlot));
+    QVERIFY(entropy->xAxis->range().size() < before.size()); // zoomed in
+    // … and dragging (pan) on another plot.
+    QCustomPlot *length = panel.plot(CurvePanel::ClipPlot);
+    QVERIFY(panel.isFollowing(CurvePanel::ClipPlot));
+    const QPoint from = length->axisRect()->center();
+    QTest::mousePress(length, Qt::LeftButton, {}, from);
+    QTest::mouseMove(length, from + QPoint(40, 0));
+    QTest::mouseRelease(length, Qt::LeftButton, {}, from + QPoint(40, 0));
+    QVERIFY(!panel.isFollowing(CurvePanel::ClipPlot));
+    panel.appendStep(liveStep(run, 7, 0.7));
+    QVERIFY(waitForRedraw(panel));
+    QVERIFY(entropy->xAxis->range().upper < 7.0); // not yanked back to the new point
 }
 
 void TestCurvePanel::liveRunWithoutStore()
@@ -317,7 +340,7 @@ void TestCurvePanel::liveRunWithoutStore()
     bool labelled = false;
     for (int k = 0; k < reward->itemCount(); ++k)
         if (auto *t = qobject_cast<QCPItemText *>(reward->item(k)))
-            labelled = labelled || t->text() == "weights: 1, 2";
+            labelled = labelled || t->text() == "weights 1 / 2";
     QVERIFY(labelled);
     panel.clear();
     QCOMPARE(reward->graphCount(), 0);
@@ -387,6 +410,8 @@ void TestCurvePanel::overlays()
     QVERIFY(panel.showRun(path, a));
     QString error;
     QVERIFY2(panel.addOverlay(path, b, &error), qPrintable(error));
+    QCOMPARE(panel.overlayCount(), 1);
+    QVERIFY(panel.addOverlay(path, b)); // already shown: not twice
     QCOMPARE(panel.overlayCount(), 1);
     QCustomPlot *reward = panel.plot(CurvePanel::RewardPlot);
     QVERIFY(reward->legend->visible());

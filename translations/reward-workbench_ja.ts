@@ -586,6 +586,165 @@
         </message>
     </context>
     <context>
+        <name>rwb::widgets::CurvePanel</name>
+        <message>
+            <source>Smoothing</source>
+            <translation>平滑化</translation>
+        </message>
+        <message>
+            <source>Exponential moving average of each curve (0 = off); the raw points stay visible as dots.</source>
+            <translation>各曲線の指数移動平均（0 でオフ）。元の値は点として表示されたままです。</translation>
+        </message>
+        <message>
+            <source>Fit</source>
+            <translation>全体表示</translation>
+        </message>
+        <message>
+            <source>Show every point and follow new ones again (double-click a plot to fit that plot only).</source>
+            <translation>すべての点を表示し、新しい点への追従を再開します（グラフをダブルクリックするとそのグラフだけ）。</translation>
+        </message>
+        <message>
+            <source>Export PNG…</source>
+            <translation>PNG に書き出す…</translation>
+        </message>
+        <message>
+            <source>Export CSV…</source>
+            <translation>CSV に書き出す…</translation>
+        </message>
+        <message>
+            <source>Export curves as PNG</source>
+            <translation>曲線を PNG に書き出す</translation>
+        </message>
+        <message>
+            <source>PNG images (*.png)</source>
+            <translation>PNG 画像 (*.png)</translation>
+        </message>
+        <message>
+            <source>Export failed</source>
+            <translation>書き出しに失敗しました</translation>
+        </message>
+        <message>
+            <source>Export curves as CSV</source>
+            <translation>曲線を CSV に書き出す</translation>
+        </message>
+        <message>
+            <source>CSV files (*.csv)</source>
+            <translation>CSV ファイル (*.csv)</translation>
+        </message>
+        <message>
+            <source>Reward (mean ± std)</source>
+            <translation>報酬（平均 ± 標準偏差）</translation>
+        </message>
+        <message>
+            <source>Reward components</source>
+            <translation>報酬コンポーネント</translation>
+        </message>
+        <message>
+            <source>KL divergence</source>
+            <translation>KL ダイバージェンス</translation>
+        </message>
+        <message>
+            <source>Entropy</source>
+            <translation>エントロピー</translation>
+        </message>
+        <message>
+            <source>Clip ratios</source>
+            <translation>クリップ率</translation>
+        </message>
+        <message>
+            <source>Completion length</source>
+            <translation>出力の長さ</translation>
+        </message>
+        <message>
+            <source>Validation F1</source>
+            <translation>検証 F1</translation>
+        </message>
+        <message>
+            <source>Groups with equal rewards</source>
+            <translation>報酬がすべて同じグループ</translation>
+        </message>
+        <message>
+            <source>reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>mean reward</source>
+            <translation>平均報酬</translation>
+        </message>
+        <message>
+            <source>KL (k3)</source>
+            <translation>KL (k3)</translation>
+        </message>
+        <message>
+            <source>nats / token</source>
+            <translation>nats / トークン</translation>
+        </message>
+        <message>
+            <source>fraction of tokens</source>
+            <translation>トークンの割合</translation>
+        </message>
+        <message>
+            <source>tokens</source>
+            <translation>トークン数</translation>
+        </message>
+        <message>
+            <source>F1</source>
+            <translation>F1</translation>
+        </message>
+        <message>
+            <source>fraction of groups</source>
+            <translation>グループの割合</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>No data: KL is logged when β &gt; 0</source>
+            <translation>データなし: KL は β &gt; 0 のときだけ記録されます</translation>
+        </message>
+        <message>
+            <source>No data</source>
+            <translation>データなし</translation>
+        </message>
+        <message>
+            <source>Cannot show run %1: the run store %2 does not exist.</source>
+            <translation>実行 %1 を表示できません: 実行ストア %2 がありません。</translation>
+        </message>
+        <message>
+            <source>%1 #%2</source>
+            <translation>%1 #%2</translation>
+        </message>
+        <message>
+            <source>Cannot show run %1 of %2: %3</source>
+            <translation>%2 の実行 %1 を表示できません: %3</translation>
+        </message>
+        <message>
+            <source>run #%1</source>
+            <translation>実行 #%1</translation>
+        </message>
+        <message>
+            <source>%1 %2</source>
+            <translation>%1 %2</translation>
+        </message>
+        <message>
+            <source>%1 · %2</source>
+            <translation>%1 · %2</translation>
+        </message>
+        <message>
+            <source>Cannot write the image %1.</source>
+            <translation>画像 %1 を書き込めません。</translation>
+        </message>
+        <message>
+            <source>Cannot write %1: %2</source>
+            <translation>%1 を書き込めません: %2</translation>
+        </message>
+        <message>
+            <source>weights %1</source>
+            <translation>重み %1</translation>
+        </message>
+    </context>
+    <context>
         <name>rwb::widgets::GroupAdvantageModel</name>
         <message>
             <source>all equal</source>

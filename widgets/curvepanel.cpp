@@ -350,6 +350,9 @@ bool CurvePanel::showRun(const QString &storePath, qint64 runId, QString *error)
 
 bool CurvePanel::addOverlay(const QString &storePath, qint64 runId, QString *error)
 {
+    for (const Run *run : runs())
+        if (run->id == runId && QFileInfo(run->storePath) == QFileInfo(storePath))
+            return true; // already shown
     std::unique_ptr<Run> run = loadRun(storePath, runId, error);
     if (!run)
         return false;
@@ -423,12 +426,16 @@ void CurvePanel::markWeightChange(qint64 step, const QVector<double> &weights)
 
 QString CurvePanel::markerLabel(const QVector<double> &weights, const QStringList &names) const
 {
+    // Short, so that it fits upright in a small plot: "partial 50 · marker 50", or
+    // "weights 50 / 50" when the components' names are not known.
     QStringList parts;
-    for (int k = 0; k < weights.size(); ++k) {
-        const QString w = QString::number(weights[k], 'g', 4);
-        parts << (names.size() == weights.size() ? tr("%1 %2").arg(names[k], w) : w);
-    }
-    return tr("weights: %1").arg(parts.join(QLatin1String(", ")));
+    for (const double w : weights)
+        parts << QString::number(w, 'g', 4);
+    if (names.size() != weights.size())
+        return tr("weights %1").arg(parts.join(QLatin1String(" / ")));
+    for (int k = 0; k < parts.size(); ++k)
+        parts[k] = tr("%1 %2").arg(names[k], parts[k]);
+    return parts.join(QStringLiteral(" · "));
 }
 
 void CurvePanel::setStepCursor(qint64 step)
@@ -539,8 +546,7 @@ void CurvePanel::rebuildGraphs()
             g.raw = p->addGraph();
             QColor dots = c;
             dots.setAlpha(110);
-            g.raw->setLineStyle(i == F1Plot ? QCPGraph::lsLine : QCPGraph::lsNone);
-            g.raw->setPen(QPen(dots, 1));
+            g.raw->setLineStyle(QCPGraph::lsNone);
             g.raw->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, dots, dots, i == F1Plot ? 5 : 3));
             g.smooth = p->addGraph();
             g.smooth->setPen(line);
@@ -569,13 +575,15 @@ void CurvePanel::rebuildGraphs()
                 text->position->setTypeX(QCPItemPosition::ptPlotCoords);
                 text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
                 text->position->setCoords(static_cast<double>(m.step), 1.0);
-                text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+                // Anchored at the foot of the line and turned upright: reads upwards, right of the line.
+                text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
                 text->setRotation(-90);
-                text->setPadding(QMargins(4, 0, 0, 2));
+                text->setPadding(QMargins(4, 2, 0, 0));
                 QFont f = font();
                 f.setPointSizeF(7);
                 text->setFont(f);
                 text->setColor(runColour.darker(130));
+                text->setBrush(QColor(255, 255, 255, 200)); // readable over the band and dots
                 text->setText(m.label);
                 s.markerItems.push_back(text);
             }
@@ -594,7 +602,10 @@ void CurvePanel::updateGraphs(Run &run, const QString &metric)
         return;
     const Graphs &g = git->second;
     const CurveSeries &series = sit->second;
-    const std::vector<double> smooth = emaSmooth(series.values(), m_smoothing);
+    // Evaluations are few and far apart (every eval_every steps): an average over them
+    // would lag by whole evaluations, so validation F1 is drawn unsmoothed.
+    const bool sparse = plotOf(metric) == F1Plot;
+    const std::vector<double> smooth = emaSmooth(series.values(), sparse ? 0.0 : m_smoothing);
     QVector<QCPGraphData> raw(series.size()), sm(series.size());
     for (int k = 0; k < series.size(); ++k) {
         const double x = static_cast<double>(series.steps()[static_cast<size_t>(k)]);

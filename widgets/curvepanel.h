@@ -29,13 +29,16 @@ namespace rwb::widgets {
 //   4 Clip ratios (low/high/region)  5 Completion length (completions/mean_length)
 //   6 Validation F1 (eval/f1)    7 Groups with equal rewards (frac_reward_zero_std)
 // Each series is drawn twice: its raw points as faint dots and, over them, a line smoothed
-// with emaSmooth() (TensorBoard's debiased EMA, see curveseries.h) at smoothing().
+// with emaSmooth() (TensorBoard's debiased EMA, see curveseries.h) at smoothing(); the
+// Reward band is the raw mean ± std of each step. Validation F1 (a point every eval_every
+// steps) is never smoothed: its line joins the evaluations.
 //
 // Runs: one primary run (showRun, then live points through appendStep) and any number of
 // overlays (addOverlay), each in its own colour, named "<run name> #<id>" in the legends.
 // Reward-weight changes are dashed vertical lines at the step they apply from (the run's
 // stored reward-config versions after the first, and markWeightChange for live ones),
-// labelled with the weights on the Reward plot.
+// labelled on the Reward plot with the weights ("partial 50 · marker 50"; "weights 50 / 50"
+// for a live change when the component names are unknown).
 //
 // Zoom and pan: every plot starts in follow mode (it fits all points after each redraw).
 // Any change of its ranges that the panel did not make itself (dragging, the mouse wheel,
@@ -73,7 +76,8 @@ public:
     // previous primary, keeps overlays. Returns false with *error set (naming the file and
     // the run) on failure, leaving the panel as it was.
     bool showRun(const QString &storePath, qint64 runId, QString *error = nullptr);
-    // Adds a run for comparison (its stored history only). Same errors as showRun.
+    // Adds a run for comparison (its stored history only); a run already shown is not added
+    // twice. Same errors as showRun.
     bool addOverlay(const QString &storePath, qint64 runId, QString *error = nullptr);
     void clearOverlays();
     void clear(); // the primary run and every overlay
