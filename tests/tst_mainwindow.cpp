@@ -17,7 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
-#include <qcustomplot.h>
+#include "curveqcp.h"
 
 #include <QDockWidget>
 #include <QLabel>

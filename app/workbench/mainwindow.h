@@ -160,6 +160,7 @@ private:
     QString m_liveStorePath;  // the store of the run in training
     QString m_liveRunName;
     qint64 m_liveTotalSteps = 0;
+    QString m_pendingPredictions; // the evaluation job's output, opened when it finishes
     std::function<bool(const QString &, const QString &)> m_confirm;
 
     QMenu *m_fileMenu = nullptr;

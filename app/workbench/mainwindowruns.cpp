@@ -15,9 +15,11 @@
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "store/runstore.h"
+#include "train/evaluation.h"
 #include "train/grpo.h"
 
 #include <QDateTime>
+#include <QDockWidget>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -35,6 +37,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 using namespace rwb::widgets;
 
@@ -456,6 +459,15 @@ void MainWindow::onJobFinished(bool ok, const QString &message)
         statusBar()->showMessage(message, 8000);
     if (m_workspace)
         m_runForm->setWorkspace(*m_workspace); // new data or models to choose from
+    // An evaluation's predictions open in the failure explorer.
+    const QString predictions = std::exchange(m_pendingPredictions, QString());
+    if (ok && !predictions.isEmpty()) {
+        QString error;
+        if (m_failures->openPredictions(predictions, {}, &error))
+            showView(View::Failures);
+        else
+            appendLog(error);
+    }
     m_runList->refresh();
 }
 
@@ -475,16 +487,49 @@ void MainWindow::synthesizeDialog()
 
 void MainWindow::evaluateDialog()
 {
-    const QString model = QFileDialog::getExistingDirectory(this, tr("Evaluate: the model folder"),
-                                                            m_workspace ? m_workspace->modelsDir() : QString());
-    if (model.isEmpty())
+    // A checkpoint of the run shown, on its evaluation data, as the trainer evaluates.
+    if (m_runId <= 0) {
+        notify(tr("Evaluate a checkpoint"), tr("Open a GRPO run first (Runs, or File → Open run store)."));
         return;
-    const QString data = QFileDialog::getOpenFileName(this, tr("Evaluate: the test data"),
-                                                      m_workspace ? m_workspace->dataDir() : QString(),
-                                                      tr("Extraction data (*.jsonl)"));
-    if (data.isEmpty())
+    }
+    rwb::train::EvaluationOptions options;
+    QStringList items;
+    std::vector<rwb::store::Checkpoint> checkpoints;
+    rwb::train::GrpoConfig config;
+    try {
+        const rwb::store::RunStore store(m_storePath.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+        config = rwb::train::parseGrpoConfig(store.run(m_runId).configJson, m_storePath.toStdString());
+        checkpoints = store.checkpoints(m_runId);
+    } catch (const std::exception &e) {
+        notify(tr("Evaluate a checkpoint"), QString::fromUtf8(e.what()));
         return;
-    const QString output = QFileInfo(model).absoluteDir().filePath(QFileInfo(model).fileName() + QStringLiteral("-predictions.jsonl"));
-    if (!m_jobs->evaluate(model, QString(), data, 200, output))
-        notify(tr("Evaluate"), tr("Another background job is running."));
+    }
+    if (checkpoints.empty()) {
+        notify(tr("Evaluate a checkpoint"), tr("Run %1 has no checkpoint.").arg(m_runId));
+        return;
+    }
+    for (const auto &c : checkpoints)
+        items << tr("step %1 — %2").arg(c.step).arg(QString::fromStdString(c.path));
+    bool ok = false;
+    const QString item = QInputDialog::getItem(this, tr("Evaluate a checkpoint"), tr("Checkpoint:"), items,
+                                               static_cast<int>(items.size()) - 1, false, &ok);
+    if (!ok)
+        return;
+    const auto &checkpoint = checkpoints[static_cast<size_t>(items.indexOf(item))];
+    const QString dir = QString::fromStdString(checkpoint.path);
+    if (QFileInfo::exists(QDir(dir).filePath(QStringLiteral("adapter_config.json")))) {
+        options.model = config.model;
+        options.adapter = checkpoint.path;
+    } else {
+        options.model = checkpoint.path;
+    }
+    options.data = config.evalData.empty() ? config.trainData : config.evalData;
+    options.limit = config.evalLimit;
+    options.maxNewTokens = config.maxNewTokens;
+    options.output = QDir(dir).filePath(QStringLiteral("predictions.jsonl")).toStdString();
+    if (!m_jobs->evaluate(options)) {
+        notify(tr("Evaluate a checkpoint"), tr("Another background job is running."));
+        return;
+    }
+    m_pendingPredictions = QString::fromStdString(options.output);
 }
