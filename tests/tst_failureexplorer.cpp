@@ -306,8 +306,10 @@ void TestFailureExplorer::demoScreenshot()
     QVERIFY(explorer.exampleModel()->rowCount() > 0);
     const int pick = qEnvironmentVariableIntValue("RWB_FAILURES_DEMO_ROW");
     QVERIFY(explorer.selectExample(explorer.exampleModel()->index(pick, 0).data().toString()));
+    const QString chosen = explorer.currentExample();
     explorer.show();
     QVERIFY(QTest::qWaitForWindowExposed(&explorer));
+    QCOMPARE(explorer.currentExample(), chosen);
     const QString png = qEnvironmentVariable("RWB_FAILURES_DEMO_PNG", "/tmp/failures_demo.png");
     QVERIFY(explorer.grab().save(png));
 }

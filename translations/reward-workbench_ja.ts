@@ -525,6 +525,386 @@
         </message>
     </context>
     <context>
+        <name>rwb::widgets::FailureCategoryModel</name>
+        <message>
+            <source>Exact</source>
+            <translation>完全一致</translation>
+        </message>
+        <message>
+            <source>No answer</source>
+            <translation>回答なし</translation>
+        </message>
+        <message>
+            <source>Missed (said 不明)</source>
+            <translation>見逃し（不明と回答）</translation>
+        </message>
+        <message>
+            <source>Legal-entity marker only</source>
+            <translation>法人格の違いのみ</translation>
+        </message>
+        <message>
+            <source>Named a company where the answer is 不明</source>
+            <translation>正解が不明なのに会社名を回答</translation>
+        </message>
+        <message>
+            <source>Recipient's company</source>
+            <translation>宛先の会社</translation>
+        </message>
+        <message>
+            <source>Third party's company</source>
+            <translation>第三者の会社</translation>
+        </message>
+        <message>
+            <source>Invented (not in the input)</source>
+            <translation>捏造（入力にない）</translation>
+        </message>
+        <message>
+            <source>Other wrong span</source>
+            <translation>その他の誤った範囲</translation>
+        </message>
+        <message>
+            <source>The prediction equals the gold after normalization (NFKC, white space removed). 不明 for 不明 counts here.</source>
+            <translation>正規化（NFKC、空白除去）後に予測が正解と一致します。正解が不明で不明と回答した場合もここに入ります。</translation>
+        </message>
+        <message>
+            <source>The prediction is empty: the model wrote nothing, or in thinking mode no &lt;answer&gt; block.</source>
+            <translation>予測が空です。モデルが何も出力しなかったか、思考モードで &lt;answer&gt; ブロックがありません。</translation>
+        </message>
+        <message>
+            <source>The model answered 不明 although the e-mail states the sender's company.</source>
+            <translation>メールに送信者の会社が書かれているのに、モデルは不明と回答しました。</translation>
+        </message>
+        <message>
+            <source>Right company, but the legal-entity markers differ (株式会社, (株), … added, dropped or changed).</source>
+            <translation>会社は正しいものの、法人格（株式会社、(株) など）の追加・欠落・違いがあります。</translation>
+        </message>
+        <message>
+            <source>The e-mail does not state the sender's company (gold 不明), but the model named one.</source>
+            <translation>メールに送信者の会社が書かれていない（正解は不明）のに、モデルは会社名を回答しました。</translation>
+        </message>
+        <message>
+            <source>The model picked the company the e-mail is addressed to, not the sender's.</source>
+            <translation>モデルは送信者ではなく、メールの宛先の会社を選びました。</translation>
+        </message>
+        <message>
+            <source>The model picked another company the e-mail mentions (neither sender nor recipient).</source>
+            <translation>モデルはメールに出てくる別の会社（送信者でも宛先でもない）を選びました。</translation>
+        </message>
+        <message>
+            <source>Neither the prediction nor its name without markers occurs in the e-mail or its sender line.</source>
+            <translation>予測も、法人格を除いた名前も、メール本文と送信者欄のどこにもありません。</translation>
+        </message>
+        <message>
+            <source>The prediction is in the e-mail but is none of the above: a partial or overlapping span, a department, a person.</source>
+            <translation>予測はメール内にありますが、上記のどれでもありません（部分的・重なった範囲、部署名、人名など）。</translation>
+        </message>
+        <message>
+            <source>no company</source>
+            <translation>会社名なし</translation>
+        </message>
+        <message>
+            <source>overlaps the gold</source>
+            <translation>正解と重なる</translation>
+        </message>
+        <message>
+            <source>the recipient's company</source>
+            <translation>宛先の会社</translation>
+        </message>
+        <message>
+            <source>a third party's company</source>
+            <translation>第三者の会社</translation>
+        </message>
+        <message>
+            <source>elsewhere in the e-mail</source>
+            <translation>メール内の別の箇所</translation>
+        </message>
+        <message>
+            <source>not in the e-mail</source>
+            <translation>メール内にない</translation>
+        </message>
+        <message>
+            <source>Fixed (wrong at A, right at B)</source>
+            <translation>改善（A で誤り、B で正解）</translation>
+        </message>
+        <message>
+            <source>Broke (right at A, wrong at B)</source>
+            <translation>悪化（A で正解、B で誤り）</translation>
+        </message>
+        <message>
+            <source>%1 of %2 e-mails evaluated at both checkpoints</source>
+            <translation>両方のチェックポイントで評価した %2 通中 %1 通</translation>
+        </message>
+        <message>
+            <source>Category</source>
+            <translation>分類</translation>
+        </message>
+        <message>
+            <source>A</source>
+            <translation>A</translation>
+        </message>
+        <message>
+            <source>Count</source>
+            <translation>件数</translation>
+        </message>
+        <message>
+            <source>B</source>
+            <translation>B</translation>
+        </message>
+        <message>
+            <source>Share</source>
+            <translation>割合</translation>
+        </message>
+        <message>
+            <source>B − A</source>
+            <translation>B − A</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::FailureExampleModel</name>
+        <message>
+            <source>(empty)</source>
+            <translation>（空）</translation>
+        </message>
+        <message>
+            <source>%1 → %2</source>
+            <translation>%1 → %2</translation>
+        </message>
+        <message>
+            <source>ID</source>
+            <translation>ID</translation>
+        </message>
+        <message>
+            <source>Prediction A</source>
+            <translation>予測 A</translation>
+        </message>
+        <message>
+            <source>Prediction</source>
+            <translation>予測</translation>
+        </message>
+        <message>
+            <source>Prediction B</source>
+            <translation>予測 B</translation>
+        </message>
+        <message>
+            <source>Gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>Category A → B</source>
+            <translation>分類 A → B</translation>
+        </message>
+        <message>
+            <source>Category</source>
+            <translation>分類</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::FailureExplorer</name>
+        <message>
+            <source>Category at A (rows) → at B (columns); click a cell for its e-mails</source>
+            <translation>A での分類（行）→ B での分類（列）。セルをクリックするとそのメールを表示します</translation>
+        </message>
+        <message>
+            <source>The checkpoint whose predictions are grouped (A)</source>
+            <translation>予測を分類するチェックポイント（A）</translation>
+        </message>
+        <message>
+            <source>A second checkpoint to compare with (B)</source>
+            <translation>比較する 2 つ目のチェックポイント（B）</translation>
+        </message>
+        <message>
+            <source>Checkpoint A:</source>
+            <translation>チェックポイント A:</translation>
+        </message>
+        <message>
+            <source>compare with B:</source>
+            <translation>比較対象 B:</translation>
+        </message>
+        <message>
+            <source>Highlights:</source>
+            <translation>強調表示:</translation>
+        </message>
+        <message>
+            <source>gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>recipient</source>
+            <translation>宛先</translation>
+        </message>
+        <message>
+            <source>third party</source>
+            <translation>第三者</translation>
+        </message>
+        <message>
+            <source>prediction (A)</source>
+            <translation>予測（A）</translation>
+        </message>
+        <message>
+            <source>prediction B</source>
+            <translation>予測 B</translation>
+        </message>
+        <message>
+            <source>%1: run %2 has no stored evaluations</source>
+            <translation>%1: 実行 %2 には保存された評価がありません</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <translation>ステップ %1</translation>
+        </message>
+        <message>
+            <source>run %1 of %2</source>
+            <translation>%2 の実行 %1</translation>
+        </message>
+        <message>
+            <source>recipients and third parties from the data</source>
+            <translation>宛先と第三者はデータから</translation>
+        </message>
+        <message>
+            <source>recipients and third parties guessed from the addressee block and legal-entity markers</source>
+            <translation>宛先と第三者は宛名部分と法人格から推定</translation>
+        </message>
+        <message>
+            <source>recipients and third parties from the data for %1 of %2 e-mails, guessed for the rest</source>
+            <translation>宛先と第三者は %2 通中 %1 通はデータから、残りは推定</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 — %n e-mail(s); %2</source>
+            <translation>
+                <numerusform>%1 — メール %n 通。%2</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>; %n prediction(s) left out: their id is not in %1</source>
+            <translation>
+                <numerusform>。%n 件の予測は ID が %1 にないため除外</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>No evaluation open.</source>
+            <translation>評価が開かれていません。</translation>
+        </message>
+        <message>
+            <source>(none)</source>
+            <translation>（なし）</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;: &lt;span style="color:#1e8449"&gt;fixed %3&lt;/span&gt; (wrong at A, right at B), &lt;span style="color:#c0392b"&gt;broke %4&lt;/span&gt; (right at A, wrong at B), of %5 e-mails in both.</source>
+            <translation>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;: &lt;span style="color:#1e8449"&gt;改善 %3&lt;/span&gt;（A で誤り、B で正解）、&lt;span style="color:#c0392b"&gt;悪化 %4&lt;/span&gt;（A で正解、B で誤り）。両方にあるメール %5 通中。</translation>
+        </message>
+        <message>
+            <source>Only at A: %1, only at B: %2.</source>
+            <translation>A のみ: %1、B のみ: %2。</translation>
+        </message>
+        <message>
+            <source>Fixed (wrong at A, right at B)</source>
+            <translation>改善（A で誤り、B で正解）</translation>
+        </message>
+        <message>
+            <source>Broke (right at A, wrong at B)</source>
+            <translation>悪化（A で正解、B で誤り）</translation>
+        </message>
+        <message>
+            <source>%1 at A → %2 at B</source>
+            <translation>A で %1 → B で %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1: %n e-mail(s)</source>
+            <translation>
+                <numerusform>%1: メール %n 通</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>From: </source>
+            <translation>差出人: </translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Gold:&lt;/b&gt; %1</source>
+            <translation>&lt;b&gt;正解:&lt;/b&gt; %1</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;%1:&lt;/b&gt; %2 — &lt;i&gt;%3&lt;/i&gt;</source>
+            <translation>&lt;b&gt;%1:&lt;/b&gt; %2 — &lt;i&gt;%3&lt;/i&gt;</translation>
+        </message>
+        <message>
+            <source>(empty)</source>
+            <translation>（空）</translation>
+        </message>
+        <message>
+            <source> (%1)</source>
+            <translation>（%1）</translation>
+        </message>
+        <message>
+            <source>Completion: %1</source>
+            <translation>出力: %1</translation>
+        </message>
+        <message>
+            <source>Prediction A</source>
+            <translation>予測 A</translation>
+        </message>
+        <message>
+            <source>Prediction</source>
+            <translation>予測</translation>
+        </message>
+        <message>
+            <source>Prediction B</source>
+            <translation>予測 B</translation>
+        </message>
+        <message>
+            <source>Recipient and third parties: from the data.</source>
+            <translation>宛先と第三者: データから。</translation>
+        </message>
+        <message>
+            <source>Recipient and third parties: guessed (addressee block, legal-entity markers).</source>
+            <translation>宛先と第三者: 推定（宛名部分、法人格）。</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::FailureTransitionModel</name>
+        <message>
+            <source>exact</source>
+            <translation>一致</translation>
+        </message>
+        <message>
+            <source>empty</source>
+            <translation>空</translation>
+        </message>
+        <message>
+            <source>missed</source>
+            <translation>見逃し</translation>
+        </message>
+        <message>
+            <source>marker</source>
+            <translation>法人格</translation>
+        </message>
+        <message>
+            <source>not 不明</source>
+            <translation>不明でない</translation>
+        </message>
+        <message>
+            <source>recipient</source>
+            <translation>宛先</translation>
+        </message>
+        <message>
+            <source>third</source>
+            <translation>第三者</translation>
+        </message>
+        <message>
+            <source>invented</source>
+            <translation>捏造</translation>
+        </message>
+        <message>
+            <source>other</source>
+            <translation>その他</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n e-mail(s): %1 at A, %2 at B</source>
+            <translation>
+                <numerusform>メール %n 通: A で %1、B で %2</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>rwb::widgets::GroupAdvantageModel</name>
         <message>
             <source>all equal</source>
