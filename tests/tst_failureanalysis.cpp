@@ -172,6 +172,12 @@ void TestFailureAnalysis::heuristicRecipient_data()
                                                 << "株式会社 三伸化学";
     QTest::newRow("no marker, 御中") << "三伸化学 営業部 御中\nお世話になります。" << "三伸化学";
     QTest::newRow("Dear form") << "Dear 浜口様（三伸化学 営業部）,\n\nお世話になっております。" << "三伸化学";
+    QTest::newRow("Dear form, (株) inside") << "Dear 森様（(株)ミナモシステムズ 資材課）,\n\nご無沙汰しております。"
+                                           << "(株)ミナモシステムズ";
+    QTest::newRow("after a subject line") << "件名：サンプル発送のお知らせ\n\n金紘電機株式会社 青木様\n\nご無沙汰しております。"
+                                          << "金紘電機株式会社";
+    QTest::newRow("after a 【】 subject") << "【ご連絡】着工日確定のご連絡\n\n株式会社ツバメデザイン\n前田様\n\nご無沙汰しております。"
+                                         << "株式会社ツバメデザイン";
     QTest::newRow("greeting ends the block") << "三伸化学\nいつもお世話になっております。\n浜口です。" << "";
     QTest::newRow("person only") << "浜口 太郎様\n\nお世話になっております。" << "";
     QTest::newRow("さん") << "加藤さん\n\nこの前の件です。" << "";
@@ -203,6 +209,14 @@ void TestFailureAnalysis::heuristicOthers()
     QCOMPARE(QString::fromStdString(q.others[0]), QString("ヤマト運輸(株)"));
     QCOMPARE(QString::fromStdString(q.others[1]), QString("(株)ミナト物流"));
     QCOMPARE(QString::fromStdString(q.others[2]), QString("有限会社 サクラ工務店"));
+    // Hiragana stems, before and after the marker, without the particles around them.
+    const eval::EmailParties h = eval::guessParties(
+        "a <a@b.jp>", "配送業務はひなた商事株式会社にて、運賃は株式会社こがね運輸の改定どおりです。\n"
+                      "仕入先である株式会社八昌企画からの通知です。", "不明");
+    QCOMPARE(h.others.size(), size_t(3));
+    QCOMPARE(QString::fromStdString(h.others[0]), QString("ひなた商事株式会社"));
+    QCOMPARE(QString::fromStdString(h.others[1]), QString("株式会社こがね運輸"));
+    QCOMPARE(QString::fromStdString(h.others[2]), QString("株式会社八昌企画")); // not "ある株式会社"
 }
 
 // The record's own fields win over the heuristic: 三伸化学 is not found by it here.
