@@ -7,8 +7,12 @@
 #include "text/normalize.h"
 #include "text/utf8.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QtTest>
 
+#include <chrono>
 #include <fstream>
 
 using namespace rwb;
@@ -87,6 +91,8 @@ private Q_SLOTS:
     void loadRun();
     void loadRunMissingEmails();
     void loadPredictions();
+    void cli();
+    void synthWritesParties();
 };
 
 void TestFailureAnalysis::categories_data()
@@ -476,6 +482,72 @@ void TestFailureAnalysis::loadPredictions()
     QCOMPARE(cmp.fixed, size_t(2));
     QCOMPARE(cmp.broke, size_t(0));
     QVERIFY_THROWS_EXCEPTION(data::InputException, eval::loadPredictionFailures(tempPath(dir, "none.jsonl")));
+}
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run runRwb(const QStringList &args)
+{
+    QProcess p;
+    p.start(RWB_BINARY, args);
+    p.waitForFinished(120000);
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+} // namespace
+
+// rwb eval failures: the counts of A, of B, fixed / broke and the transitions as JSON.
+void TestFailureAnalysis::cli()
+{
+    QTemporaryDir dir;
+    data::ExtractionRecord b = business();
+    data::ExtractionRecord c = customer();
+    b.completion = "弘栄電子株式会社"; // third party
+    c.completion = "不明";           // exact
+    writeFile(tempPath(dir, "a.jsonl"), data::toJsonLine(b) + "\n" + data::toJsonLine(c) + "\n");
+    b.completion = "株式会社ミハル包装"; // fixed
+    c.completion = "";                   // broke: no answer
+    writeFile(tempPath(dir, "b.jsonl"), data::toJsonLine(b) + "\n" + data::toJsonLine(c) + "\n");
+    const Run r = runRwb({"eval", "failures", "--predictions", dir.filePath("a.jsonl"), "--against", dir.filePath("b.jsonl")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o.value("total").toInt(), 2);
+    QCOMPARE(o.value("counts").toObject().value("third_party").toInt(), 1);
+    QCOMPARE(o.value("counts").toObject().value("exact").toInt(), 1);
+    QCOMPARE(o.value("against").toObject().value("counts").toObject().value("no_answer").toInt(), 1);
+    QCOMPARE(o.value("fixed").toInt(), 1);
+    QCOMPARE(o.value("broke").toInt(), 1);
+    QCOMPARE(o.value("transitions").toObject().value("third_party->exact").toInt(), 1);
+    QCOMPARE(o.value("transitions").toObject().value("exact->no_answer").toInt(), 1);
+    QCOMPARE(o.value("parties_from_data").toInt(), 0);
+    // A missing file: exit 2, the file named.
+    const Run bad = runRwb({"eval", "failures", "--predictions", dir.filePath("none.jsonl")});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("none.jsonl"), bad.err.constData());
+}
+
+// rwb data synth writes the optional fields on every line.
+void TestFailureAnalysis::synthWritesParties()
+{
+    const Run r = runRwb({"data", "synth", "--task", "company_extraction", "--n", "20", "--seed", "1", "--split", "test"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QList<QByteArray> lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 20);
+    int withRecipient = 0;
+    for (const QByteArray &line : lines) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        QVERIFY2(o.value("recipient_company").isString(), line.constData());
+        QVERIFY2(o.value("other_companies").isArray(), line.constData());
+        withRecipient += o.value("recipient_company").toString().isEmpty() ? 0 : 1;
+        // They load as known parties.
+        QVERIFY(data::parseExtractionLine(line.toStdString(), "synth", 1, false).partiesKnown);
+    }
+    QVERIFY(withRecipient > 0);
 }
 
 QTEST_APPLESS_MAIN(TestFailureAnalysis)

@@ -293,7 +293,10 @@ void TestFailureExplorer::demoScreenshot()
     FailureExplorer explorer;
     explorer.resize(1500, 820);
     QString error;
+    QElapsedTimer timer;
+    timer.start();
     QVERIFY2(explorer.openRun(storePath, 1, &error), qPrintable(error));
+    qInfo() << "openRun took" << timer.elapsed() << "ms";
     const QList<qint64> steps = explorer.checkpointSteps();
     explorer.showCheckpoint(steps.first());
     explorer.compareWith(steps.last());

@@ -387,14 +387,39 @@ bool namesCompany(std::string_view prediction, std::string_view company)
     return shorter.size() >= 2 && longer.find(shorter) != std::u32string::npos;
 }
 
+namespace {
+
+// categorize() with the e-mail's normalized gold and source computed once for all its
+// predictions.
+struct PreparedEmail {
+    std::u32string gold;
+    std::u32string source;
+};
+
+PreparedEmail prepare(const data::ExtractionRecord &r)
+{
+    return {text::normalize32(r.gold), text::normalize32(r.senderEmail + "\n" + r.emailText)};
+}
+
+FailureCase categorizePrepared(const PreparedEmail &e, std::string_view answer, const EmailParties &parties);
+
+} // namespace
+
 FailureCase categorize(const data::ExtractionRecord &r, std::string_view answer, const EmailParties &parties)
+{
+    return categorizePrepared(prepare(r), answer, parties);
+}
+
+namespace {
+
+FailureCase categorizePrepared(const PreparedEmail &e, std::string_view answer, const EmailParties &parties)
 {
     FailureCase f;
     const std::u32string pred = text::normalize32(answer);
-    const std::u32string gold = text::normalize32(r.gold);
+    const std::u32string &gold = e.gold;
     const bool predUnknown = pred == unknown32();
     const bool goldUnknown = gold == unknown32();
-    const std::u32string source = text::normalize32(r.senderEmail + "\n" + r.emailText);
+    const std::u32string &source = e.source;
     const std::u32string predCore = coreOf(pred);
 
     if (!pred.empty() && !predUnknown) {
@@ -443,6 +468,8 @@ FailureCase categorize(const data::ExtractionRecord &r, std::string_view answer,
     }
     return f;
 }
+
+} // namespace
 
 std::vector<CodePointRange> findNormalized(std::string_view text, std::string_view needle)
 {
@@ -516,30 +543,46 @@ FailureComparison compareFailures(const std::vector<AnalyzedPrediction> &a, cons
     return c;
 }
 
+namespace {
+
+// Adds every step's predictions, each e-mail's normalized forms computed once.
+void addSteps(FailureData &data, const std::map<int64_t, std::vector<data::ExtractionRecord>> &steps, int thinking)
+{
+    std::map<std::string, PreparedEmail> prepared;
+    for (const auto &[step, predictions] : steps) {
+        std::vector<AnalyzedPrediction> &out = data.checkpoints[step];
+        for (const data::ExtractionRecord &p : predictions) {
+            auto email = data.emails.find(p.id);
+            if (email == data.emails.end()) {
+                data::ExtractionRecord r = p;
+                r.completion.clear();
+                email = data.emails.emplace(p.id, std::move(r)).first;
+            }
+            auto parties = data.parties.find(p.id);
+            if (parties == data.parties.end())
+                parties = data.parties.emplace(p.id, partiesOf(email->second)).first;
+            auto prep = prepared.find(p.id);
+            if (prep == prepared.end())
+                prep = prepared.emplace(p.id, prepare(email->second)).first;
+            AnalyzedPrediction a;
+            a.exampleId = p.id;
+            a.completion = p.completion;
+            const bool think = thinking == 1 || (thinking < 0 && p.completion.find("<answer>") != std::string::npos);
+            a.answer = reward::extractAnswer(p.completion, think);
+            a.failure = categorizePrepared(prep->second, a.answer, parties->second);
+            out.push_back(std::move(a));
+        }
+        std::sort(out.begin(), out.end(),
+                  [](const AnalyzedPrediction &x, const AnalyzedPrediction &y) { return x.exampleId < y.exampleId; });
+    }
+}
+
+} // namespace
+
 void addPredictions(FailureData &data, int64_t step, const std::vector<data::ExtractionRecord> &predictions,
                     int thinking)
 {
-    std::vector<AnalyzedPrediction> &out = data.checkpoints[step];
-    for (const data::ExtractionRecord &p : predictions) {
-        auto email = data.emails.find(p.id);
-        if (email == data.emails.end()) {
-            data::ExtractionRecord r = p;
-            r.completion.clear();
-            email = data.emails.emplace(p.id, std::move(r)).first;
-        }
-        auto parties = data.parties.find(p.id);
-        if (parties == data.parties.end())
-            parties = data.parties.emplace(p.id, partiesOf(email->second)).first;
-        AnalyzedPrediction a;
-        a.exampleId = p.id;
-        a.completion = p.completion;
-        const bool think = thinking == 1 || (thinking < 0 && p.completion.find("<answer>") != std::string::npos);
-        a.answer = reward::extractAnswer(p.completion, think);
-        a.failure = categorize(email->second, a.answer, parties->second);
-        out.push_back(std::move(a));
-    }
-    std::sort(out.begin(), out.end(),
-              [](const AnalyzedPrediction &x, const AnalyzedPrediction &y) { return x.exampleId < y.exampleId; });
+    addSteps(data, {{step, predictions}}, thinking);
 }
 
 FailureData loadRunFailures(const std::string &storePath, int64_t runId)
@@ -597,8 +640,7 @@ FailureData loadRunFailures(const std::string &storePath, int64_t runId)
         r.completion = sp.prediction.prediction;
         byStep[sp.checkpointStep].push_back(std::move(r));
     }
-    for (const auto &[step, preds] : byStep)
-        addPredictions(data, step, preds, thinking);
+    addSteps(data, byStep, thinking);
     return data;
 }
 
