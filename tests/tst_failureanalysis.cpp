@@ -7,8 +7,12 @@
 #include "text/normalize.h"
 #include "text/utf8.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QtTest>
 
+#include <chrono>
 #include <fstream>
 
 using namespace rwb;
@@ -87,6 +91,8 @@ private Q_SLOTS:
     void loadRun();
     void loadRunMissingEmails();
     void loadPredictions();
+    void cli();
+    void synthWritesParties();
 };
 
 void TestFailureAnalysis::categories_data()
@@ -172,6 +178,12 @@ void TestFailureAnalysis::heuristicRecipient_data()
                                                 << "株式会社 三伸化学";
     QTest::newRow("no marker, 御中") << "三伸化学 営業部 御中\nお世話になります。" << "三伸化学";
     QTest::newRow("Dear form") << "Dear 浜口様（三伸化学 営業部）,\n\nお世話になっております。" << "三伸化学";
+    QTest::newRow("Dear form, (株) inside") << "Dear 森様（(株)ミナモシステムズ 資材課）,\n\nご無沙汰しております。"
+                                           << "(株)ミナモシステムズ";
+    QTest::newRow("after a subject line") << "件名：サンプル発送のお知らせ\n\n金紘電機株式会社 青木様\n\nご無沙汰しております。"
+                                          << "金紘電機株式会社";
+    QTest::newRow("after a 【】 subject") << "【ご連絡】着工日確定のご連絡\n\n株式会社ツバメデザイン\n前田様\n\nご無沙汰しております。"
+                                         << "株式会社ツバメデザイン";
     QTest::newRow("greeting ends the block") << "三伸化学\nいつもお世話になっております。\n浜口です。" << "";
     QTest::newRow("person only") << "浜口 太郎様\n\nお世話になっております。" << "";
     QTest::newRow("さん") << "加藤さん\n\nこの前の件です。" << "";
@@ -203,6 +215,14 @@ void TestFailureAnalysis::heuristicOthers()
     QCOMPARE(QString::fromStdString(q.others[0]), QString("ヤマト運輸(株)"));
     QCOMPARE(QString::fromStdString(q.others[1]), QString("(株)ミナト物流"));
     QCOMPARE(QString::fromStdString(q.others[2]), QString("有限会社 サクラ工務店"));
+    // Hiragana stems, before and after the marker, without the particles around them.
+    const eval::EmailParties h = eval::guessParties(
+        "a <a@b.jp>", "配送業務はひなた商事株式会社にて、運賃は株式会社こがね運輸の改定どおりです。\n"
+                      "仕入先である株式会社八昌企画からの通知です。", "不明");
+    QCOMPARE(h.others.size(), size_t(3));
+    QCOMPARE(QString::fromStdString(h.others[0]), QString("ひなた商事株式会社"));
+    QCOMPARE(QString::fromStdString(h.others[1]), QString("株式会社こがね運輸"));
+    QCOMPARE(QString::fromStdString(h.others[2]), QString("株式会社八昌企画")); // not "ある株式会社"
 }
 
 // The record's own fields win over the heuristic: 三伸化学 is not found by it here.
@@ -462,6 +482,72 @@ void TestFailureAnalysis::loadPredictions()
     QCOMPARE(cmp.fixed, size_t(2));
     QCOMPARE(cmp.broke, size_t(0));
     QVERIFY_THROWS_EXCEPTION(data::InputException, eval::loadPredictionFailures(tempPath(dir, "none.jsonl")));
+}
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run runRwb(const QStringList &args)
+{
+    QProcess p;
+    p.start(RWB_BINARY, args);
+    p.waitForFinished(120000);
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+} // namespace
+
+// rwb eval failures: the counts of A, of B, fixed / broke and the transitions as JSON.
+void TestFailureAnalysis::cli()
+{
+    QTemporaryDir dir;
+    data::ExtractionRecord b = business();
+    data::ExtractionRecord c = customer();
+    b.completion = "弘栄電子株式会社"; // third party
+    c.completion = "不明";           // exact
+    writeFile(tempPath(dir, "a.jsonl"), data::toJsonLine(b) + "\n" + data::toJsonLine(c) + "\n");
+    b.completion = "株式会社ミハル包装"; // fixed
+    c.completion = "";                   // broke: no answer
+    writeFile(tempPath(dir, "b.jsonl"), data::toJsonLine(b) + "\n" + data::toJsonLine(c) + "\n");
+    const Run r = runRwb({"eval", "failures", "--predictions", dir.filePath("a.jsonl"), "--against", dir.filePath("b.jsonl")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o.value("total").toInt(), 2);
+    QCOMPARE(o.value("counts").toObject().value("third_party").toInt(), 1);
+    QCOMPARE(o.value("counts").toObject().value("exact").toInt(), 1);
+    QCOMPARE(o.value("against").toObject().value("counts").toObject().value("no_answer").toInt(), 1);
+    QCOMPARE(o.value("fixed").toInt(), 1);
+    QCOMPARE(o.value("broke").toInt(), 1);
+    QCOMPARE(o.value("transitions").toObject().value("third_party->exact").toInt(), 1);
+    QCOMPARE(o.value("transitions").toObject().value("exact->no_answer").toInt(), 1);
+    QCOMPARE(o.value("parties_from_data").toInt(), 0);
+    // A missing file: exit 2, the file named.
+    const Run bad = runRwb({"eval", "failures", "--predictions", dir.filePath("none.jsonl")});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("none.jsonl"), bad.err.constData());
+}
+
+// rwb data synth writes the optional fields on every line.
+void TestFailureAnalysis::synthWritesParties()
+{
+    const Run r = runRwb({"data", "synth", "--task", "company_extraction", "--n", "20", "--seed", "1", "--split", "test"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QList<QByteArray> lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 20);
+    int withRecipient = 0;
+    for (const QByteArray &line : lines) {
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        QVERIFY2(o.value("recipient_company").isString(), line.constData());
+        QVERIFY2(o.value("other_companies").isArray(), line.constData());
+        withRecipient += o.value("recipient_company").toString().isEmpty() ? 0 : 1;
+        // They load as known parties.
+        QVERIFY(data::parseExtractionLine(line.toStdString(), "synth", 1, false).partiesKnown);
+    }
+    QVERIFY(withRecipient > 0);
 }
 
 QTEST_APPLESS_MAIN(TestFailureAnalysis)

@@ -293,7 +293,10 @@ void TestFailureExplorer::demoScreenshot()
     FailureExplorer explorer;
     explorer.resize(1500, 820);
     QString error;
+    QElapsedTimer timer;
+    timer.start();
     QVERIFY2(explorer.openRun(storePath, 1, &error), qPrintable(error));
+    qInfo() << "openRun took" << timer.elapsed() << "ms";
     const QList<qint64> steps = explorer.checkpointSteps();
     explorer.showCheckpoint(steps.first());
     explorer.compareWith(steps.last());
@@ -306,8 +309,10 @@ void TestFailureExplorer::demoScreenshot()
     QVERIFY(explorer.exampleModel()->rowCount() > 0);
     const int pick = qEnvironmentVariableIntValue("RWB_FAILURES_DEMO_ROW");
     QVERIFY(explorer.selectExample(explorer.exampleModel()->index(pick, 0).data().toString()));
+    const QString chosen = explorer.currentExample();
     explorer.show();
     QVERIFY(QTest::qWaitForWindowExposed(&explorer));
+    QCOMPARE(explorer.currentExample(), chosen);
     const QString png = qEnvironmentVariable("RWB_FAILURES_DEMO_PNG", "/tmp/failures_demo.png");
     QVERIFY(explorer.grab().save(png));
 }

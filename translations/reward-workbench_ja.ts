@@ -474,67 +474,6 @@
         </message>
     </context>
     <context>
-        <name>Workspace</name>
-        <message>
-            <source>%1: cannot create the folder</source>
-            <translation>%1: フォルダーを作成できません</translation>
-        </message>
-        <message>
-            <source>%1: not a run store (%2)</source>
-            <translation>%1: 実行ストアではありません (%2)</translation>
-        </message>
-        <message>
-            <source>%1: no such folder</source>
-            <translation>%1: フォルダーがありません</translation>
-        </message>
-        <message>
-            <source>%1: missing — not a workspace folder</source>
-            <translation>%1: ありません — ワークスペースのフォルダーではありません</translation>
-        </message>
-        <message>
-            <source>%1: not a JSON object (%2)</source>
-            <translation>%1: JSON オブジェクトではありません (%2)</translation>
-        </message>
-        <message>
-            <source>top level</source>
-            <translation>最上位</translation>
-        </message>
-        <message>
-            <source>%1: a file, not a folder</source>
-            <translation>%1: フォルダーではなくファイルです</translation>
-        </message>
-        <message>
-            <source>%1: the folder is not empty and is not a workspace (no %2)</source>
-            <translation>%1: フォルダーが空ではなく、ワークスペースでもありません（%2 がありません）</translation>
-        </message>
-        <message>
-            <source>%1: cannot write (%2)</source>
-            <translation>%1: 書き込めません (%2)</translation>
-        </message>
-        <message>
-            <source>%1: missing (a model folder needs its config.json)</source>
-            <translation>%1: ありません（モデルフォルダーには config.json が必要です）</translation>
-        </message>
-        <message>
-            <source>%1: no weights (model.safetensors or model.safetensors.index.json)</source>
-            <translation>%1: 重みがありません（model.safetensors または model.safetensors.index.json）</translation>
-        </message>
-        <message>
-            <source>%1: no tokenizer (tokenizer.json or tokenizer.model)</source>
-            <translation>%1: トークナイザーがありません（tokenizer.json または tokenizer.model）</translation>
-        </message>
-        <message>
-            <source>%1: no records</source>
-            <translation>%1: レコードがありません</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n record(s)</source>
-            <translation>
-                <numerusform>%n 件のレコード</numerusform>
-            </translation>
-        </message>
-    </context>
-    <context>
         <name>main</name>
         <message>
             <source>Reward Workbench: design and debug rewards for GRPO fine-tuning.</source>
@@ -586,162 +525,383 @@
         </message>
     </context>
     <context>
-        <name>rwb::widgets::CurvePanel</name>
+        <name>rwb::widgets::FailureCategoryModel</name>
         <message>
-            <source>Smoothing</source>
-            <translation>平滑化</translation>
+            <source>Exact</source>
+            <translation>完全一致</translation>
         </message>
         <message>
-            <source>Exponential moving average of each curve (0 = off); the raw points stay visible as dots.</source>
-            <translation>各曲線の指数移動平均（0 でオフ）。元の値は点として表示されたままです。</translation>
+            <source>No answer</source>
+            <translation>回答なし</translation>
         </message>
         <message>
-            <source>Fit</source>
-            <translation>全体表示</translation>
+            <source>Missed (said 不明)</source>
+            <translation>見逃し（不明と回答）</translation>
         </message>
         <message>
-            <source>Show every point and follow new ones again (double-click a plot to fit that plot only).</source>
-            <translation>すべての点を表示し、新しい点への追従を再開します（グラフをダブルクリックするとそのグラフだけ）。</translation>
+            <source>Legal-entity marker only</source>
+            <translation>法人格の違いのみ</translation>
         </message>
         <message>
-            <source>Export PNG…</source>
-            <translation>PNG に書き出す…</translation>
+            <source>Named a company where the answer is 不明</source>
+            <translation>正解が不明なのに会社名を回答</translation>
         </message>
         <message>
-            <source>Export CSV…</source>
-            <translation>CSV に書き出す…</translation>
+            <source>Recipient's company</source>
+            <translation>宛先の会社</translation>
         </message>
         <message>
-            <source>Export curves as PNG</source>
-            <translation>曲線を PNG に書き出す</translation>
+            <source>Third party's company</source>
+            <translation>第三者の会社</translation>
         </message>
         <message>
-            <source>PNG images (*.png)</source>
-            <translation>PNG 画像 (*.png)</translation>
+            <source>Invented (not in the input)</source>
+            <translation>捏造（入力にない）</translation>
         </message>
         <message>
-            <source>Export failed</source>
-            <translation>書き出しに失敗しました</translation>
+            <source>Other wrong span</source>
+            <translation>その他の誤った範囲</translation>
         </message>
         <message>
-            <source>Export curves as CSV</source>
-            <translation>曲線を CSV に書き出す</translation>
+            <source>The prediction equals the gold after normalization (NFKC, white space removed). 不明 for 不明 counts here.</source>
+            <translation>正規化（NFKC、空白除去）後に予測が正解と一致します。正解が不明で不明と回答した場合もここに入ります。</translation>
         </message>
         <message>
-            <source>CSV files (*.csv)</source>
-            <translation>CSV ファイル (*.csv)</translation>
+            <source>The prediction is empty: the model wrote nothing, or in thinking mode no &lt;answer&gt; block.</source>
+            <translation>予測が空です。モデルが何も出力しなかったか、思考モードで &lt;answer&gt; ブロックがありません。</translation>
         </message>
         <message>
-            <source>Reward (mean ± std)</source>
-            <translation>報酬（平均 ± 標準偏差）</translation>
+            <source>The model answered 不明 although the e-mail states the sender's company.</source>
+            <translation>メールに送信者の会社が書かれているのに、モデルは不明と回答しました。</translation>
         </message>
         <message>
-            <source>Reward components</source>
-            <translation>報酬コンポーネント</translation>
+            <source>Right company, but the legal-entity markers differ (株式会社, (株), … added, dropped or changed).</source>
+            <translation>会社は正しいものの、法人格（株式会社、(株) など）の追加・欠落・違いがあります。</translation>
         </message>
         <message>
-            <source>KL divergence</source>
-            <translation>KL ダイバージェンス</translation>
+            <source>The e-mail does not state the sender's company (gold 不明), but the model named one.</source>
+            <translation>メールに送信者の会社が書かれていない（正解は不明）のに、モデルは会社名を回答しました。</translation>
         </message>
         <message>
-            <source>Entropy</source>
-            <translation>エントロピー</translation>
+            <source>The model picked the company the e-mail is addressed to, not the sender's.</source>
+            <translation>モデルは送信者ではなく、メールの宛先の会社を選びました。</translation>
         </message>
         <message>
-            <source>Clip ratios</source>
-            <translation>クリップ率</translation>
+            <source>The model picked another company the e-mail mentions (neither sender nor recipient).</source>
+            <translation>モデルはメールに出てくる別の会社（送信者でも宛先でもない）を選びました。</translation>
         </message>
         <message>
-            <source>Completion length</source>
-            <translation>出力の長さ</translation>
+            <source>Neither the prediction nor its name without markers occurs in the e-mail or its sender line.</source>
+            <translation>予測も、法人格を除いた名前も、メール本文と送信者欄のどこにもありません。</translation>
         </message>
         <message>
-            <source>Validation F1</source>
-            <translation>検証 F1</translation>
+            <source>The prediction is in the e-mail but is none of the above: a partial or overlapping span, a department, a person.</source>
+            <translation>予測はメール内にありますが、上記のどれでもありません（部分的・重なった範囲、部署名、人名など）。</translation>
         </message>
         <message>
-            <source>Groups with equal rewards</source>
-            <translation>報酬がすべて同じグループ</translation>
+            <source>no company</source>
+            <translation>会社名なし</translation>
         </message>
         <message>
-            <source>reward</source>
-            <translation>報酬</translation>
+            <source>overlaps the gold</source>
+            <translation>正解と重なる</translation>
         </message>
         <message>
-            <source>mean reward</source>
-            <translation>平均報酬</translation>
+            <source>the recipient's company</source>
+            <translation>宛先の会社</translation>
         </message>
         <message>
-            <source>KL (k3)</source>
-            <translation>KL (k3)</translation>
+            <source>a third party's company</source>
+            <translation>第三者の会社</translation>
         </message>
         <message>
-            <source>nats / token</source>
-            <translation>nats / トークン</translation>
+            <source>elsewhere in the e-mail</source>
+            <translation>メール内の別の箇所</translation>
         </message>
         <message>
-            <source>fraction of tokens</source>
-            <translation>トークンの割合</translation>
+            <source>not in the e-mail</source>
+            <translation>メール内にない</translation>
         </message>
         <message>
-            <source>tokens</source>
-            <translation>トークン数</translation>
+            <source>Fixed (wrong at A, right at B)</source>
+            <translation>改善（A で誤り、B で正解）</translation>
         </message>
         <message>
-            <source>F1</source>
-            <translation>F1</translation>
+            <source>Broke (right at A, wrong at B)</source>
+            <translation>悪化（A で正解、B で誤り）</translation>
         </message>
         <message>
-            <source>fraction of groups</source>
-            <translation>グループの割合</translation>
+            <source>%1 of %2 e-mails evaluated at both checkpoints</source>
+            <translation>両方のチェックポイントで評価した %2 通中 %1 通</translation>
         </message>
         <message>
-            <source>step</source>
-            <translation>ステップ</translation>
+            <source>Category</source>
+            <translation>分類</translation>
         </message>
         <message>
-            <source>No data: KL is logged when β &gt; 0</source>
-            <translation>データなし: KL は β &gt; 0 のときだけ記録されます</translation>
+            <source>A</source>
+            <translation>A</translation>
         </message>
         <message>
-            <source>No data</source>
-            <translation>データなし</translation>
+            <source>Count</source>
+            <translation>件数</translation>
         </message>
         <message>
-            <source>Cannot show run %1: the run store %2 does not exist.</source>
-            <translation>実行 %1 を表示できません: 実行ストア %2 がありません。</translation>
+            <source>B</source>
+            <translation>B</translation>
         </message>
         <message>
-            <source>%1 #%2</source>
-            <translation>%1 #%2</translation>
+            <source>Share</source>
+            <translation>割合</translation>
         </message>
         <message>
-            <source>Cannot show run %1 of %2: %3</source>
-            <translation>%2 の実行 %1 を表示できません: %3</translation>
+            <source>B − A</source>
+            <translation>B − A</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::FailureExampleModel</name>
+        <message>
+            <source>(empty)</source>
+            <translation>（空）</translation>
         </message>
         <message>
-            <source>run #%1</source>
-            <translation>実行 #%1</translation>
+            <source>%1 → %2</source>
+            <translation>%1 → %2</translation>
         </message>
         <message>
-            <source>%1 %2</source>
-            <translation>%1 %2</translation>
+            <source>ID</source>
+            <translation>ID</translation>
         </message>
         <message>
-            <source>%1 · %2</source>
-            <translation>%1 · %2</translation>
+            <source>Prediction A</source>
+            <translation>予測 A</translation>
         </message>
         <message>
-            <source>Cannot write the image %1.</source>
-            <translation>画像 %1 を書き込めません。</translation>
+            <source>Prediction</source>
+            <translation>予測</translation>
         </message>
         <message>
-            <source>Cannot write %1: %2</source>
-            <translation>%1 を書き込めません: %2</translation>
+            <source>Prediction B</source>
+            <translation>予測 B</translation>
         </message>
         <message>
-            <source>weights %1</source>
-            <translation>重み %1</translation>
+            <source>Gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>Category A → B</source>
+            <translation>分類 A → B</translation>
+        </message>
+        <message>
+            <source>Category</source>
+            <translation>分類</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::FailureExplorer</name>
+        <message>
+            <source>Category at A (rows) → at B (columns); click a cell for its e-mails</source>
+            <translation>A での分類（行）→ B での分類（列）。セルをクリックするとそのメールを表示します</translation>
+        </message>
+        <message>
+            <source>The checkpoint whose predictions are grouped (A)</source>
+            <translation>予測を分類するチェックポイント（A）</translation>
+        </message>
+        <message>
+            <source>A second checkpoint to compare with (B)</source>
+            <translation>比較する 2 つ目のチェックポイント（B）</translation>
+        </message>
+        <message>
+            <source>Checkpoint A:</source>
+            <translation>チェックポイント A:</translation>
+        </message>
+        <message>
+            <source>compare with B:</source>
+            <translation>比較対象 B:</translation>
+        </message>
+        <message>
+            <source>Highlights:</source>
+            <translation>強調表示:</translation>
+        </message>
+        <message>
+            <source>gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>recipient</source>
+            <translation>宛先</translation>
+        </message>
+        <message>
+            <source>third party</source>
+            <translation>第三者</translation>
+        </message>
+        <message>
+            <source>prediction (A)</source>
+            <translation>予測（A）</translation>
+        </message>
+        <message>
+            <source>prediction B</source>
+            <translation>予測 B</translation>
+        </message>
+        <message>
+            <source>%1: run %2 has no stored evaluations</source>
+            <translation>%1: 実行 %2 には保存された評価がありません</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <translation>ステップ %1</translation>
+        </message>
+        <message>
+            <source>run %1 of %2</source>
+            <translation>%2 の実行 %1</translation>
+        </message>
+        <message>
+            <source>recipients and third parties from the data</source>
+            <translation>宛先と第三者はデータから</translation>
+        </message>
+        <message>
+            <source>recipients and third parties guessed from the addressee block and legal-entity markers</source>
+            <translation>宛先と第三者は宛名部分と法人格から推定</translation>
+        </message>
+        <message>
+            <source>recipients and third parties from the data for %1 of %2 e-mails, guessed for the rest</source>
+            <translation>宛先と第三者は %2 通中 %1 通はデータから、残りは推定</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 — %n e-mail(s); %2</source>
+            <translation>
+                <numerusform>%1 — メール %n 通。%2</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>; %n prediction(s) left out: their id is not in %1</source>
+            <translation>
+                <numerusform>。%n 件の予測は ID が %1 にないため除外</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>No evaluation open.</source>
+            <translation>評価が開かれていません。</translation>
+        </message>
+        <message>
+            <source>(none)</source>
+            <translation>（なし）</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;: &lt;span style="color:#1e8449"&gt;fixed %3&lt;/span&gt; (wrong at A, right at B), &lt;span style="color:#c0392b"&gt;broke %4&lt;/span&gt; (right at A, wrong at B), of %5 e-mails in both.</source>
+            <translation>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;: &lt;span style="color:#1e8449"&gt;改善 %3&lt;/span&gt;（A で誤り、B で正解）、&lt;span style="color:#c0392b"&gt;悪化 %4&lt;/span&gt;（A で正解、B で誤り）。両方にあるメール %5 通中。</translation>
+        </message>
+        <message>
+            <source>Only at A: %1, only at B: %2.</source>
+            <translation>A のみ: %1、B のみ: %2。</translation>
+        </message>
+        <message>
+            <source>Fixed (wrong at A, right at B)</source>
+            <translation>改善（A で誤り、B で正解）</translation>
+        </message>
+        <message>
+            <source>Broke (right at A, wrong at B)</source>
+            <translation>悪化（A で正解、B で誤り）</translation>
+        </message>
+        <message>
+            <source>%1 at A → %2 at B</source>
+            <translation>A で %1 → B で %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1: %n e-mail(s)</source>
+            <translation>
+                <numerusform>%1: メール %n 通</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>From: </source>
+            <translation>差出人: </translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Gold:&lt;/b&gt; %1</source>
+            <translation>&lt;b&gt;正解:&lt;/b&gt; %1</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;%1:&lt;/b&gt; %2 — &lt;i&gt;%3&lt;/i&gt;</source>
+            <translation>&lt;b&gt;%1:&lt;/b&gt; %2 — &lt;i&gt;%3&lt;/i&gt;</translation>
+        </message>
+        <message>
+            <source>(empty)</source>
+            <translation>（空）</translation>
+        </message>
+        <message>
+            <source> (%1)</source>
+            <translation>（%1）</translation>
+        </message>
+        <message>
+            <source>Completion: %1</source>
+            <translation>出力: %1</translation>
+        </message>
+        <message>
+            <source>Prediction A</source>
+            <translation>予測 A</translation>
+        </message>
+        <message>
+            <source>Prediction</source>
+            <translation>予測</translation>
+        </message>
+        <message>
+            <source>Prediction B</source>
+            <translation>予測 B</translation>
+        </message>
+        <message>
+            <source>Recipient and third parties: from the data.</source>
+            <translation>宛先と第三者: データから。</translation>
+        </message>
+        <message>
+            <source>Recipient and third parties: guessed (addressee block, legal-entity markers).</source>
+            <translation>宛先と第三者: 推定（宛名部分、法人格）。</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::FailureTransitionModel</name>
+        <message>
+            <source>exact</source>
+            <translation>一致</translation>
+        </message>
+        <message>
+            <source>empty</source>
+            <translation>空</translation>
+        </message>
+        <message>
+            <source>missed</source>
+            <translation>見逃し</translation>
+        </message>
+        <message>
+            <source>marker</source>
+            <translation>法人格</translation>
+        </message>
+        <message>
+            <source>not 不明</source>
+            <translation>不明でない</translation>
+        </message>
+        <message>
+            <source>recipient</source>
+            <translation>宛先</translation>
+        </message>
+        <message>
+            <source>third</source>
+            <translation>第三者</translation>
+        </message>
+        <message>
+            <source>invented</source>
+            <translation>捏造</translation>
+        </message>
+        <message>
+            <source>other</source>
+            <translation>その他</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n e-mail(s): %1 at A, %2 at B</source>
+            <translation>
+                <numerusform>メール %n 通: A で %1、B で %2</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -785,61 +945,6 @@
         <message>
             <source>Sample %1</source>
             <translation>サンプル %1</translation>
-        </message>
-    </context>
-    <context>
-        <name>rwb::widgets::JobRunner</name>
-        <message>
-            <source>cancelled</source>
-            <translation>キャンセルしました</translation>
-        </message>
-        <message>
-            <source>unknown error</source>
-            <translation>不明なエラー</translation>
-        </message>
-        <message>
-            <source>Synthesizing %1 e-mails</source>
-            <translation>%1 通のメールを合成しています</translation>
-        </message>
-        <message>
-            <source>%1 train, %2 validation and %3 test e-mails in %4</source>
-            <translation>訓練 %1 通、検証 %2 通、テスト %3 通のメールを %4 に作成しました</translation>
-        </message>
-        <message>
-            <source>Training a tokenizer of %1 tokens</source>
-            <translation>%1 トークンのトークナイザーを学習しています</translation>
-        </message>
-        <message>
-            <source>last pair seen %1 times</source>
-            <translation>最後のペアの出現回数 %1</translation>
-        </message>
-        <message>
-            <source>%1 tokens learned from %2 e-mails, written to %3</source>
-            <translation>%2 通のメールから %1 トークンを学習し、%3 に書き込みました</translation>
-        </message>
-        <message>
-            <source>Supervised fine-tuning</source>
-            <translation>教師ありファインチューニング</translation>
-        </message>
-        <message>
-            <source>loss %1, %2 tokens/s</source>
-            <translation>損失 %1、%2 トークン/秒</translation>
-        </message>
-        <message>
-            <source>%1 steps, final loss %2, written to %3</source>
-            <translation>%1 ステップ、最終損失 %2、%3 に書き込みました</translation>
-        </message>
-        <message>
-            <source>Evaluating %1</source>
-            <translation>%1 を評価しています</translation>
-        </message>
-        <message>
-            <source>Creating a %1 model</source>
-            <translation>%1 モデルを作成しています</translation>
-        </message>
-        <message>
-            <source>%1 parameters, written to %2</source>
-            <translation>パラメーター数 %1、%2 に書き込みました</translation>
         </message>
     </context>
     <context>
@@ -887,516 +992,6 @@
         <message>
             <source>Completion</source>
             <translation>モデルの出力</translation>
-        </message>
-    </context>
-    <context>
-        <name>rwb::widgets::RunListModel</name>
-        <message>
-            <source>running</source>
-            <translation>実行中</translation>
-        </message>
-        <message>
-            <source>finished</source>
-            <translation>完了</translation>
-        </message>
-        <message>
-            <source>failed</source>
-            <translation>失敗</translation>
-        </message>
-        <message>
-            <source>stopped</source>
-            <translation>停止</translation>
-        </message>
-        <message>
-            <source>Id</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名前</translation>
-        </message>
-        <message>
-            <source>Kind</source>
-            <translation>種類</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>状態</translation>
-        </message>
-        <message>
-            <source>Steps</source>
-            <translation>ステップ数</translation>
-        </message>
-        <message>
-            <source>Last step</source>
-            <translation>最終ステップ</translation>
-        </message>
-        <message>
-            <source>Created</source>
-            <translation>作成日時</translation>
-        </message>
-        <message>
-            <source>Finished</source>
-            <translation>終了日時</translation>
-        </message>
-        <message>
-            <source>Message</source>
-            <translation>メッセージ</translation>
-        </message>
-    </context>
-    <context>
-        <name>rwb::widgets::RunSetupForm</name>
-        <message>
-            <source>Choose a folder</source>
-            <translation>フォルダーを選択</translation>
-        </message>
-        <message>
-            <source>Choose a file</source>
-            <translation>ファイルを選択</translation>
-        </message>
-        <message>
-            <source>Paper defaults</source>
-            <translation>論文の既定値</translation>
-        </message>
-        <message>
-            <source>The first paper's table 4 values for everything but the paths and the run name</source>
-            <translation>パスと実行名以外のすべてを論文の表 4 の値にします</translation>
-        </message>
-        <message>
-            <source>Demo (tiny model)</source>
-            <translation>デモ（小型モデル）</translation>
-        </message>
-        <message>
-            <source>The demo's GRPO values for the tiny model (scripts/demo.sh): G 8, 8 prompts, 24 tokens, LoRA r 16, learning rate 5e-4, 100 steps, evaluation every 20</source>
-            <translation>小型モデル用のデモの GRPO 設定（scripts/demo.sh）: G 8、プロンプト 8、24 トークン、LoRA r 16、学習率 5e-4、100 ステップ、20 ステップごとに評価</translation>
-        </message>
-        <message>
-            <source>Data &amp;&amp; model</source>
-            <translation>データとモデル</translation>
-        </message>
-        <message>
-            <source>Sampling</source>
-            <translation>サンプリング</translation>
-        </message>
-        <message>
-            <source>Optimization</source>
-            <translation>最適化</translation>
-        </message>
-        <message>
-            <source>Loss</source>
-            <translation>損失</translation>
-        </message>
-        <message>
-            <source>Evaluation &amp;&amp; checkpoints</source>
-            <translation>評価とチェックポイント</translation>
-        </message>
-        <message>
-            <source>Model</source>
-            <translation>モデル</translation>
-        </message>
-        <message>
-            <source>The policy's starting point: a model folder (e.g. the SFT output)</source>
-            <translation>方策の出発点となるモデルフォルダー（例: SFT の出力）</translation>
-        </message>
-        <message>
-            <source>Initial adapter</source>
-            <translation>初期アダプター</translation>
-        </message>
-        <message>
-            <source>Optional: a LoRA adapter (e.g. SFT's) merged into the model first</source>
-            <translation>任意: 最初にモデルへマージする LoRA アダプター（例: SFT のもの）</translation>
-        </message>
-        <message>
-            <source>Training data</source>
-            <translation>訓練データ</translation>
-        </message>
-        <message>
-            <source>Extraction JSONL: the prompts</source>
-            <translation>抽出タスクの JSONL: プロンプト</translation>
-        </message>
-        <message>
-            <source>Validation data</source>
-            <translation>検証データ</translation>
-        </message>
-        <message>
-            <source>Optional: extraction JSONL scored with precision / recall / F1</source>
-            <translation>任意: 適合率 / 再現率 / F1 で評価する抽出タスクの JSONL</translation>
-        </message>
-        <message>
-            <source>Reward config</source>
-            <translation>報酬設定</translation>
-        </message>
-        <message>
-            <source>The reward config JSON (the Designer's)</source>
-            <translation>報酬設定の JSON（デザイナーのもの）</translation>
-        </message>
-        <message>
-            <source>Run store</source>
-            <translation>実行ストア</translation>
-        </message>
-        <message>
-            <source>The SQLite run store; the workspace's runs.sqlite</source>
-            <translation>SQLite の実行ストア。ワークスペースの runs.sqlite</translation>
-        </message>
-        <message>
-            <source>Output folder</source>
-            <translation>出力フォルダー</translation>
-        </message>
-        <message>
-            <source>Checkpoints and the final adapter</source>
-            <translation>チェックポイントと最終アダプター</translation>
-        </message>
-        <message>
-            <source>Run name</source>
-            <translation>実行名</translation>
-        </message>
-        <message>
-            <source>Empty: the output folder's name</source>
-            <translation>空欄: 出力フォルダーの名前</translation>
-        </message>
-        <message>
-            <source>Generations per prompt (G)</source>
-            <translation>プロンプトあたりの生成数 (G)</translation>
-        </message>
-        <message>
-            <source>Completions sampled for each prompt; one group</source>
-            <translation>各プロンプトからサンプリングする出力の数（1 グループ）</translation>
-        </message>
-        <message>
-            <source>Prompts per step (B)</source>
-            <translation>ステップあたりのプロンプト数 (B)</translation>
-        </message>
-        <message>
-            <source>8 × 8 = the paper's 64 completions per step</source>
-            <translation>8 × 8 = 論文のステップあたり 64 出力</translation>
-        </message>
-        <message>
-            <source>Temperature</source>
-            <translation>温度</translation>
-        </message>
-        <message>
-            <source>Sampling temperature</source>
-            <translation>サンプリング温度</translation>
-        </message>
-        <message>
-            <source>Top-p</source>
-            <translation>Top-p</translation>
-        </message>
-        <message>
-            <source>Nucleus sampling: the smallest set of tokens with this much probability</source>
-            <translation>核サンプリング: 累積確率がこの値に達する最小のトークン集合</translation>
-        </message>
-        <message>
-            <source>Top-k</source>
-            <translation>Top-k</translation>
-        </message>
-        <message>
-            <source>0: off</source>
-            <translation>0: 無効</translation>
-        </message>
-        <message>
-            <source>Max completion tokens</source>
-            <translation>最大出力トークン数</translation>
-        </message>
-        <message>
-            <source>A completion that reaches it is truncated</source>
-            <translation>これに達した出力は打ち切られます</translation>
-        </message>
-        <message>
-            <source>Dynamic sampling</source>
-            <translation>動的サンプリング</translation>
-        </message>
-        <message>
-            <source>DAPO: drop groups whose rewards are all equal and sample more</source>
-            <translation>DAPO: 報酬がすべて等しいグループを除き、追加でサンプリングします</translation>
-        </message>
-        <message>
-            <source>Max sampling rounds</source>
-            <translation>最大サンプリング回数</translation>
-        </message>
-        <message>
-            <source>Generation rounds per step at most (dynamic sampling)</source>
-            <translation>ステップあたりの生成回数の上限（動的サンプリング）</translation>
-        </message>
-        <message>
-            <source>LoRA</source>
-            <translation>LoRA</translation>
-        </message>
-        <message>
-            <source>Train LoRA adapters; off: the whole model</source>
-            <translation>LoRA アダプターを学習します。オフ: モデル全体</translation>
-        </message>
-        <message>
-            <source>LoRA rank r</source>
-            <translation>LoRA ランク r</translation>
-        </message>
-        <message>
-            <source>Rank of the adapters</source>
-            <translation>アダプターのランク</translation>
-        </message>
-        <message>
-            <source>LoRA α</source>
-            <translation>LoRA α</translation>
-        </message>
-        <message>
-            <source>Scale α of the adapters (α / r multiplies their output)</source>
-            <translation>アダプターのスケール α（出力に α / r を掛けます）</translation>
-        </message>
-        <message>
-            <source>LoRA dropout</source>
-            <translation>LoRA ドロップアウト</translation>
-        </message>
-        <message>
-            <source>Dropout on the adapters' input</source>
-            <translation>アダプター入力のドロップアウト</translation>
-        </message>
-        <message>
-            <source>Learning rate</source>
-            <translation>学習率</translation>
-        </message>
-        <message>
-            <source>AdamW's peak learning rate</source>
-            <translation>AdamW の最大学習率</translation>
-        </message>
-        <message>
-            <source>Weight decay</source>
-            <translation>重み減衰</translation>
-        </message>
-        <message>
-            <source>AdamW's decoupled weight decay</source>
-            <translation>AdamW の分離型重み減衰</translation>
-        </message>
-        <message>
-            <source>Max gradient norm</source>
-            <translation>最大勾配ノルム</translation>
-        </message>
-        <message>
-            <source>Gradients are clipped to this norm (0: no clipping)</source>
-            <translation>勾配をこのノルムにクリップします（0: クリップなし）</translation>
-        </message>
-        <message>
-            <source>Schedule</source>
-            <translation>スケジュール</translation>
-        </message>
-        <message>
-            <source>Learning-rate schedule after the warm-up</source>
-            <translation>ウォームアップ後の学習率スケジュール</translation>
-        </message>
-        <message>
-            <source>Warm-up ratio</source>
-            <translation>ウォームアップ比率</translation>
-        </message>
-        <message>
-            <source>Share of the steps spent warming up</source>
-            <translation>ウォームアップに使うステップの割合</translation>
-        </message>
-        <message>
-            <source>Steps</source>
-            <translation>ステップ数</translation>
-        </message>
-        <message>
-            <source>Optimizer steps of the run</source>
-            <translation>この実行のオプティマイザーステップ数</translation>
-        </message>
-        <message>
-            <source>Micro-batch</source>
-            <translation>マイクロバッチ</translation>
-        </message>
-        <message>
-            <source>Rows per forward / backward (memory, not maths)</source>
-            <translation>順伝播 / 逆伝播あたりの行数（メモリのみに影響し、計算結果は変わりません）</translation>
-        </message>
-        <message>
-            <source>grpo, bnpo, dr_grpo or dapo (docs/grpo.md)</source>
-            <translation>grpo、bnpo、dr_grpo または dapo（docs/grpo.md）</translation>
-        </message>
-        <message>
-            <source>Reward scaling</source>
-            <translation>報酬のスケーリング</translation>
-        </message>
-        <message>
-            <source>Advantages divided by the group's, the batch's or no standard deviation</source>
-            <translation>アドバンテージをグループ、バッチの標準偏差で割るか、割らないか</translation>
-        </message>
-        <message>
-            <source>Clip ε (low)</source>
-            <translation>クリップ ε（下側）</translation>
-        </message>
-        <message>
-            <source>The ratio is clipped to [1 − ε, 1 + ε_high]</source>
-            <translation>比率を [1 − ε, 1 + ε_high] にクリップします</translation>
-        </message>
-        <message>
-            <source>Clip ε (high)</source>
-            <translation>クリップ ε（上側）</translation>
-        </message>
-        <message>
-            <source>DAPO's clip-higher; equal to ε when absent</source>
-            <translation>DAPO の clip-higher。指定がなければ ε と同じ</translation>
-        </message>
-        <message>
-            <source>KL weight β</source>
-            <translation>KL の重み β</translation>
-        </message>
-        <message>
-            <source>k3 KL against the reference (the model with adapters off); 0: none</source>
-            <translation>参照（アダプターを外したモデル）に対する k3 KL。0: なし</translation>
-        </message>
-        <message>
-            <source>Updates per batch (μ)</source>
-            <translation>バッチあたりの更新回数 (μ)</translation>
-        </message>
-        <message>
-            <source>Policy updates per generation batch</source>
-            <translation>生成バッチあたりの方策の更新回数</translation>
-        </message>
-        <message>
-            <source>Mask truncated</source>
-            <translation>打ち切りをマスク</translation>
-        </message>
-        <message>
-            <source>Truncated completions get no gradient</source>
-            <translation>打ち切られた出力には勾配を流しません</translation>
-        </message>
-        <message>
-            <source>Over-long penalty</source>
-            <translation>長すぎる出力へのペナルティ</translation>
-        </message>
-        <message>
-            <source>DAPO's soft punishment of completions near the limit</source>
-            <translation>上限に近い出力への DAPO のソフトなペナルティ</translation>
-        </message>
-        <message>
-            <source>Over-long cache</source>
-            <translation>ペナルティ区間</translation>
-        </message>
-        <message>
-            <source>L_cache: tokens before the limit where the penalty starts</source>
-            <translation>L_cache: ペナルティが始まる、上限の手前のトークン数</translation>
-        </message>
-        <message>
-            <source>Evaluate every</source>
-            <translation>評価の間隔</translation>
-        </message>
-        <message>
-            <source>&gt; 0: evaluate before training, every N steps and at the end (needs validation data)</source>
-            <translation>&gt; 0: 学習前、N ステップごと、最後に評価します（検証データが必要）</translation>
-        </message>
-        <message>
-            <source>Evaluation e-mails</source>
-            <translation>評価メール数</translation>
-        </message>
-        <message>
-            <source>Validation e-mails per evaluation</source>
-            <translation>1 回の評価に使う検証メールの数</translation>
-        </message>
-        <message>
-            <source>Evaluation batch</source>
-            <translation>評価バッチ</translation>
-        </message>
-        <message>
-            <source>Prompts per generation call in evaluations</source>
-            <translation>評価での生成 1 回あたりのプロンプト数</translation>
-        </message>
-        <message>
-            <source>Evaluation max tokens</source>
-            <translation>評価の最大トークン数</translation>
-        </message>
-        <message>
-            <source>0: the max completion tokens</source>
-            <translation>0: 最大出力トークン数と同じ</translation>
-        </message>
-        <message>
-            <source>Checkpoint every</source>
-            <translation>チェックポイントの間隔</translation>
-        </message>
-        <message>
-            <source>&gt; 0: a checkpoint every N steps and at the end</source>
-            <translation>&gt; 0: N ステップごとと最後にチェックポイントを保存します</translation>
-        </message>
-        <message>
-            <source>Resume from</source>
-            <translation>再開元</translation>
-        </message>
-        <message>
-            <source>A checkpoint folder: continue that run</source>
-            <translation>チェックポイントのフォルダー: その実行を続けます</translation>
-        </message>
-        <message>
-            <source>Seed</source>
-            <translation>シード</translation>
-        </message>
-        <message>
-            <source>The same seed and config give the same run</source>
-            <translation>同じシードと設定なら同じ実行になります</translation>
-        </message>
-        <message>
-            <source>Weights dtype</source>
-            <translation>重みのデータ型</translation>
-        </message>
-        <message>
-            <source>float32, bfloat16, or auto (the model's)</source>
-            <translation>float32、bfloat16、または auto（モデルのもの）</translation>
-        </message>
-        <message>
-            <source>Precision</source>
-            <translation>精度</translation>
-        </message>
-        <message>
-            <source>bf16 autocast of the training forward, or fp32</source>
-            <translation>学習時の順伝播を bf16 で自動キャストするか、fp32</translation>
-        </message>
-        <message>
-            <source>Device</source>
-            <translation>デバイス</translation>
-        </message>
-        <message>
-            <source>auto: CUDA when there is a GPU</source>
-            <translation>auto: GPU があれば CUDA</translation>
-        </message>
-        <message>
-            <source>CPU threads</source>
-            <translation>CPU スレッド数</translation>
-        </message>
-        <message>
-            <source>0: every core</source>
-            <translation>0: すべてのコア</translation>
-        </message>
-        <message>
-            <source>on</source>
-            <translation>オン</translation>
-        </message>
-        <message>
-            <source>off</source>
-            <translation>オフ</translation>
-        </message>
-        <message>
-            <source>Default (the paper's table 4): %1</source>
-            <translation>既定値（論文の表 4）: %1</translation>
-        </message>
-        <message>
-            <source>Browse…</source>
-            <translation>参照…</translation>
-        </message>
-        <message>
-            <source>%1: cannot read (%2)</source>
-            <translation>%1: 読み込めません (%2)</translation>
-        </message>
-        <message>
-            <source>%1: not a JSON object (%2)</source>
-            <translation>%1: JSON オブジェクトではありません (%2)</translation>
-        </message>
-        <message>
-            <source>%1: cannot write (%2)</source>
-            <translation>%1: 書き込めません (%2)</translation>
-        </message>
-        <message>
-            <source>%1: no such file</source>
-            <translation>%1: ファイルがありません</translation>
-        </message>
-        <message>
-            <source>%1: no such folder</source>
-            <translation>%1: フォルダーがありません</translation>
         </message>
     </context>
 </TS>

@@ -120,12 +120,14 @@ FailureExplorer::FailureExplorer(QWidget *parent)
     m_categoryView->setModel(m_categories);
     m_categoryView->verticalHeader()->hide();
     m_categoryView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_categoryView->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_exampleView->setModel(m_examples);
     m_exampleView->verticalHeader()->hide();
     m_exampleView->setAlternatingRowColors(true);
     m_exampleView->horizontalHeader()->setStretchLastSection(true);
     m_transitionView->setModel(m_transitions);
     m_transitionView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_transitionView->horizontalHeader()->setMinimumSectionSize(24);
     m_transitionView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_compareSummary->setWordWrap(true);
     m_transitionLabel->setWordWrap(true);
@@ -160,9 +162,11 @@ FailureExplorer::FailureExplorer(QWidget *parent)
     splitter->addWidget(left);
     splitter->addWidget(middle);
     splitter->addWidget(right);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 3);
-    splitter->setStretchFactor(2, 4);
+    // The left pane fits the 9 × 9 matrix; the e-mail gets the rest.
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 3);
+    splitter->setSizes({560, 380, 560});
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -542,7 +546,9 @@ void FailureExplorer::showExample(const QString &id)
         QString line = tr("<b>%1:</b> %2 — <i>%3</i>")
                            .arg(label, p.answer.empty() ? tr("(empty)") : q(p.answer).toHtmlEscaped(),
                                 FailureCategoryModel::categoryName(p.failure.category).toHtmlEscaped());
-        if (p.failure.source != eval::PredictionSource::None && p.failure.category != FailureCategory::Exact)
+        // Where it came from, for the categories whose name does not say it.
+        if (p.failure.source != eval::PredictionSource::None &&
+            (p.failure.category == FailureCategory::NamedWhereUnknown || p.failure.category == FailureCategory::OtherWrong))
             line += tr(" (%1)").arg(FailureCategoryModel::sourceName(p.failure.source));
         lines << line << FailureCategoryModel::categoryExplanation(p.failure.category).toHtmlEscaped();
         if (p.completion != p.answer)

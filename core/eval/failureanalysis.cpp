@@ -174,16 +174,31 @@ std::string guessRecipient(std::string_view emailText)
         lines.push_back(trimmed32(body.substr(start, end - start)));
         start = end + 1;
     }
+    // Leading blank lines, and a subject line (件名：…, 【…】, Subject: …) with the blank
+    // lines after it, come before the addressee.
+    size_t first = 0;
+    const auto skipBlank = [&] {
+        while (first < lines.size() && lines[first].empty())
+            ++first;
+    };
+    skipBlank();
+    if (first < lines.size() && (lines[first].rfind(U"件名", 0) == 0 || lines[first].rfind(U"【", 0) == 0 ||
+                                 lines[first].rfind(U"Subject", 0) == 0)) {
+        ++first;
+        skipBlank();
+    }
     std::vector<std::u32string> block;
-    for (const std::u32string &l : lines) {
+    for (size_t i = first; i < lines.size(); ++i) {
+        const std::u32string &l = lines[i];
         if (l.empty() || block.size() == 4)
             break;
         if (l.rfind(U"Dear", 0) == 0) {
-            // "Dear 浜口様(三伸化学 営業部)," (NFKC turned the brackets to ASCII)
-            const size_t open = l.find(U'(');
-            const size_t close = l.find(U')', open == std::u32string::npos ? 0 : open);
-            if (open != std::u32string::npos && close != std::u32string::npos)
-                return text::encodeUtf8(firstName(words(l.substr(open + 1, close - open - 1))));
+            // "Dear 浜口様(三伸化学 営業部)," (NFKC turned the brackets to ASCII; the
+            // company may hold brackets itself: "((株)ミナモ 資材課)")
+            const size_t sama = l.find(U"様(");
+            const size_t close = l.rfind(U')');
+            if (sama != std::u32string::npos && close != std::u32string::npos && close > sama + 2)
+                return text::encodeUtf8(firstName(words(l.substr(sama + 2, close - sama - 2))));
             break;
         }
         if (isGreeting(l))
@@ -201,6 +216,16 @@ std::string guessRecipient(std::string_view emailText)
     if (w.size() >= 2 && (w.size() >= 3 || endsWith(block[0], U"御中") || holdsMarker(w[0]) || isMarker(w[1])))
         return text::encodeUtf8(firstName(w));
     return {};
+}
+
+bool isHiragana(char32_t c)
+{
+    return c >= 0x3041 && c <= 0x309F;
+}
+
+bool isParticle(char32_t c)
+{
+    return std::u32string_view(U"はがをにでとのもへや").find(c) != std::u32string_view::npos;
 }
 
 bool isNameChar(char32_t c)
@@ -231,7 +256,11 @@ std::vector<std::string> companyLikeSpans(std::string_view utf8)
         size_t a = i + len;
         if (a < t.size() && isSpace(t[a]) && t[a] != U'\n')
             ++a;
+        // A hiragana stem may come first (株式会社こがね運輸); hiragana after other
+        // characters is a particle (…運輸の).
         size_t e = a;
+        while (e < t.size() && isHiragana(t[e]))
+            ++e;
         while (e < t.size() && isNameChar(t[e]))
             ++e;
         // Before: 弘栄電子株式会社 (one space allowed right before the marker).
@@ -241,6 +270,17 @@ std::vector<std::string> companyLikeSpans(std::string_view utf8)
         size_t s = b;
         while (s > 0 && isNameChar(t[s - 1]))
             --s;
+        // A hiragana stem before the rest of the name (ひなた商事株式会社), up to a particle
+        // that follows a word (配送業務は|ひなた商事), at most 6 characters; never hiragana
+        // alone (…である株式会社).
+        if (s < b) {
+            size_t h = s;
+            while (h > 0 && isHiragana(t[h - 1]) && s - h < 7 &&
+                   !(isParticle(t[h - 1]) && h >= 2 && isNameChar(t[h - 2])))
+                --h;
+            if (s - h <= 6 && (h == 0 || !isHiragana(t[h - 1]) || isParticle(t[h - 1])))
+                s = h;
+        }
         std::u32string span;
         if (s < b)
             span = t.substr(s, i + len - s);
@@ -347,14 +387,39 @@ bool namesCompany(std::string_view prediction, std::string_view company)
     return shorter.size() >= 2 && longer.find(shorter) != std::u32string::npos;
 }
 
+namespace {
+
+// categorize() with the e-mail's normalized gold and source computed once for all its
+// predictions.
+struct PreparedEmail {
+    std::u32string gold;
+    std::u32string source;
+};
+
+PreparedEmail prepare(const data::ExtractionRecord &r)
+{
+    return {text::normalize32(r.gold), text::normalize32(r.senderEmail + "\n" + r.emailText)};
+}
+
+FailureCase categorizePrepared(const PreparedEmail &e, std::string_view answer, const EmailParties &parties);
+
+} // namespace
+
 FailureCase categorize(const data::ExtractionRecord &r, std::string_view answer, const EmailParties &parties)
+{
+    return categorizePrepared(prepare(r), answer, parties);
+}
+
+namespace {
+
+FailureCase categorizePrepared(const PreparedEmail &e, std::string_view answer, const EmailParties &parties)
 {
     FailureCase f;
     const std::u32string pred = text::normalize32(answer);
-    const std::u32string gold = text::normalize32(r.gold);
+    const std::u32string &gold = e.gold;
     const bool predUnknown = pred == unknown32();
     const bool goldUnknown = gold == unknown32();
-    const std::u32string source = text::normalize32(r.senderEmail + "\n" + r.emailText);
+    const std::u32string &source = e.source;
     const std::u32string predCore = coreOf(pred);
 
     if (!pred.empty() && !predUnknown) {
@@ -403,6 +468,8 @@ FailureCase categorize(const data::ExtractionRecord &r, std::string_view answer,
     }
     return f;
 }
+
+} // namespace
 
 std::vector<CodePointRange> findNormalized(std::string_view text, std::string_view needle)
 {
@@ -476,30 +543,46 @@ FailureComparison compareFailures(const std::vector<AnalyzedPrediction> &a, cons
     return c;
 }
 
+namespace {
+
+// Adds every step's predictions, each e-mail's normalized forms computed once.
+void addSteps(FailureData &data, const std::map<int64_t, std::vector<data::ExtractionRecord>> &steps, int thinking)
+{
+    std::map<std::string, PreparedEmail> prepared;
+    for (const auto &[step, predictions] : steps) {
+        std::vector<AnalyzedPrediction> &out = data.checkpoints[step];
+        for (const data::ExtractionRecord &p : predictions) {
+            auto email = data.emails.find(p.id);
+            if (email == data.emails.end()) {
+                data::ExtractionRecord r = p;
+                r.completion.clear();
+                email = data.emails.emplace(p.id, std::move(r)).first;
+            }
+            auto parties = data.parties.find(p.id);
+            if (parties == data.parties.end())
+                parties = data.parties.emplace(p.id, partiesOf(email->second)).first;
+            auto prep = prepared.find(p.id);
+            if (prep == prepared.end())
+                prep = prepared.emplace(p.id, prepare(email->second)).first;
+            AnalyzedPrediction a;
+            a.exampleId = p.id;
+            a.completion = p.completion;
+            const bool think = thinking == 1 || (thinking < 0 && p.completion.find("<answer>") != std::string::npos);
+            a.answer = reward::extractAnswer(p.completion, think);
+            a.failure = categorizePrepared(prep->second, a.answer, parties->second);
+            out.push_back(std::move(a));
+        }
+        std::sort(out.begin(), out.end(),
+                  [](const AnalyzedPrediction &x, const AnalyzedPrediction &y) { return x.exampleId < y.exampleId; });
+    }
+}
+
+} // namespace
+
 void addPredictions(FailureData &data, int64_t step, const std::vector<data::ExtractionRecord> &predictions,
                     int thinking)
 {
-    std::vector<AnalyzedPrediction> &out = data.checkpoints[step];
-    for (const data::ExtractionRecord &p : predictions) {
-        auto email = data.emails.find(p.id);
-        if (email == data.emails.end()) {
-            data::ExtractionRecord r = p;
-            r.completion.clear();
-            email = data.emails.emplace(p.id, std::move(r)).first;
-        }
-        auto parties = data.parties.find(p.id);
-        if (parties == data.parties.end())
-            parties = data.parties.emplace(p.id, partiesOf(email->second)).first;
-        AnalyzedPrediction a;
-        a.exampleId = p.id;
-        a.completion = p.completion;
-        const bool think = thinking == 1 || (thinking < 0 && p.completion.find("<answer>") != std::string::npos);
-        a.answer = reward::extractAnswer(p.completion, think);
-        a.failure = categorize(email->second, a.answer, parties->second);
-        out.push_back(std::move(a));
-    }
-    std::sort(out.begin(), out.end(),
-              [](const AnalyzedPrediction &x, const AnalyzedPrediction &y) { return x.exampleId < y.exampleId; });
+    addSteps(data, {{step, predictions}}, thinking);
 }
 
 FailureData loadRunFailures(const std::string &storePath, int64_t runId)
@@ -557,8 +640,7 @@ FailureData loadRunFailures(const std::string &storePath, int64_t runId)
         r.completion = sp.prediction.prediction;
         byStep[sp.checkpointStep].push_back(std::move(r));
     }
-    for (const auto &[step, preds] : byStep)
-        addPredictions(data, step, preds, thinking);
+    addSteps(data, byStep, thinking);
     return data;
 }
 

@@ -72,7 +72,8 @@ struct EmailParties {
 EmailParties partiesOf(const data::ExtractionRecord &record);
 
 // The heuristic for data without those fields.
-// Recipient: the addressee block is the body's lines from the top up to the first blank
+// Recipient: the addressee block is the body's lines from the top (after blank lines
+// and a subject line: 件名…, 【…】, Subject…) up to the first blank
 // line or the first greeting line (お世話になって…, お世話になります, お疲れ様, はじめまして,
 // 突然のメール, いつも…, Dear …: the greeting line itself is not part of it except the
 // "Dear X様（会社 部署）" form), at most 4 lines; it counts only when one of its lines ends
@@ -86,7 +87,9 @@ EmailParties partiesOf(const data::ExtractionRecord &record);
 //   - in "Dear 浜口様（X 部署）", the first word inside the brackets.
 // Others: every company-like span in the header and body (a legal-entity marker with the
 // run of name characters before or after it: kanji, katakana, Latin letters, digits,
-// ー・&), minus the ones whose core matches the gold's or the recipient's.
+// ー・&, and a hiragana stem of up to 6 characters at the far end, not a particle that
+// follows a word: 配送業務は|ひなた商事株式会社, 株式会社こがね運輸|の), minus the ones
+// whose core matches the gold's or the recipient's.
 EmailParties guessParties(std::string_view senderEmail, std::string_view emailText, std::string_view gold);
 
 // Whether `prediction` names `company`: equal cores, or one core contains the other
