@@ -160,6 +160,12 @@ void TestGroupAdvantageView::followsOnlyWhenFollowing()
     view.setFollowLatest(true);
     QCOMPARE(view.step(), qint64(4));
     QCOMPARE(view.model()->rowCount(), 2);
+    // A resumed run writes step 4 again (three groups now): read again.
+    m_writer->discardAfter(m_run, 3);
+    writeStep(*m_writer, m_run, 4, {{1, 1, 0, 0}, {0, 1, 0, 1}, {1, 1, 1, 1}});
+    view.stepWritten(4);
+    QCOMPARE(view.model()->rowCount(), 3);
+    QCOMPARE(view.model()->flatGroups(), 1);
 }
 
 void TestGroupAdvantageView::clickOpensTheSample()

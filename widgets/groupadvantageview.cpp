@@ -135,9 +135,7 @@ GroupAdvantageView::GroupAdvantageView(QWidget *parent)
                            this);
     key->setWordWrap(true);
     key->setTextFormat(Qt::PlainText);
-    QPalette dim = key->palette();
-    dim.setColor(QPalette::WindowText, dim.color(QPalette::Disabled, QPalette::WindowText));
-    key->setPalette(dim);
+    key->setForegroundRole(QPalette::PlaceholderText); // secondary text
 
     m_table->setModel(m_model);
     m_table->setItemDelegate(m_delegate);
@@ -234,13 +232,15 @@ void GroupAdvantageView::showStep(qint64 step)
 
 void GroupAdvantageView::stepWritten(qint64 step)
 {
-    if (!m_store || step <= m_lastStep)
+    if (!m_store)
         return;
-    m_lastStep = step;
-    if (m_firstStep > step)
-        m_firstStep = step;
-    updateRange();
-    if (followLatest())
+    if (step > m_lastStep) {
+        m_firstStep = m_lastStep < 0 ? step : std::min(m_firstStep, step); // the run's first step
+        m_lastStep = step;
+        updateRange();
+    }
+    // The latest step again (a resumed run rewrites it): read it again when following.
+    if (followLatest() && step == m_lastStep)
         load(step);
 }
 
