@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QPainter>
 #include <QSignalBlocker>
@@ -161,6 +162,13 @@ GroupAdvantageView::GroupAdvantageView(QWidget *parent)
             showStep(m_lastStep);
     });
     connect(m_table, &QTableView::clicked, this, &GroupAdvantageView::sampleClicked);
+    m_table->installEventFilter(this);
+    // A pointing hand over the samples: they open on a click.
+    connect(m_table, &QTableView::entered, this, [this](const QModelIndex &index) {
+        const bool sample = index.column() >= GroupAdvantageModel::FirstSampleColumn &&
+                            index.data(GroupAdvantageModel::RolloutIdRole).isValid();
+        m_table->viewport()->setCursor(sample ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    });
     close();
 }
 
@@ -336,6 +344,18 @@ void GroupAdvantageView::updateSummary()
     text += flat > 0 ? tr("%1 of %2 groups all equal — they teach nothing.").arg(flat).arg(groups)
                      : tr("No group is all equal.");
     m_summary->setText(text);
+}
+
+bool GroupAdvantageView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent *>(event)->key();
+        if ((key == Qt::Key_Return || key == Qt::Key_Enter) && m_table->currentIndex().isValid()) {
+            sampleClicked(m_table->currentIndex());
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void GroupAdvantageView::sampleClicked(const QModelIndex &index)
