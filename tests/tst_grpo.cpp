@@ -167,6 +167,12 @@ void TestGrpo::storesEveryRolloutAndMetric()
     for (int step = 1; step <= 3; ++step)
         QCOMPARE(metric(s, out.runId, step, "clip_ratio/region_mean"), 0.0);
 
+    // The policy's vocabulary: every per-token entropy lies in [0, ln V].
+    QFile modelConfig(m_dir.path() + "/tiny/config.json");
+    QVERIFY(modelConfig.open(QIODevice::ReadOnly));
+    const int vocab = QJsonDocument::fromJson(modelConfig.readAll()).object().value("vocab_size").toInt();
+    QVERIFY(vocab >= 600);
+    const float maxEntropy = static_cast<float>(std::log(static_cast<double>(vocab)));
     for (int step = 1; step <= 3; ++step) {
         const auto rows = s.stepRollouts(out.runId, step);
         QCOMPARE(rows.size(), size_t(8)); // B · G = 2 · 4
@@ -180,6 +186,12 @@ void TestGrpo::storesEveryRolloutAndMetric()
             rewards.push_back(r.rollout.reward);
             stepSum += r.rollout.reward;
             QVERIFY(r.rollout.completionTokens >= 1 && r.rollout.completionTokens <= 8);
+            // Entropies from the first update's forward pass: one per completion token.
+            const std::vector<float> entropies = s.rollout(r.id).rollout.entropies;
+            QCOMPARE(entropies.size(), size_t(r.rollout.completionTokens));
+            for (float e : entropies)
+                QVERIFY2(e >= 0.0f && e <= maxEntropy * (1.0f + 1e-6f),
+                         qPrintable(QString("entropy %1 outside [0, ln %2]").arg(e).arg(vocab)));
             if (r.rollout.truncated) // only a completion that reached the limit is truncated
                 QCOMPARE(r.rollout.completionTokens, 8);
         }

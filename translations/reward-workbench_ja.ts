@@ -948,6 +948,63 @@
         </message>
     </context>
     <context>
+        <name>rwb::widgets::GroupAdvantageView</name>
+        <message>
+            <source>Follow latest</source>
+            <translation>最新を追う</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>The GRPO step whose groups are shown</source>
+            <translation>グループを表示する GRPO のステップ</translation>
+        </message>
+        <message>
+            <source>Show each new step as training writes it</source>
+            <translation>学習が書き込んだ新しいステップを順に表示します</translation>
+        </message>
+        <message>
+            <source>Each sample: its reward and advantage; the bar is the reward on the step's reward axis, blue for a positive advantage, red for a negative one; the black tick is the group's mean, the grey band its ±std. Click a sample to open it.</source>
+            <translation>各サンプル: 報酬とアドバンテージ。バーはステップの報酬軸上の報酬で、アドバンテージが正なら青、負なら赤です。黒い目盛りはグループの平均、灰色の帯は ±標準偏差です。サンプルをクリックすると開きます。</translation>
+        </message>
+        <message>
+            <source>Cannot open run %1 of %2: %3</source>
+            <translation>%2 のラン %1 を開けません: %3</translation>
+        </message>
+        <message>
+            <source>Cannot read step %1: %2</source>
+            <translation>ステップ %1 を読み込めません: %2</translation>
+        </message>
+        <message>
+            <source>No run open.</source>
+            <translation>ランが開かれていません。</translation>
+        </message>
+        <message>
+            <source>No step written yet.</source>
+            <translation>まだステップが書き込まれていません。</translation>
+        </message>
+        <message>
+            <source>Step %1 has no rollouts (an evaluation step or not written).</source>
+            <translation>ステップ %1 にはロールアウトがありません（評価ステップか、未書き込みです）。</translation>
+        </message>
+        <message numerus="yes">
+            <source>Step %1: G = %2, %n group(s), mean reward %3.</source>
+            <translation>
+                <numerusform>ステップ %1: G = %2、%n グループ、平均報酬 %3。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>%1 of %2 groups all equal — they teach nothing.</source>
+            <translation>%2 グループ中 %1 グループは報酬がすべて同じです — 学習には寄与しません。</translation>
+        </message>
+        <message>
+            <source>No group is all equal.</source>
+            <translation>報酬がすべて同じグループはありません。</translation>
+        </message>
+    </context>
+    <context>
         <name>rwb::widgets::RolloutTableModel</name>
         <message>
             <source>yes</source>
@@ -992,6 +1049,127 @@
         <message>
             <source>Completion</source>
             <translation>モデルの出力</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::TokenView</name>
+        <message>
+            <source>Advantage</source>
+            <translation>アドバンテージ</translation>
+        </message>
+        <message>
+            <source>Ratio to the old policy</source>
+            <translation>旧方策との比</translation>
+        </message>
+        <message>
+            <source>Entropy</source>
+            <translation>エントロピー</translation>
+        </message>
+        <message>
+            <source>What the token colours show</source>
+            <translation>トークンの色が表す量</translation>
+        </message>
+        <message>
+            <source>Colour by</source>
+            <translation>色分け</translation>
+        </message>
+        <message>
+            <source>Cannot read rollout %1: %2</source>
+            <translation>ロールアウト %1 を読み込めません: %2</translation>
+        </message>
+        <message>
+            <source>Run %1 of %2: its config names no "model" folder, so its tokens cannot be decoded.</source>
+            <translation>%2 のラン %1: 設定に "model" フォルダーがないため、トークンをデコードできません。</translation>
+        </message>
+        <message>
+            <source>The model folder %1 of run %2 does not exist, so its tokens cannot be decoded.</source>
+            <translation>ラン %2 のモデルフォルダー %1 が存在しないため、トークンをデコードできません。</translation>
+        </message>
+        <message>
+            <source>Cannot read the tokenizer of model folder %1: %2</source>
+            <translation>モデルフォルダー %1 のトークナイザーを読み込めません: %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>Rollout %1 · run %2, step %3, group %4, sample %5 · reward %6, advantage %7 · %n token(s)</source>
+            <translation>
+                <numerusform>ロールアウト %1 · ラン %2、ステップ %3、グループ %4、サンプル %5 · 報酬 %6、アドバンテージ %7 · %n トークン</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>No rollout shown. Click a sample to see its tokens.</source>
+            <translation>ロールアウトが表示されていません。サンプルをクリックするとトークンを表示します。</translation>
+        </message>
+        <message>
+            <source>Token %1 of %2: “%3” (id %4)</source>
+            <translation>トークン %1 / %2: 「%3」（ID %4）</translation>
+        </message>
+        <message>
+            <source>A special token: not part of the completion's text.</source>
+            <translation>特殊トークン: 生成文のテキストには含まれません。</translation>
+        </message>
+        <message>
+            <source>Bytes %1: the start of a character that a later token finishes.</source>
+            <translation>バイト %1: 後続のトークンで完成する文字の先頭部分です。</translation>
+        </message>
+        <message>
+            <source>Bytes %1 (with the bytes of earlier tokens they make “%2”).</source>
+            <translation>バイト %1（前のトークンのバイトと合わせて「%2」になります）。</translation>
+        </message>
+        <message>
+            <source>log-prob old %1, new %2</source>
+            <translation>対数確率 旧 %1、新 %2</translation>
+        </message>
+        <message>
+            <source>ratio %1 (log ratio %2)</source>
+            <translation>比 %1（対数比 %2）</translation>
+        </message>
+        <message>
+            <source>ratio: not stored (no log-probs of the update)</source>
+            <translation>比: 保存されていません（更新時の対数確率がありません）</translation>
+        </message>
+        <message>
+            <source>advantage %1 (the sequence's advantage: the same for every token)</source>
+            <translation>アドバンテージ %1（系列のアドバンテージ: すべてのトークンで同じ）</translation>
+        </message>
+        <message>
+            <source>advantage %1</source>
+            <translation>アドバンテージ %1</translation>
+        </message>
+        <message>
+            <source>entropy %1 nats</source>
+            <translation>エントロピー %1 nats</translation>
+        </message>
+        <message>
+            <source>entropy: not stored (written before entropies were kept, or not trained on)</source>
+            <translation>エントロピー: 保存されていません（エントロピーを保存する前に書き込まれたか、学習に使われていません）</translation>
+        </message>
+        <message>
+            <source>Advantage: GRPO's advantage is the sequence's, the same for every token.</source>
+            <translation>アドバンテージ: GRPO のアドバンテージは系列単位で、すべてのトークンで同じです。</translation>
+        </message>
+        <message>
+            <source>Advantage of each token, as the loss used it.</source>
+            <translation>損失で使われた各トークンのアドバンテージ。</translation>
+        </message>
+        <message>
+            <source>Ratio π_new / π_old = exp(log-prob new − log-prob old), coloured on a log scale; outside [0.8, 1.2] PPO's clip usually acts.</source>
+            <translation>比 π_new / π_old = exp(新しい対数確率 − 古い対数確率)。対数スケールで色分けしています。[0.8, 1.2] の外では通常 PPO のクリップが働きます。</translation>
+        </message>
+        <message>
+            <source>Ratio: not stored for this rollout (its group was not trained on).</source>
+            <translation>比: このロールアウトには保存されていません（そのグループは学習に使われていません）。</translation>
+        </message>
+        <message>
+            <source>%1 nats</source>
+            <translation>%1 nats</translation>
+        </message>
+        <message>
+            <source>Entropy of the policy at each token, in nats, from the update's forward pass.</source>
+            <translation>各トークンでの方策のエントロピー（nats）。更新時の順伝播から求めたものです。</translation>
+        </message>
+        <message>
+            <source>Entropies not stored for this rollout (written before they were kept, or not trained on).</source>
+            <translation>このロールアウトにはエントロピーが保存されていません（保存する前に書き込まれたか、学習に使われていません）。</translation>
         </message>
     </context>
 </TS>

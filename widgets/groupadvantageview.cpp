@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QPainter>
 #include <QSignalBlocker>
@@ -27,7 +28,10 @@ namespace {
 // An advantage of this size (in group standard deviations) gets the scale's full colour.
 constexpr double kFullAdvantage = 2.0;
 // Width of a sample cell: room for the bar and "0.80 (+1.16)".
-constexpr int kSampleColumnWidth = 104;
+constexpr int kSampleColumnWidth = 100;
+// Height of the reward strip under a sample's numbers; rows are tall enough for both.
+constexpr int kStripHeight = 8;
+constexpr int kRowHeight = 36;
 } // namespace
 
 // Draws the sample cells as bars (length: the reward on the step's reward axis; colour:
@@ -63,40 +67,38 @@ public:
             return;
         }
         painter->save();
-        const QRect r = opt.rect.adjusted(2, 3, -2, -3);
         if (opt.state & QStyle::State_Selected)
-            painter->fillRect(opt.rect, opt.palette.color(QPalette::Highlight).lighter(160));
+            painter->fillRect(opt.rect, opt.palette.color(QPalette::Highlight).lighter(170));
+        // Two lines: the numbers, then the strip with the bar on the step's reward axis.
+        QFont f = opt.font;
+        f.setPointSizeF(f.pointSizeF() * 0.9);
+        const QFontMetrics fm(f);
+        const QRect textRect(opt.rect.left() + 4, opt.rect.top() + 2, opt.rect.width() - 8, fm.height());
+        const QRect strip(opt.rect.left() + 4, textRect.bottom() + 3, opt.rect.width() - 8, kStripHeight);
         auto x = [&](double v) {
             const double t = (std::clamp(v, low, high) - low) / std::max(1e-12, high - low);
-            return r.left() + t * r.width();
+            return strip.left() + t * strip.width();
         };
         const double reward = index.data(GroupAdvantageModel::ValueRole).toDouble();
         const double advantage = index.data(GroupAdvantageModel::AdvantageRole).toDouble();
         const double mean = m->index(index.row(), GroupAdvantageModel::MeanColumn).data(GroupAdvantageModel::ValueRole).toDouble();
         const double sd = m->index(index.row(), GroupAdvantageModel::StdColumn).data(GroupAdvantageModel::ValueRole).toDouble();
-        // ±std band behind everything, then the bar from 0 to the reward.
-        if (!flat) {
-            const QRectF band(QPointF(x(mean - sd), r.top()), QPointF(x(mean + sd), r.bottom() + 1));
-            painter->fillRect(band, QColor(0, 0, 0, 18));
-        }
-        const QColor bar = flat ? QColor(190, 190, 190) : divergingColour(advantage / kFullAdvantage);
-        const double x0 = x(0.0), x1 = x(reward);
-        painter->fillRect(QRectF(QPointF(std::min(x0, x1), r.top() + 2), QPointF(std::max(x0, x1), r.bottom() - 1)), bar);
-        painter->setPen(QPen(QColor(0, 0, 0, 140), 1.0, Qt::SolidLine));
-        painter->drawRect(QRectF(QPointF(std::min(x0, x1), r.top() + 2), QPointF(std::max(x0, x1), r.bottom() - 1)));
-        // The group's mean: a dark tick across the cell.
-        painter->setPen(QPen(QColor(40, 40, 40), 2.0));
-        painter->drawLine(QPointF(x(mean), opt.rect.top() + 1), QPointF(x(mean), opt.rect.bottom()));
-        // The numbers, on a light plate so that they read on any bar.
-        const QString text = index.data(Qt::DisplayRole).toString();
-        QFont f = opt.font;
-        f.setPointSizeF(f.pointSizeF() * 0.9);
+        // The axis, the ±std band, the bar from 0 to the reward, the mean as a tick.
+        painter->fillRect(strip, QColor(0, 0, 0, 12));
+        if (!flat)
+            painter->fillRect(QRectF(QPointF(x(mean - sd), strip.top()), QPointF(x(mean + sd), strip.bottom() + 1)),
+                              QColor(0, 0, 0, 28));
+        const QColor bar = flat ? QColor(185, 185, 185) : divergingColour(advantage / kFullAdvantage);
+        const QRectF barRect(QPointF(std::min(x(0.0), x(reward)), strip.top()),
+                             QPointF(std::max(x(0.0), x(reward)), strip.bottom() + 1));
+        painter->fillRect(barRect, bar);
+        painter->setPen(QPen(QColor(0, 0, 0, 110), 1.0));
+        painter->drawRect(barRect.adjusted(0.5, 0.5, -0.5, -0.5));
+        painter->setPen(QPen(QColor(30, 30, 30), 2.0));
+        painter->drawLine(QPointF(x(mean), strip.top() - 2), QPointF(x(mean), strip.bottom() + 3));
         painter->setFont(f);
-        const QFontMetrics fm(f);
-        const QRect textRect(r.right() - fm.horizontalAdvance(text) - 4, r.top(), fm.horizontalAdvance(text) + 4, r.height());
-        painter->fillRect(textRect, QColor(255, 255, 255, 170));
         painter->setPen(opt.palette.color(QPalette::Text));
-        painter->drawText(textRect, Qt::AlignCenter, text);
+        painter->drawText(textRect, Qt::AlignRight | Qt::AlignVCenter, index.data(Qt::DisplayRole).toString());
         painter->restore();
     }
 
@@ -105,7 +107,7 @@ public:
         QSize s = QStyledItemDelegate::sizeHint(option, index);
         if (index.column() >= GroupAdvantageModel::FirstSampleColumn)
             s.setWidth(std::max(s.width(), kSampleColumnWidth));
-        s.setHeight(std::max(s.height(), 24));
+        s.setHeight(std::max(s.height(), kRowHeight));
         return s;
     }
 };
@@ -128,6 +130,13 @@ GroupAdvantageView::GroupAdvantageView(QWidget *parent)
     m_follow->setChecked(true);
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setWordWrap(true);
+    auto *key = new QLabel(tr("Each sample: its reward and advantage; the bar is the reward on the step's reward "
+                              "axis, blue for a positive advantage, red for a negative one; the black tick is the "
+                              "group's mean, the grey band its ±std. Click a sample to open it."),
+                           this);
+    key->setWordWrap(true);
+    key->setTextFormat(Qt::PlainText);
+    key->setForegroundRole(QPalette::PlaceholderText); // secondary text
 
     m_table->setModel(m_model);
     m_table->setItemDelegate(m_delegate);
@@ -137,11 +146,12 @@ GroupAdvantageView::GroupAdvantageView(QWidget *parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setMouseTracking(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->verticalHeader()->setDefaultSectionSize(26);
+    m_table->verticalHeader()->setDefaultSectionSize(kRowHeight);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(chooser);
     layout->addWidget(m_summary);
+    layout->addWidget(key);
     layout->addWidget(m_table, 1);
 
     // Choosing a step other than the latest stops following (showStep does).
@@ -152,6 +162,13 @@ GroupAdvantageView::GroupAdvantageView(QWidget *parent)
             showStep(m_lastStep);
     });
     connect(m_table, &QTableView::clicked, this, &GroupAdvantageView::sampleClicked);
+    m_table->installEventFilter(this);
+    // A pointing hand over the samples: they open on a click.
+    connect(m_table, &QTableView::entered, this, [this](const QModelIndex &index) {
+        const bool sample = index.column() >= GroupAdvantageModel::FirstSampleColumn &&
+                            index.data(GroupAdvantageModel::RolloutIdRole).isValid();
+        m_table->viewport()->setCursor(sample ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    });
     close();
 }
 
@@ -223,13 +240,15 @@ void GroupAdvantageView::showStep(qint64 step)
 
 void GroupAdvantageView::stepWritten(qint64 step)
 {
-    if (!m_store || step <= m_lastStep)
+    if (!m_store)
         return;
-    m_lastStep = step;
-    if (m_firstStep > step)
-        m_firstStep = step;
-    updateRange();
-    if (followLatest())
+    if (step > m_lastStep) {
+        m_firstStep = m_lastStep < 0 ? step : std::min(m_firstStep, step); // the run's first step
+        m_lastStep = step;
+        updateRange();
+    }
+    // The latest step again (a resumed run rewrites it): read it again when following.
+    if (followLatest() && step == m_lastStep)
         load(step);
 }
 
@@ -325,6 +344,18 @@ void GroupAdvantageView::updateSummary()
     text += flat > 0 ? tr("%1 of %2 groups all equal — they teach nothing.").arg(flat).arg(groups)
                      : tr("No group is all equal.");
     m_summary->setText(text);
+}
+
+bool GroupAdvantageView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent *>(event)->key();
+        if ((key == Qt::Key_Return || key == Qt::Key_Enter) && m_table->currentIndex().isValid()) {
+            sampleClicked(m_table->currentIndex());
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void GroupAdvantageView::sampleClicked(const QModelIndex &index)

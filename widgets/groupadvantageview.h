@@ -64,6 +64,10 @@ Q_SIGNALS:
     void rolloutActivated(qint64 rolloutId);
     void stepChanged(qint64 step);
 
+protected:
+    // Enter or Return on a sample cell opens it, as a click does.
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void load(qint64 step);
     void updateRange();

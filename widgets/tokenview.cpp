@@ -100,6 +100,9 @@ public:
     {
         setMouseTracking(true);
         setSizePolicy(QSizePolicy::Preferred, QSizePolicy::MinimumExpanding);
+        QFont f = font();
+        f.setPointSizeF(f.pointSizeF() * 1.15); // the text is what one reads here
+        setFont(f);
     }
     std::vector<QRect> rects; // token i's chip
 
@@ -119,9 +122,11 @@ public:
             }
             rects[static_cast<size_t>(i)] = QRect(x, y, w, lineHeight);
             x += w + kChipGap;
-            if (!m_view->isSpecial(i) && m_view->tokenText(i).endsWith(QLatin1Char('\n'))) {
+            // After a token with newlines the next starts on a new line (an empty line for each more).
+            const qsizetype breaks = m_view->isSpecial(i) ? 0 : m_view->tokenText(i).count(QLatin1Char('\n'));
+            if (breaks > 0) {
                 x = 4;
-                y += lineHeight + kChipGap;
+                y += static_cast<int>(breaks) * (lineHeight + kChipGap);
             }
         }
         const int h = y + lineHeight + 8;
@@ -491,7 +496,7 @@ void TokenView::refresh()
     }
     if (tokenCount() == 0)
         note.clear();
-    m_legend->setVisible(tokenCount() > 0);
+    m_legend->setVisible(any);
     m_legend->update();
     m_note->setText(note);
     m_canvas->relayout();

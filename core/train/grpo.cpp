@@ -580,7 +580,7 @@ void GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>
     m_timings.logprobs += since(t);
 
     // ---- μ updates
-    std::vector<std::vector<float>> newLogProbs(rows.size()), refLogProbs(rows.size());
+    std::vector<std::vector<float>> newLogProbs(rows.size()), refLogProbs(rows.size()), entropies(rows.size());
     double policyLoss = 0.0, gradNorm = 0.0, lr = 0.0;
     double clipLow = 0.0, clipHigh = 0.0, clipRegion = 0.0, klSum = 0.0, entropySum = 0.0, tokenCount = 0.0;
     GrpoLossOptions lo;
@@ -652,6 +652,9 @@ void GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>
                 tokenCount += n;
                 const torch::Tensor lpCpu = rt.logProbs.detach().to(torch::kCPU);
                 const torch::Tensor refCpu = in.refLogProbs.defined() ? in.refLogProbs.to(torch::kCPU) : torch::Tensor();
+                // The first update's forward pass computes the entropy (it == 0): [rows, T] nats.
+                TORCH_CHECK(rt.entropy.defined(), "GRPO: the first update's forward pass has no entropy");
+                const torch::Tensor entCpu = rt.entropy.to(torch::kCPU, torch::kFloat32).contiguous();
                 for (int64_t r = 0; r < to - from; ++r) {
                     const Sample *s = part[static_cast<size_t>(r)];
                     const auto len = static_cast<int64_t>(s->tokens.size());
@@ -661,6 +664,8 @@ void GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>
                         const torch::Tensor row = refCpu[r].contiguous();
                         refLogProbs[static_cast<size_t>(from + r)].assign(row.data_ptr<float>(), row.data_ptr<float>() + len);
                     }
+                    const float *e = entCpu[r].data_ptr<float>();
+                    entropies[static_cast<size_t>(from + r)].assign(e, e + len);
                 }
             }
         }
@@ -767,6 +772,7 @@ void GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>
             }
             r.logprobsNew = std::move(newLogProbs[k]);
             r.logprobsRef = std::move(refLogProbs[k]);
+            r.entropies = std::move(entropies[k]);
             r.advantage = rowAdvantage[k];
         }
         rollouts.push_back(std::move(r));
