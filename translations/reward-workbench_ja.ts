@@ -130,6 +130,344 @@
             <source>&lt;h3&gt;Reward Workbench %1&lt;/h3&gt;&lt;p&gt;Design rewards for GRPO fine-tuning, see what each component gives on real samples, and debug failed extractions.&lt;/p&gt;</source>
             <translation>&lt;h3&gt;Reward Workbench %1&lt;/h3&gt;&lt;p&gt;GRPO ファインチューニング用の報酬を設計し、各コンポーネントが実際のサンプルに与える値を確かめ、抽出の失敗をデバッグします。&lt;/p&gt;</translation>
         </message>
+        <message>
+            <source>Error: %1</source>
+            <translation>エラー: %1</translation>
+        </message>
+        <message>
+            <source>Training failed</source>
+            <translation>学習に失敗しました</translation>
+        </message>
+        <message>
+            <source>Paused after step %1</source>
+            <translation>ステップ %1 の後で一時停止しました</translation>
+        </message>
+        <message>
+            <source>Reward Workbench — %1</source>
+            <translation>Reward Workbench — %1</translation>
+        </message>
+        <message>
+            <source>Reward design</source>
+            <translation>報酬設計</translation>
+        </message>
+        <message>
+            <source>Curves</source>
+            <translation>曲線</translation>
+        </message>
+        <message>
+            <source>Group advantages</source>
+            <translation>グループのアドバンテージ</translation>
+        </message>
+        <message>
+            <source>Rollouts</source>
+            <translation>ロールアウト</translation>
+        </message>
+        <message>
+            <source>Failures</source>
+            <translation>失敗の分析</translation>
+        </message>
+        <message>
+            <source>Training setup</source>
+            <translation>学習の設定</translation>
+        </message>
+        <message>
+            <source>Runs</source>
+            <translation>実行</translation>
+        </message>
+        <message>
+            <source>Tokens</source>
+            <translation>トークン</translation>
+        </message>
+        <message>
+            <source>Log</source>
+            <translation>ログ</translation>
+        </message>
+        <message>
+            <source>Training</source>
+            <translation>学習</translation>
+        </message>
+        <message>
+            <source>&amp;Training</source>
+            <translation>学習(&amp;T)</translation>
+        </message>
+        <message>
+            <source>&amp;New workspace…</source>
+            <translation>新しいワークスペース(&amp;N)…</translation>
+        </message>
+        <message>
+            <source>Open &amp;workspace…</source>
+            <translation>ワークスペースを開く(&amp;W)…</translation>
+        </message>
+        <message>
+            <source>Open run s&amp;tore…</source>
+            <translation>実行ストアを開く(&amp;T)…</translation>
+        </message>
+        <message>
+            <source>Export curves as &amp;PNG…</source>
+            <translation>曲線を PNG で書き出す(&amp;P)…</translation>
+        </message>
+        <message>
+            <source>Export curves as &amp;CSV…</source>
+            <translation>曲線を CSV で書き出す(&amp;C)…</translation>
+        </message>
+        <message>
+            <source>&amp;Start</source>
+            <translation>開始(&amp;S)</translation>
+        </message>
+        <message>
+            <source>Start GRPO training with the training setup and the Designer's reward weights</source>
+            <translation>学習の設定とデザイナーの報酬の重みで GRPO 学習を開始します</translation>
+        </message>
+        <message>
+            <source>&amp;Pause</source>
+            <translation>一時停止(&amp;P)</translation>
+        </message>
+        <message>
+            <source>Pause after the step in flight</source>
+            <translation>実行中のステップの後で一時停止します</translation>
+        </message>
+        <message>
+            <source>&amp;Resume</source>
+            <translation>再開(&amp;R)</translation>
+        </message>
+        <message>
+            <source>St&amp;op</source>
+            <translation>停止(&amp;O)</translation>
+        </message>
+        <message>
+            <source>Stop after the step in flight and save a checkpoint</source>
+            <translation>実行中のステップの後で停止し、チェックポイントを保存します</translation>
+        </message>
+        <message>
+            <source>Resume the selected run from its last checkpoint</source>
+            <translation>選んだ実行を最後のチェックポイントから再開</translation>
+        </message>
+        <message>
+            <source>Overlay the selected run on the curves</source>
+            <translation>選んだ実行を曲線に重ねて表示</translation>
+        </message>
+        <message>
+            <source>S&amp;ynthesize e-mails…</source>
+            <translation>メールを合成(&amp;Y)…</translation>
+        </message>
+        <message>
+            <source>&amp;Evaluate a checkpoint…</source>
+            <translation>チェックポイントを評価(&amp;E)…</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>キャンセル</translation>
+        </message>
+        <message>
+            <source>Cancel the background job</source>
+            <translation>バックグラウンドのジョブをキャンセルします</translation>
+        </message>
+        <message>
+            <source>Workspace: %1</source>
+            <translation>ワークスペース: %1</translation>
+        </message>
+        <message>
+            <source>No workspace</source>
+            <translation>ワークスペースなし</translation>
+        </message>
+        <message>
+            <source>Quit</source>
+            <translation>終了</translation>
+        </message>
+        <message>
+            <source>A training run is in progress. Stop it after the step in flight (a checkpoint is saved) and quit?</source>
+            <translation>学習を実行中です。実行中のステップの後で停止し(チェックポイントを保存します)、終了しますか?</translation>
+        </message>
+        <message>
+            <source>%1: cannot open</source>
+            <translation>%1: 開けません</translation>
+        </message>
+        <message>
+            <source>Opened workspace %1</source>
+            <translation>ワークスペース %1 を開きました</translation>
+        </message>
+        <message>
+            <source>The last workspace did not open: %1</source>
+            <translation>前回のワークスペースを開けませんでした: %1</translation>
+        </message>
+        <message>
+            <source>The last run did not open: %1</source>
+            <translation>前回の実行を開けませんでした: %1</translation>
+        </message>
+        <message>
+            <source>New workspace (an empty folder)</source>
+            <translation>新しいワークスペース(空のフォルダー)</translation>
+        </message>
+        <message>
+            <source>New workspace</source>
+            <translation>新しいワークスペース</translation>
+        </message>
+        <message>
+            <source>Open workspace</source>
+            <translation>ワークスペースを開く</translation>
+        </message>
+        <message>
+            <source>Open run store</source>
+            <translation>実行ストアを開く</translation>
+        </message>
+        <message>
+            <source>Run stores (*.sqlite *.db);;All files (*)</source>
+            <translation>実行ストア (*.sqlite *.db);;すべてのファイル (*)</translation>
+        </message>
+        <message>
+            <source>Run %1 of %2</source>
+            <translation>%2 の実行 %1</translation>
+        </message>
+        <message>
+            <source>Open run</source>
+            <translation>実行を開く</translation>
+        </message>
+        <message>
+            <source>Overlay run</source>
+            <translation>実行を重ねて表示</translation>
+        </message>
+        <message>
+            <source>Resume run</source>
+            <translation>実行を再開</translation>
+        </message>
+        <message>
+            <source>Run %1 is a %2 run; only GRPO runs resume here.</source>
+            <translation>実行 %1 は %2 の実行です。ここで再開できるのは GRPO の実行だけです。</translation>
+        </message>
+        <message>
+            <source>Run %1 has no checkpoint to resume from.</source>
+            <translation>実行 %1 には再開に使えるチェックポイントがありません。</translation>
+        </message>
+        <message>
+            <source>A training run is already in progress.</source>
+            <translation>すでに学習を実行中です。</translation>
+        </message>
+        <message>
+            <source>Starting GRPO: %1</source>
+            <translation>GRPO を開始します: %1</translation>
+        </message>
+        <message>
+            <source>Start training</source>
+            <translation>学習の開始</translation>
+        </message>
+        <message>
+            <source>The training setup has problems:
+%1</source>
+            <translation>学習の設定に問題があります:
+%1</translation>
+        </message>
+        <message>
+            <source>%1: starting…</source>
+            <translation>%1: 開始中…</translation>
+        </message>
+        <message>
+            <source>%1 · step %2/%3 · reward %4 · %5 tok/s · ETA %6</source>
+            <translation>%1 · ステップ %2/%3 · 報酬 %4 · %5 トークン/秒 · 残り %6</translation>
+        </message>
+        <message>
+            <source>Change reward weights</source>
+            <translation>報酬の重みの変更</translation>
+        </message>
+        <message>
+            <source>Apply these weights to the run “%1” from its next step?
+
+%2
+
+The change is stored with its step and marked on the curves.</source>
+            <translation>この重みを実行「%1」の次のステップから適用しますか?
+
+%2
+
+変更はそのステップとともに保存され、曲線に印が付きます。</translation>
+        </message>
+        <message>
+            <source>New weights go to the run at its next step</source>
+            <translation>新しい重みは実行の次のステップから適用されます</translation>
+        </message>
+        <message>
+            <source>Reward weights changed at step %1: %2</source>
+            <translation>ステップ %1 で報酬の重みを変更しました: %2</translation>
+        </message>
+        <message>
+            <source>finished</source>
+            <translation>完了</translation>
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>failed</source>
+            <translation>失敗</translation>
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation>%1: %2</translation>
+        </message>
+        <message>
+            <source>Run %1</source>
+            <translation>実行は%1</translation>
+        </message>
+        <message>
+            <source>Run %1: %2</source>
+            <translation>実行は%1: %2</translation>
+        </message>
+        <message>
+            <source>Export curves</source>
+            <translation>曲線の書き出し</translation>
+        </message>
+        <message>
+            <source>PNG images (*.png)</source>
+            <translation>PNG 画像 (*.png)</translation>
+        </message>
+        <message>
+            <source>CSV files (*.csv)</source>
+            <translation>CSV ファイル (*.csv)</translation>
+        </message>
+        <message>
+            <source>Saved %1</source>
+            <translation>%1 を保存しました</translation>
+        </message>
+        <message>
+            <source>Background job</source>
+            <translation>バックグラウンドのジョブ</translation>
+        </message>
+        <message>
+            <source>Synthesize e-mails</source>
+            <translation>メールの合成</translation>
+        </message>
+        <message>
+            <source>Open or create a workspace first: the data goes into its data folder.</source>
+            <translation>先にワークスペースを開くか作成してください。データはその data フォルダーに入ります。</translation>
+        </message>
+        <message>
+            <source>How many e-mails (split into train, validation and test):</source>
+            <translation>メールの件数(学習・検証・テストに分けます):</translation>
+        </message>
+        <message>
+            <source>Another background job is running.</source>
+            <translation>別のバックグラウンドのジョブを実行中です。</translation>
+        </message>
+        <message>
+            <source>Evaluate a checkpoint</source>
+            <translation>チェックポイントの評価</translation>
+        </message>
+        <message>
+            <source>Open a GRPO run first (Runs, or File → Open run store).</source>
+            <translation>先に GRPO の実行を開いてください(「実行」または「ファイル → 実行ストアを開く」)。</translation>
+        </message>
+        <message>
+            <source>Run %1 has no checkpoint.</source>
+            <translation>実行 %1 にはチェックポイントがありません。</translation>
+        </message>
+        <message>
+            <source>step %1 — %2</source>
+            <translation>ステップ %1 — %2</translation>
+        </message>
+        <message>
+            <source>Checkpoint:</source>
+            <translation>チェックポイント:</translation>
+        </message>
     </context>
     <context>
         <name>RewardDesigner</name>
@@ -236,6 +574,81 @@
         <message>
             <source>The answer is the text inside the first &lt;answer&gt;…&lt;/answer&gt; of the completion.</source>
             <translation>回答は出力の最初の &lt;answer&gt;…&lt;/answer&gt; の中のテキストです。</translation>
+        </message>
+        <message>
+            <source>No training run is in progress.</source>
+            <translation>実行中の学習はありません。</translation>
+        </message>
+        <message>
+            <source>“%1” is not a component of the running config; only the weights of its components can change during a run.</source>
+            <translation>「%1」は実行中の設定のコンポーネントではありません。実行中に変えられるのは、その設定のコンポーネントの重みだけです。</translation>
+        </message>
+        <message>
+            <source>All weights are 0: give at least one component a weight.</source>
+            <translation>すべての重みが 0 です。少なくとも 1 つのコンポーネントに重みを付けてください。</translation>
+        </message>
+        <message>
+            <source>Apply to the run</source>
+            <translation>実行に適用</translation>
+        </message>
+        <message>
+            <source>The training run uses %1. Your weights differ: they re-score the samples here and reach the run only when you apply them (from its next step).</source>
+            <translation>学習中の実行は %1 を使っています。ここでの重みはそれと異なります。サンプルはすぐに採点し直されますが、実行に届くのは適用したときだけです(次のステップから)。</translation>
+        </message>
+        <message>
+            <source>The training run uses these weights (%1).</source>
+            <translation>学習中の実行はこの重み(%1)を使っています。</translation>
+        </message>
+        <message>
+            <source>Apply to the run…</source>
+            <translation>実行に適用…</translation>
+        </message>
+        <message>
+            <source>Send these weights to the training run; they apply from its next step</source>
+            <translation>この重みを学習中の実行に送ります。次のステップから適用されます</translation>
+        </message>
+        <message>
+            <source>Revert to the run's</source>
+            <translation>実行の重みに戻す</translation>
+        </message>
+        <message>
+            <source>The run was started in thinking mode; the mode cannot change during a run.</source>
+            <translation>この実行は思考モードで開始されました。実行中にモードは変えられません。</translation>
+        </message>
+        <message>
+            <source>The run was started without thinking mode; the mode cannot change during a run.</source>
+            <translation>この実行は思考モードなしで開始されました。実行中にモードは変えられません。</translation>
+        </message>
+    </context>
+    <context>
+        <name>RewardHtml</name>
+        <message>
+            <source>Reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>Value</source>
+            <translation>値</translation>
+        </message>
+        <message>
+            <source>Weight</source>
+            <translation>重み</translation>
+        </message>
+        <message>
+            <source>Contribution</source>
+            <translation>寄与</translation>
+        </message>
+        <message>
+            <source>Why</source>
+            <translation>理由</translation>
+        </message>
+        <message>
+            <source>Total</source>
+            <translation>合計</translation>
+        </message>
+        <message>
+            <source>Σ weight·value / Σ weight</source>
+            <translation>Σ 重み·値 / Σ 重み</translation>
         </message>
     </context>
     <context>
@@ -344,34 +757,37 @@
         </message>
     </context>
     <context>
+        <name>RolloutCondition</name>
+        <message>
+            <source>an empty condition in "%1"</source>
+            <translation>「%1」に空の条件があります</translation>
+        </message>
+        <message>
+            <source>"%1" is not a comparison like "marker &lt; 0.5"</source>
+            <translation>「%1」は「marker &lt; 0.5」のような比較ではありません</translation>
+        </message>
+        <message>
+            <source>unknown operator "%1" in "%2" (use &lt;, &lt;=, &gt;, &gt;=, == or !=)</source>
+            <translation>「%2」の演算子「%1」は使えません（&lt;、&lt;=、&gt;、&gt;=、==、!= のいずれか）</translation>
+        </message>
+        <message>
+            <source>a number is missing after "%1"</source>
+            <translation>「%1」の後に数値がありません</translation>
+        </message>
+        <message>
+            <source>"%1" is not a number (in "%2")</source>
+            <translation>「%1」は数値ではありません（「%2」の中）</translation>
+        </message>
+        <message>
+            <source>unknown component '%1' (known: %2)</source>
+            <translation>不明なコンポーネント「%1」（この実行のもの: %2）</translation>
+        </message>
+    </context>
+    <context>
         <name>SampleDetailView</name>
         <message>
             <source>Select a sample to see why each reward component gave what it gave.</source>
             <translation>サンプルを選ぶと、各報酬コンポーネントがその値を与えた理由を表示します。</translation>
-        </message>
-        <message>
-            <source>Value</source>
-            <translation>値</translation>
-        </message>
-        <message>
-            <source>Weight</source>
-            <translation>重み</translation>
-        </message>
-        <message>
-            <source>Contribution</source>
-            <translation>寄与</translation>
-        </message>
-        <message>
-            <source>Why</source>
-            <translation>理由</translation>
-        </message>
-        <message>
-            <source>Total</source>
-            <translation>合計</translation>
-        </message>
-        <message>
-            <source>Σ weight·value / Σ weight</source>
-            <translation>Σ 重み·値 / Σ 重み</translation>
         </message>
         <message>
             <source>Normalized answer and gold</source>
@@ -437,10 +853,6 @@
             <source>From:</source>
             <translation>送信者:</translation>
         </message>
-        <message>
-            <source>Reward</source>
-            <translation>報酬</translation>
-        </message>
     </context>
     <context>
         <name>SampleScoreModel</name>
@@ -471,6 +883,67 @@
         <message>
             <source>The label of the bundled samples: what kind of candidate this completion is.</source>
             <translation>同梱サンプルのラベル: この出力がどの種類の候補か。</translation>
+        </message>
+    </context>
+    <context>
+        <name>Workspace</name>
+        <message>
+            <source>%1: cannot create the folder</source>
+            <translation>%1: フォルダーを作成できません</translation>
+        </message>
+        <message>
+            <source>%1: not a run store (%2)</source>
+            <translation>%1: 実行ストアではありません (%2)</translation>
+        </message>
+        <message>
+            <source>%1: no such folder</source>
+            <translation>%1: フォルダーがありません</translation>
+        </message>
+        <message>
+            <source>%1: missing — not a workspace folder</source>
+            <translation>%1: ありません — ワークスペースのフォルダーではありません</translation>
+        </message>
+        <message>
+            <source>%1: not a JSON object (%2)</source>
+            <translation>%1: JSON オブジェクトではありません (%2)</translation>
+        </message>
+        <message>
+            <source>top level</source>
+            <translation>最上位</translation>
+        </message>
+        <message>
+            <source>%1: a file, not a folder</source>
+            <translation>%1: フォルダーではなくファイルです</translation>
+        </message>
+        <message>
+            <source>%1: the folder is not empty and is not a workspace (no %2)</source>
+            <translation>%1: フォルダーが空ではなく、ワークスペースでもありません（%2 がありません）</translation>
+        </message>
+        <message>
+            <source>%1: cannot write (%2)</source>
+            <translation>%1: 書き込めません (%2)</translation>
+        </message>
+        <message>
+            <source>%1: missing (a model folder needs its config.json)</source>
+            <translation>%1: ありません（モデルフォルダーには config.json が必要です）</translation>
+        </message>
+        <message>
+            <source>%1: no weights (model.safetensors or model.safetensors.index.json)</source>
+            <translation>%1: 重みがありません（model.safetensors または model.safetensors.index.json）</translation>
+        </message>
+        <message>
+            <source>%1: no tokenizer (tokenizer.json or tokenizer.model)</source>
+            <translation>%1: トークナイザーがありません（tokenizer.json または tokenizer.model）</translation>
+        </message>
+        <message>
+            <source>%1: no records</source>
+            <translation>%1: レコードがありません</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n record(s)</source>
+            <translation>
+                <numerusform>%n 件のレコード</numerusform>
+            </translation>
         </message>
     </context>
     <context>
@@ -522,6 +995,225 @@
         <message>
             <source>count</source>
             <translation>件数</translation>
+        </message>
+        <message>
+            <source>Open this workspace folder (remembered).</source>
+            <translation>このワークスペースのフォルダーを開きます(記憶されます)。</translation>
+        </message>
+        <message>
+            <source>folder</source>
+            <translation>フォルダー</translation>
+        </message>
+        <message>
+            <source>Open a run store (SQLite).</source>
+            <translation>実行ストア(SQLite)を開きます。</translation>
+        </message>
+        <message>
+            <source>The run of the store to show (default: the last).</source>
+            <translation>表示するストアの実行(既定: 最後の実行)。</translation>
+        </message>
+        <message>
+            <source>id</source>
+            <translation>ID</translation>
+        </message>
+        <message>
+            <source>Start GRPO training with this config (JSON) and follow it live.</source>
+            <translation>この設定(JSON)で GRPO 学習を開始し、その様子をライブで表示します。</translation>
+        </message>
+        <message>
+            <source>The view to show: design, curves, groups, rollouts or failures.</source>
+            <translation>表示するビュー: design、curves、groups、rollouts、failures のいずれか。</translation>
+        </message>
+        <message>
+            <source>name</source>
+            <translation>名前</translation>
+        </message>
+        <message>
+            <source>The step to show in the group view.</source>
+            <translation>グループのビューに表示するステップ。</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>The rollout to open in the browser and the token view.</source>
+            <translation>ブラウザーとトークンのビューで開くロールアウト。</translation>
+        </message>
+        <message>
+            <source>Failure explorer: checkpoint steps A,B to compare.</source>
+            <translation>失敗の分析: 比べるチェックポイントのステップ A,B。</translation>
+        </message>
+        <message>
+            <source>a,b</source>
+            <translation>a,b</translation>
+        </message>
+        <message>
+            <source>Milliseconds to wait before the screenshot.</source>
+            <translation>スクリーンショットの前に待つミリ秒数。</translation>
+        </message>
+        <message>
+            <source>ms</source>
+            <translation>ミリ秒</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::CurvePanel</name>
+        <message>
+            <source>Smoothing</source>
+            <translation>平滑化</translation>
+        </message>
+        <message>
+            <source>Exponential moving average of each curve (0 = off); the raw points stay visible as dots.</source>
+            <translation>各曲線の指数移動平均（0 でオフ）。元の値は点として表示されたままです。</translation>
+        </message>
+        <message>
+            <source>Fit</source>
+            <translation>全体表示</translation>
+        </message>
+        <message>
+            <source>Show every point and follow new ones again (double-click a plot to fit that plot only).</source>
+            <translation>すべての点を表示し、新しい点への追従を再開します（グラフをダブルクリックするとそのグラフだけ）。</translation>
+        </message>
+        <message>
+            <source>Export PNG…</source>
+            <translation>PNG に書き出す…</translation>
+        </message>
+        <message>
+            <source>Export CSV…</source>
+            <translation>CSV に書き出す…</translation>
+        </message>
+        <message>
+            <source>Export curves as PNG</source>
+            <translation>曲線を PNG に書き出す</translation>
+        </message>
+        <message>
+            <source>PNG images (*.png)</source>
+            <translation>PNG 画像 (*.png)</translation>
+        </message>
+        <message>
+            <source>Export failed</source>
+            <translation>書き出しに失敗しました</translation>
+        </message>
+        <message>
+            <source>Export curves as CSV</source>
+            <translation>曲線を CSV に書き出す</translation>
+        </message>
+        <message>
+            <source>CSV files (*.csv)</source>
+            <translation>CSV ファイル (*.csv)</translation>
+        </message>
+        <message>
+            <source>Reward (mean ± std)</source>
+            <translation>報酬（平均 ± 標準偏差）</translation>
+        </message>
+        <message>
+            <source>Reward components</source>
+            <translation>報酬コンポーネント</translation>
+        </message>
+        <message>
+            <source>KL divergence</source>
+            <translation>KL ダイバージェンス</translation>
+        </message>
+        <message>
+            <source>Entropy</source>
+            <translation>エントロピー</translation>
+        </message>
+        <message>
+            <source>Clip ratios</source>
+            <translation>クリップ率</translation>
+        </message>
+        <message>
+            <source>Completion length</source>
+            <translation>出力の長さ</translation>
+        </message>
+        <message>
+            <source>Validation F1</source>
+            <translation>検証 F1</translation>
+        </message>
+        <message>
+            <source>Groups with equal rewards</source>
+            <translation>報酬がすべて同じグループ</translation>
+        </message>
+        <message>
+            <source>reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>mean reward</source>
+            <translation>平均報酬</translation>
+        </message>
+        <message>
+            <source>KL (k3)</source>
+            <translation>KL (k3)</translation>
+        </message>
+        <message>
+            <source>nats / token</source>
+            <translation>nats / トークン</translation>
+        </message>
+        <message>
+            <source>fraction of tokens</source>
+            <translation>トークンの割合</translation>
+        </message>
+        <message>
+            <source>tokens</source>
+            <translation>トークン数</translation>
+        </message>
+        <message>
+            <source>F1</source>
+            <translation>F1</translation>
+        </message>
+        <message>
+            <source>fraction of groups</source>
+            <translation>グループの割合</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>No data: KL is logged when β &gt; 0</source>
+            <translation>データなし: KL は β &gt; 0 のときだけ記録されます</translation>
+        </message>
+        <message>
+            <source>No data</source>
+            <translation>データなし</translation>
+        </message>
+        <message>
+            <source>Cannot show run %1: the run store %2 does not exist.</source>
+            <translation>実行 %1 を表示できません: 実行ストア %2 がありません。</translation>
+        </message>
+        <message>
+            <source>%1 #%2</source>
+            <translation>%1 #%2</translation>
+        </message>
+        <message>
+            <source>Cannot show run %1 of %2: %3</source>
+            <translation>%2 の実行 %1 を表示できません: %3</translation>
+        </message>
+        <message>
+            <source>run #%1</source>
+            <translation>実行 #%1</translation>
+        </message>
+        <message>
+            <source>weights %1</source>
+            <translation>重み %1</translation>
+        </message>
+        <message>
+            <source>%1 %2</source>
+            <translation>%1 %2</translation>
+        </message>
+        <message>
+            <source>%1 · %2</source>
+            <translation>%1 · %2</translation>
+        </message>
+        <message>
+            <source>Cannot write the image %1.</source>
+            <translation>画像 %1 を書き込めません。</translation>
+        </message>
+        <message>
+            <source>Cannot write %1: %2</source>
+            <translation>%1 を書き込めません: %2</translation>
         </message>
     </context>
     <context>
@@ -1005,6 +1697,323 @@
         </message>
     </context>
     <context>
+        <name>rwb::widgets::JobRunner</name>
+        <message>
+            <source>cancelled</source>
+            <translation>キャンセルしました</translation>
+        </message>
+        <message>
+            <source>unknown error</source>
+            <translation>不明なエラー</translation>
+        </message>
+        <message>
+            <source>Synthesizing %1 e-mails</source>
+            <translation>%1 通のメールを合成しています</translation>
+        </message>
+        <message>
+            <source>%1 train, %2 validation and %3 test e-mails in %4</source>
+            <translation>訓練 %1 通、検証 %2 通、テスト %3 通のメールを %4 に作成しました</translation>
+        </message>
+        <message>
+            <source>Training a tokenizer of %1 tokens</source>
+            <translation>%1 トークンのトークナイザーを学習しています</translation>
+        </message>
+        <message>
+            <source>last pair seen %1 times</source>
+            <translation>最後のペアの出現回数 %1</translation>
+        </message>
+        <message>
+            <source>%1 tokens learned from %2 e-mails, written to %3</source>
+            <translation>%2 通のメールから %1 トークンを学習し、%3 に書き込みました</translation>
+        </message>
+        <message>
+            <source>Supervised fine-tuning</source>
+            <translation>教師ありファインチューニング</translation>
+        </message>
+        <message>
+            <source>loss %1, %2 tokens/s</source>
+            <translation>損失 %1、%2 トークン/秒</translation>
+        </message>
+        <message>
+            <source>%1 steps, final loss %2, written to %3</source>
+            <translation>%1 ステップ、最終損失 %2、%3 に書き込みました</translation>
+        </message>
+        <message>
+            <source>Evaluating %1</source>
+            <translation>%1 を評価しています</translation>
+        </message>
+        <message>
+            <source>Creating a %1 model</source>
+            <translation>%1 モデルを作成しています</translation>
+        </message>
+        <message>
+            <source>%1 parameters, written to %2</source>
+            <translation>パラメーター数 %1、%2 に書き込みました</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RolloutBrowser</name>
+        <message>
+            <source>Steps</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>any</source>
+            <translation>すべて</translation>
+        </message>
+        <message>
+            <source>First step shown (any: from the start)</source>
+            <translation>表示する最初のステップ（すべて: 最初から）</translation>
+        </message>
+        <message>
+            <source>Last step shown (any: to the end)</source>
+            <translation>表示する最後のステップ（すべて: 最後まで）</translation>
+        </message>
+        <message>
+            <source>Reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>min</source>
+            <translation>最小</translation>
+        </message>
+        <message>
+            <source>max</source>
+            <translation>最大</translation>
+        </message>
+        <message>
+            <source>Truncated</source>
+            <translation>打ち切り</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>はい</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>いいえ</translation>
+        </message>
+        <message>
+            <source>Components</source>
+            <translation>コンポーネント</translation>
+        </message>
+        <message>
+            <source>e.g. marker &lt; 0.5 and partial &gt;= 0.8</source>
+            <translation>例: marker &lt; 0.5 and partial &gt;= 0.8</translation>
+        </message>
+        <message>
+            <source>Conditions on reward components, joined by "and": name, one of &lt; &lt;= &gt; &gt;= == !=, a number.</source>
+            <translation>報酬コンポーネントの条件（"and" でつなぐ）: 名前、&lt; &lt;= &gt; &gt;= == != のいずれか、数値。</translation>
+        </message>
+        <message>
+            <source>Search</source>
+            <translation>検索</translation>
+        </message>
+        <message>
+            <source>full-text search (SQLite FTS5, 3+ characters)</source>
+            <translation>全文検索（SQLite FTS5、3 文字以上）</translation>
+        </message>
+        <message>
+            <source>in completions</source>
+            <translation>出力を検索</translation>
+        </message>
+        <message>
+            <source>in prompts</source>
+            <translation>プロンプトを検索</translation>
+        </message>
+        <message>
+            <source>← Previous</source>
+            <translation>← 前へ</translation>
+        </message>
+        <message>
+            <source>Next →</source>
+            <translation>次へ →</translation>
+        </message>
+        <message>
+            <source>Previous rollout of the filtered table (←)</source>
+            <translation>絞り込んだ表の前のロールアウト（←）</translation>
+        </message>
+        <message>
+            <source>Next rollout of the filtered table (→)</source>
+            <translation>絞り込んだ表の次のロールアウト（→）</translation>
+        </message>
+        <message>
+            <source>Cannot show the rollouts of run %1 in %2: %3</source>
+            <translation>%2 の実行 %1 のロールアウトを表示できません: %3</translation>
+        </message>
+        <message>
+            <source>Conditions on reward components, joined by "and": name, one of &lt; &lt;= &gt; &gt;= == !=, a number. Components of this run: %1</source>
+            <translation>報酬コンポーネントの条件（"and" でつなぐ）: 名前、&lt; &lt;= &gt; &gt;= == != のいずれか、数値。この実行のコンポーネント: %1</translation>
+        </message>
+        <message>
+            <source>The %1 "%2" is not a number.</source>
+            <translation>%1「%2」は数値ではありません。</translation>
+        </message>
+        <message>
+            <source>minimum reward</source>
+            <translation>最小報酬</translation>
+        </message>
+        <message>
+            <source>maximum reward</source>
+            <translation>最大報酬</translation>
+        </message>
+        <message>
+            <source>Components: %1</source>
+            <translation>コンポーネント: %1</translation>
+        </message>
+        <message>
+            <source>Search: %1</source>
+            <translation>検索: %1</translation>
+        </message>
+        <message>
+            <source>1 rollout shown</source>
+            <translation>1 件のロールアウトを表示</translation>
+        </message>
+        <message>
+            <source>%1 rollouts shown</source>
+            <translation>%1 件のロールアウトを表示</translation>
+        </message>
+        <message>
+            <source>more…</source>
+            <translation>さらに読み込む…</translation>
+        </message>
+        <message>
+            <source>Rollout %1: %2</source>
+            <translation>ロールアウト %1: %2</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RolloutDetailView</name>
+        <message>
+            <source>The run recorded no reward config at or before step %1.</source>
+            <translation>この実行にはステップ %1 以前の報酬設定が記録されていません。</translation>
+        </message>
+        <message>
+            <source>The prompt has no recorded e-mail, so rewards that look at it are explained without it.</source>
+            <translation>プロンプトにメールが記録されていないため、メールを参照する報酬はメールなしで説明しています。</translation>
+        </message>
+        <message>
+            <source>The reward config could not be rebuilt to explain the values: %1</source>
+            <translation>値を説明するための報酬設定を再構築できませんでした: %1</translation>
+        </message>
+        <message>
+            <source>Select a rollout to see its answer against the gold and why each reward component gave what it gave.</source>
+            <translation>ロールアウトを選ぶと、回答と正解の比較と、各報酬コンポーネントがその値を与えた理由が表示されます。</translation>
+        </message>
+        <message>
+            <source>Run %1 (#%2) · step %3 · group %4 · sample %5</source>
+            <translation>実行 %1 (#%2) · ステップ %3 · グループ %4 · サンプル %5</translation>
+        </message>
+        <message>
+            <source>Reward (weighted total)</source>
+            <translation>報酬（重み付き合計）</translation>
+        </message>
+        <message>
+            <source>Advantage</source>
+            <translation>アドバンテージ</translation>
+        </message>
+        <message>
+            <source>Tokens</source>
+            <translation>トークン数</translation>
+        </message>
+        <message>
+            <source>Truncated</source>
+            <translation>打ち切り</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>はい</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>いいえ</translation>
+        </message>
+        <message>
+            <source>Mean log-prob per token:</source>
+            <translation>トークンあたりの平均対数確率:</translation>
+        </message>
+        <message>
+            <source>sampling %1 · updated %2 · reference %3 (%4 token ids)</source>
+            <translation>サンプリング時 %1 · 更新後 %2 · 参照 %3（トークン ID %4 個）</translation>
+        </message>
+        <message>
+            <source>Answer against gold</source>
+            <translation>回答と正解</translation>
+        </message>
+        <message>
+            <source>in both</source>
+            <translation>両方にある</translation>
+        </message>
+        <message>
+            <source>only in the answer</source>
+            <translation>回答にだけある</translation>
+        </message>
+        <message>
+            <source>missing from the answer</source>
+            <translation>回答に欠けている</translation>
+        </message>
+        <message>
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <source>Gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>Normalized answer</source>
+            <translation>正規化した回答</translation>
+        </message>
+        <message>
+            <source>Normalized gold</source>
+            <translation>正規化した正解</translation>
+        </message>
+        <message>
+            <source>Answer without markers</source>
+            <translation>法人格を除いた回答</translation>
+        </message>
+        <message>
+            <source>Gold without markers</source>
+            <translation>法人格を除いた正解</translation>
+        </message>
+        <message>
+            <source>Markers removed (answer / gold)</source>
+            <translation>除いた法人格（回答 / 正解）</translation>
+        </message>
+        <message>
+            <source>Reward components (config from step %1)</source>
+            <translation>報酬コンポーネント（ステップ %1 からの設定）</translation>
+        </message>
+        <message>
+            <source>Reward components</source>
+            <translation>報酬コンポーネント</translation>
+        </message>
+        <message>
+            <source>(explained now as %1; the run stored %2)</source>
+            <translation>（いま計算し直すと %1、実行時の記録は %2）</translation>
+        </message>
+        <message>
+            <source>Completion</source>
+            <translation>モデルの出力</translation>
+        </message>
+        <message>
+            <source>Extracted answer:</source>
+            <translation>抽出した回答:</translation>
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation>プロンプト</translation>
+        </message>
+        <message>
+            <source>Show less</source>
+            <translation>折りたたむ</translation>
+        </message>
+        <message>
+            <source>Show all %1 characters</source>
+            <translation>全 %1 文字を表示</translation>
+        </message>
+    </context>
+    <context>
         <name>rwb::widgets::RolloutTableModel</name>
         <message>
             <source>yes</source>
@@ -1049,6 +2058,516 @@
         <message>
             <source>Completion</source>
             <translation>モデルの出力</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RunListModel</name>
+        <message>
+            <source>running</source>
+            <translation>実行中</translation>
+        </message>
+        <message>
+            <source>finished</source>
+            <translation>完了</translation>
+        </message>
+        <message>
+            <source>failed</source>
+            <translation>失敗</translation>
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>Id</source>
+            <translation>ID</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>名前</translation>
+        </message>
+        <message>
+            <source>Kind</source>
+            <translation>種類</translation>
+        </message>
+        <message>
+            <source>Status</source>
+            <translation>状態</translation>
+        </message>
+        <message>
+            <source>Steps</source>
+            <translation>ステップ数</translation>
+        </message>
+        <message>
+            <source>Last step</source>
+            <translation>最終ステップ</translation>
+        </message>
+        <message>
+            <source>Created</source>
+            <translation>作成日時</translation>
+        </message>
+        <message>
+            <source>Finished</source>
+            <translation>終了日時</translation>
+        </message>
+        <message>
+            <source>Message</source>
+            <translation>メッセージ</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RunSetupForm</name>
+        <message>
+            <source>Choose a folder</source>
+            <translation>フォルダーを選択</translation>
+        </message>
+        <message>
+            <source>Choose a file</source>
+            <translation>ファイルを選択</translation>
+        </message>
+        <message>
+            <source>Paper defaults</source>
+            <translation>論文の既定値</translation>
+        </message>
+        <message>
+            <source>The first paper's table 4 values for everything but the paths and the run name</source>
+            <translation>パスと実行名以外のすべてを論文の表 4 の値にします</translation>
+        </message>
+        <message>
+            <source>Demo (tiny model)</source>
+            <translation>デモ（小型モデル）</translation>
+        </message>
+        <message>
+            <source>The demo's GRPO values for the tiny model (scripts/demo.sh): G 8, 8 prompts, 24 tokens, LoRA r 16, learning rate 5e-4, 100 steps, evaluation every 20</source>
+            <translation>小型モデル用のデモの GRPO 設定（scripts/demo.sh）: G 8、プロンプト 8、24 トークン、LoRA r 16、学習率 5e-4、100 ステップ、20 ステップごとに評価</translation>
+        </message>
+        <message>
+            <source>Data &amp;&amp; model</source>
+            <translation>データとモデル</translation>
+        </message>
+        <message>
+            <source>Sampling</source>
+            <translation>サンプリング</translation>
+        </message>
+        <message>
+            <source>Optimization</source>
+            <translation>最適化</translation>
+        </message>
+        <message>
+            <source>Loss</source>
+            <translation>損失</translation>
+        </message>
+        <message>
+            <source>Evaluation &amp;&amp; checkpoints</source>
+            <translation>評価とチェックポイント</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>モデル</translation>
+        </message>
+        <message>
+            <source>The policy's starting point: a model folder (e.g. the SFT output)</source>
+            <translation>方策の出発点となるモデルフォルダー（例: SFT の出力）</translation>
+        </message>
+        <message>
+            <source>Initial adapter</source>
+            <translation>初期アダプター</translation>
+        </message>
+        <message>
+            <source>Optional: a LoRA adapter (e.g. SFT's) merged into the model first</source>
+            <translation>任意: 最初にモデルへマージする LoRA アダプター（例: SFT のもの）</translation>
+        </message>
+        <message>
+            <source>Training data</source>
+            <translation>訓練データ</translation>
+        </message>
+        <message>
+            <source>Extraction JSONL: the prompts</source>
+            <translation>抽出タスクの JSONL: プロンプト</translation>
+        </message>
+        <message>
+            <source>Validation data</source>
+            <translation>検証データ</translation>
+        </message>
+        <message>
+            <source>Optional: extraction JSONL scored with precision / recall / F1</source>
+            <translation>任意: 適合率 / 再現率 / F1 で評価する抽出タスクの JSONL</translation>
+        </message>
+        <message>
+            <source>Reward config</source>
+            <translation>報酬設定</translation>
+        </message>
+        <message>
+            <source>The reward config JSON (the Designer's)</source>
+            <translation>報酬設定の JSON（デザイナーのもの）</translation>
+        </message>
+        <message>
+            <source>Run store</source>
+            <translation>実行ストア</translation>
+        </message>
+        <message>
+            <source>The SQLite run store; the workspace's runs.sqlite</source>
+            <translation>SQLite の実行ストア。ワークスペースの runs.sqlite</translation>
+        </message>
+        <message>
+            <source>Output folder</source>
+            <translation>出力フォルダー</translation>
+        </message>
+        <message>
+            <source>Checkpoints and the final adapter</source>
+            <translation>チェックポイントと最終アダプター</translation>
+        </message>
+        <message>
+            <source>Run name</source>
+            <translation>実行名</translation>
+        </message>
+        <message>
+            <source>Empty: the output folder's name</source>
+            <translation>空欄: 出力フォルダーの名前</translation>
+        </message>
+        <message>
+            <source>Generations per prompt (G)</source>
+            <translation>プロンプトあたりの生成数 (G)</translation>
+        </message>
+        <message>
+            <source>Completions sampled for each prompt; one group</source>
+            <translation>各プロンプトからサンプリングする出力の数（1 グループ）</translation>
+        </message>
+        <message>
+            <source>Prompts per step (B)</source>
+            <translation>ステップあたりのプロンプト数 (B)</translation>
+        </message>
+        <message>
+            <source>8 × 8 = the paper's 64 completions per step</source>
+            <translation>8 × 8 = 論文のステップあたり 64 出力</translation>
+        </message>
+        <message>
+            <source>Temperature</source>
+            <translation>温度</translation>
+        </message>
+        <message>
+            <source>Sampling temperature</source>
+            <translation>サンプリング温度</translation>
+        </message>
+        <message>
+            <source>Top-p</source>
+            <translation>Top-p</translation>
+        </message>
+        <message>
+            <source>Nucleus sampling: the smallest set of tokens with this much probability</source>
+            <translation>核サンプリング: 累積確率がこの値に達する最小のトークン集合</translation>
+        </message>
+        <message>
+            <source>Top-k</source>
+            <translation>Top-k</translation>
+        </message>
+        <message>
+            <source>0: off</source>
+            <translation>0: 無効</translation>
+        </message>
+        <message>
+            <source>Max completion tokens</source>
+            <translation>最大出力トークン数</translation>
+        </message>
+        <message>
+            <source>A completion that reaches it is truncated</source>
+            <translation>これに達した出力は打ち切られます</translation>
+        </message>
+        <message>
+            <source>Dynamic sampling</source>
+            <translation>動的サンプリング</translation>
+        </message>
+        <message>
+            <source>DAPO: drop groups whose rewards are all equal and sample more</source>
+            <translation>DAPO: 報酬がすべて等しいグループを除き、追加でサンプリングします</translation>
+        </message>
+        <message>
+            <source>Max sampling rounds</source>
+            <translation>最大サンプリング回数</translation>
+        </message>
+        <message>
+            <source>Generation rounds per step at most (dynamic sampling)</source>
+            <translation>ステップあたりの生成回数の上限（動的サンプリング）</translation>
+        </message>
+        <message>
+            <source>LoRA</source>
+            <translation>LoRA</translation>
+        </message>
+        <message>
+            <source>Train LoRA adapters; off: the whole model</source>
+            <translation>LoRA アダプターを学習します。オフ: モデル全体</translation>
+        </message>
+        <message>
+            <source>LoRA rank r</source>
+            <translation>LoRA ランク r</translation>
+        </message>
+        <message>
+            <source>Rank of the adapters</source>
+            <translation>アダプターのランク</translation>
+        </message>
+        <message>
+            <source>LoRA α</source>
+            <translation>LoRA α</translation>
+        </message>
+        <message>
+            <source>Scale α of the adapters (α / r multiplies their output)</source>
+            <translation>アダプターのスケール α（出力に α / r を掛けます）</translation>
+        </message>
+        <message>
+            <source>LoRA dropout</source>
+            <translation>LoRA ドロップアウト</translation>
+        </message>
+        <message>
+            <source>Dropout on the adapters' input</source>
+            <translation>アダプター入力のドロップアウト</translation>
+        </message>
+        <message>
+            <source>Learning rate</source>
+            <translation>学習率</translation>
+        </message>
+        <message>
+            <source>AdamW's peak learning rate</source>
+            <translation>AdamW の最大学習率</translation>
+        </message>
+        <message>
+            <source>Weight decay</source>
+            <translation>重み減衰</translation>
+        </message>
+        <message>
+            <source>AdamW's decoupled weight decay</source>
+            <translation>AdamW の分離型重み減衰</translation>
+        </message>
+        <message>
+            <source>Max gradient norm</source>
+            <translation>最大勾配ノルム</translation>
+        </message>
+        <message>
+            <source>Gradients are clipped to this norm (0: no clipping)</source>
+            <translation>勾配をこのノルムにクリップします（0: クリップなし）</translation>
+        </message>
+        <message>
+            <source>Schedule</source>
+            <translation>スケジュール</translation>
+        </message>
+        <message>
+            <source>Learning-rate schedule after the warm-up</source>
+            <translation>ウォームアップ後の学習率スケジュール</translation>
+        </message>
+        <message>
+            <source>Warm-up ratio</source>
+            <translation>ウォームアップ比率</translation>
+        </message>
+        <message>
+            <source>Share of the steps spent warming up</source>
+            <translation>ウォームアップに使うステップの割合</translation>
+        </message>
+        <message>
+            <source>Steps</source>
+            <translation>ステップ数</translation>
+        </message>
+        <message>
+            <source>Optimizer steps of the run</source>
+            <translation>この実行のオプティマイザーステップ数</translation>
+        </message>
+        <message>
+            <source>Micro-batch</source>
+            <translation>マイクロバッチ</translation>
+        </message>
+        <message>
+            <source>Rows per forward / backward (memory, not maths)</source>
+            <translation>順伝播 / 逆伝播あたりの行数（メモリのみに影響し、計算結果は変わりません）</translation>
+        </message>
+        <message>
+            <source>grpo, bnpo, dr_grpo or dapo (docs/grpo.md)</source>
+            <translation>grpo、bnpo、dr_grpo または dapo（docs/grpo.md）</translation>
+        </message>
+        <message>
+            <source>Reward scaling</source>
+            <translation>報酬のスケーリング</translation>
+        </message>
+        <message>
+            <source>Advantages divided by the group's, the batch's or no standard deviation</source>
+            <translation>アドバンテージをグループ、バッチの標準偏差で割るか、割らないか</translation>
+        </message>
+        <message>
+            <source>Clip ε (low)</source>
+            <translation>クリップ ε（下側）</translation>
+        </message>
+        <message>
+            <source>The ratio is clipped to [1 − ε, 1 + ε_high]</source>
+            <translation>比率を [1 − ε, 1 + ε_high] にクリップします</translation>
+        </message>
+        <message>
+            <source>Clip ε (high)</source>
+            <translation>クリップ ε（上側）</translation>
+        </message>
+        <message>
+            <source>DAPO's clip-higher; equal to ε when absent</source>
+            <translation>DAPO の clip-higher。指定がなければ ε と同じ</translation>
+        </message>
+        <message>
+            <source>KL weight β</source>
+            <translation>KL の重み β</translation>
+        </message>
+        <message>
+            <source>k3 KL against the reference (the model with adapters off); 0: none</source>
+            <translation>参照（アダプターを外したモデル）に対する k3 KL。0: なし</translation>
+        </message>
+        <message>
+            <source>Updates per batch (μ)</source>
+            <translation>バッチあたりの更新回数 (μ)</translation>
+        </message>
+        <message>
+            <source>Policy updates per generation batch</source>
+            <translation>生成バッチあたりの方策の更新回数</translation>
+        </message>
+        <message>
+            <source>Mask truncated</source>
+            <translation>打ち切りをマスク</translation>
+        </message>
+        <message>
+            <source>Truncated completions get no gradient</source>
+            <translation>打ち切られた出力には勾配を流しません</translation>
+        </message>
+        <message>
+            <source>Over-long penalty</source>
+            <translation>長すぎる出力へのペナルティ</translation>
+        </message>
+        <message>
+            <source>DAPO's soft punishment of completions near the limit</source>
+            <translation>上限に近い出力への DAPO のソフトなペナルティ</translation>
+        </message>
+        <message>
+            <source>Over-long cache</source>
+            <translation>ペナルティ区間</translation>
+        </message>
+        <message>
+            <source>L_cache: tokens before the limit where the penalty starts</source>
+            <translation>L_cache: ペナルティが始まる、上限の手前のトークン数</translation>
+        </message>
+        <message>
+            <source>Evaluate every</source>
+            <translation>評価の間隔</translation>
+        </message>
+        <message>
+            <source>&gt; 0: evaluate before training, every N steps and at the end (needs validation data)</source>
+            <translation>&gt; 0: 学習前、N ステップごと、最後に評価します（検証データが必要）</translation>
+        </message>
+        <message>
+            <source>Evaluation e-mails</source>
+            <translation>評価メール数</translation>
+        </message>
+        <message>
+            <source>Validation e-mails per evaluation</source>
+            <translation>1 回の評価に使う検証メールの数</translation>
+        </message>
+        <message>
+            <source>Evaluation batch</source>
+            <translation>評価バッチ</translation>
+        </message>
+        <message>
+            <source>Prompts per generation call in evaluations</source>
+            <translation>評価での生成 1 回あたりのプロンプト数</translation>
+        </message>
+        <message>
+            <source>Evaluation max tokens</source>
+            <translation>評価の最大トークン数</translation>
+        </message>
+        <message>
+            <source>0: the max completion tokens</source>
+            <translation>0: 最大出力トークン数と同じ</translation>
+        </message>
+        <message>
+            <source>Checkpoint every</source>
+            <translation>チェックポイントの間隔</translation>
+        </message>
+        <message>
+            <source>&gt; 0: a checkpoint every N steps and at the end</source>
+            <translation>&gt; 0: N ステップごとと最後にチェックポイントを保存します</translation>
+        </message>
+        <message>
+            <source>Resume from</source>
+            <translation>再開元</translation>
+        </message>
+        <message>
+            <source>A checkpoint folder: continue that run</source>
+            <translation>チェックポイントのフォルダー: その実行を続けます</translation>
+        </message>
+        <message>
+            <source>Seed</source>
+            <translation>シード</translation>
+        </message>
+        <message>
+            <source>The same seed and config give the same run</source>
+            <translation>同じシードと設定なら同じ実行になります</translation>
+        </message>
+        <message>
+            <source>Weights dtype</source>
+            <translation>重みのデータ型</translation>
+        </message>
+        <message>
+            <source>float32, bfloat16, or auto (the model's)</source>
+            <translation>float32、bfloat16、または auto（モデルのもの）</translation>
+        </message>
+        <message>
+            <source>Precision</source>
+            <translation>精度</translation>
+        </message>
+        <message>
+            <source>bf16 autocast of the training forward, or fp32</source>
+            <translation>学習時の順伝播を bf16 で自動キャストするか、fp32</translation>
+        </message>
+        <message>
+            <source>Device</source>
+            <translation>デバイス</translation>
+        </message>
+        <message>
+            <source>auto: CUDA when there is a GPU</source>
+            <translation>auto: GPU があれば CUDA</translation>
+        </message>
+        <message>
+            <source>CPU threads</source>
+            <translation>CPU スレッド数</translation>
+        </message>
+        <message>
+            <source>0: every core</source>
+            <translation>0: すべてのコア</translation>
+        </message>
+        <message>
+            <source>on</source>
+            <translation>オン</translation>
+        </message>
+        <message>
+            <source>off</source>
+            <translation>オフ</translation>
+        </message>
+        <message>
+            <source>Default (the paper's table 4): %1</source>
+            <translation>既定値（論文の表 4）: %1</translation>
+        </message>
+        <message>
+            <source>Browse…</source>
+            <translation>参照…</translation>
+        </message>
+        <message>
+            <source>%1: cannot read (%2)</source>
+            <translation>%1: 読み込めません (%2)</translation>
+        </message>
+        <message>
+            <source>%1: not a JSON object (%2)</source>
+            <translation>%1: JSON オブジェクトではありません (%2)</translation>
+        </message>
+        <message>
+            <source>%1: cannot write (%2)</source>
+            <translation>%1: 書き込めません (%2)</translation>
+        </message>
+        <message>
+            <source>%1: no such file</source>
+            <translation>%1: ファイルがありません</translation>
+        </message>
+        <message>
+            <source>%1: no such folder</source>
+            <translation>%1: フォルダーがありません</translation>
         </message>
     </context>
     <context>

@@ -422,8 +422,9 @@ std::optional<QVector<double>> RewardDesigner::weightsForRun(QString *problem) c
     }
     if (m_running->thinking != m_model->thinking()) {
         if (problem)
-            *problem = tr("The run was started %1 thinking mode; the mode cannot change during a run.")
-                           .arg(m_running->thinking ? tr("with") : tr("without"));
+            *problem = m_running->thinking
+                           ? tr("The run was started in thinking mode; the mode cannot change during a run.")
+                           : tr("The run was started without thinking mode; the mode cannot change during a run.");
         return std::nullopt;
     }
     const QVector<double> w = m_weights->weights();
