@@ -32,6 +32,7 @@ Commands:
   sft             supervised fine-tuning (full or LoRA) on an extraction dataset
   grpo            GRPO with a reward config; every rollout goes to the run store
   eval run        generate with a model on a dataset: precision / recall / F1
+  eval failures   predictions grouped by what went wrong; fixed / broke against another
   store info      the runs in a run store with their step counts
   store sql       a read-only SQL query on a run store (JSON lines out)
 
