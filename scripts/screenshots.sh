@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Retakes the guide's screenshots (docs/images/workbench_*_{en,ja}.png, designer_*.png)
+# from the demo's workspace under Xvfb: run scripts/demo.sh first.
+#   scripts/screenshots.sh [WORKSPACE]   (default build/demo)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${RWB_BUILD_DIR:-$root/build}
+ws=${1:-$root/build/demo}
+[[ -f "$ws/runs.sqlite" ]] || { echo "no run store in $ws: run scripts/demo.sh first" >&2; exit 2; }
+out="$root/docs/images"
+# A settings folder of its own, so that the shots do not depend on (or change) yours.
+export XDG_CONFIG_HOME; XDG_CONFIG_HOME=$(mktemp -d)
+trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
+rwb="$build/app/rwb/rwb"
+value() { "$rwb" store sql --store "$ws/runs.sqlite" --query "$1" | sed -E 's/^\{"v":([0-9]+)\}$/\1/'; }
+last_step=$(value "SELECT MAX(step) AS v FROM steps WHERE run_id = (SELECT MAX(id) FROM runs)")
+# A rollout of the last step with a low marker reward (a failed extraction).
+rollout=$(value "SELECT id AS v FROM rollouts WHERE run_id = (SELECT MAX(id) FROM runs) AND step = $last_step ORDER BY json_extract(rewards_json, '\$.marker'), id LIMIT 1 OFFSET 3")
+shot() { # lang view png [extra args]
+  local lang=$1 view=$2 png=$3; shift 3
+  xvfb-run -a -s "-screen 0 1600x1000x24" "$build/app/workbench/reward-workbench" --lang "$lang" \
+    --workspace "$ws" --store "$ws/runs.sqlite" --view "$view" --screenshot "$out/$png" --screenshot-delay 2500 "$@"
+  echo "$out/$png"
+}
+for lang in en ja; do
+  shot "$lang" design "designer_$lang.png" --config "$root/resources/presets/table2_star_partial20_marker80.json" \
+    --samples "$root/resources/samples/company_samples.jsonl" --select 6
+  shot "$lang" curves "workbench_curves_$lang.png" --step "$last_step"
+  shot "$lang" groups "workbench_groups_$lang.png" --step "$last_step" --rollout "$rollout"
+  shot "$lang" rollouts "workbench_rollouts_$lang.png" --rollout "$rollout"
+  shot "$lang" failures "workbench_failures_$lang.png" --compare "0,$last_step"
+done
