@@ -95,14 +95,14 @@ void TestMainWindow::restoresLayoutAndFiles()
         w.openInitialFiles({}, ":/presets/table1_partial50_exist50.json");
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.findChild<QDockWidget *>("sampleDetailDock")->hide();
+        w.findChild<QDockWidget *>("logDock")->hide();
         w.close();
     }
     MainWindow w(&lang);
     w.openInitialFiles({}, {});
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.findChild<QDockWidget *>("sampleDetailDock")->isHidden());
+    QVERIFY(w.findChild<QDockWidget *>("logDock")->isHidden());
     QCOMPARE(w.designer()->configPath(), QString(":/presets/table1_partial50_exist50.json"));
 }
 

@@ -35,10 +35,6 @@
             <translation>報酬コンポーネント</translation>
         </message>
         <message>
-            <source>Sample details</source>
-            <translation>サンプルの詳細</translation>
-        </message>
-        <message>
             <source>&amp;File</source>
             <translation>ファイル(&amp;F)</translation>
         </message>
@@ -437,10 +433,6 @@ The change is stored with its step and marked on the curves.</source>
             <translation>メールの合成</translation>
         </message>
         <message>
-            <source>Open or create a workspace first: the data goes into its data folder.</source>
-            <translation>先にワークスペースを開くか作成してください。データはその data フォルダーに入ります。</translation>
-        </message>
-        <message>
             <source>How many e-mails (split into train, validation and test):</source>
             <translation>メールの件数(学習・検証・テストに分けます):</translation>
         </message>
@@ -467,6 +459,58 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Checkpoint:</source>
             <translation>チェックポイント:</translation>
+        </message>
+        <message>
+            <source>Train a &amp;tokenizer…</source>
+            <translation>トークナイザーを学習(&amp;T)…</translation>
+        </message>
+        <message>
+            <source>New tiny &amp;model…</source>
+            <translation>新しい小型モデル(&amp;M)…</translation>
+        </message>
+        <message>
+            <source>S&amp;FT from a config…</source>
+            <translation>設定から SFT(&amp;F)…</translation>
+        </message>
+        <message>
+            <source>Open or create a workspace first: data, models and configs go into its folders.</source>
+            <translation>先にワークスペースを開くか作成してください。データ、モデル、設定はそのフォルダーに入ります。</translation>
+        </message>
+        <message>
+            <source>Train a tokenizer</source>
+            <translation>トークナイザーの学習</translation>
+        </message>
+        <message>
+            <source>Train a tokenizer: the training data</source>
+            <translation>トークナイザーの学習: 学習データ</translation>
+        </message>
+        <message>
+            <source>Extraction data (*.jsonl)</source>
+            <translation>抽出データ (*.jsonl)</translation>
+        </message>
+        <message>
+            <source>Vocabulary size:</source>
+            <translation>語彙サイズ:</translation>
+        </message>
+        <message>
+            <source>New tiny model</source>
+            <translation>新しい小型モデル</translation>
+        </message>
+        <message>
+            <source>New tiny model: the tokenizer folder</source>
+            <translation>新しい小型モデル: トークナイザーのフォルダー</translation>
+        </message>
+        <message>
+            <source>SFT from a config</source>
+            <translation>設定から SFT</translation>
+        </message>
+        <message>
+            <source>SFT: the config (JSON, as rwb sft takes)</source>
+            <translation>SFT: 設定(rwb sft と同じ JSON)</translation>
+        </message>
+        <message>
+            <source>SFT configs (*.json)</source>
+            <translation>SFT の設定 (*.json)</translation>
         </message>
     </context>
     <context>

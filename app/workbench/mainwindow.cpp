@@ -27,6 +27,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSplitter>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -80,7 +81,14 @@ void MainWindow::createViews()
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("views"));
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_designer->samplesPanel(), QString());
+    // The Designer's samples and the selected sample's details side by side in its tab.
+    auto *design = new QSplitter(Qt::Horizontal);
+    design->setObjectName(QStringLiteral("designSplitter"));
+    design->addWidget(m_designer->samplesPanel());
+    design->addWidget(m_designer->detailPanel());
+    design->setStretchFactor(0, 3);
+    design->setStretchFactor(1, 2);
+    m_tabs->addTab(design, QString());
     m_tabs->addTab(m_curves, QString());
     m_tabs->addTab(m_groups, QString());
     m_tabs->addTab(m_rollouts, QString());
@@ -141,19 +149,14 @@ void MainWindow::createDocks()
     m_runsDock->setObjectName(QStringLiteral("runsDock"));
     m_runsDock->setWidget(m_runTable);
     addDockWidget(Qt::LeftDockWidgetArea, m_runsDock);
-    splitDockWidget(m_componentsDock, m_runsDock, Qt::Vertical);
-
-    m_detailDock = new QDockWidget(this);
-    m_detailDock->setObjectName(QStringLiteral("sampleDetailDock"));
-    m_detailDock->setWidget(m_designer->detailPanel());
-    addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
+    tabifyDockWidget(m_trainingDock, m_runsDock);
 
     m_tokens = new TokenView;
     m_tokens->setObjectName(QStringLiteral("tokenView"));
     m_tokensDock = new QDockWidget(this);
     m_tokensDock->setObjectName(QStringLiteral("tokensDock"));
     m_tokensDock->setWidget(m_tokens);
-    addDockWidget(Qt::BottomDockWidgetArea, m_tokensDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_tokensDock);
 
     m_log = new QPlainTextEdit;
     m_log->setObjectName(QStringLiteral("log"));
@@ -162,13 +165,11 @@ void MainWindow::createDocks()
     m_logDock = new QDockWidget(this);
     m_logDock->setObjectName(QStringLiteral("logDock"));
     m_logDock->setWidget(m_log);
-    addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_logDock);
     tabifyDockWidget(m_tokensDock, m_logDock);
     m_tokensDock->raise();
 
-    resizeDocks({m_componentsDock, m_detailDock}, {340, 420}, Qt::Horizontal);
-    resizeDocks({m_componentsDock, m_runsDock}, {560, 220}, Qt::Vertical);
-    resizeDocks({m_tokensDock}, {150}, Qt::Vertical);
+    resizeDocks({m_componentsDock, m_tokensDock}, {340, 360}, Qt::Horizontal);
 }
 
 void MainWindow::createActions()
@@ -221,6 +222,12 @@ void MainWindow::createActions()
     m_runTable->addActions({m_overlayRun, m_resumeRun});
     m_synthesize = action();
     connect(m_synthesize, &QAction::triggered, this, &MainWindow::synthesizeDialog);
+    m_trainTokenizer = action();
+    connect(m_trainTokenizer, &QAction::triggered, this, &MainWindow::trainTokenizerDialog);
+    m_initModel = action();
+    connect(m_initModel, &QAction::triggered, this, &MainWindow::initModelDialog);
+    m_sft = action();
+    connect(m_sft, &QAction::triggered, this, &MainWindow::sftDialog);
     m_evaluate = action();
     connect(m_evaluate, &QAction::triggered, this, &MainWindow::evaluateDialog);
     m_cancelJob = action(QStyle::SP_DialogCancelButton);
@@ -260,9 +267,9 @@ void MainWindow::createActions()
     m_trainingMenu->addSeparator();
     m_trainingMenu->addActions({m_resumeRun, m_overlayRun});
     m_trainingMenu->addSeparator();
-    m_trainingMenu->addActions({m_synthesize, m_evaluate, m_cancelJob});
+    m_trainingMenu->addActions({m_synthesize, m_trainTokenizer, m_initModel, m_sft, m_evaluate, m_cancelJob});
     m_viewMenu = menuBar()->addMenu(QString());
-    for (QDockWidget *d : {m_componentsDock, m_trainingDock, m_runsDock, m_detailDock, m_tokensDock, m_logDock})
+    for (QDockWidget *d : {m_componentsDock, m_trainingDock, m_runsDock, m_tokensDock, m_logDock})
         m_viewMenu->addAction(d->toggleViewAction());
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_resetLayout);
@@ -353,7 +360,6 @@ void MainWindow::retranslate()
     m_tabs->setTabText(3, tr("Rollouts"));
     m_tabs->setTabText(4, tr("Failures"));
     m_componentsDock->setWindowTitle(tr("Reward components"));
-    m_detailDock->setWindowTitle(tr("Sample details"));
     m_trainingDock->setWindowTitle(tr("Training setup"));
     m_runsDock->setWindowTitle(tr("Runs"));
     m_tokensDock->setWindowTitle(tr("Tokens"));
@@ -385,6 +391,9 @@ void MainWindow::retranslate()
     m_resumeRun->setText(tr("Resume the selected run from its last checkpoint"));
     m_overlayRun->setText(tr("Overlay the selected run on the curves"));
     m_synthesize->setText(tr("S&ynthesize e-mails…"));
+    m_trainTokenizer->setText(tr("Train a &tokenizer…"));
+    m_initModel->setText(tr("New tiny &model…"));
+    m_sft->setText(tr("S&FT from a config…"));
     m_evaluate->setText(tr("&Evaluate a checkpoint…"));
     m_cancelJob->setText(tr("Cancel"));
     m_cancelJob->setToolTip(tr("Cancel the background job"));
@@ -448,7 +457,7 @@ void MainWindow::openBundledSamples()
 void MainWindow::resetLayout()
 {
     restoreState(m_defaultState);
-    for (QDockWidget *d : {m_componentsDock, m_trainingDock, m_runsDock, m_detailDock, m_tokensDock, m_logDock})
+    for (QDockWidget *d : {m_componentsDock, m_trainingDock, m_runsDock, m_tokensDock, m_logDock})
         d->show();
 }
 

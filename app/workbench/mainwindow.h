@@ -40,8 +40,8 @@ struct TrainingStep;
 
 // The workbench's main window. The centre holds one tab per task: the Reward Designer,
 // the live curves, the group advantages, the rollout browser and the failure explorer.
-// Docks hold the reward components, the sample details, the training setup, the runs of
-// the workspace, the token view and the log. A training run goes through the
+// Docks hold the reward components, the training setup and the runs of the workspace
+// (left), the token view and the log (right). A training run goes through the
 // TrainingController (its own thread); every view follows its steps. Restores its layout,
 // the workspace, the open run, the open files and the language at the next start.
 class MainWindow : public QMainWindow {
@@ -121,6 +121,10 @@ private:
     void overlaySelectedRun();
     void resumeSelectedRun();
     void synthesizeDialog();
+    void trainTokenizerDialog();
+    void initModelDialog();
+    void sftDialog();
+    bool needWorkspace(const QString &title);
     void evaluateDialog();
     void onJobStarted(const QString &title);
     void onJobProgress(qint64 done, qint64 total, const QString &detail);
@@ -147,7 +151,6 @@ private:
     QTimer *m_rolloutPoll = nullptr;
 
     QDockWidget *m_componentsDock = nullptr;
-    QDockWidget *m_detailDock = nullptr;
     QDockWidget *m_trainingDock = nullptr;
     QDockWidget *m_runsDock = nullptr;
     QDockWidget *m_tokensDock = nullptr;
@@ -187,6 +190,9 @@ private:
     QAction *m_resumeRun = nullptr;
     QAction *m_overlayRun = nullptr;
     QAction *m_synthesize = nullptr;
+    QAction *m_trainTokenizer = nullptr;
+    QAction *m_initModel = nullptr;
+    QAction *m_sft = nullptr;
     QAction *m_evaluate = nullptr;
     QAction *m_cancelJob = nullptr;
     QAction *m_resetLayout = nullptr;

@@ -17,6 +17,7 @@
 #include "store/runstore.h"
 #include "train/evaluation.h"
 #include "train/grpo.h"
+#include "train/sft.h"
 
 #include <QDateTime>
 #include <QDockWidget>
@@ -471,18 +472,67 @@ void MainWindow::onJobFinished(bool ok, const QString &message)
     m_runList->refresh();
 }
 
+bool MainWindow::needWorkspace(const QString &title)
+{
+    if (!m_workspace)
+        notify(title, tr("Open or create a workspace first: data, models and configs go into its folders."));
+    return m_workspace.has_value();
+}
+
 void MainWindow::synthesizeDialog()
 {
-    if (!m_workspace) {
-        notify(tr("Synthesize e-mails"), tr("Open or create a workspace first: the data goes into its data folder."));
+    if (!needWorkspace(tr("Synthesize e-mails")))
         return;
-    }
     bool ok = false;
     const int count = QInputDialog::getInt(this, tr("Synthesize e-mails"), tr("How many e-mails (split into train, "
                                                                              "validation and test):"),
                                            2000, 10, 1000000, 100, &ok);
     if (ok && !m_jobs->synthesize(m_workspace->dataDir(), count, 42))
         notify(tr("Synthesize e-mails"), tr("Another background job is running."));
+}
+
+void MainWindow::trainTokenizerDialog()
+{
+    const QString title = tr("Train a tokenizer");
+    if (!needWorkspace(title))
+        return;
+    const QString data = QFileDialog::getOpenFileName(this, tr("Train a tokenizer: the training data"),
+                                                      m_workspace->dataDir(), tr("Extraction data (*.jsonl)"));
+    if (data.isEmpty())
+        return;
+    bool ok = false;
+    const int vocab = QInputDialog::getInt(this, title, tr("Vocabulary size:"), 2048, 300, 262144, 256, &ok);
+    if (ok && !m_jobs->trainTokenizer(data, QDir(m_workspace->modelsDir()).filePath(QStringLiteral("tokenizer")), vocab))
+        notify(title, tr("Another background job is running."));
+}
+
+void MainWindow::initModelDialog()
+{
+    const QString title = tr("New tiny model");
+    if (!needWorkspace(title))
+        return;
+    const QString tokenizer = QFileDialog::getExistingDirectory(
+        this, tr("New tiny model: the tokenizer folder"), QDir(m_workspace->modelsDir()).filePath(QStringLiteral("tokenizer")));
+    if (tokenizer.isEmpty())
+        return;
+    if (!m_jobs->initModel(tokenizer, QDir(m_workspace->modelsDir()).filePath(QStringLiteral("tiny"))))
+        notify(title, tr("Another background job is running."));
+}
+
+void MainWindow::sftDialog()
+{
+    const QString title = tr("SFT from a config");
+    const QString path = QFileDialog::getOpenFileName(this, tr("SFT: the config (JSON, as rwb sft takes)"),
+                                                      m_workspace ? m_workspace->configsDir() : QString(),
+                                                      tr("SFT configs (*.json)"));
+    if (path.isEmpty())
+        return;
+    try {
+        if (!m_jobs->trainSft(rwb::train::loadSftConfig(path.toStdString())))
+            notify(title, tr("Another background job is running."));
+    } catch (const std::exception &e) {
+        notify(title, QString::fromUtf8(e.what()));
+    }
 }
 
 void MainWindow::evaluateDialog()
