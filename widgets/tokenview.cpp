@@ -214,6 +214,9 @@ TokenView::TokenView(QWidget *parent)
     m_title->setWordWrap(true);
     m_note->setTextFormat(Qt::PlainText);
     m_note->setWordWrap(true);
+    // A wrapped label asks for a width that grows with its text; let the dock decide.
+    m_title->setMinimumWidth(120);
+    m_note->setMinimumWidth(120);
     m_colourCombo->addItem(tr("Advantage"));
     m_colourCombo->addItem(tr("Ratio to the old policy"));
     m_colourCombo->addItem(tr("Entropy"));
@@ -221,12 +224,14 @@ TokenView::TokenView(QWidget *parent)
     auto *label = new QLabel(tr("Colour by"), this);
     label->setBuddy(m_colourCombo);
 
+    // The colour key on a row of its own, so that the view fits a narrow dock.
     auto *top = new QHBoxLayout;
     top->addWidget(label);
     top->addWidget(m_colourCombo);
-    top->addSpacing(12);
-    top->addWidget(m_legend);
     top->addStretch(1);
+    auto *key = new QHBoxLayout;
+    key->addWidget(m_legend);
+    key->addStretch(1);
 
     m_scroll->setWidget(m_canvas);
     m_scroll->setWidgetResizable(true);
@@ -235,6 +240,7 @@ TokenView::TokenView(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
     layout->addLayout(top);
+    layout->addLayout(key);
     layout->addWidget(m_note);
     layout->addWidget(m_scroll, 1);
 

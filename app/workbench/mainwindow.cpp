@@ -86,8 +86,9 @@ void MainWindow::createViews()
     design->setObjectName(QStringLiteral("designSplitter"));
     design->addWidget(m_designer->samplesPanel());
     design->addWidget(m_designer->detailPanel());
-    design->setStretchFactor(0, 3);
-    design->setStretchFactor(1, 2);
+    design->setStretchFactor(0, 1);
+    design->setStretchFactor(1, 1);
+    design->setSizes({520, 440});
     m_tabs->addTab(design, QString());
     m_tabs->addTab(m_curves, QString());
     m_tabs->addTab(m_groups, QString());
@@ -133,7 +134,6 @@ void MainWindow::createDocks()
     m_trainingDock->setWidget(training);
     addDockWidget(Qt::LeftDockWidgetArea, m_trainingDock);
     tabifyDockWidget(m_componentsDock, m_trainingDock);
-    m_componentsDock->raise();
 
     m_runList = new RunListModel(this);
     m_runTable = new QTableView;
@@ -150,6 +150,7 @@ void MainWindow::createDocks()
     m_runsDock->setWidget(m_runTable);
     addDockWidget(Qt::LeftDockWidgetArea, m_runsDock);
     tabifyDockWidget(m_trainingDock, m_runsDock);
+    m_componentsDock->raise();
 
     m_tokens = new TokenView;
     m_tokens->setObjectName(QStringLiteral("tokenView"));
@@ -169,7 +170,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_tokensDock, m_logDock);
     m_tokensDock->raise();
 
-    resizeDocks({m_componentsDock, m_tokensDock}, {340, 360}, Qt::Horizontal);
+    resizeDocks({m_componentsDock, m_tokensDock}, {330, 300}, Qt::Horizontal);
 }
 
 void MainWindow::createActions()
