@@ -35,6 +35,7 @@ private Q_SLOTS:
     void restoresLayoutAndFiles();
     void trainsFromTheGuiAndChangesWeights();
     void restoresWorkspaceAndRun();
+    void resumesAStoppedRun();
 
 private:
     QTemporaryDir m_dir;
@@ -215,6 +216,54 @@ void TestMainWindow::restoresWorkspaceAndRun()
     MainWindow w2(&lang);
     w2.restoreWorkspace();
     QVERIFY(!w2.workspace().has_value());
+}
+
+// A run stopped after step 2 (with its checkpoint) is resumed from the window: the same
+// run goes on to step 4, and the views show all of it.
+void TestMainWindow::resumesAStoppedRun()
+{
+    QVERIFY(m_dir.isValid());
+    rwb::train::GrpoConfig c = rwbtest::tinyGrpoConfig(m_dir.path(), "resume", 4, 7);
+    c.checkpointEvery = 1;
+    LanguageManager lang;
+    lang.setChoice("en");
+    MainWindow w(&lang);
+    w.openInitialFiles({}, {});
+    auto *controller = w.controller();
+    QSignalSpy finished(controller, &rwb::widgets::TrainingController::finished);
+    auto stopAt2 = connect(controller, &rwb::widgets::TrainingController::stepFinished, this,
+                           [&](const rwb::widgets::TrainingStep &s) {
+                               if (s.step == 2)
+                                   controller->stop();
+                           });
+    QString error;
+    QVERIFY2(w.startTraining(c, &error), qPrintable(error));
+    QVERIFY(finished.wait(240000));
+    QCOMPARE(finished.last().at(0).toString(), QString("stopped"));
+    disconnect(stopAt2);
+    const qint64 runId = controller->runId();
+    qint64 lastStep = 0;
+    {
+        rwb::store::RunStore store(c.store, rwb::store::RunStore::OpenMode::ReadOnly);
+        lastStep = store.run(runId).lastStep;
+        QVERIFY2(lastStep >= 2 && lastStep < 4, qPrintable(QString::number(lastStep)));
+    }
+    // A run that is not GRPO or has no checkpoint is refused with the reason.
+    QVERIFY(!w.resumeRun(QString::fromStdString(c.store), 99, &error));
+    QVERIFY2(error.contains("99"), qPrintable(error));
+
+    QVERIFY2(w.resumeRun(QString::fromStdString(c.store), runId, &error), qPrintable(error));
+    QVERIFY(finished.wait(240000));
+    QCOMPARE(finished.last().at(0).toString(), QString("finished"));
+    QCOMPARE(controller->runId(), runId);
+    rwb::store::RunStore store(c.store, rwb::store::RunStore::OpenMode::ReadOnly);
+    const auto info = store.run(runId);
+    QCOMPARE(QString::fromStdString(info.status), QString("finished"));
+    QCOMPARE(info.lastStep, qint64(4));
+    QCOMPARE(store.runs().size(), size_t(1));
+    QCOMPARE(w.runId(), runId);
+    QTRY_COMPARE(w.rollouts()->model()->rowCount(), 4 * 2 * 4);
+    QCOMPARE(w.groups()->step(), qint64(4));
 }
 
 QTEST_MAIN(TestMainWindow)
