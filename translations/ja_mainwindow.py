@@ -62,6 +62,7 @@ JA = {
     (M, "The training setup has problems:\n%1"): "学習の設定に問題があります:\n%1",
     (M, "%1: starting…"): "%1: 開始中…",
     (M, "%1 · step %2/%3 · reward %4 · %5 tok/s · ETA %6"): "%1 · ステップ %2/%3 · 報酬 %4 · %5 トークン/秒 · 残り %6",
+    (M, "%1 · evaluated the start (F1 %2) · training…"): "%1 · 開始時点を評価しました(F1 %2)· 学習中…",
     (M, "Change reward weights"): "報酬の重みの変更",
     (M, "Apply these weights to the run “%1” from its next step?\n\n%2\n\nThe change is stored with its step and marked on the curves."):
         "この重みを実行「%1」の次のステップから適用しますか?\n\n%2\n\n変更はそのステップとともに保存され、曲線に印が付きます。",

@@ -512,6 +512,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>SFT configs (*.json)</source>
             <translation>SFT の設定 (*.json)</translation>
         </message>
+        <message>
+            <source>%1 · evaluated the start (F1 %2) · training…</source>
+            <translation>%1 · 開始時点を評価しました(F1 %2)· 学習中…</translation>
+        </message>
     </context>
     <context>
         <name>RewardDesigner</name>

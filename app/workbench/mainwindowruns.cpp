@@ -250,6 +250,7 @@ bool MainWindow::startTrainingFromFile(const QString &path, QString *error)
     try {
         const rwb::train::GrpoConfig config = rwb::train::loadGrpoConfig(path.toStdString());
         m_runForm->setConfig(config);
+        m_trainingDock->raise(); // the config in force, beside the curves
         return startTraining(config, error);
     } catch (const std::exception &e) {
         if (error)
@@ -334,6 +335,13 @@ void MainWindow::onStepFinished(const TrainingStep &step)
     }
     m_stepProgress->setValue(static_cast<int>(step.step));
     const double reward = step.value(QStringLiteral("reward"));
+    if (step.step == 0) { // the evaluation before training: no step timed yet
+        m_trainingStatus->setText(tr("%1 · evaluated the start (F1 %2) · training…")
+                                      .arg(m_liveRunName)
+                                      .arg(step.value(QStringLiteral("eval/f1")), 0, 'f', 3));
+        m_runList->refresh();
+        return;
+    }
     m_trainingStatus->setText(
         tr("%1 · step %2/%3 · reward %4 · %5 tok/s · ETA %6")
             .arg(m_liveRunName)
