@@ -22,6 +22,15 @@ shot() { # lang view png [extra args]
     --workspace "$ws" --store "$ws/runs.sqlite" --view "$view" --screenshot "$out/$png" --screenshot-delay 2500 "$@"
   echo "$out/$png"
 }
+# A live run: the demo's GRPO config into a scratch store, shot 70 s after it starts.
+live=$(mktemp -d)
+sed -e "s|\"store\": \"[^\"]*\"|\"store\": \"$live/live.sqlite\"|; s|\"output\": \"[^\"]*\"|\"output\": \"$live/out\"|; s|\"run_name\": \"[^\"]*\"|\"run_name\": \"demo-live\"|" \
+  "$ws/configs/grpo.json" > "$ws/configs/grpo-live.json"
+for lang in en ja; do
+  rm -rf "${live:?}"/*
+  shot "$lang" curves "workbench_training_$lang.png" --train "$ws/configs/grpo-live.json" --screenshot-delay 70000
+done
+rm -rf "$live" "$ws/configs/grpo-live.json"
 for lang in en ja; do
   shot "$lang" design "designer_$lang.png" --config "$root/resources/presets/table2_star_partial20_marker80.json" \
     --samples "$root/resources/samples/company_samples.jsonl" --select 6
