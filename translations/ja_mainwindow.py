@@ -132,4 +132,6 @@ JA = {
     ("main", "a,b"): "a,b",
     ("main", "Milliseconds to wait before the screenshot."): "スクリーンショットの前に待つミリ秒数。",
     ("main", "ms"): "ミリ秒",
+    ("main", "Benchmark: the rollout browser on the last run of this store, print JSON and quit."):
+        "ベンチマーク: このストアの最後の実行でロールアウトブラウザーを測り、JSON を出力して終了します。",
 }

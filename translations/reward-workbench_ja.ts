@@ -1104,6 +1104,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>ms</source>
             <translation>ミリ秒</translation>
         </message>
+        <message>
+            <source>Benchmark: the rollout browser on the last run of this store, print JSON and quit.</source>
+            <translation>ベンチマーク: このストアの最後の実行でロールアウトブラウザーを測り、JSON を出力して終了します。</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::CurvePanel</name>

@@ -75,6 +75,12 @@ RolloutTableModel::Row RolloutTableModel::makeRow(store::StoredRollout r) const
     for (const QString &name : m_components)
         row.components.push_back(o.contains(name) ? o.value(name).toDouble()
                                                   : std::numeric_limits<double>::quiet_NaN());
+    // The table shows neither the prompt nor the raw JSON (the detail pane reads the
+    // rollout again), so a page does not keep them: ~1 KB less per row of a long run.
+    r.prompt.clear();
+    r.prompt.shrink_to_fit();
+    r.rollout.rewardsJson.clear();
+    r.rollout.rewardsJson.shrink_to_fit();
     row.stored = std::move(r);
     return row;
 }

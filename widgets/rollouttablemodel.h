@@ -53,6 +53,8 @@ public:
     int tokensColumn() const { return answerColumn() + 2; }
     int truncatedColumn() const { return answerColumn() + 3; }
     int completionColumn() const { return answerColumn() + 4; }
+    // A row's rollout without its prompt text and rewards JSON (read them with
+    // RunStore::rollout(id)); the component values are componentValue().
     const store::StoredRollout &rollout(int row) const { return m_rows[static_cast<size_t>(row)].stored; }
     double componentValue(int row, int component) const;
 

@@ -8,11 +8,14 @@
 #include "failureexplorer.h"
 #include "groupadvantageview.h"
 #include "rolloutbrowser.h"
+#include "rollouttablemodel.h"
 #include "samplescoremodel.h"
 #include "store/runstore.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QLineEdit>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTableView>
@@ -71,6 +74,117 @@ int benchWeights(int samples)
     o[QStringLiteral("weight_change_max_ms")] = ms.back();
     o[QStringLiteral("target_ms")] = 50;
     o[QStringLiteral("meets_target")] = ms[ms.size() * 95 / 100] < 50.0;
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Indented).constData());
+    return 0;
+}
+
+// Resident memory of this process in MiB (Linux), for the benchmarks' reports.
+double residentMiB()
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0.0;
+    for (const QByteArray &line : f.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').value(0).toDouble() / 1024.0;
+    return 0.0;
+}
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
+}
+
+// `--bench-browser STORE`: how the rollout browser copes with a large run (make one with
+// `rwb bench store --rollouts 1000000 --store F` and `rwb store index --store F`): the
+// time to open the last run, each scroll to the bottom that fetches the next page (the
+// frame a user waits for), a component filter, a full-text search and ← / → stepping,
+// with the resident memory. Prints one JSON object.
+int benchBrowser(const QString &storePath)
+{
+    qint64 runId = 0;
+    try {
+        const rwb::store::RunStore s(storePath.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+        const auto runs = s.runs();
+        if (runs.empty())
+            throw std::runtime_error(storePath.toStdString() + ": no run");
+        runId = runs.back().id;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
+    rwb::widgets::RolloutBrowser browser;
+    browser.resize(1400, 900);
+    browser.show();
+    QCoreApplication::processEvents();
+    const double memBefore = residentMiB();
+    QElapsedTimer t;
+    t.start();
+    QString error;
+    if (!browser.openRun(storePath, runId, &error)) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 2;
+    }
+    QCoreApplication::processEvents();
+    const double openMs = t.nsecsElapsed() / 1e6;
+    // Scroll to the bottom again and again: each reaches the end of what is loaded, and
+    // the view asks for the next page.
+    std::vector<double> frames;
+    constexpr int kScrolls = 400;
+    for (int i = 0; i < kScrolls && browser.model()->canFetchMore({}); ++i) {
+        t.restart();
+        browser.table()->scrollToBottom();
+        QCoreApplication::processEvents();
+        frames.push_back(t.nsecsElapsed() / 1e6);
+    }
+    const int rowsLoaded = browser.model()->rowCount();
+    const double memAfter = residentMiB();
+    // ← / → through the loaded rows.
+    std::vector<double> steps;
+    browser.table()->setFocus();
+    browser.selectRollout(browser.model()->rollout(0).id);
+    for (int i = 0; i < 200; ++i) {
+        t.restart();
+        browser.next();
+        QCoreApplication::processEvents();
+        steps.push_back(t.nsecsElapsed() / 1e6);
+    }
+    t.restart();
+    browser.conditionEdit()->setText(QStringLiteral("marker < 0.5"));
+    const bool filterOk = browser.applyFilter();
+    QCoreApplication::processEvents();
+    const double filterMs = t.nsecsElapsed() / 1e6;
+    const int filterRows = browser.model()->rowCount();
+    browser.conditionEdit()->clear();
+    t.restart();
+    browser.searchEdit()->setText(QStringLiteral("きらめき"));
+    const bool searchOk = browser.applyFilter();
+    QCoreApplication::processEvents();
+    const double searchMs = t.nsecsElapsed() / 1e6;
+    const int searchRows = browser.model()->rowCount();
+
+    QJsonObject o;
+    o[QStringLiteral("benchmark")] = QStringLiteral("rollout-browser");
+    o[QStringLiteral("store")] = storePath;
+    o[QStringLiteral("open_ms")] = openMs;
+    o[QStringLiteral("page_fetch_frames")] = static_cast<int>(frames.size());
+    o[QStringLiteral("rows_loaded")] = rowsLoaded;
+    o[QStringLiteral("scroll_frame_median_ms")] = percentile(frames, 0.5);
+    o[QStringLiteral("scroll_frame_p95_ms")] = percentile(frames, 0.95);
+    o[QStringLiteral("scroll_frame_max_ms")] = percentile(frames, 1.0);
+    o[QStringLiteral("next_median_ms")] = percentile(steps, 0.5);
+    o[QStringLiteral("next_p95_ms")] = percentile(steps, 0.95);
+    o[QStringLiteral("filter_ms")] = filterMs;
+    o[QStringLiteral("filter_ok")] = filterOk;
+    o[QStringLiteral("filter_first_page_rows")] = filterRows;
+    o[QStringLiteral("search_ms")] = searchMs;
+    o[QStringLiteral("search_ok")] = searchOk;
+    o[QStringLiteral("search_first_page_rows")] = searchRows;
+    o[QStringLiteral("resident_mib_before")] = memBefore;
+    o[QStringLiteral("resident_mib_after_scrolling")] = memAfter;
     std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Indented).constData());
     return 0;
 }
@@ -138,9 +252,15 @@ int main(int argc, char **argv)
     const QCommandLineOption screenshotDelay(QStringLiteral("screenshot-delay"),
                                              QCoreApplication::translate("main", "Milliseconds to wait before the screenshot."),
                                              QCoreApplication::translate("main", "ms"), QStringLiteral("1500"));
+    const QCommandLineOption benchBrowserOption(
+        QStringLiteral("bench-browser"),
+        QCoreApplication::translate("main", "Benchmark: the rollout browser on the last run of this store, print JSON and quit."),
+        QCoreApplication::translate("main", "file"));
     parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
-                       step, rollout, compare, screenshotDelay});
+                       step, rollout, compare, screenshotDelay, benchBrowserOption});
     parser.process(app);
+    if (parser.isSet(benchBrowserOption))
+        return benchBrowser(parser.value(benchBrowserOption));
     if (parser.isSet(benchWeightsOption))
         return benchWeights(std::max(1, parser.value(benchWeightsOption).toInt()));
 
