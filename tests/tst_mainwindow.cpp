@@ -9,12 +9,14 @@
 #include "groupadvantagemodel.h"
 #include "rolloutbrowser.h"
 #include "rollouttablemodel.h"
+#include "runsetupform.h"
 #include "trainingcontroller.h"
 #include "store/runstore.h"
 
 #include "tinygrpo.h"
 
 #include <QJsonDocument>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include "curveqcp.h"
@@ -36,6 +38,7 @@ private Q_SLOTS:
     void trainsFromTheGuiAndChangesWeights();
     void restoresWorkspaceAndRun();
     void resumesAStoppedRun();
+    void startsFromTheFormWithTheDesignersWeights();
 
 private:
     QTemporaryDir m_dir;
@@ -264,6 +267,53 @@ void TestMainWindow::resumesAStoppedRun()
     QCOMPARE(w.runId(), runId);
     QTRY_COMPARE(w.rollouts()->model()->rowCount(), 4 * 2 * 4);
     QCOMPARE(w.groups()->step(), qint64(4));
+}
+
+// Training ▸ Start takes the training setup form and the Designer's weights: the weights
+// are saved as the run's reward config in the workspace's configs/ and the run uses them.
+void TestMainWindow::startsFromTheFormWithTheDesignersWeights()
+{
+    QVERIFY(m_dir.isValid());
+    LanguageManager lang;
+    lang.setChoice("en");
+    MainWindow w(&lang);
+    w.openInitialFiles({}, ":/presets/table1_partial50_marker50.json");
+    QString error;
+    const QString ws = m_dir.path() + "/form-ws";
+    QVERIFY2(w.createWorkspace(ws, &error), qPrintable(error));
+    rwb::train::GrpoConfig c = rwbtest::tinyGrpoConfig(m_dir.path(), "unused", 2, 11);
+    c.store = (ws + "/runs.sqlite").toStdString();
+    c.output = (ws + "/out").toStdString();
+    c.runName = "from-form";
+    w.runForm()->setConfig(c);
+    QStringList problems;
+    QVERIFY2(w.runForm()->validate(&problems), qPrintable(problems.join('\n')));
+
+    QSignalSpy finished(w.controller(), &rwb::widgets::TrainingController::finished);
+    QAction *start = w.findChild<QAction *>("startTraining");
+    QVERIFY(start && start->isEnabled());
+    start->trigger();
+    QVERIFY(w.controller()->isActive());
+    QVERIFY(!start->isEnabled()); // one run at a time
+    QVERIFY(finished.wait(240000));
+    QCOMPARE(finished.last().at(0).toString(), QString("finished"));
+
+    // The Designer's weights (partial 50 + marker 50) went to configs/ and to the run.
+    const QStringList saved = QDir(ws + "/configs").entryList({"reward-*.json"}, QDir::Files);
+    QCOMPARE(saved.size(), 1);
+    QFile f(ws + "/configs/" + saved.first());
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject config = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(config["components"].toArray().size(), 2);
+    rwb::store::RunStore store(c.store, rwb::store::RunStore::OpenMode::ReadOnly);
+    const auto runs = store.runs();
+    QCOMPARE(runs.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(runs[0].name), QString("from-form"));
+    for (const auto &r : store.stepRollouts(runs[0].id, 2)) {
+        const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(r.rollout.rewardsJson)).object();
+        QVERIFY(std::abs(r.rollout.reward - 0.5 * (o["partial"].toDouble() + o["marker"].toDouble())) < 1e-12);
+    }
+    QVERIFY(start->isEnabled());
 }
 
 QTEST_MAIN(TestMainWindow)
