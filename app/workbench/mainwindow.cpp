@@ -145,6 +145,9 @@ void MainWindow::createDocks()
     m_runTable->horizontalHeader()->setStretchLastSection(true);
     m_runTable->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(m_runTable, &QTableView::activated, this, &MainWindow::activateRunRow);
+    // Columns fit what they show whenever the list is read again (a few runs: cheap).
+    connect(m_runList, &QAbstractItemModel::modelReset, m_runTable, &QTableView::resizeColumnsToContents);
+    connect(m_runList, &QAbstractItemModel::rowsInserted, m_runTable, &QTableView::resizeColumnsToContents);
     m_runsDock = new QDockWidget(this);
     m_runsDock->setObjectName(QStringLiteral("runsDock"));
     m_runsDock->setWidget(m_runTable);
