@@ -37,5 +37,6 @@ for lang in en ja; do
   shot "$lang" curves "workbench_curves_$lang.png" --step "$last_step"
   shot "$lang" groups "workbench_groups_$lang.png" --step "$last_step" --rollout "$rollout"
   shot "$lang" rollouts "workbench_rollouts_$lang.png" --rollout "$rollout"
-  shot "$lang" failures "workbench_failures_$lang.png" --compare "0,$last_step"
+  shot "$lang" failures "workbench_failures_$lang.png" --compare "0,$last_step" --dock runs
+  shot "$lang" curves "workbench_setup_$lang.png" --dock training
 done

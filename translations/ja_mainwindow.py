@@ -132,6 +132,7 @@ JA = {
     ("main", "a,b"): "a,b",
     ("main", "Milliseconds to wait before the screenshot."): "スクリーンショットの前に待つミリ秒数。",
     ("main", "ms"): "ミリ秒",
+    ("main", "The left dock to show: components, training or runs."): "表示する左のドック: components、training、runs のいずれか。",
     ("main", "Benchmark: the rollout browser on the last run of this store, print JSON and quit."):
         "ベンチマーク: このストアの最後の実行でロールアウトブラウザーを測り、JSON を出力して終了します。",
 }

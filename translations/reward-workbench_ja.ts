@@ -1108,6 +1108,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>Benchmark: the rollout browser on the last run of this store, print JSON and quit.</source>
             <translation>ベンチマーク: このストアの最後の実行でロールアウトブラウザーを測り、JSON を出力して終了します。</translation>
         </message>
+        <message>
+            <source>The left dock to show: components, training or runs.</source>
+            <translation>表示する左のドック: components、training、runs のいずれか。</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::CurvePanel</name>

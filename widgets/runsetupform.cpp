@@ -143,6 +143,8 @@ void restyle(QWidget *w)
 
 struct RunSetupForm::Ui {
     QGroupBox *groups[GroupCount] = {};
+    QGridLayout *grid = nullptr;
+    int columns = 0;
     QPushButton *paper = nullptr;
     QPushButton *demo = nullptr;
     QHash<QString, QToolButton *> browse;
@@ -163,6 +165,44 @@ RunSetupForm::RunSetupForm(QWidget *parent) : QWidget(parent), m_ui(std::make_un
 }
 
 RunSetupForm::~RunSetupForm() = default;
+
+void RunSetupForm::arrangeGroups(int columns)
+{
+    if (columns == m_ui->columns)
+        return;
+    m_ui->columns = columns;
+    QGridLayout *grid = m_ui->grid;
+    for (QGroupBox *g : m_ui->groups)
+        grid->removeWidget(g);
+    for (int c = 0; c < 3; ++c)
+        grid->setColumnStretch(c, 0);
+    for (int r = 0; r < GroupCount + 1; ++r)
+        grid->setRowStretch(r, 0);
+    if (columns >= 3) {
+        // Data and sampling | optimization and loss | evaluation.
+        grid->addWidget(m_ui->groups[DataGroup], 0, 0);
+        grid->addWidget(m_ui->groups[SamplingGroup], 1, 0);
+        grid->addWidget(m_ui->groups[OptimizationGroup], 0, 1);
+        grid->addWidget(m_ui->groups[LossGroup], 1, 1);
+        grid->addWidget(m_ui->groups[EvaluationGroup], 0, 2, 2, 1);
+        grid->setRowStretch(2, 1);
+        grid->setColumnStretch(0, 2);
+        grid->setColumnStretch(1, 1);
+        grid->setColumnStretch(2, 1);
+    } else {
+        const int order[] = {DataGroup, SamplingGroup, OptimizationGroup, LossGroup, EvaluationGroup};
+        for (int r = 0; r < GroupCount; ++r)
+            grid->addWidget(m_ui->groups[order[r]], r, 0);
+        grid->setRowStretch(GroupCount, 1);
+        grid->setColumnStretch(0, 1);
+    }
+}
+
+void RunSetupForm::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    arrangeGroups(width() < 900 ? 1 : 3);
+}
 
 void RunSetupForm::build()
 {
@@ -189,16 +229,8 @@ void RunSetupForm::build()
         m_ui->groups[g] = new QGroupBox(inner);
         forms[g] = new QFormLayout(m_ui->groups[g]);
     }
-    // Three columns: data and sampling | optimization and loss | evaluation.
-    grid->addWidget(m_ui->groups[DataGroup], 0, 0);
-    grid->addWidget(m_ui->groups[SamplingGroup], 1, 0);
-    grid->addWidget(m_ui->groups[OptimizationGroup], 0, 1);
-    grid->addWidget(m_ui->groups[LossGroup], 1, 1);
-    grid->addWidget(m_ui->groups[EvaluationGroup], 0, 2, 2, 1);
-    grid->setRowStretch(2, 1);
-    grid->setColumnStretch(0, 2);
-    grid->setColumnStretch(1, 1);
-    grid->setColumnStretch(2, 1);
+    m_ui->grid = grid;
+    arrangeGroups(3);
     scroll->setWidget(inner);
     outer->addWidget(scroll, 1);
 

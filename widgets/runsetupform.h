@@ -75,10 +75,13 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     struct Field;
     void build();
+    // Three columns of groups when wide, one in a narrow dock.
+    void arrangeGroups(int columns);
     void retranslate();
     void addField(const QString &key, QWidget *editor, QWidget *row = nullptr);
     void setValue(const QString &key, const QJsonValue &value);

@@ -14,7 +14,9 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QDockWidget>
 #include <QFile>
+#include <QHash>
 #include <QLineEdit>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -256,8 +258,11 @@ int main(int argc, char **argv)
         QStringLiteral("bench-browser"),
         QCoreApplication::translate("main", "Benchmark: the rollout browser on the last run of this store, print JSON and quit."),
         QCoreApplication::translate("main", "file"));
+    const QCommandLineOption dock(QStringLiteral("dock"),
+                                  QCoreApplication::translate("main", "The left dock to show: components, training or runs."),
+                                  QCoreApplication::translate("main", "name"));
     parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
-                       step, rollout, compare, screenshotDelay, benchBrowserOption});
+                       step, rollout, compare, screenshotDelay, benchBrowserOption, dock});
     parser.process(app);
     if (parser.isSet(benchBrowserOption))
         return benchBrowser(parser.value(benchBrowserOption));
@@ -312,6 +317,18 @@ int main(int argc, char **argv)
             return 2;
         }
         window.showView(static_cast<MainWindow::View>(i));
+    }
+    if (parser.isSet(dock)) {
+        const QHash<QString, QString> docks{{QStringLiteral("components"), QStringLiteral("rewardComponentsDock")},
+                                            {QStringLiteral("training"), QStringLiteral("trainingDock")},
+                                            {QStringLiteral("runs"), QStringLiteral("runsDock")}};
+        QDockWidget *d = window.findChild<QDockWidget *>(docks.value(parser.value(dock)));
+        if (!d) {
+            std::fprintf(stderr, "--dock: unknown dock '%s' (components, training or runs)\n", qPrintable(parser.value(dock)));
+            return 2;
+        }
+        d->show();
+        d->raise();
     }
     window.show();
 

@@ -26,7 +26,6 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QSettings>
 #include <QStatusBar>
@@ -124,11 +123,7 @@ void MainWindow::createDocks()
     trainingLayout->setContentsMargins(0, 0, 0, 0);
     m_runForm = new RunSetupForm;
     m_runForm->setObjectName(QStringLiteral("runSetupForm"));
-    auto *scroll = new QScrollArea;
-    scroll->setWidget(m_runForm);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    trainingLayout->addWidget(scroll, 1);
+    trainingLayout->addWidget(m_runForm, 1); // it scrolls its own fields
     m_trainingDock = new QDockWidget(this);
     m_trainingDock->setObjectName(QStringLiteral("trainingDock"));
     m_trainingDock->setWidget(training);
@@ -332,6 +327,7 @@ void MainWindow::connectTraining()
         statusBar()->showMessage(tr("Reward config: %1").arg(name.isEmpty() ? path : name), 5000);
     });
     connect(m_designer, &RewardDesigner::applyToRunRequested, this, &MainWindow::onApplyWeightsRequested);
+    connect(m_designer, &RewardDesigner::configLoaded, this, &MainWindow::syncFormRewardConfig);
 
     connect(m_controller, &TrainingController::started, this, &MainWindow::onTrainingStarted);
     connect(m_controller, &TrainingController::stepFinished, this, &MainWindow::onStepFinished);

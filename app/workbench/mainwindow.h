@@ -110,6 +110,8 @@ private:
     void openWorkspaceDialog();
     void openStoreDialog();
     void startFromForm();
+    QString saveDesignerConfigForRun(QString *error);
+    void syncFormRewardConfig();
     void onTrainingStarted(qint64 runId, qint64 totalSteps);
     void onStepFinished(const rwb::widgets::TrainingStep &step);
     void onWeightsApplied(qint64 atStep, const QVector<double> &weights);

@@ -84,6 +84,22 @@ bool MainWindow::openWorkspace(const QString &dir, QString *error)
         return false;
     m_workspace = std::move(ws);
     m_runForm->setWorkspace(*m_workspace);
+    // The form starts from the workspace's last GRPO run (a new run like it is one click
+    // away), and trains with the Designer's weights.
+    try {
+        const rwb::store::RunStore store(m_workspace->storePath().toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+        const auto runs = store.runs();
+        for (auto it = runs.rbegin(); it != runs.rend(); ++it)
+            if (it->kind == "grpo") {
+                rwb::train::GrpoConfig last = rwb::train::parseGrpoConfig(it->configJson, m_workspace->storePath().toStdString());
+                last.resumeFrom.clear();
+                m_runForm->setConfig(last);
+                break;
+            }
+    } catch (const std::exception &e) {
+        appendLog(QString::fromUtf8(e.what()));
+    }
+    syncFormRewardConfig();
     QString listError;
     if (QFileInfo::exists(m_workspace->storePath()) && !m_runList->open(m_workspace->storePath(), &listError))
         appendLog(listError);
@@ -286,8 +302,42 @@ bool MainWindow::startTraining(const rwb::train::GrpoConfig &config, QString *er
     return true;
 }
 
+QString MainWindow::saveDesignerConfigForRun(QString *error)
+{
+    const QString path = QDir(m_workspace->configsDir())
+                             .filePath(QStringLiteral("reward-%1.json")
+                                           .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+    return m_designer->saveConfig(path, error) ? path : QString();
+}
+
+// The form names the Designer's reward config (saved into the workspace as
+// configs/designer.json), so that it validates; a run started from the form gets its own
+// copy of the weights at that moment.
+void MainWindow::syncFormRewardConfig()
+{
+    if (!m_workspace)
+        return;
+    const QString path = QDir(m_workspace->configsDir()).filePath(QStringLiteral("designer.json"));
+    QString error;
+    if (m_designer->saveConfig(path, &error))
+        m_runForm->setRewardConfigPath(path);
+    else
+        appendLog(error);
+}
+
 void MainWindow::startFromForm()
 {
+    // The run trains with the Designer's weights: saved next to the workspace's configs.
+    QString runReward;
+    if (m_workspace) {
+        QString error;
+        runReward = saveDesignerConfigForRun(&error);
+        if (runReward.isEmpty()) {
+            notify(tr("Start training"), error);
+            return;
+        }
+        m_runForm->setRewardConfigPath(runReward);
+    }
     QStringList problems;
     if (!m_runForm->validate(&problems)) {
         m_trainingDock->show();
@@ -295,19 +345,7 @@ void MainWindow::startFromForm()
         notify(tr("Start training"), tr("The training setup has problems:\n%1").arg(problems.join(QLatin1Char('\n'))));
         return;
     }
-    rwb::train::GrpoConfig config = m_runForm->config();
-    // The run trains with the Designer's weights: saved next to the workspace's configs.
-    if (m_workspace) {
-        const QString path = QDir(m_workspace->configsDir())
-                                 .filePath(QStringLiteral("reward-%1.json")
-                                               .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
-        QString error;
-        if (!m_designer->saveConfig(path, &error)) {
-            notify(tr("Start training"), error);
-            return;
-        }
-        config.rewardConfig = path.toStdString();
-    }
+    const rwb::train::GrpoConfig config = m_runForm->config();
     QString error;
     if (!startTraining(config, &error))
         notify(tr("Start training"), error);
