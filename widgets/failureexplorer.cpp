@@ -162,11 +162,12 @@ FailureExplorer::FailureExplorer(QWidget *parent)
     splitter->addWidget(left);
     splitter->addWidget(middle);
     splitter->addWidget(right);
-    // The left pane fits the 9 × 9 matrix; the e-mail gets the rest.
-    splitter->setStretchFactor(0, 0);
+    // Categories and matrix | e-mails | the e-mail, which gets the most; the panes grow
+    // and shrink together with the window (the matrix scrolls when narrow).
+    splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 2);
     splitter->setStretchFactor(2, 3);
-    splitter->setSizes({560, 380, 560});
+    splitter->setSizes({340, 240, 420});
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);

@@ -5,6 +5,8 @@
 
 #include "componentweightseditor.h"
 #include "curvepanel.h"
+#include "failurecategorymodel.h"
+#include "failureexamplemodel.h"
 #include "failureexplorer.h"
 #include "groupadvantageview.h"
 #include "rolloutbrowser.h"
@@ -304,8 +306,17 @@ int main(int argc, char **argv)
     if (parser.isSet(compare)) {
         const QStringList ab = parser.value(compare).split(QLatin1Char(','));
         window.failures()->showCheckpoint(ab.value(0).toLongLong());
-        if (ab.size() > 1)
+        if (ab.size() > 1) {
             window.failures()->compareWith(ab.value(1).toLongLong());
+            // What broke between A and B, the first of its e-mails opened.
+            if (window.failures()->selectCategory(rwb::widgets::FailureCategoryModel::BrokeFilter) &&
+                window.failures()->exampleModel()->rowCount() > 0)
+                window.failures()->selectExample(window.failures()
+                                                     ->exampleModel()
+                                                     ->index(0, 0)
+                                                     .data(rwb::widgets::FailureExampleModel::IdRole)
+                                                     .toString());
+        }
     }
     if (parser.isSet(view)) {
         const QStringList names{QStringLiteral("design"), QStringLiteral("curves"), QStringLiteral("groups"),
