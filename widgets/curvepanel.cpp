@@ -8,9 +8,6 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QImage>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
@@ -25,6 +22,7 @@
 #include <set>
 
 #include "curveqcp.h"
+#include "storedrewardconfig.h"
 
 namespace rwb::widgets {
 
@@ -119,17 +117,6 @@ QString csvField(const QString &s)
 QString shortest(double v)
 {
     return QString::number(v, 'g', QLocale::FloatingPointShortest);
-}
-
-// The components of a reward config JSON: names and weights, in config order.
-void componentsOf(const std::string &json, QStringList *names, QVector<double> *weights)
-{
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json));
-    const QJsonArray components = doc.object().value(QLatin1String("components")).toArray();
-    for (const QJsonValue &c : components) {
-        names->append(c.toObject().value(QLatin1String("reward")).toString());
-        weights->append(c.toObject().value(QLatin1String("weight")).toDouble());
-    }
 }
 
 } // namespace
@@ -313,11 +300,11 @@ std::unique_ptr<CurvePanel::Run> CurvePanel::loadRun(const QString &storePath, q
                 run->series[QString::fromStdString(m.name)].set(m.step, m.value);
         const std::vector<store::RewardConfigVersion> versions = st.rewardConfigs(runId);
         // The first version is the config the run started with; later ones are changes.
-        for (size_t v = 1; v < versions.size(); ++v) {
-            QStringList names;
-            QVector<double> weights;
-            componentsOf(versions[v].configJson, &names, &weights);
-            run->markers.push_back({versions[v].step, markerLabel(weights, names)});
+        for (size_t v = 0; v < versions.size(); ++v) {
+            const StoredRewardConfig config = readStoredRewardConfig(versions[v].configJson);
+            if (v > 0)
+                run->markers.push_back({versions[v].step, markerLabel(config.weights, config.names)});
+            run->componentNames = config.names; // the last version's label live weight changes
         }
     } catch (const std::exception &e) {
         return fail(tr("Cannot show run %1 of %2: %3").arg(runId).arg(storePath, QString::fromUtf8(e.what())));
@@ -330,17 +317,6 @@ bool CurvePanel::showRun(const QString &storePath, qint64 runId, QString *error)
     std::unique_ptr<Run> run = loadRun(storePath, runId, error);
     if (!run)
         return false;
-    m_componentNames.clear();
-    try {
-        const store::RunStore st(QFile::encodeName(storePath).toStdString(), store::RunStore::OpenMode::ReadOnly);
-        const std::vector<store::RewardConfigVersion> versions = st.rewardConfigs(runId);
-        if (!versions.empty()) {
-            QVector<double> weights;
-            componentsOf(versions.back().configJson, &m_componentNames, &weights);
-        }
-    } catch (const std::exception &) {
-        // The names only label live weight changes; without them the labels show weights.
-    }
     m_primary = std::move(run);
     m_structureDirty = true;
     fit();
@@ -375,7 +351,6 @@ void CurvePanel::clear()
 {
     m_primary.reset();
     m_overlays.clear();
-    m_componentNames.clear();
     m_structureDirty = true;
     refresh();
     fit();
@@ -413,7 +388,7 @@ void CurvePanel::markWeightChange(qint64 step, const QVector<double> &weights)
 {
     if (!m_primary)
         return;
-    const QString label = markerLabel(weights, m_componentNames);
+    const QString label = markerLabel(weights, m_primary->componentNames);
     auto &markers = m_primary->markers;
     auto it = std::find_if(markers.begin(), markers.end(), [step](const Marker &m) { return m.step == step; });
     if (it != markers.end())

@@ -133,6 +133,7 @@ private:
         QString label; // "<name> #<id>"
         std::map<QString, CurveSeries> series; // every metric, by name
         QVector<Marker> markers;
+        QStringList componentNames; // of its reward config in force, config order (labels live changes)
         std::map<QString, Graphs> graphs; // the plotted metrics
         std::vector<QString> dirty;       // metrics with points not drawn yet
     };
@@ -161,7 +162,6 @@ private:
 
     std::unique_ptr<Run> m_primary;
     std::vector<std::unique_ptr<Run>> m_overlays;
-    QStringList m_componentNames; // the primary run's reward components, config order
     PlotState m_plots[PlotCount];
     QTimer m_redrawTimer;
     bool m_structureDirty = false;

@@ -1,5 +1,7 @@
 #include "groupadvantagemodel.h"
 
+#include "colourscale.h"
+
 #include "store/runstore.h"
 
 #include <QBrush>
@@ -138,12 +140,9 @@ QVariant GroupAdvantageModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue<qint64>(s.rolloutId);
     case Qt::ToolTipRole:
         return tr("reward %1, advantage %2").arg(s.reward, 0, 'f', 4).arg(s.advantage, 0, 'f', 4);
-    case Qt::BackgroundRole: {
-        // Green for a positive advantage, red for a negative one, paler near 0.
-        const double a = std::clamp(s.advantage / 2.0, -1.0, 1.0);
-        const int alpha = static_cast<int>(std::abs(a) * 140);
-        return QBrush(a >= 0 ? QColor(46, 160, 67, alpha) : QColor(207, 34, 46, alpha));
-    }
+    case Qt::BackgroundRole:
+        // The group view's scale (blue above the group mean, red below), full at ±2 std.
+        return QBrush(divergingColour(s.advantage / 2.0));
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     default:

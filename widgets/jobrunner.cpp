@@ -13,7 +13,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMetaObject>
-#include <QPointer>
 #include <QThread>
 #include <chrono>
 #include <filesystem>
@@ -174,8 +173,7 @@ bool JobRunner::trainTokenizer(const QString &corpusJsonl, const QString &outDir
         // The text of `rwb data corpus`: prompt and gold answer of every line.
         std::string corpus;
         for (const data::ExtractionRecord &r : records)
-            corpus += tokenizer::PromptFormat::paperPrompt(r.senderEmail, r.emailText, thinking) +
-                      tokenizer::PromptFormat::paperCompletion(r.gold, "", thinking) + "\n\n";
+            corpus += tokenizer::PromptFormat::corpusEntry(r.senderEmail, r.emailText, r.gold, thinking);
         tokenizer::BpeTrainerOptions options;
         options.vocabSize = vocabSize;
         std::unique_ptr<tokenizer::BpeTrainer> trainer;

@@ -236,7 +236,6 @@ bool RolloutBrowser::openRun(const QString &storePath, qint64 runId, QString *er
         return false;
     }
     m_store = std::move(s);
-    m_path = storePath;
     m_runId = runId;
     m_currentId = 0;
     m_detail->clear();
@@ -253,7 +252,6 @@ void RolloutBrowser::close()
 {
     m_model->close();
     m_store.reset();
-    m_path.clear();
     m_runId = 0;
     m_currentId = 0;
     m_detail->clear();

@@ -90,7 +90,6 @@ private:
 
     RolloutTableModel *m_model = nullptr;
     std::unique_ptr<store::RunStore> m_store; // for the detail pane (full rollouts)
-    QString m_path;
     qint64 m_runId = 0;
     qint64 m_currentId = 0;
     bool m_selecting = false; // selectRow() in progress: the row change is ours

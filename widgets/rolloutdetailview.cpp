@@ -1,4 +1,5 @@
 #include "rolloutdetailview.h"
+#include "storedrewardconfig.h"
 
 #include "data/jsonl.h"
 #include "reward/compositereward.h"
@@ -13,7 +14,6 @@
 #include "text/utf8.h"
 
 #include <QEvent>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextBrowser>
@@ -127,12 +127,10 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
     } catch (const std::exception &e) {
         // Show what was stored, without explanations: the config may name a reward this build lacks.
         c.problem = tr("The reward config could not be rebuilt to explain the values: %1").arg(str(e.what()));
-        const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(inForce->configJson)).object();
-        c.thinking = o.value(QStringLiteral("thinking")).toBool();
-        for (const auto &v : o.value(QStringLiteral("components")).toArray()) {
-            const QString name = v.toObject().value(QStringLiteral("reward")).toString();
-            c.components.push_back({name, storedValue(name), v.toObject().value(QStringLiteral("weight")).toDouble(), false, {}});
-        }
+        const StoredRewardConfig stored = readStoredRewardConfig(inForce->configJson);
+        c.thinking = stored.thinking;
+        for (int i = 0; i < stored.names.size(); ++i)
+            c.components.push_back({stored.names[i], storedValue(stored.names[i]), stored.weights[i], false, {}});
     }
     return c;
 }

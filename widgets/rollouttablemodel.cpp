@@ -1,8 +1,8 @@
 #include "rollouttablemodel.h"
+#include "storedrewardconfig.h"
 
 #include "store/runstore.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <cmath>
@@ -19,17 +19,13 @@ void RolloutTableModel::open(const QString &path, qint64 runId, store::RolloutFi
     auto s = std::make_unique<store::RunStore>(path.toStdString(), store::RunStore::OpenMode::ReadOnly);
     s->run(runId); // throws when there is no such run
     QStringList names;
-    for (const auto &version : s->rewardConfigs(runId)) {
-        const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(version.configJson)).object();
-        for (const auto &c : o.value("components").toArray()) {
-            const QString name = c.toObject().value("reward").toString();
+    for (const auto &version : s->rewardConfigs(runId))
+        for (const QString &name : readStoredRewardConfig(version.configJson).names)
             if (!name.isEmpty() && !names.contains(name))
                 names.append(name);
-        }
-    }
     filter.runId = runId;
-    const store::RolloutPage first = s->rollouts(filter, 0, m_pageSize);
-    resetTo(std::move(filter), first, [&] {
+    store::RolloutPage first = s->rollouts(filter, 0, m_pageSize);
+    resetTo(std::move(filter), std::move(first), [&] {
         m_store = std::move(s);
         m_components = names;
     });
@@ -48,11 +44,11 @@ void RolloutTableModel::setFilter(store::RolloutFilter filter)
     if (!m_store)
         return;
     filter.runId = m_filter.runId;
-    const store::RolloutPage first = m_store->rollouts(filter, 0, m_pageSize); // throws before any change
-    resetTo(std::move(filter), first);
+    store::RolloutPage first = m_store->rollouts(filter, 0, m_pageSize); // throws before any change
+    resetTo(std::move(filter), std::move(first));
 }
 
-void RolloutTableModel::resetTo(store::RolloutFilter filter, const store::RolloutPage &first,
+void RolloutTableModel::resetTo(store::RolloutFilter filter, store::RolloutPage first,
                                 const std::function<void()> &alsoChange)
 {
     beginResetModel();
@@ -63,7 +59,7 @@ void RolloutTableModel::resetTo(store::RolloutFilter filter, const store::Rollou
     m_rows.clear();
     m_afterId = 0;
     m_more = false;
-    appendPage(first);
+    appendPage(std::move(first));
     endResetModel();
     m_changing = false;
 }
@@ -85,29 +81,35 @@ RolloutTableModel::Row RolloutTableModel::makeRow(store::StoredRollout r) const
     return row;
 }
 
-void RolloutTableModel::appendPage(const store::RolloutPage &page)
+void RolloutTableModel::appendPage(store::RolloutPage page)
 {
-    for (const store::StoredRollout &r : page.rows)
-        m_rows.push_back(makeRow(r));
+    for (store::StoredRollout &r : page.rows)
+        m_rows.push_back(makeRow(std::move(r)));
     if (!page.rows.empty())
         m_afterId = page.nextAfterId;
     m_more = page.more;
+}
+
+int RolloutTableModel::insertNextPage()
+{
+    store::RolloutPage page = m_store->rollouts(m_filter, m_afterId, m_pageSize);
+    const int count = static_cast<int>(page.rows.size());
+    if (count == 0)
+        return 0;
+    const int first = static_cast<int>(m_rows.size());
+    m_changing = true;
+    beginInsertRows({}, first, first + count - 1);
+    appendPage(std::move(page));
+    endInsertRows();
+    m_changing = false;
+    return count;
 }
 
 int RolloutTableModel::poll()
 {
     if (!m_store || m_more || m_changing)
         return 0;
-    const store::RolloutPage page = m_store->rollouts(m_filter, m_afterId, m_pageSize);
-    if (page.rows.empty())
-        return 0;
-    const int first = static_cast<int>(m_rows.size());
-    m_changing = true;
-    beginInsertRows({}, first, first + static_cast<int>(page.rows.size()) - 1);
-    appendPage(page);
-    endInsertRows();
-    m_changing = false;
-    return static_cast<int>(page.rows.size());
+    return insertNextPage();
 }
 
 double RolloutTableModel::componentValue(int row, int component) const
@@ -135,17 +137,8 @@ void RolloutTableModel::fetchMore(const QModelIndex &parent)
     // Not from inside a reset's or an insert's notification: views ask again once it is over.
     if (!canFetchMore(parent) || m_changing)
         return;
-    const store::RolloutPage page = m_store->rollouts(m_filter, m_afterId, m_pageSize);
-    if (page.rows.empty()) {
+    if (insertNextPage() == 0)
         m_more = false;
-        return;
-    }
-    const int first = static_cast<int>(m_rows.size());
-    m_changing = true;
-    beginInsertRows({}, first, first + static_cast<int>(page.rows.size()) - 1);
-    appendPage(page);
-    endInsertRows();
-    m_changing = false;
 }
 
 QVariant RolloutTableModel::data(const QModelIndex &index, int role) const

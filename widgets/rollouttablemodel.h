@@ -71,10 +71,12 @@ private:
         std::vector<double> components; // NaN where the rollout has no such component
     };
     Row makeRow(store::StoredRollout r) const;
-    void appendPage(const store::RolloutPage &page);
+    void appendPage(store::RolloutPage page);
+    // Reads the page after the last row and inserts it; returns how many rows came.
+    int insertNextPage();
     // Shows `first` as the whole table under `filter` (one model reset, inside which
     // `alsoChange` runs too).
-    void resetTo(store::RolloutFilter filter, const store::RolloutPage &first,
+    void resetTo(store::RolloutFilter filter, store::RolloutPage first,
                  const std::function<void()> &alsoChange = {});
 
     std::unique_ptr<store::RunStore> m_store;

@@ -50,8 +50,7 @@ bool RunListModel::refresh(QString *error)
             *error = QString::fromStdString(e.what());
         return false;
     }
-    std::sort(runs.begin(), runs.end(), [](const store::RunInfo &a, const store::RunInfo &b) { return a.id < b.id; });
-    // The old rows must be the first new ones, in order; otherwise start again.
+    // RunStore::runs() is in id order. The old rows must be the first new ones, in order; otherwise start again.
     bool prefix = runs.size() >= m_runs.size();
     for (size_t i = 0; prefix && i < m_runs.size(); ++i)
         prefix = runs[i].id == m_runs[i].id;

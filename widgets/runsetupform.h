@@ -9,7 +9,6 @@
 
 class QLabel;
 class QTimer;
-class QVBoxLayout;
 
 namespace rwb::train {
 struct GrpoConfig;
@@ -78,12 +77,10 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
-    struct Field;
     void build();
     // Three columns of groups when wide, one in a narrow dock.
     void arrangeGroups(int columns);
     void retranslate();
-    void addField(const QString &key, QWidget *editor, QWidget *row = nullptr);
     void setValue(const QString &key, const QJsonValue &value);
     QJsonValue value(const QString &key) const;
     void setAll(const QJsonObject &json);

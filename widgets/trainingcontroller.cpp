@@ -85,11 +85,6 @@ private:
     TrainingController *m_owner;
 };
 
-struct TrainingController::JobHolder {
-    std::unique_ptr<train::GrpoConfig> config;
-    std::unique_ptr<engine::Job> job;
-};
-
 TrainingController::TrainingController(QObject *parent) : QObject(parent), m_sink(std::make_unique<Sink>(this))
 {
     qRegisterMetaType<rwb::widgets::TrainingStep>();
@@ -97,39 +92,34 @@ TrainingController::TrainingController(QObject *parent) : QObject(parent), m_sin
 
 TrainingController::~TrainingController()
 {
-    if (m_job)
-        m_job->job.reset(); // stops at the next boundary and joins
+    m_job.reset(); // stops at the next boundary and joins
 }
 
 bool TrainingController::startGrpo(const train::GrpoConfig &config)
 {
     if (m_state != State::Idle)
         return false;
-    if (m_job)
-        m_job->job.reset(); // the previous, finished job's thread
-    m_job = std::make_unique<JobHolder>();
-    m_job->config = std::make_unique<train::GrpoConfig>(config);
-    train::GrpoConfig *c = m_job->config.get();
-    m_job->job = std::make_unique<engine::Job>(
-        [c](engine::JobControl &control, engine::EventSink &sink) { return train::runGrpo(*c, control, sink); },
+    m_job.reset(); // the previous, finished job's thread
+    m_job = std::make_unique<engine::Job>(
+        [config](engine::JobControl &control, engine::EventSink &sink) { return train::runGrpo(config, control, sink); },
         *m_sink);
     m_runId = 0;
     setState(State::Running);
-    m_job->job->start();
+    m_job->start();
     return true;
 }
 
 void TrainingController::pause()
 {
     if (m_state == State::Running && m_job)
-        m_job->job->control().pause();
+        m_job->control().pause();
 }
 
 void TrainingController::resume()
 {
     if (!m_job || (m_state != State::Paused && m_state != State::Running))
         return;
-    m_job->job->control().resume();
+    m_job->control().resume();
     setState(State::Running);
 }
 
@@ -137,14 +127,14 @@ void TrainingController::stop()
 {
     if (!m_job || m_state == State::Idle)
         return;
-    m_job->job->control().stop();
+    m_job->control().stop();
     setState(State::Stopping);
 }
 
 void TrainingController::setRewardWeights(const QVector<double> &weights)
 {
     if (m_job && m_state != State::Idle)
-        m_job->job->control().setRewardWeights(std::vector<double>(weights.begin(), weights.end()));
+        m_job->control().setRewardWeights(std::vector<double>(weights.begin(), weights.end()));
 }
 
 void TrainingController::setState(State state)
@@ -158,7 +148,7 @@ void TrainingController::setState(State state)
 void TrainingController::jobEnded(const QString &status, const QString &message)
 {
     if (m_job)
-        m_job->job->wait(); // the thread is past finished(): joins at once
+        m_job->wait(); // the thread is past finished(): joins at once
     setState(State::Idle);
     Q_EMIT finished(status, message);
 }

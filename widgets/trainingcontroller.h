@@ -6,6 +6,9 @@
 #include <memory>
 #include <utility>
 
+namespace rwb::engine {
+class Job;
+}
 namespace rwb::train {
 struct GrpoConfig;
 }
@@ -71,8 +74,7 @@ private:
     void jobEnded(const QString &status, const QString &message);
 
     std::unique_ptr<Sink> m_sink;
-    struct JobHolder;
-    std::unique_ptr<JobHolder> m_job;
+    std::unique_ptr<engine::Job> m_job;
     State m_state = State::Idle;
     qint64 m_runId = 0;
 };

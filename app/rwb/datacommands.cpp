@@ -217,8 +217,7 @@ int corpus(const std::vector<std::string> &argv)
     size_t lines = 0;
     for (const std::string &input : args.values("input")) {
         for (const data::ExtractionRecord &r : data::readExtractionJsonl(input, options).records) {
-            file << tokenizer::PromptFormat::paperPrompt(r.senderEmail, r.emailText, thinking)
-                 << tokenizer::PromptFormat::paperCompletion(r.gold, "", thinking) << "\n\n";
+            file << tokenizer::PromptFormat::corpusEntry(r.senderEmail, r.emailText, r.gold, thinking);
             ++lines;
         }
     }

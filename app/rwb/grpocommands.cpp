@@ -5,6 +5,7 @@
 #include "engine/job.h"
 #include "store/runstore.h"
 #include "train/grpo.h"
+#include "util/duration.h"
 
 #include <atomic>
 #include <chrono>
@@ -163,14 +164,6 @@ int grpoTable(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
-std::string clock(double seconds)
-{
-    char buf[32];
-    const int s = static_cast<int>(seconds);
-    std::snprintf(buf, sizeof buf, "%d:%02d", s / 60, s % 60);
-    return buf;
-}
-
 // Ctrl-C only sets a flag (a signal handler may not lock mutexes); a watcher thread
 // turns it into a stop request.
 std::atomic<bool> g_interrupted{false};
@@ -198,7 +191,7 @@ public:
             std::snprintf(f1, sizeof f1, "%.3f", m_f1);
         std::fprintf(stderr, "\rgrpo step %lld/%lld  reward %.3f  F1 %s  %.0f tok/s  ETA %s   ",
                      static_cast<long long>(r.step), static_cast<long long>(r.totalSteps), m_last.value("reward", 0.0),
-                     f1, r.tokensPerSecond, clock(r.etaSeconds).c_str());
+                     f1, r.tokensPerSecond, util::formatDuration(r.etaSeconds).c_str());
         std::fflush(stderr);
     }
     void log(const std::string &line) override

@@ -3,6 +3,7 @@
 
 #include "train/evaluation.h"
 #include "train/sft.h"
+#include "util/duration.h"
 
 #include <cstdio>
 #include <iostream>
@@ -44,14 +45,6 @@ extraction line (the model's output as "completion"), which rwb reward score and
 workbench read.
 )";
 
-std::string eta(double seconds)
-{
-    char buf[32];
-    const int s = static_cast<int>(seconds);
-    std::snprintf(buf, sizeof buf, "%d:%02d", s / 60, s % 60);
-    return buf;
-}
-
 int sft(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"config"}, {"quiet", "help"}});
@@ -65,7 +58,7 @@ int sft(const std::vector<std::string> &argv)
         if (!quiet) {
             const double remaining = p.elapsedSeconds / p.step * (p.totalSteps - p.step);
             std::fprintf(stderr, "\rsft step %d/%d  loss %.4f  lr %.2e  %.0f tok/s  ETA %s   ", p.step, p.totalSteps,
-                         p.loss, p.learningRate, p.tokensPerSecond, eta(remaining).c_str());
+                         p.loss, p.learningRate, p.tokensPerSecond, util::formatDuration(remaining).c_str());
             std::fflush(stderr);
         }
         return true;
@@ -101,7 +94,7 @@ int evalRun(const std::vector<std::string> &argv)
     if (o.batch < 1)
         throw UsageError{"--batch must be ≥ 1"};
     o.adapter = args.value("adapter");
-    o.maxNewTokens = static_cast<int>(args.number("max-new-tokens", o.thinking ? 256 : 48));
+    o.maxNewTokens = static_cast<int>(args.number("max-new-tokens", 0)); // 0: the evaluation's default
     o.output = args.value("output");
     o.dtype = args.value("dtype", "auto");
     o.device = args.value("device", "auto");

@@ -18,6 +18,7 @@
 #include "train/evaluation.h"
 #include "train/grpo.h"
 #include "train/sft.h"
+#include "util/duration.h"
 
 #include <QDateTime>
 #include <QDockWidget>
@@ -36,36 +37,17 @@
 #include <QToolButton>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 using namespace rwb::widgets;
 
 namespace {
 
-QString duration(double seconds)
-{
-    if (!std::isfinite(seconds) || seconds < 0)
-        return QStringLiteral("–");
-    const qint64 s = static_cast<qint64>(std::llround(seconds));
-    return s >= 3600 ? QStringLiteral("%1:%2:%3").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'))
-                     : QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-}
-
 // The reward config a GRPO config names, read as the trainer reads it.
 std::optional<rwb::reward::RewardConfig> readRewardConfig(const std::string &path, QString *error)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        if (error)
-            *error = MainWindow::tr("%1: cannot open").arg(QString::fromStdString(path));
-        return std::nullopt;
-    }
-    std::stringstream text;
-    text << in.rdbuf();
     try {
-        return rwb::reward::parseRewardConfig(text.str(), path, rwb::reward::Registry::builtin());
+        return rwb::reward::loadRewardConfig(path, rwb::reward::Registry::builtin());
     } catch (const std::exception &e) {
         if (error)
             *error = QString::fromUtf8(e.what());
@@ -172,24 +154,20 @@ bool MainWindow::openRun(const QString &storePath, qint64 runId, QString *error)
         return false;
     m_storePath = storePath;
     m_runId = runId;
-    QString viewError;
-    const auto note = [this](bool ok, const QString &e) {
-        if (!ok && !e.isEmpty())
+    const auto show = [&](auto *view) {
+        QString e;
+        if (!view->openRun(storePath, runId, &e) && !e.isEmpty())
             appendLog(e);
     };
-    note(m_groups->openRun(storePath, runId, &viewError), viewError);
-    viewError.clear();
-    note(m_rollouts->openRun(storePath, runId, &viewError), viewError);
-    viewError.clear();
-    note(m_failures->openRun(storePath, runId, &viewError), viewError);
+    show(m_groups);
+    show(m_rollouts);
+    show(m_failures);
     m_tokens->clear();
-    if (m_runList->rowCount() == 0 || m_storePath != storePath) {
-        QString listError;
-        m_runList->open(storePath, &listError);
-    }
-    for (int r = 0; r < m_runList->rowCount(); ++r)
-        if (m_runList->runId(r) == runId)
-            m_runTable->selectRow(r);
+    QString listError;
+    if (m_runList->storePath() != storePath && !m_runList->open(storePath, &listError))
+        appendLog(listError);
+    if (const int row = m_runList->rowOfRun(runId); row >= 0)
+        m_runTable->selectRow(row);
     statusBar()->showMessage(tr("Run %1 of %2").arg(runId).arg(QFileInfo(storePath).fileName()), 5000);
     return true;
 }
@@ -387,7 +365,7 @@ void MainWindow::onStepFinished(const TrainingStep &step)
             .arg(step.totalSteps)
             .arg(std::isfinite(reward) ? QString::number(reward, 'f', 3) : QStringLiteral("–"))
             .arg(step.tokensPerSecond, 0, 'f', 0)
-            .arg(duration(step.etaSeconds)));
+            .arg(QString::fromStdString(rwb::util::formatDuration(step.etaSeconds))));
     m_runList->refresh();
 }
 

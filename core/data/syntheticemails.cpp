@@ -140,6 +140,7 @@ public:
     EmailBuilder(Rng &rng, DataSplit split) : m_rng(rng), m_split(split) {}
 
     SyntheticEmail build();
+    void nameParties(SyntheticEmail &email) const;
 
 private:
     // Scenes: the sender's company is stated.
@@ -1291,9 +1292,16 @@ SyntheticEmail EmailBuilder::build()
     email.record.emailText = body;
     email.stems = m_stems;
     email.recipientCompany = m_recipientCompany;
-    // Which of the other parties the text names: its stem, which every form of the name
-    // contains, occurs in the normalized header and body.
-    const std::u32string source = text::normalize32(m_header + "\n" + body);
+    email.scene = m_scene;
+    return email;
+}
+
+// Which of the other parties the text of `email` (which build() made) names: its stem,
+// which every form of the name contains, occurs in the normalized header and body. Done
+// only for the attempt that is kept.
+void EmailBuilder::nameParties(SyntheticEmail &email) const
+{
+    const std::u32string source = text::normalize32(email.record.senderEmail + "\n" + email.record.emailText);
     const auto named = [&](const Party &p) { return source.find(text::normalize32(p.name.stem)) != std::u32string::npos; };
     if (m_recipient && named(*m_recipient))
         email.recipientNamed = m_recipient->render(NameForm::Full);
@@ -1302,8 +1310,6 @@ SyntheticEmail EmailBuilder::build()
             email.otherCompanies.push_back(p.render(NameForm::Full));
     if (m_carrier && named(*m_carrier))
         email.otherCompanies.push_back(m_carrier->render(NameForm::Full));
-    email.scene = m_scene;
-    return email;
 }
 
 } // namespace
@@ -1348,6 +1354,7 @@ SyntheticEmail SyntheticEmailGenerator::email(size_t index) const
             lastProblem = why;
             continue;
         }
+        builder.nameParties(e);
         e.record.id = idFor(m_split, index);
         return e;
     }

@@ -81,17 +81,12 @@ std::vector<CodePointRange> findIn(const MappedText &m, const std::u32string &ne
 
 // ---- the heuristic ----
 
-bool isSpace(char32_t c)
-{
-    return text::isWhiteSpace(c);
-}
-
 std::vector<std::u32string> words(const std::u32string &line)
 {
     std::vector<std::u32string> out;
     std::u32string cur;
     for (char32_t c : line) {
-        if (isSpace(c)) {
+        if (text::isWhiteSpace(c)) {
             if (!cur.empty())
                 out.push_back(std::move(cur));
             cur.clear();
@@ -155,9 +150,9 @@ bool isGreeting(const std::u32string &line)
 std::u32string trimmed32(const std::u32string &s)
 {
     size_t a = 0, b = s.size();
-    while (a < b && isSpace(s[a]))
+    while (a < b && text::isWhiteSpace(s[a]))
         ++a;
-    while (b > a && isSpace(s[b - 1]))
+    while (b > a && text::isWhiteSpace(s[b - 1]))
         --b;
     return s.substr(a, b - a);
 }
@@ -254,7 +249,7 @@ std::vector<std::string> companyLikeSpans(std::string_view utf8)
         }
         // After: 株式会社ミハル包装 (one space allowed right after the marker).
         size_t a = i + len;
-        if (a < t.size() && isSpace(t[a]) && t[a] != U'\n')
+        if (a < t.size() && text::isWhiteSpace(t[a]) && t[a] != U'\n')
             ++a;
         // A hiragana stem may come first (株式会社こがね運輸); hiragana after other
         // characters is a particle (…運輸の).
@@ -265,7 +260,7 @@ std::vector<std::string> companyLikeSpans(std::string_view utf8)
             ++e;
         // Before: 弘栄電子株式会社 (one space allowed right before the marker).
         size_t b = i;
-        if (b > 0 && isSpace(t[b - 1]) && t[b - 1] != U'\n')
+        if (b > 0 && text::isWhiteSpace(t[b - 1]) && t[b - 1] != U'\n')
             --b;
         size_t s = b;
         while (s > 0 && isNameChar(t[s - 1]))
@@ -322,22 +317,6 @@ const char *sourceKey(PredictionSource s)
     case PredictionSource::NotInText: return "not_in_text";
     }
     return "none";
-}
-
-const char *categoryDescription(FailureCategory c)
-{
-    switch (c) {
-    case FailureCategory::Exact: return "equal to the gold after normalization";
-    case FailureCategory::NoAnswer: return "no answer (empty, or no <answer> block)";
-    case FailureCategory::Missed: return "answered 不明 where the sender's company is stated";
-    case FailureCategory::MarkerOnly: return "differs from the gold only by legal-entity markers";
-    case FailureCategory::NamedWhereUnknown: return "named a company where the answer is 不明";
-    case FailureCategory::Recipient: return "picked the recipient's company";
-    case FailureCategory::ThirdParty: return "picked a third party's company";
-    case FailureCategory::Invented: return "not in the e-mail or its sender line at all";
-    case FailureCategory::OtherWrong: return "in the e-mail, but a wrong or partial span";
-    }
-    return "";
 }
 
 EmailParties guessParties(std::string_view senderEmail, std::string_view emailText, std::string_view gold)
@@ -610,8 +589,14 @@ FailureData loadRunFailures(const std::string &storePath, int64_t runId)
     if (!config.is_object() || evalData == config.end() || !evalData->is_string() || evalData->get<std::string>().empty())
         throw data::InputException(
             {storePath, 0, "run " + std::to_string(runId) + ": its config has no \"eval_data\" (the e-mails evaluated)"});
+    // Thinking mode cannot change during a run: the reward config the store recorded says
+    // it (the file the run config names may have changed since); else that file.
     int thinking = -1;
-    if (auto rc = config.find("reward_config"); rc != config.end()) {
+    if (const auto versions = st.rewardConfigs(runId); !versions.empty()) {
+        const auto rcj = nlohmann::json::parse(versions.back().configJson, nullptr, false);
+        if (auto t = rcj.is_object() ? rcj.find("thinking") : rcj.end(); rcj.is_object() && t != rcj.end() && t->is_boolean())
+            thinking = t->get<bool>() ? 1 : 0;
+    } else if (auto rc = config.find("reward_config"); rc != config.end()) {
         try {
             const nlohmann::json rcj =
                 rc->is_object() ? *rc : nlohmann::json::parse(data::readTextFile(resolve(rc->get<std::string>())));

@@ -57,8 +57,6 @@ enum class PredictionSource { None, Gold, Recipient, ThirdParty, InText, NotInTe
 const char *categoryKey(FailureCategory category);
 // "none", "gold", "recipient", "third_party", "in_text", "not_in_text".
 const char *sourceKey(PredictionSource source);
-// One English sentence on what the category means (the CLI's; the GUI translates its own).
-const char *categoryDescription(FailureCategory category);
 
 // The recipient's company and the other companies of one e-mail.
 struct EmailParties {

@@ -77,15 +77,7 @@ struct RunStore::Impl {
         throw StoreError(path, context, db ? sqlite3_errmsg(db) : "out of memory");
     }
 
-    void exec(const char *sql, const std::string &context) const
-    {
-        char *error = nullptr;
-        if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
-            const std::string message = error ? error : sqlite3_errmsg(db);
-            sqlite3_free(error);
-            throw StoreError(path, context, message);
-        }
-    }
+    void exec(const std::string &sql, const std::string &context) const { execSql(db, path, sql, context); }
 
     int64_t scalarInt(const char *sql) const
     {

@@ -26,23 +26,13 @@ constexpr Source kSources[] = {
 
 const Source &source(SearchIndex::Table table) { return kSources[static_cast<int>(table)]; }
 
-void exec(sqlite3 *db, const std::string &path, const std::string &sql, const char *context)
-{
-    char *error = nullptr;
-    if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
-        const std::string message = error ? error : sqlite3_errmsg(db);
-        sqlite3_free(error);
-        throw StoreError(path, context, message);
-    }
-}
-
 // Lets a read-only connection (PRAGMA query_only=ON) write its TEMP tables for a while.
 class TempWrites {
 public:
     TempWrites(sqlite3 *db, const std::string &path, bool readOnly) : m_db(db), m_readOnly(readOnly)
     {
         if (m_readOnly)
-            exec(m_db, path, "PRAGMA query_only=OFF", "cannot prepare the search");
+            execSql(m_db, path, "PRAGMA query_only=OFF", "cannot prepare the search");
     }
     ~TempWrites()
     {
@@ -154,11 +144,11 @@ SearchIndex::Match SearchIndex::matchSql(Table table)
         const TempWrites allowed(m_db, m_path, m_readOnly);
         const std::string name = std::string("temp.") + s.tail;
         if (!tail.exists)
-            exec(m_db, m_path,
+            execSql(m_db, m_path,
                  "CREATE VIRTUAL TABLE " + name + " USING fts5(" + s.column + ", content='', tokenize='trigram')",
                  "cannot create the search's private index");
         else if (restart && holdsRows)
-            exec(m_db, m_path, "INSERT INTO " + name + "(" + s.tail + ") VALUES ('delete-all')",
+            execSql(m_db, m_path, "INSERT INTO " + name + "(" + s.tail + ") VALUES ('delete-all')",
                  "cannot clear the search's private index");
         tail.exists = true;
         if (top > from) {

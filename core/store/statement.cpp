@@ -6,6 +6,16 @@
 
 namespace rwb::store {
 
+void execSql(sqlite3 *db, const std::string &path, const std::string &sql, const std::string &context)
+{
+    char *error = nullptr;
+    if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+        const std::string message = error ? error : sqlite3_errmsg(db);
+        sqlite3_free(error);
+        throw StoreError(path, context, message);
+    }
+}
+
 Statement::Statement(sqlite3 *db, std::string_view sql, const std::string &path) : m_db(db), m_path(path)
 {
     if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &m_stmt,

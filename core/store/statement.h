@@ -9,6 +9,10 @@ struct sqlite3_stmt;
 
 namespace rwb::store {
 
+// Runs SQL that returns no rows (one or more statements); throws StoreError naming
+// `path` and `context` with SQLite's message.
+void execSql(sqlite3 *db, const std::string &path, const std::string &sql, const std::string &context);
+
 // One prepared SQLite statement, owned (finalized in the destructor). Internal to the
 // run store: every failure throws StoreError naming `path`. Not thread-safe; used by the
 // thread that owns its connection. Parameter indexes are 1-based, columns 0-based.

@@ -1,6 +1,6 @@
 #include "store/transaction.h"
 
-#include "store/storeerror.h"
+#include "store/statement.h"
 
 #include <sqlite3.h>
 
@@ -28,12 +28,7 @@ void Transaction::commit()
 
 void Transaction::exec(const char *sql, const char *context)
 {
-    char *error = nullptr;
-    if (sqlite3_exec(m_db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
-        const std::string message = error ? error : sqlite3_errmsg(m_db);
-        sqlite3_free(error);
-        throw StoreError(m_path, context, message);
-    }
+    execSql(m_db, m_path, sql, context);
 }
 
 } // namespace rwb::store

@@ -97,6 +97,12 @@ std::string PromptFormat::paperCompletion(std::string_view answer, std::string_v
     return s;
 }
 
+std::string PromptFormat::corpusEntry(std::string_view senderEmail, std::string_view emailText, std::string_view gold,
+                                      bool thinking)
+{
+    return paperPrompt(senderEmail, emailText, thinking) + paperCompletion(gold, "", thinking) + "\n\n";
+}
+
 std::string PromptFormat::extractionPrompt(std::string_view senderEmail, std::string_view emailText,
                                            bool thinking) const
 {

@@ -49,6 +49,10 @@ public:
     // The completion the paper's templates expect: the answer, or with thinking
     // "<thinking>{thinking}</thinking><answer>{answer}</answer>".
     static std::string paperCompletion(std::string_view answer, std::string_view thinking, bool thinkingMode);
+    // One entry of a tokenizer-training corpus (`rwb data corpus`): the paper's prompt and
+    // the gold completion of an e-mail, then a blank line.
+    static std::string corpusEntry(std::string_view senderEmail, std::string_view emailText, std::string_view gold,
+                                   bool thinking);
 
     // The company-extraction prompt in this format. Plain: paperPrompt(). ChatML: one user
     // turn holding paperPrompt() up to the e-mail text (without "\n\n### 応答:\n"), then
