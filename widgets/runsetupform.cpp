@@ -27,6 +27,9 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <map>
+#include <optional>
 #include <cmath>
 
 namespace rwb::widgets {
@@ -624,13 +627,14 @@ QStringList RunSetupForm::check(QJsonObject json, QStringList *fields) const
 {
     const QJsonObject original = json;
     const QJsonObject defaults = defaultsJson();
+    std::optional<train::GrpoConfig> parsed; // the last parse that passed: its paths, resolved as the trainer will
     const std::string source = QDir(baseDir()).filePath(QStringLiteral("grpo.json")).toStdString();
     QStringList problems;
     // The parser stops at the first problem: note it, put that field back to its default
-    // (a placeholder for a required path) and parse again, until it passes.
+    // (a stand-in for a required path) and parse again, until it passes.
     for (int round = 0; round < 64; ++round) {
         try {
-            train::parseGrpoConfig(QJsonDocument(json).toJson(QJsonDocument::Compact).toStdString(), source);
+            parsed = train::parseGrpoConfig(QJsonDocument(json).toJson(QJsonDocument::Compact).toStdString(), source);
             break;
         } catch (const data::InputException &e) {
             const QString reason = QString::fromStdString(e.error().reason);
@@ -643,7 +647,7 @@ QStringList RunSetupForm::check(QJsonObject json, QStringList *fields) const
             for (const char *k : kRequiredPaths)
                 required = required || field == QLatin1String(k);
             if (required)
-                json.insert(field, QStringLiteral("placeholder"));
+                json.insert(field, QStringLiteral("unset"));
             else if (defaults.contains(field))
                 json.insert(field, defaults.value(field));
             else
@@ -654,8 +658,13 @@ QStringList RunSetupForm::check(QJsonObject json, QStringList *fields) const
         }
     }
     // What the parser does not look at: the files must be there.
-    const QDir base(baseDir());
-    auto resolved = [&](const char *key) { return QDir::cleanPath(base.absoluteFilePath(original.value(QLatin1String(key)).toString())); };
+    if (!parsed)
+        return problems;
+    const std::map<QString, std::string> paths{
+        {QStringLiteral("model"), parsed->model},           {QStringLiteral("train_data"), parsed->trainData},
+        {QStringLiteral("eval_data"), parsed->evalData},     {QStringLiteral("reward_config"), parsed->rewardConfig},
+        {QStringLiteral("init_adapter"), parsed->initAdapter}, {QStringLiteral("resume_from"), parsed->resumeFrom}};
+    auto resolved = [&](const char *key) { return QString::fromStdString(paths.at(QLatin1String(key))); };
     auto fresh = [&](const char *key) {
         return original.value(QLatin1String(key)).isString() && !fields->contains(QLatin1String(key));
     };

@@ -113,15 +113,22 @@ std::string base64(const std::string &bytes)
     return out;
 }
 
-// Opens an existing store read-only; a missing file or a file that is not a store is bad input.
-std::unique_ptr<store::RunStore> openForReading(const std::string &path)
+// A store error as bad input naming the file ("path: reason").
+data::InputException badStore(const std::string &path, const store::StoreError &e)
+{
+    return data::InputException({path, 0, std::string(e.what()).substr(path.size() + 2)});
+}
+
+// Opens an existing store; a missing file or a file that is not a store is bad input.
+std::unique_ptr<store::RunStore> openStore(const std::string &path,
+                                           store::RunStore::OpenMode mode = store::RunStore::OpenMode::ReadOnly)
 {
     if (!std::filesystem::exists(path))
         throw data::InputException({path, 0, "no such file"});
     try {
-        return std::make_unique<store::RunStore>(path, store::RunStore::OpenMode::ReadOnly);
+        return std::make_unique<store::RunStore>(path, mode);
     } catch (const store::StoreError &e) {
-        throw data::InputException({path, 0, std::string(e.what()).substr(path.size() + 2)});
+        throw badStore(path, e);
     }
 }
 
@@ -133,7 +140,7 @@ int info(const std::vector<std::string> &argv)
         return kExitOk;
     }
     const std::string path = args.required("store");
-    const auto store = openForReading(path);
+    const auto store = openStore(path);
     nlohmann::ordered_json j;
     j["store"] = path;
     j["schema_version"] = store->schemaVersion();
@@ -174,7 +181,7 @@ int sql(const std::vector<std::string> &argv)
     }
     const std::string path = args.required("store");
     const std::string query = args.required("query");
-    const auto store = openForReading(path);
+    const auto store = openStore(path);
     try {
         store->query(query, [](const std::vector<std::string> &columns, const std::vector<store::SqlValue> &values) {
             nlohmann::ordered_json row = nlohmann::ordered_json::object();
@@ -192,7 +199,7 @@ int sql(const std::vector<std::string> &argv)
             return static_cast<bool>(std::cout);
         });
     } catch (const store::StoreError &e) {
-        throw data::InputException({path, 0, std::string(e.what()).substr(path.size() + 2)});
+        throw badStore(path, e);
     }
     std::cout.flush();
     return kExitOk;
@@ -215,15 +222,12 @@ int index(const std::vector<std::string> &argv)
         return kExitOk;
     }
     const std::string path = args.required("store");
-    if (!std::filesystem::exists(path))
-        throw data::InputException({path, 0, "no such file"});
     const auto start = std::chrono::steady_clock::now();
     int64_t indexed = 0;
     try {
-        store::RunStore store(path);
-        indexed = store.indexPending();
+        indexed = openStore(path, store::RunStore::OpenMode::ReadWrite)->indexPending();
     } catch (const store::StoreError &e) {
-        throw data::InputException({path, 0, std::string(e.what()).substr(path.size() + 2)});
+        throw badStore(path, e);
     }
     nlohmann::ordered_json j;
     j["store"] = path;
