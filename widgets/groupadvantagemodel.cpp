@@ -6,6 +6,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -66,6 +67,23 @@ void GroupAdvantageModel::clear()
     m_step = -1;
     m_groupSize = 0;
     endResetModel();
+}
+
+GroupAdvantageModel::RewardStats GroupAdvantageModel::rewardStats() const
+{
+    RewardStats st;
+    double sum = 0.0;
+    for (const Group &g : m_groups)
+        for (const Sample &sample : g.samples) {
+            if (!sample.present)
+                continue;
+            st.min = st.count == 0 ? sample.reward : std::min(st.min, sample.reward);
+            st.max = st.count == 0 ? sample.reward : std::max(st.max, sample.reward);
+            sum += sample.reward;
+            ++st.count;
+        }
+    st.mean = st.count > 0 ? sum / st.count : 0.0;
+    return st;
 }
 
 int GroupAdvantageModel::flatGroups() const

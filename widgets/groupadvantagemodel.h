@@ -33,6 +33,12 @@ public:
     int groupSize() const { return m_groupSize; }
     // Groups whose rewards are all equal (std ≤ 1e-8, as the trainer decides).
     int flatGroups() const;
+    // The step's rewards over every sample: lowest, highest, mean, and how many (0: none).
+    struct RewardStats {
+        double min = 0.0, max = 0.0, mean = 0.0;
+        int count = 0;
+    };
+    RewardStats rewardStats() const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

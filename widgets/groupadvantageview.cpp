@@ -263,17 +263,9 @@ void GroupAdvantageView::load(qint64 step)
         m_model->clear();
     }
     // The reward axis: 0 … 1, widened to whatever rewards the step has.
-    double low = 0.0, high = 1.0;
-    for (int row = 0; row < m_model->rowCount(); ++row)
-        for (int col = GroupAdvantageModel::FirstSampleColumn; col < m_model->columnCount(); ++col) {
-            const QVariant v = m_model->index(row, col).data(GroupAdvantageModel::ValueRole);
-            if (v.isValid()) {
-                low = std::min(low, v.toDouble());
-                high = std::max(high, v.toDouble());
-            }
-        }
-    m_delegate->low = low;
-    m_delegate->high = high;
+    const GroupAdvantageModel::RewardStats rewards = m_model->rewardStats();
+    m_delegate->low = rewards.count > 0 ? std::min(0.0, rewards.min) : 0.0;
+    m_delegate->high = rewards.count > 0 ? std::max(1.0, rewards.max) : 1.0;
     {
         const QSignalBlocker a(m_spin), b(m_slider);
         if (step > m_spin->maximum()) {
@@ -325,21 +317,12 @@ void GroupAdvantageView::updateSummary()
                                           : tr("Step %1 has no rollouts (an evaluation step or not written).").arg(step()));
         return;
     }
-    double sum = 0.0;
-    int n = 0;
-    for (int row = 0; row < groups; ++row)
-        for (int col = GroupAdvantageModel::FirstSampleColumn; col < m_model->columnCount(); ++col) {
-            const QVariant v = m_model->index(row, col).data(GroupAdvantageModel::ValueRole);
-            if (v.isValid()) {
-                sum += v.toDouble();
-                ++n;
-            }
-        }
+    const GroupAdvantageModel::RewardStats rewards = m_model->rewardStats();
     const int flat = m_model->flatGroups();
     QString text = tr("Step %1: G = %2, %n group(s), mean reward %3.", nullptr, groups)
                        .arg(step())
                        .arg(m_model->groupSize())
-                       .arg(n > 0 ? sum / n : 0.0, 0, 'f', 3);
+                       .arg(rewards.mean, 0, 'f', 3);
     text += QLatin1Char(' ');
     text += flat > 0 ? tr("%1 of %2 groups all equal — they teach nothing.").arg(flat).arg(groups)
                      : tr("No group is all equal.");
