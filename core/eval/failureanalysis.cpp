@@ -353,10 +353,12 @@ EmailParties partiesOf(const data::ExtractionRecord &r)
     return p;
 }
 
-bool namesCompany(std::string_view prediction, std::string_view company)
+namespace {
+
+// Two names without their markers name the same company: equal, or one holds the other
+// (at least 2 code points).
+bool coresMatch(const std::u32string &a, const std::u32string &b)
 {
-    const std::u32string a = coreOf(text::normalize32(prediction));
-    const std::u32string b = coreOf(text::normalize32(company));
     if (a.empty() || b.empty())
         return false;
     if (a == b)
@@ -364,6 +366,13 @@ bool namesCompany(std::string_view prediction, std::string_view company)
     const std::u32string &shorter = a.size() < b.size() ? a : b;
     const std::u32string &longer = a.size() < b.size() ? b : a;
     return shorter.size() >= 2 && longer.find(shorter) != std::u32string::npos;
+}
+
+} // namespace
+
+bool namesCompany(std::string_view prediction, std::string_view company)
+{
+    return coresMatch(coreOf(text::normalize32(prediction)), coreOf(text::normalize32(company)));
 }
 
 namespace {
@@ -401,16 +410,18 @@ FailureCase categorizePrepared(const PreparedEmail &e, std::string_view answer, 
     const std::u32string &source = e.source;
     const std::u32string predCore = coreOf(pred);
 
-    if (!pred.empty() && !predUnknown) {
-        const std::u32string goldCore = coreOf(gold);
-        const std::u32string &shorter = predCore.size() < goldCore.size() ? predCore : goldCore;
-        const std::u32string &longer = predCore.size() < goldCore.size() ? goldCore : predCore;
-        if (!goldUnknown && !shorter.empty() && (shorter == longer || (shorter.size() >= 2 && contains(longer, shorter))))
+    const bool named = !pred.empty() && !predUnknown;
+    const bool namesGold = named && !goldUnknown && coresMatch(predCore, coreOf(gold));
+    const bool namesRecipient = named && coresMatch(predCore, coreOf(text::normalize32(parties.recipient)));
+    const bool namesThird = named && std::any_of(parties.others.begin(), parties.others.end(), [&](const std::string &o) {
+                                return coresMatch(predCore, coreOf(text::normalize32(o)));
+                            });
+    if (named) {
+        if (namesGold)
             f.source = PredictionSource::Gold;
-        else if (namesCompany(answer, parties.recipient))
+        else if (namesRecipient)
             f.source = PredictionSource::Recipient;
-        else if (std::any_of(parties.others.begin(), parties.others.end(),
-                             [&](const std::string &o) { return namesCompany(answer, o); }))
+        else if (namesThird)
             f.source = PredictionSource::ThirdParty;
         else if (contains(source, pred) || contains(source, predCore))
             f.source = PredictionSource::InText;
@@ -418,6 +429,8 @@ FailureCase categorizePrepared(const PreparedEmail &e, std::string_view answer, 
             f.source = PredictionSource::NotInText;
     }
 
+    // A partial overlap with the gold that also names the recipient or a third party is
+    // listed under them.
     if (pred == gold)
         f.category = FailureCategory::Exact;
     else if (pred.empty())
@@ -428,23 +441,14 @@ FailureCase categorizePrepared(const PreparedEmail &e, std::string_view answer, 
         f.category = FailureCategory::MarkerOnly;
     else if (goldUnknown)
         f.category = FailureCategory::NamedWhereUnknown;
-    else if (f.source == PredictionSource::Recipient)
+    else if (namesRecipient)
         f.category = FailureCategory::Recipient;
-    else if (f.source == PredictionSource::ThirdParty)
+    else if (namesThird)
         f.category = FailureCategory::ThirdParty;
     else if (f.source == PredictionSource::NotInText)
         f.category = FailureCategory::Invented;
     else
         f.category = FailureCategory::OtherWrong;
-    // A partial overlap with the gold that also names the recipient or a third party
-    // is listed under them: check those before settling for OtherWrong.
-    if (f.category == FailureCategory::OtherWrong && f.source == PredictionSource::Gold) {
-        if (namesCompany(answer, parties.recipient))
-            f.category = FailureCategory::Recipient;
-        else if (std::any_of(parties.others.begin(), parties.others.end(),
-                             [&](const std::string &o) { return namesCompany(answer, o); }))
-            f.category = FailureCategory::ThirdParty;
-    }
     return f;
 }
 
