@@ -86,7 +86,7 @@ void TestTranslations::currentWithSources()
     for (const QString &s : fresh.sources)
         if (!committed.sources.contains(s))
             missing << QString(s).replace(QChar(0x1f), ": ");
-    QVERIFY2(missing.isEmpty(), qPrintable("not in the .ts (run the update_translations target and translations/ja.py):\n" +
+    QVERIFY2(missing.isEmpty(), qPrintable("not in the .ts (run the update_translations target and translate them in the .ts):\n" +
                                            missing.join('\n')));
 }
 

@@ -2562,16 +2562,16 @@ The change is stored with its step and marked on the curves.</source>
             <translation>重みのデータ型</translation>
         </message>
         <message>
-            <source>float32, bfloat16, or auto (the model's)</source>
-            <translation>float32、bfloat16、または auto（モデルのもの）</translation>
+            <source>float32, bfloat16, or auto (the model's; bfloat16 weights compute in float32 where bf16 is slow)</source>
+            <translation>float32、bfloat16、または auto（モデルのもの。bf16 が遅いマシンでは bfloat16 の重みを float32 で計算）</translation>
         </message>
         <message>
             <source>Precision</source>
             <translation>精度</translation>
         </message>
         <message>
-            <source>bf16 autocast of the training forward, or fp32</source>
-            <translation>学習時の順伝播を bf16 で自動キャストするか、fp32</translation>
+            <source>auto: bf16 autocast where this machine runs bf16 fast (AMX, or AVX512-BF16 when timed faster; a GPU), else fp32; or bf16 / fp32</source>
+            <translation>auto: このマシンで bf16 が速い場合（AMX、計測で速かった AVX512-BF16、GPU）は学習時の順伝播を bf16 で自動キャストし、それ以外は fp32。bf16 / fp32 の指定も可</translation>
         </message>
         <message>
             <source>Device</source>

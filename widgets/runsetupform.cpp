@@ -94,7 +94,7 @@ const FieldSpec kFields[] = {
     {"resume_from", Kind::Folder, EvaluationGroup},
     {"seed", Kind::Integer, EvaluationGroup},
     {"dtype", Kind::Choice, EvaluationGroup, {"float32", "bfloat16", "auto"}},
-    {"precision", Kind::Choice, EvaluationGroup, {"bf16", "fp32"}},
+    {"precision", Kind::Choice, EvaluationGroup, {"auto", "bf16", "fp32"}},
     {"device", Kind::Choice, EvaluationGroup, {"auto", "cpu", "cuda"}},
     {"threads", Kind::Integer, EvaluationGroup},
 };
@@ -371,8 +371,8 @@ void RunSetupForm::retranslate()
         {"checkpoint_every", {tr("Checkpoint every"), tr("> 0: a checkpoint every N steps and at the end")}},
         {"resume_from", {tr("Resume from"), tr("A checkpoint folder: continue that run")}},
         {"seed", {tr("Seed"), tr("The same seed and config give the same run")}},
-        {"dtype", {tr("Weights dtype"), tr("float32, bfloat16, or auto (the model's)")}},
-        {"precision", {tr("Precision"), tr("bf16 autocast of the training forward, or fp32")}},
+        {"dtype", {tr("Weights dtype"), tr("float32, bfloat16, or auto (the model's; bfloat16 weights compute in float32 where bf16 is slow)")}},
+        {"precision", {tr("Precision"), tr("auto: bf16 autocast where this machine runs bf16 fast (AMX, or AVX512-BF16 when timed faster; a GPU), else fp32; or bf16 / fp32")}},
         {"device", {tr("Device"), tr("auto: CUDA when there is a GPU")}},
         {"threads", {tr("CPU threads"), tr("0: every core")}},
     };

@@ -5,6 +5,7 @@
 #include "model/causallm.h"
 #include "model/membench.h"
 #include "model/modelconfig.h"
+#include "model/precision.h"
 #include "reward/compositereward.h"
 #include "reward/extraction.h"
 
@@ -127,19 +128,21 @@ int rewards(const std::vector<std::string> &argv)
 
 const char *const kGenerateHelp = R"(rwb bench generate — how fast the decoder prefills and decodes
 
-Usage: rwb bench generate [--shape tiny|qwen3-0.6b|all] [--dtype float32|bfloat16|all]
+Usage: rwb bench generate [--shape tiny|qwen3-0.6b|all] [--dtype auto|float32|bfloat16|all]
                           [--samples G] [--prompt-tokens P] [--new-tokens N] [--threads T]
 
   --shape          tiny: the demo's default policy (Qwen3 architecture, ~4M parameters,
                    vocab 4096); qwen3-0.6b: Qwen3-0.6B's shape with random weights;
                    all (default): both
-  --dtype          weights and activations; all (default): both
+  --dtype          weights and activations; auto (default): what the engine runs a bf16
+                   checkpoint in on this machine (bfloat16 where the CPU or GPU does bf16
+                   fast, else float32; the reason is printed); all: both
   --samples G      the group size decoded together after one prefill (default 8)
   --prompt-tokens  prompt length (default 64)
   --new-tokens     tokens decoded per row (default 32); no stop token, so every row decodes them all
   --threads        libtorch CPU threads (default: every core)
 
-Prints one JSON object: the memory bandwidth and, per shape, dtype and batch (1 and G),
+Prints one JSON object: the precision chosen and why, the memory bandwidth and, per shape, dtype and batch (1 and G),
 prefill and decode tokens/s. Decode at batch 1 reads every weight once per token, so
 its bound is bandwidth / weight bytes; "of_bound" is the measured fraction of it.
 Targets (issue 3, on the 0.6B shape): batch-1 bf16 decode ≥ 70 % of the bound,
@@ -193,22 +196,28 @@ int generate(const std::vector<std::string> &argv)
         return kExitOk;
     }
     const std::string shape = args.value("shape", "all");
-    const std::string dtype = args.value("dtype", "all");
+    std::string dtype = args.value("dtype", "auto");
     if (shape != "tiny" && shape != "qwen3-0.6b" && shape != "all")
         throw UsageError{"--shape must be tiny, qwen3-0.6b or all"};
-    if (dtype != "float32" && dtype != "bfloat16" && dtype != "all")
-        throw UsageError{"--dtype must be float32, bfloat16 or all"};
+    if (dtype != "auto" && dtype != "float32" && dtype != "bfloat16" && dtype != "all")
+        throw UsageError{"--dtype must be auto, float32, bfloat16 or all"};
     const int g = static_cast<int>(args.number("samples", 8));
     const int promptTokens = static_cast<int>(args.number("prompt-tokens", 64));
     const int newTokens = static_cast<int>(args.number("new-tokens", 32));
     if (g < 1 || promptTokens < 1 || newTokens < 1)
         throw UsageError{"--samples, --prompt-tokens and --new-tokens must be ≥ 1"};
     setThreadsOption(args);
+    const model::PrecisionChoice precision = model::resolvePrecision("auto", "cpu");
+    std::cerr << "precision " << precision.name() << ": " << precision.reason << std::endl;
+    if (dtype == "auto")
+        dtype = model::resolveDtype("auto", "bfloat16", "cpu");
 
     std::cerr << "measuring memory bandwidth…" << std::endl;
     const model::MemoryBandwidth bw = model::measureMemoryBandwidth(1.0);
     nlohmann::ordered_json out;
     out["benchmark"] = "generate";
+    out["precision"] = precision.name();
+    out["precision_reason"] = precision.reason;
     out["threads"] = bw.threads;
     out["read_gb_per_s"] = bw.readBytesPerSecond / 1e9;
     out["prompt_tokens"] = promptTokens;

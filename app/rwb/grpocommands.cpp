@@ -3,6 +3,7 @@
 
 #include "data/jsonl.h"
 #include "engine/job.h"
+#include "model/precision.h"
 #include "store/runstore.h"
 #include "train/grpo.h"
 #include "util/duration.h"
@@ -52,14 +53,15 @@ failed (a NaN loss names its step), 2 for a bad config.
 
 const char *const kGrpoStepHelp = R"(rwb bench grpo-step — where the time of a GRPO step goes
 
-Usage: rwb bench grpo-step [--config C.json] [--steps N] [--work DIR]
+Usage: rwb bench grpo-step [--config C.json] [--steps N] [--work DIR] [--precision auto|bf16|fp32]
 
 Without --config: makes the demo's setup in DIR (default: a temporary folder) — 600
 synthetic e-mails, a byte-level BPE tokenizer of 1,024 tokens and the tiny default model
 with random weights — and runs N GRPO steps (default 5) with the paper's G = 8 and
 8 prompts per step. With --config: that run, max_steps set to N, its store and output
-moved into DIR.
-Prints one JSON object: seconds per step in each phase (generate, reward, logprobs,
+moved into DIR. --precision overrides the config's (default auto: bf16 only where this
+machine runs it fast); the precision used and why go to stderr and into the JSON.
+Prints one JSON object: the precision and its reason, seconds per step in each phase (generate, reward, logprobs,
 backward, optimizer, store, eval, checkpoint), their shares of the step, and
 "reward_and_store_share" (target: under 5 %).
 )";
@@ -280,7 +282,7 @@ int grpoCommand(const std::vector<std::string> &args)
 
 int grpoStepBench(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"config", "steps", "work"}, {"help"}});
+    const Args args(argv, {{"config", "steps", "work", "precision"}, {"help"}});
     if (args.has("help")) {
         std::cout << kGrpoStepHelp;
         return kExitOk;
@@ -314,6 +316,13 @@ int grpoStepBench(const std::vector<std::string> &argv)
         c.rewardConfig = findResource("presets/table2_star_partial20_marker80.json");
         c.maxNewTokens = 32;
     }
+    if (args.has("precision")) {
+        c.precision = args.value("precision");
+        if (c.precision != "auto" && c.precision != "bf16" && c.precision != "fp32")
+            throw UsageError{"--precision must be auto, bf16 or fp32"};
+    }
+    const model::PrecisionChoice precision = model::resolvePrecision(c.precision, c.device);
+    std::cerr << "precision " << precision.name() << ": " << precision.reason << std::endl;
     c.store = (work / "bench.sqlite").string();
     c.output = (work / "run").string();
     c.maxSteps = steps;
@@ -331,6 +340,8 @@ int grpoStepBench(const std::vector<std::string> &argv)
     const double n = std::max(1, t.steps);
     const double total = t.generate + t.reward + t.logprobs + t.backward + t.optimizer + t.store + t.eval + t.checkpoint;
     nlohmann::ordered_json j;
+    j["precision"] = precision.name();
+    j["precision_reason"] = precision.reason;
     j["steps"] = t.steps;
     j["rows_per_step"] = c.groupSize * c.promptsPerStep;
     j["seconds_per_step"] = total / n;

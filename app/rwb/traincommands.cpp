@@ -55,6 +55,8 @@ int sft(const std::vector<std::string> &argv)
     const train::SftConfig config = train::loadSftConfig(args.required("config"));
     const bool quiet = args.has("quiet");
     const train::SftResult r = train::runSft(config, [&](const train::SftProgress &p) {
+        if (!quiet && p.step == 1 && p.precision)
+            std::fprintf(stderr, "sft precision %s\n", p.precision->c_str());
         if (!quiet) {
             const double remaining = p.elapsedSeconds / p.step * (p.totalSteps - p.step);
             std::fprintf(stderr, "\rsft step %d/%d  loss %.4f  lr %.2e  %.0f tok/s  ETA %s   ", p.step, p.totalSteps,
@@ -71,6 +73,7 @@ int sft(const std::vector<std::string> &argv)
     j["examples"] = r.examples;
     j["skipped_too_long"] = r.skippedTooLong;
     j["seconds"] = r.seconds;
+    j["precision"] = r.precision;
     j["output"] = config.output;
     std::cout << j.dump() << std::endl;
     return kExitOk;

@@ -1,6 +1,7 @@
 #include "model/causallm.h"
 
 #include "model/causallminternals.h"
+#include "model/precision.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <algorithm>
@@ -104,7 +105,7 @@ std::unique_ptr<CausalLM> CausalLM::random(const ModelConfig &config, const Mode
     torch::manual_seed(options.seed);
     lm->m_d->module = Transformer(config);
     lm->m_d->device = pickDevice(options.device);
-    lm->m_d->dtype = parseDtype(options.dtype == "auto" ? config.torchDtype : options.dtype);
+    lm->m_d->dtype = parseDtype(resolveDtype(options.dtype, config.torchDtype, options.device));
     lm->m_d->module->to(lm->m_d->device, lm->m_d->dtype);
     lm->m_d->module->eval();
     return lm;
@@ -122,7 +123,7 @@ std::string CausalLM::deviceName() const
 
 std::string CausalLM::dtypeName() const
 {
-    return m_d->dtype == torch::kBFloat16 ? "bfloat16" : "float32";
+    return m_d->dtype == torch::kBFloat16 ? "bfloat16" : m_d->dtype == torch::kFloat64 ? "float64" : "float32";
 }
 
 int64_t CausalLM::parameterCount() const
@@ -283,7 +284,7 @@ torch::Tensor CausalLmInternals::sequenceLogProbs(const Batch &batch, double tem
     chunk = std::max<int64_t>(1, chunk);
     for (int64_t s = 0; s < len - 1; s += chunk) {
         const int64_t n = std::min(chunk, len - 1 - s);
-        torch::Tensor logits = torch::nn::functional::linear(h.narrow(1, s, n), w).to(torch::kFloat32); // [B, n, V]
+        torch::Tensor logits = torch::nn::functional::linear(h.narrow(1, s, n), w).to(computeDtype(dtype)); // [B, n, V]
         if (temperature > 0.0 && temperature != 1.0)
             logits = logits / temperature;
         const torch::Tensor lse = logits.logsumexp(/*dim=*/-1);                                      // [B, n]
@@ -361,7 +362,7 @@ torch::Tensor CausalLmInternals::groupedCompletionLogProbs(const std::vector<std
     std::vector<torch::Tensor> lps, ents;
     for (int64_t s0 = 0; s0 < tc; s0 += chunk) {
         const int64_t n = std::min(chunk, tc - s0);
-        torch::Tensor logits = torch::nn::functional::linear(h.narrow(1, s0, n), w).to(torch::kFloat32); // [R, n, V]
+        torch::Tensor logits = torch::nn::functional::linear(h.narrow(1, s0, n), w).to(computeDtype(dtype)); // [R, n, V]
         if (temperature > 0.0 && temperature != 1.0)
             logits = logits / temperature;
         const torch::Tensor lse = logits.logsumexp(-1);
@@ -369,7 +370,7 @@ torch::Tensor CausalLmInternals::groupedCompletionLogProbs(const std::vector<std
         if (entropy)
             ents.push_back(lse - (torch::softmax(logits, -1) * logits).sum(-1));
     }
-    const torch::Tensor m = compMask.to(torch::kFloat32);
+    const torch::Tensor m = compMask.to(computeDtype(dtype));
     const torch::Tensor out = torch::cat(lps, 1) * m;
     if (entropy)
         *entropy = torch::cat(ents, 1) * m;

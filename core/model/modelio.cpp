@@ -2,6 +2,7 @@
 // loadAdapter): Hugging Face and PEFT layouts through the safetensors reader.
 #include "model/causallm.h"
 #include "model/causallminternals.h"
+#include "model/precision.h"
 #include "model/safetensors.h"
 
 #include "data/jsonl.h"
@@ -106,7 +107,7 @@ std::unique_ptr<CausalLM> CausalLM::load(const std::string &folder, const ModelO
     CausalLmInternals &d = *lm->m_d;
     applyThreads(options.threads);
     d.module = Transformer(config, /*randomInit=*/false);
-    d.dtype = parseDtype(options.dtype == "auto" ? config.torchDtype : options.dtype);
+    d.dtype = parseDtype(resolveDtype(options.dtype, config.torchDtype, options.device));
     const std::string source = (fs::path(folder) / "model.safetensors").string();
     for (auto &p : d.module->named_parameters()) {
         const TensorView *view = weights.find(p.key());

@@ -14,6 +14,11 @@ constexpr float kMasked = -1e30f;
 constexpr double kInitStd = 0.02;
 } // namespace
 
+torch::Dtype computeDtype(torch::Dtype dtype)
+{
+    return dtype == torch::kFloat64 ? torch::kFloat64 : torch::kFloat32;
+}
+
 // ---- LoRA linear
 
 LoraLinearImpl::LoraLinearImpl(int64_t in, int64_t out, bool withBias, std::shared_ptr<AdapterSwitch> adapters)
@@ -62,8 +67,8 @@ void LoraLinearImpl::addLora(int64_t rank, double alpha, double dropout)
     TORCH_CHECK(rank > 0, "LoRA rank must be > 0");
     const int64_t out = weight.size(0);
     const int64_t in = weight.size(1);
-    // Adapters train in fp32 whatever the base dtype.
-    const auto opts = torch::TensorOptions().dtype(torch::kFloat32).device(weight.device());
+    // Adapters train in fp32 whatever the base dtype (f64 for a f64 model: gradient checks).
+    const auto opts = torch::TensorOptions().dtype(computeDtype(weight.scalar_type())).device(weight.device());
     m_loraA = torch::empty({rank, in}, opts);
     torch::nn::init::kaiming_uniform_(m_loraA, std::sqrt(5.0));
     m_loraA.requires_grad_(true);
@@ -94,7 +99,7 @@ RmsNormImpl::RmsNormImpl(int64_t dim, double eps) : m_eps(eps)
 
 torch::Tensor RmsNormImpl::forward(const torch::Tensor &x)
 {
-    const torch::Tensor xf = x.to(torch::kFloat32);
+    const torch::Tensor xf = x.to(computeDtype(x.scalar_type()));
     const torch::Tensor var = xf.pow(2).mean(/*dim=*/-1, /*keepdim=*/true);
     return weight * (xf * torch::rsqrt(var + m_eps)).to(x.scalar_type());
 }
@@ -150,12 +155,14 @@ Rope::Rope(const ModelConfig &c)
     }
     }
     m_invFreq = inv.to(torch::kFloat32);
+    m_invFreq64 = inv;
 }
 
-std::pair<torch::Tensor, torch::Tensor> Rope::cosSin(const torch::Tensor &positions) const
+std::pair<torch::Tensor, torch::Tensor> Rope::cosSin(const torch::Tensor &positions, torch::Dtype dtype) const
 {
-    const torch::Tensor inv = m_invFreq.to(positions.device());
-    const torch::Tensor freqs = positions.to(torch::kFloat32).unsqueeze(-1) * inv; // [B, T, D/2]
+    const torch::Dtype ct = computeDtype(dtype);
+    const torch::Tensor inv = (ct == torch::kFloat64 ? m_invFreq64 : m_invFreq).to(positions.device());
+    const torch::Tensor freqs = positions.to(ct).unsqueeze(-1) * inv; // [B, T, D/2]
     const torch::Tensor emb = torch::cat({freqs, freqs}, /*dim=*/-1);             // [B, T, D]
     torch::Tensor cos = emb.cos().unsqueeze(1);                                   // [B, 1, T, D]
     torch::Tensor sin = emb.sin().unsqueeze(1);
@@ -244,12 +251,13 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor &x, const torch::Tensor
     // GQA: query head h uses KV head h / G; fold the G heads of a group into the query length.
     // The attention products run in fp32 whatever the weights' dtype: their shapes change
     // at every decode step, and on CPU each new bf16 shape costs a oneDNN kernel build.
-    const torch::Tensor qg = q.reshape({b, m_kvHeads, g * t, m_headDim}).to(torch::kFloat32); // [B, K, G·T, D]
-    torch::Tensor scores = torch::matmul(qg, k.to(torch::kFloat32).transpose(-1, -2));       // [B, K, G·T, S]
+    const torch::Dtype ct = computeDtype(x.scalar_type());
+    const torch::Tensor qg = q.reshape({b, m_kvHeads, g * t, m_headDim}).to(ct); // [B, K, G·T, D]
+    torch::Tensor scores = torch::matmul(qg, k.to(ct).transpose(-1, -2));       // [B, K, G·T, S]
     scores = scores * (1.0 / std::sqrt(static_cast<double>(m_headDim)));
     const torch::Tensor groupBias = bias.unsqueeze(2).expand({b, 1, g, t, s}).reshape({b, 1, g * t, s});
     const torch::Tensor probs = torch::softmax(scores + groupBias, /*dim=*/-1);
-    const torch::Tensor out = torch::matmul(probs, v.to(torch::kFloat32)) // [B, K, G·T, D]
+    const torch::Tensor out = torch::matmul(probs, v.to(ct))              // [B, K, G·T, D]
                                   .reshape({b, m_heads, t, m_headDim})    // [B, N, T, D]
                                   .transpose(1, 2)
                                   .reshape({b, t, m_heads * m_headDim})
@@ -337,7 +345,7 @@ torch::Tensor TransformerImpl::hidden(const torch::Tensor &ids, const torch::Ten
     TORCH_CHECK(ids.dim() == 2, "ids must be [B, T], got ", ids.sizes());
     const int64_t t = ids.size(1);
     torch::Tensor x = model->embed_tokens(ids); // [B, T, H]
-    const auto [cos, sin] = m_rope.cosSin(positions);
+    const auto [cos, sin] = m_rope.cosSin(positions, x.scalar_type());
     const torch::Tensor bias = attentionBias(keyMask, t);
     for (size_t i = 0; i < model->layers->size(); ++i)
         x = model->layers[i]->as<DecoderLayerImpl>()->forward(x, cos, sin, bias, cache, i);
@@ -385,6 +393,8 @@ torch::Dtype parseDtype(const std::string &name)
 {
     if (name == "bfloat16" || name == "bf16")
         return torch::kBFloat16;
+    if (name == "float64" || name == "double") // gradient checks
+        return torch::kFloat64;
     // float16 compute is not implemented on CPU in libtorch 1.13: F16 weights become f32.
     return torch::kFloat32;
 }

@@ -62,12 +62,14 @@ class Rope {
 public:
     explicit Rope(const ModelConfig &config);
     // positions [B, T] (int64) → cos, sin [B, 1, T, D] in fp32 (yarn's attention factor applied).
-    std::pair<torch::Tensor, torch::Tensor> cosSin(const torch::Tensor &positions) const;
+    // cos and sin [B, 1, T, D] in fp32, or in f64 for a f64 model (gradient checks).
+    std::pair<torch::Tensor, torch::Tensor> cosSin(const torch::Tensor &positions, torch::Dtype dtype = torch::kFloat32) const;
     const torch::Tensor &invFreq() const { return m_invFreq; } // [D/2] fp32
     double attentionScaling() const { return m_attentionScaling; }
 
 private:
     torch::Tensor m_invFreq;
+    torch::Tensor m_invFreq64;
     double m_attentionScaling = 1.0;
 };
 
@@ -187,6 +189,9 @@ torch::Tensor attentionBias(const torch::Tensor &keyMask, int64_t newTokens);
 // Positions from a padding mask [B, S]: cumsum(mask) − 1, clamped at 0.
 torch::Tensor positionsFromMask(const torch::Tensor &mask);
 
-torch::Dtype parseDtype(const std::string &name); // "float32" / "bfloat16" / "float16"(→ float32 on CPU)
+torch::Dtype parseDtype(const std::string &name); // "float32" / "bfloat16" / "float64" / "float16"(→ float32 on CPU)
+// The dtype that norms, attention products, adapters and log-probs compute in: f64 for
+// a f64 model (gradient checks), fp32 for everything else.
+torch::Dtype computeDtype(torch::Dtype dtype);
 
 } // namespace rwb::model

@@ -6,6 +6,7 @@
 #include "engine/job.h"
 #include "eval/extractionmetrics.h"
 #include "model/causallminternals.h"
+#include "model/precision.h"
 #include "reward/compositereward.h"
 #include "reward/extraction.h"
 #include "reward/registry.h"
@@ -17,6 +18,7 @@
 #include "train/dynamicsampling.h"
 #include "train/grpoloss.h"
 #include "train/overlongpenalty.h"
+#include "train/policygradient.h"
 #include "train/sft.h"
 #include "train/trainingcommon.h"
 #include "util/rng.h"
@@ -52,11 +54,6 @@ uint64_t streamSeed(uint64_t seed, uint64_t stream, uint64_t index)
 {
     return util::Rng::forStream(seed, stream, index).next();
 }
-
-// Thrown when the loss or the gradient stops being finite.
-struct NonFiniteLoss : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 // The prompts in a deterministic order: epoch e is a Fisher–Yates shuffle seeded by
 // (seed, e); position p of the run is item order(p / N)[p % N].
@@ -207,14 +204,9 @@ private:
     void setUp();
     std::vector<Sample> sampleGroups(int step, int round, std::vector<size_t> items);
     void scoreSamples(std::vector<Sample> &samples) const;
-    // Forward passes over rows; returns [R, T] completion log-probs (and entropy).
-    struct RowTensors {
-        torch::Tensor logProbs; // [rows, T]
-        torch::Tensor entropy;  // [rows, T] or undefined
-        torch::Tensor mask;     // [rows, T] float
-    };
-    RowTensors completionLogProbs(const std::vector<const Sample *> &rows, bool withEntropy);
-    torch::Tensor noGradLogProbs(const std::vector<const Sample *> &rows, int64_t width);
+    // The rows as the policy-gradient step takes them (policygradient.h).
+    PolicyBatch policyBatch(const std::vector<const Sample *> &rows, const std::vector<double> &advantages) const;
+    PolicyStepOptions policyOptions() const;
     // Rows per forward / backward: micro_batch rounded down to whole groups (at least one).
     int microRows() const { return std::max(1, c.microBatch / c.groupSize) * c.groupSize; }
     std::vector<std::pair<std::string, double>> evaluate(int step);
@@ -244,6 +236,7 @@ private:
     int32_t m_pad = 0;
     model::SamplingOptions m_sampling;
     TrainerState m_state;
+    model::PrecisionChoice m_precision;
     GrpoTimings m_timings;
     double m_tokensThisRun = 0.0;
 };
@@ -285,6 +278,8 @@ void GrpoTrainer::setUp()
     mo.dtype = c.dtype;
     mo.device = c.device;
     mo.threads = c.threads;
+    m_precision = model::resolvePrecision(c.precision, c.device);
+    m_sink.log("precision " + m_precision.name() + ": " + m_precision.reason);
     const std::string weights = (!c.lora && !c.resumeFrom.empty()) ? c.resumeFrom : c.model;
     m_lm = model::CausalLM::load(weights, mo);
     if (!c.initAdapter.empty() && (c.lora || c.resumeFrom.empty())) {
@@ -377,40 +372,34 @@ void GrpoTrainer::scoreSamples(std::vector<Sample> &samples) const
     }
 }
 
-// Rows come in whole groups (G consecutive rows share a prompt): each prompt runs once
-// and its keys and values serve its G completions.
-GrpoTrainer::RowTensors GrpoTrainer::completionLogProbs(const std::vector<const Sample *> &rows, bool withEntropy)
+PolicyBatch GrpoTrainer::policyBatch(const std::vector<const Sample *> &rows, const std::vector<double> &advantages) const
 {
-    model::CausalLmInternals &d = m_lm->internals();
-    const size_t G = static_cast<size_t>(c.groupSize);
-    std::vector<std::vector<int32_t>> prompts, completions;
+    PolicyBatch b;
     for (size_t r = 0; r < rows.size(); ++r) {
-        if (r % G == 0)
-            prompts.push_back(m_train[rows[r]->item].promptIds);
-        completions.push_back(rows[r]->tokens);
+        if (r % static_cast<size_t>(c.groupSize) == 0)
+            b.groupPrompts.push_back(m_train[rows[r]->item].promptIds);
+        b.completions.push_back(rows[r]->tokens);
+        if (c.maskTruncated)
+            b.masked.push_back(rows[r]->truncated);
     }
-    RowTensors out;
-    const AutocastScope autocast(c.precision == "bf16", d.device);
-    out.logProbs = d.groupedCompletionLogProbs(prompts, completions, c.groupSize, m_pad, c.temperature, &out.mask,
-                                               withEntropy ? &out.entropy : nullptr);
-    if (out.entropy.defined())
-        out.entropy = out.entropy.detach();
-    return out;
+    b.advantages = advantages;
+    return b;
 }
 
-// Log-probs of the rows under the current weights without gradients (eval mode), padded
-// to `width` columns: the old policy (μ > 1) or, with adapters off, the reference.
-torch::Tensor GrpoTrainer::noGradLogProbs(const std::vector<const Sample *> &rows, int64_t width)
+PolicyStepOptions GrpoTrainer::policyOptions() const
 {
-    torch::NoGradGuard noGrad;
-    std::vector<torch::Tensor> parts;
-    for (size_t from = 0; from < rows.size(); from += static_cast<size_t>(microRows())) {
-        const size_t to = std::min(rows.size(), from + static_cast<size_t>(microRows()));
-        const std::vector<const Sample *> part(rows.begin() + static_cast<long>(from), rows.begin() + static_cast<long>(to));
-        torch::Tensor lp = completionLogProbs(part, false).logProbs;
-        parts.push_back(torch::nn::functional::pad(lp, torch::nn::functional::PadFuncOptions({0, width - lp.size(1)})));
-    }
-    return torch::cat(parts, 0);
+    PolicyStepOptions o;
+    o.loss.lossType = m_lossType;
+    o.loss.epsLow = c.epsLow;
+    o.loss.epsHigh = c.epsHigh;
+    o.loss.beta = c.beta;
+    o.loss.maxCompletionLength = c.maxNewTokens;
+    o.groupSize = c.groupSize;
+    o.microRows = microRows();
+    o.padToken = m_pad;
+    o.temperature = c.temperature;
+    o.bf16 = m_precision.bf16;
+    return o;
 }
 
 std::vector<std::pair<std::string, double>> GrpoTrainer::evaluate(int stepIndex)
@@ -550,30 +539,26 @@ void GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>
     }
     const int64_t R = static_cast<int64_t>(rows.size());
     int64_t width = 1;
-    double activeTokens = 0.0;
-    for (const Sample *s : rows) {
+    for (const Sample *s : rows)
         width = std::max<int64_t>(width, static_cast<int64_t>(s->tokens.size()));
-        if (!(c.maskTruncated && s->truncated))
-            activeTokens += static_cast<double>(s->tokens.size());
-    }
+    PolicyBatch batch = policyBatch(rows, rowAdvantage);
+    PolicyStepOptions po = policyOptions();
+    model::CausalLmInternals &d = m_lm->internals();
 
     // ---- old (μ > 1) and reference (β > 0) log-probs, without gradients
     auto t = Clock::now();
-    torch::Tensor oldAll, refAll;
     if (R > 0 && c.iterations > 1) {
-        m_lm->internals().module->eval();
-        oldAll = noGradLogProbs(rows, width);
+        d.module->eval();
+        batch.oldLogProbs = noGradLogProbs(d, batch, po, width);
     }
     if (R > 0 && c.beta > 0.0) {
         if (m_ref) {
-            std::swap(m_lm, m_ref);
-            m_lm->internals().module->eval();
-            refAll = noGradLogProbs(rows, width);
-            std::swap(m_lm, m_ref);
+            m_ref->internals().module->eval();
+            batch.refLogProbs = noGradLogProbs(m_ref->internals(), batch, po, width);
         } else {
-            m_lm->internals().module->eval();
+            d.module->eval();
             m_lm->setAdaptersEnabled(false);
-            refAll = noGradLogProbs(rows, width);
+            batch.refLogProbs = noGradLogProbs(d, batch, po, width);
             m_lm->setAdaptersEnabled(true);
         }
     }
@@ -583,92 +568,41 @@ void GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>
     std::vector<std::vector<float>> newLogProbs(rows.size()), refLogProbs(rows.size()), entropies(rows.size());
     double policyLoss = 0.0, gradNorm = 0.0, lr = 0.0;
     double clipLow = 0.0, clipHigh = 0.0, clipRegion = 0.0, klSum = 0.0, entropySum = 0.0, tokenCount = 0.0;
-    GrpoLossOptions lo;
-    lo.lossType = m_lossType;
-    lo.epsLow = c.epsLow;
-    lo.epsHigh = c.epsHigh;
-    lo.beta = c.beta;
-    lo.maxCompletionLength = c.maxNewTokens;
-    lo.dapoGlobalTokens = std::max(1.0, activeTokens);
-    const int micro = std::max(1, static_cast<int>((R + microRows() - 1) / microRows()));
+    // A row's first `len` values of a [rows, T] tensor, as floats.
+    auto rowValues = [](const torch::Tensor &cpu, int64_t r, int64_t len) {
+        const torch::Tensor row = cpu[r].narrow(0, 0, len).to(torch::kFloat32).contiguous();
+        return std::vector<float>(row.data_ptr<float>(), row.data_ptr<float>() + len);
+    };
     for (int it = 0; R > 0 && it < c.iterations; ++it) {
         torch::manual_seed(static_cast<int64_t>(streamSeed(c.seed, kDropout, static_cast<uint64_t>(stepIndex) * 64 + it) >> 1));
-        m_lm->internals().module->train();
+        d.module->train();
         m_optimizer->zero_grad();
         t = Clock::now();
-        double iterationLoss = 0.0;
-        for (int64_t from = 0; from < R; from += microRows()) {
-            const int64_t to = std::min(R, from + static_cast<int64_t>(microRows()));
-            const std::vector<const Sample *> part(rows.begin() + from, rows.begin() + to);
-            const RowTensors rt = completionLogProbs(part, it == 0);
-            const int64_t w = rt.logProbs.size(1);
-            GrpoLossInputs in;
-            in.newLogProbs = rt.logProbs;
-            in.oldLogProbs = oldAll.defined() ? oldAll.slice(0, from, to).narrow(1, 0, w) : rt.logProbs.detach();
-            if (refAll.defined())
-                in.refLogProbs = refAll.slice(0, from, to).narrow(1, 0, w);
-            std::vector<float> adv(rowAdvantage.begin() + from, rowAdvantage.begin() + to);
-            in.advantages = torch::tensor(adv, torch::kFloat32).to(rt.logProbs.device());
-            torch::Tensor mask = rt.mask;
-            if (c.maskTruncated) {
-                std::vector<float> keep;
-                for (const Sample *s : part)
-                    keep.push_back(s->truncated ? 0.0f : 1.0f);
-                mask = mask * torch::tensor(keep, torch::kFloat32).to(mask.device()).unsqueeze(1);
+        po.withEntropy = it == 0; // the first update's forward pass gives the entropies
+        po.poisonLoss = c.debugNanStep == stepIndex;
+        const double iterationLoss = policyLossBackward(d, batch, po, [&](const MicroBatch &mb) {
+            if (it != 0)
+                return;
+            const GrpoLossResult &res = mb.loss;
+            const double n = static_cast<double>(res.activeTokens);
+            clipLow += res.clipRatioLow * n;
+            clipHigh += res.clipRatioHigh * n;
+            clipRegion += res.clipRatioRegion * n;
+            klSum += res.kl.value_or(0.0) * n;
+            entropySum += res.entropy.value_or(0.0) * n;
+            tokenCount += n;
+            const torch::Tensor lpCpu = mb.rows.logProbs.detach().to(torch::kCPU);
+            const torch::Tensor entCpu = mb.rows.entropy.to(torch::kCPU);
+            const torch::Tensor refCpu = batch.refLogProbs.defined() ? batch.refLogProbs.to(torch::kCPU) : torch::Tensor();
+            for (size_t r = mb.from; r < mb.to; ++r) {
+                const auto len = static_cast<int64_t>(rows[r]->tokens.size());
+                const auto local = static_cast<int64_t>(r - mb.from);
+                newLogProbs[r] = rowValues(lpCpu, local, len);
+                entropies[r] = rowValues(entCpu, local, len);
+                if (refCpu.defined())
+                    refLogProbs[r] = rowValues(refCpu, static_cast<int64_t>(r), len);
             }
-            in.mask = mask;
-            if (rt.entropy.defined())
-                in.entropy = rt.entropy;
-            const GrpoLossResult res = grpoLoss(in, lo);
-            const double rowsHere = static_cast<double>(to - from);
-            double scale = 1.0; // each micro-batch's share of the whole batch's loss
-            switch (m_lossType) {
-            case LossType::Grpo:
-            case LossType::DrGrpo:
-                scale = rowsHere / static_cast<double>(R);
-                break;
-            case LossType::Bnpo: // TRL: the micro-batch's token mean over the accumulation steps
-                scale = 1.0 / micro;
-                break;
-            case LossType::Dapo: // already divided by the whole batch's tokens
-                scale = 1.0;
-                break;
-            }
-            torch::Tensor loss = res.loss * scale;
-            if (c.debugNanStep == stepIndex)
-                loss = loss * std::numeric_limits<double>::quiet_NaN();
-            const double value = loss.item<double>();
-            if (!std::isfinite(value))
-                throw NonFiniteLoss("the policy loss is " + std::string(std::isnan(value) ? "NaN" : "infinite"));
-            loss.backward();
-            iterationLoss += value;
-            if (it == 0) {
-                const double n = static_cast<double>(res.activeTokens);
-                clipLow += res.clipRatioLow * n;
-                clipHigh += res.clipRatioHigh * n;
-                clipRegion += res.clipRatioRegion * n;
-                klSum += res.kl.value_or(0.0) * n;
-                entropySum += res.entropy.value_or(0.0) * n;
-                tokenCount += n;
-                const torch::Tensor lpCpu = rt.logProbs.detach().to(torch::kCPU);
-                const torch::Tensor refCpu = in.refLogProbs.defined() ? in.refLogProbs.to(torch::kCPU) : torch::Tensor();
-                // The first update's forward pass computes the entropy (it == 0): [rows, T] nats.
-                TORCH_CHECK(rt.entropy.defined(), "GRPO: the first update's forward pass has no entropy");
-                const torch::Tensor entCpu = rt.entropy.to(torch::kCPU, torch::kFloat32).contiguous();
-                for (int64_t r = 0; r < to - from; ++r) {
-                    const Sample *s = part[static_cast<size_t>(r)];
-                    const auto len = static_cast<int64_t>(s->tokens.size());
-                    const float *p = lpCpu[r].data_ptr<float>();
-                    newLogProbs[static_cast<size_t>(from + r)].assign(p, p + len);
-                    if (refCpu.defined()) {
-                        const torch::Tensor row = refCpu[r].contiguous();
-                        refLogProbs[static_cast<size_t>(from + r)].assign(row.data_ptr<float>(), row.data_ptr<float>() + len);
-                    }
-                    const float *e = entCpu[r].data_ptr<float>();
-                    entropies[static_cast<size_t>(from + r)].assign(e, e + len);
-                }
-            }
-        }
+        });
         m_timings.backward += since(t);
         t = Clock::now();
         gradNorm = torch::nn::utils::clip_grad_norm_(m_params, c.maxGradNorm > 0.0 ? c.maxGradNorm : 1e30);
@@ -766,10 +700,9 @@ void GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>
         r.truncated = s.truncated;
         if (rowOf[i] >= 0) {
             const auto k = static_cast<size_t>(rowOf[i]);
-            if (oldAll.defined()) {
-                const torch::Tensor row = oldAll[static_cast<int64_t>(k)].to(torch::kCPU).contiguous();
-                r.logprobsOld.assign(row.data_ptr<float>(), row.data_ptr<float>() + s.tokens.size());
-            }
+            if (batch.oldLogProbs.defined())
+                r.logprobsOld = rowValues(batch.oldLogProbs.to(torch::kCPU), static_cast<int64_t>(k),
+                                          static_cast<int64_t>(s.tokens.size()));
             r.logprobsNew = std::move(newLogProbs[k]);
             r.logprobsRef = std::move(refLogProbs[k]);
             r.entropies = std::move(entropies[k]);
@@ -944,7 +877,7 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     c.seed = static_cast<uint64_t>(r.number("seed", 0, 0, 9.0e15));
     c.resumeFrom = r.path("resume_from", false);
     c.dtype = r.choice("dtype", c.dtype, {"float32", "bfloat16", "auto"});
-    c.precision = r.choice("precision", c.precision, {"bf16", "fp32"});
+    c.precision = r.choice("precision", c.precision, {"auto", "bf16", "fp32"});
     c.device = r.choice("device", c.device, {"auto", "cpu", "cuda"});
     c.threads = r.integer("threads", 0, 0, 1024);
     c.debugNanStep = r.integer("debug_nan_step", 0, 0, 100000000);

@@ -74,7 +74,8 @@ struct GrpoConfig {
     uint64_t seed = 0;
     std::string resumeFrom;   // a checkpoint folder: continue that run
     std::string dtype = "float32";
-    std::string precision = "bf16"; // autocast of the training forward ("fp32": none)
+    std::string precision = "auto"; // autocast of the training forward: "auto" (bf16 where the
+                                    // machine runs it fast, model/precision.h), "bf16" or "fp32"
     std::string device = "auto";
     int threads = 0;
     int debugNanStep = 0;     // > 0: the loss of this step is made NaN (tests of the NaN stop)

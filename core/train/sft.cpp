@@ -4,7 +4,9 @@
 #include "data/extractionrecord.h"
 #include "data/jsonl.h"
 #include "model/causallminternals.h"
+#include "model/precision.h"
 #include "tokenizer/promptformat.h"
+#include "train/sftloss.h"
 #include "train/trainingcommon.h"
 #include "tokenizer/tokenizer.h"
 #include "util/rng.h"
@@ -39,6 +41,33 @@ double weightedNll(const std::vector<float> &logProbs, const std::vector<float> 
     return -s / static_cast<double>(logProbs.size());
 }
 
+torch::Tensor sftLoss(model::CausalLmInternals &d, const std::vector<std::vector<int32_t>> &prompts,
+                      const std::vector<std::vector<int32_t>> &targets,
+                      const std::vector<std::vector<float>> &targetWeights, double promptLossWeight,
+                      double targetTokens, int32_t padToken, bool bf16)
+{
+    const auto b = d.makeBatch(prompts, targets, padToken);
+    torch::Tensor lp;
+    {
+        const AutocastScope autocast(bf16, d.device);
+        lp = d.sequenceLogProbs(b, 1.0, 128, nullptr); // [B, L−1]
+    }
+    lp = lp.to(model::computeDtype(lp.scalar_type()));
+    // Weights [B, L−1]: target token i of row r is predicted at position start + i − 1.
+    std::vector<double> w(static_cast<size_t>(lp.numel()), 0.0);
+    const int64_t cols = lp.size(1);
+    for (size_t r = 0; r < prompts.size(); ++r) {
+        const int64_t first = b.completionStart[r] - 1;
+        const size_t row = static_cast<size_t>(static_cast<int64_t>(r) * cols);
+        for (size_t i = 0; i < targetWeights[r].size(); ++i)
+            w[row + static_cast<size_t>(first) + i] = targetWeights[r][i];
+        for (int64_t i = 0; promptLossWeight > 0.0 && i < first; ++i)
+            w[row + static_cast<size_t>(i)] = promptLossWeight;
+    }
+    const torch::Tensor weights = torch::tensor(w, torch::kFloat64).view(lp.sizes()).to(lp.options());
+    return -(lp * weights).sum() / targetTokens;
+}
+
 SftConfig parseSftConfig(std::string_view text, const std::string &source)
 {
     const data::ConfigReader r(
@@ -68,7 +97,7 @@ SftConfig parseSftConfig(std::string_view text, const std::string &source)
     c.promptLossWeight = r.number("prompt_loss_weight", c.promptLossWeight, 0, 1000);
     c.seed = static_cast<uint64_t>(r.number("seed", 0, 0, 9.0e15));
     c.dtype = r.choice("dtype", c.dtype, {"float32", "bfloat16", "auto"});
-    c.precision = r.choice("precision", c.precision, {"bf16", "fp32"});
+    c.precision = r.choice("precision", c.precision, {"auto", "bf16", "fp32"});
     c.device = r.choice("device", c.device, {"auto", "cpu", "cuda"});
     c.threads = r.integer("threads", 0, 0, 1024);
     c.limit = r.integer("limit", 0, 0, 1000000000);
@@ -141,6 +170,10 @@ SftResult runSft(const SftConfig &c, const SftCallback &callback)
     mo.dtype = c.dtype;
     mo.device = c.device;
     mo.threads = c.threads;
+    const model::PrecisionChoice precision = model::resolvePrecision(c.precision, c.device);
+    result.precision = precision.name();
+    result.precisionReason = precision.reason;
+    const std::string precisionLine = precision.name() + ": " + precision.reason;
     auto lm = model::CausalLM::load(c.model, mo);
     if (c.lora)
         lm->addLora(c.loraOptions);
@@ -182,31 +215,15 @@ SftResult runSft(const SftConfig &c, const SftCallback &callback)
             for (const auto &batch : batches) {
                 std::vector<std::vector<int32_t>> prompts;
                 std::vector<std::vector<int32_t>> targets;
+                std::vector<std::vector<float>> weights;
                 for (size_t k : batch) {
                     prompts.push_back(examples[k].prompt);
                     targets.push_back(examples[k].target);
+                    weights.push_back(examples[k].weights);
                     tokens += static_cast<double>(examples[k].prompt.size() + examples[k].target.size());
                 }
-                const auto b = d.makeBatch(prompts, targets, pad);
-                torch::Tensor lp;
-                {
-                    const AutocastScope autocast(c.precision == "bf16", d.device);
-                    lp = d.sequenceLogProbs(b, 1.0, 128, nullptr).to(torch::kFloat32); // [B, L−1]
-                }
-                // Weights [B, L−1]: target token i of row r is predicted at position start + i − 1.
-                std::vector<float> w(static_cast<size_t>(lp.numel()), 0.0f);
-                const int64_t cols = lp.size(1);
-                for (size_t r = 0; r < batch.size(); ++r) {
-                    const Example &e = examples[batch[r]];
-                    const int64_t first = b.completionStart[r] - 1;
-                    for (size_t i = 0; i < e.weights.size(); ++i)
-                        w[static_cast<size_t>(static_cast<int64_t>(r) * cols + first) + i] = e.weights[i];
-                    for (int64_t i = 0; c.promptLossWeight > 0.0 && i < first; ++i)
-                        w[static_cast<size_t>(static_cast<int64_t>(r) * cols + i)] = static_cast<float>(c.promptLossWeight);
-                }
-                const torch::Tensor weights =
-                    torch::from_blob(w.data(), lp.sizes(), torch::kFloat32).clone().to(lp.device());
-                const torch::Tensor loss = -(lp * weights).sum() / targetTokens;
+                const torch::Tensor loss =
+                    sftLoss(d, prompts, targets, weights, c.promptLossWeight, targetTokens, pad, precision.bf16);
                 const double value = loss.item<double>();
                 if (!std::isfinite(value))
                     throw std::runtime_error("SFT step " + std::to_string(step + 1) + ": the loss is " +
@@ -233,6 +250,7 @@ SftResult runSft(const SftConfig &c, const SftCallback &callback)
                 p.gradNorm = gradNorm;
                 p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
                 p.tokensPerSecond = tokens / std::max(1e-9, p.elapsedSeconds);
+                p.precision = &precisionLine;
                 stop = !callback(p);
             }
         }

@@ -43,9 +43,10 @@ struct SftConfig {
     double promptLossWeight = 0.0;
     uint64_t seed = 0;
     std::string dtype = "float32";  // the weights' dtype (master weights)
-    // Mixed precision of the products: "bf16" (the paper's table 4; autocast, fp32 master
-    // weights, 2.8× faster on this machine's AMX CPU) or "fp32".
-    std::string precision = "bf16";
+    // Mixed precision of the products: "auto" (bf16 autocast where the machine runs it
+    // fast, fp32 elsewhere: model/precision.h), "bf16" (the paper's table 4; fp32 master
+    // weights) or "fp32".
+    std::string precision = "auto";
     std::string device = "auto";
     int threads = 0;
     int limit = 0;                  // > 0: use only the first N examples
@@ -69,6 +70,7 @@ struct SftProgress {
     double gradNorm = 0.0;      // before clipping
     double tokensPerSecond = 0.0; // target + prompt tokens processed
     double elapsedSeconds = 0.0;
+    const std::string *precision = nullptr; // "bf16: why" or "fp32: why", as resolved for this run
 };
 
 struct SftResult {
@@ -77,6 +79,8 @@ struct SftResult {
     int examples = 0;
     int skippedTooLong = 0;
     double seconds = 0.0;
+    std::string precision;       // "bf16" or "fp32", as resolved
+    std::string precisionReason; // why
 };
 
 // Called on the training thread after every optimizer step; return false to stop

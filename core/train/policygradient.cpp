@@ -1,0 +1,121 @@
+#include "train/policygradient.h"
+
+#include "train/trainingcommon.h"
+
+#include <cmath>
+#include <limits>
+
+// Shape legend: B = groups, G = group size, R = B·G rows, T = the longest completion of a
+// micro-batch, W = the width of stored old / reference log-probs (≥ every T).
+
+namespace rwb::train {
+
+RowTensors groupLogProbs(model::CausalLmInternals &d, const PolicyBatch &batch, size_t from, size_t to,
+                         const PolicyStepOptions &o, bool withEntropy)
+{
+    const size_t G = static_cast<size_t>(o.groupSize);
+    TORCH_CHECK(from % G == 0 && to % G == 0 && to > from, "groupLogProbs: rows [", from, ", ", to,
+                ") are not whole groups of ", G);
+    const std::vector<std::vector<int32_t>> prompts(batch.groupPrompts.begin() + static_cast<long>(from / G),
+                                                    batch.groupPrompts.begin() + static_cast<long>(to / G));
+    const std::vector<std::vector<int32_t>> completions(batch.completions.begin() + static_cast<long>(from),
+                                                        batch.completions.begin() + static_cast<long>(to));
+    RowTensors out;
+    const AutocastScope autocast(o.bf16, d.device);
+    out.logProbs = d.groupedCompletionLogProbs(prompts, completions, o.groupSize, o.padToken, o.temperature, &out.mask,
+                                               withEntropy ? &out.entropy : nullptr);
+    if (out.entropy.defined())
+        out.entropy = out.entropy.detach();
+    return out;
+}
+
+torch::Tensor noGradLogProbs(model::CausalLmInternals &d, const PolicyBatch &batch, const PolicyStepOptions &o,
+                             int64_t width)
+{
+    torch::NoGradGuard noGrad;
+    std::vector<torch::Tensor> parts;
+    const size_t rows = batch.completions.size();
+    for (size_t from = 0; from < rows; from += static_cast<size_t>(o.microRows)) {
+        const size_t to = std::min(rows, from + static_cast<size_t>(o.microRows));
+        const torch::Tensor lp = groupLogProbs(d, batch, from, to, o, false).logProbs;
+        parts.push_back(torch::nn::functional::pad(lp, torch::nn::functional::PadFuncOptions({0, width - lp.size(1)})));
+    }
+    return torch::cat(parts, 0);
+}
+
+double policyLossBackward(model::CausalLmInternals &d, const PolicyBatch &batch, const PolicyStepOptions &o,
+                          const std::function<void(const MicroBatch &)> &each)
+{
+    const int64_t R = static_cast<int64_t>(batch.completions.size());
+    TORCH_CHECK(R > 0 && o.groupSize > 0 && R % o.groupSize == 0 &&
+                    static_cast<int64_t>(batch.groupPrompts.size()) * o.groupSize == R &&
+                    static_cast<int64_t>(batch.advantages.size()) == R,
+                "policyLossBackward: ", R, " rows, ", batch.groupPrompts.size(), " prompts × G ", o.groupSize, ", ",
+                batch.advantages.size(), " advantages");
+    TORCH_CHECK(o.microRows >= o.groupSize && o.microRows % o.groupSize == 0,
+                "policyLossBackward: micro-batches of ", o.microRows, " rows are not whole groups of ", o.groupSize);
+    const auto isMasked = [&](size_t r) { return !batch.masked.empty() && batch.masked[r]; };
+    double activeTokens = 0.0;
+    for (size_t r = 0; r < batch.completions.size(); ++r)
+        if (!isMasked(r))
+            activeTokens += static_cast<double>(batch.completions[r].size());
+    GrpoLossOptions lo = o.loss;
+    lo.dapoGlobalTokens = std::max(1.0, activeTokens);
+    const int64_t micro = (R + o.microRows - 1) / o.microRows;
+
+    double total = 0.0;
+    for (int64_t from = 0; from < R; from += o.microRows) {
+        const int64_t to = std::min(R, from + static_cast<int64_t>(o.microRows));
+        MicroBatch mb;
+        mb.from = static_cast<size_t>(from);
+        mb.to = static_cast<size_t>(to);
+        mb.rows = groupLogProbs(d, batch, mb.from, mb.to, o, o.withEntropy);
+        const torch::Tensor &lp = mb.rows.logProbs;
+        const int64_t w = lp.size(1);
+        GrpoLossInputs in;
+        in.newLogProbs = lp;
+        in.oldLogProbs = batch.oldLogProbs.defined() ? batch.oldLogProbs.slice(0, from, to).narrow(1, 0, w).to(lp.device())
+                                                     : lp.detach();
+        if (batch.refLogProbs.defined())
+            in.refLogProbs = batch.refLogProbs.slice(0, from, to).narrow(1, 0, w).to(lp.device());
+        const std::vector<double> adv(batch.advantages.begin() + from, batch.advantages.begin() + to);
+        in.advantages = torch::tensor(adv, torch::kFloat64).to(lp.device());
+        torch::Tensor mask = mb.rows.mask;
+        if (!batch.masked.empty()) {
+            std::vector<double> keep;
+            for (int64_t r = from; r < to; ++r)
+                keep.push_back(isMasked(static_cast<size_t>(r)) ? 0.0 : 1.0);
+            mask = mask * torch::tensor(keep, torch::kFloat64).to(mask.options()).unsqueeze(1);
+        }
+        in.mask = mask;
+        if (mb.rows.entropy.defined())
+            in.entropy = mb.rows.entropy;
+        mb.loss = grpoLoss(in, lo);
+        double share = 1.0; // the micro-batch's share of the whole batch's loss
+        switch (lo.lossType) {
+        case LossType::Grpo:   // a mean over rows: weigh by the rows here
+        case LossType::DrGrpo: // divided by the rows here × L_max
+            share = static_cast<double>(to - from) / static_cast<double>(R);
+            break;
+        case LossType::Bnpo: // TRL: the micro-batch's token mean over the accumulation steps
+            share = 1.0 / static_cast<double>(micro);
+            break;
+        case LossType::Dapo: // already divided by the whole batch's tokens
+            share = 1.0;
+            break;
+        }
+        torch::Tensor loss = mb.loss.loss * share;
+        if (o.poisonLoss)
+            loss = loss * std::numeric_limits<double>::quiet_NaN();
+        mb.weightedLoss = loss.item<double>();
+        if (!std::isfinite(mb.weightedLoss))
+            throw NonFiniteLoss("the policy loss is " + std::string(std::isnan(mb.weightedLoss) ? "NaN" : "infinite"));
+        loss.backward();
+        total += mb.weightedLoss;
+        if (each)
+            each(mb);
+    }
+    return total;
+}
+
+} // namespace rwb::train

@@ -1,0 +1,423 @@
+// The gradients the trainers take, checked against central finite differences in f64 on
+// a tiny decoder (2 layers, hidden 32, LoRA on all seven projections): GRPO's policy loss
+// through policyLossBackward, the very path rwb grpo takes (prompts shared by each group,
+// micro-batches weighted into the batch's loss), for every loss type, with β > 0 and with
+// μ > 1 (ratios away from 1, some tokens clipped); the grouped prompt against every row
+// run on its own; SFT's loss with λ on control tags and the prompt in the loss.
+//
+// Tolerances: relative error ‖g − g_fd‖ / ‖g_fd‖ ≤ 1e-6 per parameter tensor, g_fd by the
+// five-point stencil with h = 1e-4 in f64 (truncation O(h⁴), rounding about 1e-12; central
+// differences erred by 1.1e-4 at h = 1e-4 and 1.1e-6 at 1e-5, as h², measured), and 1e-10
+// between the grouped and the row-by-row gradients (the same sums in another order).
+#include "model/causallm.h"
+#include "model/causallminternals.h"
+#include "model/transformer.h"
+#include "train/policygradient.h"
+#include "train/sftloss.h"
+
+#include <QtTest>
+
+#include <random>
+
+using namespace rwb;
+using namespace rwb::model;
+using namespace rwb::train;
+
+namespace {
+
+constexpr double kStep = 1e-4;
+constexpr double kRelTol = 1e-6;
+
+ModelConfig tinyConfig()
+{
+    ModelConfig c;
+    c.family = Family::Qwen3;
+    c.qkNorm = true;
+    c.vocabSize = 40;
+    c.hiddenSize = 32;
+    c.intermediateSize = 48;
+    c.numLayers = 2;
+    c.numHeads = 4;
+    c.numKvHeads = 2;
+    c.headDim = 8;
+    c.ropeTheta = 10000.0;
+    c.maxPositions = 64;
+    c.tieWordEmbeddings = true;
+    return c;
+}
+
+// A f64 model; with LoRA on every projection, its A and B random (B starts at 0 in
+// training, where A's gradient would be 0 too).
+std::unique_ptr<CausalLM> tinyModel(bool lora)
+{
+    ModelOptions o;
+    o.dtype = "float64";
+    o.device = "cpu";
+    o.threads = 1;
+    o.seed = 7;
+    auto lm = CausalLM::random(tinyConfig(), o);
+    if (lora) {
+        LoraOptions lo;
+        lo.rank = 2;
+        lo.alpha = 4.0;
+        lo.dropout = 0.0;
+        lo.targetModules = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"};
+        lm->addLora(lo);
+        torch::NoGradGuard noGrad;
+        torch::manual_seed(11);
+        for (auto &[name, t] : lm->internals().loraTensors())
+            t.normal_(0.0, 0.3);
+    }
+    lm->internals().module->train();
+    return lm;
+}
+
+std::vector<int32_t> tokens(std::mt19937 &rng, size_t n)
+{
+    std::uniform_int_distribution<int32_t> id(1, 39);
+    std::vector<int32_t> v(n);
+    for (auto &t : v)
+        t = id(rng);
+    return v;
+}
+
+// Two prompts (5 and 3 tokens) × G = 3 completions of 4, 1, 6 and 2, 5, 3 tokens.
+PolicyBatch makeBatch()
+{
+    std::mt19937 rng(3);
+    PolicyBatch b;
+    b.groupPrompts = {tokens(rng, 5), tokens(rng, 3)};
+    for (size_t n : {4, 1, 6, 2, 5, 3})
+        b.completions.push_back(tokens(rng, n));
+    b.advantages = {0.9, -1.2, 0.3, 1.5, -0.4, -1.1};
+    return b;
+}
+
+struct Case {
+    LossType loss = LossType::Grpo;
+    double beta = 0.0;
+    bool oldPolicy = false; // μ > 1: old log-probs that differ from the current ones
+    bool maskRow = false;   // row 4 masked (a truncated completion with masking on)
+    double epsHigh = 0.2;
+};
+
+PolicyStepOptions optionsFor(const Case &k, int microRows)
+{
+    PolicyStepOptions o;
+    o.loss.lossType = k.loss;
+    o.loss.beta = k.beta;
+    o.loss.epsHigh = k.epsHigh;
+    o.loss.maxCompletionLength = 8;
+    o.groupSize = 3;
+    o.microRows = microRows;
+    return o;
+}
+
+// The gradient of every trainable tensor after one policyLossBackward (flattened copies).
+std::vector<torch::Tensor> gradients(CausalLM &lm, const PolicyBatch &b, const PolicyStepOptions &o, double *loss = nullptr,
+                                     double *clipped = nullptr)
+{
+    auto params = lm.internals().trainableParameters();
+    for (auto &p : params)
+        if (p.grad().defined())
+            p.grad().zero_();
+    double clip = 0.0, tokens = 0.0;
+    const double l = policyLossBackward(lm.internals(), b, o, [&](const MicroBatch &mb) {
+        clip += mb.loss.clipRatioRegion * static_cast<double>(mb.loss.activeTokens);
+        tokens += static_cast<double>(mb.loss.activeTokens);
+    });
+    if (loss)
+        *loss = l;
+    if (clipped)
+        *clipped = clip / tokens;
+    std::vector<torch::Tensor> g;
+    for (auto &p : params)
+        g.push_back(p.grad().detach().clone().flatten());
+    return g;
+}
+
+// Central differences of `f` at a handful of elements of every tensor of `params`, against
+// the analytic gradients `g`; returns the worst relative error over the tensors.
+double worstRelativeError(std::vector<torch::Tensor> params, const std::vector<torch::Tensor> &g,
+                          const std::function<double()> &f, int perTensor, QString *where)
+{
+    std::mt19937 rng(5);
+    double worst = 0.0;
+    for (size_t k = 0; k < params.size(); ++k) {
+        torch::Tensor flat = params[k].detach().view({-1});
+        std::uniform_int_distribution<int64_t> pick(0, flat.numel() - 1);
+        double diff2 = 0.0, norm2 = 0.0;
+        for (int s = 0; s < perTensor; ++s) {
+            const int64_t i = pick(rng);
+            const double x = flat[i].item<double>();
+            auto at = [&](double dx) {
+                flat[i].fill_(x + dx);
+                return f();
+            };
+            // The five-point stencil: truncation error O(h⁴), rounding about ε·|f| / h.
+            const double fd = (8.0 * (at(kStep) - at(-kStep)) - (at(2.0 * kStep) - at(-2.0 * kStep))) / (12.0 * kStep);
+            flat[i].fill_(x);
+            const double an = g[k][i].item<double>();
+            diff2 += (an - fd) * (an - fd);
+            norm2 += fd * fd;
+        }
+        const double rel = std::sqrt(diff2) / std::max(std::sqrt(norm2), 1e-300);
+        if (norm2 > 0.0 && rel > worst) {
+            worst = rel;
+            *where = QString("tensor %1 (‖g_fd‖ = %2)").arg(k).arg(std::sqrt(norm2), 0, 'g', 3);
+        }
+    }
+    return worst;
+}
+
+// The batch's rows run one by one as whole sequences (prompt + completion, no KV sharing),
+// their completion log-probs [R, T] taken from sequenceLogProbs.
+torch::Tensor rowByRowLogProbs(CausalLmInternals &d, const PolicyBatch &b, int groupSize, torch::Tensor *mask)
+{
+    std::vector<std::vector<int32_t>> prompts;
+    int64_t width = 1;
+    for (size_t r = 0; r < b.completions.size(); ++r) {
+        prompts.push_back(b.groupPrompts[r / static_cast<size_t>(groupSize)]);
+        width = std::max<int64_t>(width, static_cast<int64_t>(b.completions[r].size()));
+    }
+    std::vector<torch::Tensor> rows, masks;
+    for (size_t r = 0; r < b.completions.size(); ++r) {
+        const auto batch = d.makeBatch({prompts[r]}, {b.completions[r]}, 0);
+        const torch::Tensor lp = d.sequenceLogProbs(batch, 1.0, 128, nullptr)[0]; // [L − 1]
+        const int64_t n = static_cast<int64_t>(b.completions[r].size());
+        const torch::Tensor c = lp.narrow(0, batch.completionStart[0] - 1, n);
+        rows.push_back(torch::nn::functional::pad(c, torch::nn::functional::PadFuncOptions({0, width - n})));
+        masks.push_back(torch::cat({torch::ones({n}, c.options()), torch::zeros({width - n}, c.options())}));
+    }
+    *mask = torch::stack(masks);
+    return torch::stack(rows);
+}
+
+} // namespace
+
+class TestGradCheck : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void grpoLossGradient_data();
+    void grpoLossGradient();
+    void sharedPromptEqualsRowByRow_data();
+    void sharedPromptEqualsRowByRow();
+    void sftLossGradient_data();
+    void sftLossGradient();
+};
+
+namespace {
+void addCases()
+{
+    QTest::addColumn<int>("loss");
+    QTest::addColumn<double>("beta");
+    QTest::addColumn<bool>("oldPolicy");
+    QTest::addColumn<bool>("maskRow");
+    QTest::addColumn<double>("epsHigh");
+    QTest::newRow("grpo μ=1") << int(LossType::Grpo) << 0.0 << false << false << 0.2;
+    QTest::newRow("grpo β=0.1 μ>1") << int(LossType::Grpo) << 0.1 << true << false << 0.2;
+    QTest::newRow("bnpo β=0.04") << int(LossType::Bnpo) << 0.04 << false << false << 0.2;
+    QTest::newRow("dr_grpo μ>1") << int(LossType::DrGrpo) << 0.0 << true << false << 0.2;
+    QTest::newRow("dapo μ>1 clip-higher masked row") << int(LossType::Dapo) << 0.0 << true << true << 0.28;
+}
+
+Case caseFromData()
+{
+    Case k;
+    QFETCH(int, loss);
+    QFETCH(double, beta);
+    QFETCH(bool, oldPolicy);
+    QFETCH(bool, maskRow);
+    QFETCH(double, epsHigh);
+    k.loss = static_cast<LossType>(loss);
+    k.beta = beta;
+    k.oldPolicy = oldPolicy;
+    k.maskRow = maskRow;
+    k.epsHigh = epsHigh;
+    return k;
+}
+
+// The batch of a case: old log-probs perturbed by N(0, 0.3²) for μ > 1 (so that ratios
+// leave [0.8, 1.2]), the adapters-off model's log-probs as the reference for β > 0.
+PolicyBatch batchFor(CausalLM &lm, const Case &k)
+{
+    PolicyBatch b = makeBatch();
+    if (k.maskRow)
+        b.masked = {false, false, false, false, true, false};
+    const PolicyStepOptions o = optionsFor(k, 3);
+    if (k.oldPolicy) {
+        torch::manual_seed(17);
+        const torch::Tensor now = noGradLogProbs(lm.internals(), b, o, 6);
+        b.oldLogProbs = now + 0.3 * torch::randn_like(now);
+    }
+    if (k.beta > 0.0) {
+        lm.setAdaptersEnabled(false);
+        b.refLogProbs = noGradLogProbs(lm.internals(), b, o, 6);
+        lm.setAdaptersEnabled(true);
+    }
+    return b;
+}
+} // namespace
+
+void TestGradCheck::grpoLossGradient_data()
+{
+    addCases();
+}
+
+void TestGradCheck::grpoLossGradient()
+{
+    const Case k = caseFromData();
+    auto lm = tinyModel(true);
+    PolicyBatch b = batchFor(*lm, k);
+    const PolicyStepOptions o = optionsFor(k, 3); // two micro-batches of one group each, as the trainer splits
+    double loss = 0.0, clipped = 0.0;
+    const std::vector<torch::Tensor> g = gradients(*lm, b, o, &loss, &clipped);
+    QVERIFY(std::isfinite(loss));
+    if (k.oldPolicy) { // ratios ≠ 1: some tokens clipped, not all
+        QVERIFY2(clipped > 0.0 && clipped < 1.0, qPrintable(QString::number(clipped)));
+    }
+
+    // The loss as a function of the parameters. With μ = 1 the trainer's old log-probs are
+    // the new ones detached; the function they differentiate holds them at today's values.
+    PolicyBatch fixed = b;
+    if (!k.oldPolicy)
+        fixed.oldLogProbs = noGradLogProbs(lm->internals(), b, o, 6);
+    auto f = [&] {
+        double l = 0.0;
+        gradients(*lm, fixed, o, &l);
+        return l;
+    };
+    QVERIFY(std::abs(f() - loss) < 1e-12); // the same value at the base point
+    QString where;
+    const double err = worstRelativeError(lm->internals().trainableParameters(), g, f, 4, &where);
+    qInfo("worst relative error %.3g at %s", err, qPrintable(where));
+    QVERIFY2(err <= kRelTol, qPrintable(QString("relative error %1 at %2").arg(err).arg(where)));
+}
+
+void TestGradCheck::sharedPromptEqualsRowByRow_data()
+{
+    addCases();
+}
+
+void TestGradCheck::sharedPromptEqualsRowByRow()
+{
+    const Case k = caseFromData();
+    auto lm = tinyModel(true);
+    const PolicyBatch b = batchFor(*lm, k);
+    // One micro-batch of all rows: bnpo's token mean is per micro-batch by definition.
+    const PolicyStepOptions o = optionsFor(k, 6);
+    double grouped = 0.0;
+    const std::vector<torch::Tensor> g = gradients(*lm, b, o, &grouped);
+
+    auto params = lm->internals().trainableParameters();
+    for (auto &p : params)
+        p.grad().zero_();
+    torch::Tensor mask;
+    const torch::Tensor lp = rowByRowLogProbs(lm->internals(), b, 3, &mask);
+    GrpoLossInputs in;
+    in.newLogProbs = lp;
+    in.oldLogProbs = b.oldLogProbs.defined() ? b.oldLogProbs.narrow(1, 0, lp.size(1)) : lp.detach();
+    if (b.refLogProbs.defined())
+        in.refLogProbs = b.refLogProbs.narrow(1, 0, lp.size(1));
+    in.advantages = torch::tensor(b.advantages, torch::kFloat64);
+    if (k.maskRow)
+        mask[4].zero_();
+    in.mask = mask;
+    GrpoLossOptions lo = o.loss;
+    lo.dapoGlobalTokens = mask.sum().item<double>();
+    const torch::Tensor loss = grpoLoss(in, lo).loss;
+    loss.backward();
+    QVERIFY2(std::abs(loss.item<double>() - grouped) <= 1e-12,
+             qPrintable(QString("%1 vs %2").arg(loss.item<double>(), 0, 'g', 17).arg(grouped, 0, 'g', 17)));
+    for (size_t i = 0; i < params.size(); ++i) {
+        const torch::Tensor rowByRow = params[i].grad().flatten();
+        const double scale = std::max(1e-12, g[i].abs().max().item<double>());
+        const double diff = (g[i] - rowByRow).abs().max().item<double>() / scale;
+        QVERIFY2(diff <= 1e-10, qPrintable(QString("tensor %1: %2").arg(i).arg(diff)));
+    }
+}
+
+void TestGradCheck::sftLossGradient_data()
+{
+    QTest::addColumn<bool>("lora");
+    QTest::addColumn<double>("lambda");
+    QTest::addColumn<double>("promptWeight");
+    QTest::newRow("lora, λ = 2.5 on control tags") << true << 2.5 << 0.0;
+    QTest::newRow("full, λ = 0.5, prompt weight 0.3") << false << 0.5 << 0.3;
+}
+
+void TestGradCheck::sftLossGradient()
+{
+    QFETCH(bool, lora);
+    QFETCH(double, lambda);
+    QFETCH(double, promptWeight);
+    auto lm = tinyModel(lora);
+    CausalLmInternals &d = lm->internals();
+    std::mt19937 rng(9);
+    // Two micro-batches of one optimizer step; tokens 1 and 2 play the control tags.
+    std::vector<std::vector<std::vector<int32_t>>> prompts(2), targets(2);
+    std::vector<std::vector<std::vector<float>>> weights(2);
+    double targetTokens = 0.0;
+    for (int m = 0; m < 2; ++m)
+        for (size_t n : {3 + m, 5 - m}) {
+            prompts[m].push_back(tokens(rng, n));
+            std::vector<int32_t> t = tokens(rng, n + 1);
+            t.front() = 1;
+            t.back() = 2;
+            targets[m].push_back(t);
+            std::vector<float> w;
+            for (int32_t id : t)
+                w.push_back(id == 1 || id == 2 ? static_cast<float>(lambda) : 1.0f);
+            weights[m].push_back(w);
+            targetTokens += static_cast<double>(t.size());
+            if (promptWeight > 0.0)
+                targetTokens += static_cast<double>(n - 1);
+        }
+    auto step = [&](bool backward) {
+        double total = 0.0;
+        for (int m = 0; m < 2; ++m) {
+            const torch::Tensor l = sftLoss(d, prompts[m], targets[m], weights[m], promptWeight, targetTokens, 0, false);
+            if (backward)
+                l.backward();
+            total += l.item<double>();
+        }
+        return total;
+    };
+
+    // The value, worked out from the logits by hand: −(Σ w·log p) / N.
+    {
+        torch::NoGradGuard noGrad;
+        double s = 0.0;
+        for (int m = 0; m < 2; ++m)
+            for (size_t r = 0; r < prompts[m].size(); ++r) {
+                std::vector<int64_t> ids(prompts[m][r].begin(), prompts[m][r].end());
+                ids.insert(ids.end(), targets[m][r].begin(), targets[m][r].end());
+                const torch::Tensor t = torch::tensor(ids, torch::kLong).unsqueeze(0);
+                const torch::Tensor mask = torch::ones_like(t);
+                const torch::Tensor logp =
+                    torch::log_softmax(d.module->logits(d.module->hidden(t, positionsFromMask(mask), mask, nullptr)), -1)[0];
+                const size_t p = prompts[m][r].size();
+                for (size_t i = 1; i < ids.size(); ++i) {
+                    const double w = i >= p ? weights[m][r][i - p] : promptWeight;
+                    s += w * logp[static_cast<int64_t>(i - 1)][ids[i]].item<double>();
+                }
+            }
+        QVERIFY(std::abs(step(false) + s / targetTokens) < 1e-12);
+    }
+
+    auto params = d.trainableParameters();
+    for (auto &p : params)
+        if (p.grad().defined())
+            p.grad().zero_();
+    step(true);
+    std::vector<torch::Tensor> g;
+    for (auto &p : params)
+        g.push_back(p.grad().detach().clone().flatten());
+    QString where;
+    const double err = worstRelativeError(params, g, [&] { return step(false); }, 3, &where);
+    qInfo("worst relative error %.3g at %s", err, qPrintable(where));
+    QVERIFY2(err <= kRelTol, qPrintable(QString("relative error %1 at %2").arg(err).arg(where)));
+}
+
+QTEST_APPLESS_MAIN(TestGradCheck)
+#include "tst_gradcheck.moc"

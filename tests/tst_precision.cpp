@@ -1,0 +1,139 @@
+// model/precision: the rule that picks bf16 or fp32 from what the CPU has (and, for
+// AVX512-BF16 without AMX, from a timing), on made-up CPUs, so that every branch is
+// checked whatever CPU runs the test; and /proc/cpuinfo's parsing on a fixture.
+#include "model/precision.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace rwb::model;
+
+namespace {
+
+CpuFeatures cpu(bool avx512bf16, bool amx, const char *name = "Test CPU")
+{
+    CpuFeatures c;
+    c.modelName = name;
+    c.avx2 = true;
+    c.avx512f = avx512bf16 || amx;
+    c.avx512bf16 = avx512bf16;
+    c.amxbf16 = amx;
+    return c;
+}
+
+} // namespace
+
+class TestPrecision : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void autoRule_data();
+    void autoRule();
+    void explicitChoiceSaysWhatItCosts();
+    void readsCpuInfo();
+    void missingCpuInfoHasNoFeatures();
+    void fp32IsKeptOnThisMachine();
+    void dtypes();
+};
+
+void TestPrecision::autoRule_data()
+{
+    QTest::addColumn<bool>("avx512bf16");
+    QTest::addColumn<bool>("amx");
+    QTest::addColumn<double>("bf16Ms"); // < 0: no timing
+    QTest::addColumn<double>("fp32Ms");
+    QTest::addColumn<bool>("bf16");
+    QTest::addColumn<QString>("reasonHas");
+    // The AMD EPYC: AVX2 only, bf16 emulated (49 ms against 3.6 ms).
+    QTest::newRow("AVX2 only") << false << false << -1.0 << 0.0 << false << "about 14x slower: fp32";
+    QTest::newRow("AVX2 only, even if timed") << false << false << 0.1 << 1.0 << false << "fp32";
+    QTest::newRow("AMX") << true << true << -1.0 << 0.0 << true << "AMX-BF16: bf16";
+    // This machine's AMD EPYC (Zen 4): AVX512-BF16 without AMX, 0.25 ms against 0.55 ms.
+    QTest::newRow("AVX512-BF16, bf16 faster") << true << false << 0.25 << 0.55 << true << "bf16 0.25 ms, fp32 0.55 ms): bf16";
+    // 0.8 × fp32 is the bar: 0.44 ms here.
+    QTest::newRow("AVX512-BF16, at the bar") << true << false << 0.44 << 0.55 << true << ": bf16";
+    QTest::newRow("AVX512-BF16, not enough") << true << false << 0.45 << 0.55 << false << ": fp32";
+    QTest::newRow("AVX512-BF16, untimed") << true << false << -1.0 << 0.0 << false << "was not timed: fp32";
+}
+
+void TestPrecision::autoRule()
+{
+    QFETCH(bool, avx512bf16);
+    QFETCH(bool, amx);
+    QFETCH(double, bf16Ms);
+    QFETCH(double, fp32Ms);
+    QFETCH(bool, bf16);
+    QFETCH(QString, reasonHas);
+    std::optional<PrecisionTiming> timing;
+    if (bf16Ms >= 0.0)
+        timing = PrecisionTiming{bf16Ms, fp32Ms};
+    const PrecisionChoice c = choosePrecision("auto", cpu(avx512bf16, amx), timing);
+    QCOMPARE(c.bf16, bf16);
+    QCOMPARE(QString::fromStdString(c.name()), QString(bf16 ? "bf16" : "fp32"));
+    QVERIFY2(QString::fromStdString(c.reason).contains(reasonHas), c.reason.c_str());
+    QVERIFY(QString::fromStdString(c.reason).startsWith("auto: Test CPU"));
+}
+
+void TestPrecision::explicitChoiceSaysWhatItCosts()
+{
+    PrecisionChoice c = choosePrecision("bf16", cpu(false, false), std::nullopt);
+    QVERIFY(c.bf16);
+    QVERIFY2(QString::fromStdString(c.reason).contains("emulated, about 14x slower than fp32"), c.reason.c_str());
+    c = choosePrecision("bf16", cpu(true, false), PrecisionTiming{0.6, 0.5});
+    QVERIFY(c.bf16);
+    QVERIFY2(QString::fromStdString(c.reason).contains("slower than fp32"), c.reason.c_str());
+    c = choosePrecision("fp32", cpu(true, true), std::nullopt);
+    QVERIFY(!c.bf16);
+    QVERIFY2(QString::fromStdString(c.reason).contains("bf16 would be faster"), c.reason.c_str());
+    c = choosePrecision("fp32", cpu(false, false), std::nullopt);
+    QCOMPARE(QString::fromStdString(c.reason), QString("fp32 as asked"));
+}
+
+void TestPrecision::readsCpuInfo()
+{
+    QTemporaryDir dir;
+    const std::string path = (dir.path() + "/cpuinfo").toStdString();
+    std::ofstream(path) << "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9R14\n"
+                           "flags\t\t: fpu sse2 avx2 avx512f avx512_bf16 vaes\n\n"
+                           "processor\t: 1\nmodel name\t: AMD EPYC 9R14\nflags\t\t: fpu sse2 avx2 avx512f avx512_bf16 vaes\n";
+    const CpuFeatures c = readCpuFeatures(path);
+    QCOMPARE(QString::fromStdString(c.modelName), QString("AMD EPYC 9R14"));
+    QVERIFY(c.avx2 && c.avx512f && c.avx512bf16 && !c.amxbf16);
+    QCOMPARE(QString::fromStdString(describeFlags(c)), QString("avx2 avx512f avx512_bf16"));
+    // avx512_bf16 is a word: avx512_bf16x would not count, nor amx_bf16 inside another word.
+    std::ofstream(path) << "model name\t: X\nflags\t\t: avx2 avx512_bf16x xamx_bf16\n";
+    const CpuFeatures d = readCpuFeatures(path);
+    QVERIFY(d.avx2 && !d.avx512bf16 && !d.amxbf16);
+}
+
+void TestPrecision::missingCpuInfoHasNoFeatures()
+{
+    const CpuFeatures c = readCpuFeatures("/nonexistent/cpuinfo");
+    QVERIFY(c.modelName.empty() && !c.avx2 && !c.avx512bf16 && !c.amxbf16);
+    const PrecisionChoice p = choosePrecision("auto", c, std::nullopt);
+    QVERIFY(!p.bf16);
+    QVERIFY2(QString::fromStdString(p.reason).contains("this CPU has no AVX512-BF16 or AMX"), p.reason.c_str());
+}
+
+void TestPrecision::fp32IsKeptOnThisMachine()
+{
+    const PrecisionChoice p = resolvePrecision("fp32", "cpu");
+    QVERIFY(!p.bf16);
+    QVERIFY(QString::fromStdString(p.reason).startsWith("fp32 as asked"));
+}
+
+void TestPrecision::dtypes()
+{
+    QCOMPARE(QString::fromStdString(resolveDtype("float32", "bfloat16", "cpu")), QString("float32"));
+    QCOMPARE(QString::fromStdString(resolveDtype("bfloat16", "float32", "cpu")), QString("bfloat16")); // as asked
+    QCOMPARE(QString::fromStdString(resolveDtype("auto", "float32", "cpu")), QString("float32"));
+    QCOMPARE(QString::fromStdString(resolveDtype("auto", "float16", "cpu")), QString("float32"));
+    QCOMPARE(QString::fromStdString(resolveDtype("float64", "bfloat16", "cpu")), QString("float64"));
+    // A bf16 checkpoint on "auto" follows the machine: bfloat16 only where bf16 is fast.
+    const bool fast = resolvePrecision("auto", "cpu").bf16;
+    QCOMPARE(QString::fromStdString(resolveDtype("auto", "bfloat16", "cpu")), QString(fast ? "bfloat16" : "float32"));
+}
+
+QTEST_APPLESS_MAIN(TestPrecision)
+#include "tst_precision.moc"
