@@ -29,6 +29,7 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 
 // Shape legend: B = groups (prompts) trained on, G = group size, R = B·G rows,
@@ -654,6 +655,25 @@ void GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>
     metrics.emplace_back("completions/min_length", *std::min_element(lengths.begin(), lengths.end()));
     metrics.emplace_back("completions/max_length", *std::max_element(lengths.begin(), lengths.end()));
     metrics.emplace_back("completions/clipped_ratio", clipped / static_cast<double>(lengths.size()));
+    // Collapse: how many different answers a group gives, and the step's most common answer's share.
+    {
+        std::map<std::string, int> stepCounts;
+        double distinct = 0.0;
+        for (size_t g = 0; g < groups; ++g) {
+            std::set<std::string> answers;
+            for (int j = 0; j < G; ++j) {
+                const std::string &a = samples[g * G + static_cast<size_t>(j)].answer;
+                answers.insert(a);
+                ++stepCounts[a];
+            }
+            distinct += static_cast<double>(answers.size());
+        }
+        int top = 0;
+        for (const auto &[answer, n] : stepCounts)
+            top = std::max(top, n);
+        metrics.emplace_back("completions/distinct_answers_per_group", distinct / static_cast<double>(std::max<size_t>(1, groups)));
+        metrics.emplace_back("completions/top_answer_share", static_cast<double>(top) / static_cast<double>(samples.size()));
+    }
     metrics.emplace_back("policy_loss", policyLoss);
     metrics.emplace_back("grad_norm", gradNorm);
     metrics.emplace_back("learning_rate", lr);
