@@ -23,6 +23,9 @@ echo "test: the workbench, the widgets and the tests (core reused)"
 echo "test: built in $(( $(date +%s) - start )) s"
 
 export QT_QPA_PLATFORM=offscreen
+# ctest runs two tests at once on two cores: one libtorch thread each, so that no test's
+# threads wait on a core the other test holds (model/causallm.h, RWB_THREADS).
+export RWB_THREADS=${RWB_THREADS:-1}
 cd "$build"
 ctest --output-on-failure -j 2
 echo "test: done in $(( $(date +%s) - start )) s"

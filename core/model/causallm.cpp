@@ -6,6 +6,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 namespace rwb::model {
@@ -35,7 +36,15 @@ torch::Device pickDevice(const std::string &name)
 
 void applyThreads(int threads)
 {
-    const int n = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    int n = threads;
+    if (n <= 0) {
+        // RWB_THREADS caps "every core": where several jobs share the cores (ctest -j2),
+        // libtorch's threads would each wait at every parallel region for a core that
+        // another job holds, and a 2-thread training step then runs many times slower.
+        n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        if (const char *env = std::getenv("RWB_THREADS"); env && std::atoi(env) > 0)
+            n = std::atoi(env);
+    }
     at::set_num_threads(n);
 }
 

@@ -14,7 +14,7 @@ namespace rwb::model {
 struct ModelOptions {
     std::string dtype = "auto";  // "float32", "bfloat16", or "auto": the config's (float16 → float32 on CPU)
     std::string device = "auto"; // "cpu", "cuda", or "auto": CUDA when libtorch has it and a GPU is there
-    int threads = 0;             // CPU threads for libtorch; 0 = every core
+    int threads = 0;             // CPU threads for libtorch; 0 = every core (or $RWB_THREADS when set)
     uint64_t seed = 0;           // random initialisation (random() only)
 };
 
