@@ -313,8 +313,8 @@ void TestHackingMonitor::incrementalMatchesScan()
         std::vector<std::pair<std::string, double>> metrics{{"rewards/exist/mean", s <= 10 ? 0.40 : 0.60}};
         if (s >= 20)
             metrics.emplace_back("eval/f1", 0.17);
-        monitor.update(s, metrics);
-        monitor.update(s, metrics);
+        QCOMPARE(monitor.update(s, metrics), s >= 20); // added at 20, extended at 21 and 22
+        QVERIFY(!monitor.update(s, metrics));
         QCOMPARE(monitor.lastStep(), s);
         QCOMPARE(monitor.alerts().size(), size_t(s < 20 ? 0 : 1));
         if (s >= 20)

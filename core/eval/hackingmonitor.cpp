@@ -156,15 +156,15 @@ void HackingMonitor::record(const std::string &name, int64_t step, double value)
         points->insert(it, {step, value});
 }
 
-void HackingMonitor::update(int64_t step, const std::vector<std::pair<std::string, double>> &metrics)
+bool HackingMonitor::update(int64_t step, const std::vector<std::pair<std::string, double>> &metrics)
 {
     for (const auto &[name, value] : metrics)
         if (std::isfinite(value))
             record(name, step, value);
     if (!m_steps.empty() && step <= m_steps.back())
-        return;
+        return false;
     m_steps.push_back(step);
-    judge(step);
+    return judge(step);
 }
 
 bool HackingMonitor::halfMeans(const Points &points, int64_t from, int64_t to, HalfMeans *out) const
@@ -196,8 +196,9 @@ bool HackingMonitor::halfMeans(const Points &points, int64_t from, int64_t to, H
     return true;
 }
 
-void HackingMonitor::judge(int64_t to)
+bool HackingMonitor::judge(int64_t to)
 {
+    bool changed = false;
     const int64_t window = std::max(2, m_settings.window);
     const int64_t from = to - window + 1;
 
@@ -226,7 +227,7 @@ void HackingMonitor::judge(int64_t to)
                 a.after = m.second;
                 a.otherBefore = before.second;
                 a.otherAfter = after.second;
-                raise(std::move(a));
+                raise(std::move(a), &changed);
             }
         }
     } else if (trends.size() >= 2) {
@@ -244,7 +245,7 @@ void HackingMonitor::judge(int64_t to)
             a.after = rising.second.second;
             a.otherBefore = falling.second.first;
             a.otherAfter = falling.second.second;
-            raise(std::move(a));
+            raise(std::move(a), &changed);
         }
     }
 
@@ -263,14 +264,16 @@ void HackingMonitor::judge(int64_t to)
         a.after = p.second;
         a.otherBefore = a.otherAfter = std::numeric_limits<double>::quiet_NaN();
         a.threshold = threshold;
-        raise(std::move(a));
+        raise(std::move(a), &changed);
     };
     collapse(m_distinct, kDistinct, m_settings.minDistinctAnswers, /*below=*/true);
     collapse(m_topShare, kTopShare, m_settings.maxTopAnswerShare, /*below=*/false);
+    return changed;
 }
 
-void HackingMonitor::raise(HackingAlert alert)
+void HackingMonitor::raise(HackingAlert alert, bool *changed)
 {
+    *changed = true;
     for (auto it = m_alerts.rbegin(); it != m_alerts.rend(); ++it) {
         if (it->kind != alert.kind || it->components != alert.components || it->metric != alert.metric)
             continue;

@@ -104,8 +104,9 @@ class HackingMonitor {
 public:
     explicit HackingMonitor(HackingSettings settings = {});
 
-    // The metrics logged at `step` (any names; those above are read).
-    void update(int64_t step, const std::vector<std::pair<std::string, double>> &metrics);
+    // The metrics logged at `step` (any names; those above are read). True when an alert
+    // was added or extended (what a view needs to redraw).
+    bool update(int64_t step, const std::vector<std::pair<std::string, double>> &metrics);
     // Forgets the run (series and alerts); the settings stay.
     void reset();
     // New thresholds; the alerts so far are dropped and the series judged again.
@@ -129,9 +130,9 @@ private:
     };
 
     void record(const std::string &name, int64_t step, double value);
-    void judge(int64_t step);
+    bool judge(int64_t step); // true when an alert was added or extended
     bool halfMeans(const Points &points, int64_t from, int64_t to, HalfMeans *out) const;
-    void raise(HackingAlert alert);
+    void raise(HackingAlert alert, bool *changed);
 
     HackingSettings m_settings;
     std::map<std::string, Points> m_components; // by component name
