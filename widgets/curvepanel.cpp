@@ -133,6 +133,8 @@ const QColor kAlertBackground(0xff, 0xf3, 0xcd);
 const QColor kAlertText(0x66, 0x4d, 0x03);
 const QColor kAlertBorder(0xe0, 0xa8, 0x00);
 const QColor kAlertShade(0xff, 0xa0, 0x00, 45);
+// The most alerts the banner's tooltip lists (the latest ones).
+constexpr size_t kTooltipAlerts = 20;
 
 QString fixed2(double v)
 {
@@ -362,9 +364,12 @@ void CurvePanel::updateAlerts()
         if (all.size() > 1)
             text += QLatin1Char(' ') + tr("(%n earlier alert(s): see the tooltip)", nullptr, static_cast<int>(all.size() - 1));
         m_alertLabel->setText(text);
+        // The latest kTooltipAlerts, so that a long run's tooltip still fits the screen.
         QStringList lines;
-        for (const eval::HackingAlert &a : all)
-            lines << alertText(a);
+        if (all.size() > kTooltipAlerts)
+            lines << QStringLiteral("…");
+        for (size_t k = all.size() > kTooltipAlerts ? all.size() - kTooltipAlerts : 0; k < all.size(); ++k)
+            lines << alertText(all[k]);
         m_alertLabel->setToolTip(lines.join(QLatin1Char('\n')));
     }
     m_alertBanner->setVisible(all.size() > m_alertsDismissed);

@@ -37,6 +37,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -559,7 +560,7 @@ void MainWindow::restoreAlertSettings()
         const double v = s.value(QLatin1String(key)).toDouble(&ok);
         return ok && std::isfinite(v) && v >= min ? v : fallback;
     };
-    a.window = static_cast<int>(read("window", a.window, 2));
+    a.window = static_cast<int>(std::min(read("window", a.window, 2), 1e5)); // as the dialog allows
     a.riseThreshold = read("riseThreshold", a.riseThreshold, 0);
     a.f1DropThreshold = read("f1DropThreshold", a.f1DropThreshold, 0);
     a.fallThreshold = read("fallThreshold", a.fallThreshold, 0);
