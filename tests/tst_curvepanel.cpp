@@ -8,6 +8,7 @@
 
 #include <QFile>
 #include <QImage>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -57,6 +58,36 @@ TrainingStep liveStep(qint64 run, qint64 step, double reward)
     t.step = step;
     t.metrics = {{"reward", reward}, {"reward_std", 0.05}, {"entropy", 1.0}};
     return t;
+}
+
+// Run "hacked", steps 0…20: exist 0.40 (steps 1–10) → 0.60 (11–20), partial flat 0.50,
+// eval/f1 0.22 at steps 0 and 10, 0.17 at step 20. At step 20 the alert's window [1, 20]
+// has exist's halves 0.40 / 0.60 (rise 0.20 > 0.05) while F1 falls from 0.22 (step 0, the
+// last at or before step 1) to 0.17 (step 20): 0.05 > 0.02 (see tst_hackingmonitor).
+int64_t writeHacked(store::RunStore &w)
+{
+    const int64_t run = w.beginRun("hacked", store::RunKind::Grpo, "{}");
+    w.writeStep(run, 0, {{"eval/f1", 0.22}}, {});
+    for (int s = 1; s <= 20; ++s) {
+        std::vector<store::Metric> m = {{"reward", 0.5}, {"rewards/exist/mean", s <= 10 ? 0.40 : 0.60},
+                                        {"rewards/partial/mean", 0.50}};
+        if (s == 10)
+            m.push_back({"eval/f1", 0.22});
+        if (s == 20)
+            m.push_back({"eval/f1", 0.17});
+        w.writeStep(run, s, m, {});
+    }
+    return run;
+}
+
+// The shaded alert ranges of a plot, as [left, right] in steps.
+QList<QPair<double, double>> alertRanges(QCustomPlot *p)
+{
+    QList<QPair<double, double>> ranges;
+    for (int k = 0; k < p->itemCount(); ++k)
+        if (auto *rect = qobject_cast<QCPItemRect *>(p->item(k)))
+            ranges << qMakePair(rect->topLeft->coords().x(), rect->bottomRight->coords().x());
+    return ranges;
 }
 
 // The dashed weight-change lines of a plot, by step.
@@ -115,6 +146,8 @@ private Q_SLOTS:
     void exportCsv();
     void exportPng();
     void redrawsCoalesce();
+    void hackingAlertBanner();
+    void noAlertNoBanner();
 };
 
 void TestCurvePanel::emaDebiased()
@@ -507,6 +540,117 @@ void TestCurvePanel::redrawsCoalesce()
     QTest::qWait(200);
     QCOMPARE(replots.count(), 1);
     QCOMPARE(panel.plot(CurvePanel::RewardPlot)->graph(2)->dataCount(), 1005);
+}
+
+void TestCurvePanel::hackingAlertBanner()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t run = 0;
+    {
+        store::RunStore w(path.toStdString());
+        run = writeHacked(w);
+    }
+    CurvePanel panel;
+    QSignalSpy changed(&panel, &CurvePanel::alertsChanged);
+    QVERIFY(panel.showRun(path, run));
+    QVERIFY(changed.count() > 0);
+    QCOMPARE(panel.alerts().size(), size_t(1));
+    QVERIFY(!panel.alertBanner()->isHidden());
+    QCOMPARE(panel.alertBannerText(),
+             QString("Possible reward hacking: exist rose 0.40 → 0.60 while validation F1 fell 0.22 → 0.17 (steps 1–20)"));
+    // Shaded from half a step before step 1 to half a step after step 20, on the reward
+    // and component plots only.
+    const QList<QPair<double, double>> shaded{qMakePair(0.5, 20.5)};
+    QCOMPARE(alertRanges(panel.plot(CurvePanel::ComponentsPlot)), shaded);
+    QCOMPARE(alertRanges(panel.plot(CurvePanel::RewardPlot)), shaded);
+    QVERIFY(alertRanges(panel.plot(CurvePanel::EntropyPlot)).isEmpty());
+
+    // The banner's links: the rollouts of steps 1–20; the evaluation at or before step 1
+    // (step 0) against the latest (step 20).
+    QSignalSpy rollouts(&panel, &CurvePanel::rolloutsRequested);
+    QSignalSpy compare(&panel, &CurvePanel::checkpointComparisonRequested);
+    auto *showRollouts = panel.findChild<QPushButton *>("alertShowRollouts");
+    auto *compareButton = panel.findChild<QPushButton *>("alertCompareCheckpoints");
+    QVERIFY(showRollouts && compareButton);
+    QCOMPARE(showRollouts->text(), QString("Show rollouts"));
+    QCOMPARE(compareButton->text(), QString("Compare checkpoints"));
+    QTest::mouseClick(showRollouts, Qt::LeftButton);
+    QTest::mouseClick(compareButton, Qt::LeftButton);
+    QCOMPARE(rollouts.count(), 1);
+    QCOMPARE(rollouts.at(0).at(0).toLongLong(), 1);
+    QCOMPARE(rollouts.at(0).at(1).toLongLong(), 20);
+    QCOMPARE(compare.count(), 1);
+    QCOMPARE(compare.at(0).at(0).toLongLong(), 0);
+    QCOMPARE(compare.at(0).at(1).toLongLong(), 20);
+
+    // A live step 21 (exist 0.60, F1 0.17 again): window [2, 21] still rises while F1
+    // fell from step 0's 0.22 to 0.17, so the same alert grows to steps 1–21.
+    TrainingStep t;
+    t.runId = run;
+    t.step = 21;
+    t.metrics = {{"reward", 0.5}, {"rewards/exist/mean", 0.60}, {"rewards/partial/mean", 0.50}, {"eval/f1", 0.17}};
+    panel.appendStep(t);
+    QCOMPARE(panel.alerts().size(), size_t(1));
+    QVERIFY(panel.alertBannerText().endsWith("(steps 1–21)"));
+    QCOMPARE(alertRanges(panel.plot(CurvePanel::ComponentsPlot)), (QList<QPair<double, double>>{qMakePair(0.5, 21.5)}));
+    QTest::mouseClick(showRollouts, Qt::LeftButton);
+    QCOMPARE(rollouts.at(1).at(1).toLongLong(), 21);
+
+    // × hides the banner until a new alert: a collapsed step 22 (1.2 distinct answers).
+    QTest::mouseClick(panel.findChild<QPushButton *>("alertDismiss"), Qt::LeftButton);
+    QVERIFY(panel.alertBanner()->isHidden());
+    t.step = 22;
+    t.metrics = {{"completions/distinct_answers_per_group", 1.2}};
+    panel.appendStep(t);
+    QVERIFY(!panel.alertBanner()->isHidden());
+    QVERIFY2(panel.alertBannerText().startsWith(
+                 "Completions collapsing: 1.20 distinct answers per group (threshold ≤ 1.50; step 22)"),
+             qPrintable(panel.alertBannerText()));
+    QVERIFY(panel.alertBannerText().contains("1 earlier alert"));
+
+    // Stricter thresholds judge the run again: a rise of 0.20 is below 0.25, and 1.2
+    // distinct answers above 1.0.
+    eval::HackingSettings strict;
+    strict.riseThreshold = 0.25;
+    strict.minDistinctAnswers = 1.0;
+    panel.setAlertSettings(strict);
+    QVERIFY(panel.alerts().empty());
+    QVERIFY(panel.alertBanner()->isHidden());
+    QVERIFY(alertRanges(panel.plot(CurvePanel::ComponentsPlot)).isEmpty());
+}
+
+void TestCurvePanel::noAlertNoBanner()
+{
+    // Run "alpha" (5 steps: younger than the window) and a live run of 40 flat steps with
+    // F1 flat and healthy collapse metrics.
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t run = 0;
+    {
+        store::RunStore w(path.toStdString());
+        run = writeAlpha(w);
+    }
+    CurvePanel panel;
+    QVERIFY(panel.showRun(path, run));
+    QVERIFY(panel.alerts().empty());
+    QVERIFY(panel.alertBanner()->isHidden());
+    panel.clear();
+    for (int s = 0; s <= 40; ++s) {
+        TrainingStep t = liveStep(9, s, 0.5);
+        t.metrics = {{"reward", 0.5},
+                     {"rewards/exist/mean", 0.6},
+                     {"rewards/partial/mean", 0.4},
+                     {"completions/distinct_answers_per_group", 3.0},
+                     {"completions/top_answer_share", 0.2}};
+        if (s % 10 == 0)
+            t.metrics.append({"eval/f1", 0.5});
+        panel.appendStep(t);
+    }
+    QVERIFY(panel.alerts().empty());
+    QVERIFY(panel.alertBanner()->isHidden());
+    QVERIFY(panel.alertBannerText().isEmpty());
+    QVERIFY(alertRanges(panel.plot(CurvePanel::RewardPlot)).isEmpty());
 }
 
 QTEST_MAIN(TestCurvePanel)

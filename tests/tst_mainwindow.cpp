@@ -24,6 +24,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QtTest>
@@ -39,6 +40,7 @@ private Q_SLOTS:
     void restoresWorkspaceAndRun();
     void resumesAStoppedRun();
     void startsFromTheFormWithTheDesignersWeights();
+    void showsTheHackingAlert();
 
 private:
     QTemporaryDir m_dir;
@@ -314,6 +316,62 @@ void TestMainWindow::startsFromTheFormWithTheDesignersWeights()
         QVERIFY(std::abs(r.rollout.reward - 0.5 * (o["partial"].toDouble() + o["marker"].toDouble())) < 1e-12);
     }
     QVERIFY(start->isEnabled());
+}
+
+// A stored run whose exist reward rises 0.40 → 0.60 over steps 1–20 while F1 falls
+// 0.22 → 0.17 (tst_hackingmonitor works it out): the status bar links to the alert, the
+// banner's Show rollouts opens the rollouts, and thresholds from the settings apply.
+void TestMainWindow::showsTheHackingAlert()
+{
+    QVERIFY(m_dir.isValid());
+    const QString store = m_dir.path() + "/hacked.sqlite";
+    int64_t run = 0;
+    {
+        rwb::store::RunStore w(store.toStdString());
+        run = w.beginRun("hacked", rwb::store::RunKind::Grpo, "{}");
+        w.writeStep(run, 0, {{"eval/f1", 0.22}}, {});
+        for (int s = 1; s <= 20; ++s) {
+            std::vector<rwb::store::Metric> m = {{"rewards/exist/mean", s <= 10 ? 0.40 : 0.60}};
+            if (s == 20)
+                m.push_back({"eval/f1", 0.17});
+            w.writeStep(run, s, m, {});
+        }
+    }
+    LanguageManager lang;
+    lang.setChoice("en");
+    QSettings().remove("hackingAlert");
+    {
+        MainWindow w(&lang);
+        QString error;
+        QVERIFY2(w.openRun(store, run, &error), qPrintable(error));
+        auto *status = w.findChild<QLabel *>("alertStatus");
+        QVERIFY(status && !status->isHidden());
+        QVERIFY(status->text().contains("Reward-hacking alert"));
+        QVERIFY2(status->toolTip().contains("exist rose 0.40 → 0.60 while validation F1 fell 0.22 → 0.17 (steps 1–20)"),
+                 qPrintable(status->toolTip()));
+        w.showView(MainWindow::View::Design);
+        Q_EMIT status->linkActivated("curves");
+        QCOMPARE(w.currentView(), MainWindow::View::Curves);
+        auto *showRollouts = w.curves()->findChild<QPushButton *>("alertShowRollouts");
+        QVERIFY(showRollouts);
+        showRollouts->click();
+        QCOMPARE(w.currentView(), MainWindow::View::Rollouts);
+        // No evaluated checkpoints with predictions: the comparison says so and stays put.
+        w.showView(MainWindow::View::Curves);
+        w.curves()->findChild<QPushButton *>("alertCompareCheckpoints")->click();
+        QCOMPARE(w.currentView(), MainWindow::View::Curves);
+    }
+    // Thresholds are read from the settings at start: a rise of 0.20 is below 0.25.
+    QSettings().setValue("hackingAlert/riseThreshold", 0.25);
+    {
+        MainWindow w(&lang);
+        QCOMPARE(w.curves()->alertSettings().riseThreshold, 0.25);
+        QString error;
+        QVERIFY2(w.openRun(store, run, &error), qPrintable(error));
+        QVERIFY(w.curves()->alerts().empty());
+        QVERIFY(w.findChild<QLabel *>("alertStatus")->isHidden());
+    }
+    QSettings().remove("hackingAlert");
 }
 
 QTEST_MAIN(TestMainWindow)

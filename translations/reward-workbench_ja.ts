@@ -27,6 +27,20 @@
             <translation>報酬設定: %1</translation>
         </message>
         <message>
+            <source>⚠ Reward-hacking alert</source>
+            <translation>⚠ 報酬ハッキングのアラート</translation>
+        </message>
+        <message>
+            <source>%1
+Click to see it on the curves.</source>
+            <translation>%1
+クリックすると曲線で確認できます。</translation>
+        </message>
+        <message>
+            <source>The run has no two evaluated checkpoints to compare yet.</source>
+            <translation>この実行には、比較できる評価済みのチェックポイントがまだ 2 つありません。</translation>
+        </message>
+        <message>
             <source>Reward Workbench</source>
             <translation>Reward Workbench</translation>
         </message>
@@ -1118,6 +1132,104 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Smoothing</source>
             <translation>平滑化</translation>
+        </message>
+        <message>
+            <source>Alert thresholds…</source>
+            <translation>アラートのしきい値…</translation>
+        </message>
+        <message>
+            <source>When the reward-hacking alert fires: the window, the rise of a reward component, the fall of validation F1 and the collapse thresholds.</source>
+            <translation>報酬ハッキングのアラートを出す条件: ウィンドウ、報酬コンポーネントの上昇、検証 F1 の低下、崩壊のしきい値。</translation>
+        </message>
+        <message>
+            <source>Show rollouts</source>
+            <translation>ロールアウトを表示</translation>
+        </message>
+        <message>
+            <source>Open the rollouts of the alert&apos;s steps</source>
+            <translation>アラートのステップのロールアウトを開きます</translation>
+        </message>
+        <message>
+            <source>Compare checkpoints</source>
+            <translation>チェックポイントを比較</translation>
+        </message>
+        <message>
+            <source>Compare, in the failure explorer, the checkpoint evaluated at or before the alert&apos;s start with the latest one</source>
+            <translation>アラートの開始時点またはそれ以前に評価したチェックポイントと最新のチェックポイントを、失敗の分析で比較します</translation>
+        </message>
+        <message>
+            <source>Hide until the next alert</source>
+            <translation>次のアラートまで隠す</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <translation>ステップ %1</translation>
+        </message>
+        <message>
+            <source>steps %1–%2</source>
+            <translation>ステップ %1–%2</translation>
+        </message>
+        <message>
+            <source>Possible reward hacking: %1 rose %2 → %3 while validation F1 fell %4 → %5 (%6)</source>
+            <translation>報酬ハッキングの疑い: %1 が %2 → %3 に上昇し、検証 F1 は %4 → %5 に低下 (%6)</translation>
+        </message>
+        <message>
+            <source>Possible reward hacking: %1 rose %2 → %3 while %4 fell %5 → %6 (%7; no validation metrics)</source>
+            <translation>報酬ハッキングの疑い: %1 が %2 → %3 に上昇し、%4 は %5 → %6 に低下 (%7、検証指標なし)</translation>
+        </message>
+        <message>
+            <source>%1 → %2</source>
+            <translation>%1 → %2</translation>
+        </message>
+        <message>
+            <source>Completions collapsing: %1 distinct answers per group (threshold ≤ %2; %3)</source>
+            <translation>出力が崩壊しつつあります: グループあたりの異なる回答は %1 個 (しきい値 ≤ %2、%3)</translation>
+        </message>
+        <message>
+            <source>Completions collapsing: the most common answer is a share %1 of the completions (threshold &gt; %2; %3)</source>
+            <translation>出力が崩壊しつつあります: 最も多い回答が出力の割合 %1 を占めます (しきい値 &gt; %2、%3)</translation>
+        </message>
+        <message numerus="yes">
+            <source>(%n earlier alert(s): see the tooltip)</source>
+            <translation>
+                <numerusform>(以前のアラート %n 件: ツールチップを参照)</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Reward-hacking alert</source>
+            <translation>報酬ハッキングのアラート</translation>
+        </message>
+        <message>
+            <source> steps</source>
+            <translation> ステップ</translation>
+        </message>
+        <message>
+            <source>Mean over the window&apos;s second half minus the mean over its first half</source>
+            <translation>ウィンドウの後半の平均から前半の平均を引いた値</translation>
+        </message>
+        <message>
+            <source>Window:</source>
+            <translation>ウィンドウ:</translation>
+        </message>
+        <message>
+            <source>A component rises by more than:</source>
+            <translation>コンポーネントの上昇がこれを超える:</translation>
+        </message>
+        <message>
+            <source>Validation F1 falls by more than:</source>
+            <translation>検証 F1 の低下がこれを超える:</translation>
+        </message>
+        <message>
+            <source>Without F1, another component falls by more than:</source>
+            <translation>F1 がないとき、別のコンポーネントの低下がこれを超える:</translation>
+        </message>
+        <message>
+            <source>Collapse: distinct answers per group at most:</source>
+            <translation>崩壊: グループあたりの異なる回答がこれ以下:</translation>
+        </message>
+        <message>
+            <source>Collapse: share of the most common answer above:</source>
+            <translation>崩壊: 最も多い回答の割合がこれを超える:</translation>
         </message>
         <message>
             <source>Exponential moving average of each curve (0 = off); the raw points stay visible as dots.</source>

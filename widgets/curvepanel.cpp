@@ -2,8 +2,13 @@
 
 #include "store/runstore.h"
 
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFileDialog>
+#include <QFormLayout>
+#include <QFrame>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -16,9 +21,13 @@
 #include <QSaveFile>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QSpinBox>
+#include <QStyle>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <set>
 
 #include "curveqcp.h"
@@ -119,6 +128,19 @@ QString shortest(double v)
     return QString::number(v, 'g', QLocale::FloatingPointShortest);
 }
 
+// Alert colours: a warning amber, the banner's text and frame, and the shaded ranges.
+const QColor kAlertBackground(0xff, 0xf3, 0xcd);
+const QColor kAlertText(0x66, 0x4d, 0x03);
+const QColor kAlertBorder(0xe0, 0xa8, 0x00);
+const QColor kAlertShade(0xff, 0xa0, 0x00, 45);
+// The most alerts the banner's tooltip lists (the latest ones).
+constexpr size_t kTooltipAlerts = 20;
+
+QString fixed2(double v)
+{
+    return QString::number(v, 'f', 2);
+}
+
 } // namespace
 
 CurvePanel::CurvePanel(QWidget *parent)
@@ -147,10 +169,14 @@ CurvePanel::CurvePanel(QWidget *parent)
     bar->addWidget(m_smoothingSlider);
     bar->addWidget(m_smoothingSpin);
     bar->addStretch(1);
+    m_alertSettingsButton = new QPushButton(this);
     bar->addWidget(fitButton);
     bar->addWidget(pngButton);
     bar->addWidget(csvButton);
+    bar->addWidget(m_alertSettingsButton);
     outer->addLayout(bar);
+    buildAlertBanner();
+    outer->addWidget(m_alertBanner);
 
     auto *grid = new QGridLayout;
     grid->setContentsMargins(2, 2, 2, 2);
@@ -181,12 +207,254 @@ CurvePanel::CurvePanel(QWidget *parent)
             QMessageBox::warning(this, tr("Export failed"), error);
     });
 
+    connect(m_alertSettingsButton, &QPushButton::clicked, this, &CurvePanel::editAlertSettings);
+
     m_redrawTimer.setSingleShot(true);
     m_redrawTimer.setInterval(kRedrawMs);
     connect(&m_redrawTimer, &QTimer::timeout, this, &CurvePanel::redraw);
+    retranslateAlerts();
 }
 
 CurvePanel::~CurvePanel() = default;
+
+void CurvePanel::buildAlertBanner()
+{
+    m_alertBanner = new QFrame(this);
+    m_alertBanner->setObjectName(QStringLiteral("alertBanner"));
+    m_alertBanner->setFrameShape(QFrame::StyledPanel);
+    m_alertBanner->setStyleSheet(QStringLiteral("QFrame#alertBanner { background: %1; border: 1px solid %2; border-radius: 3px; }"
+                                                "QFrame#alertBanner QLabel { color: %3; }")
+                                     .arg(kAlertBackground.name(), kAlertBorder.name(), kAlertText.name()));
+    auto *layout = new QHBoxLayout(m_alertBanner);
+    layout->setContentsMargins(8, 4, 4, 4);
+    auto *icon = new QLabel(m_alertBanner);
+    icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(20, 20));
+    m_alertLabel = new QLabel(m_alertBanner);
+    m_alertLabel->setObjectName(QStringLiteral("alertText"));
+    m_alertLabel->setWordWrap(true);
+    m_alertLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_alertRollouts = new QPushButton(m_alertBanner);
+    m_alertRollouts->setObjectName(QStringLiteral("alertShowRollouts"));
+    m_alertCompare = new QPushButton(m_alertBanner);
+    m_alertCompare->setObjectName(QStringLiteral("alertCompareCheckpoints"));
+    m_alertDismiss = new QPushButton(QStringLiteral("×"), m_alertBanner);
+    m_alertDismiss->setObjectName(QStringLiteral("alertDismiss"));
+    m_alertDismiss->setFlat(true);
+    m_alertDismiss->setFixedWidth(24);
+    layout->addWidget(icon);
+    layout->addWidget(m_alertLabel, 1);
+    layout->addWidget(m_alertRollouts);
+    layout->addWidget(m_alertCompare);
+    layout->addWidget(m_alertDismiss);
+    m_alertBanner->hide();
+
+    // The buttons act on the latest alert, the one the banner names.
+    connect(m_alertRollouts, &QPushButton::clicked, this, [this] {
+        if (!alerts().empty())
+            Q_EMIT rolloutsRequested(alerts().back().from, alerts().back().to);
+    });
+    connect(m_alertCompare, &QPushButton::clicked, this, [this] {
+        if (alerts().empty())
+            return;
+        const eval::HackingAlert &a = alerts().back();
+        const qint64 before = lastEvalAtOrBefore(a.from);
+        const qint64 latest = lastEvalAtOrBefore(std::numeric_limits<qint64>::max());
+        Q_EMIT checkpointComparisonRequested(before >= 0 ? before : a.from, latest >= 0 ? latest : a.to);
+    });
+    connect(m_alertDismiss, &QPushButton::clicked, this, [this] {
+        m_alertsDismissed = alerts().size();
+        m_alertBanner->hide();
+    });
+}
+
+void CurvePanel::retranslateAlerts()
+{
+    m_alertSettingsButton->setText(tr("Alert thresholds…"));
+    m_alertSettingsButton->setToolTip(tr("When the reward-hacking alert fires: the window, the rise of a reward component, "
+                                         "the fall of validation F1 and the collapse thresholds."));
+    m_alertRollouts->setText(tr("Show rollouts"));
+    m_alertRollouts->setToolTip(tr("Open the rollouts of the alert's steps"));
+    m_alertCompare->setText(tr("Compare checkpoints"));
+    m_alertCompare->setToolTip(
+        tr("Compare, in the failure explorer, the checkpoint evaluated at or before the alert's start with the latest one"));
+    m_alertDismiss->setToolTip(tr("Hide until the next alert"));
+    updateAlerts();
+}
+
+void CurvePanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateAlerts();
+    QWidget::changeEvent(event);
+}
+
+QString CurvePanel::alertText(const eval::HackingAlert &a)
+{
+    const QString range = a.from == a.to ? tr("step %1").arg(a.from) : tr("steps %1–%2").arg(a.from).arg(a.to);
+    const QString name = a.components.empty() ? QString() : QString::fromStdString(a.components.front());
+    switch (a.kind) {
+    case eval::AlertKind::Hacking:
+        return tr("Possible reward hacking: %1 rose %2 → %3 while validation F1 fell %4 → %5 (%6)")
+            .arg(name, fixed2(a.before), fixed2(a.after), fixed2(a.otherBefore), fixed2(a.otherAfter), range);
+    case eval::AlertKind::Disagreement:
+        return tr("Possible reward hacking: %1 rose %2 → %3 while %4 fell %5 → %6 (%7; no validation metrics)")
+            .arg(name, fixed2(a.before), fixed2(a.after), QString::fromStdString(a.components.back()), fixed2(a.otherBefore),
+                 fixed2(a.otherAfter), range);
+    case eval::AlertKind::Collapse: {
+        const QString value = a.from == a.to ? fixed2(a.after) : tr("%1 → %2").arg(fixed2(a.before), fixed2(a.after));
+        if (a.metric == "completions/distinct_answers_per_group")
+            return tr("Completions collapsing: %1 distinct answers per group (threshold ≤ %2; %3)")
+                .arg(value, fixed2(a.threshold), range);
+        return tr("Completions collapsing: the most common answer is a share %1 of the completions (threshold > %2; %3)")
+            .arg(value, fixed2(a.threshold), range);
+    }
+    }
+    return {};
+}
+
+QString CurvePanel::alertBannerText() const
+{
+    return m_alertLabel->text();
+}
+
+void CurvePanel::setAlertSettings(const eval::HackingSettings &settings)
+{
+    m_monitor.setSettings(settings);
+    m_alertsDismissed = 0;
+    updateAlerts();
+}
+
+void CurvePanel::rejudgePrimary()
+{
+    m_monitor.reset();
+    m_alertsDismissed = 0;
+    if (m_primary) {
+        std::map<int64_t, std::vector<std::pair<std::string, double>>> bySteps;
+        for (const auto &[name, series] : m_primary->series) {
+            const std::string key = name.toStdString();
+            for (int k = 0; k < series.size(); ++k)
+                bySteps[series.steps()[static_cast<size_t>(k)]].emplace_back(key, series.values()[static_cast<size_t>(k)]);
+        }
+        for (const auto &[step, metrics] : bySteps)
+            m_monitor.update(step, metrics);
+    }
+    updateAlerts();
+}
+
+qint64 CurvePanel::lastEvalAtOrBefore(qint64 step) const
+{
+    if (!m_primary)
+        return -1;
+    const auto it = m_primary->series.find(QStringLiteral("eval/f1"));
+    if (it == m_primary->series.end())
+        return -1;
+    const std::vector<int64_t> &steps = it->second.steps();
+    const auto pos = std::upper_bound(steps.begin(), steps.end(), step);
+    return pos == steps.begin() ? -1 : *std::prev(pos);
+}
+
+void CurvePanel::updateAlerts()
+{
+    const std::vector<eval::HackingAlert> &all = alerts();
+    if (all.empty()) {
+        m_alertLabel->clear();
+        m_alertLabel->setToolTip(QString());
+    } else {
+        QString text = alertText(all.back());
+        if (all.size() > 1)
+            text += QLatin1Char(' ') + tr("(%n earlier alert(s): see the tooltip)", nullptr, static_cast<int>(all.size() - 1));
+        m_alertLabel->setText(text);
+        // The latest kTooltipAlerts, so that a long run's tooltip still fits the screen.
+        QStringList lines;
+        if (all.size() > kTooltipAlerts)
+            lines << QStringLiteral("…");
+        for (size_t k = all.size() > kTooltipAlerts ? all.size() - kTooltipAlerts : 0; k < all.size(); ++k)
+            lines << alertText(all[k]);
+        m_alertLabel->setToolTip(lines.join(QLatin1Char('\n')));
+    }
+    m_alertBanner->setVisible(all.size() > m_alertsDismissed);
+
+    // Each alert's steps shaded, from half a step before its first to half a step after
+    // its last, behind the grid and the curves.
+    for (const int i : {RewardPlot, ComponentsPlot}) {
+        PlotState &ps = m_plots[i];
+        for (QCPAbstractItem *item : ps.alertItems)
+            ps.plot->removeItem(item);
+        ps.alertItems.clear();
+        for (const eval::HackingAlert &a : all) {
+            auto *rect = new QCPItemRect(ps.plot);
+            rect->setLayer(QStringLiteral("background"));
+            for (QCPItemPosition *p : {rect->topLeft, rect->bottomRight}) {
+                p->setTypeX(QCPItemPosition::ptPlotCoords);
+                p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            }
+            rect->topLeft->setCoords(static_cast<double>(a.from) - 0.5, 0.0);
+            rect->bottomRight->setCoords(static_cast<double>(a.to) + 0.5, 1.0);
+            rect->setPen(Qt::NoPen);
+            rect->setBrush(kAlertShade);
+            ps.alertItems.push_back(rect);
+        }
+    }
+    scheduleRedraw();
+    Q_EMIT alertsChanged();
+}
+
+void CurvePanel::editAlertSettings()
+{
+    const eval::HackingSettings current = alertSettings();
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Reward-hacking alert"));
+    auto *form = new QFormLayout(&dialog);
+    auto *window = new QSpinBox(&dialog);
+    window->setRange(2, 100000);
+    window->setValue(current.window);
+    window->setSuffix(tr(" steps"));
+    auto decimal = [&](double value, double max) {
+        auto *spin = new QDoubleSpinBox(&dialog);
+        spin->setDecimals(3);
+        spin->setSingleStep(0.01);
+        spin->setRange(0.0, max);
+        spin->setValue(value);
+        return spin;
+    };
+    QDoubleSpinBox *rise = decimal(current.riseThreshold, 1000.0);
+    QDoubleSpinBox *f1 = decimal(current.f1DropThreshold, 1.0);
+    QDoubleSpinBox *fall = decimal(current.fallThreshold, 1000.0);
+    QDoubleSpinBox *distinct = decimal(current.minDistinctAnswers, 1000.0);
+    QDoubleSpinBox *share = decimal(current.maxTopAnswerShare, 1.0);
+    rise->setToolTip(tr("Mean over the window's second half minus the mean over its first half"));
+    form->addRow(tr("Window:"), window);
+    form->addRow(tr("A component rises by more than:"), rise);
+    form->addRow(tr("Validation F1 falls by more than:"), f1);
+    form->addRow(tr("Without F1, another component falls by more than:"), fall);
+    form->addRow(tr("Collapse: distinct answers per group at most:"), distinct);
+    form->addRow(tr("Collapse: share of the most common answer above:"), share);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults,
+                                         &dialog);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, &dialog, [=] {
+        const eval::HackingSettings d;
+        window->setValue(d.window);
+        rise->setValue(d.riseThreshold);
+        f1->setValue(d.f1DropThreshold);
+        fall->setValue(d.fallThreshold);
+        distinct->setValue(d.minDistinctAnswers);
+        share->setValue(d.maxTopAnswerShare);
+    });
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    eval::HackingSettings edited;
+    edited.window = window->value();
+    edited.riseThreshold = rise->value();
+    edited.f1DropThreshold = f1->value();
+    edited.fallThreshold = fall->value();
+    edited.minDistinctAnswers = distinct->value();
+    edited.maxTopAnswerShare = share->value();
+    setAlertSettings(edited);
+    Q_EMIT alertSettingsEdited(edited);
+}
 
 void CurvePanel::setupPlot(int i)
 {
@@ -319,6 +587,7 @@ bool CurvePanel::showRun(const QString &storePath, qint64 runId, QString *error)
         return false;
     m_primary = std::move(run);
     m_structureDirty = true;
+    rejudgePrimary();
     fit();
     refresh();
     return true;
@@ -351,6 +620,7 @@ void CurvePanel::clear()
 {
     m_primary.reset();
     m_overlays.clear();
+    rejudgePrimary();
     m_structureDirty = true;
     refresh();
     fit();
@@ -363,10 +633,17 @@ void CurvePanel::appendStep(const TrainingStep &step)
         m_primary->id = step.runId;
         m_primary->label = tr("run #%1").arg(step.runId);
         m_structureDirty = true;
+        rejudgePrimary();
     } else if (step.runId != m_primary->id) {
         return;
     }
     Run &run = *m_primary;
+    std::vector<std::pair<std::string, double>> watched;
+    watched.reserve(static_cast<size_t>(step.metrics.size()));
+    for (const auto &[name, value] : step.metrics)
+        watched.emplace_back(name.toStdString(), value);
+    if (m_monitor.update(step.step, watched))
+        updateAlerts();
     for (const auto &[name, value] : step.metrics) {
         if (!std::isfinite(value))
             continue;

@@ -3,6 +3,8 @@
 #include "curveseries.h"
 #include "trainingcontroller.h"
 
+#include "eval/hackingmonitor.h"
+
 #include <QPoint>
 #include <QString>
 #include <QStringList>
@@ -19,6 +21,9 @@ class QCPGraph;
 class QCPItemStraightLine;
 class QCPItemText;
 class QDoubleSpinBox;
+class QFrame;
+class QLabel;
+class QPushButton;
 class QSlider;
 
 namespace rwb::widgets {
@@ -51,6 +56,13 @@ namespace rwb::widgets {
 //
 // Redraws: appendStep and markWeightChange only record data; a single-shot 40 ms timer
 // coalesces them, so plots redraw at most 25 times a second whatever the event rate.
+//
+// Reward-hacking alert: the primary run's metrics (stored and live) feed an
+// eval::HackingMonitor. Its latest alert shows in a warning banner above the plots (the
+// message, the step range, how many earlier alerts; all of them in the tooltip) with
+// "Show rollouts" and "Compare checkpoints", and every alert's step range is shaded on the
+// Reward and Reward components plots. The banner's × hides it until a new alert comes.
+// Overlays are not watched.
 //
 // The panel reads stores through its own read-only RunStore, opened and closed within
 // showRun / addOverlay (GUI thread). Use it from the GUI thread only.
@@ -103,6 +115,17 @@ public:
     // that step; one row per step any run has. False with *error naming the file.
     bool exportCsv(const QString &path, QString *error = nullptr) const;
 
+    // The primary run's alerts, oldest first.
+    const std::vector<eval::HackingAlert> &alerts() const { return m_monitor.alerts(); }
+    const eval::HackingSettings &alertSettings() const { return m_monitor.settings(); }
+    // New thresholds: the primary run is judged again with them.
+    void setAlertSettings(const eval::HackingSettings &settings);
+    // The banner (hidden when there is no alert or it was dismissed) and its text.
+    QFrame *alertBanner() const { return m_alertBanner; }
+    QString alertBannerText() const;
+    // An alert in the user's language, one line, with its step range.
+    static QString alertText(const eval::HackingAlert &alert);
+
 public Q_SLOTS:
     // A live point of the primary run. Ignored when it belongs to another run than the
     // primary one (with no primary run, it starts one named after its run id).
@@ -115,6 +138,19 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void stepCursorChanged(qint64 step);
+    // The alerts changed (one added or extended, or all gone).
+    void alertsChanged();
+    // "Show rollouts" on the banner: the rollouts of steps [fromStep, toStep].
+    void rolloutsRequested(qint64 fromStep, qint64 toStep);
+    // "Compare checkpoints" on the banner: the evaluation at or before the alert's start
+    // (the alert's start when the run has none) against the run's latest evaluation (the
+    // alert's end when none).
+    void checkpointComparisonRequested(qint64 beforeStep, qint64 latestStep);
+    // The user changed the thresholds (Alert thresholds… button); they apply already.
+    void alertSettingsEdited(const rwb::eval::HackingSettings &settings);
+
+protected:
+    void changeEvent(QEvent *event) override;
 
 private:
     struct Marker {
@@ -143,6 +179,7 @@ private:
         QCPItemStraightLine *cursor = nullptr;
         QCPItemText *empty = nullptr;
         QVector<QCPAbstractItem *> markerItems;
+        QVector<QCPAbstractItem *> alertItems; // shaded alert ranges
         QPoint pressPos;
     };
 
@@ -159,6 +196,12 @@ private:
     void onRangeChanged(int i);
     void onMouseRelease(int i, const QPoint &pos);
     QString markerLabel(const QVector<double> &weights, const QStringList &names) const;
+    void buildAlertBanner();
+    void rejudgePrimary();          // the monitor fed afresh from the primary run's series
+    void updateAlerts();            // banner, shaded ranges, alertsChanged()
+    void retranslateAlerts();
+    void editAlertSettings();
+    qint64 lastEvalAtOrBefore(qint64 step) const; // -1: none
 
     std::unique_ptr<Run> m_primary;
     std::vector<std::unique_ptr<Run>> m_overlays;
@@ -170,6 +213,15 @@ private:
     double m_smoothing = 0.6;
     QSlider *m_smoothingSlider = nullptr;
     QDoubleSpinBox *m_smoothingSpin = nullptr;
+
+    eval::HackingMonitor m_monitor; // of the primary run
+    size_t m_alertsDismissed = 0;   // the banner shows only when there are more alerts than this
+    QFrame *m_alertBanner = nullptr;
+    QLabel *m_alertLabel = nullptr;
+    QPushButton *m_alertRollouts = nullptr;
+    QPushButton *m_alertCompare = nullptr;
+    QPushButton *m_alertDismiss = nullptr;
+    QPushButton *m_alertSettingsButton = nullptr;
 };
 
 } // namespace rwb::widgets

@@ -285,6 +285,16 @@ void RolloutBrowser::showError(const QString &message)
     m_error->setVisible(!message.isEmpty());
 }
 
+bool RolloutBrowser::showSteps(qint64 fromStep, qint64 toStep)
+{
+    {
+        const QSignalBlocker b1(m_stepFrom), b2(m_stepTo);
+        m_stepFrom->setValue(static_cast<int>(std::clamp<qint64>(fromStep, 0, m_stepFrom->maximum())));
+        m_stepTo->setValue(static_cast<int>(std::clamp<qint64>(toStep, 0, m_stepTo->maximum())));
+    }
+    return applyFilter();
+}
+
 bool RolloutBrowser::applyFilter()
 {
     m_debounce->stop();

@@ -57,6 +57,9 @@ public:
     // Reads the filter bar and applies it now (what Enter does). Returns false, with the
     // table unchanged and the red message shown, for a bad condition or search.
     bool applyFilter();
+    // Sets the filter bar's step range to [fromStep, toStep] (the other filters stay) and
+    // applies it; what applyFilter() returns.
+    bool showSteps(qint64 fromStep, qint64 toStep);
 
 public Q_SLOTS:
     // Shows the rollout in the detail pane; selects its row when it passes the filter

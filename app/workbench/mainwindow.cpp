@@ -37,6 +37,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+
 namespace {
 // The bundled sample set and the preset opened on a first start (the paper's best, table 2 *).
 const char *const kBundledSamples = ":/samples/company_samples.jsonl";
@@ -56,6 +59,7 @@ MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow
     createActions();
     createStatusBar();
     connectTraining();
+    restoreAlertSettings();
     retranslate();
     updateTrainingActions();
     resize(1600, 950);
@@ -108,6 +112,14 @@ void MainWindow::createViews()
         if (!m_tokens->showRollout(m_storePath, id, &error))
             statusBar()->showMessage(error, 8000);
     });
+    // The reward-hacking alert's banner opens the rollouts of its steps, or the failure
+    // explorer comparing the checkpoints around it.
+    connect(m_curves, &CurvePanel::rolloutsRequested, this, [this](qint64 from, qint64 to) {
+        m_rollouts->showSteps(from, to);
+        showView(View::Rollouts);
+    });
+    connect(m_curves, &CurvePanel::checkpointComparisonRequested, this, &MainWindow::compareCheckpointsForAlert);
+    connect(m_curves, &CurvePanel::alertSettingsEdited, this, &MainWindow::saveAlertSettings);
 }
 
 void MainWindow::createDocks()
@@ -305,6 +317,15 @@ void MainWindow::createStatusBar()
         w->hide();
     m_workspaceStatus = new QLabel(this);
     m_samplesStatus = new QLabel(this);
+    m_alertStatus = new QLabel(this);
+    m_alertStatus->setObjectName(QStringLiteral("alertStatus"));
+    m_alertStatus->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; border: 1px solid #e0a800; padding: 0 4px; }"));
+    m_alertStatus->setTextFormat(Qt::RichText);
+    m_alertStatus->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
+    m_alertStatus->hide();
+    connect(m_alertStatus, &QLabel::linkActivated, this, [this] { showView(View::Curves); });
+    connect(m_curves, &CurvePanel::alertsChanged, this, &MainWindow::updateAlertStatus);
+    statusBar()->addPermanentWidget(m_alertStatus);
     statusBar()->addPermanentWidget(m_trainingStatus);
     statusBar()->addPermanentWidget(m_stepProgress);
     statusBar()->addPermanentWidget(m_jobStatus);
@@ -404,6 +425,18 @@ void MainWindow::retranslate()
                                            : tr("No workspace"));
     if (m_designer->model())
         onSamplesLoaded(m_designer->samplesPath(), -1);
+    updateAlertStatus();
+}
+
+void MainWindow::updateAlertStatus()
+{
+    const auto &alerts = m_curves->alerts();
+    m_alertStatus->setVisible(!alerts.empty());
+    if (alerts.empty())
+        return;
+    m_alertStatus->setText(QStringLiteral("<a href=\"curves\" style=\"color: #664d03;\">%1</a>")
+                               .arg(tr("⚠ Reward-hacking alert").toHtmlEscaped()));
+    m_alertStatus->setToolTip(tr("%1\nClick to see it on the curves.").arg(CurvePanel::alertText(alerts.back())));
 }
 
 void MainWindow::changeEvent(QEvent *event)
@@ -513,6 +546,40 @@ void MainWindow::restoreLayout()
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     m_tabs->setCurrentIndex(s.value(QStringLiteral("window/view"), 0).toInt());
+}
+
+// The alert's thresholds (docs/guide.md, Reward-hacking alert); a missing or bad value
+// keeps its default.
+void MainWindow::restoreAlertSettings()
+{
+    QSettings s;
+    s.beginGroup(QStringLiteral("hackingAlert"));
+    rwb::eval::HackingSettings a;
+    const auto read = [&s](const char *key, double fallback, double min) {
+        bool ok = false;
+        const double v = s.value(QLatin1String(key)).toDouble(&ok);
+        return ok && std::isfinite(v) && v >= min ? v : fallback;
+    };
+    a.window = static_cast<int>(std::min(read("window", a.window, 2), 1e5)); // as the dialog allows
+    a.riseThreshold = read("riseThreshold", a.riseThreshold, 0);
+    a.f1DropThreshold = read("f1DropThreshold", a.f1DropThreshold, 0);
+    a.fallThreshold = read("fallThreshold", a.fallThreshold, 0);
+    a.minDistinctAnswers = read("minDistinctAnswers", a.minDistinctAnswers, 0);
+    a.maxTopAnswerShare = read("maxTopAnswerShare", a.maxTopAnswerShare, 0);
+    m_curves->setAlertSettings(a);
+}
+
+void MainWindow::saveAlertSettings() const
+{
+    const rwb::eval::HackingSettings &a = m_curves->alertSettings();
+    QSettings s;
+    s.beginGroup(QStringLiteral("hackingAlert"));
+    s.setValue(QStringLiteral("window"), a.window);
+    s.setValue(QStringLiteral("riseThreshold"), a.riseThreshold);
+    s.setValue(QStringLiteral("f1DropThreshold"), a.f1DropThreshold);
+    s.setValue(QStringLiteral("fallThreshold"), a.fallThreshold);
+    s.setValue(QStringLiteral("minDistinctAnswers"), a.minDistinctAnswers);
+    s.setValue(QStringLiteral("maxTopAnswerShare"), a.maxTopAnswerShare);
 }
 
 void MainWindow::saveLayout()

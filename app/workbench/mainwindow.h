@@ -101,6 +101,10 @@ private:
     void retranslate();
     void restoreLayout();
     void saveLayout();
+    void restoreAlertSettings();
+    void saveAlertSettings() const;
+    void updateAlertStatus();
+    void compareCheckpointsForAlert(qint64 beforeStep, qint64 latestStep);
     void openBundledSamples();
     void resetLayout();
     void showAbout();
@@ -204,6 +208,7 @@ private:
     QAction *m_langEnglish = nullptr;
     QAction *m_langJapanese = nullptr;
 
+    QLabel *m_alertStatus = nullptr; // the reward-hacking alert, a link to the curves
     QLabel *m_samplesStatus = nullptr;
     QLabel *m_workspaceStatus = nullptr;
     QLabel *m_trainingStatus = nullptr;

@@ -201,6 +201,33 @@ void MainWindow::overlaySelectedRun()
         showView(View::Curves);
 }
 
+void MainWindow::compareCheckpointsForAlert(qint64 beforeStep, qint64 latestStep)
+{
+    // Evaluations stored since the explorer opened the run (a live run) count too.
+    QString error;
+    if (m_runId > 0 && !m_failures->openRun(m_storePath, m_runId, &error) && !error.isEmpty())
+        appendLog(error);
+    const QList<qint64> steps = m_failures->checkpointSteps();
+    if (steps.size() < 2) {
+        statusBar()->showMessage(tr("The run has no two evaluated checkpoints to compare yet."), 8000);
+        return;
+    }
+    // A: the last checkpoint at or before the alert's start; B: the last at or before the
+    // latest evaluation. A comes before B (the first two when B is the first).
+    const auto atOrBefore = [&steps](qint64 step, int fallback) {
+        int index = fallback;
+        for (int k = 0; k < steps.size(); ++k)
+            if (steps[k] <= step)
+                index = k;
+        return index;
+    };
+    const int b = std::max(1, atOrBefore(latestStep, static_cast<int>(steps.size()) - 1));
+    const int a = std::min(atOrBefore(beforeStep, 0), b - 1);
+    m_failures->showCheckpoint(steps[a]);
+    m_failures->compareWith(steps[b]);
+    showView(View::Failures);
+}
+
 void MainWindow::resumeSelectedRun()
 {
     const qint64 id = selectedRunId();
