@@ -604,10 +604,13 @@ void TestCurvePanel::hackingAlertBanner()
     t.metrics = {{"completions/distinct_answers_per_group", 1.2}};
     panel.appendStep(t);
     QVERIFY(!panel.alertBanner()->isHidden());
-    QVERIFY2(panel.alertBannerText().startsWith(
-                 "Completions collapsing: 1.20 distinct answers per group (threshold ≤ 1.50; step 22)"),
+    // The hacking alert, which holds at step 22 too, stays the one named (HackingMonitor::
+    // headline: hacking before collapse); the collapse is the other, in the tooltip.
+    QVERIFY2(panel.alertBannerText().startsWith("Possible reward hacking: exist rose 0.40 → 0.60"),
              qPrintable(panel.alertBannerText()));
-    QVERIFY(panel.alertBannerText().contains("1 earlier alert"));
+    QVERIFY(panel.alertBannerText().contains("1 other alert"));
+    QVERIFY(panel.alertBanner()->findChild<QLabel *>("alertText")->toolTip().contains(
+        "Completions collapsing: 1.20 distinct answers per group (threshold ≤ 1.50; step 22)"));
 
     // Stricter thresholds judge the run again: a rise of 0.20 is below 0.25, and 1.2
     // distinct answers above 1.0.

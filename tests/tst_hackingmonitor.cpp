@@ -72,7 +72,32 @@ private Q_SLOTS:
     void consecutiveAlertsMerge();
     void noisyButFlat();
     void incrementalMatchesScan();
+    void f1SlidingAtEveryEvaluation();
 };
+
+void TestHackingMonitor::f1SlidingAtEveryEvaluation()
+{
+    // marker 0.50 up to step 40, then +0.008 a step (0.82 at step 80); F1 evaluated every
+    // 20 steps: 0.056 at 0–40, then 0.04, 0.02, 0.01 at 60, 80, 100. No two neighbouring
+    // evaluations differ by more than 0.02, but F1 fell from its best.
+    MetricSeries m;
+    for (int64_t s = 1; s <= 100; ++s)
+        m["rewards/marker/mean"].emplace_back(s, s <= 40 ? 0.5 : 0.5 + 0.008 * static_cast<double>(s - 40));
+    m["eval/f1"] = {{0, 0.044}, {20, 0.05}, {40, 0.056}, {60, 0.04}, {80, 0.02}, {100, 0.01}};
+    const auto alerts = HackingMonitor::scan(m);
+    QCOMPARE(alerts.size(), size_t(1));
+    const HackingAlert &a = alerts.front();
+    QCOMPARE(a.kind, AlertKind::Hacking);
+    // The first window judged with a rise above 0.05 and an evaluation inside is [42, 61]:
+    // halves [42, 51] and [52, 61], means 0.5 + 0.008·(6.5) = 0.552 and 0.5 + 0.008·16.5 =
+    // 0.632 (rise 0.08); F1 at 60 is 0.04, the best at or before 42 is 0.056 (drop 0.016,
+    // not enough). Window [61, 80]: rise 0.08, F1 0.02 at 80 against the best before 61,
+    // 0.056 (drop 0.036): the alert starts at 61 and grows to the run's end.
+    QCOMPARE(a.from, int64_t(61));
+    QCOMPARE(a.to, int64_t(100));
+    QVERIFY(near(a.otherBefore, 0.056));
+    QVERIFY(near(a.otherAfter, 0.01));
+}
 
 void TestHackingMonitor::risingComponentFallingF1()
 {

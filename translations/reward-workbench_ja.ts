@@ -1190,9 +1190,9 @@ The change is stored with its step and marked on the curves.</source>
             <translation>出力が崩壊しつつあります: 最も多い回答が出力の割合 %1 を占めます (しきい値 &gt; %2、%3)</translation>
         </message>
         <message numerus="yes">
-            <source>(%n earlier alert(s): see the tooltip)</source>
+            <source>(%n other alert(s): see the tooltip)</source>
             <translation>
-                <numerusform>(以前のアラート %n 件: ツールチップを参照)</numerusform>
+                <numerusform>(ほかのアラート %n 件: ツールチップを参照)</numerusform>
             </translation>
         </message>
         <message>

@@ -248,15 +248,16 @@ void CurvePanel::buildAlertBanner()
     layout->addWidget(m_alertDismiss);
     m_alertBanner->hide();
 
-    // The buttons act on the latest alert, the one the banner names.
+    // The buttons act on the alert the banner names (HackingMonitor::headline).
     connect(m_alertRollouts, &QPushButton::clicked, this, [this] {
-        if (!alerts().empty())
-            Q_EMIT rolloutsRequested(alerts().back().from, alerts().back().to);
+        if (const eval::HackingAlert *a = m_monitor.headline())
+            Q_EMIT rolloutsRequested(a->from, a->to);
     });
     connect(m_alertCompare, &QPushButton::clicked, this, [this] {
-        if (alerts().empty())
+        const eval::HackingAlert *headline = m_monitor.headline();
+        if (!headline)
             return;
-        const eval::HackingAlert &a = alerts().back();
+        const eval::HackingAlert &a = *headline;
         const qint64 before = lastEvalAtOrBefore(a.from);
         const qint64 latest = lastEvalAtOrBefore(std::numeric_limits<qint64>::max());
         Q_EMIT checkpointComparisonRequested(before >= 0 ? before : a.from, latest >= 0 ? latest : a.to);
@@ -360,9 +361,9 @@ void CurvePanel::updateAlerts()
         m_alertLabel->clear();
         m_alertLabel->setToolTip(QString());
     } else {
-        QString text = alertText(all.back());
+        QString text = alertText(*m_monitor.headline());
         if (all.size() > 1)
-            text += QLatin1Char(' ') + tr("(%n earlier alert(s): see the tooltip)", nullptr, static_cast<int>(all.size() - 1));
+            text += QLatin1Char(' ') + tr("(%n other alert(s): see the tooltip)", nullptr, static_cast<int>(all.size() - 1));
         m_alertLabel->setText(text);
         // The latest kTooltipAlerts, so that a long run's tooltip still fits the screen.
         QStringList lines;

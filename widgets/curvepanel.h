@@ -59,7 +59,7 @@ namespace rwb::widgets {
 //
 // Reward-hacking alert: the primary run's metrics (stored and live) feed an
 // eval::HackingMonitor. Its latest alert shows in a warning banner above the plots (the
-// message, the step range, how many earlier alerts; all of them in the tooltip) with
+// message, the step range, how many other alerts; all of them in the tooltip) with
 // "Show rollouts" and "Compare checkpoints", and every alert's step range is shaded on the
 // Reward and Reward components plots. The banner's × hides it until a new alert comes.
 // Overlays are not watched.

@@ -211,8 +211,18 @@ bool HackingMonitor::judge(int64_t to)
 
     std::pair<int64_t, double> before, after;
     if (lastAtOrBefore(m_f1, to, &after)) {
-        // The last evaluation at or before the window's start against the last one inside it.
-        const bool judged = lastAtOrBefore(m_f1, from, &before) && after.first > from;
+        // The best evaluation at or before the window's start against the last one inside
+        // it: F1 that slid a point per evaluation while a component climbed is a fall from
+        // where it was, even when no two neighbouring evaluations differ by the threshold.
+        bool judged = false;
+        for (const auto &point : m_f1) {
+            if (point.first > from)
+                break;
+            if (!judged || point.second > before.second)
+                before = point;
+            judged = true;
+        }
+        judged = judged && after.first > from;
         if (judged && before.second - after.second > m_settings.f1DropThreshold) {
             for (const auto &[name, m] : trends) {
                 if (m.rise() <= m_settings.riseThreshold)
@@ -269,6 +279,22 @@ bool HackingMonitor::judge(int64_t to)
     collapse(m_distinct, kDistinct, m_settings.minDistinctAnswers, /*below=*/true);
     collapse(m_topShare, kTopShare, m_settings.maxTopAnswerShare, /*below=*/false);
     return changed;
+}
+
+const HackingAlert *HackingMonitor::headline() const
+{
+    const HackingAlert *best = nullptr;
+    int64_t latest = std::numeric_limits<int64_t>::min();
+    for (const HackingAlert &a : m_alerts)
+        latest = std::max(latest, a.to);
+    for (const HackingAlert &a : m_alerts) {
+        if (a.to != latest)
+            continue;
+        if (!best || static_cast<int>(a.kind) < static_cast<int>(best->kind) ||
+            (a.kind == best->kind && std::abs(a.after - a.before) > std::abs(best->after - best->before)))
+            best = &a;
+    }
+    return best;
 }
 
 void HackingMonitor::raise(HackingAlert alert, bool *changed)

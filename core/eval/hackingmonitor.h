@@ -22,9 +22,10 @@ struct HackingSettings {
     // 0.005 per step, about 0.1 over the window; well above the noise of a mean over the
     // batch's completions).
     double riseThreshold = 0.05;
-    // Validation F1 falls when the last evaluation in (from, to] is below the last one at
+    // Validation F1 falls when the last evaluation in (from, to] is below the best one at
     // or before `from` by more than this (0.02: two points of F1, beyond the jitter of a
-    // greedy evaluation on a few hundred e-mails).
+    // greedy evaluation on a few hundred e-mails). The best, not the last: a slide of one
+    // point per evaluation while a component climbs is a fall all the same.
     double f1DropThreshold = 0.02;
     // Without validation metrics: another component falls when its rise is below minus
     // this, while one rises by more than riseThreshold.
@@ -46,7 +47,7 @@ enum class AlertKind {
 // One condition, held from step `from` to step `to`. `before` / `after` are the watched
 // value where the alert began and at its latest step:
 //   Hacking:      components = {rising}; before/after its first-half / second-half means;
-//                 otherBefore/otherAfter the validation F1 at or before the window start
+//                 otherBefore/otherAfter the best validation F1 at or before the window start
 //                 and the last one in the window.
 //   Disagreement: components = {rising, falling}; before/after the rising one's half means,
 //                 otherBefore/otherAfter the falling one's.
@@ -115,6 +116,11 @@ public:
 
     // Every alert so far, oldest first.
     const std::vector<HackingAlert> &alerts() const { return m_alerts; }
+    // The alert to name first (nullptr when none): of those that reach the latest step any
+    // alert reaches, a hacking alert before a disagreement before a collapse, then the
+    // largest change (after − before, in absolute value). Two conditions can hold at
+    // once, and the one that a component's noise raised last is seldom the telling one.
+    const HackingAlert *headline() const;
     // The last step judged (-1 before the first).
     int64_t lastStep() const;
 
