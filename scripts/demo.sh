@@ -38,7 +38,7 @@ gui=0
 if [[ $quick == 1 ]]; then
   n_train=2000; n_test=64;  vocab=1024; sft_epochs=1; grpo_steps=20; prompts=8; eval_every=10
 else
-  n_train=12000; n_test=200; vocab=2048; sft_epochs=2; grpo_steps=100; prompts=8; eval_every=20
+  n_train=12000; n_test=500; vocab=2048; sft_epochs=2; grpo_steps=100; prompts=8; eval_every=20
 fi
 start=$(date +%s)
 stage() { printf '\n== [%3ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
@@ -52,7 +52,7 @@ stage "2/6 training a byte-level BPE tokenizer ($vocab tokens) and the tiny mode
 "$rwb" tokenizer train --input data/corpus.txt --vocab-size "$vocab" --out models/tokenizer >/dev/null
 "$rwb" model init --tokenizer models/tokenizer --out models/tiny --seed 1 >/dev/null
 
-stage "3/6 SFT from scratch (full fine-tuning, bf16 autocast)"
+stage "3/6 SFT from scratch (full fine-tuning; precision auto: bf16 only where this CPU runs it fast)"
 cat > configs/sft.json <<EOF
 {"model": "../models/tiny", "output": "../models/sft", "train_data": "../data/train.jsonl", "lora": false,
  "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.05, "batch_size": 16,
@@ -66,7 +66,7 @@ cat > configs/grpo.json <<EOF
  "reward_config": "$preset", "store": "../runs.sqlite", "output": "../checkpoints/grpo", "run_name": "demo",
  "num_generations": 8, "prompts_per_step": $prompts, "max_completion_length": 24,
  "learning_rate": 0.0005, "lora_r": 16, "max_steps": $grpo_steps,
- "eval_every": $eval_every, "eval_limit": $n_test, "checkpoint_every": $eval_every, "seed": 1}
+ "eval_every": $eval_every, "eval_limit": $n_test, "checkpoint_every": $eval_every, "seed": 1, "threads": 1}
 EOF
 if [[ $gui == 1 ]]; then
   echo "The workbench follows the run live; close it when done to see the table." >&2
