@@ -8,7 +8,7 @@
 # with the evaluation and the table. Without one (or with --headless) GRPO runs in the
 # terminal with a progress line.
 #   scripts/demo.sh [--quick] [--headless]
-#     --quick     a smaller run (about 3 minutes on 2 cores instead of about 20)
+#     --quick     a smaller run (about 2 minutes on 2 cores instead of about 15)
 #     --headless  no workbench, even with a display
 # RWB_DEMO_OUT: where everything goes (default build/demo), laid out as a workspace:
 #   workspace.json, runs.sqlite, data/, models/ (tokenizer, tiny, sft), configs/, checkpoints/.
@@ -38,7 +38,7 @@ gui=0
 if [[ $quick == 1 ]]; then
   n_train=2000; n_test=64;  vocab=1024; sft_epochs=1; grpo_steps=20; prompts=8; eval_every=10
 else
-  n_train=12000; n_test=500; vocab=2048; sft_epochs=2; grpo_steps=100; prompts=8; eval_every=20
+  n_train=12000; n_test=500; vocab=2048; sft_epochs=2; grpo_steps=300; prompts=8; eval_every=50
 fi
 start=$(date +%s)
 stage() { printf '\n== [%3ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
