@@ -62,7 +62,7 @@ void TestSft::configErrors_data()
     QTest::newRow("prompt weight") << R"({"model": "m", "output": "o", "train_data": "t", "prompt_loss_weight": -1})"
                                    << "prompt_loss_weight: must be between";
     QTest::newRow("precision") << R"({"model": "m", "output": "o", "train_data": "t", "precision": "fp16"})"
-                               << "precision: must be one of bf16, fp32";
+                               << "precision: must be one of auto, bf16, fp32";
 }
 
 void TestSft::configErrors()
