@@ -117,6 +117,8 @@ public:
 
     // The primary run's alerts, oldest first.
     const std::vector<eval::HackingAlert> &alerts() const { return m_monitor.alerts(); }
+    // The alert the banner names (nullptr when none): HackingMonitor::headline.
+    const eval::HackingAlert *headlineAlert() const { return m_monitor.headline(); }
     const eval::HackingSettings &alertSettings() const { return m_monitor.settings(); }
     // New thresholds: the primary run is judged again with them.
     void setAlertSettings(const eval::HackingSettings &settings);

@@ -436,7 +436,7 @@ void MainWindow::updateAlertStatus()
         return;
     m_alertStatus->setText(QStringLiteral("<a href=\"curves\" style=\"color: #664d03;\">%1</a>")
                                .arg(tr("⚠ Reward-hacking alert").toHtmlEscaped()));
-    m_alertStatus->setToolTip(tr("%1\nClick to see it on the curves.").arg(CurvePanel::alertText(alerts.back())));
+    m_alertStatus->setToolTip(tr("%1\nClick to see it on the curves.").arg(CurvePanel::alertText(*m_curves->headlineAlert())));
 }
 
 void MainWindow::changeEvent(QEvent *event)
