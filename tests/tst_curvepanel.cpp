@@ -136,7 +136,7 @@ bool waitForRedraw(CurvePanel &panel)
 class TestCurvePanel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void emaDebiased();
+    void curveSeriesOrder();
     void showRunFromStore();
     void showRunErrors();
     void liveStepsAndZoom();
@@ -150,25 +150,9 @@ private Q_SLOTS:
     void noAlertNoBanner();
 };
 
-void TestCurvePanel::emaDebiased()
+void TestCurvePanel::curveSeriesOrder()
 {
-    // w = 0.5 on [1, 0, 1, 0]: last = 0.5, 0.25, 0.625, 0.3125; 1 − w^k = 0.5, 0.75,
-    // 0.875, 0.9375; smoothed = 1, 1/3, 5/7, 1/3.
-    const std::vector<double> s = widgets::emaSmooth({1, 0, 1, 0}, 0.5);
-    QCOMPARE(s.size(), size_t(4));
-    QVERIFY(std::abs(s[0] - 1.0) < kTol);
-    QVERIFY(std::abs(s[1] - 1.0 / 3.0) < kTol);
-    QVERIFY(std::abs(s[2] - 5.0 / 7.0) < kTol);
-    QVERIFY(std::abs(s[3] - 1.0 / 3.0) < kTol);
-    // Weight 0: unchanged.
-    QCOMPARE(widgets::emaSmooth({1, 0, 1}, 0.0), (std::vector<double>{1, 0, 1}));
-    // A NaN passes through and does not move the average: [1, NaN, 0] → 1, NaN, 0.25 / 0.75.
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    const std::vector<double> g = widgets::emaSmooth({1, nan, 0}, 0.5);
-    QVERIFY(std::abs(g[0] - 1.0) < kTol);
-    QVERIFY(std::isnan(g[1]));
-    QVERIFY(std::abs(g[2] - 1.0 / 3.0) < kTol);
-
+    // The smoothing itself (eval::emaSmooth) is tested in tst_smoothing.
     // CurveSeries keeps one point a step, in step order.
     widgets::CurveSeries series;
     series.set(3, 0.3);

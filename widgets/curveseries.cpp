@@ -38,27 +38,4 @@ void CurveSeries::clear()
     m_values.clear();
 }
 
-std::vector<double> emaSmooth(const std::vector<double> &values, double weight)
-{
-    // The largest weight accepted: at 1 the average would never move.
-    constexpr double kMaxWeight = 0.999;
-    const double w = std::clamp(weight, 0.0, kMaxWeight);
-    if (w == 0.0)
-        return values;
-    std::vector<double> out;
-    out.reserve(values.size());
-    double last = 0.0;
-    double bias = 1.0; // w^k
-    for (const double x : values) {
-        if (!std::isfinite(x)) {
-            out.push_back(x);
-            continue;
-        }
-        last = w * last + (1.0 - w) * x;
-        bias *= w;
-        out.push_back(last / (1.0 - bias));
-    }
-    return out;
-}
-
 } // namespace rwb::widgets

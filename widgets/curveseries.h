@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "eval/smoothing.h"
+
 namespace rwb::widgets {
 
 // One metric of one run as the curves plot it: points ordered by step, at most one per
@@ -26,13 +28,8 @@ private:
     std::vector<double> m_values;
 };
 
-// TensorBoard's smoothing: an exponential moving average with the start-up bias removed,
-//   last_n = w · last_{n−1} + (1 − w) · x_n   (last_0 = 0),
-//   smoothed_n = last_n / (1 − w^k)           (k = finite points seen so far),
-// so the first smoothed point equals the first raw one instead of being pulled to 0.
-// `weight` w is clamped to [0, 0.999]; 0 returns the values unchanged. A NaN or infinite
-// value stays as it is in the output and does not move the average.
-// Example, w = 0.5 on [1, 0, 1, 0]: [1, 1/3, 5/7, 1/3].
-std::vector<double> emaSmooth(const std::vector<double> &values, double weight);
+// The curves smooth with eval::emaSmooth (TensorBoard's debiased EMA, eval/smoothing.h),
+// which `rwb grpo table` uses too for the training reward's rise.
+using eval::emaSmooth;
 
 } // namespace rwb::widgets

@@ -5,6 +5,7 @@
 #include "engine/job.h"
 #include "eval/bootstrap.h"
 #include "eval/extractionmetrics.h"
+#include "eval/smoothing.h"
 #include "model/precision.h"
 #include "reward/extraction.h"
 #include "reward/registry.h"
@@ -86,6 +87,12 @@ paired difference last − start of the mean reward and of F1 on those examples,
 95 % bootstrap interval (2,000 resamples of the examples, both checkpoints resampled
 together; eval/bootstrap.h), e.g.
   demo: step 0 → 100 on 500 examples: reward +0.061 [+0.048, +0.075], F1 +0.012 [-0.006, +0.030]
+
+Then, for each run that trained at least 11 steps: its training reward (the mean over the
+step's rollouts) smoothed as the workbench's curves smooth it — a debiased exponential
+moving average over 10 steps (weight 0.9; eval/smoothing.h) — at step 10 and at the last
+step, e.g.
+  demo: training reward (EMA over 10 steps) 0.489 at step 10 → 0.612 at step 300 (+0.123)
 )";
 
 struct EvalRow {
@@ -183,6 +190,7 @@ int grpoTable(const std::vector<std::string> &argv)
                 ids.push_back(r.id);
     std::vector<EvalRow> rows;
     std::vector<std::string> comparisons;
+    std::vector<std::string> rises;
     for (int64_t id : ids) {
         const store::RunInfo run = s.run(id);
         std::string rewardName = "?";
@@ -200,6 +208,22 @@ int grpoTable(const std::vector<std::string> &argv)
                 for (const auto &c : j.value("components", nlohmann::json::array()))
                     rewardName += (rewardName.empty() ? "" : " + ") + c.value("reward", std::string("?")) + " " +
                                   shortNumber(c.value("weight", 0.0));
+            }
+        }
+        {
+            constexpr int kEmaSteps = 10;
+            std::vector<int64_t> steps;
+            std::vector<double> values;
+            for (const store::MetricPoint &m : s.metrics(id, "reward"))
+                if (m.step > 0) {
+                    steps.push_back(m.step);
+                    values.push_back(m.value);
+                }
+            if (const auto r = eval::emaRise(steps, values, eval::emaWeightForSteps(kEmaSteps), kEmaSteps)) {
+                char line[256];
+                std::snprintf(line, sizeof line, "%.3f at step %lld → %.3f at step %lld (%+.3f)", r->from,
+                              static_cast<long long>(r->fromStep), r->to, static_cast<long long>(r->toStep), r->rise());
+                rises.push_back(run.name + ": training reward (EMA over 10 steps) " + line);
             }
         }
         std::map<int64_t, EvalRow> byStep;
@@ -254,6 +278,11 @@ int grpoTable(const std::vector<std::string> &argv)
         std::cout << (md ? "\n" : "") << "Paired difference, last − start, with its 95 % bootstrap interval (2,000 resamples):\n";
         for (const std::string &c : comparisons)
             std::cout << (md ? "- " : "  ") << c << '\n';
+    }
+    if (!rises.empty()) {
+        std::cout << (md ? "\n" : "") << "Training reward over the run, smoothed as the curves view smooths it:\n";
+        for (const std::string &r : rises)
+            std::cout << (md ? "- " : "  ") << r << '\n';
     }
     return kExitOk;
 }
