@@ -286,12 +286,12 @@ void TestRunSetupForm::demoPreset()
     QCOMPARE(c.groupSize, 8);
     QCOMPARE(c.promptsPerStep, 8);
     QCOMPARE(c.maxNewTokens, 24);
-    QCOMPARE(c.learningRate, 5e-4);
+    QCOMPARE(c.learningRate, 1e-3);
     QCOMPARE(c.loraOptions.rank, 16);
-    QCOMPARE(c.maxSteps, 100);
-    QCOMPARE(c.evalEvery, 20);
-    QCOMPARE(c.evalLimit, 200);
-    QCOMPARE(c.checkpointEvery, 20);
+    QCOMPARE(c.maxSteps, 300);
+    QCOMPARE(c.evalEvery, 50);
+    QCOMPARE(c.evalLimit, 500);
+    QCOMPARE(c.checkpointEvery, 50);
     QCOMPARE(c.seed, uint64_t(1));
     QCOMPARE(c.loraOptions.alpha, 32.0); // the rest stays at the paper's values
 }
