@@ -1,5 +1,6 @@
 #include "curvepanel.h"
 
+#include "eval/smoothing.h"
 #include "store/runstore.h"
 
 #include <QDialog>
@@ -858,7 +859,7 @@ void CurvePanel::updateGraphs(Run &run, const QString &metric)
     // Evaluations are few and far apart (every eval_every steps): an average over them
     // would lag by whole evaluations, so validation F1 is drawn unsmoothed.
     const bool sparse = plotOf(metric) == F1Plot;
-    const std::vector<double> smooth = emaSmooth(series.values(), sparse ? 0.0 : m_smoothing);
+    const std::vector<double> smooth = eval::emaSmooth(series.values(), sparse ? 0.0 : m_smoothing);
     QVector<QCPGraphData> raw(series.size()), sm(series.size());
     for (int k = 0; k < series.size(); ++k) {
         const double x = static_cast<double>(series.steps()[static_cast<size_t>(k)]);

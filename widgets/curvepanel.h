@@ -34,7 +34,7 @@ namespace rwb::widgets {
 //   4 Clip ratios (low/high/region)  5 Completion length (completions/mean_length)
 //   6 Validation F1 (eval/f1)    7 Groups with equal rewards (frac_reward_zero_std)
 // Each series is drawn twice: its raw points as faint dots and, over them, a line smoothed
-// with emaSmooth() (TensorBoard's debiased EMA, see curveseries.h) at smoothing(); the
+// with eval::emaSmooth() (TensorBoard's debiased EMA, see eval/smoothing.h) at smoothing(); the
 // Reward band is the raw mean ± std of each step. Validation F1 (a point every eval_every
 // steps) is never smoothed: its line joins the evaluations.
 //

@@ -3,8 +3,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "eval/smoothing.h"
-
 namespace rwb::widgets {
 
 // One metric of one run as the curves plot it: points ordered by step, at most one per
@@ -27,9 +25,5 @@ private:
     std::vector<int64_t> m_steps;
     std::vector<double> m_values;
 };
-
-// The curves smooth with eval::emaSmooth (TensorBoard's debiased EMA, eval/smoothing.h),
-// which `rwb grpo table` uses too for the training reward's rise.
-using eval::emaSmooth;
 
 } // namespace rwb::widgets
