@@ -288,10 +288,10 @@ void TestRunSetupForm::demoPreset()
     QCOMPARE(c.maxNewTokens, 24);
     QCOMPARE(c.learningRate, 1e-3);
     QCOMPARE(c.loraOptions.rank, 16);
-    QCOMPARE(c.maxSteps, 300);
-    QCOMPARE(c.evalEvery, 50);
+    QCOMPARE(c.maxSteps, 900);
+    QCOMPARE(c.evalEvery, 100);
     QCOMPARE(c.evalLimit, 500);
-    QCOMPARE(c.checkpointEvery, 50);
+    QCOMPARE(c.checkpointEvery, 100);
     QCOMPARE(c.seed, uint64_t(1));
     QCOMPARE(c.loraOptions.alpha, 32.0); // the rest stays at the paper's values
 }
