@@ -1,7 +1,6 @@
 #include "curveseries.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
 namespace rwb::widgets {

@@ -223,7 +223,7 @@ int grpoTable(const std::vector<std::string> &argv)
                 char line[256];
                 std::snprintf(line, sizeof line, "%.3f at step %lld → %.3f at step %lld (%+.3f)", r->from,
                               static_cast<long long>(r->fromStep), r->to, static_cast<long long>(r->toStep), r->rise());
-                rises.push_back(run.name + ": training reward (EMA over 10 steps) " + line);
+                rises.push_back(run.name + ": training reward (EMA over " + std::to_string(kEmaSteps) + " steps) " + line);
             }
         }
         std::map<int64_t, EvalRow> byStep;
