@@ -4,6 +4,7 @@
 //
 // Shape legend: B = prompts, G = group size, R = B·G rows, T = completion tokens.
 #include "train/advantages.h"
+#include "train/collapsemetrics.h"
 #include "train/dynamicsampling.h"
 #include "train/grpoloss.h"
 #include "train/overlongpenalty.h"
@@ -103,6 +104,7 @@ private Q_SLOTS:
     void overlongPenalty_data();
     void overlongPenalty();
     void dynamicSampling();
+    void collapse();
     void lossVariants_data();
     void lossVariants();
     void clipHigher();
@@ -583,6 +585,32 @@ void TestGrpoLoss::badOptions()
         QCOMPARE(r.loss.item<double>(), 0.0);
         QCOMPARE(r.clipRatioRegion, 0.0);
     }
+}
+
+void TestGrpoLoss::collapse()
+{
+    // B = 3 prompts, G = 4. Groups 0 and 2: 不明, right (reward 1), as for e-mails that name no
+    // sender — a right answer repeated is not collapse. Group 1: 株式会社X ×3 (0.5) and Y (0.2).
+    const std::vector<std::string> answers = {"不明", "不明", "不明", "不明",          //
+                                              "株式会社X", "株式会社X", "株式会社X", "Y", //
+                                              "不明", "不明", "不明", "Z"};
+    const std::vector<double> rewards = {1, 1, 1, 1, 0.5, 0.5, 0.5, 0.2, 1, 1, 1, 0.0};
+    const CollapseMetrics m = collapseMetrics(answers, rewards, 4);
+    // Distinct per group: 1, 2, 2 → 5 / 3.
+    QVERIFY(near(m.distinctAnswersPerGroup, 5.0 / 3.0));
+    // Without the full-reward ones: 株式会社X ×3, Y ×1, Z ×1 → 3 of 12 (counting 不明 would give
+    // 7 of 12, an alarm at the 0.5 threshold for a policy that is right).
+    QVERIFY(near(m.topAnswerShare, 3.0 / 12.0));
+    // Every completion right: no wrong answer to collapse onto.
+    const CollapseMetrics allRight = collapseMetrics({"不明", "不明"}, {1.0, 1.0}, 2);
+    QVERIFY(near(allRight.topAnswerShare, 0.0));
+    QVERIFY(near(allRight.distinctAnswersPerGroup, 1.0));
+    // The same answer, wrong, for every prompt: share 1.
+    QVERIFY(near(collapseMetrics({"A", "A", "A", "A"}, {0.3, 0.3, 0.1, 0.0}, 2).topAnswerShare, 1.0));
+    QVERIFY(near(collapseMetrics({}, {}, 8).topAnswerShare, 0.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, collapseMetrics({"a", "b", "c"}, {0, 0, 0}, 2));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, collapseMetrics({"a"}, {0, 0}, 1));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, collapseMetrics({"a"}, {0}, 0));
 }
 
 QTEST_APPLESS_MAIN(TestGrpoLoss)

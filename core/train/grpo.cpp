@@ -15,6 +15,7 @@
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 #include "train/advantages.h"
+#include "train/collapsemetrics.h"
 #include "train/dynamicsampling.h"
 #include "train/grpoloss.h"
 #include "train/overlongpenalty.h"
@@ -655,24 +656,20 @@ void GrpoTrainer::step(int stepIndex, std::vector<std::pair<std::string, double>
     metrics.emplace_back("completions/min_length", *std::min_element(lengths.begin(), lengths.end()));
     metrics.emplace_back("completions/max_length", *std::max_element(lengths.begin(), lengths.end()));
     metrics.emplace_back("completions/clipped_ratio", clipped / static_cast<double>(lengths.size()));
-    // Collapse: how many different answers a group gives, and the step's most common answer's share.
+    // Collapse: how many different answers a group gives, and the step's most common wrong
+    // answer's share (collapsemetrics.h).
     {
-        std::map<std::string, int> stepCounts;
-        double distinct = 0.0;
-        for (size_t g = 0; g < groups; ++g) {
-            std::set<std::string> answers;
-            for (int j = 0; j < G; ++j) {
-                const std::string &a = samples[g * G + static_cast<size_t>(j)].answer;
-                answers.insert(a);
-                ++stepCounts[a];
-            }
-            distinct += static_cast<double>(answers.size());
+        std::vector<std::string> answers;
+        std::vector<double> rewards;
+        answers.reserve(samples.size());
+        rewards.reserve(samples.size());
+        for (const auto &s : samples) {
+            answers.push_back(s.answer);
+            rewards.push_back(s.reward);
         }
-        int top = 0;
-        for (const auto &[answer, n] : stepCounts)
-            top = std::max(top, n);
-        metrics.emplace_back("completions/distinct_answers_per_group", distinct / static_cast<double>(std::max<size_t>(1, groups)));
-        metrics.emplace_back("completions/top_answer_share", static_cast<double>(top) / static_cast<double>(samples.size()));
+        const CollapseMetrics cm = collapseMetrics(answers, rewards, G);
+        metrics.emplace_back("completions/distinct_answers_per_group", cm.distinctAnswersPerGroup);
+        metrics.emplace_back("completions/top_answer_share", cm.topAnswerShare);
     }
     metrics.emplace_back("policy_loss", policyLoss);
     metrics.emplace_back("grad_norm", gradNorm);
