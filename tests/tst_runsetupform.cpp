@@ -286,9 +286,12 @@ void TestRunSetupForm::demoPreset()
     QCOMPARE(c.groupSize, 8);
     QCOMPARE(c.promptsPerStep, 8);
     QCOMPARE(c.maxNewTokens, 24);
-    QCOMPARE(c.learningRate, 1e-3);
+    QCOMPARE(c.temperature, 0.8);
+    QCOMPARE(c.learningRate, 2e-3);
+    QCOMPARE(c.schedule, std::string("cosine"));
+    QCOMPARE(c.warmupRatio, 0.03);
     QCOMPARE(c.loraOptions.rank, 16);
-    QCOMPARE(c.maxSteps, 900);
+    QCOMPARE(c.maxSteps, 600);
     QCOMPARE(c.evalEvery, 100);
     QCOMPARE(c.evalLimit, 500);
     QCOMPARE(c.checkpointEvery, 100);
