@@ -30,7 +30,6 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <map>
 #include <set>
 
 // Shape legend: B = groups (prompts) trained on, G = group size, R = B·G rows,
