@@ -52,6 +52,16 @@ void TestTinyModel::pipeline()
     for (const char *f : {"config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json"})
         QVERIFY2(QFile::exists(d + "/tiny/" + f), f);
 
+    // --layers 2 (the quick demo's model): two decoder layers fewer, each of q 256×256,
+    // k and v 256×128, o 256×256, FFN 3 × 256×768, q/k norms 2 × 64 and two RMS norms
+    // of 256 = 787,072 parameters; the embeddings and the final norm stay.
+    const QJsonObject two =
+        runRwb({"model", "init", "--tokenizer", d + "/tok", "--out", d + "/tiny2", "--seed", "1", "--layers", "2"});
+    QCOMPARE(params - two.value("parameters").toDouble(), 2.0 * 787072);
+    QCOMPARE(model::CausalLM::load((d + "/tiny2").toStdString())->config().numLayers, int64_t(2));
+    QVERIFY(runRwb({"model", "init", "--tokenizer", d + "/tok", "--out", d + "/bad", "--layers", "0"}).isEmpty());
+    QVERIFY(!QFile::exists(d + "/bad/model.safetensors"));
+
     // The same loader as for Qwen3-0.6B.
     auto lm = model::CausalLM::load((d + "/tiny").toStdString());
     const auto tokenizer = tokenizer::loadTokenizer((d + "/tiny").toStdString());

@@ -54,14 +54,16 @@ Run "rwb model <subcommand> --help" for its options.
 
 const char *const kInitHelp = R"(rwb model init — a new model folder with random weights
 
-Usage: rwb model init --tokenizer DIR --out DIR [--shape tiny|qwen3-0.6b] [--seed S] [--dtype D]
+Usage: rwb model init --tokenizer DIR --out DIR [--shape tiny|qwen3-0.6b] [--layers N] [--seed S]
+                      [--dtype D]
 
 Writes DIR/config.json and DIR/model.safetensors in the Hugging Face layout and copies
 the tokenizer files (tokenizer.json or tokenizer.model, tokenizer_config.json) from
 --tokenizer. The vocabulary size, eos and bos come from the tokenizer. "tiny" (the
 default) is the demo's policy: a Qwen3-architecture decoder of a few million parameters
 (hidden 256, 4 layers, 4 / 2 heads of 64, FFN 768, tied embeddings) that the SFT stage
-trains from scratch.
+trains from scratch. --layers N gives the shape N decoder layers instead of its own
+(docs/training.md compares the tiny model with 2 and with 4).
 )";
 
 const char *const kInfoHelp = R"(rwb model info — describe a model folder
@@ -161,7 +163,7 @@ int generate(const std::vector<std::string> &rawArgs)
 
 int init(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"tokenizer", "out", "shape", "seed", "dtype"}, {"help"}});
+    const Args args(argv, {{"tokenizer", "out", "shape", "layers", "seed", "dtype"}, {"help"}});
     if (args.has("help")) {
         std::cout << kInitHelp;
         return kExitOk;
@@ -174,6 +176,12 @@ int init(const std::vector<std::string> &argv)
     o.dtype = args.value("dtype", "float32");
     if (o.shape != "tiny" && o.shape != "qwen3-0.6b")
         throw UsageError{"--shape must be tiny or qwen3-0.6b"};
+    if (args.has("layers")) {
+        const double layers = args.number("layers", 0);
+        if (layers < 1 || layers > 128 || layers != static_cast<int>(layers))
+            throw UsageError{"--layers must be a whole number from 1 to 128"};
+        o.layers = static_cast<int>(layers);
+    }
     const model::InitModelResult r = model::initModelFolder(o);
     nlohmann::ordered_json j;
     j["model"] = o.out;

@@ -23,6 +23,10 @@ InitModelResult initModelFolder(const InitModelOptions &options)
     } else {
         throw std::invalid_argument("--shape must be tiny or qwen3-0.6b");
     }
+    if (options.layers < 0)
+        throw std::invalid_argument("--layers must be at least 1");
+    if (options.layers > 0)
+        config.numLayers = options.layers;
     config.eosTokenId = tokenizer->eosId().value_or(-1);
     config.bosTokenId = tokenizer->bosId().value_or(-1);
     ModelOptions o;
