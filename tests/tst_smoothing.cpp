@@ -1,5 +1,7 @@
 // eval/smoothing: the debiased EMA the curves view draws and `rwb grpo table` reports,
-// on values worked out by hand.
+// and eval/revisits: the training reward on the prompts drawn more than once, both on
+// values worked out by hand.
+#include "eval/revisits.h"
 #include "eval/smoothing.h"
 
 #include <QtTest>
@@ -20,6 +22,8 @@ private Q_SLOTS:
     void weightForSteps();
     void riseOverARun();
     void riseNeedsEnoughPoints();
+    void revisitsPairTheSamePrompts();
+    void revisitsNeedTwoVisits();
 };
 
 void TestSmoothing::emaDebiased()
@@ -93,6 +97,35 @@ void TestSmoothing::riseNeedsEnoughPoints()
     QCOMPARE(emaRise(steps, values, 0.9, 10)->fromStep, int64_t(11));
     // Mismatched lengths are a programming error.
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, emaRise({1, 2}, {0.1}, 0.9, 1));
+}
+
+void TestSmoothing::revisitsPairTheSamePrompts()
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // a: drawn at steps 1 (0, 1: mean 0.5), 4 (0) and 5 (1, 1: mean 1) → first 0.5, last 1.
+    // b: drawn at steps 2 (0.2) and 3 (0.4, NaN left out: 0.4) → first 0.2, last 0.4.
+    // c: drawn at step 6 only, twice → left out. d: its step 7 has only a NaN → one visit, left out.
+    // Given out of order: the visits are sorted by step, not by arrival.
+    const std::vector<PromptVisit> visits = {
+        {"a", 5, 1.0}, {"b", 3, 0.4}, {"a", 1, 0.0}, {"c", 6, 0.9}, {"a", 4, 0.0}, {"b", 2, 0.2},
+        {"a", 1, 1.0}, {"b", 3, nan}, {"c", 6, 0.1}, {"a", 5, 1.0}, {"d", 7, nan}, {"d", 8, 0.3}};
+    const auto r = revisitRise(visits);
+    QVERIFY(r.has_value());
+    QCOMPARE(r->prompts, size_t(2));
+    QVERIFY(std::abs(r->first - 0.35) < kTol);  // (0.5 + 0.2) / 2
+    QVERIFY(std::abs(r->last - 0.7) < kTol);    // (1 + 0.4) / 2
+    QVERIFY(std::abs(r->difference.estimate - 0.35) < kTol);
+    // Resamples of the two differences {0.5, 0.2} have means 0.2, 0.35 or 0.5: the
+    // interval lies within [0.2, 0.5] and holds the estimate.
+    QVERIFY(r->difference.low >= 0.2 - kTol && r->difference.high <= 0.5 + kTol);
+    QVERIFY(r->difference.low <= 0.35 && r->difference.high >= 0.35);
+}
+
+void TestSmoothing::revisitsNeedTwoVisits()
+{
+    QVERIFY(!revisitRise({}).has_value());
+    // Many completions of each prompt, but every prompt at one step only.
+    QVERIFY(!revisitRise({{"a", 1, 0.1}, {"a", 1, 0.9}, {"b", 2, 0.5}}).has_value());
 }
 
 QTEST_APPLESS_MAIN(TestSmoothing)

@@ -5,6 +5,7 @@
 #include "engine/job.h"
 #include "eval/bootstrap.h"
 #include "eval/extractionmetrics.h"
+#include "eval/revisits.h"
 #include "eval/smoothing.h"
 #include "model/precision.h"
 #include "reward/extraction.h"
@@ -224,6 +225,26 @@ int grpoTable(const std::vector<std::string> &argv)
                 std::snprintf(line, sizeof line, "%.3f at step %lld → %.3f at step %lld (%+.3f)", r->from,
                               static_cast<long long>(r->fromStep), r->to, static_cast<long long>(r->toStep), r->rise());
                 rises.push_back(run.name + ": training reward (EMA over " + std::to_string(kEmaSteps) + " steps) " + line);
+            }
+            // The same prompts early and late: free of how hard the first and last steps' prompts were.
+            std::vector<eval::PromptVisit> visits;
+            store::RolloutFilter filter;
+            filter.runId = id;
+            int64_t after = 0;
+            for (;;) {
+                const store::RolloutPage page = s.rollouts(filter, after, 5000);
+                for (const store::StoredRollout &r : page.rows)
+                    visits.push_back({r.rollout.promptId, r.step, r.rollout.reward});
+                if (!page.more)
+                    break;
+                after = page.nextAfterId;
+            }
+            if (const auto r = eval::revisitRise(visits)) {
+                char line[256];
+                std::snprintf(line, sizeof line, "%.3f at their first draw → %.3f at their last (%+.3f [%+.3f, %+.3f])",
+                              r->first, r->last, r->difference.estimate, r->difference.low, r->difference.high);
+                rises.push_back(run.name + ": training reward on the " + std::to_string(r->prompts) +
+                                " prompts drawn more than once " + line);
             }
         }
         std::map<int64_t, EvalRow> byStep;
