@@ -284,7 +284,7 @@ void TestRunSetupForm::demoPreset()
     const rwb::train::GrpoConfig c = form.config();
     // scripts/demo.sh's grpo.json (full run).
     QCOMPARE(c.groupSize, 8);
-    QCOMPARE(c.promptsPerStep, 8);
+    QCOMPARE(c.promptsPerStep, 16);
     QCOMPARE(c.maxNewTokens, 24);
     QCOMPARE(c.temperature, 0.8);
     QCOMPARE(c.learningRate, 2e-3);

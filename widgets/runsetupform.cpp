@@ -318,7 +318,7 @@ void RunSetupForm::retranslate()
     m_ui->paper->setText(tr("Paper defaults"));
     m_ui->paper->setToolTip(tr("The first paper's table 4 values for everything but the paths and the run name"));
     m_ui->demo->setText(tr("Demo (tiny model)"));
-    m_ui->demo->setToolTip(tr("The demo's GRPO values for the tiny model (scripts/demo.sh): G 8, 8 prompts, 24 "
+    m_ui->demo->setToolTip(tr("The demo's GRPO values for the tiny model (scripts/demo.sh): G 8, 16 prompts, 24 "
                               "tokens, temperature 0.8, LoRA r 16, learning rate 2e-3 on a cosine schedule, 600 "
                               "steps, evaluation of 500 e-mails every 100. Train on e-mails the SFT never saw: on "
                               "its own, the model recalls memorised answers and the training reward cannot rise"));
@@ -568,7 +568,7 @@ void RunSetupForm::applyDemoPreset()
     applyPaperDefaults();
     // scripts/demo.sh's grpo.json (the full run).
     setValue(QStringLiteral("num_generations"), 8);
-    setValue(QStringLiteral("prompts_per_step"), 8);
+    setValue(QStringLiteral("prompts_per_step"), 16);
     setValue(QStringLiteral("max_completion_length"), 24);
     setValue(QStringLiteral("temperature"), 0.8);
     setValue(QStringLiteral("learning_rate"), 0.002);
