@@ -2,6 +2,7 @@
 // synthetic e-mails → tokenizer corpus → BPE tokenizer → tiny Qwen3 model in the Hugging
 // Face layout → loaded by the same loader as a real model → sampled with the paper's prompt.
 #include "data/extractionrecord.h"
+#include "data/jsonl.h"
 #include "model/causallm.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
@@ -61,6 +62,20 @@ void TestTinyModel::pipeline()
     QCOMPARE(model::CausalLM::load((d + "/tiny2").toStdString())->config().numLayers, int64_t(2));
     QVERIFY(runRwb({"model", "init", "--tokenizer", d + "/tok", "--out", d + "/bad", "--layers", "0"}).isEmpty());
     QVERIFY(!QFile::exists(d + "/bad/model.safetensors"));
+    // The 4-layer weights under a config that says 2 layers: refused, naming both files,
+    // instead of running the first two layers and dropping the rest.
+    QVERIFY(QFile::copy(d + "/tiny/model.safetensors", d + "/tiny2/model.safetensors.4") &&
+            QFile::remove(d + "/tiny2/model.safetensors") &&
+            QFile::rename(d + "/tiny2/model.safetensors.4", d + "/tiny2/model.safetensors"));
+    try {
+        model::CausalLM::load((d + "/tiny2").toStdString());
+        QFAIL("a config with fewer layers than its weights loaded");
+    } catch (const data::InputException &e) {
+        const QString what = QString::fromStdString(e.what());
+        QVERIFY2(what.contains("model.layers.2.") && what.contains("num_hidden_layers 2") &&
+                     what.contains("config.json") && what.contains("model.safetensors"),
+                 qPrintable(what));
+    }
 
     // The same loader as for Qwen3-0.6B.
     auto lm = model::CausalLM::load((d + "/tiny").toStdString());

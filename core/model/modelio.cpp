@@ -109,6 +109,22 @@ std::unique_ptr<CausalLM> CausalLM::load(const std::string &folder, const ModelO
     d.module = Transformer(config, /*randomInit=*/false);
     d.dtype = parseDtype(resolveDtype(options.dtype, config.torchDtype, options.device));
     const std::string source = (fs::path(folder) / "model.safetensors").string();
+    // Weights of layers the config does not have: a config that does not match its weights
+    // (the loader would otherwise run the first num_hidden_layers layers and drop the rest).
+    for (const std::string &name : weights.names()) {
+        static constexpr std::string_view kLayers = "model.layers.";
+        if (name.compare(0, kLayers.size(), kLayers) != 0)
+            continue;
+        const size_t end = name.find('.', kLayers.size());
+        const std::string index = name.substr(kLayers.size(), end == std::string::npos ? end : end - kLayers.size());
+        if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos || index.size() > 6)
+            continue;
+        if (std::stoll(index) >= config.numLayers)
+            throw data::InputException(
+                {source, 0,
+                 "holds " + name + " but " + (fs::path(folder) / "config.json").string() + " says num_hidden_layers " +
+                     std::to_string(config.numLayers) + ": the weights and the config do not match"});
+    }
     for (auto &p : d.module->named_parameters()) {
         const TensorView *view = weights.find(p.key());
         if (!view)
