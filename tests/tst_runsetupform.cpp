@@ -286,7 +286,7 @@ void TestRunSetupForm::demoPreset()
     QCOMPARE(c.groupSize, 8);
     QCOMPARE(c.promptsPerStep, 16);
     QCOMPARE(c.maxNewTokens, 24);
-    QCOMPARE(c.temperature, 0.8);
+    QCOMPARE(c.temperature, 0.7);
     QCOMPARE(c.learningRate, 2e-3);
     QCOMPARE(c.schedule, std::string("cosine"));
     QCOMPARE(c.warmupRatio, 0.03);

@@ -2306,8 +2306,8 @@ The change is stored with its step and marked on the curves.</source>
             <translation>デモ（小型モデル）</translation>
         </message>
         <message>
-            <source>The demo's GRPO values for the tiny model (scripts/demo.sh): G 8, 16 prompts, 24 tokens, temperature 0.8, LoRA r 16, learning rate 2e-3 on a cosine schedule, 600 steps, evaluation of 500 e-mails every 100. Train on e-mails the SFT never saw: on its own, the model recalls memorised answers and the training reward cannot rise</source>
-            <translation>小型モデル用のデモの GRPO 設定（scripts/demo.sh）: G 8、プロンプト 16、24 トークン、温度 0.8、LoRA r 16、学習率 2e-3（コサインスケジュール）、600 ステップ、100 ステップごとに 500 通で評価。SFT で使っていないメールで学習してください。SFT のメールでは、モデルが暗記した答えを思い出すため、学習報酬が上がりません</translation>
+            <source>The demo's GRPO values for the tiny model (scripts/demo.sh): G 8, 16 prompts, 24 tokens, temperature 0.7, LoRA r 16, learning rate 2e-3 on a cosine schedule, 600 steps, evaluation of 500 e-mails every 100. Train on e-mails the SFT never saw: on its own, the model recalls memorised answers and the training reward cannot rise</source>
+            <translation>小型モデル用のデモの GRPO 設定（scripts/demo.sh）: G 8、プロンプト 16、24 トークン、温度 0.7、LoRA r 16、学習率 2e-3（コサインスケジュール）、600 ステップ、100 ステップごとに 500 通で評価。SFT で使っていないメールで学習してください。SFT のメールでは、モデルが暗記した答えを思い出すため、学習報酬が上がりません</translation>
         </message>
         <message>
             <source>Data &amp;&amp; model</source>

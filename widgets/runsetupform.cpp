@@ -319,7 +319,7 @@ void RunSetupForm::retranslate()
     m_ui->paper->setToolTip(tr("The first paper's table 4 values for everything but the paths and the run name"));
     m_ui->demo->setText(tr("Demo (tiny model)"));
     m_ui->demo->setToolTip(tr("The demo's GRPO values for the tiny model (scripts/demo.sh): G 8, 16 prompts, 24 "
-                              "tokens, temperature 0.8, LoRA r 16, learning rate 2e-3 on a cosine schedule, 600 "
+                              "tokens, temperature 0.7, LoRA r 16, learning rate 2e-3 on a cosine schedule, 600 "
                               "steps, evaluation of 500 e-mails every 100. Train on e-mails the SFT never saw: on "
                               "its own, the model recalls memorised answers and the training reward cannot rise"));
     m_ui->groups[DataGroup]->setTitle(tr("Data && model"));
@@ -570,7 +570,7 @@ void RunSetupForm::applyDemoPreset()
     setValue(QStringLiteral("num_generations"), 8);
     setValue(QStringLiteral("prompts_per_step"), 16);
     setValue(QStringLiteral("max_completion_length"), 24);
-    setValue(QStringLiteral("temperature"), 0.8);
+    setValue(QStringLiteral("temperature"), 0.7);
     setValue(QStringLiteral("learning_rate"), 0.002);
     setValue(QStringLiteral("schedule"), QStringLiteral("cosine"));
     setValue(QStringLiteral("warmup_ratio"), 0.03);
