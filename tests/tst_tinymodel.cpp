@@ -53,12 +53,20 @@ void TestTinyModel::pipeline()
     for (const char *f : {"config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json"})
         QVERIFY2(QFile::exists(d + "/tiny/" + f), f);
 
-    // --layers 2 (the quick demo's model): two decoder layers fewer, each of q 256×256,
-    // k and v 256×128, o 256×256, FFN 3 × 256×768, q/k norms 2 × 64 and two RMS norms
-    // of 256 = 787,072 parameters; the embeddings and the final norm stay.
+    // --layers 2 (the quick demo's model): two decoder layers fewer; the embeddings and the
+    // final norm stay. One layer of the tiny shape (hidden 256, 4 query heads and 2 KV heads
+    // of 64, FFN 768), by hand:
+    constexpr double kHidden = 256, kQ = 4 * 64, kKv = 2 * 64, kHeadDim = 64, kFfn = 768;
+    constexpr double kLayerParams = kHidden * kQ          // q_proj
+                                    + 2 * kHidden * kKv   // k_proj, v_proj
+                                    + kQ * kHidden        // o_proj
+                                    + 3 * kHidden * kFfn  // gate, up, down
+                                    + 2 * kHeadDim        // q_norm, k_norm
+                                    + 2 * kHidden;        // input and post-attention RMS norms
+    static_assert(kLayerParams == 787072);
     const QJsonObject two =
         runRwb({"model", "init", "--tokenizer", d + "/tok", "--out", d + "/tiny2", "--seed", "1", "--layers", "2"});
-    QCOMPARE(params - two.value("parameters").toDouble(), 2.0 * 787072);
+    QCOMPARE(params - two.value("parameters").toDouble(), 2 * kLayerParams);
     QCOMPARE(model::CausalLM::load((d + "/tiny2").toStdString())->config().numLayers, int64_t(2));
     QVERIFY(runRwb({"model", "init", "--tokenizer", d + "/tok", "--out", d + "/bad", "--layers", "0"}).isEmpty());
     QVERIFY(!QFile::exists(d + "/bad/model.safetensors"));

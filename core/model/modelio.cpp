@@ -7,6 +7,7 @@
 
 #include "data/jsonl.h"
 
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -115,11 +116,12 @@ std::unique_ptr<CausalLM> CausalLM::load(const std::string &folder, const ModelO
         static constexpr std::string_view kLayers = "model.layers.";
         if (name.compare(0, kLayers.size(), kLayers) != 0)
             continue;
-        const size_t end = name.find('.', kLayers.size());
-        const std::string index = name.substr(kLayers.size(), end == std::string::npos ? end : end - kLayers.size());
-        if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos || index.size() > 6)
+        int64_t index = -1;
+        const char *digits = name.data() + kLayers.size();
+        const auto parsed = std::from_chars(digits, name.data() + name.size(), index);
+        if (parsed.ec != std::errc{} || parsed.ptr == digits || *parsed.ptr != '.')
             continue;
-        if (std::stoll(index) >= config.numLayers)
+        if (index >= config.numLayers)
             throw data::InputException(
                 {source, 0,
                  "holds " + name + " but " + (fs::path(folder) / "config.json").string() + " says num_hidden_layers " +
