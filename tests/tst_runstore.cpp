@@ -1019,8 +1019,9 @@ void TestRunStore::searchAfterResume()
 void TestRunStore::upgradeFromOlderVersions_data()
 {
     QTest::addColumn<int>("version");
-    QTest::newRow("version 1") << 1;
+    QTest::newRow("version 1 (wave 1)") << 1;
     QTest::newRow("version 2") << 2;
+    QTest::newRow("version 3") << 3;
 }
 
 void TestRunStore::upgradeFromOlderVersions()
@@ -1028,12 +1029,18 @@ void TestRunStore::upgradeFromOlderVersions()
     QFETCH(int, version);
     const std::string path = file("old.sqlite");
     sqlite3 *db = nullptr;
-    if (version == 2) {
-        // A file as version 2 wrote it: version 3's schema without rollouts.entropies.
+    if (version >= 2) {
+        // A file as version 3 wrote it: version 4's schema without the task columns (the
+        // views, which name them, go too; the upgrade makes them again). Version 2: also
+        // without rollouts.entropies.
         { RunStore created(path); }
         QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        rawExec(db, "ALTER TABLE rollouts DROP COLUMN entropies");
-        rawExec(db, "PRAGMA user_version=2");
+        rawExec(db, "DROP VIEW v_runs; DROP VIEW v_rollouts; DROP VIEW v_eval_predictions; "
+                    "ALTER TABLE runs DROP COLUMN task; ALTER TABLE rollouts DROP COLUMN details_json; "
+                    "ALTER TABLE eval_predictions DROP COLUMN details_json");
+        if (version == 2)
+            rawExec(db, "ALTER TABLE rollouts DROP COLUMN entropies");
+        rawExec(db, ("PRAGMA user_version=" + std::to_string(version)).c_str());
     } else {
         // A file as version 1 wrote it: search indexes kept complete by triggers.
         QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -1049,17 +1056,24 @@ void TestRunStore::upgradeFromOlderVersions()
     rawExec(db, "INSERT INTO rollouts(run_id, step, prompt, group_index, sample_index, completion, reward, advantage, "
                 "completion_tokens, truncated) VALUES (1, 0, 1, 0, 0, '<answer>ひまわり電機</answer>', 1, 0.5, 5, 0), "
                 "(1, 1, 1, 0, 1, '<answer>東和物産</answer>', 0, -0.5, 5, 0)");
-    if (version == 2) // version 2 indexes lazily: as its writer would have once caught up
+    rawExec(db, "INSERT INTO eval_predictions(run_id, checkpoint_step, example_id, prediction, gold, correct) "
+                "VALUES (1, 0, 'e0', 'ひまわり電機', 'ひまわり電機', 1)");
+    if (version >= 2) // versions 2 and 3 index lazily: as their writer would have once caught up
         rawExec(db, "INSERT INTO prompts_fts(prompts_fts) VALUES ('rebuild'); "
                     "INSERT INTO rollouts_fts(rollouts_fts) VALUES ('rebuild'); "
                     "UPDATE search_progress SET indexed_id = 1 WHERE name = 'prompts'; "
                     "UPDATE search_progress SET indexed_id = 2 WHERE name = 'rollouts'");
     sqlite3_close(db);
     {
-        // This build reads the old version as it is: rollouts without entropies.
+        // This build reads the old version as it is: rollouts without entropies or details,
+        // every run an extraction run.
         const RunStore reader(path, RunStore::OpenMode::ReadOnly);
         QCOMPARE(reader.schemaVersion(), version);
         QVERIFY(reader.rollout(1).rollout.entropies.empty());
+        QCOMPARE(reader.rollout(1).rollout.detailsJson, std::string("{}"));
+        QCOMPARE(reader.stepRollouts(1, 1).at(0).rollout.detailsJson, std::string("{}"));
+        QCOMPARE(reader.run(1).task, std::string("company_extraction"));
+        QCOMPARE(reader.evalPredictions(1).at(0).prediction.detailsJson, std::string("{}"));
         QCOMPARE(reader.rollout(2).rollout.completion, std::string("<answer>東和物産</answer>"));
         QCOMPARE(reader.pendingIndexRows(), int64_t(0));
         QCOMPARE(searchCount(reader, 1, "ひまわり電機"), 1);
@@ -1071,6 +1085,14 @@ void TestRunStore::upgradeFromOlderVersions()
     QCOMPARE(count(store, "PRAGMA user_version"), int64_t(Schema::kVersion));
     QCOMPARE(store.pendingIndexRows(), int64_t(0)); // what the old version indexed stays indexed
     QVERIFY(store.rollout(1).rollout.entropies.empty()); // old rows: none
+    // Old runs are extraction runs; old rows have no details; the views have the new columns.
+    QCOMPARE(store.run(1).task, std::string("company_extraction"));
+    QCOMPARE(store.rollout(2).rollout.detailsJson, std::string("{}"));
+    QCOMPARE(store.evalPredictions(1).at(0).prediction.detailsJson, std::string("{}"));
+    QCOMPARE(count(store, "SELECT count(*) FROM v_runs WHERE task = 'company_extraction'"), int64_t(1));
+    QCOMPARE(count(store, "SELECT count(*) FROM v_rollouts WHERE details_json = '{}' AND gold = ''"), int64_t(2));
+    QCOMPARE(count(store, "SELECT count(*) FROM v_eval_predictions WHERE details_json = '{}' AND correct = 1"),
+             int64_t(1));
     QCOMPARE(searchCount(store, 1, "ひまわり電機"), 1);
     QCOMPARE(searchCount(store, 1, {}, "ひまわり電機"), 2);
     const auto metrics = store.metrics(1);
@@ -1086,7 +1108,13 @@ void TestRunStore::upgradeFromOlderVersions()
     Rollout r = makeRollout(2, 0, 0);
     r.promptId = "p0";
     r.completion = "送信者はひまわり電機です";
+    r.detailsJson = R"({"citations":[3]})";
     store.writeStep(1, 2, {{"reward", 1.0}}, {r});
+    QCOMPARE(count(store, "SELECT count(*) FROM v_rollouts WHERE json_extract(details_json, '$.citations[0]') = 3"),
+             int64_t(1));
+    const int64_t next = store.beginRun("legal", RunKind::Grpo, "{}", "legal_qa");
+    QCOMPARE(store.run(next).task, std::string("legal_qa"));
+    QCOMPARE(count(store, "SELECT count(*) FROM v_runs WHERE task = 'legal_qa'"), int64_t(1));
     QCOMPARE(store.pendingIndexRows(), int64_t(1));
     // New rows keep their entropies: 0, 0.25, 0.5, … as makeRollout() wrote them.
     const auto written = store.stepRollouts(1, 2);

@@ -222,12 +222,10 @@ bool JobRunner::evaluate(const train::EvaluationOptions &options)
         if (r.stopped)
             throw Cancelled{};
         QJsonObject j;
-        j.insert(QStringLiteral("precision"), r.metrics.precision);
-        j.insert(QStringLiteral("recall"), r.metrics.recall);
-        j.insert(QStringLiteral("f1"), r.metrics.f1);
-        j.insert(QStringLiteral("n_output"), static_cast<qint64>(r.metrics.nOutput));
-        j.insert(QStringLiteral("n_exist"), static_cast<qint64>(r.metrics.nExist));
-        j.insert(QStringLiteral("n_tp"), static_cast<qint64>(r.metrics.nTp));
+        for (const auto &[name, value] : r.metrics)
+            j.insert(QString::fromStdString(name), value);
+        for (const auto &[name, value] : r.counts)
+            j.insert(QString::fromStdString(name), static_cast<qint64>(value));
         j.insert(QStringLiteral("examples"), static_cast<qint64>(r.examples));
         j.insert(QStringLiteral("mean_output_tokens"), r.meanOutputTokens);
         return QString::fromUtf8(QJsonDocument(j).toJson(QJsonDocument::Compact));

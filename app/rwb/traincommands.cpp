@@ -13,12 +13,13 @@ namespace rwb::cli {
 
 namespace {
 
-const char *const kSftHelp = R"(rwb sft — supervised fine-tuning on the extraction task
+const char *const kSftHelp = R"(rwb sft — supervised fine-tuning on a task's dataset
 
 Usage: rwb sft --config C.json [--quiet]
 
 The config (JSON; see docs/training.md):
   model, output, train_data          paths (relative to the config's folder)
+  task                               the dataset's task (default company_extraction)
   thinking                           the paper's fig. 3 format (default false: fig. 2)
   lora, lora_r, lora_alpha, lora_dropout, lora_target_modules
                                      default LoRA r 8, α 32, dropout 0.05 on q/k/v/o
@@ -31,18 +32,19 @@ Prints a progress line (step, loss, learning rate, tokens/s, ETA) on stderr and 
 object at the end: {"steps", "final_loss", "examples", "skipped_too_long", "seconds", "output"}.
 )";
 
-const char *const kEvalRunHelp = R"(rwb eval run — a model's precision / recall / F1 on an extraction dataset
+const char *const kEvalRunHelp = R"(rwb eval run — a model's metrics on a task's dataset (extraction: precision / recall / F1)
 
-Usage: rwb eval run --model DIR [--adapter DIR] --data F.jsonl [--thinking] [--limit N]
+Usage: rwb eval run --model DIR [--adapter DIR] --data F.jsonl [--task T] [--thinking] [--limit N]
                     [--batch B] [--max-new-tokens N] [--output predictions.jsonl]
                     [--dtype D] [--device D] [--threads T]
 
-Generates greedily (temperature 0) for every line, B prompts at a time, extracts the
-answer (the text of the first <answer>…</answer> with --thinking), and prints one JSON
-object: {"precision", "recall", "f1", "n_output", "n_exist", "n_tp", "examples",
-"mean_output_tokens", "seconds_per_sample"}. --output writes every prediction as an
-extraction line (the model's output as "completion"), which rwb reward score and the
-workbench read.
+Generates greedily (temperature 0) for every line, B prompts at a time, parses each
+completion as the task does (--task, default company_extraction: the answer, or the text
+of the first <answer>…</answer> with --thinking), and prints one JSON object: the task's
+metrics and counts (extraction: "precision", "recall", "f1", "n_output", "n_exist",
+"n_tp"), then "examples", "mean_output_tokens", "seconds_per_sample". --output writes
+every prediction as its dataset line with the model's output as "completion", which
+rwb reward score and the workbench read.
 )";
 
 int sft(const std::vector<std::string> &argv)
@@ -81,8 +83,8 @@ int sft(const std::vector<std::string> &argv)
 
 int evalRun(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"model", "adapter", "data", "limit", "batch", "max-new-tokens", "output", "dtype", "device",
-                            "threads"},
+    const Args args(argv, {{"model", "adapter", "data", "task", "limit", "batch", "max-new-tokens", "output", "dtype",
+                            "device", "threads"},
                            {"thinking", "help"}});
     if (args.has("help")) {
         std::cout << kEvalRunHelp;
@@ -91,6 +93,7 @@ int evalRun(const std::vector<std::string> &argv)
     train::EvaluationOptions o;
     o.model = args.required("model");
     o.data = args.required("data");
+    o.task = args.value("task", o.task);
     o.thinking = args.has("thinking");
     o.limit = static_cast<int>(args.number("limit", 0));
     o.batch = static_cast<int>(args.number("batch", 8));
@@ -108,7 +111,11 @@ int evalRun(const std::vector<std::string> &argv)
         return true;
     });
     std::fprintf(stderr, "\n");
-    nlohmann::ordered_json j = metricsJson(r.metrics);
+    nlohmann::ordered_json j;
+    for (const auto &[name, value] : r.metrics)
+        j[name] = value;
+    for (const auto &[name, value] : r.counts)
+        j[name] = value;
     j["examples"] = r.examples;
     j["mean_output_tokens"] = r.meanOutputTokens;
     j["seconds_per_sample"] = r.secondsPerSample;

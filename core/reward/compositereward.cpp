@@ -57,7 +57,7 @@ double CompositeReward::combine(const std::vector<double> &values) const
     return den > 0.0 ? num / den : 0.0;
 }
 
-double CompositeReward::score(const ExtractionPrompt &prompt, const ExtractionAnswer &answer,
+double CompositeReward::score(const task::Example &prompt, const task::Completion &answer,
                               std::vector<double> &components) const
 {
     components.resize(m_components.size());
@@ -66,14 +66,14 @@ double CompositeReward::score(const ExtractionPrompt &prompt, const ExtractionAn
     return combine(components);
 }
 
-CompositeReward::Scores CompositeReward::score(const ExtractionPrompt &prompt, const ExtractionAnswer &answer) const
+CompositeReward::Scores CompositeReward::score(const task::Example &prompt, const task::Completion &answer) const
 {
     Scores s;
     s.total = score(prompt, answer, s.components);
     return s;
 }
 
-std::vector<Explanation> CompositeReward::explain(const ExtractionPrompt &prompt, const ExtractionAnswer &answer) const
+std::vector<Explanation> CompositeReward::explain(const task::Example &prompt, const task::Completion &answer) const
 {
     std::vector<Explanation> out;
     out.reserve(m_components.size());

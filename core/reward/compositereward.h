@@ -39,12 +39,12 @@ public:
         double total = 0.0;
         std::vector<double> components; // in component order
     };
-    Scores score(const ExtractionPrompt &prompt, const ExtractionAnswer &answer) const;
+    Scores score(const task::Example &prompt, const task::Completion &answer) const;
     // Like score(), writing the component values into `components` (resized); returns the total.
-    double score(const ExtractionPrompt &prompt, const ExtractionAnswer &answer, std::vector<double> &components) const;
+    double score(const task::Example &prompt, const task::Completion &answer, std::vector<double> &components) const;
     // The total for component values already computed (how the workbench re-weights without re-scoring).
     double combine(const std::vector<double> &componentValues) const;
-    std::vector<Explanation> explain(const ExtractionPrompt &prompt, const ExtractionAnswer &answer) const;
+    std::vector<Explanation> explain(const task::Example &prompt, const task::Completion &answer) const;
 
 private:
     RewardConfig m_config;

@@ -3,6 +3,8 @@
 #include "text/normalize.h"
 #include "text/utf8.h"
 
+#include <nlohmann/json.hpp>
+
 namespace rwb::reward {
 
 namespace {
@@ -105,8 +107,9 @@ SenderDomain senderDomain(std::string_view header)
     return out;
 }
 
-ExtractionPrompt::ExtractionPrompt(std::string senderEmail, std::string emailText, std::string gold)
-    : m_senderEmail(std::move(senderEmail))
+ExtractionPrompt::ExtractionPrompt(std::string senderEmail, std::string emailText, std::string gold, std::string id)
+    : m_id(std::move(id))
+    , m_senderEmail(std::move(senderEmail))
     , m_emailText(std::move(emailText))
     , m_gold(std::move(gold))
     , m_goldNormalized(text::normalize32(m_gold))
@@ -115,6 +118,14 @@ ExtractionPrompt::ExtractionPrompt(std::string senderEmail, std::string emailTex
     , m_sourceNormalized(text::normalize32(m_senderEmail + "\n" + m_emailText))
     , m_domain(senderDomain(m_senderEmail))
 {
+}
+
+std::string ExtractionPrompt::metaJson() const
+{
+    nlohmann::ordered_json meta;
+    meta["sender_email"] = m_senderEmail;
+    meta["email_text"] = m_emailText;
+    return meta.dump();
 }
 
 ExtractionAnswer::ExtractionAnswer(std::string completion, bool thinking)

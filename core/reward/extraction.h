@@ -1,5 +1,7 @@
 #pragma once
 
+#include "reward/reward.h"
+#include "task/task.h"
 #include "text/markers.h"
 
 #include <string>
@@ -59,9 +61,14 @@ SenderDomain senderDomain(std::string_view senderHeader);
 // One e-mail of the extraction task, prepared once and shared by every completion
 // scored against it (a GRPO group shares one). Immutable after construction; safe
 // to read from several threads.
-class ExtractionPrompt {
+class ExtractionPrompt : public task::Example {
 public:
-    ExtractionPrompt(std::string senderEmail, std::string emailText, std::string gold);
+    ExtractionPrompt(std::string senderEmail, std::string emailText, std::string gold, std::string id = {});
+
+    const std::string &id() const override { return m_id; }
+    std::string goldText() const override { return m_gold; }
+    // {"sender_email": …, "email_text": …}
+    std::string metaJson() const override;
 
     const std::string &senderEmail() const { return m_senderEmail; }
     const std::string &emailText() const { return m_emailText; }
@@ -76,6 +83,7 @@ public:
     const SenderDomain &domain() const { return m_domain; }
 
 private:
+    std::string m_id;
     std::string m_senderEmail;
     std::string m_emailText;
     std::string m_gold;
@@ -87,14 +95,15 @@ private:
 };
 
 // One completion, prepared once and shared by every reward component.
-class ExtractionAnswer {
+class ExtractionAnswer : public task::Completion {
 public:
     ExtractionAnswer(std::string completion, bool thinking);
 
+    const std::string &text() const override { return m_completion; }
     const std::string &completion() const { return m_completion; }
     bool thinking() const { return m_thinking; }
     // extractAnswer(completion, thinking)
-    const std::string &answer() const { return m_answer; }
+    const std::string &answer() const override { return m_answer; }
     const std::u32string &normalized() const { return m_normalized; }
     const text::StrippedText &stripped() const { return m_stripped; }
     bool isUnknown() const { return m_unknown; }
@@ -107,5 +116,8 @@ private:
     text::StrippedText m_stripped;
     bool m_unknown = false;
 };
+
+// The base of the extraction task's reward components.
+using ExtractionReward = TaskReward<ExtractionPrompt, ExtractionAnswer>;
 
 } // namespace rwb::reward

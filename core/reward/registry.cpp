@@ -3,6 +3,7 @@
 #include "data/extractionrecord.h"
 #include "reward/companyrewards.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace rwb::reward {
@@ -50,6 +51,15 @@ std::vector<std::string> Registry::names(std::string_view task) const
     for (const Entry &e : m_entries)
         if (e.task == task)
             out.push_back(e.name);
+    return out;
+}
+
+std::vector<std::string> Registry::tasks() const
+{
+    std::vector<std::string> out;
+    for (const Entry &e : m_entries)
+        if (std::find(out.begin(), out.end(), e.task) == out.end())
+            out.push_back(e.task);
     return out;
 }
 

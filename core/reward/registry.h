@@ -36,6 +36,8 @@ public:
     const Entry *find(std::string_view name) const;
     // The names of every reward for `task`, in registration order.
     std::vector<std::string> names(std::string_view task) const;
+    // The tasks that have rewards, in the order of their first registration.
+    std::vector<std::string> tasks() const;
     // Throws std::invalid_argument listing the allowed names when `name` is unknown.
     std::unique_ptr<Reward> create(std::string_view name, const RewardOptions &options = {}) const;
 

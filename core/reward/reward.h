@@ -1,5 +1,7 @@
 #pragma once
 
+#include "task/task.h"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -7,8 +9,6 @@
 
 namespace rwb::reward {
 
-class ExtractionPrompt;
-class ExtractionAnswer;
 
 // Why a component gave its value. The GUI maps each to a translated sentence;
 // core keeps Explanation::detail in English for logs and the CLI.
@@ -63,14 +63,33 @@ struct Explanation {
     std::vector<Candidate> candidates;  // domain: every candidate, in order (answer first)
 };
 
-// One reward component: a pure function of a prompt and a completion, in [0, 1].
-// Implementations are immutable after construction and safe to call from several threads.
+// One reward component: a pure function of a task's example and a parsed completion, in
+// [0, 1]. Implementations are immutable after construction and safe to call from several
+// threads. A component scores the examples of the task it is registered for
+// (registry.h); given another task's data it throws std::logic_error.
 class Reward {
 public:
     virtual ~Reward() = default;
     virtual std::string_view name() const = 0;
-    virtual double score(const ExtractionPrompt &prompt, const ExtractionAnswer &answer) const = 0;
-    virtual Explanation explain(const ExtractionPrompt &prompt, const ExtractionAnswer &answer) const = 0;
+    virtual double score(const task::Example &example, const task::Completion &completion) const = 0;
+    virtual Explanation explain(const task::Example &example, const task::Completion &completion) const = 0;
+};
+
+// A reward of one task, written against the task's own example and completion types E and
+// C; the generic calls reach the typed ones after a checked cast.
+template <class E, class C>
+class TaskReward : public Reward {
+public:
+    double score(const task::Example &example, const task::Completion &completion) const final
+    {
+        return score(task::as<E>(example), task::as<C>(completion));
+    }
+    Explanation explain(const task::Example &example, const task::Completion &completion) const final
+    {
+        return explain(task::as<E>(example), task::as<C>(completion));
+    }
+    virtual double score(const E &example, const C &completion) const = 0;
+    virtual Explanation explain(const E &example, const C &completion) const = 0;
 };
 
 // 2·LCS(a, b) / (|a| + |b|); 1 when both are empty, 0 when exactly one is. The

@@ -56,7 +56,7 @@ void validateRewardConfig(const RewardConfig &c, const std::string &source, cons
 {
     const std::vector<std::string> allowed = registry.names(c.task);
     if (allowed.empty())
-        fail(source, "task", "unknown task \"" + c.task + "\" (allowed: company_extraction)");
+        fail(source, "task", "unknown task \"" + c.task + "\" (allowed: " + joinNames(registry.tasks()) + ")");
     if (c.components.empty())
         fail(source, "components", "at least one component is needed (allowed rewards: " + joinNames(allowed) + ")");
     for (size_t i = 0; i < c.components.size(); ++i) {

@@ -119,10 +119,14 @@ const char *opSql(ComponentCondition::Op op)
     return "<";
 }
 
-// The columns every rollout listing reads, in the order readSummary() expects.
-constexpr const char *kRolloutColumns =
-    "r.id, r.run_id, r.step, p.prompt_id, r.group_index, r.sample_index, r.completion, r.answer, r.reward, "
-    "r.rewards_json, r.advantage, r.completion_tokens, r.truncated, p.text, p.gold";
+// The columns every rollout listing reads, in the order readSummary() expects, for a file
+// of schema `version` (a file before version 4 read as it is has no details_json).
+std::string rolloutColumns(int version)
+{
+    return std::string("r.id, r.run_id, r.step, p.prompt_id, r.group_index, r.sample_index, r.completion, r.answer, "
+                       "r.reward, r.rewards_json, r.advantage, r.completion_tokens, r.truncated, p.text, p.gold, ") +
+           (version >= 4 ? "r.details_json" : "'{}'");
+}
 
 StoredRollout readSummary(const Statement &s)
 {
@@ -143,6 +147,7 @@ StoredRollout readSummary(const Statement &s)
     r.truncated = s.columnInt(12) != 0;
     out.prompt = s.columnText(13);
     out.gold = s.columnText(14);
+    r.detailsJson = s.columnText(15);
     return out;
 }
 
@@ -220,13 +225,14 @@ const std::string &RunStore::path() const { return d->path; }
 bool RunStore::readOnly() const { return d->readOnly; }
 int RunStore::schemaVersion() const { return d->version; }
 
-int64_t RunStore::beginRun(const std::string &name, RunKind kind, const std::string &configJson)
+int64_t RunStore::beginRun(const std::string &name, RunKind kind, const std::string &configJson, const std::string &task)
 {
     d->requireWritable("begin a run");
-    Statement s(d->db, "INSERT INTO runs(name, kind, config_json) VALUES (?, ?, ?)", d->path);
+    Statement s(d->db, "INSERT INTO runs(name, kind, config_json, task) VALUES (?, ?, ?, ?)", d->path);
     s.bindText(1, name);
     s.bindText(2, toString(kind));
     s.bindText(3, configJson.empty() ? std::string_view("{}") : std::string_view(configJson));
+    s.bindText(4, task);
     s.run();
     return sqlite3_last_insert_rowid(d->db);
 }
@@ -308,7 +314,8 @@ void RunStore::writeStep(int64_t runId, int64_t step, const std::vector<Metric> 
             d->insertRollout,
             "INSERT INTO rollouts(run_id, step, prompt, group_index, sample_index, completion, answer, token_ids, "
             "logprobs_old, logprobs_new, logprobs_ref, token_advantages, reward, rewards_json, advantage, "
-            "completion_tokens, truncated, entropies) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            "completion_tokens, truncated, entropies, details_json) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         std::string scratch[6];
         for (const Rollout &r : rollouts) {
             const int64_t prompt = lookup(r.promptId);
@@ -333,6 +340,7 @@ void RunStore::writeStep(int64_t runId, int64_t step, const std::vector<Metric> 
             insertRollout.bind(16, r.completionTokens);
             insertRollout.bind(17, r.truncated ? 1 : 0);
             insertRollout.bindBlob(18, blobView(r.entropies, scratch[5]));
+            insertRollout.bindText(19, r.detailsJson.empty() ? std::string_view("{}") : std::string_view(r.detailsJson));
             insertRollout.run();
         }
         t.commit();
@@ -376,7 +384,7 @@ void RunStore::writeEvalPredictions(int64_t runId, int64_t checkpointStep,
     Transaction t(d->db, d->path);
     Statement s(d->db,
                 "INSERT OR REPLACE INTO eval_predictions(run_id, checkpoint_step, example_id, prediction, gold, "
-                "correct, rewards_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "correct, rewards_json, details_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 d->path);
     for (const EvalPrediction &p : predictions) {
         s.bind(1, runId);
@@ -386,6 +394,7 @@ void RunStore::writeEvalPredictions(int64_t runId, int64_t checkpointStep,
         s.bindText(5, p.gold);
         s.bind(6, p.correct ? 1 : 0);
         s.bindText(7, p.rewardsJson.empty() ? std::string_view("{}") : std::string_view(p.rewardsJson));
+        s.bindText(8, p.detailsJson.empty() ? std::string_view("{}") : std::string_view(p.detailsJson));
         s.run();
     }
     t.commit();
@@ -453,10 +462,14 @@ void RunStore::discardAfter(int64_t runId, int64_t step)
 }
 
 namespace {
-constexpr const char *kRunColumns =
-    "SELECT id, name, created, kind, config_json, status, message, coalesce(finished, ''), "
-    "(SELECT count(*) FROM steps s WHERE s.run_id = runs.id), "
-    "coalesce((SELECT max(step) FROM steps s WHERE s.run_id = runs.id), -1) FROM runs";
+// A file before version 4 read as it is has no task column: its runs are all extraction runs.
+std::string runColumns(int version)
+{
+    return std::string("SELECT id, name, created, kind, config_json, status, message, coalesce(finished, ''), "
+                       "(SELECT count(*) FROM steps s WHERE s.run_id = runs.id), "
+                       "coalesce((SELECT max(step) FROM steps s WHERE s.run_id = runs.id), -1), ") +
+           (version >= 4 ? "task" : "'company_extraction'") + " FROM runs";
+}
 
 RunInfo readRun(const Statement &s)
 {
@@ -471,13 +484,14 @@ RunInfo readRun(const Statement &s)
     r.finished = s.columnText(7);
     r.steps = s.columnInt(8);
     r.lastStep = s.columnInt(9);
+    r.task = s.columnText(10);
     return r;
 }
 } // namespace
 
 std::vector<RunInfo> RunStore::runs() const
 {
-    Statement s(d->db, std::string(kRunColumns) + " ORDER BY id", d->path);
+    Statement s(d->db, runColumns(d->version) + " ORDER BY id", d->path);
     std::vector<RunInfo> out;
     while (s.step())
         out.push_back(readRun(s));
@@ -486,7 +500,7 @@ std::vector<RunInfo> RunStore::runs() const
 
 RunInfo RunStore::run(int64_t runId) const
 {
-    Statement s(d->db, std::string(kRunColumns) + " WHERE id = ?", d->path);
+    Statement s(d->db, runColumns(d->version) + " WHERE id = ?", d->path);
     s.bind(1, runId);
     if (!s.step())
         throw StoreError(d->path, "there is no run " + std::to_string(runId));
@@ -542,7 +556,8 @@ std::vector<Checkpoint> RunStore::checkpoints(int64_t runId) const
 std::vector<StoredEvalPrediction> RunStore::evalPredictions(int64_t runId, int64_t checkpointStep) const
 {
     Statement s(d->db,
-                "SELECT checkpoint_step, example_id, prediction, gold, correct, rewards_json FROM eval_predictions "
+                std::string("SELECT checkpoint_step, example_id, prediction, gold, correct, rewards_json, ") +
+                    (d->version >= 4 ? "details_json" : "'{}'") + " FROM eval_predictions "
                 "WHERE run_id = ?1 AND (?2 < 0 OR checkpoint_step = ?2) ORDER BY checkpoint_step, example_id",
                 d->path);
     s.bind(1, runId);
@@ -551,7 +566,8 @@ std::vector<StoredEvalPrediction> RunStore::evalPredictions(int64_t runId, int64
     while (s.step()) {
         StoredEvalPrediction p;
         p.checkpointStep = s.columnInt(0);
-        p.prediction = {s.columnText(1), s.columnText(2), s.columnText(3), s.columnInt(4) != 0, s.columnText(5)};
+        p.prediction = {s.columnText(1), s.columnText(2), s.columnText(3), s.columnInt(4) != 0, s.columnText(5),
+                        s.columnText(6)};
         out.push_back(std::move(p));
     }
     return out;
@@ -595,7 +611,7 @@ RolloutPage RunStore::Impl::listRollouts(const RolloutFilter &filter, int64_t af
     const bool byStep = filter.stepMin || filter.stepMax;
     // Without a step range, walk the rowid from afterId (no sort); with one, the
     // (run_id, step) index narrows first.
-    std::string sql = std::string("SELECT ") + kRolloutColumns + " FROM rollouts r JOIN prompts p ON p.id = r.prompt " +
+    std::string sql = "SELECT " + rolloutColumns(version) + " FROM rollouts r JOIN prompts p ON p.id = r.prompt " +
                       (byStep ? "WHERE r.run_id = ?" : "WHERE +r.run_id = ?") + " AND r.id > ?";
     if (filter.stepMin)
         sql += " AND r.step >= ?";
@@ -660,7 +676,7 @@ RolloutPage RunStore::Impl::listRollouts(const RolloutFilter &filter, int64_t af
 std::vector<StoredRollout> RunStore::stepRollouts(int64_t runId, int64_t step) const
 {
     Statement s(d->db,
-                std::string("SELECT ") + kRolloutColumns +
+                "SELECT " + rolloutColumns(d->version) +
                     " FROM rollouts r JOIN prompts p ON p.id = r.prompt WHERE r.run_id = ? AND r.step = ? "
                     "ORDER BY r.group_index, r.sample_index, r.id",
                 d->path);
@@ -675,7 +691,7 @@ std::vector<StoredRollout> RunStore::stepRollouts(int64_t runId, int64_t step) c
 StoredRollout RunStore::rollout(int64_t rolloutId) const
 {
     Statement s(d->db,
-                std::string("SELECT ") + kRolloutColumns +
+                "SELECT " + rolloutColumns(d->version) +
                     ", r.token_ids, r.logprobs_old, r.logprobs_new, r.logprobs_ref, r.token_advantages, " +
                     // A file before version 3 read as it is has no entropies.
                     (d->version >= 3 ? "r.entropies " : "x'' ") +
@@ -686,12 +702,12 @@ StoredRollout RunStore::rollout(int64_t rolloutId) const
         throw StoreError(d->path, "there is no rollout " + std::to_string(rolloutId));
     StoredRollout out = readSummary(s);
     try {
-        out.rollout.tokenIds = BlobCodec::decodeInts(s.columnBlob(15));
-        out.rollout.logprobsOld = BlobCodec::decodeFloats(s.columnBlob(16));
-        out.rollout.logprobsNew = BlobCodec::decodeFloats(s.columnBlob(17));
-        out.rollout.logprobsRef = BlobCodec::decodeFloats(s.columnBlob(18));
-        out.rollout.advantages = BlobCodec::decodeFloats(s.columnBlob(19));
-        out.rollout.entropies = BlobCodec::decodeFloats(s.columnBlob(20));
+        out.rollout.tokenIds = BlobCodec::decodeInts(s.columnBlob(16));
+        out.rollout.logprobsOld = BlobCodec::decodeFloats(s.columnBlob(17));
+        out.rollout.logprobsNew = BlobCodec::decodeFloats(s.columnBlob(18));
+        out.rollout.logprobsRef = BlobCodec::decodeFloats(s.columnBlob(19));
+        out.rollout.advantages = BlobCodec::decodeFloats(s.columnBlob(20));
+        out.rollout.entropies = BlobCodec::decodeFloats(s.columnBlob(21));
     } catch (const std::invalid_argument &e) {
         throw StoreError(d->path, "rollout " + std::to_string(rolloutId) + " is damaged", e.what());
     }

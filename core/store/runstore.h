@@ -50,8 +50,9 @@ public:
 
     // ---- writing (ReadWrite only; each call is one transaction) ----
 
-    // A new run with status "running"; returns its id.
-    int64_t beginRun(const std::string &name, RunKind kind, const std::string &configJson);
+    // A new run with status "running" of the task named `task`; returns its id.
+    int64_t beginRun(const std::string &name, RunKind kind, const std::string &configJson,
+                     const std::string &task = "company_extraction");
     // One step: its metrics, the prompts first seen in it (a prompt already stored for the
     // run is kept as it was), and its rollouts. All or nothing. Throws StoreError for a
     // rollout whose prompt id is unknown, a step written twice, or a SQLite failure.

@@ -29,6 +29,35 @@ std::string triggerSql(const char *table, const char *column)
            "END;\n";
 }
 
+// The stable views for other tools (version 4): columns are only ever appended.
+std::string viewsSql()
+{
+    return R"SQL(
+CREATE VIEW v_runs AS
+  SELECT r.id AS run_id, r.name, r.created, r.kind, r.status, r.message, r.finished, r.config_json,
+         (SELECT count(*) FROM steps s WHERE s.run_id = r.id) AS steps,
+         (SELECT max(step) FROM steps s WHERE s.run_id = r.id) AS last_step,
+         r.task
+  FROM runs r;
+
+CREATE VIEW v_metrics AS
+  SELECT run_id, step, name, value FROM metrics;
+
+CREATE VIEW v_rollouts AS
+  SELECT r.run_id, r.step, p.prompt_id, r.sample_index, p.text AS prompt, r.completion, r.answer, p.gold,
+         r.reward, r.rewards_json, r.advantage, r.completion_tokens, r.truncated,
+         r.id AS rollout_id, r.group_index, r.details_json
+  FROM rollouts r JOIN prompts p ON p.id = r.prompt;
+
+CREATE VIEW v_reward_configs AS
+  SELECT run_id, step, config_json FROM reward_configs;
+
+CREATE VIEW v_eval_predictions AS
+  SELECT run_id, checkpoint_step, example_id, prediction, gold, correct, rewards_json, details_json
+  FROM eval_predictions;
+)SQL";
+}
+
 } // namespace
 
 const std::string &Schema::createSql()
@@ -43,7 +72,8 @@ CREATE TABLE runs(
   config_json TEXT NOT NULL DEFAULT '{}',
   status      TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running','finished','failed','stopped')),
   message     TEXT NOT NULL DEFAULT '',
-  finished    TEXT
+  finished    TEXT,
+  task        TEXT NOT NULL DEFAULT 'company_extraction'
 );
 
 -- One row per committed writeStep: the marker that a step is complete.
@@ -109,7 +139,8 @@ CREATE TABLE rollouts(
   rewards_json      TEXT NOT NULL DEFAULT '{}',
   advantage         REAL NOT NULL,
   completion_tokens INTEGER NOT NULL,
-  truncated         INTEGER NOT NULL CHECK (truncated IN (0,1))
+  truncated         INTEGER NOT NULL CHECK (truncated IN (0,1)),
+  details_json      TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX rollouts_by_step ON rollouts(run_id, step);
 CREATE INDEX rollouts_by_prompt ON rollouts(prompt);
@@ -122,6 +153,7 @@ CREATE TABLE eval_predictions(
   gold            TEXT NOT NULL,
   correct         INTEGER NOT NULL CHECK (correct IN (0,1)),
   rewards_json    TEXT NOT NULL DEFAULT '{}',
+  details_json    TEXT NOT NULL DEFAULT '{}',
   PRIMARY KEY (run_id, checkpoint_step, example_id)
 ) WITHOUT ROWID;
 
@@ -142,30 +174,11 @@ CREATE VIRTUAL TABLE prompts_fts USING fts5(text, content='prompts', content_row
 CREATE VIRTUAL TABLE rollouts_fts USING fts5(completion, content='rollouts', content_rowid='id', tokenize='trigram');
 
 @TRIGGERS@
--- Stable views for other tools: columns are only ever appended.
-CREATE VIEW v_runs AS
-  SELECT r.id AS run_id, r.name, r.created, r.kind, r.status, r.message, r.finished, r.config_json,
-         (SELECT count(*) FROM steps s WHERE s.run_id = r.id) AS steps,
-         (SELECT max(step) FROM steps s WHERE s.run_id = r.id) AS last_step
-  FROM runs r;
-
-CREATE VIEW v_metrics AS
-  SELECT run_id, step, name, value FROM metrics;
-
-CREATE VIEW v_rollouts AS
-  SELECT r.run_id, r.step, p.prompt_id, r.sample_index, p.text AS prompt, r.completion, r.answer, p.gold,
-         r.reward, r.rewards_json, r.advantage, r.completion_tokens, r.truncated,
-         r.id AS rollout_id, r.group_index
-  FROM rollouts r JOIN prompts p ON p.id = r.prompt;
-
-CREATE VIEW v_reward_configs AS
-  SELECT run_id, step, config_json FROM reward_configs;
-
-CREATE VIEW v_eval_predictions AS
-  SELECT run_id, checkpoint_step, example_id, prediction, gold, correct, rewards_json FROM eval_predictions;
+@VIEWS@
 )SQL";
         const std::string triggers = triggerSql("prompts", "text") + triggerSql("rollouts", "completion");
         s.replace(s.find("@TRIGGERS@"), 10, triggers);
+        s.replace(s.find("@VIEWS@"), 7, viewsSql());
         return s;
     }();
     return sql;
@@ -212,6 +225,21 @@ DROP TRIGGER rollouts_fts_update;
     if (fromVersion < 3) {
         // 2 → 3: per-token entropies of the update's forward pass; older rows have none.
         s += "ALTER TABLE rollouts ADD COLUMN entropies BLOB NOT NULL DEFAULT x'';\n";
+    }
+    if (fromVersion < 4) {
+        // 3 → 4: tasks. Every run so far extracted companies; what a task parses beyond the
+        // answer goes to details_json; the views gain the new columns at their ends.
+        s += R"SQL(
+ALTER TABLE runs ADD COLUMN task TEXT NOT NULL DEFAULT 'company_extraction';
+ALTER TABLE rollouts ADD COLUMN details_json TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE eval_predictions ADD COLUMN details_json TEXT NOT NULL DEFAULT '{}';
+DROP VIEW IF EXISTS v_runs;
+DROP VIEW IF EXISTS v_metrics;
+DROP VIEW IF EXISTS v_rollouts;
+DROP VIEW IF EXISTS v_reward_configs;
+DROP VIEW IF EXISTS v_eval_predictions;
+)SQL";
+        s += viewsSql();
     }
     return s;
 }

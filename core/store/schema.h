@@ -11,12 +11,14 @@ namespace rwb::store {
 //
 // Versions: 1 kept the search indexes up to date with insert triggers and keyed metrics
 // by (run, name, step). 2 fills the search indexes lazily (search_progress) and keys
-// metrics by (run, step, name). 3 adds rollouts.entropies (per-token entropy). Readers of
-// this build read all three (a version-1 or -2 file read as it is has no entropies).
+// metrics by (run, step, name). 3 adds rollouts.entropies (per-token entropy). 4 adds tasks:
+// runs.task, rollouts.details_json and eval_predictions.details_json, and the views'
+// columns for them. Readers of this build read all four (a file read as it is without an
+// upgrade has no entropies before 3, and before 4 only extraction runs and no details).
 class Schema {
 public:
     // PRAGMA user_version of a file written by this build.
-    static constexpr int kVersion = 3;
+    static constexpr int kVersion = 4;
     // The SQL that creates version kVersion in an empty database (one script).
     static const std::string &createSql();
     // The SQL that brings a file of `fromVersion` (1 … kVersion-1) to kVersion; run it in

@@ -39,7 +39,7 @@ struct Rollout {
     int groupIndex = 0;    // which group of the step (one group per prompt)
     int sampleIndex = 0;   // 0 … G-1 within the group
     std::string completion;
-    std::string answer;    // the answer parsed from the completion
+    std::string answer;    // the answer the task parsed from the completion
     std::vector<int32_t> tokenIds;
     std::vector<float> logprobsOld; // sampling policy
     std::vector<float> logprobsNew; // policy after the update's forward pass
@@ -51,6 +51,7 @@ struct Rollout {
     double advantage = 0.0;         // the sequence-level advantage of this sample
     int completionTokens = 0;
     bool truncated = false;         // hit the token limit before the stop token
+    std::string detailsJson = "{}"; // what the task parsed beyond the answer (citations, …), a JSON object
 };
 
 struct EvalPrediction {
@@ -59,6 +60,7 @@ struct EvalPrediction {
     std::string gold;
     bool correct = false;
     std::string rewardsJson = "{}";
+    std::string detailsJson = "{}"; // what the task parsed beyond the answer
 };
 
 struct RunInfo {
@@ -72,6 +74,7 @@ struct RunInfo {
     std::string finished; // "" while running
     int64_t steps = 0;    // steps written (writeStep calls that committed)
     int64_t lastStep = -1; // -1 when none
+    std::string task;     // the task's name ("company_extraction")
 };
 
 struct MetricPoint {

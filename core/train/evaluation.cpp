@@ -1,9 +1,8 @@
 #include "train/evaluation.h"
 
-#include "data/extractionrecord.h"
 #include "data/jsonl.h"
 #include "model/causallm.h"
-#include "reward/extraction.h"
+#include "task/catalog.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 
@@ -16,15 +15,18 @@ namespace rwb::train {
 
 EvaluationResult runEvaluation(const EvaluationOptions &options, const EvaluationCallback &callback)
 {
+    return runEvaluation(options, task::Catalog::builtin(), callback);
+}
+
+EvaluationResult runEvaluation(const EvaluationOptions &options, const task::Catalog &catalog,
+                               const EvaluationCallback &callback)
+{
     if (options.batch < 1)
         throw data::InputException({options.data, 0, "batch must be ≥ 1"});
-    data::ExtractionReadOptions ro;
-    ro.requireCompletion = false;
-    std::vector<data::ExtractionRecord> records = data::readExtractionJsonl(options.data, ro).records;
-    if (options.limit > 0 && static_cast<int>(records.size()) > options.limit)
-        records.resize(static_cast<size_t>(options.limit));
-    if (records.empty())
-        throw data::InputException({options.data, 0, "no example"});
+    const task::Task &task = catalog.get(options.task, options.data, "task");
+    task::ReadOptions ro;
+    ro.limit = options.limit > 0 ? static_cast<size_t>(options.limit) : 0;
+    const std::vector<task::Record> records = task.read(options.data, ro);
 
     const auto tokenizer = tokenizer::loadTokenizer(options.model);
     const tokenizer::PromptFormat format = tokenizer::PromptFormat::forModel(options.model, *tokenizer);
@@ -53,7 +55,7 @@ EvaluationResult runEvaluation(const EvaluationOptions &options, const Evaluatio
             throw data::InputException({outputPath, 0, "cannot write"});
     }
     EvaluationResult result;
-    eval::ExtractionScorer scorer;
+    const std::unique_ptr<task::MetricSet> metrics = task.metrics();
     double outputTokens = 0.0;
     const size_t batch = static_cast<size_t>(options.batch);
     const auto start = std::chrono::steady_clock::now();
@@ -61,18 +63,18 @@ EvaluationResult runEvaluation(const EvaluationOptions &options, const Evaluatio
         const size_t to = std::min(records.size(), from + batch);
         std::vector<std::vector<int32_t>> prompts;
         for (size_t i = from; i < to; ++i)
-            prompts.push_back(tokenizer->encode(format.extractionPrompt(records[i].senderEmail, records[i].emailText, thinking)));
+            prompts.push_back(tokenizer->encode(task.prompt(*records[i].example, format, thinking)));
         const model::Generation g = lm->generate(prompts, 1, so);
         for (size_t i = from; i < to; ++i) {
             std::vector<int32_t> ids = g.tokens[i - from];
             outputTokens += static_cast<double>(ids.size());
             if (!ids.empty() && !g.truncated[i - from])
                 ids.pop_back();
-            data::ExtractionRecord pred = records[i];
-            pred.completion = tokenizer->decode(ids, /*skipSpecial=*/true);
-            scorer.add(reward::extractAnswer(pred.completion, thinking), pred.gold);
+            const task::Example &example = *records[i].example;
+            const auto parsed = task.parse(example, tokenizer->decode(ids, /*skipSpecial=*/true), thinking);
+            metrics->add(example, *parsed);
             if (out.is_open())
-                out << data::toJsonLine(pred) << '\n';
+                out << task.predictionLine(example, parsed->text()) << '\n';
         }
         result.examples = to;
         if (callback && !callback({to, records.size()})) {
@@ -91,7 +93,8 @@ EvaluationResult runEvaluation(const EvaluationOptions &options, const Evaluatio
         else
             std::filesystem::rename(partPath, outputPath);
     }
-    result.metrics = scorer.result();
+    result.metrics = metrics->result();
+    result.counts = metrics->counts();
     const double n = static_cast<double>(std::max<size_t>(1, result.examples));
     result.meanOutputTokens = outputTokens / n;
     result.secondsPerSample = seconds / n;

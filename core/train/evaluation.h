@@ -1,28 +1,34 @@
 #pragma once
 
-// A model's precision / recall / F1 on an extraction dataset (the first paper's §2.4):
-// greedy generation for every line, B prompts at a time, the answer extracted from each
-// completion and scored against the gold. `rwb eval run` and the workbench's evaluation
-// job both call runEvaluation(). No libtorch in this header.
-
-#include "eval/extractionmetrics.h"
+// A model's metrics on a task's dataset (for extraction, the first paper's precision /
+// recall / F1 of §2.4): greedy generation for every line, B prompts at a time, each
+// completion parsed by the task and scored with the task's metrics. `rwb eval run` and the
+// workbench's evaluation job both call runEvaluation(). No libtorch in this header.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
+
+namespace rwb::task {
+class Catalog;
+}
 
 namespace rwb::train {
 
 struct EvaluationOptions {
     std::string model;    // model folder (Hugging Face layout, tokenizer beside it)
     std::string adapter;  // optional LoRA adapter folder (PEFT layout) loaded on top
-    std::string data;     // extraction JSONL ("completion" not needed)
+    std::string data;     // the task's JSONL ("completion" not needed)
+    std::string task = "company_extraction"; // the task's name (task/catalog.h)
     bool thinking = false; // the paper's fig. 3 format; the answer is the first <answer>…</answer>
     int limit = 0;        // > 0: the first N lines only
     int batch = 8;        // prompts per generate call (≥ 1)
     int maxNewTokens = 0; // 0: 256 with thinking, else 48
-    std::string output;   // optional: every prediction as an extraction line ("completion" =
-                          // the model's output), written to OUTPUT.part and renamed at the end
+    std::string output;   // optional: every prediction as its dataset line with "completion" =
+                          // the model's output, written to OUTPUT.part and renamed at the end
     std::string dtype = "auto";
     std::string device = "auto";
     int threads = 0;
@@ -34,7 +40,8 @@ struct EvaluationProgress {
 };
 
 struct EvaluationResult {
-    eval::ExtractionMetrics metrics;
+    std::vector<std::pair<std::string, double>> metrics; // the task's, in its order ("precision", "recall", "f1")
+    std::vector<std::pair<std::string, int64_t>> counts; // behind them ("n_output", "n_exist", "n_tp")
     size_t examples = 0;            // examples scored (fewer than asked when stopped)
     double meanOutputTokens = 0.0;  // generated tokens per example, the stop token included
     double secondsPerSample = 0.0;  // wall time (generation and scoring) per example
@@ -49,5 +56,8 @@ using EvaluationCallback = std::function<bool(const EvaluationProgress &)>;
 // no example, an output that cannot be written, or batch < 1; model and tokenizer
 // loading errors propagate as thrown by model::CausalLM::load and tokenizer::loadTokenizer.
 EvaluationResult runEvaluation(const EvaluationOptions &options, const EvaluationCallback &callback = {});
+// The same with the tasks of `catalog`.
+EvaluationResult runEvaluation(const EvaluationOptions &options, const task::Catalog &catalog,
+                               const EvaluationCallback &callback = {});
 
 } // namespace rwb::train

@@ -1,6 +1,6 @@
 #pragma once
 
-// GRPO on the extraction task (the first paper's §3, TRL's GRPOTrainer conventions):
+// GRPO on any task (task/task.h; the first paper's §3, TRL's GRPOTrainer conventions):
 // each step samples G completions for each of B prompts, scores them with the reward
 // config's weighted composite, turns the rewards into group-relative advantages and
 // takes a clipped policy-gradient step (docs/grpo.md has every formula). Every rollout,
@@ -14,6 +14,10 @@
 #include <string_view>
 #include <vector>
 
+namespace rwb::task {
+class Catalog;
+}
+
 namespace rwb::engine {
 class JobControl;
 class EventSink;
@@ -26,9 +30,9 @@ struct GrpoConfig {
     // ---- inputs and outputs (relative paths resolve against the config's folder)
     std::string model;        // the policy's starting point: a model folder (e.g. the SFT output)
     std::string initAdapter;  // optional: a LoRA adapter (e.g. SFT's) merged into the model first
-    std::string trainData;    // extraction JSONL: the prompts
+    std::string trainData;    // the task's JSONL: the prompts
     std::string evalData;     // optional: validation JSONL for precision / recall / F1
-    std::string rewardConfig; // reward config JSON (its "thinking" sets the prompt format)
+    std::string rewardConfig; // reward config JSON (its "task" names the task, "thinking" the format)
     std::string store;        // the run store (SQLite); created when missing
     std::string output;       // run folder: checkpoints and the final adapter
     std::string runName;      // "" = the output folder's name
@@ -113,5 +117,9 @@ struct GrpoRunResult {
 // before the first step.
 engine::JobOutcome runGrpo(const GrpoConfig &config, engine::JobControl &control, engine::EventSink &sink,
                            GrpoRunResult *result = nullptr);
+// The same with the tasks and rewards of `catalog` (task/catalog.h): the reward config's
+// "task" names the task, whose dataset lines train_data and eval_data hold.
+engine::JobOutcome runGrpo(const GrpoConfig &config, const task::Catalog &catalog, engine::JobControl &control,
+                           engine::EventSink &sink, GrpoRunResult *result = nullptr);
 
 } // namespace rwb::train

@@ -1,7 +1,7 @@
 #include "train/sft.h"
 
 #include "data/configreader.h"
-#include "data/extractionrecord.h"
+#include "task/catalog.h"
 #include "data/jsonl.h"
 #include "model/causallminternals.h"
 #include "model/precision.h"
@@ -72,7 +72,7 @@ SftConfig parseSftConfig(std::string_view text, const std::string &source)
 {
     const data::ConfigReader r(
         text, source,
-        {"model", "output", "train_data", "thinking", "lora", "lora_r", "lora_alpha", "lora_dropout",
+        {"model", "output", "train_data", "task", "thinking", "lora", "lora_r", "lora_alpha", "lora_dropout",
          "lora_target_modules", "learning_rate", "weight_decay", "max_grad_norm", "schedule", "warmup_ratio", "epochs",
          "batch_size", "gradient_accumulation", "max_length", "control_tags", "control_token_weight", "seed", "dtype",
          "precision", "device", "threads", "limit", "prompt_loss_weight"});
@@ -80,6 +80,7 @@ SftConfig parseSftConfig(std::string_view text, const std::string &source)
     c.model = r.path("model", true);
     c.output = r.path("output", true);
     c.trainData = r.path("train_data", true);
+    c.task = r.text("task", c.task);
     c.thinking = r.boolean("thinking", c.thinking);
     c.lora = r.boolean("lora", c.lora);
     c.loraOptions = readLoraOptions(r, c.loraOptions);
@@ -127,7 +128,12 @@ SftConfig loadSftConfig(const std::string &path)
     return parseSftConfig(data::readTextFile(path), path);
 }
 
-SftResult runSft(const SftConfig &c, const SftCallback &callback)
+SftResult runSft(const SftConfig &config, const SftCallback &callback)
+{
+    return runSft(config, task::Catalog::builtin(), callback);
+}
+
+SftResult runSft(const SftConfig &c, const task::Catalog &catalog, const SftCallback &callback)
 {
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
@@ -141,17 +147,15 @@ SftResult runSft(const SftConfig &c, const SftCallback &callback)
             controlIds.push_back(*id);
     const int32_t pad = tokenizer->padId().value_or(tokenizer->eosId().value_or(0));
 
-    data::ExtractionReadOptions readOptions;
-    readOptions.requireCompletion = false;
-    const auto records = data::readExtractionJsonl(c.trainData, readOptions).records;
+    const task::Task &task = catalog.get(c.task, c.trainData, "task");
+    const auto records = task.read(c.trainData, task::ReadOptions{});
     std::vector<Example> examples;
     for (const auto &r : records) {
         if (c.limit > 0 && static_cast<int>(examples.size()) >= c.limit)
             break;
         Example e;
-        e.prompt = tokenizer->encode(format.extractionPrompt(r.senderEmail, r.emailText, c.thinking));
-        e.target = tokenizer->encode(tokenizer::PromptFormat::paperCompletion(r.gold, "", c.thinking) +
-                                     format.endOfCompletion(*tokenizer));
+        e.prompt = tokenizer->encode(task.prompt(*r.example, format, c.thinking));
+        e.target = tokenizer->encode(task.sftTarget(*r.example, c.thinking) + format.endOfCompletion(*tokenizer));
         if (static_cast<int>(e.prompt.size() + e.target.size()) > c.maxLength) {
             ++result.skippedTooLong;
             continue;

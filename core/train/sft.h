@@ -11,17 +11,22 @@
 namespace rwb::data {
 class ConfigReader;
 }
+namespace rwb::task {
+class Catalog;
+}
 
 namespace rwb::train {
 
-// Supervised fine-tuning on (prompt, target) pairs of the extraction task: the prompt is
-// the first paper's template (fig. 2, or fig. 3 in thinking mode) filled from a JSONL
-// line, the target its gold answer (with an empty <thinking></thinking> in thinking mode)
-// and the end-of-completion token. The loss counts target tokens only.
+// Supervised fine-tuning on (prompt, target) pairs of a task (task/task.h): the prompt is
+// the task's prompt of a JSONL line (for extraction the first paper's template, fig. 2 or
+// fig. 3 in thinking mode), the target the task's SFT target (the gold answer, with an
+// empty <thinking></thinking> in thinking mode) and the end-of-completion token. The loss
+// counts target tokens only (and the prompt's with promptLossWeight > 0).
 struct SftConfig {
     std::string model;              // model folder (Hugging Face layout, tokenizer beside it)
     std::string output;             // where the adapter (LoRA) or the full model is written
-    std::string trainData;          // extraction JSONL ("completion" not needed)
+    std::string trainData;          // the task's JSONL ("completion" not needed)
+    std::string task = "company_extraction"; // the task's name (task/catalog.h)
     bool thinking = false;
     bool lora = true;               // false: full fine-tuning
     model::LoraOptions loraOptions; // r 8, α 32, dropout 0.05 (the paper's table 4)
@@ -91,6 +96,8 @@ using SftCallback = std::function<bool(const SftProgress &)>;
 // std::runtime_error naming the step when the loss becomes NaN or infinite (nothing
 // is written then).
 SftResult runSft(const SftConfig &config, const SftCallback &callback = {});
+// The same with the tasks of `catalog`.
+SftResult runSft(const SftConfig &config, const task::Catalog &catalog, const SftCallback &callback = {});
 
 // The loss of eq. 1, normalised by the number of target tokens (prompt tokens, when
 // promptLossWeight > 0, add w·log p to the sum and count in the normaliser):

@@ -1,0 +1,39 @@
+#pragma once
+
+// The tasks a run can name, and their reward components. The built-in catalog holds the
+// first paper's company extraction; a program (or a test) copies it and adds its own task
+// and rewards, then hands the copy to the trainers (train/grpo.h, train/sft.h,
+// train/evaluation.h), which know nothing else about the task.
+
+#include "reward/registry.h"
+#include "task/task.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rwb::task {
+
+class Catalog {
+public:
+    // The built-in tasks with the built-in reward registry (reward::Registry::builtin()).
+    static const Catalog &builtin();
+
+    // Adds a task; a task of the same name is replaced.
+    void addTask(std::shared_ptr<const Task> task);
+    reward::Registry &rewards() { return m_rewards; }
+    const reward::Registry &rewards() const { return m_rewards; }
+
+    const Task *find(std::string_view name) const;
+    // The task named `name`; throws data::InputException naming `source` and `field`, and
+    // the tasks there are, when there is none.
+    const Task &get(std::string_view name, const std::string &source, const std::string &field) const;
+    std::vector<std::string> names() const;
+
+private:
+    std::vector<std::shared_ptr<const Task>> m_tasks;
+    reward::Registry m_rewards;
+};
+
+} // namespace rwb::task

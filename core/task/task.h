@@ -1,0 +1,120 @@
+#pragma once
+
+// The task interface: what GRPO, SFT, evaluation, the run store and the workbench's views
+// need to know about a task, and nothing else. A task reads its dataset records, builds
+// prompts, parses completions, holds its gold, names its evaluation metrics and tells the
+// store what to keep; its reward components are registered by name with the task's name
+// (reward/registry.h). The first paper's company extraction is one task
+// (task/extractiontask.h); a user's own task implements these classes and is added to a
+// task::Catalog (task/catalog.h). See docs/development.md, "Tasks".
+//
+// Every object here is immutable after construction and safe to read from several threads.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+namespace rwb::tokenizer {
+class PromptFormat;
+}
+
+namespace rwb::task {
+
+// One dataset record, read and prepared once: what the prompt is built from, the gold,
+// and whatever the task's rewards precompute. Shared by every completion scored against
+// it (a GRPO group shares one).
+class Example {
+public:
+    virtual ~Example() = default;
+    // The record's id ("train-000001"), unique within its dataset; "" when built in code.
+    virtual const std::string &id() const = 0;
+    // The gold as one line of text: the run store's `gold` column and what views show.
+    virtual std::string goldText() const = 0;
+    // What the store keeps beside the prompt text (prompts.meta_json): a JSON object.
+    virtual std::string metaJson() const = 0;
+};
+
+// One completion, parsed once by its task and shared by every reward component.
+class Completion {
+public:
+    virtual ~Completion() = default;
+    // The completion as generated (decoded, without the stop token).
+    virtual const std::string &text() const = 0;
+    // The parsed answer: the run store's `answer` column, what collapse metrics compare.
+    virtual const std::string &answer() const = 0;
+    // What the task parsed beyond the answer (citations, tags, format), as a JSON object
+    // for rollouts.details_json; "" when there is nothing.
+    virtual std::string detailsJson() const { return {}; }
+};
+
+// A task's evaluation metrics, accumulated one prediction at a time. Not thread-safe.
+class MetricSet {
+public:
+    virtual ~MetricSet() = default;
+    virtual void add(const Example &example, const Completion &completion) = 0;
+    // Whether one prediction counts as right (eval_predictions.correct).
+    virtual bool correct(const Example &example, const Completion &completion) const = 0;
+    // The metrics over what was added, in a fixed order, without a prefix ("precision",
+    // "recall", "f1"); GRPO stores them as "eval/<name>".
+    virtual std::vector<std::pair<std::string, double>> result() const = 0;
+    // Counts behind the metrics, for reports ("n_tp", …); none by default.
+    virtual std::vector<std::pair<std::string, int64_t>> counts() const { return {}; }
+};
+
+// A dataset line: its example and, when the line has one, a completion to score.
+struct Record {
+    std::shared_ptr<const Example> example;
+    bool hasCompletion = false;
+    std::string completion;
+    std::string kind;  // an optional label of bundled samples ("correct", "recipient", …)
+    size_t line = 0;   // 1-based line in the file
+};
+
+struct ReadOptions {
+    bool requireCompletion = false; // a line without "completion" is an error
+    size_t limit = 0;               // > 0: the first N records only
+};
+
+class Task {
+public:
+    virtual ~Task() = default;
+    // The name configs and JSONL lines use ("company_extraction").
+    virtual std::string_view name() const = 0;
+    // One English line for lists and logs.
+    virtual std::string_view description() const = 0;
+
+    // Reads a JSONL dataset of the task. Throws data::InputException naming the file, the
+    // line and the field for a bad line, and (line 0) for a file with no record.
+    virtual std::vector<Record> read(const std::string &path, const ReadOptions &options) const = 0;
+
+    // The prompt text of an example in the model's format (it ends where the completion
+    // starts). `thinking` is the reward config's output-format switch.
+    virtual std::string prompt(const Example &example, const tokenizer::PromptFormat &format, bool thinking) const = 0;
+    // The target completion SFT trains on (without the end-of-completion token).
+    virtual std::string sftTarget(const Example &example, bool thinking) const = 0;
+    // Parses a completion of `example`.
+    virtual std::unique_ptr<Completion> parse(const Example &example, std::string completion, bool thinking) const = 0;
+    // A new, empty accumulator of the task's evaluation metrics.
+    virtual std::unique_ptr<MetricSet> metrics() const = 0;
+    // An evaluation output line: the example's dataset line with the model's completion.
+    virtual std::string predictionLine(const Example &example, const std::string &completion) const = 0;
+};
+
+// The example or completion as the task's own type; throws std::logic_error naming the
+// type when it is another task's (a reward of one task given another task's data).
+template <class T, class Base>
+const T &as(const Base &object)
+{
+    if (const T *p = dynamic_cast<const T *>(&object))
+        return *p;
+    throw std::logic_error(std::string("a reward or metric was given data of another task (expected ") +
+                           typeid(T).name() + ")");
+}
+
+} // namespace rwb::task

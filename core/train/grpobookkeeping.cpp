@@ -1,0 +1,228 @@
+// GRPO's bookkeeping: a step's metrics (TRL's names), its prompts and rollouts as the run
+// store keeps them, and checkpoints with the trainer's state (grpotrainer.h, docs/store.md).
+
+#include "train/grpotrainer.h"
+
+#include "data/jsonl.h"
+#include "reward/rewardconfig.h"
+#include "store/runstore.h"
+#include "train/collapsemetrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace rwb::train::grpo {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double meanOf(const std::vector<double> &v)
+{
+    double s = 0.0;
+    for (double x : v)
+        s += x;
+    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+}
+
+// Sample standard deviation (Bessel-corrected, as torch.std), 0 for fewer than 2 values.
+double stdOf(const std::vector<double> &v)
+{
+    if (v.size() < 2)
+        return 0.0;
+    const double m = meanOf(v);
+    double s = 0.0;
+    for (double x : v)
+        s += (x - m) * (x - m);
+    return std::sqrt(s / static_cast<double>(v.size() - 1));
+}
+
+} // namespace
+
+// {"partial": 0.8, "marker": 1, ("overlong": −0.25)}: each component's value, as stored.
+std::string Trainer::rewardsJson(const std::vector<double> &components, const double *overlong) const
+{
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (size_t c = 0; c < m_reward->size(); ++c)
+        j[m_reward->componentName(c)] = components[c];
+    if (overlong)
+        j["overlong"] = *overlong;
+    return j.dump();
+}
+
+Metrics Trainer::stepMetrics(const SampledStep &step, const UpdateResult &u) const
+{
+    const int G = c.groupSize;
+    const std::vector<Sample> &samples = step.samples;
+    const size_t groups = samples.size() / static_cast<size_t>(G);
+    Metrics metrics;
+    // ---- over every group sampled this step
+    std::vector<double> all, lengths;
+    std::vector<std::vector<double>> perComponent(m_reward->size());
+    double clipped = 0.0, zeroStdGroups = 0.0;
+    std::vector<double> groupStds;
+    for (size_t g = 0; g < groups; ++g) {
+        std::vector<double> gr;
+        for (int j = 0; j < G; ++j) {
+            const Sample &s = samples[g * G + static_cast<size_t>(j)];
+            gr.push_back(s.reward);
+            all.push_back(s.reward);
+            lengths.push_back(static_cast<double>(s.tokens.size()));
+            clipped += s.truncated ? 1.0 : 0.0;
+            for (size_t k = 0; k < m_reward->size(); ++k)
+                perComponent[k].push_back(s.components[k]);
+        }
+        groupStds.push_back(stdOf(gr));
+        zeroStdGroups += groupStds.back() <= kZeroStdTolerance ? 1.0 : 0.0;
+    }
+    metrics.emplace_back("reward", meanOf(all));
+    metrics.emplace_back("reward_std", meanOf(groupStds));
+    for (size_t k = 0; k < m_reward->size(); ++k) {
+        metrics.emplace_back("rewards/" + m_reward->componentName(k) + "/mean", meanOf(perComponent[k]));
+        metrics.emplace_back("rewards/" + m_reward->componentName(k) + "/std", stdOf(perComponent[k]));
+    }
+    metrics.emplace_back("frac_reward_zero_std", zeroStdGroups / static_cast<double>(std::max<size_t>(1, groups)));
+    // ---- the first update's tokens
+    const double tc = std::max(1.0, u.tokens);
+    if (c.beta > 0.0)
+        metrics.emplace_back("kl", u.kl / tc);
+    metrics.emplace_back("entropy", u.entropy / tc);
+    metrics.emplace_back("clip_ratio/low_mean", u.clipLow / tc);
+    metrics.emplace_back("clip_ratio/high_mean", u.clipHigh / tc);
+    metrics.emplace_back("clip_ratio/region_mean", u.clipRegion / tc);
+    metrics.emplace_back("completions/mean_length", meanOf(lengths));
+    metrics.emplace_back("completions/min_length", *std::min_element(lengths.begin(), lengths.end()));
+    metrics.emplace_back("completions/max_length", *std::max_element(lengths.begin(), lengths.end()));
+    metrics.emplace_back("completions/clipped_ratio", clipped / static_cast<double>(lengths.size()));
+    // Collapse: how many different answers a group gives, and the step's most common wrong
+    // answer's share (collapsemetrics.h).
+    {
+        std::vector<std::string> answers;
+        std::vector<double> rewards;
+        answers.reserve(samples.size());
+        rewards.reserve(samples.size());
+        for (const auto &s : samples) {
+            answers.push_back(s.parsed->answer());
+            rewards.push_back(s.reward);
+        }
+        const CollapseMetrics cm = collapseMetrics(answers, rewards, G);
+        metrics.emplace_back("completions/distinct_answers_per_group", cm.distinctAnswersPerGroup);
+        metrics.emplace_back("completions/top_answer_share", cm.topAnswerShare);
+    }
+    metrics.emplace_back("policy_loss", u.policyLoss);
+    metrics.emplace_back("grad_norm", u.gradNorm);
+    metrics.emplace_back("learning_rate", u.learningRate);
+    if (c.overlongPenalty) {
+        std::vector<double> pen;
+        for (const Sample &s : samples)
+            pen.push_back(s.overlong);
+        metrics.emplace_back("rewards/overlong/mean", meanOf(pen));
+    }
+    if (c.dynamicSampling) {
+        metrics.emplace_back("dynamic_sampling/rounds", step.rounds);
+        metrics.emplace_back("dynamic_sampling/groups_trained", static_cast<double>(step.trainedGroups.size()));
+    }
+    return metrics;
+}
+
+void Trainer::storeRows(const SampledStep &step, UpdateResult &u, std::vector<store::Rollout> &rollouts,
+                        std::vector<store::Prompt> &prompts)
+{
+    const int G = c.groupSize;
+    const std::vector<Sample> &samples = step.samples;
+    // Every sampled group, trained or dropped; rowOf: the sample's row in the update.
+    std::vector<int> rowOf(samples.size(), -1);
+    for (size_t i = 0; i < u.rows.size(); ++i)
+        rowOf[static_cast<size_t>(u.rows[i] - samples.data())] = static_cast<int>(i);
+    for (size_t i = 0; i < samples.size(); ++i) {
+        const Sample &s = samples[i];
+        const Item &item = m_train[s.item];
+        if (m_storedPrompts.insert(item.example->id()).second) {
+            store::Prompt p;
+            p.promptId = item.example->id();
+            p.text = item.promptText;
+            p.gold = item.example->goldText();
+            p.metaJson = item.example->metaJson();
+            prompts.push_back(std::move(p));
+        }
+        store::Rollout r;
+        r.promptId = item.example->id();
+        r.groupIndex = static_cast<int>(i / static_cast<size_t>(G));
+        r.sampleIndex = static_cast<int>(i % static_cast<size_t>(G));
+        r.completion = s.parsed->text();
+        r.answer = s.parsed->answer();
+        r.detailsJson = s.parsed->detailsJson();
+        r.tokenIds = s.tokens;
+        r.logprobsOld = s.samplingLogProbs;
+        r.reward = s.reward;
+        r.rewardsJson = rewardsJson(s.components, c.overlongPenalty ? &s.overlong : nullptr);
+        r.completionTokens = static_cast<int>(s.tokens.size());
+        r.truncated = s.truncated;
+        if (rowOf[i] >= 0) {
+            const auto k = static_cast<size_t>(rowOf[i]);
+            if (!u.oldLogProbs[k].empty())
+                r.logprobsOld = std::move(u.oldLogProbs[k]);
+            r.logprobsNew = std::move(u.newLogProbs[k]);
+            r.logprobsRef = std::move(u.refLogProbs[k]);
+            r.entropies = std::move(u.entropies[k]);
+            r.advantage = u.advantages[k];
+        }
+        rollouts.push_back(std::move(r));
+    }
+}
+
+TrainerState readState(const std::string &dir)
+{
+    const std::string path = (fs::path(dir) / "trainer_state.json").string();
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(data::readTextFile(path));
+        TrainerState s;
+        s.step = j.at("step").get<int>();
+        s.cursor = j.at("cursor").get<uint64_t>();
+        s.runId = j.at("run_id").get<int64_t>();
+        s.rewardConfigJson = j.at("reward_config").get<std::string>();
+        s.numTokens = j.value("num_tokens", 0.0);
+        return s;
+    } catch (const data::InputException &) {
+        throw;
+    } catch (const std::exception &e) {
+        throw data::InputException({path, 0, std::string("not a GRPO checkpoint state: ") + e.what()});
+    }
+}
+
+void Trainer::saveCheckpoint(int stepIndex)
+{
+    const auto t0 = Clock::now();
+    const fs::path dir = fs::path(c.output) / ("checkpoint-" + std::to_string(stepIndex));
+    const fs::path tmp = fs::path(c.output) / ("checkpoint-" + std::to_string(stepIndex) + ".part");
+    fs::remove_all(tmp);
+    fs::create_directories(tmp);
+    if (c.lora) {
+        m_lm->saveAdapter(tmp.string());
+    } else {
+        m_lm->save(tmp.string());
+        for (const char *f : {"tokenizer.json", "tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"})
+            if (fs::exists(fs::path(c.model) / f))
+                fs::copy_file(fs::path(c.model) / f, tmp / f, fs::copy_options::overwrite_existing);
+    }
+    torch::save(*m_optimizer, (tmp / "optimizer.pt").string());
+    nlohmann::ordered_json j;
+    j["step"] = stepIndex;
+    j["cursor"] = m_state.cursor;
+    j["run_id"] = m_state.runId;
+    j["seed"] = c.seed;
+    j["num_tokens"] = m_state.numTokens;
+    j["reward_config"] = reward::toJson(m_reward->config());
+    j["note"] = "every random draw of step s is seeded by (seed, s); cursor = prompts consumed";
+    std::ofstream(tmp / "trainer_state.json") << j.dump(2) << '\n';
+    fs::remove_all(dir);
+    fs::rename(tmp, dir);
+    m_store->addCheckpoint(m_state.runId, stepIndex, fs::absolute(dir).string());
+    m_timings.checkpoint += since(t0);
+}
+
+} // namespace rwb::train::grpo

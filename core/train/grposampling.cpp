@@ -1,0 +1,88 @@
+// GRPO's sampling: which prompts a step takes, and G completions for each
+// (grpotrainer.h). With dynamic sampling (DAPO) a step samples more rounds until B groups
+// have rewards that differ.
+
+#include "train/grpotrainer.h"
+
+#include "tokenizer/tokenizer.h"
+#include "train/dynamicsampling.h"
+#include "util/rng.h"
+
+namespace rwb::train::grpo {
+
+size_t PromptOrder::at(uint64_t position)
+{
+    const uint64_t epoch = position / m_n;
+    if (epoch != m_epoch || m_order.empty()) {
+        m_order.resize(m_n);
+        for (size_t i = 0; i < m_n; ++i)
+            m_order[i] = i;
+        util::Rng rng(streamSeed(m_seed, kShuffle, epoch));
+        for (size_t i = m_n; i > 1; --i)
+            std::swap(m_order[i - 1], m_order[static_cast<size_t>(rng.below(i))]);
+        m_epoch = epoch;
+    }
+    return m_order[position % m_n];
+}
+
+std::vector<Sample> Trainer::sampleGroups(int stepIndex, int round, const std::vector<size_t> &items)
+{
+    std::vector<std::vector<int32_t>> prompts;
+    for (size_t i : items)
+        prompts.push_back(m_train[i].promptIds);
+    model::SamplingOptions so = m_sampling;
+    so.seed = streamSeed(c.seed, kSampling, static_cast<uint64_t>(stepIndex) * 64 + static_cast<uint64_t>(round));
+    m_lm->internals().module->eval();
+    const model::Generation g = m_lm->generate(prompts, c.groupSize, so);
+    std::vector<Sample> out(g.tokens.size());
+    for (size_t r = 0; r < out.size(); ++r) {
+        Sample &s = out[r];
+        s.item = items[r / static_cast<size_t>(c.groupSize)];
+        s.tokens = g.tokens[r];
+        s.samplingLogProbs = g.logProbs[r];
+        s.truncated = g.truncated[r];
+        std::vector<int32_t> text = s.tokens;
+        if (!text.empty() && !s.truncated)
+            text.pop_back();
+        s.decoded = m_tok->decode(text, /*skipSpecial=*/true);
+        m_tokensThisRun += static_cast<double>(m_train[s.item].promptIds.size() + s.tokens.size());
+    }
+    return out;
+}
+
+SampledStep Trainer::sample(int stepIndex)
+{
+    const int G = c.groupSize;
+    SampledStep out;
+    for (;;) {
+        std::vector<size_t> items;
+        for (int b = 0; b < c.promptsPerStep; ++b)
+            items.push_back(m_order->at(m_state.cursor++));
+        auto t = Clock::now();
+        std::vector<Sample> more = sampleGroups(stepIndex, out.rounds, items);
+        m_timings.generate += since(t);
+        t = Clock::now();
+        score(more);
+        m_timings.reward += since(t);
+        const size_t firstGroup = out.samples.size() / static_cast<size_t>(G);
+        out.samples.insert(out.samples.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+        ++out.rounds;
+        if (!c.dynamicSampling) {
+            out.trainedGroups.clear();
+            for (size_t g = 0; g < out.samples.size() / static_cast<size_t>(G); ++g)
+                out.trainedGroups.push_back(g);
+            return out;
+        }
+        std::vector<double> r;
+        for (size_t i = firstGroup * G; i < out.samples.size(); ++i)
+            r.push_back(out.samples[i].reward);
+        const GroupSelection sel = informativeGroups(torch::tensor(r, torch::kFloat64), G);
+        for (int64_t g : sel.keptGroups)
+            if (static_cast<int>(out.trainedGroups.size()) < c.promptsPerStep)
+                out.trainedGroups.push_back(firstGroup + static_cast<size_t>(g));
+        if (static_cast<int>(out.trainedGroups.size()) >= c.promptsPerStep || out.rounds >= c.maxSamplingRounds)
+            return out;
+    }
+}
+
+} // namespace rwb::train::grpo

@@ -1,0 +1,94 @@
+// GRPO's scoring: the task parses each completion, the reward config's weighted composite
+// scores it (plus DAPO's over-long penalty), and the evaluation of the policy on held-out
+// prompts with the task's metrics (grpotrainer.h).
+
+#include "train/grpotrainer.h"
+
+#include "store/runstore.h"
+#include "tokenizer/tokenizer.h"
+#include "train/overlongpenalty.h"
+
+namespace rwb::train::grpo {
+
+namespace {
+
+double meanOf(const std::vector<double> &v)
+{
+    double s = 0.0;
+    for (double x : v)
+        s += x;
+    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+}
+
+} // namespace
+
+void Trainer::score(std::vector<Sample> &samples) const
+{
+    for (Sample &s : samples) {
+        const task::Example &example = *m_train[s.item].example;
+        s.parsed = m_task->parse(example, std::move(s.decoded), m_thinking);
+        s.decoded.clear();
+        s.reward = m_reward->score(example, *s.parsed, s.components);
+    }
+    if (c.overlongPenalty) {
+        std::vector<double> lengths;
+        for (const Sample &s : samples)
+            lengths.push_back(static_cast<double>(s.tokens.size()));
+        const torch::Tensor p = overlongPenalty(torch::tensor(lengths, torch::kFloat64), c.maxNewTokens, c.overlongCache);
+        for (size_t i = 0; i < samples.size(); ++i) {
+            samples[i].overlong = p[static_cast<int64_t>(i)].item<double>();
+            samples[i].reward += samples[i].overlong;
+        }
+    }
+}
+
+Metrics Trainer::evaluate(int stepIndex)
+{
+    const auto t0 = Clock::now();
+    model::SamplingOptions so = m_sampling;
+    so.temperature = 0.0;
+    so.maxNewTokens = c.evalMaxNewTokens > 0 ? c.evalMaxNewTokens : c.maxNewTokens;
+    m_lm->internals().module->eval();
+    const std::unique_ptr<task::MetricSet> metrics = m_task->metrics();
+    std::vector<store::EvalPrediction> predictions;
+    std::vector<double> rewards;
+    double outputTokens = 0.0;
+    std::vector<double> components;
+    for (size_t from = 0; from < m_eval.size(); from += static_cast<size_t>(c.evalBatch)) {
+        const size_t to = std::min(m_eval.size(), from + static_cast<size_t>(c.evalBatch));
+        std::vector<std::vector<int32_t>> prompts;
+        for (size_t i = from; i < to; ++i)
+            prompts.push_back(m_eval[i].promptIds);
+        const model::Generation g = m_lm->generate(prompts, 1, so);
+        for (size_t i = from; i < to; ++i) {
+            std::vector<int32_t> ids = g.tokens[i - from];
+            outputTokens += static_cast<double>(ids.size());
+            if (!ids.empty() && !g.truncated[i - from])
+                ids.pop_back();
+            const task::Example &example = *m_eval[i].example;
+            const std::unique_ptr<task::Completion> parsed = m_task->parse(example, m_tok->decode(ids, true), m_thinking);
+            metrics->add(example, *parsed);
+            rewards.push_back(m_reward->score(example, *parsed, components));
+            store::EvalPrediction p;
+            p.exampleId = example.id();
+            p.prediction = parsed->text();
+            p.gold = example.goldText();
+            p.correct = metrics->correct(example, *parsed);
+            p.rewardsJson = rewardsJson(components);
+            p.detailsJson = parsed->detailsJson();
+            predictions.push_back(std::move(p));
+        }
+    }
+    m_store->writeEvalPredictions(m_state.runId, stepIndex, predictions);
+    const double n = static_cast<double>(std::max<size_t>(1, m_eval.size()));
+    m_timings.eval += since(t0);
+    Metrics out;
+    for (const auto &[name, value] : metrics->result())
+        out.emplace_back("eval/" + name, value);
+    out.emplace_back("eval/reward", meanOf(rewards));
+    out.emplace_back("eval/mean_output_tokens", outputTokens / n);
+    out.emplace_back("eval/seconds_per_sample", since(t0) / n);
+    return out;
+}
+
+} // namespace rwb::train::grpo

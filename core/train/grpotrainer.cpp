@@ -1,0 +1,266 @@
+#include "train/grpotrainer.h"
+
+#include "data/jsonl.h"
+#include "engine/job.h"
+#include "reward/rewardconfig.h"
+#include "store/runstore.h"
+#include "task/catalog.h"
+#include "tokenizer/tokenizer.h"
+#include "util/rng.h"
+
+#include <filesystem>
+
+namespace rwb::train::grpo {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<store::Metric> toStored(const Metrics &metrics)
+{
+    std::vector<store::Metric> out;
+    for (const auto &[name, value] : metrics)
+        out.push_back({name, value});
+    return out;
+}
+
+std::vector<Item> loadItems(const task::Task &task, const std::string &path, int limit, const tokenizer::Tokenizer &tok,
+                            const tokenizer::PromptFormat &format, bool thinking)
+{
+    task::ReadOptions ro;
+    ro.limit = limit > 0 ? static_cast<size_t>(limit) : 0;
+    std::vector<Item> items;
+    for (task::Record &r : task.read(path, ro)) {
+        Item it;
+        it.promptText = task.prompt(*r.example, format, thinking);
+        it.promptIds = tok.encode(it.promptText);
+        it.example = std::move(r.example);
+        items.push_back(std::move(it));
+    }
+    return items;
+}
+
+} // namespace
+
+double since(Clock::time_point t)
+{
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+uint64_t streamSeed(uint64_t seed, uint64_t stream, uint64_t index)
+{
+    return util::Rng::forStream(seed, stream, index).next();
+}
+
+Trainer::Trainer(const GrpoConfig &c, const task::Catalog &catalog, engine::JobControl &control,
+                 engine::EventSink &sink)
+    : c(c), m_catalog(catalog), m_control(control), m_sink(sink)
+{
+}
+
+Trainer::~Trainer() = default;
+
+void Trainer::setUp()
+{
+    m_lossType = *lossTypeFromString(c.lossType);
+    m_scale = *scaleRewardsFromString(c.scaleRewards);
+    if (!fs::exists(c.rewardConfig))
+        throw data::InputException({c.rewardConfig, 0, "reward_config: the file does not exist"});
+    const reward::Registry &registry = m_catalog.rewards();
+    reward::RewardConfig rc = reward::loadRewardConfig(c.rewardConfig, registry);
+    if (!c.resumeFrom.empty()) {
+        m_state = readState(c.resumeFrom);
+        // The weights in force at the checkpoint win over the file's.
+        rc = reward::parseRewardConfig(m_state.rewardConfigJson, c.resumeFrom + "/trainer_state.json", registry);
+        rc.baseDir = fs::path(c.rewardConfig).parent_path().string();
+    }
+    m_task = &m_catalog.get(rc.task, c.rewardConfig, "task");
+    m_thinking = rc.thinking;
+    m_reward = std::make_unique<reward::CompositeReward>(rc, c.rewardConfig, registry);
+
+    m_tok = tokenizer::loadTokenizer(c.model);
+    m_format = tokenizer::PromptFormat::forModel(c.model, *m_tok);
+    m_pad = m_tok->padId().value_or(m_tok->eosId().value_or(0));
+    m_train = loadItems(*m_task, c.trainData, 0, *m_tok, m_format, m_thinking);
+    if (!c.evalData.empty())
+        m_eval = loadItems(*m_task, c.evalData, c.evalLimit, *m_tok, m_format, m_thinking);
+    m_order = std::make_unique<PromptOrder>(m_train.size(), c.seed);
+
+    m_sampling.temperature = c.temperature;
+    m_sampling.topP = c.topP;
+    m_sampling.topK = c.topK;
+    m_sampling.maxNewTokens = c.maxNewTokens;
+    m_sampling.stopTokens = m_format.stopTokenIds(*m_tok);
+    m_sampling.padToken = m_pad;
+    m_sampling.vocabLimit = m_tok->vocabSize();
+
+    loadModel();
+
+    fs::create_directories(c.output);
+    m_store = std::make_unique<store::RunStore>(c.store);
+    if (c.resumeFrom.empty()) {
+        const std::string name = c.runName.empty() ? fs::path(c.output).filename().string() : c.runName;
+        m_state.runId = m_store->beginRun(name, store::RunKind::Grpo, toJson(c), std::string(m_task->name()));
+        m_store->recordRewardConfig(m_state.runId, 1, reward::toJson(m_reward->config()));
+    } else {
+        m_store->discardAfter(m_state.runId, m_state.step);
+        m_sink.log("resuming run " + std::to_string(m_state.runId) + " after step " + std::to_string(m_state.step));
+    }
+}
+
+void Trainer::loadModel()
+{
+    model::ModelOptions mo;
+    mo.dtype = c.dtype;
+    mo.device = c.device;
+    mo.threads = c.threads;
+    m_precision = model::resolvePrecision(c.precision, c.device);
+    m_sink.log("precision " + m_precision.name() + ": " + m_precision.reason);
+    const std::string weights = (!c.lora && !c.resumeFrom.empty()) ? c.resumeFrom : c.model;
+    m_lm = model::CausalLM::load(weights, mo);
+    if (!c.initAdapter.empty() && (c.lora || c.resumeFrom.empty())) {
+        m_lm->loadAdapter(c.initAdapter);
+        m_lm->mergeLora();
+    }
+    if (c.lora) {
+        if (!c.resumeFrom.empty()) {
+            m_lm->loadAdapter(c.resumeFrom);
+        } else {
+            torch::manual_seed(static_cast<int64_t>(streamSeed(c.seed, kLoraInit, 0) >> 1));
+            m_lm->addLora(c.loraOptions);
+        }
+    } else if (c.beta > 0.0) {
+        m_ref = model::CausalLM::load(c.model, mo);
+        if (!c.initAdapter.empty()) {
+            m_ref->loadAdapter(c.initAdapter);
+            m_ref->mergeLora();
+        }
+    }
+    if (!c.lora) // a merged init adapter left the base frozen
+        for (auto &p : m_lm->internals().module->parameters())
+            p.requires_grad_(true);
+    m_params = m_lm->internals().trainableParameters();
+    m_optimizer = std::make_unique<torch::optim::AdamW>(
+        m_params, torch::optim::AdamWOptions(c.learningRate).weight_decay(c.weightDecay));
+    if (!c.resumeFrom.empty()) {
+        const fs::path opt = fs::path(c.resumeFrom) / "optimizer.pt";
+        try {
+            torch::load(*m_optimizer, opt.string());
+        } catch (const c10::Error &e) {
+            throw data::InputException({opt.string(), 0, "cannot read the optimizer state: " +
+                                                             std::string(e.what_without_backtrace())});
+        }
+    }
+}
+
+engine::JobOutcome Trainer::run(GrpoRunResult *result)
+{
+    setUp();
+    engine::JobOutcome outcome;
+    outcome.runId = m_state.runId;
+    outcome.lastStep = m_state.step;
+    m_sink.started(m_state.runId, c.maxSteps);
+    const auto start = Clock::now();
+    int stepsThisRun = 0;
+    auto report = [&](int stepIndex, Metrics metrics, int written) {
+        engine::StepReport rep;
+        rep.runId = m_state.runId;
+        rep.step = stepIndex;
+        rep.totalSteps = c.maxSteps;
+        rep.metrics = std::move(metrics);
+        rep.rolloutsWritten = written;
+        rep.elapsedSeconds = since(start);
+        rep.tokensPerSecond = m_tokensThisRun / std::max(1e-9, rep.elapsedSeconds);
+        rep.etaSeconds = stepsThisRun > 0 ? rep.elapsedSeconds / stepsThisRun * (c.maxSteps - stepIndex) : 0.0;
+        m_sink.step(rep);
+    };
+    try {
+        if (c.evalEvery > 0 && !m_eval.empty() && m_state.step == 0) {
+            auto metrics = evaluate(0);
+            m_store->writeStep(m_state.runId, 0, toStored(metrics), {});
+            report(0, metrics, 0);
+        }
+        for (int s = m_state.step + 1; s <= c.maxSteps; ++s) {
+            if (!m_control.waitAtBoundary([&] { m_sink.paused(s - 1); })) {
+                outcome.status = engine::JobStatus::Stopped;
+                outcome.message = "stopped by the user after step " + std::to_string(s - 1);
+                break;
+            }
+            if (auto w = m_control.takeRewardWeights()) {
+                try {
+                    m_reward->setWeights(*w);
+                    m_store->recordRewardConfig(m_state.runId, s, reward::toJson(m_reward->config()));
+                    m_sink.weightsChanged(s, *w);
+                } catch (const std::invalid_argument &e) {
+                    m_sink.log(std::string("reward weights not changed: ") + e.what());
+                }
+            }
+            const auto stepStart = Clock::now();
+            Metrics metrics;
+            std::vector<store::Rollout> rollouts;
+            std::vector<store::Prompt> prompts;
+            const double tokensBefore = m_tokensThisRun;
+            try {
+                const SampledStep sampled = sample(s);
+                UpdateResult updated = update(s, sampled);
+                const auto t = Clock::now();
+                metrics = stepMetrics(sampled, updated);
+                storeRows(sampled, updated, rollouts, prompts);
+                m_timings.store += since(t);
+            } catch (const NonFiniteLoss &e) {
+                throw std::runtime_error("GRPO step " + std::to_string(s) + ": " + e.what() +
+                                         "; training stopped, steps 1–" + std::to_string(s - 1) + " are kept");
+            } catch (const c10::Error &e) {
+                throw std::runtime_error("GRPO step " + std::to_string(s) + ": " + e.what_without_backtrace());
+            }
+            m_state.numTokens += m_tokensThisRun - tokensBefore;
+            metrics.emplace_back("num_tokens", m_state.numTokens);
+            if (c.evalEvery > 0 && !m_eval.empty() && (s % c.evalEvery == 0 || s == c.maxSteps)) {
+                auto ev = evaluate(s);
+                metrics.insert(metrics.end(), ev.begin(), ev.end());
+            }
+            metrics.emplace_back("step_time", since(stepStart));
+            const auto t = Clock::now();
+            m_store->writeStep(m_state.runId, s, toStored(metrics), rollouts, prompts);
+            m_timings.store += since(t);
+            m_state.step = s;
+            ++stepsThisRun;
+            ++m_timings.steps;
+            outcome.lastStep = s;
+            if (c.checkpointEvery > 0 && (s % c.checkpointEvery == 0 || s == c.maxSteps))
+                saveCheckpoint(s);
+            report(s, metrics, static_cast<int>(rollouts.size()));
+        }
+        if (outcome.status == engine::JobStatus::Stopped && c.checkpointEvery > 0 && m_state.step > 0 &&
+            m_state.step % c.checkpointEvery != 0)
+            saveCheckpoint(m_state.step); // so that a stopped run can be resumed where it stopped
+        if (outcome.status == engine::JobStatus::Finished) {
+            const fs::path final = fs::path(c.output) / "final";
+            fs::create_directories(final);
+            if (c.lora)
+                m_lm->saveAdapter(final.string());
+            else
+                m_lm->save(final.string());
+        }
+        m_store->finishRun(m_state.runId,
+                           outcome.status == engine::JobStatus::Finished ? store::RunStatus::Finished
+                                                                          : store::RunStatus::Stopped,
+                           outcome.message);
+    } catch (const std::exception &e) {
+        outcome.status = engine::JobStatus::Failed;
+        outcome.message = e.what();
+        m_sink.error(outcome.message);
+        try {
+            m_store->finishRun(m_state.runId, store::RunStatus::Failed, outcome.message);
+        } catch (const std::exception &) {
+        }
+    }
+    if (result) {
+        result->runId = m_state.runId;
+        result->lastStep = m_state.step;
+        result->timings = m_timings;
+    }
+    return outcome;
+}
+
+} // namespace rwb::train::grpo

@@ -1,0 +1,179 @@
+#pragma once
+
+// The GRPO trainer behind runGrpo() (grpo.h), internal to core (includes libtorch). Its
+// work is split along the data flow of a step, one file each:
+//   grposampling.cpp  the prompts' order, G completions per prompt (dynamic sampling's rounds)
+//   grposcoring.cpp   parsing by the task, the composite reward, the over-long penalty; evaluation
+//   grpoupdate.cpp    group advantages, old / reference log-probs, the μ clipped updates
+//   grpobookkeeping.cpp  the step's metrics, its rows for the run store, checkpoints
+//   grpotrainer.cpp   set-up and the step loop (pause, stop, new weights, events)
+// The trainer knows the task only through task::Task (task/task.h).
+//
+// Shape legend: B = groups (prompts) trained on, G = group size, R = B·G rows,
+// T = the longest completion of a micro-batch, L = prompt + completion tokens, padded.
+
+#include "model/causallminternals.h"
+#include "model/precision.h"
+#include "reward/compositereward.h"
+#include "store/storetypes.h"
+#include "task/task.h"
+#include "tokenizer/promptformat.h"
+#include "train/advantages.h"
+#include "train/grpo.h"
+#include "train/grpoloss.h"
+#include "train/policygradient.h"
+
+#include <chrono>
+#include <limits>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rwb::store {
+class RunStore;
+}
+namespace rwb::task {
+class Catalog;
+}
+namespace rwb::tokenizer {
+class Tokenizer;
+}
+
+namespace rwb::train::grpo {
+
+using Clock = std::chrono::steady_clock;
+using Metrics = std::vector<std::pair<std::string, double>>;
+
+double since(Clock::time_point t);
+
+// Stream tags of the run's seed, so that every random draw of step s depends on (seed, s)
+// alone: a resumed run draws what an uninterrupted one would.
+enum Stream : uint64_t { kShuffle = 1, kSampling = 2, kDropout = 3, kLoraInit = 4 };
+uint64_t streamSeed(uint64_t seed, uint64_t stream, uint64_t index);
+
+// The prompts in a deterministic order: epoch e is a Fisher–Yates shuffle seeded by
+// (seed, e); position p of the run is item order(p / N)[p % N].
+class PromptOrder {
+public:
+    PromptOrder(size_t n, uint64_t seed) : m_n(n), m_seed(seed) {}
+    size_t at(uint64_t position);
+
+private:
+    size_t m_n;
+    uint64_t m_seed;
+    uint64_t m_epoch = std::numeric_limits<uint64_t>::max();
+    std::vector<size_t> m_order;
+};
+
+// A prompt of the task, encoded once.
+struct Item {
+    std::shared_ptr<const task::Example> example;
+    std::string promptText;
+    std::vector<int32_t> promptIds;
+};
+
+// One sampled completion and what the task and the rewards made of it.
+struct Sample {
+    size_t item = 0;
+    std::vector<int32_t> tokens; // with the stop token when it stopped
+    std::vector<float> samplingLogProbs;
+    bool truncated = false;
+    std::string decoded; // the completion's text, without the stop token (until parsed)
+    std::unique_ptr<task::Completion> parsed; // what the task made of it
+    std::vector<double> components;
+    double overlong = 0.0;
+    double reward = 0.0; // the weighted composite (+ the over-long penalty), what is optimized
+};
+
+// A step's samples: every group sampled, and which of them are trained on.
+struct SampledStep {
+    std::vector<Sample> samples;     // groups of G, in sampling order
+    std::vector<size_t> trainedGroups; // indices of groups in `samples`
+    int rounds = 0;                  // generation rounds (dynamic sampling)
+};
+
+// What the update made of the rows trained on (rows = trainedGroups' samples, in order).
+struct UpdateResult {
+    std::vector<const Sample *> rows;
+    std::vector<double> advantages;                // [R]
+    std::vector<std::vector<float>> oldLogProbs;   // [R] μ > 1 only
+    std::vector<std::vector<float>> newLogProbs;   // [R] the first update's
+    std::vector<std::vector<float>> refLogProbs;   // [R] β > 0 only
+    std::vector<std::vector<float>> entropies;     // [R]
+    double policyLoss = 0.0, gradNorm = 0.0, learningRate = 0.0;
+    // Token-weighted sums over the first update's micro-batches, and their token count.
+    double clipLow = 0.0, clipHigh = 0.0, clipRegion = 0.0, kl = 0.0, entropy = 0.0, tokens = 0.0;
+};
+
+struct TrainerState {
+    int step = 0;           // the last step done
+    uint64_t cursor = 0;    // prompts consumed
+    int64_t runId = 0;
+    std::string rewardConfigJson;
+    double numTokens = 0.0; // TRL's num_tokens so far
+};
+
+// The state a checkpoint folder holds (trainer_state.json); throws data::InputException.
+TrainerState readState(const std::string &dir);
+
+class Trainer {
+public:
+    Trainer(const GrpoConfig &c, const task::Catalog &catalog, engine::JobControl &control, engine::EventSink &sink);
+    ~Trainer();
+    engine::JobOutcome run(GrpoRunResult *result);
+
+private:
+    // grpotrainer.cpp
+    void setUp();
+    void loadModel();
+    // grposampling.cpp
+    SampledStep sample(int stepIndex);
+    std::vector<Sample> sampleGroups(int stepIndex, int round, const std::vector<size_t> &items);
+    // grposcoring.cpp
+    // Parses every sample (its decoded text moves into `parsed`) and scores it.
+    void score(std::vector<Sample> &samples) const;
+    Metrics evaluate(int stepIndex);
+    // grpoupdate.cpp
+    UpdateResult update(int stepIndex, const SampledStep &step);
+    PolicyStepOptions policyOptions() const;
+    // Rows per forward / backward: micro_batch rounded down to whole groups (at least one).
+    int microRows() const { return std::max(1, c.microBatch / c.groupSize) * c.groupSize; }
+    // grpobookkeeping.cpp
+    Metrics stepMetrics(const SampledStep &step, const UpdateResult &update) const;
+    void storeRows(const SampledStep &step, UpdateResult &update, std::vector<store::Rollout> &rollouts,
+                   std::vector<store::Prompt> &prompts);
+    std::string rewardsJson(const std::vector<double> &components, const double *overlong = nullptr) const;
+    void saveCheckpoint(int stepIndex);
+
+    const GrpoConfig &c;
+    const task::Catalog &m_catalog;
+    engine::JobControl &m_control;
+    engine::EventSink &m_sink;
+
+    const task::Task *m_task = nullptr;
+    std::unique_ptr<tokenizer::Tokenizer> m_tok;
+    tokenizer::PromptFormat m_format;
+    std::unique_ptr<reward::CompositeReward> m_reward;
+    std::vector<Item> m_train;
+    std::vector<Item> m_eval;
+    std::unique_ptr<PromptOrder> m_order;
+    std::unique_ptr<model::CausalLM> m_lm;
+    std::unique_ptr<model::CausalLM> m_ref; // full fine-tuning with beta > 0 only
+    std::unique_ptr<torch::optim::AdamW> m_optimizer;
+    std::vector<torch::Tensor> m_params;
+    std::unique_ptr<store::RunStore> m_store;
+    std::set<std::string> m_storedPrompts;
+    LossType m_lossType = LossType::Grpo;
+    ScaleRewards m_scale = ScaleRewards::Group;
+    bool m_thinking = false;
+    int32_t m_pad = 0;
+    model::SamplingOptions m_sampling;
+    TrainerState m_state;
+    model::PrecisionChoice m_precision;
+    GrpoTimings m_timings;
+    double m_tokensThisRun = 0.0;
+};
+
+} // namespace rwb::train::grpo

@@ -1,0 +1,148 @@
+// GRPO's update: group-relative advantages over the groups trained on, the old (μ > 1) and
+// reference (β > 0) log-probs without gradients, then μ clipped policy-gradient steps
+// (policygradient.h, grpoloss.h; docs/grpo.md has the formulas).
+
+#include "train/grpotrainer.h"
+
+#include "train/trainingcommon.h"
+
+#include <cmath>
+
+namespace rwb::train::grpo {
+
+namespace {
+
+// A row's first `len` values of a [rows, T] tensor, as floats.
+std::vector<float> rowValues(const torch::Tensor &cpu, int64_t r, int64_t len)
+{
+    const torch::Tensor row = cpu[r].narrow(0, 0, len).to(torch::kFloat32).contiguous();
+    return std::vector<float>(row.data_ptr<float>(), row.data_ptr<float>() + len);
+}
+
+} // namespace
+
+PolicyStepOptions Trainer::policyOptions() const
+{
+    PolicyStepOptions o;
+    o.loss.lossType = m_lossType;
+    o.loss.epsLow = c.epsLow;
+    o.loss.epsHigh = c.epsHigh;
+    o.loss.beta = c.beta;
+    o.loss.maxCompletionLength = c.maxNewTokens;
+    o.groupSize = c.groupSize;
+    o.microRows = microRows();
+    o.padToken = m_pad;
+    o.temperature = c.temperature;
+    o.bf16 = m_precision.bf16;
+    return o;
+}
+
+UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
+{
+    const int G = c.groupSize;
+    UpdateResult u;
+    // ---- advantages over the groups trained on
+    std::vector<double> trainedRewards;
+    for (size_t g : step.trainedGroups)
+        for (int j = 0; j < G; ++j) {
+            u.rows.push_back(&step.samples[g * G + static_cast<size_t>(j)]);
+            trainedRewards.push_back(u.rows.back()->reward);
+        }
+    const size_t R = u.rows.size();
+    u.advantages.assign(R, 0.0);
+    u.oldLogProbs.resize(R);
+    u.newLogProbs.resize(R);
+    u.refLogProbs.resize(R);
+    u.entropies.resize(R);
+    if (R == 0)
+        return u;
+    const GroupAdvantages adv = groupAdvantages(torch::tensor(trainedRewards, torch::kFloat64), G, m_scale);
+    for (size_t i = 0; i < R; ++i)
+        u.advantages[i] = adv.advantages[static_cast<int64_t>(i)].item<double>();
+
+    PolicyBatch batch;
+    int64_t width = 1;
+    for (size_t r = 0; r < R; ++r) {
+        const Sample &s = *u.rows[r];
+        if (r % static_cast<size_t>(G) == 0)
+            batch.groupPrompts.push_back(m_train[s.item].promptIds);
+        batch.completions.push_back(s.tokens);
+        if (c.maskTruncated)
+            batch.masked.push_back(s.truncated);
+        width = std::max<int64_t>(width, static_cast<int64_t>(s.tokens.size()));
+    }
+    batch.advantages = u.advantages;
+    PolicyStepOptions po = policyOptions();
+    model::CausalLmInternals &d = m_lm->internals();
+
+    // ---- old (μ > 1) and reference (β > 0) log-probs, without gradients
+    auto t = Clock::now();
+    if (c.iterations > 1) {
+        d.module->eval();
+        batch.oldLogProbs = noGradLogProbs(d, batch, po, width);
+    }
+    if (c.beta > 0.0) {
+        if (m_ref) {
+            m_ref->internals().module->eval();
+            batch.refLogProbs = noGradLogProbs(m_ref->internals(), batch, po, width);
+        } else {
+            d.module->eval();
+            m_lm->setAdaptersEnabled(false);
+            batch.refLogProbs = noGradLogProbs(d, batch, po, width);
+            m_lm->setAdaptersEnabled(true);
+        }
+    }
+    m_timings.logprobs += since(t);
+
+    // ---- μ updates
+    for (int it = 0; it < c.iterations; ++it) {
+        torch::manual_seed(static_cast<int64_t>(streamSeed(c.seed, kDropout, static_cast<uint64_t>(stepIndex) * 64 + it) >> 1));
+        d.module->train();
+        m_optimizer->zero_grad();
+        t = Clock::now();
+        po.withEntropy = it == 0; // the first update's forward pass gives the entropies
+        po.poisonLoss = c.debugNanStep == stepIndex;
+        const double iterationLoss = policyLossBackward(d, batch, po, [&](const MicroBatch &mb) {
+            if (it != 0)
+                return;
+            const GrpoLossResult &res = mb.loss;
+            const double n = static_cast<double>(res.activeTokens);
+            u.clipLow += res.clipRatioLow * n;
+            u.clipHigh += res.clipRatioHigh * n;
+            u.clipRegion += res.clipRatioRegion * n;
+            u.kl += res.kl.value_or(0.0) * n;
+            u.entropy += res.entropy.value_or(0.0) * n;
+            u.tokens += n;
+            const torch::Tensor lpCpu = mb.rows.logProbs.detach().to(torch::kCPU);
+            const torch::Tensor entCpu = mb.rows.entropy.to(torch::kCPU);
+            const torch::Tensor refCpu = batch.refLogProbs.defined() ? batch.refLogProbs.to(torch::kCPU) : torch::Tensor();
+            for (size_t r = mb.from; r < mb.to; ++r) {
+                const auto len = static_cast<int64_t>(u.rows[r]->tokens.size());
+                const auto local = static_cast<int64_t>(r - mb.from);
+                u.newLogProbs[r] = rowValues(lpCpu, local, len);
+                u.entropies[r] = rowValues(entCpu, local, len);
+                if (refCpu.defined())
+                    u.refLogProbs[r] = rowValues(refCpu, static_cast<int64_t>(r), len);
+            }
+        });
+        m_timings.backward += since(t);
+        t = Clock::now();
+        u.gradNorm = torch::nn::utils::clip_grad_norm_(m_params, c.maxGradNorm > 0.0 ? c.maxGradNorm : 1e30);
+        if (!std::isfinite(u.gradNorm))
+            throw NonFiniteLoss("the gradient norm is not finite");
+        u.learningRate = scheduledLearningRate(c.learningRate, c.schedule, c.warmupRatio, stepIndex - 1, c.maxSteps);
+        setLearningRate(*m_optimizer, u.learningRate);
+        m_optimizer->step();
+        m_timings.optimizer += since(t);
+        if (it == 0)
+            u.policyLoss = iterationLoss;
+    }
+    if (batch.oldLogProbs.defined()) {
+        const torch::Tensor oldCpu = batch.oldLogProbs.to(torch::kCPU);
+        for (size_t r = 0; r < R; ++r)
+            u.oldLogProbs[r] = rowValues(oldCpu, static_cast<int64_t>(r), static_cast<int64_t>(u.rows[r]->tokens.size()));
+    }
+    return u;
+}
+
+} // namespace rwb::train::grpo

@@ -1,0 +1,365 @@
+// The task interface (task/task.h): a task defined here, in the test — its records, prompt,
+// parsing, gold, metric and reward are all this file's — trains for two GRPO steps, is
+// fine-tuned with SFT and evaluated, through the same entry points as extraction and
+// without the trainers knowing anything of it. What reaches the run store is checked
+// against this file's own definitions. Also: the built-in catalog, and a reward given
+// another task's data.
+#include "data/jsonl.h"
+#include "engine/job.h"
+#include "reward/companyrewards.h"
+#include "store/runstore.h"
+#include "task/catalog.h"
+#include "task/extractiontask.h"
+#include "tokenizer/promptformat.h"
+#include "train/evaluation.h"
+#include "train/grpo.h"
+#include "train/sft.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "tinygrpo.h"
+
+using namespace rwb;
+
+namespace {
+
+// ---- the "echo" task: the model is shown a word and should repeat it.
+
+// A record: {"id": "w1", "word": "きらめき"}.
+class EchoExample : public task::Example {
+public:
+    EchoExample(std::string id, std::string word) : m_id(std::move(id)), m_word(std::move(word)) {}
+    const std::string &id() const override { return m_id; }
+    std::string goldText() const override { return m_word; }
+    std::string metaJson() const override { return nlohmann::json{{"echo_word", m_word}}.dump(); }
+    const std::string &word() const { return m_word; }
+
+private:
+    std::string m_id, m_word;
+};
+
+// The answer is the completion's first line; details: how many lines there were.
+class EchoCompletion : public task::Completion {
+public:
+    explicit EchoCompletion(std::string text) : m_text(std::move(text))
+    {
+        m_answer = m_text.substr(0, m_text.find('\n'));
+        m_lines = 1 + static_cast<int>(std::count(m_text.begin(), m_text.end(), '\n'));
+    }
+    const std::string &text() const override { return m_text; }
+    const std::string &answer() const override { return m_answer; }
+    std::string detailsJson() const override { return nlohmann::json{{"lines", m_lines}}.dump(); }
+
+private:
+    std::string m_text, m_answer;
+    int m_lines = 0;
+};
+
+// "exact": the share of answers equal to their word.
+class EchoMetrics : public task::MetricSet {
+public:
+    void add(const task::Example &e, const task::Completion &c) override
+    {
+        ++m_n;
+        m_right += correct(e, c) ? 1 : 0;
+    }
+    bool correct(const task::Example &e, const task::Completion &c) const override
+    {
+        return c.answer() == e.goldText();
+    }
+    std::vector<std::pair<std::string, double>> result() const override
+    {
+        return {{"exact", m_n ? static_cast<double>(m_right) / m_n : 0.0}};
+    }
+
+private:
+    int m_n = 0, m_right = 0;
+};
+
+// The share of the word's bytes that occur in the answer — this file's reward.
+double echoOverlap(const std::string &answer, const std::string &word)
+{
+    if (word.empty())
+        return 0.0;
+    int found = 0;
+    for (char ch : word)
+        found += answer.find(ch) != std::string::npos ? 1 : 0;
+    return static_cast<double>(found) / static_cast<double>(word.size());
+}
+
+class EchoOverlap : public reward::TaskReward<EchoExample, EchoCompletion> {
+public:
+    std::string_view name() const override { return "echo_overlap"; }
+    double score(const EchoExample &e, const EchoCompletion &c) const override { return echoOverlap(c.answer(), e.word()); }
+    reward::Explanation explain(const EchoExample &e, const EchoCompletion &c) const override
+    {
+        reward::Explanation x;
+        x.reward = "echo_overlap";
+        x.value = score(e, c);
+        x.detail = "bytes of the word in the answer";
+        return x;
+    }
+};
+
+class EchoTask : public task::Task {
+public:
+    std::string_view name() const override { return "echo"; }
+    std::string_view description() const override { return "repeat a word (tst_task)"; }
+    std::vector<task::Record> read(const std::string &path, const task::ReadOptions &options) const override
+    {
+        std::vector<task::Record> out;
+        data::forEachLine(data::readTextFile(path), [&](size_t lineNo, std::string_view line) {
+            const auto j = nlohmann::json::parse(line);
+            task::Record r;
+            r.line = lineNo;
+            r.example = std::make_shared<const EchoExample>(j.at("id").get<std::string>(), j.at("word").get<std::string>());
+            out.push_back(std::move(r));
+            return options.limit == 0 || out.size() < options.limit;
+        });
+        return out;
+    }
+    std::string prompt(const task::Example &e, const tokenizer::PromptFormat &, bool) const override
+    {
+        return "単語: " + e.goldText() + "\n答え: ";
+    }
+    std::string sftTarget(const task::Example &e, bool) const override { return e.goldText(); }
+    std::unique_ptr<task::Completion> parse(const task::Example &, std::string completion, bool) const override
+    {
+        return std::make_unique<EchoCompletion>(std::move(completion));
+    }
+    std::unique_ptr<task::MetricSet> metrics() const override { return std::make_unique<EchoMetrics>(); }
+    std::string predictionLine(const task::Example &e, const std::string &completion) const override
+    {
+        return nlohmann::json{{"id", e.id()}, {"word", e.goldText()}, {"completion", completion}}.dump();
+    }
+};
+
+task::Catalog echoCatalog()
+{
+    task::Catalog c = task::Catalog::builtin();
+    c.addTask(std::make_shared<EchoTask>());
+    c.rewards().add({"echo_overlap", "echo", "bytes of the word in the answer",
+                     [](const reward::RewardOptions &) { return std::make_unique<EchoOverlap>(); }});
+    return c;
+}
+
+class Sink : public engine::EventSink {
+public:
+    std::vector<std::string> errors;
+    int steps = 0;
+    void error(const std::string &m) override { errors.push_back(m); }
+    void step(const engine::StepReport &) override { ++steps; }
+};
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+} // namespace
+
+class TestTask : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void builtinCatalog();
+    void rewardRefusesAnotherTasksData();
+    void unknownTaskIsNamed();
+    void aTaskOfTheTestTrainsWithGrpo();
+    void aTaskOfTheTestFineTunesAndEvaluates();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestTask::initTestCase()
+{
+    // The tiny model and tokenizer of the GRPO tests (made by rwb from synthetic e-mails).
+    QVERIFY(rwbtest::makeTinyGrpoWorkspace(m_dir.path(), 40, 4, 5));
+    QVERIFY(writeFile(m_dir.path() + "/echo.jsonl", "{\"id\": \"w1\", \"word\": \"きらめき\"}\n"
+                                                    "{\"id\": \"w2\", \"word\": \"ひまわり\"}\n"
+                                                    "{\"id\": \"w3\", \"word\": \"東和\"}\n"));
+    QVERIFY(writeFile(m_dir.path() + "/echo_reward.json",
+                      R"({"task": "echo", "components": [{"reward": "echo_overlap", "weight": 1}]})"));
+}
+
+void TestTask::builtinCatalog()
+{
+    const task::Catalog &c = task::Catalog::builtin();
+    QCOMPARE(c.names(), std::vector<std::string>{"company_extraction"});
+    const task::Task &t = c.get("company_extraction", "x", "task");
+    // Extraction as a task: the prompt, target, parse and metrics of the first paper.
+    const task::ExtractionExample e([] {
+        data::ExtractionRecord r;
+        r.id = "e1";
+        r.senderEmail = "a@kirameki.co.jp";
+        r.emailText = "株式会社きらめき商事の山田です。";
+        r.gold = "株式会社きらめき商事";
+        return r;
+    }());
+    const tokenizer::PromptFormat plain;
+    QCOMPARE(t.prompt(e, plain, false), tokenizer::PromptFormat::paperPrompt(e.senderEmail(), e.emailText(), false));
+    QCOMPARE(t.sftTarget(e, true), std::string("<thinking></thinking><answer>株式会社きらめき商事</answer>"));
+    const auto parsed = t.parse(e, "<thinking>x</thinking><answer> 株式会社きらめき商事 </answer>", true);
+    QCOMPARE(parsed->answer(), std::string("株式会社きらめき商事"));
+    auto m = t.metrics();
+    QVERIFY(m->correct(e, *parsed));
+    m->add(e, *parsed);
+    m->add(e, *t.parse(e, "不明", false));
+    // P = 1 / 1 (不明 is no output), R = 1 / 2 golds, F1 = 2/3.
+    const auto r = m->result();
+    QCOMPARE(r.size(), size_t(3));
+    QCOMPARE(r[0].second, 1.0);
+    QCOMPARE(r[1].second, 0.5);
+    QVERIFY(std::abs(r[2].second - 2.0 / 3.0) < 1e-12);
+    QVERIFY(QString::fromStdString(t.predictionLine(e, "きらめき")).contains(R"("completion":"きらめき")"));
+}
+
+void TestTask::rewardRefusesAnotherTasksData()
+{
+    const reward::PartialReward partial;
+    const EchoExample e("w1", "きらめき");
+    const EchoCompletion c("きらめき");
+    const reward::Reward &generic = partial;
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, generic.score(e, c));
+}
+
+void TestTask::unknownTaskIsNamed()
+{
+    const task::Catalog catalog = echoCatalog();
+    QCOMPARE(catalog.names(), (std::vector<std::string>{"company_extraction", "echo"}));
+    try {
+        catalog.get("legal", "cfg.json", "task");
+        QFAIL("expected an error");
+    } catch (const data::InputException &e) {
+        QCOMPARE(QString::fromStdString(e.error().toString()),
+                 QString("cfg.json: task: unknown task \"legal\" (allowed: company_extraction, echo)"));
+    }
+}
+
+void TestTask::aTaskOfTheTestTrainsWithGrpo()
+{
+    const task::Catalog catalog = echoCatalog();
+    train::GrpoConfig c = rwbtest::tinyGrpoConfig(m_dir.path(), "echo", 2, 3);
+    c.trainData = (m_dir.path() + "/echo.jsonl").toStdString();
+    c.evalData = c.trainData;
+    c.evalEvery = 1;
+    c.rewardConfig = (m_dir.path() + "/echo_reward.json").toStdString();
+    engine::JobControl control;
+    Sink sink;
+    const engine::JobOutcome out = train::runGrpo(c, catalog, control, sink);
+    QVERIFY2(sink.errors.empty(), sink.errors.empty() ? "" : sink.errors[0].c_str());
+    QCOMPARE(engine::toString(out.status), "finished");
+    QCOMPARE(out.lastStep, int64_t(2));
+    QCOMPARE(sink.steps, 3); // the evaluation before training, then 2 steps
+
+    // The built-in catalog does not know the task: the reward config names it, and fails.
+    QVERIFY_THROWS_EXCEPTION(data::InputException, train::runGrpo(c, control, sink));
+
+    const store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
+    QCOMPARE(s.run(out.runId).task, std::string("echo"));
+    std::set<std::string> words{"きらめき", "ひまわり", "東和"};
+    for (int step = 1; step <= 2; ++step) {
+        const auto rows = s.stepRollouts(out.runId, step);
+        QCOMPARE(rows.size(), size_t(8)); // 2 prompts × G 4
+        double sum = 0.0;
+        for (const auto &r : rows) {
+            // This file's parse, gold, details and reward, as stored.
+            QVERIFY(words.count(r.gold));
+            QCOMPARE(r.prompt, "単語: " + r.gold + "\n答え: ");
+            const EchoCompletion parsed(r.rollout.completion);
+            QCOMPARE(r.rollout.answer, parsed.answer());
+            QCOMPARE(r.rollout.detailsJson, parsed.detailsJson());
+            const double expected = echoOverlap(parsed.answer(), r.gold);
+            QVERIFY(std::abs(r.rollout.reward - expected) < 1e-12);
+            const auto rewards = nlohmann::json::parse(r.rollout.rewardsJson);
+            QCOMPARE(rewards.size(), size_t(1));
+            QVERIFY(std::abs(rewards.at("echo_overlap").get<double>() - expected) < 1e-12);
+            sum += expected;
+        }
+        double stored = std::nan("");
+        for (const auto &m : s.metrics(out.runId, "reward"))
+            if (m.step == step)
+                stored = m.value;
+        QVERIFY(std::abs(stored - sum / 8.0) < 1e-9);
+    }
+    // The task's metric, under eval/, and its predictions with its own "correct".
+    for (int step : {0, 1, 2}) {
+        bool found = false;
+        for (const auto &m : s.metrics(out.runId, "eval/exact"))
+            found = found || m.step == step;
+        QVERIFY(found);
+        const auto preds = s.evalPredictions(out.runId, step);
+        QCOMPARE(preds.size(), size_t(3));
+        for (const auto &p : preds) {
+            const EchoCompletion parsed(p.prediction.prediction);
+            QCOMPARE(p.prediction.correct, parsed.answer() == p.prediction.gold);
+            QCOMPARE(p.prediction.detailsJson, parsed.detailsJson());
+        }
+    }
+    QVERIFY(s.metrics(out.runId, "eval/f1").empty());
+    int metaRows = 0;
+    s.query("SELECT json_extract(meta_json, '$.echo_word') = gold FROM prompts", [&](auto &, auto &v) {
+        metaRows += v[0].integer == 1 ? 1 : 0;
+        return true;
+    });
+    QVERIFY(metaRows >= 1);
+}
+
+void TestTask::aTaskOfTheTestFineTunesAndEvaluates()
+{
+    const task::Catalog catalog = echoCatalog();
+    train::SftConfig sft;
+    sft.model = (m_dir.path() + "/tiny").toStdString();
+    sft.output = (m_dir.path() + "/echo_sft").toStdString();
+    sft.trainData = (m_dir.path() + "/echo.jsonl").toStdString();
+    sft.task = "echo";
+    sft.batchSize = 3;
+    sft.gradientAccumulation = 1;
+    sft.threads = 1;
+    const train::SftResult r = train::runSft(sft, catalog);
+    QCOMPARE(r.examples, 3);
+    QCOMPARE(r.steps, 1);
+    QVERIFY(std::isfinite(r.finalLoss));
+
+    train::EvaluationOptions o;
+    o.model = (m_dir.path() + "/tiny").toStdString();
+    o.adapter = sft.output;
+    o.data = sft.trainData;
+    o.task = "echo";
+    o.maxNewTokens = 4;
+    o.threads = 1;
+    o.output = (m_dir.path() + "/echo_pred.jsonl").toStdString();
+    const train::EvaluationResult e = train::runEvaluation(o, catalog);
+    QCOMPARE(e.examples, size_t(3));
+    QCOMPARE(e.metrics.size(), size_t(1));
+    QCOMPARE(e.metrics[0].first, std::string("exact"));
+    // The predictions file holds this task's lines, and its metric agrees with them.
+    QFile f(QString::fromStdString(o.output));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    int lines = 0, right = 0;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.isEmpty())
+            continue;
+        const QJsonObject j = QJsonDocument::fromJson(line).object();
+        QVERIFY(j.contains("word") && j.contains("completion"));
+        ++lines;
+        right += EchoCompletion(j.value("completion").toString().toStdString()).answer() ==
+                         j.value("word").toString().toStdString()
+                     ? 1
+                     : 0;
+    }
+    QCOMPARE(lines, 3);
+    QCOMPARE(e.metrics[0].second, right / 3.0);
+}
+
+QTEST_APPLESS_MAIN(TestTask)
+#include "tst_task.moc"
