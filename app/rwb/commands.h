@@ -22,6 +22,7 @@ int grpoStepBench(const std::vector<std::string> &args);
 // The body of "rwb eval run" (dispatched by evalCommand).
 int evalRunCommand(const std::vector<std::string> &args);
 int storeCommand(const std::vector<std::string> &args);
+int retrieveCommand(const std::vector<std::string> &args);
 // "rwb bench store", called by benchCommand (lives with the store commands).
 int storeBench(const std::vector<std::string> &args);
 

@@ -29,12 +29,16 @@ Commands:
   model init      a new model folder with random weights (the tiny default, Qwen3-0.6B's shape)
   model info      what a model folder holds
   generate        sample completions from a model (and a LoRA adapter) by hand
-  sft             supervised fine-tuning (full or LoRA) on an extraction dataset
+  sft             supervised fine-tuning (full or LoRA) on a task's dataset
   grpo            GRPO with a reward config; every rollout goes to the run store
-  eval run        generate with a model on a dataset: precision / recall / F1
+  eval run        generate with a model on a task's dataset: its metrics (precision / recall / F1)
   eval failures   predictions grouped by what went wrong; fixed / broke against another
   store info      the runs in a run store with their step counts
   store sql       a read-only SQL query on a run store (JSON lines out)
+  retrieve index  a BM25 index (and dense vectors) of a passage corpus (SQLite FTS5)
+  retrieve query  the top passages for a question: bm25, dense or hybrid
+  retrieve annotate  add the retrieved passages to every line of a JSONL file
+  retrieve eval   recall@k, hit@k and MRR of each retriever on questions with gold ids
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.
@@ -76,7 +80,9 @@ int main(int argc, char **argv)
         return rwb::cli::grpoCommand(args);
     if (command == "store")
         return rwb::cli::storeCommand(args);
+    if (command == "retrieve")
+        return rwb::cli::retrieveCommand(args);
     rwb::cli::printError("unknown command \"" + command +
-                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, grpo, store; see rwb --help)");
+                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, grpo, store, retrieve; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }
