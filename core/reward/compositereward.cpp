@@ -66,6 +66,24 @@ double CompositeReward::score(const task::Example &prompt, const task::Completio
     return combine(components);
 }
 
+std::vector<double> CompositeReward::scoreBatch(const std::vector<const task::Example *> &examples,
+                                               const std::vector<const task::Completion *> &completions,
+                                               std::vector<std::vector<double>> &components) const
+{
+    const size_t n = examples.size();
+    components.assign(n, std::vector<double>(m_components.size(), 0.0));
+    std::vector<double> values;
+    for (size_t c = 0; c < m_components.size(); ++c) {
+        m_components[c]->scoreBatch(examples, completions, values);
+        for (size_t i = 0; i < n; ++i)
+            components[i][c] = values[i];
+    }
+    std::vector<double> totals(n);
+    for (size_t i = 0; i < n; ++i)
+        totals[i] = combine(components[i]);
+    return totals;
+}
+
 CompositeReward::Scores CompositeReward::score(const task::Example &prompt, const task::Completion &answer) const
 {
     Scores s;

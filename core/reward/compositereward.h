@@ -42,6 +42,11 @@ public:
     Scores score(const task::Example &prompt, const task::Completion &answer) const;
     // Like score(), writing the component values into `components` (resized); returns the total.
     double score(const task::Example &prompt, const task::Completion &answer, std::vector<double> &components) const;
+    // Scores many pairs at once, each component over the whole batch (Reward::scoreBatch):
+    // components[i] gets pair i's values, the return value the totals.
+    std::vector<double> scoreBatch(const std::vector<const task::Example *> &examples,
+                                   const std::vector<const task::Completion *> &completions,
+                                   std::vector<std::vector<double>> &components) const;
     // The total for component values already computed (how the workbench re-weights without re-scoring).
     double combine(const std::vector<double> &componentValues) const;
     std::vector<Explanation> explain(const task::Example &prompt, const task::Completion &answer) const;

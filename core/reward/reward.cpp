@@ -4,6 +4,14 @@
 
 namespace rwb::reward {
 
+void Reward::scoreBatch(const std::vector<const task::Example *> &examples,
+                        const std::vector<const task::Completion *> &completions, std::vector<double> &out) const
+{
+    out.resize(examples.size());
+    for (size_t i = 0; i < examples.size(); ++i)
+        out[i] = score(*examples[i], *completions[i]);
+}
+
 double partialRatio(std::u32string_view a, std::u32string_view b, Span *spanA, Span *spanB)
 {
     if (spanA)

@@ -73,6 +73,11 @@ public:
     virtual std::string_view name() const = 0;
     virtual double score(const task::Example &example, const task::Completion &completion) const = 0;
     virtual Explanation explain(const task::Example &example, const task::Completion &completion) const = 0;
+    // Scores many pairs at once (examples[i] with completions[i]) into `out` (resized).
+    // The default calls score() for each; a component that asks a server (an embedding
+    // endpoint, a judge) overrides it to send one batch.
+    virtual void scoreBatch(const std::vector<const task::Example *> &examples,
+                            const std::vector<const task::Completion *> &completions, std::vector<double> &out) const;
 };
 
 // A reward of one task, written against the task's own example and completion types E and

@@ -24,11 +24,20 @@ double meanOf(const std::vector<double> &v)
 
 void Trainer::score(std::vector<Sample> &samples) const
 {
+    std::vector<const task::Example *> examples;
+    std::vector<const task::Completion *> completions;
     for (Sample &s : samples) {
         const task::Example &example = *m_train[s.item].example;
         s.parsed = m_task->parse(example, std::move(s.decoded), m_thinking);
         s.decoded.clear();
-        s.reward = m_reward->score(example, *s.parsed, s.components);
+        examples.push_back(&example);
+        completions.push_back(s.parsed.get());
+    }
+    std::vector<std::vector<double>> components;
+    const std::vector<double> totals = m_reward->scoreBatch(examples, completions, components);
+    for (size_t i = 0; i < samples.size(); ++i) {
+        samples[i].reward = totals[i];
+        samples[i].components = std::move(components[i]);
     }
     if (c.overlongPenalty) {
         std::vector<double> lengths;
@@ -53,29 +62,38 @@ Metrics Trainer::evaluate(int stepIndex)
     std::vector<store::EvalPrediction> predictions;
     std::vector<double> rewards;
     double outputTokens = 0.0;
-    std::vector<double> components;
     for (size_t from = 0; from < m_eval.size(); from += static_cast<size_t>(c.evalBatch)) {
         const size_t to = std::min(m_eval.size(), from + static_cast<size_t>(c.evalBatch));
         std::vector<std::vector<int32_t>> prompts;
         for (size_t i = from; i < to; ++i)
             prompts.push_back(m_eval[i].promptIds);
         const model::Generation g = m_lm->generate(prompts, 1, so);
+        std::vector<std::unique_ptr<task::Completion>> parsed;
+        std::vector<const task::Example *> examples;
+        std::vector<const task::Completion *> completions;
         for (size_t i = from; i < to; ++i) {
             std::vector<int32_t> ids = g.tokens[i - from];
             outputTokens += static_cast<double>(ids.size());
             if (!ids.empty() && !g.truncated[i - from])
                 ids.pop_back();
             const task::Example &example = *m_eval[i].example;
-            const std::unique_ptr<task::Completion> parsed = m_task->parse(example, m_tok->decode(ids, true), m_thinking);
-            metrics->add(example, *parsed);
-            rewards.push_back(m_reward->score(example, *parsed, components));
+            parsed.push_back(m_task->parse(example, m_tok->decode(ids, true), m_thinking));
+            examples.push_back(&example);
+            completions.push_back(parsed.back().get());
+        }
+        std::vector<std::vector<double>> components;
+        const std::vector<double> totals = m_reward->scoreBatch(examples, completions, components);
+        for (size_t k = 0; k < examples.size(); ++k) {
+            const task::Example &example = *examples[k];
+            metrics->add(example, *parsed[k]);
+            rewards.push_back(totals[k]);
             store::EvalPrediction p;
             p.exampleId = example.id();
-            p.prediction = parsed->text();
+            p.prediction = parsed[k]->text();
             p.gold = example.goldText();
-            p.correct = metrics->correct(example, *parsed);
-            p.rewardsJson = rewardsJson(components);
-            p.detailsJson = parsed->detailsJson();
+            p.correct = metrics->correct(example, *parsed[k]);
+            p.rewardsJson = rewardsJson(components[k]);
+            p.detailsJson = parsed[k]->detailsJson();
             predictions.push_back(std::move(p));
         }
     }
