@@ -412,8 +412,16 @@ void TestCli::usageErrors_data()
     QTest::newRow("synth: seed too large") << synth + QStringList{"--n", "3", "--seed", "18446744073709551616",
                                                                   "--split", "train"};
     QTest::newRow("synth: missing --seed") << synth + QStringList{"--n", "3", "--split", "train"};
-    QTest::newRow("synth: unknown task") << QStringList{"data", "synth", "--task", "legal_qa", "--n", "3", "--seed",
-                                                        "1", "--split", "train"};
+    QTest::newRow("synth: unknown task") << QStringList{"data", "synth", "--task", "summarization", "--n", "3",
+                                                        "--seed", "1", "--split", "train"};
+    QTest::newRow("synth: legal_qa, too few statutes")
+        << QStringList{"data", "synth", "--task", "legal_qa", "--n", "3", "--seed", "1", "--split", "train",
+                       "--statutes", "2"};
+    QTest::newRow("synth: --max-chars with legal_qa")
+        << QStringList{"data", "synth", "--task", "legal_qa", "--n", "3", "--seed", "1", "--split", "train",
+                       "--max-chars", "400"};
+    QTest::newRow("synth: --corpus-out with company_extraction")
+        << synth + QStringList{"--n", "3", "--seed", "1", "--split", "train", "--corpus-out", "c.jsonl"};
     QTest::newRow("synth: cap too small") << synth + QStringList{"--n", "3", "--seed", "1", "--split", "train",
                                                                  "--max-chars", "100"};
     QTest::newRow("stats: missing input file") << QStringList{"data", "stats", "--input", dataPath("no_such_file.jsonl")};

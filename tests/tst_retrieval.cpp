@@ -777,6 +777,7 @@ void TestRetrieval::hybridOfBothTokenizers()
     QTemporaryDir tmp;
     const std::string tri = tmp.filePath("tri.sqlite").toStdString(), bi = tmp.filePath("bi.sqlite").toStdString();
     Bm25Index::BuildOptions options;
+    options.tokenizer = Bm25Index::Tokenizer::Trigram;
     QVERIFY(Bm25Index::build(bm25Corpus(), tri, options));
     options.tokenizer = Bm25Index::Tokenizer::Bigram;
     QVERIFY(Bm25Index::build(bm25Corpus(), bi, options));

@@ -3,6 +3,9 @@
 
 #include "data/emailstats.h"
 #include "data/extractionrecord.h"
+#include "data/legalcorpus.h"
+#include "data/legalquestion.h"
+#include "data/syntheticlaw.h"
 #include "data/syntheticemails.h"
 #include "tokenizer/promptformat.h"
 
@@ -13,6 +16,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 namespace rwb::cli {
@@ -28,23 +32,35 @@ Subcommands:
 Run "rwb data <subcommand> --help" for its options.
 )";
 
-const char *const kSynthHelp = R"(rwb data synth — fictional Japanese business e-mails for company extraction
+const char *const kSynthHelp = R"(rwb data synth — synthetic datasets
 
 Usage: rwb data synth --task company_extraction --n N --seed S --split train|val|test
                       [--out F.jsonl] [--max-chars C]
+       rwb data synth --task legal_qa --n N --seed S --split train|val|test
+                      [--out Q.jsonl] [--corpus-out CORPUS.jsonl]
+                      [--statutes K] [--min-sections A] [--max-sections B]
 
-  --task T        the task; company_extraction
-  --n N           how many e-mails (0 or more)
+  --task T        company_extraction (fictional business e-mails) or legal_qa (a
+                  fictional body of Japanese law and questions about it)
+  --n N           how many e-mails / questions (0 or more)
   --seed S        an unsigned 64-bit integer; the same seed, split and N give the same bytes
-  --split X       train, val or test: company names of one split never occur in another
+  --split X       train, val or test: company names (company_extraction) or statutes
+                  (legal_qa) of one split never occur in another
   --out F.jsonl   where to write (default: standard output); written to F.jsonl.part
                   first and renamed when complete
-  --max-chars C   longest email_text in characters (default 600, at least 300)
+  --max-chars C   company_extraction: longest email_text in characters (default 600, at least 300)
+  --corpus-out C  legal_qa: also write the corpus (all statutes of every split)
+  --statutes K    legal_qa: statutes, 3 to 20 (default 16)
+  --min-sections A, --max-sections B
+                  legal_qa: sections per statute, 12 to 30 (default 15 and 24)
 
-One line per e-mail, ids "<split>-000001" …:
-  {"id", "task", "sender_email", "email_text", "gold"}
-The gold is the most detailed form of the sender's company name in the e-mail, as
-written (the first paper's rule), or 不明 (about 15 % of e-mails). See docs/data.md.
+company_extraction lines, ids "<split>-000001" …: {"id", "task", "sender_email",
+"email_text", "gold"}; the gold is the most detailed form of the sender's company name in
+the e-mail, as written (the first paper's rule), or 不明 (about 15 % of e-mails).
+legal_qa lines: {"id", "task", "question", "reference_answer", "law_codes", "facts",
+"kind", "pattern", "statutes", "reasoning", "slot_values"}; corpus lines: {"id" (the
+law code), "title", "text", "meta"}.
+See docs/data.md and docs/data-legal-qa.md.
 )";
 
 const char *const kStatsHelp = R"(rwb data stats — figures about an extraction dataset
@@ -79,22 +95,85 @@ double rounded(double v)
     return std::round(v * 10000.0) / 10000.0;
 }
 
+// Writes `write(out)` to `path` through path.part, renamed when complete; to standard
+// output when path is empty.
+void writeOutput(const std::string &path, const std::function<void(std::ostream &)> &write)
+{
+    if (path.empty()) {
+        write(std::cout);
+        return;
+    }
+    const std::string partPath = path + ".part";
+    std::ofstream file(partPath, std::ios::binary | std::ios::trunc);
+    if (!file)
+        throw data::InputException({path, 0, "cannot write"});
+    write(file);
+    file.close();
+    if (!file)
+        throw data::InputException({path, 0, "write failed (disk full?)"});
+    std::filesystem::rename(partPath, path);
+}
+
+int synthLegal(const Args &args, uint64_t n, uint64_t seed, data::DataSplit split)
+{
+    if (args.has("max-chars"))
+        throw UsageError{"--max-chars is for --task company_extraction only"};
+    data::LegalSynthOptions options;
+    options.seed = seed;
+    options.statutes = parseCount("statutes", args.value("statutes", "16"), 1000);
+    options.minSections = parseCount("min-sections", args.value("min-sections", "15"), 1000);
+    options.maxSections = parseCount("max-sections", args.value("max-sections", "24"), 1000);
+    std::unique_ptr<data::SyntheticLawGenerator> generator;
+    try {
+        generator = std::make_unique<data::SyntheticLawGenerator>(options);
+    } catch (const std::invalid_argument &e) {
+        throw UsageError{e.what()};
+    }
+    const std::string corpusPath = args.value("corpus-out");
+    if (!corpusPath.empty())
+        writeOutput(corpusPath, [&](std::ostream &out) { data::writeLegalCorpusJsonl(generator->corpus(), out); });
+
+    const std::string outPath = args.value("out");
+    if (outPath.empty() && !corpusPath.empty() && n == 0)
+        return kExitOk; // only the corpus was asked for
+    const bool progress = stderrIsTerminal() && n >= 10000;
+    std::function<bool(size_t, size_t)> report;
+    if (progress)
+        report = [](size_t done, size_t total) {
+            std::cerr << "\rgenerated " << done << "/" << total << std::flush;
+            return true;
+        };
+    writeOutput(outPath, [&](std::ostream &out) {
+        data::writeLegalQuestionsJsonl(*generator, split, n, out, report, /*every=*/10000);
+    });
+    if (progress)
+        std::cerr << "\n";
+    return kExitOk;
+}
+
 int synth(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"task", "n", "seed", "split", "out", "max-chars"}, {"help"}});
+    const Args args(argv, {{"task", "n", "seed", "split", "out", "max-chars", "corpus-out", "statutes", "min-sections",
+                            "max-sections"},
+                           {"help"}});
     if (args.has("help")) {
         std::cout << kSynthHelp;
         return kExitOk;
     }
     const std::string task = args.required("task");
-    if (task != data::kCompanyExtractionTask)
-        throw UsageError{"unknown task \"" + task + "\" (allowed: company_extraction)"};
+    if (task != data::kCompanyExtractionTask && task != data::kLegalQaTask)
+        throw UsageError{"unknown task \"" + task + "\" (allowed: company_extraction, legal_qa)"};
     const uint64_t n = parseCount("n", args.required("n"), 100'000'000);
     const uint64_t seed = parseCount("seed", args.required("seed"), UINT64_MAX);
     const std::string splitWord = args.required("split");
     const std::optional<data::DataSplit> split = data::parseSplit(splitWord);
     if (!split)
         throw UsageError{"unknown split \"" + splitWord + "\" (allowed: train, val, test)"};
+    if (task == data::kLegalQaTask)
+        return synthLegal(args, n, seed, *split);
+    for (const char *option : {"corpus-out", "statutes", "min-sections", "max-sections"})
+        if (args.has(option))
+            throw UsageError{std::string("--") + option + " is for --task legal_qa only"};
     const uint64_t maxChars = parseCount("max-chars", args.value("max-chars", "600"), 1'000'000);
     if (maxChars < 300)
         throw UsageError{"--max-chars must be at least 300"};
