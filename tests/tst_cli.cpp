@@ -454,11 +454,12 @@ void TestCli::rewardList()
     QStringList names;
     for (const QString &l : linesOf(r.out)) {
         const QJsonObject o = parseObject(l);
-        QCOMPARE(o.value("task").toString(), QString("company_extraction"));
         QVERIFY(!o.value("description").toString().isEmpty());
-        names << o.value("name").toString();
+        names << o.value("task").toString() + ":" + o.value("name").toString();
     }
-    QCOMPARE(names, (QStringList{"partial", "marker", "exist", "format", "domain"}));
+    QCOMPARE(names, (QStringList{"company_extraction:partial", "company_extraction:marker", "company_extraction:exist",
+                                 "company_extraction:format", "company_extraction:domain", "legal_qa:xml_format",
+                                 "legal_qa:non_hallucination", "legal_qa:citation_f1", "legal_qa:semantic"}));
 }
 
 void TestCli::rewardCompare()

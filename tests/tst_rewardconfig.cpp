@@ -49,9 +49,18 @@ void TestRewardConfig::errors_data()
                                         << "components[0].weight: must be a number, found string";
     QTest::newRow("duplicate") << R"({"components": [{"reward": "partial", "weight": 1}, {"reward": "partial", "weight": 2}]})"
                                << "components[1].reward: \"partial\" is listed twice";
-    QTest::newRow("unknown key") << R"({"componets": []})" << "componets: unknown key (allowed: name, description, task, thinking, components, synonyms)";
-    QTest::newRow("unknown task") << R"({"task": "legal_qa", "components": [{"reward": "partial", "weight": 1}]})"
-                                  << "task: unknown task \"legal_qa\"";
+    QTest::newRow("unknown key") << R"({"componets": []})"
+                                 << "componets: unknown key (allowed: name, description, task, thinking, components, "
+                                    "synonyms, embedding, embedding_corpus, embedding_options)";
+    QTest::newRow("unknown task") << R"({"task": "summarization", "components": [{"reward": "partial", "weight": 1}]})"
+                                  << "task: unknown task \"summarization\" (allowed: company_extraction, legal_qa)";
+    QTest::newRow("another task's reward") << R"({"task": "legal_qa", "components": [{"reward": "partial", "weight": 1}]})"
+                                           << "components[0].reward: unknown reward \"partial\" (allowed: xml_format, "
+                                              "non_hallucination, citation_f1, semantic)";
+    QTest::newRow("embedding backend") << R"({"task": "legal_qa", "embedding": "bge-m3", "components": [{"reward": "semantic", "weight": 1}]})"
+                                       << "embedding: \"bge-m3\" is not an embedding backend (allowed: lexical, http:URL, hf:DIR)";
+    QTest::newRow("embedding options") << R"({"task": "legal_qa", "embedding_options": [], "components": [{"reward": "semantic", "weight": 1}]})"
+                                       << "embedding_options: must be an object, found array";
     QTest::newRow("thinking not bool") << R"({"thinking": "yes", "components": []})" << "thinking: must be true or false";
     QTest::newRow("not an object") << "[1, 2]" << "expected a JSON object";
     QTest::newRow("syntax, line 3") << "{\n  \"components\": [\n    {\"reward\": partial}\n]}" << "c.json:3: column";

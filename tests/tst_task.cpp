@@ -194,7 +194,7 @@ void TestTask::initTestCase()
 void TestTask::builtinCatalog()
 {
     const task::Catalog &c = task::Catalog::builtin();
-    QCOMPARE(c.names(), std::vector<std::string>{"company_extraction"});
+    QCOMPARE(c.names(), (std::vector<std::string>{"company_extraction", "legal_qa"}));
     const task::Task &t = c.get("company_extraction", "x", "task");
     // Extraction as a task: the prompt, target, parse and metrics of the first paper.
     const task::ExtractionExample e([] {
@@ -235,13 +235,13 @@ void TestTask::rewardRefusesAnotherTasksData()
 void TestTask::unknownTaskIsNamed()
 {
     const task::Catalog catalog = echoCatalog();
-    QCOMPARE(catalog.names(), (std::vector<std::string>{"company_extraction", "echo"}));
+    QCOMPARE(catalog.names(), (std::vector<std::string>{"company_extraction", "legal_qa", "echo"}));
     try {
         catalog.get("legal", "cfg.json", "task");
         QFAIL("expected an error");
     } catch (const data::InputException &e) {
         QCOMPARE(QString::fromStdString(e.error().toString()),
-                 QString("cfg.json: task: unknown task \"legal\" (allowed: company_extraction, echo)"));
+                 QString("cfg.json: task: unknown task \"legal\" (allowed: company_extraction, legal_qa, echo)"));
     }
 }
 

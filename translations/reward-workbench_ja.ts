@@ -817,6 +817,50 @@ The change is stored with its step and marked on the curves.</source>
                 <numerusform>ローマ字化した候補 %n 件とドメイン「%1」との最大一致率: %2。</numerusform>
             </translation>
         </message>
+        <message>
+            <source>1 when the completion is &lt;reasoning&gt;…&lt;/reasoning&gt;, &lt;answer&gt;…&lt;/answer&gt; and &lt;citation&gt;…&lt;/citation&gt;, in that order and nothing else.</source>
+            <translation>出力が &lt;reasoning&gt;…&lt;/reasoning&gt;、&lt;answer&gt;…&lt;/answer&gt;、&lt;citation&gt;…&lt;/citation&gt; をこの順に並べただけの形式なら 1。</translation>
+        </message>
+        <message>
+            <source>0.5 when the format holds and at least one cited law code is among the sections in the prompt.</source>
+            <translation>形式が正しく、引用した条文番号の少なくとも 1 つがプロンプト中の条文にあれば 0.5。</translation>
+        </message>
+        <message>
+            <source>F1 of the cited law codes against the gold law codes.</source>
+            <translation>引用した条文番号の正解の条文番号に対する F1。</translation>
+        </message>
+        <message>
+            <source>Cosine similarity of the answer and the reference answer under the configured embedding (negative counts as 0).</source>
+            <translation>設定した埋め込みでの回答と参照回答のコサイン類似度（負の値は 0 とみなす）。</translation>
+        </message>
+        <message>
+            <source>The completion has the &lt;reasoning&gt;, &lt;answer&gt;, &lt;citation&gt; format: 1.</source>
+            <translation>出力が &lt;reasoning&gt;、&lt;answer&gt;、&lt;citation&gt; の形式: 1。</translation>
+        </message>
+        <message>
+            <source>The format does not hold (%1): 0.</source>
+            <translation>形式が正しくない（%1）: 0。</translation>
+        </message>
+        <message>
+            <source>Cites %1; at least one of them is in the prompt (%2): 0.5.</source>
+            <translation>%1 を引用。少なくとも 1 つがプロンプト中の条文（%2）にある: 0.5。</translation>
+        </message>
+        <message>
+            <source>Cites %1; none of them is in the prompt (%2): 0.</source>
+            <translation>%1 を引用。どれもプロンプト中の条文（%2）にない: 0。</translation>
+        </message>
+        <message>
+            <source>The format does not hold (%1), so no citation counts: 0.</source>
+            <translation>形式が正しくない（%1）ので引用は数えない: 0。</translation>
+        </message>
+        <message>
+            <source>Cited %1 against gold %2: precision %3, recall %4, F1 %5.</source>
+            <translation>引用 %1、正解 %2: 適合率 %3、再現率 %4、F1 %5。</translation>
+        </message>
+        <message>
+            <source>Similarity of the answer to the reference answer under %1: %2.</source>
+            <translation>%1 での回答と参照回答の類似度: %2。</translation>
+        </message>
     </context>
     <context>
         <name>RolloutCondition</name>

@@ -12,6 +12,15 @@ QString num(double v)
 {
     return QString::number(v, 'f', 3);
 }
+
+// "{17, 22}", "{}" for none.
+QString codes(const std::vector<int64_t> &v)
+{
+    QStringList parts;
+    for (int64_t c : v)
+        parts << QString::number(c);
+    return QLatin1Char('{') + parts.join(QStringLiteral(", ")) + QLatin1Char('}');
+}
 } // namespace
 
 QString description(const QString &reward)
@@ -26,6 +35,14 @@ QString description(const QString &reward)
         return QCoreApplication::translate("RewardText", "1 when the completion is <thinking>…</thinking> followed by <answer>…</answer>.");
     if (reward == QLatin1String("domain"))
         return QCoreApplication::translate("RewardText", "Best match between the romanized answer (or a synonym) and the sender's e-mail domain.");
+    if (reward == QLatin1String("xml_format"))
+        return QCoreApplication::translate("RewardText", "1 when the completion is <reasoning>…</reasoning>, <answer>…</answer> and <citation>…</citation>, in that order and nothing else.");
+    if (reward == QLatin1String("non_hallucination"))
+        return QCoreApplication::translate("RewardText", "0.5 when the format holds and at least one cited law code is among the sections in the prompt.");
+    if (reward == QLatin1String("citation_f1"))
+        return QCoreApplication::translate("RewardText", "F1 of the cited law codes against the gold law codes.");
+    if (reward == QLatin1String("semantic"))
+        return QCoreApplication::translate("RewardText", "Cosine similarity of the answer and the reference answer under the configured embedding (negative counts as 0).");
     return {};
 }
 
@@ -83,6 +100,25 @@ QString explanation(const rwb::reward::Explanation &e)
                                            nullptr, n)
             .arg(QString::fromStdString(e.domain), num(e.value));
     }
+    case Reason::XmlFormatOk:
+        return QCoreApplication::translate("RewardText", "The completion has the <reasoning>, <answer>, <citation> format: 1.");
+    case Reason::XmlFormatBad:
+        return QCoreApplication::translate("RewardText", "The format does not hold (%1): 0.").arg(QString::fromStdString(e.formatName));
+    case Reason::CitedRetrieved:
+        return QCoreApplication::translate("RewardText", "Cites %1; at least one of them is in the prompt (%2): 0.5.")
+            .arg(codes(e.cited), codes(e.retrievedCodes));
+    case Reason::NothingRetrievedCited:
+        return QCoreApplication::translate("RewardText", "Cites %1; none of them is in the prompt (%2): 0.")
+            .arg(codes(e.cited), codes(e.retrievedCodes));
+    case Reason::FormatBroken:
+        return QCoreApplication::translate("RewardText", "The format does not hold (%1), so no citation counts: 0.")
+            .arg(QString::fromStdString(e.formatName));
+    case Reason::CitationsCompared:
+        return QCoreApplication::translate("RewardText", "Cited %1 against gold %2: precision %3, recall %4, F1 %5.")
+            .arg(codes(e.cited), codes(e.goldCodes), num(e.precision), num(e.recall), num(e.value));
+    case Reason::SemanticCompared:
+        return QCoreApplication::translate("RewardText", "Similarity of the answer to the reference answer under %1: %2.")
+            .arg(QString::fromStdString(e.embedder), num(e.value));
     }
     return {};
 }

@@ -3,11 +3,34 @@
 #include "data/jsonl.h"
 #include "reward/extraction.h"
 #include "reward/registry.h"
+#include "embed/embedderfactory.h"
+#include "retrieval/corpus.h"
 
 #include <cmath>
 #include <stdexcept>
 
 namespace rwb::reward {
+
+namespace {
+
+// The config's embedding backend (embed/embedderfactory.h). lexical: fitted on
+// embedding_corpus's passages (none: every n-gram weighs alike, a plain TF cosine).
+std::shared_ptr<const embed::Embedder> makeEmbedder(const RewardConfig &c, const std::string &source)
+{
+    embed::EmbedderContext ctx;
+    ctx.source = source + ": embedding";
+    ctx.options = c.embeddingOptions;
+    if (c.embedding == "lexical" && !c.embeddingCorpus.empty())
+        for (const retrieval::Passage &p : retrieval::Corpus::readJsonl(c.resolvedEmbeddingCorpus()).passages())
+            ctx.corpusTexts.push_back(retrieval::Corpus::embeddingText(p));
+    try {
+        return embed::makeEmbedder(c.embedding, ctx);
+    } catch (const std::invalid_argument &e) {
+        throw data::InputException({source, 0, e.what()});
+    }
+}
+
+} // namespace
 
 CompositeReward::CompositeReward(RewardConfig config, const std::string &source)
     : CompositeReward(std::move(config), source, Registry::builtin())
@@ -21,6 +44,9 @@ CompositeReward::CompositeReward(RewardConfig config, const std::string &source,
     RewardOptions options;
     if (!m_config.synonyms.empty())
         options.synonyms = std::make_shared<const SynonymTable>(SynonymTable::load(m_config.resolvedSynonyms()));
+    for (const RewardComponent &c : m_config.components)
+        if (const Registry::Entry *e = registry.find(c.reward); e && e->needsEmbedder && !options.embedder)
+            options.embedder = makeEmbedder(m_config, source);
     for (const RewardComponent &c : m_config.components)
         m_components.push_back(registry.create(c.reward, options));
 }

@@ -1,7 +1,9 @@
 #include "reward/registry.h"
 
 #include "data/extractionrecord.h"
+#include "data/legalquestion.h"
 #include "reward/companyrewards.h"
+#include "reward/legalrewards.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -25,6 +27,15 @@ const Registry &Registry::builtin()
                [](const RewardOptions &o) {
                    return std::make_unique<DomainReward>(o.synonyms ? o.synonyms : SynonymTable::bundled());
                }});
+        const std::string legal(data::kLegalQaTask);
+        r.add({"xml_format", legal, "1 when the completion is <reasoning>…</reasoning><answer>…</answer><citation>…</citation>",
+               [](const RewardOptions &) { return std::make_unique<XmlFormatReward>(); }});
+        r.add({"non_hallucination", legal, "0.5 when the format holds and a cited law code is among the retrieved sections",
+               [](const RewardOptions &) { return std::make_unique<NonHallucinationReward>(); }});
+        r.add({"citation_f1", legal, "F1 of the cited law codes against the gold ones",
+               [](const RewardOptions &) { return std::make_unique<CitationF1Reward>(); }});
+        r.add({"semantic", legal, "cosine similarity of the answer and the reference answer (the config's embedding)",
+               [](const RewardOptions &o) { return std::make_unique<SemanticReward>(o.embedder); }, true});
         return r;
     }();
     return registry;

@@ -9,12 +9,18 @@
 #include <string_view>
 #include <vector>
 
+namespace rwb::embed {
+class Embedder;
+}
+
 namespace rwb::reward {
 
 // What a reward may need besides its name.
 struct RewardOptions {
     // For `domain`; the bundled table when null.
     std::shared_ptr<const SynonymTable> synonyms;
+    // For embedding-based rewards (`semantic`): the config's embedding backend.
+    std::shared_ptr<const embed::Embedder> embedder;
 };
 
 // Rewards by name. The built-in registry holds the five extraction rewards of the
@@ -27,6 +33,7 @@ public:
         std::string task;        // the task it scores ("company_extraction")
         std::string description; // one English line
         Factory make;
+        bool needsEmbedder = false; // make() wants RewardOptions::embedder
     };
 
     static const Registry &builtin();

@@ -3,6 +3,7 @@
 #include "task/task.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,14 @@ enum class Reason {
     UnknownAnswer,     // domain: the answer is 不明 → 0
     NoAddress,         // domain: the sender header has no '@' → 0
     BestCandidate,     // domain: the best romanized candidate against the domain
+    // legal QA (legalrewards.h)
+    XmlFormatOk,       // xml_format: <reasoning>…</reasoning><answer>…</answer><citation>…</citation> → 1
+    XmlFormatBad,      // xml_format: see Explanation::formatName → 0
+    CitedRetrieved,    // non_hallucination: format holds and a cited code is in the prompt → 0.5
+    NothingRetrievedCited, // non_hallucination: format holds, no cited code is in the prompt → 0
+    FormatBroken,      // non_hallucination: the format does not hold → 0
+    CitationsCompared, // citation_f1: the cited set against the gold set
+    SemanticCompared,  // semantic: max(0, cosine(answer, reference answer))
 };
 
 // A half-open range of code points [begin, begin + length) in a normalized string.
@@ -61,6 +70,15 @@ struct Explanation {
     };
     std::string domain;                 // domain: the sender's domain
     std::vector<Candidate> candidates;  // domain: every candidate, in order (answer first)
+
+    // legal QA
+    std::string formatName;             // xml_format: eval::legalFormatName ("ok", "wrong_order", …)
+    std::vector<int64_t> cited;         // the cited set, in order of first citation
+    std::vector<int64_t> goldCodes;     // the gold law codes
+    std::vector<int64_t> retrievedCodes; // the law codes in the prompt
+    double precision = 0.0;             // citation_f1
+    double recall = 0.0;                // citation_f1
+    std::string embedder;               // semantic: the embedding backend's name
 };
 
 // One reward component: a pure function of a task's example and a parsed completion, in

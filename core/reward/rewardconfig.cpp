@@ -42,6 +42,16 @@ double RewardConfig::weightSum() const
     return s;
 }
 
+std::string RewardConfig::resolvedEmbeddingCorpus() const
+{
+    if (embeddingCorpus.empty())
+        return {};
+    std::filesystem::path p(embeddingCorpus);
+    if (p.is_relative() && !baseDir.empty())
+        p = std::filesystem::path(baseDir) / p;
+    return p.string();
+}
+
 std::string RewardConfig::resolvedSynonyms() const
 {
     if (synonyms.empty())
@@ -89,14 +99,16 @@ RewardConfig parseRewardConfig(std::string_view text, const std::string &source,
     if (!j.is_object())
         fail(source, "(top level)", std::string("expected a JSON object, found ") + j.type_name());
 
-    static const char *const kKeys[] = {"name", "description", "task", "thinking", "components", "synonyms"};
+    static const char *const kKeys[] = {"name",     "description", "task",      "thinking",         "components",
+                                        "synonyms", "embedding",   "embedding_corpus", "embedding_options"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
         for (const char *k : kKeys)
             known = known || it.key() == k;
         if (!known)
             fail(source, it.key(),
-                 "unknown key (allowed: name, description, task, thinking, components, synonyms)");
+                 "unknown key (allowed: name, description, task, thinking, components, synonyms, embedding, "
+                 "embedding_corpus, embedding_options)");
     }
 
     RewardConfig c;
@@ -111,6 +123,15 @@ RewardConfig parseRewardConfig(std::string_view text, const std::string &source,
     str("description", c.description);
     str("task", c.task);
     str("synonyms", c.synonyms);
+    str("embedding", c.embedding);
+    str("embedding_corpus", c.embeddingCorpus);
+    if (auto it = j.find("embedding_options"); it != j.end()) {
+        if (!it->is_object())
+            fail(source, "embedding_options", std::string("must be an object, found ") + it->type_name());
+        c.embeddingOptions = it->dump();
+    }
+    if (c.embedding != "lexical" && c.embedding.rfind("http:", 0) != 0 && c.embedding.rfind("hf:", 0) != 0)
+        fail(source, "embedding", "\"" + c.embedding + "\" is not an embedding backend (allowed: lexical, http:URL, hf:DIR)");
     if (auto it = j.find("thinking"); it != j.end()) {
         if (!it->is_boolean())
             fail(source, "thinking", std::string("must be true or false, found ") + it->type_name());
@@ -175,6 +196,12 @@ std::string toJson(const RewardConfig &c)
     }
     if (!c.synonyms.empty())
         j["synonyms"] = c.synonyms;
+    if (c.embedding != "lexical")
+        j["embedding"] = c.embedding;
+    if (!c.embeddingCorpus.empty())
+        j["embedding_corpus"] = c.embeddingCorpus;
+    if (!c.embeddingOptions.empty() && c.embeddingOptions != "{}")
+        j["embedding_options"] = nlohmann::ordered_json::parse(c.embeddingOptions);
     return j.dump(2) + "\n";
 }
 

@@ -25,10 +25,17 @@ struct RewardConfig {
     bool thinking = false;
     std::vector<RewardComponent> components;
     std::string synonyms; // as written in the file; resolvedSynonyms() gives the path to open
+    // The embedding backend of embedding-based rewards (semantic): "lexical" (model-free,
+    // fitted on embedding_corpus), "http:URL" (an OpenAI-compatible /v1/embeddings) or
+    // "hf:DIR"; embedding_options (a JSON object) configures it; see docs/config.md.
+    std::string embedding = "lexical";
+    std::string embeddingCorpus;  // passages JSONL the lexical backend is fitted on (relative to the file)
+    std::string embeddingOptions; // a JSON object, "" when none
     std::string baseDir;  // the folder of the file it was read from ("" when parsed from text)
 
     double weightSum() const;
     std::string resolvedSynonyms() const;
+    std::string resolvedEmbeddingCorpus() const;
 };
 
 // Parses and validates. Throws data::InputException naming `source` and, for JSON syntax

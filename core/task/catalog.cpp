@@ -2,6 +2,7 @@
 
 #include "data/jsonl.h"
 #include "task/extractiontask.h"
+#include "task/legalqatask.h"
 
 namespace rwb::task {
 
@@ -11,6 +12,7 @@ const Catalog &Catalog::builtin()
         Catalog c;
         c.m_rewards = reward::Registry::builtin();
         c.addTask(std::make_shared<ExtractionTask>());
+        c.addTask(std::make_shared<LegalQaTask>());
         return c;
     }();
     return catalog;

@@ -113,6 +113,13 @@ std::string PromptFormat::extractionPrompt(std::string_view senderEmail, std::st
     return chat({{"user", prompt}}, /*addGenerationPrompt=*/true);
 }
 
+std::string PromptFormat::instructionPrompt(std::string_view body) const
+{
+    if (m_kind == Kind::Plain)
+        return std::string(body) + std::string(kTail);
+    return chat({{"user", std::string(body)}}, /*addGenerationPrompt=*/true);
+}
+
 std::string PromptFormat::chat(const std::vector<ChatMessage> &messages, bool addGenerationPrompt) const
 {
     std::string s;

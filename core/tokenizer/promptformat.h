@@ -59,6 +59,11 @@ public:
     // the generation prompt.
     std::string extractionPrompt(std::string_view senderEmail, std::string_view emailText, bool thinking) const;
 
+    // A one-turn instruction prompt of any task: plain, `body` then "\n\n### 応答:\n" (the
+    // paper's templates' ending, where the completion starts); ChatML, one user turn
+    // holding `body`, then the generation prompt.
+    std::string instructionPrompt(std::string_view body) const;
+
     // ChatML: "<|im_start|>{role}\n{content}<|im_end|>\n" per message, then, with
     // `addGenerationPrompt`, "<|im_start|>assistant\n" (and the empty thinking block when
     // qwen3NoThinking). Plain: the contents joined with "\n\n" (roles are dropped).

@@ -1,0 +1,134 @@
+#include "embed/embedderfactory.h"
+
+#include "embed/lexicalembedder.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace rwb::embed {
+
+namespace {
+
+using json = nlohmann::json;
+
+// The forms of a spec, for messages.
+constexpr const char *kForms =
+    "\"lexical\", \"http:http://host:port/v1\" (or https://), \"hf:DIR\"";
+
+std::invalid_argument error(const std::string &source, const std::string &what)
+{
+    return std::invalid_argument(source.empty() ? what : source + ": " + what);
+}
+
+} // namespace
+
+HttpEmbedderOptions parseHttpEmbedderOptions(const std::string &url, std::string_view optionsJson,
+                                             const std::string &source)
+{
+    HttpEmbedderOptions o;
+    o.url = url;
+    bool blank = true;
+    for (char c : optionsJson)
+        blank = blank && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+    if (blank)
+        return o;
+    const json j = json::parse(optionsJson, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object())
+        throw error(source, "embedder options must be a JSON object");
+
+    const auto bad = [&](const std::string &key, const std::string &allowed, const json &value) {
+        return error(source, "embedder option \"" + key + "\" must be " + allowed + ", not " + value.dump());
+    };
+    const auto text = [&](const std::string &key, const json &v) {
+        if (!v.is_string())
+            throw bad(key, "a string", v);
+        return v.get<std::string>();
+    };
+    const auto integer = [&](const std::string &key, const json &v, int min) {
+        if (!v.is_number_integer() || v.get<int64_t>() < min || v.get<int64_t>() > std::numeric_limits<int>::max())
+            throw bad(key, "an integer of at least " + std::to_string(min), v);
+        return static_cast<int>(v.get<int64_t>());
+    };
+    const auto secondsValue = [&](const std::string &key, const json &v, bool zeroAllowed) {
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0.0 ||
+            (!zeroAllowed && v.get<double>() == 0.0))
+            throw bad(key, zeroAllowed ? "0 or more seconds" : "a positive number of seconds", v);
+        return v.get<double>();
+    };
+
+    for (const auto &[key, v] : j.items()) {
+        if (key == "model")
+            o.model = text(key, v);
+        else if (key == "api_key_env")
+            o.apiKeyEnv = text(key, v);
+        else if (key == "batch")
+            o.batchSize = integer(key, v, 1);
+        else if (key == "timeout_s")
+            o.timeoutSeconds = secondsValue(key, v, false);
+        else if (key == "deadline_s")
+            o.deadlineSeconds = secondsValue(key, v, false);
+        else if (key == "retries")
+            o.maxRetries = integer(key, v, 0);
+        else if (key == "backoff_s")
+            o.backoffSeconds = secondsValue(key, v, true);
+        else if (key == "dimensions")
+            o.dimensions = integer(key, v, 0);
+        else if (key == "encoding_format") {
+            o.encodingFormat = text(key, v);
+            if (o.encodingFormat != "float" && o.encodingFormat != "base64")
+                throw bad(key, "\"float\" or \"base64\"", v);
+        } else if (key == "query_prefix")
+            o.queryPrefix = text(key, v);
+        else if (key == "document_prefix")
+            o.documentPrefix = text(key, v);
+        else if (key == "ca_cert")
+            o.caCertPath = text(key, v);
+        else if (key == "api_key")
+            throw error(source, "embedder option \"api_key\" is not accepted: put the key in an environment "
+                                "variable and give its name in \"api_key_env\"");
+        else
+            throw error(source, "unknown embedder option \"" + key +
+                                    "\" (allowed: model, api_key_env, batch, timeout_s, deadline_s, retries, "
+                                    "backoff_s, dimensions, encoding_format, query_prefix, document_prefix, ca_cert)");
+    }
+    return o;
+}
+
+std::unique_ptr<Embedder> makeEmbedder(const std::string &spec, const EmbedderContext &ctx)
+{
+    const auto startsWith = [&](const char *prefix) { return spec.rfind(prefix, 0) == 0; };
+    const auto noOptions = [&]() {
+        const json j = json::parse(ctx.options, nullptr, /*allow_exceptions=*/false);
+        const bool none = ctx.options.find_first_not_of(" \t\r\n") == std::string::npos ||
+                          (!j.is_discarded() && j.is_object() && j.empty());
+        if (!none)
+            throw error(ctx.source, "embedder \"" + spec + "\" takes no options (they are for http: embedders)");
+    };
+
+    if (spec == "lexical") {
+        noOptions();
+        if (!ctx.lexicalState.empty())
+            return std::make_unique<LexicalEmbedder>(LexicalEmbedder::fromState(
+                ctx.lexicalState, ctx.source.empty() ? "embedder lexical" : ctx.source + " (embedder lexical)"));
+        return std::make_unique<LexicalEmbedder>(ctx.corpusTexts);
+    }
+    if (startsWith("http:") && (startsWith("http:http://") || startsWith("http:https://"))) {
+        const HttpEmbedderOptions options = parseHttpEmbedderOptions(spec.substr(5), ctx.options, ctx.source);
+        try {
+            return std::make_unique<HttpEmbedder>(options);
+        } catch (const std::invalid_argument &e) {
+            throw error(ctx.source, e.what());
+        }
+    }
+    if (startsWith("http:") || startsWith("https:"))
+        throw error(ctx.source, "embedder \"" + spec + "\": write \"http:\" and then the whole URL, as in "
+                                "\"http:http://localhost:8000/v1\" or \"http:https://host/v1\"");
+    if (startsWith("hf:"))
+        throw error(ctx.source, "hf: encoders are not available in this build yet");
+    throw error(ctx.source, "unknown embedder \"" + spec + "\" (allowed: " + kForms + ")");
+}
+
+} // namespace rwb::embed

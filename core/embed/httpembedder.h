@@ -1,0 +1,150 @@
+#pragma once
+
+#include "embed/embedder.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace rwb::embed {
+
+// The settings of an HttpEmbedder (outside the class so it can be a default argument).
+struct HttpEmbedderOptions {
+    // http:// or https://, host, optional port and path. A path ending in "/embeddings"
+    // is used as is; one ending in "/v1" (any "/v<digits>") gets "/embeddings" appended;
+    // any other path (none included) gets "/v1/embeddings". No user:password@ part
+    // (the key comes from apiKeyEnv).
+    std::string url;
+    // Sent as "model"; left out of the request when empty (TEI and llama.cpp serve one
+    // model and ignore it; vLLM and Ollama need it).
+    std::string model;
+    // The NAME of an environment variable holding the API key, read at each embed()
+    // call and sent as "Authorization: Bearer <key>". Empty, or a variable that is unset
+    // or empty: no Authorization header. The key itself is never stored, logged or put
+    // in a message.
+    std::string apiKeyEnv;
+    // Texts per request.
+    int batchSize = 32;
+    // One attempt: connecting, and each wait for data while sending or reading
+    // (cpp-httplib's timeouts are per socket operation, not per response).
+    double timeoutSeconds = 60.0;
+    // One batch, all its attempts and waits together: a retry that would start after it
+    // is not made. Per batch, not per embed() call: embedding a whole corpus may
+    // legitimately take hours.
+    double deadlineSeconds = 300.0;
+    // Attempts after the first one (0: never retry). See HttpEmbedder for what is retried.
+    int maxRetries = 4;
+    // The wait before retry n (n = 1, 2, …) is min(backoffMaxSeconds,
+    // backoffSeconds·2^(n−1)), times a random factor in [0.5, 1) (jitter), unless a
+    // 429 or 503 response says Retry-After: <seconds>, which is then waited as given.
+    double backoffSeconds = 1.0;
+    double backoffMaxSeconds = 30.0;
+    // "float" (JSON numbers) or "base64" (little-endian float32, about 4 times smaller
+    // on the wire). Either kind of answer is accepted whatever was asked for.
+    std::string encodingFormat = "float";
+    // Sent as "dimensions" (Matryoshka truncation) when > 0; every vector must then
+    // have this many values.
+    int dimensions = 0;
+    // Prepended to every text by role: E5's "query: " / "passage: ", or Qwen3-Embedding's
+    // "Instruct: <task>\nQuery:" for queries and nothing for documents.
+    std::string queryPrefix;
+    std::string documentPrefix;
+    // PEM file of the certificate authorities to trust for https (a self-signed
+    // internal server); empty: the system's store (/etc/ssl/certs).
+    std::string caCertPath;
+};
+
+// Counters since construction, summed over threads (a snapshot; see HttpEmbedder::stats).
+struct HttpEmbedderStats {
+    uint64_t requests = 0;     // HTTP attempts made, retries and the dimension probe included
+    uint64_t retries = 0;      // attempts after a batch's first
+    uint64_t failures = 0;     // batches given up on (embed() threw)
+    uint64_t texts = 0;        // texts sent and embedded (blank texts are not sent)
+    uint64_t promptTokens = 0; // sum of usage.prompt_tokens (servers that report it)
+    double seconds = 0.0;      // wall time spent on batches, waits between retries included
+};
+
+// "http:URL#model": an OpenAI-compatible embeddings endpoint (POST /v1/embeddings) —
+// vLLM, llama.cpp's llama-server, Ollama's /v1 endpoint, text-embeddings-inference.
+//
+// Request: {"model", "input": [texts], "encoding_format", "dimensions"?}; a text is
+// role's prefix + text. Texts that are empty or white space only are not sent: their
+// vector is the zero vector (the Embedder contract; many servers reject empty input).
+// The rest go in batches of batchSize, one after the other, in order.
+//
+// Response: {"data": [{"index", "embedding"}], "usage": {"prompt_tokens"}}. Entries are
+// put in `index` order (missing indexes: array order); "embedding" is an array of numbers
+// or a base64 string of little-endian float32. Every vector is L2-normalized here,
+// because servers differ: TEI and llama.cpp normalize by default, vLLM per model
+// (its pooler config), Ollama on /api/embed but not /api/embeddings, and a vector cut
+// by `dimensions` is no longer of norm 1. A zero vector stays zero.
+//
+// The dimension is `dimensions` when set, otherwise learned from the first response and
+// then checked on every later one (within a response and across responses). dimension()
+// called before any embed() sends one probe request to learn it.
+//
+// Retried (up to maxRetries, with backoff, within deadlineSeconds): no connection
+// (refused, host not found, unreachable), a timeout, a connection dropped before a
+// whole response, HTTP 408, 429 and 5xx. Not retried: other 4xx, 3xx (redirects are
+// not followed), TLS certificate failures, and a 200 whose body is not a valid answer
+// (not JSON, no `data`, wrong count, a bad vector): those point at a wrong URL or
+// server, which waiting does not fix.
+//
+// Failures: embed() and dimension() throw std::runtime_error starting
+// "http embedder <URL>: " and saying what happened (the server's error.message for an
+// HTTP error, the JSON field such as "data[3].embedding" for a bad answer) and after how
+// many attempts. Nothing partial is ever returned. The constructor contacts no server;
+// it throws std::invalid_argument for options out of range (a bad URL, batchSize < 1…).
+//
+// Threads: embed(), dimension(), name() and stats() may be called from several threads
+// at once; each call uses its own connection (idle ones are kept for reuse).
+class HttpEmbedder : public Embedder {
+public:
+    using Options = HttpEmbedderOptions;
+
+    explicit HttpEmbedder(const Options &options);
+    ~HttpEmbedder() override;
+    HttpEmbedder(const HttpEmbedder &) = delete;
+    HttpEmbedder &operator=(const HttpEmbedder &) = delete;
+
+    // The endpoint a base URL resolves to (the rules at Options::url). Throws
+    // std::invalid_argument for a URL that is not http(s)://host[:port][/path].
+    static std::string endpointUrl(const std::string &url);
+
+    // "http:" + endpoint URL + "#" + model.
+    std::string name() const override;
+    // See the class comment: may send a probe request, and then may throw.
+    int dimension() const override;
+    std::vector<std::vector<float>> embed(const std::vector<std::string> &texts, EmbedRole role) const override;
+
+    const Options &options() const { return m_options; }
+    const std::string &endpoint() const { return m_endpoint; }
+    HttpEmbedderStats stats() const;
+
+private:
+    class Connection;
+    struct Target;
+
+    // Embeds one batch (texts with prefixes applied, none blank), with retries.
+    std::vector<std::vector<float>> embedBatch(const std::vector<std::string> &inputs) const;
+    std::unique_ptr<Connection> takeConnection() const;
+    void returnConnection(std::unique_ptr<Connection> connection) const;
+    // Sets the dimension if still unknown; throws (naming `field`) when `n` differs.
+    void checkDimension(int n, const std::string &field) const;
+
+    Options m_options;
+    std::string m_endpoint; // the full URL
+    std::unique_ptr<Target> m_target;
+
+    mutable std::atomic<int> m_dimension{0}; // 0: not known yet
+    mutable std::mutex m_probeMutex;         // one probe at a time
+    mutable std::mutex m_poolMutex;
+    mutable std::vector<std::unique_ptr<Connection>> m_pool; // idle connections
+    mutable std::mutex m_statsMutex;
+    mutable HttpEmbedderStats m_stats;
+};
+
+} // namespace rwb::embed

@@ -1,0 +1,216 @@
+#include "task/legalqatask.h"
+
+#include "eval/citationmetrics.h"
+#include "eval/legalqametrics.h"
+#include "tokenizer/promptformat.h"
+
+#include <nlohmann/json.hpp>
+
+namespace rwb::task {
+
+namespace {
+
+std::string verdictName(eval::FactVerdict v)
+{
+    switch (v) {
+    case eval::FactVerdict::Stated: return "stated";
+    case eval::FactVerdict::Missing: return "missing";
+    case eval::FactVerdict::Contradicted: return "contradicted";
+    }
+    return "missing";
+}
+
+// The gold codes a model could cite: those in the prompt (all of them without sections).
+std::vector<int64_t> citableGold(const LegalQaExample &e)
+{
+    if (e.question().retrieved.empty())
+        return e.gold();
+    std::vector<int64_t> out;
+    for (int64_t code : e.gold())
+        if (e.retrievedCodes().count(code))
+            out.push_back(code);
+    return out;
+}
+
+class LegalQaMetricSet : public MetricSet {
+public:
+    void add(const Example &example, const Completion &completion) override
+    {
+        const auto &e = as<LegalQaExample>(example);
+        const auto &c = as<LegalQaCompletion>(completion);
+        m_scorer.add(c.output(), e.gold(), c.grade());
+        m_boundSum += eval::scoreCitations(citableGold(e), e.gold()).f1;
+        ++m_count;
+    }
+    bool correct(const Example &example, const Completion &completion) const override
+    {
+        const auto &e = as<LegalQaExample>(example);
+        const auto &c = as<LegalQaCompletion>(completion);
+        const eval::CitationScore s = eval::scoreCitations(c.output().citedCodes, e.gold());
+        return s.f1 == 1.0 && c.grade().coverage == 1.0 && c.grade().consistency == 1.0;
+    }
+    std::vector<std::pair<std::string, double>> result() const override
+    {
+        auto v = m_scorer.result().values();
+        v.emplace_back("citation_f1_bound", m_count ? m_boundSum / static_cast<double>(m_count) : 0.0);
+        return v;
+    }
+    std::vector<std::pair<std::string, int64_t>> counts() const override
+    {
+        const eval::LegalQaMetrics m = m_scorer.result();
+        return {{"examples", static_cast<int64_t>(m.count)},
+                {"coverage_full", static_cast<int64_t>(m.coverageFull)},
+                {"coverage_partial", static_cast<int64_t>(m.coveragePartial)},
+                {"coverage_none", static_cast<int64_t>(m.coverageNone)},
+                {"contradicted", static_cast<int64_t>(m.contradicted)},
+                {"cited_nothing", static_cast<int64_t>(m.citation.emptyCited)}};
+    }
+
+private:
+    eval::LegalQaScorer m_scorer;
+    double m_boundSum = 0.0;
+    size_t m_count = 0;
+};
+
+} // namespace
+
+LegalQaExample::LegalQaExample(data::LegalQuestion question)
+    : m_question(std::move(question))
+    , m_grader(std::make_unique<eval::LegalReferenceGrader>(m_question.slotValues))
+{
+    for (const data::RetrievedSection &s : m_question.retrieved)
+        m_retrieved.insert(s.lawCode);
+}
+
+LegalQaExample::~LegalQaExample() = default;
+
+std::string LegalQaExample::goldText() const
+{
+    std::string s = "[";
+    for (size_t i = 0; i < m_question.lawCodes.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(m_question.lawCodes[i]);
+    return s + "] " + m_question.referenceAnswer;
+}
+
+std::string LegalQaExample::metaJson() const
+{
+    nlohmann::ordered_json j;
+    j["question"] = m_question.question;
+    j["reference_answer"] = m_question.referenceAnswer;
+    j["law_codes"] = m_question.lawCodes;
+    nlohmann::ordered_json facts = nlohmann::ordered_json::array();
+    for (const data::LegalFact &f : m_question.facts)
+        facts.push_back({{"law_code", f.lawCode}, {"slot", f.slot}, {"value", f.value}});
+    j["facts"] = std::move(facts);
+    nlohmann::ordered_json sections = nlohmann::ordered_json::array();
+    for (const data::RetrievedSection &s : m_question.retrieved)
+        sections.push_back({{"law_code", s.lawCode}, {"title", s.title}, {"text", s.text}});
+    j["retrieved"] = std::move(sections);
+    if (!m_question.kind.empty())
+        j["kind"] = m_question.kind;
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+LegalQaCompletion::LegalQaCompletion(const LegalQaExample &example, std::string text)
+    : m_text(std::move(text))
+    , m_output(eval::parseLegalOutput(m_text))
+    , m_grade(example.grader().grade(m_output.answerText, example.question().facts))
+{
+}
+
+std::string LegalQaCompletion::detailsJson() const
+{
+    nlohmann::ordered_json j;
+    j["format"] = std::string(eval::legalFormatName(m_output.format));
+    j["cited"] = m_output.citedCodes;
+    j["duplicate_citations"] = m_output.duplicateCitations;
+    j["invalid_codes"] = m_output.invalidCodes.size();
+    j["coverage"] = m_grade.coverage;
+    j["consistency"] = m_grade.consistency;
+    nlohmann::ordered_json facts = nlohmann::ordered_json::array();
+    for (const eval::FactGrade &f : m_grade.facts)
+        facts.push_back({{"law_code", f.fact.lawCode},
+                         {"slot", f.fact.slot},
+                         {"value", f.fact.value},
+                         {"verdict", verdictName(f.verdict)}});
+    j["facts"] = std::move(facts);
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string_view LegalQaTask::name() const
+{
+    return data::kLegalQaTask;
+}
+
+std::string_view LegalQaTask::description() const
+{
+    return "answer a legal question from retrieved sections and cite them (the third paper)";
+}
+
+std::vector<Record> LegalQaTask::read(const std::string &path, const ReadOptions &options) const
+{
+    data::LegalQuestionReadOptions ro;
+    ro.requireCompletion = options.requireCompletion;
+    std::vector<Record> out;
+    for (data::LegalQuestion &q : data::readLegalQuestions(path, ro).questions) {
+        if (options.limit > 0 && out.size() >= options.limit)
+            break;
+        Record r;
+        r.line = q.line;
+        r.kind = q.pattern;
+        r.hasCompletion = q.hasCompletion;
+        r.completion = q.completion;
+        r.example = std::make_shared<const LegalQaExample>(std::move(q));
+        out.push_back(std::move(r));
+    }
+    if (out.empty())
+        throw data::InputException({path, 0, "no example"});
+    return out;
+}
+
+std::string LegalQaTask::prompt(const Example &example, const tokenizer::PromptFormat &format, bool) const
+{
+    const data::LegalQuestion &q = as<LegalQaExample>(example).question();
+    std::string body = q.question;
+    if (!q.retrieved.empty()) {
+        body += "\n\n関連条文\n";
+        for (const data::RetrievedSection &s : q.retrieved) {
+            body += "<law_code>" + std::to_string(s.lawCode) + "</law_code><context>";
+            if (!s.title.empty())
+                body += s.title + "：";
+            body += s.text + "</context>\n";
+        }
+        body.pop_back();
+    }
+    return format.instructionPrompt(body);
+}
+
+std::string LegalQaTask::sftTarget(const Example &example, bool) const
+{
+    const auto &e = as<LegalQaExample>(example);
+    std::string out = "<reasoning>" + e.question().reasoning + "</reasoning>\n<answer>" +
+                      e.question().referenceAnswer + "</answer>\n<citation>";
+    for (int64_t code : citableGold(e))
+        out += "<law_code>" + std::to_string(code) + "</law_code>";
+    return out + "</citation>";
+}
+
+std::unique_ptr<Completion> LegalQaTask::parse(const Example &example, std::string completion, bool) const
+{
+    return std::make_unique<LegalQaCompletion>(as<LegalQaExample>(example), std::move(completion));
+}
+
+std::unique_ptr<MetricSet> LegalQaTask::metrics() const
+{
+    return std::make_unique<LegalQaMetricSet>();
+}
+
+std::string LegalQaTask::predictionLine(const Example &example, const std::string &completion) const
+{
+    data::LegalQuestion q = as<LegalQaExample>(example).question();
+    q.completion = completion;
+    q.hasCompletion = true;
+    return data::toJsonLine(q);
+}
+
+} // namespace rwb::task
