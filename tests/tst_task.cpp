@@ -139,6 +139,7 @@ public:
     {
         return nlohmann::json{{"id", e.id()}, {"word", e.goldText()}, {"completion", completion}}.dump();
     }
+    std::string_view headlineMetric() const override { return "exact"; }
 };
 
 task::Catalog echoCatalog()

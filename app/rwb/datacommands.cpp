@@ -6,6 +6,7 @@
 #include "data/legalcorpus.h"
 #include "data/legalquestion.h"
 #include "data/syntheticlaw.h"
+#include "task/catalog.h"
 #include "data/syntheticemails.h"
 #include "tokenizer/promptformat.h"
 
@@ -269,34 +270,40 @@ namespace {
 
 const char *const kCorpusHelp = R"(rwb data corpus — text to train a tokenizer on
 
-Usage: rwb data corpus --input F.jsonl [--input more.jsonl …] --out corpus.txt [--thinking]
+Usage: rwb data corpus --input F.jsonl [--input more.jsonl …] --out corpus.txt [--task T] [--thinking]
 
-Writes, for every line of the extraction datasets, the first paper's prompt (fig. 2, or
-fig. 3 with --thinking) followed by the gold answer, as the model will see them in SFT
-and GRPO, so that a tokenizer trained on it covers the template, the e-mails and the
-answers. Written to corpus.txt.part first and renamed when complete.
+Writes, for every line of the datasets, the task's prompt in the plain format followed by
+its SFT target, as the model will see them in SFT and GRPO, so that a tokenizer trained
+on it covers the template, the inputs and the answers. --task: company_extraction
+(default; the first paper's prompt, fig. 2 or fig. 3 with --thinking, then the gold
+answer) or legal_qa (the question and its retrieved sections, then the D.2 output).
+Written to corpus.txt.part first and renamed when complete.
 )";
 
 int corpus(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"input", "out"}, {"thinking", "help"}});
+    const Args args(argv, {{"input", "out", "task"}, {"thinking", "help"}});
     if (args.has("help")) {
         std::cout << kCorpusHelp;
         return kExitOk;
     }
+    const std::string taskName = args.value("task", std::string(data::kCompanyExtractionTask));
+    const task::Task *task = task::Catalog::builtin().find(taskName);
+    if (!task)
+        throw UsageError{"unknown task \"" + taskName + "\" (allowed: " +
+                         reward::joinNames(task::Catalog::builtin().names()) + ")"};
     if (args.values("input").empty())
         throw UsageError{"--input is required"};
     const std::string out = args.required("out");
     const bool thinking = args.has("thinking");
-    data::ExtractionReadOptions options;
-    options.requireCompletion = false;
+    const tokenizer::PromptFormat plain;
     std::ofstream file(out + ".part", std::ios::binary | std::ios::trunc);
     if (!file)
         throw data::InputException({out, 0, "cannot write"});
     size_t lines = 0;
     for (const std::string &input : args.values("input")) {
-        for (const data::ExtractionRecord &r : data::readExtractionJsonl(input, options).records) {
-            file << tokenizer::PromptFormat::corpusEntry(r.senderEmail, r.emailText, r.gold, thinking);
+        for (const task::Record &r : task->read(input, task::ReadOptions{})) {
+            file << task->prompt(*r.example, plain, thinking) << task->sftTarget(*r.example, thinking) << "\n\n";
             ++lines;
         }
     }

@@ -12,6 +12,7 @@
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "store/runstore.h"
+#include "task/catalog.h"
 #include "train/grpo.h"
 #include "util/duration.h"
 
@@ -320,12 +321,13 @@ extern "C" void onInterrupt(int)
 // Prints the progress line and keeps the last metrics.
 class TerminalSink : public engine::EventSink {
 public:
-    explicit TerminalSink(bool quiet) : m_quiet(quiet) {}
+    // `headline`: the task's headline metric ("f1"), shown as the last evaluation's value.
+    TerminalSink(bool quiet, std::string headline) : m_quiet(quiet), m_headline(std::move(headline)) {}
     void step(const engine::StepReport &r) override
     {
         for (const auto &[name, value] : r.metrics) {
             m_last[name] = value;
-            if (name == "eval/f1")
+            if (name == "eval/" + m_headline)
                 m_f1 = value;
         }
         if (m_quiet)
@@ -333,9 +335,10 @@ public:
         char f1[32] = "-";
         if (m_f1 >= 0.0)
             std::snprintf(f1, sizeof f1, "%.3f", m_f1);
-        std::fprintf(stderr, "\rgrpo step %lld/%lld  reward %.3f  F1 %s  %.0f tok/s  ETA %s   ",
+        const std::string label = m_headline == "f1" ? "F1" : m_headline;
+        std::fprintf(stderr, "\rgrpo step %lld/%lld  reward %.3f  %s %s  %.0f tok/s  ETA %s   ",
                      static_cast<long long>(r.step), static_cast<long long>(r.totalSteps), m_last.value("reward", 0.0),
-                     f1, r.tokensPerSecond, util::formatDuration(r.etaSeconds).c_str());
+                     label.c_str(), f1, r.tokensPerSecond, util::formatDuration(r.etaSeconds).c_str());
         std::fflush(stderr);
     }
     void log(const std::string &line) override
@@ -351,6 +354,7 @@ public:
 
 private:
     bool m_quiet;
+    std::string m_headline;
     double m_f1 = -1.0;
 };
 
@@ -364,7 +368,16 @@ int grpo(const std::vector<std::string> &argv)
     train::GrpoConfig config = train::loadGrpoConfig(args.required("config"));
     if (args.has("resume"))
         config.resumeFrom = args.value("resume");
-    TerminalSink sink(args.has("quiet"));
+    // The progress line shows the task's headline metric (the reward config names the task;
+    // a config that does not load fails in runGrpo with its own message).
+    std::string headline = "f1";
+    try {
+        const reward::RewardConfig rc = reward::loadRewardConfig(config.rewardConfig, reward::Registry::builtin());
+        if (const task::Task *t = task::Catalog::builtin().find(rc.task))
+            headline = std::string(t->headlineMetric());
+    } catch (const std::exception &) {
+    }
+    TerminalSink sink(args.has("quiet"), headline);
     engine::JobControl control;
     g_interrupted = false;
     std::atomic<bool> done{false};

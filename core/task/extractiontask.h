@@ -36,6 +36,8 @@ public:
     std::unique_ptr<MetricSet> metrics() const override;
     // The dataset line (data::toJsonLine) with "completion".
     std::string predictionLine(const Example &example, const std::string &completion) const override;
+    // F1 (§2.4)
+    std::string_view headlineMetric() const override { return "f1"; }
 };
 
 } // namespace rwb::task

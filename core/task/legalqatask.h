@@ -81,6 +81,8 @@ public:
     std::unique_ptr<MetricSet> metrics() const override;
     // The question's line (data::toJsonLine) with "completion".
     std::string predictionLine(const Example &example, const std::string &completion) const override;
+    // the joint score (mean of citation F1, coverage, consistency)
+    std::string_view headlineMetric() const override { return "joint"; }
 };
 
 } // namespace rwb::task

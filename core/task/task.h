@@ -104,6 +104,8 @@ public:
     virtual std::unique_ptr<MetricSet> metrics() const = 0;
     // An evaluation output line: the example's dataset line with the model's completion.
     virtual std::string predictionLine(const Example &example, const std::string &completion) const = 0;
+    // The one metric of metrics() a progress line shows ("f1").
+    virtual std::string_view headlineMetric() const = 0;
 };
 
 // The example or completion as the task's own type; throws std::logic_error naming the
