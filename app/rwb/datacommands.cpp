@@ -96,6 +96,29 @@ double rounded(double v)
     return std::round(v * 10000.0) / 10000.0;
 }
 
+// "generated N/M" on a terminal for long runs (n ≥ 10,000), ended with a newline.
+class SynthProgress {
+public:
+    explicit SynthProgress(uint64_t n) : m_on(stderrIsTerminal() && n >= 10000) {}
+    ~SynthProgress()
+    {
+        if (m_on)
+            std::cerr << "\n";
+    }
+    std::function<bool(size_t, size_t)> report() const
+    {
+        if (!m_on)
+            return {};
+        return [](size_t done, size_t total) {
+            std::cerr << "\rgenerated " << done << "/" << total << std::flush;
+            return true;
+        };
+    }
+
+private:
+    bool m_on;
+};
+
 // Writes `write(out)` to `path` through path.part, renamed when complete; to standard
 // output when path is empty.
 void writeOutput(const std::string &path, const std::function<void(std::ostream &)> &write)
@@ -137,18 +160,10 @@ int synthLegal(const Args &args, uint64_t n, uint64_t seed, data::DataSplit spli
     const std::string outPath = args.value("out");
     if (outPath.empty() && !corpusPath.empty() && n == 0)
         return kExitOk; // only the corpus was asked for
-    const bool progress = stderrIsTerminal() && n >= 10000;
-    std::function<bool(size_t, size_t)> report;
-    if (progress)
-        report = [](size_t done, size_t total) {
-            std::cerr << "\rgenerated " << done << "/" << total << std::flush;
-            return true;
-        };
+    const SynthProgress progress(n);
     writeOutput(outPath, [&](std::ostream &out) {
-        data::writeLegalQuestionsJsonl(*generator, split, n, out, report, /*every=*/10000);
+        data::writeLegalQuestionsJsonl(*generator, split, n, out, progress.report(), /*every=*/10000);
     });
-    if (progress)
-        std::cerr << "\n";
     return kExitOk;
 }
 
@@ -178,33 +193,11 @@ int synth(const std::vector<std::string> &argv)
     const uint64_t maxChars = parseCount("max-chars", args.value("max-chars", "600"), 1'000'000);
     if (maxChars < 300)
         throw UsageError{"--max-chars must be at least 300"};
-    const std::string outPath = args.value("out");
-
-    std::ofstream file;
-    const std::string partPath = outPath + ".part";
-    if (!outPath.empty()) {
-        file.open(partPath, std::ios::binary | std::ios::trunc);
-        if (!file)
-            throw data::InputException({outPath, 0, "cannot write"});
-    }
-    std::ostream &out = outPath.empty() ? std::cout : file;
     const data::SyntheticEmailGenerator generator(seed, *split, maxChars);
-    const bool progress = stderrIsTerminal() && n >= 10000;
-    std::function<bool(size_t, size_t)> report;
-    if (progress)
-        report = [](size_t done, size_t total) {
-            std::cerr << "\rgenerated " << done << "/" << total << std::flush;
-            return true;
-        };
-    data::writeSyntheticJsonl(generator, n, out, report, /*every=*/10000);
-    if (progress)
-        std::cerr << "\n";
-    if (!outPath.empty()) {
-        file.close();
-        if (!file)
-            throw data::InputException({outPath, 0, "write failed (disk full?)"});
-        std::filesystem::rename(partPath, outPath);
-    }
+    const SynthProgress progress(n);
+    writeOutput(args.value("out"), [&](std::ostream &out) {
+        data::writeSyntheticJsonl(generator, n, out, progress.report(), /*every=*/10000);
+    });
     return kExitOk;
 }
 

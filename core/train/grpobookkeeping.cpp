@@ -18,29 +18,6 @@ namespace rwb::train::grpo {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-double meanOf(const std::vector<double> &v)
-{
-    double s = 0.0;
-    for (double x : v)
-        s += x;
-    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
-}
-
-// Sample standard deviation (Bessel-corrected, as torch.std), 0 for fewer than 2 values.
-double stdOf(const std::vector<double> &v)
-{
-    if (v.size() < 2)
-        return 0.0;
-    const double m = meanOf(v);
-    double s = 0.0;
-    for (double x : v)
-        s += (x - m) * (x - m);
-    return std::sqrt(s / static_cast<double>(v.size() - 1));
-}
-
-} // namespace
 
 // {"partial": 0.8, "marker": 1, ("overlong": −0.25)}: each component's value, as stored.
 std::string Trainer::rewardsJson(const std::vector<double> &components, const double *overlong) const

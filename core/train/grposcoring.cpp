@@ -10,17 +10,6 @@
 
 namespace rwb::train::grpo {
 
-namespace {
-
-double meanOf(const std::vector<double> &v)
-{
-    double s = 0.0;
-    for (double x : v)
-        s += x;
-    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
-}
-
-} // namespace
 
 void Trainer::score(std::vector<Sample> &samples) const
 {

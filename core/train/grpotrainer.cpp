@@ -8,6 +8,7 @@
 #include "tokenizer/tokenizer.h"
 #include "util/rng.h"
 
+#include <cmath>
 #include <filesystem>
 
 namespace rwb::train::grpo {
@@ -45,6 +46,25 @@ std::vector<Item> loadItems(const task::Task &task, const std::string &path, int
 double since(Clock::time_point t)
 {
     return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+double meanOf(const std::vector<double> &v)
+{
+    double s = 0.0;
+    for (double x : v)
+        s += x;
+    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+}
+
+double stdOf(const std::vector<double> &v)
+{
+    if (v.size() < 2)
+        return 0.0;
+    const double m = meanOf(v);
+    double s = 0.0;
+    for (double x : v)
+        s += (x - m) * (x - m);
+    return std::sqrt(s / static_cast<double>(v.size() - 1));
 }
 
 uint64_t streamSeed(uint64_t seed, uint64_t stream, uint64_t index)

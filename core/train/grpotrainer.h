@@ -47,6 +47,10 @@ using Clock = std::chrono::steady_clock;
 using Metrics = std::vector<std::pair<std::string, double>>;
 
 double since(Clock::time_point t);
+// The mean (0 for none) and the sample standard deviation (Bessel-corrected, as
+// torch.std; 0 for fewer than 2 values).
+double meanOf(const std::vector<double> &v);
+double stdOf(const std::vector<double> &v);
 
 // Stream tags of the run's seed, so that every random draw of step s depends on (seed, s)
 // alone: a resumed run draws what an uninterrupted one would.
