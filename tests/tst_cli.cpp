@@ -110,6 +110,7 @@ private Q_SLOTS:
     void usageErrors_data();
     void usageErrors();
 
+    void embed();
     void benchRewards();
     void rewardList();
     void rewardCompare();
@@ -433,6 +434,43 @@ void TestCli::usageErrors()
     const Result r = runRwb(args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(!r.err.isEmpty(), "an error must be explained on stderr");
+}
+
+void TestCli::embed()
+{
+    QTemporaryDir dir;
+    const QString input = dir.filePath("texts.jsonl");
+    QFile f(input);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"text\": \"30日以内に届け出る\"}\n{\"text\": \"30日以内に届け出る\"}\n");
+    f.close();
+    // Two equal texts: unit vectors whose dot product is 1.
+    Result r = runRwb({"embed", "--input", input});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const QStringList lines = linesOf(r.out);
+    QCOMPARE(lines.size(), 2);
+    const QJsonArray a = parseObject(lines[0]).value("embedding").toArray(), b = parseObject(lines[1]).value("embedding").toArray();
+    QCOMPARE(a.size(), 65536);
+    double dot = 0.0, norm = 0.0;
+    for (int i = 0; i < a.size(); ++i) {
+        dot += a[i].toDouble() * b[i].toDouble();
+        norm += a[i].toDouble() * a[i].toDouble();
+    }
+    QVERIFY(std::abs(norm - 1.0) < 1e-5 && std::abs(dot - 1.0) < 1e-5);
+    // A bad line is named; a server that refuses is named by its URL; hf: is not here yet.
+    QVERIFY(f.open(QIODevice::Append));
+    f.write("{\"txt\": 1}\n");
+    f.close();
+    r = runRwb({"embed", "--input", input});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("texts.jsonl:3: field \"text\" missing or not a string"), qPrintable(r.err));
+    r = runRwb({"embed", "--model", "http:http://127.0.0.1:9/v1", "--options", R"({"retries": 0})", "--input",
+                dataPath("cli_input.jsonl"), "--field", "completion"});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("http://127.0.0.1:9/v1/embeddings") && r.err.contains("could not connect"), qPrintable(r.err));
+    r = runRwb({"bench", "embed", "--seconds", "0.2"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY(parseObject(linesOf(r.out).value(0)).value("microseconds_per_pair").toDouble() > 0.0);
 }
 
 void TestCli::benchRewards()

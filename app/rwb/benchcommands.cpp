@@ -31,6 +31,7 @@ Subcommands:
   membw      the machine's memory bandwidth as libtorch sees it
   store      rollouts inserted per second into the SQLite run store
   grpo-step  where the time of one GRPO step goes (generate, reward, …, store)
+  embed      texts/s of an embedding backend, and the semantic reward's cost per pair
 Run "rwb bench <subcommand> --help" for its options.
 )";
 
@@ -300,7 +301,7 @@ int generate(const std::vector<std::string> &argv)
 
 int benchCommand(const std::vector<std::string> &args)
 {
-    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}, {"store", storeBench}, {"grpo-step", grpoStepBench}});
+    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}, {"store", storeBench}, {"grpo-step", grpoStepBench}, {"embed", embedBench}});
 }
 
 } // namespace rwb::cli

@@ -23,6 +23,9 @@ int grpoStepBench(const std::vector<std::string> &args);
 int evalRunCommand(const std::vector<std::string> &args);
 int storeCommand(const std::vector<std::string> &args);
 int retrieveCommand(const std::vector<std::string> &args);
+int embedCommand(const std::vector<std::string> &args);
+// "rwb bench embed", called by benchCommand (lives with the embedding command).
+int embedBench(const std::vector<std::string> &args);
 // "rwb bench store", called by benchCommand (lives with the store commands).
 int storeBench(const std::vector<std::string> &args);
 

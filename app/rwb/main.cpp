@@ -39,6 +39,8 @@ Commands:
   retrieve query  the top passages for a question: bm25, dense or hybrid
   retrieve annotate  add the retrieved passages to every line of a JSONL file
   retrieve eval   recall@k, hit@k and MRR of each retriever on questions with gold ids
+  embed           unit vectors of texts from an embedding backend (lexical, http:)
+  bench embed     texts/s of an embedding backend and the semantic reward's cost per pair
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.
@@ -82,7 +84,9 @@ int main(int argc, char **argv)
         return rwb::cli::storeCommand(args);
     if (command == "retrieve")
         return rwb::cli::retrieveCommand(args);
+    if (command == "embed")
+        return rwb::cli::embedCommand(args);
     rwb::cli::printError("unknown command \"" + command +
-                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, grpo, store, retrieve; see rwb --help)");
+                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, grpo, store, retrieve, embed; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }
