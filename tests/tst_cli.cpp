@@ -110,6 +110,7 @@ private Q_SLOTS:
     void usageErrors_data();
     void usageErrors();
 
+    void rewardScoreLegalQa();
     void embed();
     void benchRewards();
     void rewardList();
@@ -434,6 +435,30 @@ void TestCli::usageErrors()
     const Result r = runRwb(args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(!r.err.isEmpty(), "an error must be explained on stderr");
+}
+
+void TestCli::rewardScoreLegalQa()
+{
+    // The reward config names the task; the legal-QA line is read, parsed and scored by it.
+    QTemporaryDir dir;
+    QFile config(dir.filePath("legal.json"));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write(R"({"task": "legal_qa", "components": [{"reward": "xml_format", "weight": 1},
+                    {"reward": "non_hallucination", "weight": 1}, {"reward": "citation_f1", "weight": 2}]})");
+    config.close();
+    QFile input(dir.filePath("q.jsonl"));
+    QVERIFY(input.open(QIODevice::WriteOnly));
+    input.write(R"({"id": "q1", "question": "x", "reference_answer": "a", "law_codes": [12, 30], "retrieved": [{"id": "12", "text": "t"}], "completion": "<reasoning></reasoning><answer>a</answer><citation><law_code>12</law_code></citation>"})"
+                "\n");
+    input.close();
+    const Result r = runRwb({"reward", "score", "--config", config.fileName(), "--input", input.fileName(), "--explain"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const QJsonObject o = parseObject(linesOf(r.out).value(0));
+    // format 1, non-hallucination 0.5 (12 is in the prompt), citation F1 2/3 (30 missing):
+    // (1 + 0.5 + 2 · 2/3) / 4.
+    QVERIFY(std::abs(o.value("total").toDouble() - (1.0 + 0.5 + 4.0 / 3.0) / 4.0) < 1e-12);
+    QVERIFY(std::abs(o.value("components").toObject().value("citation_f1").toDouble() - 2.0 / 3.0) < 1e-12);
+    QVERIFY(o.value("explanations").toObject().value("citation_f1").toString().contains("TP 1, FP 0, FN 1"));
 }
 
 void TestCli::embed()

@@ -79,7 +79,8 @@ std::unique_ptr<embed::Embedder> makeFromArgs(const Args &args, const std::vecto
     ctx.options = args.value("options");
     ctx.source = "--model";
     if (args.has("corpus")) {
-        for (const retrieval::Passage &p : retrieval::Corpus::readJsonl(args.value("corpus")).passages())
+        const retrieval::Corpus corpus = retrieval::Corpus::readJsonl(args.value("corpus"));
+        for (const retrieval::Passage &p : corpus.passages())
             ctx.corpusTexts.push_back(retrieval::Corpus::embeddingText(p));
     } else {
         ctx.corpusTexts = texts;

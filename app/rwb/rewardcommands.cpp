@@ -6,6 +6,7 @@
 #include "reward/compositereward.h"
 #include "reward/extraction.h"
 #include "reward/registry.h"
+#include "task/catalog.h"
 #include "text/utf8.h"
 
 #include <chrono>
@@ -30,8 +31,11 @@ Usage: rwb reward score --config C.json --input I.jsonl [--output O.jsonl]
                         [--skip-invalid] [--explain] [--summary]
 
   --config C.json    reward config: {"task", "thinking", "components": [{"reward", "weight"}]}
-  --input I.jsonl    one line per completion:
-                     {"id", "task", "sender_email", "email_text", "completion", "gold"}
+  --input I.jsonl    one line per completion, a dataset line of the config's task with
+                     "completion": for company_extraction
+                     {"id", "task", "sender_email", "email_text", "completion", "gold"};
+                     for legal_qa {"id", "question", "reference_answer", "law_codes",
+                     "retrieved", …, "completion"} (docs/data-legal-qa.md)
   --output O.jsonl   where to write the scores (default: standard output); written to
                      O.jsonl.part first and renamed when complete
   --skip-invalid     report malformed lines on stderr and go on (default: stop, exit 2)
@@ -67,6 +71,15 @@ Subcommands:
   list     the registered reward components
 Run "rwb reward <subcommand> --help" for its options.
 )";
+
+// Prints the lines --skip-invalid skipped.
+void reportSkipped(const std::vector<data::InputError> &skipped, const std::string &path)
+{
+    for (const data::InputError &e : skipped)
+        std::cerr << e.toString() << " (skipped)" << std::endl;
+    if (!skipped.empty())
+        printError("skipped " + std::to_string(skipped.size()) + " malformed line(s) of " + path);
+}
 
 // Reads and validates the input lines; prints skipped lines.
 std::vector<data::ExtractionRecord> readInput(const std::string &path, bool skipInvalid)
@@ -170,11 +183,17 @@ int score(const std::vector<std::string> &argv)
     const std::string configPath = args.required("config");
     const std::string inputPath = args.required("input");
     const std::string outputPath = args.value("output");
-    const reward::RewardConfig config = reward::loadRewardConfig(configPath, reward::Registry::builtin());
-    const reward::CompositeReward composite(config, configPath);
-    const std::vector<data::ExtractionRecord> records = readInput(inputPath, args.has("skip-invalid"));
-    for (const data::ExtractionRecord &r : records)
-        checkTask(r, config, inputPath);
+    const task::Catalog &catalog = task::Catalog::builtin();
+    const reward::RewardConfig config = reward::loadRewardConfig(configPath, catalog.rewards());
+    const reward::CompositeReward composite(config, configPath, catalog.rewards());
+    const task::Task &task = catalog.get(config.task, configPath, "task");
+    std::vector<data::InputError> skipped;
+    task::ReadOptions readOptions;
+    readOptions.requireCompletion = true;
+    if (args.has("skip-invalid"))
+        readOptions.skipped = &skipped;
+    const std::vector<task::Record> records = task.read(inputPath, readOptions);
+    reportSkipped(skipped, inputPath);
 
     std::ofstream file;
     const std::string partPath = outputPath + ".part";
@@ -185,16 +204,16 @@ int score(const std::vector<std::string> &argv)
     }
     std::ostream &out = outputPath.empty() ? std::cout : file;
 
-    RecordScorer scorer(composite);
     std::vector<Stat> stats(composite.size() + 1);
     const bool progress = stderrIsTerminal() && records.size() >= 1000;
     const auto start = std::chrono::steady_clock::now();
-    eval::ExtractionScorer metrics;
+    const std::unique_ptr<task::MetricSet> metrics = task.metrics();
     for (size_t i = 0; i < records.size(); ++i) {
-        const data::ExtractionRecord &r = records[i];
-        const reward::CompositeReward::Scores s = scorer.score(r);
+        const task::Example &example = *records[i].example;
+        const std::unique_ptr<task::Completion> parsed = task.parse(example, records[i].completion, config.thinking);
+        const reward::CompositeReward::Scores s = composite.score(example, *parsed);
         nlohmann::ordered_json j;
-        j["id"] = r.id;
+        j["id"] = example.id();
         j["total"] = s.total;
         nlohmann::ordered_json comps = nlohmann::ordered_json::object();
         for (size_t c = 0; c < composite.size(); ++c) {
@@ -205,11 +224,11 @@ int score(const std::vector<std::string> &argv)
         j["components"] = std::move(comps);
         if (args.has("explain")) {
             nlohmann::ordered_json ex = nlohmann::ordered_json::object();
-            for (const reward::Explanation &e : scorer.explain(r))
+            for (const reward::Explanation &e : composite.explain(example, *parsed))
                 ex[e.reward] = e.detail;
             j["explanations"] = std::move(ex);
         }
-        metrics.add(reward::extractAnswer(r.completion, composite.thinking()), r.gold);
+        metrics->add(example, *parsed);
         out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         if (progress && (i % 1000 == 0 || i + 1 == records.size()))
             std::cerr << "\rscored " << (i + 1) << "/" << records.size() << std::flush;
@@ -241,9 +260,16 @@ int score(const std::vector<std::string> &argv)
                 << pad(fixed(st.stdev()), 8) << pad(fixed(st.n ? st.min : 0), 8) << pad(fixed(st.n ? st.max : 0), 8)
                 << "\n";
         }
-        const eval::ExtractionMetrics m = metrics.result();
-        sum << "\nthe completions taken as predictions (as rwb eval score does): precision " << fixed(m.precision) << "  recall " << fixed(m.recall) << "  F1 "
-            << fixed(m.f1) << "  (N_output " << m.nOutput << ", N_exist " << m.nExist << ", N_tp " << m.nTp << ")\n";
+        // The task's metrics of the completions taken as predictions, e.g. for extraction
+        // "precision 0.198  recall 0.224  F1 0.210  (N_output 197, N_exist 174, N_tp 39)".
+        sum << "\nthe completions taken as predictions (as rwb eval score does):";
+        for (const auto &[name, value] : metrics->result())
+            sum << " " << (name == "f1" ? std::string("F1") : name) << " " << fixed(value) << " ";
+        std::string counts;
+        for (const auto &[name, value] : metrics->counts())
+            counts += (counts.empty() ? "" : ", ") + (name.rfind("n_", 0) == 0 ? "N_" + name.substr(2) : name) + " " +
+                      std::to_string(value);
+        sum << (counts.empty() ? "" : " (" + counts + ")") << "\n";
     }
     return kExitOk;
 }

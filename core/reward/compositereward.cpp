@@ -20,9 +20,11 @@ std::shared_ptr<const embed::Embedder> makeEmbedder(const RewardConfig &c, const
     embed::EmbedderContext ctx;
     ctx.source = source + ": embedding";
     ctx.options = c.embeddingOptions;
-    if (c.embedding == "lexical" && !c.embeddingCorpus.empty())
-        for (const retrieval::Passage &p : retrieval::Corpus::readJsonl(c.resolvedEmbeddingCorpus()).passages())
+    if (c.embedding == "lexical" && !c.embeddingCorpus.empty()) {
+        const retrieval::Corpus corpus = retrieval::Corpus::readJsonl(c.resolvedEmbeddingCorpus());
+        for (const retrieval::Passage &p : corpus.passages())
             ctx.corpusTexts.push_back(retrieval::Corpus::embeddingText(p));
+    }
     try {
         return embed::makeEmbedder(c.embedding, ctx);
     } catch (const std::invalid_argument &e) {

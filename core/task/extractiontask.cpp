@@ -59,8 +59,12 @@ std::vector<Record> ExtractionTask::read(const std::string &path, const ReadOpti
 {
     data::ExtractionReadOptions ro;
     ro.requireCompletion = options.requireCompletion;
+    ro.skipInvalid = options.skipped != nullptr;
+    data::ExtractionReadResult result = data::readExtractionJsonl(path, ro);
+    if (options.skipped)
+        options.skipped->insert(options.skipped->end(), result.skipped.begin(), result.skipped.end());
     std::vector<Record> out;
-    for (data::ExtractionRecord &r : data::readExtractionJsonl(path, ro).records) {
+    for (data::ExtractionRecord &r : result.records) {
         if (options.limit > 0 && out.size() >= options.limit)
             break;
         Record rec;

@@ -151,8 +151,12 @@ std::vector<Record> LegalQaTask::read(const std::string &path, const ReadOptions
 {
     data::LegalQuestionReadOptions ro;
     ro.requireCompletion = options.requireCompletion;
+    ro.skipInvalid = options.skipped != nullptr;
+    data::LegalQuestionReadResult result = data::readLegalQuestions(path, ro);
+    if (options.skipped)
+        options.skipped->insert(options.skipped->end(), result.skipped.begin(), result.skipped.end());
     std::vector<Record> out;
-    for (data::LegalQuestion &q : data::readLegalQuestions(path, ro).questions) {
+    for (data::LegalQuestion &q : result.questions) {
         if (options.limit > 0 && out.size() >= options.limit)
             break;
         Record r;

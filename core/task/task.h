@@ -23,6 +23,9 @@
 namespace rwb::tokenizer {
 class PromptFormat;
 }
+namespace rwb::data {
+struct InputError;
+}
 
 namespace rwb::task {
 
@@ -79,6 +82,8 @@ struct Record {
 struct ReadOptions {
     bool requireCompletion = false; // a line without "completion" is an error
     size_t limit = 0;               // > 0: the first N records only
+    // When set, a bad line is reported here and skipped instead of thrown.
+    std::vector<data::InputError> *skipped = nullptr;
 };
 
 class Task {
