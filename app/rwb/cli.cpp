@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <unistd.h>
 
@@ -156,6 +157,25 @@ nlohmann::ordered_json metricsJson(const eval::ExtractionMetrics &m)
     j["n_exist"] = m.nExist;
     j["n_tp"] = m.nTp;
     return j;
+}
+
+// Writes `write(out)` to `path` through path.part, renamed when complete; to standard
+// output when path is empty.
+void writeOutput(const std::string &path, const std::function<void(std::ostream &)> &write)
+{
+    if (path.empty()) {
+        write(std::cout);
+        return;
+    }
+    const std::string partPath = path + ".part";
+    std::ofstream file(partPath, std::ios::binary | std::ios::trunc);
+    if (!file)
+        throw data::InputException({path, 0, "cannot write"});
+    write(file);
+    file.close();
+    if (!file)
+        throw data::InputException({path, 0, "write failed (disk full?)"});
+    std::filesystem::rename(partPath, path);
 }
 
 bool stderrIsTerminal()

@@ -119,25 +119,6 @@ private:
     bool m_on;
 };
 
-// Writes `write(out)` to `path` through path.part, renamed when complete; to standard
-// output when path is empty.
-void writeOutput(const std::string &path, const std::function<void(std::ostream &)> &write)
-{
-    if (path.empty()) {
-        write(std::cout);
-        return;
-    }
-    const std::string partPath = path + ".part";
-    std::ofstream file(partPath, std::ios::binary | std::ios::trunc);
-    if (!file)
-        throw data::InputException({path, 0, "cannot write"});
-    write(file);
-    file.close();
-    if (!file)
-        throw data::InputException({path, 0, "write failed (disk full?)"});
-    std::filesystem::rename(partPath, path);
-}
-
 int synthLegal(const Args &args, uint64_t n, uint64_t seed, data::DataSplit split)
 {
     if (args.has("max-chars"))

@@ -106,22 +106,10 @@ int embedRun(const std::vector<std::string> &argv)
     const auto embedder = makeFromArgs(args, texts);
     const auto vectors =
         embedder->embed(texts, role == "query" ? embed::EmbedRole::Query : embed::EmbedRole::Document);
-    const std::string out = args.value("out");
-    std::ofstream file;
-    if (!out.empty()) {
-        file.open(out + ".part", std::ios::binary | std::ios::trunc);
-        if (!file)
-            throw data::InputException({out, 0, "cannot write"});
-    }
-    std::ostream &os = out.empty() ? std::cout : file;
-    for (size_t i = 0; i < vectors.size(); ++i)
-        os << nlohmann::json{{"line", i + 1}, {"embedding", vectors[i]}}.dump() << '\n';
-    if (!out.empty()) {
-        file.close();
-        if (!file)
-            throw data::InputException({out, 0, "write failed (disk full?)"});
-        std::filesystem::rename(out + ".part", out);
-    }
+    writeOutput(args.value("out"), [&](std::ostream &os) {
+        for (size_t i = 0; i < vectors.size(); ++i)
+            os << nlohmann::json{{"line", i + 1}, {"embedding", vectors[i]}}.dump() << '\n';
+    });
     return kExitOk;
 }
 

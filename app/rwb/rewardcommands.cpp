@@ -1,10 +1,8 @@
 #include "cli.h"
 #include "commands.h"
 
-#include "data/extractionrecord.h"
-#include "eval/extractionmetrics.h"
+#include "data/jsonl.h"
 #include "reward/compositereward.h"
-#include "reward/extraction.h"
 #include "reward/registry.h"
 #include "task/catalog.h"
 #include "text/utf8.h"
@@ -72,58 +70,22 @@ Subcommands:
 Run "rwb reward <subcommand> --help" for its options.
 )";
 
-// Prints the lines --skip-invalid skipped.
-void reportSkipped(const std::vector<data::InputError> &skipped, const std::string &path)
+// The completions to score: the task's lines, each with "completion"; with skipInvalid,
+// bad lines are reported on stderr and left out.
+std::vector<task::Record> readCompletions(const task::Task &task, const std::string &path, bool skipInvalid)
 {
+    std::vector<data::InputError> skipped;
+    task::ReadOptions options;
+    options.requireCompletion = true;
+    if (skipInvalid)
+        options.skipped = &skipped;
+    std::vector<task::Record> records = task.read(path, options);
     for (const data::InputError &e : skipped)
         std::cerr << e.toString() << " (skipped)" << std::endl;
     if (!skipped.empty())
         printError("skipped " + std::to_string(skipped.size()) + " malformed line(s) of " + path);
+    return records;
 }
-
-// Reads and validates the input lines; prints skipped lines.
-std::vector<data::ExtractionRecord> readInput(const std::string &path, bool skipInvalid)
-{
-    data::ExtractionReadOptions options;
-    options.skipInvalid = skipInvalid;
-    data::ExtractionReadResult r = data::readExtractionJsonl(path, options);
-    for (const data::InputError &e : r.skipped)
-        std::cerr << e.toString() << " (skipped)" << std::endl;
-    if (!r.skipped.empty())
-        printError("skipped " + std::to_string(r.skipped.size()) + " malformed line(s) of " + path);
-    return std::move(r.records);
-}
-
-// Scores records, sharing one prepared prompt among consecutive lines of the same e-mail.
-class RecordScorer {
-public:
-    explicit RecordScorer(const reward::CompositeReward &composite) : m_composite(composite) {}
-
-    reward::CompositeReward::Scores score(const data::ExtractionRecord &r)
-    {
-        prepare(r);
-        const reward::ExtractionAnswer answer(r.completion, m_composite.thinking());
-        return m_composite.score(*m_prompt, answer);
-    }
-
-    std::vector<reward::Explanation> explain(const data::ExtractionRecord &r)
-    {
-        prepare(r);
-        const reward::ExtractionAnswer answer(r.completion, m_composite.thinking());
-        return m_composite.explain(*m_prompt, answer);
-    }
-
-private:
-    void prepare(const data::ExtractionRecord &r)
-    {
-        if (!m_prompt || m_prompt->senderEmail() != r.senderEmail || m_prompt->emailText() != r.emailText ||
-            m_prompt->gold() != r.gold)
-            m_prompt = std::make_unique<reward::ExtractionPrompt>(r.senderEmail, r.emailText, r.gold);
-    }
-
-    const reward::CompositeReward &m_composite;
-    std::unique_ptr<reward::ExtractionPrompt> m_prompt;
-};
 
 struct Stat {
     double sum = 0, sumSq = 0, min = INFINITY, max = -INFINITY;
@@ -166,13 +128,6 @@ std::string pad(const std::string &s, size_t width)
     return w >= width ? s : s + std::string(width - w, ' ');
 }
 
-void checkTask(const data::ExtractionRecord &r, const reward::RewardConfig &config, const std::string &path)
-{
-    if (r.task != config.task)
-        throw data::InputException(
-            {path, r.line, "task \"" + r.task + "\" does not match the reward config's task \"" + config.task + "\""});
-}
-
 int score(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"config", "input", "output"}, {"skip-invalid", "explain", "summary", "help"}});
@@ -187,13 +142,7 @@ int score(const std::vector<std::string> &argv)
     const reward::RewardConfig config = reward::loadRewardConfig(configPath, catalog.rewards());
     const reward::CompositeReward composite(config, configPath, catalog.rewards());
     const task::Task &task = catalog.get(config.task, configPath, "task");
-    std::vector<data::InputError> skipped;
-    task::ReadOptions readOptions;
-    readOptions.requireCompletion = true;
-    if (args.has("skip-invalid"))
-        readOptions.skipped = &skipped;
-    const std::vector<task::Record> records = task.read(inputPath, readOptions);
-    reportSkipped(skipped, inputPath);
+    const std::vector<task::Record> records = readCompletions(task, inputPath, args.has("skip-invalid"));
 
     std::ofstream file;
     const std::string partPath = outputPath + ".part";
@@ -284,7 +233,19 @@ int compare(const std::vector<std::string> &argv)
     const std::string inputPath = args.required("input");
     if (args.values("config").empty())
         throw UsageError{"--config is required (one or more)"};
-    const std::vector<data::ExtractionRecord> records = readInput(inputPath, args.has("skip-invalid"));
+    // Every config must score the same task: the input is read as that task's lines.
+    const task::Catalog &catalog = task::Catalog::builtin();
+    const std::vector<std::string> &paths = args.values("config");
+    std::vector<reward::RewardConfig> configs;
+    for (const std::string &path : paths) {
+        configs.push_back(reward::loadRewardConfig(path, catalog.rewards()));
+        if (configs.back().task != configs.front().task)
+            throw data::InputException({path, 0, "task: \"" + configs.back().task + "\" differs from \"" +
+                                                     configs.front().task + "\" of " + paths.front() +
+                                                     " (the configs compared must score one task)"});
+    }
+    const task::Task &task = catalog.get(configs.front().task, paths.front(), "task");
+    const std::vector<task::Record> records = readCompletions(task, inputPath, args.has("skip-invalid"));
     // Kinds in the order first seen.
     std::vector<std::string> kinds;
     for (const auto &r : records)
@@ -293,15 +254,15 @@ int compare(const std::vector<std::string> &argv)
 
     size_t nameWidth = 8;
     std::vector<std::pair<std::string, std::vector<double>>> rows;
-    for (const std::string &path : args.values("config")) {
-        const reward::RewardConfig config = reward::loadRewardConfig(path, reward::Registry::builtin());
-        const reward::CompositeReward composite(config, path);
-        RecordScorer scorer(composite);
+    for (size_t c = 0; c < configs.size(); ++c) {
+        const reward::RewardConfig &config = configs[c];
+        const std::string &path = paths[c];
+        const reward::CompositeReward composite(config, path, catalog.rewards());
         Stat all;
         std::map<std::string, Stat> perKind;
         for (const auto &r : records) {
-            checkTask(r, config, inputPath);
-            const double t = scorer.score(r).total;
+            const auto parsed = task.parse(*r.example, r.completion, config.thinking);
+            const double t = composite.score(*r.example, *parsed).total;
             all.add(t);
             if (!r.kind.empty())
                 perKind[r.kind].add(t);

@@ -80,15 +80,8 @@ ExtractionReadResult parseExtractionJsonl(std::string_view text, const std::stri
                                           const ExtractionReadOptions &options)
 {
     ExtractionReadResult result;
-    forEachLine(text, [&](size_t lineNo, std::string_view line) {
-        try {
-            result.records.push_back(parseExtractionLine(line, source, lineNo, options.requireCompletion));
-        } catch (const InputException &e) {
-            if (!options.skipInvalid)
-                throw;
-            result.skipped.push_back(e.error());
-        }
-        return true;
+    forEachRecordLine(text, options.skipInvalid ? &result.skipped : nullptr, [&](size_t lineNo, std::string_view line) {
+        result.records.push_back(parseExtractionLine(line, source, lineNo, options.requireCompletion));
     });
     return result;
 }

@@ -52,4 +52,19 @@ void forEachLine(std::string_view text, const std::function<bool(size_t, std::st
     }
 }
 
+void forEachRecordLine(std::string_view text, std::vector<InputError> *skipped,
+                       const std::function<void(size_t, std::string_view)> &parse)
+{
+    forEachLine(text, [&](size_t lineNo, std::string_view line) {
+        try {
+            parse(lineNo, line);
+        } catch (const InputException &e) {
+            if (!skipped)
+                throw;
+            skipped->push_back(e.error());
+        }
+        return true;
+    });
+}
+
 } // namespace rwb::data

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rwb::data {
 
@@ -34,5 +35,11 @@ std::string readTextFile(const std::string &path);
 // endings; a UTF-8 BOM at the start is skipped). Lines that are empty or only
 // white space are skipped. Stops early when fn returns false.
 void forEachLine(std::string_view text, const std::function<bool(size_t, std::string_view)> &fn);
+
+// Calls `parse(lineNumber, line)` for each line of `text` (as forEachLine). When
+// `skipped` is given, an InputException from parse is recorded there and the line is
+// skipped; otherwise it propagates. The readers of the JSONL record types use it.
+void forEachRecordLine(std::string_view text, std::vector<InputError> *skipped,
+                       const std::function<void(size_t, std::string_view)> &parse);
 
 } // namespace rwb::data

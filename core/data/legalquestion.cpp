@@ -131,15 +131,8 @@ LegalQuestionReadResult parseLegalQuestions(std::string_view text, const std::st
                                             const LegalQuestionReadOptions &options)
 {
     LegalQuestionReadResult result;
-    forEachLine(text, [&](size_t lineNo, std::string_view line) {
-        try {
-            result.questions.push_back(parseLegalQuestionLine(line, source, lineNo, options.requireCompletion));
-        } catch (const InputException &e) {
-            if (!options.skipInvalid)
-                throw;
-            result.skipped.push_back(e.error());
-        }
-        return true;
+    forEachRecordLine(text, options.skipInvalid ? &result.skipped : nullptr, [&](size_t lineNo, std::string_view line) {
+        result.questions.push_back(parseLegalQuestionLine(line, source, lineNo, options.requireCompletion));
     });
     return result;
 }

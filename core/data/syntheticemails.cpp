@@ -4,6 +4,7 @@
 #include "data/goldrule.h"
 #include "data/syntheticphrases.h"
 #include "text/normalize.h"
+#include "text/placeholders.h"
 #include "text/utf8.h"
 #include "util/rng.h"
 
@@ -170,6 +171,7 @@ private:
 
     // Text.
     std::string expand(const std::string &tmpl);
+    std::string placeholderValue(const std::string &key);
     std::string mentionOf(const Party &p, unsigned fullWeight, unsigned abbrevWeight, unsigned shortWeight);
     std::string slot(SlotKind kind) const { return std::string{kSlot, static_cast<char>(kind)}; }
     std::string dateText(const Date &d);
@@ -475,87 +477,81 @@ std::string EmailBuilder::phone()
 // Fills {placeholders}; an unknown one is a bug in the phrase tables.
 std::string EmailBuilder::expand(const std::string &tmpl)
 {
+    return text::expandPlaceholders(
+        tmpl, [this](const std::string &key) { return placeholderValue(key); }, "synthetic e-mails");
+}
+
+// The text of one placeholder; values drawn here come from the e-mail's random stream in
+// the order the template names them.
+std::string EmailBuilder::placeholderValue(const std::string &key)
+{
     std::string out;
-    size_t i = 0;
-    while (i < tmpl.size()) {
-        const size_t open = tmpl.find('{', i);
-        if (open == std::string::npos) {
-            out.append(tmpl, i, std::string::npos);
-            break;
+    if (key == "S") {
+        if (!m_sender || !m_senderStated)
+            throw std::logic_error("synthetic e-mails: {S} in an e-mail without a stated sender company");
+        out += slot(static_cast<SlotKind>(m_senderSlotKind));
+    } else if (key == "R") {
+        out += m_recipient ? mentionOf(*m_recipient, 50, 10, 40) : std::string("弊社");
+    } else if (key == "T") {
+        out += mentionOf(third(m_thirdOffset), 65, 15, 20);
+    } else if (key == "U") {
+        out += mentionOf(third(m_thirdOffset + 1), 65, 15, 20);
+    } else if (key == "C") {
+        if (!m_carrier)
+            m_carrier = newParty(CompanyCatalog::Draw::Carrier);
+        out += mentionOf(*m_carrier, 65, 15, 20);
+    } else if (key == "sp") {
+        out += m_senderPerson.surname;
+    } else if (key == "rp") {
+        out += m_recipientPerson.surname;
+    } else if (key == "op") {
+        out += m_rng.pick(ph::surnames()).text;
+    } else if (key == "dept") {
+        out += m_senderDept;
+    } else if (key == "date") {
+        out += dateText(m_date);
+    } else if (key == "date2") {
+        out += dateText(m_date2);
+    } else if (key == "time") {
+        out += timeText();
+    } else if (key == "item") {
+        out += m_item;
+    } else if (key == "qty") {
+        out += m_rng.pick(ph::quantities());
+    } else if (key == "price") {
+        out += withCommas(m_rng.between(3, 900) * 1000);
+    } else if (key == "price2") {
+        out += withCommas(m_rng.between(3, 900) * 1000);
+    } else if (key == "num") {
+        for (int part = 0; part < 3; ++part)
+            out += (part ? "-" : "") + str(m_rng.between(1000, 9999));
+    } else if (key == "count") {
+        out += withCommas(m_rng.between(2, 30) * 100);
+    } else if (key == "n") {
+        out += str(m_rng.between(2, 9));
+    } else if (key == "event") {
+        if (m_event.empty())
+            m_event = m_rng.pick(ph::events());
+        out += m_event;
+    } else if (key == "brand") {
+        if (m_brand.empty())
+            m_brand = m_rng.pick(ph::brands());
+        out += m_brand;
+    } else if (key == "unit" || key == "unit2") {
+        if (m_unit == 0) {
+            m_unit = m_rng.between(40, 3000);
+            m_unit2 = m_unit + std::max<int64_t>(1, m_unit * m_rng.between(3, 15) / 100);
         }
-        out.append(tmpl, i, open - i);
-        const size_t close = tmpl.find('}', open);
-        if (close == std::string::npos)
-            throw std::logic_error("synthetic e-mails: unclosed placeholder in \"" + tmpl + "\"");
-        const std::string key = tmpl.substr(open + 1, close - open - 1);
-        i = close + 1;
-        if (key == "S") {
-            if (!m_sender || !m_senderStated)
-                throw std::logic_error("synthetic e-mails: {S} in an e-mail without a stated sender company");
-            out += slot(static_cast<SlotKind>(m_senderSlotKind));
-        } else if (key == "R") {
-            out += m_recipient ? mentionOf(*m_recipient, 50, 10, 40) : std::string("弊社");
-        } else if (key == "T") {
-            out += mentionOf(third(m_thirdOffset), 65, 15, 20);
-        } else if (key == "U") {
-            out += mentionOf(third(m_thirdOffset + 1), 65, 15, 20);
-        } else if (key == "C") {
-            if (!m_carrier)
-                m_carrier = newParty(CompanyCatalog::Draw::Carrier);
-            out += mentionOf(*m_carrier, 65, 15, 20);
-        } else if (key == "sp") {
-            out += m_senderPerson.surname;
-        } else if (key == "rp") {
-            out += m_recipientPerson.surname;
-        } else if (key == "op") {
-            out += m_rng.pick(ph::surnames()).text;
-        } else if (key == "dept") {
-            out += m_senderDept;
-        } else if (key == "date") {
-            out += dateText(m_date);
-        } else if (key == "date2") {
-            out += dateText(m_date2);
-        } else if (key == "time") {
-            out += timeText();
-        } else if (key == "item") {
-            out += m_item;
-        } else if (key == "qty") {
-            out += m_rng.pick(ph::quantities());
-        } else if (key == "price") {
-            out += withCommas(m_rng.between(3, 900) * 1000);
-        } else if (key == "price2") {
-            out += withCommas(m_rng.between(3, 900) * 1000);
-        } else if (key == "num") {
-            for (int part = 0; part < 3; ++part)
-                out += (part ? "-" : "") + str(m_rng.between(1000, 9999));
-        } else if (key == "count") {
-            out += withCommas(m_rng.between(2, 30) * 100);
-        } else if (key == "n") {
-            out += str(m_rng.between(2, 9));
-        } else if (key == "event") {
-            if (m_event.empty())
-                m_event = m_rng.pick(ph::events());
-            out += m_event;
-        } else if (key == "brand") {
-            if (m_brand.empty())
-                m_brand = m_rng.pick(ph::brands());
-            out += m_brand;
-        } else if (key == "unit" || key == "unit2") {
-            if (m_unit == 0) {
-                m_unit = m_rng.between(40, 3000);
-                m_unit2 = m_unit + std::max<int64_t>(1, m_unit * m_rng.between(3, 15) / 100);
-            }
-            out += withCommas(key == "unit" ? m_unit : m_unit2);
-        } else if (key == "place") {
-            out += m_rng.pick(ph::places());
-        } else if (key == "address") {
-            const int64_t chome = m_rng.between(1, 5);
-            const int64_t block = m_rng.between(1, 20);
-            const int64_t house = m_rng.between(1, 30);
-            out += "中央" + str(chome) + "丁目" + str(block) + "-" + str(house);
-        } else {
-            throw std::logic_error("synthetic e-mails: unknown placeholder {" + key + "}");
-        }
+        out += withCommas(key == "unit" ? m_unit : m_unit2);
+    } else if (key == "place") {
+        out += m_rng.pick(ph::places());
+    } else if (key == "address") {
+        const int64_t chome = m_rng.between(1, 5);
+        const int64_t block = m_rng.between(1, 20);
+        const int64_t house = m_rng.between(1, 30);
+        out += "中央" + str(chome) + "丁目" + str(block) + "-" + str(house);
+    } else {
+        throw std::logic_error("synthetic e-mails: unknown placeholder {" + key + "}");
     }
     return out;
 }

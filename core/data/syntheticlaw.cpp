@@ -1,6 +1,7 @@
 #include "data/syntheticlaw.h"
 
 #include "data/legalphrases.h"
+#include "text/placeholders.h"
 #include "util/rng.h"
 
 #include <algorithm>
@@ -40,26 +41,15 @@ using Vars = std::map<std::string, std::string>;
 // table: std::logic_error naming it.
 std::string expand(const std::string &tmpl, const Vars &vars)
 {
-    std::string out;
-    size_t i = 0;
-    while (i < tmpl.size()) {
-        const size_t open = tmpl.find('{', i);
-        if (open == std::string::npos) {
-            out.append(tmpl, i, std::string::npos);
-            break;
-        }
-        const size_t close = tmpl.find('}', open);
-        if (close == std::string::npos)
-            throw std::logic_error("legal phrase table: unclosed placeholder in \"" + tmpl + "\"");
-        out.append(tmpl, i, open - i);
-        const std::string name = tmpl.substr(open + 1, close - open - 1);
-        auto it = vars.find(name);
-        if (it == vars.end())
-            throw std::logic_error("legal phrase table: unknown placeholder {" + name + "} in \"" + tmpl + "\"");
-        out += it->second;
-        i = close + 1;
-    }
-    return out;
+    return text::expandPlaceholders(
+        tmpl,
+        [&](const std::string &name) {
+            const auto it = vars.find(name);
+            if (it == vars.end())
+                throw std::logic_error("legal phrase table: unknown placeholder {" + name + "} in \"" + tmpl + "\"");
+            return it->second;
+        },
+        "legal phrase table");
 }
 
 // The placeholder names of a template, in order, without repeats.
