@@ -16,6 +16,8 @@
 #include <QtTest>
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <set>
 
 using namespace rwb;
 
@@ -66,6 +68,7 @@ private Q_SLOTS:
     void semanticByHand();
     void semanticBatchEqualsOneByOne();
     void promptAndTarget();
+    void bundledSamplesCategories();
     void metrics();
     void compositeFromConfig();
     void badLinesNamed_data();
@@ -186,7 +189,47 @@ void TestLegalRewards::promptAndTarget()
     QCOMPARE(p.grade().consistency, 1.0);
     QCOMPARE(e.goldText(), std::string("[12, 30] 30日以内に届け出なければなりません。"));
     QVERIFY(QString::fromStdString(p.detailsJson()).contains(R"("cited":[12])"));
-    QVERIFY(QString::fromStdString(e.metaJson()).contains(R"("retrieved":[{"law_code":12)"));
+    // The meta is the question's dataset line, and the store rebuilds the example from it.
+    QVERIFY(QString::fromStdString(e.metaJson()).contains(R"("retrieved":[{"id":"12")"));
+    const auto back = t.exampleFromStore(e.metaJson(), e.goldText(), "store");
+    QCOMPARE(back->metaJson(), e.metaJson());
+    QCOMPARE(back->goldText(), e.goldText());
+    QVERIFY_THROWS_EXCEPTION(data::InputException, t.exampleFromStore(R"({"question": "q"})", "", "store"));
+}
+
+void TestLegalRewards::bundledSamplesCategories()
+{
+    // The Designer's hand-written samples: each label lands in the failure category it
+    // names (partial and extra citations are wrong citations; a repeated right code is
+    // still right), and every category of the task occurs.
+    const task::Task &t = task::Catalog::builtin().get("legal_qa", "x", "task");
+    task::ReadOptions o;
+    o.requireCompletion = true;
+    const auto records = t.read(RWB_RESOURCES_DIR "/samples/legal_qa_samples.jsonl", o);
+    QVERIFY(records.size() >= 150);
+    const std::map<std::string, std::string> expected{
+        {"right", "right"},
+        {"bad_xml", "format"},
+        {"hallucinated_code", "hallucinated_citation"},
+        {"missing_citation", "missing_citation"},
+        {"wrong_citation", "wrong_citation"},
+        {"partial_citation", "wrong_citation"},
+        {"contradiction", "contradiction"},
+        {"incomplete", "incomplete"},
+        {"duplicate_citation", "right"},
+    };
+    const auto categories = t.failureCategories();
+    std::set<std::string> seen, questions;
+    for (const task::Record &r : records) {
+        const auto c = t.parse(*r.example, r.completion, false);
+        const std::string &key = categories.at(t.failureCategory(*r.example, *c)).key;
+        QVERIFY2(expected.count(r.kind), r.kind.c_str());
+        QVERIFY2(key == expected.at(r.kind), (r.example->id() + ": " + r.kind + " → " + key).c_str());
+        seen.insert(key);
+        questions.insert(r.example->goldText());
+    }
+    QCOMPARE(seen.size(), categories.size());
+    QVERIFY(questions.size() >= 40);
 }
 
 void TestLegalRewards::metrics()

@@ -98,9 +98,17 @@ void TestRewardConfig::roundTrip()
 
 void TestRewardConfig::presets()
 {
-    // Every row of the paper's table 1 (10) and †, ‡ and * of table 2.
+    // Every row of the paper's table 1 (10) and †, ‡ and * of table 2; and the legal-QA
+    // paper's two reward sets.
     QDir dir(RWB_RESOURCES_DIR "/presets");
-    const QStringList files = dir.entryList({"*.json"}, QDir::Files, QDir::Name);
+    const QStringList legal = dir.entryList({"legal_*.json"}, QDir::Files, QDir::Name);
+    QCOMPARE(legal, (QStringList{"legal_citation_only.json", "legal_citation_semantic.json"}));
+    for (const QString &f : legal) {
+        const RewardConfig c = loadRewardConfig(dir.filePath(f).toStdString(), Registry::builtin());
+        QCOMPARE(c.task, std::string("legal_qa"));
+        QCOMPARE(c.components.size(), f.contains("semantic") ? size_t(4) : size_t(3));
+    }
+    const QStringList files = dir.entryList({"table*.json"}, QDir::Files, QDir::Name);
     QCOMPARE(files.size(), 13);
     int thinking = 0;
     for (const QString &f : files) {

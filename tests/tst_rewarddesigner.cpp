@@ -7,6 +7,7 @@
 #include "samplescoremodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QSlider>
@@ -50,7 +51,7 @@ QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArra
 int rowOf(const SampleScoreModel *m, const char *id)
 {
     for (int r = 0; r < m->rowCount(); ++r)
-        if (m->record(r).id == id)
+        if (m->record(r).example->id() == id)
             return r;
     return -1;
 }
@@ -65,6 +66,7 @@ private Q_SLOTS:
     void sliderAndShares();
     void filterAndSort();
     void detailExplains();
+    void legalSamples();
     void presetsLoadAndSave();
     void badInputKeepsState();
     void thinkingMode();
@@ -209,10 +211,63 @@ void TestRewardDesigner::detailExplains()
     QVERIFY(html.contains(QRegularExpression("background-color:#ffe08a;\">kirameki</span><span[^>]*>shouji")));
 }
 
+void TestRewardDesigner::legalSamples()
+{
+    // The bundled legal-QA samples switch the Designer to that task: its four components,
+    // its two presets, and a config of the other task is refused with both names.
+    RewardDesigner d;
+    QString error;
+    QVERIFY2(d.loadSamples(":/samples/legal_qa_samples.jsonl", &error), qPrintable(error));
+    QAbstractItemModelTester tester(d.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(std::string(d.model()->task().name()), std::string("legal_qa"));
+    QCOMPARE(d.model()->componentNames(), (QStringList{"xml_format", "non_hallucination", "citation_f1", "semantic"}));
+    QCOMPARE(d.weightsEditor()->weights().size(), 4);
+    QVERIFY(d.model()->rowCount() >= 150);
+    auto *box = d.componentsPanel()->findChild<QComboBox *>(QStringLiteral("presets"));
+    QCOMPARE(box->count(), 2);
+    QVERIFY(!d.loadConfig(":/presets/table1_partial.json", &error));
+    QVERIFY2(error.contains("company_extraction") && error.contains("legal_qa"), qPrintable(error));
+    QVERIFY2(d.loadConfig(":/presets/legal_citation_only.json", &error), qPrintable(error));
+    QCOMPARE(d.weightsEditor()->weights(), (QVector<double>{1, 1, 1, 0}));
+
+    // q01-c1 is right: format 1, one retrieved code cited (0.5), citation F1 1; the total
+    // over the three weighted components is (1 + 0.5 + 1) / 3.
+    const int right = rowOf(d.model(), "q01-c1");
+    QVERIFY(right >= 0);
+    QCOMPARE(d.model()->record(right).kind, std::string("right"));
+    QCOMPARE(d.model()->componentValue(right, 0), 1.0);
+    QCOMPARE(d.model()->componentValue(right, 1), 0.5);
+    QCOMPARE(d.model()->componentValue(right, 2), 1.0);
+    QVERIFY(std::abs(d.model()->total(right) - 2.5 / 3.0) < 1e-12);
+
+    // A hallucinated code: the detail names the category and marks the code as not in the prompt.
+    int hallucinated = -1;
+    for (int r = 0; r < d.model()->rowCount() && hallucinated < 0; ++r)
+        if (d.model()->record(r).kind == "hallucinated_code")
+            hallucinated = r;
+    QVERIFY(hallucinated >= 0);
+    QCOMPARE(d.model()->componentValue(hallucinated, 1), 0.0);
+    d.table()->sortByColumn(SampleScoreModel::IdColumn, Qt::AscendingOrder);
+    const QModelIndex source = d.model()->index(hallucinated, 0);
+    d.table()->setCurrentIndex(static_cast<QSortFilterProxyModel *>(d.table()->model())->mapFromSource(source));
+    const QString html = d.detailView()->html();
+    QVERIFY2(html.contains("Hallucinated citation"), qPrintable(html.left(2000)));
+    QVERIFY(html.contains("not in the prompt: a hallucinated code"));
+    QVERIFY(html.contains("Citations against gold"));
+    QVERIFY(html.contains("The answer's facts against the reference"));
+
+    // Back to the extraction samples: five components again.
+    QVERIFY(d.loadSamples(":/samples/company_samples.jsonl", &error));
+    QCOMPARE(d.model()->componentNames().size(), 5);
+    QCOMPARE(box->count(), 13);
+}
+
 void TestRewardDesigner::presetsLoadAndSave()
 {
-    const auto presets = RewardDesigner::bundledPresets();
+    QCOMPARE(RewardDesigner::bundledPresets().size(), 15);
+    const auto presets = RewardDesigner::bundledPresets("company_extraction");
     QCOMPARE(presets.size(), 13);
+    QCOMPARE(RewardDesigner::bundledPresets("legal_qa").size(), 2);
     RewardDesigner d;
     QString error;
     QVERIFY(d.loadConfig(":/presets/table2_dagger_format50_partial10_marker40.json", &error));
@@ -335,16 +390,13 @@ void TestRewardDesigner::thousandSamples()
 {
     // 1,000 samples; a weight change recomputes only the totals. The time is reported,
     // not asserted (speed is a benchmark's job): see docs/results.md.
-    std::vector<rwb::data::ExtractionRecord> records;
+    std::vector<rwb::task::Record> records;
     RewardDesigner d;
     QString error;
     QVERIFY(d.loadSamples(":/samples/company_samples.jsonl", &error));
-    for (int i = 0; records.size() < 1000; ++i) {
-        auto r = d.model()->record(i % d.model()->rowCount());
-        r.id += "-" + std::to_string(i);
-        records.push_back(r);
-    }
-    d.model()->setSamples(records);
+    for (int i = 0; records.size() < 1000; ++i)
+        records.push_back(d.model()->record(i % d.model()->rowCount()));
+    d.model()->setSamples(d.model()->task(), records);
     QVERIFY(d.loadConfig(":/presets/table2_star_partial20_marker80.json", &error));
     d.table()->sortByColumn(d.model()->totalColumn(), Qt::DescendingOrder);
     QElapsedTimer t;

@@ -140,6 +140,19 @@ public:
         return nlohmann::json{{"id", e.id()}, {"word", e.goldText()}, {"completion", completion}}.dump();
     }
     std::string_view headlineMetric() const override { return "exact"; }
+    std::shared_ptr<const task::Example> exampleFromStore(const std::string &, const std::string &gold,
+                                                          const std::string &) const override
+    {
+        return std::make_shared<const EchoExample>("", gold);
+    }
+    std::vector<task::FailureCategory> failureCategories() const override
+    {
+        return {{"echoed", "echoed", "the completion is the word"}, {"other", "other", "anything else"}};
+    }
+    size_t failureCategory(const task::Example &e, const task::Completion &c) const override
+    {
+        return c.answer() == task::as<EchoExample>(e).word() ? 0 : 1;
+    }
 };
 
 task::Catalog echoCatalog()

@@ -9,6 +9,9 @@
 #include "sampledetailview.h"
 #include "samplefilterproxy.h"
 #include "samplescoremodel.h"
+#include "task/catalog.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -30,6 +33,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QTableView>
+#include <QTemporaryFile>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -85,7 +89,7 @@ void RewardDesigner::buildComponentsPanel()
     m_presets = new QComboBox(panel);
     m_presets->setObjectName(QStringLiteral("presets"));
     m_presetLabel->setBuddy(m_presets);
-    for (const auto &[name, path] : bundledPresets())
+    for (const auto &[name, path] : bundledPresets(QString::fromStdString(std::string(m_model->task().name()))))
         m_presets->addItem(name, path);
     connect(m_presets, &QComboBox::activated, this, &RewardDesigner::onPresetChosen);
 
@@ -214,7 +218,7 @@ void RewardDesigner::buildSamplesPanel()
     m_samplesPanel = panel;
 }
 
-QVector<QPair<QString, QString>> RewardDesigner::bundledPresets()
+QVector<QPair<QString, QString>> RewardDesigner::bundledPresets(const QString &task)
 {
     QVector<QPair<QString, QString>> out;
     const QDir dir(QStringLiteral(":/presets"));
@@ -225,6 +229,8 @@ QVector<QPair<QString, QString>> RewardDesigner::bundledPresets()
             continue;
         try {
             const auto c = rwb::reward::parseRewardConfig(text, path.toStdString(), rwb::reward::Registry::builtin());
+            if (!task.isEmpty() && QString::fromStdString(c.task) != task)
+                continue;
             out.push_back({QString::fromStdString(c.name.empty() ? file.toStdString() : c.name), path});
         } catch (const std::exception &) {
             // A bundled preset that does not parse is a build error caught by the tests.
@@ -238,34 +244,96 @@ bool RewardDesigner::loadSamples(const QString &path, QString *error, QStringLis
     std::string text;
     if (!readAll(path, text, error))
         return false;
-    rwb::data::ExtractionReadOptions options;
-    options.skipInvalid = true;
-    rwb::data::ExtractionReadResult result;
+    // The samples' task: the "task" of the first line that has one (extraction without).
+    const rwb::task::Catalog &catalog = rwb::task::Catalog::builtin();
+    std::string taskName(rwb::data::kCompanyExtractionTask);
+    for (size_t pos = 0; pos < text.size();) {
+        const size_t end = std::min(text.find('\n', pos), text.size());
+        const nlohmann::json line = nlohmann::json::parse(text.substr(pos, end - pos), nullptr, false);
+        pos = end + 1;
+        if (line.is_object()) {
+            if (auto t = line.find("task"); t != line.end() && t->is_string())
+                taskName = t->get<std::string>();
+            break;
+        }
+    }
+    const rwb::task::Task *task = catalog.find(taskName);
+    if (!task) {
+        if (error)
+            *error = tr("%1: the samples are of the task \"%2\", which this build does not have").arg(path, QString::fromStdString(taskName));
+        return false;
+    }
+    // Resources (":/…") are read through a temporary copy: tasks read files.
+    QTemporaryFile copy;
+    std::string file = path.toStdString();
+    if (path.startsWith(QLatin1String(":/"))) {
+        if (!copy.open() || copy.write(text.data(), static_cast<qint64>(text.size())) < 0 || !copy.flush()) {
+            if (error)
+                *error = tr("%1: cannot copy to a temporary file").arg(path);
+            return false;
+        }
+        file = copy.fileName().toStdString();
+    }
+    std::vector<rwb::data::InputError> skipped;
+    std::vector<rwb::task::Record> records;
     try {
-        result = rwb::data::parseExtractionJsonl(text, path.toStdString(), options);
+        rwb::task::ReadOptions options;
+        options.requireCompletion = true;
+        options.skipped = &skipped;
+        records = task->read(file, options);
     } catch (const std::exception &e) {
         if (error)
-            *error = QString::fromStdString(e.what());
+            *error = skipped.empty() ? QString::fromStdString(e.what()).replace(QString::fromStdString(file), path)
+                                     : tr("%1: no valid sample line (%n malformed line(s))", nullptr, static_cast<int>(skipped.size())).arg(path);
+        if (problems) {
+            problems->clear();
+            for (const auto &p : skipped)
+                *problems << QString::fromStdString(p.toString()).replace(QString::fromStdString(file), path);
+        }
         return false;
     }
     if (problems) {
         problems->clear();
-        for (const auto &p : result.skipped)
-            *problems << QString::fromStdString(p.toString());
+        for (const auto &p : skipped)
+            *problems << QString::fromStdString(p.toString()).replace(QString::fromStdString(file), path);
     }
-    if (result.records.empty()) {
-        if (error)
-            *error = tr("%1: no valid sample line (%n malformed line(s))", nullptr, static_cast<int>(result.skipped.size()))
-                         .arg(path);
-        return false;
-    }
-    const int count = static_cast<int>(result.records.size());
-    m_model->setSamples(std::move(result.records));
+    const int count = static_cast<int>(records.size());
+    const bool taskChanged = task != &m_model->task();
+    m_model->setSamples(*task, std::move(records));
+    if (taskChanged)
+        rebuildForTask();
     m_samplesPath = path;
     m_detail->clear();
     updateCount();
     Q_EMIT samplesLoaded(path, count);
     return true;
+}
+
+void RewardDesigner::rebuildForTask()
+{
+    // The components are the task's: a new weights editor in the old one's place.
+    auto *old = m_weights;
+    m_weights = new ComponentWeightsEditor(m_model->componentNames(), m_componentsPanel);
+    connect(m_weights, &ComponentWeightsEditor::weightsChanged, this, &RewardDesigner::onWeightsChanged);
+    if (old) {
+        delete m_componentsPanel->layout()->replaceWidget(old, m_weights);
+        old->deleteLater();
+    }
+    // The presets of this task only.
+    {
+        const QSignalBlocker b(m_presets);
+        m_presets->clear();
+        for (const auto &[name, path] : bundledPresets(QString::fromStdString(std::string(m_model->task().name()))))
+            m_presets->addItem(name, path);
+        m_presets->setCurrentIndex(-1);
+    }
+    const QFontMetrics fm = m_table->fontMetrics();
+    for (int c = SampleScoreModel::FirstComponentColumn; c < m_model->columnCount(); ++c)
+        m_table->setColumnWidth(c, fm.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 22);
+    m_configName.clear();
+    m_configPath.clear();
+    retranslate();
+    updateRunBar();
 }
 
 bool RewardDesigner::loadConfig(const QString &path, QString *error)
@@ -276,6 +344,12 @@ bool RewardDesigner::loadConfig(const QString &path, QString *error)
     rwb::reward::RewardConfig config;
     try {
         config = rwb::reward::parseRewardConfig(text, path.toStdString(), rwb::reward::Registry::builtin());
+        if (config.task != m_model->task().name()) {
+            if (error)
+                *error = tr("%1: the config is for the task \"%2\"; the samples are of \"%3\". Open samples of that task first.")
+                             .arg(path, QString::fromStdString(config.task), QString::fromStdString(std::string(m_model->task().name())));
+            return false;
+        }
         if (!path.startsWith(QLatin1String(":/")))
             config.baseDir = QFileInfo(path).absolutePath().toStdString();
         if (!config.synonyms.empty())
@@ -324,6 +398,7 @@ rwb::reward::RewardConfig RewardDesigner::currentConfig() const
 {
     rwb::reward::RewardConfig c;
     c.name = m_configName.toStdString();
+    c.task = std::string(m_model->task().name());
     c.thinking = m_model->thinking();
     const QVector<double> w = m_weights->weights();
     for (int i = 0; i < w.size(); ++i)
@@ -357,7 +432,7 @@ bool RewardDesigner::saveConfig(const QString &path, QString *error) const
 void RewardDesigner::openSamplesDialog()
 {
     const QString path = QFileDialog::getOpenFileName(m_samplesPanel, tr("Open samples"), QString(),
-                                                      tr("Extraction samples (*.jsonl);;All files (*)"));
+                                                      tr("Samples (*.jsonl);;All files (*)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -563,8 +638,9 @@ void RewardDesigner::showCurrent()
     }
     const int row = m_proxy->mapToSource(current).row();
     SampleDetailView::Content c;
+    c.task = &m_model->task();
     c.record = m_model->record(row);
-    c.answer = m_model->answer(row);
+    c.completion = c.task->parse(*c.record.example, c.record.completion, m_model->thinking());
     c.explanations = m_model->explain(row);
     c.weights = m_model->weights();
     c.total = m_model->total(row);

@@ -63,7 +63,8 @@ public:
     QString configPath() const { return m_configPath; }
 
     // The bundled presets: (display name, resource path), in file-name order.
-    static QVector<QPair<QString, QString>> bundledPresets();
+    // The bundled presets (name, resource path) of `task` ("": every task's).
+    static QVector<QPair<QString, QString>> bundledPresets(const QString &task = {});
 
     // Selects a row of the sample table (a proxy row) and shows it in the detail panel.
     void selectRow(int proxyRow);
@@ -108,6 +109,7 @@ private:
     void updateCount();
     void showCurrent();
     void retranslate();
+    void rebuildForTask();
     void updateRunBar();
     bool eventFilter(QObject *watched, QEvent *event) override;
 

@@ -1,21 +1,23 @@
 #include "rolloutdetailview.h"
 #include "storedrewardconfig.h"
 
+#include "taskpresenter.h"
+
+#include "data/extractionrecord.h"
 #include "data/jsonl.h"
 #include "reward/compositereward.h"
-#include "reward/extraction.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "rewardhtml.h"
 #include "rewardtext.h"
 #include "store/runstore.h"
-#include "text/lcs.h"
-#include "text/normalize.h"
-#include "text/utf8.h"
+#include "task/catalog.h"
+#include "task/task.h"
 
 #include <QEvent>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStringList>
 #include <QTextBrowser>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -31,9 +33,6 @@ using RewardHtml::escape;
 
 // The prompt is cut to this many characters until "show all" is clicked.
 constexpr int kPromptPreview = 600;
-// Colours of the completion's thinking-format tags and of the answer block.
-const char *const kTagColour = "#7a3db8";
-const char *const kAnswerBlockColour = "#dde9ff";
 // Advantage colours.
 const char *const kPositiveColour = "#1a7f37";
 const char *const kNegativeColour = "#c62828";
@@ -45,20 +44,26 @@ QString str(const std::string &s)
     return QString::fromStdString(s);
 }
 
-// answer and gold (UTF-8) with their longest common substring green, the rest of the
-// answer red and the rest of the gold orange.
-std::pair<QString, QString> markedPair(const std::string &answer, const std::string &gold)
-{
-    const text::CommonSubstring c = text::longestCommonSubstring(text::decodeUtf8(answer), text::decodeUtf8(gold));
-    return {RewardHtml::markSpan(answer, {c.posA, c.length}, RewardHtml::kSameColour, RewardHtml::kExtraColour),
-            RewardHtml::markSpan(gold, {c.posB, c.length}, RewardHtml::kSameColour, RewardHtml::kMissingColour)};
-}
+// A rollout as stored, for when its task cannot rebuild it: the gold and the answer.
+class StoredExample : public task::Example {
+public:
+    explicit StoredExample(std::string gold) : m_gold(std::move(gold)) {}
+    const std::string &id() const override { return m_id; }
+    std::string goldText() const override { return m_gold; }
+    std::string metaJson() const override { return {}; }
 
-QString pairRows(const QString &answerLabel, const QString &goldLabel, const std::pair<QString, QString> &p)
-{
-    return QStringLiteral("<tr><td>%1</td><td><tt>%2</tt></td></tr><tr><td>%3</td><td><tt>%4</tt></td></tr>")
-        .arg(answerLabel, p.first, goldLabel, p.second);
-}
+private:
+    std::string m_id, m_gold;
+};
+class StoredCompletion : public task::Completion {
+public:
+    StoredCompletion(std::string text, std::string answer) : m_text(std::move(text)), m_answer(std::move(answer)) {}
+    const std::string &text() const override { return m_text; }
+    const std::string &answer() const override { return m_answer; }
+
+private:
+    std::string m_text, m_answer;
+};
 
 } // namespace
 
@@ -80,16 +85,16 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
     Content c;
     c.rollout = store.rollout(rolloutId);
     const store::StoredRollout &r = c.rollout;
-    c.runName = str(store.run(r.runId).name);
+    const store::RunInfo run = store.run(r.runId);
+    c.runName = str(run.name);
+    c.task = run.task.empty() ? std::string(data::kCompanyExtractionTask) : run.task;
 
-    // The e-mail as the rewards saw it (GRPO records it in the prompt's metadata).
+    // The example as the rewards saw it (GRPO records it in the prompt's metadata).
+    std::string meta;
     store.query("SELECT p.meta_json FROM rollouts r JOIN prompts p ON p.id = r.prompt WHERE r.id = " +
                     std::to_string(rolloutId),
                 [&](const std::vector<std::string> &, const std::vector<store::SqlValue> &values) {
-                    const QJsonObject meta =
-                        QJsonDocument::fromJson(QByteArray::fromStdString(values.at(0).bytes)).object();
-                    c.senderEmail = meta.value(QStringLiteral("sender_email")).toString();
-                    c.emailText = meta.value(QStringLiteral("email_text")).toString();
+                    meta = values.at(0).bytes;
                     return false;
                 });
 
@@ -103,35 +108,55 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
     auto storedValue = [&](const QString &name) {
         return stored.contains(name) ? stored.value(name).toDouble() : std::numeric_limits<double>::quiet_NaN();
     };
+    const task::Catalog &catalog = task::Catalog::builtin();
+    const task::Task *task = catalog.find(c.task);
+    QStringList problems;
+    // The example and the completion, for the outcome and the explanations.
+    if (!task) {
+        problems << tr("This build has no task \"%1\", so the rollout is shown as stored.").arg(str(c.task));
+    } else {
+        try {
+            c.example = task->exampleFromStore(meta.empty() ? "{}" : meta, r.gold,
+                                               "run " + std::to_string(r.runId) + ", prompt of rollout " + std::to_string(rolloutId));
+        } catch (const std::exception &e) {
+            problems << tr("The prompt's recorded input could not be read: %1").arg(str(e.what()));
+        }
+    }
     if (!inForce) {
-        c.problem = tr("The run recorded no reward config at or before step %1.").arg(r.step);
+        problems << tr("The run recorded no reward config at or before step %1.").arg(r.step);
         for (auto it = stored.begin(); it != stored.end(); ++it)
             c.components.push_back({it.key(), it.value().toDouble(), 0.0, false, {}});
-        return c;
-    }
-    c.configStep = inForce->step;
-    const std::string source = "reward config of run " + std::to_string(r.runId) + " at step " + std::to_string(inForce->step);
-    try {
-        reward::RewardConfig config = reward::parseRewardConfig(inForce->configJson, source, reward::Registry::builtin());
-        c.thinking = config.thinking;
-        const reward::CompositeReward composite(config, source);
-        const reward::ExtractionPrompt prompt(c.senderEmail.toStdString(), c.emailText.toStdString(), r.gold);
-        const reward::ExtractionAnswer answer(r.rollout.completion, c.thinking);
-        const std::vector<reward::Explanation> explanations = composite.explain(prompt, answer);
-        for (size_t i = 0; i < composite.size(); ++i) {
-            const QString name = str(composite.componentName(i));
-            c.components.push_back({name, storedValue(name), composite.weight(i), true, explanations[i]});
+    } else {
+        c.configStep = inForce->step;
+        const std::string source = "reward config of run " + std::to_string(r.runId) + " at step " + std::to_string(inForce->step);
+        try {
+            reward::RewardConfig config = reward::parseRewardConfig(inForce->configJson, source, catalog.rewards());
+            c.thinking = config.thinking;
+            if (!c.example)
+                throw std::runtime_error("without the prompt's input the components cannot be explained");
+            c.completion = task->parse(*c.example, r.rollout.completion, c.thinking);
+            const reward::CompositeReward composite(config, source, catalog.rewards());
+            const std::vector<reward::Explanation> explanations = composite.explain(*c.example, *c.completion);
+            for (size_t i = 0; i < composite.size(); ++i) {
+                const QString name = str(composite.componentName(i));
+                c.components.push_back({name, storedValue(name), composite.weight(i), true, explanations[i]});
+            }
+        } catch (const std::exception &e) {
+            // Show what was stored, without explanations: the config may name a reward this build lacks.
+            problems << tr("The reward config could not be rebuilt to explain the values: %1").arg(str(e.what()));
+            const StoredRewardConfig stored = readStoredRewardConfig(inForce->configJson);
+            c.thinking = stored.thinking;
+            for (int i = 0; i < stored.names.size(); ++i)
+                c.components.push_back({stored.names[i], storedValue(stored.names[i]), stored.weights[i], false, {}});
         }
-        if (c.senderEmail.isEmpty() && c.emailText.isEmpty())
-            c.problem = tr("The prompt has no recorded e-mail, so rewards that look at it are explained without it.");
-    } catch (const std::exception &e) {
-        // Show what was stored, without explanations: the config may name a reward this build lacks.
-        c.problem = tr("The reward config could not be rebuilt to explain the values: %1").arg(str(e.what()));
-        const StoredRewardConfig stored = readStoredRewardConfig(inForce->configJson);
-        c.thinking = stored.thinking;
-        for (int i = 0; i < stored.names.size(); ++i)
-            c.components.push_back({stored.names[i], storedValue(stored.names[i]), stored.weights[i], false, {}});
     }
+    if (task && c.example && !c.completion)
+        c.completion = task->parse(*c.example, r.rollout.completion, c.thinking);
+    if (task && c.example && c.completion)
+        c.categoryHtml = TaskPresenter::categoryHtml(*task, *c.example, *c.completion);
+    if (c.task == data::kCompanyExtractionTask && c.example && meta.find("email_text") == std::string::npos)
+        problems << tr("The prompt has no recorded e-mail, so rewards that look at it are explained without it.");
+    c.problem = problems.join(QLatin1Char(' '));
     return c;
 }
 
@@ -179,7 +204,7 @@ void RolloutDetailView::anchorClicked(const QUrl &url)
 
 void RolloutDetailView::render()
 {
-    m_html = headerHtml() + answerHtml() + componentsHtml() + completionHtml() + promptHtml();
+    m_html = headerHtml() + answerHtml() + componentsHtml() + completionHtml() + inputHtml() + promptHtml();
     m_browser->setHtml(m_html);
 }
 
@@ -220,44 +245,29 @@ QString RolloutDetailView::headerHtml() const
                       tr("sampling %1 · updated %2 · reference %3 (%4 token ids)")
                           .arg(mean(r.logprobsOld), mean(r.logprobsNew), mean(r.logprobsRef))
                           .arg(r.tokenIds.size()));
+    h += m_content.categoryHtml;
     if (!m_content.problem.isEmpty())
         h += QStringLiteral("<p style=\"color:%1\">%2</p>").arg(QLatin1String(kNegativeColour), escape(m_content.problem));
     return h;
 }
 
+std::vector<reward::Explanation> RolloutDetailView::explanations() const
+{
+    std::vector<reward::Explanation> out;
+    for (const Component &c : m_content.components)
+        if (c.explained)
+            out.push_back(c.explanation);
+    return out;
+}
+
 QString RolloutDetailView::answerHtml() const
 {
+    const TaskPresenter &presenter = TaskPresenter::forTask(m_content.task);
+    if (m_content.example && m_content.completion)
+        return presenter.outcomeHtml(*m_content.example, *m_content.completion, explanations());
+    // Without the task's view of it: the stored answer against the stored gold.
     const store::StoredRollout &s = m_content.rollout;
-    const std::string &answer = s.rollout.answer;
-    const std::string &gold = s.gold;
-    QString h = QStringLiteral("<h4>%1</h4>").arg(tr("Answer against gold"));
-    h += QStringLiteral("<p>%1 %2 %3</p>")
-             .arg(QStringLiteral("<span style=\"background:%1\">%2</span>").arg(QLatin1String(RewardHtml::kSameColour), tr("in both")),
-                  QStringLiteral("<span style=\"background:%1\">%2</span>").arg(QLatin1String(RewardHtml::kExtraColour), tr("only in the answer")),
-                  QStringLiteral("<span style=\"background:%1\">%2</span>").arg(QLatin1String(RewardHtml::kMissingColour), tr("missing from the answer")));
-    h += QStringLiteral("<table cellpadding=2>");
-    h += pairRows(tr("Answer"), tr("Gold"), markedPair(answer, gold));
-    const std::string na = text::normalize(answer), ng = text::normalize(gold);
-    if (na != answer || ng != gold)
-        h += pairRows(tr("Normalized answer"), tr("Normalized gold"), markedPair(na, ng));
-    for (const Component &c : m_content.components) {
-        const reward::Explanation &e = c.explanation;
-        if (!c.explained || e.reward != "marker" || (e.markersRemovedFromAnswer.empty() && e.markersRemovedFromGold.empty()))
-            continue;
-        auto list = [](const std::vector<std::string> &items) {
-            QStringList out;
-            for (const auto &i : items)
-                out << escape(str(i));
-            return out.isEmpty() ? QStringLiteral("—") : out.join(QStringLiteral(" "));
-        };
-        h += pairRows(tr("Answer without markers"), tr("Gold without markers"),
-                      {RewardHtml::markSpan(e.answer, e.answerSpan, RewardHtml::kSameColour, RewardHtml::kExtraColour),
-                       RewardHtml::markSpan(e.gold, e.goldSpan, RewardHtml::kSameColour, RewardHtml::kMissingColour)});
-        h += QStringLiteral("<tr><td>%1</td><td>%2 / %3</td></tr>")
-                 .arg(tr("Markers removed (answer / gold)"), list(e.markersRemovedFromAnswer), list(e.markersRemovedFromGold));
-    }
-    h += QStringLiteral("</table>");
-    return h;
+    return TaskPresenter::forTask("").outcomeHtml(StoredExample(s.gold), StoredCompletion(s.rollout.completion, s.rollout.answer), {});
 }
 
 QString RolloutDetailView::componentsHtml() const
@@ -279,42 +289,18 @@ QString RolloutDetailView::componentsHtml() const
 
 QString RolloutDetailView::completionHtml() const
 {
-    const std::string &text = m_content.rollout.rollout.completion;
-    // Per byte: 0 plain, 1 a thinking-format tag, 2 inside the answer block.
-    std::vector<char> kind(text.size(), 0);
-    if (m_content.thinking) {
-        const reward::AnswerBlock block = reward::answerBlock(text, true);
-        if (block.found)
-            std::fill(kind.begin() + static_cast<std::ptrdiff_t>(block.begin),
-                      kind.begin() + static_cast<std::ptrdiff_t>(block.begin + block.length), 2);
-    }
-    for (std::string_view tag : {reward::kThinkingOpenTag, reward::kThinkingCloseTag, reward::kAnswerOpenTag, reward::kAnswerCloseTag})
-        for (size_t pos = text.find(tag); pos != std::string::npos; pos = text.find(tag, pos + tag.size()))
-            std::fill(kind.begin() + static_cast<std::ptrdiff_t>(pos),
-                      kind.begin() + static_cast<std::ptrdiff_t>(pos + tag.size()), 1);
-    QString body;
-    size_t start = 0;
-    for (size_t i = 1; i <= text.size(); ++i) {
-        if (i < text.size() && kind[i] == kind[start])
-            continue;
-        // Runs split only at tag or block edges, which are ASCII: each run is whole UTF-8.
-        const QString part = escape(str(text.substr(start, i - start)));
-        if (kind[start] == 1)
-            body += QStringLiteral("<b><span style=\"color:%1\">%2</span></b>").arg(QLatin1String(kTagColour), part);
-        else if (kind[start] == 2)
-            body += QStringLiteral("<span style=\"background:%1\">%2</span>").arg(QLatin1String(kAnswerBlockColour), part);
-        else
-            body += part;
-        start = i;
-    }
-    if (text.empty())
-        body = QStringLiteral("<i>∅</i>");
-    QString h = QStringLiteral("<h4>%1</h4>").arg(tr("Completion"));
-    h += QStringLiteral("<p><tt>%1</tt></p>").arg(body);
-    h += QStringLiteral("<p>%1 <tt>%2</tt></p>")
-             .arg(tr("Extracted answer:"), m_content.rollout.rollout.answer.empty() ? QStringLiteral("∅")
-                                                                                     : escape(str(m_content.rollout.rollout.answer)));
-    return h;
+    const store::StoredRollout &s = m_content.rollout;
+    if (m_content.example && m_content.completion)
+        return TaskPresenter::forTask(m_content.task).completionHtml(*m_content.example, *m_content.completion, m_content.thinking);
+    return TaskPresenter::forTask("").completionHtml(StoredExample(s.gold), StoredCompletion(s.rollout.completion, s.rollout.answer),
+                                                     m_content.thinking);
+}
+
+QString RolloutDetailView::inputHtml() const
+{
+    if (!m_content.example || !m_content.completion)
+        return {};
+    return TaskPresenter::forTask(m_content.task).inputHtml(*m_content.example, *m_content.completion);
 }
 
 QString RolloutDetailView::promptHtml() const

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <memory>
 #include <vector>
 
 class QTextBrowser;
@@ -14,15 +15,21 @@ class QUrl;
 namespace rwb::store {
 class RunStore;
 }
+namespace rwb::task {
+class Example;
+class Completion;
+} // namespace rwb::task
 
 namespace rwb::widgets {
 
 // Everything about one rollout of a run, read-only and selectable: where it belongs
-// (run, step, group, sample), its weighted reward and advantage, the extracted answer
-// against the gold (common part green, extra in the answer red, missing from the
-// answer orange; the normalized forms when they differ), every component of the reward
-// config in force at its step with the stored value, weight and core's explanation,
-// the completion with the thinking-format tags and the answer block marked, and the
+// (run, step, group, sample), its weighted reward and advantage, its failure category,
+// the outcome against the gold as the run's task presents it (widgets/taskpresenter.h:
+// for extraction the answer against the gold, common part green, extra in the answer
+// red, missing orange; for legal QA the citations against the gold sections and the
+// answer's facts against the reference), every component of the reward config in force
+// at its step with the stored value, weight and core's explanation, the completion with
+// the task's tags marked, the input (the e-mail; the question and its sections) and the
 // prompt (shortened until "show all" is clicked). GUI thread only.
 class RolloutDetailView : public QWidget {
     Q_OBJECT
@@ -39,7 +46,12 @@ public:
     struct Content {
         store::StoredRollout rollout;    // with its token arrays
         QString runName;
-        QString senderEmail, emailText;  // from the prompt's metadata ("" when not recorded)
+        std::string task;                // the run's task ("company_extraction")
+        // The example rebuilt from the prompt's metadata and the completion parsed by the
+        // task (null when the task or the metadata could not be read: Content::problem).
+        std::shared_ptr<const task::Example> example;
+        std::shared_ptr<const task::Completion> completion;
+        QString categoryHtml;            // the failure category line ("" when unknown)
         bool thinking = false;           // the config's thinking format
         int64_t configStep = -1;         // the reward-config version in force (-1: none recorded)
         std::vector<Component> components;
@@ -69,9 +81,11 @@ private:
     void render();
     void anchorClicked(const QUrl &url);
     QString headerHtml() const;
+    std::vector<reward::Explanation> explanations() const;
     QString answerHtml() const;
     QString componentsHtml() const;
     QString completionHtml() const;
+    QString inputHtml() const;
     QString promptHtml() const;
 
     QTextBrowser *m_browser = nullptr;

@@ -1,8 +1,10 @@
 #include "samplescoremodel.h"
 
-#include "reward/extraction.h"
+#include "data/extractionrecord.h"
+#include "embed/lexicalembedder.h"
 #include "reward/registry.h"
 #include "reward/synonymtable.h"
+#include "task/catalog.h"
 
 #include <QColor>
 #include <QFont>
@@ -31,7 +33,8 @@ QColor scoreTint(double v, const QColor &base)
 
 SampleScoreModel::SampleScoreModel(QObject *parent) : QAbstractTableModel(parent)
 {
-    for (const std::string &n : rwb::reward::Registry::builtin().names(rwb::data::kCompanyExtractionTask))
+    m_task = rwb::task::Catalog::builtin().find(rwb::data::kCompanyExtractionTask);
+    for (const std::string &n : rwb::task::Catalog::builtin().rewards().names(m_task->name()))
         m_names << QString::fromStdString(n);
     m_weights = QVector<double>(m_names.size(), 0.0);
     setSynonyms(nullptr);
@@ -39,18 +42,18 @@ SampleScoreModel::SampleScoreModel(QObject *parent) : QAbstractTableModel(parent
 
 SampleScoreModel::~SampleScoreModel() = default;
 
-void SampleScoreModel::setSamples(std::vector<rwb::data::ExtractionRecord> records)
+void SampleScoreModel::setSamples(const rwb::task::Task &task, std::vector<rwb::task::Record> records)
 {
     beginResetModel();
     m_records = std::move(records);
-    m_prompts.clear();
-    for (const auto &r : m_records) {
-        const auto &last = m_prompts.empty() ? nullptr : m_prompts.back();
-        if (last && last->senderEmail() == r.senderEmail && last->emailText() == r.emailText && last->gold() == r.gold)
-            m_prompts.push_back(last);
-        else
-            m_prompts.push_back(std::make_shared<rwb::reward::ExtractionPrompt>(r.senderEmail, r.emailText, r.gold));
+    if (&task != m_task) {
+        m_task = &task;
+        m_names.clear();
+        for (const std::string &n : rwb::task::Catalog::builtin().rewards().names(task.name()))
+            m_names << QString::fromStdString(n);
+        m_weights = QVector<double>(m_names.size(), 0.0);
     }
+    makeRewards();
     rescore();
     endResetModel();
 }
@@ -69,13 +72,34 @@ void SampleScoreModel::setSynonyms(std::shared_ptr<const rwb::reward::SynonymTab
 {
     beginResetModel();
     m_synonyms = synonyms ? std::move(synonyms) : rwb::reward::SynonymTable::bundled();
+    makeRewards();
+    rescore();
+    endResetModel();
+}
+
+void SampleScoreModel::makeRewards()
+{
+    const rwb::reward::Registry &registry = rwb::task::Catalog::builtin().rewards();
     m_rewards.clear();
     rwb::reward::RewardOptions options;
     options.synonyms = m_synonyms;
+    bool needsEmbedder = false;
     for (const QString &n : std::as_const(m_names))
-        m_rewards.push_back(rwb::reward::Registry::builtin().create(n.toStdString(), options));
-    rescore();
-    endResetModel();
+        if (const auto *entry = registry.find(n.toStdString()))
+            needsEmbedder = needsEmbedder || entry->needsEmbedder;
+    if (needsEmbedder) {
+        // Fitted on the samples' own texts: the parsed answers and the gold texts.
+        std::vector<std::string> texts;
+        for (const auto &r : m_records) {
+            texts.push_back(r.example->goldText());
+            texts.push_back(m_task->parse(*r.example, r.completion, m_thinking)->answer());
+        }
+        if (texts.empty())
+            texts.emplace_back();
+        options.embedder = std::make_shared<const rwb::embed::LexicalEmbedder>(texts);
+    }
+    for (const QString &n : std::as_const(m_names))
+        m_rewards.push_back(registry.create(n.toStdString(), options));
 }
 
 void SampleScoreModel::setWeights(const QVector<double> &weights)
@@ -97,12 +121,20 @@ void SampleScoreModel::rescore()
 {
     const size_t k = m_rewards.size();
     m_values.assign(m_records.size() * k, 0.0);
-    m_answers.resize(m_records.size());
+    m_completions.clear();
+    for (const auto &r : m_records)
+        m_completions.push_back(m_task->parse(*r.example, r.completion, m_thinking));
+    std::vector<const rwb::task::Example *> examples;
+    std::vector<const rwb::task::Completion *> completions;
     for (size_t row = 0; row < m_records.size(); ++row) {
-        const rwb::reward::ExtractionAnswer a(m_records[row].completion, m_thinking);
-        m_answers[row] = a.answer();
-        for (size_t c = 0; c < k; ++c)
-            m_values[row * k + c] = m_rewards[c]->score(*m_prompts[row], a);
+        examples.push_back(m_records[row].example.get());
+        completions.push_back(m_completions[row].get());
+    }
+    std::vector<double> values;
+    for (size_t c = 0; c < k; ++c) {
+        m_rewards[c]->scoreBatch(examples, completions, values);
+        for (size_t row = 0; row < m_records.size(); ++row)
+            m_values[row * k + c] = values[row];
     }
     recomputeTotals();
 }
@@ -126,7 +158,7 @@ void SampleScoreModel::recomputeTotals()
 
 QString SampleScoreModel::answer(int row) const
 {
-    return QString::fromStdString(m_answers[static_cast<size_t>(row)]);
+    return QString::fromStdString(m_completions[static_cast<size_t>(row)]->answer());
 }
 
 double SampleScoreModel::componentValue(int row, int component) const
@@ -137,9 +169,9 @@ double SampleScoreModel::componentValue(int row, int component) const
 std::vector<rwb::reward::Explanation> SampleScoreModel::explain(int row) const
 {
     std::vector<rwb::reward::Explanation> out;
-    const rwb::reward::ExtractionAnswer a(m_records[static_cast<size_t>(row)].completion, m_thinking);
+    const auto i = static_cast<size_t>(row);
     for (const auto &r : m_rewards)
-        out.push_back(r->explain(*m_prompts[static_cast<size_t>(row)], a));
+        out.push_back(r->explain(*m_records[i].example, *m_completions[i]));
     return out;
 }
 
@@ -166,10 +198,10 @@ QVariant SampleScoreModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (col) {
-        case IdColumn: return QString::fromStdString(r.id);
+        case IdColumn: return QString::fromStdString(r.example->id());
         case KindColumn: return QString::fromStdString(r.kind);
         case AnswerColumn: return answer(row);
-        case GoldColumn: return QString::fromStdString(r.gold);
+        case GoldColumn: return QString::fromStdString(r.example->goldText());
         default: return QString::number(value, 'f', 3);
         }
     case ValueRole:
@@ -198,8 +230,6 @@ QVariant SampleScoreModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (col == AnswerColumn)
             return QString::fromStdString(r.completion);
-        if (col == GoldColumn || col == IdColumn)
-            return QString::fromStdString(r.senderEmail);
         return {};
     default:
         return {};

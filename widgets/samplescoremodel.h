@@ -1,7 +1,7 @@
 #pragma once
 
-#include "data/extractionrecord.h"
 #include "reward/reward.h"
+#include "task/task.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>
@@ -11,14 +11,15 @@
 #include <vector>
 
 namespace rwb::reward {
-class ExtractionPrompt;
 class SynonymTable;
 } // namespace rwb::reward
 
-// Every sample (one completion of one e-mail) scored by every registered reward of
-// the extraction task. Component values are computed when samples, the thinking mode
-// or the synonym table change; a weight change only recomputes the totals, so the
-// table follows a slider without re-scoring.
+// Every sample (one completion of one task input: an e-mail, a legal question with its
+// sections) scored by every registered reward of the samples' task. Component values
+// are computed when samples, the thinking mode or the synonym table change; a weight
+// change only recomputes the totals, so the table follows a slider without re-scoring.
+// Embedding rewards (legal QA's `semantic`) use the `lexical` embedder fitted on the
+// samples' gold texts and answers: the Designer contacts no server.
 //
 // Columns: id, kind, answer, gold, one per component (registry order), total.
 // Lives on the GUI thread.
@@ -32,7 +33,11 @@ public:
     explicit SampleScoreModel(QObject *parent = nullptr);
     ~SampleScoreModel() override;
 
-    void setSamples(std::vector<rwb::data::ExtractionRecord> records);
+    // The samples of `task` (a task of task::Catalog::builtin()); a task other than the
+    // current one changes the components (and resets the weights to 0).
+    void setSamples(const rwb::task::Task &task, std::vector<rwb::task::Record> records);
+    // The samples' task ("company_extraction" before any is set).
+    const rwb::task::Task &task() const { return *m_task; }
     void setThinking(bool thinking);
     bool thinking() const { return m_thinking; }
     // The table for `domain`; null means the bundled one.
@@ -45,7 +50,8 @@ public:
     int componentColumn(int component) const { return FirstComponentColumn + component; }
     int totalColumn() const { return FirstComponentColumn + static_cast<int>(m_names.size()); }
 
-    const rwb::data::ExtractionRecord &record(int row) const { return m_records[static_cast<size_t>(row)]; }
+    const rwb::task::Record &record(int row) const { return m_records[static_cast<size_t>(row)]; }
+    const rwb::task::Completion &completion(int row) const { return *m_completions[static_cast<size_t>(row)]; }
     QString answer(int row) const;
     double componentValue(int row, int component) const;
     double total(int row) const { return m_totals[static_cast<size_t>(row)]; }
@@ -58,14 +64,15 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    void makeRewards();
     void rescore();
     void recomputeTotals();
 
+    const rwb::task::Task *m_task = nullptr;
     QStringList m_names;
     std::vector<std::unique_ptr<rwb::reward::Reward>> m_rewards;
-    std::vector<rwb::data::ExtractionRecord> m_records;
-    std::vector<std::shared_ptr<rwb::reward::ExtractionPrompt>> m_prompts; // one per row, shared per e-mail
-    std::vector<std::string> m_answers;                                     // extracted answer per row
+    std::vector<rwb::task::Record> m_records;
+    std::vector<std::unique_ptr<rwb::task::Completion>> m_completions; // parsed per row
     std::vector<double> m_values;                                           // row-major: rows × components
     std::vector<double> m_totals;
     QVector<double> m_weights;

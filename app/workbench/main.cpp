@@ -44,16 +44,14 @@ int benchWeights(int samples)
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return 1;
     }
-    std::vector<rwb::data::ExtractionRecord> records;
+    // The bundled samples repeated (they share their examples, as one e-mail's completions do).
+    std::vector<rwb::task::Record> records;
     const int base = designer.model()->rowCount();
-    for (int i = 0; static_cast<int>(records.size()) < samples; ++i) {
-        auto r = designer.model()->record(i % base);
-        r.id += "-" + std::to_string(i);
-        records.push_back(std::move(r));
-    }
+    for (int i = 0; static_cast<int>(records.size()) < samples; ++i)
+        records.push_back(designer.model()->record(i % base));
     QElapsedTimer load;
     load.start();
-    designer.model()->setSamples(std::move(records));
+    designer.model()->setSamples(designer.model()->task(), std::move(records));
     const double scoreMs = load.nsecsElapsed() / 1e6;
     designer.samplesPanel()->resize(1000, 800);
     designer.samplesPanel()->show();

@@ -13,6 +13,9 @@
 #include "tokenview.h"
 #include "trainingcontroller.h"
 
+#include "data/extractionrecord.h"
+#include "data/legalquestion.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -44,6 +47,14 @@ namespace {
 // The bundled sample set and the preset opened on a first start (the paper's best, table 2 *).
 const char *const kBundledSamples = ":/samples/company_samples.jsonl";
 const char *const kDefaultPreset = ":/presets/table2_star_partial20_marker80.json";
+const char *const kBundledLegalSamples = ":/samples/legal_qa_samples.jsonl";
+const char *const kDefaultLegalPreset = ":/presets/legal_citation_semantic.json";
+
+// The preset the Designer falls back to for the samples' task.
+QString defaultPresetFor(std::string_view task)
+{
+    return QString::fromLatin1(task == rwb::data::kLegalQaTask ? kDefaultLegalPreset : kDefaultPreset);
+}
 } // namespace
 
 using namespace rwb::widgets;
@@ -202,6 +213,14 @@ void MainWindow::createActions()
     connect(m_openSamples, &QAction::triggered, m_designer, &RewardDesigner::openSamplesDialog);
     m_openBundled = action();
     connect(m_openBundled, &QAction::triggered, this, &MainWindow::openBundledSamples);
+    m_openBundledLegal = action();
+    connect(m_openBundledLegal, &QAction::triggered, this, [this] {
+        QString error;
+        if (!m_designer->loadSamples(QString::fromLatin1(kBundledLegalSamples), &error) ||
+            !m_designer->loadConfig(defaultPresetFor(m_designer->model()->task().name()), &error))
+            notify(tr("Open samples"), error);
+        m_designer->selectRow(0);
+    });
     m_loadConfig = action();
     m_loadConfig->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     connect(m_loadConfig, &QAction::triggered, m_designer, &RewardDesigner::openConfigDialog);
@@ -266,7 +285,7 @@ void MainWindow::createActions()
     m_fileMenu = menuBar()->addMenu(QString());
     m_fileMenu->addActions({m_newWorkspace, m_openWorkspace, m_openStore});
     m_fileMenu->addSeparator();
-    m_fileMenu->addActions({m_openSamples, m_openBundled});
+    m_fileMenu->addActions({m_openSamples, m_openBundled, m_openBundledLegal});
     m_fileMenu->addSeparator();
     m_fileMenu->addActions({m_loadConfig, m_saveConfig});
     m_fileMenu->addSeparator();
@@ -397,6 +416,7 @@ void MainWindow::retranslate()
     m_openStore->setText(tr("Open run s&tore…"));
     m_openSamples->setText(tr("&Open samples…"));
     m_openBundled->setText(tr("Open the &bundled samples"));
+    m_openBundledLegal->setText(tr("Open the bundled &legal-QA samples"));
     m_loadConfig->setText(tr("&Load reward config…"));
     m_saveConfig->setText(tr("&Save reward config as…"));
     m_exportPng->setText(tr("Export curves as &PNG…"));
@@ -475,7 +495,7 @@ void MainWindow::openInitialFiles(const QString &samples, const QString &config)
     if (configPath.isEmpty() || !m_designer->loadConfig(configPath, &error)) {
         if (!configPath.isEmpty())
             notify(tr("Load reward config"), error + QLatin1Char('\n') + tr("The paper's best preset is used instead."));
-        m_designer->loadConfig(QString::fromLatin1(kDefaultPreset), &error);
+        m_designer->loadConfig(defaultPresetFor(m_designer->model()->task().name()), &error);
     }
     m_designer->selectRow(0);
 }
@@ -483,7 +503,9 @@ void MainWindow::openInitialFiles(const QString &samples, const QString &config)
 void MainWindow::openBundledSamples()
 {
     QString error;
-    if (!m_designer->loadSamples(QString::fromLatin1(kBundledSamples), &error))
+    const bool otherTask = m_designer->model()->task().name() != rwb::data::kCompanyExtractionTask;
+    if (!m_designer->loadSamples(QString::fromLatin1(kBundledSamples), &error) ||
+        (otherTask && !m_designer->loadConfig(QString::fromLatin1(kDefaultPreset), &error)))
         notify(tr("Open samples"), error);
 }
 

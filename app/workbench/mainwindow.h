@@ -184,6 +184,7 @@ private:
     QAction *m_openStore = nullptr;
     QAction *m_openSamples = nullptr;
     QAction *m_openBundled = nullptr;
+    QAction *m_openBundledLegal = nullptr;
     QAction *m_loadConfig = nullptr;
     QAction *m_saveConfig = nullptr;
     QAction *m_exportPng = nullptr;

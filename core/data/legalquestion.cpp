@@ -84,6 +84,7 @@ LegalQuestion parseLegalQuestionLine(std::string_view line, const std::string &s
         q.facts = readFacts(*f, q.lawCodes, place);
     q.kind = optionalString(obj, "kind", place);
     q.pattern = optionalString(obj, "pattern", place);
+    q.label = optionalString(obj, "label", place);
     q.reasoning = optionalString(obj, "reasoning", place);
     if (auto s = obj.find("statutes"); s != obj.end())
         q.statutes = jf::asStringArray(*s, "statutes", place);
@@ -163,6 +164,8 @@ std::string toJsonLine(const LegalQuestion &q)
         j["kind"] = q.kind;
     if (!q.pattern.empty())
         j["pattern"] = q.pattern;
+    if (!q.label.empty())
+        j["label"] = q.label;
     if (!q.statutes.empty())
         j["statutes"] = q.statutes;
     if (!q.reasoning.empty())

@@ -37,7 +37,8 @@ struct RetrievedSection {
 
 // One line of a legal-QA JSONL file:
 // {"id", "task", "question", "reference_answer", "law_codes", "facts", "kind", "pattern",
-//  "statutes", "reasoning"} (+ "completion" when a model's output is to be scored).
+//  "label", "statutes", "reasoning", "slot_values", "retrieved"} (+ "completion" when a
+// model's output is to be scored).
 struct LegalQuestion {
     std::string id;
     std::string task{kLegalQaTask};
@@ -49,6 +50,7 @@ struct LegalQuestion {
     std::vector<LegalFact> facts;
     std::string kind;    // "single" (one section) or "multi" (two or three); optional
     std::string pattern; // how the generator built it ("single", "special", "penalty", …); optional
+    std::string label;   // what kind of completion a bundled sample is ("right", "bad_xml", …); optional
     std::vector<std::string> statutes; // statute ids of the gold sections ("S03"); optional
     std::string reasoning;             // a short reasoning for SFT targets; optional
     // Every value the corpus has for each slot of the facts ("slot_values": {"deadline":
@@ -78,7 +80,7 @@ struct LegalQuestionReadResult {
 // than legal_qa, "question" or "reference_answer" missing or not a string ("question" also
 // when empty), "law_codes" missing, not an array of integers or repeating a code, "facts"
 // not an array of {"law_code": integer, "slot": string, "value": string} objects or naming
-// a law code that "law_codes" does not list, "kind" / "pattern" / "reasoning" /
+// a law code that "law_codes" does not list, "kind" / "pattern" / "label" / "reasoning" /
 // "completion" not strings, "statutes" not an array of strings. Unknown fields are ignored.
 LegalQuestion parseLegalQuestionLine(std::string_view line, const std::string &source, size_t lineNo,
                                      bool requireCompletion = false);

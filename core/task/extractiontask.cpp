@@ -1,7 +1,10 @@
 #include "task/extractiontask.h"
 
 #include "eval/extractionmetrics.h"
+#include "eval/failureanalysis.h"
 #include "tokenizer/promptformat.h"
+
+#include <nlohmann/json.hpp>
 
 namespace rwb::task {
 
@@ -106,6 +109,52 @@ std::string ExtractionTask::predictionLine(const Example &example, const std::st
     data::ExtractionRecord r = as<ExtractionExample>(example).record();
     r.completion = completion;
     return data::toJsonLine(r);
+}
+
+std::shared_ptr<const Example> ExtractionTask::exampleFromStore(const std::string &metaJson, const std::string &gold,
+                                                                const std::string &source) const
+{
+    nlohmann::json meta;
+    try {
+        meta = nlohmann::json::parse(metaJson);
+    } catch (const nlohmann::json::exception &e) {
+        throw data::InputException({source, 0, std::string("the prompt's meta_json is not JSON: ") + e.what()});
+    }
+    data::ExtractionRecord r;
+    for (auto [field, target] : {std::pair{"sender_email", &r.senderEmail}, std::pair{"email_text", &r.emailText}}) {
+        const auto it = meta.is_object() ? meta.find(field) : meta.end();
+        if (!meta.is_object() || it == meta.end() || !it->is_string())
+            throw data::InputException({source, 0, std::string("the prompt's meta_json has no string \"") + field + "\""});
+        *target = it->get<std::string>();
+    }
+    r.gold = gold;
+    return std::make_shared<const ExtractionExample>(std::move(r));
+}
+
+std::vector<FailureCategory> ExtractionTask::failureCategories() const
+{
+    static_assert(eval::kFailureCategoryCount == 9);
+    const std::pair<const char *, const char *> text[] = {
+        {"exact", "The prediction equals the gold after normalization (不明 for 不明 too)."},
+        {"no answer", "The prediction is empty."},
+        {"missed (said 不明)", "The model answered 不明 although the e-mail states the sender's company."},
+        {"legal-entity marker only", "Right company, but the legal-entity markers differ."},
+        {"named a company where the answer is 不明", "The e-mail does not state the sender's company, but the model named one."},
+        {"recipient's company", "The model picked the company the e-mail is addressed to."},
+        {"third party's company", "The model picked another company the e-mail mentions."},
+        {"invented (not in the input)", "The prediction does not occur in the e-mail or its sender line."},
+        {"other wrong span", "In the e-mail, but none of the above (a partial span, a department, a person)."},
+    };
+    std::vector<FailureCategory> out;
+    for (size_t i = 0; i < eval::kFailureCategoryCount; ++i)
+        out.push_back({eval::categoryKey(static_cast<eval::FailureCategory>(i)), text[i].first, text[i].second});
+    return out;
+}
+
+size_t ExtractionTask::failureCategory(const Example &example, const Completion &completion) const
+{
+    const data::ExtractionRecord &r = as<ExtractionExample>(example).record();
+    return static_cast<size_t>(eval::categorize(r, completion.answer(), eval::partiesOf(r)).category);
 }
 
 } // namespace rwb::task

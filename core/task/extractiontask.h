@@ -38,6 +38,14 @@ public:
     std::string predictionLine(const Example &example, const std::string &completion) const override;
     // F1 (§2.4)
     std::string_view headlineMetric() const override { return "f1"; }
+    // {"sender_email", "email_text"} and the gold.
+    std::shared_ptr<const Example> exampleFromStore(const std::string &metaJson, const std::string &gold,
+                                                    const std::string &source) const override;
+    // eval::FailureCategory, in its order (eval/failureanalysis.h): exact, no_answer,
+    // missed, marker_only, named_where_unknown, recipient, third_party, invented,
+    // other_wrong; the parties guessed from the e-mail when the example has none.
+    std::vector<FailureCategory> failureCategories() const override;
+    size_t failureCategory(const Example &example, const Completion &completion) const override;
 };
 
 } // namespace rwb::task

@@ -94,21 +94,10 @@ std::string LegalQaExample::goldText() const
 
 std::string LegalQaExample::metaJson() const
 {
-    nlohmann::ordered_json j;
-    j["question"] = m_question.question;
-    j["reference_answer"] = m_question.referenceAnswer;
-    j["law_codes"] = m_question.lawCodes;
-    nlohmann::ordered_json facts = nlohmann::ordered_json::array();
-    for (const data::LegalFact &f : m_question.facts)
-        facts.push_back({{"law_code", f.lawCode}, {"slot", f.slot}, {"value", f.value}});
-    j["facts"] = std::move(facts);
-    nlohmann::ordered_json sections = nlohmann::ordered_json::array();
-    for (const data::RetrievedSection &s : m_question.retrieved)
-        sections.push_back({{"law_code", s.lawCode}, {"title", s.title}, {"text", s.text}});
-    j["retrieved"] = std::move(sections);
-    if (!m_question.kind.empty())
-        j["kind"] = m_question.kind;
-    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    data::LegalQuestion q = m_question;
+    q.hasCompletion = false;
+    q.completion.clear();
+    return data::toJsonLine(q);
 }
 
 LegalQaCompletion::LegalQaCompletion(const LegalQaExample &example, std::string text)
@@ -161,7 +150,7 @@ std::vector<Record> LegalQaTask::read(const std::string &path, const ReadOptions
             break;
         Record r;
         r.line = q.line;
-        r.kind = q.pattern;
+        r.kind = q.label.empty() ? q.pattern : q.label;
         r.hasCompletion = q.hasCompletion;
         r.completion = q.completion;
         r.example = std::make_shared<const LegalQaExample>(std::move(q));
@@ -215,6 +204,60 @@ std::string LegalQaTask::predictionLine(const Example &example, const std::strin
     q.completion = completion;
     q.hasCompletion = true;
     return data::toJsonLine(q);
+}
+
+std::shared_ptr<const Example> LegalQaTask::exampleFromStore(const std::string &metaJson, const std::string &,
+                                                             const std::string &source) const
+{
+    return std::make_shared<const LegalQaExample>(data::parseLegalQuestionLine(metaJson, source, 0));
+}
+
+namespace {
+enum LegalCategory : size_t {
+    Right,
+    Format,
+    Hallucinated,
+    MissingCitation,
+    WrongCitation,
+    Contradiction,
+    Incomplete,
+};
+} // namespace
+
+std::vector<FailureCategory> LegalQaTask::failureCategories() const
+{
+    return {
+        {"right", "right", "Cites exactly the gold sections in the prompt, states every reference fact and contradicts none."},
+        {"format", "format", "The completion is not <reasoning>, <answer>, <citation> in that order and nothing else."},
+        {"hallucinated_citation", "hallucinated citation", "Cites a law code that is not among the sections in the prompt."},
+        {"missing_citation", "missing citation", "Cites no law code."},
+        {"wrong_citation", "wrong citation", "Cites sections of the prompt, but not exactly the gold ones (a near-duplicate, one of two, an extra one)."},
+        {"contradiction", "contradiction", "Cites the right sections but states a reference fact with another value (a deadline, an amount, an authority)."},
+        {"incomplete", "incomplete answer", "Cites the right sections and contradicts nothing, but leaves out a reference fact."},
+    };
+}
+
+size_t LegalQaTask::failureCategory(const Example &example, const Completion &completion) const
+{
+    const auto &e = as<LegalQaExample>(example);
+    const auto &c = as<LegalQaCompletion>(completion);
+    const eval::LegalOutput &o = c.output();
+    if (!o.formatOk())
+        return Format;
+    if (!e.question().retrieved.empty())
+        for (int64_t code : o.citedCodes)
+            if (!e.retrievedCodes().count(code))
+                return Hallucinated;
+    if (o.citedCodes.empty())
+        return MissingCitation;
+    const std::vector<int64_t> gold = citableGold(e);
+    if (std::set<int64_t>(o.citedCodes.begin(), o.citedCodes.end()) != std::set<int64_t>(gold.begin(), gold.end()))
+        return WrongCitation;
+    if (c.grade().consistency < 1.0)
+        return Contradiction;
+    if (c.grade().coverage < 1.0)
+        return Incomplete;
+    return Right;
 }
 
 } // namespace rwb::task

@@ -25,8 +25,8 @@ public:
     const std::string &id() const override { return m_question.id; }
     // "[17, 22] reference answer": the gold codes, then the reference answer.
     std::string goldText() const override;
-    // {"question", "reference_answer", "law_codes", "facts", "retrieved": [{"law_code",
-    // "title", "text"}], "kind"}: what the rollout detail shows.
+    // The question's dataset line (data::toJsonLine, without a completion): the retrieved
+    // sections, facts and slot values the rollout detail shows and rebuilds the example from.
     std::string metaJson() const override;
 
     const data::LegalQuestion &question() const { return m_question; }
@@ -83,6 +83,16 @@ public:
     std::string predictionLine(const Example &example, const std::string &completion) const override;
     // the joint score (mean of citation F1, coverage, consistency)
     std::string_view headlineMetric() const override { return "joint"; }
+    // The meta is a dataset line: parsed as one (data::parseLegalQuestionLine).
+    std::shared_ptr<const Example> exampleFromStore(const std::string &metaJson, const std::string &gold,
+                                                    const std::string &source) const override;
+    // right, format, hallucinated_citation, missing_citation, wrong_citation, contradiction,
+    // incomplete: the first that fits, in this order. "Gold" here is the gold sections in
+    // the prompt (the ones a model can cite): a completion citing exactly those, stating
+    // every reference fact and contradicting none is right even when the retriever missed
+    // a gold section.
+    std::vector<FailureCategory> failureCategories() const override;
+    size_t failureCategory(const Example &example, const Completion &completion) const override;
 };
 
 } // namespace rwb::task

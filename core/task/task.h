@@ -70,6 +70,14 @@ public:
     virtual std::vector<std::pair<std::string, int64_t>> counts() const { return {}; }
 };
 
+// A failure category of a task: what the failure explorer groups predictions by. Exactly
+// one category applies to a prediction; the first of a task's list is the right answer.
+struct FailureCategory {
+    std::string key;         // stable, for JSON, tests and translations ("wrong_citation")
+    std::string name;        // English label ("wrong citation"); views translate it by key
+    std::string explanation; // one English sentence: what puts a prediction here
+};
+
 // A dataset line: its example and, when the line has one, a completion to score.
 struct Record {
     std::shared_ptr<const Example> example;
@@ -111,6 +119,18 @@ public:
     virtual std::string predictionLine(const Example &example, const std::string &completion) const = 0;
     // The one metric of metrics() a progress line shows ("f1").
     virtual std::string_view headlineMetric() const = 0;
+
+    // Rebuilds an example from what the run store kept of it (Example::metaJson() and
+    // goldText()), for the views that explain a stored rollout or prediction. Throws
+    // data::InputException naming `source` and the field when `metaJson` lacks what the
+    // task needs.
+    virtual std::shared_ptr<const Example> exampleFromStore(const std::string &metaJson, const std::string &gold,
+                                                            const std::string &source) const = 0;
+
+    // The failure categories, in the order views list them; the first is "right".
+    virtual std::vector<FailureCategory> failureCategories() const = 0;
+    // The index in failureCategories() of the one category of a completion.
+    virtual size_t failureCategory(const Example &example, const Completion &completion) const = 0;
 };
 
 // The example or completion as the task's own type; throws std::logic_error naming the
