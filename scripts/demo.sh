@@ -7,33 +7,46 @@
 # follows the run live (curves, group advantages, rollouts, failures); closing it goes on
 # with the evaluation and the table. Without one (or with --headless) GRPO runs in the
 # terminal with a progress line.
-#   scripts/demo.sh [--quick] [--headless]
+#   scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa]
 #     --quick     a smaller run (about 5 minutes on 2 cores instead of about 21)
 #     --headless  no workbench, even with a display
+#     --task      legal_qa: the demo's second job, the legal-QA paper's table 1
+#                 (scripts/demo-legal.sh; RWB_DEMO_OUT default build/demo-legal)
 # RWB_DEMO_OUT: where everything goes (default build/demo), laid out as a workspace:
 #   workspace.json, runs.sqlite, data/, models/ (tokenizer, tiny, sft), configs/, checkpoints/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-quick=0; headless=0
-for a in "$@"; do
-  case "$a" in
+quick=0; headless=0; task=company_extraction
+while [[ $# -gt 0 ]]; do
+  case "$1" in
     --quick) quick=1 ;;
     --headless) headless=1 ;;
-    *) echo "usage: scripts/demo.sh [--quick] [--headless]" >&2; exit 2 ;;
+    --task) task=${2:-}; shift ;;
+    *) echo "usage: scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa]" >&2; exit 2 ;;
   esac
+  shift
 done
+case "$task" in
+  company_extraction|legal_qa) ;;
+  *) echo "scripts/demo.sh: --task must be company_extraction or legal_qa, not \"$task\"" >&2; exit 2 ;;
+esac
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 build=${RWB_BUILD_DIR:-$root/build}
 rwb="$build/app/rwb/rwb"
+gui=0
+[[ $headless == 0 && -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]] && gui=1
+if [[ $task == legal_qa ]]; then
+  legal_out=${RWB_DEMO_OUT:-$root/build/demo-legal}
+  [[ $quick == 1 ]] && legal_out="$legal_out-quick"
+  exec "$root/scripts/demo-legal.sh" "$rwb" "$legal_out" "$quick" "$gui"
+fi
 preset="$root/resources/presets/table2_star_partial20_marker80.json"
 out=${RWB_DEMO_OUT:-$root/build/demo}
 [[ $quick == 1 ]] && out="$out-quick"
 rm -rf "$out"; mkdir -p "$out"/{data,models,configs,checkpoints}
 cd "$out"
 printf '{"name": "demo", "created": "%s"}\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > workspace.json
-gui=0
-[[ $headless == 0 && -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]] && gui=1
 
 if [[ $quick == 1 ]]; then
   # Two decoder layers copy names from as many e-mails as four, 1.75 times as fast

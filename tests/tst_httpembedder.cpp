@@ -883,7 +883,12 @@ void TestHttpEmbedder::factory_data()
                                 << "http:https://example.com/api/v1/embeddings#";
     QTest::newRow("bare URL") << "http://127.0.0.1:8000/v1" << "" << "error: write \"http:\" and then the whole URL";
     QTest::newRow("bad URL") << "http:http://h:0/v1" << "" << "error: reward.json: http embedder: URL \"http://h:0/v1\" has a port out of range";
-    QTest::newRow("hf") << "hf:/models/bge-m3" << "" << "error: reward.json: hf: encoders are not available in this build yet";
+    // hf: folders themselves are tst_hfencoder's; here only what the factory checks first.
+    QTest::newRow("hf without folder") << "hf:" << "" << "error: reward.json: embedder \"hf:\" needs a model folder after \"hf:\"";
+    QTest::newRow("hf bad pooling") << "hf:/models/bge-m3" << R"({"pooling": "max"})"
+                                    << "error: reward.json: embedder option \"pooling\" must be \"cls\", \"mean\" or \"lasttoken\", not \"max\"";
+    QTest::newRow("hf http option") << "hf:/models/bge-m3" << R"({"api_key_env": "K"})"
+                                    << "error: reward.json: unknown embedder option \"api_key_env\" for hf: (allowed: batch,";
     QTest::newRow("unknown") << "sbert" << "" << "error: unknown embedder \"sbert\" (allowed: \"lexical\", \"http:http://host:port/v1\"";
     QTest::newRow("batch 0") << "http:http://h/v1" << R"({"batch": 0})" << "error: embedder option \"batch\" must be an integer of at least 1, not 0";
     QTest::newRow("timeout text") << "http:http://h/v1" << R"({"timeout_s": "10"})" << "error: \"timeout_s\" must be a positive number of seconds, not \"10\"";

@@ -23,6 +23,10 @@
     <context>
         <name>MainWindow</name>
         <message>
+            <source>Open the bundled &amp;legal-QA samples</source>
+            <translation>同梱の法律QAサンプルを開く(&amp;L)</translation>
+        </message>
+        <message>
             <source>Reward config: %1</source>
             <translation>報酬設定: %1</translation>
         </message>
@@ -533,6 +537,22 @@ The change is stored with its step and marked on the curves.</source>
     </context>
     <context>
         <name>RewardDesigner</name>
+        <message>
+            <source>%1: the samples are of the task &quot;%2&quot;, which this build does not have</source>
+            <translation>%1: サンプルのタスク「%2」はこのビルドにありません</translation>
+        </message>
+        <message>
+            <source>%1: cannot copy to a temporary file</source>
+            <translation>%1: 一時ファイルにコピーできません</translation>
+        </message>
+        <message>
+            <source>%1: the config is for the task &quot;%2&quot;; the samples are of &quot;%3&quot;. Open samples of that task first.</source>
+            <translation>%1: この設定はタスク「%2」用ですが、サンプルは「%3」のものです。先にそのタスクのサンプルを開いてください。</translation>
+        </message>
+        <message>
+            <source>Samples (*.jsonl);;All files (*)</source>
+            <translation>サンプル (*.jsonl);;すべてのファイル (*)</translation>
+        </message>
         <message>
             <source>%1: cannot open: %2</source>
             <translation>%1: 開けません: %2</translation>
@@ -2097,6 +2117,14 @@ The change is stored with its step and marked on the curves.</source>
     <context>
         <name>rwb::widgets::RolloutDetailView</name>
         <message>
+            <source>This build has no task &quot;%1&quot;, so the rollout is shown as stored.</source>
+            <translation>このビルドにはタスク「%1」がないため、ロールアウトを保存されたまま表示します。</translation>
+        </message>
+        <message>
+            <source>The prompt&apos;s recorded input could not be read: %1</source>
+            <translation>プロンプトに記録された入力を読めませんでした: %1</translation>
+        </message>
+        <message>
             <source>The run recorded no reward config at or before step %1.</source>
             <translation>この実行にはステップ %1 以前の報酬設定が記録されていません。</translation>
         </message>
@@ -2903,4 +2931,295 @@ The change is stored with its step and marked on the curves.</source>
             <translation>このロールアウトにはエントロピーが保存されていません（保存する前に書き込まれたか、学習に使われていません）。</translation>
         </message>
     </context>
+<context>
+        <name>TaskPresenter</name>
+        <message numerus="yes">
+            <source>%n duplicate citation(s).</source>
+            <translation>
+                <numerusform>重複した引用が %n 件。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n &lt;law_code&gt; element(s) whose content is not an integer.</source>
+            <translation>
+                <numerusform>内容が整数でない &lt;law_code&gt; 要素が %n 件。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>in both</source>
+            <translation>両方にある</translation>
+        </message>
+        <message>
+            <source>only in the answer</source>
+            <translation>回答にだけある</translation>
+        </message>
+        <message>
+            <source>missing from the answer</source>
+            <translation>回答に欠けている</translation>
+        </message>
+        <message>
+            <source>Answer against gold</source>
+            <translation>回答と正解</translation>
+        </message>
+        <message>
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <source>Gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>Normalized answer</source>
+            <translation>正規化した回答</translation>
+        </message>
+        <message>
+            <source>Normalized gold</source>
+            <translation>正規化した正解</translation>
+        </message>
+        <message>
+            <source>Answer without markers</source>
+            <translation>法人格を除いた回答</translation>
+        </message>
+        <message>
+            <source>Gold without markers</source>
+            <translation>法人格を除いた正解</translation>
+        </message>
+        <message>
+            <source>Markers removed (answer / gold)</source>
+            <translation>除いた法人格（回答 / 正解）</translation>
+        </message>
+        <message>
+            <source>Normalized answer and gold</source>
+            <translation>正規化した回答と正解</translation>
+        </message>
+        <message>
+            <source>After removing legal-entity markers</source>
+            <translation>法人格を除いた後</translation>
+        </message>
+        <message>
+            <source>Removed from the answer</source>
+            <translation>回答から除いた法人格</translation>
+        </message>
+        <message>
+            <source>Removed from the gold</source>
+            <translation>正解から除いた法人格</translation>
+        </message>
+        <message>
+            <source>Romanized candidates against the domain &quot;%1&quot;</source>
+            <translation>ローマ字化した候補とドメイン「%1」</translation>
+        </message>
+        <message>
+            <source>Candidate</source>
+            <translation>候補</translation>
+        </message>
+        <message>
+            <source>Romaji</source>
+            <translation>ローマ字</translation>
+        </message>
+        <message>
+            <source>Match</source>
+            <translation>一致率</translation>
+        </message>
+        <message>
+            <source>Completion</source>
+            <translation>モデルの出力</translation>
+        </message>
+        <message>
+            <source>Extracted answer:</source>
+            <translation>抽出した回答:</translation>
+        </message>
+        <message>
+            <source>E-mail</source>
+            <translation>メール</translation>
+        </message>
+        <message>
+            <source>gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <source>From:</source>
+            <translation>送信者:</translation>
+        </message>
+        <message>
+            <source>Citations against gold</source>
+            <translation>引用と正解の比較</translation>
+        </message>
+        <message>
+            <source>cited and gold</source>
+            <translation>引用あり・正解</translation>
+        </message>
+        <message>
+            <source>cited, not gold</source>
+            <translation>引用あり・正解でない</translation>
+        </message>
+        <message>
+            <source>gold, not cited</source>
+            <translation>正解・引用なし</translation>
+        </message>
+        <message>
+            <source>Law code</source>
+            <translation>法令コード</translation>
+        </message>
+        <message>
+            <source>Section</source>
+            <translation>条文</translation>
+        </message>
+        <message>
+            <source>Cited</source>
+            <translation>引用</translation>
+        </message>
+        <message>
+            <source>In the prompt</source>
+            <translation>プロンプト内</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>はい</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>いいえ</translation>
+        </message>
+        <message>
+            <source>not retrieved: the model could not see it</source>
+            <translation>検索されず: モデルには見えなかった</translation>
+        </message>
+        <message>
+            <source>no sections in the prompt</source>
+            <translation>プロンプトに条文なし</translation>
+        </message>
+        <message>
+            <source>not in the prompt: a hallucinated code</source>
+            <translation>プロンプトにない: 捏造されたコード</translation>
+        </message>
+        <message>
+            <source>The format breaks: %1.</source>
+            <translation>形式が崩れています: %1。</translation>
+        </message>
+        <message>
+            <source>The answer&apos;s facts against the reference</source>
+            <translation>回答の事実と参照回答の比較</translation>
+        </message>
+        <message>
+            <source>stated</source>
+            <translation>記載あり</translation>
+        </message>
+        <message>
+            <source>missing</source>
+            <translation>欠落</translation>
+        </message>
+        <message>
+            <source>contradicted</source>
+            <translation>矛盾</translation>
+        </message>
+        <message>
+            <source>Slot</source>
+            <translation>スロット</translation>
+        </message>
+        <message>
+            <source>Reference value</source>
+            <translation>参照値</translation>
+        </message>
+        <message>
+            <source>In the answer</source>
+            <translation>回答内</translation>
+        </message>
+        <message>
+            <source>not stated</source>
+            <translation>記載なし</translation>
+        </message>
+        <message>
+            <source>Coverage %1 (%2 of %3 facts stated) · consistency %4</source>
+            <translation>網羅性 %1（%3 件中 %2 件の事実を記載）· 一貫性 %4</translation>
+        </message>
+        <message>
+            <source>Reference answer</source>
+            <translation>参照回答</translation>
+        </message>
+        <message>
+            <source>Question</source>
+            <translation>質問</translation>
+        </message>
+        <message>
+            <source>Sections in the prompt (retriever&apos;s order)</source>
+            <translation>プロンプト内の条文（検索順）</translation>
+        </message>
+        <message>
+            <source>none: the prompt has the question only</source>
+            <translation>なし: プロンプトは質問のみ</translation>
+        </message>
+        <message>
+            <source>cited</source>
+            <translation>引用</translation>
+        </message>
+        <message>
+            <source>Input (as stored)</source>
+            <translation>入力（保存されたまま）</translation>
+        </message>
+        <message>
+            <source>Right</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>Format</source>
+            <translation>形式</translation>
+        </message>
+        <message>
+            <source>Hallucinated citation</source>
+            <translation>捏造された引用</translation>
+        </message>
+        <message>
+            <source>Missing citation</source>
+            <translation>引用なし</translation>
+        </message>
+        <message>
+            <source>Wrong citation</source>
+            <translation>誤った引用</translation>
+        </message>
+        <message>
+            <source>Contradiction</source>
+            <translation>矛盾</translation>
+        </message>
+        <message>
+            <source>Incomplete answer</source>
+            <translation>不完全な回答</translation>
+        </message>
+        <message>
+            <source>Cites exactly the gold sections in the prompt, states every reference fact and contradicts none.</source>
+            <translation>プロンプト内の正解条文をちょうど引用し、参照事実をすべて記載し、矛盾がない。</translation>
+        </message>
+        <message>
+            <source>The completion is not &lt;reasoning&gt;, &lt;answer&gt;, &lt;citation&gt; in that order and nothing else.</source>
+            <translation>出力が &lt;reasoning&gt;、&lt;answer&gt;、&lt;citation&gt; をこの順に並べただけの形になっていない。</translation>
+        </message>
+        <message>
+            <source>Cites a law code that is not among the sections in the prompt.</source>
+            <translation>プロンプト内の条文にない法令コードを引用している。</translation>
+        </message>
+        <message>
+            <source>Cites no law code.</source>
+            <translation>法令コードを一つも引用していない。</translation>
+        </message>
+        <message>
+            <source>Cites sections of the prompt, but not exactly the gold ones (a near-duplicate, one of two, an extra one).</source>
+            <translation>プロンプト内の条文を引用しているが、正解条文とちょうど一致しない（類似条文、二つのうち一つ、余分な条文）。</translation>
+        </message>
+        <message>
+            <source>Cites the right sections but states a reference fact with another value (a deadline, an amount, an authority).</source>
+            <translation>正しい条文を引用しているが、参照事実を別の値（期限、金額、行政庁）で述べている。</translation>
+        </message>
+        <message>
+            <source>Cites the right sections and contradicts nothing, but leaves out a reference fact.</source>
+            <translation>正しい条文を引用し矛盾もないが、参照事実の一部が抜けている。</translation>
+        </message>
+        <message>
+            <source>Failure category:</source>
+            <translation>失敗カテゴリ:</translation>
+        </message>
+</context>
 </TS>

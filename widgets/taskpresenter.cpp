@@ -25,11 +25,6 @@ namespace {
 
 using RewardHtml::escape;
 
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("TaskPresenter", text, disambiguation, n);
-}
-
 QString str(const std::string &s)
 {
     return QString::fromStdString(s);
@@ -66,8 +61,8 @@ QString pairRows(const QString &answerLabel, const QString &goldLabel, const std
 QString legendOfPair()
 {
     return QStringLiteral("<p>%1 %2 %3</p>")
-        .arg(swatch(RewardHtml::kSameColour, tr("in both")), swatch(RewardHtml::kExtraColour, tr("only in the answer")),
-             swatch(RewardHtml::kMissingColour, tr("missing from the answer")));
+        .arg(swatch(RewardHtml::kSameColour, QCoreApplication::translate("TaskPresenter", "in both")), swatch(RewardHtml::kExtraColour, QCoreApplication::translate("TaskPresenter", "only in the answer")),
+             swatch(RewardHtml::kMissingColour, QCoreApplication::translate("TaskPresenter", "missing from the answer")));
 }
 
 // Every occurrence of each needle in `text` marked with its colour (first needle wins on overlap).
@@ -144,13 +139,13 @@ public:
     {
         const std::string &answer = completion.answer();
         const std::string gold = example.goldText();
-        QString h = QStringLiteral("<h4>%1</h4>").arg(tr("Answer against gold"));
+        QString h = QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("TaskPresenter", "Answer against gold"));
         h += legendOfPair();
         h += QStringLiteral("<table cellpadding=2>");
-        h += pairRows(tr("Answer"), tr("Gold"), markedPair(answer, gold));
+        h += pairRows(QCoreApplication::translate("TaskPresenter", "Answer"), QCoreApplication::translate("TaskPresenter", "Gold"), markedPair(answer, gold));
         const std::string na = text::normalize(answer), ng = text::normalize(gold);
         if (na != answer || ng != gold)
-            h += pairRows(tr("Normalized answer"), tr("Normalized gold"), markedPair(na, ng));
+            h += pairRows(QCoreApplication::translate("TaskPresenter", "Normalized answer"), QCoreApplication::translate("TaskPresenter", "Normalized gold"), markedPair(na, ng));
         for (const reward::Explanation &e : explanations) {
             if (e.reward != "marker" || (e.markersRemovedFromAnswer.empty() && e.markersRemovedFromGold.empty()))
                 continue;
@@ -160,11 +155,11 @@ public:
                     out << escape(str(i));
                 return out.isEmpty() ? QStringLiteral("—") : out.join(QStringLiteral(" "));
             };
-            h += pairRows(tr("Answer without markers"), tr("Gold without markers"),
+            h += pairRows(QCoreApplication::translate("TaskPresenter", "Answer without markers"), QCoreApplication::translate("TaskPresenter", "Gold without markers"),
                           {RewardHtml::markSpan(e.answer, e.answerSpan, RewardHtml::kSameColour, RewardHtml::kExtraColour),
                            RewardHtml::markSpan(e.gold, e.goldSpan, RewardHtml::kSameColour, RewardHtml::kMissingColour)});
             h += QStringLiteral("<tr><td>%1</td><td>%2 / %3</td></tr>")
-                     .arg(tr("Markers removed (answer / gold)"), list(e.markersRemovedFromAnswer), list(e.markersRemovedFromGold));
+                     .arg(QCoreApplication::translate("TaskPresenter", "Markers removed (answer / gold)"), list(e.markersRemovedFromAnswer), list(e.markersRemovedFromGold));
         }
         h += QStringLiteral("</table>");
         return h;
@@ -183,20 +178,20 @@ public:
         QString h;
         for (const auto &e : explanations) {
             if (e.reward == "partial" || e.reward == "marker") {
-                h += QStringLiteral("<h4>%1</h4>").arg(e.reward == "partial" ? tr("Normalized answer and gold")
-                                                                             : tr("After removing legal-entity markers"));
+                h += QStringLiteral("<h4>%1</h4>").arg(e.reward == "partial" ? QCoreApplication::translate("TaskPresenter", "Normalized answer and gold")
+                                                                             : QCoreApplication::translate("TaskPresenter", "After removing legal-entity markers"));
                 h += QStringLiteral("<table cellpadding=2><tr><td>%1</td><td><tt>%2</tt></td></tr><tr><td>%3</td><td><tt>%4</tt></td></tr>")
-                         .arg(tr("Answer"), RewardHtml::highlightSpan(e.answer, e.answerSpan, RewardHtml::kCommonColour), tr("Gold"),
+                         .arg(QCoreApplication::translate("TaskPresenter", "Answer"), RewardHtml::highlightSpan(e.answer, e.answerSpan, RewardHtml::kCommonColour), QCoreApplication::translate("TaskPresenter", "Gold"),
                               RewardHtml::highlightSpan(e.gold, e.goldSpan, RewardHtml::kCommonColour));
                 if (e.reward == "marker")
                     h += QStringLiteral("<tr><td>%1</td><td>%2</td></tr><tr><td>%3</td><td>%4</td></tr>")
-                             .arg(tr("Removed from the answer"), markers(e.markersRemovedFromAnswer), tr("Removed from the gold"),
+                             .arg(QCoreApplication::translate("TaskPresenter", "Removed from the answer"), markers(e.markersRemovedFromAnswer), QCoreApplication::translate("TaskPresenter", "Removed from the gold"),
                                   markers(e.markersRemovedFromGold));
                 h += QStringLiteral("</table>");
             } else if (e.reward == "domain" && !e.candidates.empty()) {
-                h += QStringLiteral("<h4>%1</h4>").arg(tr("Romanized candidates against the domain \"%1\"").arg(escape(str(e.domain))));
+                h += QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("TaskPresenter", "Romanized candidates against the domain \"%1\"").arg(escape(str(e.domain))));
                 h += QStringLiteral("<table cellspacing=0 cellpadding=3 border=1 style=\"border-collapse:collapse\"><tr><th>%1</th><th>%2</th><th>%3</th></tr>")
-                         .arg(tr("Candidate"), tr("Romaji"), tr("Match"));
+                         .arg(QCoreApplication::translate("TaskPresenter", "Candidate"), QCoreApplication::translate("TaskPresenter", "Romaji"), QCoreApplication::translate("TaskPresenter", "Match"));
                 for (const auto &cand : e.candidates)
                     h += QStringLiteral("<tr><td>%1</td><td><tt>%2</tt></td><td align=right>%3</td></tr>")
                              .arg(escape(str(cand.name)), RewardHtml::highlightSpan(cand.romaji, cand.romajiSpan, RewardHtml::kCommonColour),
@@ -222,10 +217,10 @@ public:
         const QString body = renderRuns(text, kind, [](int k, const QString &part) {
             return k == 1 ? tagRun(part) : k == 2 ? swatch(kAnswerBlockColour, part) : part;
         });
-        QString h = QStringLiteral("<h4>%1</h4>").arg(tr("Completion"));
+        QString h = QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("TaskPresenter", "Completion"));
         h += QStringLiteral("<p><tt>%1</tt></p>").arg(body);
         h += QStringLiteral("<p>%1 <tt>%2</tt></p>")
-                 .arg(tr("Extracted answer:"), completion.answer().empty() ? QStringLiteral("∅") : escape(str(completion.answer())));
+                 .arg(QCoreApplication::translate("TaskPresenter", "Extracted answer:"), completion.answer().empty() ? QStringLiteral("∅") : escape(str(completion.answer())));
         return h;
     }
 
@@ -236,9 +231,9 @@ public:
             return {};
         const QList<QPair<QString, const char *>> needles{{str(example.goldText()), kGoldColour},
                                                           {str(completion.answer()), kAnswerColour}};
-        QString h = QStringLiteral("<h4>%1</h4>").arg(tr("E-mail"));
-        h += QStringLiteral("<p>%1 %2</p>").arg(swatch(kGoldColour, tr("gold")), swatch(kAnswerColour, tr("answer")));
-        h += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("From:"), markOccurrences(str(e->senderEmail()), needles));
+        QString h = QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("TaskPresenter", "E-mail"));
+        h += QStringLiteral("<p>%1 %2</p>").arg(swatch(kGoldColour, QCoreApplication::translate("TaskPresenter", "gold")), swatch(kAnswerColour, QCoreApplication::translate("TaskPresenter", "answer")));
+        h += QStringLiteral("<p><b>%1</b> %2</p>").arg(QCoreApplication::translate("TaskPresenter", "From:"), markOccurrences(str(e->senderEmail()), needles));
         h += QStringLiteral("<p>%1</p>").arg(markOccurrences(str(e->emailText()), needles));
         return h;
     }
@@ -264,20 +259,20 @@ public:
         const std::set<int64_t> goldSet(gold.begin(), gold.end());
         const std::set<int64_t> cited(c->output().citedCodes.begin(), c->output().citedCodes.end());
 
-        QString h = QStringLiteral("<h4>%1</h4>").arg(tr("Citations against gold"));
+        QString h = QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("TaskPresenter", "Citations against gold"));
         h += QStringLiteral("<p>%1 %2 %3</p>")
-                 .arg(swatch(kCitedGold, tr("cited and gold")), swatch(kCitedWrong, tr("cited, not gold")),
-                      swatch(kGoldMissed, tr("gold, not cited")));
+                 .arg(swatch(kCitedGold, QCoreApplication::translate("TaskPresenter", "cited and gold")), swatch(kCitedWrong, QCoreApplication::translate("TaskPresenter", "cited, not gold")),
+                      swatch(kGoldMissed, QCoreApplication::translate("TaskPresenter", "gold, not cited")));
         h += QStringLiteral("<table cellspacing=0 cellpadding=3 border=1 style=\"border-collapse:collapse\">"
                             "<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
-                 .arg(tr("Law code"), tr("Section"), tr("Gold"), tr("Cited"), tr("In the prompt"));
+                 .arg(QCoreApplication::translate("TaskPresenter", "Law code"), QCoreApplication::translate("TaskPresenter", "Section"), QCoreApplication::translate("TaskPresenter", "Gold"), QCoreApplication::translate("TaskPresenter", "Cited"), QCoreApplication::translate("TaskPresenter", "In the prompt"));
         auto row = [&](int64_t code, const QString &title, bool inPrompt) {
             const bool g = goldSet.count(code) > 0, ct = cited.count(code) > 0;
             const char *colour = g && ct ? kCitedGold : ct ? kCitedWrong : g ? kGoldMissed : nullptr;
             const QString codeText = QString::number(code);
             return QStringLiteral("<tr><td align=right><tt>%1</tt></td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
-                .arg(colour ? swatch(colour, codeText) : codeText, title, g ? tr("yes") : QString(),
-                     ct ? tr("yes") : QString(), inPrompt ? tr("yes") : tr("no"));
+                .arg(colour ? swatch(colour, codeText) : codeText, title, g ? QCoreApplication::translate("TaskPresenter", "yes") : QString(),
+                     ct ? QCoreApplication::translate("TaskPresenter", "yes") : QString(), inPrompt ? QCoreApplication::translate("TaskPresenter", "yes") : QCoreApplication::translate("TaskPresenter", "no"));
         };
         std::set<int64_t> shown;
         for (const data::RetrievedSection &s : e->question().retrieved) {
@@ -287,32 +282,32 @@ public:
         const bool hasSections = !e->question().retrieved.empty();
         for (int64_t code : gold)
             if (shown.insert(code).second)
-                h += row(code, QStringLiteral("<i>%1</i>").arg(hasSections ? tr("not retrieved: the model could not see it")
-                                                                           : tr("no sections in the prompt")),
+                h += row(code, QStringLiteral("<i>%1</i>").arg(hasSections ? QCoreApplication::translate("TaskPresenter", "not retrieved: the model could not see it")
+                                                                           : QCoreApplication::translate("TaskPresenter", "no sections in the prompt")),
                          !hasSections);
         for (int64_t code : c->output().citedCodes)
             if (shown.insert(code).second)
-                h += row(code, QStringLiteral("<i>%1</i>").arg(tr("not in the prompt: a hallucinated code")), false);
+                h += row(code, QStringLiteral("<i>%1</i>").arg(QCoreApplication::translate("TaskPresenter", "not in the prompt: a hallucinated code")), false);
         h += QStringLiteral("</table>");
         const eval::LegalOutput &o = c->output();
         QStringList notes;
         if (o.duplicateCitations > 0)
-            notes << tr("%n duplicate citation(s).", nullptr, static_cast<int>(o.duplicateCitations));
+            notes << QCoreApplication::translate("TaskPresenter", "%n duplicate citation(s).", nullptr, static_cast<int>(o.duplicateCitations));
         if (!o.invalidCodes.empty())
-            notes << tr("%n <law_code> element(s) whose content is not an integer.", nullptr, static_cast<int>(o.invalidCodes.size()));
+            notes << QCoreApplication::translate("TaskPresenter", "%n <law_code> element(s) whose content is not an integer.", nullptr, static_cast<int>(o.invalidCodes.size()));
         if (!o.formatOk())
-            notes << tr("The format breaks: %1.").arg(str(std::string(eval::legalFormatName(o.format))));
+            notes << QCoreApplication::translate("TaskPresenter", "The format breaks: %1.").arg(str(std::string(eval::legalFormatName(o.format))));
         if (!notes.isEmpty())
             h += QStringLiteral("<p>%1</p>").arg(escape(notes.join(QLatin1Char(' '))));
 
         const eval::LegalGrade &g = c->grade();
-        h += QStringLiteral("<h4>%1</h4>").arg(tr("The answer's facts against the reference"));
+        h += QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("TaskPresenter", "The answer's facts against the reference"));
         h += QStringLiteral("<p>%1 %2 %3</p>")
-                 .arg(swatch(RewardHtml::kSameColour, tr("stated")), swatch(RewardHtml::kMissingColour, tr("missing")),
-                      swatch(RewardHtml::kExtraColour, tr("contradicted")));
+                 .arg(swatch(RewardHtml::kSameColour, QCoreApplication::translate("TaskPresenter", "stated")), swatch(RewardHtml::kMissingColour, QCoreApplication::translate("TaskPresenter", "missing")),
+                      swatch(RewardHtml::kExtraColour, QCoreApplication::translate("TaskPresenter", "contradicted")));
         h += QStringLiteral("<table cellspacing=0 cellpadding=3 border=1 style=\"border-collapse:collapse\">"
                             "<tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
-                 .arg(tr("Law code"), tr("Slot"), tr("Reference value"), tr("In the answer"));
+                 .arg(QCoreApplication::translate("TaskPresenter", "Law code"), QCoreApplication::translate("TaskPresenter", "Slot"), QCoreApplication::translate("TaskPresenter", "Reference value"), QCoreApplication::translate("TaskPresenter", "In the answer"));
         for (const eval::FactGrade &f : g.facts) {
             QStringList said;
             for (const eval::ValueMention &m : f.contradictions)
@@ -325,17 +320,17 @@ public:
             h += QStringLiteral("<tr><td align=right><tt>%1</tt></td><td>%2</td><td>%3</td><td>%4</td></tr>")
                      .arg(QString::number(f.fact.lawCode), escape(str(f.fact.slot)),
                           swatch(colour, escape(str(f.fact.value))),
-                          said.isEmpty() ? tr("not stated") : said.join(QStringLiteral(" ")));
+                          said.isEmpty() ? QCoreApplication::translate("TaskPresenter", "not stated") : said.join(QStringLiteral(" ")));
         }
         h += QStringLiteral("</table>");
         h += QStringLiteral("<p>%1</p>")
-                 .arg(tr("Coverage %1 (%2 of %3 facts stated) · consistency %4")
+                 .arg(QCoreApplication::translate("TaskPresenter", "Coverage %1 (%2 of %3 facts stated) · consistency %4")
                           .arg(QString::number(g.coverage, 'f', 1))
                           .arg(g.stated)
                           .arg(g.facts.size())
                           .arg(QString::number(g.consistency, 'f', 0)));
         h += QStringLiteral("<table cellpadding=2>");
-        h += pairRows(tr("Answer"), tr("Reference answer"), markedPair(c->answer(), e->question().referenceAnswer));
+        h += pairRows(QCoreApplication::translate("TaskPresenter", "Answer"), QCoreApplication::translate("TaskPresenter", "Reference answer"), markedPair(c->answer(), e->question().referenceAnswer));
         h += QStringLiteral("</table>");
         return h;
     }
@@ -370,7 +365,7 @@ public:
             default: return part;
             }
         });
-        QString h = QStringLiteral("<h4>%1</h4>").arg(tr("Completion"));
+        QString h = QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("TaskPresenter", "Completion"));
         h += QStringLiteral("<p><tt>%1</tt></p>").arg(body);
         return h;
     }
@@ -386,19 +381,19 @@ public:
         std::set<int64_t> cited;
         if (c)
             cited.insert(c->output().citedCodes.begin(), c->output().citedCodes.end());
-        QString h = QStringLiteral("<h4>%1</h4><p>%2</p>").arg(tr("Question"), escape(str(q.question)));
-        h += QStringLiteral("<h4>%1</h4>").arg(tr("Sections in the prompt (retriever's order)"));
+        QString h = QStringLiteral("<h4>%1</h4><p>%2</p>").arg(QCoreApplication::translate("TaskPresenter", "Question"), escape(str(q.question)));
+        h += QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("TaskPresenter", "Sections in the prompt (retriever's order)"));
         if (q.retrieved.empty())
-            h += QStringLiteral("<p><i>%1</i></p>").arg(tr("none: the prompt has the question only"));
+            h += QStringLiteral("<p><i>%1</i></p>").arg(QCoreApplication::translate("TaskPresenter", "none: the prompt has the question only"));
         int rank = 0;
         for (const data::RetrievedSection &s : q.retrieved) {
             const bool g = goldSet.count(s.lawCode) > 0, ct = cited.count(s.lawCode) > 0;
             const char *colour = g && ct ? kCitedGold : ct ? kCitedWrong : g ? kGoldMissed : nullptr;
             QStringList marks;
             if (g)
-                marks << tr("gold");
+                marks << QCoreApplication::translate("TaskPresenter", "gold");
             if (ct)
-                marks << tr("cited");
+                marks << QCoreApplication::translate("TaskPresenter", "cited");
             const QString code = QString::number(s.lawCode);
             h += QStringLiteral("<p>%1. <tt>%2</tt> <b>%3</b>%4<br>%5</p>")
                      .arg(++rank)
@@ -406,7 +401,7 @@ public:
                           marks.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(marks.join(QStringLiteral(", "))),
                           escape(str(s.text)));
         }
-        h += QStringLiteral("<h4>%1</h4><p>%2</p>").arg(tr("Reference answer"), escape(str(q.referenceAnswer)));
+        h += QStringLiteral("<h4>%1</h4><p>%2</p>").arg(QCoreApplication::translate("TaskPresenter", "Reference answer"), escape(str(q.referenceAnswer)));
         return h;
     }
 };
@@ -430,10 +425,10 @@ const TaskPresenter &TaskPresenter::forTask(std::string_view task)
 QString TaskPresenter::outcomeHtml(const task::Example &example, const task::Completion &completion,
                                    const std::vector<reward::Explanation> &) const
 {
-    QString h = QStringLiteral("<h4>%1</h4>").arg(tr("Answer against gold"));
+    QString h = QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("TaskPresenter", "Answer against gold"));
     h += legendOfPair();
     h += QStringLiteral("<table cellpadding=2>");
-    h += pairRows(tr("Answer"), tr("Gold"), markedPair(completion.answer(), example.goldText()));
+    h += pairRows(QCoreApplication::translate("TaskPresenter", "Answer"), QCoreApplication::translate("TaskPresenter", "Gold"), markedPair(completion.answer(), example.goldText()));
     h += QStringLiteral("</table>");
     return h;
 }
@@ -446,7 +441,7 @@ QString TaskPresenter::componentDetailHtml(const std::vector<reward::Explanation
 QString TaskPresenter::completionHtml(const task::Example &, const task::Completion &completion, bool) const
 {
     return QStringLiteral("<h4>%1</h4><p><tt>%2</tt></p>")
-        .arg(tr("Completion"), completion.text().empty() ? QStringLiteral("<i>∅</i>") : escape(str(completion.text())));
+        .arg(QCoreApplication::translate("TaskPresenter", "Completion"), completion.text().empty() ? QStringLiteral("<i>∅</i>") : escape(str(completion.text())));
 }
 
 QString TaskPresenter::inputHtml(const task::Example &example, const task::Completion &) const
@@ -454,7 +449,7 @@ QString TaskPresenter::inputHtml(const task::Example &example, const task::Compl
     const std::string meta = example.metaJson();
     if (meta.empty() || meta == "{}")
         return {};
-    return QStringLiteral("<h4>%1</h4><p><tt>%2</tt></p>").arg(tr("Input (as stored)"), escape(str(meta)));
+    return QStringLiteral("<h4>%1</h4><p><tt>%2</tt></p>").arg(QCoreApplication::translate("TaskPresenter", "Input (as stored)"), escape(str(meta)));
 }
 
 QString TaskPresenter::failureCategoryName(const QString &key, const QString &fallback)
@@ -463,19 +458,19 @@ QString TaskPresenter::failureCategoryName(const QString &key, const QString &fa
         if (key == QLatin1String(eval::categoryKey(static_cast<eval::FailureCategory>(i))))
             return FailureCategoryModel::categoryName(static_cast<eval::FailureCategory>(i));
     if (key == QLatin1String("right"))
-        return tr("Right");
+        return QCoreApplication::translate("TaskPresenter", "Right");
     if (key == QLatin1String("format"))
-        return tr("Format");
+        return QCoreApplication::translate("TaskPresenter", "Format");
     if (key == QLatin1String("hallucinated_citation"))
-        return tr("Hallucinated citation");
+        return QCoreApplication::translate("TaskPresenter", "Hallucinated citation");
     if (key == QLatin1String("missing_citation"))
-        return tr("Missing citation");
+        return QCoreApplication::translate("TaskPresenter", "Missing citation");
     if (key == QLatin1String("wrong_citation"))
-        return tr("Wrong citation");
+        return QCoreApplication::translate("TaskPresenter", "Wrong citation");
     if (key == QLatin1String("contradiction"))
-        return tr("Contradiction");
+        return QCoreApplication::translate("TaskPresenter", "Contradiction");
     if (key == QLatin1String("incomplete"))
-        return tr("Incomplete answer");
+        return QCoreApplication::translate("TaskPresenter", "Incomplete answer");
     return fallback;
 }
 
@@ -485,19 +480,19 @@ QString TaskPresenter::failureCategoryExplanation(const QString &key, const QStr
         if (key == QLatin1String(eval::categoryKey(static_cast<eval::FailureCategory>(i))))
             return FailureCategoryModel::categoryExplanation(static_cast<eval::FailureCategory>(i));
     if (key == QLatin1String("right"))
-        return tr("Cites exactly the gold sections in the prompt, states every reference fact and contradicts none.");
+        return QCoreApplication::translate("TaskPresenter", "Cites exactly the gold sections in the prompt, states every reference fact and contradicts none.");
     if (key == QLatin1String("format"))
-        return tr("The completion is not <reasoning>, <answer>, <citation> in that order and nothing else.");
+        return QCoreApplication::translate("TaskPresenter", "The completion is not <reasoning>, <answer>, <citation> in that order and nothing else.");
     if (key == QLatin1String("hallucinated_citation"))
-        return tr("Cites a law code that is not among the sections in the prompt.");
+        return QCoreApplication::translate("TaskPresenter", "Cites a law code that is not among the sections in the prompt.");
     if (key == QLatin1String("missing_citation"))
-        return tr("Cites no law code.");
+        return QCoreApplication::translate("TaskPresenter", "Cites no law code.");
     if (key == QLatin1String("wrong_citation"))
-        return tr("Cites sections of the prompt, but not exactly the gold ones (a near-duplicate, one of two, an extra one).");
+        return QCoreApplication::translate("TaskPresenter", "Cites sections of the prompt, but not exactly the gold ones (a near-duplicate, one of two, an extra one).");
     if (key == QLatin1String("contradiction"))
-        return tr("Cites the right sections but states a reference fact with another value (a deadline, an amount, an authority).");
+        return QCoreApplication::translate("TaskPresenter", "Cites the right sections but states a reference fact with another value (a deadline, an amount, an authority).");
     if (key == QLatin1String("incomplete"))
-        return tr("Cites the right sections and contradicts nothing, but leaves out a reference fact.");
+        return QCoreApplication::translate("TaskPresenter", "Cites the right sections and contradicts nothing, but leaves out a reference fact.");
     return fallback;
 }
 
@@ -510,7 +505,7 @@ QString TaskPresenter::categoryHtml(const task::Task &task, const task::Example 
     const task::FailureCategory &c = categories[i];
     const QString key = str(c.key);
     return QStringLiteral("<p>%1 <b>%2</b> — %3</p>")
-        .arg(tr("Failure category:"), escape(failureCategoryName(key, str(c.name))),
+        .arg(QCoreApplication::translate("TaskPresenter", "Failure category:"), escape(failureCategoryName(key, str(c.name))),
              escape(failureCategoryExplanation(key, str(c.explanation))));
 }
 

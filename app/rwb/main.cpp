@@ -39,7 +39,7 @@ Commands:
   retrieve query  the top passages for a question: bm25, dense or hybrid
   retrieve annotate  add the retrieved passages to every line of a JSONL file
   retrieve eval   recall@k, hit@k and MRR of each retriever on questions with gold ids
-  embed           unit vectors of texts from an embedding backend (lexical, http:)
+  embed           unit vectors of texts from an embedding backend (lexical, http:, hf:)
   bench embed     texts/s of an embedding backend and the semantic reward's cost per pair
 
 Run "rwb <command> --help" for a command's options.

@@ -9,16 +9,17 @@ namespace rwb::embed {
 // question differently from a passage; symmetric backends (lexical) ignore it.
 enum class EmbedRole { Query, Document };
 
-// A text embedding backend: "lexical" (model-free, LexicalEmbedder) now; "hf:" and
-// "http:" backends later. A dense retriever asks it for passage vectors once, at build
-// time, and for one query vector per search.
+// A text embedding backend: "lexical" (model-free, LexicalEmbedder), "http:"
+// (HttpEmbedder, an OpenAI-compatible server) and "hf:" (HfEmbedder, a Hugging Face
+// model folder run by our engine). A dense retriever asks it for passage vectors once,
+// at build time, and for one query vector per search.
 //
 // Contract for every backend:
 // - embed() returns one vector per text, in order, each of dimension() floats, with L2
 //   norm 1 (within float rounding) — or the zero vector for a text with no features
 //   (an empty text, white space only). So the cosine of two vectors is their dot product.
 // - name() identifies the backend and its configuration ("lexical",
-//   "hf:BAAI/bge-m3"): vectors stored under one name are only ever compared with query
+//   "hf:bge-m3"): vectors stored under one name are only ever compared with query
 //   vectors from an embedder of the same name.
 // - Thread-safe: embed() may be called from several threads at once on one instance.
 // - Failures (a model that cannot run, a server that does not answer) throw

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <stdexcept>
 
@@ -97,6 +98,50 @@ HttpEmbedderOptions parseHttpEmbedderOptions(const std::string &url, std::string
     return o;
 }
 
+HfEmbedderOptions parseHfEmbedderOptions(std::string_view optionsJson, const std::string &source)
+{
+    HfEmbedderOptions o;
+    if (optionsJson.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return o;
+    const json j = json::parse(optionsJson, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object())
+        throw error(source, "embedder options must be a JSON object");
+    const auto bad = [&](const std::string &key, const std::string &allowed, const json &value) {
+        return error(source, "embedder option \"" + key + "\" must be " + allowed + ", not " + value.dump());
+    };
+    const auto text = [&](const std::string &key, const json &v) {
+        if (!v.is_string())
+            throw bad(key, "a string", v);
+        return v.get<std::string>();
+    };
+    const auto integer = [&](const std::string &key, const json &v, int min) {
+        if (!v.is_number_integer() || v.get<int64_t>() < min || v.get<int64_t>() > std::numeric_limits<int>::max())
+            throw bad(key, "an integer of at least " + std::to_string(min), v);
+        return static_cast<int>(v.get<int64_t>());
+    };
+    for (const auto &[key, v] : j.items()) {
+        if (key == "batch")
+            o.batchSize = integer(key, v, 1);
+        else if (key == "max_length")
+            o.maxLength = integer(key, v, 0);
+        else if (key == "pooling") {
+            o.pooling = text(key, v);
+            if (o.pooling != "cls" && o.pooling != "mean" && o.pooling != "lasttoken")
+                throw bad(key, "\"cls\", \"mean\" or \"lasttoken\"", v);
+        } else if (key == "query_prefix")
+            o.queryPrefix = text(key, v);
+        else if (key == "document_prefix")
+            o.documentPrefix = text(key, v);
+        else if (key == "threads")
+            o.threads = integer(key, v, 0);
+        else
+            throw error(source, "unknown embedder option \"" + key +
+                                    "\" for hf: (allowed: batch, max_length, pooling, query_prefix, document_prefix, "
+                                    "threads)");
+    }
+    return o;
+}
+
 std::unique_ptr<Embedder> makeEmbedder(const std::string &spec, const EmbedderContext &ctx)
 {
     const auto startsWith = [&](const char *prefix) { return spec.rfind(prefix, 0) == 0; };
@@ -105,7 +150,7 @@ std::unique_ptr<Embedder> makeEmbedder(const std::string &spec, const EmbedderCo
         const bool none = ctx.options.find_first_not_of(" \t\r\n") == std::string::npos ||
                           (!j.is_discarded() && j.is_object() && j.empty());
         if (!none)
-            throw error(ctx.source, "embedder \"" + spec + "\" takes no options (they are for http: embedders)");
+            throw error(ctx.source, "embedder \"" + spec + "\" takes no options (they are for http: and hf: embedders)");
     };
 
     if (spec == "lexical") {
@@ -126,8 +171,19 @@ std::unique_ptr<Embedder> makeEmbedder(const std::string &spec, const EmbedderCo
     if (startsWith("http:") || startsWith("https:"))
         throw error(ctx.source, "embedder \"" + spec + "\": write \"http:\" and then the whole URL, as in "
                                 "\"http:http://localhost:8000/v1\" or \"http:https://host/v1\"");
-    if (startsWith("hf:"))
-        throw error(ctx.source, "hf: encoders are not available in this build yet");
+    if (startsWith("hf:")) {
+        const HfEmbedderOptions options = parseHfEmbedderOptions(ctx.options, ctx.source);
+        std::filesystem::path dir(spec.substr(3));
+        if (dir.empty())
+            throw error(ctx.source, "embedder \"hf:\" needs a model folder after \"hf:\", as in \"hf:models/bge-m3\"");
+        if (dir.is_relative() && !ctx.baseDir.empty())
+            dir = std::filesystem::path(ctx.baseDir) / dir;
+        try {
+            return std::make_unique<HfEmbedder>(dir.string(), options);
+        } catch (const std::invalid_argument &e) {
+            throw error(ctx.source, e.what());
+        }
+    }
     throw error(ctx.source, "unknown embedder \"" + spec + "\" (allowed: " + kForms + ")");
 }
 

@@ -20,6 +20,7 @@ std::shared_ptr<const embed::Embedder> makeEmbedder(const RewardConfig &c, const
     embed::EmbedderContext ctx;
     ctx.source = source + ": embedding";
     ctx.options = c.embeddingOptions;
+    ctx.baseDir = c.baseDir; // hf:DIR relative to the config's folder, like embedding_corpus
     if (c.embedding == "lexical" && !c.embeddingCorpus.empty()) {
         const retrieval::Corpus corpus = retrieval::Corpus::readJsonl(c.resolvedEmbeddingCorpus());
         for (const retrieval::Passage &p : corpus.passages())

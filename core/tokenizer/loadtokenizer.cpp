@@ -6,6 +6,8 @@
 #include "tokenizer/bytelevelbpetokenizer.h"
 #include "tokenizer/jsonfieldreader.h"
 #include "tokenizer/sentencepiecetokenizer.h"
+#include "tokenizer/unigramjson.h"
+#include "tokenizer/wordpiecetokenizer.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -133,8 +135,14 @@ std::unique_ptr<Tokenizer> loadTokenizer(const std::string &modelDir)
         const nlohmann::json doc = JsonFieldReader(jsonPath).parseFile();
         // A tokenizer.json of another kind (Unigram, WordPiece, sentencepiece-style BPE)
         // with a tokenizer.model beside it: the sentencepiece model is the same tokenizer.
-        if (ByteLevelBpeTokenizer::isByteLevelBpe(doc) || !hasModel)
+        if (ByteLevelBpeTokenizer::isByteLevelBpe(doc))
             tokenizer = ByteLevelBpeTokenizer::fromJson(doc, jsonPath);
+        else if (!hasModel && WordPieceTokenizer::isWordPiece(doc))
+            tokenizer = WordPieceTokenizer::fromJson(doc, jsonPath);
+        else if (!hasModel && isUnigramJson(doc))
+            tokenizer = unigramTokenizerFromJson(doc, jsonPath);
+        else if (!hasModel)
+            tokenizer = ByteLevelBpeTokenizer::fromJson(doc, jsonPath); // reports what it cannot read
     }
     if (!tokenizer && hasModel)
         tokenizer = SentencePieceTokenizer::fromFile(modelPath);

@@ -114,6 +114,8 @@ private:
 //   the project's own trainer);
 // - else tokenizer.model, a sentencepiece model (Llama 2, sarashina), read without
 //   libsentencepiece;
+// - else tokenizer.json of a WordPiece model (BERT, MiniLM: wordpiecetokenizer.h) or a
+//   Unigram model (XLM-RoBERTa, BGE-M3, multilingual-e5: unigramjson.h);
 // then tokenizer_config.json, when present, for added tokens (added_tokens_decoder,
 // additional_special_tokens), eos_token / pad_token / bos_token and add_bos_token.
 // Throws data::InputException naming the file and the JSON field (or the folder, when
