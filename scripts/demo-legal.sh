@@ -4,7 +4,9 @@
 # then GRPO twice from that start — citation rewards only ("w/o answer reward") and
 # citation + semantic — on a seventh, and evaluate all three on the held-out statutes
 # of an eighth (corpus seed 1's test split: sections no stage ever saw), printed as the
-# paper's table 1. Called by scripts/demo.sh after setup and build; the same options.
+# paper's table 1 (each GRPO run evaluates its start, the SFT model, at step 0 and its
+# end at the last step; `rwb grpo table` prints both). Called by scripts/demo.sh after
+# setup and build; the same options.
 #   scripts/demo-legal.sh RWB OUT QUICK GUI
 set -euo pipefail
 rwb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); out=$2; quick=$3; gui=$4
@@ -15,9 +17,9 @@ cd "$out"
 printf '{"name": "legal QA demo", "created": "%s"}\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > workspace.json
 
 if [[ $quick == 1 ]]; then
-  sft_seeds="2 3 4"; n_sft=800; n_grpo=120; n_test=48; layers=2; sft_epochs=1; grpo_steps=12; prompts=8; eval_every=12
+  sft_seeds="2 3 4"; n_sft=800; n_grpo=120; n_test=48; layers=2; sft_epochs=1; grpo_steps=12; prompts=8
 else
-  sft_seeds="2 3 4 5 6 7"; n_sft=2000; n_grpo=400; n_test=300; layers=4; sft_epochs=2; grpo_steps=100; prompts=8; eval_every=50
+  sft_seeds="2 3 4 5 6 7"; n_sft=2000; n_grpo=400; n_test=300; layers=4; sft_epochs=2; grpo_steps=100; prompts=8
 fi
 grpo_seed=8; test_seed=1; k=3; vocab=2048; max_new=128
 start=$(date +%s)
@@ -36,7 +38,7 @@ annotate() { # seed split n out
     --k $k --out "$4" >/dev/null
 }
 
-stage "1/7 synthesizing legal questions: SFT on corpus seeds ${sft_seeds// /, }, GRPO on seed $grpo_seed, test on seed $test_seed's held-out statutes (BM25 top-$k sections in each prompt)"
+stage "1/6 synthesizing legal questions: SFT on corpus seeds ${sft_seeds// /, }, GRPO on seed $grpo_seed, test on seed $test_seed's held-out statutes (BM25 top-$k sections in each prompt)"
 : > data/sft.jsonl
 for s in $sft_seeds; do
   for split in train val test; do
@@ -49,12 +51,12 @@ annotate $grpo_seed train $n_grpo data/grpo.jsonl
 annotate $test_seed test $n_test data/test.jsonl
 echo "$(wc -l < data/sft.jsonl) SFT questions, $n_grpo GRPO questions, $n_test test questions" >&2
 
-stage "2/7 training a byte-level BPE tokenizer ($vocab tokens) and the tiny model's folder ($layers layers)"
+stage "2/6 training a byte-level BPE tokenizer ($vocab tokens) and the tiny model's folder ($layers layers)"
 "$rwb" data corpus --task legal_qa --input data/sft.jsonl --out data/corpus.txt >/dev/null
 "$rwb" tokenizer train --input data/corpus.txt --vocab-size $vocab --out models/tokenizer >/dev/null
 "$rwb" model init --tokenizer models/tokenizer --out models/tiny --layers $layers --seed 1 >/dev/null
 
-stage "3/7 SFT from scratch on the appendix-D format (full fine-tuning)"
+stage "3/6 SFT from scratch on the appendix-D format (full fine-tuning)"
 cat > configs/sft.json <<EOF
 {"model": "../models/tiny", "output": "../models/sft", "train_data": "../data/sft.jsonl", "task": "legal_qa",
  "lora": false, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.05, "batch_size": 16,
@@ -81,20 +83,16 @@ grpo_config() { # name reward
  "reward_config": "$2", "store": "../runs.sqlite", "output": "../checkpoints/$1", "run_name": "$1",
  "num_generations": 8, "prompts_per_step": $prompts, "max_completion_length": $max_new, "temperature": 0.8,
  "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "lora_r": 16, "max_steps": $grpo_steps,
- "eval_every": $eval_every, "eval_limit": $n_test, "checkpoint_every": $grpo_steps, "seed": 1, "threads": 1}
+ "eval_every": $grpo_steps, "eval_limit": $n_test, "checkpoint_every": $grpo_steps, "seed": 1, "threads": 1}
 EOF
 }
 grpo_config citation reward_citation.json
 grpo_config citation_semantic reward_citation_semantic.json
 
-stage "4/7 the SFT start on the $n_test test questions"
-"$rwb" eval run --model models/sft --data data/test.jsonl --task legal_qa --max-new-tokens $max_new \
-  --output predictions_sft.jsonl > eval_sft.json 2>/dev/null
-
-stage "5/7 GRPO with the citation rewards only (G = 8, LoRA; every rollout into runs.sqlite)"
+stage "4/6 GRPO with the citation rewards only (G = 8, LoRA; every rollout into runs.sqlite)"
 "$rwb" grpo --config configs/grpo_citation.json >/dev/null
 
-stage "6/7 GRPO with the citation rewards + semantic ($embedding)"
+stage "5/6 GRPO with the citation rewards + semantic ($embedding)"
 if [[ $gui == 1 ]]; then
   echo "The workbench follows the run live; close it when done to see the table." >&2
   "$build/app/workbench/reward-workbench" --workspace "$out" --train configs/grpo_citation_semantic.json --view curves \
@@ -103,25 +101,11 @@ else
   "$rwb" grpo --config configs/grpo_citation_semantic.json >/dev/null
 fi
 
-stage "7/7 results"
-for r in citation citation_semantic; do
-  if [[ -d checkpoints/$r/final ]]; then
-    "$rwb" eval run --model models/sft --adapter checkpoints/$r/final --data data/test.jsonl --task legal_qa \
-      --max-new-tokens $max_new --output "predictions_$r.jsonl" > "eval_$r.json" 2>/dev/null
-  fi
-done
+stage "6/6 results"
 echo
-echo "SFT vs SFT → GRPO on $n_test questions about held-out statutes (the legal-QA paper's table 1):"
-field() { grep -o "\"$2\":[-0-9.e]*" "$1" | head -1 | cut -d: -f2; }
-printf '%-34s %7s %7s %7s %9s %9s %7s %7s\n' "" "cite P" "cite R" "cite F1" "coverage" "consist." "joint" "format"
-for r in sft citation citation_semantic; do
-  [[ -s eval_$r.json ]] || continue
-  case $r in sft) label="SFT";; citation) label="SFT -> GRPO (citation only)";; *) label="SFT -> GRPO (citation + semantic)";; esac
-  printf '%-34s %7.3f %7.3f %7.3f %9.3f %9.3f %7.3f %7.3f\n' "$label" "$(field eval_$r.json citation_precision)" \
-    "$(field eval_$r.json citation_recall)" "$(field eval_$r.json citation_f1)" "$(field eval_$r.json coverage)" \
-    "$(field eval_$r.json consistency)" "$(field eval_$r.json joint)" "$(field eval_$r.json format_ok)"
-done
-echo "(citation F1 bound by the retriever's recall: $(grep -o '"citation_f1_bound":[0-9.]*' eval_sft.json | cut -d: -f2))"
+echo "SFT (each run's start, step 0) vs SFT -> GRPO on $n_test questions about held-out statutes"
+echo "(the legal-QA paper's table 1; citation P / R / F1 are macro means over the questions):"
+"$rwb" grpo table --store runs.sqlite
 echo
 echo "Everything is in the workspace $out. Total $(( $(date +%s) - start )) s."
 echo "Explore it: $build/app/workbench/reward-workbench --workspace $out --store $out/runs.sqlite"

@@ -1,27 +1,48 @@
 #!/usr/bin/env bash
 # Retakes the guide's screenshots (docs/images/workbench_*_{en,ja}.png, designer_*.png)
-# from the demo's workspace under Xvfb: run scripts/demo.sh first.
-#   scripts/screenshots.sh [WORKSPACE]   (default build/demo)
+# from the demo's workspace under Xvfb: run scripts/demo.sh first. With a legal-QA demo
+# workspace (scripts/demo.sh --task legal_qa) also the legal-QA shots (*_legal_*.png).
+#   scripts/screenshots.sh [WORKSPACE [LEGAL_WORKSPACE]]
+#   (defaults build/demo and build/demo-legal; RWB_SHOTS=legal: the legal-QA shots only)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${RWB_BUILD_DIR:-$root/build}
 ws=${1:-$root/build/demo}
-[[ -f "$ws/runs.sqlite" ]] || { echo "no run store in $ws: run scripts/demo.sh first" >&2; exit 2; }
+legal_ws=${2:-$root/build/demo-legal}
+only=${RWB_SHOTS:-all}
+[[ $only == legal || -f "$ws/runs.sqlite" ]] || { echo "no run store in $ws: run scripts/demo.sh first" >&2; exit 2; }
 out="$root/docs/images"
 # A settings folder of its own, so that the shots do not depend on (or change) yours.
 export XDG_CONFIG_HOME; XDG_CONFIG_HOME=$(mktemp -d)
 trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 rwb="$build/app/rwb/rwb"
-value() { "$rwb" store sql --store "$ws/runs.sqlite" --query "$1" | sed -E 's/^\{"v":([0-9]+)\}$/\1/'; }
-last_step=$(value "SELECT MAX(step) AS v FROM steps WHERE run_id = (SELECT MAX(id) FROM runs)")
-# A rollout of the last step with a low marker reward (a failed extraction).
-rollout=$(value "SELECT id AS v FROM rollouts WHERE run_id = (SELECT MAX(id) FROM runs) AND step = $last_step ORDER BY json_extract(rewards_json, '\$.marker'), id LIMIT 1 OFFSET 3")
+value() { "$rwb" store sql --store "${2:-$ws/runs.sqlite}" --query "$1" | sed -E 's/^\{"v":([0-9]+)\}$/\1/'; }
 shot() { # lang view png [extra args]
   local lang=$1 view=$2 png=$3; shift 3
   xvfb-run -a -s "-screen 0 1600x1000x24" "$build/app/workbench/reward-workbench" --lang "$lang" \
     --workspace "$ws" --store "$ws/runs.sqlite" --view "$view" --screenshot "$out/$png" --screenshot-delay 2500 "$@"
   echo "$out/$png"
 }
+legal_shots() {
+  [[ -f "$legal_ws/runs.sqlite" ]] || { echo "no legal-QA run store in $legal_ws: skipped its shots" >&2; return 0; }
+  local ws=$legal_ws store=$legal_ws/runs.sqlite
+  # The citation + semantic run; a rollout of its last step whose citation F1 is 0 (a wrong or hallucinated citation).
+  local run last rollout sample
+  run=$(value "SELECT MAX(id) AS v FROM runs" "$store")
+  last=$(value "SELECT MAX(step) AS v FROM steps WHERE run_id = $run" "$store")
+  rollout=$(value "SELECT id AS v FROM rollouts WHERE run_id = $run AND step = $last ORDER BY json_extract(rewards_json, '\$.citation_f1'), id LIMIT 1 OFFSET 2" "$store")
+  for lang in en ja; do
+    shot "$lang" design "designer_legal_$lang.png" --config "$root/resources/presets/legal_citation_semantic.json" \
+      --samples "$root/resources/samples/legal_qa_samples.jsonl" --select 1
+    shot "$lang" rollouts "workbench_rollouts_legal_$lang.png" --run "$run" --rollout "$rollout"
+    shot "$lang" failures "workbench_failures_legal_$lang.png" --run "$run" --compare "0,$last" --dock runs
+    shot "$lang" curves "workbench_curves_legal_$lang.png" --run "$run" --step "$last"
+  done
+}
+if [[ $only == legal ]]; then legal_shots; exit 0; fi
+last_step=$(value "SELECT MAX(step) AS v FROM steps WHERE run_id = (SELECT MAX(id) FROM runs)")
+# A rollout of the last step with a low marker reward (a failed extraction).
+rollout=$(value "SELECT id AS v FROM rollouts WHERE run_id = (SELECT MAX(id) FROM runs) AND step = $last_step ORDER BY json_extract(rewards_json, '\$.marker'), id LIMIT 1 OFFSET 3")
 # A live run: the demo's GRPO config into a scratch store, shot 70 s after it starts.
 live=$(mktemp -d)
 sed -e "s|\"store\": \"[^\"]*\"|\"store\": \"$live/live.sqlite\"|; s|\"output\": \"[^\"]*\"|\"output\": \"$live/out\"|; s|\"run_name\": \"[^\"]*\"|\"run_name\": \"demo-live\"|" \
@@ -40,3 +61,4 @@ for lang in en ja; do
   shot "$lang" failures "workbench_failures_$lang.png" --compare "0,$last_step" --dock runs
   shot "$lang" curves "workbench_setup_$lang.png" --dock training
 done
+legal_shots

@@ -366,6 +366,7 @@ void TestFailureAnalysis::compare()
         eval::AnalyzedPrediction a;
         a.exampleId = id;
         a.failure.category = c;
+        a.category = static_cast<size_t>(c);
         return a;
     };
     const std::vector<eval::AnalyzedPrediction> a = {p("e1", FailureCategory::Exact), p("e2", FailureCategory::Missed),

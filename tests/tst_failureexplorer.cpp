@@ -65,6 +65,7 @@ private Q_SLOTS:
     void compareTwoFiles();
     void highlightedEmail();
     void singleCheckpoint();
+    void legalQaPredictions();
     void openRun();
     void openRunMissingEmails();
     // Manual check, skipped unless RWB_FAILURES_DEMO_STORE names a run store: opens run 1,
@@ -237,6 +238,35 @@ void TestFailureExplorer::singleCheckpoint()
     QString error;
     QVERIFY(!explorer.openPredictions(m_dir.filePath("nope.jsonl"), {}, &error));
     QVERIFY2(error.contains("nope.jsonl"), qPrintable(error));
+}
+
+void TestFailureExplorer::legalQaPredictions()
+{
+    // The bundled legal-QA samples read as one checkpoint's predictions: the legal task's
+    // seven categories, counted from the labels (right 45 + duplicate_citation 12; format
+    // = bad_xml 22; wrong citation = wrong_citation 22 + partial_citation 16; …).
+    FailureExplorer explorer;
+    QString error;
+    QVERIFY2(explorer.openPredictions(RWB_RESOURCES_DIR "/samples/legal_qa_samples.jsonl", {}, &error), qPrintable(error));
+    FailureCategoryModel *m = explorer.categoryModel();
+    QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(m->rowCount(), 7);
+    const QStringList names{"Right", "Format", "Hallucinated citation", "Missing citation", "Wrong citation",
+                            "Contradiction", "Incomplete answer"};
+    const QList<qlonglong> counts{57, 22, 16, 13, 38, 26, 16};
+    for (int r = 0; r < 7; ++r) {
+        QCOMPARE(m->index(r, 0).data().toString(), names[r]);
+        QCOMPARE(m->index(r, 0).data(FailureCategoryModel::CountRole).toLongLong(), counts[r]);
+    }
+    QVERIFY(explorer.selectCategory(2));
+    QCOMPARE(explorer.exampleModel()->rowCount(), 16);
+    const QString id = explorer.exampleModel()->row(0).id;
+    QVERIFY(explorer.selectExample(id));
+    auto *view = explorer.findChild<QTextBrowser *>("failureEmail");
+    QVERIFY(view->toPlainText().contains("not in the prompt: a hallucinated code"));
+    QVERIFY(view->toPlainText().contains("Sections in the prompt"));
+    auto *expl = explorer.findChild<QLabel *>("failureExplanation");
+    QVERIFY2(expl->text().contains("Hallucinated citation"), qPrintable(expl->text()));
 }
 
 void TestFailureExplorer::openRun()

@@ -73,6 +73,7 @@ private Q_SLOTS:
     void noisyButFlat();
     void incrementalMatchesScan();
     void f1SlidingAtEveryEvaluation();
+    void anotherTasksValidationMetric();
 };
 
 void TestHackingMonitor::f1SlidingAtEveryEvaluation()
@@ -97,6 +98,28 @@ void TestHackingMonitor::f1SlidingAtEveryEvaluation()
     QCOMPARE(a.to, int64_t(100));
     QVERIFY(near(a.otherBefore, 0.056));
     QVERIFY(near(a.otherAfter, 0.01));
+}
+
+void TestHackingMonitor::anotherTasksValidationMetric()
+{
+    // A legal-QA run logs eval/joint, not eval/f1: with the task's headline among the
+    // validation metrics, the same run (citation_f1 rising, joint 0.22 → 0.17) is hacking,
+    // named by that metric; with the default (eval/f1 only) nothing validates it, and the
+    // one rising component with no falling one is no disagreement either.
+    MetricSeries m;
+    m["rewards/citation_f1/mean"] = stepUp(0.40, 0.60, 20);
+    m["rewards/xml_format/mean"] = flat(0.90, 20);
+    m["eval/joint"] = {{0, 0.22}, {20, 0.17}};
+    QVERIFY(HackingMonitor::scan(m).empty());
+    HackingSettings settings;
+    settings.validationMetrics = {"eval/f1", "eval/joint"};
+    const auto alerts = HackingMonitor::scan(m, settings);
+    QCOMPARE(alerts.size(), size_t(1));
+    QCOMPARE(alerts[0].kind, AlertKind::Hacking);
+    QCOMPARE(alerts[0].validationMetric, std::string("eval/joint"));
+    QCOMPARE(alerts[0].values, std::string("citation_f1 0.40 → 0.60 while joint 0.22 → 0.17"));
+    QCOMPARE(alerts[0].message, std::string("Possible reward hacking: citation_f1 rose 0.40 → 0.60 while validation joint "
+                                            "fell 0.22 → 0.17 (steps 1–20)"));
 }
 
 void TestHackingMonitor::risingComponentFallingF1()

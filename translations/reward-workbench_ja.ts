@@ -1194,6 +1194,18 @@ The change is stored with its step and marked on the curves.</source>
     <context>
         <name>rwb::widgets::CurvePanel</name>
         <message>
+            <source>Possible reward hacking: %1 rose %2 → %3 while validation %4 fell %5 → %6 (%7)</source>
+            <translation>報酬ハッキングの疑い: %1 が %2 → %3 に上昇し、検証 %4 は %5 → %6 に低下 (%7)</translation>
+        </message>
+        <message>
+            <source>Validation (headline metric)</source>
+            <translation>検証（主指標）</translation>
+        </message>
+        <message>
+            <source>headline metric</source>
+            <translation>主指標</translation>
+        </message>
+        <message>
             <source>Smoothing</source>
             <translation>平滑化</translation>
         </message>
@@ -1451,6 +1463,10 @@ The change is stored with its step and marked on the curves.</source>
     <context>
         <name>rwb::widgets::FailureCategoryModel</name>
         <message>
+            <source>%1 of %2 examples evaluated at both checkpoints</source>
+            <translation>両方のチェックポイントで評価した %2 件中 %1 件</translation>
+        </message>
+        <message>
             <source>Exact</source>
             <translation>完全一致</translation>
         </message>
@@ -1624,6 +1640,22 @@ The change is stored with its step and marked on the curves.</source>
     </context>
     <context>
         <name>rwb::widgets::FailureExplorer</name>
+        <message numerus="yes">
+            <source>%1 — %2: %n example(s)</source>
+            <translation>
+                <numerusform>%1 — %2: %n 件の例</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;: &lt;span style="color:#1e8449"&gt;fixed %3&lt;/span&gt; (wrong at A, right at B), &lt;span style="color:#c0392b"&gt;broke %4&lt;/span&gt; (right at A, wrong at B), of %5 examples in both.</source>
+            <translation>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;: &lt;span style="color:#1e8449"&gt;改善 %3&lt;/span&gt;（A で誤り、B で正解）、&lt;span style="color:#c0392b"&gt;悪化 %4&lt;/span&gt;（A で正解、B で誤り）。両方にある例 %5 件中。</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1: %n example(s)</source>
+            <translation>
+                <numerusform>%1: %n 件の例</numerusform>
+            </translation>
+        </message>
         <message>
             <source>Category at A (rows) → at B (columns); click a cell for its e-mails</source>
             <translation>A での分類（行）→ B での分類（列）。セルをクリックするとそのメールを表示します</translation>
@@ -1785,6 +1817,12 @@ The change is stored with its step and marked on the curves.</source>
     </context>
     <context>
         <name>rwb::widgets::FailureTransitionModel</name>
+        <message numerus="yes">
+            <source>%n example(s): %1 at A, %2 at B</source>
+            <translation>
+                <numerusform>例 %n 件: A で %1、B で %2</numerusform>
+            </translation>
+        </message>
         <message>
             <source>exact</source>
             <translation>一致</translation>

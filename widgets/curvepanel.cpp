@@ -2,6 +2,8 @@
 
 #include "eval/smoothing.h"
 #include "store/runstore.h"
+#include "task/catalog.h"
+#include "task/task.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -64,6 +66,19 @@ QColor colour(int i)
     return kPalette[((i % kPaletteSize) + kPaletteSize) % kPaletteSize];
 }
 
+// "eval/<headline>" of every task the workbench knows (eval/f1, eval/joint): a run logs
+// its own task's, which the validation plot and the hacking monitor follow.
+const std::vector<std::string> &validationMetrics()
+{
+    static const std::vector<std::string> metrics = [] {
+        std::vector<std::string> out;
+        for (const std::string &name : task::Catalog::builtin().names())
+            out.push_back("eval/" + std::string(task::Catalog::builtin().find(name)->headlineMetric()));
+        return out;
+    }();
+    return metrics;
+}
+
 // Which plot a metric goes on (-1: none) and its name in that plot's legend. TRL's names,
 // as core/train/grpo.cpp writes them.
 int plotOf(const QString &metric, QString *label = nullptr)
@@ -96,9 +111,13 @@ int plotOf(const QString &metric, QString *label = nullptr)
         named(QStringLiteral("mean"));
         return CurvePanel::LengthPlot;
     }
-    if (metric == QLatin1String("eval/f1")) {
-        named(QStringLiteral("F1"));
-        return CurvePanel::F1Plot;
+    if (metric.startsWith(QLatin1String("eval/"))) {
+        const std::string m = metric.toStdString();
+        const auto &v = validationMetrics();
+        if (std::find(v.begin(), v.end(), m) != v.end()) {
+            named(metric == QLatin1String("eval/f1") ? QStringLiteral("F1") : metric.mid(5));
+            return CurvePanel::F1Plot;
+        }
     }
     if (metric == QLatin1String("frac_reward_zero_std")) {
         named(metric);
@@ -147,6 +166,11 @@ QString fixed2(double v)
 CurvePanel::CurvePanel(QWidget *parent)
     : QWidget(parent)
 {
+    {
+        eval::HackingSettings settings;
+        settings.validationMetrics = validationMetrics();
+        m_monitor.setSettings(settings);
+    }
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     auto *bar = new QHBoxLayout;
@@ -296,8 +320,12 @@ QString CurvePanel::alertText(const eval::HackingAlert &a)
     const QString name = a.components.empty() ? QString() : QString::fromStdString(a.components.front());
     switch (a.kind) {
     case eval::AlertKind::Hacking:
-        return tr("Possible reward hacking: %1 rose %2 → %3 while validation F1 fell %4 → %5 (%6)")
-            .arg(name, fixed2(a.before), fixed2(a.after), fixed2(a.otherBefore), fixed2(a.otherAfter), range);
+        if (a.validationMetric.empty() || a.validationMetric == "eval/f1")
+            return tr("Possible reward hacking: %1 rose %2 → %3 while validation F1 fell %4 → %5 (%6)")
+                .arg(name, fixed2(a.before), fixed2(a.after), fixed2(a.otherBefore), fixed2(a.otherAfter), range);
+        return tr("Possible reward hacking: %1 rose %2 → %3 while validation %4 fell %5 → %6 (%7)")
+            .arg(name, fixed2(a.before), fixed2(a.after), QString::fromStdString(a.validationMetric.substr(5)),
+                 fixed2(a.otherBefore), fixed2(a.otherAfter), range);
     case eval::AlertKind::Disagreement:
         return tr("Possible reward hacking: %1 rose %2 → %3 while %4 fell %5 → %6 (%7; no validation metrics)")
             .arg(name, fixed2(a.before), fixed2(a.after), QString::fromStdString(a.components.back()), fixed2(a.otherBefore),
@@ -321,7 +349,9 @@ QString CurvePanel::alertBannerText() const
 
 void CurvePanel::setAlertSettings(const eval::HackingSettings &settings)
 {
-    m_monitor.setSettings(settings);
+    eval::HackingSettings s = settings;
+    s.validationMetrics = validationMetrics(); // not a user's setting: the tasks' headlines
+    m_monitor.setSettings(s);
     m_alertsDismissed = 0;
     updateAlerts();
 }
@@ -347,7 +377,10 @@ qint64 CurvePanel::lastEvalAtOrBefore(qint64 step) const
 {
     if (!m_primary)
         return -1;
-    const auto it = m_primary->series.find(QStringLiteral("eval/f1"));
+    auto it = m_primary->series.end();
+    for (const std::string &name : validationMetrics())
+        if (it == m_primary->series.end())
+            it = m_primary->series.find(QString::fromStdString(name));
     if (it == m_primary->series.end())
         return -1;
     const std::vector<int64_t> &steps = it->second.steps();
@@ -463,10 +496,10 @@ void CurvePanel::setupPlot(int i)
     static const char *const titles[PlotCount] = {
         QT_TR_NOOP("Reward (mean ± std)"), QT_TR_NOOP("Reward components"), QT_TR_NOOP("KL divergence"),
         QT_TR_NOOP("Entropy"), QT_TR_NOOP("Clip ratios"), QT_TR_NOOP("Completion length"),
-        QT_TR_NOOP("Validation F1"), QT_TR_NOOP("Groups with equal rewards")};
+        QT_TR_NOOP("Validation (headline metric)"), QT_TR_NOOP("Groups with equal rewards")};
     static const char *const units[PlotCount] = {
         QT_TR_NOOP("reward"), QT_TR_NOOP("mean reward"), QT_TR_NOOP("KL (k3)"), QT_TR_NOOP("nats / token"),
-        QT_TR_NOOP("fraction of tokens"), QT_TR_NOOP("tokens"), QT_TR_NOOP("F1"), QT_TR_NOOP("fraction of groups")};
+        QT_TR_NOOP("fraction of tokens"), QT_TR_NOOP("tokens"), QT_TR_NOOP("headline metric"), QT_TR_NOOP("fraction of groups")};
     PlotState &s = m_plots[i];
     auto *p = new QCustomPlot(this);
     s.plot = p;

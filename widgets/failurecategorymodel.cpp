@@ -3,6 +3,10 @@
 #include <QBrush>
 #include <QColor>
 
+#include "taskpresenter.h"
+#include "data/extractionrecord.h"
+#include "task/catalog.h"
+
 namespace rwb::widgets {
 
 using eval::FailureCategory;
@@ -11,6 +15,22 @@ using eval::PredictionSource;
 FailureCategoryModel::FailureCategoryModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
+    setCategories(task::Catalog::builtin().find(data::kCompanyExtractionTask)->failureCategories());
+}
+
+void FailureCategoryModel::setCategories(const std::vector<task::FailureCategory> &categories)
+{
+    beginResetModel();
+    m_keys.clear();
+    m_names.clear();
+    m_explanations.clear();
+    for (const task::FailureCategory &c : categories) {
+        const QString key = QString::fromStdString(c.key);
+        m_keys << key;
+        m_names << TaskPresenter::failureCategoryName(key, QString::fromStdString(c.name));
+        m_explanations << TaskPresenter::failureCategoryExplanation(key, QString::fromStdString(c.explanation));
+    }
+    endResetModel();
 }
 
 void FailureCategoryModel::setCounts(const eval::FailureCounts &a, const std::optional<eval::FailureCounts> &b,
@@ -38,14 +58,14 @@ int FailureCategoryModel::rowOf(int filter) const
 {
     if (m_empty)
         return -1;
-    if (filter >= 0 && filter < static_cast<int>(eval::kFailureCategoryCount))
+    if (filter >= 0 && filter < categoryCount())
         return filter;
     if (!m_b)
         return -1;
     if (filter == FixedFilter)
-        return static_cast<int>(eval::kFailureCategoryCount);
+        return categoryCount();
     if (filter == BrokeFilter)
-        return static_cast<int>(eval::kFailureCategoryCount) + 1;
+        return categoryCount() + 1;
     return -1;
 }
 
@@ -107,7 +127,7 @@ int FailureCategoryModel::rowCount(const QModelIndex &parent) const
 {
     if (parent.isValid() || m_empty)
         return 0;
-    return static_cast<int>(eval::kFailureCategoryCount) + (m_b ? 2 : 0);
+    return categoryCount() + (m_b ? 2 : 0);
 }
 
 int FailureCategoryModel::columnCount(const QModelIndex &parent) const
@@ -122,7 +142,7 @@ QVariant FailureCategoryModel::data(const QModelIndex &index, int role) const
     if (!index.isValid() || index.row() >= rowCount())
         return {};
     const int row = index.row();
-    const int n = static_cast<int>(eval::kFailureCategoryCount);
+    const int n = categoryCount();
     if (row >= n) {
         const bool fixed = row == n;
         const size_t count = fixed ? m_comparison.fixed : m_comparison.broke;
@@ -142,28 +162,27 @@ QVariant FailureCategoryModel::data(const QModelIndex &index, int role) const
         case Qt::ForegroundRole:
             return QBrush(fixed ? QColor(0x1e, 0x84, 0x49) : QColor(0xc0, 0x39, 0x2b));
         case Qt::ToolTipRole:
-            return tr("%1 of %2 e-mails evaluated at both checkpoints").arg(count).arg(m_comparison.joined);
+            return tr("%1 of %2 examples evaluated at both checkpoints").arg(count).arg(m_comparison.joined);
         default:
             return {};
         }
     }
-    const auto c = static_cast<FailureCategory>(row);
-    const size_t a = m_a.counts[static_cast<size_t>(row)];
+    const size_t a = m_a.of(static_cast<size_t>(row));
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
         case 0:
-            return categoryName(c);
+            return name(row);
         case 1:
             return QString::number(a);
         case 2:
             if (m_b)
-                return QString::number(m_b->counts[static_cast<size_t>(row)]);
+                return QString::number(m_b->of(static_cast<size_t>(row)));
             return m_a.total ? QString::number(100.0 * static_cast<double>(a) / static_cast<double>(m_a.total), 'f', 1) +
                                    QLatin1String(" %")
                              : QString();
         case 3: {
-            const long long d = static_cast<long long>(m_b->counts[static_cast<size_t>(row)]) - static_cast<long long>(a);
+            const long long d = static_cast<long long>(m_b->of(static_cast<size_t>(row))) - static_cast<long long>(a);
             return d > 0 ? QStringLiteral("+%1").arg(d) : QString::number(d);
         }
         default:
@@ -172,7 +191,7 @@ QVariant FailureCategoryModel::data(const QModelIndex &index, int role) const
     case Qt::TextAlignmentRole:
         return index.column() == 0 ? QVariant() : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::ToolTipRole:
-        return categoryExplanation(c);
+        return explanation(row);
     case FilterRole:
         return row;
     case CountRole:

@@ -3,12 +3,14 @@
 #include "eval/failureanalysis.h"
 
 #include <QAbstractTableModel>
+#include <QStringList>
 #include <optional>
 
 namespace rwb::widgets {
 
-// The failure categories of one checkpoint (A) as rows: name, count and share of all
-// predictions; in compare mode (a second checkpoint B) the columns are A, B and B − A,
+// The failure categories of one checkpoint (A) as rows — the task's categories
+// (extraction: exact, marker only, recipient, …; legal QA: right, format, wrong
+// citation, …) — with name, count and share of all predictions; in compare mode (a second checkpoint B) the columns are A, B and B − A,
 // and two rows follow the categories: "Fixed" (wrong at A, exact at B) and "Broke"
 // (exact at A, wrong at B). FilterRole gives what a row selects (a category index, or
 // FixedFilter / BrokeFilter). GUI thread.
@@ -21,6 +23,14 @@ public:
     static constexpr int BrokeFilter = 101;
 
     explicit FailureCategoryModel(QObject *parent = nullptr);
+
+    // The task's categories (task::Task::failureCategories; category 0 is "right"); the
+    // rows follow them. Extraction's until set.
+    void setCategories(const std::vector<rwb::task::FailureCategory> &categories);
+    int categoryCount() const { return static_cast<int>(m_keys.size()); }
+    // The translated name and explanation of category `i` of the current task.
+    QString name(int i) const { return m_names.value(i); }
+    QString explanation(int i) const { return m_explanations.value(i); }
 
     // Counts at A; with `b` and `comparison`, compare mode.
     void setCounts(const rwb::eval::FailureCounts &a, const std::optional<rwb::eval::FailureCounts> &b = {},
@@ -45,6 +55,7 @@ private:
     std::optional<rwb::eval::FailureCounts> m_b;
     rwb::eval::FailureComparison m_comparison;
     bool m_empty = true;
+    QStringList m_keys, m_names, m_explanations;
 };
 
 } // namespace rwb::widgets

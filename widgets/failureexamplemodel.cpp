@@ -68,9 +68,8 @@ QVariant FailureExampleModel::data(const QModelIndex &index, int role) const
         return r.gold;
     case CategoryColumn:
         if (m_compare)
-            return tr("%1 → %2")
-                .arg(FailureCategoryModel::categoryName(r.categoryA), FailureCategoryModel::categoryName(r.categoryB));
-        return FailureCategoryModel::categoryName(r.categoryA);
+            return tr("%1 → %2").arg(r.categoryA, r.categoryB);
+        return r.categoryA;
     }
     return {};
 }

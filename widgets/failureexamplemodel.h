@@ -7,7 +7,7 @@
 
 namespace rwb::widgets {
 
-// The e-mails of one failure category (or of Fixed / Broke / a transition A → B) as
+// The examples (e-mails, questions) of one failure category (or of Fixed / Broke / a transition A → B) as
 // rows: id, prediction at A, (prediction at B,) gold and category. The predictions are
 // the extracted answers; IdRole on any cell gives the example id. GUI thread.
 class FailureExampleModel : public QAbstractTableModel {
@@ -20,9 +20,9 @@ public:
         QString id;
         QString gold;
         QString answerA;
-        rwb::eval::FailureCategory categoryA = rwb::eval::FailureCategory::Exact;
-        QString answerB; // compare mode
-        rwb::eval::FailureCategory categoryB = rwb::eval::FailureCategory::Exact;
+        QString categoryA; // the category's translated name
+        QString answerB;   // compare mode
+        QString categoryB;
     };
 
     explicit FailureExampleModel(QObject *parent = nullptr);

@@ -3,8 +3,12 @@
 #include "failurecategorymodel.h"
 #include "failureexamplemodel.h"
 #include "failuretransitionmodel.h"
+#include "taskpresenter.h"
 
+#include "data/extractionrecord.h"
 #include "eval/failureanalysis.h"
+#include "task/catalog.h"
+#include "task/task.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -251,19 +255,28 @@ void FailureExplorer::adopt(std::unique_ptr<eval::FailureData> data, std::map<qi
     m_labels = std::move(labels);
     m_stepA = m_data->checkpoints.begin()->first;
     m_stepB = m_data->checkpoints.size() > 1 ? m_data->checkpoints.rbegin()->first : -1;
-    m_filter = static_cast<int>(FailureCategory::Exact);
+    m_filter = 0; // the right category
     m_currentId.clear();
-    size_t fromData = 0;
-    for (const auto &[id, p] : m_data->parties)
-        fromData += p.fromData ? 1 : 0;
-    QString parties = fromData == m_data->parties.size()
-                          ? tr("recipients and third parties from the data")
-                      : fromData == 0
-                          ? tr("recipients and third parties guessed from the addressee block and legal-entity markers")
-                          : tr("recipients and third parties from the data for %1 of %2 e-mails, guessed for the rest")
-                                .arg(fromData)
-                                .arg(m_data->parties.size());
-    QString status = tr("%1 — %n e-mail(s); %2", nullptr, static_cast<int>(m_data->emails.size())).arg(source, parties);
+    m_categories->setCategories(m_data->categories);
+    m_transitions->setCategories(m_data->categories);
+    m_legend->setVisible(m_data->task == data::kCompanyExtractionTask);
+    QString status;
+    if (m_data->task == data::kCompanyExtractionTask) {
+        size_t fromData = 0;
+        for (const auto &[id, p] : m_data->parties)
+            fromData += p.fromData ? 1 : 0;
+        QString parties = fromData == m_data->parties.size()
+                              ? tr("recipients and third parties from the data")
+                          : fromData == 0
+                              ? tr("recipients and third parties guessed from the addressee block and legal-entity markers")
+                              : tr("recipients and third parties from the data for %1 of %2 e-mails, guessed for the rest")
+                                    .arg(fromData)
+                                    .arg(m_data->parties.size());
+        status = tr("%1 — %n e-mail(s); %2", nullptr, static_cast<int>(m_data->emails.size())).arg(source, parties);
+    } else {
+        status = tr("%1 — %2: %n example(s)", nullptr, static_cast<int>(m_data->examples.size()))
+                     .arg(source, QString::fromStdString(m_data->task));
+    }
     if (m_data->withoutEmail)
         status += tr("; %n prediction(s) left out: their id is not in %1", nullptr, static_cast<int>(m_data->withoutEmail))
                       .arg(QFileInfo(q(m_data->emailsPath)).fileName());
@@ -346,11 +359,12 @@ void FailureExplorer::refresh()
     const bool compare = m_stepB >= 0;
     if (compare) {
         const auto &b = m_data->checkpoints.at(m_stepB);
-        const eval::FailureComparison c = eval::compareFailures(a, b);
-        m_categories->setCounts(eval::countFailures(a), eval::countFailures(b), c);
+        const size_t n = m_data->categories.size();
+        const eval::FailureComparison c = eval::compareFailures(a, b, n);
+        m_categories->setCounts(eval::countFailures(a, n), eval::countFailures(b, n), c);
         m_transitions->setComparison(c);
         QString summary = tr("<b>%1</b> → <b>%2</b>: <span style=\"color:#1e8449\">fixed %3</span> (wrong at A, right at B), "
-                             "<span style=\"color:#c0392b\">broke %4</span> (right at A, wrong at B), of %5 e-mails in both.")
+                             "<span style=\"color:#c0392b\">broke %4</span> (right at A, wrong at B), of %5 examples in both.")
                               .arg(m_labels[m_stepA].toHtmlEscaped(), m_labels[m_stepB].toHtmlEscaped())
                               .arg(c.fixed)
                               .arg(c.broke)
@@ -359,11 +373,11 @@ void FailureExplorer::refresh()
             summary += QLatin1Char(' ') + tr("Only at A: %1, only at B: %2.").arg(c.onlyA).arg(c.onlyB);
         m_compareSummary->setText(summary);
     } else {
-        m_categories->setCounts(eval::countFailures(a));
+        m_categories->setCounts(eval::countFailures(a, m_data->categories.size()));
         m_transitions->clear();
         if (m_filter == FailureCategoryModel::FixedFilter || m_filter == FailureCategoryModel::BrokeFilter ||
             m_filter == kTransitionFilter)
-            m_filter = static_cast<int>(FailureCategory::Exact);
+            m_filter = 0;
     }
     m_compareSummary->setVisible(compare);
     m_transitionLabel->setVisible(compare);
@@ -428,26 +442,27 @@ void FailureExplorer::fillExamples()
     for (const eval::AnalyzedPrediction &p : a) {
         const auto bIt = atB.find(p.exampleId);
         const eval::AnalyzedPrediction *b = bIt == atB.end() ? nullptr : bIt->second;
-        const FailureCategory ca = p.failure.category;
+        const int ca = static_cast<int>(p.category);
+        const int cb = b ? static_cast<int>(b->category) : -1;
         bool take = false;
         if (m_filter == FailureCategoryModel::FixedFilter)
-            take = b && ca != FailureCategory::Exact && b->failure.category == FailureCategory::Exact;
+            take = b && ca != 0 && cb == 0;
         else if (m_filter == FailureCategoryModel::BrokeFilter)
-            take = b && ca == FailureCategory::Exact && b->failure.category != FailureCategory::Exact;
+            take = b && ca == 0 && cb != 0;
         else if (m_filter == kTransitionFilter)
-            take = b && static_cast<int>(ca) == m_transitionA && static_cast<int>(b->failure.category) == m_transitionB;
+            take = b && ca == m_transitionA && cb == m_transitionB;
         else
-            take = static_cast<int>(ca) == m_filter;
+            take = ca == m_filter;
         if (!take)
             continue;
         FailureExampleModel::Row r;
         r.id = q(p.exampleId);
-        r.gold = q(m_data->emails.at(p.exampleId).gold);
+        r.gold = q(m_data->goldOf(p.exampleId));
         r.answerA = q(p.answer);
-        r.categoryA = ca;
+        r.categoryA = m_categories->name(ca);
         if (b) {
             r.answerB = q(b->answer);
-            r.categoryB = b->failure.category;
+            r.categoryB = m_categories->name(cb);
         }
         rows.push_back(std::move(r));
     }
@@ -459,12 +474,11 @@ void FailureExplorer::fillExamples()
     else if (m_filter == FailureCategoryModel::BrokeFilter)
         what = tr("Broke (right at A, wrong at B)");
     else if (m_filter == kTransitionFilter)
-        what = tr("%1 at A → %2 at B")
-                   .arg(FailureCategoryModel::categoryName(static_cast<FailureCategory>(m_transitionA)),
-                        FailureCategoryModel::categoryName(static_cast<FailureCategory>(m_transitionB)));
+        what = tr("%1 at A → %2 at B").arg(m_categories->name(m_transitionA), m_categories->name(m_transitionB));
     else
-        what = FailureCategoryModel::categoryName(static_cast<FailureCategory>(m_filter));
-    m_listTitle->setText(tr("%1: %n e-mail(s)", nullptr, n).arg(what));
+        what = m_categories->name(m_filter);
+    m_listTitle->setText(m_data->task == data::kCompanyExtractionTask ? tr("%1: %n e-mail(s)", nullptr, n).arg(what)
+                                                                      : tr("%1: %n example(s)", nullptr, n).arg(what));
     m_exampleView->resizeColumnsToContents();
     for (int c = 0; c < m_examples->columnCount(); ++c)
         m_exampleView->setColumnWidth(c, std::min(m_exampleView->columnWidth(c), 220));
@@ -494,6 +508,10 @@ void FailureExplorer::showExample(const QString &id)
     if (!m_data)
         return;
     const std::string key = id.toStdString();
+    if (m_data->task != data::kCompanyExtractionTask) {
+        showTaskExample(id);
+        return;
+    }
     const auto email = m_data->emails.find(key);
     if (email == m_data->emails.end()) {
         m_emailView->clear();
@@ -561,6 +579,65 @@ void FailureExplorer::showExample(const QString &id)
         describe(tr("Prediction B"), *b);
     lines << (parties.fromData ? tr("Recipient and third parties: from the data.")
                                : tr("Recipient and third parties: guessed (addressee block, legal-entity markers)."));
+    m_explanation->setText(lines.join(QStringLiteral("<br>")));
+    const bool changed = m_currentId != id;
+    m_currentId = id;
+    if (changed)
+        Q_EMIT exampleSelected(id);
+}
+
+void FailureExplorer::showTaskExample(const QString &id)
+{
+    const std::string key = id.toStdString();
+    const auto example = m_data->examples.find(key);
+    const task::Task *task = task::Catalog::builtin().find(m_data->task);
+    if (example == m_data->examples.end() || !task) {
+        m_emailView->clear();
+        m_explanation->clear();
+        m_currentId.clear();
+        return;
+    }
+    const auto find = [&](qint64 step) -> const eval::AnalyzedPrediction * {
+        if (step < 0)
+            return nullptr;
+        for (const eval::AnalyzedPrediction &p : m_data->checkpoints.at(step))
+            if (p.exampleId == key)
+                return &p;
+        return nullptr;
+    };
+    const eval::AnalyzedPrediction *a = find(m_stepA);
+    const eval::AnalyzedPrediction *b = find(m_stepB);
+    const TaskPresenter &presenter = TaskPresenter::forTask(m_data->task);
+    // The example as the task presents it, against prediction A (and B's outcome below it).
+    QString html;
+    if (const eval::AnalyzedPrediction *first = a ? a : b) {
+        const auto parsed = task->parse(*example->second, first->completion, m_data->thinking);
+        html += presenter.outcomeHtml(*example->second, *parsed, {});
+        html += presenter.completionHtml(*example->second, *parsed, m_data->thinking);
+        if (a && b) {
+            const auto parsedB = task->parse(*example->second, b->completion, m_data->thinking);
+            html += QStringLiteral("<hr><h3>%1</h3>").arg(tr("Prediction B"));
+            html += presenter.outcomeHtml(*example->second, *parsedB, {});
+            html += presenter.completionHtml(*example->second, *parsedB, m_data->thinking);
+        }
+        html += QStringLiteral("<hr>") + presenter.inputHtml(*example->second, *parsed);
+    }
+    m_emailView->setHtml(html);
+    m_emailView->moveCursor(QTextCursor::Start);
+
+    QStringList lines;
+    lines << tr("<b>Gold:</b> %1").arg(q(example->second->goldText()).toHtmlEscaped());
+    const auto describe = [&](const QString &label, const eval::AnalyzedPrediction &p) {
+        const int c = static_cast<int>(p.category);
+        lines << tr("<b>%1:</b> %2 — <i>%3</i>")
+                     .arg(label, p.answer.empty() ? tr("(empty)") : q(p.answer).toHtmlEscaped(),
+                          m_categories->name(c).toHtmlEscaped())
+              << m_categories->explanation(c).toHtmlEscaped();
+    };
+    if (a)
+        describe(b || m_stepB >= 0 ? tr("Prediction A") : tr("Prediction"), *a);
+    if (b)
+        describe(tr("Prediction B"), *b);
     m_explanation->setText(lines.join(QStringLiteral("<br>")));
     const bool changed = m_currentId != id;
     m_currentId = id;

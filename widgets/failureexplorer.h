@@ -23,10 +23,14 @@ class FailureExampleModel;
 class FailureTransitionModel;
 
 // The failure explorer: an evaluated checkpoint's predictions grouped by what went
-// wrong (eval::FailureCategory: exact, marker only, recipient, third party, invented,
-// missed, named where 不明, …) with counts and shares; the e-mails of a category; and one
-// e-mail with the gold, the prediction(s), the recipient's company and the third
-// parties highlighted, with a legend and the category's explanation. With a second
+// wrong — the task's failure categories (task::Task::failureCategories; extraction:
+// exact, marker only, recipient, third party, invented, missed, named where 不明, …;
+// legal QA: right, format, hallucinated / missing / wrong citation, contradiction,
+// incomplete answer) — with counts and shares; the examples of a category; and one
+// example: for extraction the e-mail with the gold, the prediction(s), the recipient's
+// company and the third parties highlighted, with a legend; for other tasks what the
+// task's presenter shows (legal QA: citations against gold, facts against the
+// reference, the question and its sections); and the category's explanation. With a second
 // checkpoint B: A, B and B − A per category, fixed / broke counts and the A → B
 // transition matrix; clicking a cell lists its e-mails.
 //
@@ -82,6 +86,7 @@ private:
     void refresh();
     void fillExamples();
     void showExample(const QString &id);
+    void showTaskExample(const QString &id); // a task other than extraction: its presenter's view
     void categoryClicked(const QModelIndex &index);
     void transitionClicked(const QModelIndex &index);
     void exampleClicked(const QModelIndex &index);

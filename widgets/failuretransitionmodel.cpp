@@ -1,9 +1,15 @@
 #include "failuretransitionmodel.h"
 
 #include "failurecategorymodel.h"
+#include "taskpresenter.h"
+
+#include "data/extractionrecord.h"
+#include "task/catalog.h"
 
 #include <QBrush>
 #include <QColor>
+
+#include <algorithm>
 
 namespace rwb::widgets {
 
@@ -12,6 +18,25 @@ using eval::FailureCategory;
 FailureTransitionModel::FailureTransitionModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
+    setCategories(task::Catalog::builtin().find(data::kCompanyExtractionTask)->failureCategories());
+}
+
+void FailureTransitionModel::setCategories(const std::vector<task::FailureCategory> &categories)
+{
+    beginResetModel();
+    m_short.clear();
+    m_names.clear();
+    for (const task::FailureCategory &c : categories) {
+        const QString key = QString::fromStdString(c.key);
+        const QString name = TaskPresenter::failureCategoryName(key, QString::fromStdString(c.name));
+        QString shortName = name;
+        for (size_t i = 0; i < eval::kFailureCategoryCount; ++i)
+            if (key == QLatin1String(eval::categoryKey(static_cast<FailureCategory>(i))))
+                shortName = FailureTransitionModel::shortName(static_cast<FailureCategory>(i));
+        m_short << shortName;
+        m_names << name;
+    }
+    endResetModel();
 }
 
 void FailureTransitionModel::setComparison(const eval::FailureComparison &comparison)
@@ -48,12 +73,12 @@ QString FailureTransitionModel::shortName(FailureCategory c)
 
 int FailureTransitionModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() || m_empty ? 0 : static_cast<int>(eval::kFailureCategoryCount);
+    return parent.isValid() || m_empty ? 0 : static_cast<int>(std::min<size_t>(m_comparison.transitions.size(), m_names.size()));
 }
 
 int FailureTransitionModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() || m_empty ? 0 : static_cast<int>(eval::kFailureCategoryCount);
+    return rowCount(parent);
 }
 
 QVariant FailureTransitionModel::data(const QModelIndex &index, int role) const
@@ -62,7 +87,7 @@ QVariant FailureTransitionModel::data(const QModelIndex &index, int role) const
         return {};
     const size_t a = static_cast<size_t>(index.row()), b = static_cast<size_t>(index.column());
     const size_t n = m_comparison.transitions[a][b];
-    const size_t exact = static_cast<size_t>(FailureCategory::Exact);
+    const size_t exact = 0; // the right category
     switch (role) {
     case Qt::DisplayRole:
         return n ? QString::number(n) : QString();
@@ -79,9 +104,8 @@ QVariant FailureTransitionModel::data(const QModelIndex &index, int role) const
             return QBrush(QColor(0xf8, 0xd7, 0xd3));
         return {};
     case Qt::ToolTipRole:
-        return tr("%n e-mail(s): %1 at A, %2 at B", nullptr, static_cast<int>(n))
-            .arg(FailureCategoryModel::categoryName(static_cast<FailureCategory>(a)),
-                 FailureCategoryModel::categoryName(static_cast<FailureCategory>(b)));
+        return tr("%n example(s): %1 at A, %2 at B", nullptr, static_cast<int>(n))
+            .arg(m_names.value(static_cast<int>(a)), m_names.value(static_cast<int>(b)));
     default:
         return {};
     }
@@ -89,13 +113,12 @@ QVariant FailureTransitionModel::data(const QModelIndex &index, int role) const
 
 QVariant FailureTransitionModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (section < 0 || section >= static_cast<int>(eval::kFailureCategoryCount))
+    if (section < 0 || section >= m_names.size())
         return QAbstractTableModel::headerData(section, orientation, role);
-    const auto c = static_cast<FailureCategory>(section);
     if (role == Qt::DisplayRole)
-        return shortName(c);
+        return m_short.value(section);
     if (role == Qt::ToolTipRole)
-        return FailureCategoryModel::categoryName(c);
+        return m_names.value(section);
     return QAbstractTableModel::headerData(section, orientation, role);
 }
 

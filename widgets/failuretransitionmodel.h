@@ -3,12 +3,13 @@
 #include "eval/failureanalysis.h"
 
 #include <QAbstractTableModel>
+#include <QStringList>
 
 namespace rwb::widgets {
 
-// How the e-mails moved between categories from checkpoint A (rows) to B (columns):
-// cell (a, b) counts the e-mails in category a at A and b at B (blank for 0; the
-// diagonal is shaded, off-diagonal cells into Exact green, out of it red). CountRole
+// How the examples moved between categories from checkpoint A (rows) to B (columns):
+// cell (a, b) counts the examples in category a at A and b at B (blank for 0; the
+// diagonal is shaded, off-diagonal cells into the right category green, out of it red). CountRole
 // gives the number. Headers are the short category names. GUI thread.
 class FailureTransitionModel : public QAbstractTableModel {
     Q_OBJECT
@@ -17,10 +18,13 @@ public:
 
     explicit FailureTransitionModel(QObject *parent = nullptr);
 
+    // The task's categories (rows and columns; category 0 is "right"). Extraction's until set.
+    void setCategories(const std::vector<rwb::task::FailureCategory> &categories);
     void setComparison(const rwb::eval::FailureComparison &comparison);
     void clear();
 
-    // A short name of a category for the matrix headers.
+    // A short name of an extraction category for the matrix headers (other tasks' headers
+    // are their category names).
     static QString shortName(rwb::eval::FailureCategory category);
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -31,6 +35,7 @@ public:
 private:
     rwb::eval::FailureComparison m_comparison;
     bool m_empty = true;
+    QStringList m_short, m_names;
 };
 
 } // namespace rwb::widgets

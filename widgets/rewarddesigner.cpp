@@ -317,6 +317,8 @@ void RewardDesigner::rebuildForTask()
     connect(m_weights, &ComponentWeightsEditor::weightsChanged, this, &RewardDesigner::onWeightsChanged);
     if (old) {
         delete m_componentsPanel->layout()->replaceWidget(old, m_weights);
+        old->disconnect(this);
+        old->hide();
         old->deleteLater();
     }
     // The presets of this task only.

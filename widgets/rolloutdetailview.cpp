@@ -12,6 +12,7 @@
 #include "rewardtext.h"
 #include "store/runstore.h"
 #include "task/catalog.h"
+#include "task/extractiontask.h"
 #include "task/task.h"
 
 #include <QEvent>
@@ -119,11 +120,20 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
             c.example = task->exampleFromStore(meta.empty() ? "{}" : meta, r.gold,
                                                "run " + std::to_string(r.runId) + ", prompt of rollout " + std::to_string(rolloutId));
         } catch (const std::exception &e) {
-            problems << tr("The prompt's recorded input could not be read: %1").arg(str(e.what()));
+            if (c.task == data::kCompanyExtractionTask) {
+                // No e-mail recorded (an older store): explained without it, with the gold.
+                data::ExtractionRecord record;
+                record.gold = r.gold;
+                c.example = std::make_shared<const task::ExtractionExample>(std::move(record));
+                problems << tr("The prompt has no recorded e-mail, so rewards that look at it are explained without it.");
+            } else {
+                problems << tr("The prompt's recorded input could not be read: %1").arg(str(e.what()));
+            }
         }
     }
     if (!inForce) {
         problems << tr("The run recorded no reward config at or before step %1.").arg(r.step);
+        c.thinking = r.rollout.completion.find("<answer>") != std::string::npos;
         for (auto it = stored.begin(); it != stored.end(); ++it)
             c.components.push_back({it.key(), it.value().toDouble(), 0.0, false, {}});
     } else {
@@ -154,8 +164,6 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
         c.completion = task->parse(*c.example, r.rollout.completion, c.thinking);
     if (task && c.example && c.completion)
         c.categoryHtml = TaskPresenter::categoryHtml(*task, *c.example, *c.completion);
-    if (c.task == data::kCompanyExtractionTask && c.example && meta.find("email_text") == std::string::npos)
-        problems << tr("The prompt has no recorded e-mail, so rewards that look at it are explained without it.");
     c.problem = problems.join(QLatin1Char(' '));
     return c;
 }

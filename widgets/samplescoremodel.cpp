@@ -64,6 +64,7 @@ void SampleScoreModel::setThinking(bool thinking)
         return;
     beginResetModel();
     m_thinking = thinking;
+    makeRewards(); // the lexical embedder is fitted on the answers as parsed
     rescore();
     endResetModel();
 }

@@ -90,33 +90,39 @@ int failures(const std::vector<std::string> &argv)
     }
     const std::string first = args.required("predictions");
     const eval::FailureData d = eval::loadPredictionFailures(first, args.value("against"));
-    const auto countsJson = [](const eval::FailureCounts &c) {
+    const size_t n = d.categories.size();
+    const bool extraction = d.task == data::kCompanyExtractionTask;
+    const auto countsJson = [&](const eval::FailureCounts &c) {
         nlohmann::ordered_json j;
-        for (size_t i = 0; i < eval::kFailureCategoryCount; ++i)
-            j[eval::categoryKey(static_cast<eval::FailureCategory>(i))] = c.counts[i];
+        for (size_t i = 0; i < n; ++i)
+            j[d.categories[i].key] = c.of(i);
         return j;
     };
     size_t fromData = 0;
     for (const auto &[id, p] : d.parties)
         fromData += p.fromData ? 1 : 0;
+    if (!d.checkpoints.count(0))
+        throw data::InputException({first, 0, "no prediction of a known example"});
     const auto &a = d.checkpoints.at(0);
     nlohmann::ordered_json j;
+    if (!extraction)
+        j["task"] = d.task;
     j["total"] = a.size();
-    j["counts"] = countsJson(eval::countFailures(a));
-    j["parties_from_data"] = fromData;
+    j["counts"] = countsJson(eval::countFailures(a, n));
+    if (extraction)
+        j["parties_from_data"] = fromData;
     if (d.checkpoints.count(1)) {
         const auto &b = d.checkpoints.at(1);
-        const eval::FailureComparison c = eval::compareFailures(a, b);
-        j["against"] = {{"total", b.size()}, {"counts", countsJson(eval::countFailures(b))}};
+        const eval::FailureComparison c = eval::compareFailures(a, b, n);
+        j["against"] = {{"total", b.size()}, {"counts", countsJson(eval::countFailures(b, n))}};
         j["joined"] = c.joined;
         j["fixed"] = c.fixed;
         j["broke"] = c.broke;
         nlohmann::ordered_json t = nlohmann::ordered_json::object();
-        for (size_t x = 0; x < eval::kFailureCategoryCount; ++x)
-            for (size_t y = 0; y < eval::kFailureCategoryCount; ++y)
+        for (size_t x = 0; x < n; ++x)
+            for (size_t y = 0; y < n; ++y)
                 if (c.transitions[x][y])
-                    t[std::string(eval::categoryKey(static_cast<eval::FailureCategory>(x))) + "->" +
-                      eval::categoryKey(static_cast<eval::FailureCategory>(y))] = c.transitions[x][y];
+                    t[d.categories[x].key + "->" + d.categories[y].key] = c.transitions[x][y];
         j["transitions"] = t;
     }
     std::cout << j.dump() << std::endl;
@@ -125,8 +131,9 @@ int failures(const std::vector<std::string> &argv)
             nlohmann::ordered_json e;
             e["id"] = p.exampleId;
             e["answer"] = p.answer;
-            e["category"] = eval::categoryKey(p.failure.category);
-            e["source"] = eval::sourceKey(p.failure.source);
+            e["category"] = p.category < n ? d.categories[p.category].key : std::string("?");
+            if (extraction)
+                e["source"] = eval::sourceKey(p.failure.source);
             std::cout << e.dump() << std::endl;
         }
     return kExitOk;

@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "data/extractionrecord.h"
 #include "data/jsonl.h"
 #include "engine/job.h"
 #include "eval/bootstrap.h"
@@ -80,13 +81,16 @@ const char *const kGrpoTableHelp = R"(rwb grpo table — evaluation results of G
 Usage: rwb grpo table --store S.sqlite [--run ID ...] [--markdown]
 
 For every GRPO run (or the --run ones) that evaluated (eval_every > 0): its start (the
-evaluation at step 0, e.g. the SFT model) and its last evaluation, with precision,
-recall, F1, the mean reward (the run's composite), mean output tokens and seconds per sample, as the first paper's tables 1–3
-report them. The reward config is the one in force at the run's first step.
+evaluation at step 0, e.g. the SFT model) and its last evaluation, with its task's
+summary metrics — company_extraction: precision, recall, F1 (the first paper's tables
+1–3); legal_qa: citation precision, recall and F1, coverage, consistency, joint (the
+legal-QA paper's table 1) — then the mean reward (the run's composite), mean output
+tokens and seconds per sample; one table per task. The reward config is the one in
+force at the run's first step.
 
 Below the table, for each run evaluated at step 0 and later on the same examples: the
-paired difference last − start of the mean reward and of F1 on those examples, with a
-95 % bootstrap interval (2,000 resamples of the examples, both checkpoints resampled
+paired difference last − start of the mean reward (and, for extraction, of F1) on those
+examples, with a 95 % bootstrap interval (2,000 resamples of the examples, both checkpoints resampled
 together; eval/bootstrap.h), e.g.
   demo: step 0 → 100 on 500 examples: reward +0.061 [+0.048, +0.075], F1 +0.012 [-0.006, +0.030]
 
@@ -97,12 +101,16 @@ step, e.g.
   demo: training reward (EMA over 10 steps) 0.489 at step 10 → 0.612 at step 300 (+0.123)
 )";
 
+// One evaluated checkpoint: its task's summary metrics (Task::summaryMetrics), then the
+// mean reward, output tokens and seconds per sample.
 struct EvalRow {
     std::string label;
-    double precision = 0, recall = 0, f1 = 0, reward = 0, tokens = 0, seconds = 0;
+    std::string task;
+    std::vector<double> metrics;
+    double reward = 0, tokens = 0, seconds = 0;
 };
 
-// One evaluated checkpoint's per-example composite reward and F1 counts, by example id.
+// One evaluated checkpoint's per-example composite reward and (extraction) F1 counts, by example id.
 struct ScoredExample {
     double reward = 0.0;
     eval::F1Counts f1;
@@ -123,6 +131,10 @@ std::map<std::string, ScoredExample> scoredExamples(const store::RunStore &s, in
                 den += c.weight;
             }
         e.reward = den > 0.0 ? num / den : 0.0;
+        if (config.task != data::kCompanyExtractionTask) {
+            out[p.exampleId] = e;
+            continue;
+        }
         const reward::ExtractionAnswer answer(p.prediction, config.thinking);
         eval::ExtractionScorer one;
         one.add(answer.answer(), p.gold);
@@ -159,10 +171,14 @@ std::string pairedComparison(const store::RunStore &s, int64_t runId, int64_t fr
     if (ra.empty())
         return {};
     const eval::Interval dr = eval::pairedMeanDifference(ra, rb);
-    const eval::Interval df = eval::pairedF1Difference(fa, fb);
-    return "step " + std::to_string(from) + " → " + std::to_string(to) + " on " + std::to_string(ra.size()) +
-           " examples: reward " + signedNumber(dr.estimate) + " [" + signedNumber(dr.low) + ", " + signedNumber(dr.high) +
-           "], F1 " + signedNumber(df.estimate) + " [" + signedNumber(df.low) + ", " + signedNumber(df.high) + "]";
+    std::string line = "step " + std::to_string(from) + " → " + std::to_string(to) + " on " + std::to_string(ra.size()) +
+                       " examples: reward " + signedNumber(dr.estimate) + " [" + signedNumber(dr.low) + ", " +
+                       signedNumber(dr.high) + "]";
+    if (config.task == data::kCompanyExtractionTask) { // F1 is a ratio of counts: resampled as counts
+        const eval::Interval df = eval::pairedF1Difference(fa, fb);
+        line += ", F1 " + signedNumber(df.estimate) + " [" + signedNumber(df.low) + ", " + signedNumber(df.high) + "]";
+    }
+    return line;
 }
 
 std::string shortNumber(double v)
@@ -249,13 +265,31 @@ int grpoTable(const std::vector<std::string> &argv)
             }
         }
         std::map<int64_t, EvalRow> byStep;
-        const std::pair<const char *, double EvalRow::*> fields[] = {
-            {"eval/precision", &EvalRow::precision}, {"eval/recall", &EvalRow::recall}, {"eval/f1", &EvalRow::f1},
-            {"eval/reward", &EvalRow::reward},
-            {"eval/mean_output_tokens", &EvalRow::tokens}, {"eval/seconds_per_sample", &EvalRow::seconds}};
+        const std::string taskName = run.task.empty() ? std::string(data::kCompanyExtractionTask) : run.task;
+        const task::Task *task = task::Catalog::builtin().find(taskName);
+        if (!task) {
+            std::cerr << path << ": run " << id << " is of the task \"" << taskName
+                      << "\", which this build does not have: left out\n";
+            continue;
+        }
+        const std::vector<std::string> names = task->summaryMetrics();
+        for (size_t i = 0; i < names.size(); ++i)
+            for (const store::MetricPoint &m : s.metrics(id, "eval/" + names[i])) {
+                EvalRow &row = byStep[m.step];
+                row.task = taskName;
+                row.metrics.resize(names.size());
+                row.metrics[i] = m.value;
+            }
+        const std::pair<const char *, double EvalRow::*> fields[] = {{"eval/reward", &EvalRow::reward},
+                                                                    {"eval/mean_output_tokens", &EvalRow::tokens},
+                                                                    {"eval/seconds_per_sample", &EvalRow::seconds}};
         for (const auto &[name, field] : fields)
-            for (const store::MetricPoint &m : s.metrics(id, name))
-                byStep[m.step].*field = m.value;
+            for (const store::MetricPoint &m : s.metrics(id, name)) {
+                EvalRow &row = byStep[m.step];
+                row.task = taskName;
+                row.metrics.resize(names.size());
+                row.*field = m.value;
+            }
         if (byStep.empty())
             continue;
         if (byStep.begin()->first == 0 && byStep.size() > 1) {
@@ -279,22 +313,57 @@ int grpoTable(const std::vector<std::string> &argv)
     for (const auto &r : rows)
         width = std::max(width, r.label.size());
     char buf[512];
-    if (md) {
-        std::cout << "| model | precision | recall | F1 | mean reward | mean output tokens | s / sample |\n"
-                     "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n";
-    } else {
-        std::snprintf(buf, sizeof buf, "%-*s %9s %9s %9s %9s %9s %10s\n", static_cast<int>(width), "model",
-                      "precision", "recall", "F1", "reward", "tokens", "s/sample");
-        std::cout << buf;
-    }
-    for (const auto &r : rows) {
-        if (md)
-            std::snprintf(buf, sizeof buf, "| %s | %.3f | %.3f | %.3f | %.3f | %.1f | %.4f |\n", r.label.c_str(),
-                          r.precision, r.recall, r.f1, r.reward, r.tokens, r.seconds);
-        else
-            std::snprintf(buf, sizeof buf, "%-*s %9.3f %9.3f %9.3f %9.3f %9.1f %10.4f\n", static_cast<int>(width),
-                          r.label.c_str(), r.precision, r.recall, r.f1, r.reward, r.tokens, r.seconds);
-        std::cout << buf;
+    // One table per task (its own metric columns), in the order the runs come.
+    std::vector<std::string> tasks;
+    for (const auto &r : rows)
+        if (std::find(tasks.begin(), tasks.end(), r.task) == tasks.end())
+            tasks.push_back(r.task);
+    for (const std::string &taskName : tasks) {
+        std::vector<std::string> columns = task::Catalog::builtin().get(taskName, path, "task").summaryMetrics();
+        for (std::string &c : columns)
+            if (c == "f1")
+                c = "F1";
+        if (tasks.size() > 1 || taskName != data::kCompanyExtractionTask)
+            std::cout << (&taskName == &tasks.front() ? "" : "\n") << (md ? "Task " : "task ") << taskName << ":\n";
+        if (md) {
+            std::cout << "| model |";
+            for (const std::string &c : columns)
+                std::cout << ' ' << c << " |";
+            std::cout << " mean reward | mean output tokens | s / sample |\n| --- |";
+            for (size_t i = 0; i < columns.size() + 3; ++i)
+                std::cout << " ---: |";
+            std::cout << '\n';
+        } else {
+            std::snprintf(buf, sizeof buf, "%-*s", static_cast<int>(width), "model");
+            std::cout << buf;
+            for (const std::string &c : columns) {
+                std::snprintf(buf, sizeof buf, " %*s", static_cast<int>(std::max<size_t>(9, c.size())), c.c_str());
+                std::cout << buf;
+            }
+            std::snprintf(buf, sizeof buf, " %9s %9s %10s\n", "reward", "tokens", "s/sample");
+            std::cout << buf;
+        }
+        for (const auto &r : rows) {
+            if (r.task != taskName)
+                continue;
+            if (md) {
+                std::cout << "| " << r.label << " |";
+                for (double v : r.metrics) {
+                    std::snprintf(buf, sizeof buf, " %.3f |", v);
+                    std::cout << buf;
+                }
+                std::snprintf(buf, sizeof buf, " %.3f | %.1f | %.4f |\n", r.reward, r.tokens, r.seconds);
+            } else {
+                std::snprintf(buf, sizeof buf, "%-*s", static_cast<int>(width), r.label.c_str());
+                std::cout << buf;
+                for (size_t i = 0; i < r.metrics.size(); ++i) {
+                    std::snprintf(buf, sizeof buf, " %*.3f", static_cast<int>(std::max<size_t>(9, columns[i].size())), r.metrics[i]);
+                    std::cout << buf;
+                }
+                std::snprintf(buf, sizeof buf, " %9.3f %9.1f %10.4f\n", r.reward, r.tokens, r.seconds);
+            }
+            std::cout << buf;
+        }
     }
     if (!comparisons.empty()) {
         std::cout << (md ? "\n" : "") << "Paired difference, last − start, with its 95 % bootstrap interval (2,000 resamples):\n";

@@ -3,6 +3,7 @@
 #include "data/jsonl.h"
 #include "reward/extraction.h"
 #include "store/runstore.h"
+#include "task/catalog.h"
 #include "text/markers.h"
 #include "text/normalize.h"
 #include "text/utf8.h"
@@ -489,21 +490,25 @@ std::vector<HighlightSpan> highlightSpans(const data::ExtractionRecord &r, const
     return out;
 }
 
-FailureCounts countFailures(const std::vector<AnalyzedPrediction> &predictions)
+FailureCounts countFailures(const std::vector<AnalyzedPrediction> &predictions, size_t categories)
 {
     FailureCounts c;
+    c.counts.assign(categories, 0);
     for (const AnalyzedPrediction &p : predictions)
-        ++c.counts[static_cast<size_t>(p.failure.category)];
+        if (p.category < categories)
+            ++c.counts[p.category];
     c.total = predictions.size();
     return c;
 }
 
-FailureComparison compareFailures(const std::vector<AnalyzedPrediction> &a, const std::vector<AnalyzedPrediction> &b)
+FailureComparison compareFailures(const std::vector<AnalyzedPrediction> &a, const std::vector<AnalyzedPrediction> &b,
+                                  size_t categories)
 {
     FailureComparison c;
-    std::map<std::string, FailureCategory> at;
+    c.transitions.assign(categories, std::vector<size_t>(categories, 0));
+    std::map<std::string, size_t> at;
     for (const AnalyzedPrediction &p : a)
-        at[p.exampleId] = p.failure.category;
+        at[p.exampleId] = p.category;
     std::map<std::string, bool> inB;
     for (const AnalyzedPrediction &p : b) {
         inB[p.exampleId] = true;
@@ -513,11 +518,12 @@ FailureComparison compareFailures(const std::vector<AnalyzedPrediction> &a, cons
             continue;
         }
         ++c.joined;
-        const FailureCategory ca = it->second, cb = p.failure.category;
-        ++c.transitions[static_cast<size_t>(ca)][static_cast<size_t>(cb)];
-        if (ca != FailureCategory::Exact && cb == FailureCategory::Exact)
+        const size_t ca = it->second, cb = p.category;
+        if (ca < categories && cb < categories)
+            ++c.transitions[ca][cb];
+        if (ca != 0 && cb == 0)
             ++c.fixed;
-        if (ca == FailureCategory::Exact && cb != FailureCategory::Exact)
+        if (ca == 0 && cb != 0)
             ++c.broke;
     }
     for (const auto &[id, cat] : at)
@@ -553,6 +559,7 @@ void addSteps(FailureData &data, const std::map<int64_t, std::vector<data::Extra
             const bool think = thinking == 1 || (thinking < 0 && p.completion.find("<answer>") != std::string::npos);
             a.answer = reward::extractAnswer(p.completion, think);
             a.failure = categorizePrepared(prep->second, a.answer, parties->second);
+            a.category = static_cast<size_t>(a.failure.category);
             out.push_back(std::move(a));
         }
         std::sort(out.begin(), out.end(),
@@ -562,9 +569,62 @@ void addSteps(FailureData &data, const std::map<int64_t, std::vector<data::Extra
 
 } // namespace
 
+namespace {
+
+// Parses and categorizes other tasks' predictions (example id, completion) with the task.
+void addTaskSteps(FailureData &data, const task::Task &task,
+                  const std::map<int64_t, std::vector<std::pair<std::string, std::string>>> &steps)
+{
+    for (const auto &[step, predictions] : steps) {
+        std::vector<AnalyzedPrediction> &out = data.checkpoints[step];
+        for (const auto &[id, completion] : predictions) {
+            const auto example = data.examples.find(id);
+            if (example == data.examples.end()) {
+                ++data.withoutEmail;
+                continue;
+            }
+            const auto parsed = task.parse(*example->second, completion, data.thinking);
+            AnalyzedPrediction a;
+            a.exampleId = id;
+            a.completion = completion;
+            a.answer = parsed->answer();
+            a.category = task.failureCategory(*example->second, *parsed);
+            out.push_back(std::move(a));
+        }
+        std::sort(out.begin(), out.end(),
+                  [](const AnalyzedPrediction &x, const AnalyzedPrediction &y) { return x.exampleId < y.exampleId; });
+    }
+}
+
+// The "task" of a JSONL file's first record (extraction when it names none).
+std::string taskOfFile(const std::string &path)
+{
+    const std::string text = data::readTextFile(path);
+    for (size_t pos = 0; pos < text.size();) {
+        const size_t end = std::min(text.find('\n', pos), text.size());
+        const nlohmann::json line = nlohmann::json::parse(text.substr(pos, end - pos), nullptr, false);
+        pos = end + 1;
+        if (line.is_object()) {
+            if (auto t = line.find("task"); t != line.end() && t->is_string())
+                return t->get<std::string>();
+            break;
+        }
+    }
+    return std::string(data::kCompanyExtractionTask);
+}
+
+const task::Task &taskNamed(const std::string &name, const std::string &source)
+{
+    return task::Catalog::builtin().get(name, source, "task");
+}
+
+} // namespace
+
 void addPredictions(FailureData &data, int64_t step, const std::vector<data::ExtractionRecord> &predictions,
                     int thinking)
 {
+    if (data.categories.empty())
+        data.categories = taskNamed(std::string(data::kCompanyExtractionTask), "").failureCategories();
     addSteps(data, {{step, predictions}}, thinking);
 }
 
@@ -612,6 +672,19 @@ FailureData loadRunFailures(const std::string &storePath, int64_t runId)
     }
     FailureData data;
     data.emailsPath = resolve(evalData->get<std::string>());
+    data.task = run.task.empty() ? std::string(data::kCompanyExtractionTask) : run.task;
+    const task::Task &task = taskNamed(data.task, storePath + ": run " + std::to_string(runId));
+    data.categories = task.failureCategories();
+    if (data.task != data::kCompanyExtractionTask) {
+        data.thinking = thinking == 1;
+        for (const task::Record &r : task.read(data.emailsPath, task::ReadOptions{}))
+            data.examples.emplace(r.example->id(), r.example);
+        std::map<int64_t, std::vector<std::pair<std::string, std::string>>> byStep;
+        for (const store::StoredEvalPrediction &sp : st.evalPredictions(runId))
+            byStep[sp.checkpointStep].emplace_back(sp.prediction.exampleId, sp.prediction.prediction);
+        addTaskSteps(data, task, byStep);
+        return data;
+    }
     data::ExtractionReadOptions ro;
     ro.requireCompletion = false;
     for (data::ExtractionRecord &r : data::readExtractionJsonl(data.emailsPath, ro).records) {
@@ -637,10 +710,39 @@ FailureData loadPredictionFailures(const std::string &first, const std::string &
 {
     FailureData data;
     data.emailsPath = first;
+    data.task = taskOfFile(first);
+    if (data.task != data::kCompanyExtractionTask) {
+        const task::Task &task = taskNamed(data.task, first);
+        data.categories = task.failureCategories();
+        std::map<int64_t, std::vector<std::pair<std::string, std::string>>> byStep;
+        int64_t step = 0;
+        for (const std::string &file : {first, second}) {
+            if (file.empty())
+                continue;
+            task::ReadOptions o;
+            o.requireCompletion = true;
+            for (const task::Record &r : task.read(file, o)) {
+                data.examples.emplace(r.example->id(), r.example);
+                byStep[step].emplace_back(r.example->id(), r.completion);
+            }
+            ++step;
+        }
+        addTaskSteps(data, task, byStep);
+        return data;
+    }
     addPredictions(data, 0, data::readExtractionJsonl(first).records);
     if (!second.empty())
         addPredictions(data, 1, data::readExtractionJsonl(second).records);
     return data;
+}
+
+std::string FailureData::goldOf(const std::string &id) const
+{
+    if (const auto e = emails.find(id); e != emails.end())
+        return e->second.gold;
+    if (const auto e = examples.find(id); e != examples.end())
+        return e->second->goldText();
+    return {};
 }
 
 } // namespace rwb::eval

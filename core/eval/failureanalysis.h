@@ -1,6 +1,7 @@
 #pragma once
 
 #include "data/extractionrecord.h"
+#include "task/task.h"
 
 #include <array>
 #include <cstddef>
@@ -134,40 +135,58 @@ struct HighlightSpan {
 std::vector<HighlightSpan> highlightSpans(const data::ExtractionRecord &record, const EmailParties &parties,
                                           std::string_view answer, std::string_view compared = {});
 
-// One evaluated prediction joined with its e-mail.
+// One evaluated prediction joined with its example.
 struct AnalyzedPrediction {
     std::string exampleId;
     std::string completion; // what the model wrote
     std::string answer;     // the extracted answer
-    FailureCase failure;
+    // Its category: an index in FailureData::categories (the task's; category 0 is the
+    // right answer). For extraction it is FailureCategory's value.
+    size_t category = 0;
+    FailureCase failure;    // extraction only: the category and where the answer came from
 };
 
+// Predictions per category (counts[i] for category i).
 struct FailureCounts {
-    std::array<size_t, kFailureCategoryCount> counts{};
+    std::vector<size_t> counts;
     size_t total = 0;
-    size_t of(FailureCategory c) const { return counts[static_cast<size_t>(c)]; }
+    size_t of(size_t category) const { return category < counts.size() ? counts[category] : 0; }
+    size_t of(FailureCategory c) const { return of(static_cast<size_t>(c)); }
 };
-FailureCounts countFailures(const std::vector<AnalyzedPrediction> &predictions);
+// Counts over `categories` categories (extraction's 9 by default).
+FailureCounts countFailures(const std::vector<AnalyzedPrediction> &predictions,
+                            size_t categories = kFailureCategoryCount);
 
-// Two checkpoints' predictions of the same e-mails, joined by example id.
+// Two checkpoints' predictions of the same examples, joined by example id.
 struct FailureComparison {
     size_t joined = 0;  // ids in both
-    size_t fixed = 0;   // not Exact at A, Exact at B
-    size_t broke = 0;   // Exact at A, not Exact at B
+    size_t fixed = 0;   // not right (category 0) at A, right at B
+    size_t broke = 0;   // right at A, not right at B
     size_t onlyA = 0;   // ids in A only
     size_t onlyB = 0;
-    // transitions[a][b]: e-mails in category a at A and b at B
-    std::array<std::array<size_t, kFailureCategoryCount>, kFailureCategoryCount> transitions{};
+    // transitions[a][b]: examples in category a at A and b at B (categories × categories)
+    std::vector<std::vector<size_t>> transitions;
 };
-FailureComparison compareFailures(const std::vector<AnalyzedPrediction> &a, const std::vector<AnalyzedPrediction> &b);
+FailureComparison compareFailures(const std::vector<AnalyzedPrediction> &a, const std::vector<AnalyzedPrediction> &b,
+                                  size_t categories = kFailureCategoryCount);
 
-// The e-mails and every checkpoint's predictions of one evaluation, analyzed.
+// The examples and every checkpoint's predictions of one evaluation, analyzed by the
+// task's failure categories (task::Task::failureCategories). Extraction keeps its
+// e-mails and parties besides, for the view that highlights them.
 struct FailureData {
-    std::string emailsPath;                             // where the e-mails came from
-    std::map<std::string, data::ExtractionRecord> emails; // by id
-    std::map<std::string, EmailParties> parties;        // by id
+    std::string task{data::kCompanyExtractionTask};
+    std::vector<task::FailureCategory> categories;      // the task's, in its order
+    std::string emailsPath;                             // where the examples came from
+    std::map<std::string, data::ExtractionRecord> emails; // extraction: by id
+    std::map<std::string, EmailParties> parties;        // extraction: by id
+    // Other tasks: the examples by id (their gold, what the view shows).
+    std::map<std::string, std::shared_ptr<const task::Example>> examples;
     std::map<int64_t, std::vector<AnalyzedPrediction>> checkpoints; // by step, in id order
-    size_t withoutEmail = 0; // predictions whose id is not among the e-mails (left out)
+    size_t withoutEmail = 0; // predictions whose id is not among the examples (left out)
+    bool thinking = false;   // the run's thinking mode (for the task's parser)
+
+    // The gold of an example as text ("" for an unknown id).
+    std::string goldOf(const std::string &id) const;
 };
 
 // Answers are extracted in thinking mode when `thinking` is 1, plain when 0, and when -1
@@ -178,14 +197,16 @@ void addPredictions(FailureData &data, int64_t step, const std::vector<data::Ext
                     int thinking = -1);
 
 // A run of a run store: its config's "eval_data" (relative paths resolve against the
-// store file's folder) gives the e-mails, joined by id with store.evalPredictions(runId);
+// store file's folder) gives the examples, read by the run's task and joined by id with
+// store.evalPredictions(runId); each prediction parsed and categorized by that task;
 // "reward_config" (a path, or an inline object) gives "thinking" when it can be read
 // (else -1 above). Throws data::InputException naming the store, the run or the file:
 // no such run, no "eval_data" in its config, a missing or malformed e-mails file.
 FailureData loadRunFailures(const std::string &storePath, int64_t runId);
 
 // Predictions files as `rwb eval run --output` writes them: `first` as step 0, `second`
-// (optional, "" for none) as step 1. Throws data::InputException naming the file.
+// (optional, "" for none) as step 1; the task is the first line's "task" (extraction
+// without one). Throws data::InputException naming the file.
 FailureData loadPredictionFailures(const std::string &first, const std::string &second = {});
 
 } // namespace rwb::eval

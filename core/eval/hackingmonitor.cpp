@@ -13,7 +13,6 @@ const std::string kComponentPrefix = "rewards/";
 const std::string kComponentSuffix = "/mean";
 // The length penalty logs beside the components (docs/grpo.md) but is no reward component.
 const std::string kOverlong = "overlong";
-const std::string kF1 = "eval/f1";
 const std::string kDistinct = "completions/distinct_answers_per_group";
 const std::string kTopShare = "completions/top_answer_share";
 
@@ -57,16 +56,27 @@ bool lastAtOrBefore(const std::vector<std::pair<int64_t, double>> &points, int64
     return true;
 }
 
+// "F1" for eval/f1, else the metric without "eval/" ("joint").
+std::string validationLabel(const std::string &metric)
+{
+    if (metric.empty() || metric == "eval/f1")
+        return "F1";
+    return metric.compare(0, 5, "eval/") == 0 ? metric.substr(5) : metric;
+}
+
 // Fills `values` and `message` from the numbers.
 void describe(HackingAlert &a)
 {
     const std::string range = stepRange(a.from, a.to);
     switch (a.kind) {
-    case AlertKind::Hacking:
-        a.values = a.components.front() + " " + arrow(a.before, a.after) + " while F1 " + arrow(a.otherBefore, a.otherAfter);
-        a.message = "Possible reward hacking: " + a.components.front() + " rose " + arrow(a.before, a.after)
-                    + " while validation F1 fell " + arrow(a.otherBefore, a.otherAfter) + " (" + range + ")";
+    case AlertKind::Hacking: {
+        const std::string validation = validationLabel(a.validationMetric);
+        a.values = a.components.front() + " " + arrow(a.before, a.after) + " while " + validation + " " +
+                   arrow(a.otherBefore, a.otherAfter);
+        a.message = "Possible reward hacking: " + a.components.front() + " rose " + arrow(a.before, a.after) +
+                    " while validation " + validation + " fell " + arrow(a.otherBefore, a.otherAfter) + " (" + range + ")";
         break;
+    }
     case AlertKind::Disagreement:
         a.values = a.components[0] + " " + arrow(a.before, a.after) + " while " + a.components[1] + " "
                    + arrow(a.otherBefore, a.otherAfter);
@@ -114,6 +124,7 @@ void HackingMonitor::reset()
 {
     m_components.clear();
     m_f1.clear();
+    m_validationName.clear();
     m_distinct.clear();
     m_topShare.clear();
     m_alerts.clear();
@@ -133,8 +144,11 @@ void HackingMonitor::setSettings(const HackingSettings &settings)
 void HackingMonitor::record(const std::string &name, int64_t step, double value)
 {
     Points *points = nullptr;
-    if (name == kF1)
+    if (std::find(m_settings.validationMetrics.begin(), m_settings.validationMetrics.end(), name) !=
+        m_settings.validationMetrics.end()) {
         points = &m_f1;
+        m_validationName = name;
+    }
     else if (name == kDistinct)
         points = &m_distinct;
     else if (name == kTopShare)
@@ -237,6 +251,7 @@ bool HackingMonitor::judge(int64_t to)
                 a.after = m.second;
                 a.otherBefore = before.second;
                 a.otherAfter = after.second;
+                a.validationMetric = m_validationName;
                 raise(std::move(a), &changed);
             }
         }

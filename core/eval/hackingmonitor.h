@@ -36,6 +36,10 @@ struct HackingSettings {
     // … or the step's most common answer is more than this share of its completions
     // (0.5: one answer for most prompts, whatever they ask).
     double maxTopAnswerShare = 0.5;
+    // The validation metrics: whichever of these a run logs (its task's headline metric:
+    // eval/f1 for extraction, eval/joint for legal QA) is the one whose fall makes a rising
+    // component hacking.
+    std::vector<std::string> validationMetrics{"eval/f1"};
 };
 
 enum class AlertKind {
@@ -60,6 +64,7 @@ struct HackingAlert {
     AlertKind kind = AlertKind::Hacking;
     std::vector<std::string> components;
     std::string metric; // the metric whose values `before` / `after` are
+    std::string validationMetric; // Hacking: the validation metric that fell ("eval/f1")
     int64_t from = 0;
     int64_t to = 0;
     double before = 0.0;
@@ -81,7 +86,8 @@ using MetricSeries = std::map<std::string, std::vector<std::pair<int64_t, double
 // whatever the length of the run. It reads:
 //   rewards/<name>/mean   every reward component (not rewards/overlong/mean: the length
 //                         penalty is applied beside the components, not among them),
-//   eval/f1               validation F1 at evaluation steps,
+//   eval/f1               validation F1 at evaluation steps (or another of
+//                         HackingSettings::validationMetrics: the task's headline),
 //   completions/distinct_answers_per_group, completions/top_answer_share.
 // Rules, for the window [from, to] ending at the step just fed (judged once the run's
 // components go back to `from`):
@@ -142,7 +148,8 @@ private:
 
     HackingSettings m_settings;
     std::map<std::string, Points> m_components; // by component name
-    Points m_f1;
+    Points m_f1;               // the validation metric's points
+    std::string m_validationName; // which of settings().validationMetrics they are
     Points m_distinct;
     Points m_topShare;
     std::vector<HackingAlert> m_alerts;

@@ -38,6 +38,8 @@ public:
     std::string predictionLine(const Example &example, const std::string &completion) const override;
     // F1 (§2.4)
     std::string_view headlineMetric() const override { return "f1"; }
+    // precision, recall, f1
+    std::vector<std::string> summaryMetrics() const override { return {"precision", "recall", "f1"}; }
     // {"sender_email", "email_text"} and the gold.
     std::shared_ptr<const Example> exampleFromStore(const std::string &metaJson, const std::string &gold,
                                                     const std::string &source) const override;

@@ -83,6 +83,11 @@ public:
     std::string predictionLine(const Example &example, const std::string &completion) const override;
     // the joint score (mean of citation F1, coverage, consistency)
     std::string_view headlineMetric() const override { return "joint"; }
+    // the paper's table 1: citation precision, recall, F1 (macro), coverage, consistency, joint
+    std::vector<std::string> summaryMetrics() const override
+    {
+        return {"citation_precision", "citation_recall", "citation_f1", "coverage", "consistency", "joint"};
+    }
     // The meta is a dataset line: parsed as one (data::parseLegalQuestionLine).
     std::shared_ptr<const Example> exampleFromStore(const std::string &metaJson, const std::string &gold,
                                                     const std::string &source) const override;

@@ -119,6 +119,15 @@ public:
     virtual std::string predictionLine(const Example &example, const std::string &completion) const = 0;
     // The one metric of metrics() a progress line shows ("f1").
     virtual std::string_view headlineMetric() const = 0;
+    // The metrics of metrics() a results table shows (`rwb grpo table`), in order; by
+    // default every one.
+    virtual std::vector<std::string> summaryMetrics() const
+    {
+        std::vector<std::string> out;
+        for (const auto &[name, value] : metrics()->result())
+            out.push_back(name);
+        return out;
+    }
 
     // Rebuilds an example from what the run store kept of it (Example::metaJson() and
     // goldText()), for the views that explain a stored rollout or prediction. Throws
