@@ -34,9 +34,10 @@ legal_shots() {
   for lang in en ja; do
     shot "$lang" design "designer_legal_$lang.png" --config "$root/resources/presets/legal_citation_semantic.json" \
       --samples "$root/resources/samples/legal_qa_samples.jsonl" --select 1
-    shot "$lang" rollouts "workbench_rollouts_legal_$lang.png" --run "$run" --rollout "$rollout"
-    shot "$lang" failures "workbench_failures_legal_$lang.png" --run "$run" --compare "0,$last" --dock runs
-    shot "$lang" curves "workbench_curves_legal_$lang.png" --run "$run" --step "$last"
+    local designer=(--samples "$root/resources/samples/legal_qa_samples.jsonl" --config "$root/resources/presets/legal_citation_semantic.json")
+    shot "$lang" rollouts "workbench_rollouts_legal_$lang.png" --run "$run" --rollout "$rollout" "${designer[@]}"
+    shot "$lang" failures "workbench_failures_legal_$lang.png" --run "$run" --compare "0,$last" --dock runs "${designer[@]}"
+    shot "$lang" curves "workbench_curves_legal_$lang.png" --run "$run" --step "$last" "${designer[@]}"
   done
 }
 if [[ $only == legal ]]; then legal_shots; exit 0; fi

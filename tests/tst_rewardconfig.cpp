@@ -18,7 +18,28 @@ private Q_SLOTS:
     void roundTrip();
     void presets();
     void synonymsPathResolved();
+    void absolutePathsForTheStore();
 };
+
+void TestRewardConfig::absolutePathsForTheStore()
+{
+    // What a run store records: every path made absolute against the config's folder,
+    // absolute paths and "lexical" left alone, the folder dropped.
+    RewardConfig c = parseRewardConfig(
+        R"({"task": "legal_qa", "embedding": "hf:../models/e5", "embedding_corpus": "../data/corpus.jsonl",
+            "components": [{"reward": "semantic", "weight": 1}]})",
+        "r.json", Registry::builtin());
+    c.baseDir = "/ws/configs";
+    const RewardConfig a = withAbsolutePaths(c);
+    QCOMPARE(a.embedding, std::string("hf:/ws/models/e5"));
+    QCOMPARE(a.embeddingCorpus, std::string("/ws/data/corpus.jsonl"));
+    QCOMPARE(a.resolvedEmbeddingCorpus(), std::string("/ws/data/corpus.jsonl"));
+    QVERIFY(a.baseDir.empty());
+    c.embedding = "lexical";
+    c.embeddingCorpus = "/abs/corpus.jsonl";
+    QCOMPARE(withAbsolutePaths(c).embedding, std::string("lexical"));
+    QCOMPARE(withAbsolutePaths(c).embeddingCorpus, std::string("/abs/corpus.jsonl"));
+}
 
 void TestRewardConfig::parsesIssueExample()
 {

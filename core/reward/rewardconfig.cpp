@@ -52,6 +52,27 @@ std::string RewardConfig::resolvedEmbeddingCorpus() const
     return p.string();
 }
 
+RewardConfig withAbsolutePaths(RewardConfig config)
+{
+    namespace fs = std::filesystem;
+    const auto absolute = [&](const std::string &path) {
+        if (path.empty())
+            return path;
+        fs::path p(path);
+        if (p.is_relative() && !config.baseDir.empty())
+            p = fs::path(config.baseDir) / p;
+        std::error_code ec;
+        const fs::path a = fs::absolute(p, ec);
+        return (ec ? p : a).lexically_normal().string();
+    };
+    config.synonyms = absolute(config.synonyms);
+    config.embeddingCorpus = absolute(config.embeddingCorpus);
+    if (config.embedding.rfind("hf:", 0) == 0)
+        config.embedding = "hf:" + absolute(config.embedding.substr(3));
+    config.baseDir.clear();
+    return config;
+}
+
 std::string RewardConfig::resolvedSynonyms() const
 {
     if (synonyms.empty())

@@ -52,4 +52,9 @@ void validateRewardConfig(const RewardConfig &config, const std::string &source,
 // Pretty-printed JSON (2-space indent, keys in the documented order), ending with a newline.
 std::string toJson(const RewardConfig &config);
 
+// The config with its file paths (synonyms, embedding_corpus, an hf: folder) made
+// absolute against its folder, and no folder: what a run store records, so that the
+// rollout browser rebuilds the rewards wherever the store and the config files are.
+RewardConfig withAbsolutePaths(RewardConfig config);
+
 } // namespace rwb::reward

@@ -193,7 +193,7 @@ void Trainer::saveCheckpoint(int stepIndex)
     j["run_id"] = m_state.runId;
     j["seed"] = c.seed;
     j["num_tokens"] = m_state.numTokens;
-    j["reward_config"] = reward::toJson(m_reward->config());
+    j["reward_config"] = reward::toJson(reward::withAbsolutePaths(m_reward->config()));
     j["note"] = "every random draw of step s is seeded by (seed, s); cursor = prompts consumed";
     std::ofstream(tmp / "trainer_state.json") << j.dump(2) << '\n';
     fs::remove_all(dir);

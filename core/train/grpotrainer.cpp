@@ -121,7 +121,7 @@ void Trainer::setUp()
     if (c.resumeFrom.empty()) {
         const std::string name = c.runName.empty() ? fs::path(c.output).filename().string() : c.runName;
         m_state.runId = m_store->beginRun(name, store::RunKind::Grpo, toJson(c), std::string(m_task->name()));
-        m_store->recordRewardConfig(m_state.runId, 1, reward::toJson(m_reward->config()));
+        m_store->recordRewardConfig(m_state.runId, 1, reward::toJson(reward::withAbsolutePaths(m_reward->config())));
     } else {
         m_store->discardAfter(m_state.runId, m_state.step);
         m_sink.log("resuming run " + std::to_string(m_state.runId) + " after step " + std::to_string(m_state.step));
@@ -209,7 +209,7 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
             if (auto w = m_control.takeRewardWeights()) {
                 try {
                     m_reward->setWeights(*w);
-                    m_store->recordRewardConfig(m_state.runId, s, reward::toJson(m_reward->config()));
+                    m_store->recordRewardConfig(m_state.runId, s, reward::toJson(reward::withAbsolutePaths(m_reward->config())));
                     m_sink.weightsChanged(s, *w);
                 } catch (const std::invalid_argument &e) {
                     m_sink.log(std::string("reward weights not changed: ") + e.what());
