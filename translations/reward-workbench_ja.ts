@@ -571,10 +571,6 @@ The change is stored with its step and marked on the curves.</source>
             <source>Open samples</source>
             <translation>サンプルを開く</translation>
         </message>
-        <message>
-            <source>Extraction samples (*.jsonl);;All files (*)</source>
-            <translation>抽出サンプル (*.jsonl);;すべてのファイル (*)</translation>
-        </message>
         <message numerus="yes">
             <source>%n malformed line(s) were skipped; the other lines are loaded. The file was not changed.</source>
             <translation>
@@ -914,70 +910,6 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Select a sample to see why each reward component gave what it gave.</source>
             <translation>サンプルを選ぶと、各報酬コンポーネントがその値を与えた理由を表示します。</translation>
-        </message>
-        <message>
-            <source>Normalized answer and gold</source>
-            <translation>正規化した回答と正解</translation>
-        </message>
-        <message>
-            <source>After removing legal-entity markers</source>
-            <translation>法人格を除いた後</translation>
-        </message>
-        <message>
-            <source>Answer</source>
-            <translation>回答</translation>
-        </message>
-        <message>
-            <source>Gold</source>
-            <translation>正解</translation>
-        </message>
-        <message>
-            <source>Removed from the answer</source>
-            <translation>回答から除いた法人格</translation>
-        </message>
-        <message>
-            <source>Removed from the gold</source>
-            <translation>正解から除いた法人格</translation>
-        </message>
-        <message>
-            <source>Romanized candidates against the domain "%1"</source>
-            <translation>ローマ字化した候補とドメイン「%1」</translation>
-        </message>
-        <message>
-            <source>Candidate</source>
-            <translation>候補</translation>
-        </message>
-        <message>
-            <source>Romaji</source>
-            <translation>ローマ字</translation>
-        </message>
-        <message>
-            <source>Match</source>
-            <translation>一致率</translation>
-        </message>
-        <message>
-            <source>Completion</source>
-            <translation>モデルの出力</translation>
-        </message>
-        <message>
-            <source>Extracted answer:</source>
-            <translation>抽出した回答:</translation>
-        </message>
-        <message>
-            <source>E-mail</source>
-            <translation>メール</translation>
-        </message>
-        <message>
-            <source>gold</source>
-            <translation>正解</translation>
-        </message>
-        <message>
-            <source>answer</source>
-            <translation>回答</translation>
-        </message>
-        <message>
-            <source>From:</source>
-            <translation>送信者:</translation>
         </message>
     </context>
     <context>
@@ -1372,10 +1304,6 @@ The change is stored with its step and marked on the curves.</source>
             <translation>出力の長さ</translation>
         </message>
         <message>
-            <source>Validation F1</source>
-            <translation>検証 F1</translation>
-        </message>
-        <message>
             <source>Groups with equal rewards</source>
             <translation>報酬がすべて同じグループ</translation>
         </message>
@@ -1402,10 +1330,6 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>tokens</source>
             <translation>トークン数</translation>
-        </message>
-        <message>
-            <source>F1</source>
-            <translation>F1</translation>
         </message>
         <message>
             <source>fraction of groups</source>
@@ -1569,10 +1493,6 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Broke (right at A, wrong at B)</source>
             <translation>悪化（A で正解、B で誤り）</translation>
-        </message>
-        <message>
-            <source>%1 of %2 e-mails evaluated at both checkpoints</source>
-            <translation>両方のチェックポイントで評価した %2 通中 %1 通</translation>
         </message>
         <message>
             <source>Category</source>
@@ -1745,10 +1665,6 @@ The change is stored with its step and marked on the curves.</source>
             <translation>（なし）</translation>
         </message>
         <message>
-            <source>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;: &lt;span style="color:#1e8449"&gt;fixed %3&lt;/span&gt; (wrong at A, right at B), &lt;span style="color:#c0392b"&gt;broke %4&lt;/span&gt; (right at A, wrong at B), of %5 e-mails in both.</source>
-            <translation>&lt;b&gt;%1&lt;/b&gt; → &lt;b&gt;%2&lt;/b&gt;: &lt;span style="color:#1e8449"&gt;改善 %3&lt;/span&gt;（A で誤り、B で正解）、&lt;span style="color:#c0392b"&gt;悪化 %4&lt;/span&gt;（A で正解、B で誤り）。両方にあるメール %5 通中。</translation>
-        </message>
-        <message>
             <source>Only at A: %1, only at B: %2.</source>
             <translation>A のみ: %1、B のみ: %2。</translation>
         </message>
@@ -1858,12 +1774,6 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>other</source>
             <translation>その他</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n e-mail(s): %1 at A, %2 at B</source>
-            <translation>
-                <numerusform>メール %n 通: A で %1、B で %2</numerusform>
-            </translation>
         </message>
     </context>
     <context>
@@ -2215,50 +2125,6 @@ The change is stored with its step and marked on the curves.</source>
             <translation>サンプリング時 %1 · 更新後 %2 · 参照 %3（トークン ID %4 個）</translation>
         </message>
         <message>
-            <source>Answer against gold</source>
-            <translation>回答と正解</translation>
-        </message>
-        <message>
-            <source>in both</source>
-            <translation>両方にある</translation>
-        </message>
-        <message>
-            <source>only in the answer</source>
-            <translation>回答にだけある</translation>
-        </message>
-        <message>
-            <source>missing from the answer</source>
-            <translation>回答に欠けている</translation>
-        </message>
-        <message>
-            <source>Answer</source>
-            <translation>回答</translation>
-        </message>
-        <message>
-            <source>Gold</source>
-            <translation>正解</translation>
-        </message>
-        <message>
-            <source>Normalized answer</source>
-            <translation>正規化した回答</translation>
-        </message>
-        <message>
-            <source>Normalized gold</source>
-            <translation>正規化した正解</translation>
-        </message>
-        <message>
-            <source>Answer without markers</source>
-            <translation>法人格を除いた回答</translation>
-        </message>
-        <message>
-            <source>Gold without markers</source>
-            <translation>法人格を除いた正解</translation>
-        </message>
-        <message>
-            <source>Markers removed (answer / gold)</source>
-            <translation>除いた法人格（回答 / 正解）</translation>
-        </message>
-        <message>
             <source>Reward components (config from step %1)</source>
             <translation>報酬コンポーネント（ステップ %1 からの設定）</translation>
         </message>
@@ -2269,14 +2135,6 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>(explained now as %1; the run stored %2)</source>
             <translation>（いま計算し直すと %1、実行時の記録は %2）</translation>
-        </message>
-        <message>
-            <source>Completion</source>
-            <translation>モデルの出力</translation>
-        </message>
-        <message>
-            <source>Extracted answer:</source>
-            <translation>抽出した回答:</translation>
         </message>
         <message>
             <source>Prompt</source>

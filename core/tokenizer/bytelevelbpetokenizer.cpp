@@ -359,25 +359,8 @@ std::unique_ptr<ByteLevelBpeTokenizer> ByteLevelBpeTokenizer::fromJson(const nlo
         r.fail("model", e.what());
     }
 
-    // added_tokens: [{id, content, special, lstrip, rstrip, normalized, single_word}]
-    if (const nlohmann::json *added = r.optional(doc, "added_tokens")) {
-        r.array(*added, "added_tokens");
-        std::vector<AddedToken> tokens;
-        for (size_t i = 0; i < added->size(); ++i) {
-            const std::string path = JsonFieldReader::index("added_tokens", i);
-            const nlohmann::json &a = r.object((*added)[i], path);
-            AddedToken t;
-            t.id = r.int32(r.required(a, path, "id"), JsonFieldReader::join(path, "id"));
-            t.content = r.string(r.required(a, path, "content"), JsonFieldReader::join(path, "content"));
-            t.special = r.optionalBoolean(a, path, "special", false);
-            t.lstrip = r.optionalBoolean(a, path, "lstrip", false);
-            t.rstrip = r.optionalBoolean(a, path, "rstrip", false);
-            if (t.id < 0)
-                r.fail(JsonFieldReader::join(path, "id"), "negative id");
-            if (t.content.empty())
-                r.fail(JsonFieldReader::join(path, "content"), "empty");
-            tokens.push_back(std::move(t));
-        }
+    // added_tokens: [{id, content, special, lstrip, rstrip, …}]
+    if (const std::vector<AddedToken> tokens = readAddedTokens(r, doc); !tokens.empty()) {
         try {
             tokenizer->addAddedTokens(tokens);
         } catch (const std::invalid_argument &e) {

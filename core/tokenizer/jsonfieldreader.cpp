@@ -1,5 +1,7 @@
 #include "tokenizer/jsonfieldreader.h"
 
+#include "tokenizer/tokenizer.h"
+
 #include "data/jsonl.h"
 
 #include <algorithm>
@@ -122,6 +124,31 @@ std::string JsonFieldReader::join(const std::string &path, std::string_view key)
 std::string JsonFieldReader::index(const std::string &path, size_t i)
 {
     return path + "[" + std::to_string(i) + "]";
+}
+
+std::vector<AddedToken> readAddedTokens(const JsonFieldReader &r, const nlohmann::json &doc)
+{
+    std::vector<AddedToken> tokens;
+    const nlohmann::json *added = r.optional(doc, "added_tokens");
+    if (!added)
+        return tokens;
+    r.array(*added, "added_tokens");
+    for (size_t i = 0; i < added->size(); ++i) {
+        const std::string path = JsonFieldReader::index("added_tokens", i);
+        const nlohmann::json &a = r.object((*added)[i], path);
+        AddedToken t;
+        t.id = r.int32(r.required(a, path, "id"), JsonFieldReader::join(path, "id"));
+        t.content = r.string(r.required(a, path, "content"), JsonFieldReader::join(path, "content"));
+        t.special = r.optionalBoolean(a, path, "special", false);
+        t.lstrip = r.optionalBoolean(a, path, "lstrip", false);
+        t.rstrip = r.optionalBoolean(a, path, "rstrip", false);
+        if (t.id < 0)
+            r.fail(JsonFieldReader::join(path, "id"), "negative id");
+        if (t.content.empty())
+            r.fail(JsonFieldReader::join(path, "content"), "empty");
+        tokens.push_back(std::move(t));
+    }
+    return tokens;
 }
 
 } // namespace rwb::tokenizer

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rwb::tokenizer {
 
@@ -45,5 +46,11 @@ public:
 private:
     std::string m_file;
 };
+
+struct AddedToken;
+
+// tokenizer.json's "added_tokens": [{id, content, special, lstrip, rstrip, …}] (none
+// when the key is absent); fails through `r` naming the element and field for a bad one.
+std::vector<AddedToken> readAddedTokens(const JsonFieldReader &r, const nlohmann::json &doc);
 
 } // namespace rwb::tokenizer

@@ -137,28 +137,10 @@ std::unique_ptr<SentencePieceTokenizer> unigramTokenizerFromJson(const nlohmann:
 
     // Special added tokens inside the vocabulary: CONTROL pieces.
     std::set<int32_t> control;
-    const nlohmann::json *added = r.optional(doc, "added_tokens");
-    std::vector<AddedToken> addedTokens;
-    if (added) {
-        r.array(*added, "added_tokens");
-        for (size_t i = 0; i < added->size(); ++i) {
-            const std::string path = JsonFieldReader::index("added_tokens", i);
-            const nlohmann::json &a = r.object((*added)[i], path);
-            AddedToken t;
-            t.id = r.int32(r.required(a, path, "id"), JsonFieldReader::join(path, "id"));
-            t.content = r.string(r.required(a, path, "content"), JsonFieldReader::join(path, "content"));
-            t.special = r.optionalBoolean(a, path, "special", false);
-            t.lstrip = r.optionalBoolean(a, path, "lstrip", false);
-            t.rstrip = r.optionalBoolean(a, path, "rstrip", false);
-            if (t.id < 0)
-                r.fail(JsonFieldReader::join(path, "id"), "negative id");
-            if (t.content.empty())
-                r.fail(JsonFieldReader::join(path, "content"), "empty");
-            if (t.special)
-                control.insert(t.id);
-            addedTokens.push_back(std::move(t));
-        }
-    }
+    std::vector<AddedToken> addedTokens = readAddedTokens(r, doc);
+    for (const AddedToken &t : addedTokens)
+        if (t.special)
+            control.insert(t.id);
 
     m.pieces.reserve(vocab.size());
     for (size_t i = 0; i < vocab.size(); ++i) {
