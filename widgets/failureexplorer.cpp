@@ -519,16 +519,8 @@ void FailureExplorer::showExample(const QString &id)
         m_currentId.clear();
         return;
     }
-    const auto find = [&](qint64 step) -> const eval::AnalyzedPrediction * {
-        if (step < 0)
-            return nullptr;
-        for (const eval::AnalyzedPrediction &p : m_data->checkpoints.at(step))
-            if (p.exampleId == key)
-                return &p;
-        return nullptr;
-    };
-    const eval::AnalyzedPrediction *a = find(m_stepA);
-    const eval::AnalyzedPrediction *b = find(m_stepB);
+    const eval::AnalyzedPrediction *a = prediction(m_stepA, key);
+    const eval::AnalyzedPrediction *b = prediction(m_stepB, key);
     const data::ExtractionRecord &r = email->second;
     const eval::EmailParties &parties = m_data->parties.at(key);
 
@@ -586,6 +578,16 @@ void FailureExplorer::showExample(const QString &id)
         Q_EMIT exampleSelected(id);
 }
 
+const eval::AnalyzedPrediction *FailureExplorer::prediction(qint64 step, const std::string &exampleId) const
+{
+    if (step < 0 || !m_data || !m_data->checkpoints.count(step))
+        return nullptr;
+    for (const eval::AnalyzedPrediction &p : m_data->checkpoints.at(step))
+        if (p.exampleId == exampleId)
+            return &p;
+    return nullptr;
+}
+
 void FailureExplorer::showTaskExample(const QString &id)
 {
     const std::string key = id.toStdString();
@@ -597,16 +599,8 @@ void FailureExplorer::showTaskExample(const QString &id)
         m_currentId.clear();
         return;
     }
-    const auto find = [&](qint64 step) -> const eval::AnalyzedPrediction * {
-        if (step < 0)
-            return nullptr;
-        for (const eval::AnalyzedPrediction &p : m_data->checkpoints.at(step))
-            if (p.exampleId == key)
-                return &p;
-        return nullptr;
-    };
-    const eval::AnalyzedPrediction *a = find(m_stepA);
-    const eval::AnalyzedPrediction *b = find(m_stepB);
+    const eval::AnalyzedPrediction *a = prediction(m_stepA, key);
+    const eval::AnalyzedPrediction *b = prediction(m_stepB, key);
     const TaskPresenter &presenter = TaskPresenter::forTask(m_data->task);
     // The example as the task presents it, against prediction A (and B's outcome below it).
     QString html;

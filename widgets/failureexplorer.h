@@ -5,6 +5,7 @@
 #include <QWidget>
 #include <map>
 #include <memory>
+#include <string>
 
 class QComboBox;
 class QLabel;
@@ -14,6 +15,7 @@ class QModelIndex;
 
 namespace rwb::eval {
 struct FailureData;
+struct AnalyzedPrediction;
 }
 
 namespace rwb::widgets {
@@ -87,6 +89,8 @@ private:
     void fillExamples();
     void showExample(const QString &id);
     void showTaskExample(const QString &id); // a task other than extraction: its presenter's view
+    // The prediction of `exampleId` at checkpoint `step` (null: none, or step < 0).
+    const rwb::eval::AnalyzedPrediction *prediction(qint64 step, const std::string &exampleId) const;
     void categoryClicked(const QModelIndex &index);
     void transitionClicked(const QModelIndex &index);
     void exampleClicked(const QModelIndex &index);

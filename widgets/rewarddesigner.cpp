@@ -246,17 +246,7 @@ bool RewardDesigner::loadSamples(const QString &path, QString *error, QStringLis
         return false;
     // The samples' task: the "task" of the first line that has one (extraction without).
     const rwb::task::Catalog &catalog = rwb::task::Catalog::builtin();
-    std::string taskName(rwb::data::kCompanyExtractionTask);
-    for (size_t pos = 0; pos < text.size();) {
-        const size_t end = std::min(text.find('\n', pos), text.size());
-        const nlohmann::json line = nlohmann::json::parse(text.substr(pos, end - pos), nullptr, false);
-        pos = end + 1;
-        if (line.is_object()) {
-            if (auto t = line.find("task"); t != line.end() && t->is_string())
-                taskName = t->get<std::string>();
-            break;
-        }
-    }
+    const std::string taskName = rwb::task::taskOfJsonl(text);
     const rwb::task::Task *task = catalog.find(taskName);
     if (!task) {
         if (error)

@@ -596,23 +596,6 @@ void addTaskSteps(FailureData &data, const task::Task &task,
     }
 }
 
-// The "task" of a JSONL file's first record (extraction when it names none).
-std::string taskOfFile(const std::string &path)
-{
-    const std::string text = data::readTextFile(path);
-    for (size_t pos = 0; pos < text.size();) {
-        const size_t end = std::min(text.find('\n', pos), text.size());
-        const nlohmann::json line = nlohmann::json::parse(text.substr(pos, end - pos), nullptr, false);
-        pos = end + 1;
-        if (line.is_object()) {
-            if (auto t = line.find("task"); t != line.end() && t->is_string())
-                return t->get<std::string>();
-            break;
-        }
-    }
-    return std::string(data::kCompanyExtractionTask);
-}
-
 const task::Task &taskNamed(const std::string &name, const std::string &source)
 {
     return task::Catalog::builtin().get(name, source, "task");
@@ -710,7 +693,7 @@ FailureData loadPredictionFailures(const std::string &first, const std::string &
 {
     FailureData data;
     data.emailsPath = first;
-    data.task = taskOfFile(first);
+    data.task = task::taskOfJsonl(data::readTextFile(first));
     if (data.task != data::kCompanyExtractionTask) {
         const task::Task &task = taskNamed(data.task, first);
         data.categories = task.failureCategories();

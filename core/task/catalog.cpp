@@ -1,8 +1,13 @@
 #include "task/catalog.h"
 
+#include "data/extractionrecord.h"
 #include "data/jsonl.h"
 #include "task/extractiontask.h"
 #include "task/legalqatask.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace rwb::task {
 
@@ -50,6 +55,21 @@ std::vector<std::string> Catalog::names() const
     for (const auto &t : m_tasks)
         out.emplace_back(t->name());
     return out;
+}
+
+std::string taskOfJsonl(std::string_view text)
+{
+    for (size_t pos = 0; pos < text.size();) {
+        const size_t end = std::min(text.find('\n', pos), text.size());
+        const nlohmann::json line = nlohmann::json::parse(text.substr(pos, end - pos), nullptr, false);
+        pos = end + 1;
+        if (line.is_object()) {
+            if (auto t = line.find("task"); t != line.end() && t->is_string())
+                return t->get<std::string>();
+            break;
+        }
+    }
+    return std::string(data::kCompanyExtractionTask);
 }
 
 } // namespace rwb::task

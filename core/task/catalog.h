@@ -15,6 +15,10 @@
 
 namespace rwb::task {
 
+// The task a JSONL text is of: the "task" of its first JSON object line, or
+// "company_extraction" when that line names none (or there is no object line).
+std::string taskOfJsonl(std::string_view text);
+
 class Catalog {
 public:
     // The built-in tasks with the built-in reward registry (reward::Registry::builtin()).
