@@ -17,7 +17,7 @@ cd "$out"
 printf '{"name": "legal QA demo", "created": "%s"}\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > workspace.json
 
 if [[ $quick == 1 ]]; then
-  sft_seeds="2 3 4"; n_sft=800; n_grpo=120; n_test=48; layers=2; sft_epochs=1; grpo_steps=12; prompts=8
+  sft_seeds="2 3 4 5 6 7"; n_sft=1600; n_grpo=120; n_test=48; layers=2; sft_epochs=1; grpo_steps=12; prompts=8
 else
   sft_seeds="2 3 4 5 6 7"; n_sft=2000; n_grpo=400; n_test=300; layers=4; sft_epochs=2; grpo_steps=100; prompts=8
 fi
