@@ -24,6 +24,50 @@ std::invalid_argument error(const std::string &source, const std::string &what)
     return std::invalid_argument(source.empty() ? what : source + ": " + what);
 }
 
+// An embedder's options object and its typed values, each failure naming the key and
+// what it allows. Empty or white-space-only text is no options.
+class OptionReader {
+public:
+    OptionReader(std::string_view optionsJson, std::string source) : m_source(std::move(source))
+    {
+        if (optionsJson.find_first_not_of(" \t\r\n") == std::string_view::npos)
+            return;
+        m_json = json::parse(optionsJson, nullptr, /*allow_exceptions=*/false);
+        if (m_json.is_discarded() || !m_json.is_object())
+            throw error(m_source, "embedder options must be a JSON object");
+    }
+    // The options' (key, value) pairs; none for no options.
+    const json &object() const { return m_json; }
+
+    std::invalid_argument bad(const std::string &key, const std::string &allowed, const json &value) const
+    {
+        return error(m_source, "embedder option \"" + key + "\" must be " + allowed + ", not " + value.dump());
+    }
+    std::string text(const std::string &key, const json &v) const
+    {
+        if (!v.is_string())
+            throw bad(key, "a string", v);
+        return v.get<std::string>();
+    }
+    int integer(const std::string &key, const json &v, int min) const
+    {
+        if (!v.is_number_integer() || v.get<int64_t>() < min || v.get<int64_t>() > std::numeric_limits<int>::max())
+            throw bad(key, "an integer of at least " + std::to_string(min), v);
+        return static_cast<int>(v.get<int64_t>());
+    }
+    double seconds(const std::string &key, const json &v, bool zeroAllowed) const
+    {
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0.0 ||
+            (!zeroAllowed && v.get<double>() == 0.0))
+            throw bad(key, zeroAllowed ? "0 or more seconds" : "a positive number of seconds", v);
+        return v.get<double>();
+    }
+
+private:
+    std::string m_source;
+    json m_json = json::object();
+};
+
 } // namespace
 
 HttpEmbedderOptions parseHttpEmbedderOptions(const std::string &url, std::string_view optionsJson,
@@ -31,62 +75,34 @@ HttpEmbedderOptions parseHttpEmbedderOptions(const std::string &url, std::string
 {
     HttpEmbedderOptions o;
     o.url = url;
-    bool blank = true;
-    for (char c : optionsJson)
-        blank = blank && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
-    if (blank)
-        return o;
-    const json j = json::parse(optionsJson, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded() || !j.is_object())
-        throw error(source, "embedder options must be a JSON object");
-
-    const auto bad = [&](const std::string &key, const std::string &allowed, const json &value) {
-        return error(source, "embedder option \"" + key + "\" must be " + allowed + ", not " + value.dump());
-    };
-    const auto text = [&](const std::string &key, const json &v) {
-        if (!v.is_string())
-            throw bad(key, "a string", v);
-        return v.get<std::string>();
-    };
-    const auto integer = [&](const std::string &key, const json &v, int min) {
-        if (!v.is_number_integer() || v.get<int64_t>() < min || v.get<int64_t>() > std::numeric_limits<int>::max())
-            throw bad(key, "an integer of at least " + std::to_string(min), v);
-        return static_cast<int>(v.get<int64_t>());
-    };
-    const auto secondsValue = [&](const std::string &key, const json &v, bool zeroAllowed) {
-        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0.0 ||
-            (!zeroAllowed && v.get<double>() == 0.0))
-            throw bad(key, zeroAllowed ? "0 or more seconds" : "a positive number of seconds", v);
-        return v.get<double>();
-    };
-
-    for (const auto &[key, v] : j.items()) {
+    const OptionReader r(optionsJson, source);
+    for (const auto &[key, v] : r.object().items()) {
         if (key == "model")
-            o.model = text(key, v);
+            o.model = r.text(key, v);
         else if (key == "api_key_env")
-            o.apiKeyEnv = text(key, v);
+            o.apiKeyEnv = r.text(key, v);
         else if (key == "batch")
-            o.batchSize = integer(key, v, 1);
+            o.batchSize = r.integer(key, v, 1);
         else if (key == "timeout_s")
-            o.timeoutSeconds = secondsValue(key, v, false);
+            o.timeoutSeconds = r.seconds(key, v, false);
         else if (key == "deadline_s")
-            o.deadlineSeconds = secondsValue(key, v, false);
+            o.deadlineSeconds = r.seconds(key, v, false);
         else if (key == "retries")
-            o.maxRetries = integer(key, v, 0);
+            o.maxRetries = r.integer(key, v, 0);
         else if (key == "backoff_s")
-            o.backoffSeconds = secondsValue(key, v, true);
+            o.backoffSeconds = r.seconds(key, v, true);
         else if (key == "dimensions")
-            o.dimensions = integer(key, v, 0);
+            o.dimensions = r.integer(key, v, 0);
         else if (key == "encoding_format") {
-            o.encodingFormat = text(key, v);
+            o.encodingFormat = r.text(key, v);
             if (o.encodingFormat != "float" && o.encodingFormat != "base64")
-                throw bad(key, "\"float\" or \"base64\"", v);
+                throw r.bad(key, "\"float\" or \"base64\"", v);
         } else if (key == "query_prefix")
-            o.queryPrefix = text(key, v);
+            o.queryPrefix = r.text(key, v);
         else if (key == "document_prefix")
-            o.documentPrefix = text(key, v);
+            o.documentPrefix = r.text(key, v);
         else if (key == "ca_cert")
-            o.caCertPath = text(key, v);
+            o.caCertPath = r.text(key, v);
         else if (key == "api_key")
             throw error(source, "embedder option \"api_key\" is not accepted: put the key in an environment "
                                 "variable and give its name in \"api_key_env\"");
@@ -101,39 +117,22 @@ HttpEmbedderOptions parseHttpEmbedderOptions(const std::string &url, std::string
 HfEmbedderOptions parseHfEmbedderOptions(std::string_view optionsJson, const std::string &source)
 {
     HfEmbedderOptions o;
-    if (optionsJson.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        return o;
-    const json j = json::parse(optionsJson, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded() || !j.is_object())
-        throw error(source, "embedder options must be a JSON object");
-    const auto bad = [&](const std::string &key, const std::string &allowed, const json &value) {
-        return error(source, "embedder option \"" + key + "\" must be " + allowed + ", not " + value.dump());
-    };
-    const auto text = [&](const std::string &key, const json &v) {
-        if (!v.is_string())
-            throw bad(key, "a string", v);
-        return v.get<std::string>();
-    };
-    const auto integer = [&](const std::string &key, const json &v, int min) {
-        if (!v.is_number_integer() || v.get<int64_t>() < min || v.get<int64_t>() > std::numeric_limits<int>::max())
-            throw bad(key, "an integer of at least " + std::to_string(min), v);
-        return static_cast<int>(v.get<int64_t>());
-    };
-    for (const auto &[key, v] : j.items()) {
+    const OptionReader r(optionsJson, source);
+    for (const auto &[key, v] : r.object().items()) {
         if (key == "batch")
-            o.batchSize = integer(key, v, 1);
+            o.batchSize = r.integer(key, v, 1);
         else if (key == "max_length")
-            o.maxLength = integer(key, v, 0);
+            o.maxLength = r.integer(key, v, 0);
         else if (key == "pooling") {
-            o.pooling = text(key, v);
+            o.pooling = r.text(key, v);
             if (o.pooling != "cls" && o.pooling != "mean" && o.pooling != "lasttoken")
-                throw bad(key, "\"cls\", \"mean\" or \"lasttoken\"", v);
+                throw r.bad(key, "\"cls\", \"mean\" or \"lasttoken\"", v);
         } else if (key == "query_prefix")
-            o.queryPrefix = text(key, v);
+            o.queryPrefix = r.text(key, v);
         else if (key == "document_prefix")
-            o.documentPrefix = text(key, v);
+            o.documentPrefix = r.text(key, v);
         else if (key == "threads")
-            o.threads = integer(key, v, 0);
+            o.threads = r.integer(key, v, 0);
         else
             throw error(source, "unknown embedder option \"" + key +
                                     "\" for hf: (allowed: batch, max_length, pooling, query_prefix, document_prefix, "

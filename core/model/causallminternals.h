@@ -3,7 +3,10 @@
 // The libtorch side of CausalLM, for core code that trains or saves models. Includes libtorch.
 
 #include "model/causallm.h"
+#include "model/safetensors.h"
 #include "model/transformer.h"
+
+#include <string>
 
 namespace rwb::model {
 
@@ -53,5 +56,12 @@ public:
                                             int32_t padToken, double temperature, torch::Tensor *mask,
                                             torch::Tensor *entropy);
 };
+
+// Copies a stored tensor into a parameter, converting its dtype (F32, F16, BF16 or F64
+// stored); checks the shape. Throws data::InputException naming `source` and the
+// tensor: "tensor X has shape [a, b], <shapeSource> needs [c, d]". Used by the decoder's
+// loader (modelio.cpp) and the encoders' (textencoder.cpp).
+void copyStoredTensor(torch::Tensor &param, const TensorView &view, const std::string &source,
+                      const std::string &shapeSource = "the config");
 
 } // namespace rwb::model

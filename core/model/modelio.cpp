@@ -42,26 +42,6 @@ torch::Dtype torchDtypeOf(DType d, const std::string &where)
     }
 }
 
-// Copies a stored tensor into a parameter, converting its dtype; checks the shape.
-void copyInto(torch::Tensor &param, const TensorView &view, const std::string &source)
-{
-    const std::vector<int64_t> want = param.sizes().vec();
-    if (view.shape != want)
-        throw data::InputException({source, 0, "tensor " + view.name + " has shape " + shapeText(view.shape) +
-                                                   ", the config needs " + shapeText(want)});
-    const torch::Dtype dt = torchDtypeOf(view.dtype, source + ": tensor " + view.name);
-    // The mapping is only as aligned as the file lays it out: copy unaligned data first.
-    torch::Tensor stored;
-    if (reinterpret_cast<uintptr_t>(view.data) % dtypeSize(view.dtype) == 0) {
-        stored = torch::from_blob(const_cast<uint8_t *>(view.data), view.shape, torch::TensorOptions().dtype(dt));
-    } else {
-        stored = torch::empty(view.shape, torch::TensorOptions().dtype(dt));
-        std::memcpy(stored.data_ptr(), view.data, view.bytes);
-    }
-    torch::NoGradGuard noGrad;
-    param.copy_(stored.to(torch::kFloat32).to(param.scalar_type()));
-}
-
 DType storedDtype(torch::Dtype d)
 {
     return d == torch::kBFloat16 ? DType::BF16 : DType::F32;
@@ -100,6 +80,25 @@ std::vector<TensorToWrite> toWrite(const std::vector<std::pair<std::string, torc
 
 } // namespace
 
+void copyStoredTensor(torch::Tensor &param, const TensorView &view, const std::string &source, const std::string &shapeSource)
+{
+    const std::vector<int64_t> want = param.sizes().vec();
+    if (view.shape != want)
+        throw data::InputException({source, 0, "tensor " + view.name + " has shape " + shapeText(view.shape) +
+                                                   ", " + shapeSource + " needs " + shapeText(want)});
+    const torch::Dtype dt = torchDtypeOf(view.dtype, source + ": tensor " + view.name);
+    // The mapping is only as aligned as the file lays it out: copy unaligned data first.
+    torch::Tensor stored;
+    if (reinterpret_cast<uintptr_t>(view.data) % dtypeSize(view.dtype) == 0) {
+        stored = torch::from_blob(const_cast<uint8_t *>(view.data), view.shape, torch::TensorOptions().dtype(dt));
+    } else {
+        stored = torch::empty(view.shape, torch::TensorOptions().dtype(dt));
+        std::memcpy(stored.data_ptr(), view.data, view.bytes);
+    }
+    torch::NoGradGuard noGrad;
+    param.copy_(stored.to(torch::kFloat32).to(param.scalar_type()));
+}
+
 std::unique_ptr<CausalLM> CausalLM::load(const std::string &folder, const ModelOptions &options)
 {
     const ModelConfig config = loadModelConfig(folder);
@@ -131,7 +130,7 @@ std::unique_ptr<CausalLM> CausalLM::load(const std::string &folder, const ModelO
         const TensorView *view = weights.find(p.key());
         if (!view)
             weights.require(p.key()); // throws, naming the file or index that should hold it
-        copyInto(p.value(), *view, source);
+        copyStoredTensor(p.value(), *view, source);
     }
     d.device = pickDevice(options.device);
     d.module->to(d.device, d.dtype);
@@ -211,7 +210,7 @@ void CausalLM::loadAdapter(const std::string &folder)
         const TensorView *view = file.find(name);
         if (!view)
             throw data::InputException({weightsPath, 0, "tensor " + name + " missing (target_modules lists it)"});
-        copyInto(tensor, *view, weightsPath);
+        copyStoredTensor(tensor, *view, weightsPath);
     }
 }
 

@@ -33,43 +33,6 @@ namespace {
 // The model_types load() accepts, for messages.
 constexpr const char *kRunnable = "bert, roberta, xlm-roberta, qwen3";
 
-std::string shapeText(const std::vector<int64_t> &shape)
-{
-    std::string s = "[";
-    for (size_t i = 0; i < shape.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
-}
-
-// Copies a stored tensor into a float32 parameter; checks the shape and the dtype.
-void copyInto(torch::Tensor &param, const TensorView &view, const std::string &source, const std::string &configPath)
-{
-    const std::vector<int64_t> want = param.sizes().vec();
-    if (view.shape != want)
-        throw data::InputException({source, 0, "tensor " + view.name + " has shape " + shapeText(view.shape) + ", " +
-                                                   configPath + " needs " + shapeText(want)});
-    torch::Dtype dt;
-    switch (view.dtype) {
-    case DType::F32: dt = torch::kFloat32; break;
-    case DType::BF16: dt = torch::kBFloat16; break;
-    case DType::F16: dt = torch::kFloat16; break;
-    case DType::F64: dt = torch::kFloat64; break;
-    default:
-        throw data::InputException({source, 0, "tensor " + view.name + ": dtype " + std::string(dtypeName(view.dtype)) +
-                                                   " cannot hold weights (F32, F16, BF16 or F64 expected)"});
-    }
-    // The mapping is only as aligned as the file lays it out: copy unaligned data first.
-    torch::Tensor stored;
-    if (reinterpret_cast<uintptr_t>(view.data) % dtypeSize(view.dtype) == 0) {
-        stored = torch::from_blob(const_cast<uint8_t *>(view.data), view.shape, torch::TensorOptions().dtype(dt));
-    } else {
-        stored = torch::empty(view.shape, torch::TensorOptions().dtype(dt));
-        std::memcpy(stored.data_ptr(), view.data, view.bytes);
-    }
-    torch::NoGradGuard noGrad;
-    param.copy_(stored.to(torch::kFloat32));
-}
-
 // Throws when the file holds layers beyond the config's: "PREFIXlayers.N." names with
 // N ≥ numLayers (the weights and the config do not match; running the first layers only
 // would give wrong vectors silently).
@@ -208,7 +171,7 @@ std::unique_ptr<TextEncoder> TextEncoder::load(const std::string &folder, int th
                 view = weights.find(name.substr(0, name.size() - 4) + "beta");
             if (!view)
                 weights.require(name); // throws, naming the file that should hold it
-            copyInto(p.value(), *view, source, configPath);
+            copyStoredTensor(p.value(), *view, source, configPath);
         }
         d.encoder->eval();
         d.padToken = config.padTokenId;
@@ -233,7 +196,7 @@ std::unique_ptr<TextEncoder> TextEncoder::load(const std::string &folder, int th
             const TensorView *view = weights.find(name);
             if (!view)
                 weights.require(name);
-            copyInto(p.value(), *view, source, configPath);
+            copyStoredTensor(p.value(), *view, source, configPath);
         }
         d.decoder->eval();
         d.padToken = 0;
