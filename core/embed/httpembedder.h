@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace rwb::net {
+class JsonHttpClient;
+}
+
 namespace rwb::embed {
 
 // The settings of an HttpEmbedder (outside the class so it can be a default argument).
@@ -125,24 +129,17 @@ public:
     HttpEmbedderStats stats() const;
 
 private:
-    class Connection;
-    struct Target;
-
     // Embeds one batch (texts with prefixes applied, none blank), with retries.
     std::vector<std::vector<float>> embedBatch(const std::vector<std::string> &inputs) const;
-    std::unique_ptr<Connection> takeConnection() const;
-    void returnConnection(std::unique_ptr<Connection> connection) const;
     // Sets the dimension if still unknown; throws (naming `field`) when `n` differs.
     void checkDimension(int n, const std::string &field) const;
 
     Options m_options;
     std::string m_endpoint; // the full URL
-    std::unique_ptr<Target> m_target;
+    std::unique_ptr<net::JsonHttpClient> m_client;
 
     mutable std::atomic<int> m_dimension{0}; // 0: not known yet
     mutable std::mutex m_probeMutex;         // one probe at a time
-    mutable std::mutex m_poolMutex;
-    mutable std::vector<std::unique_ptr<Connection>> m_pool; // idle connections
     mutable std::mutex m_statsMutex;
     mutable HttpEmbedderStats m_stats;
 };

@@ -1,0 +1,550 @@
+#include "net/httpjsonclient.h"
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+// Debian's libcpp-httplib is a compiled library built with TLS, and its classes change
+// layout without this macro: every file that includes httplib.h must get pkg-config
+// cpp-httplib's flags (CMake: PkgConfig::HTTPLIB).
+#ifndef CPPHTTPLIB_OPENSSL_SUPPORT
+#error "compile with the flags of pkg-config cpp-httplib (CPPHTTPLIB_OPENSSL_SUPPORT)"
+#endif
+
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <thread>
+
+namespace rwb::net {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using json = nlohmann::json;
+
+// Idle connections kept for reuse between calls.
+constexpr size_t kMaxIdleConnections = 8;
+// The most bytes of a server's error text quoted in a message.
+constexpr size_t kMaxQuoted = 300;
+
+double secondsSince(Clock::time_point t)
+{
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// "0.25 s", "12 s".
+std::string seconds(double s)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, s < 10.0 ? "%.2g s" : "%.0f s", s);
+    return buf;
+}
+
+std::string attempts(int n)
+{
+    return std::to_string(n) + (n == 1 ? " attempt" : " attempts");
+}
+
+// At most kMaxQuoted bytes of `text` (cut at a UTF-8 character boundary), control
+// characters and runs of white space as one space.
+std::string quoteText(std::string_view text)
+{
+    std::string out;
+    bool space = false;
+    for (char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c == 0x7F || c == ' ') {
+            space = !out.empty();
+            continue;
+        }
+        if (space) {
+            out += ' ';
+            space = false;
+        }
+        out += ch;
+        if (out.size() >= kMaxQuoted) {
+            while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80)
+                out.pop_back(); // continuation bytes of a cut character
+            if (!out.empty() && static_cast<unsigned char>(out.back()) >= 0xC0)
+                out.pop_back(); // its lead byte
+            out += "…";
+            break;
+        }
+    }
+    return out;
+}
+
+// The server's own words from an error body: OpenAI, vLLM, llama.cpp and Ollama send
+// {"error": {"message"}}, TEI {"error": "…"}, older vLLM {"message"}, FastAPI
+// {"detail"}; anything else is quoted as text.
+std::string serverMessage(const std::string &body)
+{
+    const json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object()) {
+        const auto error = j.find("error");
+        if (error != j.end() && error->is_object()) {
+            const auto message = error->find("message");
+            if (message != error->end() && message->is_string())
+                return quoteText(message->get<std::string>());
+        }
+        if (error != j.end() && error->is_string())
+            return quoteText(error->get<std::string>());
+        for (const char *key : {"message", "detail"}) {
+            const auto it = j.find(key);
+            if (it != j.end() && it->is_string())
+                return quoteText(it->get<std::string>());
+            if (it != j.end() && !it->is_null())
+                return quoteText(it->dump());
+        }
+    }
+    return quoteText(body);
+}
+
+// Retry-After as delta-seconds ("1", "2.5"); -1 when absent or an HTTP date.
+double retryAfterSeconds(const httplib::Response &res)
+{
+    if (!res.has_header("Retry-After"))
+        return -1.0;
+    const std::string value = res.get_header_value("Retry-After");
+    char *end = nullptr;
+    const double s = std::strtod(value.c_str(), &end);
+    if (end == value.c_str() || !std::isfinite(s) || s < 0.0)
+        return -1.0;
+    while (*end == ' ')
+        ++end;
+    return *end == '\0' ? s : -1.0;
+}
+
+// Blocks SIGPIPE on this thread while it lives, and swallows one raised meanwhile: a
+// write to a socket the server has closed (OpenSSL writes without MSG_NOSIGNAL) must
+// fail with EPIPE, not kill the process. The process's signal handlers are untouched
+// (libpq does the same).
+class SigpipeGuard {
+public:
+    SigpipeGuard()
+    {
+        sigset_t pipe;
+        sigemptyset(&pipe);
+        sigaddset(&pipe, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe, &m_old);
+        sigset_t pending;
+        sigpending(&pending);
+        m_wasPending = sigismember(&pending, SIGPIPE) == 1;
+    }
+    ~SigpipeGuard()
+    {
+        sigset_t pending;
+        sigpending(&pending);
+        if (!m_wasPending && sigismember(&pending, SIGPIPE) == 1) {
+            sigset_t pipe;
+            sigemptyset(&pipe);
+            sigaddset(&pipe, SIGPIPE);
+            const timespec zero{0, 0};
+            sigtimedwait(&pipe, nullptr, &zero);
+        }
+        pthread_sigmask(SIG_SETMASK, &m_old, nullptr);
+    }
+    SigpipeGuard(const SigpipeGuard &) = delete;
+    SigpipeGuard &operator=(const SigpipeGuard &) = delete;
+
+private:
+    sigset_t m_old;
+    bool m_wasPending = false;
+};
+
+double jitter()
+{
+    thread_local std::mt19937_64 rng{std::random_device{}()};
+    return std::uniform_real_distribution<double>(0.5, 1.0)(rng);
+}
+
+void setTimeouts(httplib::ClientImpl &client, double s)
+{
+    const auto us = std::chrono::microseconds(std::max<int64_t>(1000, static_cast<int64_t>(s * 1e6)));
+    client.set_connection_timeout(us);
+    client.set_read_timeout(us);
+    client.set_write_timeout(us);
+}
+
+} // namespace
+
+std::string excerpt(const std::string &text)
+{
+    return quoteText(text);
+}
+
+std::string Url::text() const
+{
+    return (https ? "https://" : "http://") + hostPort + path + query;
+}
+
+std::string redacted(const std::string &url)
+{
+    const size_t sep = url.find("://");
+    const size_t start = sep == std::string::npos ? 0 : sep + 3;
+    const size_t end = url.find_first_of("/?#", start);
+    const size_t at = url.rfind('@', end == std::string::npos ? std::string::npos : end - 1);
+    if (at == std::string::npos || at < start)
+        return url;
+    return url.substr(0, start) + "…" + url.substr(at);
+}
+
+Url parseUrl(const std::string &url, const std::string &who)
+{
+    const auto bad = [&](const std::string &why) {
+        return std::invalid_argument(who + ": URL \"" + redacted(url) + "\" " + why +
+                                     " (expected http://host[:port][/path] or https://…)");
+    };
+    Url p;
+    const size_t sep = url.find("://");
+    if (sep == std::string::npos)
+        throw bad("has no scheme");
+    std::string scheme = url.substr(0, sep);
+    std::transform(scheme.begin(), scheme.end(), scheme.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (scheme == "https")
+        p.https = true;
+    else if (scheme != "http")
+        throw bad("has scheme \"" + scheme + "\"");
+    if (url.find('#') != std::string::npos)
+        throw bad("has a fragment (#)");
+    const size_t authorityEnd = url.find_first_of("/?", sep + 3);
+    const std::string authority = url.substr(sep + 3, authorityEnd == std::string::npos ? std::string::npos
+                                                                                         : authorityEnd - sep - 3);
+    std::string rest = authorityEnd == std::string::npos ? "" : url.substr(authorityEnd);
+    if (authority.find('@') != std::string::npos)
+        throw bad("has a user name or password: give the key in api_key_env instead");
+    std::string portText;
+    bool hasPort = false;
+    if (!authority.empty() && authority[0] == '[') {
+        const size_t close = authority.find(']');
+        if (close == std::string::npos)
+            throw bad("has an unclosed [");
+        p.host = authority.substr(1, close - 1);
+        if (close + 1 < authority.size()) {
+            if (authority[close + 1] != ':')
+                throw bad("has something after ]");
+            hasPort = true;
+            portText = authority.substr(close + 2);
+        }
+        if (p.host.empty() || p.host.find_first_not_of("0123456789abcdefABCDEF:.") != std::string::npos)
+            throw bad("has a bad IPv6 address");
+    } else {
+        const size_t colon = authority.find(':');
+        p.host = authority.substr(0, colon);
+        if (colon != std::string::npos) {
+            hasPort = true;
+            portText = authority.substr(colon + 1);
+        }
+        if (p.host.empty())
+            throw bad("has no host");
+        for (unsigned char c : p.host)
+            if (!std::isalnum(c) && c != '.' && c != '-' && c != '_')
+                throw bad("has a bad host name");
+    }
+    if (hasPort) {
+        if (portText.empty() || portText.size() > 5 || portText.find_first_not_of("0123456789") != std::string::npos)
+            throw bad("has a bad port");
+        p.port = std::stoi(portText);
+        if (p.port < 1 || p.port > 65535)
+            throw bad("has a port out of range");
+    } else {
+        p.port = p.https ? 443 : 80;
+    }
+    p.hostPort = authority;
+    std::transform(p.hostPort.begin(), p.hostPort.end(), p.hostPort.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    const size_t q = rest.find('?');
+    if (q != std::string::npos) {
+        p.query = rest.substr(q);
+        rest.erase(q);
+    }
+    while (!rest.empty() && rest.back() == '/')
+        rest.pop_back();
+    p.path = rest;
+    return p;
+}
+
+Url endpointUrl(Url base, const std::string &endpoint)
+{
+    const std::string &rest = base.path;
+    const std::string tail = "/" + endpoint;
+    const bool hasTail = rest.size() >= tail.size() && rest.compare(rest.size() - tail.size(), tail.size(), tail) == 0;
+    const size_t lastSlash = rest.rfind('/');
+    const std::string last = lastSlash == std::string::npos ? "" : rest.substr(lastSlash + 1);
+    const bool version = last.size() >= 2 && last[0] == 'v' && last.find_first_not_of("0123456789", 1) == std::string::npos;
+    if (!hasTail)
+        base.path = rest + (version ? tail : "/v1" + tail);
+    return base;
+}
+
+// One keep-alive connection (a cpp-httplib client), used by one thread at a time.
+class JsonHttpClient::Connection {
+public:
+    explicit Connection(const ClientOptions &options)
+    {
+        const Url &target = options.target;
+        if (target.https) {
+            // Verifies the certificate chain (the system's store, or caCertPath) and that
+            // it names the host (DNS or IP subjectAltName).
+            auto ssl = std::make_unique<httplib::SSLClient>(target.host, target.port);
+            ssl->enable_server_certificate_verification(true);
+            if (!options.caCertPath.empty())
+                ssl->set_ca_cert_path(options.caCertPath);
+            client = std::move(ssl);
+        } else {
+            client = std::make_unique<httplib::ClientImpl>(target.host, target.port);
+        }
+        client->set_keep_alive(true);
+        client->set_follow_location(false);
+    }
+    std::unique_ptr<httplib::ClientImpl> client;
+};
+
+JsonHttpClient::JsonHttpClient(ClientOptions options) : m_options(std::move(options))
+{
+    m_endpoint = m_options.target.text();
+    const RetryOptions &r = m_options.retry;
+    const auto bad = [&](const std::string &what) {
+        return std::invalid_argument(m_options.who + " " + m_endpoint + ": " + what);
+    };
+    if (m_options.target.host.empty())
+        throw bad("no host");
+    if (!(r.timeoutSeconds > 0.0) || !std::isfinite(r.timeoutSeconds))
+        throw bad("timeout must be a positive number of seconds");
+    if (!(r.deadlineSeconds > 0.0) || !std::isfinite(r.deadlineSeconds))
+        throw bad("deadline must be a positive number of seconds");
+    if (r.maxRetries < 0)
+        throw bad("retries must be 0 or more, not " + std::to_string(r.maxRetries));
+    if (!(r.backoffSeconds >= 0.0) || !(r.backoffMaxSeconds >= 0.0) || !std::isfinite(r.backoffSeconds) ||
+        !std::isfinite(r.backoffMaxSeconds))
+        throw bad("backoff must be 0 or more seconds");
+    if (m_options.breaker.threshold < 0)
+        throw bad("the circuit breaker's threshold must be 0 (none) or more, not " +
+                  std::to_string(m_options.breaker.threshold));
+    if (!(m_options.breaker.cooldownSeconds >= 0.0) || !std::isfinite(m_options.breaker.cooldownSeconds))
+        throw bad("the circuit breaker's cooldown must be 0 or more seconds");
+}
+
+JsonHttpClient::~JsonHttpClient() = default;
+
+ClientStats JsonHttpClient::stats() const
+{
+    std::lock_guard<std::mutex> lock(m_stateMutex);
+    return m_stats;
+}
+
+std::unique_ptr<JsonHttpClient::Connection> JsonHttpClient::takeConnection() const
+{
+    {
+        std::lock_guard<std::mutex> lock(m_poolMutex);
+        if (!m_pool.empty()) {
+            std::unique_ptr<Connection> c = std::move(m_pool.back());
+            m_pool.pop_back();
+            return c;
+        }
+    }
+    return std::make_unique<Connection>(m_options);
+}
+
+void JsonHttpClient::returnConnection(std::unique_ptr<Connection> connection) const
+{
+    std::lock_guard<std::mutex> lock(m_poolMutex);
+    if (m_pool.size() < kMaxIdleConnections)
+        m_pool.push_back(std::move(connection));
+}
+
+namespace {
+double steadyNow()
+{
+    return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+}
+} // namespace
+
+bool JsonHttpClient::admit(std::string &why) const
+{
+    const BreakerOptions &b = m_options.breaker;
+    std::lock_guard<std::mutex> lock(m_stateMutex);
+    if (b.threshold == 0 || m_failuresInRow < b.threshold)
+        return true;
+    const double now = steadyNow();
+    if (now >= m_openUntil && !m_trialInFlight) {
+        m_trialInFlight = true; // half open: this call tries
+        return true;
+    }
+    ++m_stats.failures;
+    ++m_stats.breakerRefusals;
+    why = "circuit breaker open after " + std::to_string(m_failuresInRow) + " failed calls in a row" +
+          (now < m_openUntil ? "; the next try in " + seconds(m_openUntil - now)
+                             : std::string("; a trial call is under way"));
+    return false;
+}
+
+void JsonHttpClient::settle(bool ok) const
+{
+    std::lock_guard<std::mutex> lock(m_stateMutex);
+    m_trialInFlight = false;
+    if (ok) {
+        m_failuresInRow = 0;
+        return;
+    }
+    ++m_failuresInRow;
+    if (m_options.breaker.threshold > 0 && m_failuresInRow >= m_options.breaker.threshold)
+        m_openUntil = steadyNow() + m_options.breaker.cooldownSeconds;
+}
+
+CallResult JsonHttpClient::post(const std::string &body, const Check &check) const
+{
+    std::string refused;
+    if (!admit(refused))
+        throw CallError(m_options.who + " " + m_endpoint + ": " + refused + " (nothing sent)", 0, true);
+
+    httplib::Headers headers{{"Accept", "application/json"}};
+    bool keySent = false;
+    if (!m_options.apiKeyEnv.empty()) {
+        const char *key = std::getenv(m_options.apiKeyEnv.c_str());
+        if (key && *key) {
+            headers.emplace("Authorization", std::string("Bearer ") + key);
+            keySent = true;
+        }
+    }
+    const RetryOptions &r = m_options.retry;
+    const std::string path = m_options.target.path + m_options.target.query;
+    const Clock::time_point start = Clock::now();
+    const auto account = [&](bool ok, int attemptsMade) {
+        {
+            std::lock_guard<std::mutex> lock(m_stateMutex);
+            ++m_stats.calls;
+            m_stats.requests += static_cast<uint64_t>(attemptsMade);
+            m_stats.retries += static_cast<uint64_t>(std::max(0, attemptsMade - 1));
+            m_stats.seconds += secondsSince(start);
+            if (!ok)
+                ++m_stats.failures;
+        }
+        settle(ok);
+    };
+    const auto fail = [&](const std::string &what, int attemptsMade) {
+        account(false, attemptsMade);
+        return CallError(m_options.who + " " + m_endpoint + ": " + what, attemptsMade, false);
+    };
+
+    const int maxAttempts = r.maxRetries + 1;
+    for (int attempt = 1;; ++attempt) {
+        const double left = r.deadlineSeconds - secondsSince(start);
+        const double limit = std::min(r.timeoutSeconds, left);
+        std::unique_ptr<Connection> connection = takeConnection();
+        setTimeouts(*connection->client, limit);
+        const Clock::time_point sentAt = Clock::now();
+        httplib::Result res = [&] {
+            const SigpipeGuard guard;
+            return connection->client->Post(path.c_str(), headers, body, "application/json");
+        }();
+        const double took = secondsSince(sentAt);
+
+        std::string what;     // what went wrong with this attempt
+        bool retry = true;    // whether another attempt may help
+        double wait = -1.0;   // Retry-After, when the server gave one
+        if (!res) {
+            const httplib::Error error = res.error();
+            switch (error) {
+            case httplib::Error::Connection: {
+                addrinfo hints{};
+                hints.ai_socktype = SOCK_STREAM;
+                addrinfo *found = nullptr;
+                const int rc = getaddrinfo(m_options.target.host.c_str(), nullptr, &hints, &found);
+                if (found)
+                    freeaddrinfo(found);
+                what = rc != 0 ? "host \"" + m_options.target.host + "\" not found (" + gai_strerror(rc) + ")"
+                               : "could not connect (connection refused or host unreachable)";
+                break;
+            }
+            case httplib::Error::ConnectionTimeout:
+                what = "no connection within " + seconds(limit) + " (timeout)";
+                break;
+            case httplib::Error::Read:
+                what = took >= 0.9 * limit ? "no answer within " + seconds(limit) + " (timeout)"
+                                           : "the connection was closed before a complete response";
+                break;
+            case httplib::Error::Write:
+                what = took >= 0.9 * limit ? "could not send the request within " + seconds(limit) + " (timeout)"
+                                           : "the connection was closed while sending the request";
+                break;
+            case httplib::Error::SSLConnection:
+                what = "the TLS handshake failed (is it an https server?)";
+                retry = false;
+                break;
+            case httplib::Error::SSLServerVerification:
+                what = "the server's TLS certificate could not be verified (for a private CA, set ca_cert)";
+                retry = false;
+                break;
+            case httplib::Error::SSLLoadingCerts:
+                what = "cannot load the CA certificates" +
+                       (m_options.caCertPath.empty() ? std::string() : " from " + m_options.caCertPath);
+                retry = false;
+                break;
+            default:
+                what = "request failed (" + httplib::to_string(error) + ")";
+                break;
+            }
+            // connection is dropped: its socket is in an unknown state
+        } else {
+            const int status = res->status;
+            if (status >= 200 && status < 300) {
+                returnConnection(std::move(connection));
+                try {
+                    if (check)
+                        check(res->body, status);
+                    account(true, attempt);
+                    CallResult out;
+                    out.body = std::move(res->body);
+                    out.status = status;
+                    out.attempts = attempt;
+                    out.seconds = secondsSince(start);
+                    return out;
+                } catch (const BadAnswer &e) {
+                    what = e.what();
+                    retry = e.retry;
+                }
+            } else {
+                what = "HTTP " + std::to_string(status) + (res->reason.empty() ? "" : " " + res->reason);
+                const std::string message = serverMessage(res->body);
+                if (!message.empty())
+                    what += ": " + message;
+                if (status >= 300 && status < 400)
+                    what += res->has_header("Location") ? " (a redirect to " + res->get_header_value("Location") +
+                                                              ", not followed: give that URL)"
+                                                        : " (a redirect, not followed)";
+                if ((status == 401 || status == 403) && !keySent)
+                    what += m_options.apiKeyEnv.empty() ? " (no API key was sent: set api_key_env)"
+                                                        : " (no API key was sent: environment variable " +
+                                                              m_options.apiKeyEnv + " is unset or empty)";
+                retry = status == 408 || status == 429 || status >= 500;
+                if (status == 429 || status == 503)
+                    wait = retryAfterSeconds(*res);
+                returnConnection(std::move(connection));
+            }
+        }
+
+        if (!retry)
+            throw fail(what + " (not retried)", attempt);
+        if (attempt >= maxAttempts)
+            throw fail(what + "; gave up after " + attempts(attempt) + " in " + seconds(secondsSince(start)), attempt);
+        const double backoff = std::min(r.backoffMaxSeconds, r.backoffSeconds * std::ldexp(1.0, attempt - 1)) * jitter();
+        const double pause = wait >= 0.0 ? wait : backoff;
+        if (secondsSince(start) + pause >= r.deadlineSeconds)
+            throw fail(what + "; gave up after " + attempts(attempt) + " in " + seconds(secondsSince(start)) +
+                           ": the next one (in " + seconds(pause) + (wait >= 0.0 ? ", as Retry-After asks" : "") +
+                           ") would start past the deadline of " + seconds(r.deadlineSeconds),
+                       attempt);
+        std::this_thread::sleep_for(std::chrono::duration<double>(pause));
+    }
+}
+
+} // namespace rwb::net
