@@ -9,7 +9,7 @@ core_pkgs=(
   build-essential cmake ninja-build pkg-config ccache
   libtorch-dev libopenblas0-pthread
   nlohmann-json3-dev libsqlite3-dev libutf8proc-dev libkakasi2-dev kakasi-dic
-  libonig-dev libcpp-httplib-dev
+  libonig-dev libcpp-httplib-dev libssl-dev
 )
 gui_pkgs=(
   qt6-base-dev libqcustomplot-dev qt6-tools-dev qt6-l10n-tools qt6-translations-l10n

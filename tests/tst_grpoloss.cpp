@@ -110,6 +110,7 @@ private Q_SLOTS:
     void clipHigher();
     void clipRatios();
     void perTokenAdvantages();
+    void advantagesWithNone();
     void klZeroWhenRefEqualsNew();
     void klHandPicked();
     void klNonNegative();
@@ -199,10 +200,35 @@ void TestGrpoLoss::groupOfOne()
     QNEAR(noEps.advantages[2].item<double>(), -0.5 / std::sqrt(0.5)); // {0, 1}: std √0.5, no eps
 }
 
+void TestGrpoLoss::advantagesWithNone()
+{
+    // None (NaN, a failed judge): statistics over the group's other rows, advantage 0.
+    // Group 0 = {1, None, 3}: mean 2, std √(((1−2)² + (3−2)²) / 1) = √2.
+    // Group 1 = {None, 5, None}: one row left, std 0 → zero-std group, all 0.
+    // Group 2 = {None, None, None}: nothing left, all 0.
+    const GroupAdvantages g = groupAdvantages(f64({1, NAN, 3, NAN, 5, NAN, NAN, NAN, NAN}), /*groupSize=*/3);
+    const double s = std::sqrt(2.0) + kDefaultStdEpsilon;
+    const std::vector<double> expected{-1 / s, 0, 1 / s, 0, 0, 0, 0, 0, 0};
+    for (size_t i = 0; i < expected.size(); ++i)
+        QNEAR(g.advantages[static_cast<int64_t>(i)].item<double>(), expected[i]);
+    QNEAR(g.groupMean[0].item<double>(), 2.0);
+    QNEAR(g.groupMean[1].item<double>(), 5.0);
+    QNEAR(g.groupStd[0].item<double>(), std::sqrt(2.0));
+    QCOMPARE(g.groupStd[1].item<double>(), 0.0);
+    QNEAR(g.fracRewardZeroStd, 2.0 / 3.0);
+    // The batch std is over the three rewards given: {1, 3, 5} → std 2.
+    QNEAR(g.batchStd, 2.0);
+    const GroupAdvantages b = groupAdvantages(f64({1, NAN, 3, NAN, 5, NAN, NAN, NAN, NAN}), 3, ScaleRewards::Batch);
+    QNEAR(b.advantages[0].item<double>(), -1.0 / (2.0 + kDefaultStdEpsilon));
+    QCOMPARE(b.advantages[1].item<double>(), 0.0);
+    // The same rewards without the None rows give the same advantages to the rows given.
+    const GroupAdvantages plain = groupAdvantages(f64({1, 3}), /*groupSize=*/2);
+    QNEAR(plain.advantages[0].item<double>(), g.advantages[0].item<double>());
+}
+
 void TestGrpoLoss::advantagesRejectBadInput()
 {
     QVERIFY(errorOf([] { groupAdvantages(f64({1, 2, 3}), /*groupSize=*/2); }).find("multiple of the group size") != std::string::npos);
-    QVERIFY(errorOf([] { groupAdvantages(f64({1, NAN}), /*groupSize=*/2); }).find("rewards contain NaN") != std::string::npos);
     QVERIFY(errorOf([] { groupAdvantages(f64({1, INFINITY}), /*groupSize=*/2); }).find("infinite") != std::string::npos);
     QVERIFY(!errorOf([] { groupAdvantages(torch::tensor({1, 2}), /*groupSize=*/2); }).empty()); // integers
     QVERIFY(!errorOf([] { groupAdvantages(f64({1, 2}), /*groupSize=*/0); }).empty());
@@ -260,7 +286,10 @@ void TestGrpoLoss::dynamicSampling()
     QCOMPARE(s.keepRow.sizes(), torch::IntArrayRef({12}));
     for (int64_t i = 0; i < 12; ++i)
         QCOMPARE(s.keepRow[i].item<bool>(), bool(rows[size_t(i)]));
-    QVERIFY(errorOf([] { informativeGroups(f64({1, NAN}), /*groupSize=*/2); }).find("NaN") != std::string::npos);
+    // None rows (NaN) are left out of a group's std: {1, None} has one reward left and
+    // teaches nothing; {1, None, 0} still differs.
+    QVERIFY(informativeGroups(f64({1, NAN}), /*groupSize=*/2).keptGroups.empty());
+    QCOMPARE(informativeGroups(f64({1, NAN, 0, 1, 1, NAN}), /*groupSize=*/3).keptGroups, (std::vector<int64_t>{0}));
 }
 
 // The batch above (kRatios), eps 0.2 / 0.2, beta 0:

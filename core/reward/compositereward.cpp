@@ -80,8 +80,13 @@ double CompositeReward::combine(const std::vector<double> &values) const
     double num = 0.0;
     double den = 0.0;
     for (size_t i = 0; i < m_components.size() && i < values.size(); ++i) {
-        num += m_config.components[i].weight * values[i];
-        den += m_config.components[i].weight;
+        const double w = m_config.components[i].weight;
+        if (w == 0.0)
+            continue; // a component weighed 0 counts for nothing, None or not
+        if (isNone(values[i]))
+            return kNone;
+        num += w * values[i];
+        den += w;
     }
     return den > 0.0 ? num / den : 0.0;
 }
@@ -97,13 +102,13 @@ double CompositeReward::score(const task::Example &prompt, const task::Completio
 
 std::vector<double> CompositeReward::scoreBatch(const std::vector<const task::Example *> &examples,
                                                const std::vector<const task::Completion *> &completions,
-                                               std::vector<std::vector<double>> &components) const
+                                               std::vector<std::vector<double>> &components, ScoreLog *log) const
 {
     const size_t n = examples.size();
     components.assign(n, std::vector<double>(m_components.size(), 0.0));
     std::vector<double> values;
     for (size_t c = 0; c < m_components.size(); ++c) {
-        m_components[c]->scoreBatch(examples, completions, values);
+        m_components[c]->scoreBatch(examples, completions, values, log);
         for (size_t i = 0; i < n; ++i)
             components[i][c] = values[i];
     }

@@ -12,8 +12,9 @@ namespace rwb::reward {
 class Registry;
 
 // The weighted reward actually optimized: total = Σ wᵢ·rᵢ / Σ wᵢ over the config's
-// components. Scoring is const and thread-safe; setWeights() is not (the training
-// engine swaps weights between steps, on its own thread).
+// components; None when a component of weight > 0 is None (reward.h, kNone). Scoring is
+// const and thread-safe; setWeights() is not (the training engine swaps weights between
+// steps, on its own thread).
 class CompositeReward {
 public:
     // Builds the components; throws data::InputException for an invalid config
@@ -43,11 +44,13 @@ public:
     // Like score(), writing the component values into `components` (resized); returns the total.
     double score(const task::Example &prompt, const task::Completion &answer, std::vector<double> &components) const;
     // Scores many pairs at once, each component over the whole batch (Reward::scoreBatch):
-    // components[i] gets pair i's values, the return value the totals.
+    // components[i] gets pair i's values, the return value the totals. Judge decisions
+    // go to `log` when given.
     std::vector<double> scoreBatch(const std::vector<const task::Example *> &examples,
                                    const std::vector<const task::Completion *> &completions,
-                                   std::vector<std::vector<double>> &components) const;
-    // The total for component values already computed (how the workbench re-weights without re-scoring).
+                                   std::vector<std::vector<double>> &components, ScoreLog *log = nullptr) const;
+    // The total for component values already computed (how the workbench re-weights
+    // without re-scoring): None (kNone) when a component of weight > 0 is None.
     double combine(const std::vector<double> &componentValues) const;
     std::vector<Explanation> explain(const task::Example &prompt, const task::Completion &answer) const;
 

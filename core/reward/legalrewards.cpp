@@ -124,7 +124,7 @@ double SemanticReward::score(const task::LegalQaExample &e, const task::LegalQaC
 
 void SemanticReward::scoreBatch(const std::vector<const task::Example *> &examples,
                                 const std::vector<const task::Completion *> &completions,
-                                std::vector<double> &out) const
+                                std::vector<double> &out, ScoreLog *) const
 {
     out.assign(examples.size(), 0.0);
     if (dynamic_cast<const embed::LexicalEmbedder *>(m_embedder.get())) {

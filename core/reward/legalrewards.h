@@ -57,7 +57,7 @@ public:
     double score(const task::LegalQaExample &e, const task::LegalQaCompletion &c) const override;
     Explanation explain(const task::LegalQaExample &e, const task::LegalQaCompletion &c) const override;
     void scoreBatch(const std::vector<const task::Example *> &examples,
-                    const std::vector<const task::Completion *> &completions, std::vector<double> &out) const override;
+                    const std::vector<const task::Completion *> &completions, std::vector<double> &out, ScoreLog *log = nullptr) const override;
 
 private:
     std::shared_ptr<const embed::Embedder> m_embedder;

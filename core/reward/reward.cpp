@@ -5,7 +5,8 @@
 namespace rwb::reward {
 
 void Reward::scoreBatch(const std::vector<const task::Example *> &examples,
-                        const std::vector<const task::Completion *> &completions, std::vector<double> &out) const
+                        const std::vector<const task::Completion *> &completions, std::vector<double> &out,
+                        ScoreLog *) const
 {
     out.resize(examples.size());
     for (size_t i = 0; i < examples.size(); ++i)

@@ -2,10 +2,14 @@
 
 #include "task/task.h"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rwb::reward {
@@ -81,6 +85,52 @@ struct Explanation {
     std::string embedder;               // semantic: the embedding backend's name
 };
 
+// A value a component could not give — its judge failed after its retries, or the judge's
+// reply did not parse — is None, held as a quiet NaN. A rollout with a None component (of
+// weight > 0) has a None total; GRPO computes its group's advantage over the others and
+// gives it advantage 0 (train/advantages.h), and counts it (judge/failures).
+inline constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+inline bool isNone(double value) { return std::isnan(value); }
+
+// One call of a judge made while scoring: what the judge decisions view shows and the
+// run store keeps (table judge_decisions, docs/store.md).
+struct JudgeDecision {
+    size_t item = 0;            // index of the scored pair in the batch
+    std::string reward;         // the component ("coverage", "rubric_explicit")
+    std::string part;           // what of the rubric it judged: "" (all), "items[3]"
+    std::string backend;        // the judge's identity ("http http://…/chat/completions")
+    std::string request;        // the request body as sent (JSON)
+    std::string reply;          // the judge's raw reply text ("" when the call failed)
+    std::string verdict;        // what was parsed, as JSON ("" when nothing was)
+    std::string error;          // why there is no verdict (call or parse), "" when there is
+    double value = kNone;       // what the verdict gave the component (None when nothing)
+    double latencySeconds = 0.0;
+    int64_t promptTokens = 0;
+    int64_t completionTokens = 0;
+    double cost = 0.0;
+    bool cacheHit = false;
+    int attempts = 0;
+};
+
+// What scoring produced besides the values. Components append from any thread.
+class ScoreLog {
+public:
+    void add(JudgeDecision decision)
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_decisions.push_back(std::move(decision));
+    }
+    std::vector<JudgeDecision> take()
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        return std::exchange(m_decisions, {});
+    }
+
+private:
+    std::mutex m_mutex;
+    std::vector<JudgeDecision> m_decisions;
+};
+
 // One reward component: a pure function of a task's example and a parsed completion, in
 // [0, 1]. Implementations are immutable after construction and safe to call from several
 // threads. A component scores the examples of the task it is registered for
@@ -93,9 +143,11 @@ public:
     virtual Explanation explain(const task::Example &example, const task::Completion &completion) const = 0;
     // Scores many pairs at once (examples[i] with completions[i]) into `out` (resized).
     // The default calls score() for each; a component that asks a server (an embedding
-    // endpoint, a judge) overrides it to send one batch.
+    // endpoint, a judge) overrides it to send one batch. A judge component adds its
+    // decisions to `log` when given one; a value may be None (kNone).
     virtual void scoreBatch(const std::vector<const task::Example *> &examples,
-                            const std::vector<const task::Completion *> &completions, std::vector<double> &out) const;
+                            const std::vector<const task::Completion *> &completions, std::vector<double> &out,
+                            ScoreLog *log = nullptr) const;
 };
 
 // A reward of one task, written against the task's own example and completion types E and

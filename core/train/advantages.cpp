@@ -51,27 +51,48 @@ GroupAdvantages groupAdvantages(const torch::Tensor &rewards, int64_t groupSize,
     TORCH_CHECK(rows > 0 && rows % groupSize == 0, "groupAdvantages: ", rows,
                 " rewards are not a positive multiple of the group size ", groupSize);
     TORCH_CHECK(eps >= 0.0, "groupAdvantages: eps must be ≥ 0, got ", eps);
-    TORCH_CHECK(!rewards.isnan().any().item<bool>(), "groupAdvantages: rewards contain NaN");
-    TORCH_CHECK(rewards.isfinite().all().item<bool>(), "groupAdvantages: rewards contain an infinite value");
+    const torch::Tensor valid = ~rewards.detach().isnan(); // [R] bool: not None
+    TORCH_CHECK((rewards.detach().isfinite() | ~valid).all().item<bool>(),
+                "groupAdvantages: rewards contain an infinite value");
 
-    const torch::Tensor r = rewards.detach();
     const int64_t groups = rows / groupSize;
-    const torch::Tensor grouped = r.view({groups, groupSize}); // [B, G]
-
     GroupAdvantages out;
-    out.groupMean = grouped.mean(/*dim=*/{1});   // [B]
-    out.groupStd = besselStd(grouped, /*dim=*/1); // [B]
+    torch::Tensor a; // [B, G]
+    if (valid.all().item<bool>()) {
+        const torch::Tensor r = rewards.detach();
+        const torch::Tensor grouped = r.view({groups, groupSize}); // [B, G]
+        out.groupMean = grouped.mean(/*dim=*/{1});   // [B]
+        out.groupStd = besselStd(grouped, /*dim=*/1); // [B]
+        out.batchStd = besselStd(r, /*dim=*/0).item<double>();
+        const torch::Tensor centred = grouped - out.groupMean.unsqueeze(1); // [B, G]
+        switch (scale) {
+        case ScaleRewards::Group: a = safeDivide(centred, out.groupStd.unsqueeze(1) + eps); break;
+        case ScaleRewards::Batch: a = safeDivide(centred, torch::full_like(centred, out.batchStd + eps)); break;
+        case ScaleRewards::None: a = centred; break;
+        }
+    } else {
+        // None rewards: every statistic over the group's other rows; a None row gets 0.
+        const torch::Tensor r = torch::where(valid, rewards.detach(), torch::zeros_like(rewards));
+        const torch::Tensor grouped = r.view({groups, groupSize});          // [B, G]
+        const torch::Tensor mask = valid.view({groups, groupSize});         // [B, G]
+        const torch::Tensor m = mask.to(r.scalar_type());
+        const torch::Tensor count = m.sum(/*dim=*/{1});                     // [B]
+        out.groupMean = grouped.sum(/*dim=*/{1}) / count.clamp_min(1.0);    // [B]; 0 for an all-None group
+        const torch::Tensor centred = (grouped - out.groupMean.unsqueeze(1)) * m; // [B, G], 0 at None
+        out.groupStd = torch::where(count >= 2.0,
+                                    (centred.pow(2).sum(/*dim=*/{1}) / (count - 1.0).clamp_min(1.0)).sqrt(),
+                                    torch::zeros_like(count));
+        const torch::Tensor kept = rewards.detach().masked_select(valid);
+        out.batchStd = kept.numel() < 2 ? 0.0 : besselStd(kept, /*dim=*/0).item<double>();
+        switch (scale) {
+        case ScaleRewards::Group: a = safeDivide(centred, out.groupStd.unsqueeze(1) + eps); break;
+        case ScaleRewards::Batch: a = safeDivide(centred, torch::full_like(centred, out.batchStd + eps)); break;
+        case ScaleRewards::None: a = centred; break;
+        }
+        a = a * m;
+    }
     out.zeroStd = out.groupStd <= kZeroStdTolerance; // [B] bool
     out.fracRewardZeroStd = out.zeroStd.to(torch::kFloat64).mean().item<double>();
-    out.batchStd = besselStd(r, /*dim=*/0).item<double>();
-
-    const torch::Tensor centred = grouped - out.groupMean.unsqueeze(1); // [B, G]
-    torch::Tensor a;                                                    // [B, G]
-    switch (scale) {
-    case ScaleRewards::Group: a = safeDivide(centred, out.groupStd.unsqueeze(1) + eps); break;
-    case ScaleRewards::Batch: a = safeDivide(centred, torch::full_like(centred, out.batchStd + eps)); break;
-    case ScaleRewards::None: a = centred; break;
-    }
     out.advantages = a.reshape({rows}); // [R]
     return out;
 }

@@ -16,6 +16,9 @@
 //   eps = 1e-4 (kDefaultStdEpsilon). With eps = 0 a zero denominator gives A = 0, not NaN.
 //   A group has zero std when std_b ≤ kZeroStdTolerance (all its rewards equal): its
 //   advantages are all 0 and it teaches nothing. frac_reward_zero_std = (#such groups) / B.
+//   None rewards (NaN: a judge that failed, reward/reward.h): mean_b, std_b and std_batch
+//   are taken over the other rows (G_b of them in group b, Bessel with G_b − 1; std 0 when
+//   G_b < 2), and a None row's advantage is 0.
 
 #include <optional>
 #include <string>
@@ -45,7 +48,8 @@ struct GroupAdvantages {
 };
 
 // Throws c10::Error (TORCH_CHECK) when rewards is not 1-D floating point, its size is not a
-// positive multiple of groupSize, groupSize < 1, eps < 0, or a reward is NaN or infinite.
+// positive multiple of groupSize, groupSize < 1, eps < 0, or a reward is infinite. NaN is
+// None (above).
 // Note: TRL computes frac_reward_zero_std from the batch std under scale_rewards=batch; we
 // always count groups, so the metric keeps meaning "groups whose rewards are all equal".
 GroupAdvantages groupAdvantages(const torch::Tensor &rewards, int64_t groupSize,

@@ -24,7 +24,8 @@ struct GroupSelection {
     torch::Tensor keepRow;           // [R] bool: keepGroup repeated G times
 };
 
-// Throws c10::Error as groupAdvantages does for bad rewards or group size.
+// Throws c10::Error as groupAdvantages does for bad rewards or group size. None rewards
+// (NaN) are left out of a group's std, as there.
 GroupSelection informativeGroups(const torch::Tensor &rewards, int64_t groupSize);
 
 } // namespace rwb::train

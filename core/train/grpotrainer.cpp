@@ -51,20 +51,26 @@ double since(Clock::time_point t)
 double meanOf(const std::vector<double> &v)
 {
     double s = 0.0;
+    size_t n = 0;
     for (double x : v)
-        s += x;
-    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+        if (!std::isnan(x)) { // None (a failed judge) is left out
+            s += x;
+            ++n;
+        }
+    return n == 0 ? 0.0 : s / static_cast<double>(n);
 }
 
 double stdOf(const std::vector<double> &v)
 {
-    if (v.size() < 2)
-        return 0.0;
     const double m = meanOf(v);
     double s = 0.0;
+    size_t n = 0;
     for (double x : v)
-        s += (x - m) * (x - m);
-    return std::sqrt(s / static_cast<double>(v.size() - 1));
+        if (!std::isnan(x)) {
+            s += (x - m) * (x - m);
+            ++n;
+        }
+    return n < 2 ? 0.0 : std::sqrt(s / static_cast<double>(n - 1));
 }
 
 uint64_t streamSeed(uint64_t seed, uint64_t stream, uint64_t index)

@@ -48,7 +48,7 @@ using Metrics = std::vector<std::pair<std::string, double>>;
 
 double since(Clock::time_point t);
 // The mean (0 for none) and the sample standard deviation (Bessel-corrected, as
-// torch.std; 0 for fewer than 2 values).
+// torch.std; 0 for fewer than 2 values) of the values that are not None (NaN).
 double meanOf(const std::vector<double> &v);
 double stdOf(const std::vector<double> &v);
 
