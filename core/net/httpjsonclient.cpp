@@ -442,9 +442,19 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
         std::unique_ptr<Connection> connection = takeConnection();
         setTimeouts(*connection->client, limit);
         const Clock::time_point sentAt = Clock::now();
+        // The response must be whole within the attempt's limit: cpp-httplib's timeouts
+        // are per socket read, so a server that trickles a byte at a time would otherwise
+        // hold the call for ever. The progress callback cancels it.
+        httplib::Request req;
+        req.method = "POST";
+        req.path = path;
+        req.headers = headers;
+        req.set_header("Content-Type", "application/json");
+        req.body = body;
+        req.progress = [&](uint64_t, uint64_t) { return secondsSince(sentAt) < limit; };
         httplib::Result res = [&] {
             const SigpipeGuard guard;
-            return connection->client->Post(path.c_str(), headers, body, "application/json");
+            return connection->client->send(req);
         }();
         const double took = secondsSince(sentAt);
 
@@ -471,6 +481,9 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
             case httplib::Error::Read:
                 what = took >= 0.9 * limit ? "no answer within " + seconds(limit) + " (timeout)"
                                            : "the connection was closed before a complete response";
+                break;
+            case httplib::Error::Canceled:
+                what = "the answer was not complete within " + seconds(limit) + " (timeout; a slow trickle)";
                 break;
             case httplib::Error::Write:
                 what = took >= 0.9 * limit ? "could not send the request within " + seconds(limit) + " (timeout)"

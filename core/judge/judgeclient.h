@@ -1,0 +1,146 @@
+#pragma once
+
+// The judge client: sends chat requests to a judge backend (an OpenAI-compatible HTTP
+// server, or a model folder run in-process by our engine), at most `concurrency` at a
+// time, through a persistent cache, and accounts for every call: attempts, latency,
+// tokens, cost, cache hits, failures. The judge rewards (judgerewards.h) build the
+// requests and parse the replies; this layer knows nothing of verdicts.
+//
+// A call that fails after its retries is not an exception here: its JudgeCall carries
+// the error, and the reward it was for gives None for that rollout. See docs/judges.md.
+
+#include "judge/chat.h"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace rwb::judge {
+
+class JudgeCache;
+
+// A backend's failure: the message names the backend (its URL or folder) and what went
+// wrong; `attempts` HTTP attempts were made (0: nothing was sent).
+struct BackendError : std::runtime_error {
+    BackendError(const std::string &what, int attempts) : std::runtime_error(what), attempts(attempts) {}
+    int attempts = 0;
+};
+
+// What answers chat requests. Implementations are thread-safe.
+class JudgeBackend {
+public:
+    virtual ~JudgeBackend() = default;
+    // What identifies the backend in the cache key and in views: "http http://host/v1/chat/completions"
+    // or "local /path/to/model". Not the API key.
+    virtual std::string identity() const = 0;
+    // The model named in requests (or the folder's name).
+    virtual std::string model() const = 0;
+    // Answers one request; throws BackendError. `attempts` gets the HTTP attempts made.
+    virtual ChatReply complete(const ChatRequest &request, int &attempts) const = 0;
+};
+
+// The settings of a judge (a reward config's "judge" object; see judgeconfig.h).
+struct JudgeOptions {
+    std::string backend = "http"; // "http" | "local"
+    std::string url;              // http: the server's base URL ("http://127.0.0.1:8000/v1")
+    std::string model;            // http: sent as "model"; local: "" (the folder's name)
+    std::string folder;           // local: the model folder
+    std::string apiKeyEnv;        // http: NAME of the environment variable with the key
+    std::string caCertPath;
+    SamplingParams sampling;      // every request's sampling (the rewards may set logprobs)
+    int concurrency = 4;          // calls in flight at once
+    double timeoutSeconds = 60.0; // one attempt
+    double deadlineSeconds = 300.0; // one call, retries and waits included
+    int maxRetries = 4;
+    double backoffSeconds = 1.0;
+    double backoffMaxSeconds = 30.0;
+    int breakerThreshold = 20;    // failed calls in a row that open the circuit breaker; 0: none
+    double breakerCooldownSeconds = 30.0;
+    std::string cachePath;        // SQLite file of the persistent cache; "": none
+    bool noCache = false;         // neither read nor write the persistent cache
+    double cacheExpiryDays = 0.0; // entries older than this are not used; 0: never expire
+    double pricePromptPerMillion = 0.0;     // cost of 1,000,000 prompt tokens (any currency)
+    double priceCompletionPerMillion = 0.0; // … and of completion tokens
+};
+
+// One call as it happened: what was asked, what came back or why nothing did.
+struct JudgeCall {
+    ChatRequest request;
+    std::optional<ChatReply> reply; // absent when the call failed
+    std::string error;              // why it failed ("" when it did not)
+    std::string key;                // the cache key (hex SHA-256)
+    int attempts = 0;               // HTTP attempts (0 for a cache hit)
+    double latencySeconds = 0.0;    // the call's wall time (0 for a cache hit)
+    bool cacheHit = false;          // answered from the cache (persistent or this client's memory)
+    double cost = 0.0;              // tokens × prices; 0 for a cache hit
+    bool ok() const { return reply.has_value(); }
+};
+
+// Counters since construction.
+struct JudgeStats {
+    uint64_t calls = 0;       // run() items
+    uint64_t cacheHits = 0;
+    uint64_t failures = 0;
+    uint64_t attempts = 0;
+    uint64_t promptTokens = 0;     // of calls sent (cache hits not counted)
+    uint64_t completionTokens = 0;
+    double cost = 0.0;
+    double seconds = 0.0;     // wall time of run() calls
+};
+
+// The request as the OpenAI chat-completions body for `model` (what is sent, and with
+// the backend's identity what the cache key hashes): model, messages, temperature, top_p,
+// max_tokens, n, and seed, stop, response_format, logprobs / top_logprobs when set.
+std::string requestJson(const ChatRequest &request, const std::string &model);
+
+// The cache key: hex SHA-256 of the backend's identity and requestJson().
+std::string cacheKey(const std::string &backendIdentity, const ChatRequest &request, const std::string &model);
+
+// Parses an OpenAI chat-completions response body. Throws std::runtime_error naming the
+// field ("choices[0].message.content is null").
+ChatReply parseChatReply(const std::string &body);
+// The inverse, for servers and caches: {"id", "object", "model", "choices", "usage"}.
+std::string chatReplyJson(const ChatReply &reply);
+
+// A backend from options; throws std::invalid_argument naming the field for bad options
+// (local needs a folder; http needs a URL). Contacts nothing.
+std::shared_ptr<const JudgeBackend> makeBackend(const JudgeOptions &options);
+
+class JudgeClient {
+public:
+    // Opens the cache when options.cachePath is set (throws std::runtime_error naming the
+    // file when it cannot). Throws std::invalid_argument for options out of range.
+    JudgeClient(JudgeOptions options, std::shared_ptr<const JudgeBackend> backend);
+    explicit JudgeClient(JudgeOptions options);
+    ~JudgeClient();
+    JudgeClient(const JudgeClient &) = delete;
+    JudgeClient &operator=(const JudgeClient &) = delete;
+
+    const JudgeOptions &options() const { return m_options; }
+    const JudgeBackend &backend() const { return *m_backend; }
+
+    // Runs every request, at most options().concurrency at once, and returns one call per
+    // request in order. Identical requests (the same key) within a run or after an
+    // earlier one are answered once. Never throws for a failed call (see JudgeCall::error).
+    std::vector<JudgeCall> run(const std::vector<ChatRequest> &requests) const;
+    JudgeCall run(const ChatRequest &request) const;
+
+    JudgeStats stats() const;
+
+private:
+    JudgeCall callOne(const ChatRequest &request, const std::string &key) const;
+
+    JudgeOptions m_options;
+    std::shared_ptr<const JudgeBackend> m_backend;
+    std::unique_ptr<JudgeCache> m_cache;
+    mutable std::mutex m_mutex; // the memo and the stats
+    mutable std::unordered_map<std::string, ChatReply> m_memo; // replies this client got, by key
+    mutable JudgeStats m_stats;
+};
+
+} // namespace rwb::judge

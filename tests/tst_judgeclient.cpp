@@ -1,0 +1,581 @@
+// core/judge: the judge client (requests, the cache key, replies, retries, the circuit
+// breaker, the persistent cache, costs) against a scripted loopback server, and the
+// fault cases the judge issue names: timeouts, 429 with Retry-After, 500s, truncated
+// JSON, a body that is not JSON, a slow trickle, a dropped connection.
+//
+// Expected counts are worked out from the scripts: with maxRetries r a call makes at most
+// r + 1 attempts. Backoff is 0.01 s wherever a retry is expected; the whole test takes
+// about 3 s (Retry-After 0.3 s, timeouts of 0.3 s, a 0.6 s trickle).
+#include "judge/judgeclient.h"
+#include "judge/judgecache.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "loopbackserver.h"
+
+#include <cmath>
+
+using namespace rwb;
+using namespace rwb::judge;
+using rwbtest::RawServer;
+using rwbtest::ScriptedServer;
+using rwbtest::SeenRequest;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr const char *kPath = "/v1/chat/completions";
+
+// A chat completion whose only choice says `content`.
+std::string completion(const std::string &content, int promptTokens = 100, int completionTokens = 20)
+{
+    return json{{"id", "chatcmpl-1"},
+                {"object", "chat.completion"},
+                {"model", "judge-test"},
+                {"choices",
+                 json::array({{{"index", 0},
+                               {"message", {{"role", "assistant"}, {"content", content}}},
+                               {"finish_reason", "stop"}}})},
+                {"usage",
+                 {{"prompt_tokens", promptTokens},
+                  {"completion_tokens", completionTokens},
+                  {"total_tokens", promptTokens + completionTokens}}}}
+        .dump();
+}
+
+ChatRequest request(const std::string &text = "Is the sky blue?")
+{
+    ChatRequest r;
+    r.messages = {{"system", "You are a strict grader."}, {"user", text}};
+    r.sampling.temperature = 0.0;
+    r.sampling.maxTokens = 64;
+    return r;
+}
+
+// Options for a server at `url`: fast retries, no persistent cache.
+JudgeOptions options(const std::string &url, int retries = 3)
+{
+    JudgeOptions o;
+    o.url = url;
+    o.model = "judge-test";
+    o.maxRetries = retries;
+    o.backoffSeconds = 0.01;
+    o.backoffMaxSeconds = 0.01;
+    o.timeoutSeconds = 2.0;
+    o.deadlineSeconds = 10.0;
+    o.breakerThreshold = 0;
+    return o;
+}
+
+std::string serverUrl(const ScriptedServer &s)
+{
+    return s.url(); // http://127.0.0.1:port/v1
+}
+
+} // namespace
+
+class TestJudgeClient : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void requestShape();
+    void cacheKey();
+    void parseReplies();
+    void success();
+    void retryAfter();
+    void serverErrors();
+    void clientErrorNotRetried();
+    void truncatedAndNotJson();
+    void timeout();
+    void slowTrickle();
+    void droppedConnection();
+    void circuitBreaker();
+    void duplicatesAndMemo();
+    void persistentCache();
+    void concurrency();
+    void badOptions();
+};
+
+void TestJudgeClient::requestShape()
+{
+    ChatRequest r = request();
+    r.sampling.seed = 7;
+    r.sampling.stop = {"</verdict>"};
+    r.sampling.logprobs = true;
+    r.sampling.topLogprobs = 5;
+    r.sampling.responseFormat = ResponseFormat::JsonSchema;
+    r.sampling.schemaName = "coverage";
+    r.sampling.schema = R"({"type":"object","properties":{"score":{"type":"integer"}}})";
+    const json j = json::parse(requestJson(r, "m"));
+    QCOMPARE(j["model"].get<std::string>(), std::string("m"));
+    QCOMPARE(j["messages"].size(), size_t(2));
+    QCOMPARE(j["messages"][1]["content"].get<std::string>(), std::string("Is the sky blue?"));
+    QCOMPARE(j["temperature"].get<double>(), 0.0);
+    QCOMPARE(j["max_tokens"].get<int>(), 64);
+    QCOMPARE(j["seed"].get<int>(), 7);
+    QCOMPARE(j["stop"][0].get<std::string>(), std::string("</verdict>"));
+    QCOMPARE(j["logprobs"].get<bool>(), true);
+    QCOMPARE(j["top_logprobs"].get<int>(), 5);
+    QCOMPARE(j["response_format"]["type"].get<std::string>(), std::string("json_schema"));
+    QCOMPARE(j["response_format"]["json_schema"]["name"].get<std::string>(), std::string("coverage"));
+    QCOMPARE(j["response_format"]["json_schema"]["schema"]["type"].get<std::string>(), std::string("object"));
+    // Unset options are not sent.
+    const json plain = json::parse(requestJson(request(), ""));
+    QVERIFY(!plain.contains("model") && !plain.contains("seed") && !plain.contains("stop") &&
+            !plain.contains("logprobs") && !plain.contains("response_format"));
+}
+
+void TestJudgeClient::cacheKey()
+{
+    const std::string id = "http http://127.0.0.1:1/v1/chat/completions";
+    const std::string k = judge::cacheKey(id, request(), "m");
+    QCOMPARE(k.size(), size_t(64)); // hex SHA-256
+    QCOMPARE(judge::cacheKey(id, request(), "m"), k);
+    ChatRequest warmer = request();
+    warmer.sampling.temperature = 0.7; // a changed temperature misses
+    QVERIFY(judge::cacheKey(id, warmer, "m") != k);
+    ChatRequest seeded = request();
+    seeded.sampling.seed = 1;
+    QVERIFY(judge::cacheKey(id, seeded, "m") != k);
+    ChatRequest longer = request();
+    longer.sampling.maxTokens = 65;
+    QVERIFY(judge::cacheKey(id, longer, "m") != k);
+    QVERIFY(judge::cacheKey(id, request("Is the sky green?"), "m") != k);
+    QVERIFY(judge::cacheKey(id, request(), "other-model") != k);
+    QVERIFY(judge::cacheKey("http http://other/v1/chat/completions", request(), "m") != k);
+}
+
+void TestJudgeClient::parseReplies()
+{
+    const ChatReply r = parseChatReply(completion("{\"rating\": 7}", 11, 5));
+    QCOMPARE(r.choices.size(), size_t(1));
+    QCOMPARE(r.choices[0].content, std::string("{\"rating\": 7}"));
+    QCOMPARE(r.choices[0].finishReason, std::string("stop"));
+    QCOMPARE(r.promptTokens, int64_t(11));
+    QCOMPARE(r.completionTokens, int64_t(5));
+    // Logprobs in the OpenAI shape, and choices put in index order.
+    const json withLogprobs = {
+        {"choices",
+         json::array({{{"index", 1}, {"message", {{"content", "B"}}}},
+                      {{"index", 0},
+                       {"message", {{"content", "7"}}},
+                       {"logprobs",
+                        {{"content",
+                          json::array({{{"token", "7"},
+                                        {"logprob", -0.5},
+                                        {"top_logprobs", json::array({{{"token", "7"}, {"logprob", -0.5}},
+                                                                      {{"token", "8"}, {"logprob", -1.2}}})}}})}}}}})}};
+    const ChatReply l = parseChatReply(withLogprobs.dump());
+    QCOMPARE(l.choices[0].content, std::string("7"));
+    QCOMPARE(l.choices[1].content, std::string("B"));
+    QCOMPARE(l.choices[0].logprobs.size(), size_t(1));
+    QCOMPARE(l.choices[0].logprobs[0].top.size(), size_t(2));
+    QCOMPARE(l.choices[0].logprobs[0].top[1].token, std::string("8"));
+    QCOMPARE(l.choices[0].logprobs[0].top[1].logprob, -1.2);
+    // Round trip through the cache's form.
+    const ChatReply back = parseChatReply(chatReplyJson(l));
+    QCOMPARE(back.choices[0].logprobs[0].top[1].logprob, -1.2);
+    QCOMPARE(back.choices[1].content, std::string("B"));
+
+    const auto error = [](const std::string &body) {
+        try {
+            parseChatReply(body);
+        } catch (const std::runtime_error &e) {
+            return QString::fromStdString(e.what());
+        }
+        return QString("(no exception)");
+    };
+    QVERIFY2(error("{}").contains("no \"choices\""), qPrintable(error("{}")));
+    QVERIFY(error(R"({"error": {"message": "overloaded"}})").contains("overloaded"));
+    QVERIFY(error(R"({"choices": []})").contains("non-empty"));
+    QVERIFY(error(R"({"choices": [{"message": {"content": null}}]})").contains("choices[0].message.content is null"));
+    QVERIFY(error(R"({"choices": [{"message": {"content": null, "refusal": "no"}}]})").contains("refused"));
+    QVERIFY(error(R"({"choices": [{"message": {"content": 3}}]})").contains("not a string"));
+    QVERIFY(error(R"({"choices": [{"index": 5, "message": {"content": "x"}}]})").contains("choices[0].index"));
+    QVERIFY(error("[1]").contains("not an object"));
+}
+
+void TestJudgeClient::success()
+{
+    ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {
+        res.set_content(completion("{\"criteria_met\": true}", 1000, 500), "application/json");
+    }, false, kPath);
+    QVERIFY(server.ok());
+    JudgeOptions o = options(serverUrl(server));
+    o.pricePromptPerMillion = 2.0;     // 1,000 prompt tokens: 0.002
+    o.priceCompletionPerMillion = 8.0; // 500 completion tokens: 0.004
+    o.apiKeyEnv = "RWB_TEST_JUDGE_KEY";
+    qputenv("RWB_TEST_JUDGE_KEY", "sk-judge");
+    JudgeClient client(o);
+    const JudgeCall call = client.run(request());
+    qunsetenv("RWB_TEST_JUDGE_KEY");
+    QVERIFY2(call.ok(), call.error.c_str());
+    QCOMPARE(call.reply->choices[0].content, std::string("{\"criteria_met\": true}"));
+    QCOMPARE(call.attempts, 1);
+    QVERIFY(!call.cacheHit);
+    QVERIFY(std::abs(call.cost - 0.006) < 1e-12);
+    QVERIFY(call.latencySeconds > 0.0);
+    const std::vector<SeenRequest> seen = server.requests();
+    QCOMPARE(seen.size(), size_t(1));
+    QCOMPARE(seen[0].path, std::string(kPath));
+    QCOMPARE(seen[0].authorization, std::string("Bearer sk-judge"));
+    QCOMPARE(seen[0].body["model"].get<std::string>(), std::string("judge-test"));
+    const JudgeStats st = client.stats();
+    QCOMPARE(st.calls, uint64_t(1));
+    QCOMPARE(st.promptTokens, uint64_t(1000));
+    QCOMPARE(st.completionTokens, uint64_t(500));
+    QCOMPARE(st.failures, uint64_t(0));
+    QVERIFY(std::abs(st.cost - 0.006) < 1e-12);
+    QCOMPARE(client.backend().identity(), "http " + server.url() + "/chat/completions");
+}
+
+void TestJudgeClient::retryAfter()
+{
+    // 429 with Retry-After: 0.3, then an answer: 2 attempts, and the wait honoured.
+    ScriptedServer server([](int n, const SeenRequest &, httplib::Response &res) {
+        if (n == 0) {
+            res.status = 429;
+            res.set_header("Retry-After", "0.3");
+            res.set_content(R"({"error": {"message": "rate limited"}})", "application/json");
+            return;
+        }
+        res.set_content(completion("ok"), "application/json");
+    }, false, kPath);
+    JudgeClient client(options(serverUrl(server)));
+    QElapsedTimer t;
+    t.start();
+    const JudgeCall call = client.run(request());
+    QVERIFY2(call.ok(), call.error.c_str());
+    QCOMPARE(call.attempts, 2);
+    QVERIFY2(t.elapsed() >= 290, qPrintable(QString::number(t.elapsed())));
+    QCOMPARE(server.requests().size(), size_t(2));
+}
+
+void TestJudgeClient::serverErrors()
+{
+    // Two 500s, then an answer: 3 attempts.
+    {
+        ScriptedServer server([](int n, const SeenRequest &, httplib::Response &res) {
+            if (n < 2) {
+                res.status = 500;
+                res.set_content("internal error", "text/plain");
+                return;
+            }
+            res.set_content(completion("ok"), "application/json");
+        }, false, kPath);
+        JudgeClient client(options(serverUrl(server)));
+        const JudgeCall call = client.run(request());
+        QVERIFY2(call.ok(), call.error.c_str());
+        QCOMPARE(call.attempts, 3);
+    }
+    // Always 503 with 2 retries: the call fails after 3 attempts, counted, nothing thrown.
+    {
+        ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {
+            res.status = 503;
+            res.set_content(R"({"error": {"message": "model is loading"}})", "application/json");
+        }, false, kPath);
+        JudgeClient client(options(serverUrl(server), /*retries=*/2));
+        const JudgeCall call = client.run(request());
+        QVERIFY(!call.ok());
+        QCOMPARE(call.attempts, 3);
+        QVERIFY2(QString::fromStdString(call.error).contains("HTTP 503"), call.error.c_str());
+        QVERIFY2(QString::fromStdString(call.error).contains("model is loading"), call.error.c_str());
+        QVERIFY2(QString::fromStdString(call.error).contains("gave up after 3 attempts"), call.error.c_str());
+        QCOMPARE(server.requests().size(), size_t(3));
+        QCOMPARE(client.stats().failures, uint64_t(1));
+        QCOMPARE(client.stats().attempts, uint64_t(3));
+    }
+}
+
+void TestJudgeClient::clientErrorNotRetried()
+{
+    ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {
+        res.status = 401;
+        res.set_content(R"({"error": {"message": "invalid api key"}})", "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(server));
+    o.apiKeyEnv = "RWB_TEST_JUDGE_UNSET";
+    qunsetenv("RWB_TEST_JUDGE_UNSET");
+    JudgeClient client(o);
+    const JudgeCall call = client.run(request());
+    QVERIFY(!call.ok());
+    QCOMPARE(call.attempts, 1);
+    QVERIFY2(QString::fromStdString(call.error).contains("not retried"), call.error.c_str());
+    QVERIFY2(QString::fromStdString(call.error).contains("RWB_TEST_JUDGE_UNSET is unset"), call.error.c_str());
+}
+
+void TestJudgeClient::truncatedAndNotJson()
+{
+    // A truncated chat completion (with a right Content-Length), then a whole one: the
+    // truncated body is retried.
+    {
+        const std::string whole = completion("ok");
+        ScriptedServer server([whole](int n, const SeenRequest &, httplib::Response &res) {
+            res.set_content(n == 0 ? whole.substr(0, whole.size() / 2) : whole, "application/json");
+        }, false, kPath);
+        JudgeClient client(options(serverUrl(server)));
+        const JudgeCall call = client.run(request());
+        QVERIFY2(call.ok(), call.error.c_str());
+        QCOMPARE(call.attempts, 2);
+    }
+    // A body that is never JSON (an HTML page from a proxy): retried, then given up.
+    {
+        ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {
+            res.set_content("<html><body>Bad gateway</body></html>", "text/html");
+        }, false, kPath);
+        JudgeClient client(options(serverUrl(server), /*retries=*/1));
+        const JudgeCall call = client.run(request());
+        QVERIFY(!call.ok());
+        QCOMPARE(call.attempts, 2);
+        QVERIFY2(QString::fromStdString(call.error).contains("not JSON"), call.error.c_str());
+        QVERIFY2(QString::fromStdString(call.error).contains("Bad gateway"), call.error.c_str());
+    }
+    // JSON that is not a chat completion: a wrong server, not retried.
+    {
+        ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {
+            res.set_content(R"({"data": [{"embedding": [1, 2]}]})", "application/json");
+        }, false, kPath);
+        JudgeClient client(options(serverUrl(server)));
+        const JudgeCall call = client.run(request());
+        QVERIFY(!call.ok());
+        QCOMPARE(call.attempts, 1);
+        QVERIFY2(QString::fromStdString(call.error).contains("not a chat completion"), call.error.c_str());
+    }
+}
+
+void TestJudgeClient::timeout()
+{
+    // The first answer comes after 0.6 s with a 0.3 s timeout; the second at once.
+    ScriptedServer server([](int n, const SeenRequest &, httplib::Response &res) {
+        if (n == 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(600));
+        res.set_content(completion("ok"), "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(server));
+    o.timeoutSeconds = 0.3;
+    JudgeClient client(o);
+    const JudgeCall call = client.run(request());
+    QVERIFY2(call.ok(), call.error.c_str());
+    QCOMPARE(call.attempts, 2);
+    // With no retries the timeout is the error.
+    JudgeOptions once = o;
+    once.maxRetries = 0;
+    ScriptedServer slow([](int, const SeenRequest &, httplib::Response &res) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(600));
+        res.set_content(completion("ok"), "application/json");
+    }, false, kPath);
+    once.url = serverUrl(slow);
+    JudgeClient c2(once);
+    const JudgeCall failed = c2.run(request());
+    QVERIFY(!failed.ok());
+    QVERIFY2(QString::fromStdString(failed.error).contains("(timeout)"), failed.error.c_str());
+}
+
+void TestJudgeClient::slowTrickle()
+{
+    // The body comes 8 bytes every 0.1 s: each read is within the 0.3 s timeout, but the
+    // whole answer is not, so the attempt is cancelled at 0.3 s instead of taking ~10 s.
+    ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {
+        auto body = std::make_shared<std::string>(completion("ok"));
+        res.set_content_provider(body->size(), "application/json",
+                                 [body](size_t offset, size_t, httplib::DataSink &sink) {
+                                     std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                                     sink.write(body->data() + offset, std::min<size_t>(8, body->size() - offset));
+                                     return true;
+                                 });
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(server), /*retries=*/1);
+    o.timeoutSeconds = 0.3;
+    JudgeClient client(o);
+    QElapsedTimer t;
+    t.start();
+    const JudgeCall call = client.run(request());
+    QVERIFY(!call.ok());
+    QCOMPARE(call.attempts, 2);
+    QVERIFY2(QString::fromStdString(call.error).contains("slow trickle"), call.error.c_str());
+    QVERIFY2(t.elapsed() < 3000, qPrintable(QString::number(t.elapsed())));
+}
+
+void TestJudgeClient::droppedConnection()
+{
+    RawServer server(RawServer::Mode::Drop);
+    QVERIFY(server.ok());
+    JudgeClient client(options(server.url(), /*retries=*/1));
+    const JudgeCall call = client.run(request());
+    QVERIFY(!call.ok());
+    QCOMPARE(call.attempts, 2);
+    QCOMPARE(server.connections(), 2);
+    QVERIFY2(QString::fromStdString(call.error).contains("the connection was closed"), call.error.c_str());
+}
+
+void TestJudgeClient::circuitBreaker()
+{
+    // Threshold 2: two failed calls open the breaker; the third is refused without a
+    // request; after the cooldown one trial goes through and, answered, closes it.
+    std::atomic<bool> healthy{false};
+    ScriptedServer server([&healthy](int, const SeenRequest &, httplib::Response &res) {
+        if (!healthy) {
+            res.status = 500;
+            return;
+        }
+        res.set_content(completion("ok"), "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(server), /*retries=*/0);
+    o.breakerThreshold = 2;
+    o.breakerCooldownSeconds = 0.3;
+    JudgeClient client(o);
+    QVERIFY(!client.run(request("a")).ok());
+    QVERIFY(!client.run(request("b")).ok());
+    const JudgeCall refused = client.run(request("c"));
+    QVERIFY(!refused.ok());
+    QCOMPARE(refused.attempts, 0);
+    QVERIFY2(QString::fromStdString(refused.error).contains("circuit breaker open"), refused.error.c_str());
+    QCOMPARE(server.requests().size(), size_t(2));
+    std::this_thread::sleep_for(std::chrono::milliseconds(350));
+    healthy = true;
+    QVERIFY(client.run(request("d")).ok());
+    QVERIFY(client.run(request("e")).ok());
+    QCOMPARE(server.requests().size(), size_t(4));
+    QCOMPARE(client.stats().failures, uint64_t(3));
+}
+
+void TestJudgeClient::duplicatesAndMemo()
+{
+    ScriptedServer server([](int n, const SeenRequest &, httplib::Response &res) {
+        res.set_content(completion("answer " + std::to_string(n)), "application/json");
+    }, false, kPath);
+    JudgeClient client(options(serverUrl(server)));
+    // Three requests, two identical: two sent, the copy a hit.
+    const std::vector<JudgeCall> calls = client.run({request("x"), request("y"), request("x")});
+    QCOMPARE(server.requests().size(), size_t(2));
+    QVERIFY(!calls[0].cacheHit && !calls[1].cacheHit && calls[2].cacheHit);
+    QCOMPARE(calls[2].reply->choices[0].content, calls[0].reply->choices[0].content);
+    QCOMPARE(calls[2].attempts, 0);
+    // Asked again later: answered from memory.
+    const JudgeCall again = client.run(request("y"));
+    QVERIFY(again.cacheHit);
+    QCOMPARE(server.requests().size(), size_t(2));
+    QCOMPARE(client.stats().cacheHits, uint64_t(2));
+    QCOMPARE(client.stats().calls, uint64_t(4));
+}
+
+void TestJudgeClient::persistentCache()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("judge_cache.sqlite").toStdString();
+    ScriptedServer server([](int n, const SeenRequest &, httplib::Response &res) {
+        res.set_content(completion("answer " + std::to_string(n)), "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(server));
+    o.cachePath = path;
+    {
+        JudgeClient first(o);
+        QVERIFY(first.run(request()).ok());
+    }
+    QCOMPARE(JudgeCache(path).size(), int64_t(1));
+    {
+        JudgeClient second(o); // a new process, in effect: only the file remembers
+        const JudgeCall call = second.run(request());
+        QVERIFY(call.cacheHit);
+        QCOMPARE(call.reply->choices[0].content, std::string("answer 0"));
+        QCOMPARE(server.requests().size(), size_t(1));
+        ChatRequest warmer = request();
+        warmer.sampling.temperature = 0.5; // another key: a miss
+        QVERIFY(!second.run(warmer).cacheHit);
+        QCOMPARE(server.requests().size(), size_t(2));
+    }
+    QCOMPARE(JudgeCache(path).size(), int64_t(2));
+    {
+        JudgeOptions off = o;
+        off.noCache = true; // --no-cache: the file is neither read nor written
+        JudgeClient third(off);
+        QVERIFY(!third.run(request()).cacheHit);
+        QCOMPARE(server.requests().size(), size_t(3));
+    }
+    {
+        // Expiry: an entry older than the expiry is not used.
+        JudgeOptions expiring = o;
+        expiring.cacheExpiryDays = 1e-9; // 86 µs
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        JudgeClient fourth(expiring);
+        QVERIFY(!fourth.run(request()).cacheHit);
+    }
+    // A file that is not SQLite: a clear error naming it.
+    const std::string bad = dir.filePath("not_a_cache.txt").toStdString();
+    {
+        FILE *f = std::fopen(bad.c_str(), "w");
+        std::fputs("this is not a database, just some text that is long enough to have a header page", f);
+        std::fclose(f);
+    }
+    JudgeOptions wrong = o;
+    wrong.cachePath = bad;
+    try {
+        JudgeClient c(wrong);
+        QFAIL("a text file was opened as a cache");
+    } catch (const std::runtime_error &e) {
+        QVERIFY2(QString(e.what()).contains(QString::fromStdString(bad)), e.what());
+    }
+}
+
+void TestJudgeClient::concurrency()
+{
+    // 8 requests, concurrency 4, each answer 0.2 s: about 0.4 s, never more than 4 at once.
+    std::atomic<int> inFlight{0}, most{0};
+    ScriptedServer server([&](int, const SeenRequest &, httplib::Response &res) {
+        const int now = ++inFlight;
+        int seen = most.load();
+        while (now > seen && !most.compare_exchange_weak(seen, now)) {
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        --inFlight;
+        res.set_content(completion("ok"), "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(server));
+    o.concurrency = 4;
+    JudgeClient client(o);
+    std::vector<ChatRequest> requests;
+    for (int i = 0; i < 8; ++i)
+        requests.push_back(request("q" + std::to_string(i)));
+    QElapsedTimer t;
+    t.start();
+    const std::vector<JudgeCall> calls = client.run(requests);
+    for (const JudgeCall &c : calls)
+        QVERIFY2(c.ok(), c.error.c_str());
+    QVERIFY2(most.load() <= 4 && most.load() >= 2, qPrintable(QString::number(most.load())));
+    QVERIFY2(t.elapsed() < 1500, qPrintable(QString::number(t.elapsed())));
+    // The calls come back in request order.
+    for (int i = 0; i < 8; ++i)
+        QCOMPARE(calls[size_t(i)].request.messages[1].content, "q" + std::to_string(i));
+}
+
+void TestJudgeClient::badOptions()
+{
+    const auto message = [](JudgeOptions o) {
+        try {
+            JudgeClient c(o);
+        } catch (const std::exception &e) {
+            return QString(e.what());
+        }
+        return QString("(no exception)");
+    };
+    JudgeOptions o = options("http://127.0.0.1:9/v1");
+    JudgeOptions noUrl = o;
+    noUrl.url.clear();
+    QVERIFY(message(noUrl).contains("needs a url"));
+    JudgeOptions badUrl = o;
+    badUrl.url = "ftp://x";
+    QVERIFY2(message(badUrl).contains("scheme"), qPrintable(message(badUrl)));
+    JudgeOptions backend = o;
+    backend.backend = "grpc";
+    QVERIFY(message(backend).contains("\"grpc\""));
+    JudgeOptions conc = o;
+    conc.concurrency = 0;
+    QVERIFY(message(conc).contains("concurrency"));
+    JudgeOptions price = o;
+    price.pricePromptPerMillion = -1;
+    QVERIFY(message(price).contains("prices"));
+}
+
+QTEST_GUILESS_MAIN(TestJudgeClient)
+#include "tst_judgeclient.moc"
