@@ -522,7 +522,9 @@ void TestCli::rewardList()
     }
     QCOMPARE(names, (QStringList{"company_extraction:partial", "company_extraction:marker", "company_extraction:exist",
                                  "company_extraction:format", "company_extraction:domain", "legal_qa:xml_format",
-                                 "legal_qa:non_hallucination", "legal_qa:citation_f1", "legal_qa:semantic"}));
+                                 "legal_qa:non_hallucination", "legal_qa:citation_f1", "legal_qa:semantic",
+                                 "legal_qa:coverage", "legal_qa:consistency", "legal_qa:rubric_explicit",
+                                 "legal_qa:rubric_implicit", "legal_qa:likert_simple", "legal_qa:likert_reference"}));
 }
 
 void TestCli::rewardCompare()

@@ -72,12 +72,13 @@ void TestRewardConfig::errors_data()
                                << "components[1].reward: \"partial\" is listed twice";
     QTest::newRow("unknown key") << R"({"componets": []})"
                                  << "componets: unknown key (allowed: name, description, task, thinking, components, "
-                                    "synonyms, embedding, embedding_corpus, embedding_options)";
+                                    "synonyms, embedding, embedding_corpus, embedding_options, judge)";
     QTest::newRow("unknown task") << R"({"task": "summarization", "components": [{"reward": "partial", "weight": 1}]})"
                                   << "task: unknown task \"summarization\" (allowed: company_extraction, legal_qa)";
     QTest::newRow("another task's reward") << R"({"task": "legal_qa", "components": [{"reward": "partial", "weight": 1}]})"
                                            << "components[0].reward: unknown reward \"partial\" (allowed: xml_format, "
-                                              "non_hallucination, citation_f1, semantic)";
+                                              "non_hallucination, citation_f1, semantic, coverage, consistency, rubric_explicit, "
+                                              "rubric_implicit, likert_simple, likert_reference)";
     QTest::newRow("embedding backend") << R"({"task": "legal_qa", "embedding": "bge-m3", "components": [{"reward": "semantic", "weight": 1}]})"
                                        << "embedding: \"bge-m3\" is not an embedding backend (allowed: lexical, http:URL, hf:DIR)";
     QTest::newRow("embedding options") << R"({"task": "legal_qa", "embedding_options": [], "components": [{"reward": "semantic", "weight": 1}]})"
@@ -106,7 +107,7 @@ void TestRewardConfig::roundTrip()
     RewardConfig c;
     c.name = "mine";
     c.thinking = true;
-    c.components = {{"format", 50}, {"partial", 10.5}, {"marker", 40}};
+    c.components = {{"format", 50, {}}, {"partial", 10.5, {}}, {"marker", 40, {}}};
     const std::string json = toJson(c);
     QVERIFY(json.find("\"weight\": 50\n") != std::string::npos); // whole weights stay integers
     const RewardConfig back = parseRewardConfig(json, "x", Registry::builtin());

@@ -305,7 +305,7 @@ void TestRewards::explanationSpans()
 void TestRewards::composite()
 {
     RewardConfig c;
-    c.components = {{"partial", 20}, {"marker", 80}};
+    c.components = {{"partial", 20, {}}, {"marker", 80, {}}};
     const CompositeReward r(c);
     const ExtractionPrompt p(kSender, kEmail, "株式会社きらめき商事");
     // partial 12/19, marker 1: (20·12/19 + 80·1) / 100.
@@ -316,7 +316,7 @@ void TestRewards::composite()
     QVERIFY(std::abs(r.score(p, ExtractionAnswer("きらめき商事", false)).total - 0.95) < kTol);
     // A zero-weight component is scored but adds nothing.
     RewardConfig z;
-    z.components = {{"partial", 0}, {"exist", 3}};
+    z.components = {{"partial", 0, {}}, {"exist", 3, {}}};
     const CompositeReward rz(z);
     const auto sz = rz.score(p, ExtractionAnswer("きらめき商事", false));
     QCOMPARE(sz.total, 1.0);
@@ -326,7 +326,7 @@ void TestRewards::composite()
 void TestRewards::compositeWeightsChange()
 {
     RewardConfig c;
-    c.components = {{"partial", 1}, {"marker", 1}};
+    c.components = {{"partial", 1, {}}, {"marker", 1, {}}};
     CompositeReward r(c);
     QCOMPARE(r.combine({0.5, 1.0}), 0.75);
     r.setWeights({3, 1});

@@ -850,6 +850,40 @@ The change is stored with its step and marked on the curves.</source>
             <translation>設定した埋め込みでの回答と参照回答のコサイン類似度（負の値は 0 とみなす）。</translation>
         </message>
         <message>
+            <source>An LLM judge&apos;s coverage of the reference answer&apos;s points: none 0, partial 0.5, full 1.</source>
+            <translation>LLM 審査モデルが判定した、参照回答の要点の網羅度：なし 0、一部 0.5、すべて 1。</translation>
+        </message>
+        <message>
+            <source>1 when an LLM judge finds nothing in the answer that contradicts the reference answer, else 0.</source>
+            <translation>LLM 審査モデルが回答に参照回答と矛盾する点を見つけなければ 1、見つければ 0。</translation>
+        </message>
+        <message>
+            <source>Each rubric item judged met or not; Σ weight·verdict over the positive weights (a met pitfall subtracts).</source>
+            <translation>ルーブリックの各項目を満たすか審査し、Σ 重み·判定 を正の重みの和で割った値（満たした落とし穴項目は減点）。</translation>
+        </message>
+        <message>
+            <source>An LLM judge&apos;s 1–10 rating given the whole rubric, mapped to (r − 1) / 9.</source>
+            <translation>ルーブリック全体を見た LLM 審査モデルの 1–10 評価を (r − 1) / 9 に換算した値。</translation>
+        </message>
+        <message>
+            <source>An LLM judge&apos;s 1–10 rating of the answer alone, mapped to (r − 1) / 9.</source>
+            <translation>回答だけを見た LLM 審査モデルの 1–10 評価を (r − 1) / 9 に換算した値。</translation>
+        </message>
+        <message>
+            <source>An LLM judge&apos;s 1–10 rating of the answer against the reference answer, mapped to (r − 1) / 9.</source>
+            <translation>参照回答と比べた LLM 審査モデルの 1–10 評価を (r − 1) / 9 に換算した値。</translation>
+        </message>
+        <message>
+            <source>The judge gave no verdict, so the reward is None and GRPO leaves this rollout out of its group: %1</source>
+            <translation>審査モデルが判定を返さなかったため報酬は None となり、GRPO はこのロールアウトをグループの計算から除きます：%1</translation>
+        </message>
+        <message numerus="yes">
+            <source>The judge&apos;s verdict gives %1 (%n call(s)).</source>
+            <translation>
+                <numerusform>審査モデルの判定による値は %1（呼び出し %n 回）。</numerusform>
+            </translation>
+        </message>
+        <message>
             <source>The completion has the &lt;reasoning&gt;, &lt;answer&gt;, &lt;citation&gt; format: 1.</source>
             <translation>出力が &lt;reasoning&gt;、&lt;answer&gt;、&lt;citation&gt; の形式: 1。</translation>
         </message>

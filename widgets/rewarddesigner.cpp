@@ -395,7 +395,7 @@ rwb::reward::RewardConfig RewardDesigner::currentConfig() const
     const QVector<double> w = m_weights->weights();
     for (int i = 0; i < w.size(); ++i)
         if (w[i] > 0.0)
-            c.components.push_back({m_model->componentNames()[i].toStdString(), w[i]});
+            c.components.push_back({m_model->componentNames()[i].toStdString(), w[i], {}});
     return c;
 }
 

@@ -41,6 +41,18 @@ QString description(const QString &reward)
         return QCoreApplication::translate("RewardText", "0.5 when the format holds and at least one cited law code is among the sections in the prompt.");
     if (reward == QLatin1String("citation_f1"))
         return QCoreApplication::translate("RewardText", "F1 of the cited law codes against the gold law codes.");
+    if (reward == QLatin1String("coverage"))
+        return QCoreApplication::translate("RewardText", "An LLM judge's coverage of the reference answer's points: none 0, partial 0.5, full 1.");
+    if (reward == QLatin1String("consistency"))
+        return QCoreApplication::translate("RewardText", "1 when an LLM judge finds nothing in the answer that contradicts the reference answer, else 0.");
+    if (reward == QLatin1String("rubric_explicit"))
+        return QCoreApplication::translate("RewardText", "Each rubric item judged met or not; Σ weight·verdict over the positive weights (a met pitfall subtracts).");
+    if (reward == QLatin1String("rubric_implicit"))
+        return QCoreApplication::translate("RewardText", "An LLM judge's 1–10 rating given the whole rubric, mapped to (r − 1) / 9.");
+    if (reward == QLatin1String("likert_simple"))
+        return QCoreApplication::translate("RewardText", "An LLM judge's 1–10 rating of the answer alone, mapped to (r − 1) / 9.");
+    if (reward == QLatin1String("likert_reference"))
+        return QCoreApplication::translate("RewardText", "An LLM judge's 1–10 rating of the answer against the reference answer, mapped to (r − 1) / 9.");
     if (reward == QLatin1String("semantic"))
         return QCoreApplication::translate("RewardText", "Cosine similarity of the answer and the reference answer under the configured embedding (negative counts as 0).");
     return {};
@@ -119,6 +131,13 @@ QString explanation(const rwb::reward::Explanation &e)
     case Reason::SemanticCompared:
         return QCoreApplication::translate("RewardText", "Similarity of the answer to the reference answer under %1: %2.")
             .arg(QString::fromStdString(e.embedder), num(e.value));
+    case Reason::JudgeVerdict:
+        return QCoreApplication::translate("RewardText", "The judge's verdict gives %1 (%n call(s)).", nullptr,
+                                           static_cast<int>(e.decisions.size()))
+            .arg(num(e.value));
+    case Reason::JudgeFailed:
+        return QCoreApplication::translate("RewardText", "The judge gave no verdict, so the reward is None and GRPO leaves this rollout out of its group: %1")
+            .arg(QString::fromStdString(e.detail));
     }
     return {};
 }

@@ -29,13 +29,23 @@ QColor scoreTint(double v, const QColor &base)
                             static_cast<float>(base.greenF() * (1 - kAlpha) + g * kAlpha),
                             static_cast<float>(base.blueF() * (1 - kAlpha) + b * kAlpha));
 }
+// The task's rewards the Designer scores samples with: every one but the judge rewards,
+// which need a judge the Designer does not configure yet.
+QStringList scoredNames(const rwb::task::Task &task)
+{
+    const rwb::reward::Registry &registry = rwb::task::Catalog::builtin().rewards();
+    QStringList out;
+    for (const std::string &n : registry.names(task.name()))
+        if (const auto *entry = registry.find(n); entry && !entry->needsJudge)
+            out << QString::fromStdString(n);
+    return out;
+}
 } // namespace
 
 SampleScoreModel::SampleScoreModel(QObject *parent) : QAbstractTableModel(parent)
 {
     m_task = rwb::task::Catalog::builtin().find(rwb::data::kCompanyExtractionTask);
-    for (const std::string &n : rwb::task::Catalog::builtin().rewards().names(m_task->name()))
-        m_names << QString::fromStdString(n);
+    m_names = scoredNames(*m_task);
     m_weights = QVector<double>(m_names.size(), 0.0);
     setSynonyms(nullptr);
 }
@@ -48,9 +58,7 @@ void SampleScoreModel::setSamples(const rwb::task::Task &task, std::vector<rwb::
     m_records = std::move(records);
     if (&task != m_task) {
         m_task = &task;
-        m_names.clear();
-        for (const std::string &n : rwb::task::Catalog::builtin().rewards().names(task.name()))
-            m_names << QString::fromStdString(n);
+        m_names = scoredNames(task);
         m_weights = QVector<double>(m_names.size(), 0.0);
     }
     makeRewards();

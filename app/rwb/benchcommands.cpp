@@ -71,7 +71,7 @@ int rewards(const std::vector<std::string> &argv)
         throw data::InputException({input, 0, "no completions to score"});
 
     reward::RewardConfig config;
-    config.components = {{"partial", 1.0}, {"marker", 1.0}, {"exist", 1.0}};
+    config.components = {{"partial", 1.0, {}}, {"marker", 1.0, {}}, {"exist", 1.0, {}}};
     const reward::CompositeReward composite(config, "bench");
 
     // One prepared prompt per e-mail, shared by its completions.

@@ -1,5 +1,7 @@
 #include "data/legalquestion.h"
 
+#include "judge/rubric.h"
+
 #include "data/jsonfields.h"
 
 #include <algorithm>
@@ -88,6 +90,14 @@ LegalQuestion parseLegalQuestionLine(std::string_view line, const std::string &s
     q.reasoning = optionalString(obj, "reasoning", place);
     if (auto s = obj.find("statutes"); s != obj.end())
         q.statutes = jf::asStringArray(*s, "statutes", place);
+    if (auto r = obj.find("rubric"); r != obj.end()) {
+        try {
+            judge::parseRubric(*r, "field \"rubric\""); // checked here, parsed again by the task
+        } catch (const judge::RubricError &e) {
+            jf::fail(place, e.what());
+        }
+        q.rubric = r->dump();
+    }
     if (auto v = obj.find("slot_values"); v != obj.end()) {
         if (!v->is_object())
             jf::fail(place, std::string("field \"slot_values\" must be an object, not ") + v->type_name());
@@ -170,6 +180,8 @@ std::string toJsonLine(const LegalQuestion &q)
         j["statutes"] = q.statutes;
     if (!q.reasoning.empty())
         j["reasoning"] = q.reasoning;
+    if (!q.rubric.empty())
+        j["rubric"] = nlohmann::ordered_json::parse(q.rubric);
     if (!q.slotValues.empty())
         j["slot_values"] = q.slotValues;
     if (!q.retrieved.empty()) {

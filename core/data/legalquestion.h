@@ -53,6 +53,9 @@ struct LegalQuestion {
     std::string label;   // what kind of completion a bundled sample is ("right", "bad_xml", …); optional
     std::vector<std::string> statutes; // statute ids of the gold sections ("S03"); optional
     std::string reasoning;             // a short reasoning for SFT targets; optional
+    // A rubric for rubric rewards (judge/rubric.h: RaR or HealthBench items), as JSON
+    // text; optional ("" when none). `rwb rubric generate` writes it.
+    std::string rubric;
     // Every value the corpus has for each slot of the facts ("slot_values": {"deadline":
     // ["14日以内", …]}), so that a wrong value is recognised without the corpus; optional.
     SlotUniverse slotValues;

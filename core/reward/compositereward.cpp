@@ -1,5 +1,8 @@
 #include "reward/compositereward.h"
 
+#include "judge/judgeclient.h"
+#include "judge/judgeconfig.h"
+
 #include "data/jsonl.h"
 #include "reward/extraction.h"
 #include "reward/registry.h"
@@ -47,11 +50,36 @@ CompositeReward::CompositeReward(RewardConfig config, const std::string &source,
     RewardOptions options;
     if (!m_config.synonyms.empty())
         options.synonyms = std::make_shared<const SynonymTable>(SynonymTable::load(m_config.resolvedSynonyms()));
-    for (const RewardComponent &c : m_config.components)
-        if (const Registry::Entry *e = registry.find(c.reward); e && e->needsEmbedder && !options.embedder)
+    for (const RewardComponent &c : m_config.components) {
+        const Registry::Entry *e = registry.find(c.reward);
+        if (e && e->needsEmbedder && !options.embedder)
             options.embedder = makeEmbedder(m_config, source);
-    for (const RewardComponent &c : m_config.components)
-        m_components.push_back(registry.create(c.reward, options));
+        if (e && e->needsJudge && !options.judge) {
+            if (m_config.judge.empty())
+                throw data::InputException({source, 0, "judge: missing; the reward \"" + c.reward +
+                                                           "\" needs an LLM judge (see docs/judges.md)"});
+            try {
+                options.judge = std::make_shared<const judge::JudgeClient>(
+                    judge::parseJudgeOptions(m_config.judge, source, m_config.baseDir));
+            } catch (const std::invalid_argument &ex) {
+                throw data::InputException({source, 0, ex.what()});
+            } catch (const data::InputException &) {
+                throw;
+            } catch (const std::runtime_error &ex) { // the cache file
+                throw data::InputException({source, 0, ex.what()});
+            }
+        }
+    }
+    options.baseDir = m_config.baseDir;
+    for (size_t i = 0; i < m_config.components.size(); ++i) {
+        const RewardComponent &c = m_config.components[i];
+        options.componentOptions = c.options;
+        try {
+            m_components.push_back(registry.create(c.reward, options));
+        } catch (const std::invalid_argument &ex) {
+            throw data::InputException({source, 0, "components[" + std::to_string(i) + "]: " + ex.what()});
+        }
+    }
 }
 
 CompositeReward::~CompositeReward() = default;

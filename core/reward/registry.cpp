@@ -3,6 +3,7 @@
 #include "data/extractionrecord.h"
 #include "data/legalquestion.h"
 #include "reward/companyrewards.h"
+#include "reward/judgerewards.h"
 #include "reward/legalrewards.h"
 
 #include <algorithm>
@@ -36,6 +37,24 @@ const Registry &Registry::builtin()
                [](const RewardOptions &) { return std::make_unique<CitationF1Reward>(); }});
         r.add({"semantic", legal, "cosine similarity of the answer and the reference answer (the config's embedding)",
                [](const RewardOptions &o) { return std::make_unique<SemanticReward>(o.embedder); }, true});
+        // Judge rewards (judgerewards.h): the config's "judge" answers them.
+        const auto judged = [](const std::string &name) {
+            return [name](const RewardOptions &o) {
+                return makeJudgeReward(name, o.judge, parseJudgeRewardOptions(name, o.componentOptions, o.baseDir));
+            };
+        };
+        r.add({"coverage", legal, "an LLM judge's coverage of the reference answer's points: none 0, partial 0.5, full 1",
+               judged("coverage"), false, true});
+        r.add({"consistency", legal, "1 − an LLM judge's contradiction of the reference answer (NitiBench)",
+               judged("consistency"), false, true});
+        r.add({"rubric_explicit", legal, "Σ w·c / Σ w⁺ over the rubric's items, each judged met or not (Rubrics as Rewards)",
+               judged("rubric_explicit"), false, true});
+        r.add({"rubric_implicit", legal, "an LLM judge's 1–10 rating given the whole rubric, (r − 1) / 9",
+               judged("rubric_implicit"), false, true});
+        r.add({"likert_simple", legal, "an LLM judge's 1–10 rating of the answer alone, (r − 1) / 9",
+               judged("likert_simple"), false, true});
+        r.add({"likert_reference", legal, "an LLM judge's 1–10 rating against the reference answer, (r − 1) / 9",
+               judged("likert_reference"), false, true});
         return r;
     }();
     return registry;

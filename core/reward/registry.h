@@ -12,6 +12,9 @@
 namespace rwb::embed {
 class Embedder;
 }
+namespace rwb::judge {
+class JudgeClient;
+}
 
 namespace rwb::reward {
 
@@ -21,6 +24,12 @@ struct RewardOptions {
     std::shared_ptr<const SynonymTable> synonyms;
     // For embedding-based rewards (`semantic`): the config's embedding backend.
     std::shared_ptr<const embed::Embedder> embedder;
+    // For judge rewards (judgerewards.h): the config's judge client.
+    std::shared_ptr<const judge::JudgeClient> judge;
+    // The component's "options" (a JSON object, "" when none), and the config's folder
+    // that relative paths in them are resolved against.
+    std::string componentOptions;
+    std::string baseDir;
 };
 
 // Rewards by name. The built-in registry holds the five extraction rewards of the
@@ -34,6 +43,7 @@ public:
         std::string description; // one English line
         Factory make;
         bool needsEmbedder = false; // make() wants RewardOptions::embedder
+        bool needsJudge = false;    // make() wants RewardOptions::judge
     };
 
     static const Registry &builtin();

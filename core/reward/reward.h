@@ -39,50 +39,9 @@ enum class Reason {
     FormatBroken,      // non_hallucination: the format does not hold → 0
     CitationsCompared, // citation_f1: the cited set against the gold set
     SemanticCompared,  // semantic: max(0, cosine(answer, reference answer))
-};
-
-// A half-open range of code points [begin, begin + length) in a normalized string.
-struct Span {
-    size_t begin = 0;
-    size_t length = 0;
-};
-
-// What a component saw and why it gave its value. Strings are UTF-8; spans count code points.
-struct Explanation {
-    std::string reward;
-    double value = 0.0;
-    Reason reason = Reason::Compared;
-    std::string detail;                 // one English line for logs and the CLI
-
-    std::string answer;                 // the compared answer (normalized, markers stripped for `marker`)
-    std::string gold;                   // the compared gold, the same way
-    Span answerSpan;                    // the longest common substring in `answer`
-    Span goldSpan;                      // … and in `gold`
-    std::vector<std::string> markersRemovedFromAnswer;
-    std::vector<std::string> markersRemovedFromGold;
-
-    size_t sourcePosition = std::string::npos; // exist: where the answer starts in the normalized source
-
-    int formatCheck = 0;                // format: the FormatCheck value
-
-    struct Candidate {
-        std::string name;               // the answer (markers stripped) or a synonym of it
-        std::string romaji;
-        double value = 0.0;             // partial(romaji, domain)
-        Span romajiSpan;                // the common substring in romaji …
-        Span domainSpan;                // … and in the domain
-    };
-    std::string domain;                 // domain: the sender's domain
-    std::vector<Candidate> candidates;  // domain: every candidate, in order (answer first)
-
-    // legal QA
-    std::string formatName;             // xml_format: eval::legalFormatName ("ok", "wrong_order", …)
-    std::vector<int64_t> cited;         // the cited set, in order of first citation
-    std::vector<int64_t> goldCodes;     // the gold law codes
-    std::vector<int64_t> retrievedCodes; // the law codes in the prompt
-    double precision = 0.0;             // citation_f1
-    double recall = 0.0;                // citation_f1
-    std::string embedder;               // semantic: the embedding backend's name
+    // judge rewards (judgerewards.h)
+    JudgeVerdict,      // the judge's verdict(s) gave the value (Explanation::decisions)
+    JudgeFailed,       // a call failed or its reply did not parse: None
 };
 
 // A value a component could not give — its judge failed after its retries, or the judge's
@@ -129,6 +88,53 @@ public:
 private:
     std::mutex m_mutex;
     std::vector<JudgeDecision> m_decisions;
+};
+
+// A half-open range of code points [begin, begin + length) in a normalized string.
+struct Span {
+    size_t begin = 0;
+    size_t length = 0;
+};
+
+// What a component saw and why it gave its value. Strings are UTF-8; spans count code points.
+struct Explanation {
+    std::string reward;
+    double value = 0.0;
+    Reason reason = Reason::Compared;
+    std::string detail;                 // one English line for logs and the CLI
+
+    std::string answer;                 // the compared answer (normalized, markers stripped for `marker`)
+    std::string gold;                   // the compared gold, the same way
+    Span answerSpan;                    // the longest common substring in `answer`
+    Span goldSpan;                      // … and in `gold`
+    std::vector<std::string> markersRemovedFromAnswer;
+    std::vector<std::string> markersRemovedFromGold;
+
+    size_t sourcePosition = std::string::npos; // exist: where the answer starts in the normalized source
+
+    int formatCheck = 0;                // format: the FormatCheck value
+
+    struct Candidate {
+        std::string name;               // the answer (markers stripped) or a synonym of it
+        std::string romaji;
+        double value = 0.0;             // partial(romaji, domain)
+        Span romajiSpan;                // the common substring in romaji …
+        Span domainSpan;                // … and in the domain
+    };
+    std::string domain;                 // domain: the sender's domain
+    std::vector<Candidate> candidates;  // domain: every candidate, in order (answer first)
+
+    // legal QA
+    std::string formatName;             // xml_format: eval::legalFormatName ("ok", "wrong_order", …)
+    std::vector<int64_t> cited;         // the cited set, in order of first citation
+    std::vector<int64_t> goldCodes;     // the gold law codes
+    std::vector<int64_t> retrievedCodes; // the law codes in the prompt
+    double precision = 0.0;             // citation_f1
+    double recall = 0.0;                // citation_f1
+    std::string embedder;               // semantic: the embedding backend's name
+
+    // judge rewards: every call made for this completion, in order
+    std::vector<JudgeDecision> decisions;
 };
 
 // One reward component: a pure function of a task's example and a parsed completion, in

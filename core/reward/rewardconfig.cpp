@@ -1,5 +1,7 @@
 #include "reward/rewardconfig.h"
 
+#include "judge/judgeconfig.h"
+
 #include "data/jsonl.h"
 #include "reward/registry.h"
 
@@ -69,6 +71,16 @@ RewardConfig withAbsolutePaths(RewardConfig config)
     config.embeddingCorpus = absolute(config.embeddingCorpus);
     if (config.embedding.rfind("hf:", 0) == 0)
         config.embedding = "hf:" + absolute(config.embedding.substr(3));
+    if (!config.judge.empty())
+        config.judge = judge::judgeWithAbsolutePaths(config.judge, config.baseDir);
+    for (RewardComponent &c : config.components)
+        if (!c.options.empty()) {
+            nlohmann::json o = nlohmann::json::parse(c.options, nullptr, /*allow_exceptions=*/false);
+            if (o.is_object() && o.contains("rubric_file") && o["rubric_file"].is_string()) {
+                o["rubric_file"] = absolute(o["rubric_file"].get<std::string>());
+                c.options = o.dump();
+            }
+        }
     config.baseDir.clear();
     return config;
 }
@@ -120,8 +132,10 @@ RewardConfig parseRewardConfig(std::string_view text, const std::string &source,
     if (!j.is_object())
         fail(source, "(top level)", std::string("expected a JSON object, found ") + j.type_name());
 
-    static const char *const kKeys[] = {"name",     "description", "task",      "thinking",         "components",
-                                        "synonyms", "embedding",   "embedding_corpus", "embedding_options"};
+    static const char *const kKeys[] = {"name",      "description",      "task",
+                                        "thinking",  "components",       "synonyms",
+                                        "embedding", "embedding_corpus", "embedding_options",
+                                        "judge"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         bool known = false;
         for (const char *k : kKeys)
@@ -129,7 +143,7 @@ RewardConfig parseRewardConfig(std::string_view text, const std::string &source,
         if (!known)
             fail(source, it.key(),
                  "unknown key (allowed: name, description, task, thinking, components, synonyms, embedding, "
-                 "embedding_corpus, embedding_options)");
+                 "embedding_corpus, embedding_options, judge)");
     }
 
     RewardConfig c;
@@ -151,6 +165,11 @@ RewardConfig parseRewardConfig(std::string_view text, const std::string &source,
             fail(source, "embedding_options", std::string("must be an object, found ") + it->type_name());
         c.embeddingOptions = it->dump();
     }
+    if (auto it = j.find("judge"); it != j.end()) {
+        if (!it->is_object())
+            fail(source, "judge", std::string("must be an object, found ") + it->type_name());
+        c.judge = it->dump();
+    }
     if (c.embedding != "lexical" && c.embedding.rfind("http:", 0) != 0 && c.embedding.rfind("hf:", 0) != 0)
         fail(source, "embedding", "\"" + c.embedding + "\" is not an embedding backend (allowed: lexical, http:URL, hf:DIR)");
     if (auto it = j.find("thinking"); it != j.end()) {
@@ -169,8 +188,8 @@ RewardConfig parseRewardConfig(std::string_view text, const std::string &source,
         if (!o.is_object())
             fail(source, field, std::string("must be an object {\"reward\", \"weight\"}, found ") + o.type_name());
         for (auto it = o.begin(); it != o.end(); ++it)
-            if (it.key() != "reward" && it.key() != "weight")
-                fail(source, field + "." + it.key(), "unknown key (allowed: reward, weight)");
+            if (it.key() != "reward" && it.key() != "weight" && it.key() != "options")
+                fail(source, field + "." + it.key(), "unknown key (allowed: reward, weight, options)");
         RewardComponent comp;
         auto r = o.find("reward");
         if (r == o.end() || !r->is_string())
@@ -182,6 +201,11 @@ RewardConfig parseRewardConfig(std::string_view text, const std::string &source,
         if (!w->is_number())
             fail(source, field + ".weight", std::string("must be a number, found ") + w->type_name());
         comp.weight = w->get<double>();
+        if (auto opt = o.find("options"); opt != o.end()) {
+            if (!opt->is_object())
+                fail(source, field + ".options", std::string("must be an object, found ") + opt->type_name());
+            comp.options = opt->dump();
+        }
         c.components.push_back(std::move(comp));
     }
     validateRewardConfig(c, source, registry);
@@ -213,6 +237,8 @@ std::string toJson(const RewardConfig &c)
             o["weight"] = static_cast<long long>(comp.weight);
         else
             o["weight"] = comp.weight;
+        if (!comp.options.empty() && comp.options != "{}")
+            o["options"] = nlohmann::ordered_json::parse(comp.options);
         j["components"].push_back(std::move(o));
     }
     if (!c.synonyms.empty())
@@ -223,6 +249,8 @@ std::string toJson(const RewardConfig &c)
         j["embedding_corpus"] = c.embeddingCorpus;
     if (!c.embeddingOptions.empty() && c.embeddingOptions != "{}")
         j["embedding_options"] = nlohmann::ordered_json::parse(c.embeddingOptions);
+    if (!c.judge.empty())
+        j["judge"] = nlohmann::ordered_json::parse(c.judge);
     return j.dump(2) + "\n";
 }
 

@@ -11,6 +11,9 @@ class Registry;
 struct RewardComponent {
     std::string reward;
     double weight = 0.0;
+    // The component's own settings, a JSON object ("" when none): for judge rewards,
+    // e.g. {"mode": "all_items"} for rubric_explicit (docs/config.md).
+    std::string options;
 };
 
 // A reward config (JSON), for example
@@ -31,6 +34,9 @@ struct RewardConfig {
     std::string embedding = "lexical";
     std::string embeddingCorpus;  // passages JSONL the lexical backend is fitted on (relative to the file)
     std::string embeddingOptions; // a JSON object, "" when none
+    // The LLM judge of judge rewards (coverage, consistency, rubric_*, likert_*): a JSON
+    // object, "" when none; judge/judgeconfig.h reads it, docs/judges.md documents it.
+    std::string judge;
     std::string baseDir;  // the folder of the file it was read from ("" when parsed from text)
 
     double weightSum() const;

@@ -1,5 +1,7 @@
 #include "task/legalqatask.h"
 
+#include "judge/rubric.h"
+
 #include "eval/citationmetrics.h"
 #include "eval/legalqametrics.h"
 #include "tokenizer/promptformat.h"
@@ -80,6 +82,9 @@ LegalQaExample::LegalQaExample(data::LegalQuestion question)
 {
     for (const data::RetrievedSection &s : m_question.retrieved)
         m_retrieved.insert(s.lawCode);
+    if (!m_question.rubric.empty())
+        m_rubric = std::make_unique<judge::Rubric>(
+            judge::parseRubricText(m_question.rubric, "question " + m_question.id + ": rubric"));
 }
 
 LegalQaExample::~LegalQaExample() = default;

@@ -17,7 +17,7 @@
 namespace rwb::task {
 
 // A question with its retrieved sections and its reference grader, prepared once.
-class LegalQaExample : public Example {
+class LegalQaExample : public Example, public JudgedExample {
 public:
     explicit LegalQaExample(data::LegalQuestion question);
     ~LegalQaExample() override;
@@ -35,10 +35,17 @@ public:
     const std::set<int64_t> &retrievedCodes() const { return m_retrieved; }
     const eval::LegalReferenceGrader &grader() const { return *m_grader; }
 
+    // What a judge sees: the question (without the sections), the reference answer, and
+    // the line's rubric when it has one.
+    std::string judgeQuestion() const override { return m_question.question; }
+    std::string judgeReference() const override { return m_question.referenceAnswer; }
+    const judge::Rubric *judgeRubric() const override { return m_rubric.get(); }
+
 private:
     data::LegalQuestion m_question;
     std::set<int64_t> m_retrieved;
     std::unique_ptr<eval::LegalReferenceGrader> m_grader;
+    std::unique_ptr<judge::Rubric> m_rubric;
 };
 
 // A completion taken apart (D.2) and graded against the question's reference facts.

@@ -26,6 +26,9 @@ class PromptFormat;
 namespace rwb::data {
 struct InputError;
 }
+namespace rwb::judge {
+struct Rubric;
+}
 
 namespace rwb::task {
 
@@ -41,6 +44,19 @@ public:
     virtual std::string goldText() const = 0;
     // What the store keeps beside the prompt text (prompts.meta_json): a JSON object.
     virtual std::string metaJson() const = 0;
+};
+
+// What an LLM judge is shown of an example (the judge rewards, reward/judgerewards.h):
+// implemented, beside Example, by the examples of tasks whose answers judges grade.
+class JudgedExample {
+public:
+    virtual ~JudgedExample() = default;
+    // The question as a judge sees it (without retrieved context).
+    virtual std::string judgeQuestion() const = 0;
+    // The reference answer; "" when there is none.
+    virtual std::string judgeReference() const = 0;
+    // The example's own rubric; null when it has none (a rubric file may then serve).
+    virtual const judge::Rubric *judgeRubric() const { return nullptr; }
 };
 
 // One completion, parsed once by its task and shared by every reward component.

@@ -1,0 +1,438 @@
+// reward/judgerewards: the judge rewards (coverage, consistency, rubric_explicit in both
+// modes, rubric_implicit, the Likert baselines, G-Eval) scored through a scripted
+// loopback judge, the None a failed judge gives, the decisions logged, the composite's
+// None total, and the reward config's "judge" and "options".
+//
+// The scripted judge answers from the request it gets (the answer under judgement is
+// in the user message), so each expected value is worked out from the script by hand in
+// the comments. Tolerance 1e-12 (exact arithmetic on small fractions).
+#include "data/jsonl.h"
+#include "judge/judgeclient.h"
+#include "judge/judgeconfig.h"
+#include "judge/rubric.h"
+#include "reward/compositereward.h"
+#include "reward/judgerewards.h"
+#include "reward/registry.h"
+#include "reward/rewardconfig.h"
+#include "task/legalqatask.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "loopbackserver.h"
+
+#include <cmath>
+
+using namespace rwb;
+using rwbtest::ScriptedServer;
+using rwbtest::SeenRequest;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr double kTol = 1e-12;
+constexpr const char *kPath = "/v1/chat/completions";
+
+std::string completion(const std::string &content, const json &logprobs = nullptr)
+{
+    json choice = {{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}, {"finish_reason", "stop"}};
+    if (!logprobs.is_null())
+        choice["logprobs"] = logprobs;
+    return json{{"choices", json::array({choice})}, {"usage", {{"prompt_tokens", 50}, {"completion_tokens", 10}}}}
+        .dump();
+}
+
+// The user message of a request.
+std::string userText(const SeenRequest &r)
+{
+    return r.body["messages"].back()["content"].get<std::string>();
+}
+
+// A question whose reference says 30日以内; its rubric: Essential 5 "states 30日以内",
+// Important 3 "mentions the notification", Pitfall −2 "states 14日以内".
+data::LegalQuestion question(bool withRubric = true)
+{
+    data::LegalQuestion q;
+    q.id = "q1";
+    q.question = "届出はいつまでに必要ですか。";
+    q.referenceAnswer = "30日以内に届け出なければなりません。";
+    q.lawCodes = {12};
+    q.facts = {{12, "deadline", "30日以内"}};
+    q.retrieved = {{12, "甲法 第3条（届出）", "30日以内に届け出る。", 2.5}};
+    if (withRubric)
+        q.rubric = R"([{"title": "deadline", "description": "Essential Criteria: States that the deadline is 30日以内.", "weight": 5},
+                       {"title": "notice", "description": "Important Criteria: Mentions that a notification (届出) is needed.", "weight": 3},
+                       {"title": "wrong", "description": "Pitfall Criteria: States that the deadline is 14日以内.", "weight": -2}])";
+    return q;
+}
+
+std::string output(const std::string &answer)
+{
+    return "<reasoning>r</reasoning>\n<answer>" + answer + "</answer>\n<citation><law_code>12</law_code></citation>";
+}
+
+// The scripted judge. It reads the answer between <response> tags (or the student's
+// answer tag of the legal prompt) and answers as a careful grader would:
+//   legal: coverage full when the answer says 30日以内, none otherwise; contradiction
+//          when it says 14日以内.
+//   item:  met when the criterion's value (30日以内 / 届出 / 14日以内) is in the answer.
+//   all items: the same, in one reply.
+//   rating: 9 when the answer says 30日以内, 2 otherwise.
+// An answer containing "FAIL" gets HTTP 500; one containing "GARBLE" a reply with no JSON.
+void judgeScript(int, const SeenRequest &req, httplib::Response &res)
+{
+    const std::string user = userText(req);
+    const std::string system = req.body["messages"].front()["content"].get<std::string>();
+    // The text of a <tag>…</tag> section of the user message ("" when there is none).
+    const auto sectionOf = [&](const std::string &tag) {
+        const size_t open = user.find("<" + tag + ">\n");
+        const size_t close = user.find("\n</" + tag + ">");
+        return open == std::string::npos || close == std::string::npos
+                   ? std::string()
+                   : user.substr(open + tag.size() + 3, close - open - tag.size() - 3);
+    };
+    // The text under judgement.
+    std::string answer = sectionOf("response");
+    if (answer.empty())
+        answer = sectionOf("student_answer");
+    const auto says = [&](const std::string &s) { return answer.find(s) != std::string::npos; };
+    if (says("FAIL")) {
+        res.status = 500;
+        return;
+    }
+    if (says("GARBLE")) {
+        res.set_content(completion("I think it is fine."), "application/json");
+        return;
+    }
+    const json schemaName = req.body.contains("response_format")
+                                ? req.body["response_format"]["json_schema"]["name"]
+                                : json(nullptr);
+    const std::string kind = schemaName.is_string() ? schemaName.get<std::string>() : "";
+    json reply;
+    if (kind == "legal_coverage_contradiction") {
+        reply = {{"point_thought", "t"},
+                 {"student_points", json::array({"p"})},
+                 {"reference_points", json::array({"r"})},
+                 {"coverage", {{"thought", "t"}, {"score", says("30日以内") ? "full-coverage" : "no-coverage"}}},
+                 {"contradiction",
+                  {{"thought", "t"}, {"score", says("14日以内") ? "contradiction" : "no-contradiction"}}}};
+    } else if (kind == "rubric_item_verdict") {
+        const std::string item = sectionOf("rubric_item");
+        const std::string value = item.find("30日以内") != std::string::npos   ? "30日以内"
+                                  : item.find("14日以内") != std::string::npos ? "14日以内"
+                                                                              : "届出";
+        reply = {{"explanation", "e"}, {"criteria_met", says(value)}};
+    } else if (kind == "rubric_verdicts") {
+        reply = {{"items", json::array({{{"id", 1}, {"explanation", "e"}, {"met", says("30日以内")}},
+                                        {{"id", 2}, {"explanation", "e"}, {"met", says("届出")}},
+                                        {{"id", 3}, {"explanation", "e"}, {"met", says("14日以内")}}})}};
+    } else if (kind == "rating") {
+        reply = {{"rating", says("30日以内") ? 9 : 2}};
+    } else {
+        res.status = 400;
+        res.set_content("{\"error\": {\"message\": \"unexpected schema " + kind + " (" + system.substr(0, 40) + ")\"}}",
+                        "application/json");
+        return;
+    }
+    res.set_content(completion("```json\n" + reply.dump() + "\n```"), "application/json");
+}
+
+std::shared_ptr<const judge::JudgeClient> client(const ScriptedServer &server, int retries = 0)
+{
+    judge::JudgeOptions o;
+    o.url = server.url();
+    o.model = "scripted";
+    o.sampling.responseFormat = judge::ResponseFormat::JsonSchema;
+    o.maxRetries = retries;
+    o.backoffSeconds = 0.01;
+    o.backoffMaxSeconds = 0.01;
+    o.breakerThreshold = 0;
+    return std::make_shared<const judge::JudgeClient>(o);
+}
+
+std::unique_ptr<reward::Reward> make(const std::string &name, std::shared_ptr<const judge::JudgeClient> c,
+                                     const std::string &options = "")
+{
+    return reward::makeJudgeReward(name, std::move(c), reward::parseJudgeRewardOptions(name, options, ""));
+}
+
+} // namespace
+
+class TestJudgeRewards : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void legal();
+    void rubricExplicit();
+    void rubricImplicitAndLikert();
+    void geval();
+    void failuresAreNone();
+    void compositeAndConfig();
+    void badOptions();
+};
+
+void TestJudgeRewards::legal()
+{
+    ScriptedServer server(judgeScript, false, kPath);
+    const auto c = client(server);
+    const auto coverage = make("coverage", c);
+    const auto consistency = make("consistency", c);
+    const task::LegalQaExample e(question());
+    const task::LegalQaCompletion right(e, output("30日以内に届出が必要です。"));
+    const task::LegalQaCompletion wrong(e, output("14日以内に届出が必要です。"));
+    const task::LegalQaCompletion both(e, output("30日以内、または14日以内です。"));
+    std::vector<double> cov, con;
+    reward::ScoreLog log;
+    coverage->scoreBatch({&e, &e, &e}, {&right, &wrong, &both}, cov, &log);
+    consistency->scoreBatch({&e, &e, &e}, {&right, &wrong, &both}, con, &log);
+    // right: full coverage, no contradiction; wrong: none, contradiction; both: full, contradiction.
+    QCOMPARE(cov, (std::vector<double>{1.0, 0.0, 1.0}));
+    QCOMPARE(con, (std::vector<double>{1.0, 0.0, 0.0}));
+    // coverage and consistency ask the same thing: 3 requests, not 6.
+    QCOMPARE(server.requests().size(), size_t(3));
+    const std::vector<reward::JudgeDecision> d = log.take();
+    QCOMPARE(d.size(), size_t(6));
+    QCOMPARE(d[0].reward, std::string("coverage"));
+    QCOMPARE(d[3].reward, std::string("consistency"));
+    QVERIFY(!d[0].cacheHit && d[3].cacheHit);
+    QCOMPARE(d[0].promptTokens, int64_t(50));
+    QCOMPARE(d[3].promptTokens, int64_t(0)); // a hit costs nothing
+    QVERIFY(d[0].reply.find("```json") == 0);
+    const json verdict = json::parse(d[0].verdict);
+    QCOMPARE(verdict["coverage"].get<double>(), 1.0);
+    QCOMPARE(verdict["span"]["form"].get<std::string>(), std::string("fenced"));
+    QVERIFY(json::parse(d[0].request)["messages"].size() == 2);
+    // The judge sees the question and the reference, not the retrieved sections.
+    const std::string user = userText(server.requests()[0]);
+    QVERIFY(user.find("届出はいつまでに必要ですか。") != std::string::npos);
+    QVERIFY(user.find("30日以内に届け出なければなりません。") != std::string::npos);
+    QVERIFY(user.find("甲法 第3条") == std::string::npos);
+    // explain() gives the same value and the call.
+    const reward::Explanation x = coverage->explain(e, wrong);
+    QCOMPARE(x.value, 0.0);
+    QCOMPARE(x.reason, reward::Reason::JudgeVerdict);
+    QCOMPARE(x.decisions.size(), size_t(1));
+}
+
+void TestJudgeRewards::rubricExplicit()
+{
+    ScriptedServer server(judgeScript, false, kPath);
+    const auto c = client(server);
+    const task::LegalQaExample e(question());
+    // Rubric: E5 "30日以内", I3 "届出", P−2 "14日以内"; Σw⁺ = 8.
+    //   right ("30日以内に届出"):       (5 + 3) / 8 = 1
+    //   wrong ("14日以内に届出"):       (3 − 2) / 8 = 0.125
+    //   bare  ("30日以内です"):          5 / 8 = 0.625
+    //   worse ("14日以内です"):          −2 / 8 → clamped to 0
+    const task::LegalQaCompletion right(e, output("30日以内に届出が必要です。"));
+    const task::LegalQaCompletion wrong(e, output("14日以内に届出が必要です。"));
+    const task::LegalQaCompletion bare(e, output("30日以内です。"));
+    const task::LegalQaCompletion worse(e, output("14日以内です。"));
+    const std::vector<double> expected{1.0, 0.125, 0.625, 0.0};
+    for (const char *options : {"", R"({"mode": "all_items"})"}) {
+        const auto r = make("rubric_explicit", c, options);
+        std::vector<double> out;
+        reward::ScoreLog log;
+        r->scoreBatch({&e, &e, &e, &e}, {&right, &wrong, &bare, &worse}, out, &log);
+        for (size_t i = 0; i < expected.size(); ++i)
+            QVERIFY2(std::abs(out[i] - expected[i]) < kTol, qPrintable(QString("%1 %2: %3").arg(options).arg(i).arg(out[i])));
+        const std::vector<reward::JudgeDecision> d = log.take();
+        if (std::string(options).empty()) {
+            QCOMPARE(d.size(), size_t(12)); // one call per item
+            QCOMPARE(d[2].part, std::string("items[2]"));
+            const json v = json::parse(d[1].verdict);
+            QCOMPARE(v["weight"].get<double>(), 3.0);
+            QCOMPARE(v["category"].get<std::string>(), std::string("important"));
+            QVERIFY(std::abs(v["contribution"].get<double>() - 3.0 / 8.0) < kTol);
+        } else {
+            QCOMPARE(d.size(), size_t(4)); // one call per answer
+            const json v = json::parse(d[1].verdict);
+            QCOMPARE(v["items"].size(), size_t(3));
+            QVERIFY(std::abs(v["items"][2]["contribution"].get<double>() + 2.0 / 8.0) < kTol);
+            QVERIFY(std::abs(v["score"].get<double>() - 0.125) < kTol);
+        }
+    }
+    // A shared rubric file serves examples without their own rubric.
+    QTemporaryDir dir;
+    const QString file = dir.filePath("rubric.json");
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"rubrics": [{"criterion": "States that the deadline is 30日以内.", "points": 4, "tags": []},
+                               {"criterion": "States that the deadline is 14日以内.", "points": -4, "tags": []}]})");
+    }
+    const task::LegalQaExample plain(question(/*withRubric=*/false));
+    const task::LegalQaCompletion plainWrong(plain, output("14日以内に届出が必要です。"));
+    const auto shared = reward::makeJudgeReward(
+        "rubric_explicit", c,
+        reward::parseJudgeRewardOptions("rubric_explicit", R"({"rubric_file": "rubric.json"})", dir.path().toStdString()));
+    const task::LegalQaCompletion plainRight(plain, output("30日以内です。"));
+    QCOMPARE(shared->score(plain, plainRight), 1.0); // 4 / 4
+    QCOMPARE(shared->score(plain, plainWrong), 0.0); // −4 / 4 → 0
+    // Without either: a clear error naming the example.
+    try {
+        make("rubric_explicit", c)->score(plain, plainRight);
+        QFAIL("no rubric was accepted");
+    } catch (const std::invalid_argument &ex) {
+        QVERIFY2(QString(ex.what()).contains("example q1 has no rubric"), ex.what());
+    }
+}
+
+void TestJudgeRewards::rubricImplicitAndLikert()
+{
+    ScriptedServer server(judgeScript, false, kPath);
+    const auto c = client(server);
+    const task::LegalQaExample e(question());
+    const task::LegalQaCompletion right(e, output("30日以内です。"));
+    const task::LegalQaCompletion wrong(e, output("14日以内です。"));
+    // Ratings 9 and 2: (9 − 1) / 9 = 8/9, (2 − 1) / 9 = 1/9.
+    for (const char *name : {"rubric_implicit", "likert_simple", "likert_reference"}) {
+        const auto r = make(name, c);
+        QVERIFY2(std::abs(r->score(e, right) - 8.0 / 9.0) < kTol, name);
+        QVERIFY2(std::abs(r->score(e, wrong) - 1.0 / 9.0) < kTol, name);
+    }
+    // What each one shows the judge: the rubric, the reference, or neither.
+    const std::vector<SeenRequest> seen = server.requests();
+    QCOMPARE(seen.size(), size_t(6));
+    QVERIFY(userText(seen[0]).find("30日以内.") != std::string::npos);                       // implicit: the rubric
+    QVERIFY(userText(seen[2]).find("30日以内に届け出なければなりません。") == std::string::npos); // simple: no reference
+    QVERIFY(userText(seen[4]).find("30日以内に届け出なければなりません。") != std::string::npos); // reference
+}
+
+void TestJudgeRewards::geval()
+{
+    // The reply writes 7, but the score token's top logprobs say 7 (0.6), 8 (0.3),
+    // "x" (0.05, not a score), 9 (0.005, below 0.01): G-Eval 7.333…, (7.333… − 1) / 9.
+    const json logprobs = {
+        {"content",
+         json::array({{{"token", "{\"rating\": "}, {"logprob", 0.0}, {"top_logprobs", json::array()}},
+                      {{"token", "7"},
+                       {"logprob", std::log(0.6)},
+                       {"top_logprobs", json::array({{{"token", "7"}, {"logprob", std::log(0.6)}},
+                                                     {{"token", "8"}, {"logprob", std::log(0.3)}},
+                                                     {{"token", "x"}, {"logprob", std::log(0.05)}},
+                                                     {{"token", "9"}, {"logprob", std::log(0.005)}}})}},
+                      {{"token", "}"}, {"logprob", 0.0}, {"top_logprobs", json::array()}}})}};
+    ScriptedServer server([&](int, const SeenRequest &, httplib::Response &res) {
+        res.set_content(completion("{\"rating\": 7}", logprobs), "application/json");
+    }, false, kPath);
+    const auto c = client(server);
+    const task::LegalQaExample e(question());
+    const task::LegalQaCompletion a(e, output("30日以内です。"));
+    const double g = (7 * 0.6 + 8 * 0.3) / 0.9;
+    QVERIFY(std::abs(make("likert_simple", c, R"({"geval": true})")->score(e, a) - (g - 1) / 9) < 1e-9);
+    const SeenRequest asked = server.requests().front();
+    QVERIFY(asked.body.value("logprobs", false));
+    QVERIFY(asked.body.value("top_logprobs", 0) >= 5);
+    // Without geval the rating written counts: (7 − 1) / 9.
+    QVERIFY(std::abs(make("likert_simple", c)->score(e, a) - 6.0 / 9.0) < kTol);
+}
+
+void TestJudgeRewards::failuresAreNone()
+{
+    ScriptedServer server(judgeScript, false, kPath);
+    const auto c = client(server, /*retries=*/1);
+    const auto coverage = make("coverage", c);
+    const task::LegalQaExample e(question());
+    const task::LegalQaCompletion ok(e, output("30日以内です。"));
+    const task::LegalQaCompletion failing(e, output("FAIL"));
+    const task::LegalQaCompletion garbled(e, output("GARBLE"));
+    std::vector<double> out;
+    reward::ScoreLog log;
+    coverage->scoreBatch({&e, &e, &e}, {&ok, &failing, &garbled}, out, &log);
+    QCOMPARE(out[0], 1.0);
+    QVERIFY(reward::isNone(out[1]));
+    QVERIFY(reward::isNone(out[2]));
+    const std::vector<reward::JudgeDecision> d = log.take();
+    QCOMPARE(d.size(), size_t(3));
+    QCOMPARE(d[1].attempts, 2); // 500, retried once, given up
+    QVERIFY2(d[1].error.find("HTTP 500") != std::string::npos, d[1].error.c_str());
+    QVERIFY(d[1].reply.empty());
+    QCOMPARE(d[2].attempts, 1); // answered, but no JSON in it: not retried, a parse failure
+    QCOMPARE(d[2].reply, std::string("I think it is fine."));
+    QVERIFY2(d[2].error.find("could not be read") != std::string::npos, d[2].error.c_str());
+    QVERIFY(reward::isNone(d[2].value));
+    const reward::Explanation x = coverage->explain(e, failing);
+    QCOMPARE(x.reason, reward::Reason::JudgeFailed);
+    QVERIFY(x.detail.find("HTTP 500") != std::string::npos);
+}
+
+void TestJudgeRewards::compositeAndConfig()
+{
+    ScriptedServer server(judgeScript, false, kPath);
+    QTemporaryDir dir;
+    const std::string cfg = R"({"task": "legal_qa", "components": [
+        {"reward": "citation_f1", "weight": 1},
+        {"reward": "coverage", "weight": 1},
+        {"reward": "consistency", "weight": 1},
+        {"reward": "rubric_explicit", "weight": 0, "options": {"mode": "all_items"}}],
+      "judge": {"url": ")" + server.url() + R"(", "model": "scripted", "retries": 0,
+                "cache": "judge_cache.sqlite", "price": {"prompt_per_million": 1}}})";
+    reward::RewardConfig rc = reward::parseRewardConfig(cfg, "cfg.json", reward::Registry::builtin());
+    rc.baseDir = dir.path().toStdString();
+    QCOMPARE(rc.components[3].options, std::string(R"({"mode":"all_items"})"));
+    // Stored with absolute paths; read back the same.
+    const reward::RewardConfig stored = reward::withAbsolutePaths(rc);
+    QVERIFY(json::parse(stored.judge)["cache"].get<std::string>() == dir.filePath("judge_cache.sqlite").toStdString());
+    const reward::RewardConfig back = reward::parseRewardConfig(reward::toJson(stored), "back", reward::Registry::builtin());
+    QCOMPARE(back.judge, stored.judge);
+    QCOMPARE(back.components[3].options, rc.components[3].options);
+
+    const reward::CompositeReward composite(rc, "cfg.json");
+    const task::LegalQaExample e(question());
+    const task::LegalQaCompletion right(e, output("30日以内です。"));
+    const task::LegalQaCompletion failing(e, output("FAIL"));
+    std::vector<std::vector<double>> components;
+    reward::ScoreLog log;
+    const std::vector<double> totals = composite.scoreBatch({&e, &e}, {&right, &failing}, components, &log);
+    // right: citation 1, coverage 1, consistency 1; rubric weighs 0 → (1 + 1 + 1) / 3 = 1.
+    QVERIFY(std::abs(totals[0] - 1.0) < kTol);
+    // failing: coverage and consistency None → the total is None.
+    QVERIFY(reward::isNone(totals[1]));
+    QVERIFY(reward::isNone(components[1][1]));
+    QCOMPARE(components[1][0], 1.0); // the citation is still scored
+    QVERIFY(QFile::exists(dir.filePath("judge_cache.sqlite")));
+    QVERIFY(log.take().size() >= 4);
+    // A config naming a judge reward without a judge.
+    const std::string noJudge = R"({"task": "legal_qa", "components": [{"reward": "coverage", "weight": 1}]})";
+    try {
+        reward::CompositeReward r(reward::parseRewardConfig(noJudge, "nj.json", reward::Registry::builtin()), "nj.json");
+        QFAIL("a judge reward without a judge was built");
+    } catch (const data::InputException &ex) {
+        QVERIFY2(QString(ex.what()).contains("nj.json") && QString(ex.what()).contains("judge: missing"), ex.what());
+    }
+}
+
+void TestJudgeRewards::badOptions()
+{
+    const auto configError = [](const std::string &judgeJson, const std::string &options = "") {
+        const std::string cfg = R"({"task": "legal_qa", "components": [{"reward": "rubric_explicit", "weight": 1)" +
+                                (options.empty() ? "" : ", \"options\": " + options) + "}], \"judge\": " + judgeJson +
+                                "}";
+        try {
+            reward::CompositeReward r(reward::parseRewardConfig(cfg, "bad.json", reward::Registry::builtin()), "bad.json");
+        } catch (const std::exception &e) {
+            return QString(e.what());
+        }
+        return QString("(no exception)");
+    };
+    const QString url = R"("url": "http://127.0.0.1:9/v1")";
+    QVERIFY2(configError("{}").contains("judge.url: missing"), qPrintable(configError("{}")));
+    QVERIFY(configError(R"({"backend": "grpc"})").contains("judge.backend"));
+    QVERIFY(configError("{" + url.toStdString() + R"(, "timeout": -1})").contains("judge.timeout"));
+    QVERIFY(configError("{" + url.toStdString() + R"(, "temprature": 0})").contains("judge.temprature: unknown key"));
+    QVERIFY(configError("{" + url.toStdString() + R"(, "response_format": "xml"})").contains("judge.response_format"));
+    QVERIFY(configError("{" + url.toStdString() + R"(, "top_logprobs": 30})").contains("judge.top_logprobs"));
+    QVERIFY(configError("{" + url.toStdString() + R"(, "price": {"per_token": 1}})").contains("judge.price.per_token"));
+    QVERIFY2(configError("{" + url.toStdString() + "}", R"({"mode": "every"})").contains("components[0]: options.mode"),
+             qPrintable(configError("{" + url.toStdString() + "}", R"({"mode": "every"})")));
+    QVERIFY(configError("{" + url.toStdString() + "}", R"({"mode": "all_items", "verdicts": "continuous"})")
+                .contains("continuous"));
+    QVERIFY(configError("{" + url.toStdString() + "}", R"({"rubric_file": "/nonexistent/r.json"})")
+                .contains("/nonexistent/r.json"));
+    QVERIFY(configError("{" + url.toStdString() + "}", R"({"temperature": 1})").contains("not an option of rubric_explicit"));
+    // The cache path must be a file SQLite can open.
+    QVERIFY(configError("{" + url.toStdString() + R"(, "cache": "/nonexistent/dir/c.sqlite"})").contains("c.sqlite"));
+}
+
+QTEST_GUILESS_MAIN(TestJudgeRewards)
+#include "tst_judgerewards.moc"
