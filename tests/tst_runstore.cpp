@@ -14,11 +14,13 @@
 
 #include <csignal>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <sys/wait.h>
 #include <unistd.h>
 
 using namespace rwb::store;
+namespace judge = rwb::judge;
 
 namespace {
 
@@ -265,6 +267,7 @@ private Q_SLOTS:
     void init();
     void blobCodec();
     void roundTripViews();
+    void judgeDecisionsAndNoneRewards();
     void roundTripApi();
     void paging();
     void filters_data();
@@ -307,6 +310,84 @@ void TestRunStore::blobCodec()
     QVERIFY(BlobCodec::decodeInts(BlobCodec::encode(ids)) == ids);
     QCOMPARE(static_cast<unsigned char>(BlobCodec::encode(ids)[4]), 1u);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, BlobCodec::decodeFloats("abc"));
+}
+
+// Schema 5: a None reward (NaN) is stored as NULL and read back as NaN; judge decisions go
+// with their rollout (deleted with it), and with evaluation predictions (replaced with them).
+void TestRunStore::judgeDecisionsAndNoneRewards()
+{
+    const std::string path = file("judge.sqlite");
+    RunStore store(path);
+    const int64_t run = store.beginRun("judged", RunKind::Grpo, "{}", "legal_qa");
+    judge::Decision ok;
+    ok.reward = "coverage";
+    ok.backend = "http http://127.0.0.1:8000/v1/chat/completions";
+    ok.request = R"({"messages":[]})";
+    ok.reply = R"({"coverage": {"score": "full-coverage"}})";
+    ok.verdict = R"({"coverage":1})";
+    ok.value = 1.0;
+    ok.latencySeconds = 0.25;
+    ok.promptTokens = 120;
+    ok.completionTokens = 30;
+    ok.cost = 0.001;
+    ok.attempts = 1;
+    judge::Decision failed = ok;
+    failed.reply.clear();
+    failed.verdict.clear();
+    failed.error = "judge http://…: HTTP 500; gave up after 3 attempts";
+    failed.value = std::numeric_limits<double>::quiet_NaN();
+    failed.attempts = 3;
+    failed.part = "items[2]";
+    Rollout a = makeRollout(0, 0, 0);
+    a.judgeDecisions = {ok};
+    Rollout b = makeRollout(0, 0, 1);
+    b.reward = std::numeric_limits<double>::quiet_NaN();
+    b.judgeDecisions = {ok, failed};
+    store.writeStep(run, 0, {{"reward", 0.5}}, {a, b}, {makePrompt(0)});
+    const auto rollouts = store.stepRollouts(run, 0);
+    QCOMPARE(rollouts.size(), size_t(2));
+    QVERIFY(!std::isnan(rollouts[0].rollout.reward));
+    QVERIFY(std::isnan(rollouts[1].rollout.reward));
+    QCOMPARE(count(store, "SELECT count(*) FROM v_rollouts WHERE reward IS NULL"), int64_t(1));
+
+    const auto all = store.judgeDecisions(run);
+    QCOMPARE(all.size(), size_t(3));
+    QCOMPARE(all[0].rolloutId, rollouts[0].id);
+    QCOMPARE(all[2].rolloutId, rollouts[1].id);
+    QCOMPARE(all[0].decision.reply, ok.reply);
+    QCOMPARE(all[0].decision.promptTokens, int64_t(120));
+    QCOMPARE(all[0].decision.latencySeconds, 0.25);
+    QCOMPARE(all[2].decision.part, std::string("items[2]"));
+    QCOMPARE(all[2].decision.attempts, 3);
+    QVERIFY(std::isnan(all[2].decision.value));
+    QCOMPARE(all[2].step, int64_t(0));
+    JudgeDecisionFilter f;
+    f.rolloutId = rollouts[1].id;
+    QCOMPARE(store.judgeDecisions(run, f).size(), size_t(2));
+    f.failuresOnly = true;
+    QCOMPARE(store.judgeDecisions(run, f).size(), size_t(1));
+    JudgeDecisionFilter byReward;
+    byReward.reward = "consistency";
+    QVERIFY(store.judgeDecisions(run, byReward).empty());
+    QCOMPARE(count(store, "SELECT count(*) FROM v_judge_decisions WHERE error <> '' AND value IS NULL"), int64_t(1));
+
+    // Evaluation decisions: replaced with their prediction, separate from the rollouts'.
+    EvalPrediction p{"e1", "x", "y", false, "{}"};
+    p.judgeDecisions = {ok, ok};
+    store.writeEvalPredictions(run, 0, {p});
+    p.judgeDecisions = {failed};
+    store.writeEvalPredictions(run, 0, {p});
+    JudgeDecisionFilter eval;
+    eval.evaluation = true;
+    const auto evals = store.judgeDecisions(run, eval);
+    QCOMPARE(evals.size(), size_t(1));
+    QCOMPARE(evals[0].exampleId, std::string("e1"));
+    QCOMPARE(evals[0].rolloutId, int64_t(0));
+    QCOMPARE(store.judgeDecisions(run).size(), size_t(3));
+    // Resuming from before the step drops the step's decisions with its rollouts.
+    store.discardAfter(run, -1);
+    QVERIFY(store.judgeDecisions(run).empty());
+    QVERIFY(store.judgeDecisions(run, eval).empty());
 }
 
 void TestRunStore::roundTripViews()
@@ -1022,6 +1103,7 @@ void TestRunStore::upgradeFromOlderVersions_data()
     QTest::newRow("version 1 (wave 1)") << 1;
     QTest::newRow("version 2") << 2;
     QTest::newRow("version 3") << 3;
+    QTest::newRow("version 4") << 4;
 }
 
 void TestRunStore::upgradeFromOlderVersions()
@@ -1030,14 +1112,17 @@ void TestRunStore::upgradeFromOlderVersions()
     const std::string path = file("old.sqlite");
     sqlite3 *db = nullptr;
     if (version >= 2) {
-        // A file as version 3 wrote it: version 4's schema without the task columns (the
-        // views, which name them, go too; the upgrade makes them again). Version 2: also
-        // without rollouts.entropies.
+        // A file as version 4 wrote it: version 5's schema without the judge decisions
+        // (rollouts.reward NOT NULL is not forged). Version 3: also without the task
+        // columns (the views, which name them, go too; the upgrade makes them again).
+        // Version 2: also without rollouts.entropies.
         { RunStore created(path); }
         QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        rawExec(db, "DROP VIEW v_runs; DROP VIEW v_rollouts; DROP VIEW v_eval_predictions; "
-                    "ALTER TABLE runs DROP COLUMN task; ALTER TABLE rollouts DROP COLUMN details_json; "
-                    "ALTER TABLE eval_predictions DROP COLUMN details_json");
+        rawExec(db, "DROP VIEW v_judge_decisions; DROP TABLE judge_decisions");
+        if (version <= 3)
+            rawExec(db, "DROP VIEW v_runs; DROP VIEW v_rollouts; DROP VIEW v_eval_predictions; "
+                        "ALTER TABLE runs DROP COLUMN task; ALTER TABLE rollouts DROP COLUMN details_json; "
+                        "ALTER TABLE eval_predictions DROP COLUMN details_json");
         if (version == 2)
             rawExec(db, "ALTER TABLE rollouts DROP COLUMN entropies");
         rawExec(db, ("PRAGMA user_version=" + std::to_string(version)).c_str());

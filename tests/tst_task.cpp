@@ -7,6 +7,7 @@
 #include "data/jsonl.h"
 #include "engine/job.h"
 #include "reward/companyrewards.h"
+#include "reward/judgerewards.h"
 #include "store/runstore.h"
 #include "task/catalog.h"
 #include "task/extractiontask.h"
@@ -24,6 +25,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "loopbackserver.h"
 #include "tinygrpo.h"
 
 using namespace rwb;
@@ -33,9 +35,12 @@ namespace {
 // ---- the "echo" task: the model is shown a word and should repeat it.
 
 // A record: {"id": "w1", "word": "きらめき"}.
-class EchoExample : public task::Example {
+class EchoExample : public task::Example, public task::JudgedExample {
 public:
     EchoExample(std::string id, std::string word) : m_id(std::move(id)), m_word(std::move(word)) {}
+    // What a judge sees: "Repeat: <word>", and the word as the reference.
+    std::string judgeQuestion() const override { return "Repeat: " + m_word; }
+    std::string judgeReference() const override { return m_word; }
     const std::string &id() const override { return m_id; }
     std::string goldText() const override { return m_word; }
     std::string metaJson() const override { return nlohmann::json{{"echo_word", m_word}}.dump(); }
@@ -161,6 +166,12 @@ task::Catalog echoCatalog()
     c.addTask(std::make_shared<EchoTask>());
     c.rewards().add({"echo_overlap", "echo", "bytes of the word in the answer",
                      [](const reward::RewardOptions &) { return std::make_unique<EchoOverlap>(); }});
+    // A judge reward of this task: the built-in Reference-Likert, through the config's judge.
+    c.rewards().add({"echo_judge", "echo", "an LLM judge's rating against the word",
+                     [](const reward::RewardOptions &o) {
+                         return reward::makeJudgeReward("likert_reference", o.judge, {}, "echo_judge");
+                     },
+                     false, true});
     return c;
 }
 
@@ -189,6 +200,7 @@ private Q_SLOTS:
     void unknownTaskIsNamed();
     void aTaskOfTheTestTrainsWithGrpo();
     void aTaskOfTheTestFineTunesAndEvaluates();
+    void aJudgedRunGoesOnThroughJudgeFailures();
 
 private:
     QTemporaryDir m_dir;
@@ -326,6 +338,101 @@ void TestTask::aTaskOfTheTestTrainsWithGrpo()
         return true;
     });
     QVERIFY(metaRows >= 1);
+}
+
+// GRPO with a judge that fails on about half the requests (HTTP 500 for answers of odd
+// length, no retries): the run finishes; a failed call makes that rollout's reward None
+// (NULL in the store) with advantage 0; the others are rated 10 when they contain the
+// word and 3 otherwise, (r − 1) / 9; every call is stored with its rollout and counted.
+void TestTask::aJudgedRunGoesOnThroughJudgeFailures()
+{
+    rwbtest::ScriptedServer judgeServer(
+        [](int, const rwbtest::SeenRequest &req, httplib::Response &res) {
+            const std::string user = req.body["messages"].back()["content"].get<std::string>();
+            const size_t open = user.find("<response>\n"), close = user.find("\n</response>");
+            const std::string response = user.substr(open + 11, close - open - 11);
+            const size_t ref = user.find("<reference_answer>\n"), refEnd = user.find("\n</reference_answer>");
+            const std::string word = user.substr(ref + 19, refEnd - ref - 19);
+            if (response.size() % 2 == 1) {
+                res.status = 500;
+                return;
+            }
+            const int rating = response.find(word) != std::string::npos ? 10 : 3;
+            res.set_content(nlohmann::json{{"choices", {{{"index", 0},
+                                                         {"message", {{"role", "assistant"},
+                                                                      {"content", "{\"rating\": " +
+                                                                                      std::to_string(rating) + "}"}}}}}},
+                                           {"usage", {{"prompt_tokens", 40}, {"completion_tokens", 5}}}}
+                                .dump(),
+                            "application/json");
+        },
+        false, "/v1/chat/completions");
+    const nlohmann::json rewardConfig = {
+        {"task", "echo"},
+        {"components", {{{"reward", "echo_judge"}, {"weight", 1}}}},
+        {"judge", {{"url", judgeServer.url()}, {"retries", 0}, {"breaker_threshold", 0}}}};
+    QVERIFY(writeFile(m_dir.path() + "/judged_reward.json", QByteArray::fromStdString(rewardConfig.dump())));
+    const task::Catalog catalog = echoCatalog();
+    train::GrpoConfig c = rwbtest::tinyGrpoConfig(m_dir.path(), "judged", 2, 4);
+    c.trainData = (m_dir.path() + "/echo.jsonl").toStdString();
+    c.evalData = c.trainData;
+    c.evalEvery = 2;
+    c.rewardConfig = (m_dir.path() + "/judged_reward.json").toStdString();
+    engine::JobControl control;
+    Sink sink;
+    const engine::JobOutcome out = train::runGrpo(c, catalog, control, sink);
+    QVERIFY2(sink.errors.empty(), sink.errors.empty() ? "" : sink.errors[0].c_str());
+    QCOMPARE(engine::toString(out.status), "finished");
+
+    const store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
+    int none = 0, rated = 0;
+    for (int step = 1; step <= 2; ++step) {
+        const auto rows = s.stepRollouts(out.runId, step);
+        QCOMPARE(rows.size(), size_t(8));
+        double failures = 0, sum = 0;
+        int given = 0;
+        for (const auto &r : rows) {
+            store::JudgeDecisionFilter f;
+            f.rolloutId = r.id;
+            const auto decisions = s.judgeDecisions(out.runId, f);
+            QCOMPARE(decisions.size(), size_t(1)); // one Reference-Likert call per rollout
+            const judge::Decision &d = decisions[0].decision;
+            QCOMPARE(d.reward, std::string("echo_judge"));
+            const EchoCompletion parsed(r.rollout.completion);
+            const bool odd = parsed.answer().size() % 2 == 1;
+            QCOMPARE(!d.error.empty(), odd);
+            if (odd) {
+                ++none;
+                failures += 1;
+                QVERIFY(std::isnan(r.rollout.reward));
+                QCOMPARE(r.rollout.advantage, 0.0);
+                QVERIFY(d.error.find("HTTP 500") != std::string::npos);
+            } else {
+                ++rated;
+                ++given;
+                const double expected = parsed.answer().find(r.gold) != std::string::npos ? 1.0 : 2.0 / 9.0;
+                QVERIFY2(std::abs(r.rollout.reward - expected) < 1e-12, qPrintable(QString::number(r.rollout.reward)));
+                sum += expected;
+            }
+        }
+        const auto metric = [&](const std::string &name) {
+            for (const auto &m : s.metrics(out.runId, name))
+                if (m.step == step)
+                    return m.value;
+            return std::nan("");
+        };
+        QCOMPARE(metric("judge/failures"), failures);
+        QCOMPARE(metric("judge/none_rewards"), failures);
+        QCOMPARE(metric("judge/calls"), 8.0);
+        if (given > 0)
+            QVERIFY(std::abs(metric("reward") - sum / given) < 1e-9); // the mean of the rewards given
+    }
+    // The judge answered some and failed some: both paths ran.
+    QVERIFY2(none > 0 && rated > 0, qPrintable(QString("%1 None, %2 rated").arg(none).arg(rated)));
+    // The evaluations' calls are stored with their predictions.
+    store::JudgeDecisionFilter eval;
+    eval.evaluation = true;
+    QCOMPARE(s.judgeDecisions(out.runId, eval).size(), size_t(6)); // 3 predictions at steps 0 and 2
 }
 
 void TestTask::aTaskOfTheTestFineTunesAndEvaluates()

@@ -212,8 +212,9 @@ protected:
 // coverage / consistency: one NitiBench-style call gives both grades.
 class LegalJudgeReward final : public JudgeReward {
 public:
-    LegalJudgeReward(bool coverage, std::shared_ptr<const judge::JudgeClient> client, JudgeRewardOptions o)
-        : JudgeReward(coverage ? "coverage" : "consistency", std::move(client), std::move(o)), m_coverage(coverage)
+    LegalJudgeReward(bool coverage, std::string name, std::shared_ptr<const judge::JudgeClient> client,
+                     JudgeRewardOptions o)
+        : JudgeReward(std::move(name), std::move(client), std::move(o)), m_coverage(coverage)
     {
     }
 
@@ -333,18 +334,22 @@ protected:
 // rubric_implicit, likert_simple, likert_reference: one 1–10 rating.
 class RatingReward final : public JudgeReward {
 public:
-    using JudgeReward::JudgeReward;
+    RatingReward(std::string kind, std::string name, std::shared_ptr<const judge::JudgeClient> client,
+                 JudgeRewardOptions options)
+        : JudgeReward(std::move(name), std::move(client), std::move(options)), m_kind(std::move(kind))
+    {
+    }
 
 protected:
     std::vector<Ask> makeAsks(const task::JudgedExample &e, const task::Completion &c,
                               const std::string &id) const override
     {
         Ask a;
-        if (m_name == "rubric_implicit")
+        if (m_kind == "rubric_implicit")
             a.messages = judge::rubricImplicitMessages(e.judgeQuestion(), c.answer(), rubricOf(e, id));
-        else if (m_name == "likert_reference") {
+        else if (m_kind == "likert_reference") {
             if (e.judgeReference().empty())
-                throw std::invalid_argument("likert_reference: example " + id + " has no reference answer");
+                throw std::invalid_argument(m_name + ": example " + id + " has no reference answer");
             a.messages = judge::likertReferenceMessages(e.judgeQuestion(), e.judgeReference(), c.answer());
         } else
             a.messages = judge::likertSimpleMessages(e.judgeQuestion(), c.answer());
@@ -352,6 +357,9 @@ protected:
         return {a};
     }
     Parsed parse(const Ask &, const ChatChoice &choice) const override { return rating(choice); }
+
+private:
+    std::string m_kind;
 };
 
 } // namespace
@@ -406,16 +414,17 @@ JudgeRewardOptions parseJudgeRewardOptions(const std::string &reward, const std:
     return o;
 }
 
-std::unique_ptr<Reward> makeJudgeReward(const std::string &name, std::shared_ptr<const judge::JudgeClient> client,
-                                        JudgeRewardOptions options)
+std::unique_ptr<Reward> makeJudgeReward(const std::string &kind, std::shared_ptr<const judge::JudgeClient> client,
+                                        JudgeRewardOptions options, const std::string &name)
 {
-    if (name == "coverage" || name == "consistency")
-        return std::make_unique<LegalJudgeReward>(name == "coverage", std::move(client), std::move(options));
-    if (name == "rubric_explicit")
-        return std::make_unique<RubricExplicitReward>(name, std::move(client), std::move(options));
-    if (name == "rubric_implicit" || name == "likert_simple" || name == "likert_reference")
-        return std::make_unique<RatingReward>(name, std::move(client), std::move(options));
-    throw std::invalid_argument("\"" + name + "\" is not a judge reward");
+    const std::string n = name.empty() ? kind : name;
+    if (kind == "coverage" || kind == "consistency")
+        return std::make_unique<LegalJudgeReward>(kind == "coverage", n, std::move(client), std::move(options));
+    if (kind == "rubric_explicit")
+        return std::make_unique<RubricExplicitReward>(n, std::move(client), std::move(options));
+    if (kind == "rubric_implicit" || kind == "likert_simple" || kind == "likert_reference")
+        return std::make_unique<RatingReward>(kind, n, std::move(client), std::move(options));
+    throw std::invalid_argument("\"" + kind + "\" is not a judge reward");
 }
 
 } // namespace rwb::reward

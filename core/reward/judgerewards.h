@@ -46,9 +46,11 @@ struct JudgeRewardOptions {
 JudgeRewardOptions parseJudgeRewardOptions(const std::string &reward, const std::string &json,
                                            const std::string &baseDir);
 
-// The judge rewards' names, for the registry: coverage, consistency, rubric_explicit,
-// rubric_implicit, likert_simple, likert_reference.
-std::unique_ptr<Reward> makeJudgeReward(const std::string &name, std::shared_ptr<const judge::JudgeClient> client,
-                                        JudgeRewardOptions options);
+// A judge reward of one of the kinds coverage, consistency, rubric_explicit,
+// rubric_implicit, likert_simple, likert_reference, registered under `name` (the kind
+// when empty: another task may register a kind under its own name). Throws
+// std::invalid_argument for an unknown kind, or when `client` is null.
+std::unique_ptr<Reward> makeJudgeReward(const std::string &kind, std::shared_ptr<const judge::JudgeClient> client,
+                                        JudgeRewardOptions options, const std::string &name = {});
 
 } // namespace rwb::reward

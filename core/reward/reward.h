@@ -1,5 +1,6 @@
 #pragma once
 
+#include "judge/decision.h"
 #include "task/task.h"
 
 #include <cmath>
@@ -51,25 +52,8 @@ enum class Reason {
 inline constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 inline bool isNone(double value) { return std::isnan(value); }
 
-// One call of a judge made while scoring: what the judge decisions view shows and the
-// run store keeps (table judge_decisions, docs/store.md).
-struct JudgeDecision {
-    size_t item = 0;            // index of the scored pair in the batch
-    std::string reward;         // the component ("coverage", "rubric_explicit")
-    std::string part;           // what of the rubric it judged: "" (all), "items[3]"
-    std::string backend;        // the judge's identity ("http http://…/chat/completions")
-    std::string request;        // the request body as sent (JSON)
-    std::string reply;          // the judge's raw reply text ("" when the call failed)
-    std::string verdict;        // what was parsed, as JSON ("" when nothing was)
-    std::string error;          // why there is no verdict (call or parse), "" when there is
-    double value = kNone;       // what the verdict gave the component (None when nothing)
-    double latencySeconds = 0.0;
-    int64_t promptTokens = 0;
-    int64_t completionTokens = 0;
-    double cost = 0.0;
-    bool cacheHit = false;
-    int attempts = 0;
-};
+// One call of a judge made while scoring (judge/decision.h).
+using JudgeDecision = judge::Decision;
 
 // What scoring produced besides the values. Components append from any thread.
 class ScoreLog {

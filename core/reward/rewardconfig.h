@@ -13,7 +13,7 @@ struct RewardComponent {
     double weight = 0.0;
     // The component's own settings, a JSON object ("" when none): for judge rewards,
     // e.g. {"mode": "all_items"} for rubric_explicit (docs/config.md).
-    std::string options;
+    std::string options{};
 };
 
 // A reward config (JSON), for example

@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include <bit>
+#include <cmath>
 #include <limits>
 #include <unordered_map>
 
@@ -50,7 +51,8 @@ struct RunStore::Impl {
     int version = 0;
 
     // Prepared once, reused for every step (the writer's hot path).
-    std::unique_ptr<Statement> insertStep, insertMetric, insertPrompt, findPrompt, insertRollout, dataVersion;
+    std::unique_ptr<Statement> insertStep, insertMetric, insertPrompt, findPrompt, insertRollout, insertDecision,
+        dataVersion;
     // run id → prompt id → prompts.id, for prompts known to be committed. Forgotten when
     // rows may have been deleted: by query() on this connection, or by any commit of
     // another connection (PRAGMA data_version moved since `promptIdsVersion`).
@@ -67,6 +69,7 @@ struct RunStore::Impl {
         insertPrompt.reset();
         findPrompt.reset();
         insertRollout.reset();
+        insertDecision.reset();
         dataVersion.reset();
         if (db)
             sqlite3_close_v2(db);
@@ -119,6 +122,42 @@ const char *opSql(ComponentCondition::Op op)
     return "<";
 }
 
+// Binds and runs one judge decision (a prepared insertDecision statement).
+void insertJudgeDecision(Statement &q, int64_t runId, int64_t step, int64_t rolloutId, const std::string &exampleId,
+                         const judge::Decision &d)
+{
+    q.bind(1, runId);
+    q.bind(2, step);
+    if (rolloutId > 0)
+        q.bind(3, rolloutId);
+    else
+        q.bindNull(3);
+    q.bindText(4, exampleId);
+    q.bindText(5, d.reward);
+    q.bindText(6, d.part);
+    q.bindText(7, d.backend);
+    q.bindText(8, d.request);
+    q.bindText(9, d.reply);
+    q.bindText(10, d.verdict);
+    q.bindText(11, d.error);
+    if (std::isnan(d.value))
+        q.bindNull(12);
+    else
+        q.bind(12, d.value);
+    q.bind(13, d.latencySeconds);
+    q.bind(14, d.promptTokens);
+    q.bind(15, d.completionTokens);
+    q.bind(16, d.cost);
+    q.bind(17, d.cacheHit ? 1 : 0);
+    q.bind(18, d.attempts);
+    q.run();
+}
+
+constexpr const char *kInsertDecision =
+    "INSERT INTO judge_decisions(run_id, step, rollout_id, example_id, reward, part, backend, request, reply, verdict, "
+    "error, value, latency, prompt_tokens, completion_tokens, cost, cache_hit, attempts) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
 // The columns every rollout listing reads, in the order readSummary() expects, for a file
 // of schema `version` (a file before version 4 read as it is has no details_json).
 std::string rolloutColumns(int version)
@@ -140,7 +179,7 @@ StoredRollout readSummary(const Statement &s)
     r.sampleIndex = static_cast<int>(s.columnInt(5));
     r.completion = s.columnText(6);
     r.answer = s.columnText(7);
-    r.reward = s.columnDouble(8);
+    r.reward = s.isNull(8) ? std::numeric_limits<double>::quiet_NaN() : s.columnDouble(8); // NULL: None
     r.rewardsJson = s.columnText(9);
     r.advantage = s.columnDouble(10);
     r.completionTokens = static_cast<int>(s.columnInt(11));
@@ -334,7 +373,10 @@ void RunStore::writeStep(int64_t runId, int64_t step, const std::vector<Metric> 
             insertRollout.bindBlob(10, blobView(r.logprobsNew, scratch[2]));
             insertRollout.bindBlob(11, blobView(r.logprobsRef, scratch[3]));
             insertRollout.bindBlob(12, blobView(r.advantages, scratch[4]));
-            insertRollout.bind(13, r.reward);
+            if (std::isnan(r.reward))
+                insertRollout.bindNull(13); // None: a judge failed
+            else
+                insertRollout.bind(13, r.reward);
             insertRollout.bindText(14, r.rewardsJson.empty() ? std::string_view("{}") : std::string_view(r.rewardsJson));
             insertRollout.bind(15, r.advantage);
             insertRollout.bind(16, r.completionTokens);
@@ -342,11 +384,17 @@ void RunStore::writeStep(int64_t runId, int64_t step, const std::vector<Metric> 
             insertRollout.bindBlob(18, blobView(r.entropies, scratch[5]));
             insertRollout.bindText(19, r.detailsJson.empty() ? std::string_view("{}") : std::string_view(r.detailsJson));
             insertRollout.run();
+            if (!r.judgeDecisions.empty()) {
+                const int64_t rolloutId = sqlite3_last_insert_rowid(d->db);
+                Statement &insertDecision = d->prepared(d->insertDecision, kInsertDecision);
+                for (const judge::Decision &jd : r.judgeDecisions)
+                    insertJudgeDecision(insertDecision, runId, step, rolloutId, "", jd);
+            }
         }
         t.commit();
     } catch (const StoreError &e) {
         for (auto *s : {&d->insertStep, &d->insertMetric, &d->insertPrompt, &d->findPrompt, &d->insertRollout,
-                        &d->dataVersion})
+                        &d->insertDecision, &d->dataVersion})
             if (*s)
                 (*s)->reset();
         if (e.what() == d->path + ": " + where + ": " + e.sqliteMessage())
@@ -396,6 +444,22 @@ void RunStore::writeEvalPredictions(int64_t runId, int64_t checkpointStep,
         s.bindText(7, p.rewardsJson.empty() ? std::string_view("{}") : std::string_view(p.rewardsJson));
         s.bindText(8, p.detailsJson.empty() ? std::string_view("{}") : std::string_view(p.detailsJson));
         s.run();
+        if (d->version >= 5) {
+            // The prediction replaced an earlier one of this checkpoint: so do its decisions.
+            Statement del(d->db,
+                          "DELETE FROM judge_decisions WHERE run_id = ? AND step = ? AND rollout_id IS NULL "
+                          "AND example_id = ?",
+                          d->path);
+            del.bind(1, runId);
+            del.bind(2, checkpointStep);
+            del.bindText(3, p.exampleId);
+            del.run();
+            if (!p.judgeDecisions.empty()) {
+                Statement ins(d->db, kInsertDecision, d->path);
+                for (const judge::Decision &jd : p.judgeDecisions)
+                    insertJudgeDecision(ins, runId, checkpointStep, 0, p.exampleId, jd);
+            }
+        }
     }
     t.commit();
 }
@@ -452,6 +516,12 @@ void RunStore::discardAfter(int64_t runId, int64_t step)
         s.bind(1, runId);
         s.bind(2, step);
         s.run();
+    }
+    if (d->version >= 5) { // the rollouts' decisions went with them; the evaluations' go here
+        Statement del(d->db, "DELETE FROM judge_decisions WHERE run_id = ? AND step > ?", d->path);
+        del.bind(1, runId);
+        del.bind(2, step);
+        del.run();
     }
     Statement s(d->db, "UPDATE runs SET status = 'running', message = '', finished = NULL WHERE id = ?", d->path);
     s.bind(1, runId);
@@ -550,6 +620,66 @@ std::vector<Checkpoint> RunStore::checkpoints(int64_t runId) const
     std::vector<Checkpoint> out;
     while (s.step())
         out.push_back({s.columnInt(0), s.columnText(1), s.columnText(2)});
+    return out;
+}
+
+std::vector<StoredJudgeDecision> RunStore::judgeDecisions(int64_t runId, const JudgeDecisionFilter &f) const
+{
+    std::vector<StoredJudgeDecision> out;
+    if (d->version < 5)
+        return out;
+    std::string sql = "SELECT id, run_id, step, coalesce(rollout_id, 0), example_id, reward, part, backend, request, "
+                      "reply, verdict, error, value, latency, prompt_tokens, completion_tokens, cost, cache_hit, "
+                      "attempts FROM judge_decisions WHERE run_id = ?";
+    sql += f.evaluation ? " AND rollout_id IS NULL" : " AND rollout_id IS NOT NULL";
+    if (f.rolloutId)
+        sql += " AND rollout_id = ?";
+    if (f.step)
+        sql += " AND step = ?";
+    if (f.exampleId)
+        sql += " AND example_id = ?";
+    if (f.reward)
+        sql += " AND reward = ?";
+    if (f.failuresOnly)
+        sql += " AND error <> ''";
+    sql += " ORDER BY id";
+    if (f.limit > 0)
+        sql += " LIMIT " + std::to_string(f.limit);
+    Statement q(d->db, sql, d->path);
+    int k = 1;
+    q.bind(k++, runId);
+    if (f.rolloutId)
+        q.bind(k++, *f.rolloutId);
+    if (f.step)
+        q.bind(k++, *f.step);
+    if (f.exampleId)
+        q.bindText(k++, *f.exampleId);
+    if (f.reward)
+        q.bindText(k++, *f.reward);
+    while (q.step()) {
+        StoredJudgeDecision r;
+        r.id = q.columnInt(0);
+        r.runId = q.columnInt(1);
+        r.step = q.columnInt(2);
+        r.rolloutId = q.columnInt(3);
+        r.exampleId = q.columnText(4);
+        judge::Decision &x = r.decision;
+        x.reward = q.columnText(5);
+        x.part = q.columnText(6);
+        x.backend = q.columnText(7);
+        x.request = q.columnText(8);
+        x.reply = q.columnText(9);
+        x.verdict = q.columnText(10);
+        x.error = q.columnText(11);
+        x.value = q.isNull(12) ? std::numeric_limits<double>::quiet_NaN() : q.columnDouble(12);
+        x.latencySeconds = q.columnDouble(13);
+        x.promptTokens = q.columnInt(14);
+        x.completionTokens = q.columnInt(15);
+        x.cost = q.columnDouble(16);
+        x.cacheHit = q.columnInt(17) != 0;
+        x.attempts = static_cast<int>(q.columnInt(18));
+        out.push_back(std::move(r));
+    }
     return out;
 }
 

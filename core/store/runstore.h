@@ -94,6 +94,9 @@ public:
     std::vector<Checkpoint> checkpoints(int64_t runId) const;
     // `checkpointStep` < 0: every checkpoint. Ordered by checkpoint, then example id.
     std::vector<StoredEvalPrediction> evalPredictions(int64_t runId, int64_t checkpointStep = -1) const;
+    // The judge decisions of a run matching `filter`, in the order they were written (a
+    // file before schema 5 has none). Throws StoreError for a SQLite failure.
+    std::vector<StoredJudgeDecision> judgeDecisions(int64_t runId, const JudgeDecisionFilter &filter = {}) const;
     // Rollouts matching `filter` with id > afterId, in id order, at most `limit`. Token
     // arrays are left empty (use rollout(id)). Throws StoreError for a bad FTS query or
     // a component name containing '"'.

@@ -29,6 +29,71 @@ std::string triggerSql(const char *table, const char *column)
            "END;\n";
 }
 
+std::string rolloutsSql(const char *name)
+{
+    return std::string("CREATE TABLE ") + name + R"SQL((
+  id                INTEGER PRIMARY KEY,
+  run_id            INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step              INTEGER NOT NULL,
+  prompt            INTEGER NOT NULL REFERENCES prompts(id) ON DELETE CASCADE,
+  group_index       INTEGER NOT NULL,
+  sample_index      INTEGER NOT NULL,
+  completion        TEXT NOT NULL,
+  answer            TEXT NOT NULL DEFAULT '',
+  token_ids         BLOB NOT NULL DEFAULT x'',
+  logprobs_old      BLOB NOT NULL DEFAULT x'',
+  logprobs_new      BLOB NOT NULL DEFAULT x'',
+  logprobs_ref      BLOB NOT NULL DEFAULT x'',
+  token_advantages  BLOB NOT NULL DEFAULT x'',
+  entropies         BLOB NOT NULL DEFAULT x'',
+  reward            REAL,
+  rewards_json      TEXT NOT NULL DEFAULT '{}',
+  advantage         REAL NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  truncated         INTEGER NOT NULL CHECK (truncated IN (0,1)),
+  details_json      TEXT NOT NULL DEFAULT '{}'
+);
+)SQL";
+}
+
+// The columns of rollouts, in their version-5 order (older files appended some).
+constexpr const char *kRolloutColumns =
+    "id, run_id, step, prompt, group_index, sample_index, completion, answer, token_ids, logprobs_old, "
+    "logprobs_new, logprobs_ref, token_advantages, entropies, reward, rewards_json, advantage, completion_tokens, "
+    "truncated, details_json";
+
+constexpr const char *kRolloutIndexes = R"SQL(
+CREATE INDEX rollouts_by_step ON rollouts(run_id, step);
+CREATE INDEX rollouts_by_prompt ON rollouts(prompt);
+)SQL";
+
+// Version 5: every judge call with the rollout (or evaluation prediction) it judged.
+constexpr const char *kJudgeSql = R"SQL(
+CREATE TABLE judge_decisions(
+  id                INTEGER PRIMARY KEY,
+  run_id            INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step              INTEGER NOT NULL,
+  rollout_id        INTEGER REFERENCES rollouts(id) ON DELETE CASCADE,
+  example_id        TEXT NOT NULL DEFAULT '',
+  reward            TEXT NOT NULL,
+  part              TEXT NOT NULL DEFAULT '',
+  backend           TEXT NOT NULL DEFAULT '',
+  request           TEXT NOT NULL,
+  reply             TEXT NOT NULL DEFAULT '',
+  verdict           TEXT NOT NULL DEFAULT '',
+  error             TEXT NOT NULL DEFAULT '',
+  value             REAL,
+  latency           REAL NOT NULL DEFAULT 0,
+  prompt_tokens     INTEGER NOT NULL DEFAULT 0,
+  completion_tokens INTEGER NOT NULL DEFAULT 0,
+  cost              REAL NOT NULL DEFAULT 0,
+  cache_hit         INTEGER NOT NULL DEFAULT 0 CHECK (cache_hit IN (0,1)),
+  attempts          INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX judge_decisions_by_rollout ON judge_decisions(rollout_id);
+CREATE INDEX judge_decisions_by_step ON judge_decisions(run_id, step);
+)SQL";
+
 // The stable views for other tools (version 4): columns are only ever appended.
 std::string viewsSql()
 {
@@ -55,6 +120,11 @@ CREATE VIEW v_reward_configs AS
 CREATE VIEW v_eval_predictions AS
   SELECT run_id, checkpoint_step, example_id, prediction, gold, correct, rewards_json, details_json
   FROM eval_predictions;
+
+CREATE VIEW v_judge_decisions AS
+  SELECT id AS decision_id, run_id, step, rollout_id, example_id, reward, part, backend, request, reply, verdict,
+         error, value, latency, prompt_tokens, completion_tokens, cost, cache_hit, attempts
+  FROM judge_decisions;
 )SQL";
 }
 
@@ -120,31 +190,8 @@ CREATE TABLE prompts(
   UNIQUE (run_id, prompt_id)
 );
 
-CREATE TABLE rollouts(
-  id                INTEGER PRIMARY KEY,
-  run_id            INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  step              INTEGER NOT NULL,
-  prompt            INTEGER NOT NULL REFERENCES prompts(id) ON DELETE CASCADE,
-  group_index       INTEGER NOT NULL,
-  sample_index      INTEGER NOT NULL,
-  completion        TEXT NOT NULL,
-  answer            TEXT NOT NULL DEFAULT '',
-  token_ids         BLOB NOT NULL DEFAULT x'',
-  logprobs_old      BLOB NOT NULL DEFAULT x'',
-  logprobs_new      BLOB NOT NULL DEFAULT x'',
-  logprobs_ref      BLOB NOT NULL DEFAULT x'',
-  token_advantages  BLOB NOT NULL DEFAULT x'',
-  entropies         BLOB NOT NULL DEFAULT x'',
-  reward            REAL NOT NULL,
-  rewards_json      TEXT NOT NULL DEFAULT '{}',
-  advantage         REAL NOT NULL,
-  completion_tokens INTEGER NOT NULL,
-  truncated         INTEGER NOT NULL CHECK (truncated IN (0,1)),
-  details_json      TEXT NOT NULL DEFAULT '{}'
-);
-CREATE INDEX rollouts_by_step ON rollouts(run_id, step);
-CREATE INDEX rollouts_by_prompt ON rollouts(prompt);
-
+@ROLLOUTS@
+@JUDGE@
 CREATE TABLE eval_predictions(
   run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   checkpoint_step INTEGER NOT NULL,
@@ -179,6 +226,8 @@ CREATE VIRTUAL TABLE rollouts_fts USING fts5(completion, content='rollouts', con
         const std::string triggers = triggerSql("prompts", "text") + triggerSql("rollouts", "completion");
         s.replace(s.find("@TRIGGERS@"), 10, triggers);
         s.replace(s.find("@VIEWS@"), 7, viewsSql());
+        s.replace(s.find("@ROLLOUTS@"), 10, rolloutsSql("rollouts") + kRolloutIndexes);
+        s.replace(s.find("@JUDGE@"), 7, kJudgeSql);
         return s;
     }();
     return sql;
@@ -239,6 +288,24 @@ DROP VIEW IF EXISTS v_rollouts;
 DROP VIEW IF EXISTS v_reward_configs;
 DROP VIEW IF EXISTS v_eval_predictions;
 )SQL";
+        // the views come back at the end of 4 → 5
+    }
+    if (fromVersion < 5) {
+        // 4 → 5: a rollout's reward may be None (NULL: a judge failed); the table is
+        // rebuilt because SQLite cannot drop a NOT NULL. Its search triggers and the
+        // views that read it go and come back; the rows keep their ids, so the search
+        // index stays right. And the judge decisions.
+        s += "DROP VIEW IF EXISTS v_rollouts;\n"
+             "DROP TRIGGER IF EXISTS rollouts_fts_delete;\n"
+             "DROP TRIGGER IF EXISTS rollouts_fts_update;\n";
+        s += rolloutsSql("rollouts_v5");
+        s += std::string("INSERT INTO rollouts_v5(") + kRolloutColumns + ") SELECT " + kRolloutColumns +
+             " FROM rollouts;\nDROP TABLE rollouts;\nALTER TABLE rollouts_v5 RENAME TO rollouts;\n";
+        s += kRolloutIndexes;
+        s += triggerSql("rollouts", "completion");
+        s += kJudgeSql;
+        s += "DROP VIEW IF EXISTS v_runs;\nDROP VIEW IF EXISTS v_metrics;\nDROP VIEW IF EXISTS v_reward_configs;\n"
+             "DROP VIEW IF EXISTS v_eval_predictions;\nDROP VIEW IF EXISTS v_judge_decisions;\n";
         s += viewsSql();
     }
     return s;

@@ -3,6 +3,8 @@
 // Plain records that go into and come out of the run store (see docs/store.md for the
 // tables and views they map to). Units: steps are optimizer steps from 0 or 1 as the
 // trainer counts them; log-probs are natural logarithms; times are ISO 8601 UTC text.
+#include "judge/decision.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,12 +48,14 @@ struct Rollout {
     std::vector<float> logprobsRef; // reference policy (adapters off)
     std::vector<float> advantages;  // per token, as used in the loss
     std::vector<float> entropies;   // per token: the policy's entropy (nats) in the update's forward pass
-    double reward = 0.0;            // the weighted composite actually optimized
+    double reward = 0.0;            // the weighted composite actually optimized; NaN: None (NULL in the file)
     std::string rewardsJson = "{}"; // each component's value: {"partial":0.8,"marker":1}
     double advantage = 0.0;         // the sequence-level advantage of this sample
     int completionTokens = 0;
     bool truncated = false;         // hit the token limit before the stop token
     std::string detailsJson = "{}"; // what the task parsed beyond the answer (citations, …), a JSON object
+    // The judge calls its rewards made (judge_decisions, written with the rollout).
+    std::vector<judge::Decision> judgeDecisions{};
 };
 
 struct EvalPrediction {
@@ -61,6 +65,7 @@ struct EvalPrediction {
     bool correct = false;
     std::string rewardsJson = "{}";
     std::string detailsJson = "{}"; // what the task parsed beyond the answer
+    std::vector<judge::Decision> judgeDecisions{}; // the judge calls its rewards made
 };
 
 struct RunInfo {
@@ -142,6 +147,27 @@ struct SqlValue {
     int64_t integer = 0;
     double real = 0.0;
     std::string bytes; // Text (UTF-8) or Blob
+};
+
+// A judge decision as stored: the decision and what it belongs to.
+struct StoredJudgeDecision {
+    int64_t id = 0;
+    int64_t runId = 0;
+    int64_t step = 0;          // the rollout's step, or the checkpoint step of an evaluation
+    int64_t rolloutId = 0;     // 0 for a decision on an evaluation prediction
+    std::string exampleId;     // the evaluation prediction's example ("" for rollouts)
+    judge::Decision decision;  // decision.item is 0
+};
+
+// Which judge decisions of a run to list; every set field narrows the result (AND).
+struct JudgeDecisionFilter {
+    std::optional<int64_t> rolloutId;
+    std::optional<int64_t> step;
+    std::optional<std::string> exampleId; // evaluation predictions of this example
+    bool evaluation = false;              // true: evaluation decisions only; false: rollouts' only
+    std::optional<std::string> reward;
+    bool failuresOnly = false;            // with an error
+    int limit = 0;                        // 0: all
 };
 
 } // namespace rwb::store

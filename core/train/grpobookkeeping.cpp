@@ -98,6 +98,33 @@ Metrics Trainer::stepMetrics(const SampledStep &step, const UpdateResult &u) con
             pen.push_back(s.overlong);
         metrics.emplace_back("rewards/overlong/mean", meanOf(pen));
     }
+    metrics.emplace_back("reward_time", step.rewardSeconds);
+    if (m_judged) {
+        // The judge's share of the step (docs/judges.md, "Metrics"): every call made for
+        // the step's samples, cache hits included.
+        double calls = 0, failures = 0, hits = 0, latency = 0, promptTokens = 0, completionTokens = 0, cost = 0,
+               none = 0;
+        for (const Sample &s : samples) {
+            none += std::isnan(s.reward) ? 1.0 : 0.0;
+            for (const reward::JudgeDecision &d : s.decisions) {
+                calls += 1;
+                failures += d.error.empty() ? 0.0 : 1.0;
+                hits += d.cacheHit ? 1.0 : 0.0;
+                latency += d.latencySeconds;
+                promptTokens += static_cast<double>(d.promptTokens);
+                completionTokens += static_cast<double>(d.completionTokens);
+                cost += d.cost;
+            }
+        }
+        metrics.emplace_back("judge/calls", calls);
+        metrics.emplace_back("judge/failures", failures);
+        metrics.emplace_back("judge/none_rewards", none);
+        metrics.emplace_back("judge/cache_hits", hits);
+        metrics.emplace_back("judge/latency_mean", calls - hits > 0 ? latency / (calls - hits) : 0.0);
+        metrics.emplace_back("judge/prompt_tokens", promptTokens);
+        metrics.emplace_back("judge/completion_tokens", completionTokens);
+        metrics.emplace_back("judge/cost", cost);
+    }
     if (c.dynamicSampling) {
         metrics.emplace_back("dynamic_sampling/rounds", step.rounds);
         metrics.emplace_back("dynamic_sampling/groups_trained", static_cast<double>(step.trainedGroups.size()));
@@ -138,6 +165,7 @@ void Trainer::storeRows(const SampledStep &step, UpdateResult &u, std::vector<st
         r.rewardsJson = rewardsJson(s.components, c.overlongPenalty ? &s.overlong : nullptr);
         r.completionTokens = static_cast<int>(s.tokens.size());
         r.truncated = s.truncated;
+        r.judgeDecisions = s.decisions;
         if (rowOf[i] >= 0) {
             const auto k = static_cast<size_t>(rowOf[i]);
             if (!u.oldLogProbs[k].empty())

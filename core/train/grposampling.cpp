@@ -63,6 +63,7 @@ SampledStep Trainer::sample(int stepIndex)
         m_timings.generate += since(t);
         t = Clock::now();
         score(more);
+        out.rewardSeconds += since(t);
         m_timings.reward += since(t);
         const size_t firstGroup = out.samples.size() / static_cast<size_t>(G);
         out.samples.insert(out.samples.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));

@@ -23,11 +23,14 @@ void Trainer::score(std::vector<Sample> &samples) const
         completions.push_back(s.parsed.get());
     }
     std::vector<std::vector<double>> components;
-    const std::vector<double> totals = m_reward->scoreBatch(examples, completions, components);
+    reward::ScoreLog log;
+    const std::vector<double> totals = m_reward->scoreBatch(examples, completions, components, &log);
     for (size_t i = 0; i < samples.size(); ++i) {
         samples[i].reward = totals[i];
         samples[i].components = std::move(components[i]);
     }
+    for (reward::JudgeDecision &d : log.take())
+        samples[d.item].decisions.push_back(std::move(d));
     if (c.overlongPenalty) {
         std::vector<double> lengths;
         for (const Sample &s : samples)
@@ -51,6 +54,7 @@ Metrics Trainer::evaluate(int stepIndex)
     std::vector<store::EvalPrediction> predictions;
     std::vector<double> rewards;
     double outputTokens = 0.0;
+    double judgeFailures = 0.0;
     for (size_t from = 0; from < m_eval.size(); from += static_cast<size_t>(c.evalBatch)) {
         const size_t to = std::min(m_eval.size(), from + static_cast<size_t>(c.evalBatch));
         std::vector<std::vector<int32_t>> prompts;
@@ -71,7 +75,13 @@ Metrics Trainer::evaluate(int stepIndex)
             completions.push_back(parsed.back().get());
         }
         std::vector<std::vector<double>> components;
-        const std::vector<double> totals = m_reward->scoreBatch(examples, completions, components);
+        reward::ScoreLog log;
+        const std::vector<double> totals = m_reward->scoreBatch(examples, completions, components, &log);
+        std::vector<std::vector<reward::JudgeDecision>> decisions(examples.size());
+        for (reward::JudgeDecision &d : log.take()) {
+            judgeFailures += d.error.empty() ? 0.0 : 1.0;
+            decisions[d.item].push_back(std::move(d));
+        }
         for (size_t k = 0; k < examples.size(); ++k) {
             const task::Example &example = *examples[k];
             metrics->add(example, *parsed[k]);
@@ -83,6 +93,7 @@ Metrics Trainer::evaluate(int stepIndex)
             p.correct = metrics->correct(example, *parsed[k]);
             p.rewardsJson = rewardsJson(components[k]);
             p.detailsJson = parsed[k]->detailsJson();
+            p.judgeDecisions = std::move(decisions[k]);
             predictions.push_back(std::move(p));
         }
     }
@@ -95,6 +106,8 @@ Metrics Trainer::evaluate(int stepIndex)
     out.emplace_back("eval/reward", meanOf(rewards));
     out.emplace_back("eval/mean_output_tokens", outputTokens / n);
     out.emplace_back("eval/seconds_per_sample", since(t0) / n);
+    if (m_judged)
+        out.emplace_back("eval/judge_failures", judgeFailures);
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "data/jsonl.h"
 #include "engine/job.h"
+#include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "store/runstore.h"
 #include "task/catalog.h"
@@ -103,6 +104,9 @@ void Trainer::setUp()
     m_task = &m_catalog.get(rc.task, c.rewardConfig, "task");
     m_thinking = rc.thinking;
     m_reward = std::make_unique<reward::CompositeReward>(rc, c.rewardConfig, registry);
+    for (const reward::RewardComponent &component : rc.components)
+        if (const reward::Registry::Entry *e = registry.find(component.reward); e && e->needsJudge)
+            m_judged = true;
 
     m_tok = tokenizer::loadTokenizer(c.model);
     m_format = tokenizer::PromptFormat::forModel(c.model, *m_tok);

@@ -88,7 +88,8 @@ struct Sample {
     std::unique_ptr<task::Completion> parsed; // what the task made of it
     std::vector<double> components;
     double overlong = 0.0;
-    double reward = 0.0; // the weighted composite (+ the over-long penalty), what is optimized
+    double reward = 0.0; // the weighted composite (+ the over-long penalty), what is optimized; NaN: None
+    std::vector<reward::JudgeDecision> decisions; // the judge calls its rewards made
 };
 
 // A step's samples: every group sampled, and which of them are trained on.
@@ -96,6 +97,7 @@ struct SampledStep {
     std::vector<Sample> samples;     // groups of G, in sampling order
     std::vector<size_t> trainedGroups; // indices of groups in `samples`
     int rounds = 0;                  // generation rounds (dynamic sampling)
+    double rewardSeconds = 0.0;      // wall time of scoring (judges included)
 };
 
 // What the update made of the rows trained on (rows = trainedGroups' samples, in order).
@@ -160,6 +162,7 @@ private:
     std::unique_ptr<tokenizer::Tokenizer> m_tok;
     tokenizer::PromptFormat m_format;
     std::unique_ptr<reward::CompositeReward> m_reward;
+    bool m_judged = false; // a component of the reward asks an LLM judge (judge/* metrics)
     std::vector<Item> m_train;
     std::vector<Item> m_eval;
     std::unique_ptr<PromptOrder> m_order;
