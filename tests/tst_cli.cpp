@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+
+#include "loopbackserver.h"
 #include <QtTest>
 
 #include <cmath>
@@ -114,6 +116,7 @@ private Q_SLOTS:
     void embed();
     void benchRewards();
     void rewardList();
+    void judgeCheckAndRubricGenerate();
     void rewardCompare();
 
     void dataSynth();
@@ -508,6 +511,96 @@ void TestCli::benchRewards()
     QVERIFY2(o.value("evaluations_per_second").toDouble(0) > 0.0, qPrintable(r.out));
     QCOMPARE(o.value("components").toArray().size(), 3);
     QCOMPARE(o.value("threads").toInt(), 1);
+}
+
+// rwb judge check against a scripted judge (and one that is down), and rwb rubric generate
+// from facts and from a judge whose reply for one question has too few items.
+void TestCli::judgeCheckAndRubricGenerate()
+{
+    QTemporaryDir dir;
+    rwbtest::ScriptedServer server([](int, const rwbtest::SeenRequest &req, httplib::Response &res) {
+        const std::string user = req.body["messages"].back()["content"].get<std::string>();
+        nlohmann::json content;
+        if (user.find("rubric items") != std::string::npos) {
+            nlohmann::json items = nlohmann::json::array();
+            const int n = user.find("30日以内") != std::string::npos ? 2 : 7; // too few for one question
+            for (int i = 0; i < n; ++i)
+                items.push_back({{"title", "t" + std::to_string(i)},
+                                 {"description", i == 0 ? "Pitfall Criteria: 誤った期限を述べている。"
+                                                        : "Essential Criteria: 項目" + std::to_string(i)},
+                                 {"weight", i == 0 ? -2 : 5}});
+            content = {{"rubric", items}};
+        } else {
+            content = {{"ok", true}};
+        }
+        res.set_content(nlohmann::json{{"model", "scripted-judge"},
+                                       {"choices", {{{"index", 0}, {"message", {{"role", "assistant"},
+                                                                                {"content", content.dump()}}}}}},
+                                       {"usage", {{"prompt_tokens", 12}, {"completion_tokens", 4}}}}
+                            .dump(),
+                        "application/json");
+    }, false, "/v1/chat/completions");
+    const QString judgeFile = dir.filePath("judge.json");
+    {
+        QFile f(judgeFile);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(nlohmann::json{{"url", server.url()}, {"retries", 0}}.dump()));
+    }
+    const Result ok = runRwb({"judge", "check", "--config", judgeFile});
+    QVERIFY2(ok.exitCode == 0, qPrintable(ok.err));
+    const QJsonObject o = parseObject(linesOf(ok.out).at(0));
+    QCOMPARE(o.value("ok").toBool(), true);
+    QCOMPARE(o.value("model").toString(), QString("scripted-judge"));
+    QCOMPARE(o.value("prompt_tokens").toInt(), 12);
+    QCOMPARE(o.value("reply").toString(), QString(R"({"ok":true})"));
+
+    // A judge nobody answers: exit 1, the URL and the reason on stderr.
+    const QString downFile = dir.filePath("down.json");
+    {
+        QFile f(downFile);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(nlohmann::json{
+            {"url", "http://127.0.0.1:" + std::to_string(rwbtest::closedPort()) + "/v1"}, {"retries", 0}}.dump()));
+    }
+    const Result down = runRwb({"judge", "check", "--config", downFile});
+    QCOMPARE(down.exitCode, 1);
+    QVERIFY2(down.err.contains("could not connect"), qPrintable(down.err));
+
+    // From facts: every bundled sample gets a rubric; a line without facts is reported.
+    const QString samples = resourcePath("samples/legal_qa_samples.jsonl");
+    const Result facts = runRwb({"rubric", "generate", "--input", samples, "--out", dir.filePath("r.jsonl"),
+                                 "--from-facts", "--limit", "3"});
+    QVERIFY2(facts.exitCode == 0, qPrintable(facts.err));
+    QFile out(dir.filePath("r.jsonl"));
+    QVERIFY(out.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = out.readAll().split('\n');
+    QCOMPARE(lines.size(), 4); // 3 lines and the final newline
+    const QJsonObject first = QJsonDocument::fromJson(lines[0]).object();
+    const QJsonArray rubric = first.value("rubric").toArray();
+    QVERIFY(rubric.size() >= 2);
+    QVERIFY(rubric.at(0).toObject().value("description").toString().startsWith("Essential Criteria: 回答は"));
+
+    // From a judge: two questions, one answered with 2 items (< 7) → written without a rubric.
+    const QString two = dir.filePath("two.jsonl");
+    {
+        QFile f(two);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"id": "a", "question": "届出はいつまでに必要ですか。", "reference_answer": "30日以内です。", "law_codes": [1]}
+{"id": "b", "question": "手数料はいくらですか。", "reference_answer": "5,000円です。", "law_codes": [2]}
+)");
+    }
+    const Result judged = runRwb({"rubric", "generate", "--input", two, "--out", dir.filePath("j.jsonl"), "--judge",
+                                  judgeFile});
+    QCOMPARE(judged.exitCode, 1);
+    QVERIFY2(judged.err.contains("(a): no rubric: the generated rubric has 2 items, not 7–20"), qPrintable(judged.err));
+    QVERIFY2(judged.err.contains("rubrics: 1 of 2 questions, 1 failed"), qPrintable(judged.err));
+    QFile j(dir.filePath("j.jsonl"));
+    QVERIFY(j.open(QIODevice::ReadOnly));
+    const QList<QByteArray> jl = j.readAll().split('\n');
+    QVERIFY(!QJsonDocument::fromJson(jl[0]).object().contains("rubric"));
+    const QJsonArray generated = QJsonDocument::fromJson(jl[1]).object().value("rubric").toArray();
+    QCOMPARE(generated.size(), 7);
+    QCOMPARE(generated.at(0).toObject().value("weight").toInt(), -2);
 }
 
 void TestCli::rewardList()

@@ -10,6 +10,8 @@
 #include "judge/judgeclient.h"
 #include "judge/judgeconfig.h"
 #include "judge/rubric.h"
+#include "judge/rubricgen.h"
+#include "eval/legalgrader.h"
 #include "reward/compositereward.h"
 #include "reward/judgerewards.h"
 #include "reward/registry.h"
@@ -168,6 +170,7 @@ private Q_SLOTS:
     void failuresAreNone();
     void compositeAndConfig();
     void badOptions();
+    void explicitAgainstReferenceGrader();
 };
 
 void TestJudgeRewards::legal()
@@ -432,6 +435,98 @@ void TestJudgeRewards::badOptions()
     QVERIFY(configError("{" + url.toStdString() + "}", R"({"temperature": 1})").contains("not an option of rubric_explicit"));
     // The cache path must be a file SQLite can open.
     QVERIFY(configError("{" + url.toStdString() + R"(, "cache": "/nonexistent/dir/c.sqlite"})").contains("c.sqlite"));
+}
+
+// The demo's rubric task: the bundled legal samples with rubrics made from their facts
+// (rubricFromFacts), judged item by item by an oracle that says "met" exactly when the
+// item's quoted value (「…」) occurs in the answer as written. Explicit aggregation must
+// then give, for every sample,
+//   max(0, (Σ_facts w·present − 2·(pitfall values present)) / Σ_facts w),
+// and where the reference grader's fact verdicts ("stated", after its normalization) are
+// used for "present", the same value except where the answer writes a value in another
+// form: exactly two samples, q25-c4 (3ヶ月以内 for 3か月以内) and q39-c1 (1000万円 for
+// 1,000万円) — which the oracle, like a literal judge, misses and the grader does not.
+void TestJudgeRewards::explicitAgainstReferenceGrader()
+{
+    ScriptedServer oracle([](int, const SeenRequest &req, httplib::Response &res) {
+        const std::string user = userText(req);
+        const auto sectionOf = [&](const std::string &tag) {
+            const size_t open = user.find("<" + tag + ">\n"), close = user.find("\n</" + tag + ">");
+            return user.substr(open + tag.size() + 3, close - open - tag.size() - 3);
+        };
+        const std::string item = sectionOf("rubric_item"), response = sectionOf("response");
+        const size_t a = item.find("「"), b = item.find("」");
+        const std::string value = item.substr(a + 3, b - a - 3);
+        const bool met = response.find(value) != std::string::npos;
+        res.set_content(completion(json{{"explanation", "oracle"}, {"criteria_met", met}}.dump()), "application/json");
+    }, false, kPath);
+    const auto c = client(oracle);
+    const auto r = make("rubric_explicit", c);
+    const data::LegalQuestionReadResult read =
+        data::readLegalQuestions(RWB_RESOURCES_DIR "/samples/legal_qa_samples.jsonl");
+    QCOMPARE(read.questions.size(), size_t(188));
+    int rightFull = 0, rightTotal = 0, exact = 0, contradictionsBelowOne = 0, contradictions = 0;
+    std::vector<std::string> differ;
+    // Scored in one batch (the judge client runs the ~750 item calls 4 at a time).
+    std::vector<std::unique_ptr<task::LegalQaExample>> examples;
+    std::vector<std::unique_ptr<task::LegalQaCompletion>> completions;
+    std::vector<const task::Example *> ex;
+    std::vector<const task::Completion *> co;
+    for (data::LegalQuestion q : read.questions) {
+        q.rubric = judge::toRaR(judge::rubricFromFacts(q)).dump();
+        examples.push_back(std::make_unique<task::LegalQaExample>(q));
+        completions.push_back(std::make_unique<task::LegalQaCompletion>(*examples.back(), q.completion));
+        ex.push_back(examples.back().get());
+        co.push_back(completions.back().get());
+    }
+    std::vector<double> scores;
+    r->scoreBatch(ex, co, scores, nullptr);
+    for (size_t i = 0; i < examples.size(); ++i) {
+        const data::LegalQuestion &q = examples[i]->question();
+        const task::LegalQaExample &e = *examples[i];
+        const task::LegalQaCompletion &comp = *completions[i];
+        const double score = scores[i];
+        // The grader's fact verdicts and the rubric's pitfalls.
+        const judge::Rubric &rubric = *e.judgeRubric();
+        const auto present = [&](const judge::RubricItem &item) {
+            const size_t a = item.criterion.find("「"), b = item.criterion.find("」");
+            return comp.answer().find(item.criterion.substr(a + 3, b - a - 3)) != std::string::npos;
+        };
+        double earned = 0, graderEarned = 0, total = 0;
+        size_t k = 0;
+        for (const eval::FactGrade &f : comp.grade().facts) {
+            const judge::RubricItem &item = rubric.items[k++];
+            total += item.weight;
+            earned += present(item) ? item.weight : 0.0;
+            graderEarned += f.stated ? item.weight : 0.0;
+        }
+        for (; k < rubric.items.size(); ++k)
+            if (present(rubric.items[k])) {
+                earned += rubric.items[k].weight;
+                graderEarned += rubric.items[k].weight;
+            }
+        QVERIFY2(std::abs(score - std::max(0.0, earned / total)) < kTol, q.id.c_str());
+        if (std::abs(score - std::max(0.0, graderEarned / total)) < kTol)
+            ++exact;
+        else
+            differ.push_back(q.id);
+        if (q.label == "right") {
+            ++rightTotal;
+            rightFull += std::abs(score - 1.0) < kTol ? 1 : 0;
+        }
+        if (comp.grade().consistency == 0.0) {
+            ++contradictions;
+            contradictionsBelowOne += score < 1.0 ? 1 : 0;
+        }
+    }
+    QCOMPARE(exact, 186);
+    QCOMPARE(differ, (std::vector<std::string>{"q25-c4", "q39-c1"}));
+    QCOMPARE(rightFull, rightTotal - 1); // every right answer earns 1 but q39-c1 (q25-c4 is a duplicate citation)
+    // A contradiction the deterministic pitfall names costs points; a wrong value that is
+    // not the named pitfall does not (the rubric names one plausible wrong value per fact,
+    // the grader knows every value of the slot).
+    qInfo("contradicting answers scored below 1 by the rubric: %d of %d", contradictionsBelowOne, contradictions);
+    QVERIFY(contradictions > 0);
 }
 
 QTEST_GUILESS_MAIN(TestJudgeRewards)

@@ -28,5 +28,7 @@ int embedCommand(const std::vector<std::string> &args);
 int embedBench(const std::vector<std::string> &args);
 // "rwb bench store", called by benchCommand (lives with the store commands).
 int storeBench(const std::vector<std::string> &args);
+int judgeCommand(const std::vector<std::string> &args);
+int rubricCommand(const std::vector<std::string> &args);
 
 } // namespace rwb::cli

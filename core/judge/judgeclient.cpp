@@ -427,6 +427,33 @@ std::vector<JudgeCall> JudgeClient::run(const std::vector<ChatRequest> &requests
     return calls;
 }
 
+CheckResult checkJudge(const JudgeClient &client)
+{
+    ChatRequest r;
+    r.messages = {{"system", "You are a test of a grading service. Reply with JSON only."},
+                  {"user", "Reply with {\"ok\": true}."}};
+    r.sampling = client.options().sampling;
+    r.sampling.responseFormat = ResponseFormat::JsonObject;
+    r.sampling.maxTokens = 16;
+    r.sampling.logprobs = false;
+    r.sampling.topLogprobs = 0;
+    r.sampling.n = 1;
+    CheckResult out;
+    const Clock::time_point start = Clock::now();
+    try {
+        const ChatReply reply = client.backend().complete(r, out.attempts);
+        out.ok = true;
+        out.model = reply.model;
+        out.reply = reply.choices.front().content;
+        out.promptTokens = reply.promptTokens;
+        out.completionTokens = reply.completionTokens;
+    } catch (const std::exception &e) {
+        out.error = e.what();
+    }
+    out.seconds = secondsSince(start);
+    return out;
+}
+
 JudgeCall JudgeClient::run(const ChatRequest &request) const
 {
     return run(std::vector<ChatRequest>{request}).front();

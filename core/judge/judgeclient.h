@@ -111,6 +111,25 @@ std::string chatReplyJson(const ChatReply &reply);
 // (local needs a folder; http needs a URL). Contacts nothing.
 std::shared_ptr<const JudgeBackend> makeBackend(const JudgeOptions &options);
 
+class JudgeClient;
+
+// What a test call of a judge gave (checkJudge).
+struct CheckResult {
+    bool ok = false;
+    std::string error;  // why not, when not ok
+    std::string model;  // as the server named it
+    std::string reply;  // the reply text
+    double seconds = 0.0;
+    int attempts = 0;
+    int64_t promptTokens = 0;
+    int64_t completionTokens = 0;
+};
+
+// Sends one small request ("reply with {\"ok\": true}") straight to the client's backend,
+// past every cache: whether the judge answers, how fast, and as which model. Never throws
+// for a judge that does not answer (see CheckResult::error).
+CheckResult checkJudge(const JudgeClient &client);
+
 class JudgeClient {
 public:
     // Opens the cache when options.cachePath is set (throws std::runtime_error naming the

@@ -1,0 +1,171 @@
+// rwb judge check: a test call to the judge a config names. rwb rubric generate: rubrics
+// for a task's questions, from their reference facts or asked of a judge.
+
+#include "cli.h"
+#include "commands.h"
+
+#include "data/jsonl.h"
+#include "data/legalquestion.h"
+#include "judge/judgeclient.h"
+#include "judge/judgeconfig.h"
+#include "judge/rubricgen.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace rwb::cli {
+
+namespace {
+
+using json = nlohmann::json;
+
+const char *const kJudgeHelp = R"(rwb judge — the LLM judge of judge rewards
+
+Usage: rwb judge check --config C.json
+
+  check      send one small request to the judge the file names, without the cache, and
+             print what came back: the model, latency, tokens, and the reply
+  --config   a reward config with a "judge" object, or a file holding just that object
+             (docs/judges.md)
+
+Exit code 0 when the judge answered, 1 when it did not (the message says why).
+)";
+
+const char *const kRubricHelp = R"(rwb rubric — rubrics for rubric rewards
+
+Usage: rwb rubric generate --input Q.jsonl --out O.jsonl (--from-facts | --judge C.json)
+                           [--min-items 7] [--max-items 20] [--limit N]
+
+  --input Q.jsonl   legal-QA questions (docs/data-legal-qa.md)
+  --out O.jsonl     the same lines with "rubric" (RaR's form) added
+  --from-facts      deterministic: one Essential / Important item per reference fact and one
+                    Pitfall per fact with a plausible wrong value (the demo's rubric task)
+  --judge C.json    ask the judge C.json names (a reward config with "judge", or the judge
+                    object alone) for min–max items following Rubrics as Rewards' four
+                    principles; a question whose rubric fails is written without one and
+                    reported
+  --limit N         the first N questions only
+
+Prints one line per question that failed, then a summary; exit code 1 when any failed.
+)";
+
+// The judge object of a file: its "judge" when it is a reward config, else the file.
+judge::JudgeOptions loadJudge(const std::string &path)
+{
+    const std::string text = data::readTextFile(path);
+    const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object())
+        throw data::InputException({path, 0, "not a JSON object (a reward config with \"judge\", or a judge object)"});
+    const std::string object = j.contains("judge") ? j["judge"].dump() : text;
+    return judge::parseJudgeOptions(object, path, std::filesystem::path(path).parent_path().string());
+}
+
+int judgeCheck(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"config"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kJudgeHelp;
+        return kExitOk;
+    }
+    judge::JudgeOptions options = loadJudge(args.required("config"));
+    options.noCache = true;
+    const judge::JudgeClient client(options);
+    const judge::CheckResult r = judge::checkJudge(client);
+    json out = {{"backend", client.backend().identity()},
+                {"model", r.model},
+                {"ok", r.ok},
+                {"seconds", r.seconds},
+                {"attempts", r.attempts},
+                {"prompt_tokens", r.promptTokens},
+                {"completion_tokens", r.completionTokens},
+                {"reply", r.reply}};
+    if (!r.ok)
+        out["error"] = r.error;
+    std::cout << out.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
+    if (!r.ok) {
+        printError(r.error);
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+int rubricGenerate(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"input", "out", "judge", "min-items", "max-items", "limit"}, {"from-facts", "help"}});
+    if (args.has("help")) {
+        std::cout << kRubricHelp;
+        return kExitOk;
+    }
+    const bool fromFacts = args.has("from-facts");
+    if (fromFacts == args.has("judge"))
+        throw UsageError{"give exactly one of --from-facts and --judge"};
+    const int minItems = static_cast<int>(args.number("min-items", 7));
+    const int maxItems = static_cast<int>(args.number("max-items", 20));
+    if (minItems < 1 || maxItems < minItems)
+        throw UsageError{"--min-items must be at least 1 and at most --max-items"};
+    const std::string input = args.required("input");
+    std::vector<data::LegalQuestion> questions = data::readLegalQuestions(input).questions;
+    if (args.has("limit") && static_cast<size_t>(args.number("limit", 0)) < questions.size())
+        questions.resize(static_cast<size_t>(args.number("limit", 0)));
+
+    size_t failed = 0;
+    if (fromFacts) {
+        for (data::LegalQuestion &q : questions) {
+            try {
+                q.rubric = judge::toRaR(judge::rubricFromFacts(q)).dump();
+            } catch (const std::exception &e) {
+                ++failed;
+                printError(input + ":" + std::to_string(q.line) + ": " + e.what());
+            }
+        }
+    } else {
+        const judge::JudgeClient client(loadJudge(args.value("judge")));
+        std::vector<judge::ChatRequest> requests;
+        for (const data::LegalQuestion &q : questions) {
+            judge::ChatRequest r;
+            r.messages = judge::rubricGenerationMessages(q.question, q.referenceAnswer, minItems, maxItems);
+            r.sampling = client.options().sampling;
+            r.sampling.responseFormat = judge::ResponseFormat::JsonObject; // a rubric's length varies
+            r.sampling.maxTokens = std::max(r.sampling.maxTokens, 2048);
+            requests.push_back(std::move(r));
+        }
+        const std::vector<judge::JudgeCall> calls = client.run(requests);
+        for (size_t i = 0; i < questions.size(); ++i) {
+            data::LegalQuestion &q = questions[i];
+            try {
+                if (!calls[i].ok())
+                    throw std::runtime_error(calls[i].error);
+                q.rubric = judge::toRaR(judge::parseGeneratedRubric(calls[i].reply->choices.front().content,
+                                                                     minItems, maxItems))
+                               .dump();
+            } catch (const std::exception &e) {
+                ++failed;
+                printError(input + ":" + std::to_string(q.line) + " (" + q.id + "): no rubric: " + e.what());
+            }
+        }
+    }
+    writeOutput(args.required("out"), [&](std::ostream &out) {
+        for (const data::LegalQuestion &q : questions)
+            out << data::toJsonLine(q) << "\n";
+    });
+    std::cerr << "rubrics: " << questions.size() - failed << " of " << questions.size() << " questions"
+              << (failed ? ", " + std::to_string(failed) + " failed" : std::string()) << "\n";
+    return failed ? kExitFailure : kExitOk;
+}
+
+} // namespace
+
+int judgeCommand(const std::vector<std::string> &args)
+{
+    return dispatch("judge", kJudgeHelp, args, {{"check", judgeCheck}});
+}
+
+int rubricCommand(const std::vector<std::string> &args)
+{
+    return dispatch("rubric", kRubricHelp, args, {{"generate", rubricGenerate}});
+}
+
+} // namespace rwb::cli
