@@ -26,7 +26,7 @@ namespace {
 const char *const kScoreHelp = R"(rwb reward score — score completions with a reward config
 
 Usage: rwb reward score --config C.json --input I.jsonl [--output O.jsonl]
-                        [--skip-invalid] [--explain] [--summary]
+                        [--skip-invalid] [--explain] [--summary] [--no-cache]
 
   --config C.json    reward config: {"task", "thinking", "components": [{"reward", "weight"}]}
   --input I.jsonl    one line per completion, a dataset line of the config's task with
@@ -39,11 +39,14 @@ Usage: rwb reward score --config C.json --input I.jsonl [--output O.jsonl]
   --skip-invalid     report malformed lines on stderr and go on (default: stop, exit 2)
   --explain          add "explanations": {component: why} to each output line
   --summary          print a table of component statistics (to stdout with --output,
-                     else to stderr)
+                     else to stderr), and for judge rewards the calls, failures, cache
+                     hits, tokens and cost
+  --no-cache         do not read or write the judge's cache file (docs/judges.md)
 
 Output, one line per input line in order:
   {"id": …, "total": x, "components": {"partial": x, …}}
-total = Σ wᵢ·rᵢ / Σ wᵢ. Errors: "file:line: reason", exit code 2.
+total = Σ wᵢ·rᵢ / Σ wᵢ; a component a judge could not give is null (None), and so is the
+total then. Errors: "file:line: reason", exit code 2.
 )";
 
 const char *const kCompareHelp = R"(rwb reward compare — how several reward configs rank the same completions
@@ -89,9 +92,13 @@ std::vector<task::Record> readCompletions(const task::Task &task, const std::str
 
 struct Stat {
     double sum = 0, sumSq = 0, min = INFINITY, max = -INFINITY;
-    size_t n = 0;
+    size_t n = 0, none = 0;
     void add(double v)
     {
+        if (std::isnan(v)) { // None: a judge gave no verdict
+            ++none;
+            return;
+        }
         sum += v;
         sumSq += v * v;
         min = std::min(min, v);
@@ -130,7 +137,7 @@ std::string pad(const std::string &s, size_t width)
 
 int score(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"config", "input", "output"}, {"skip-invalid", "explain", "summary", "help"}});
+    const Args args(argv, {{"config", "input", "output"}, {"skip-invalid", "explain", "summary", "no-cache", "help"}});
     if (args.has("help")) {
         std::cout << kScoreHelp;
         return kExitOk;
@@ -139,7 +146,12 @@ int score(const std::vector<std::string> &argv)
     const std::string inputPath = args.required("input");
     const std::string outputPath = args.value("output");
     const task::Catalog &catalog = task::Catalog::builtin();
-    const reward::RewardConfig config = reward::loadRewardConfig(configPath, catalog.rewards());
+    reward::RewardConfig config = reward::loadRewardConfig(configPath, catalog.rewards());
+    if (args.has("no-cache") && !config.judge.empty()) {
+        nlohmann::json judge = nlohmann::json::parse(config.judge);
+        judge.erase("cache"); // neither read nor written; the client still answers repeats once
+        config.judge = judge.dump();
+    }
     const reward::CompositeReward composite(config, configPath, catalog.rewards());
     const task::Task &task = catalog.get(config.task, configPath, "task");
     const std::vector<task::Record> records = readCompletions(task, inputPath, args.has("skip-invalid"));
@@ -157,30 +169,47 @@ int score(const std::vector<std::string> &argv)
     const bool progress = stderrIsTerminal() && records.size() >= 1000;
     const auto start = std::chrono::steady_clock::now();
     const std::unique_ptr<task::MetricSet> metrics = task.metrics();
-    for (size_t i = 0; i < records.size(); ++i) {
-        const task::Example &example = *records[i].example;
-        const std::unique_ptr<task::Completion> parsed = task.parse(example, records[i].completion, config.thinking);
-        const reward::CompositeReward::Scores s = composite.score(example, *parsed);
-        nlohmann::ordered_json j;
-        j["id"] = example.id();
-        j["total"] = s.total;
-        nlohmann::ordered_json comps = nlohmann::ordered_json::object();
-        for (size_t c = 0; c < composite.size(); ++c) {
-            comps[composite.componentName(c)] = s.components[c];
-            stats[c].add(s.components[c]);
+    // In batches, so that a judge's calls (and an embedding endpoint's) go out together.
+    constexpr size_t kBatch = 256;
+    std::vector<reward::JudgeDecision> decisions;
+    for (size_t from = 0; from < records.size(); from += kBatch) {
+        const size_t to = std::min(records.size(), from + kBatch);
+        std::vector<std::unique_ptr<task::Completion>> parsed;
+        std::vector<const task::Example *> examples;
+        std::vector<const task::Completion *> completions;
+        for (size_t i = from; i < to; ++i) {
+            parsed.push_back(task.parse(*records[i].example, records[i].completion, config.thinking));
+            examples.push_back(records[i].example.get());
+            completions.push_back(parsed.back().get());
         }
-        stats.back().add(s.total);
-        j["components"] = std::move(comps);
-        if (args.has("explain")) {
-            nlohmann::ordered_json ex = nlohmann::ordered_json::object();
-            for (const reward::Explanation &e : composite.explain(example, *parsed))
-                ex[e.reward] = e.detail;
-            j["explanations"] = std::move(ex);
+        std::vector<std::vector<double>> components;
+        reward::ScoreLog log;
+        const std::vector<double> totals = composite.scoreBatch(examples, completions, components, &log);
+        for (reward::JudgeDecision &d : log.take())
+            decisions.push_back(std::move(d));
+        for (size_t k = 0; k < examples.size(); ++k) {
+            const task::Example &example = *examples[k];
+            nlohmann::ordered_json j;
+            j["id"] = example.id();
+            j["total"] = totals[k]; // None (a judge failed) is written as null
+            nlohmann::ordered_json comps = nlohmann::ordered_json::object();
+            for (size_t c = 0; c < composite.size(); ++c) {
+                comps[composite.componentName(c)] = components[k][c];
+                stats[c].add(components[k][c]);
+            }
+            stats.back().add(totals[k]);
+            j["components"] = std::move(comps);
+            if (args.has("explain")) {
+                nlohmann::ordered_json ex = nlohmann::ordered_json::object();
+                for (const reward::Explanation &e : composite.explain(example, *parsed[k]))
+                    ex[e.reward] = e.detail;
+                j["explanations"] = std::move(ex);
+            }
+            metrics->add(example, *parsed[k]);
+            out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         }
-        metrics->add(example, *parsed);
-        out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-        if (progress && (i % 1000 == 0 || i + 1 == records.size()))
-            std::cerr << "\rscored " << (i + 1) << "/" << records.size() << std::flush;
+        if (progress)
+            std::cerr << "\rscored " << to << "/" << records.size() << std::flush;
     }
     if (progress)
         std::cerr << "\n";
@@ -219,6 +248,24 @@ int score(const std::vector<std::string> &argv)
             counts += (counts.empty() ? "" : ", ") + (name.rfind("n_", 0) == 0 ? "N_" + name.substr(2) : name) + " " +
                       std::to_string(value);
         sum << (counts.empty() ? "" : " (" + counts + ")") << "\n";
+        if (!decisions.empty()) {
+            size_t failures = 0, hits = 0;
+            int64_t promptTokens = 0, completionTokens = 0;
+            double cost = 0.0, latency = 0.0;
+            for (const reward::JudgeDecision &d : decisions) {
+                failures += d.error.empty() ? 0 : 1;
+                hits += d.cacheHit ? 1 : 0;
+                promptTokens += d.promptTokens;
+                completionTokens += d.completionTokens;
+                cost += d.cost;
+                latency += d.latencySeconds;
+            }
+            const size_t sent = decisions.size() - hits;
+            sum << "judge: " << decisions.size() << " calls (" << hits << " from the cache), " << failures
+                << " failed; " << promptTokens << " prompt + " << completionTokens << " completion tokens, cost "
+                << fixed(cost, 4) << "; mean latency " << fixed(sent ? latency / sent : 0.0, 2) << " s; "
+                << stats.back().none << " totals None\n";
+        }
     }
     return kExitOk;
 }
