@@ -11,6 +11,8 @@
 #include "judge/judgeconfig.h"
 #include "judge/rubric.h"
 #include "judge/rubricgen.h"
+#include "judge/judgedata.h"
+#include "judge/judgeprompts.h"
 #include "eval/legalgrader.h"
 #include "reward/compositereward.h"
 #include "reward/judgerewards.h"
@@ -24,6 +26,7 @@
 #include "loopbackserver.h"
 
 #include <cmath>
+#include <map>
 
 using namespace rwb;
 using rwbtest::ScriptedServer;
@@ -171,6 +174,7 @@ private Q_SLOTS:
     void compositeAndConfig();
     void badOptions();
     void explicitAgainstReferenceGrader();
+    void judgeTrainingData();
 };
 
 void TestJudgeRewards::legal()
@@ -527,6 +531,51 @@ void TestJudgeRewards::explicitAgainstReferenceGrader()
     // the grader knows every value of the slot).
     qInfo("contradicting answers scored below 1 by the rubric: %d of %d", contradictionsBelowOne, contradictions);
     QVERIFY(contradictions > 0);
+}
+
+// rwb judge data's examples: the answers made from a reference answer get the grader's
+// labels (worked out by hand for this question below), and each target is a reply the
+// coverage / consistency rewards read back to the same labels.
+void TestJudgeRewards::judgeTrainingData()
+{
+    data::LegalQuestion q = question(false);
+    q.referenceAnswer = "30日以内に、甲局長に届け出なければなりません。";
+    q.facts = {{12, "deadline", "30日以内"}, {12, "authority", "甲局長"}};
+    q.slotValues = {{"deadline", {"14日以内", "30日以内"}}, {"authority", {"乙局長", "甲局長"}}};
+    const std::vector<std::string> others{"手数料は5,000円です。"};
+    const std::vector<judge::JudgeExample> examples = judge::legalJudgeExamples(q, others, 1, 0);
+    std::map<std::string, const judge::JudgeExample *> byKind;
+    for (const judge::JudgeExample &e : examples)
+        byKind[e.kind] = &e;
+    QCOMPARE(byKind.size(), size_t(5)); // right, vague, wrong, wrong_vague, other
+    // right: both facts stated, nothing else → full, no contradiction.
+    QCOMPARE(byKind["right"]->coverage, 1.0);
+    QVERIFY(!byKind["right"]->contradiction);
+    // vague: one of the two facts replaced by a vague phrase → partial, no contradiction.
+    QCOMPARE(byKind["vague"]->coverage, 0.5);
+    QVERIFY(!byKind["vague"]->contradiction);
+    // wrong: one value replaced by the slot's other value → the other fact still stated:
+    // partial, and a contradiction.
+    QCOMPARE(byKind["wrong"]->coverage, 0.5);
+    QVERIFY(byKind["wrong"]->contradiction);
+    // wrong_vague: one wrong, the other vague → none, contradiction.
+    QCOMPARE(byKind["wrong_vague"]->coverage, 0.0);
+    QVERIFY(byKind["wrong_vague"]->contradiction);
+    // other: another question's answer, no value of these slots → none, no contradiction.
+    QCOMPARE(byKind["other"]->coverage, 0.0);
+    QVERIFY(!byKind["other"]->contradiction);
+    for (const judge::JudgeExample &e : examples) {
+        const judge::LegalVerdict v = judge::parseLegalReply(e.target);
+        QCOMPARE(v.coverage, e.coverage);
+        QCOMPARE(v.contradiction, e.contradiction);
+        QVERIFY(!v.usedFallback);
+        // The request is the one the rewards send for that answer.
+        const auto sent = judge::legalCoverageMessages(q.question, q.referenceAnswer, e.answer);
+        QCOMPARE(e.messages.size(), sent.size());
+        QCOMPARE(e.messages[1].content, sent[1].content);
+    }
+    // Deterministic for (seed, index); another index draws again.
+    QCOMPARE(judge::legalJudgeExamples(q, others, 1, 0)[2].answer, examples[2].answer);
 }
 
 QTEST_GUILESS_MAIN(TestJudgeRewards)

@@ -8,12 +8,14 @@
 #include "data/legalquestion.h"
 #include "judge/judgeclient.h"
 #include "judge/judgeconfig.h"
+#include "judge/judgedata.h"
 #include "judge/rubricgen.h"
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace rwb::cli {
@@ -25,11 +27,19 @@ using json = nlohmann::json;
 const char *const kJudgeHelp = R"(rwb judge — the LLM judge of judge rewards
 
 Usage: rwb judge check --config C.json
+       rwb judge data --input Q.jsonl --out O.jsonl [--seed N] [--limit N]
 
   check      send one small request to the judge the file names, without the cache, and
              print what came back: the model, latency, tokens, and the reply
   --config   a reward config with a "judge" object, or a file holding just that object
              (docs/judges.md)
+
+  data       training data for a small legal-QA judge: for each question of Q.jsonl up to
+             five answers made from its reference answer (right, a fact left vague, a
+             fact's value changed, both, another question's answer), labelled by the
+             reference grader, as chat lines {"id", "task": "chat", "messages",
+             "completion", "label", "coverage", "contradiction"}: the exact request of the
+             coverage / consistency rewards and the verdict JSON to answer (rwb sft)
 
 Exit code 0 when the judge answered, 1 when it did not (the message says why).
 )";
@@ -89,6 +99,49 @@ int judgeCheck(const std::vector<std::string> &argv)
         printError(r.error);
         return kExitFailure;
     }
+    return kExitOk;
+}
+
+int judgeData(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"input", "out", "seed", "limit"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kJudgeHelp;
+        return kExitOk;
+    }
+    std::vector<data::LegalQuestion> questions = data::readLegalQuestions(args.required("input")).questions;
+    if (args.has("limit") && static_cast<size_t>(args.number("limit", 0)) < questions.size())
+        questions.resize(static_cast<size_t>(args.number("limit", 0)));
+    std::vector<std::string> references;
+    for (const data::LegalQuestion &q : questions)
+        references.push_back(q.referenceAnswer);
+    const auto seed = static_cast<uint64_t>(args.number("seed", 1));
+    std::map<std::string, size_t> counts;
+    size_t lines = 0;
+    writeOutput(args.required("out"), [&](std::ostream &out) {
+        for (size_t i = 0; i < questions.size(); ++i)
+            for (const judge::JudgeExample &e : judge::legalJudgeExamples(questions[i], references, seed, i)) {
+                json messages = json::array();
+                for (const judge::ChatMessage &m : e.messages)
+                    messages.push_back({{"role", m.role}, {"content", m.content}});
+                nlohmann::ordered_json line;
+                line["id"] = e.id;
+                line["task"] = "chat";
+                line["messages"] = std::move(messages);
+                line["completion"] = e.target;
+                line["label"] = e.kind;
+                line["coverage"] = e.coverage;
+                line["contradiction"] = e.contradiction;
+                out << line.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
+                ++counts[(e.coverage >= 1 ? "full" : e.coverage > 0 ? "partial" : "none") +
+                         std::string(e.contradiction ? "/contradiction" : "/consistent")];
+                ++lines;
+            }
+    });
+    std::cerr << "judge data: " << lines << " lines from " << questions.size() << " questions;";
+    for (const auto &[label, n] : counts)
+        std::cerr << " " << label << " " << n;
+    std::cerr << "\n";
     return kExitOk;
 }
 
@@ -160,7 +213,7 @@ int rubricGenerate(const std::vector<std::string> &argv)
 
 int judgeCommand(const std::vector<std::string> &args)
 {
-    return dispatch("judge", kJudgeHelp, args, {{"check", judgeCheck}});
+    return dispatch("judge", kJudgeHelp, args, {{"check", judgeCheck}, {"data", judgeData}});
 }
 
 int rubricCommand(const std::vector<std::string> &args)
