@@ -16,6 +16,8 @@
 #include "loopbackserver.h"
 
 #include <cmath>
+#include <functional>
+#include <set>
 
 using namespace rwb;
 using namespace rwb::judge;
@@ -91,6 +93,9 @@ private Q_SLOTS:
     void slowTrickle();
     void droppedConnection();
     void circuitBreaker();
+    void breakerHalfOpenLetsOneTrialThrough();
+    void clientErrorsDoNotOpenTheBreaker();
+    void failuresAndCutRepliesAreNotKept();
     void duplicatesAndMemo();
     void persistentCache();
     void concurrency();
@@ -144,6 +149,37 @@ void TestJudgeClient::cacheKey()
     QVERIFY(judge::cacheKey(id, request("Is the sky green?"), "m") != k);
     QVERIFY(judge::cacheKey(id, request(), "other-model") != k);
     QVERIFY(judge::cacheKey("http http://other/v1/chat/completions", request(), "m") != k);
+    // Every other sampling parameter takes part too.
+    const std::vector<std::function<void(SamplingParams &)>> changes = {
+        [](SamplingParams &s) { s.topP = 0.9; },
+        [](SamplingParams &s) { s.stop = {"}"}; },
+        [](SamplingParams &s) { s.n = 2; },
+        [](SamplingParams &s) { s.responseFormat = ResponseFormat::JsonObject; },
+        [](SamplingParams &s) {
+            s.responseFormat = ResponseFormat::JsonSchema;
+            s.schema = R"({"type":"object"})";
+        },
+        [](SamplingParams &s) { s.logprobs = true; },
+        [](SamplingParams &s) {
+            s.logprobs = true;
+            s.topLogprobs = 5;
+        },
+    };
+    std::set<std::string> keys{k};
+    for (const auto &change : changes) {
+        ChatRequest r = request();
+        change(r.sampling);
+        keys.insert(judge::cacheKey(id, r, "m"));
+    }
+    QCOMPARE(keys.size(), changes.size() + 1); // all different
+    ChatRequest otherSchema = request();
+    otherSchema.sampling.responseFormat = ResponseFormat::JsonSchema;
+    otherSchema.sampling.schema = R"({"type":"object","properties":{}})";
+    QVERIFY(!keys.count(judge::cacheKey(id, otherSchema, "m"))); // a changed schema misses
+    // The API key is in neither the key nor the body.
+    qputenv("RWB_TEST_JUDGE_KEY", "sk-secret");
+    QVERIFY(requestJson(request(), "m").find("sk-secret") == std::string::npos);
+    qunsetenv("RWB_TEST_JUDGE_KEY");
 }
 
 void TestJudgeClient::parseReplies()
@@ -440,6 +476,98 @@ void TestJudgeClient::circuitBreaker()
     QCOMPARE(client.stats().failures, uint64_t(3));
 }
 
+void TestJudgeClient::breakerHalfOpenLetsOneTrialThrough()
+{
+    // Opened by two failures; after the cooldown, 4 concurrent calls: exactly one is sent
+    // (the trial, answered slowly), the other three are refused while it is in flight.
+    std::atomic<bool> healthy{false};
+    ScriptedServer server([&healthy](int, const SeenRequest &, httplib::Response &res) {
+        if (!healthy) {
+            res.status = 503;
+            return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        res.set_content(completion("ok"), "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(server), /*retries=*/0);
+    o.breakerThreshold = 2;
+    o.breakerCooldownSeconds = 0.2;
+    o.concurrency = 4;
+    JudgeClient client(o);
+    QVERIFY(!client.run(request("a")).ok());
+    QVERIFY(!client.run(request("b")).ok());
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    healthy = true;
+    const std::vector<JudgeCall> calls = client.run({request("c"), request("d"), request("e"), request("f")});
+    int sent = 0, refused = 0;
+    for (const JudgeCall &c : calls) {
+        sent += c.ok() ? 1 : 0;
+        refused += QString::fromStdString(c.error).contains("a trial call is under way") ? 1 : 0;
+    }
+    QCOMPARE(sent, 1);
+    QCOMPARE(refused, 3);
+    QCOMPARE(server.requests().size(), size_t(3));
+    // The trial's answer closed the breaker: everything goes through again.
+    QVERIFY(client.run(request("g")).ok());
+}
+
+void TestJudgeClient::clientErrorsDoNotOpenTheBreaker()
+{
+    // Twenty 400s in a row (a prompt too long, say): the server is up, the breaker stays
+    // closed (threshold 2) and every call is sent.
+    ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {
+        res.status = 400;
+        res.set_content(R"({"error": {"message": "maximum context length exceeded"}})", "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(server), /*retries=*/0);
+    o.breakerThreshold = 2;
+    JudgeClient client(o);
+    for (int i = 0; i < 5; ++i) {
+        const JudgeCall c = client.run(request("q" + std::to_string(i)));
+        QVERIFY(!c.ok());
+        QCOMPARE(c.attempts, 1);
+    }
+    QCOMPARE(server.requests().size(), size_t(5));
+}
+
+void TestJudgeClient::failuresAndCutRepliesAreNotKept()
+{
+    // A failed request is answered with its failure for a while, not sent again.
+    ScriptedServer down([](int, const SeenRequest &, httplib::Response &res) { res.status = 500; }, false, kPath);
+    JudgeClient c1(options(serverUrl(down), /*retries=*/0));
+    QVERIFY(!c1.run(request()).ok());
+    const JudgeCall again = c1.run(request());
+    QVERIFY(!again.ok());
+    QCOMPARE(again.attempts, 0);
+    QVERIFY(QString::fromStdString(again.error).contains("HTTP 500"));
+    QCOMPARE(down.requests().size(), size_t(1));
+    // A reply cut off by max_tokens is neither remembered nor cached: asked again, sent again.
+    QTemporaryDir dir;
+    ScriptedServer cut([](int, const SeenRequest &, httplib::Response &res) {
+        json j = json::parse(completion("{\"rating\": "));
+        j["choices"][0]["finish_reason"] = "length";
+        res.set_content(j.dump(), "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(cut));
+    o.cachePath = dir.filePath("c.sqlite").toStdString();
+    JudgeClient c2(o);
+    QVERIFY(c2.run(request()).ok());
+    QVERIFY(!c2.run(request()).cacheHit);
+    QCOMPARE(cut.requests().size(), size_t(2));
+    QCOMPARE(JudgeCache(o.cachePath).size(), int64_t(0));
+    // forget(): a kept reply goes from memory and file.
+    ScriptedServer fine([](int, const SeenRequest &, httplib::Response &res) {
+        res.set_content(completion("garble"), "application/json");
+    }, false, kPath);
+    o.url = serverUrl(fine);
+    JudgeClient c3(o);
+    const JudgeCall first = c3.run(request("x"));
+    QVERIFY(c3.run(request("x")).cacheHit);
+    c3.forget(first.key);
+    QVERIFY(!c3.run(request("x")).cacheHit);
+    QCOMPARE(fine.requests().size(), size_t(2));
+}
+
 void TestJudgeClient::duplicatesAndMemo()
 {
     ScriptedServer server([](int n, const SeenRequest &, httplib::Response &res) {
@@ -566,6 +694,10 @@ void TestJudgeClient::badOptions()
     JudgeOptions badUrl = o;
     badUrl.url = "ftp://x";
     QVERIFY2(message(badUrl).contains("scheme"), qPrintable(message(badUrl)));
+    JudgeOptions keyInUrl = o;
+    keyInUrl.url = "http://127.0.0.1:9/v1?api_key=sk-x";
+    QVERIFY2(message(keyInUrl).contains("api_key_env") && !message(keyInUrl).contains("sk-x"),
+             qPrintable(message(keyInUrl)));
     JudgeOptions backend = o;
     backend.backend = "grpc";
     QVERIFY(message(backend).contains("\"grpc\""));

@@ -358,6 +358,12 @@ void TestJudgeRewards::failuresAreNone()
     QCOMPARE(d[2].reply, std::string("I think it is fine."));
     QVERIFY2(d[2].error.find("could not be read") != std::string::npos, d[2].error.c_str());
     QVERIFY(reward::isNone(d[2].value));
+    // consistency asks what coverage just asked: the failure is not sent again.
+    const size_t before = server.requests().size();
+    std::vector<double> con;
+    make("consistency", c)->scoreBatch({&e}, {&failing}, con, nullptr);
+    QVERIFY(reward::isNone(con[0]));
+    QCOMPARE(server.requests().size(), before);
     const reward::Explanation x = coverage->explain(e, failing);
     QCOMPARE(x.reason, reward::Reason::JudgeFailed);
     QVERIFY(x.detail.find("HTTP 500") != std::string::npos);
@@ -437,6 +443,22 @@ void TestJudgeRewards::badOptions()
     QVERIFY(configError("{" + url.toStdString() + "}", R"({"rubric_file": "/nonexistent/r.json"})")
                 .contains("/nonexistent/r.json"));
     QVERIFY(configError("{" + url.toStdString() + "}", R"({"temperature": 1})").contains("not an option of rubric_explicit"));
+    QVERIFY(configError("{" + url.toStdString() + "}", R"({"geval": true})").contains("continuous"));
+    // checkExample: an example a component could never score is found before scoring.
+    {
+        const std::string cfg = R"({"task": "legal_qa", "components": [{"reward": "rubric_explicit", "weight": 1}],
+                                   "judge": {"url": "http://127.0.0.1:9/v1"}})";
+        const reward::CompositeReward r(reward::parseRewardConfig(cfg, "c.json", reward::Registry::builtin()), "c.json");
+        const task::LegalQaExample withRubric(question(true)), without(question(false));
+        r.checkExamples({&withRubric}, "c.json on d.jsonl");
+        try {
+            r.checkExamples({&withRubric, &without}, "c.json on d.jsonl");
+            QFAIL("an example without a rubric passed");
+        } catch (const data::InputException &e) {
+            QVERIFY2(QString(e.what()).contains("c.json on d.jsonl: components[0] (rubric_explicit): example q1 has no rubric"),
+                     e.what());
+        }
+    }
     // The cache path must be a file SQLite can open.
     QVERIFY(configError("{" + url.toStdString() + R"(, "cache": "/nonexistent/dir/c.sqlite"})").contains("c.sqlite"));
 }
@@ -529,8 +551,8 @@ void TestJudgeRewards::explicitAgainstReferenceGrader()
     // A contradiction the deterministic pitfall names costs points; a wrong value that is
     // not the named pitfall does not (the rubric names one plausible wrong value per fact,
     // the grader knows every value of the slot).
-    qInfo("contradicting answers scored below 1 by the rubric: %d of %d", contradictionsBelowOne, contradictions);
-    QVERIFY(contradictions > 0);
+    QCOMPARE(contradictions, 42);
+    QCOMPARE(contradictionsBelowOne, 42);
 }
 
 // rwb judge data's examples: the answers made from a reference answer get the grader's

@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <thread>
 #include <csignal>
 #include <cstdio>
@@ -124,13 +125,21 @@ std::map<std::string, ScoredExample> scoredExamples(const store::RunStore &s, in
         const store::EvalPrediction &p = sp.prediction;
         ScoredExample e;
         const auto components = nlohmann::json::parse(p.rewardsJson, nullptr, false);
+        // As CompositeReward::combine: a component of weight 0 counts for nothing, one a
+        // judge could not give (null, None) makes the total None.
         double num = 0.0, den = 0.0;
+        bool none = false;
         for (const reward::RewardComponent &c : config.components)
-            if (components.is_object() && components.contains(c.reward)) {
-                num += c.weight * components[c.reward].get<double>();
+            if (c.weight != 0.0 && components.is_object() && components.contains(c.reward)) {
+                const nlohmann::json &v = components[c.reward];
+                if (!v.is_number()) {
+                    none = true;
+                    continue;
+                }
+                num += c.weight * v.get<double>();
                 den += c.weight;
             }
-        e.reward = den > 0.0 ? num / den : 0.0;
+        e.reward = none ? std::nan("") : den > 0.0 ? num / den : 0.0;
         if (config.task != data::kCompanyExtractionTask) {
             out[p.exampleId] = e;
             continue;
@@ -162,7 +171,7 @@ std::string pairedComparison(const store::RunStore &s, int64_t runId, int64_t fr
     std::vector<double> ra, rb;
     std::vector<eval::F1Counts> fa, fb;
     for (const auto &[id, x] : a)
-        if (auto it = b.find(id); it != b.end()) {
+        if (auto it = b.find(id); it != b.end() && !std::isnan(x.reward) && !std::isnan(it->second.reward)) {
             ra.push_back(x.reward);
             rb.push_back(it->second.reward);
             fa.push_back(x.f1);
@@ -251,7 +260,8 @@ int grpoTable(const std::vector<std::string> &argv)
             for (;;) {
                 const store::RolloutPage page = s.rollouts(filter, after, 5000);
                 for (const store::StoredRollout &r : page.rows)
-                    visits.push_back({r.rollout.promptId, r.step, r.rollout.reward});
+                    if (!std::isnan(r.rollout.reward)) // None: a judge gave nothing to compare
+                        visits.push_back({r.rollout.promptId, r.step, r.rollout.reward});
                 if (!page.more)
                     break;
                 after = page.nextAfterId;

@@ -69,6 +69,8 @@ judge::JudgeOptions loadJudge(const std::string &path)
     const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (!j.is_object())
         throw data::InputException({path, 0, "not a JSON object (a reward config with \"judge\", or a judge object)"});
+    if (j.contains("components") && !j.contains("judge"))
+        throw data::InputException({path, 0, "a reward config without a \"judge\" object (docs/judges.md)"});
     const std::string object = j.contains("judge") ? j["judge"].dump() : text;
     return judge::parseJudgeOptions(object, path, std::filesystem::path(path).parent_path().string());
 }
@@ -171,7 +173,7 @@ int rubricGenerate(const std::vector<std::string> &argv)
                 q.rubric = judge::toRaR(judge::rubricFromFacts(q)).dump();
             } catch (const std::exception &e) {
                 ++failed;
-                printError(input + ":" + std::to_string(q.line) + ": " + e.what());
+                printError(input + ":" + std::to_string(q.line) + " (" + q.id + "): no rubric: " + e.what());
             }
         }
     } else {

@@ -155,6 +155,12 @@ int score(const std::vector<std::string> &argv)
     const reward::CompositeReward composite(config, configPath, catalog.rewards());
     const task::Task &task = catalog.get(config.task, configPath, "task");
     const std::vector<task::Record> records = readCompletions(task, inputPath, args.has("skip-invalid"));
+    {
+        std::vector<const task::Example *> examples;
+        for (const task::Record &r : records)
+            examples.push_back(r.example.get());
+        composite.checkExamples(examples, configPath + " on " + inputPath);
+    }
 
     std::ofstream file;
     const std::string partPath = outputPath + ".part";

@@ -80,6 +80,19 @@ bool JudgeCache::put(const std::string &key, const ChatReply &reply) const
     }
 }
 
+bool JudgeCache::remove(const std::string &key) const
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    try {
+        store::Statement q(m_db, "DELETE FROM judge_cache WHERE key = ?", m_path);
+        q.bindText(1, key);
+        q.run();
+        return true;
+    } catch (const std::exception &) {
+        return false;
+    }
+}
+
 int64_t JudgeCache::size() const
 {
     std::lock_guard<std::mutex> lock(m_mutex);

@@ -30,6 +30,8 @@ public:
     // Stores (or replaces) a reply. A write that fails (a full disk) is not an error of
     // the call it caches: it returns false.
     bool put(const std::string &key, const ChatReply &reply) const;
+    // Removes an entry (a reply that could not be read); false when the write failed.
+    bool remove(const std::string &key) const;
     // Entries in the file.
     int64_t size() const;
     const std::string &path() const { return m_path; }

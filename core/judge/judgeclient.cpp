@@ -7,6 +7,7 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -22,6 +23,8 @@ using Clock = std::chrono::steady_clock;
 // Replies kept in a client's memory (beyond them the memo starts over; the persistent
 // cache still has them).
 constexpr size_t kMaxMemo = 20000;
+// How long a failed request is answered with its failure instead of being sent again.
+constexpr double kFailureMemoSeconds = 60.0;
 
 double secondsSince(Clock::time_point t)
 {
@@ -329,6 +332,17 @@ JudgeCall JudgeClient::callOne(const ChatRequest &request, const std::string &ke
         if (it != m_memo.end()) {
             call.reply = it->second;
             call.cacheHit = true;
+        } else if (const auto f = m_failed.find(key); f != m_failed.end()) {
+            const double age = secondsSince(f->second.second);
+            if (age < kFailureMemoSeconds) {
+                // The same request failed moments ago (coverage's call, now asked by
+                // consistency): not sent again.
+                call.error = f->second.first;
+                ++m_stats.calls;
+                ++m_stats.failures;
+                return call;
+            }
+            m_failed.erase(f);
         }
     }
     if (!call.reply && m_cache) {
@@ -337,15 +351,21 @@ JudgeCall JudgeClient::callOne(const ChatRequest &request, const std::string &ke
             call.cacheHit = true;
         }
     }
+    bool cacheWriteFailed = false;
     if (!call.reply) {
         const Clock::time_point start = Clock::now();
         try {
+            const SlotGuard slot(*this); // at most `concurrency` calls in flight, across run()s
             call.reply = m_backend->complete(request, call.attempts);
             call.cost = (m_options.pricePromptPerMillion * static_cast<double>(call.reply->promptTokens) +
                          m_options.priceCompletionPerMillion * static_cast<double>(call.reply->completionTokens)) /
                         1e6;
-            if (m_cache)
-                m_cache->put(key, *call.reply);
+            // A reply cut off by max_tokens is not kept: asked again with more room (or
+            // another time) it may be whole.
+            const bool cut = std::any_of(call.reply->choices.begin(), call.reply->choices.end(),
+                                         [](const ChatChoice &c) { return c.finishReason == "length"; });
+            if (m_cache && !cut)
+                cacheWriteFailed = !m_cache->put(key, *call.reply);
         } catch (const BackendError &e) {
             call.error = e.what();
             call.attempts = e.attempts;
@@ -357,19 +377,53 @@ JudgeCall JudgeClient::callOne(const ChatRequest &request, const std::string &ke
     std::lock_guard<std::mutex> lock(m_mutex);
     ++m_stats.calls;
     m_stats.attempts += static_cast<uint64_t>(call.attempts);
+    m_stats.cacheWriteFailures += cacheWriteFailed ? 1 : 0;
     if (call.cacheHit) {
         ++m_stats.cacheHits;
     } else if (call.reply) {
         m_stats.promptTokens += static_cast<uint64_t>(call.reply->promptTokens);
         m_stats.completionTokens += static_cast<uint64_t>(call.reply->completionTokens);
         m_stats.cost += call.cost;
-        if (m_memo.size() >= kMaxMemo)
-            m_memo.clear();
-        m_memo.emplace(key, *call.reply);
+        const bool cut = std::any_of(call.reply->choices.begin(), call.reply->choices.end(),
+                                     [](const ChatChoice &c) { return c.finishReason == "length"; });
+        if (!cut) {
+            if (m_memo.size() >= kMaxMemo)
+                m_memo.clear();
+            m_memo.emplace(key, *call.reply);
+        }
     } else {
         ++m_stats.failures;
+        if (m_failed.size() >= kMaxMemo)
+            m_failed.clear();
+        m_failed[key] = {call.error, Clock::now()};
     }
     return call;
+}
+
+void JudgeClient::forget(const std::string &key) const
+{
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_memo.erase(key);
+    }
+    if (m_cache)
+        m_cache->remove(key);
+}
+
+JudgeClient::SlotGuard::SlotGuard(const JudgeClient &client) : m_client(client)
+{
+    std::unique_lock<std::mutex> lock(client.m_slotMutex);
+    client.m_slotFree.wait(lock, [&] { return client.m_inFlight < client.m_options.concurrency; });
+    ++client.m_inFlight;
+}
+
+JudgeClient::SlotGuard::~SlotGuard()
+{
+    {
+        std::lock_guard<std::mutex> lock(m_client.m_slotMutex);
+        --m_client.m_inFlight;
+    }
+    m_client.m_slotFree.notify_one();
 }
 
 std::vector<JudgeCall> JudgeClient::run(const std::vector<ChatRequest> &requests) const
@@ -408,12 +462,10 @@ std::vector<JudgeCall> JudgeClient::run(const std::vector<ChatRequest> &requests
             continue;
         JudgeCall copy = calls[f];
         copy.request = requests[i];
-        if (copy.ok()) {
-            copy.cacheHit = true;
-            copy.attempts = 0;
-            copy.latencySeconds = 0.0;
-            copy.cost = 0.0;
-        }
+        copy.cacheHit = copy.ok(); // a copy: nothing was sent for it
+        copy.attempts = 0;
+        copy.latencySeconds = 0.0;
+        copy.cost = 0.0;
         std::lock_guard<std::mutex> lock(m_mutex);
         ++m_stats.calls;
         if (copy.ok())

@@ -11,6 +11,8 @@
 
 #include "judge/chat.h"
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -91,6 +93,7 @@ struct JudgeStats {
     uint64_t completionTokens = 0;
     double cost = 0.0;
     double seconds = 0.0;     // wall time of run() calls
+    uint64_t cacheWriteFailures = 0; // replies the cache file could not store (a full disk)
 };
 
 // The request as the OpenAI chat-completions body for `model` (what is sent, and with
@@ -143,23 +146,45 @@ public:
     const JudgeOptions &options() const { return m_options; }
     const JudgeBackend &backend() const { return *m_backend; }
 
-    // Runs every request, at most options().concurrency at once, and returns one call per
-    // request in order. Identical requests (the same key) within a run or after an
-    // earlier one are answered once. Never throws for a failed call (see JudgeCall::error).
+    // Runs every request, at most options().concurrency at once (across every run() of
+    // this client), and returns one call per request in order. Identical requests (the
+    // same key) within a run or after an earlier one are answered once; a request that
+    // failed is answered with its failure, not sent again, for 60 s (so that consistency
+    // does not wait again for the call coverage just gave up on). A reply cut off by
+    // max_tokens (finish_reason "length") is neither remembered nor cached. Never throws
+    // for a failed call (see JudgeCall::error).
     std::vector<JudgeCall> run(const std::vector<ChatRequest> &requests) const;
     JudgeCall run(const ChatRequest &request) const;
 
     JudgeStats stats() const;
 
+    // Forgets a reply (memory and cache file): a reward calls it when the reply could not
+    // be read, so that the next run asks again instead of reading the same garble.
+    void forget(const std::string &key) const;
+
 private:
     JudgeCall callOne(const ChatRequest &request, const std::string &key) const;
+    // Holds one of the `concurrency` slots while alive.
+    class SlotGuard {
+    public:
+        explicit SlotGuard(const JudgeClient &client);
+        ~SlotGuard();
+
+    private:
+        const JudgeClient &m_client;
+    };
 
     JudgeOptions m_options;
     std::shared_ptr<const JudgeBackend> m_backend;
     std::unique_ptr<JudgeCache> m_cache;
     mutable std::mutex m_mutex; // the memo and the stats
     mutable std::unordered_map<std::string, ChatReply> m_memo; // replies this client got, by key
+    // Requests that failed: their error and when.
+    mutable std::unordered_map<std::string, std::pair<std::string, std::chrono::steady_clock::time_point>> m_failed;
     mutable JudgeStats m_stats;
+    mutable std::mutex m_slotMutex;
+    mutable std::condition_variable m_slotFree;
+    mutable int m_inFlight = 0;
 };
 
 } // namespace rwb::judge

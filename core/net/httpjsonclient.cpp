@@ -188,6 +188,15 @@ std::string Url::text() const
 
 std::string redacted(const std::string &url)
 {
+    // A query with a key in it is left out whole ("?…").
+    const size_t query = url.find('?');
+    if (query != std::string::npos) {
+        std::string lower = url.substr(query);
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        for (const char *name : {"key=", "token=", "sig="})
+            if (lower.find(name) != std::string::npos)
+                return redacted(url.substr(0, query)) + "?…";
+    }
     const size_t sep = url.find("://");
     const size_t start = sep == std::string::npos ? 0 : sep + 3;
     const size_t end = url.find_first_of("/?#", start);
@@ -265,6 +274,13 @@ Url parseUrl(const std::string &url, const std::string &who)
     if (q != std::string::npos) {
         p.query = rest.substr(q);
         rest.erase(q);
+        // A key in the query would end up in messages, stores and cache keys.
+        std::string lower = p.query;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        for (const char *name : {"key=", "api_key=", "apikey=", "api-key=", "token=", "access_token=", "sig="})
+            for (size_t at = lower.find(name); at != std::string::npos; at = lower.find(name, at + 1))
+                if (at > 0 && (lower[at - 1] == '?' || lower[at - 1] == '&'))
+                    throw bad(std::string("has a key in its query (") + name + "…): give the key in api_key_env instead");
     }
     while (!rest.empty() && rest.back() == '/')
         rest.pop_back();
@@ -368,15 +384,17 @@ double steadyNow()
 }
 } // namespace
 
-bool JsonHttpClient::admit(std::string &why) const
+bool JsonHttpClient::admit(std::string &why, bool &trial) const
 {
     const BreakerOptions &b = m_options.breaker;
+    trial = false;
     std::lock_guard<std::mutex> lock(m_stateMutex);
     if (b.threshold == 0 || m_failuresInRow < b.threshold)
         return true;
     const double now = steadyNow();
     if (now >= m_openUntil && !m_trialInFlight) {
-        m_trialInFlight = true; // half open: this call tries
+        m_trialInFlight = true; // half open: this call tries, the others wait for it
+        trial = true;
         return true;
     }
     ++m_stats.failures;
@@ -387,12 +405,13 @@ bool JsonHttpClient::admit(std::string &why) const
     return false;
 }
 
-void JsonHttpClient::settle(bool ok) const
+void JsonHttpClient::settle(bool serverAnswered, bool trial) const
 {
     std::lock_guard<std::mutex> lock(m_stateMutex);
-    m_trialInFlight = false;
-    if (ok) {
-        m_failuresInRow = 0;
+    if (trial)
+        m_trialInFlight = false;
+    if (serverAnswered) {
+        m_failuresInRow = 0; // closes the breaker
         return;
     }
     ++m_failuresInRow;
@@ -403,8 +422,26 @@ void JsonHttpClient::settle(bool ok) const
 CallResult JsonHttpClient::post(const std::string &body, const Check &check) const
 {
     std::string refused;
-    if (!admit(refused))
+    bool trial = false;
+    if (!admit(refused, trial))
         throw CallError(m_options.who + " " + m_endpoint + ": " + refused + " (nothing sent)", 0, true);
+    // Settles the breaker however the call ends; an exception that is not a failure of the
+    // server's (out of memory) still counts as one, so a trial can never stay in flight.
+    struct Settlement {
+        const JsonHttpClient *client;
+        bool trial;
+        bool done = false;
+        void operator()(bool serverAnswered)
+        {
+            done = true;
+            client->settle(serverAnswered, trial);
+        }
+        ~Settlement()
+        {
+            if (!done)
+                client->settle(false, trial);
+        }
+    } settlement{this, trial};
 
     httplib::Headers headers{{"Accept", "application/json"}};
     bool keySent = false;
@@ -418,7 +455,9 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
     const RetryOptions &r = m_options.retry;
     const std::string path = m_options.target.path + m_options.target.query;
     const Clock::time_point start = Clock::now();
-    const auto account = [&](bool ok, int attemptsMade) {
+    // `serverAnswered`: the server is up, whatever it said (a 4xx, an answer that is not
+    // what was asked): only calls that found no working server count towards the breaker.
+    const auto account = [&](bool ok, int attemptsMade, bool serverAnswered) {
         {
             std::lock_guard<std::mutex> lock(m_stateMutex);
             ++m_stats.calls;
@@ -428,10 +467,10 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
             if (!ok)
                 ++m_stats.failures;
         }
-        settle(ok);
+        settlement(serverAnswered);
     };
-    const auto fail = [&](const std::string &what, int attemptsMade) {
-        account(false, attemptsMade);
+    const auto fail = [&](const std::string &what, int attemptsMade, bool transient) {
+        account(false, attemptsMade, !transient);
         return CallError(m_options.who + " " + m_endpoint + ": " + what, attemptsMade, false);
     };
 
@@ -512,9 +551,16 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
             if (status >= 200 && status < 300) {
                 returnConnection(std::move(connection));
                 try {
-                    if (check)
-                        check(res->body, status);
-                    account(true, attempt);
+                    if (check) {
+                        try {
+                            check(res->body, status);
+                        } catch (const BadAnswer &) {
+                            throw;
+                        } catch (const std::exception &e) { // a check's own failure: the answer is not usable
+                            throw BadAnswer(e.what());
+                        }
+                    }
+                    account(true, attempt, true);
                     CallResult out;
                     out.body = std::move(res->body);
                     out.status = status;
@@ -546,16 +592,17 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
         }
 
         if (!retry)
-            throw fail(what + " (not retried)", attempt);
+            throw fail(what + " (not retried)", attempt, false);
         if (attempt >= maxAttempts)
-            throw fail(what + "; gave up after " + attempts(attempt) + " in " + seconds(secondsSince(start)), attempt);
+            throw fail(what + "; gave up after " + attempts(attempt) + " in " + seconds(secondsSince(start)), attempt,
+                       true);
         const double backoff = std::min(r.backoffMaxSeconds, r.backoffSeconds * std::ldexp(1.0, attempt - 1)) * jitter();
         const double pause = wait >= 0.0 ? wait : backoff;
         if (secondsSince(start) + pause >= r.deadlineSeconds)
             throw fail(what + "; gave up after " + attempts(attempt) + " in " + seconds(secondsSince(start)) +
                            ": the next one (in " + seconds(pause) + (wait >= 0.0 ? ", as Retry-After asks" : "") +
                            ") would start past the deadline of " + seconds(r.deadlineSeconds),
-                       attempt);
+                       attempt, true);
         std::this_thread::sleep_for(std::chrono::duration<double>(pause));
     }
 }

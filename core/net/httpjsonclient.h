@@ -63,10 +63,11 @@ struct RetryOptions {
     double backoffMaxSeconds = 30.0;
 };
 
-// After `threshold` calls in a row have failed (all their attempts), the breaker opens:
-// calls fail at once, sending nothing, for `cooldownSeconds`. Then one call at a time
-// is let through to try; its success closes the breaker, its failure opens it again.
-// threshold 0: no breaker.
+// After `threshold` calls in a row have found no working server (no connection, timeouts,
+// 408, 429, 5xx, after all their attempts), the breaker opens: calls fail at once, sending
+// nothing, for `cooldownSeconds`. Then one trial call is let through while the others are
+// refused; its answer closes the breaker, its failure opens it again. A 4xx or an answer
+// that is not what was asked counts as an answer (the server is up). threshold 0: none.
 struct BreakerOptions {
     int threshold = 0;
     double cooldownSeconds = 30.0;
@@ -148,9 +149,12 @@ private:
     class Connection;
     std::unique_ptr<Connection> takeConnection() const;
     void returnConnection(std::unique_ptr<Connection> connection) const;
-    // Whether the breaker lets a call through now; on refusal, `why` says when it reopens.
-    bool admit(std::string &why) const;
-    void settle(bool ok) const;
+    // Whether the breaker lets a call through now (`trial`: as the one trial of a half-open
+    // breaker); on refusal, `why` says when it reopens.
+    bool admit(std::string &why, bool &trial) const;
+    // A call ended: the server answered (anything) or could not be reached / timed out /
+    // failed with 408, 429 or 5xx. Only the latter count towards opening the breaker.
+    void settle(bool serverAnswered, bool trial) const;
 
     ClientOptions m_options;
     std::string m_endpoint;

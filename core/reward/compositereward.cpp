@@ -162,4 +162,20 @@ std::vector<Explanation> CompositeReward::explain(const task::Example &prompt, c
     return out;
 }
 
+void CompositeReward::checkExamples(const std::vector<const task::Example *> &examples, const std::string &source) const
+{
+    for (size_t c = 0; c < m_components.size(); ++c) {
+        if (m_config.components[c].weight == 0.0)
+            continue;
+        for (const task::Example *e : examples) {
+            try {
+                m_components[c]->checkExample(*e);
+            } catch (const std::invalid_argument &ex) {
+                throw data::InputException({source, 0, "components[" + std::to_string(c) + "] (" + componentName(c) +
+                                                           "): " + ex.what()});
+            }
+        }
+    }
+}
+
 } // namespace rwb::reward

@@ -53,6 +53,9 @@ public:
     // without re-scoring): None (kNone) when a component of weight > 0 is None.
     double combine(const std::vector<double> &componentValues) const;
     std::vector<Explanation> explain(const task::Example &prompt, const task::Completion &answer) const;
+    // Reward::checkExample of every component of weight > 0 on every example; throws
+    // data::InputException naming `source`, the component and the example.
+    void checkExamples(const std::vector<const task::Example *> &examples, const std::string &source) const;
 
 private:
     RewardConfig m_config;

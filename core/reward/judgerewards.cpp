@@ -93,7 +93,11 @@ public:
             const auto *judged = dynamic_cast<const task::JudgedExample *>(examples[i]);
             if (!judged)
                 throw std::logic_error(m_name + ": the task's examples cannot be judged (not a task::JudgedExample)");
-            asks[i] = makeAsks(*judged, *completions[i], examples[i]->id());
+            try {
+                asks[i] = makeAsks(*judged, *completions[i], examples[i]->id());
+            } catch (const std::invalid_argument &e) { // checkExample() lets none through
+                throw std::invalid_argument(m_name + ": " + e.what());
+            }
             for (const Ask &a : asks[i])
                 requests.push_back(request(a));
         }
@@ -131,6 +135,7 @@ public:
                     } catch (const std::exception &e) { // VerdictError, or a rubric that does not add up
                         d.error = std::string("the reply could not be read: ") + e.what();
                         failed = true;
+                        m_client->forget(call.key); // asked again next time, not read again from the cache
                     }
                 }
                 if (log)
@@ -141,7 +146,17 @@ public:
         }
     }
 
+    void checkExample(const task::Example &example) const override
+    {
+        const auto *judged = dynamic_cast<const task::JudgedExample *>(&example);
+        if (!judged)
+            throw std::invalid_argument("example " + example.id() + " cannot be judged (its task gives a judge nothing)");
+        checkJudged(*judged, example.id());
+    }
+
 protected:
+    // What checkExample() checks besides the type: the rubric or reference the reward needs.
+    virtual void checkJudged(const task::JudgedExample &e, const std::string &id) const = 0;
     virtual std::vector<Ask> makeAsks(const task::JudgedExample &e, const task::Completion &c,
                                       const std::string &id) const = 0;
     virtual Parsed parse(const Ask &ask, const ChatChoice &choice) const = 0;
@@ -158,8 +173,7 @@ protected:
             return *r;
         if (m_options.rubric)
             return *m_options.rubric;
-        throw std::invalid_argument(m_name + ": example " + id +
-                                    " has no rubric, and the component has no rubric_file (options)");
+        throw std::invalid_argument("example " + id + " has no rubric, and the component has no rubric_file (options)");
     }
 
     judge::ChatRequest request(const Ask &a) const
@@ -219,8 +233,14 @@ public:
     }
 
 protected:
-    std::vector<Ask> makeAsks(const task::JudgedExample &e, const task::Completion &c, const std::string &) const override
+    void checkJudged(const task::JudgedExample &e, const std::string &id) const override
     {
+        if (e.judgeReference().empty())
+            throw std::invalid_argument("example " + id + " has no reference answer to judge against");
+    }
+    std::vector<Ask> makeAsks(const task::JudgedExample &e, const task::Completion &c, const std::string &id) const override
+    {
+        checkJudged(e, id);
         Ask a;
         a.messages = judge::legalCoverageMessages(e.judgeQuestion(), e.judgeReference(), c.answer());
         a.schema = judge::legalSchema();
@@ -251,6 +271,7 @@ public:
     using JudgeReward::JudgeReward;
 
 protected:
+    void checkJudged(const task::JudgedExample &e, const std::string &id) const override { rubricOf(e, id); }
     judge::ItemMode itemMode() const
     {
         return m_options.verdicts == "continuous" ? judge::ItemMode::Continuous : judge::ItemMode::Binary;
@@ -341,15 +362,21 @@ public:
     }
 
 protected:
+    void checkJudged(const task::JudgedExample &e, const std::string &id) const override
+    {
+        if (m_kind == "rubric_implicit")
+            rubricOf(e, id);
+        else if (m_kind == "likert_reference" && e.judgeReference().empty())
+            throw std::invalid_argument("example " + id + " has no reference answer");
+    }
     std::vector<Ask> makeAsks(const task::JudgedExample &e, const task::Completion &c,
                               const std::string &id) const override
     {
+        checkJudged(e, id);
         Ask a;
         if (m_kind == "rubric_implicit")
             a.messages = judge::rubricImplicitMessages(e.judgeQuestion(), c.answer(), rubricOf(e, id));
         else if (m_kind == "likert_reference") {
-            if (e.judgeReference().empty())
-                throw std::invalid_argument(m_name + ": example " + id + " has no reference answer");
             a.messages = judge::likertReferenceMessages(e.judgeQuestion(), e.judgeReference(), c.answer());
         } else
             a.messages = judge::likertSimpleMessages(e.judgeQuestion(), c.answer());
@@ -398,6 +425,9 @@ JudgeRewardOptions parseJudgeRewardOptions(const std::string &reward, const std:
         if (!it->is_boolean())
             throw std::invalid_argument("options.geval: must be true or false");
         o.geval = it->get<bool>();
+        if (o.geval && reward == "rubric_explicit" && o.verdicts != "continuous")
+            throw std::invalid_argument("options.geval: needs \"verdicts\": \"continuous\" (a met / not met verdict "
+                                        "has no score to weigh)");
     }
     if (auto it = j.find("rubric_file"); it != j.end()) {
         if (!it->is_string())

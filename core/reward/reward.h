@@ -138,6 +138,11 @@ public:
     virtual void scoreBatch(const std::vector<const task::Example *> &examples,
                             const std::vector<const task::Completion *> &completions, std::vector<double> &out,
                             ScoreLog *log = nullptr) const;
+    // Throws std::invalid_argument naming the example when this component could never
+    // score it (a judge reward without the rubric or reference answer it needs), so that
+    // GRPO and `rwb reward score` stop before they start rather than at the step that
+    // first samples it. The default accepts every example.
+    virtual void checkExample(const task::Example &example) const { (void)example; }
 };
 
 // A reward of one task, written against the task's own example and completion types E and

@@ -1,6 +1,7 @@
 #include "train/collapsemetrics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -29,7 +30,7 @@ CollapseMetrics collapseMetrics(const std::vector<std::string> &answers, const s
         for (size_t j = 0; j < g; ++j) {
             const size_t i = b * g + j;
             inGroup.insert(answers[i]);
-            if (!(rewards[i] >= kFullReward))
+            if (!std::isnan(rewards[i]) && rewards[i] < kFullReward) // None (a failed judge) is not wrong
                 ++notFull[answers[i]];
         }
         distinct += static_cast<double>(inGroup.size());

@@ -102,15 +102,18 @@ Metrics Trainer::stepMetrics(const SampledStep &step, const UpdateResult &u) con
     if (m_judged) {
         // The judge's share of the step (docs/judges.md, "Metrics"): every call made for
         // the step's samples, cache hits included.
-        double calls = 0, failures = 0, hits = 0, latency = 0, promptTokens = 0, completionTokens = 0, cost = 0,
-               none = 0;
+        double calls = 0, failures = 0, hits = 0, latency = 0, sent = 0, promptTokens = 0, completionTokens = 0,
+               cost = 0, none = 0;
         for (const Sample &s : samples) {
             none += std::isnan(s.reward) ? 1.0 : 0.0;
             for (const reward::JudgeDecision &d : s.decisions) {
                 calls += 1;
                 failures += d.error.empty() ? 0.0 : 1.0;
                 hits += d.cacheHit ? 1.0 : 0.0;
-                latency += d.latencySeconds;
+                if (d.attempts > 0) { // sent: not a hit, a repeat of a failure or a refusal
+                    latency += d.latencySeconds;
+                    sent += 1;
+                }
                 promptTokens += static_cast<double>(d.promptTokens);
                 completionTokens += static_cast<double>(d.completionTokens);
                 cost += d.cost;
@@ -120,7 +123,7 @@ Metrics Trainer::stepMetrics(const SampledStep &step, const UpdateResult &u) con
         metrics.emplace_back("judge/failures", failures);
         metrics.emplace_back("judge/none_rewards", none);
         metrics.emplace_back("judge/cache_hits", hits);
-        metrics.emplace_back("judge/latency_mean", calls - hits > 0 ? latency / (calls - hits) : 0.0);
+        metrics.emplace_back("judge/latency_mean", sent > 0 ? latency / sent : 0.0);
         metrics.emplace_back("judge/prompt_tokens", promptTokens);
         metrics.emplace_back("judge/completion_tokens", completionTokens);
         metrics.emplace_back("judge/cost", cost);

@@ -114,6 +114,17 @@ void Trainer::setUp()
     m_train = loadItems(*m_task, c.trainData, 0, *m_tok, m_format, m_thinking);
     if (!c.evalData.empty())
         m_eval = loadItems(*m_task, c.evalData, c.evalLimit, *m_tok, m_format, m_thinking);
+    {
+        // Every example the rewards will see can be scored (a judge reward's rubric and
+        // reference answer): found now, not at the step that first samples it.
+        std::vector<const task::Example *> train, eval;
+        for (const Item &item : m_train)
+            train.push_back(item.example.get());
+        for (const Item &item : m_eval)
+            eval.push_back(item.example.get());
+        m_reward->checkExamples(train, c.rewardConfig + " on " + c.trainData);
+        m_reward->checkExamples(eval, c.rewardConfig + " on " + c.evalData);
+    }
     m_order = std::make_unique<PromptOrder>(m_train.size(), c.seed);
 
     m_sampling.temperature = c.temperature;
