@@ -1194,16 +1194,20 @@ void TestRunStore::upgradeFromOlderVersions()
     r.promptId = "p0";
     r.completion = "送信者はひまわり電機です";
     r.detailsJson = R"({"citations":[3]})";
-    store.writeStep(1, 2, {{"reward", 1.0}}, {r});
+    Rollout none = makeRollout(2, 0, 1);
+    none.promptId = "p0";
+    none.reward = std::numeric_limits<double>::quiet_NaN(); // None: needs the rebuilt column
+    store.writeStep(1, 2, {{"reward", 1.0}}, {r, none});
     QCOMPARE(count(store, "SELECT count(*) FROM v_rollouts WHERE json_extract(details_json, '$.citations[0]') = 3"),
              int64_t(1));
     const int64_t next = store.beginRun("legal", RunKind::Grpo, "{}", "legal_qa");
     QCOMPARE(store.run(next).task, std::string("legal_qa"));
     QCOMPARE(count(store, "SELECT count(*) FROM v_runs WHERE task = 'legal_qa'"), int64_t(1));
-    QCOMPARE(store.pendingIndexRows(), int64_t(1));
+    QCOMPARE(store.pendingIndexRows(), int64_t(2));
     // New rows keep their entropies: 0, 0.25, 0.5, … as makeRollout() wrote them.
     const auto written = store.stepRollouts(1, 2);
-    QCOMPARE(written.size(), size_t(1));
+    QCOMPARE(written.size(), size_t(2));
+    QVERIFY(std::isnan(written[1].rollout.reward)); // stored as NULL after the upgrade
     const std::vector<float> entropies = store.rollout(written[0].id).rollout.entropies;
     QCOMPARE(entropies.size(), size_t(kTokens));
     QCOMPARE(entropies[0], 0.0f);
