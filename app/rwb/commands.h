@@ -28,5 +28,9 @@ int embedCommand(const std::vector<std::string> &args);
 int embedBench(const std::vector<std::string> &args);
 // "rwb bench store", called by benchCommand (lives with the store commands).
 int storeBench(const std::vector<std::string> &args);
+// "rwb serve": the OpenAI-compatible server (servecommands.cpp).
+int serveCommand(const std::vector<std::string> &args);
+// "rwb bench serve", called by benchCommand (lives with the serve command).
+int serveBench(const std::vector<std::string> &args);
 
 } // namespace rwb::cli

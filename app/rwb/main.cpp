@@ -41,6 +41,8 @@ Commands:
   retrieve eval   recall@k, hit@k and MRR of each retriever on questions with gold ids
   embed           unit vectors of texts from an embedding backend (lexical, http:, hf:)
   bench embed     texts/s of an embedding backend and the semantic reward's cost per pair
+  serve           an OpenAI-compatible HTTP server (chat completions, embeddings) over the engine
+  bench serve     requests/s and tokens/s of rwb serve with 1, 8, 32 concurrent clients
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.
@@ -86,7 +88,9 @@ int main(int argc, char **argv)
         return rwb::cli::retrieveCommand(args);
     if (command == "embed")
         return rwb::cli::embedCommand(args);
+    if (command == "serve")
+        return rwb::cli::serveCommand(args);
     rwb::cli::printError("unknown command \"" + command +
-                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, grpo, store, retrieve, embed; see rwb --help)");
+                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, grpo, store, retrieve, embed, serve; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }
