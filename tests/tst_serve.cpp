@@ -11,9 +11,12 @@
 #include "model/causallm.h"
 #include "model/initencoder.h"
 #include "model/initmodel.h"
+#include "reward/judgerewards.h"
+#include "reward/reward.h"
 #include "serve/chatengine.h"
 #include "serve/openaiprotocol.h"
 #include "serve/openaiserver.h"
+#include "task/legalqatask.h"
 #include "text/utf8.h"
 #include "tokenizer/bpetrainer.h"
 #include "tokenizer/promptformat.h"
@@ -223,6 +226,7 @@ private Q_SLOTS:
     void embeddings();
     void judgeOverHttp();
     void judgeLocal();
+    void legalRewardsOverHttp();
     void shutdownEndsRequests();
     void cliStopsOnSignal();
 
@@ -889,6 +893,67 @@ void TestServe::judgeLocal()
     judge::JudgeOptions bad = o;
     bad.folder = m_dir.path().toStdString() + "/nothing";
     QVERIFY_THROWS_EXCEPTION(std::exception, judge::makeBackend(bad));
+}
+
+void TestServe::legalRewardsOverHttp()
+{
+    // The legal-QA judge rewards with an http judge that is rwb serve on loopback. The
+    // random model's replies are not verdicts: every value is None (never a silent 0),
+    // and each decision records rwb serve's reply, its usage and the parse error.
+    // The judge prompt (about 1,400 tokens with this English tokenizer) needs the model
+    // with a longer context: a copy of it whose config says 2,048.
+    const fs::path longer = fs::path(m_dir.path().toStdString()) / "tiny-2k";
+    fs::create_directories(longer);
+    for (const auto &f : fs::directory_iterator(m_model))
+        fs::copy_file(f.path(), longer / f.path().filename(), fs::copy_options::overwrite_existing);
+    json config = readJsonFile((longer / "config.json").string());
+    config["max_position_embeddings"] = 2048;
+    std::ofstream((longer / "config.json").string()) << config.dump(2);
+    serve::ServerOptions so;
+    so.port = 0;
+    serve::OpenAiServer server(so);
+    server.start();
+    server.setModels(std::make_shared<serve::ChatEngine>(longer.string()), {});
+    judge::JudgeOptions o;
+    o.url = server.baseUrl();
+    o.maxRetries = 0;
+    o.sampling.maxTokens = 24;
+    o.sampling.responseFormat = judge::ResponseFormat::JsonSchema;
+    const auto client = std::make_shared<const judge::JudgeClient>(o);
+    const auto coverage = reward::makeJudgeReward("coverage", client, reward::parseJudgeRewardOptions("coverage", "", ""));
+    const auto consistency =
+        reward::makeJudgeReward("consistency", client, reward::parseJudgeRewardOptions("consistency", "", ""));
+    data::LegalQuestion q;
+    q.id = "q1";
+    q.question = "届出はいつまでに必要ですか。";
+    q.referenceAnswer = "30日以内に届け出なければなりません。";
+    q.lawCodes = {12};
+    q.facts = {{12, "deadline", "30日以内"}};
+    const task::LegalQaExample e(q);
+    const task::LegalQaCompletion a(e, "<answer>30日以内に届出が必要です。</answer>");
+    const task::LegalQaCompletion b(e, "<answer>14日以内です。</answer>");
+    std::vector<double> cov, con;
+    reward::ScoreLog log;
+    coverage->scoreBatch({&e, &e}, {&a, &b}, cov, &log);
+    consistency->scoreBatch({&e, &e}, {&a, &b}, con, &log);
+    QCOMPARE(cov.size(), size_t(2));
+    for (double v : cov)
+        QVERIFY(std::isnan(v));
+    for (double v : con)
+        QVERIFY(std::isnan(v));
+    const std::vector<reward::JudgeDecision> decisions = log.take();
+    QCOMPARE(decisions.size(), size_t(4));
+    for (const reward::JudgeDecision &d : decisions) {
+        QVERIFY2(d.backend.rfind("http http://127.0.0.1:", 0) == 0, d.backend.c_str());
+        QVERIFY(!d.error.empty());
+        QVERIFY2(d.error.find("HTTP") == std::string::npos, d.error.c_str()); // the call worked; the reply did not parse
+        if (d.cacheHit)
+            continue; // consistency reuses coverage's call
+        QCOMPARE(d.attempts, 1);
+        QVERIFY(d.promptTokens > kContext); // the whole judge prompt was read
+        QVERIFY(d.completionTokens >= 1 && d.completionTokens <= 24);
+    }
+    server.stop();
 }
 
 void TestServe::shutdownEndsRequests()

@@ -63,13 +63,21 @@ const json *field(const json &j, const char *key)
     return it == j.end() || it->is_null() ? nullptr : &*it;
 }
 
+// 2 as "2", 0.5 as "0.5".
+std::string numberText(double x)
+{
+    if (std::floor(x) == x && std::abs(x) < 1e15)
+        return std::to_string(static_cast<int64_t>(x));
+    return json(x).dump();
+}
+
 double number(const json &v, const std::string &name, double low, double high)
 {
     if (!v.is_number())
         throw wrongType(name, "a number", v);
     const double x = v.get<double>();
     if (!(x >= low && x <= high))
-        throw ApiError::invalid(name, "'" + name + "' must be " + json(low).dump() + " to " + json(high).dump() +
+        throw ApiError::invalid(name, "'" + name + "' must be " + numberText(low) + " to " + numberText(high) +
                                           ", not " + v.dump());
     return x;
 }
