@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <sys/socket.h>
 
 // Debian's libcpp-httplib is a compiled library built with TLS, and its classes change
 // layout without this macro: every file that includes httplib.h must get pkg-config
@@ -126,11 +127,11 @@ struct OpenAiServer::Models {
 OpenAiServer::OpenAiServer(ServerOptions options) : m_options(std::move(options))
 {
     if (m_options.port < 0 || m_options.port > 65535)
-        throw std::invalid_argument("serve: port " + std::to_string(m_options.port) + " is not 0 to 65535");
+        throw std::invalid_argument("port " + std::to_string(m_options.port) + " is not 0 to 65535");
     if (m_options.threads < 0)
-        throw std::invalid_argument("serve: threads must be 0 (the default) or more");
+        throw std::invalid_argument("HTTP threads must be 0 (the default) or more");
     if (m_options.host.empty())
-        throw std::invalid_argument("serve: no host to listen on");
+        throw std::invalid_argument("no host to listen on");
 }
 
 OpenAiServer::~OpenAiServer()
@@ -168,7 +169,7 @@ std::shared_ptr<const OpenAiServer::Models> OpenAiServer::models() const
 void OpenAiServer::start()
 {
     if (m_server)
-        throw std::logic_error("serve: the server was started already");
+        throw std::logic_error("the server was started already");
     m_server = std::make_unique<httplib::Server>();
     const int threads = m_options.threads > 0 ? m_options.threads : kDefaultThreads;
     m_server->new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
@@ -179,13 +180,20 @@ void OpenAiServer::start()
     // An answer's headers and body are two writes: without this, Nagle's algorithm holds
     // the body until the client's delayed ACK (40 ms on Linux).
     m_server->set_tcp_nodelay(true);
+    // cpp-httplib's default also sets SO_REUSEPORT, with which a second server binds the
+    // same port and silently takes half of the connections: SO_REUSEADDR only (a restart
+    // may bind while old connections wait in TIME_WAIT).
+    m_server->set_socket_options([](socket_t sock) {
+        const int yes = 1;
+        setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
     m_server->set_payload_max_length(m_options.maxBodyBytes);
     routes();
     const int port = m_options.port == 0 ? m_server->bind_to_any_port(m_options.host)
                                          : (m_server->bind_to_port(m_options.host, m_options.port) ? m_options.port : -1);
     if (port <= 0) {
         m_server.reset();
-        throw std::runtime_error("serve: cannot listen on " + m_options.host + ":" + std::to_string(m_options.port) +
+        throw std::runtime_error("cannot listen on " + m_options.host + ":" + std::to_string(m_options.port) +
                                  " (in use, or not an address of this machine)");
     }
     m_port = port;
