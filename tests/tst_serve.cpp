@@ -672,6 +672,11 @@ void TestServe::loopbackByDefault()
     QCOMPARE(serve::ServerOptions().host, std::string("127.0.0.1"));
     QCOMPARE(m_server->host(), std::string("127.0.0.1"));
     QVERIFY(canConnect("127.0.0.1", m_port));
+    // A second server on the same port is refused (no SO_REUSEPORT sharing).
+    serve::ServerOptions same;
+    same.port = m_port;
+    serve::OpenAiServer second(same);
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, second.start());
     const std::string other = nonLoopbackAddress();
     if (other.empty())
         QSKIP("this machine has no non-loopback IPv4 address to try");
