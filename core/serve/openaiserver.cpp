@@ -198,6 +198,9 @@ void OpenAiServer::start()
     }
     m_port = port;
     m_thread = std::thread([this] { m_server->listen_after_bind(); });
+    // stop() only stops a server that is already listening: wait for it to be.
+    for (int i = 0; i < 5000 && !m_server->is_running(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
 void OpenAiServer::stop()
