@@ -696,6 +696,13 @@ void TestServe::badRequests_data()
     const QString msg = R"("messages": [{"role": "user", "content": "hi"}])";
     QTest::newRow("not JSON") << c << "{\"messages\": [" << 400 << "" << "invalid_json";
     QTest::newRow("not an object") << c << "[1, 2]" << 400 << "" << "invalid_json";
+    QTest::newRow("nested 100,000 deep") << c << QString("[").repeated(100000) + QString("]").repeated(100000) << 400
+                                         << "" << "invalid_json";
+    QTest::newRow("a schema nested 1,000 deep")
+        << c
+        << "{" + msg + R"(, "response_format": {"type": "json_schema", "json_schema": {"schema": )" +
+               QString("{\"a\": ").repeated(1000) + "1" + QString("}").repeated(1000) + "}}}"
+        << 400 << "" << "invalid_json";
     QTest::newRow("no messages") << c << "{\"model\": \"tiny\"}" << 400 << "messages" << "missing_required_parameter";
     QTest::newRow("messages empty") << c << "{\"messages\": []}" << 400 << "messages" << "";
     QTest::newRow("messages a string") << c << "{\"messages\": \"hi\"}" << 400 << "messages" << "invalid_type";

@@ -21,6 +21,8 @@ constexpr int kMaxTopLogprobs = 20;
 constexpr size_t kMaxEmbeddingInputs = 2048;
 // Stop strings per request (OpenAI allows 4; vLLM any number).
 constexpr size_t kMaxStops = 64;
+// JSON nesting a request may have (a json_schema's included).
+constexpr int kMaxDepth = 64;
 
 std::string typeName(const json &v)
 {
@@ -46,7 +48,19 @@ ApiError wrongType(const std::string &field, const std::string &expected, const 
 
 json parseObject(const std::string &body)
 {
-    json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    // Deeper JSON than any request needs is refused before it is kept: some of it is
+    // dumped again (a json_schema), recursively, and 32 MiB of "[[[[" would overflow an
+    // HTTP thread's stack.
+    bool tooDeep = false;
+    const json::parser_callback_t depthCheck = [&tooDeep](int depth, json::parse_event_t, json &) {
+        if (depth > kMaxDepth)
+            tooDeep = true;
+        return !tooDeep;
+    };
+    json j = json::parse(body, depthCheck, /*allow_exceptions=*/false);
+    if (tooDeep)
+        throw ApiError(400, "invalid_request_error", "", "invalid_json",
+                       "The body of the request nests JSON deeper than " + std::to_string(kMaxDepth) + " levels.");
     if (j.is_discarded())
         throw ApiError(400, "invalid_request_error", "", "invalid_json",
                        "The body of the request is not valid JSON (" + std::to_string(body.size()) + " bytes).");
