@@ -32,6 +32,7 @@ Subcommands:
   store      rollouts inserted per second into the SQLite run store
   grpo-step  where the time of one GRPO step goes (generate, reward, …, store)
   embed      texts/s of an embedding backend, and the semantic reward's cost per pair
+  serve      requests/s and tokens/s of rwb serve at several numbers of concurrent clients
 Run "rwb bench <subcommand> --help" for its options.
 )";
 
@@ -301,7 +302,7 @@ int generate(const std::vector<std::string> &argv)
 
 int benchCommand(const std::vector<std::string> &args)
 {
-    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}, {"store", storeBench}, {"grpo-step", grpoStepBench}, {"embed", embedBench}});
+    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}, {"store", storeBench}, {"grpo-step", grpoStepBench}, {"embed", embedBench}, {"serve", serveBench}});
 }
 
 } // namespace rwb::cli

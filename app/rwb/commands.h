@@ -30,5 +30,9 @@ int embedBench(const std::vector<std::string> &args);
 int storeBench(const std::vector<std::string> &args);
 int judgeCommand(const std::vector<std::string> &args);
 int rubricCommand(const std::vector<std::string> &args);
+// "rwb serve": the OpenAI-compatible server (servecommands.cpp).
+int serveCommand(const std::vector<std::string> &args);
+// "rwb bench serve", called by benchCommand (lives with the serve command).
+int serveBench(const std::vector<std::string> &args);
 
 } // namespace rwb::cli

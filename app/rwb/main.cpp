@@ -43,6 +43,8 @@ Commands:
   bench embed     texts/s of an embedding backend and the semantic reward's cost per pair
   judge check     a test call to the LLM judge a reward config names
   rubric generate rubrics for questions: from their reference facts, or written by a judge
+  serve           an OpenAI-compatible HTTP server (chat completions, embeddings) over the engine
+  bench serve     requests/s and tokens/s of rwb serve with 1, 8, 32 concurrent clients
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.
@@ -92,8 +94,10 @@ int main(int argc, char **argv)
         return rwb::cli::judgeCommand(args);
     if (command == "rubric")
         return rwb::cli::rubricCommand(args);
+    if (command == "serve")
+        return rwb::cli::serveCommand(args);
     rwb::cli::printError("unknown command \"" + command +
                          "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, grpo, store, retrieve, embed, judge, "
-                         "rubric; see rwb --help)");
+                         "rubric, serve; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }

@@ -284,6 +284,9 @@ std::string chatReplyJson(const ChatReply &reply)
     return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// The "local" backend: core/engine/localjudge.cpp (rwb serve's engine, in-process).
+std::shared_ptr<const JudgeBackend> makeLocalBackend(const JudgeOptions &options);
+
 std::shared_ptr<const JudgeBackend> makeBackend(const JudgeOptions &options)
 {
     if (options.backend == "http") {
@@ -292,7 +295,9 @@ std::shared_ptr<const JudgeBackend> makeBackend(const JudgeOptions &options)
                                         "http://127.0.0.1:8000/v1)");
         return std::make_shared<HttpBackend>(options);
     }
-    throw std::invalid_argument("judge: backend \"" + options.backend + "\" is unknown (allowed: http)");
+    if (options.backend == "local")
+        return makeLocalBackend(options);
+    throw std::invalid_argument("judge: backend \"" + options.backend + "\" is unknown (allowed: http, local)");
 }
 
 JudgeClient::JudgeClient(JudgeOptions options) : JudgeClient(options, makeBackend(options)) {}

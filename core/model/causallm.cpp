@@ -48,6 +48,11 @@ void applyThreads(int threads)
     at::set_num_threads(n);
 }
 
+void useCpuThreads(int threads)
+{
+    applyThreads(threads);
+}
+
 namespace {
 
 // One draw per row from probabilities [R, V] (fp32, CPU) by the inverse CDF: a uniform

@@ -61,6 +61,11 @@ using GenerationProgress = std::function<bool(int step, int maxSteps)>;
 
 class CausalLmInternals; // libtorch side, core/model/causallminternals.h
 
+// Sets libtorch's CPU threads for the calling thread (OpenMP and MKL keep them per
+// thread): n > 0, or 0 for every core ($RWB_THREADS when set). A thread that runs a model
+// it did not load (a scheduler's) calls it first.
+void useCpuThreads(int threads);
+
 // A decoder language model of the Qwen3 / Qwen2 / Llama families, with optional LoRA
 // adapters. Not thread-safe: one thread uses a model at a time. Errors are exceptions
 // with context (data::InputException for bad files).

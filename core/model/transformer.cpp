@@ -213,6 +213,114 @@ void KvCache::repeatRows(int64_t times)
     m_rows *= times;
 }
 
+// ---- ragged KV cache (continuous batching)
+
+namespace {
+// Columns are added in steps of this many tokens, so that a growing row does not copy
+// the cache at every step.
+constexpr int64_t kRaggedGrowth = 128;
+} // namespace
+
+RaggedKvCache::RaggedKvCache(const ModelConfig &c, torch::Dtype dtype, torch::Device device)
+    : m_layers(c.numLayers), m_kvHeads(c.numKvHeads), m_headDim(c.headDim),
+      m_options(torch::TensorOptions().dtype(dtype).device(device))
+{
+}
+
+void RaggedKvCache::grow(int64_t capacity)
+{
+    if (capacity <= m_capacity)
+        return;
+    capacity = (capacity + kRaggedGrowth - 1) / kRaggedGrowth * kRaggedGrowth;
+    const int64_t b = rows();
+    for (int64_t l = 0; l < m_layers; ++l) {
+        for (std::vector<torch::Tensor> *store : {&m_k, &m_v}) {
+            torch::Tensor grown = torch::zeros({b, m_kvHeads, capacity, m_headDim}, m_options); // [B, K, C, D]
+            if (m_capacity > 0 && b > 0)
+                grown.narrow(2, 0, m_capacity).copy_((*store)[static_cast<size_t>(l)]);
+            if (static_cast<int64_t>(store->size()) <= l)
+                store->push_back(grown);
+            else
+                (*store)[static_cast<size_t>(l)] = grown;
+        }
+    }
+    m_capacity = capacity;
+}
+
+void RaggedKvCache::addRows(const KvCache &prefill, int64_t copies)
+{
+    TORCH_CHECK(copies >= 1, "RaggedKvCache::addRows: copies must be ≥ 1");
+    const int64_t length = prefill.length();
+    grow(length + 1);
+    for (int64_t l = 0; l < m_layers; ++l) {
+        const size_t i = static_cast<size_t>(l);
+        for (auto [store, source] : {std::pair{&m_k, prefill.keys(i)}, std::pair{&m_v, prefill.values(i)}}) {
+            torch::Tensor added = torch::zeros({copies, m_kvHeads, m_capacity, m_headDim}, m_options); // [copies, K, C, D]
+            added.narrow(2, 0, length).copy_(source.narrow(0, 0, 1).expand({copies, -1, -1, -1}));
+            (*store)[i] = rows() == 0 ? added : torch::cat({(*store)[i], added}, /*dim=*/0);
+        }
+    }
+    m_lengths.insert(m_lengths.end(), static_cast<size_t>(copies), length);
+}
+
+void RaggedKvCache::keepRows(const std::vector<int64_t> &keep)
+{
+    std::vector<int64_t> lengths;
+    for (int64_t r : keep) {
+        TORCH_CHECK(r >= 0 && r < rows(), "RaggedKvCache::keepRows: no row ", r);
+        lengths.push_back(m_lengths[static_cast<size_t>(r)]);
+    }
+    if (keep.empty()) { // free the memory of an idle batch
+        m_k.clear();
+        m_v.clear();
+        m_capacity = 0;
+    } else {
+        const torch::Tensor index =
+            torch::tensor(keep, torch::TensorOptions().dtype(torch::kLong)).to(m_options.device()); // [B']
+        for (auto &t : m_k)
+            t = t.index_select(0, index);
+        for (auto &t : m_v)
+            t = t.index_select(0, index);
+    }
+    m_lengths = std::move(lengths);
+}
+
+torch::Tensor RaggedKvCache::beginStep()
+{
+    int64_t longest = 0;
+    for (int64_t n : m_lengths)
+        longest = std::max(longest, n);
+    grow(longest + 1);
+    m_span = longest + 1;
+    const auto longOpts = torch::TensorOptions().dtype(torch::kLong);
+    m_lengthsT = torch::tensor(m_lengths, longOpts).to(m_options.device());             // [B]
+    const torch::Tensor columns = torch::arange(m_span, longOpts.device(m_options.device())); // [S]
+    return (columns.unsqueeze(0) <= m_lengthsT.unsqueeze(1)).to(torch::kLong);           // [B, S]
+}
+
+torch::Tensor RaggedKvCache::stepPositions() const
+{
+    return torch::tensor(m_lengths, torch::TensorOptions().dtype(torch::kLong)).to(m_options.device()).unsqueeze(1); // [B, 1]
+}
+
+std::pair<torch::Tensor, torch::Tensor> RaggedKvCache::append(size_t layer, const torch::Tensor &k, const torch::Tensor &v)
+{
+    TORCH_CHECK(k.size(2) == 1, "RaggedKvCache takes one new token per row, got ", k.size(2));
+    TORCH_CHECK(k.size(0) == rows(), "RaggedKvCache has ", rows(), " rows, got ", k.size(0));
+    TORCH_CHECK(m_lengthsT.defined() && m_span <= m_capacity, "RaggedKvCache: beginStep() first");
+    const torch::Tensor index = m_lengthsT.view({-1, 1, 1, 1}).expand({rows(), m_kvHeads, 1, m_headDim}); // [B, K, 1, D]
+    m_k[layer].scatter_(/*dim=*/2, index, k.to(m_k[layer].scalar_type()));
+    m_v[layer].scatter_(/*dim=*/2, index, v.to(m_v[layer].scalar_type()));
+    return {m_k[layer].narrow(2, 0, m_span), m_v[layer].narrow(2, 0, m_span)};
+}
+
+void RaggedKvCache::advance(int64_t tokens)
+{
+    for (int64_t &n : m_lengths)
+        n += tokens;
+    m_lengthsT = torch::Tensor();
+}
+
 // ---- Attention, MLP, layer
 
 AttentionImpl::AttentionImpl(const ModelConfig &c, std::shared_ptr<AdapterSwitch> adapters)
@@ -230,7 +338,7 @@ AttentionImpl::AttentionImpl(const ModelConfig &c, std::shared_ptr<AdapterSwitch
 }
 
 torch::Tensor AttentionImpl::forward(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin,
-                                     const torch::Tensor &bias, KvCache *cache, size_t layer)
+                                     const torch::Tensor &bias, KvStore *cache, size_t layer)
 {
     const int64_t b = x.size(0);
     const int64_t t = x.size(1);
@@ -286,7 +394,7 @@ DecoderLayerImpl::DecoderLayerImpl(const ModelConfig &c, std::shared_ptr<Adapter
 }
 
 torch::Tensor DecoderLayerImpl::forward(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin,
-                                        const torch::Tensor &bias, KvCache *cache, size_t layer)
+                                        const torch::Tensor &bias, KvStore *cache, size_t layer)
 {
     const torch::Tensor h = x + self_attn(input_layernorm(x), cos, sin, bias, cache, layer);
     return h + mlp(post_attention_layernorm(h));
@@ -340,7 +448,7 @@ const torch::Tensor &TransformerImpl::headWeight()
 }
 
 torch::Tensor TransformerImpl::hidden(const torch::Tensor &ids, const torch::Tensor &positions,
-                                      const torch::Tensor &keyMask, KvCache *cache)
+                                      const torch::Tensor &keyMask, KvStore *cache)
 {
     TORCH_CHECK(ids.dim() == 2, "ids must be [B, T], got ", ids.sizes());
     const int64_t t = ids.size(1);

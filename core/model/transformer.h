@@ -76,19 +76,33 @@ private:
 // x [B, *, T, D] rotated: x·cos + rotate_half(x)·sin, rotate_half(x) = cat(−x₂, x₁).
 torch::Tensor applyRope(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin);
 
-// Keys and values of every layer for B rows, preallocated to a capacity.
-class KvCache {
+// Where attention layers keep the keys and values of earlier tokens: the layers append
+// the new tokens' keys and values and attend to what the store returns.
+class KvStore {
+public:
+    virtual ~KvStore() = default;
+    // Stores k, v [B, K, T, D] of a layer; returns the keys and values [B, K, S, D] to attend to.
+    virtual std::pair<torch::Tensor, torch::Tensor> append(size_t layer, const torch::Tensor &k, const torch::Tensor &v) = 0;
+    // After every layer has appended T tokens.
+    virtual void advance(int64_t tokens) = 0;
+};
+
+// Keys and values of every layer for B rows, preallocated to a capacity; every row has
+// the same length (left-padded prompts).
+class KvCache : public KvStore {
 public:
     KvCache(const ModelConfig &config, int64_t rows, int64_t capacity, torch::Dtype dtype, torch::Device device);
     int64_t length() const { return m_length; }
     int64_t capacity() const { return m_capacity; }
     int64_t rows() const { return m_rows; }
     // Appends k, v [B, K, T, D] for a layer at the current length; returns the views [B, K, S, D] to attend to.
-    std::pair<torch::Tensor, torch::Tensor> append(size_t layer, const torch::Tensor &k, const torch::Tensor &v);
-    // After every layer has appended T tokens.
-    void advance(int64_t tokens) { m_length += tokens; }
+    std::pair<torch::Tensor, torch::Tensor> append(size_t layer, const torch::Tensor &k, const torch::Tensor &v) override;
+    void advance(int64_t tokens) override { m_length += tokens; }
     // Each row repeated `times` times in place of the cache (prefill once, sample G): rows → rows·times.
     void repeatRows(int64_t times);
+    // A layer's keys / values stored so far: [B, K, length, D] views.
+    torch::Tensor keys(size_t layer) const { return m_k[layer].narrow(2, 0, m_length); }
+    torch::Tensor values(size_t layer) const { return m_v[layer].narrow(2, 0, m_length); }
 
 private:
     std::vector<torch::Tensor> m_k; // [B, K, capacity, D]
@@ -98,12 +112,49 @@ private:
     int64_t m_length = 0;
 };
 
+// Keys and values of rows that each have their own length, for continuous batching: a
+// row's tokens sit at columns [0, length) of its row, and a decode step writes each row's
+// one new token at its own column. Rows join (addRows, from a prefill) and leave
+// (keepRows) between steps; the columns grow as the longest row needs.
+class RaggedKvCache : public KvStore {
+public:
+    RaggedKvCache(const ModelConfig &config, torch::Dtype dtype, torch::Device device);
+    int64_t rows() const { return static_cast<int64_t>(m_lengths.size()); }
+    const std::vector<int64_t> &lengths() const { return m_lengths; }
+    int64_t capacity() const { return m_capacity; }
+    // Appends `copies` rows holding the first `length` tokens of a prefill's cache (row 0 of it).
+    void addRows(const KvCache &prefill, int64_t copies);
+    // Keeps the rows listed (in that order) and drops the others.
+    void keepRows(const std::vector<int64_t> &rows);
+    // Starts a decode step: makes room for one more token in every row (the columns grow
+    // when the longest row needs it) and returns the step's key mask [B, S] (1 where a
+    // row has a token, its new one at column `length` included; S = the longest row + 1).
+    torch::Tensor beginStep();
+    // The new tokens' positions [B, 1]: each row's length.
+    torch::Tensor stepPositions() const;
+    // T must be 1: each row's new key and value go to its own column.
+    std::pair<torch::Tensor, torch::Tensor> append(size_t layer, const torch::Tensor &k, const torch::Tensor &v) override;
+    void advance(int64_t tokens) override;
+
+private:
+    void grow(int64_t capacity);
+
+    int64_t m_layers, m_kvHeads, m_headDim;
+    torch::TensorOptions m_options;
+    std::vector<torch::Tensor> m_k; // [B, K, capacity, D]
+    std::vector<torch::Tensor> m_v;
+    std::vector<int64_t> m_lengths; // per row
+    torch::Tensor m_lengthsT;       // [B] int64 on the device, set by beginStep()
+    int64_t m_capacity = 0;
+    int64_t m_span = 0;             // columns attended to in this step: the longest row + 1
+};
+
 class AttentionImpl : public torch::nn::Module {
 public:
     AttentionImpl(const ModelConfig &config, std::shared_ptr<AdapterSwitch> adapters);
     // x [B, T, H]; bias [B, 1, T, S] additive mask (0 or −inf), fp32.
     torch::Tensor forward(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin,
-                          const torch::Tensor &bias, KvCache *cache, size_t layer);
+                          const torch::Tensor &bias, KvStore *cache, size_t layer);
 
     LoraLinear q_proj{nullptr}, k_proj{nullptr}, v_proj{nullptr}, o_proj{nullptr};
     RmsNorm q_norm{nullptr}, k_norm{nullptr};
@@ -125,7 +176,7 @@ class DecoderLayerImpl : public torch::nn::Module {
 public:
     DecoderLayerImpl(const ModelConfig &config, std::shared_ptr<AdapterSwitch> adapters);
     torch::Tensor forward(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin,
-                          const torch::Tensor &bias, KvCache *cache, size_t layer);
+                          const torch::Tensor &bias, KvStore *cache, size_t layer);
     Attention self_attn{nullptr};
     Mlp mlp{nullptr};
     RmsNorm input_layernorm{nullptr}, post_attention_layernorm{nullptr};
@@ -161,7 +212,7 @@ public:
     // every key position including the T new ones; cache may be null (then S = T).
     // Returns the final hidden states [B, T, H].
     torch::Tensor hidden(const torch::Tensor &ids, const torch::Tensor &positions, const torch::Tensor &keyMask,
-                         KvCache *cache);
+                         KvStore *cache);
     // hidden [.., H] → logits [.., V] in the weights' dtype.
     torch::Tensor logits(const torch::Tensor &hidden);
     const torch::Tensor &headWeight(); // [V, H]: lm_head or the tied embeddings

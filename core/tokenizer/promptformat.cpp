@@ -148,6 +148,49 @@ std::string PromptFormat::chat(const std::vector<ChatMessage> &messages, bool ad
     return s;
 }
 
+std::string PromptFormat::chatPrompt(const std::vector<ChatMessage> &messages) const
+{
+    if (m_kind == Kind::ChatMl)
+        return chat(messages, /*addGenerationPrompt=*/true);
+    return chat(messages, /*addGenerationPrompt=*/false) + std::string(kTail);
+}
+
+std::vector<int32_t> PromptFormat::chatPromptIds(const std::vector<ChatMessage> &messages,
+                                                 const Tokenizer &tokenizer) const
+{
+    std::vector<int32_t> ids;
+    const auto plain = [&](std::string_view text) {
+        const std::vector<int32_t> piece = tokenizer.encodeOrdinary(text);
+        ids.insert(ids.end(), piece.begin(), piece.end());
+    };
+    if (m_kind == Kind::Plain) {
+        plain(chatPrompt(messages));
+        return ids;
+    }
+    // encode() would cut the rendering at the markers and tokenize each stretch between
+    // them on its own: "{role}\n{content}" and the "\n" between two turns. The same
+    // stretches here, with the markers as their ids (or as text when the tokenizer lacks them).
+    const auto marker = [&](std::string_view text) {
+        if (const std::optional<int32_t> id = tokenizer.tokenToId(text))
+            ids.push_back(*id);
+        else
+            plain(text);
+    };
+    for (const ChatMessage &m : messages) {
+        marker(kImStart);
+        plain(m.role + "\n" + m.content);
+        marker(kImEnd);
+        plain("\n");
+    }
+    marker(kImStart);
+    plain("assistant\n");
+    if (m_qwen3NoThinking) {
+        const std::vector<int32_t> thinking = tokenizer.encode(kEmptyThinking);
+        ids.insert(ids.end(), thinking.begin(), thinking.end());
+    }
+    return ids;
+}
+
 std::vector<int32_t> PromptFormat::stopTokenIds(const Tokenizer &tokenizer) const
 {
     std::vector<int32_t> ids;

@@ -69,6 +69,19 @@ public:
     // qwen3NoThinking). Plain: the contents joined with "\n\n" (roles are dropped).
     std::string chat(const std::vector<ChatMessage> &messages, bool addGenerationPrompt) const;
 
+    // A conversation ready for the model's next turn (what rwb serve and the local judge
+    // send to a model; docs/serve.md). ChatML: chat(messages, true), every role as given.
+    // Plain: the contents joined with "\n\n" (roles dropped), then "\n\n### 応答:\n",
+    // the ending the plain templates train on, so that one user message renders as
+    // instructionPrompt() of its content.
+    std::string chatPrompt(const std::vector<ChatMessage> &messages) const;
+    // chatPrompt() as token ids, with each message's role and content tokenized as plain
+    // text (Tokenizer::encodeOrdinary): a "<|im_end|>" that a client writes in a message is
+    // text, not the end of its turn. Equal to tokenizer.encode(chatPrompt(messages)) when
+    // no message holds an added token (for byte-level BPE tokenizers). No BOS is added,
+    // as in training.
+    std::vector<int32_t> chatPromptIds(const std::vector<ChatMessage> &messages, const Tokenizer &tokenizer) const;
+
     // Token ids that end a completion, in increasing order. Plain: the tokenizer's eos
     // and <|endoftext|>. ChatML: <|im_end|>, <|endoftext|> and the eos. Tokens the
     // tokenizer does not have are left out.

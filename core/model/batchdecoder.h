@@ -1,0 +1,86 @@
+#pragma once
+
+// The model's side of continuous batching: a decode batch whose rows come and go between
+// steps. A row is one completion: it joins with its prompt prefilled (add), gets one new
+// token per step() together with every other row, and leaves when its owner says so
+// (remove). No libtorch in this header.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace rwb::model {
+
+class CausalLM;
+
+// How one row picks its tokens.
+struct RowSampling {
+    double temperature = 0.0; // 0: greedy (the most likely token)
+    double topP = 1.0;        // nucleus sampling: the smallest set of tokens holding top_p
+    uint64_t seed = 0;        // the row's own random stream (unused when greedy)
+    int topLogprobs = 0;      // alternatives reported with each token (0 to 20)
+};
+
+struct TokenLogProb {
+    int32_t id = 0;
+    float logProb = 0.0f;
+};
+
+// One token of one row. Log-probabilities are the model's own distribution,
+// log softmax(logits) at temperature 1 over the allowed vocabulary, whatever the row's
+// temperature and top_p (what vLLM reports by default; llama.cpp reports them before
+// sampling, too), so that a judge's probability-weighted score does not depend on how
+// it was sampled.
+struct SampledToken {
+    int row = -1;                  // the row's handle (from add())
+    int32_t id = 0;
+    float logProb = 0.0f;
+    std::vector<TokenLogProb> top; // the row's topLogprobs most likely tokens, most likely first
+};
+
+// Not thread-safe: one thread (a scheduler's) uses a decoder and its model at a time; the
+// model must outlive the decoder, and nothing else may run the model meanwhile. Errors
+// are exceptions (std::invalid_argument for a bad prompt or sampling, c10::Error from
+// libtorch); after one from step() the batch should be cleared (remove every row).
+class BatchDecoder {
+public:
+    // `vocabLimit` > 0: ids ≥ it are never sampled nor reported (embedding rows beyond
+    // the tokenizer's vocabulary).
+    explicit BatchDecoder(CausalLM &model, int64_t vocabLimit = 0);
+    ~BatchDecoder();
+    BatchDecoder(const BatchDecoder &) = delete;
+    BatchDecoder &operator=(const BatchDecoder &) = delete;
+
+    // Prefills `prompt` once and adds one row per entry of `rows`, which continue it with
+    // their own sampling (n choices of one request share the prefill). Returns each new
+    // row's first token, sampled from the prefill. Throws std::invalid_argument for an
+    // empty prompt, ids outside the model's vocabulary, a prompt that leaves no room in
+    // the context (contextLength()), no rows, or sampling out of range.
+    std::vector<SampledToken> add(const std::vector<int32_t> &prompt, const std::vector<RowSampling> &rows);
+
+    // Feeds every row its last token in one forward pass and samples each row's next
+    // token. Returns one token per row, in the order rows were added. A row that has
+    // reached contextLength() tokens must be removed first (throws std::logic_error).
+    std::vector<SampledToken> step();
+
+    // The rows leave the batch (their keys and values are dropped; the cache is copied
+    // once, whatever the number of rows). Unknown handles are ignored.
+    void remove(const std::vector<int> &rows);
+
+    int rows() const;
+    // Tokens a row holds: its prompt and every token sampled for it so far, the last one
+    // included (it is fed at the next step). -1 for an unknown handle.
+    int64_t length(int row) const;
+    // The most tokens a row may hold: the model's max_position_embeddings (0: no limit).
+    int64_t contextLength() const;
+    // Prompt tokens prefilled and tokens decoded by step() (one per row per step), since construction.
+    int64_t prefilledTokens() const;
+    int64_t steps() const;
+    int64_t decodedTokens() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_d;
+};
+
+} // namespace rwb::model

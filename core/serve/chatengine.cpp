@@ -1,0 +1,201 @@
+#include "serve/chatengine.h"
+
+#include "serve/apierror.h"
+#include "tokenizer/promptformat.h"
+#include "tokenizer/tokenizer.h"
+
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <random>
+#include <sstream>
+
+namespace rwb::serve {
+
+namespace {
+
+// SplitMix64's finalizer: spreads a seed and a choice index over 64 bits, so that the
+// choices of one seeded request get unrelated streams.
+uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+// A seed for a request that names none: fresh for every call.
+uint64_t freshSeed()
+{
+    static std::atomic<uint64_t> counter{std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32)};
+    return mix(counter.fetch_add(0x9e3779b97f4a7c15ULL));
+}
+
+std::string folderName(const std::string &folder)
+{
+    std::filesystem::path p(folder);
+    while (!p.empty() && p.filename().empty())
+        p = p.parent_path();
+    const std::string name = p.filename().string();
+    return name.empty() ? folder : name;
+}
+
+CompletionToken tokenOf(const tokenizer::Tokenizer &tokenizer, int32_t id, float logprob)
+{
+    CompletionToken t;
+    t.id = id;
+    t.bytes = tokenizer.decodeBytes({id}, /*skipSpecial=*/false, /*atStart=*/false);
+    t.logprob = logprob;
+    return t;
+}
+
+} // namespace
+
+ChatEngine::ChatEngine(const std::string &folder, const ChatEngineOptions &options)
+    : m_folder(folder), m_name(options.name.empty() ? folderName(folder) : options.name)
+{
+    m_tokenizer = tokenizer::loadTokenizer(folder);
+    m_format = std::make_unique<tokenizer::PromptFormat>(tokenizer::PromptFormat::forModel(folder, *m_tokenizer));
+    m_stopTokens = m_format->stopTokenIds(*m_tokenizer);
+    std::unique_ptr<model::CausalLM> lm = model::CausalLM::load(folder, options.model);
+    std::ostringstream d;
+    d << model::familyName(lm->config().family) << ", " << lm->parameterCount() << " parameters, " << lm->dtypeName()
+      << " on " << lm->deviceName() << ", " << m_format->name() << " prompts, context " << lm->config().maxPositions;
+    m_description = d.str();
+    m_scheduler = std::make_unique<GenerationScheduler>(std::move(lm), m_tokenizer, options.scheduler);
+}
+
+ChatEngine::~ChatEngine()
+{
+    shutdown();
+}
+
+int64_t ChatEngine::contextLength() const
+{
+    return m_scheduler->contextLength();
+}
+
+int ChatEngine::maxBatch() const
+{
+    return m_scheduler->options().maxBatch;
+}
+
+std::string ChatEngine::formatName() const
+{
+    return m_format->name();
+}
+
+std::string ChatEngine::description() const
+{
+    return m_description;
+}
+
+SchedulerStats ChatEngine::stats() const
+{
+    return m_scheduler->stats();
+}
+
+void ChatEngine::shutdown()
+{
+    if (m_scheduler)
+        m_scheduler->shutdown();
+}
+
+std::vector<int32_t> ChatEngine::promptIds(const std::vector<judge::ChatMessage> &messages) const
+{
+    std::vector<tokenizer::ChatMessage> turns;
+    for (const judge::ChatMessage &m : messages)
+        turns.push_back({m.role, m.content});
+    return m_format->chatPromptIds(turns, *m_tokenizer);
+}
+
+ChatCompletion ChatEngine::complete(const judge::ChatRequest &request)
+{
+    const judge::SamplingParams &s = request.sampling;
+    if (request.messages.empty())
+        throw ApiError::invalid("messages", "messages must hold at least one message");
+    for (size_t i = 0; i < request.messages.size(); ++i) {
+        const std::string &role = request.messages[i].role;
+        if (role != "system" && role != "user" && role != "assistant")
+            throw ApiError::invalid("messages[" + std::to_string(i) + "].role",
+                                    "'messages[" + std::to_string(i) + "].role' is \"" + role +
+                                        "\", not one of system, user, assistant");
+    }
+    if (s.n < 1 || s.n > maxBatch())
+        throw ApiError::invalid("n", "n must be 1 to " + std::to_string(maxBatch()) +
+                                         " (the server's --max-batch), not " + std::to_string(s.n));
+    if (!(s.temperature >= 0.0 && s.temperature <= 2.0))
+        throw ApiError::invalid("temperature", "temperature must be 0 to 2");
+    if (!(s.topP > 0.0 && s.topP <= 1.0))
+        throw ApiError::invalid("top_p", "top_p must be greater than 0 and at most 1");
+    if (s.topLogprobs < 0 || s.topLogprobs > 20)
+        throw ApiError::invalid("top_logprobs", "top_logprobs must be 0 to 20");
+
+    GenerationRequest g;
+    g.prompt = promptIds(request.messages);
+    const int64_t promptTokens = static_cast<int64_t>(g.prompt.size());
+    const int64_t context = contextLength();
+    if (g.prompt.empty())
+        throw ApiError::invalid("messages", "the messages render to no token");
+    if (context > 0 && promptTokens >= context)
+        throw ApiError(400, "invalid_request_error", "messages", "context_length_exceeded",
+                       "This model's maximum context length is " + std::to_string(context) +
+                           " tokens. However, your messages resulted in " + std::to_string(promptTokens) +
+                           " tokens, which leaves no room for a completion.");
+    int64_t maxTokens = s.maxTokens;
+    if (maxTokens <= 0)
+        maxTokens = context > 0 ? context - promptTokens : 4096;
+    if (context > 0 && promptTokens + maxTokens > context)
+        throw ApiError(400, "invalid_request_error", "max_tokens", "context_length_exceeded",
+                       "This model's maximum context length is " + std::to_string(context) +
+                           " tokens. However, you requested " + std::to_string(promptTokens + maxTokens) +
+                           " tokens (" + std::to_string(promptTokens) + " in the messages, " +
+                           std::to_string(maxTokens) + " in the completion). Please reduce the length of "
+                           "the messages or the completion.");
+    g.maxTokens = static_cast<int>(std::min<int64_t>(maxTokens, 1 << 30));
+    g.stopTokens = m_stopTokens;
+    g.stopStrings = s.stop;
+    const int top = s.logprobs ? s.topLogprobs : 0;
+    for (int i = 0; i < s.n; ++i) {
+        model::RowSampling row;
+        row.temperature = s.temperature;
+        row.topP = s.topP;
+        row.seed = s.seed ? mix(static_cast<uint64_t>(*s.seed) ^ mix(static_cast<uint64_t>(i))) : freshSeed();
+        row.topLogprobs = top;
+        g.choices.push_back(row);
+    }
+
+    GenerationResult result;
+    try {
+        result = m_scheduler->submit(std::move(g)).get();
+    } catch (const SchedulerStopped &e) {
+        throw ApiError(503, "server_error", "", "", std::string(e.what()));
+    } catch (const std::invalid_argument &e) { // checked above; the scheduler's own words otherwise
+        throw ApiError::invalid("", e.what());
+    }
+
+    ChatCompletion out;
+    out.model = m_name;
+    out.promptTokens = result.promptTokens;
+    out.completionTokens = result.completionTokens;
+    for (GeneratedChoice &c : result.choices) {
+        CompletionChoice choice;
+        choice.text = std::move(c.text);
+        choice.finishReason = c.finishReason;
+        if (s.logprobs) {
+            const size_t n = c.tokens.size() - (c.endedByStopToken ? 1 : 0);
+            for (size_t k = 0; k < n; ++k) {
+                const model::SampledToken &t = c.tokens[k];
+                CompletionLogprob lp;
+                lp.token = tokenOf(*m_tokenizer, t.id, t.logProb);
+                for (const model::TokenLogProb &a : t.top)
+                    lp.top.push_back(tokenOf(*m_tokenizer, a.id, a.logProb));
+                choice.logprobs.push_back(std::move(lp));
+            }
+        }
+        out.choices.push_back(std::move(choice));
+    }
+    return out;
+}
+
+} // namespace rwb::serve

@@ -1,0 +1,144 @@
+#pragma once
+
+// Continuous batching: one scheduler thread owns a model and decodes every active
+// completion together, one token per row per iteration. Requests submitted from any
+// thread wait in a queue; between two iterations the scheduler prefills the waiting ones
+// (as many as the batch has room for) and their rows join the batch; a row leaves as soon
+// as it is finished (a stop token, a stop string, its token limit), and a request is
+// answered when all its choices are. See docs/serve.md.
+
+#include "model/batchdecoder.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace rwb::model {
+class CausalLM;
+}
+namespace rwb::tokenizer {
+class Tokenizer;
+}
+
+namespace rwb::serve {
+
+// What a request gets when the scheduler stops before answering it.
+struct SchedulerStopped : std::runtime_error {
+    SchedulerStopped() : std::runtime_error("the model's scheduler is shutting down") {}
+};
+
+struct SchedulerOptions {
+    // Rows decoded together (a request with n choices takes n rows). 1 turns batching off:
+    // one completion at a time, in order of arrival.
+    int maxBatch = 32;
+    // Prompt tokens prefilled between two decode steps (at least one request is admitted
+    // when there is room): bounds the pause that long prompts cause to running rows.
+    int64_t prefillTokensPerStep = 4096;
+    // libtorch CPU threads of the scheduler thread; 0: every core (or $RWB_THREADS).
+    int threads = 0;
+};
+
+struct GenerationRequest {
+    std::vector<int32_t> prompt;
+    std::vector<model::RowSampling> choices; // one row per choice; at least one
+    int maxTokens = 16;                      // tokens per choice, stop token included; ≥ 1
+    std::vector<int32_t> stopTokens;         // end a choice (finish "stop"); not in its text
+    std::vector<std::string> stopStrings;    // cut the text before the first one (finish "stop")
+};
+
+struct GeneratedChoice {
+    // Every token sampled, a final stop token included; a stop string's token is the last one.
+    std::vector<model::SampledToken> tokens;
+    // The text (UTF-8; special tokens left out, bytes that do not form UTF-8 as U+FFFD), cut
+    // before a stop string.
+    std::string text;
+    std::string finishReason; // "stop" or "length"
+    bool endedByStopToken = false; // tokens.back() is a stop token
+};
+
+struct GenerationResult {
+    std::vector<GeneratedChoice> choices;
+    int64_t promptTokens = 0;
+    int64_t completionTokens = 0; // over all choices
+    double queueSeconds = 0.0;    // from submit() to the prefill
+    double totalSeconds = 0.0;    // from submit() to the answer
+};
+
+// Counters since construction.
+struct SchedulerStats {
+    uint64_t submitted = 0;
+    uint64_t completed = 0;
+    uint64_t failed = 0;
+    int64_t steps = 0;           // decode iterations
+    int64_t decodedTokens = 0;   // rows × steps: the mean batch is decodedTokens / steps
+    int64_t prefilledTokens = 0;
+    int peakRows = 0;
+    int activeRows = 0;          // now
+    int queued = 0;              // now
+};
+
+// The scheduler's thread is the only one that touches the model. submit() and stats()
+// may be called from any thread. Destroying the scheduler shuts it down.
+class GenerationScheduler {
+public:
+    // Takes the model; starts the thread. The tokenizer gives the texts (stop strings).
+    // Throws std::invalid_argument for options out of range.
+    GenerationScheduler(std::unique_ptr<model::CausalLM> model, std::shared_ptr<const tokenizer::Tokenizer> tokenizer,
+                        const SchedulerOptions &options);
+    ~GenerationScheduler();
+    GenerationScheduler(const GenerationScheduler &) = delete;
+    GenerationScheduler &operator=(const GenerationScheduler &) = delete;
+
+    // Queues a request. Throws std::invalid_argument (nothing queued) for an empty prompt,
+    // no choice or more than maxBatch, maxTokens < 1, a prompt + maxTokens beyond the
+    // context, ids outside the vocabulary, sampling out of range; SchedulerStopped after
+    // shutdown(). The future gets the result, or the exception that ended it:
+    // SchedulerStopped when the scheduler stopped first, or the engine's error (the batch goes on without
+    // the failed request's rows).
+    std::future<GenerationResult> submit(GenerationRequest request);
+
+    // Stops the thread: requests still queued or running fail with SchedulerStopped.
+    // Idempotent; called by the destructor.
+    void shutdown();
+
+    const SchedulerOptions &options() const { return m_options; }
+    // The most tokens a prompt and its completion may hold (0: no limit).
+    int64_t contextLength() const { return m_context; }
+    int64_t vocabSize() const { return m_vocab; }
+    SchedulerStats stats() const;
+
+private:
+    struct Pending;
+    struct Active;
+    void run();
+    void admit(std::vector<std::unique_ptr<Pending>> &admitted);
+    void accept(Active &request, size_t choice, const model::SampledToken &token);
+    void finishDone();
+    void failAll(const std::exception_ptr &error);
+
+    std::unique_ptr<model::CausalLM> m_model;
+    std::shared_ptr<const tokenizer::Tokenizer> m_tokenizer;
+    SchedulerOptions m_options;
+    int64_t m_context = 0;
+    int64_t m_vocab = 0;
+
+    mutable std::mutex m_mutex; // the queue, the flag and the stats
+    std::condition_variable m_wake;
+    std::deque<std::unique_ptr<Pending>> m_queue;
+    bool m_stopping = false;
+    SchedulerStats m_stats;
+
+    // The scheduler thread's own (no lock).
+    std::unique_ptr<model::BatchDecoder> m_decoder;
+    std::vector<std::unique_ptr<Active>> m_active;
+    std::thread m_thread;
+};
+
+} // namespace rwb::serve
