@@ -1852,6 +1852,26 @@ The change is stored with its step and marked on the curves.</source>
             <source>Sample %1</source>
             <translation>サンプル %1</translation>
         </message>
+        <message>
+            <source>Over the %1 samples with a reward; None rewards are left out, as in training.</source>
+            <translation>報酬のある %1 件のサンプルについての値です。学習と同じく、なし（None）の報酬は除いています。</translation>
+        </message>
+        <message>
+            <source>all None</source>
+            <translation>すべてなし</translation>
+        </message>
+        <message>
+            <source>one reward</source>
+            <translation>報酬が 1 件</translation>
+        </message>
+        <message>
+            <source>Fewer than two samples of this group have a reward (the others are None): its advantages are 0 and it teaches nothing.</source>
+            <translation>このグループで報酬のあるサンプルが 2 件未満です（ほかはなし）。アドバンテージは 0 で、何も学習しません。</translation>
+        </message>
+        <message>
+            <source>reward None (a judge gave no verdict): left out of the group&apos;s mean and std, advantage %1</source>
+            <translation>報酬なし（審査モデルが判定を返さなかった）：グループの平均と標準偏差から除外、アドバンテージ %1</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::GroupAdvantageView</name>
@@ -1908,6 +1928,14 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>No group is all equal.</source>
             <translation>報酬がすべて同じグループはありません。</translation>
+        </message>
+        <message>
+            <source>1 None reward (a judge gave no verdict) left out of the means.</source>
+            <translation>報酬なし（審査モデルが判定を返さなかった）の 1 件を平均から除外しています。</translation>
+        </message>
+        <message>
+            <source>%1 None rewards (a judge gave no verdict) left out of the means.</source>
+            <translation>報酬なし（審査モデルが判定を返さなかった）の %1 件を平均から除外しています。</translation>
         </message>
     </context>
     <context>
@@ -2182,6 +2210,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>Show all %1 characters</source>
             <translation>全 %1 文字を表示</translation>
         </message>
+        <message>
+            <source>Judge calls (%1): the prompts, the replies and the verdicts</source>
+            <translation>審査の呼び出し（%1 件）：プロンプト、応答、判定</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::RolloutTableModel</name>
@@ -2228,6 +2260,10 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Completion</source>
             <translation>モデルの出力</translation>
+        </message>
+        <message>
+            <source>None: a judge gave no verdict, so GRPO left this rollout out of its group (advantage 0).</source>
+            <translation>なし：審査モデルが判定を返さなかったため、GRPO はこのロールアウトをグループから除きました（アドバンテージ 0）。</translation>
         </message>
     </context>
     <context>
@@ -3152,4 +3188,11 @@ The change is stored with its step and marked on the curves.</source>
             <translation>失敗カテゴリ:</translation>
         </message>
 </context>
+    <context>
+        <name>RewardValue</name>
+        <message>
+            <source>None</source>
+            <translation>なし</translation>
+        </message>
+    </context>
 </TS>
