@@ -3189,10 +3189,226 @@ The change is stored with its step and marked on the curves.</source>
         </message>
 </context>
     <context>
+        <name>JudgeAgreement</name>
+        <message>
+            <source>none</source>
+            <translation>網羅なし</translation>
+        </message>
+        <message>
+            <source>partial</source>
+            <translation>一部網羅</translation>
+        </message>
+        <message>
+            <source>full</source>
+            <translation>完全網羅</translation>
+        </message>
+        <message>
+            <source>contradiction</source>
+            <translation>矛盾あり</translation>
+        </message>
+        <message>
+            <source>consistent</source>
+            <translation>矛盾なし</translation>
+        </message>
+    </context>
+    <context>
+        <name>JudgeVerdictSummary</name>
+        <message>
+            <source>full</source>
+            <translation>完全網羅</translation>
+        </message>
+        <message>
+            <source>partial</source>
+            <translation>一部網羅</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>網羅なし</translation>
+        </message>
+        <message>
+            <source>contradiction</source>
+            <translation>矛盾あり</translation>
+        </message>
+        <message>
+            <source>no contradiction</source>
+            <translation>矛盾なし</translation>
+        </message>
+        <message>
+            <source>met</source>
+            <translation>満たす</translation>
+        </message>
+        <message>
+            <source>not met</source>
+            <translation>満たさない</translation>
+        </message>
+        <message>
+            <source>score %1/10</source>
+            <translation>スコア %1/10</translation>
+        </message>
+        <message>
+            <source>verdict %1</source>
+            <translation>判定 %1</translation>
+        </message>
+        <message>
+            <source>%1 of %2 met</source>
+            <translation>%2 項目中 %1 項目を満たす</translation>
+        </message>
+        <message>
+            <source>rating %1</source>
+            <translation>評価 %1</translation>
+        </message>
+        <message>
+            <source>(G-Eval %1)</source>
+            <translation>(G-Eval %1)</translation>
+        </message>
+        <message>
+            <source>(fallback)</source>
+            <translation>(フォールバック)</translation>
+        </message>
+    </context>
+    <context>
         <name>RewardValue</name>
         <message>
             <source>None</source>
             <translation>なし</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::JudgeConfusionModel</name>
+        <message>
+            <source>any</source>
+            <translation>すべて</translation>
+        </message>
+        <message>
+            <source>Grader %1, judge %2: 1 call. Click to list it.</source>
+            <translation>採点器 %1、審査モデル %2：1 件の呼び出し。クリックで一覧表示。</translation>
+        </message>
+        <message>
+            <source>Grader %1, judge %2: %3 calls. Click to list them.</source>
+            <translation>採点器 %1、審査モデル %2：%3 件の呼び出し。クリックで一覧表示。</translation>
+        </message>
+        <message>
+            <source>Total</source>
+            <translation>合計</translation>
+        </message>
+        <message>
+            <source>The judge said %1</source>
+            <translation>審査モデルの判定：%1</translation>
+        </message>
+        <message>
+            <source>The reference grader said %1</source>
+            <translation>参照採点器の判定：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::JudgeDecisionModel</name>
+        <message>
+            <source>call failed</source>
+            <translation>呼び出し失敗</translation>
+        </message>
+        <message>
+            <source>unreadable reply</source>
+            <translation>読み取れない応答</translation>
+        </message>
+        <message>
+            <source>Rollout %1 (group %2, sample %3)</source>
+            <translation>ロールアウト %1（グループ %2、サンプル %3）</translation>
+        </message>
+        <message>
+            <source>Evaluation of checkpoint %1: example %2</source>
+            <translation>チェックポイント %1 の評価：例 %2</translation>
+        </message>
+        <message>
+            <source>None: the judge gave no verdict, so the reward gave no value for this rollout.</source>
+            <translation>なし：審査モデルが判定を返さなかったため、この報酬はこのロールアウトに値を与えていません。</translation>
+        </message>
+        <message>
+            <source>The reply was not in the shape asked for; a documented fallback read it.</source>
+            <translation>応答は指定した形ではありませんでしたが、文書化されたフォールバックで読み取りました。</translation>
+        </message>
+        <message>
+            <source>prompt %1 + completion %2 tokens</source>
+            <translation>プロンプト %1 + 出力 %2 トークン</translation>
+        </message>
+        <message>
+            <source>hit</source>
+            <translation>ヒット</translation>
+        </message>
+        <message>
+            <source>The rollout judged (its id, group and sample), or the evaluated example</source>
+            <translation>審査したロールアウト（ID、グループ、サンプル）、または評価した例</translation>
+        </message>
+        <message>
+            <source>What of the rubric the call judged: one item, or all of it when empty</source>
+            <translation>呼び出しが審査したルーブリックの部分：1 項目、空欄ならすべて</translation>
+        </message>
+        <message>
+            <source>What the verdict gave this part of the reward (None: no verdict)</source>
+            <translation>判定がこの報酬の部分に与えた値（なし：判定なし）</translation>
+        </message>
+        <message>
+            <source>Wall time of the call in seconds, retries included (0 for a cache hit)</source>
+            <translation>呼び出しの経過時間（秒、再試行を含む。キャッシュヒットは 0）</translation>
+        </message>
+        <message>
+            <source>Prompt and completion tokens (0 for a cache hit)</source>
+            <translation>プロンプトと出力のトークン数（キャッシュヒットは 0）</translation>
+        </message>
+        <message>
+            <source>Tokens × the judge&apos;s price table (0 for a cache hit)</source>
+            <translation>トークン数 × 審査モデルの料金表（キャッシュヒットは 0）</translation>
+        </message>
+        <message>
+            <source>HTTP attempts (0 for a cache hit)</source>
+            <translation>HTTP の試行回数（キャッシュヒットは 0）</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>Rollout / example</source>
+            <translation>ロールアウト / 例</translation>
+        </message>
+        <message>
+            <source>Reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>Part</source>
+            <translation>部分</translation>
+        </message>
+        <message>
+            <source>Value</source>
+            <translation>値</translation>
+        </message>
+        <message>
+            <source>Verdict</source>
+            <translation>判定</translation>
+        </message>
+        <message>
+            <source>Latency (s)</source>
+            <translation>所要時間（秒）</translation>
+        </message>
+        <message>
+            <source>Tokens</source>
+            <translation>トークン数</translation>
+        </message>
+        <message>
+            <source>Cost</source>
+            <translation>費用</translation>
+        </message>
+        <message>
+            <source>Cache</source>
+            <translation>キャッシュ</translation>
+        </message>
+        <message>
+            <source>Attempts</source>
+            <translation>試行</translation>
+        </message>
+        <message>
+            <source>Error</source>
+            <translation>エラー</translation>
         </message>
     </context>
 </TS>
