@@ -2,15 +2,18 @@
 # Retakes the guide's screenshots (docs/images/workbench_*_{en,ja}.png, designer_*.png)
 # from the demo's workspace under Xvfb: run scripts/demo.sh first. With a legal-QA demo
 # workspace (scripts/demo.sh --task legal_qa) also the legal-QA shots (*_legal_*.png).
+# The judge view's shots (workbench_judge_*.png) use a store of judge decisions that the
+# judge view's test writes (tst_judgedecisionview demoStore), so they need no workspace.
 #   scripts/screenshots.sh [WORKSPACE [LEGAL_WORKSPACE]]
-#   (defaults build/demo and build/demo-legal; RWB_SHOTS=legal: the legal-QA shots only)
+#   (defaults build/demo and build/demo-legal; RWB_SHOTS=legal: the legal-QA shots only;
+#   RWB_SHOTS=judge: the judge view's only)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${RWB_BUILD_DIR:-$root/build}
 ws=${1:-$root/build/demo}
 legal_ws=${2:-$root/build/demo-legal}
 only=${RWB_SHOTS:-all}
-[[ $only == legal || -f "$ws/runs.sqlite" ]] || { echo "no run store in $ws: run scripts/demo.sh first" >&2; exit 2; }
+[[ $only == legal || $only == judge || -f "$ws/runs.sqlite" ]] || { echo "no run store in $ws: run scripts/demo.sh first" >&2; exit 2; }
 out="$root/docs/images"
 # A settings folder of its own, so that the shots do not depend on (or change) yours.
 export XDG_CONFIG_HOME; XDG_CONFIG_HOME=$(mktemp -d)
@@ -40,7 +43,26 @@ legal_shots() {
     shot "$lang" curves "workbench_curves_legal_$lang.png" --run "$run" --step "$last" "${designer[@]}"
   done
 }
+judge_shots() {
+  # A legal-QA run whose judge calls (coverage, consistency, rubric items, ratings) agree
+  # with the reference grader most of the time; the shot shows one the judge got wrong.
+  local dir store decision
+  dir=$(mktemp -d)
+  store=$dir/judge.sqlite
+  RWB_JUDGE_DEMO_STORE=$store QT_QPA_PLATFORM=offscreen "$build/tests/tst_judgedecisionview" demoStore >/dev/null
+  # The first coverage call whose full-coverage verdict (with text around its JSON) the
+  # grader graded partial.
+  decision=$(value "SELECT d.id AS v FROM judge_decisions d JOIN rollouts r ON r.id = d.rollout_id WHERE d.reward = 'coverage' AND d.verdict <> '' AND CASE WHEN json_valid(d.verdict) THEN json_extract(d.verdict, '\$.coverage') = 1 AND json_extract(d.verdict, '\$.span.form') <> 'bare' END AND json_extract(r.details_json, '\$.coverage') = 0.5 ORDER BY d.id LIMIT 1" "$store")
+  for lang in en ja; do
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$build/app/workbench/reward-workbench" --lang "$lang" \
+      --store "$store" --view judge --decision "$decision" --screenshot "$out/workbench_judge_$lang.png" \
+      --screenshot-delay 2500
+    echo "$out/workbench_judge_$lang.png"
+  done
+  rm -rf "$dir"
+}
 if [[ $only == legal ]]; then legal_shots; exit 0; fi
+if [[ $only == judge ]]; then judge_shots; exit 0; fi
 last_step=$(value "SELECT MAX(step) AS v FROM steps WHERE run_id = (SELECT MAX(id) FROM runs)")
 # A rollout of the last step with a low marker reward (a failed extraction).
 rollout=$(value "SELECT id AS v FROM rollouts WHERE run_id = (SELECT MAX(id) FROM runs) AND step = $last_step ORDER BY json_extract(rewards_json, '\$.marker'), id LIMIT 1 OFFSET 3")
@@ -63,3 +85,4 @@ for lang in en ja; do
   shot "$lang" curves "workbench_setup_$lang.png" --dock training
 done
 legal_shots
+judge_shots

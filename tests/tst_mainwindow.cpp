@@ -7,12 +7,17 @@
 #include "curvepanel.h"
 #include "groupadvantageview.h"
 #include "groupadvantagemodel.h"
+#include "judgedecisionfilter.h"
+#include "judgedecisionmodel.h"
+#include "judgedecisionview.h"
 #include "rolloutbrowser.h"
+#include "rolloutdetailview.h"
 #include "rollouttablemodel.h"
 #include "runsetupform.h"
 #include "trainingcontroller.h"
 #include "store/runstore.h"
 
+#include "judgestore.h"
 #include "tinygrpo.h"
 
 #include <QJsonDocument>
@@ -26,7 +31,10 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
+#include <QTextBrowser>
 #include <QtTest>
 
 class TestMainWindow : public QObject {
@@ -41,6 +49,7 @@ private Q_SLOTS:
     void resumesAStoppedRun();
     void startsFromTheFormWithTheDesignersWeights();
     void showsTheHackingAlert();
+    void judgeTabFollowsTheRun();
 
 private:
     QTemporaryDir m_dir;
@@ -372,6 +381,43 @@ void TestMainWindow::showsTheHackingAlert()
         QVERIFY(w.findChild<QLabel *>("alertStatus")->isHidden());
     }
     QSettings().remove("hackingAlert");
+}
+
+// The Judge tab shows the run's judge calls; a rollout's "judge calls" link opens them
+// there, filtered to it, and a call's "open in the rollout browser" goes back.
+void TestMainWindow::judgeTabFollowsTheRun()
+{
+    QVERIFY(m_dir.isValid());
+    const QString store = m_dir.path() + "/judged.sqlite";
+    qint64 run = 0;
+    {
+        rwb::store::RunStore s(store.toStdString());
+        run = rwbtest::writeKnownJudgeRun(s, RWB_RESOURCES_DIR);
+    }
+    LanguageManager lang;
+    lang.setChoice("en");
+    MainWindow w(&lang);
+    auto *tabs = w.findChild<QTabWidget *>("views");
+    QVERIFY(tabs);
+    QCOMPARE(tabs->count(), 6);
+    QCOMPARE(tabs->tabText(5), QString("Judge"));
+    QSignalSpy loaded(w.judge()->model(), &rwb::widgets::JudgeDecisionModel::loadingFinished);
+    QString error;
+    QVERIFY2(w.openRun(store, run, &error), qPrintable(error));
+    QVERIFY(loaded.wait(20000));
+    QCOMPARE(w.judge()->model()->rowCount(), 21);
+    // Rollout 1 in the browser, then its "judge calls" link.
+    w.rollouts()->selectRollout(1);
+    QVERIFY(w.rollouts()->detail()->plainText().contains("Judge calls (5)"));
+    Q_EMIT w.rollouts()->detail()->browser()->anchorClicked(QUrl("#judge"));
+    QCOMPARE(w.currentView(), MainWindow::View::Judge);
+    QCOMPARE(w.judge()->filter()->rowCount(), 5);
+    QCOMPARE(w.judge()->currentDecisionId(), qint64(1));
+    // A call of rollout 2, back to the browser.
+    w.judge()->showRollout(2);
+    Q_EMIT w.judge()->rolloutRequested(2);
+    QCOMPARE(w.currentView(), MainWindow::View::Rollouts);
+    QCOMPARE(w.rollouts()->currentRolloutId(), qint64(2));
 }
 
 QTEST_MAIN(TestMainWindow)

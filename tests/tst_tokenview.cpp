@@ -11,9 +11,11 @@
 #include "tokenview.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <limits>
 
 using namespace rwb;
 using rwb::widgets::TokenView;
@@ -33,12 +35,13 @@ private Q_SLOTS:
     void entropyValues();
     void missingValuesAreNaN();
     void errorsNameWhatFailed();
+    void noneRewardInTheTitle();
 
 private:
     QTemporaryDir m_dir;
     QString m_path;
     std::vector<int32_t> m_ids;
-    qint64 m_full = 0, m_bare = 0, m_missingModel = 0, m_noModel = 0;
+    qint64 m_full = 0, m_bare = 0, m_missingModel = 0, m_noModel = 0, m_none = 0;
 };
 
 void TestTokenView::initTestCase()
@@ -83,9 +86,14 @@ void TestTokenView::initTestCase()
     bare.entropies.clear();
     for (size_t i = 0; i < m_ids.size(); ++i)
         bare.advantages.push_back(0.1f * static_cast<float>(i) - 0.8f);
-    writer.writeStep(run, 1, {}, {full, bare}, {{"p", "prompt", "", "{}"}});
+    store::Rollout none = full; // its judge gave no verdict: reward None, advantage 0
+    none.sampleIndex = 2;
+    none.reward = std::numeric_limits<double>::quiet_NaN();
+    none.advantage = 0.0;
+    writer.writeStep(run, 1, {}, {full, bare, none}, {{"p", "prompt", "", "{}"}});
     m_full = writer.stepRollouts(run, 1).at(0).id;
     m_bare = writer.stepRollouts(run, 1).at(1).id;
+    m_none = writer.stepRollouts(run, 1).at(2).id;
 
     const std::string missing = (m_dir.path() + "/missing-model").toStdString();
     const int64_t run2 = writer.beginRun("m", store::RunKind::Grpo, R"({"model": ")" + missing + R"("})");
@@ -220,6 +228,18 @@ void TestTokenView::errorsNameWhatFailed()
     // A good one after a bad one.
     QVERIFY2(view.showRollout(m_path, m_full, &error), qPrintable(error));
     QCOMPARE(view.tokenCount(), 17);
+}
+
+void TestTokenView::noneRewardInTheTitle()
+{
+    TokenView view;
+    QString error;
+    QVERIFY2(view.showRollout(m_path, m_none, &error), qPrintable(error));
+    const auto *title = view.findChild<QLabel *>("tokenViewTitle");
+    QVERIFY(title);
+    QVERIFY2(title->text().contains("reward None, advantage +0.000"), qPrintable(title->text()));
+    QVERIFY(view.showRollout(m_path, m_full, &error));
+    QVERIFY(title->text().contains("reward 1.000, advantage +0.750"));
 }
 
 QTEST_MAIN(TestTokenView)

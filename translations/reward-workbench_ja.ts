@@ -534,6 +534,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>%1 · evaluated the start (F1 %2) · training…</source>
             <translation>%1 · 開始時点を評価しました(F1 %2)· 学習中…</translation>
         </message>
+        <message>
+            <source>Judge</source>
+            <translation>審査</translation>
+        </message>
     </context>
     <context>
         <name>RewardDesigner</name>
@@ -1113,8 +1117,8 @@ The change is stored with its step and marked on the curves.</source>
             <translation>この設定(JSON)で GRPO 学習を開始し、その様子をライブで表示します。</translation>
         </message>
         <message>
-            <source>The view to show: design, curves, groups, rollouts or failures.</source>
-            <translation>表示するビュー: design、curves、groups、rollouts、failures のいずれか。</translation>
+            <source>The view to show: design, curves, groups, rollouts, failures or judge.</source>
+            <translation>表示するビュー: design、curves、groups、rollouts、failures、judge のいずれか。</translation>
         </message>
         <message>
             <source>name</source>
@@ -1155,6 +1159,10 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>The left dock to show: components, training or runs.</source>
             <translation>表示する左のドック: components、training、runs のいずれか。</translation>
+        </message>
+        <message>
+            <source>The judge decision to show in the judge view.</source>
+            <translation>審査ビューに表示する審査判定。</translation>
         </message>
     </context>
     <context>
@@ -1852,6 +1860,26 @@ The change is stored with its step and marked on the curves.</source>
             <source>Sample %1</source>
             <translation>サンプル %1</translation>
         </message>
+        <message>
+            <source>Over the %1 samples with a reward; None rewards are left out, as in training.</source>
+            <translation>報酬のある %1 件のサンプルについての値です。学習と同じく、なし（None）の報酬は除いています。</translation>
+        </message>
+        <message>
+            <source>all None</source>
+            <translation>すべてなし</translation>
+        </message>
+        <message>
+            <source>one reward</source>
+            <translation>報酬が 1 件</translation>
+        </message>
+        <message>
+            <source>Fewer than two samples of this group have a reward (the others are None): its advantages are 0 and it teaches nothing.</source>
+            <translation>このグループで報酬のあるサンプルが 2 件未満です（ほかはなし）。アドバンテージは 0 で、何も学習しません。</translation>
+        </message>
+        <message>
+            <source>reward None (a judge gave no verdict): left out of the group&apos;s mean and std, advantage %1</source>
+            <translation>報酬なし（審査モデルが判定を返さなかった）：グループの平均と標準偏差から除外、アドバンテージ %1</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::GroupAdvantageView</name>
@@ -1908,6 +1936,14 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>No group is all equal.</source>
             <translation>報酬がすべて同じグループはありません。</translation>
+        </message>
+        <message>
+            <source>1 None reward (a judge gave no verdict) left out of the means.</source>
+            <translation>報酬なし（審査モデルが判定を返さなかった）の 1 件を平均から除外しています。</translation>
+        </message>
+        <message>
+            <source>%1 None rewards (a judge gave no verdict) left out of the means.</source>
+            <translation>報酬なし（審査モデルが判定を返さなかった）の %1 件を平均から除外しています。</translation>
         </message>
     </context>
     <context>
@@ -2182,6 +2218,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>Show all %1 characters</source>
             <translation>全 %1 文字を表示</translation>
         </message>
+        <message>
+            <source>Judge calls (%1): the prompts, the replies and the verdicts</source>
+            <translation>審査の呼び出し（%1 件）：プロンプト、応答、判定</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::RolloutTableModel</name>
@@ -2228,6 +2268,10 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Completion</source>
             <translation>モデルの出力</translation>
+        </message>
+        <message>
+            <source>None: a judge gave no verdict, so GRPO left this rollout out of its group (advantage 0).</source>
+            <translation>なし：審査モデルが判定を返さなかったため、GRPO はこのロールアウトをグループから除きました（アドバンテージ 0）。</translation>
         </message>
     </context>
     <context>
@@ -3152,4 +3196,681 @@ The change is stored with its step and marked on the curves.</source>
             <translation>失敗カテゴリ:</translation>
         </message>
 </context>
+    <context>
+        <name>JudgeAgreement</name>
+        <message>
+            <source>none</source>
+            <translation>網羅なし</translation>
+        </message>
+        <message>
+            <source>partial</source>
+            <translation>一部網羅</translation>
+        </message>
+        <message>
+            <source>full</source>
+            <translation>完全網羅</translation>
+        </message>
+        <message>
+            <source>contradiction</source>
+            <translation>矛盾あり</translation>
+        </message>
+        <message>
+            <source>consistent</source>
+            <translation>矛盾なし</translation>
+        </message>
+    </context>
+    <context>
+        <name>JudgeVerdictSummary</name>
+        <message>
+            <source>full</source>
+            <translation>完全網羅</translation>
+        </message>
+        <message>
+            <source>partial</source>
+            <translation>一部網羅</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>網羅なし</translation>
+        </message>
+        <message>
+            <source>contradiction</source>
+            <translation>矛盾あり</translation>
+        </message>
+        <message>
+            <source>no contradiction</source>
+            <translation>矛盾なし</translation>
+        </message>
+        <message>
+            <source>met</source>
+            <translation>満たす</translation>
+        </message>
+        <message>
+            <source>not met</source>
+            <translation>満たさない</translation>
+        </message>
+        <message>
+            <source>score %1/10</source>
+            <translation>スコア %1/10</translation>
+        </message>
+        <message>
+            <source>verdict %1</source>
+            <translation>判定 %1</translation>
+        </message>
+        <message>
+            <source>%1 of %2 met</source>
+            <translation>%2 項目中 %1 項目を満たす</translation>
+        </message>
+        <message>
+            <source>rating %1</source>
+            <translation>評価 %1</translation>
+        </message>
+        <message>
+            <source>(G-Eval %1)</source>
+            <translation>(G-Eval %1)</translation>
+        </message>
+        <message>
+            <source>(fallback)</source>
+            <translation>(フォールバック)</translation>
+        </message>
+    </context>
+    <context>
+        <name>RewardValue</name>
+        <message>
+            <source>None</source>
+            <translation>なし</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::JudgeConfusionModel</name>
+        <message>
+            <source>any</source>
+            <translation>すべて</translation>
+        </message>
+        <message>
+            <source>Grader %1, judge %2: 1 call. Click to list it.</source>
+            <translation>採点器 %1、審査モデル %2：1 件の呼び出し。クリックで一覧表示。</translation>
+        </message>
+        <message>
+            <source>Grader %1, judge %2: %3 calls. Click to list them.</source>
+            <translation>採点器 %1、審査モデル %2：%3 件の呼び出し。クリックで一覧表示。</translation>
+        </message>
+        <message>
+            <source>Total</source>
+            <translation>合計</translation>
+        </message>
+        <message>
+            <source>The judge said %1</source>
+            <translation>審査モデルの判定：%1</translation>
+        </message>
+        <message>
+            <source>The reference grader said %1</source>
+            <translation>参照採点器の判定：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::JudgeDecisionDetailView</name>
+        <message>
+            <source>Select a judge call to see the prompt it was sent, its raw reply, what was read from it and the rollout it judged.</source>
+            <translation>審査の呼び出しを選ぶと、送ったプロンプト、生の応答、そこから読み取った内容、審査したロールアウトを表示します。</translation>
+        </message>
+        <message>
+            <source>rollout %1 (group %2, sample %3)</source>
+            <translation>ロールアウト %1（グループ %2、サンプル %3）</translation>
+        </message>
+        <message>
+            <source>rollout %1</source>
+            <translation>ロールアウト %1</translation>
+        </message>
+        <message>
+            <source>evaluation example %1</source>
+            <translation>評価の例 %1</translation>
+        </message>
+        <message>
+            <source>Judge call %1 · %2 · step %3 · %4</source>
+            <translation>審査呼び出し %1 · %2 · ステップ %3 · %4</translation>
+        </message>
+        <message>
+            <source>Value</source>
+            <translation>値</translation>
+        </message>
+        <message>
+            <source>Verdict</source>
+            <translation>判定</translation>
+        </message>
+        <message>
+            <source>Latency</source>
+            <translation>所要時間</translation>
+        </message>
+        <message>
+            <source>%1 s</source>
+            <translation>%1 秒</translation>
+        </message>
+        <message>
+            <source>Tokens</source>
+            <translation>トークン数</translation>
+        </message>
+        <message>
+            <source>%1 prompt + %2 completion</source>
+            <translation>プロンプト %1 + 出力 %2</translation>
+        </message>
+        <message>
+            <source>Cost</source>
+            <translation>費用</translation>
+        </message>
+        <message>
+            <source>Cache</source>
+            <translation>キャッシュ</translation>
+        </message>
+        <message>
+            <source>hit (answered from the cache)</source>
+            <translation>ヒット（キャッシュから応答）</translation>
+        </message>
+        <message>
+            <source>miss (sent to the judge)</source>
+            <translation>ミス（審査モデルに送信）</translation>
+        </message>
+        <message>
+            <source>Attempts</source>
+            <translation>試行回数</translation>
+        </message>
+        <message>
+            <source>Backend</source>
+            <translation>バックエンド</translation>
+        </message>
+        <message>
+            <source>The call failed, so the reward is None for this rollout:</source>
+            <translation>呼び出しが失敗したため、このロールアウトの報酬はなし（None）です：</translation>
+        </message>
+        <message>
+            <source>The reply could not be read, so the reward is None for this rollout:</source>
+            <translation>応答を読み取れなかったため、このロールアウトの報酬はなし（None）です：</translation>
+        </message>
+        <message>
+            <source>coverage</source>
+            <translation>網羅度</translation>
+        </message>
+        <message>
+            <source>consistency</source>
+            <translation>一貫性</translation>
+        </message>
+        <message>
+            <source>The reference grader stored no %1 for this answer.</source>
+            <translation>参照採点器はこの回答の%1を記録していません。</translation>
+        </message>
+        <message>
+            <source>the judge gave None</source>
+            <translation>審査モデルの判定はなし</translation>
+        </message>
+        <message>
+            <source>the judge agrees (%1)</source>
+            <translation>審査モデルも一致（%1）</translation>
+        </message>
+        <message>
+            <source>the judge disagrees: %1</source>
+            <translation>審査モデルは不一致：%1</translation>
+        </message>
+        <message>
+            <source>Reference grader: %1 %2 (%3) — %4</source>
+            <translation>参照採点器：%1 %2（%3）— %4</translation>
+        </message>
+        <message>
+            <source>Read from the reply</source>
+            <translation>応答から読み取った内容</translation>
+        </message>
+        <message>
+            <source>essential</source>
+            <translation>必須</translation>
+        </message>
+        <message>
+            <source>important</source>
+            <translation>重要</translation>
+        </message>
+        <message>
+            <source>optional</source>
+            <translation>任意</translation>
+        </message>
+        <message>
+            <source>pitfall</source>
+            <translation>落とし穴</translation>
+        </message>
+        <message>
+            <source>unspecified</source>
+            <translation>指定なし</translation>
+        </message>
+        <message>
+            <source>✓ met</source>
+            <translation>✓ 満たす</translation>
+        </message>
+        <message>
+            <source>✗ not met</source>
+            <translation>✗ 満たさない</translation>
+        </message>
+        <message>
+            <source>score %1/10</source>
+            <translation>スコア %1/10</translation>
+        </message>
+        <message>
+            <source>the rubric&apos;s score: Σ weight·verdict / Σ positive weights, clamped to 0–1</source>
+            <translation>ルーブリックのスコア：Σ 重み·判定 / Σ 正の重み、0–1 に制限</translation>
+        </message>
+        <message>
+            <source>(no verdict: %1)</source>
+            <translation>（判定なし：%1）</translation>
+        </message>
+        <message>
+            <source>Σ of the items&apos; contributions, clamped to 0–1</source>
+            <translation>各項目の寄与の和、0–1 に制限</translation>
+        </message>
+        <message>
+            <source>None: an item has no verdict, and a score from the other items would not be honest</source>
+            <translation>なし：判定のない項目があり、ほかの項目だけのスコアは正直な値になりません</translation>
+        </message>
+        <message>
+            <source>Rubric items</source>
+            <translation>ルーブリックの項目</translation>
+        </message>
+        <message>
+            <source>Criterion</source>
+            <translation>基準</translation>
+        </message>
+        <message>
+            <source>Category</source>
+            <translation>区分</translation>
+        </message>
+        <message>
+            <source>Weight</source>
+            <translation>重み</translation>
+        </message>
+        <message>
+            <source>Contribution</source>
+            <translation>寄与</translation>
+        </message>
+        <message>
+            <source>Total</source>
+            <translation>合計</translation>
+        </message>
+        <message>
+            <source>Reply</source>
+            <translation>応答</translation>
+        </message>
+        <message>
+            <source>No reply: the call failed.</source>
+            <translation>応答なし：呼び出しが失敗しました。</translation>
+        </message>
+        <message>
+            <source>in a code fence</source>
+            <translation>コードフェンス内</translation>
+        </message>
+        <message>
+            <source>with other text around it</source>
+            <translation>前後にほかのテキストあり</translation>
+        </message>
+        <message>
+            <source>the whole reply</source>
+            <translation>応答全体</translation>
+        </message>
+        <message>
+            <source>Highlighted: the JSON object the verdict was read from (bytes %1–%2, %3).</source>
+            <translation>強調表示：判定を読み取った JSON オブジェクト（%1–%2 バイト、%3）。</translation>
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation>プロンプト</translation>
+        </message>
+        <message>
+            <source>The stored request could not be read.</source>
+            <translation>記録されたリクエストを読み取れません。</translation>
+        </message>
+        <message>
+            <source>model %1</source>
+            <translation>モデル %1</translation>
+        </message>
+        <message>
+            <source>System</source>
+            <translation>システム</translation>
+        </message>
+        <message>
+            <source>User</source>
+            <translation>ユーザー</translation>
+        </message>
+        <message>
+            <source>Assistant</source>
+            <translation>アシスタント</translation>
+        </message>
+        <message>
+            <source>The rollout judged</source>
+            <translation>審査したロールアウト</translation>
+        </message>
+        <message>
+            <source>open in the rollout browser</source>
+            <translation>ロールアウトブラウザーで開く</translation>
+        </message>
+        <message>
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <source>Gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>Reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>Show less</source>
+            <translation>折りたたむ</translation>
+        </message>
+        <message>
+            <source>Show all %1 characters</source>
+            <translation>全 %1 文字を表示</translation>
+        </message>
+        <message>
+            <source>Completion</source>
+            <translation>モデルの出力</translation>
+        </message>
+        <message>
+            <source>The evaluation prediction judged</source>
+            <translation>審査した評価の予測</translation>
+        </message>
+        <message>
+            <source>Example</source>
+            <translation>例</translation>
+        </message>
+        <message>
+            <source>Prediction</source>
+            <translation>予測</translation>
+        </message>
+        <message>
+            <source>Correct</source>
+            <translation>正誤</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>はい</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>いいえ</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::JudgeDecisionModel</name>
+        <message>
+            <source>call failed</source>
+            <translation>呼び出し失敗</translation>
+        </message>
+        <message>
+            <source>unreadable reply</source>
+            <translation>読み取れない応答</translation>
+        </message>
+        <message>
+            <source>Rollout %1 (group %2, sample %3)</source>
+            <translation>ロールアウト %1（グループ %2、サンプル %3）</translation>
+        </message>
+        <message>
+            <source>Evaluation of checkpoint %1: example %2</source>
+            <translation>チェックポイント %1 の評価：例 %2</translation>
+        </message>
+        <message>
+            <source>None: the judge gave no verdict, so the reward gave no value for this rollout.</source>
+            <translation>なし：審査モデルが判定を返さなかったため、この報酬はこのロールアウトに値を与えていません。</translation>
+        </message>
+        <message>
+            <source>The reply was not in the shape asked for; a documented fallback read it.</source>
+            <translation>応答は指定した形ではありませんでしたが、文書化されたフォールバックで読み取りました。</translation>
+        </message>
+        <message>
+            <source>prompt %1 + completion %2 tokens</source>
+            <translation>プロンプト %1 + 出力 %2 トークン</translation>
+        </message>
+        <message>
+            <source>hit</source>
+            <translation>ヒット</translation>
+        </message>
+        <message>
+            <source>The rollout judged (its id, group and sample), or the evaluated example</source>
+            <translation>審査したロールアウト（ID、グループ、サンプル）、または評価した例</translation>
+        </message>
+        <message>
+            <source>What of the rubric the call judged: one item, or all of it when empty</source>
+            <translation>呼び出しが審査したルーブリックの部分：1 項目、空欄ならすべて</translation>
+        </message>
+        <message>
+            <source>What the verdict gave this part of the reward (None: no verdict)</source>
+            <translation>判定がこの報酬の部分に与えた値（なし：判定なし）</translation>
+        </message>
+        <message>
+            <source>Wall time of the call in seconds, retries included (0 for a cache hit)</source>
+            <translation>呼び出しの経過時間（秒、再試行を含む。キャッシュヒットは 0）</translation>
+        </message>
+        <message>
+            <source>Prompt and completion tokens (0 for a cache hit)</source>
+            <translation>プロンプトと出力のトークン数（キャッシュヒットは 0）</translation>
+        </message>
+        <message>
+            <source>Tokens × the judge&apos;s price table (0 for a cache hit)</source>
+            <translation>トークン数 × 審査モデルの料金表（キャッシュヒットは 0）</translation>
+        </message>
+        <message>
+            <source>HTTP attempts (0 for a cache hit)</source>
+            <translation>HTTP の試行回数（キャッシュヒットは 0）</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>Rollout / example</source>
+            <translation>ロールアウト / 例</translation>
+        </message>
+        <message>
+            <source>Reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>Part</source>
+            <translation>部分</translation>
+        </message>
+        <message>
+            <source>Value</source>
+            <translation>値</translation>
+        </message>
+        <message>
+            <source>Verdict</source>
+            <translation>判定</translation>
+        </message>
+        <message>
+            <source>Latency (s)</source>
+            <translation>所要時間（秒）</translation>
+        </message>
+        <message>
+            <source>Tokens</source>
+            <translation>トークン数</translation>
+        </message>
+        <message>
+            <source>Cost</source>
+            <translation>費用</translation>
+        </message>
+        <message>
+            <source>Cache</source>
+            <translation>キャッシュ</translation>
+        </message>
+        <message>
+            <source>Attempts</source>
+            <translation>試行</translation>
+        </message>
+        <message>
+            <source>Error</source>
+            <translation>エラー</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::JudgeDecisionView</name>
+        <message>
+            <source>Reading the judge decisions stopped: %1</source>
+            <translation>審査判定の読み込みが止まりました：%1</translation>
+        </message>
+        <message>
+            <source>Reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>Value / verdict</source>
+            <translation>値 / 判定</translation>
+        </message>
+        <message>
+            <source>e.g. None, full, not met, rating 3, timed out</source>
+            <translation>例：なし、完全網羅、満たさない、評価 3、timed out</translation>
+        </message>
+        <message>
+            <source>Shows the calls whose value, verdict, part or error contains this text</source>
+            <translation>値、判定、部分、エラーにこの文字列を含む呼び出しを表示します</translation>
+        </message>
+        <message>
+            <source>Failures</source>
+            <translation>失敗</translation>
+        </message>
+        <message>
+            <source>any</source>
+            <translation>すべて</translation>
+        </message>
+        <message>
+            <source>call or parse failures</source>
+            <translation>呼び出しまたは読み取りの失敗</translation>
+        </message>
+        <message>
+            <source>call failures</source>
+            <translation>呼び出しの失敗</translation>
+        </message>
+        <message>
+            <source>parse failures</source>
+            <translation>読み取りの失敗</translation>
+        </message>
+        <message>
+            <source>no failure</source>
+            <translation>失敗なし</translation>
+        </message>
+        <message>
+            <source>Cache</source>
+            <translation>キャッシュ</translation>
+        </message>
+        <message>
+            <source>hits only</source>
+            <translation>ヒットのみ</translation>
+        </message>
+        <message>
+            <source>misses only</source>
+            <translation>ミスのみ</translation>
+        </message>
+        <message>
+            <source>Latency ≥</source>
+            <translation>所要時間 ≥</translation>
+        </message>
+        <message>
+            <source> s</source>
+            <translation> 秒</translation>
+        </message>
+        <message>
+            <source>Shows the calls that took at least this long (retries included)</source>
+            <translation>少なくともこの時間がかかった呼び出しを表示します（再試行を含む）</translation>
+        </message>
+        <message>
+            <source>← Previous</source>
+            <translation>← 前へ</translation>
+        </message>
+        <message>
+            <source>Next →</source>
+            <translation>次へ →</translation>
+        </message>
+        <message>
+            <source>Previous call of the filtered list (← on the list, Alt+← anywhere)</source>
+            <translation>絞り込んだ一覧の前の呼び出し（一覧で ←、どこでも Alt+←）</translation>
+        </message>
+        <message>
+            <source>Next call of the filtered list (→ on the list, Alt+→ anywhere)</source>
+            <translation>絞り込んだ一覧の次の呼び出し（一覧で →、どこでも Alt+→）</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Agreement with the reference grader&lt;/b&gt;&lt;br&gt;Rows: the grader&apos;s label; columns: the judge&apos;s. Click a cell to list its calls.</source>
+            <translation>&lt;b&gt;参照採点器との一致&lt;/b&gt;&lt;br&gt;行：採点器のラベル、列：審査モデルのラベル。セルをクリックするとその呼び出しを一覧表示します。</translation>
+        </message>
+        <message>
+            <source>all</source>
+            <translation>すべて</translation>
+        </message>
+        <message>
+            <source>Cannot show the judge decisions of run %1 in %2: %3</source>
+            <translation>%2 の実行 %1 の審査判定を表示できません：%3</translation>
+        </message>
+        <message>
+            <source>%1 of %2 calls</source>
+            <translation>%2 件中 %1 件の呼び出し</translation>
+        </message>
+        <message>
+            <source>1 call</source>
+            <translation>1 件の呼び出し</translation>
+        </message>
+        <message>
+            <source>%1 calls</source>
+            <translation>%1 件の呼び出し</translation>
+        </message>
+        <message>
+            <source>(reading…)</source>
+            <translation>（読み込み中…）</translation>
+        </message>
+        <message>
+            <source>Only the calls for rollout %1 (&lt;a href=&quot;#clear-rollout&quot;&gt;show all&lt;/a&gt;)</source>
+            <translation>ロールアウト %1 の呼び出しのみ（&lt;a href=&quot;#clear-rollout&quot;&gt;すべて表示&lt;/a&gt;）</translation>
+        </message>
+        <message>
+            <source>Only %1 calls with grader %2 and judge %3 (&lt;a href=&quot;#clear-cell&quot;&gt;show all&lt;/a&gt;)</source>
+            <translation>採点器 %2、審査モデル %3 の %1 の呼び出しのみ（&lt;a href=&quot;#clear-cell&quot;&gt;すべて表示&lt;/a&gt;）</translation>
+        </message>
+        <message>
+            <source>label</source>
+            <translation>ラベル</translation>
+        </message>
+        <message>
+            <source>precision</source>
+            <translation>適合率</translation>
+        </message>
+        <message>
+            <source>recall</source>
+            <translation>再現率</translation>
+        </message>
+        <message>
+            <source>F1</source>
+            <translation>F1</translation>
+        </message>
+        <message>
+            <source>n</source>
+            <translation>件数</translation>
+        </message>
+        <message>
+            <source>Agreement &lt;b&gt;%1&lt;/b&gt; of %2 · macro F1 %3</source>
+            <translation>一致率 &lt;b&gt;%1&lt;/b&gt;（%2 件中）· マクロ F1 %3</translation>
+        </message>
+        <message>
+            <source>%1 without a verdict (None)</source>
+            <translation>判定なし（None）%1 件</translation>
+        </message>
+        <message>
+            <source>%1 without a reference grade</source>
+            <translation>参照の採点なし %1 件</translation>
+        </message>
+        <message>
+            <source>Left out: %1</source>
+            <translation>除外：%1</translation>
+        </message>
+        <message>
+            <source>%1: the judge against the reference grader</source>
+            <translation>%1：審査モデルと参照採点器</translation>
+        </message>
+        <message>
+            <source>Judge call %1: %2</source>
+            <translation>審査呼び出し %1：%2</translation>
+        </message>
+    </context>
 </TS>

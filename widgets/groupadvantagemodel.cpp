@@ -1,6 +1,7 @@
 #include "groupadvantagemodel.h"
 
 #include "colourscale.h"
+#include "rewardvalue.h"
 
 #include "store/runstore.h"
 
@@ -8,6 +9,7 @@
 #include <QColor>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace rwb::widgets {
@@ -37,17 +39,19 @@ void GroupAdvantageModel::load(const store::RunStore &store, qint64 runId, qint6
     std::vector<Group> groups;
     for (auto &[index, g] : byIndex) {
         g.samples.resize(static_cast<size_t>(groupSize));
+        // None rewards are left out, as the trainer leaves them out of its statistics.
         double sum = 0.0;
         int n = 0;
         for (const Sample &s : g.samples)
-            if (s.present) {
+            if (s.present && !RewardValue::isNone(s.reward)) {
                 sum += s.reward;
                 ++n;
             }
-        g.mean = n > 0 ? sum / n : 0.0;
+        g.rewarded = n;
+        g.mean = n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN();
         double sq = 0.0;
         for (const Sample &s : g.samples)
-            if (s.present)
+            if (s.present && !RewardValue::isNone(s.reward))
                 sq += (s.reward - g.mean) * (s.reward - g.mean);
         g.std = n > 1 ? std::sqrt(sq / (n - 1)) : 0.0;
         g.flat = g.std <= kZeroStd;
@@ -77,6 +81,10 @@ GroupAdvantageModel::RewardStats GroupAdvantageModel::rewardStats() const
         for (const Sample &sample : g.samples) {
             if (!sample.present)
                 continue;
+            if (RewardValue::isNone(sample.reward)) {
+                ++st.none;
+                continue;
+            }
             st.min = st.count == 0 ? sample.reward : std::min(st.min, sample.reward);
             st.max = st.count == 0 ? sample.reward : std::max(st.max, sample.reward);
             sum += sample.reward;
@@ -114,7 +122,7 @@ QVariant GroupAdvantageModel::data(const QModelIndex &index, int role) const
         if (role == ValueRole)
             return v;
         if (role == Qt::DisplayRole)
-            return QString::number(v, 'f', decimals);
+            return RewardValue::format(v, decimals);
         if (role == Qt::TextAlignmentRole)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
@@ -127,16 +135,23 @@ QVariant GroupAdvantageModel::data(const QModelIndex &index, int role) const
     case GoldColumn:
         return role == Qt::DisplayRole || role == ValueRole ? QVariant(g.gold) : QVariant();
     case MeanColumn:
+        if (role == Qt::ToolTipRole && g.rewarded < static_cast<int>(g.samples.size()))
+            return tr("Over the %1 samples with a reward; None rewards are left out, as in training.").arg(g.rewarded);
         return number(g.mean, 3);
     case StdColumn:
+        if (role == Qt::ToolTipRole && g.rewarded < static_cast<int>(g.samples.size()))
+            return tr("Over the %1 samples with a reward; None rewards are left out, as in training.").arg(g.rewarded);
         return number(g.std, 3);
     case FlatColumn:
         if (role == ValueRole)
             return g.flat;
         if (role == Qt::DisplayRole)
-            return g.flat ? tr("all equal") : QString();
+            return !g.flat ? QString() : g.rewarded == 0 ? tr("all None") : g.rewarded == 1 ? tr("one reward") : tr("all equal");
         if (role == Qt::ToolTipRole && g.flat)
-            return tr("Every sample of this group got the same reward: its advantages are 0 and it teaches nothing.");
+            return g.rewarded < 2
+                       ? tr("Fewer than two samples of this group have a reward (the others are None): its advantages "
+                            "are 0 and it teaches nothing.")
+                       : tr("Every sample of this group got the same reward: its advantages are 0 and it teaches nothing.");
         return {};
     default:
         break;
@@ -147,7 +162,7 @@ QVariant GroupAdvantageModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         return QStringLiteral("%1 (%2%3)")
-            .arg(s.reward, 0, 'f', 2)
+            .arg(RewardValue::format(s.reward, 2))
             .arg(s.advantage >= 0 ? QStringLiteral("+") : QString())
             .arg(s.advantage, 0, 'f', 2);
     case ValueRole:
@@ -157,6 +172,9 @@ QVariant GroupAdvantageModel::data(const QModelIndex &index, int role) const
     case RolloutIdRole:
         return QVariant::fromValue<qint64>(s.rolloutId);
     case Qt::ToolTipRole:
+        if (RewardValue::isNone(s.reward))
+            return tr("reward None (a judge gave no verdict): left out of the group's mean and std, advantage %1")
+                .arg(s.advantage, 0, 'f', 4);
         return tr("reward %1, advantage %2").arg(s.reward, 0, 'f', 4).arg(s.advantage, 0, 'f', 4);
     case Qt::BackgroundRole:
         // The group view's scale (blue above the group mean, red below), full at ±2 std.

@@ -14,6 +14,12 @@ namespace rwb::widgets {
 // (such a group has zero advantages and teaches nothing), then one column per sample
 // with its reward (AdvantageRole: the advantage used for it; RolloutIdRole: the row in
 // the store, to open it). Reads through a read-only RunStore the caller owns. GUI thread.
+//
+// A reward may be None (a judge gave no verdict; NaN, NULL in the store). As the trainer
+// does (core/train/advantages.h), the mean and std of a group are taken over its other
+// samples (std 0 with fewer than two, mean None with none), a None sample's advantage is
+// 0, and a group with fewer than two rewards teaches nothing (flat). None shows as "None"
+// (RewardValue); ValueRole gives NaN.
 class GroupAdvantageModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -33,10 +39,12 @@ public:
     int groupSize() const { return m_groupSize; }
     // Groups whose rewards are all equal (std ≤ 1e-8, as the trainer decides).
     int flatGroups() const;
-    // The step's rewards over every sample: lowest, highest, mean, and how many (0: none).
+    // The step's rewards over every sample that has one: lowest, highest, mean, and how
+    // many (0: none); and how many samples are None (left out of the others).
     struct RewardStats {
         double min = 0.0, max = 0.0, mean = 0.0;
         int count = 0;
+        int none = 0;
     };
     RewardStats rewardStats() const;
 
@@ -56,8 +64,9 @@ private:
         int index = 0;
         QString promptId;
         QString gold;
-        double mean = 0.0;
-        double std = 0.0;
+        double mean = 0.0;   // over the samples whose reward is not None (NaN when none is)
+        double std = 0.0;    // likewise; 0 with fewer than two
+        int rewarded = 0;    // samples whose reward is not None
         bool flat = false;
         std::vector<Sample> samples;
     };

@@ -2,6 +2,7 @@
 
 #include "colourscale.h"
 #include "groupadvantagemodel.h"
+#include "rewardvalue.h"
 #include "store/runstore.h"
 
 #include <QApplication>
@@ -83,19 +84,28 @@ public:
         const double advantage = index.data(GroupAdvantageModel::AdvantageRole).toDouble();
         const double mean = m->index(index.row(), GroupAdvantageModel::MeanColumn).data(GroupAdvantageModel::ValueRole).toDouble();
         const double sd = m->index(index.row(), GroupAdvantageModel::StdColumn).data(GroupAdvantageModel::ValueRole).toDouble();
-        // The axis, the ±std band, the bar from 0 to the reward, the mean as a tick.
+        // The axis, the ±std band, the bar from 0 to the reward, the mean as a tick. A None
+        // reward has no bar (a dashed outline says so) and a group without rewards no mean.
         painter->fillRect(strip, QColor(0, 0, 0, 12));
-        if (!flat)
+        const bool hasMean = !std::isnan(mean);
+        if (!flat && hasMean)
             painter->fillRect(QRectF(QPointF(x(mean - sd), strip.top()), QPointF(x(mean + sd), strip.bottom() + 1)),
                               QColor(0, 0, 0, 28));
-        const QColor bar = flat ? QColor(185, 185, 185) : divergingColour(advantage / kFullAdvantage);
-        const QRectF barRect(QPointF(std::min(x(0.0), x(reward)), strip.top()),
-                             QPointF(std::max(x(0.0), x(reward)), strip.bottom() + 1));
-        painter->fillRect(barRect, bar);
-        painter->setPen(QPen(QColor(0, 0, 0, 110), 1.0));
-        painter->drawRect(barRect.adjusted(0.5, 0.5, -0.5, -0.5));
-        painter->setPen(QPen(QColor(30, 30, 30), 2.0));
-        painter->drawLine(QPointF(x(mean), strip.top() - 2), QPointF(x(mean), strip.bottom() + 3));
+        if (std::isnan(reward)) {
+            painter->setPen(QPen(QColor(0, 0, 0, 110), 1.0, Qt::DashLine));
+            painter->drawRect(QRectF(strip).adjusted(0.5, 0.5, -0.5, -0.5));
+        } else {
+            const QColor bar = flat ? QColor(185, 185, 185) : divergingColour(advantage / kFullAdvantage);
+            const QRectF barRect(QPointF(std::min(x(0.0), x(reward)), strip.top()),
+                                 QPointF(std::max(x(0.0), x(reward)), strip.bottom() + 1));
+            painter->fillRect(barRect, bar);
+            painter->setPen(QPen(QColor(0, 0, 0, 110), 1.0));
+            painter->drawRect(barRect.adjusted(0.5, 0.5, -0.5, -0.5));
+        }
+        if (hasMean) {
+            painter->setPen(QPen(QColor(30, 30, 30), 2.0));
+            painter->drawLine(QPointF(x(mean), strip.top() - 2), QPointF(x(mean), strip.bottom() + 3));
+        }
         painter->setFont(f);
         painter->setPen(opt.palette.color(QPalette::Text));
         painter->drawText(textRect, Qt::AlignRight | Qt::AlignVCenter, index.data(Qt::DisplayRole).toString());
@@ -322,7 +332,11 @@ void GroupAdvantageView::updateSummary()
     QString text = tr("Step %1: G = %2, %n group(s), mean reward %3.", nullptr, groups)
                        .arg(step())
                        .arg(m_model->groupSize())
-                       .arg(rewards.mean, 0, 'f', 3);
+                       .arg(RewardValue::format(rewards.count > 0 ? rewards.mean : std::nan(""), 3));
+    if (rewards.none > 0)
+        text += QLatin1Char(' ') + (rewards.none == 1 ? tr("1 None reward (a judge gave no verdict) left out of the means.")
+                                                      : tr("%1 None rewards (a judge gave no verdict) left out of the means.")
+                                                            .arg(rewards.none));
     text += QLatin1Char(' ');
     text += flat > 0 ? tr("%1 of %2 groups all equal — they teach nothing.").arg(flat).arg(groups)
                      : tr("No group is all equal.");

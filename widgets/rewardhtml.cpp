@@ -1,4 +1,5 @@
 #include "rewardhtml.h"
+#include "rewardvalue.h"
 
 #include <QCoreApplication>
 #include <QList>
@@ -58,14 +59,16 @@ QString componentTable(const QVector<ComponentRow> &rows, double total)
     for (const ComponentRow &r : rows) {
         const QString style = r.weight == 0.0 ? QStringLiteral(" style=\"color:gray\"") : QString();
         const bool known = !std::isnan(r.value);
+        const QString none = QStringLiteral("<span style=\"color:#c62828\">%1</span>").arg(RewardValue::noneText());
+        const QString value = known ? QString::number(r.value, 'f', 3) : r.none ? none : QStringLiteral("—");
+        const QString contribution = wsum > 0.0 && known ? QString::number(r.weight * r.value / wsum, 'f', 3)
+                                     : r.none && r.weight > 0.0 ? none
+                                                                : QStringLiteral("—");
         h += QStringLiteral("<tr%1><td><b>%2</b></td><td align=right>%3</td><td align=right>%4</td><td align=right>%5</td><td>%6</td></tr>")
-                 .arg(style, escape(r.name), known ? QString::number(r.value, 'f', 3) : QStringLiteral("—"),
-                      QString::number(r.weight, 'g', 4),
-                      wsum > 0.0 && known ? QString::number(r.weight * r.value / wsum, 'f', 3) : QStringLiteral("—"),
-                      escape(r.why));
+                 .arg(style, escape(r.name), value, QString::number(r.weight, 'g', 4), contribution, escape(r.why));
     }
     h += QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>%2</b></td><td></td><td></td><td>%3</td></tr></table>")
-             .arg(QCoreApplication::translate("RewardHtml", "Total"), QString::number(total, 'f', 3), QCoreApplication::translate("RewardHtml", "Σ weight·value / Σ weight"));
+             .arg(QCoreApplication::translate("RewardHtml", "Total"), RewardValue::format(total, 3), QCoreApplication::translate("RewardHtml", "Σ weight·value / Σ weight"));
     return h;
 }
 

@@ -34,12 +34,13 @@ QString markSpan(const std::string &utf8, rwb::reward::Span span, const char *in
 // One line of the component table.
 struct ComponentRow {
     QString name;
-    double value = 0.0;   // NaN: not recorded
+    double value = 0.0;   // NaN: not recorded ("—"), or None when `none`
     double weight = 0.0;
     QString why;          // plain text (escaped here)
+    bool none = false;    // the value is None: a judge gave no verdict ("None", in red)
 };
 // The table Reward | Value | Weight | Contribution | Why with a Total line
-// (Σ weight·value / Σ weight). Components of weight 0 are grey.
+// (Σ weight·value / Σ weight; a NaN total shows as "None"). Components of weight 0 are grey.
 QString componentTable(const QVector<ComponentRow> &rows, double total);
 
 } // namespace RewardHtml

@@ -158,6 +158,7 @@ void RolloutBrowser::buildUi()
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { currentRowChanged(current.isValid() ? current.row() : -1); });
     m_detail = new RolloutDetailView(m_splitter);
+    connect(m_detail, &RolloutDetailView::judgeCallsRequested, this, &RolloutBrowser::judgeCallsRequested);
     m_splitter->addWidget(m_table);
     m_splitter->addWidget(m_detail);
     m_splitter->setStretchFactor(0, 3);

@@ -73,6 +73,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void rolloutSelected(qint64 rolloutId);
+    // The detail pane's "judge calls" link for a rollout.
+    void judgeCallsRequested(qint64 rolloutId);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

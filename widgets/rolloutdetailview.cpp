@@ -10,6 +10,7 @@
 #include "reward/rewardconfig.h"
 #include "rewardhtml.h"
 #include "rewardtext.h"
+#include "rewardvalue.h"
 #include "store/runstore.h"
 #include "task/catalog.h"
 #include "task/extractiontask.h"
@@ -66,6 +67,33 @@ private:
     std::string m_text, m_answer;
 };
 
+// What the composite is given for its judge components: a judge that is never asked (no
+// cache file, no model loaded); their explanations come from the stored decisions.
+const char *const kUnusedJudge = R"({"backend": "http", "url": "http://127.0.0.1:1/v1"})";
+
+// A judge component's explanation from the decisions stored with the rollout: the value
+// the run stored, the calls made for it, and why it is None when it is.
+reward::Explanation storedJudgeExplanation(const QString &name, const RolloutDetailView::Component &k,
+                                           const std::vector<store::StoredJudgeDecision> &decisions)
+{
+    reward::Explanation e;
+    e.reward = name.toStdString();
+    e.value = k.storedValue;
+    for (const store::StoredJudgeDecision &d : decisions)
+        if (d.decision.reward == e.reward)
+            e.decisions.push_back(d.decision);
+    e.reason = reward::Reason::JudgeVerdict;
+    if (k.storedNone || std::isnan(k.storedValue)) {
+        e.reason = reward::Reason::JudgeFailed;
+        for (const reward::JudgeDecision &d : e.decisions)
+            if (!d.error.empty()) {
+                e.detail = d.error;
+                break;
+            }
+    }
+    return e;
+}
+
 } // namespace
 
 RolloutDetailView::RolloutDetailView(QWidget *parent) : QWidget(parent)
@@ -106,9 +134,26 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
         if (v.step <= r.step)
             inForce = &v;
     const QJsonObject stored = QJsonDocument::fromJson(QByteArray::fromStdString(r.rollout.rewardsJson)).object();
+    // A number; NaN when absent or None (null: the trainer writes a None component so).
     auto storedValue = [&](const QString &name) {
-        return stored.contains(name) ? stored.value(name).toDouble() : std::numeric_limits<double>::quiet_NaN();
+        return stored.value(name).isDouble() ? stored.value(name).toDouble() : std::numeric_limits<double>::quiet_NaN();
     };
+    auto storedNone = [&](const QString &name) { return stored.contains(name) && stored.value(name).isNull(); };
+    auto component = [&](const QString &name, double weight) {
+        Component k;
+        k.name = name;
+        k.storedValue = storedValue(name);
+        k.storedNone = storedNone(name);
+        k.weight = weight;
+        return k;
+    };
+    // The judge calls stored with the rollout: judge components are explained from them.
+    const std::vector<store::StoredJudgeDecision> decisions = store.judgeDecisions(r.runId, [&] {
+        store::JudgeDecisionFilter f;
+        f.rolloutId = rolloutId;
+        return f;
+    }());
+    c.judgeCalls = static_cast<int>(decisions.size());
     const task::Catalog &catalog = task::Catalog::builtin();
     const task::Task *task = catalog.find(c.task);
     QStringList problems;
@@ -135,7 +180,7 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
         problems << tr("The run recorded no reward config at or before step %1.").arg(r.step);
         c.thinking = r.rollout.completion.find("<answer>") != std::string::npos;
         for (auto it = stored.begin(); it != stored.end(); ++it)
-            c.components.push_back({it.key(), it.value().toDouble(), 0.0, false, {}});
+            c.components.push_back(component(it.key(), 0.0));
     } else {
         c.configStep = inForce->step;
         const std::string source = "reward config of run " + std::to_string(r.runId) + " at step " + std::to_string(inForce->step);
@@ -144,12 +189,21 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
             c.thinking = config.thinking;
             if (!c.example)
                 throw std::runtime_error("without the prompt's input the components cannot be explained");
+            // Showing a rollout never calls a judge (nor loads a local judge model or opens
+            // its cache): judge components are explained from their stored decisions, so
+            // the composite gets a judge it never asks.
+            if (!config.judge.empty())
+                config.judge = kUnusedJudge;
             c.completion = task->parse(*c.example, r.rollout.completion, c.thinking);
             const reward::CompositeReward composite(config, source, catalog.rewards());
-            const std::vector<reward::Explanation> explanations = composite.explain(*c.example, *c.completion);
             for (size_t i = 0; i < composite.size(); ++i) {
                 const QString name = str(composite.componentName(i));
-                c.components.push_back({name, storedValue(name), composite.weight(i), true, explanations[i]});
+                Component k = component(name, composite.weight(i));
+                const reward::Registry::Entry *entry = catalog.rewards().find(composite.componentName(i));
+                k.explanation = entry && entry->needsJudge ? storedJudgeExplanation(name, k, decisions)
+                                                           : composite.component(i).explain(*c.example, *c.completion);
+                k.explained = true;
+                c.components.push_back(std::move(k));
             }
         } catch (const std::exception &e) {
             // Show what was stored, without explanations: the config may name a reward this build lacks.
@@ -157,7 +211,7 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
             const StoredRewardConfig stored = readStoredRewardConfig(inForce->configJson);
             c.thinking = stored.thinking;
             for (int i = 0; i < stored.names.size(); ++i)
-                c.components.push_back({stored.names[i], storedValue(stored.names[i]), stored.weights[i], false, {}});
+                c.components.push_back(component(stored.names[i], stored.weights[i]));
         }
     }
     if (task && c.example && !c.completion)
@@ -207,6 +261,8 @@ void RolloutDetailView::anchorClicked(const QUrl &url)
     if (url.toString() == QLatin1String("#prompt")) {
         m_promptExpanded = !m_promptExpanded;
         render();
+    } else if (url.toString() == QLatin1String("#judge") && m_hasContent) {
+        Q_EMIT judgeCallsRequested(m_content.rollout.id);
     }
 }
 
@@ -231,7 +287,11 @@ QString RolloutDetailView::headerHtml() const
                               : r.advantage < 0 ? QLatin1String(kNegativeColour)
                                                 : QStringLiteral("black");
     h += QStringLiteral("<table cellpadding=2>");
-    h += QStringLiteral("<tr><td>%1</td><td><b>%2</b></td>").arg(tr("Reward (weighted total)"), QString::number(r.reward, 'f', 3));
+    const QString total = RewardValue::isNone(r.reward)
+                              ? QStringLiteral("<span style=\"color:%1\">%2</span>")
+                                    .arg(QLatin1String(kNegativeColour), RewardValue::noneText())
+                              : QString::number(r.reward, 'f', 3);
+    h += QStringLiteral("<tr><td>%1</td><td><b>%2</b></td>").arg(tr("Reward (weighted total)"), total);
     h += QStringLiteral("<td>&nbsp;&nbsp;%1</td><td><b><span style=\"color:%2\">%3</span></b></td></tr>")
              .arg(tr("Advantage"), advColour, QString::number(r.advantage, 'f', 3));
     h += QStringLiteral("<tr><td>%1</td><td>%2</td>").arg(tr("Tokens"), QString::number(r.completionTokens));
@@ -289,9 +349,14 @@ QString RolloutDetailView::componentsHtml() const
         if (c.explained && !std::isnan(c.storedValue) && std::abs(c.explanation.value - c.storedValue) > kRecomputeTolerance)
             why += QLatin1Char(' ') + tr("(explained now as %1; the run stored %2)")
                                           .arg(QString::number(c.explanation.value, 'f', 3), QString::number(c.storedValue, 'f', 3));
-        rows.append({c.name, c.storedValue, c.weight, why});
+        RewardHtml::ComponentRow row{c.name, c.storedValue, c.weight, why};
+        row.none = c.storedNone;
+        rows.append(row);
     }
     h += RewardHtml::componentTable(rows, m_content.rollout.rollout.reward);
+    if (m_content.judgeCalls > 0)
+        h += QStringLiteral("<p><a href=\"#judge\">%1</a></p>")
+                 .arg(tr("Judge calls (%1): the prompts, the replies and the verdicts").arg(m_content.judgeCalls));
     return h;
 }
 

@@ -38,7 +38,8 @@ public:
 
     struct Component {
         QString name;
-        double storedValue = 0.0; // as the trainer recorded it (NaN: not recorded)
+        double storedValue = 0.0; // as the trainer recorded it (NaN: not recorded, or None)
+        bool storedNone = false;  // recorded as None (null): its judge gave no verdict
         double weight = 0.0;
         bool explained = false;   // explanation holds core's explain() for this rollout
         reward::Explanation explanation;
@@ -55,12 +56,14 @@ public:
         bool thinking = false;           // the config's thinking format
         int64_t configStep = -1;         // the reward-config version in force (-1: none recorded)
         std::vector<Component> components;
+        int judgeCalls = 0;              // judge decisions stored with the rollout
         QString problem;                 // why explanations are missing or partial ("" when none)
     };
     // Reads rollout `rolloutId` (token arrays included), its prompt's metadata and the
     // reward config in force at its step from `store`, and explains each component with
-    // core's rewards. Throws store::StoreError when there is no such rollout; a reward
-    // config that cannot be built only leaves the explanations out (Content::problem).
+    // core's rewards (judge components from their stored decisions, without calling the
+    // judge). Throws store::StoreError when there is no such rollout; a reward config that
+    // cannot be built only leaves the explanations out (Content::problem).
     static Content load(const store::RunStore &store, int64_t rolloutId);
 
     void showRollout(const Content &content);
@@ -73,6 +76,10 @@ public:
     QString sourceHtml() const { return m_html; }
     QString plainText() const;
     QTextBrowser *browser() const { return m_browser; }
+
+Q_SIGNALS:
+    // The "judge calls" link: list the judge decisions of this rollout.
+    void judgeCallsRequested(qint64 rolloutId);
 
 protected:
     void changeEvent(QEvent *event) override;

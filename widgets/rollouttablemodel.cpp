@@ -1,14 +1,22 @@
 #include "rollouttablemodel.h"
+#include "rewardvalue.h"
 #include "storedrewardconfig.h"
 
 #include "store/runstore.h"
 
+#include <QBrush>
+#include <QColor>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <cmath>
 #include <limits>
 
 namespace rwb::widgets {
+
+namespace {
+// The colour of a None reward.
+const char *const kNoneColour = "#c62828";
+} // namespace
 
 RolloutTableModel::RolloutTableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
@@ -68,9 +76,13 @@ RolloutTableModel::Row RolloutTableModel::makeRow(store::StoredRollout r) const
 {
     Row row;
     const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(r.rollout.rewardsJson)).object();
-    for (const QString &name : m_components)
-        row.components.push_back(o.contains(name) ? o.value(name).toDouble()
-                                                  : std::numeric_limits<double>::quiet_NaN());
+    for (const QString &name : m_components) {
+        if (!o.contains(name))
+            row.components.push_back(std::nullopt);
+        else // null: None (the trainer writes a None component's NaN as null)
+            row.components.push_back(o.value(name).isDouble() ? o.value(name).toDouble()
+                                                              : std::numeric_limits<double>::quiet_NaN());
+    }
     // The table shows neither the prompt nor the raw JSON (the detail pane reads the
     // rollout again), so a page does not keep them: ~1 KB less per row of a long run.
     r.prompt.clear();
@@ -114,7 +126,13 @@ int RolloutTableModel::poll()
 
 double RolloutTableModel::componentValue(int row, int component) const
 {
-    return m_rows[static_cast<size_t>(row)].components[static_cast<size_t>(component)];
+    return m_rows[static_cast<size_t>(row)].components[static_cast<size_t>(component)].value_or(
+        std::numeric_limits<double>::quiet_NaN());
+}
+
+bool RolloutTableModel::componentRecorded(int row, int component) const
+{
+    return m_rows[static_cast<size_t>(row)].components[static_cast<size_t>(component)].has_value();
 }
 
 int RolloutTableModel::rowCount(const QModelIndex &parent) const
@@ -154,9 +172,13 @@ QVariant RolloutTableModel::data(const QModelIndex &index, int role) const
         if (role == ValueRole)
             return v;
         if (role == Qt::DisplayRole)
-            return std::isnan(v) ? QString() : QString::number(v, 'f', decimals);
+            return RewardValue::format(v, decimals);
         if (role == Qt::TextAlignmentRole)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        if (role == Qt::ForegroundRole && RewardValue::isNone(v))
+            return QBrush(QColor(QLatin1String(kNoneColour)));
+        if (role == Qt::ToolTipRole && RewardValue::isNone(v))
+            return tr("None: a judge gave no verdict, so GRPO left this rollout out of its group (advantage 0).");
         return {};
     };
     auto text = [&](const std::string &s) -> QVariant {
@@ -184,8 +206,12 @@ QVariant RolloutTableModel::data(const QModelIndex &index, int role) const
     default:
         break;
     }
-    if (col < answerColumn())
-        return number(row.components[static_cast<size_t>(col - FirstComponentColumn)], 3);
+    if (col < answerColumn()) {
+        const std::optional<double> &v = row.components[static_cast<size_t>(col - FirstComponentColumn)];
+        if (!v) // not a component of this rollout's config
+            return role == ValueRole ? QVariant(std::numeric_limits<double>::quiet_NaN()) : QVariant();
+        return number(*v, 3);
+    }
     if (col == answerColumn())
         return text(r.answer);
     if (col == goldColumn())

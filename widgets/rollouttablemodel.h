@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace rwb::store {
@@ -20,7 +21,9 @@ namespace rwb::widgets {
 // rollouts cost only what is on screen; poll() appends rows committed since.
 //
 // Columns: step, group, sample, reward, advantage, one per reward component (from the
-// run's reward configs), answer, gold, tokens, truncated, completion. Lives on the GUI
+// run's reward configs), answer, gold, tokens, truncated, completion. A reward or
+// component that is None (a judge gave no verdict) shows as "None" (RewardValue), its
+// ValueRole NaN; a component the rollout has no value for shows empty. Lives on the GUI
 // thread.
 class RolloutTableModel : public QAbstractTableModel {
     Q_OBJECT
@@ -56,7 +59,10 @@ public:
     // A row's rollout without its prompt text and rewards JSON (read them with
     // RunStore::rollout(id)); the component values are componentValue().
     const store::StoredRollout &rollout(int row) const { return m_rows[static_cast<size_t>(row)].stored; }
+    // NaN when the component is None (its judge gave no verdict: null in rewards_json) or
+    // the rollout has no such component (componentRecorded() tells which).
     double componentValue(int row, int component) const;
+    bool componentRecorded(int row, int component) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -68,7 +74,8 @@ public:
 private:
     struct Row {
         store::StoredRollout stored;
-        std::vector<double> components; // NaN where the rollout has no such component
+        // nullopt where the rollout has no such component, NaN where it is None (null)
+        std::vector<std::optional<double>> components;
     };
     Row makeRow(store::StoredRollout r) const;
     void appendPage(store::RolloutPage page);

@@ -1,4 +1,5 @@
 #include "tokenview.h"
+#include "rewardvalue.h"
 
 #include "colourscale.h"
 #include "store/runstore.h"
@@ -210,6 +211,7 @@ TokenView::TokenView(QWidget *parent)
     : QWidget(parent), m_title(new QLabel(this)), m_colourCombo(new QComboBox(this)), m_legend(new ColourLegend(this)),
       m_note(new QLabel(this)), m_scroll(new QScrollArea(this)), m_canvas(new TokenCanvas(this))
 {
+    m_title->setObjectName(QStringLiteral("tokenViewTitle"));
     m_title->setTextFormat(Qt::PlainText);
     m_title->setWordWrap(true);
     m_note->setTextFormat(Qt::PlainText);
@@ -345,7 +347,7 @@ bool TokenView::showRollout(const QString &storePath, qint64 rolloutId, QString 
                          .arg(row.step)
                          .arg(r.groupIndex)
                          .arg(r.sampleIndex)
-                         .arg(r.reward, 0, 'f', 3)
+                         .arg(RewardValue::format(r.reward, 3))
                          .arg(signedNumber(r.advantage, 3)));
     refresh();
     return true;

@@ -9,6 +9,7 @@
 #include "failureexamplemodel.h"
 #include "failureexplorer.h"
 #include "groupadvantageview.h"
+#include "judgedecisionview.h"
 #include "rolloutbrowser.h"
 #include "rollouttablemodel.h"
 #include "samplescoremodel.h"
@@ -240,7 +241,7 @@ int main(int argc, char **argv)
                                    QCoreApplication::translate("main", "Start GRPO training with this config (JSON) and follow it live."),
                                    QCoreApplication::translate("main", "file"));
     const QCommandLineOption view(QStringLiteral("view"),
-                                  QCoreApplication::translate("main", "The view to show: design, curves, groups, rollouts or failures."),
+                                  QCoreApplication::translate("main", "The view to show: design, curves, groups, rollouts, failures or judge."),
                                   QCoreApplication::translate("main", "name"));
     const QCommandLineOption step(QStringLiteral("step"),
                                   QCoreApplication::translate("main", "The step to show in the group view."),
@@ -258,11 +259,14 @@ int main(int argc, char **argv)
         QStringLiteral("bench-browser"),
         QCoreApplication::translate("main", "Benchmark: the rollout browser on the last run of this store, print JSON and quit."),
         QCoreApplication::translate("main", "file"));
+    const QCommandLineOption decision(QStringLiteral("decision"),
+                                      QCoreApplication::translate("main", "The judge decision to show in the judge view."),
+                                      QCoreApplication::translate("main", "id"));
     const QCommandLineOption dock(QStringLiteral("dock"),
                                   QCoreApplication::translate("main", "The left dock to show: components, training or runs."),
                                   QCoreApplication::translate("main", "name"));
     parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
-                       step, rollout, compare, screenshotDelay, benchBrowserOption, dock});
+                       step, rollout, compare, screenshotDelay, benchBrowserOption, dock, decision});
     parser.process(app);
     if (parser.isSet(benchBrowserOption))
         return benchBrowser(parser.value(benchBrowserOption));
@@ -301,6 +305,8 @@ int main(int argc, char **argv)
         window.groups()->showStep(parser.value(step).toLongLong());
     if (parser.isSet(rollout))
         window.rollouts()->selectRollout(parser.value(rollout).toLongLong());
+    if (parser.isSet(decision))
+        window.judge()->selectDecision(parser.value(decision).toLongLong());
     if (parser.isSet(compare)) {
         const QStringList ab = parser.value(compare).split(QLatin1Char(','));
         window.failures()->showCheckpoint(ab.value(0).toLongLong());
@@ -317,8 +323,8 @@ int main(int argc, char **argv)
         }
     }
     if (parser.isSet(view)) {
-        const QStringList names{QStringLiteral("design"), QStringLiteral("curves"), QStringLiteral("groups"),
-                                QStringLiteral("rollouts"), QStringLiteral("failures")};
+        const QStringList names{QStringLiteral("design"),   QStringLiteral("curves"),   QStringLiteral("groups"),
+                                QStringLiteral("rollouts"), QStringLiteral("failures"), QStringLiteral("judge")};
         const int i = names.indexOf(parser.value(view));
         if (i < 0) {
             std::fprintf(stderr, "--view: unknown view '%s' (one of %s)\n", qPrintable(parser.value(view)),

@@ -4,6 +4,7 @@
 #include "failureexplorer.h"
 #include "groupadvantageview.h"
 #include "jobrunner.h"
+#include "judgedecisionview.h"
 #include "languagemanager.h"
 #include "rewarddesigner.h"
 #include "rolloutbrowser.h"
@@ -91,6 +92,8 @@ void MainWindow::createViews()
     m_rollouts->setObjectName(QStringLiteral("rolloutBrowser"));
     m_failures = new FailureExplorer;
     m_failures->setObjectName(QStringLiteral("failureExplorer"));
+    m_judge = new JudgeDecisionView;
+    m_judge->setObjectName(QStringLiteral("judgeDecisionView"));
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("views"));
@@ -108,6 +111,7 @@ void MainWindow::createViews()
     m_tabs->addTab(m_groups, QString());
     m_tabs->addTab(m_rollouts, QString());
     m_tabs->addTab(m_failures, QString());
+    m_tabs->addTab(m_judge, QString());
     setCentralWidget(m_tabs);
 
     // The views follow one another: a step picked on the curves shows its groups, a
@@ -115,6 +119,16 @@ void MainWindow::createViews()
     connect(m_curves, &CurvePanel::stepCursorChanged, m_groups, &GroupAdvantageView::showStep);
     connect(m_groups, &GroupAdvantageView::stepChanged, m_curves, &CurvePanel::setStepCursor);
     connect(m_groups, &GroupAdvantageView::rolloutActivated, this, [this](qint64 id) {
+        m_rollouts->selectRollout(id);
+        showView(View::Rollouts);
+    });
+    // A rollout's "judge calls" lists them in the judge view; a judge call's rollout opens
+    // in the browser.
+    connect(m_rollouts, &RolloutBrowser::judgeCallsRequested, this, [this](qint64 id) {
+        m_judge->showRollout(id);
+        showView(View::Judge);
+    });
+    connect(m_judge, &JudgeDecisionView::rolloutRequested, this, [this](qint64 id) {
         m_rollouts->selectRollout(id);
         showView(View::Rollouts);
     });
@@ -388,6 +402,7 @@ void MainWindow::connectTraining()
     m_rolloutPoll = new QTimer(this);
     m_rolloutPoll->setInterval(1000);
     connect(m_rolloutPoll, &QTimer::timeout, m_rollouts, &RolloutBrowser::refresh);
+    connect(m_rolloutPoll, &QTimer::timeout, m_judge, &JudgeDecisionView::refresh);
 }
 
 void MainWindow::retranslate()
@@ -399,6 +414,7 @@ void MainWindow::retranslate()
     m_tabs->setTabText(2, tr("Group advantages"));
     m_tabs->setTabText(3, tr("Rollouts"));
     m_tabs->setTabText(4, tr("Failures"));
+    m_tabs->setTabText(5, tr("Judge"));
     m_componentsDock->setWindowTitle(tr("Reward components"));
     m_trainingDock->setWindowTitle(tr("Training setup"));
     m_runsDock->setWindowTitle(tr("Runs"));

@@ -30,6 +30,7 @@ class CurvePanel;
 class FailureExplorer;
 class GroupAdvantageView;
 class JobRunner;
+class JudgeDecisionView;
 class RolloutBrowser;
 class RunListModel;
 class RunSetupForm;
@@ -39,7 +40,8 @@ struct TrainingStep;
 } // namespace rwb::widgets
 
 // The workbench's main window. The centre holds one tab per task: the Reward Designer,
-// the live curves, the group advantages, the rollout browser and the failure explorer.
+// the live curves, the group advantages, the rollout browser, the failure explorer and
+// the judge decisions.
 // Docks hold the reward components, the training setup and the runs of the workspace
 // (left), the token view and the log (right). A training run goes through the
 // TrainingController (its own thread); every view follows its steps. Restores its layout,
@@ -47,7 +49,8 @@ struct TrainingStep;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class View { Design, Curves, Groups, Rollouts, Failures };
+    // In tab order (the index is remembered between sessions: append new views at the end).
+    enum class View { Design, Curves, Groups, Rollouts, Failures, Judge };
 
     explicit MainWindow(LanguageManager *language, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -58,6 +61,7 @@ public:
     rwb::widgets::GroupAdvantageView *groups() const { return m_groups; }
     rwb::widgets::RolloutBrowser *rollouts() const { return m_rollouts; }
     rwb::widgets::FailureExplorer *failures() const { return m_failures; }
+    rwb::widgets::JudgeDecisionView *judge() const { return m_judge; }
     rwb::widgets::TokenView *tokens() const { return m_tokens; }
     rwb::widgets::RunSetupForm *runForm() const { return m_runForm; }
     rwb::widgets::JobRunner *jobs() const { return m_jobs; }
@@ -148,6 +152,7 @@ private:
     rwb::widgets::GroupAdvantageView *m_groups = nullptr;
     rwb::widgets::RolloutBrowser *m_rollouts = nullptr;
     rwb::widgets::FailureExplorer *m_failures = nullptr;
+    rwb::widgets::JudgeDecisionView *m_judge = nullptr;
     rwb::widgets::TokenView *m_tokens = nullptr;
     rwb::widgets::RunSetupForm *m_runForm = nullptr;
     rwb::widgets::RunListModel *m_runList = nullptr;

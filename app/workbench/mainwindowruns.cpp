@@ -5,6 +5,7 @@
 #include "failureexplorer.h"
 #include "groupadvantageview.h"
 #include "jobrunner.h"
+#include "judgedecisionview.h"
 #include "rewarddesigner.h"
 #include "rolloutbrowser.h"
 #include "runlistmodel.h"
@@ -162,6 +163,7 @@ bool MainWindow::openRun(const QString &storePath, qint64 runId, QString *error)
     show(m_groups);
     show(m_rollouts);
     show(m_failures);
+    show(m_judge);
     m_tokens->clear();
     QString listError;
     if (m_runList->storePath() != storePath && !m_runList->open(storePath, &listError))
@@ -445,6 +447,7 @@ void MainWindow::onTrainingFinished(const QString &status, const QString &messag
     // Everything the run stored, the final evaluation included.
     if (m_storePath == m_liveStorePath && m_runId == m_controller->runId()) {
         m_rollouts->refresh();
+        m_judge->refresh();
         QString error;
         m_failures->openRun(m_storePath, m_runId, &error);
     }
