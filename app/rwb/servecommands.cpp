@@ -69,7 +69,9 @@ Starts the server in-process on a free loopback port and, for each --max-batch v
 each number of clients, sends N chat requests (default 64) from that many client threads
 at once, each asking for M tokens (default 32) at temperature T (default 1, a seed per
 request). One JSON line per (max_batch, clients): requests/s, completion tokens/s,
-latency (mean, p50, p95), and the mean rows per decode step (how full the batch was).
+latency (mean, p50, p95), the mean rows per decode step (how full the batch was), the
+shares of the wall time the scheduler spent prefilling and decoding, and the client's
+retries (a kept-alive connection closed as a request was sent).
 )";
 
 // The numbers of a comma-separated list ("1,8,32"), each at least 1.
@@ -281,7 +283,10 @@ int runServeBench(const std::vector<std::string> &argv)
         net::ClientOptions co;
         co.who = "bench";
         co.target = net::endpointUrl(net::parseUrl(http.baseUrl(), "bench"), "chat/completions");
-        co.retry.maxRetries = 0;
+        // Like any client, retry a request whose kept-alive connection the server closed
+        // just as it was sent (counted in "retries").
+        co.retry.maxRetries = 2;
+        co.retry.backoffSeconds = 0.01;
         co.retry.timeoutSeconds = 600;
         co.retry.deadlineSeconds = 3600;
         const net::JsonHttpClient client(co);
@@ -309,6 +314,7 @@ int runServeBench(const std::vector<std::string> &argv)
             std::exception_ptr failure;
             std::mutex failureMutex;
             const serve::SchedulerStats before = chat->stats();
+            const uint64_t retriesBefore = client.stats().retries;
             const Clock::time_point start = Clock::now();
             std::vector<std::thread> pool;
             for (int c = 0; c < clients; ++c)
@@ -349,6 +355,9 @@ int runServeBench(const std::vector<std::string> &argv)
             j["latency_p95_s"] = percentile(latencies, 0.95);
             j["mean_rows_per_step"] =
                 steps > 0 ? static_cast<double>(after.decodedTokens - before.decodedTokens) / static_cast<double>(steps) : 0.0;
+            j["prefill_share"] = (after.prefillSeconds - before.prefillSeconds) / seconds;
+            j["decode_share"] = (after.decodeSeconds - before.decodeSeconds) / seconds;
+            j["retries"] = client.stats().retries - retriesBefore;
             std::cout << j.dump() << std::endl;
         }
         chat->shutdown();

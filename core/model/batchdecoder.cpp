@@ -217,20 +217,15 @@ std::vector<SampledToken> BatchDecoder::step()
 
 void BatchDecoder::remove(const std::vector<int> &handles)
 {
-    std::vector<int64_t> keep;
-    for (size_t i = 0; i < m_d->rows.size(); ++i)
-        if (std::find(handles.begin(), handles.end(), m_d->rows[i].handle) == handles.end())
-            keep.push_back(static_cast<int64_t>(i));
-    if (keep.size() == m_d->rows.size())
-        return;
-    {
-        torch::InferenceMode inference;
-        m_d->cache.keepRows(keep);
+    torch::InferenceMode inference;
+    for (int handle : handles) {
+        const size_t at = m_d->indexOf(handle);
+        if (at == m_d->rows.size())
+            continue;
+        m_d->cache.removeRow(static_cast<int64_t>(at)); // the last row moves to `at`, in both
+        m_d->rows[at] = std::move(m_d->rows.back());
+        m_d->rows.pop_back();
     }
-    std::vector<Impl::Row> kept;
-    for (int64_t i : keep)
-        kept.push_back(std::move(m_d->rows[static_cast<size_t>(i)]));
-    m_d->rows = std::move(kept);
 }
 
 int BatchDecoder::rows() const

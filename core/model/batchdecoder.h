@@ -59,12 +59,13 @@ public:
     std::vector<SampledToken> add(const std::vector<int32_t> &prompt, const std::vector<RowSampling> &rows);
 
     // Feeds every row its last token in one forward pass and samples each row's next
-    // token. Returns one token per row, in the order rows were added. A row that has
+    // token. Returns one token per row (in the batch's order, which remove() changes:
+    // the handles say which row each is). A row that has
     // reached contextLength() tokens must be removed first (throws std::logic_error).
     std::vector<SampledToken> step();
 
-    // The rows leave the batch (their keys and values are dropped; the cache is copied
-    // once, whatever the number of rows). Unknown handles are ignored.
+    // The rows leave the batch (the last row's keys and values move into each freed
+    // slot: one row is copied, not the cache). Unknown handles are ignored.
     void remove(const std::vector<int> &rows);
 
     int rows() const;

@@ -227,23 +227,26 @@ RaggedKvCache::RaggedKvCache(const ModelConfig &c, torch::Dtype dtype, torch::De
 {
 }
 
-void RaggedKvCache::grow(int64_t capacity)
+void RaggedKvCache::reserve(int64_t rows, int64_t columns)
 {
-    if (capacity <= m_capacity)
+    if (rows <= m_rowCapacity && columns <= m_capacity)
         return;
-    capacity = (capacity + kRaggedGrowth - 1) / kRaggedGrowth * kRaggedGrowth;
-    const int64_t b = rows();
-    for (int64_t l = 0; l < m_layers; ++l) {
-        for (std::vector<torch::Tensor> *store : {&m_k, &m_v}) {
-            torch::Tensor grown = torch::zeros({b, m_kvHeads, capacity, m_headDim}, m_options); // [B, K, C, D]
-            if (m_capacity > 0 && b > 0)
-                grown.narrow(2, 0, m_capacity).copy_((*store)[static_cast<size_t>(l)]);
+    const int64_t rowCapacity = rows <= m_rowCapacity ? m_rowCapacity : std::max(rows, 2 * m_rowCapacity);
+    const int64_t capacity = columns <= m_capacity ? m_capacity
+                                                   : (columns + kRaggedGrowth - 1) / kRaggedGrowth * kRaggedGrowth;
+    const int64_t used = this->rows();
+    for (std::vector<torch::Tensor> *store : {&m_k, &m_v}) {
+        for (int64_t l = 0; l < m_layers; ++l) {
+            torch::Tensor grown = torch::zeros({rowCapacity, m_kvHeads, capacity, m_headDim}, m_options); // [R, K, C, D]
+            if (used > 0)
+                grown.narrow(0, 0, used).narrow(2, 0, m_capacity).copy_((*store)[static_cast<size_t>(l)].narrow(0, 0, used));
             if (static_cast<int64_t>(store->size()) <= l)
                 store->push_back(grown);
             else
                 (*store)[static_cast<size_t>(l)] = grown;
         }
     }
+    m_rowCapacity = rowCapacity;
     m_capacity = capacity;
 }
 
@@ -251,38 +254,36 @@ void RaggedKvCache::addRows(const KvCache &prefill, int64_t copies)
 {
     TORCH_CHECK(copies >= 1, "RaggedKvCache::addRows: copies must be ≥ 1");
     const int64_t length = prefill.length();
-    grow(length + 1);
+    const int64_t first = rows();
+    reserve(first + copies, length + 1);
     for (int64_t l = 0; l < m_layers; ++l) {
         const size_t i = static_cast<size_t>(l);
-        for (auto [store, source] : {std::pair{&m_k, prefill.keys(i)}, std::pair{&m_v, prefill.values(i)}}) {
-            torch::Tensor added = torch::zeros({copies, m_kvHeads, m_capacity, m_headDim}, m_options); // [copies, K, C, D]
-            added.narrow(2, 0, length).copy_(source.narrow(0, 0, 1).expand({copies, -1, -1, -1}));
-            (*store)[i] = rows() == 0 ? added : torch::cat({(*store)[i], added}, /*dim=*/0);
-        }
+        for (auto [store, source] : {std::pair{&m_k, prefill.keys(i)}, std::pair{&m_v, prefill.values(i)}})
+            (*store)[i].narrow(0, first, copies).narrow(2, 0, length).copy_(source.narrow(0, 0, 1).expand({copies, -1, -1, -1}));
     }
     m_lengths.insert(m_lengths.end(), static_cast<size_t>(copies), length);
 }
 
-void RaggedKvCache::keepRows(const std::vector<int64_t> &keep)
+void RaggedKvCache::removeRow(int64_t r)
 {
-    std::vector<int64_t> lengths;
-    for (int64_t r : keep) {
-        TORCH_CHECK(r >= 0 && r < rows(), "RaggedKvCache::keepRows: no row ", r);
-        lengths.push_back(m_lengths[static_cast<size_t>(r)]);
-    }
-    if (keep.empty()) { // free the memory of an idle batch
+    TORCH_CHECK(r >= 0 && r < rows(), "RaggedKvCache::removeRow: no row ", r);
+    const int64_t last = rows() - 1;
+    if (last == 0) { // free the memory of an idle batch
         m_k.clear();
         m_v.clear();
+        m_rowCapacity = 0;
         m_capacity = 0;
-    } else {
-        const torch::Tensor index =
-            torch::tensor(keep, torch::TensorOptions().dtype(torch::kLong)).to(m_options.device()); // [B']
-        for (auto &t : m_k)
-            t = t.index_select(0, index);
-        for (auto &t : m_v)
-            t = t.index_select(0, index);
+        m_lengths.clear();
+        return;
     }
-    m_lengths = std::move(lengths);
+    if (r != last) {
+        for (auto &t : m_k)
+            t[r].copy_(t[last]);
+        for (auto &t : m_v)
+            t[r].copy_(t[last]);
+        m_lengths[static_cast<size_t>(r)] = m_lengths[static_cast<size_t>(last)];
+    }
+    m_lengths.pop_back();
 }
 
 torch::Tensor RaggedKvCache::beginStep()
@@ -290,7 +291,7 @@ torch::Tensor RaggedKvCache::beginStep()
     int64_t longest = 0;
     for (int64_t n : m_lengths)
         longest = std::max(longest, n);
-    grow(longest + 1);
+    reserve(rows(), longest + 1);
     m_span = longest + 1;
     const auto longOpts = torch::TensorOptions().dtype(torch::kLong);
     m_lengthsT = torch::tensor(m_lengths, longOpts).to(m_options.device());             // [B]
@@ -309,9 +310,11 @@ std::pair<torch::Tensor, torch::Tensor> RaggedKvCache::append(size_t layer, cons
     TORCH_CHECK(k.size(0) == rows(), "RaggedKvCache has ", rows(), " rows, got ", k.size(0));
     TORCH_CHECK(m_lengthsT.defined() && m_span <= m_capacity, "RaggedKvCache: beginStep() first");
     const torch::Tensor index = m_lengthsT.view({-1, 1, 1, 1}).expand({rows(), m_kvHeads, 1, m_headDim}); // [B, K, 1, D]
-    m_k[layer].scatter_(/*dim=*/2, index, k.to(m_k[layer].scalar_type()));
-    m_v[layer].scatter_(/*dim=*/2, index, v.to(m_v[layer].scalar_type()));
-    return {m_k[layer].narrow(2, 0, m_span), m_v[layer].narrow(2, 0, m_span)};
+    torch::Tensor keys = m_k[layer].narrow(0, 0, rows());   // [B, K, C, D], a view
+    torch::Tensor values = m_v[layer].narrow(0, 0, rows());
+    keys.scatter_(/*dim=*/2, index, k.to(keys.scalar_type()));
+    values.scatter_(/*dim=*/2, index, v.to(values.scalar_type()));
+    return {keys.narrow(2, 0, m_span), values.narrow(2, 0, m_span)};
 }
 
 void RaggedKvCache::advance(int64_t tokens)

@@ -115,7 +115,9 @@ private:
 // Keys and values of rows that each have their own length, for continuous batching: a
 // row's tokens sit at columns [0, length) of its row, and a decode step writes each row's
 // one new token at its own column. Rows join (addRows, from a prefill) and leave
-// (keepRows) between steps; the columns grow as the longest row needs.
+// (removeRow) between steps. Storage is kept for more rows and columns than are in use,
+// so that neither costs a copy of the whole cache: rows are added into free row slots,
+// a removed row's slot gets the last row, and the columns grow in steps of 128.
 class RaggedKvCache : public KvStore {
 public:
     RaggedKvCache(const ModelConfig &config, torch::Dtype dtype, torch::Device device);
@@ -124,8 +126,9 @@ public:
     int64_t capacity() const { return m_capacity; }
     // Appends `copies` rows holding the first `length` tokens of a prefill's cache (row 0 of it).
     void addRows(const KvCache &prefill, int64_t copies);
-    // Keeps the rows listed (in that order) and drops the others.
-    void keepRows(const std::vector<int64_t> &rows);
+    // Drops row r; the last row takes its place (its index becomes r). With no row left,
+    // the storage is freed.
+    void removeRow(int64_t r);
     // Starts a decode step: makes room for one more token in every row (the columns grow
     // when the longest row needs it) and returns the step's key mask [B, S] (1 where a
     // row has a token, its new one at column `length` included; S = the longest row + 1).
@@ -137,15 +140,17 @@ public:
     void advance(int64_t tokens) override;
 
 private:
-    void grow(int64_t capacity);
+    // Storage for at least `rows` rows of `columns` tokens (what is stored is kept).
+    void reserve(int64_t rows, int64_t columns);
 
     int64_t m_layers, m_kvHeads, m_headDim;
     torch::TensorOptions m_options;
-    std::vector<torch::Tensor> m_k; // [B, K, capacity, D]
+    std::vector<torch::Tensor> m_k; // [row capacity, K, capacity, D]; rows [0, B) in use
     std::vector<torch::Tensor> m_v;
-    std::vector<int64_t> m_lengths; // per row
+    std::vector<int64_t> m_lengths; // per row in use
     torch::Tensor m_lengthsT;       // [B] int64 on the device, set by beginStep()
-    int64_t m_capacity = 0;
+    int64_t m_rowCapacity = 0;
+    int64_t m_capacity = 0;         // columns
     int64_t m_span = 0;             // columns attended to in this step: the longest row + 1
 };
 

@@ -251,6 +251,7 @@ void GenerationScheduler::run()
     for (;;) {
         std::vector<std::unique_ptr<Pending>> admitted;
         int stepRows = 0;
+        double prefillSeconds = 0.0, decodeSeconds = 0.0;
         {
             std::unique_lock<std::mutex> lock(m_mutex);
             m_wake.wait(lock, [&] { return m_stopping || !m_queue.empty() || !m_active.empty(); });
@@ -270,7 +271,9 @@ void GenerationScheduler::run()
                     a->longestStop = std::max(a->longestStop, s.size());
                 std::vector<model::SampledToken> first;
                 try {
+                    const Clock::time_point t0 = Clock::now();
                     first = m_decoder->add(a->request.prompt, a->request.choices);
+                    prefillSeconds += secondsBetween(t0, Clock::now());
                 } catch (...) {
                     a->promise.set_exception(std::current_exception());
                     std::lock_guard<std::mutex> lock(m_mutex);
@@ -289,7 +292,9 @@ void GenerationScheduler::run()
             // One decode step for every running row.
             if (m_decoder->rows() > 0) {
                 stepRows = m_decoder->rows();
+                const Clock::time_point t0 = Clock::now();
                 const std::vector<model::SampledToken> tokens = m_decoder->step();
+                decodeSeconds += secondsBetween(t0, Clock::now());
                 std::unordered_map<int, std::pair<Active *, size_t>> byRow;
                 for (const auto &a : m_active)
                     for (size_t i = 0; i < a->choices.size(); ++i)
@@ -311,6 +316,8 @@ void GenerationScheduler::run()
         m_stats.prefilledTokens = m_decoder->prefilledTokens();
         m_stats.activeRows = m_decoder->rows();
         m_stats.peakRows = std::max(m_stats.peakRows, stepRows);
+        m_stats.prefillSeconds += prefillSeconds;
+        m_stats.decodeSeconds += decodeSeconds;
     }
     failAll(std::make_exception_ptr(SchedulerStopped()));
     std::lock_guard<std::mutex> lock(m_mutex);

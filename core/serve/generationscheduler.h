@@ -79,6 +79,8 @@ struct SchedulerStats {
     int64_t steps = 0;           // decode iterations
     int64_t decodedTokens = 0;   // rows × steps: the mean batch is decodedTokens / steps
     int64_t prefilledTokens = 0;
+    double prefillSeconds = 0.0; // the scheduler thread's time in prefills (tokenizing excluded)
+    double decodeSeconds = 0.0;  // … in decode steps, sampling included
     int peakRows = 0;
     int activeRows = 0;          // now
     int queued = 0;              // now
