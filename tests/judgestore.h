@@ -15,6 +15,7 @@
 #include "judge/judgeclient.h"
 #include "judge/judgeprompts.h"
 #include "judge/rubric.h"
+#include "reward/judgerewards.h"
 #include "store/runstore.h"
 #include "task/catalog.h"
 #include "task/task.h"
@@ -73,11 +74,6 @@ inline std::string judgeRequest(std::vector<rwb::judge::ChatMessage> messages, c
     r.sampling.schemaName = schema.name;
     r.sampling.schema = schema.schema;
     return rwb::judge::requestJson(r, kJudgeModel);
-}
-
-inline json spanJson(const rwb::judge::JsonLocation &l)
-{
-    return {{"form", rwb::judge::toString(l.form)}, {"begin", l.begin}, {"end", l.end}};
 }
 
 // How a reply wraps its JSON object.
@@ -141,17 +137,9 @@ inline rwb::judge::Decision legalDecision(const std::string &reward, const std::
     d.reply = reply;
     applyCost(d, cost);
     try {
-        const judge::LegalVerdict v = judge::parseLegalReply(reply);
-        d.value = reward == "coverage" ? v.coverage : (v.contradiction ? 0.0 : 1.0);
-        d.verdict = json{{"coverage", v.coverage},
-                         {"contradiction", v.contradiction},
-                         {"student_points", v.studentPoints},
-                         {"reference_points", v.referencePoints},
-                         {"coverage_thought", v.coverageThought},
-                         {"contradiction_thought", v.contradictionThought},
-                         {"fallback", v.usedFallback},
-                         {"span", spanJson(v.location)}}
-                        .dump();
+        rwb::reward::ReadReply r = rwb::reward::readLegalReply(reward == "coverage", reply);
+        d.value = r.value;
+        d.verdict = std::move(r.verdict);
     } catch (const std::exception &e) {
         d.error = std::string("the reply could not be read: ") + e.what();
     }
@@ -214,19 +202,11 @@ inline rwb::judge::Decision rubricItemDecision(const std::string &question, cons
                             .dump(),
                         form);
     applyCost(d, cost);
-    const judge::ItemVerdict v = judge::parseRubricItemReply(d.reply, judge::ItemMode::Binary);
-    const judge::RubricItem &item = rubric.items[k];
-    d.value = v.c;
-    json verdict = {{"criterion", item.criterion},
-                    {"category", judge::toString(item.category)},
-                    {"weight", item.weight},
-                    {"c", v.c},
-                    {"contribution", item.weight * v.c / rubric.positiveWeight()},
-                    {"explanation", v.explanation},
-                    {"span", spanJson(v.location)}};
-    if (v.met)
-        verdict["met"] = *v.met;
-    d.verdict = verdict.dump();
+    judge::ChatChoice choice;
+    choice.content = d.reply;
+    rwb::reward::ReadReply r = rwb::reward::readRubricItemReply(rubric, k, judge::ItemMode::Binary, choice, false);
+    d.value = r.value;
+    d.verdict = std::move(r.verdict);
     return d;
 }
 
@@ -246,19 +226,9 @@ inline rwb::judge::Decision rubricAllItemsDecision(const std::string &question, 
         items.push_back({{"id", k + 1}, {"explanation", met[k] ? "述べている。" : "述べていない。"}, {"met", met[k]}});
     d.reply = wrapReply(json{{"items", items}}.dump(), form);
     applyCost(d, cost);
-    const judge::AllItemsVerdict v = judge::parseRubricAllItemsReply(d.reply, rubric.items.size());
-    const std::vector<std::optional<double>> c = v.verdicts();
-    const std::vector<judge::ItemContribution> parts = judge::explicitBreakdown(rubric, c);
-    json out = json::array();
-    for (size_t k = 0; k < rubric.items.size(); ++k)
-        out.push_back({{"criterion", rubric.items[k].criterion},
-                       {"category", judge::toString(rubric.items[k].category)},
-                       {"weight", rubric.items[k].weight},
-                       {"c", *c[k]},
-                       {"contribution", parts[k].contribution},
-                       {"explanation", v.explanations[k]}});
-    d.value = *judge::explicitScore(rubric, c);
-    d.verdict = json{{"items", out}, {"score", d.value}, {"fallback", v.usedFallback}, {"span", spanJson(v.location)}}.dump();
+    rwb::reward::ReadReply r = rwb::reward::readRubricAllItemsReply(rubric, d.reply);
+    d.value = r.value;
+    d.verdict = std::move(r.verdict);
     return d;
 }
 
@@ -273,9 +243,11 @@ inline rwb::judge::Decision ratingDecision(const std::string &question, const st
     d.request = judgeRequest(judge::likertSimpleMessages(question, answer), judge::ratingSchema());
     d.reply = wrapReply(json{{"rating", rating}}.dump(), form);
     applyCost(d, cost);
-    const judge::RatingVerdict v = judge::parseRatingReply(d.reply);
-    d.value = v.unit;
-    d.verdict = json{{"rating", v.rating}, {"span", spanJson(v.location)}, {"unit", v.unit}}.dump();
+    judge::ChatChoice choice;
+    choice.content = d.reply;
+    rwb::reward::ReadReply r = rwb::reward::readRatingReply(choice, false);
+    d.value = r.value;
+    d.verdict = std::move(r.verdict);
     return d;
 }
 

@@ -1,4 +1,5 @@
 #include "judge/judgeclient.h"
+#include "util/duration.h"
 
 #include "judge/judgecache.h"
 #include "net/httpjsonclient.h"
@@ -18,7 +19,7 @@ namespace rwb::judge {
 namespace {
 
 using json = nlohmann::json;
-using Clock = std::chrono::steady_clock;
+using util::Clock;
 
 // Replies kept in a client's memory (beyond them the memo starts over; the persistent
 // cache still has them).
@@ -26,10 +27,7 @@ constexpr size_t kMaxMemo = 20000;
 // How long a failed request is answered with its failure instead of being sent again.
 constexpr double kFailureMemoSeconds = 60.0;
 
-double secondsSince(Clock::time_point t)
-{
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
+using util::secondsSince;
 
 std::string sha256Hex(const std::string &text)
 {

@@ -146,25 +146,6 @@ std::string normalizeLabel(std::string_view s)
     return out;
 }
 
-// The number in a JSON number or numeric string, else nullopt.
-std::optional<double> numberIn(const json &v)
-{
-    if (v.is_number())
-        return v.get<double>();
-    if (!v.is_string())
-        return std::nullopt;
-    std::string_view s = v.get_ref<const std::string &>();
-    while (!s.empty() && (s.front() == ' ' || s.front() == '+'))
-        s.remove_prefix(1);
-    while (!s.empty() && s.back() == ' ')
-        s.remove_suffix(1);
-    double x = 0.0;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), x);
-    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(x))
-        return std::nullopt;
-    return x;
-}
-
 double readCoverage(const json &v, const std::string &path, bool &fallback)
 {
     if (v.is_string()) {

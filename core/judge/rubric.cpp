@@ -1,6 +1,7 @@
 #include "judge/rubric.h"
 
 #include "judge/verdict.h"
+#include "text/utf8.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -12,19 +13,8 @@ namespace rwb::judge {
 
 namespace {
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && isSpace(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && isSpace(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
+using text::isAsciiSpace;
+constexpr auto trim = text::trimmedAscii;
 
 char lower(char c)
 {
@@ -45,7 +35,7 @@ bool eatWord(std::string_view s, size_t &i, std::string_view word)
 
 void eatSpaces(std::string_view s, size_t &i)
 {
-    while (i < s.size() && isSpace(s[i]))
+    while (i < s.size() && isAsciiSpace(s[i]))
         ++i;
 }
 

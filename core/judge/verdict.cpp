@@ -1,4 +1,5 @@
 #include "judge/verdict.h"
+#include "text/utf8.h"
 
 #include <algorithm>
 #include <charconv>
@@ -10,10 +11,7 @@ namespace rwb::judge {
 
 namespace {
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
+using text::isAsciiSpace;
 
 // A character of a code fence's info string ("json", "json5", "c++"); ASCII only, whatever
 // the C locale.
@@ -28,9 +26,9 @@ std::pair<size_t, size_t> trimmedRange(std::string_view text, size_t begin, size
 {
     if (text.substr(begin, 3) == "\xEF\xBB\xBF")
         begin += 3;
-    while (begin < end && isSpace(text[begin]))
+    while (begin < end && isAsciiSpace(text[begin]))
         ++begin;
-    while (end > begin && isSpace(text[end - 1]))
+    while (end > begin && isAsciiSpace(text[end - 1]))
         --end;
     return {begin, end};
 }
@@ -104,7 +102,7 @@ size_t matchBracket(std::string_view text, size_t open)
 bool looksLikeObjectStart(std::string_view text, size_t open)
 {
     size_t i = open + 1;
-    while (i < text.size() && isSpace(text[i]))
+    while (i < text.size() && isAsciiSpace(text[i]))
         ++i;
     return i == text.size() || text[i] == '"' || text[i] == '}';
 }
@@ -189,7 +187,7 @@ std::string normalizeWord(std::string_view s)
 {
     std::string out;
     for (char c : trim(s)) {
-        if (c == '_' || c == '-' || isSpace(c))
+        if (c == '_' || c == '-' || isAsciiSpace(c))
             c = ' ';
         else if (c >= 'A' && c <= 'Z')
             c = static_cast<char>(c - 'A' + 'a');
@@ -216,7 +214,7 @@ std::optional<int> parseInteger(std::string_view s)
 std::optional<int> tokenScore(std::string_view token, int lo, int hi)
 {
     size_t b = 0, e = token.size();
-    const auto strip = [](char c) { return isSpace(c) || c == '"' || c == '\''; };
+    const auto strip = [](char c) { return isAsciiSpace(c) || c == '"' || c == '\''; };
     while (b < e && strip(token[b]))
         ++b;
     while (e > b && strip(token[e - 1]))
@@ -412,24 +410,33 @@ bool readBool(const json &root, std::string_view path)
                          "\"met\", \"not met\", \"present\", \"absent\")");
 }
 
+std::optional<double> numberIn(const json &v)
+{
+    if (v.is_number()) {
+        const double x = v.get<double>();
+        return std::isfinite(x) ? std::optional<double>(x) : std::nullopt;
+    }
+    if (!v.is_string())
+        return std::nullopt;
+    std::string_view s = trim(v.get_ref<const std::string &>());
+    if (!s.empty() && s.front() == '+')
+        s.remove_prefix(1);
+    double x = 0.0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), x);
+    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(x))
+        return std::nullopt;
+    return x;
+}
+
 double readNumber(const json &root, std::string_view path, double lo, double hi)
 {
     const json &v = requirePath(root, path);
-    double x = 0.0;
-    if (v.is_number()) {
-        x = v.get<double>();
-    } else if (v.is_string()) {
-        std::string_view s = trim(v.get_ref<const std::string &>());
-        if (!s.empty() && s.front() == '+')
-            s.remove_prefix(1);
-        const auto r = std::from_chars(s.data(), s.data() + s.size(), x);
-        if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(x))
-            throw VerdictError(std::string(path) + " is " + describeJson(v) + ", not a number");
-    } else {
-        throw VerdictError(std::string(path) + " is " + describeJson(v) + ", not a number");
-    }
-    if (!std::isfinite(x))
+    if (v.is_number() && !std::isfinite(v.get<double>()))
         throw VerdictError(std::string(path) + " is not a finite number");
+    const std::optional<double> n = numberIn(v);
+    if (!n)
+        throw VerdictError(std::string(path) + " is " + describeJson(v) + ", not a number");
+    const double x = *n;
     if (x < lo || x > hi)
         throw VerdictError(std::string(path) + " is " + formatNumber(x) + ", not within " + formatNumber(lo) + "–"
                            + formatNumber(hi));

@@ -103,6 +103,10 @@ bool readBool(const nlohmann::json &root, std::string_view path);
 // "7 points", "nan", "inf"). Out of range: "coverage.score is 7, not within 0–1".
 double readNumber(const nlohmann::json &root, std::string_view path, double lo, double hi);
 
+// The number in a JSON number or a numeric string as readNumber reads it, else nullopt
+// (also for a non-finite number).
+std::optional<double> numberIn(const nlohmann::json &v);
+
 // A JSON string, as it is (no trimming). Numbers and other kinds are refused.
 std::string readString(const nlohmann::json &root, std::string_view path);
 

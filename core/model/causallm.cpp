@@ -1,4 +1,5 @@
 #include "model/causallm.h"
+#include "util/duration.h"
 
 #include "model/causallminternals.h"
 #include "model/precision.h"
@@ -13,12 +14,8 @@ namespace rwb::model {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point since)
-{
-    return std::chrono::duration<double>(Clock::now() - since).count();
-}
+using util::Clock;
+using util::secondsSince;
 
 } // namespace
 
@@ -207,7 +204,7 @@ Generation CausalLM::generate(const std::vector<std::vector<int32_t>> &prompts, 
     maskT = maskT.repeat_interleave(g, 0);                                  // [B·G, L]
     logits = logits.repeat_interleave(g, 0).to(torch::kCPU);                // [B·G, V]
     torch::Tensor nextPos = positions.select(1, longest - 1).repeat_interleave(g, 0) + 1; // [B·G]
-    out.prefillSeconds = seconds(start);
+    out.prefillSeconds = secondsSince(start);
 
     const int64_t rows = b * g;
     out.tokens.assign(static_cast<size_t>(rows), {});
@@ -245,7 +242,7 @@ Generation CausalLM::generate(const std::vector<std::vector<int32_t>> &prompts, 
         nextPos = nextPos + 1;
         logits = m->logits(h.select(1, 0)).to(torch::kFloat32).to(torch::kCPU);
     }
-    out.decodeSeconds = seconds(start);
+    out.decodeSeconds = secondsSince(start);
     for (int64_t r = 0; r < rows; ++r) {
         const auto &t = out.tokens[static_cast<size_t>(r)];
         const bool stopped = !t.empty() && std::find(o.stopTokens.begin(), o.stopTokens.end(), t.back()) != o.stopTokens.end();

@@ -1,4 +1,5 @@
 #include "net/httpjsonclient.h"
+#include "util/duration.h"
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
@@ -27,7 +28,7 @@ namespace rwb::net {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using util::Clock;
 using json = nlohmann::json;
 
 // Idle connections kept for reuse between calls.
@@ -35,10 +36,7 @@ constexpr size_t kMaxIdleConnections = 8;
 // The most bytes of a server's error text quoted in a message.
 constexpr size_t kMaxQuoted = 300;
 
-double secondsSince(Clock::time_point t)
-{
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
+using util::secondsSince;
 
 // "0.25 s", "12 s".
 std::string seconds(double s)

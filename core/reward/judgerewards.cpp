@@ -30,15 +30,14 @@ struct Ask {
     const judge::Rubric *rubric = nullptr;
 };
 
-// What a reply gave: the value of its part and what was read, as JSON.
-struct Parsed {
-    double value = 0.0;
-    json verdict;
-};
-
 json span(const judge::JsonLocation &l)
 {
     return {{"form", judge::toString(l.form)}, {"begin", l.begin}, {"end", l.end}};
+}
+
+std::string dumpVerdict(const json &j)
+{
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 class JudgeReward : public Reward {
@@ -128,9 +127,9 @@ public:
                     d.promptTokens = call.cacheHit ? 0 : call.reply->promptTokens;
                     d.completionTokens = call.cacheHit ? 0 : call.reply->completionTokens;
                     try {
-                        Parsed p = parse(a, call.reply->choices.front());
+                        ReadReply p = parse(a, call.reply->choices.front());
                         d.value = p.value;
-                        d.verdict = p.verdict.dump(-1, ' ', false, json::error_handler_t::replace);
+                        d.verdict = std::move(p.verdict);
                         values.push_back(p.value);
                     } catch (const std::exception &e) { // VerdictError, or a rubric that does not add up
                         d.error = std::string("the reply could not be read: ") + e.what();
@@ -159,7 +158,7 @@ protected:
     virtual void checkJudged(const task::JudgedExample &e, const std::string &id) const = 0;
     virtual std::vector<Ask> makeAsks(const task::JudgedExample &e, const task::Completion &c,
                                       const std::string &id) const = 0;
-    virtual Parsed parse(const Ask &ask, const ChatChoice &choice) const = 0;
+    virtual ReadReply parse(const Ask &ask, const ChatChoice &choice) const = 0;
     // The value from the parts' values (one part: its value).
     virtual double aggregate(const task::JudgedExample &, const std::vector<Ask> &, const std::vector<double> &values) const
     {
@@ -192,32 +191,6 @@ protected:
         return r;
     }
 
-    // A 1–10 rating from a reply: G-Eval over the logprobs when asked for and sent,
-    // else the rating written.
-    Parsed rating(const ChatChoice &choice) const
-    {
-        const judge::RatingVerdict v = judge::parseRatingReply(choice.content);
-        Parsed p;
-        p.value = v.unit;
-        p.verdict = {{"rating", v.rating}, {"span", span(v.location)}};
-        if (m_options.geval) {
-            judge::GevalDetail detail;
-            if (const std::optional<double> g =
-                    judge::gevalScore(choice.logprobs, 1, 10, judge::kRatingKey, &detail)) {
-                p.value = judge::likertToUnit(*g);
-                p.verdict["geval"] = *g;
-                json used = json::array();
-                for (const auto &[s, prob] : detail.used)
-                    used.push_back({s, prob});
-                p.verdict["geval_used"] = std::move(used);
-            } else {
-                p.verdict["geval"] = nullptr; // no logprobs came back: the written rating counts
-            }
-        }
-        p.verdict["unit"] = p.value;
-        return p;
-    }
-
     std::string m_name;
     std::shared_ptr<const judge::JudgeClient> m_client;
     JudgeRewardOptions m_options;
@@ -246,20 +219,9 @@ protected:
         a.schema = judge::legalSchema();
         return {a};
     }
-    Parsed parse(const Ask &, const ChatChoice &choice) const override
+    ReadReply parse(const Ask &, const ChatChoice &choice) const override
     {
-        const judge::LegalVerdict v = judge::parseLegalReply(choice.content);
-        Parsed p;
-        p.value = m_coverage ? v.coverage : (v.contradiction ? 0.0 : 1.0);
-        p.verdict = {{"coverage", v.coverage},
-                     {"contradiction", v.contradiction},
-                     {"student_points", v.studentPoints},
-                     {"reference_points", v.referencePoints},
-                     {"coverage_thought", v.coverageThought},
-                     {"contradiction_thought", v.contradictionThought},
-                     {"fallback", v.usedFallback},
-                     {"span", span(v.location)}};
-        return p;
+        return readLegalReply(m_coverage, choice.content);
     }
 
 private:
@@ -301,46 +263,11 @@ protected:
         }
         return out;
     }
-    Parsed parse(const Ask &a, const ChatChoice &choice) const override
+    ReadReply parse(const Ask &a, const ChatChoice &choice) const override
     {
-        const judge::Rubric &rubric = *a.rubric;
-        Parsed p;
-        if (m_options.mode == "all_items") {
-            const judge::AllItemsVerdict v = judge::parseRubricAllItemsReply(choice.content, rubric.items.size());
-            const std::vector<std::optional<double>> c = v.verdicts();
-            const std::vector<judge::ItemContribution> parts = judge::explicitBreakdown(rubric, c);
-            json items = json::array();
-            for (size_t k = 0; k < rubric.items.size(); ++k)
-                items.push_back({{"criterion", rubric.items[k].criterion},
-                                 {"category", judge::toString(rubric.items[k].category)},
-                                 {"weight", rubric.items[k].weight},
-                                 {"c", *c[k]},
-                                 {"contribution", parts[k].contribution},
-                                 {"explanation", v.explanations[k]}});
-            p.value = *judge::explicitScore(rubric, c);
-            p.verdict = {{"items", std::move(items)}, {"score", p.value}, {"fallback", v.usedFallback},
-                         {"span", span(v.location)}};
-            return p;
-        }
-        const judge::RubricItem &item = rubric.items[a.item];
-        judge::ItemVerdict v = judge::parseRubricItemReply(choice.content, itemMode());
-        if (m_options.geval && itemMode() == judge::ItemMode::Continuous)
-            if (const std::optional<double> g =
-                    judge::gevalScore(choice.logprobs, 0, 10, judge::kItemScoreKey, nullptr))
-                v.c = *g / 10.0;
-        p.value = v.c;
-        p.verdict = {{"criterion", item.criterion},
-                     {"category", judge::toString(item.category)},
-                     {"weight", item.weight},
-                     {"c", v.c},
-                     {"contribution", item.weight * v.c / rubric.positiveWeight()},
-                     {"explanation", v.explanation},
-                     {"span", span(v.location)}};
-        if (v.met)
-            p.verdict["met"] = *v.met;
-        if (v.score)
-            p.verdict["score"] = *v.score;
-        return p;
+        if (m_options.mode == "all_items")
+            return readRubricAllItemsReply(*a.rubric, choice.content);
+        return readRubricItemReply(*a.rubric, a.item, itemMode(), choice, m_options.geval);
     }
     double aggregate(const task::JudgedExample &, const std::vector<Ask> &asks,
                      const std::vector<double> &values) const override
@@ -383,13 +310,96 @@ protected:
         a.schema = judge::ratingSchema();
         return {a};
     }
-    Parsed parse(const Ask &, const ChatChoice &choice) const override { return rating(choice); }
+    ReadReply parse(const Ask &, const ChatChoice &choice) const override
+    {
+        return readRatingReply(choice, m_options.geval);
+    }
 
 private:
     std::string m_kind;
 };
 
 } // namespace
+
+ReadReply readLegalReply(bool coverage, const std::string &content)
+{
+    const judge::LegalVerdict v = judge::parseLegalReply(content);
+    ReadReply r;
+    r.value = coverage ? v.coverage : (v.contradiction ? 0.0 : 1.0);
+    r.verdict = dumpVerdict({{"coverage", v.coverage},
+                             {"contradiction", v.contradiction},
+                             {"student_points", v.studentPoints},
+                             {"reference_points", v.referencePoints},
+                             {"coverage_thought", v.coverageThought},
+                             {"contradiction_thought", v.contradictionThought},
+                             {"fallback", v.usedFallback},
+                             {"span", span(v.location)}});
+    return r;
+}
+
+ReadReply readRubricItemReply(const judge::Rubric &rubric, size_t item, judge::ItemMode mode,
+                              const judge::ChatChoice &choice, bool geval)
+{
+    const judge::RubricItem &it = rubric.items.at(item);
+    judge::ItemVerdict v = judge::parseRubricItemReply(choice.content, mode);
+    if (geval && mode == judge::ItemMode::Continuous)
+        if (const std::optional<double> g = judge::gevalScore(choice.logprobs, 0, 10, judge::kItemScoreKey, nullptr))
+            v.c = *g / 10.0;
+    json verdict = {{"criterion", it.criterion},
+                    {"category", judge::toString(it.category)},
+                    {"weight", it.weight},
+                    {"c", v.c},
+                    {"contribution", it.weight * v.c / rubric.positiveWeight()},
+                    {"explanation", v.explanation},
+                    {"span", span(v.location)}};
+    if (v.met)
+        verdict["met"] = *v.met;
+    if (v.score)
+        verdict["score"] = *v.score;
+    return {v.c, dumpVerdict(verdict)};
+}
+
+ReadReply readRubricAllItemsReply(const judge::Rubric &rubric, const std::string &content)
+{
+    const judge::AllItemsVerdict v = judge::parseRubricAllItemsReply(content, rubric.items.size());
+    const std::vector<std::optional<double>> c = v.verdicts();
+    const std::vector<judge::ItemContribution> parts = judge::explicitBreakdown(rubric, c);
+    json items = json::array();
+    for (size_t k = 0; k < rubric.items.size(); ++k)
+        items.push_back({{"criterion", rubric.items[k].criterion},
+                         {"category", judge::toString(rubric.items[k].category)},
+                         {"weight", rubric.items[k].weight},
+                         {"c", *c[k]},
+                         {"contribution", parts[k].contribution},
+                         {"explanation", v.explanations[k]}});
+    ReadReply r;
+    r.value = *judge::explicitScore(rubric, c);
+    r.verdict = dumpVerdict({{"items", std::move(items)}, {"score", r.value}, {"fallback", v.usedFallback},
+                             {"span", span(v.location)}});
+    return r;
+}
+
+ReadReply readRatingReply(const judge::ChatChoice &choice, bool geval)
+{
+    const judge::RatingVerdict v = judge::parseRatingReply(choice.content);
+    double value = v.unit;
+    json verdict = {{"rating", v.rating}, {"span", span(v.location)}};
+    if (geval) {
+        judge::GevalDetail detail;
+        if (const std::optional<double> g = judge::gevalScore(choice.logprobs, 1, 10, judge::kRatingKey, &detail)) {
+            value = judge::likertToUnit(*g);
+            verdict["geval"] = *g;
+            json used = json::array();
+            for (const auto &[s, prob] : detail.used)
+                used.push_back({s, prob});
+            verdict["geval_used"] = std::move(used);
+        } else {
+            verdict["geval"] = nullptr; // no logprobs came back: the written rating counts
+        }
+    }
+    verdict["unit"] = value;
+    return {value, dumpVerdict(verdict)};
+}
 
 JudgeRewardOptions parseJudgeRewardOptions(const std::string &reward, const std::string &text,
                                            const std::string &baseDir)

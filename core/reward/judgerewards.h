@@ -22,6 +22,8 @@ namespace rwb::judge {
 class JudgeClient;
 struct Rubric;
 struct ChatMessage;
+struct ChatChoice;
+enum class ItemMode;
 } // namespace rwb::judge
 
 namespace rwb::reward {
@@ -50,6 +52,23 @@ JudgeRewardOptions parseJudgeRewardOptions(const std::string &reward, const std:
 // rubric_implicit, likert_simple, likert_reference, registered under `name` (the kind
 // when empty: another task may register a kind under its own name). Throws
 // std::invalid_argument for an unknown kind, or when `client` is null.
+// What a judge reward reads from one reply: the value of its part and what was read, as
+// the JSON kept in judge_decisions.verdict (docs/store.md). Each throws (judge::VerdictError)
+// when the reply cannot be read — the reward's value is then None.
+struct ReadReply {
+    double value = 0.0;
+    std::string verdict;
+};
+// coverage (true) or consistency (false) from one NitiBench-style reply.
+ReadReply readLegalReply(bool coverage, const std::string &content);
+// rubric_explicit, one item (per_item); G-Eval over the logprobs for continuous verdicts.
+ReadReply readRubricItemReply(const judge::Rubric &rubric, size_t item, judge::ItemMode mode,
+                              const judge::ChatChoice &choice, bool geval);
+// rubric_explicit, all items in one reply (all_items): the value is the rubric's score.
+ReadReply readRubricAllItemsReply(const judge::Rubric &rubric, const std::string &content);
+// A 1–10 rating (rubric_implicit, likert_simple, likert_reference) as a value in [0, 1].
+ReadReply readRatingReply(const judge::ChatChoice &choice, bool geval);
+
 std::unique_ptr<Reward> makeJudgeReward(const std::string &kind, std::shared_ptr<const judge::JudgeClient> client,
                                         JudgeRewardOptions options, const std::string &name = {});
 

@@ -92,6 +92,20 @@ bool isWhiteSpace(char32_t c)
     }
 }
 
+bool isAsciiSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+std::string_view trimmedAscii(std::string_view s)
+{
+    while (!s.empty() && isAsciiSpace(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && isAsciiSpace(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
 std::string trimmed(std::string_view s)
 {
     const std::u32string cps = decodeUtf8(s);

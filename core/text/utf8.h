@@ -19,4 +19,10 @@ bool isWhiteSpace(char32_t c);
 // The text with white space removed from both ends (Unicode White_Space).
 std::string trimmed(std::string_view utf8);
 
+// ASCII white space: space, \t, \n, \r, \f, \v (whatever the C locale).
+bool isAsciiSpace(char c);
+
+// The text less ASCII white space at both ends (a view into `s`).
+std::string_view trimmedAscii(std::string_view s);
+
 } // namespace rwb::text

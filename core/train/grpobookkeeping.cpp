@@ -230,7 +230,7 @@ void Trainer::saveCheckpoint(int stepIndex)
     fs::remove_all(dir);
     fs::rename(tmp, dir);
     m_store->addCheckpoint(m_state.runId, stepIndex, fs::absolute(dir).string());
-    m_timings.checkpoint += since(t0);
+    m_timings.checkpoint += secondsSince(t0);
 }
 
 } // namespace rwb::train::grpo

@@ -60,11 +60,11 @@ SampledStep Trainer::sample(int stepIndex)
             items.push_back(m_order->at(m_state.cursor++));
         auto t = Clock::now();
         std::vector<Sample> more = sampleGroups(stepIndex, out.rounds, items);
-        m_timings.generate += since(t);
+        m_timings.generate += secondsSince(t);
         t = Clock::now();
         score(more);
-        out.rewardSeconds += since(t);
-        m_timings.reward += since(t);
+        out.rewardSeconds += secondsSince(t);
+        m_timings.reward += secondsSince(t);
         const size_t firstGroup = out.samples.size() / static_cast<size_t>(G);
         out.samples.insert(out.samples.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
         ++out.rounds;

@@ -99,13 +99,13 @@ Metrics Trainer::evaluate(int stepIndex)
     }
     m_store->writeEvalPredictions(m_state.runId, stepIndex, predictions);
     const double n = static_cast<double>(std::max<size_t>(1, m_eval.size()));
-    m_timings.eval += since(t0);
+    m_timings.eval += secondsSince(t0);
     Metrics out;
     for (const auto &[name, value] : metrics->result())
         out.emplace_back("eval/" + name, value);
     out.emplace_back("eval/reward", meanOf(rewards));
     out.emplace_back("eval/mean_output_tokens", outputTokens / n);
-    out.emplace_back("eval/seconds_per_sample", since(t0) / n);
+    out.emplace_back("eval/seconds_per_sample", secondsSince(t0) / n);
     if (m_judged)
         out.emplace_back("eval/judge_failures", judgeFailures);
     return out;

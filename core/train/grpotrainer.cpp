@@ -44,11 +44,6 @@ std::vector<Item> loadItems(const task::Task &task, const std::string &path, int
 
 } // namespace
 
-double since(Clock::time_point t)
-{
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
 double meanOf(const std::vector<double> &v)
 {
     double s = 0.0;
@@ -210,7 +205,7 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
         rep.totalSteps = c.maxSteps;
         rep.metrics = std::move(metrics);
         rep.rolloutsWritten = written;
-        rep.elapsedSeconds = since(start);
+        rep.elapsedSeconds = secondsSince(start);
         rep.tokensPerSecond = m_tokensThisRun / std::max(1e-9, rep.elapsedSeconds);
         rep.etaSeconds = stepsThisRun > 0 ? rep.elapsedSeconds / stepsThisRun * (c.maxSteps - stepIndex) : 0.0;
         m_sink.step(rep);
@@ -247,7 +242,7 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
                 const auto t = Clock::now();
                 metrics = stepMetrics(sampled, updated);
                 storeRows(sampled, updated, rollouts, prompts);
-                m_timings.store += since(t);
+                m_timings.store += secondsSince(t);
             } catch (const NonFiniteLoss &e) {
                 throw std::runtime_error("GRPO step " + std::to_string(s) + ": " + e.what() +
                                          "; training stopped, steps 1–" + std::to_string(s - 1) + " are kept");
@@ -260,10 +255,10 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
                 auto ev = evaluate(s);
                 metrics.insert(metrics.end(), ev.begin(), ev.end());
             }
-            metrics.emplace_back("step_time", since(stepStart));
+            metrics.emplace_back("step_time", secondsSince(stepStart));
             const auto t = Clock::now();
             m_store->writeStep(m_state.runId, s, toStored(metrics), rollouts, prompts);
-            m_timings.store += since(t);
+            m_timings.store += secondsSince(t);
             m_state.step = s;
             ++stepsThisRun;
             ++m_timings.steps;

@@ -22,6 +22,7 @@
 #include "train/grpo.h"
 #include "train/grpoloss.h"
 #include "train/policygradient.h"
+#include "util/duration.h"
 
 #include <chrono>
 #include <limits>
@@ -43,10 +44,10 @@ class Tokenizer;
 
 namespace rwb::train::grpo {
 
-using Clock = std::chrono::steady_clock;
+using util::Clock;
+using util::secondsSince;
 using Metrics = std::vector<std::pair<std::string, double>>;
 
-double since(Clock::time_point t);
 // The mean (0 for none) and the sample standard deviation (Bessel-corrected, as
 // torch.std; 0 for fewer than 2 values) of the values that are not None (NaN).
 double meanOf(const std::vector<double> &v);

@@ -92,7 +92,7 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
             m_lm->setAdaptersEnabled(true);
         }
     }
-    m_timings.logprobs += since(t);
+    m_timings.logprobs += secondsSince(t);
 
     // ---- μ updates
     for (int it = 0; it < c.iterations; ++it) {
@@ -125,7 +125,7 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
                     u.refLogProbs[r] = rowValues(refCpu, static_cast<int64_t>(r), len);
             }
         });
-        m_timings.backward += since(t);
+        m_timings.backward += secondsSince(t);
         t = Clock::now();
         u.gradNorm = torch::nn::utils::clip_grad_norm_(m_params, c.maxGradNorm > 0.0 ? c.maxGradNorm : 1e30);
         if (!std::isfinite(u.gradNorm))
@@ -133,7 +133,7 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
         u.learningRate = scheduledLearningRate(c.learningRate, c.schedule, c.warmupRatio, stepIndex - 1, c.maxSteps);
         setLearningRate(*m_optimizer, u.learningRate);
         m_optimizer->step();
-        m_timings.optimizer += since(t);
+        m_timings.optimizer += secondsSince(t);
         if (it == 0)
             u.policyLoss = iterationLoss;
     }
