@@ -99,6 +99,7 @@ private Q_SLOTS:
     void duplicatesAndMemo();
     void persistentCache();
     void concurrency();
+    void cancelSending();
     void badOptions();
 };
 
@@ -675,6 +676,55 @@ void TestJudgeClient::concurrency()
     // The calls come back in request order.
     for (int i = 0; i < 8; ++i)
         QCOMPARE(calls[size_t(i)].request.messages[1].content, "q" + std::to_string(i));
+}
+
+void TestJudgeClient::cancelSending()
+{
+    // Concurrency 1, every answer 0.3 s: the first call is in flight when the test cancels,
+    // so it finishes; the other five are not sent and fail at once as cancelled, without
+    // counting as failures or being remembered. After resumeSending() the same six
+    // requests send exactly those five (the first comes from memory).
+    std::atomic<int> seen{0};
+    ScriptedServer server([&](int, const SeenRequest &, httplib::Response &res) {
+        ++seen;
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        res.set_content(completion("ok"), "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(server));
+    o.concurrency = 1;
+    JudgeClient client(o);
+    std::vector<ChatRequest> requests;
+    for (int i = 0; i < 6; ++i)
+        requests.push_back(request("c" + std::to_string(i)));
+    std::vector<JudgeCall> calls;
+    std::thread worker([&] { calls = client.run(requests); });
+    QElapsedTimer t;
+    t.start();
+    while (seen.load() == 0 && t.elapsed() < 5000)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    client.cancelSending();
+    QVERIFY(client.sendingCancelled());
+    worker.join();
+    QCOMPARE(seen.load(), 1);
+    QCOMPARE(calls.size(), size_t(6));
+    QVERIFY2(calls[0].ok(), calls[0].error.c_str());
+    for (size_t i = 1; i < 6; ++i) {
+        QVERIFY(!calls[i].ok() && calls[i].cancelled);
+        QCOMPARE(calls[i].error, std::string(kCancelledError));
+        QCOMPARE(calls[i].attempts, 0);
+    }
+    QCOMPARE(client.stats().failures, uint64_t(0));
+    QCOMPARE(client.stats().calls, uint64_t(6));
+    // While cancelled, memory still answers and nothing is sent.
+    QVERIFY(client.run(requests[0]).ok());
+    QVERIFY(client.run(requests[1]).cancelled);
+    QCOMPARE(seen.load(), 1);
+    client.resumeSending();
+    calls = client.run(requests);
+    for (const JudgeCall &c : calls)
+        QVERIFY2(c.ok(), c.error.c_str());
+    QVERIFY(calls[0].cacheHit && !calls[1].cacheHit);
+    QCOMPARE(seen.load(), 6);
 }
 
 void TestJudgeClient::badOptions()

@@ -359,6 +359,13 @@ JudgeCall JudgeClient::callOne(const ChatRequest &request, const std::string &ke
         const Clock::time_point start = Clock::now();
         try {
             const SlotGuard slot(*this); // at most `concurrency` calls in flight, across run()s
+            if (!slot.held()) {          // cancelSending(): not sent, not remembered
+                call.error = kCancelledError;
+                call.cancelled = true;
+                std::lock_guard<std::mutex> lock(m_mutex);
+                ++m_stats.calls;
+                return call;
+            }
             call.reply = m_backend->complete(request, call.attempts);
             call.cost = (m_options.pricePromptPerMillion * static_cast<double>(call.reply->promptTokens) +
                          m_options.priceCompletionPerMillion * static_cast<double>(call.reply->completionTokens)) /
@@ -416,17 +423,40 @@ void JudgeClient::forget(const std::string &key) const
 JudgeClient::SlotGuard::SlotGuard(const JudgeClient &client) : m_client(client)
 {
     std::unique_lock<std::mutex> lock(client.m_slotMutex);
-    client.m_slotFree.wait(lock, [&] { return client.m_inFlight < client.m_options.concurrency; });
+    client.m_slotFree.wait(lock, [&] {
+        return client.m_cancelled.load() || client.m_inFlight < client.m_options.concurrency;
+    });
+    if (client.m_cancelled.load())
+        return;
     ++client.m_inFlight;
+    m_held = true;
 }
 
 JudgeClient::SlotGuard::~SlotGuard()
 {
+    if (!m_held)
+        return;
     {
         std::lock_guard<std::mutex> lock(m_client.m_slotMutex);
         --m_client.m_inFlight;
     }
     m_client.m_slotFree.notify_one();
+}
+
+void JudgeClient::cancelSending() const
+{
+    {
+        // Under the slot mutex, so that no waiter checks the flag between the store and
+        // the notification and then sleeps through it.
+        std::lock_guard<std::mutex> lock(m_slotMutex);
+        m_cancelled = true;
+    }
+    m_slotFree.notify_all();
+}
+
+void JudgeClient::resumeSending() const
+{
+    m_cancelled = false;
 }
 
 std::vector<JudgeCall> JudgeClient::run(const std::vector<ChatRequest> &requests) const
@@ -473,7 +503,7 @@ std::vector<JudgeCall> JudgeClient::run(const std::vector<ChatRequest> &requests
         ++m_stats.calls;
         if (copy.ok())
             ++m_stats.cacheHits;
-        else
+        else if (!copy.cancelled)
             ++m_stats.failures;
         calls[i] = std::move(copy);
     }

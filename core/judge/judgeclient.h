@@ -11,6 +11,7 @@
 
 #include "judge/chat.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -70,6 +71,9 @@ struct JudgeOptions {
     double priceCompletionPerMillion = 0.0; // … and of completion tokens
 };
 
+// The error of a call that JudgeClient::cancelSending() kept from being sent.
+inline constexpr const char *kCancelledError = "cancelled before it was sent";
+
 // One call as it happened: what was asked, what came back or why nothing did.
 struct JudgeCall {
     ChatRequest request;
@@ -79,6 +83,7 @@ struct JudgeCall {
     int attempts = 0;               // HTTP attempts (0 for a cache hit)
     double latencySeconds = 0.0;    // the call's wall time (0 for a cache hit)
     bool cacheHit = false;          // answered from the cache (persistent or this client's memory)
+    bool cancelled = false;         // not sent: cancelSending() (error is kCancelledError)
     double cost = 0.0;              // tokens × prices; 0 for a cache hit
     bool ok() const { return reply.has_value(); }
 };
@@ -162,16 +167,30 @@ public:
     // be read, so that the next run asks again instead of reading the same garble.
     void forget(const std::string &key) const;
 
+    // Cancellation (the workbench's Cancel while a re-score runs): from cancelSending()
+    // until resumeSending(), a call that would go to the backend is not sent — also one
+    // waiting for a free `concurrency` slot — and fails at once with kCancelledError
+    // (JudgeCall::cancelled). Calls already sent finish, retries included; answers from
+    // this client's memory or the cache still come. A call kept back is neither counted
+    // as a failure nor remembered as one: the next run() after resumeSending() sends it.
+    // Any thread.
+    void cancelSending() const;
+    void resumeSending() const;
+    bool sendingCancelled() const { return m_cancelled.load(); }
+
 private:
     JudgeCall callOne(const ChatRequest &request, const std::string &key) const;
     // Holds one of the `concurrency` slots while alive.
+    // held() is false when sending was cancelled while it waited (no slot taken).
     class SlotGuard {
     public:
         explicit SlotGuard(const JudgeClient &client);
         ~SlotGuard();
+        bool held() const { return m_held; }
 
     private:
         const JudgeClient &m_client;
+        bool m_held = false;
     };
 
     JudgeOptions m_options;
@@ -185,6 +204,7 @@ private:
     mutable std::mutex m_slotMutex;
     mutable std::condition_variable m_slotFree;
     mutable int m_inFlight = 0;
+    mutable std::atomic<bool> m_cancelled{false};
 };
 
 } // namespace rwb::judge
