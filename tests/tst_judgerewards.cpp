@@ -19,6 +19,7 @@
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "task/legalqatask.h"
+#include "task/rubricoverride.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -168,6 +169,7 @@ class TestJudgeRewards : public QObject {
 private Q_SLOTS:
     void legal();
     void rubricExplicit();
+    void rubricOverride();
     void rubricImplicitAndLikert();
     void geval();
     void failuresAreNone();
@@ -282,6 +284,55 @@ void TestJudgeRewards::rubricExplicit()
     } catch (const std::invalid_argument &ex) {
         QVERIFY2(QString(ex.what()).contains("example q1 has no rubric"), ex.what());
     }
+}
+
+void TestJudgeRewards::rubricOverride()
+{
+    // The question's rubric is E5 "30日以内", I3 "届出", P−2 "14日以内". The same examples
+    // seen through a RubricOverrideExample with the Essential item at 4 and the Important
+    // at 4 (Σw⁺ = 8) score by the edited rubric:
+    //   right ("30日以内に届出"): (4 + 4) / 8 = 1
+    //   wrong ("14日以内に届出"): (4 − 2) / 8 = 0.25
+    //   bare  ("30日以内です"):   4 / 8 = 0.5
+    //   worse ("14日以内です"):  −2 / 8 → 0
+    // Per item, a request shows the item's weight and criterion: the two edited items are
+    // new requests, the pitfall's are the same ones and come from the client's memory.
+    ScriptedServer server(judgeScript, false, kPath);
+    const auto c = client(server);
+    const auto e = std::make_shared<const task::LegalQaExample>(question());
+    const task::LegalQaCompletion right(*e, output("30日以内に届出が必要です。"));
+    const task::LegalQaCompletion wrong(*e, output("14日以内に届出が必要です。"));
+    const task::LegalQaCompletion bare(*e, output("30日以内です。"));
+    const task::LegalQaCompletion worse(*e, output("14日以内です。"));
+    const auto r = make("rubric_explicit", c);
+    std::vector<double> out;
+    r->scoreBatch({e.get(), e.get(), e.get(), e.get()}, {&right, &wrong, &bare, &worse}, out);
+    QCOMPARE(server.requests().size(), size_t(12));
+
+    auto edited = std::make_shared<judge::Rubric>(*e->judgeRubric());
+    edited->items[0].weight = 4;
+    edited->items[1].weight = 4;
+    const task::RubricOverrideExample o(e, edited);
+    QCOMPARE(o.id(), std::string("q1"));
+    QCOMPARE(o.judgeReference(), e->judgeReference());
+    QCOMPARE(o.judgeRubric()->items[1].weight, 4.0);
+    QCOMPARE(e->judgeRubric()->items[1].weight, 3.0); // the original is untouched
+    reward::ScoreLog log;
+    r->scoreBatch({&o, &o, &o, &o}, {&right, &wrong, &bare, &worse}, out, &log);
+    const std::vector<double> expected{1.0, 0.25, 0.5, 0.0};
+    for (size_t i = 0; i < expected.size(); ++i)
+        QVERIFY2(std::abs(out[i] - expected[i]) < kTol, qPrintable(QString("%1: %2").arg(i).arg(out[i])));
+    QCOMPARE(server.requests().size(), size_t(12 + 8));
+    const std::vector<reward::JudgeDecision> d = log.take();
+    QCOMPARE(d.size(), size_t(12));
+    for (size_t k = 0; k < d.size(); ++k)
+        QCOMPARE(d[k].cacheHit, d[k].part == "items[2]");
+    // A weight of the override shows in the verdict's contribution: 4 / 8.
+    QVERIFY(std::abs(json::parse(d[0].verdict)["contribution"].get<double>() - 0.5) < kTol);
+
+    // The task's own rewards refuse it; a null rubric or a task without judges is refused.
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, reward::Registry::builtin().create("citation_f1")->score(o, right));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, task::RubricOverrideExample(e, nullptr));
 }
 
 void TestJudgeRewards::rubricImplicitAndLikert()
