@@ -3873,4 +3873,115 @@ The change is stored with its step and marked on the curves.</source>
             <translation>審査呼び出し %1：%2</translation>
         </message>
     </context>
+    <context>
+        <name>rwb::widgets::JudgeSettingsWidget</name>
+        <message>
+            <source>The judge&apos;s model folder</source>
+            <translation>審査モデルのモデルフォルダー</translation>
+        </message>
+        <message>
+            <source>The judge&apos;s cache file</source>
+            <translation>審査モデルのキャッシュファイル</translation>
+        </message>
+        <message>
+            <source>SQLite files (*.sqlite *.db);;All files (*)</source>
+            <translation>SQLite ファイル (*.sqlite *.db);;すべてのファイル (*)</translation>
+        </message>
+        <message>
+            <source>&amp;Backend:</source>
+            <translation>バックエンド(&amp;B):</translation>
+        </message>
+        <message>
+            <source>http: an OpenAI-compatible server (vLLM, llama.cpp, rwb serve, a hosted API); local: a model folder run in this process</source>
+            <translation>http：OpenAI 互換サーバー（vLLM、llama.cpp、rwb serve、ホスト型 API）。local：このプロセス内で動かすモデルフォルダー</translation>
+        </message>
+        <message>
+            <source>&amp;URL:</source>
+            <translation>URL(&amp;U):</translation>
+        </message>
+        <message>
+            <source>The server&apos;s base URL; /chat/completions is added</source>
+            <translation>サーバーのベース URL（/chat/completions を付けて送信）</translation>
+        </message>
+        <message>
+            <source>&amp;Model:</source>
+            <translation>モデル(&amp;M):</translation>
+        </message>
+        <message>
+            <source>The model named in each request (local: the folder&apos;s name when empty)</source>
+            <translation>各リクエストで指定するモデル名（local では空ならフォルダー名）</translation>
+        </message>
+        <message>
+            <source>&amp;Folder:</source>
+            <translation>フォルダー(&amp;F):</translation>
+        </message>
+        <message>
+            <source>A model folder (Hugging Face layout) that the local backend runs</source>
+            <translation>local バックエンドが動かすモデルフォルダー（Hugging Face 形式）</translation>
+        </message>
+        <message>
+            <source>Browse…</source>
+            <translation>参照…</translation>
+        </message>
+        <message>
+            <source>API &amp;key variable:</source>
+            <translation>API キーの変数(&amp;K):</translation>
+        </message>
+        <message>
+            <source>The NAME of the environment variable holding the API key; the key itself is never written into a config</source>
+            <translation>API キーを持つ環境変数の「名前」。キーそのものは設定ファイルに書きません</translation>
+        </message>
+        <message>
+            <source>&amp;Concurrency:</source>
+            <translation>同時実行数(&amp;C):</translation>
+        </message>
+        <message>
+            <source>Judge calls in flight at once</source>
+            <translation>同時に送る審査の呼び出しの数</translation>
+        </message>
+        <message>
+            <source>C&amp;ache:</source>
+            <translation>キャッシュ(&amp;A):</translation>
+        </message>
+        <message>
+            <source>Keep every reply in a SQLite file: the same request is never sent twice, across sessions and runs</source>
+            <translation>すべての応答を SQLite ファイルに保存します。同じリクエストは、セッションや実行をまたいでも二度送りません</translation>
+        </message>
+        <message>
+            <source>The cache file (SQLite); relative to the config&apos;s folder</source>
+            <translation>キャッシュファイル（SQLite）。相対パスは設定ファイルのフォルダーから</translation>
+        </message>
+        <message>
+            <source>&amp;Test the judge</source>
+            <translation>審査モデルをテスト(&amp;T)</translation>
+        </message>
+        <message>
+            <source>Send one small request, past the cache, and show what came back</source>
+            <translation>キャッシュを通さずに小さなリクエストを 1 件送り、返ってきた内容を表示します</translation>
+        </message>
+        <message>
+            <source>judge: not a JSON object (%1)</source>
+            <translation>judge: JSON オブジェクトではありません（%1）</translation>
+        </message>
+        <message>
+            <source>judge.url: missing: give the judge server&apos;s base URL</source>
+            <translation>judge.url: 未指定：審査サーバーのベース URL を入力してください</translation>
+        </message>
+        <message>
+            <source>judge.folder: missing: give the judge&apos;s model folder</source>
+            <translation>judge.folder: 未指定：審査モデルのフォルダーを指定してください</translation>
+        </message>
+        <message>
+            <source>Asking the judge at %1…</source>
+            <translation>%1 の審査モデルに問い合わせ中…</translation>
+        </message>
+        <message>
+            <source>The judge at %1 answered in %2 s as the model “%3”: %4</source>
+            <translation>%1 の審査モデルがモデル「%3」として %2 秒で応答しました：%4</translation>
+        </message>
+        <message>
+            <source>The judge at %1 did not answer: %2</source>
+            <translation>%1 の審査モデルから応答がありません：%2</translation>
+        </message>
+    </context>
 </TS>
