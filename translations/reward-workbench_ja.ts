@@ -3984,4 +3984,242 @@ The change is stored with its step and marked on the curves.</source>
             <translation>%1 の審査モデルから応答がありません：%2</translation>
         </message>
     </context>
+    <context>
+        <name>rwb::widgets::RubricEditor</name>
+        <message>
+            <source>%1: cannot open: %2</source>
+            <translation>%1: 開けません: %2</translation>
+        </message>
+        <message>
+            <source>%1: cannot write: %2</source>
+            <translation>%1: 書き込めません: %2</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Rubric&lt;/b&gt; from %1</source>
+            <translation>%1 の&lt;b&gt;ルーブリック&lt;/b&gt;</translation>
+        </message>
+        <message numerus="yes">
+            <source>&lt;b&gt;Rubric&lt;/b&gt; of the question of %1 (%n sample(s))</source>
+            <translation>
+                <numerusform>%1 の質問の&lt;b&gt;ルーブリック&lt;/b&gt;（%n 件のサンプル）</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Rubric&lt;/b&gt;: none open</source>
+            <translation>&lt;b&gt;ルーブリック&lt;/b&gt;：開いていません</translation>
+        </message>
+        <message numerus="yes">
+            <source>&lt;b&gt;Rubric&lt;/b&gt;: the question of %1 has none (%n sample(s)); add items or open a file</source>
+            <translation>
+                <numerusform>&lt;b&gt;ルーブリック&lt;/b&gt;：%1 の質問にはありません（%n 件のサンプル）。項目を追加するかファイルを開いてください</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Add</source>
+            <translation>追加</translation>
+        </message>
+        <message>
+            <source>Add an item after the selected one</source>
+            <translation>選択した項目の後に項目を追加します</translation>
+        </message>
+        <message>
+            <source>Apply &amp;to:</source>
+            <translation>適用先(&amp;T):</translation>
+        </message>
+        <message>
+            <source>Apply and re-score</source>
+            <translation>適用して再採点</translation>
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation>削除</translation>
+        </message>
+        <message>
+            <source>Delete the selected item</source>
+            <translation>選択した項目を削除します</translation>
+        </message>
+        <message>
+            <source>Edit the rubric of the selected sample&apos;s question</source>
+            <translation>選択したサンプルの質問のルーブリックを編集します</translation>
+        </message>
+        <message>
+            <source>Explicit score of %1: %2</source>
+            <translation>%1 の明示的スコア：%2</translation>
+        </message>
+        <message>
+            <source>Explicit score of %1: — (an item has no verdict)</source>
+            <translation>%1 の明示的スコア：—（判定のない項目があります）</translation>
+        </message>
+        <message>
+            <source>HealthBench form (*.json)</source>
+            <translation>HealthBench 形式 (*.json)</translation>
+        </message>
+        <message>
+            <source>Judge the samples with these items: calls whose request did not change come from the cache, only the edited items are sent again</source>
+            <translation>これらの項目でサンプルを審査します：リクエストが変わらない呼び出しはキャッシュから、編集した項目だけを送り直します</translation>
+        </message>
+        <message>
+            <source>Move the selected item down</source>
+            <translation>選択した項目を下へ移動します</translation>
+        </message>
+        <message>
+            <source>Move the selected item up</source>
+            <translation>選択した項目を上へ移動します</translation>
+        </message>
+        <message>
+            <source>Open a rubric</source>
+            <translation>ルーブリックを開く</translation>
+        </message>
+        <message>
+            <source>Open a rubric file: RaR ({title, description, weight}) or HealthBench ({criterion, points, tags})</source>
+            <translation>ルーブリックファイルを開きます：RaR（{title, description, weight}）または HealthBench（{criterion, points, tags}）</translation>
+        </message>
+        <message>
+            <source>Open…</source>
+            <translation>開く…</translation>
+        </message>
+        <message>
+            <source>RaR form (*.json)</source>
+            <translation>RaR 形式 (*.json)</translation>
+        </message>
+        <message>
+            <source>Rubrics (*.json);;All files (*)</source>
+            <translation>ルーブリック (*.json);;すべてのファイル (*)</translation>
+        </message>
+        <message>
+            <source>Save as…</source>
+            <translation>名前を付けて保存…</translation>
+        </message>
+        <message>
+            <source>Save the items as a rubric file in the RaR or the HealthBench form</source>
+            <translation>項目を RaR 形式または HealthBench 形式のルーブリックファイルに保存します</translation>
+        </message>
+        <message>
+            <source>Save the rubric</source>
+            <translation>ルーブリックを保存</translation>
+        </message>
+        <message>
+            <source>Selected sample</source>
+            <translation>選択中のサンプル</translation>
+        </message>
+        <message>
+            <source>The rubric has edits that are neither applied nor saved. Discard them?</source>
+            <translation>ルーブリックに、適用も保存もしていない編集があります。破棄しますか？</translation>
+        </message>
+        <message>
+            <source>The rubric has no items.</source>
+            <translation>ルーブリックに項目がありません。</translation>
+        </message>
+        <message>
+            <source>Unsaved rubric</source>
+            <translation>未保存のルーブリック</translation>
+        </message>
+        <message>
+            <source>edited</source>
+            <translation>編集済み</translation>
+        </message>
+        <message>
+            <source>every sample</source>
+            <translation>すべてのサンプル</translation>
+        </message>
+        <message>
+            <source>this question&apos;s samples</source>
+            <translation>この質問のサンプル</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RubricModel</name>
+        <message>
+            <source>A pitfall is “met” when the answer makes the mistake it describes.</source>
+            <translation>落とし穴項目は、回答がその誤りを犯したときに「満たす」となります。</translation>
+        </message>
+        <message>
+            <source>A pitfall&apos;s weight is negative: a met pitfall subtracts |w|.</source>
+            <translation>落とし穴項目の重みは負：満たすと |w| を減点します。</translation>
+        </message>
+        <message>
+            <source>A short label (optional)</source>
+            <translation>短いラベル（任意）</translation>
+        </message>
+        <message>
+            <source>Category</source>
+            <translation>区分</translation>
+        </message>
+        <message>
+            <source>Contribution</source>
+            <translation>寄与</translation>
+        </message>
+        <message>
+            <source>Criterion</source>
+            <translation>基準</translation>
+        </message>
+        <message>
+            <source>Essential</source>
+            <translation>必須</translation>
+        </message>
+        <message>
+            <source>Essential, Important, Optional or Pitfall (a mistake: negative weight)</source>
+            <translation>必須・重要・任意・落とし穴（誤り：負の重み）</translation>
+        </message>
+        <message>
+            <source>Important</source>
+            <translation>重要</translation>
+        </message>
+        <message>
+            <source>No verdict of the judge on this item as written (re-score to ask).</source>
+            <translation>この文面の項目には審査モデルの判定がありません（再採点で問い合わせます）。</translation>
+        </message>
+        <message>
+            <source>Optional</source>
+            <translation>任意</translation>
+        </message>
+        <message>
+            <source>Pitfall</source>
+            <translation>落とし穴</translation>
+        </message>
+        <message>
+            <source>The judge&apos;s verdict on the item for the selected sample</source>
+            <translation>選択したサンプルに対する、この項目の審査モデルの判定</translation>
+        </message>
+        <message>
+            <source>The most this item earns; the score divides by the sum of the positive weights (%1).</source>
+            <translation>この項目で得られる最大の点。スコアは正の重みの和（%1）で割ります。</translation>
+        </message>
+        <message>
+            <source>Title</source>
+            <translation>タイトル</translation>
+        </message>
+        <message>
+            <source>Unspecified</source>
+            <translation>指定なし</translation>
+        </message>
+        <message>
+            <source>Verdict</source>
+            <translation>判定</translation>
+        </message>
+        <message>
+            <source>Weight</source>
+            <translation>重み</translation>
+        </message>
+        <message>
+            <source>What the judge checks, written so that it can be judged alone</source>
+            <translation>審査モデルが確かめる内容。その項目だけで判定できるように書きます</translation>
+        </message>
+        <message>
+            <source>Whether the answer meets the criterion, as the judge read it.</source>
+            <translation>審査モデルが読み取った、回答が基準を満たすかどうか。</translation>
+        </message>
+        <message>
+            <source>met</source>
+            <translation>満たす</translation>
+        </message>
+        <message>
+            <source>not met</source>
+            <translation>満たさない</translation>
+        </message>
+        <message>
+            <source>w·c / Σw⁺: the item&apos;s part of the explicit score</source>
+            <translation>w·c / Σw⁺：明示的スコアに占めるこの項目の分</translation>
+        </message>
+    </context>
 </TS>
