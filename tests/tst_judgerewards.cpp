@@ -25,6 +25,7 @@
 #include <QtTest>
 
 #include "loopbackserver.h"
+#include "scriptedjudge.h"
 
 #include <cmath>
 #include <map>
@@ -32,130 +33,18 @@
 using namespace rwb;
 using rwbtest::ScriptedServer;
 using rwbtest::SeenRequest;
+using rwbtest::client;
+using rwbtest::completion;
+using rwbtest::judgeScript;
+using rwbtest::kJudgePath;
+using rwbtest::output;
+using rwbtest::question;
+using rwbtest::userText;
 using json = nlohmann::json;
 
 namespace {
 
 constexpr double kTol = 1e-12;
-constexpr const char *kPath = "/v1/chat/completions";
-
-std::string completion(const std::string &content, const json &logprobs = nullptr)
-{
-    json choice = {{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}, {"finish_reason", "stop"}};
-    if (!logprobs.is_null())
-        choice["logprobs"] = logprobs;
-    return json{{"choices", json::array({choice})}, {"usage", {{"prompt_tokens", 50}, {"completion_tokens", 10}}}}
-        .dump();
-}
-
-// The user message of a request.
-std::string userText(const SeenRequest &r)
-{
-    return r.body["messages"].back()["content"].get<std::string>();
-}
-
-// A question whose reference says 30日以内; its rubric: Essential 5 "states 30日以内",
-// Important 3 "mentions the notification", Pitfall −2 "states 14日以内".
-data::LegalQuestion question(bool withRubric = true)
-{
-    data::LegalQuestion q;
-    q.id = "q1";
-    q.question = "届出はいつまでに必要ですか。";
-    q.referenceAnswer = "30日以内に届け出なければなりません。";
-    q.lawCodes = {12};
-    q.facts = {{12, "deadline", "30日以内"}};
-    q.retrieved = {{12, "甲法 第3条（届出）", "30日以内に届け出る。", 2.5}};
-    if (withRubric)
-        q.rubric = R"([{"title": "deadline", "description": "Essential Criteria: States that the deadline is 30日以内.", "weight": 5},
-                       {"title": "notice", "description": "Important Criteria: Mentions that a notification (届出) is needed.", "weight": 3},
-                       {"title": "wrong", "description": "Pitfall Criteria: States that the deadline is 14日以内.", "weight": -2}])";
-    return q;
-}
-
-std::string output(const std::string &answer)
-{
-    return "<reasoning>r</reasoning>\n<answer>" + answer + "</answer>\n<citation><law_code>12</law_code></citation>";
-}
-
-// The scripted judge. It reads the answer between <response> tags (or the student's
-// answer tag of the legal prompt) and answers as a careful grader would:
-//   legal: coverage full when the answer says 30日以内, none otherwise; contradiction
-//          when it says 14日以内.
-//   item:  met when the criterion's value (30日以内 / 届出 / 14日以内) is in the answer.
-//   all items: the same, in one reply.
-//   rating: 9 when the answer says 30日以内, 2 otherwise.
-// An answer containing "FAIL" gets HTTP 500; one containing "GARBLE" a reply with no JSON.
-void judgeScript(int, const SeenRequest &req, httplib::Response &res)
-{
-    const std::string user = userText(req);
-    const std::string system = req.body["messages"].front()["content"].get<std::string>();
-    // The text of a <tag>…</tag> section of the user message ("" when there is none).
-    const auto sectionOf = [&](const std::string &tag) {
-        const size_t open = user.find("<" + tag + ">\n");
-        const size_t close = user.find("\n</" + tag + ">");
-        return open == std::string::npos || close == std::string::npos
-                   ? std::string()
-                   : user.substr(open + tag.size() + 3, close - open - tag.size() - 3);
-    };
-    // The text under judgement.
-    std::string answer = sectionOf("response");
-    if (answer.empty())
-        answer = sectionOf("student_answer");
-    const auto says = [&](const std::string &s) { return answer.find(s) != std::string::npos; };
-    if (says("FAIL")) {
-        res.status = 500;
-        return;
-    }
-    if (says("GARBLE")) {
-        res.set_content(completion("I think it is fine."), "application/json");
-        return;
-    }
-    const json schemaName = req.body.contains("response_format")
-                                ? req.body["response_format"]["json_schema"]["name"]
-                                : json(nullptr);
-    const std::string kind = schemaName.is_string() ? schemaName.get<std::string>() : "";
-    json reply;
-    if (kind == "legal_coverage_contradiction") {
-        reply = {{"point_thought", "t"},
-                 {"student_points", json::array({"p"})},
-                 {"reference_points", json::array({"r"})},
-                 {"coverage", {{"thought", "t"}, {"score", says("30日以内") ? "full-coverage" : "no-coverage"}}},
-                 {"contradiction",
-                  {{"thought", "t"}, {"score", says("14日以内") ? "contradiction" : "no-contradiction"}}}};
-    } else if (kind == "rubric_item_verdict") {
-        const std::string item = sectionOf("rubric_item");
-        const std::string value = item.find("30日以内") != std::string::npos   ? "30日以内"
-                                  : item.find("14日以内") != std::string::npos ? "14日以内"
-                                                                              : "届出";
-        reply = {{"explanation", "e"}, {"criteria_met", says(value)}};
-    } else if (kind == "rubric_verdicts") {
-        reply = {{"items", json::array({{{"id", 1}, {"explanation", "e"}, {"met", says("30日以内")}},
-                                        {{"id", 2}, {"explanation", "e"}, {"met", says("届出")}},
-                                        {{"id", 3}, {"explanation", "e"}, {"met", says("14日以内")}}})}};
-    } else if (kind == "rating") {
-        reply = {{"rating", says("30日以内") ? 9 : 2}};
-    } else {
-        res.status = 400;
-        res.set_content("{\"error\": {\"message\": \"unexpected schema " + kind + " (" + system.substr(0, 40) + ")\"}}",
-                        "application/json");
-        return;
-    }
-    res.set_content(completion("```json\n" + reply.dump() + "\n```"), "application/json");
-}
-
-std::shared_ptr<const judge::JudgeClient> client(const ScriptedServer &server, int retries = 0)
-{
-    judge::JudgeOptions o;
-    o.url = server.url();
-    o.model = "scripted";
-    o.sampling.responseFormat = judge::ResponseFormat::JsonSchema;
-    o.maxRetries = retries;
-    o.backoffSeconds = 0.01;
-    o.backoffMaxSeconds = 0.01;
-    o.breakerThreshold = 0;
-    return std::make_shared<const judge::JudgeClient>(o);
-}
-
 std::unique_ptr<reward::Reward> make(const std::string &name, std::shared_ptr<const judge::JudgeClient> c,
                                      const std::string &options = "")
 {
@@ -181,7 +70,7 @@ private Q_SLOTS:
 
 void TestJudgeRewards::legal()
 {
-    ScriptedServer server(judgeScript, false, kPath);
+    ScriptedServer server(judgeScript, false, kJudgePath);
     const auto c = client(server);
     const auto coverage = make("coverage", c);
     const auto consistency = make("consistency", c);
@@ -224,7 +113,7 @@ void TestJudgeRewards::legal()
 
 void TestJudgeRewards::rubricExplicit()
 {
-    ScriptedServer server(judgeScript, false, kPath);
+    ScriptedServer server(judgeScript, false, kJudgePath);
     const auto c = client(server);
     const task::LegalQaExample e(question());
     // Rubric: E5 "30日以内", I3 "届出", P−2 "14日以内"; Σw⁺ = 8.
@@ -297,7 +186,7 @@ void TestJudgeRewards::rubricOverride()
     //   worse ("14日以内です"):  −2 / 8 → 0
     // Per item, a request shows the item's weight and criterion: the two edited items are
     // new requests, the pitfall's are the same ones and come from the client's memory.
-    ScriptedServer server(judgeScript, false, kPath);
+    ScriptedServer server(judgeScript, false, kJudgePath);
     const auto c = client(server);
     const auto e = std::make_shared<const task::LegalQaExample>(question());
     const task::LegalQaCompletion right(*e, output("30日以内に届出が必要です。"));
@@ -337,7 +226,7 @@ void TestJudgeRewards::rubricOverride()
 
 void TestJudgeRewards::rubricImplicitAndLikert()
 {
-    ScriptedServer server(judgeScript, false, kPath);
+    ScriptedServer server(judgeScript, false, kJudgePath);
     const auto c = client(server);
     const task::LegalQaExample e(question());
     const task::LegalQaCompletion right(e, output("30日以内です。"));
@@ -372,7 +261,7 @@ void TestJudgeRewards::geval()
                       {{"token", "}"}, {"logprob", 0.0}, {"top_logprobs", json::array()}}})}};
     ScriptedServer server([&](int, const SeenRequest &, httplib::Response &res) {
         res.set_content(completion("{\"rating\": 7}", logprobs), "application/json");
-    }, false, kPath);
+    }, false, kJudgePath);
     const auto c = client(server);
     const task::LegalQaExample e(question());
     const task::LegalQaCompletion a(e, output("30日以内です。"));
@@ -387,7 +276,7 @@ void TestJudgeRewards::geval()
 
 void TestJudgeRewards::failuresAreNone()
 {
-    ScriptedServer server(judgeScript, false, kPath);
+    ScriptedServer server(judgeScript, false, kJudgePath);
     const auto c = client(server, /*retries=*/1);
     const auto coverage = make("coverage", c);
     const task::LegalQaExample e(question());
@@ -422,7 +311,7 @@ void TestJudgeRewards::failuresAreNone()
 
 void TestJudgeRewards::compositeAndConfig()
 {
-    ScriptedServer server(judgeScript, false, kPath);
+    ScriptedServer server(judgeScript, false, kJudgePath);
     QTemporaryDir dir;
     const std::string cfg = R"({"task": "legal_qa", "components": [
         {"reward": "citation_f1", "weight": 1},
@@ -536,7 +425,7 @@ void TestJudgeRewards::explicitAgainstReferenceGrader()
         const std::string value = item.substr(a + 3, b - a - 3);
         const bool met = response.find(value) != std::string::npos;
         res.set_content(completion(json{{"explanation", "oracle"}, {"criteria_met", met}}.dump()), "application/json");
-    }, false, kPath);
+    }, false, kJudgePath);
     const auto c = client(oracle);
     const auto r = make("rubric_explicit", c);
     const data::LegalQuestionReadResult read =

@@ -213,22 +213,26 @@ void TestRewardDesigner::detailExplains()
 
 void TestRewardDesigner::legalSamples()
 {
-    // The bundled legal-QA samples switch the Designer to that task: its four components,
-    // its two presets, and a config of the other task is refused with both names.
+    // The bundled legal-QA samples switch the Designer to that task: its four rule
+    // components and its six judge components (scored only with a judge, see
+    // tst_designerjudge), its two presets, and a config of the other task is refused with
+    // both names.
     RewardDesigner d;
     QString error;
     QVERIFY2(d.loadSamples(":/samples/legal_qa_samples.jsonl", &error), qPrintable(error));
     QAbstractItemModelTester tester(d.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(std::string(d.model()->task().name()), std::string("legal_qa"));
-    QCOMPARE(d.model()->componentNames(), (QStringList{"xml_format", "non_hallucination", "citation_f1", "semantic"}));
-    QCOMPARE(d.weightsEditor()->weights().size(), 4);
+    QCOMPARE(d.model()->componentNames(),
+             (QStringList{"xml_format", "non_hallucination", "citation_f1", "semantic", "coverage", "consistency",
+                          "rubric_explicit", "rubric_implicit", "likert_simple", "likert_reference"}));
+    QCOMPARE(d.weightsEditor()->weights().size(), 10);
     QVERIFY(d.model()->rowCount() >= 150);
     auto *box = d.componentsPanel()->findChild<QComboBox *>(QStringLiteral("presets"));
     QCOMPARE(box->count(), 2);
     QVERIFY(!d.loadConfig(":/presets/table1_partial.json", &error));
     QVERIFY2(error.contains("company_extraction") && error.contains("legal_qa"), qPrintable(error));
     QVERIFY2(d.loadConfig(":/presets/legal_citation_only.json", &error), qPrintable(error));
-    QCOMPARE(d.weightsEditor()->weights(), (QVector<double>{1, 1, 1, 0}));
+    QCOMPARE(d.weightsEditor()->weights(), (QVector<double>{1, 1, 1, 0, 0, 0, 0, 0, 0, 0}));
 
     // q01-c1 is right: format 1, one retrieved code cited (0.5), citation F1 1; the total
     // over the three weighted components is (1 + 0.5 + 1) / 3.

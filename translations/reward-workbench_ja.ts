@@ -701,6 +701,102 @@ The change is stored with its step and marked on the curves.</source>
             <source>The run was started without thinking mode; the mode cannot change during a run.</source>
             <translation>この実行は思考モードなしで開始されました。実行中にモードは変えられません。</translation>
         </message>
+        <message numerus="yes">
+            <source>%n score(s) are None: the judge gave no verdict. %1</source>
+            <translation>
+                <numerusform>%n 件のスコアがなし（審査モデルが判定を返しませんでした）。%1</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Ask the judge again for every weighted judge score (answers already in come from the cache)</source>
+            <translation>重みのある審査スコアをすべて審査モデルに問い合わせ直します（受け取り済みの応答はキャッシュから）</translation>
+        </message>
+        <message>
+            <source>Asking the judge: %1 of %2 scores…</source>
+            <translation>審査中：%2 件中 %1 件のスコア…</translation>
+        </message>
+        <message>
+            <source>Asking the judge: 0 of %1 scores…</source>
+            <translation>審査中：%1 件中 0 件のスコア…</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>キャンセル</translation>
+        </message>
+        <message>
+            <source>Cancelled: the scores still missing are left unscored; Re-score asks for them.</source>
+            <translation>キャンセルしました：未取得のスコアは未採点のままです。「再採点」で問い合わせます。</translation>
+        </message>
+        <message>
+            <source>Judge</source>
+            <translation>審査モデル</translation>
+        </message>
+        <message>
+            <source>Judge calls</source>
+            <translation>審査の呼び出し</translation>
+        </message>
+        <message>
+            <source>Judge scores are up to date.</source>
+            <translation>審査スコアは最新です。</translation>
+        </message>
+        <message>
+            <source>Judge: %1</source>
+            <translation>審査モデル：%1</translation>
+        </message>
+        <message>
+            <source>No judge: the judge rewards are not scored. Set one up under Judge (reward components).</source>
+            <translation>審査モデルなし：審査報酬は採点されません。報酬コンポーネントの「審査モデル」で設定してください。</translation>
+        </message>
+        <message>
+            <source>Re-score</source>
+            <translation>再採点</translation>
+        </message>
+        <message numerus="yes">
+            <source>Re-scoring %n sample(s) with the edited rubric.</source>
+            <translation>
+                <numerusform>編集したルーブリックで %n 件のサンプルを再採点しています。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Score the judge rewards with these settings; verdicts already in stay when no request changes</source>
+            <translation>この設定で審査報酬を採点します。リクエストが変わらなければ受け取り済みの判定はそのまま使います</translation>
+        </message>
+        <message>
+            <source>Select a sample first.</source>
+            <translation>先にサンプルを選んでください。</translation>
+        </message>
+        <message>
+            <source>Show the Designer&apos;s judge calls in the Judge tab</source>
+            <translation>デザイナーの審査の呼び出しを「審査」タブに表示します</translation>
+        </message>
+        <message>
+            <source>Stop asking the judge: calls not sent yet are not sent</source>
+            <translation>審査を止めます：まだ送っていない呼び出しは送りません</translation>
+        </message>
+        <message>
+            <source>The LLM judge of the judge rewards (coverage, rubric_explicit, …). Only components with a weight above 0 are sent to it.</source>
+            <translation>審査報酬（coverage、rubric_explicit など）を採点する LLM 審査モデル。重みが 0 より大きいコンポーネントだけを送ります。</translation>
+        </message>
+        <message numerus="yes">
+            <source>The rubric is set for %n sample(s); give rubric_explicit or rubric_implicit a weight to judge them with it.</source>
+            <translation>
+                <numerusform>%n 件のサンプルにルーブリックを設定しました。このルーブリックで審査するには rubric_explicit か rubric_implicit に重みを付けてください。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>The rubric is set for %n sample(s); set up a judge to score them.</source>
+            <translation>
+                <numerusform>%n 件のサンプルにルーブリックを設定しました。採点するには審査モデルを設定してください。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>The rubric&apos;s sample is not among the samples any more.</source>
+            <translation>ルーブリックのサンプルはもう読み込まれていません。</translation>
+        </message>
+        <message>
+            <source>Use this judge</source>
+            <translation>この審査モデルを使う</translation>
+        </message>
     </context>
     <context>
         <name>RewardHtml</name>
@@ -979,6 +1075,30 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>The label of the bundled samples: what kind of candidate this completion is.</source>
             <translation>同梱サンプルのラベル: この出力がどの種類の候補か。</translation>
+        </message>
+        <message>
+            <source>%1 Asked of the judge in the background, only while its weight is above 0.</source>
+            <translation>%1 重みが 0 より大きい間だけ、バックグラウンドで審査モデルに問い合わせます。</translation>
+        </message>
+        <message>
+            <source>a weighted component has no value</source>
+            <translation>重みのあるコンポーネントに値がありません</translation>
+        </message>
+        <message>
+            <source>cancelled: re-score to ask the judge</source>
+            <translation>キャンセル済み：再採点で審査モデルに問い合わせます</translation>
+        </message>
+        <message>
+            <source>no judge is set up (Judge, in the reward components)</source>
+            <translation>審査モデルが設定されていません（報酬コンポーネントの「審査モデル」）</translation>
+        </message>
+        <message>
+            <source>waiting for the judge</source>
+            <translation>審査モデルの応答待ち</translation>
+        </message>
+        <message>
+            <source>weight 0: not sent to the judge (give it a weight to score it)</source>
+            <translation>重み 0：審査モデルに送っていません（採点するには重みを付けてください）</translation>
         </message>
     </context>
     <context>

@@ -1,8 +1,15 @@
 #include "rewarddesigner.h"
 
 #include "componentweightseditor.h"
+#include "judgescorer.h"
+#include "judgesettingswidget.h"
+#include "judgesetup.h"
+#include "rubriceditor.h"
+#include "rubricmodel.h"
 #include "data/extractionrecord.h"
 #include "data/jsonl.h"
+#include "judge/judgeconfig.h"
+#include "judge/rubric.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "reward/synonymtable.h"
@@ -23,17 +30,24 @@
 #include <QFileInfo>
 #include <QFontMetrics>
 #include <QFrame>
+#include <QGroupBox>
 #include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPalette>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSplitter>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTemporaryFile>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -55,6 +69,36 @@ bool readAll(const QString &path, std::string &out, QString *error)
     return true;
 }
 
+// The keys of a judge object that change neither a request nor the judge's identity:
+// changing only these keeps the verdicts already in the table.
+const char *const kKeysThatAskNothing[] = {"concurrency", "cache", "cache_expiry_days", "timeout", "deadline",
+                                           "retries", "backoff", "backoff_max", "breaker_threshold",
+                                           "breaker_cooldown", "price", "api_key_env", "ca_cert"};
+
+QJsonObject askingPart(const QString &json)
+{
+    QJsonObject j = QJsonDocument::fromJson(json.toUtf8()).object();
+    for (const char *k : kKeysThatAskNothing)
+        j.remove(QLatin1String(k));
+    return j;
+}
+
+// "http://127.0.0.1:8000/v1 · judge-0.5b": where a judge object points.
+QString judgeLabel(const QString &json)
+{
+    const QJsonObject j = QJsonDocument::fromJson(json.toUtf8()).object();
+    const QString where = j.value(QStringLiteral("backend")).toString() == QLatin1String("local")
+                              ? j.value(QStringLiteral("folder")).toString()
+                              : j.value(QStringLiteral("url")).toString();
+    const QString model = j.value(QStringLiteral("model")).toString();
+    return model.isEmpty() ? where : where + QStringLiteral(" · ") + model;
+}
+
+bool sameRubric(const rwb::judge::Rubric &a, const rwb::judge::Rubric &b)
+{
+    return rwb::judge::toHealthBench(a) == rwb::judge::toHealthBench(b);
+}
+
 } // namespace
 
 RewardDesigner::RewardDesigner(QObject *parent) : QObject(parent)
@@ -68,8 +112,26 @@ RewardDesigner::RewardDesigner(QObject *parent) : QObject(parent)
     m_detail->setObjectName(QStringLiteral("sampleDetailPanel"));
     m_detailPanel = m_detail;
     m_componentsPanel->installEventFilter(this);
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setSingleShot(true);
+    m_refreshTimer->setInterval(100);
+    connect(m_refreshTimer, &QTimer::timeout, this, &RewardDesigner::showCurrent);
+    // A judge batch that touches the sample shown refreshes its detail and the rubric's verdicts.
+    connect(m_model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &from, const QModelIndex &to) {
+        const int row = currentRow();
+        if (row >= from.row() && row <= to.row() && to.column() >= SampleScoreModel::FirstComponentColumn)
+            m_refreshTimer->start();
+    });
+    connect(m_model, &SampleScoreModel::judgingStarted, this, &RewardDesigner::onJudgingStarted);
+    connect(m_model, &SampleScoreModel::judgingProgress, this, &RewardDesigner::onJudgingProgress);
+    connect(m_model, &SampleScoreModel::judgingFinished, this, &RewardDesigner::onJudgingFinished);
+    connect(m_model, &SampleScoreModel::judgeCallsLogged, this, &RewardDesigner::judgeCallsLogged);
+    m_logDir = std::make_unique<QTemporaryDir>();
+    if (m_logDir->isValid())
+        m_model->setJudgeLog(m_logDir->filePath(QStringLiteral("designer-judge.sqlite")));
     retranslate();
     updateCount();
+    updateJudgeUi();
 }
 
 RewardDesigner::~RewardDesigner()
@@ -125,6 +187,30 @@ void RewardDesigner::buildComponentsPanel()
     layout->addWidget(m_thinkingHint);
     layout->addSpacing(6);
     layout->addWidget(m_weights);
+
+    // The judge of the judge rewards (a task that has some).
+    m_judgeBox = new QGroupBox(panel);
+    m_judgeBox->setObjectName(QStringLiteral("judgeBox"));
+    auto *judgeLayout = new QVBoxLayout(m_judgeBox);
+    m_judgeHint = new QLabel(m_judgeBox);
+    m_judgeHint->setWordWrap(true);
+    m_judgeHint->setTextFormat(Qt::PlainText);
+    m_judgeHint->setForegroundRole(QPalette::PlaceholderText);
+    m_judgeSettings = new rwb::widgets::JudgeSettingsWidget(m_judgeBox);
+    m_judgeSettings->setObjectName(QStringLiteral("designerJudge"));
+    m_useJudge = new QPushButton(m_judgeBox);
+    m_useJudge->setObjectName(QStringLiteral("useJudge"));
+    connect(m_useJudge, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!useJudgeSettings(&error))
+            QMessageBox::warning(m_componentsPanel, tr("Judge"), error);
+    });
+    connect(m_judgeSettings, &rwb::widgets::JudgeSettingsWidget::edited, this, &RewardDesigner::updateJudgeUi);
+    judgeLayout->addWidget(m_judgeHint);
+    judgeLayout->addWidget(m_judgeSettings);
+    judgeLayout->addWidget(m_useJudge, 0, Qt::AlignLeft);
+    layout->addSpacing(6);
+    layout->addWidget(m_judgeBox);
 
     // Shown while a training run is in progress: its weights, and whether ours differ.
     m_runBar = new QFrame(panel);
@@ -213,8 +299,57 @@ void RewardDesigner::buildSamplesPanel()
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &RewardDesigner::updateCount);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &RewardDesigner::updateCount);
 
+    // The judge's progress: judge columns fill in batch by batch while the rest stays live.
+    m_judgeBar = new QWidget(panel);
+    m_judgeBar->setObjectName(QStringLiteral("judgeBar"));
+    auto *judgeBar = new QHBoxLayout(m_judgeBar);
+    judgeBar->setContentsMargins(0, 0, 0, 0);
+    m_judgeStatus = new QLabel(m_judgeBar);
+    m_judgeStatus->setObjectName(QStringLiteral("judgeStatus"));
+    m_judgeStatus->setTextFormat(Qt::PlainText);
+    m_judgeStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_judgeStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_judgeProgress = new QProgressBar(m_judgeBar);
+    m_judgeProgress->setObjectName(QStringLiteral("judgeProgress"));
+    m_judgeProgress->setMaximumWidth(160);
+    m_judgeProgress->setTextVisible(false);
+    m_cancelJudge = new QPushButton(m_judgeBar);
+    m_cancelJudge->setObjectName(QStringLiteral("cancelJudge"));
+    m_rescoreJudge = new QPushButton(m_judgeBar);
+    m_rescoreJudge->setObjectName(QStringLiteral("rescoreJudge"));
+    m_judgeCalls = new QPushButton(m_judgeBar);
+    m_judgeCalls->setObjectName(QStringLiteral("judgeCalls"));
+    judgeBar->addWidget(m_judgeStatus, 1);
+    judgeBar->addWidget(m_judgeProgress);
+    judgeBar->addWidget(m_cancelJudge);
+    judgeBar->addWidget(m_rescoreJudge);
+    judgeBar->addWidget(m_judgeCalls);
+    connect(m_cancelJudge, &QPushButton::clicked, m_model, &SampleScoreModel::cancelJudging);
+    connect(m_rescoreJudge, &QPushButton::clicked, m_model, &SampleScoreModel::rescoreJudges);
+    connect(m_judgeCalls, &QPushButton::clicked, this, [this] {
+        if (m_model->judgeLogRun() > 0)
+            Q_EMIT judgeCallsRequested(m_model->judgeLogPath(), m_model->judgeLogRun());
+    });
+
+    // The rubric editor under the table (a task with judge rewards).
+    m_rubric = new rwb::widgets::RubricEditor(panel);
+    m_rubric->setObjectName(QStringLiteral("rubricEditor"));
+    connect(m_rubric, &rwb::widgets::RubricEditor::sampleRubricRequested, this, &RewardDesigner::editSelectedRubric);
+    connect(m_rubric, &rwb::widgets::RubricEditor::applyRequested, this,
+            [this](const rwb::judge::Rubric &rubric, rwb::widgets::RubricEditor::Scope scope) {
+                applyRubric(rubric, static_cast<int>(scope));
+            });
+    m_samplesSplitter = new QSplitter(Qt::Vertical, panel);
+    m_samplesSplitter->setObjectName(QStringLiteral("samplesSplitter"));
+    m_samplesSplitter->setChildrenCollapsible(false);
+    m_samplesSplitter->addWidget(m_table);
+    m_samplesSplitter->addWidget(m_rubric);
+    m_samplesSplitter->setStretchFactor(0, 3);
+    m_samplesSplitter->setStretchFactor(1, 2);
+
     layout->addLayout(bar);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(m_judgeBar);
+    layout->addWidget(m_samplesSplitter, 1);
     m_samplesPanel = panel;
 }
 
@@ -326,6 +461,7 @@ void RewardDesigner::rebuildForTask()
     m_configPath.clear();
     retranslate();
     updateRunBar();
+    updateJudgeUi();
 }
 
 bool RewardDesigner::loadConfig(const QString &path, QString *error)
@@ -355,6 +491,17 @@ bool RewardDesigner::loadConfig(const QString &path, QString *error)
         return false;
     }
     m_configPath = path;
+    // The config's judge and the components' options, before the weights ask for anything.
+    for (int i = 0; i < m_model->componentNames().size(); ++i) {
+        QString options;
+        for (const auto &c : config.components)
+            if (QString::fromStdString(c.reward) == m_model->componentNames()[i])
+                options = QString::fromStdString(c.options);
+        m_model->setComponentOptions(i, options);
+    }
+    m_judgeSettings->setBaseDir(QString::fromStdString(config.baseDir));
+    m_judgeSettings->setJudgeJson(QString::fromStdString(config.judge));
+    setJudge(m_judgeSettings->judgeJson(), QString::fromStdString(config.baseDir), /*rescore=*/false);
     applyConfig(config);
     // The bundled preset this is (by path, or by name for a copy of one on disk); none
     // (an empty choice) for any other config, rather than a preset that is not in force.
@@ -395,7 +542,11 @@ rwb::reward::RewardConfig RewardDesigner::currentConfig() const
     const QVector<double> w = m_weights->weights();
     for (int i = 0; i < w.size(); ++i)
         if (w[i] > 0.0)
-            c.components.push_back({m_model->componentNames()[i].toStdString(), w[i], {}});
+            c.components.push_back({m_model->componentNames()[i].toStdString(), w[i],
+                                    m_model->componentOptions(i).toStdString()});
+    // The judge in force, its paths absolute: the config may be saved in another folder.
+    if (!m_judgeJson.isEmpty())
+        c.judge = rwb::judge::judgeWithAbsolutePaths(m_judgeJson.toStdString(), m_judgeBaseDir.toStdString());
     return c;
 }
 
@@ -635,9 +786,183 @@ void RewardDesigner::showCurrent()
     c.completion = c.task->parse(*c.record.example, c.record.completion, m_model->thinking());
     c.explanations = m_model->explain(row);
     c.weights = m_model->weights();
+    for (int k = 0; k < m_model->componentNames().size(); ++k)
+        c.notes << (m_model->cellState(row, k) == SampleScoreModel::CellState::Value ? QString()
+                                                                                      : m_model->cellNote(row, k));
     c.total = m_model->total(row);
     c.thinking = m_model->thinking();
     m_detail->showSample(c);
+    followRubric(row);
+}
+
+int RewardDesigner::currentRow() const
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    return current.isValid() ? m_proxy->mapToSource(current).row() : -1;
+}
+
+void RewardDesigner::followRubric(int row)
+{
+    if (!m_model->hasJudgeComponents() || row < 0)
+        return;
+    const QString id = QString::fromStdString(m_model->record(row).example->id());
+    // The editor follows the selection while nothing in it would be lost.
+    const bool follow = !m_rubric->model()->isModified() && m_rubric->filePath().isEmpty();
+    if (follow && m_rubric->sampleId() != id)
+        m_rubric->openSampleRubric(m_model->rubric(row), id, static_cast<int>(m_model->questionRows(row).size()));
+    // The judge's verdicts on the items, when the row is judged with the rubric shown.
+    const auto rubric = m_model->rubric(row);
+    if (rubric && !m_rubric->model()->isModified() && sameRubric(*rubric, m_rubric->model()->rubric()))
+        m_rubric->showVerdicts(id, m_model->rubricVerdicts(row));
+    else
+        m_rubric->showVerdicts(QString(), {});
+}
+
+void RewardDesigner::editSelectedRubric()
+{
+    const int row = currentRow();
+    if (row < 0) {
+        Q_EMIT statusMessage(tr("Select a sample first."));
+        return;
+    }
+    const QString id = QString::fromStdString(m_model->record(row).example->id());
+    if (m_rubric->openSampleRubric(m_model->rubric(row), id, static_cast<int>(m_model->questionRows(row).size())))
+        followRubric(row);
+}
+
+void RewardDesigner::applyRubric(const rwb::judge::Rubric &rubric, int scope)
+{
+    std::vector<int> rows;
+    if (static_cast<rwb::widgets::RubricEditor::Scope>(scope) == rwb::widgets::RubricEditor::Scope::Question) {
+        for (int r = 0; r < m_model->rowCount(); ++r)
+            if (QString::fromStdString(m_model->record(r).example->id()) == m_rubric->sampleId()) {
+                rows = m_model->questionRows(r);
+                break;
+            }
+    } else {
+        for (int r = 0; r < m_model->rowCount(); ++r)
+            rows.push_back(r);
+    }
+    if (rows.empty()) {
+        Q_EMIT statusMessage(tr("The rubric's sample is not among the samples any more."));
+        return;
+    }
+    m_model->setRubricOverride(rows, std::make_shared<const rwb::judge::Rubric>(rubric));
+    const int explicitColumn = static_cast<int>(m_model->componentNames().indexOf(QStringLiteral("rubric_explicit")));
+    const int implicitColumn = static_cast<int>(m_model->componentNames().indexOf(QStringLiteral("rubric_implicit")));
+    const auto weighted = [this](int c) { return c >= 0 && m_model->weights().value(c) > 0.0; };
+    if (m_judgeJson.isEmpty())
+        Q_EMIT statusMessage(tr("The rubric is set for %n sample(s); set up a judge to score them.", nullptr,
+                                static_cast<int>(rows.size())));
+    else if (!weighted(explicitColumn) && !weighted(implicitColumn))
+        Q_EMIT statusMessage(tr("The rubric is set for %n sample(s); give rubric_explicit or rubric_implicit a weight "
+                                "to judge them with it.",
+                                nullptr, static_cast<int>(rows.size())));
+    else
+        Q_EMIT statusMessage(tr("Re-scoring %n sample(s) with the edited rubric.", nullptr, static_cast<int>(rows.size())));
+}
+
+void RewardDesigner::setJudge(const QString &json, const QString &baseDir, bool rescore)
+{
+    const auto object = [](const QString &text) { return QJsonDocument::fromJson(text.toUtf8()).object(); };
+    if (!rescore && object(json) == object(m_judgeJson) && baseDir == m_judgeBaseDir &&
+        (json.isEmpty() || m_model->judge())) {
+        updateJudgeUi(); // the same judge: its client and what it remembers stay
+        return;
+    }
+    const bool same = !json.isEmpty() && !m_judgeJson.isEmpty() && baseDir == m_judgeBaseDir &&
+                      askingPart(json) == askingPart(m_judgeJson);
+    m_judgeJson = json;
+    m_judgeBaseDir = baseDir;
+    m_model->setJudge(json.isEmpty() ? nullptr
+                                     : std::make_shared<const rwb::widgets::JudgeSetup>(
+                                           json.toStdString(), baseDir.toStdString(),
+                                           m_configPath.isEmpty() ? std::string("judge") : m_configPath.toStdString()),
+                      rescore || !same);
+    updateJudgeUi();
+}
+
+bool RewardDesigner::useJudgeSettings(QString *error)
+{
+    QString problem;
+    if (!m_judgeSettings->isEmpty() && !m_judgeSettings->parse(nullptr, &problem)) {
+        if (error)
+            *error = problem;
+        return false;
+    }
+    setJudge(m_judgeSettings->judgeJson(), m_judgeSettings->baseDir(), /*rescore=*/false);
+    return true;
+}
+
+void RewardDesigner::setJudgeLogPath(const QString &storePath)
+{
+    m_model->setJudgeLog(storePath);
+}
+
+QString RewardDesigner::judgeStatus() const
+{
+    return m_judgeStatus ? m_judgeStatus->text() : QString();
+}
+
+void RewardDesigner::onJudgingStarted(int cells)
+{
+    m_judgeState = cells > 0 ? JudgeStatus::Running : JudgeStatus::Idle;
+    m_judgeProgress->setRange(0, std::max(1, cells));
+    m_judgeProgress->setValue(0);
+    m_judgeMessage = tr("Asking the judge: 0 of %1 scores…").arg(cells);
+    updateJudgeUi();
+}
+
+void RewardDesigner::onJudgingProgress(int done, int total)
+{
+    m_judgeProgress->setRange(0, std::max(1, total));
+    m_judgeProgress->setValue(done);
+    m_judgeMessage = tr("Asking the judge: %1 of %2 scores…").arg(done).arg(total);
+    updateJudgeUi();
+}
+
+void RewardDesigner::onJudgingFinished(bool cancelled, int failures, const QString &message)
+{
+    m_judgeState = JudgeStatus::Done;
+    if (cancelled)
+        m_judgeMessage = tr("Cancelled: the scores still missing are left unscored; Re-score asks for them.");
+    else if (failures > 0)
+        m_judgeMessage = tr("%n score(s) are None: the judge gave no verdict. %1", nullptr, failures).arg(message);
+    else if (!message.isEmpty())
+        m_judgeMessage = message; // a log store that could not be written
+    else
+        m_judgeMessage = tr("Judge scores are up to date.");
+    updateJudgeUi();
+}
+
+void RewardDesigner::updateJudgeUi()
+{
+    if (!m_judgeBox || !m_judgeBar)
+        return;
+    const bool judged = m_model->hasJudgeComponents();
+    m_judgeBox->setVisible(judged);
+    m_judgeBar->setVisible(judged);
+    m_rubric->setVisible(judged);
+    if (!judged)
+        return;
+    const bool running = m_model->isJudging();
+    m_judgeProgress->setVisible(running);
+    m_cancelJudge->setVisible(running);
+    m_cancelJudge->setEnabled(running);
+    m_rescoreJudge->setEnabled(!running && !m_judgeJson.isEmpty());
+    m_judgeCalls->setEnabled(m_model->judgeLogRun() > 0);
+    QString status;
+    if (m_judgeJson.isEmpty())
+        status = tr("No judge: the judge rewards are not scored. Set one up under Judge (reward components).");
+    else if (m_judgeState == JudgeStatus::Idle)
+        status = tr("Judge: %1").arg(judgeLabel(m_judgeJson));
+    else
+        status = m_judgeMessage;
+    m_judgeStatus->setText(status);
+    m_judgeStatus->setToolTip(status);
+    const auto object = [](const QString &json) { return QJsonDocument::fromJson(json.toUtf8()).object(); };
+    m_useJudge->setEnabled(object(m_judgeSettings->judgeJson()) != object(m_judgeJson) ||
+                           m_judgeSettings->baseDir() != m_judgeBaseDir);
 }
 
 bool RewardDesigner::eventFilter(QObject *watched, QEvent *event)
@@ -662,6 +987,20 @@ void RewardDesigner::retranslate()
     m_thinkingHint->setText(tr("The answer is the text inside the first <answer>…</answer> of the completion."));
     m_configLabel->setText(m_configName.isEmpty() ? tr("Config: (unsaved)") : tr("Config: %1").arg(m_configName));
     m_search->setPlaceholderText(tr("Search id, kind, answer, gold…"));
+    m_judgeBox->setTitle(tr("Judge"));
+    m_judgeHint->setText(tr("The LLM judge of the judge rewards (coverage, rubric_explicit, …). Only components "
+                            "with a weight above 0 are sent to it."));
+    m_useJudge->setText(tr("Use this judge"));
+    m_useJudge->setToolTip(tr("Score the judge rewards with these settings; verdicts already in stay when no "
+                              "request changes"));
+    m_cancelJudge->setText(tr("Cancel"));
+    m_cancelJudge->setToolTip(tr("Stop asking the judge: calls not sent yet are not sent"));
+    m_rescoreJudge->setText(tr("Re-score"));
+    m_rescoreJudge->setToolTip(tr("Ask the judge again for every weighted judge score (answers already in come from "
+                                  "the cache)"));
+    m_judgeCalls->setText(tr("Judge calls"));
+    m_judgeCalls->setToolTip(tr("Show the Designer's judge calls in the Judge tab"));
+    updateJudgeUi();
 
     const int selected = m_conditionColumn->currentData().isValid() ? m_conditionColumn->currentData().toInt() : -1;
     {

@@ -7,10 +7,16 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
+#include <memory>
 #include <optional>
 
 class ComponentWeightsEditor;
 class QCheckBox;
+class QGroupBox;
+class QProgressBar;
+class QSplitter;
+class QTemporaryDir;
+class QTimer;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -22,15 +28,30 @@ class SampleDetailView;
 class SampleFilterProxy;
 class SampleScoreModel;
 
-// The Reward Designer: compose the extraction rewards with weights and see what each
-// component gives on real samples, live.
+namespace rwb::judge {
+struct Rubric;
+}
+namespace rwb::widgets {
+class JudgeSettingsWidget;
+class RubricEditor;
+} // namespace rwb::widgets
+
+// The Reward Designer: compose a task's rewards with weights and see what each component
+// gives on real samples, live.
 //
 // It owns the sample model and builds three panels that the main window places:
-// the components panel (presets, thinking mode, one weight row per component), the
-// samples panel (filter bar and the sortable sample table) and the detail panel
-// (why the selected sample scored what it did). The panels are created without a
-// parent; whoever puts them in a layout or a dock owns them, and the designer deletes
-// those still without a parent when it is destroyed. GUI thread only.
+// the components panel (presets, thinking mode, one weight row per component, and for a
+// task with judge rewards the judge's settings), the samples panel (filter bar, the
+// judge's progress with Cancel, the sortable sample table, and for a task with judge
+// rewards the rubric editor) and the detail panel (why the selected sample scored what it
+// did). The panels are created without a parent; whoever puts them in a layout or a dock
+// owns them, and the designer deletes those still without a parent when it is destroyed.
+//
+// Judge rewards are scored in the background (SampleScoreModel) when a judge is set up:
+// from the loaded config's "judge" object, or the judge settings and "Use this judge".
+// The rubric editor follows the selected sample while it has no unsaved edits; "Apply and
+// re-score" gives the samples of that question (or every sample) the edited rubric.
+// GUI thread only.
 class RewardDesigner : public QObject {
     Q_OBJECT
 public:
@@ -46,6 +67,24 @@ public:
     ComponentWeightsEditor *weightsEditor() const { return m_weights; }
     SampleDetailView *detailView() const { return m_detail; }
     QTableView *table() const { return m_table; }
+    rwb::widgets::JudgeSettingsWidget *judgeSettings() const { return m_judgeSettings; }
+    rwb::widgets::RubricEditor *rubricEditor() const { return m_rubric; }
+    // The judge bar's line ("Judging: 12 of 40 scores…", what failed).
+    QString judgeStatus() const;
+    QPushButton *cancelJudgeButton() const { return m_cancelJudge; }
+
+    // Takes the judge settings' values as the judge of the judge rewards (none when they
+    // are empty); false with `error` when they are not valid. Re-scores the judge cells
+    // unless only settings that change no request changed (concurrency, the cache, timeouts).
+    bool useJudgeSettings(QString *error = nullptr);
+    // The judge object in force (compact JSON, "" none) and the folder its paths are relative to.
+    QString judgeJson() const { return m_judgeJson; }
+    // Where each re-score's judge calls are logged (a run store; by default a file in a
+    // temporary folder of this Designer); the Judge tab reads it.
+    void setJudgeLogPath(const QString &storePath);
+    // The rubric of the sample shown in the detail, opened in the rubric editor (asks before
+    // dropping unsaved edits).
+    void editSelectedRubric();
 
     // Loads an extraction JSONL file (a path or a ":/" resource). Malformed lines are
     // skipped and listed in `problems` ("file:line: reason"); nothing is changed when
@@ -98,6 +137,10 @@ Q_SIGNALS:
     void statusMessage(const QString &message);
     // The user asks for these weights (in the running config's order) to go to the run.
     void applyToRunRequested(const QVector<double> &weights);
+    // "Judge calls": show the Designer's judge calls (run `runId` of the store) in the Judge tab.
+    void judgeCallsRequested(const QString &storePath, qint64 runId);
+    // A re-score's judge calls were written to the log store.
+    void judgeCallsLogged(const QString &storePath, qint64 runId);
 
 private:
     void buildComponentsPanel();
@@ -111,6 +154,14 @@ private:
     void retranslate();
     void rebuildForTask();
     void updateRunBar();
+    void updateJudgeUi();
+    void onJudgingStarted(int cells);
+    void onJudgingProgress(int done, int total);
+    void onJudgingFinished(bool cancelled, int failures, const QString &message);
+    void applyRubric(const rwb::judge::Rubric &rubric, int scope);
+    void setJudge(const QString &json, const QString &baseDir, bool rescore);
+    void followRubric(int row);
+    int currentRow() const;
     bool eventFilter(QObject *watched, QEvent *event) override;
 
     SampleScoreModel *m_model = nullptr;
@@ -141,6 +192,25 @@ private:
     QLabel *m_count = nullptr;
     QTableView *m_table = nullptr;
     SampleDetailView *m_detail = nullptr;
+
+    QGroupBox *m_judgeBox = nullptr;
+    rwb::widgets::JudgeSettingsWidget *m_judgeSettings = nullptr;
+    QPushButton *m_useJudge = nullptr;
+    QLabel *m_judgeHint = nullptr;
+    QWidget *m_judgeBar = nullptr;
+    QLabel *m_judgeStatus = nullptr;
+    QProgressBar *m_judgeProgress = nullptr;
+    QPushButton *m_cancelJudge = nullptr;
+    QPushButton *m_rescoreJudge = nullptr;
+    QPushButton *m_judgeCalls = nullptr;
+    QSplitter *m_samplesSplitter = nullptr;
+    rwb::widgets::RubricEditor *m_rubric = nullptr;
+    QTimer *m_refreshTimer = nullptr; // coalesces the judge's batches into one refresh of the detail
+    QString m_judgeJson;    // the judge in force
+    QString m_judgeBaseDir; // what its relative paths resolve against
+    std::unique_ptr<QTemporaryDir> m_logDir; // the default log store's folder
+    enum class JudgeStatus { Idle, Running, Done } m_judgeState = JudgeStatus::Idle;
+    QString m_judgeMessage; // the last re-score's outcome, as shown
 
     QString m_samplesPath;
     QString m_configPath;

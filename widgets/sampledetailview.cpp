@@ -71,8 +71,11 @@ QString SampleDetailView::render(const Content &c) const
     QVector<RewardHtml::ComponentRow> rows;
     for (size_t i = 0; i < c.explanations.size(); ++i) {
         const auto &e = c.explanations[i];
-        rows.append({QString::fromStdString(e.reward), e.value, c.weights.value(static_cast<int>(i)),
-                     RewardText::explanation(e)});
+        const QString note = c.notes.value(static_cast<int>(i));
+        RewardHtml::ComponentRow row{QString::fromStdString(e.reward), e.value, c.weights.value(static_cast<int>(i)),
+                                     note.isEmpty() ? RewardText::explanation(e) : note};
+        row.none = note.isEmpty() && rwb::reward::isNone(e.value);
+        rows.append(row);
     }
     h += RewardHtml::componentTable(rows, c.total);
     h += rwb::widgets::TaskPresenter::categoryHtml(*c.task, *r.example, *c.completion);

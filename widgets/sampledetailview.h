@@ -3,6 +3,7 @@
 #include "reward/reward.h"
 #include "task/task.h"
 
+#include <QStringList>
 #include <QVector>
 #include <QWidget>
 
@@ -29,6 +30,9 @@ public:
         std::shared_ptr<const rwb::task::Completion> completion; // the record's completion, parsed
         std::vector<rwb::reward::Explanation> explanations; // one per component
         QVector<double> weights;                           // one per component
+        // Per component: why it has no value yet ("waiting for the judge", "weight 0: not
+        // sent"), shown instead of its explanation; "" for a component with a value or None.
+        QStringList notes;
         double total = 0.0;
         bool thinking = false;
     };

@@ -1,5 +1,6 @@
 #include "samplefilterproxy.h"
 
+#include "rewardvalue.h"
 #include "samplescoremodel.h"
 
 SampleFilterProxy::SampleFilterProxy(QObject *parent) : QSortFilterProxyModel(parent)
@@ -57,7 +58,6 @@ bool SampleFilterProxy::lessThan(const QModelIndex &left, const QModelIndex &rig
 {
     const QVariant l = left.data(SampleScoreModel::ValueRole);
     const QVariant r = right.data(SampleScoreModel::ValueRole);
-    if (l.typeId() == QMetaType::Double && r.typeId() == QMetaType::Double)
-        return l.toDouble() < r.toDouble();
-    return QString::localeAwareCompare(l.toString(), r.toString()) < 0;
+    // None (and a judge cell not scored yet) holds NaN: after every number, either way.
+    return RewardValue::lessThan(l, r, sortOrder());
 }
