@@ -50,6 +50,7 @@ private Q_SLOTS:
     void startsFromTheFormWithTheDesignersWeights();
     void showsTheHackingAlert();
     void judgeTabFollowsTheRun();
+    void judgeTabShowsTheDesignersCalls();
 
 private:
     QTemporaryDir m_dir;
@@ -418,6 +419,49 @@ void TestMainWindow::judgeTabFollowsTheRun()
     Q_EMIT w.judge()->rolloutRequested(2);
     QCOMPARE(w.currentView(), MainWindow::View::Rollouts);
     QCOMPARE(w.rollouts()->currentRolloutId(), qint64(2));
+}
+
+void TestMainWindow::judgeTabShowsTheDesignersCalls()
+{
+    // The Designer's "Judge calls" opens its log store's run in the judge view only (the
+    // run shown elsewhere stays), and a re-score's new calls are read while it shows them.
+    QVERIFY(m_dir.isValid());
+    const QString store = m_dir.path() + "/designer-calls.sqlite";
+    qint64 run = 0;
+    {
+        rwb::store::RunStore s(store.toStdString());
+        run = rwbtest::writeKnownJudgeRun(s, RWB_RESOURCES_DIR);
+    }
+    LanguageManager lang;
+    lang.setChoice("en");
+    MainWindow w(&lang);
+    QSignalSpy loaded(w.judge()->model(), &rwb::widgets::JudgeDecisionModel::loadingFinished);
+    Q_EMIT w.designer()->judgeCallsRequested(store, run);
+    QCOMPARE(w.currentView(), MainWindow::View::Judge);
+    QCOMPARE(w.judge()->storePath(), store);
+    QCOMPARE(w.judge()->runId(), run);
+    QCOMPARE(w.runId(), qint64(0));
+    QVERIFY(loaded.wait(20000));
+    QCOMPARE(w.judge()->model()->rowCount(), 21);
+    // A re-score writes one more call (an evaluation prediction's) and says so: read.
+    {
+        rwb::store::RunStore s(store.toStdString());
+        rwb::store::EvalPrediction p;
+        p.exampleId = "q01-c1";
+        rwb::judge::Decision d;
+        d.reward = "coverage";
+        d.request = "{}";
+        d.value = 1.0;
+        p.judgeDecisions.push_back(d);
+        s.writeEvalPredictions(run, 7, {p});
+    }
+    QSignalSpy more(w.judge()->model(), &rwb::widgets::JudgeDecisionModel::loadingFinished);
+    Q_EMIT w.designer()->judgeCallsLogged(store, run);
+    QVERIFY(more.wait(20000));
+    QCOMPARE(w.judge()->model()->rowCount(), 22);
+    // A store that is not there: a message, the view as it was.
+    Q_EMIT w.designer()->judgeCallsRequested(m_dir.path() + "/none.sqlite", 1);
+    QCOMPARE(w.judge()->storePath(), store);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -4,10 +4,15 @@
 // with the core parser's message and marks its widget (and only it); two bad values are
 // both found; files that are not there are named; config() round trips through
 // toJson / parseGrpoConfig; save and load; the demo preset; validityChanged.
+#include "judgesettingswidget.h"
 #include "runsetupform.h"
 #include "tinygrpo.h"
 #include "workspace.h"
 
+#include "judge/judgeclient.h"
+#include "judge/judgeconfig.h"
+#include "reward/registry.h"
+#include "reward/rewardconfig.h"
 #include "train/grpo.h"
 
 #include <QCheckBox>
@@ -60,6 +65,7 @@ private Q_SLOTS:
     void saveAndLoad();
     void demoPreset();
     void validityChanged();
+    void judgeSettings();
     void screenshot();
 
 private:
@@ -311,6 +317,69 @@ void TestRunSetupForm::validityChanged()
     QVERIFY(spy.wait(2000));
     QCOMPARE(spy.count(), before + 1);
     QCOMPARE(spy.last().at(0).toBool(), false);
+}
+
+void TestRunSetupForm::judgeSettings()
+{
+    // The fixture's reward config has no judge reward: no Judge group, the file as it is.
+    RunSetupForm form;
+    fill(form);
+    QStringList problems;
+    QVERIFY2(form.validate(&problems), qPrintable(problems.join('\n')));
+    QVERIFY(!form.needsJudge());
+    QVERIFY(!form.judgeSettings()->isVisibleTo(&form));
+    QString error;
+    QCOMPARE(form.rewardConfigForRun(&error), m_dir.path() + "/reward.json");
+
+    // coverage needs a judge: the group shows, and without one the form is not valid.
+    const QString judged = m_dir.path() + "/judged.json";
+    {
+        QFile f(judged);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"task": "legal_qa", "components": [{"reward": "xml_format", "weight": 1}, {"reward": "coverage", "weight": 1}]})");
+    }
+    form.setRewardConfigPath(judged);
+    QVERIFY(!form.validate(&problems));
+    QVERIFY(form.needsJudge());
+    QVERIFY(form.judgeSettings()->isVisibleTo(&form));
+    QVERIFY2(problems.join('\n').contains("judge: the reward config has a judge reward"), qPrintable(problems.join('\n')));
+    // A judge the engine refuses is named by its field.
+    form.judgeSettings()->setJudgeJson(R"({"url": "http://127.0.0.1:8000/v1", "temperature": 9})");
+    QVERIFY(!form.validate(&problems));
+    QVERIFY2(problems.join('\n').contains("judge.temperature: must be within"), qPrintable(problems.join('\n')));
+    // Set up in the form: valid, and the run reads a copy of the config with it, every
+    // path absolute (the cache relative to the config's folder).
+    form.judgeSettings()->setJudgeJson(
+        R"({"url": "http://127.0.0.1:8000/v1", "model": "judge-0.5b", "concurrency": 8, "cache": "judge_cache.sqlite"})");
+    QVERIFY2(form.validate(&problems), qPrintable(problems.join('\n')));
+    const QString run = form.rewardConfigForRun(&error);
+    QVERIFY2(run.endsWith("/reward_config.json") && run != judged, qPrintable(run + error));
+    QCOMPARE(QFileInfo(run).absolutePath(), QString::fromStdString(form.config().output));
+    const rwb::reward::RewardConfig c = rwb::reward::loadRewardConfig(run.toStdString(), rwb::reward::Registry::builtin());
+    QCOMPARE(c.components.size(), size_t(2));
+    QCOMPARE(c.components[1].reward, std::string("coverage"));
+    const rwb::judge::JudgeOptions o = rwb::judge::parseJudgeOptions(c.judge, run.toStdString(), c.baseDir);
+    QCOMPARE(o.url, std::string("http://127.0.0.1:8000/v1"));
+    QCOMPARE(o.model, std::string("judge-0.5b"));
+    QCOMPARE(o.concurrency, 8);
+    QCOMPARE(QString::fromStdString(o.cachePath), m_dir.path() + "/judge_cache.sqlite");
+    // Edits made in the form stay while the file's judge does not change.
+    form.setRewardConfigPath(judged);
+    QVERIFY(form.validate());
+    QCOMPARE(qobject_cast<QLineEdit *>(form.judgeSettings()->field("model"))->text(), QString("judge-0.5b"));
+
+    // A config with its own judge fills the settings, and the run reads that file as is.
+    const QString own = m_dir.path() + "/own.json";
+    {
+        QFile f(own);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"task": "legal_qa", "components": [{"reward": "coverage", "weight": 1}],
+                    "judge": {"url": "http://127.0.0.1:9000/v1", "model": "m", "max_tokens": 256}})");
+    }
+    form.setRewardConfigPath(own);
+    QVERIFY2(form.validate(&problems), qPrintable(problems.join('\n')));
+    QCOMPARE(qobject_cast<QLineEdit *>(form.judgeSettings()->field("url"))->text(), QString("http://127.0.0.1:9000/v1"));
+    QCOMPARE(form.rewardConfigForRun(&error), own);
 }
 
 void TestRunSetupForm::screenshot()

@@ -538,6 +538,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>Judge</source>
             <translation>審査</translation>
         </message>
+        <message>
+            <source>Judge calls</source>
+            <translation>審査の呼び出し</translation>
+        </message>
     </context>
     <context>
         <name>RewardDesigner</name>
@@ -2902,6 +2906,14 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>%1: no such folder</source>
             <translation>%1: フォルダーがありません</translation>
+        </message>
+        <message>
+            <source>Judge (for the reward config&apos;s judge rewards)</source>
+            <translation>審査モデル（報酬設定の審査報酬用）</translation>
+        </message>
+        <message>
+            <source>judge: the reward config has a judge reward (coverage, rubric_explicit, …): set up its judge</source>
+            <translation>judge: 報酬設定に審査報酬（coverage、rubric_explicit など）があります。審査モデルを設定してください</translation>
         </message>
     </context>
     <context>

@@ -51,6 +51,7 @@ public:
     bool openRun(const QString &storePath, qint64 runId, QString *error = nullptr);
     void close();
     qint64 runId() const { return m_runId; }
+    QString storePath() const { return m_storePath; }
 
     JudgeDecisionModel *model() const { return m_model; }
     JudgeDecisionFilter *filter() const { return m_filter; }

@@ -1,8 +1,12 @@
 #include "runsetupform.h"
 
+#include "judgesettingswidget.h"
 #include "workspace.h"
 
 #include "data/jsonl.h"
+#include "reward/registry.h"
+#include "judge/judgeconfig.h"
+#include "reward/rewardconfig.h"
 #include "train/grpo.h"
 
 #include <QCheckBox>
@@ -146,6 +150,8 @@ void restyle(QWidget *w)
 
 struct RunSetupForm::Ui {
     QGroupBox *groups[GroupCount] = {};
+    QGroupBox *judgeGroup = nullptr;
+    JudgeSettingsWidget *judge = nullptr;
     QGridLayout *grid = nullptr;
     int columns = 0;
     QPushButton *paper = nullptr;
@@ -177,26 +183,30 @@ void RunSetupForm::arrangeGroups(int columns)
     QGridLayout *grid = m_ui->grid;
     for (QGroupBox *g : m_ui->groups)
         grid->removeWidget(g);
+    grid->removeWidget(m_ui->judgeGroup);
     for (int c = 0; c < 3; ++c)
         grid->setColumnStretch(c, 0);
-    for (int r = 0; r < GroupCount + 1; ++r)
+    for (int r = 0; r < GroupCount + 2; ++r)
         grid->setRowStretch(r, 0);
     if (columns >= 3) {
-        // Data and sampling | optimization and loss | evaluation.
+        // Data, the judge and sampling | optimization and loss | evaluation.
         grid->addWidget(m_ui->groups[DataGroup], 0, 0);
-        grid->addWidget(m_ui->groups[SamplingGroup], 1, 0);
+        grid->addWidget(m_ui->judgeGroup, 1, 0);
+        grid->addWidget(m_ui->groups[SamplingGroup], 2, 0);
         grid->addWidget(m_ui->groups[OptimizationGroup], 0, 1);
-        grid->addWidget(m_ui->groups[LossGroup], 1, 1);
-        grid->addWidget(m_ui->groups[EvaluationGroup], 0, 2, 2, 1);
-        grid->setRowStretch(2, 1);
+        grid->addWidget(m_ui->groups[LossGroup], 1, 1, 2, 1);
+        grid->addWidget(m_ui->groups[EvaluationGroup], 0, 2, 3, 1);
+        grid->setRowStretch(3, 1);
         grid->setColumnStretch(0, 2);
         grid->setColumnStretch(1, 1);
         grid->setColumnStretch(2, 1);
     } else {
-        const int order[] = {DataGroup, SamplingGroup, OptimizationGroup, LossGroup, EvaluationGroup};
-        for (int r = 0; r < GroupCount; ++r)
-            grid->addWidget(m_ui->groups[order[r]], r, 0);
-        grid->setRowStretch(GroupCount, 1);
+        QWidget *order[] = {m_ui->groups[DataGroup],         m_ui->judgeGroup,          m_ui->groups[SamplingGroup],
+                            m_ui->groups[OptimizationGroup], m_ui->groups[LossGroup], m_ui->groups[EvaluationGroup]};
+        int r = 0;
+        for (QWidget *g : order)
+            grid->addWidget(g, r++, 0);
+        grid->setRowStretch(r, 1);
         grid->setColumnStretch(0, 1);
     }
 }
@@ -232,6 +242,14 @@ void RunSetupForm::build()
         m_ui->groups[g] = new QGroupBox(inner);
         forms[g] = new QFormLayout(m_ui->groups[g]);
     }
+    m_ui->judgeGroup = new QGroupBox(inner);
+    m_ui->judgeGroup->setObjectName(QStringLiteral("judgeGroup"));
+    auto *judgeLayout = new QVBoxLayout(m_ui->judgeGroup);
+    m_ui->judge = new JudgeSettingsWidget(m_ui->judgeGroup);
+    m_ui->judge->setObjectName(QStringLiteral("runJudge"));
+    judgeLayout->addWidget(m_ui->judge);
+    m_ui->judgeGroup->hide();
+    connect(m_ui->judge, &JudgeSettingsWidget::edited, this, &RunSetupForm::scheduleValidation);
     m_ui->grid = grid;
     arrangeGroups(3);
     scroll->setWidget(inner);
@@ -327,6 +345,7 @@ void RunSetupForm::retranslate()
     m_ui->groups[OptimizationGroup]->setTitle(tr("Optimization"));
     m_ui->groups[LossGroup]->setTitle(tr("Loss"));
     m_ui->groups[EvaluationGroup]->setTitle(tr("Evaluation && checkpoints"));
+    m_ui->judgeGroup->setTitle(tr("Judge (for the reward config's judge rewards)"));
 
     // key → label, what it does.
     const QHash<QString, std::pair<QString, QString>> text = {
@@ -693,10 +712,95 @@ QStringList RunSetupForm::check(QJsonObject json, QStringList *fields) const
     return problems;
 }
 
+QString RunSetupForm::rewardConfigPath() const
+{
+    const QString v = value(QStringLiteral("reward_config")).toString();
+    return v.isEmpty() ? QString() : QDir::cleanPath(QDir(baseDir()).absoluteFilePath(v));
+}
+
+QStringList RunSetupForm::checkJudge()
+{
+    // A small file, read at each validation: the Designer rewrites it under the same name.
+    const QString path = rewardConfigPath();
+    bool needs = false;
+    QString judge;
+    QString base;
+    if (!path.isEmpty() && QFileInfo(path).isFile()) {
+        try {
+            const reward::Registry &registry = reward::Registry::builtin();
+            const reward::RewardConfig config = reward::loadRewardConfig(path.toStdString(), registry);
+            for (const reward::RewardComponent &c : config.components)
+                if (const auto *entry = registry.find(c.reward); entry && entry->needsJudge)
+                    needs = true;
+            judge = QString::fromStdString(config.judge);
+            base = QString::fromStdString(config.baseDir);
+        } catch (const std::exception &) {
+            // A config that does not parse fails the run's start with its own message.
+        }
+    }
+    m_needsJudge = needs;
+    m_ui->judgeGroup->setVisible(needs);
+    if (!needs)
+        return {};
+    // The file's judge object fills the settings when it changed (the Designer saved
+    // another); edits made here are kept otherwise. Its paths are the config's.
+    if (m_ui->judge->baseDir() != base)
+        m_ui->judge->setBaseDir(base);
+    if (judge != m_judgeFromFile) {
+        m_judgeFromFile = judge;
+        m_ui->judge->setJudgeJson(judge);
+        m_judgeAsFilled = m_ui->judge->judgeJson();
+    }
+    if (m_ui->judge->isEmpty())
+        return {tr("judge: the reward config has a judge reward (coverage, rubric_explicit, …): set up its judge")};
+    QString problem;
+    if (!m_ui->judge->parse(nullptr, &problem))
+        return {problem};
+    return {};
+}
+
+JudgeSettingsWidget *RunSetupForm::judgeSettings() const
+{
+    return m_ui->judge;
+}
+
+QString RunSetupForm::rewardConfigForRun(QString *error) const
+{
+    const QString path = rewardConfigPath();
+    if (!m_needsJudge)
+        return path;
+    reward::RewardConfig config;
+    try {
+        config = reward::loadRewardConfig(path.toStdString(), reward::Registry::builtin());
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return {};
+    }
+    const QString judge = m_ui->judge->judgeJson();
+    if (QString::fromStdString(config.judge) == m_judgeFromFile && judge == m_judgeAsFilled &&
+        m_ui->judge->baseDir() == QString::fromStdString(config.baseDir))
+        return path; // the settings are the file's, unedited
+    config.judge = judge::judgeWithAbsolutePaths(judge.toStdString(), m_ui->judge->baseDir().toStdString());
+    config = reward::withAbsolutePaths(config);
+    const QString dir = QString::fromStdString(this->config().output);
+    const QString out = QDir(dir).filePath(QStringLiteral("reward_config.json"));
+    const std::string text = reward::toJson(config);
+    QSaveFile f(out);
+    if (!QDir().mkpath(dir) || !f.open(QIODevice::WriteOnly) ||
+        f.write(text.data(), static_cast<qint64>(text.size())) < 0 || !f.commit()) {
+        if (error)
+            *error = tr("%1: cannot write (%2)").arg(out, f.errorString());
+        return {};
+    }
+    return out;
+}
+
 bool RunSetupForm::validate(QStringList *problems) const
 {
     QStringList fields;
-    const QStringList p = check(json(), &fields);
+    QStringList p = check(json(), &fields);
+    p += const_cast<RunSetupForm *>(this)->checkJudge();
     if (problems)
         *problems = p;
     const_cast<RunSetupForm *>(this)->mark(fields, p);

@@ -16,6 +16,7 @@ struct GrpoConfig;
 
 namespace rwb::widgets {
 
+class JudgeSettingsWidget;
 class Workspace;
 
 // The GRPO run's configuration as a form: every key of a GRPO config (docs/training.md)
@@ -29,6 +30,12 @@ class Workspace;
 // at its default to find the next problem. On top of the parser, the model folder must
 // load (checkModelFolder) and the data and reward files must exist. Relative paths
 // resolve against the workspace's folder (the current folder without a workspace).
+//
+// When the reward config has a component that needs an LLM judge (reward::Registry's
+// needsJudge), a Judge group shows its judge settings (JudgeSettingsWidget, with a test
+// call that runs off the GUI thread), filled from the config's "judge" object whenever the
+// file's object changes; a judge the engine would refuse, or none, is a problem like any
+// other. The run gets them through rewardConfigForRun().
 //
 // Lives on the GUI thread; validation reads only config.json of the model.
 class RunSetupForm : public QWidget {
@@ -59,6 +66,15 @@ public:
 
     // The widget editing a config key (nullptr for an unknown key), for tests and focus.
     QWidget *fieldWidget(const QString &key) const;
+    // The judge settings (shown only while the reward config needs a judge).
+    JudgeSettingsWidget *judgeSettings() const;
+    // True when the reward config (as last validated) has a component that needs a judge.
+    bool needsJudge() const { return m_needsJudge; }
+    // The reward config the run should read: the chosen file when it needs no judge or
+    // its "judge" object is what the form holds; otherwise a copy with the form's judge
+    // settings (every path absolute), written as OUTPUT/reward_config.json. "" with
+    // `error` naming the file when it cannot be read or written.
+    QString rewardConfigForRun(QString *error) const;
     // Keys of the fields marked invalid by the last validation.
     QStringList invalidFields() const;
 
@@ -88,6 +104,11 @@ private:
     void runValidation();
     QString baseDir() const;
     QStringList check(QJsonObject json, QStringList *fields) const;
+    // Reads the reward config the form names (when it changed): whether it needs a judge,
+    // and its judge object into the judge settings when that object changed. The judge's
+    // problems, if any.
+    QStringList checkJudge();
+    QString rewardConfigPath() const;
     void mark(const QStringList &fields, const QStringList &problems);
 
     QHash<QString, QWidget *> m_editors;   // config key → editor
@@ -100,6 +121,9 @@ private:
     QStringList m_invalid;
     bool m_lastValid = false;
     bool m_filling = false;
+    bool m_needsJudge = false;
+    QString m_judgeFromFile;    // the judge object the reward config held when the settings were filled
+    QString m_judgeAsFilled;    // the settings' judgeJson() right after
     struct Ui;
     std::unique_ptr<Ui> m_ui;
 };

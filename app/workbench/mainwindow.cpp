@@ -128,6 +128,20 @@ void MainWindow::createViews()
         m_judge->showRollout(id);
         showView(View::Judge);
     });
+    // The Designer's judge calls (its re-scores are an evaluation run of their own store)
+    // open in the judge view, and follow it while it shows them.
+    connect(m_designer, &RewardDesigner::judgeCallsRequested, this, [this](const QString &store, qint64 run) {
+        QString error;
+        if (!m_judge->openRun(store, run, &error)) {
+            notify(tr("Judge calls"), error);
+            return;
+        }
+        showView(View::Judge);
+    });
+    connect(m_designer, &RewardDesigner::judgeCallsLogged, this, [this](const QString &store, qint64 run) {
+        if (m_judge->storePath() == store && m_judge->runId() == run)
+            m_judge->refresh();
+    });
     connect(m_judge, &JudgeDecisionView::rolloutRequested, this, [this](qint64 id) {
         m_rollouts->selectRollout(id);
         showView(View::Rollouts);

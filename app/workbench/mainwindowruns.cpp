@@ -67,6 +67,8 @@ bool MainWindow::openWorkspace(const QString &dir, QString *error)
         return false;
     m_workspace = std::move(ws);
     m_runForm->setWorkspace(*m_workspace);
+    // The Designer's judge calls are kept with the workspace (the Judge tab shows them).
+    m_designer->setJudgeLogPath(QDir(m_workspace->dir()).filePath(QStringLiteral("designer.sqlite")));
     // The form starts from the workspace's last GRPO run (a new run like it is one click
     // away), and trains with the Designer's weights.
     try {
@@ -352,8 +354,15 @@ void MainWindow::startFromForm()
         notify(tr("Start training"), tr("The training setup has problems:\n%1").arg(problems.join(QLatin1Char('\n'))));
         return;
     }
-    const rwb::train::GrpoConfig config = m_runForm->config();
+    rwb::train::GrpoConfig config = m_runForm->config();
     QString error;
+    // The form's judge settings, when the reward config has judge rewards.
+    const QString reward = m_runForm->rewardConfigForRun(&error);
+    if (reward.isEmpty()) {
+        notify(tr("Start training"), error);
+        return;
+    }
+    config.rewardConfig = reward.toStdString();
     if (!startTraining(config, &error))
         notify(tr("Start training"), error);
 }
