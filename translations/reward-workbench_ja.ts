@@ -748,8 +748,8 @@ The change is stored with its step and marked on the curves.</source>
             <translation>審査モデル：%1</translation>
         </message>
         <message>
-            <source>No judge: the judge rewards are not scored. Set one up under Judge (reward components).</source>
-            <translation>審査モデルなし：審査報酬は採点されません。報酬コンポーネントの「審査モデル」で設定してください。</translation>
+            <source>No judge set up: the judge rewards are not scored.</source>
+            <translation>審査モデルが未設定：審査報酬は採点されません。</translation>
         </message>
         <message>
             <source>Re-score</source>
@@ -1287,6 +1287,14 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>The judge decision to show in the judge view.</source>
             <translation>審査ビューに表示する審査判定。</translation>
+        </message>
+        <message>
+            <source>Open this item of the rubric editor for editing (its weight).</source>
+            <translation>ルーブリックエディターのこの項目を編集状態で開く（重み）。</translation>
+        </message>
+        <message>
+            <source>Scroll the Designer&apos;s sample table to this component&apos;s column.</source>
+            <translation>デザイナーのサンプル表をこのコンポーネントの列までスクロールする。</translation>
         </message>
     </context>
     <context>

@@ -43,6 +43,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -136,7 +138,7 @@ RewardDesigner::RewardDesigner(QObject *parent) : QObject(parent)
 
 RewardDesigner::~RewardDesigner()
 {
-    for (const QPointer<QWidget> &p : {m_componentsPanel, m_samplesPanel, m_detailPanel})
+    for (const QPointer<QWidget> &p : {m_componentsPanel, m_samplesPanel, m_detailPanel, m_rubricPanel})
         if (p && !p->parent())
             delete p.data();
 }
@@ -144,7 +146,7 @@ RewardDesigner::~RewardDesigner()
 void RewardDesigner::buildComponentsPanel()
 {
     auto *panel = new QWidget;
-    panel->setObjectName(QStringLiteral("rewardComponentsPanel"));
+    panel->setObjectName(QStringLiteral("rewardComponents"));
     auto *layout = new QVBoxLayout(panel);
 
     m_presetLabel = new QLabel(panel);
@@ -235,7 +237,37 @@ void RewardDesigner::buildComponentsPanel()
     layout->addSpacing(6);
     layout->addWidget(m_runBar);
     layout->addStretch(1);
-    m_componentsPanel = panel;
+    // The panel scrolls in a short dock: a task with judge rewards has ten weight rows and
+    // the judge's settings.
+    auto *scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("rewardComponentsPanel"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(panel);
+    m_componentsInner = panel;
+    m_componentsPanel = scroll;
+    fitComponentsWidth();
+}
+
+void RewardDesigner::fitComponentsWidth()
+{
+    // As wide as the panel needs: the scroll area only scrolls it up and down.
+    auto *scroll = qobject_cast<QScrollArea *>(m_componentsPanel.data());
+    if (scroll && m_componentsInner)
+        scroll->setMinimumWidth(m_componentsInner->minimumSizeHint().width() +
+                                scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth());
+}
+
+
+void RewardDesigner::showComponentColumn(const QString &component)
+{
+    const int c = static_cast<int>(m_model->componentNames().indexOf(component));
+    if (c < 0 || m_proxy->rowCount() == 0)
+        return;
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    m_table->scrollTo(m_proxy->index(current.isValid() ? current.row() : 0, m_model->componentColumn(c)),
+                      QAbstractItemView::PositionAtCenter);
 }
 
 void RewardDesigner::buildSamplesPanel()
@@ -251,6 +283,10 @@ void RewardDesigner::buildSamplesPanel()
     m_search->setClearButtonEnabled(true);
     m_conditionColumn = new QComboBox(panel);
     m_conditionColumn->setObjectName(QStringLiteral("conditionColumn"));
+    // Ten components' names and a translated "no filter": as wide as a short one, the
+    // list opens wide enough.
+    m_conditionColumn->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_conditionColumn->setMinimumContentsLength(12);
     m_comparison = new QComboBox(panel);
     m_comparison->setObjectName(QStringLiteral("comparison"));
     m_comparison->addItems({QStringLiteral("<"), QStringLiteral("≤"), QStringLiteral(">"), QStringLiteral("≥")});
@@ -261,7 +297,7 @@ void RewardDesigner::buildSamplesPanel()
     m_threshold->setDecimals(3);
     m_threshold->setValue(0.5);
     m_count = new QLabel(panel);
-    m_search->setMinimumWidth(180);
+    m_search->setMinimumWidth(120);
     bar->addWidget(m_search, 1);
     bar->addWidget(m_conditionColumn);
     bar->addWidget(m_comparison);
@@ -331,25 +367,19 @@ void RewardDesigner::buildSamplesPanel()
             Q_EMIT judgeCallsRequested(m_model->judgeLogPath(), m_model->judgeLogRun());
     });
 
-    // The rubric editor under the table (a task with judge rewards).
-    m_rubric = new rwb::widgets::RubricEditor(panel);
+    // The rubric editor: a panel of its own (a task with judge rewards), placed under the
+    // samples and the detail, as wide as both: criteria are sentences.
+    m_rubric = new rwb::widgets::RubricEditor;
     m_rubric->setObjectName(QStringLiteral("rubricEditor"));
+    m_rubricPanel = m_rubric;
     connect(m_rubric, &rwb::widgets::RubricEditor::sampleRubricRequested, this, &RewardDesigner::editSelectedRubric);
     connect(m_rubric, &rwb::widgets::RubricEditor::applyRequested, this,
             [this](const rwb::judge::Rubric &rubric, rwb::widgets::RubricEditor::Scope scope) {
                 applyRubric(rubric, static_cast<int>(scope));
             });
-    m_samplesSplitter = new QSplitter(Qt::Vertical, panel);
-    m_samplesSplitter->setObjectName(QStringLiteral("samplesSplitter"));
-    m_samplesSplitter->setChildrenCollapsible(false);
-    m_samplesSplitter->addWidget(m_table);
-    m_samplesSplitter->addWidget(m_rubric);
-    m_samplesSplitter->setStretchFactor(0, 3);
-    m_samplesSplitter->setStretchFactor(1, 2);
-
     layout->addLayout(bar);
     layout->addWidget(m_judgeBar);
-    layout->addWidget(m_samplesSplitter, 1);
+    layout->addWidget(m_table, 1);
     m_samplesPanel = panel;
 }
 
@@ -427,6 +457,7 @@ bool RewardDesigner::loadSamples(const QString &path, QString *error, QStringLis
     m_model->setSamples(*task, std::move(records));
     if (taskChanged)
         rebuildForTask();
+    updateJudgeColumns();
     m_samplesPath = path;
     m_detail->clear();
     updateCount();
@@ -438,10 +469,10 @@ void RewardDesigner::rebuildForTask()
 {
     // The components are the task's: a new weights editor in the old one's place.
     auto *old = m_weights;
-    m_weights = new ComponentWeightsEditor(m_model->componentNames(), m_componentsPanel);
+    m_weights = new ComponentWeightsEditor(m_model->componentNames(), m_componentsInner);
     connect(m_weights, &ComponentWeightsEditor::weightsChanged, this, &RewardDesigner::onWeightsChanged);
     if (old) {
-        delete m_componentsPanel->layout()->replaceWidget(old, m_weights);
+        delete m_componentsInner->layout()->replaceWidget(old, m_weights);
         old->disconnect(this);
         old->hide();
         old->deleteLater();
@@ -462,6 +493,8 @@ void RewardDesigner::rebuildForTask()
     retranslate();
     updateRunBar();
     updateJudgeUi();
+    updateJudgeColumns();
+    fitComponentsWidth();
 }
 
 bool RewardDesigner::loadConfig(const QString &path, QString *error)
@@ -529,6 +562,7 @@ void RewardDesigner::applyConfig(const rwb::reward::RewardConfig &config)
     m_model->setThinking(config.thinking);
     m_weights->setWeights(w);
     m_model->setWeights(w);
+    updateJudgeColumns();
     retranslate();
     showCurrent();
 }
@@ -618,9 +652,18 @@ void RewardDesigner::saveConfigDialog()
         Q_EMIT statusMessage(tr("Saved %1").arg(path));
 }
 
+void RewardDesigner::updateJudgeColumns()
+{
+    // A judge component of weight 0 is not sent to the judge: its column would be all "—".
+    for (int c = 0; c < m_model->componentNames().size(); ++c)
+        m_table->setColumnHidden(m_model->componentColumn(c),
+                                 m_model->isJudgeComponent(c) && !(m_model->weights().value(c) > 0.0));
+}
+
 void RewardDesigner::onWeightsChanged(const QVector<double> &weights)
 {
     m_model->setWeights(weights);
+    updateJudgeColumns();
     showCurrent();
     updateRunBar();
 }
@@ -953,7 +996,7 @@ void RewardDesigner::updateJudgeUi()
     m_judgeCalls->setEnabled(m_model->judgeLogRun() > 0);
     QString status;
     if (m_judgeJson.isEmpty())
-        status = tr("No judge: the judge rewards are not scored. Set one up under Judge (reward components).");
+        status = tr("No judge set up: the judge rewards are not scored.");
     else if (m_judgeState == JudgeStatus::Idle)
         status = tr("Judge: %1").arg(judgeLabel(m_judgeJson));
     else

@@ -39,12 +39,12 @@ class RubricEditor;
 // The Reward Designer: compose a task's rewards with weights and see what each component
 // gives on real samples, live.
 //
-// It owns the sample model and builds three panels that the main window places:
+// It owns the sample model and builds four panels that the main window places:
 // the components panel (presets, thinking mode, one weight row per component, and for a
 // task with judge rewards the judge's settings), the samples panel (filter bar, the
-// judge's progress with Cancel, the sortable sample table, and for a task with judge
-// rewards the rubric editor) and the detail panel (why the selected sample scored what it
-// did). The panels are created without a parent; whoever puts them in a layout or a dock
+// judge's progress with Cancel, the sortable sample table), the detail panel (why the
+// selected sample scored what it did) and, for a task with judge rewards, the rubric
+// panel (the rubric editor). The panels are created without a parent; whoever puts them in a layout or a dock
 // owns them, and the designer deletes those still without a parent when it is destroyed.
 //
 // Judge rewards are scored in the background (SampleScoreModel) when a judge is set up:
@@ -61,6 +61,8 @@ public:
     QWidget *componentsPanel() const { return m_componentsPanel; }
     QWidget *samplesPanel() const { return m_samplesPanel; }
     QWidget *detailPanel() const { return m_detailPanel; }
+    // The rubric editor (hidden for a task without judge rewards).
+    QWidget *rubricPanel() const { return m_rubricPanel; }
 
     SampleScoreModel *model() const { return m_model; }
     SampleFilterProxy *proxy() const { return m_proxy; }
@@ -107,6 +109,8 @@ public:
 
     // Selects a row of the sample table (a proxy row) and shows it in the detail panel.
     void selectRow(int proxyRow);
+    // Scrolls the sample table sideways to a component's column.
+    void showComponentColumn(const QString &component);
 
     // The reward config of the training run in progress (nullopt: none). While one is set,
     // weight edits still re-score the samples at once, but reach the run only through
@@ -155,6 +159,8 @@ private:
     void rebuildForTask();
     void updateRunBar();
     void updateJudgeUi();
+    void updateJudgeColumns();
+    void fitComponentsWidth();
     void onJudgingStarted(int cells);
     void onJudgingProgress(int done, int total);
     void onJudgingFinished(bool cancelled, int failures, const QString &message);
@@ -167,9 +173,11 @@ private:
     SampleScoreModel *m_model = nullptr;
     SampleFilterProxy *m_proxy = nullptr;
 
-    QPointer<QWidget> m_componentsPanel;
+    QPointer<QWidget> m_componentsPanel; // a scroll area around m_componentsInner
+    QWidget *m_componentsInner = nullptr;
     QPointer<QWidget> m_samplesPanel;
     QPointer<QWidget> m_detailPanel;
+    QPointer<QWidget> m_rubricPanel;
 
     QLabel *m_presetLabel = nullptr;
     QComboBox *m_presets = nullptr;
@@ -203,7 +211,6 @@ private:
     QPushButton *m_cancelJudge = nullptr;
     QPushButton *m_rescoreJudge = nullptr;
     QPushButton *m_judgeCalls = nullptr;
-    QSplitter *m_samplesSplitter = nullptr;
     rwb::widgets::RubricEditor *m_rubric = nullptr;
     QTimer *m_refreshTimer = nullptr; // coalesces the judge's batches into one refresh of the detail
     QString m_judgeJson;    // the judge in force

@@ -91,6 +91,8 @@ void RubricEditor::build()
     m_source = new QLabel(this);
     m_source->setObjectName(QStringLiteral("rubricSource"));
     m_source->setTextFormat(Qt::RichText);
+    m_source->setWordWrap(true);
+    m_source->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_fromSample = new QPushButton(this);
     m_fromSample->setObjectName(QStringLiteral("rubricFromSample"));
     m_open = new QPushButton(this);
@@ -138,6 +140,7 @@ void RubricEditor::build()
     m_score = new QLabel(this);
     m_score->setObjectName(QStringLiteral("rubricScore"));
     m_score->setTextFormat(Qt::PlainText);
+    m_score->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_scopeLabel = new QLabel(this);
     m_scope = new QComboBox(this);
     m_scope->setObjectName(QStringLiteral("rubricScope"));
@@ -388,14 +391,21 @@ void RubricEditor::saveFileDialog()
         QMessageBox::warning(this, tr("Save the rubric"), error);
 }
 
+void RubricEditor::editItem(int row, int column)
+{
+    const QModelIndex index = m_model->index(row, column);
+    if (!index.isValid())
+        return;
+    m_table->setCurrentIndex(index);
+    m_table->edit(index);
+}
+
 void RubricEditor::addItem()
 {
     const int current = m_table->selectionModel()->currentIndex().row();
     const int row = current >= 0 ? current + 1 : m_model->rowCount();
     m_model->insertRows(row, 1);
-    const QModelIndex criterion = m_model->index(row, RubricModel::CriterionColumn);
-    m_table->setCurrentIndex(criterion);
-    m_table->edit(criterion);
+    editItem(row, RubricModel::CriterionColumn);
 }
 
 void RubricEditor::removeSelected()

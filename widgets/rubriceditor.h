@@ -60,6 +60,9 @@ public:
     Scope scope() const;
     void setScope(Scope scope);
 
+    // Selects item `row` and opens its `column` cell for editing, as a double click does.
+    void editItem(int row, int column);
+
     // The judge's verdicts on the items for sample `sampleId` (one per item; nullopt: none).
     void showVerdicts(const QString &sampleId, const std::vector<std::optional<double>> &verdicts);
 

@@ -10,6 +10,8 @@
 #include "failureexplorer.h"
 #include "groupadvantageview.h"
 #include "judgedecisionview.h"
+#include "rubriceditor.h"
+#include "rubricmodel.h"
 #include "rolloutbrowser.h"
 #include "rollouttablemodel.h"
 #include "samplescoremodel.h"
@@ -262,11 +264,17 @@ int main(int argc, char **argv)
     const QCommandLineOption decision(QStringLiteral("decision"),
                                       QCoreApplication::translate("main", "The judge decision to show in the judge view."),
                                       QCoreApplication::translate("main", "id"));
+    const QCommandLineOption rubricItem(QStringLiteral("rubric-item"),
+                                        QCoreApplication::translate("main", "Open this item of the rubric editor for editing (its weight)."),
+                                        QCoreApplication::translate("main", "row"));
+    const QCommandLineOption sampleColumn(QStringLiteral("sample-column"),
+                                          QCoreApplication::translate("main", "Scroll the Designer's sample table to this component's column."),
+                                          QCoreApplication::translate("main", "name"));
     const QCommandLineOption dock(QStringLiteral("dock"),
                                   QCoreApplication::translate("main", "The left dock to show: components, training or runs."),
                                   QCoreApplication::translate("main", "name"));
     parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
-                       step, rollout, compare, screenshotDelay, benchBrowserOption, dock, decision});
+                       step, rollout, compare, screenshotDelay, benchBrowserOption, dock, decision, rubricItem, sampleColumn});
     parser.process(app);
     if (parser.isSet(benchBrowserOption))
         return benchBrowser(parser.value(benchBrowserOption));
@@ -346,6 +354,10 @@ int main(int argc, char **argv)
         d->raise();
     }
     window.show();
+    if (parser.isSet(sampleColumn))
+        window.designer()->showComponentColumn(parser.value(sampleColumn));
+    if (parser.isSet(rubricItem))
+        window.designer()->rubricEditor()->editItem(parser.value(rubricItem).toInt(), rwb::widgets::RubricModel::WeightColumn);
 
     if (parser.isSet(screenshot)) {
         const QString path = parser.value(screenshot);

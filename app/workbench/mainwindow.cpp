@@ -98,14 +98,23 @@ void MainWindow::createViews()
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("views"));
     m_tabs->setDocumentMode(true);
-    // The Designer's samples and the selected sample's details side by side in its tab.
-    auto *design = new QSplitter(Qt::Horizontal);
-    design->setObjectName(QStringLiteral("designSplitter"));
-    design->addWidget(m_designer->samplesPanel());
-    design->addWidget(m_designer->detailPanel());
-    design->setStretchFactor(0, 1);
-    design->setStretchFactor(1, 1);
-    design->setSizes({520, 440});
+    // The Designer's samples and the selected sample's details side by side in its tab,
+    // the rubric editor under both.
+    auto *samples = new QSplitter(Qt::Horizontal);
+    samples->setObjectName(QStringLiteral("designSplitter"));
+    samples->addWidget(m_designer->samplesPanel());
+    samples->addWidget(m_designer->detailPanel());
+    samples->setStretchFactor(0, 1);
+    samples->setStretchFactor(1, 1);
+    samples->setSizes({520, 440});
+    auto *design = new QSplitter(Qt::Vertical);
+    design->setObjectName(QStringLiteral("designRubricSplitter"));
+    design->setChildrenCollapsible(false);
+    design->addWidget(samples);
+    design->addWidget(m_designer->rubricPanel());
+    design->setStretchFactor(0, 3);
+    design->setStretchFactor(1, 2);
+    design->setSizes({520, 300});
     m_tabs->addTab(design, QString());
     m_tabs->addTab(m_curves, QString());
     m_tabs->addTab(m_groups, QString());
