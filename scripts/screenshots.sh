@@ -3,17 +3,20 @@
 # from the demo's workspace under Xvfb: run scripts/demo.sh first. With a legal-QA demo
 # workspace (scripts/demo.sh --task legal_qa) also the legal-QA shots (*_legal_*.png).
 # The judge view's shots (workbench_judge_*.png) use a store of judge decisions that the
-# judge view's test writes (tst_judgedecisionview demoStore), so they need no workspace.
+# judge view's test writes (tst_judgedecisionview demoStore), so they need no workspace;
+# so do the rubric editor's (designer_rubric_*.png): the Designer's test writes legal-QA
+# samples with rubrics, a judged reward config and a judge cache holding every reply
+# (tst_designerjudge demoFiles), so the Designer's judge columns fill with no server.
 #   scripts/screenshots.sh [WORKSPACE [LEGAL_WORKSPACE]]
 #   (defaults build/demo and build/demo-legal; RWB_SHOTS=legal: the legal-QA shots only;
-#   RWB_SHOTS=judge: the judge view's only)
+#   RWB_SHOTS=judge: the judge view's only; RWB_SHOTS=rubric: the rubric editor's only)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${RWB_BUILD_DIR:-$root/build}
 ws=${1:-$root/build/demo}
 legal_ws=${2:-$root/build/demo-legal}
 only=${RWB_SHOTS:-all}
-[[ $only == legal || $only == judge || -f "$ws/runs.sqlite" ]] || { echo "no run store in $ws: run scripts/demo.sh first" >&2; exit 2; }
+[[ $only == legal || $only == judge || $only == rubric || -f "$ws/runs.sqlite" ]] || { echo "no run store in $ws: run scripts/demo.sh first" >&2; exit 2; }
 out="$root/docs/images"
 # A settings folder of its own, so that the shots do not depend on (or change) yours.
 export XDG_CONFIG_HOME; XDG_CONFIG_HOME=$(mktemp -d)
@@ -61,8 +64,24 @@ judge_shots() {
   done
   rm -rf "$dir"
 }
+rubric_shots() {
+  # Question q13's rubric (from its facts) in the Designer's editor, its Important item's
+  # weight being edited, on sample q13-c3 (row 51: a contradiction that meets a pitfall),
+  # the table scrolled to the judge columns.
+  local dir
+  dir=$(mktemp -d)
+  RWB_RUBRIC_DEMO_DIR=$dir QT_QPA_PLATFORM=offscreen "$build/tests/tst_designerjudge" demoFiles >/dev/null
+  for lang in en ja; do
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$build/app/workbench/reward-workbench" --lang "$lang" \
+      --samples "$dir/samples.jsonl" --config "$dir/reward.json" --view design --select 51 --rubric-item 1 \
+      --sample-column rubric_explicit --screenshot "$out/designer_rubric_$lang.png" --screenshot-delay 4000
+    echo "$out/designer_rubric_$lang.png"
+  done
+  rm -rf "$dir"
+}
 if [[ $only == legal ]]; then legal_shots; exit 0; fi
 if [[ $only == judge ]]; then judge_shots; exit 0; fi
+if [[ $only == rubric ]]; then rubric_shots; exit 0; fi
 last_step=$(value "SELECT MAX(step) AS v FROM steps WHERE run_id = (SELECT MAX(id) FROM runs)")
 # A rollout of the last step with a low marker reward (a failed extraction).
 rollout=$(value "SELECT id AS v FROM rollouts WHERE run_id = (SELECT MAX(id) FROM runs) AND step = $last_step ORDER BY json_extract(rewards_json, '\$.marker'), id LIMIT 1 OFFSET 3")
@@ -86,3 +105,4 @@ for lang in en ja; do
 done
 legal_shots
 judge_shots
+rubric_shots

@@ -56,6 +56,16 @@ inline std::string output(const std::string &answer)
     return "<reasoning>r</reasoning>\n<answer>" + answer + "</answer>\n<citation><law_code>12</law_code></citation>";
 }
 
+// The text of a <tag>…</tag> section of a judge prompt's user message ("" when none).
+inline std::string section(const std::string &user, const std::string &tag)
+{
+    const size_t open = user.find("<" + tag + ">\n");
+    const size_t close = user.find("\n</" + tag + ">");
+    return open == std::string::npos || close == std::string::npos
+               ? std::string()
+               : user.substr(open + tag.size() + 3, close - open - tag.size() - 3);
+}
+
 // The scripted judge. It reads the answer between <response> tags (or the student's
 // answer tag of the legal prompt) and answers as a careful grader would:
 //   legal: coverage full when the answer says 30日以内, none otherwise; contradiction
@@ -68,14 +78,7 @@ inline void judgeScript(int, const SeenRequest &req, httplib::Response &res)
 {
     const std::string user = userText(req);
     const std::string system = req.body["messages"].front()["content"].get<std::string>();
-    // The text of a <tag>…</tag> section of the user message ("" when there is none).
-    const auto sectionOf = [&](const std::string &tag) {
-        const size_t open = user.find("<" + tag + ">\n");
-        const size_t close = user.find("\n</" + tag + ">");
-        return open == std::string::npos || close == std::string::npos
-                   ? std::string()
-                   : user.substr(open + tag.size() + 3, close - open - tag.size() - 3);
-    };
+    const auto sectionOf = [&](const std::string &tag) { return section(user, tag); };
     // The text under judgement.
     std::string answer = sectionOf("response");
     if (answer.empty())

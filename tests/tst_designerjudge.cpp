@@ -14,6 +14,10 @@
 //   q1-worse "14日以内です"     0   −2 / 8 → 0                not, not, met
 //   q2-plain "30日以内です"     1   — (no rubric: not asked)
 // xml_format is 1 for all. Tolerance 1e-12.
+//
+// With RWB_RUBRIC_DEMO_DIR=<dir>, demoFiles writes the rubric editor's screenshot files
+// there (scripts/screenshots.sh, RWB_SHOTS=rubric) and nothing else is checked; otherwise
+// it is skipped.
 #include "componentweightseditor.h"
 #include "judgedecisionmodel.h"
 #include "judgescorer.h"
@@ -24,7 +28,11 @@
 #include "samplescoremodel.h"
 
 #include "data/legalquestion.h"
+#include "judge/judgeconfig.h"
+#include "judge/rubricgen.h"
+#include "reward/judgerewards.h"
 #include "store/runstore.h"
+#include "task/legalqatask.h"
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>
@@ -34,6 +42,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "judgestore.h"
 #include "loopbackserver.h"
 #include "scriptedjudge.h"
 
@@ -128,6 +137,53 @@ int proxyRow(RewardDesigner &d, const std::string &id)
     return static_cast<QSortFilterProxyModel *>(d.table()->model())->mapFromSource(source).row();
 }
 
+// The judge of the screenshots: answers the legal-QA judge rewards' requests as the
+// reference grader grades each answer (coverage, contradiction) and as the rubric's
+// facts read (an item "回答は…を「value」と述べている。" is met when the answer has the value),
+// under the identity and model of tests/judgestore.h's judge, so that the Designer pointed
+// at that URL finds every reply in the cache.
+class DemoJudge final : public judge::JudgeBackend {
+public:
+    explicit DemoJudge(std::map<std::string, eval::LegalGrade> grades) : m_grades(std::move(grades)) {}
+    std::string identity() const override { return rwbtest::kJudgeBackend; }
+    std::string model() const override { return rwbtest::kJudgeModel; }
+    judge::ChatReply complete(const judge::ChatRequest &request, int &attempts) const override
+    {
+        attempts = 1;
+        const std::string user = request.messages.back().content;
+        std::string content;
+        if (request.sampling.schemaName == judge::legalSchema().name) {
+            const std::string answer = rwbtest::section(user, "student_answer");
+            const auto g = m_grades.find(answer);
+            const double coverage = g == m_grades.end() ? 0.0 : g->second.coverage;
+            const bool contradiction = g != m_grades.end() && g->second.consistency == 0.0;
+            content = rwbtest::wrapReply(rwbtest::legalReplyObject(coverage, contradiction, {answer},
+                                                                   {rwbtest::section(user, "reference_answer")}),
+                                         rwbtest::ReplyForm::Fenced);
+        } else {
+            const std::string item = rwbtest::section(user, "rubric_item");
+            const size_t open = item.find("「");
+            const size_t close = item.find("」", open);
+            const std::string value = open == std::string::npos || close == std::string::npos
+                                          ? item
+                                          : item.substr(open + 3, close - open - 3);
+            const bool met = rwbtest::section(user, "response").find(value) != std::string::npos;
+            content = json{{"explanation", met ? "回答はこの値を述べている。" : "回答にこの値は書かれていない。"},
+                           {"criteria_met", met}}
+                          .dump();
+        }
+        judge::ChatReply reply;
+        reply.model = model();
+        reply.promptTokens = 420;
+        reply.completionTokens = 60;
+        reply.choices.push_back({content, "stop", {}});
+        return reply;
+    }
+
+private:
+    std::map<std::string, eval::LegalGrade> m_grades; // by answer
+};
+
 } // namespace
 
 class TestDesignerJudge : public QObject {
@@ -141,6 +197,7 @@ private Q_SLOTS:
     void judgeThatDoesNotAnswer();
     void callsLoggedForTheJudgeTab();
     void noJudgeNoCalls();
+    void demoFiles();
 
 private:
     QTemporaryDir m_dir;
@@ -458,6 +515,74 @@ void TestDesignerJudge::noJudgeNoCalls()
     const json j = json::parse(saved.readAll().toStdString());
     QCOMPARE(j["components"].size(), size_t(2));
     QVERIFY(!j.contains("judge"));
+}
+
+void TestDesignerJudge::demoFiles()
+{
+    const QByteArray out = qgetenv("RWB_RUBRIC_DEMO_DIR");
+    if (out.isEmpty())
+        QSKIP("RWB_RUBRIC_DEMO_DIR is not set");
+    const QDir dir(QString::fromLocal8Bit(out));
+    QVERIFY(dir.mkpath("."));
+    // The bundled legal-QA samples, each with the rubric `rwb rubric generate --from-facts`
+    // gives its question.
+    const QString samples = dir.filePath("samples.jsonl");
+    {
+        QFile in(RWB_RESOURCES_DIR "/samples/legal_qa_samples.jsonl");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QFile f(samples);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        size_t n = 0;
+        while (!in.atEnd()) {
+            const QByteArray line = in.readLine().trimmed();
+            if (line.isEmpty())
+                continue;
+            data::LegalQuestion q = data::parseLegalQuestionLine(line.toStdString(), "samples", ++n, true);
+            q.rubric = judge::toRaR(judge::rubricFromFacts(q)).dump();
+            f.write(QByteArray::fromStdString(data::toJsonLine(q)) + "\n");
+        }
+    }
+    // Format, citations, the two NitiBench judges and the rubric; the judge of
+    // tests/judgestore.h with a cache beside the config.
+    const json judgeObject = {{"backend", "http"}, {"url", "http://127.0.0.1:8000/v1"}, {"model", rwbtest::kJudgeModel},
+                              {"temperature", 0}, {"seed", 1}, {"cache", "judge_cache.sqlite"}};
+    const json config = {{"name", "legal QA: judged with a rubric"},
+                         {"task", "legal_qa"},
+                         {"components",
+                          json::array({{{"reward", "xml_format"}, {"weight", 1}},
+                                       {{"reward", "citation_f1"}, {"weight", 1}},
+                                       {{"reward", "coverage"}, {"weight", 1}},
+                                       {{"reward", "consistency"}, {"weight", 1}},
+                                       {{"reward", "rubric_explicit"}, {"weight", 2}}})},
+                         {"judge", judgeObject}};
+    {
+        QFile f(dir.filePath("reward.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(config.dump(2)));
+    }
+    // Every reply the Designer will ask for, in the cache: each sample's coverage and
+    // consistency call and its rubric items, asked as the Designer asks them.
+    QFile::remove(dir.filePath("judge_cache.sqlite"));
+    const task::LegalQaTask task;
+    const std::vector<task::Record> records = task.read(samples.toStdString(), {});
+    std::vector<std::shared_ptr<const task::Completion>> completions;
+    std::vector<const task::Example *> examples;
+    std::vector<const task::Completion *> parsed;
+    std::map<std::string, eval::LegalGrade> grades;
+    for (const task::Record &r : records) {
+        completions.push_back(task.parse(*r.example, r.completion, false));
+        examples.push_back(r.example.get());
+        parsed.push_back(completions.back().get());
+        grades[completions.back()->answer()] = dynamic_cast<const task::LegalQaCompletion &>(*completions.back()).grade();
+    }
+    const judge::JudgeOptions options = judge::parseJudgeOptions(judgeObject.dump(), "demo", dir.path().toStdString());
+    const auto client = std::make_shared<const judge::JudgeClient>(options, std::make_shared<DemoJudge>(grades));
+    for (const char *name : {"coverage", "consistency", "rubric_explicit"}) {
+        std::vector<double> values;
+        reward::makeJudgeReward(name, client, reward::parseJudgeRewardOptions(name, "", ""))->scoreBatch(examples, parsed, values);
+        QVERIFY(std::none_of(values.begin(), values.end(), [](double v) { return std::isnan(v); }));
+    }
+    QVERIFY(client->stats().calls > records.size());
 }
 
 QTEST_MAIN(TestDesignerJudge)
