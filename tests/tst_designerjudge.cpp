@@ -130,6 +130,17 @@ bool waitForJudge(RewardDesigner &d, int ms = 20000)
     return d.model()->isJudging() ? done.wait(ms) : true;
 }
 
+// Loads the samples and a config into `d` and waits for the judge's first re-score.
+bool openJudged(RewardDesigner &d, const QString &samples, const QString &config)
+{
+    QString error;
+    if (!d.loadSamples(samples, &error) || !d.loadConfig(config, &error)) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    return waitForJudge(d);
+}
+
 // The proxy row of a sample.
 int proxyRow(RewardDesigner &d, const std::string &id)
 {
@@ -194,6 +205,7 @@ private Q_SLOTS:
     void weightChangeSendsNothing();
     void editedRubricResendsOnlyChangedItems();
     void cancelStopsSending();
+    void weightToZeroStopsAsking();
     void judgeThatDoesNotAnswer();
     void callsLoggedForTheJudgeTab();
     void noJudgeNoCalls();
@@ -269,10 +281,7 @@ void TestDesignerJudge::weightChangeSendsNothing()
 {
     ScriptedServer server(rwbtest::judgeScript, false, rwbtest::kJudgePath);
     RewardDesigner d;
-    QString error;
-    QVERIFY(d.loadSamples(m_samples, &error));
-    QVERIFY(d.loadConfig(writeConfig(m_dir, server.url()), &error));
-    QVERIFY(waitForJudge(d));
+    QVERIFY(openJudged(d, m_samples, writeConfig(m_dir, server.url())));
     QCOMPARE(server.requests().size(), size_t(17));
     SampleScoreModel *m = d.model();
     // coverage 1 → 3: weights 1, 3, 2 (Σ 6). wrong: (1 + 0 + 0.25) / 6.
@@ -300,10 +309,7 @@ void TestDesignerJudge::editedRubricResendsOnlyChangedItems()
 {
     ScriptedServer server(rwbtest::judgeScript, false, rwbtest::kJudgePath);
     RewardDesigner d;
-    QString error;
-    QVERIFY(d.loadSamples(m_samples, &error));
-    QVERIFY(d.loadConfig(writeConfig(m_dir, server.url()), &error));
-    QVERIFY(waitForJudge(d));
+    QVERIFY(openJudged(d, m_samples, writeConfig(m_dir, server.url())));
     SampleScoreModel *m = d.model();
     widgets::RubricEditor *editor = d.rubricEditor();
 
@@ -420,14 +426,41 @@ void TestDesignerJudge::cancelStopsSending()
     QVERIFY(std::abs(value(m, "q1-wrong", RubricExplicit) - 0.125) < kTol);
 }
 
+void TestDesignerJudge::weightToZeroStopsAsking()
+{
+    // One call at a time, 0.2 s each: rubric_explicit set to 0 while its first sample is
+    // being judged is not asked for any more; coverage goes on to the end.
+    ScriptedServer server(
+        [&](int n, const SeenRequest &req, httplib::Response &res) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            rwbtest::judgeScript(n, req, res);
+        },
+        false, rwbtest::kJudgePath);
+    RewardDesigner d;
+    QString error;
+    QVERIFY(d.loadSamples(m_samples, &error));
+    QVERIFY(d.loadConfig(writeConfig(m_dir, server.url(), /*concurrency=*/1, "zero.json"), &error));
+    QTRY_VERIFY_WITH_TIMEOUT(!server.requests().empty(), 5000);
+    d.weightsEditor()->editWeight(RubricExplicit, 0);
+    QVERIFY(waitForJudge(d, 30000));
+    SampleScoreModel *m = d.model();
+    int items = 0;
+    for (const SeenRequest &r : server.requests())
+        items += r.body["response_format"]["json_schema"]["name"] == "rubric_item_verdict" ? 1 : 0;
+    QVERIFY2(items <= 1, qPrintable(QString::number(items))); // at most the one in flight
+    for (int r = 0; r < m->rowCount(); ++r) {
+        QCOMPARE(m->cellState(r, Coverage), CellState::Value);
+        QVERIFY(m->cellState(r, RubricExplicit) == CellState::NotScored ||
+                m->cellState(r, RubricExplicit) == CellState::NotApplicable);
+    }
+    QVERIFY(std::abs(m->total(rowOf(m, "q1-right")) - 1.0) < kTol); // (1 + 1) / 2
+}
+
 void TestDesignerJudge::judgeThatDoesNotAnswer()
 {
     const std::string url = "http://127.0.0.1:" + std::to_string(rwbtest::closedPort()) + "/v1";
     RewardDesigner d;
-    QString error;
-    QVERIFY(d.loadSamples(m_samples, &error));
-    QVERIFY(d.loadConfig(writeConfig(m_dir, url, 4, "nowhere.json"), &error));
-    QVERIFY(waitForJudge(d));
+    QVERIFY(openJudged(d, m_samples, writeConfig(m_dir, url, 4, "nowhere.json")));
     SampleScoreModel *m = d.model();
     const int right = rowOf(m, "q1-right");
     // None, shown as such, with the error naming the URL; the total is None.
@@ -450,10 +483,7 @@ void TestDesignerJudge::callsLoggedForTheJudgeTab()
     const QString store = m_dir.filePath("designer.sqlite");
     d.setJudgeLogPath(store);
     QSignalSpy logged(&d, &RewardDesigner::judgeCallsLogged);
-    QString error;
-    QVERIFY(d.loadSamples(m_samples, &error));
-    QVERIFY(d.loadConfig(writeConfig(m_dir, server.url()), &error));
-    QVERIFY(waitForJudge(d));
+    QVERIFY(openJudged(d, m_samples, writeConfig(m_dir, server.url())));
     QVERIFY(logged.count() >= 1);
     const qint64 run = logged.last().at(1).toLongLong();
     QCOMPARE(logged.last().at(0).toString(), store);

@@ -56,6 +56,15 @@ ChatRequest request(const std::string &text = "Is the sky blue?")
     return r;
 }
 
+// `n` requests whose user messages are prefix0, prefix1, …
+std::vector<ChatRequest> numberedRequests(const std::string &prefix, int n)
+{
+    std::vector<ChatRequest> out;
+    for (int i = 0; i < n; ++i)
+        out.push_back(request(prefix + std::to_string(i)));
+    return out;
+}
+
 // Options for a server at `url`: fast retries, no persistent cache.
 JudgeOptions options(const std::string &url, int retries = 3)
 {
@@ -663,9 +672,7 @@ void TestJudgeClient::concurrency()
     JudgeOptions o = options(serverUrl(server));
     o.concurrency = 4;
     JudgeClient client(o);
-    std::vector<ChatRequest> requests;
-    for (int i = 0; i < 8; ++i)
-        requests.push_back(request("q" + std::to_string(i)));
+    const std::vector<ChatRequest> requests = numberedRequests("q", 8);
     QElapsedTimer t;
     t.start();
     const std::vector<JudgeCall> calls = client.run(requests);
@@ -693,9 +700,7 @@ void TestJudgeClient::cancelSending()
     JudgeOptions o = options(serverUrl(server));
     o.concurrency = 1;
     JudgeClient client(o);
-    std::vector<ChatRequest> requests;
-    for (int i = 0; i < 6; ++i)
-        requests.push_back(request("c" + std::to_string(i)));
+    const std::vector<ChatRequest> requests = numberedRequests("c", 6);
     std::vector<JudgeCall> calls;
     std::thread worker([&] { calls = client.run(requests); });
     QElapsedTimer t;

@@ -386,15 +386,20 @@ void TestMainWindow::showsTheHackingAlert()
 
 // The Judge tab shows the run's judge calls; a rollout's "judge calls" link opens them
 // there, filtered to it, and a call's "open in the rollout browser" goes back.
+namespace {
+// A store at `path` with the hand-worked judge run of judgestore.h; its id.
+qint64 knownJudgeStore(const QString &path)
+{
+    rwb::store::RunStore s(path.toStdString());
+    return rwbtest::writeKnownJudgeRun(s, RWB_RESOURCES_DIR);
+}
+} // namespace
+
 void TestMainWindow::judgeTabFollowsTheRun()
 {
     QVERIFY(m_dir.isValid());
     const QString store = m_dir.path() + "/judged.sqlite";
-    qint64 run = 0;
-    {
-        rwb::store::RunStore s(store.toStdString());
-        run = rwbtest::writeKnownJudgeRun(s, RWB_RESOURCES_DIR);
-    }
+    const qint64 run = knownJudgeStore(store);
     LanguageManager lang;
     lang.setChoice("en");
     MainWindow w(&lang);
@@ -427,11 +432,7 @@ void TestMainWindow::judgeTabShowsTheDesignersCalls()
     // run shown elsewhere stays), and a re-score's new calls are read while it shows them.
     QVERIFY(m_dir.isValid());
     const QString store = m_dir.path() + "/designer-calls.sqlite";
-    qint64 run = 0;
-    {
-        rwb::store::RunStore s(store.toStdString());
-        run = rwbtest::writeKnownJudgeRun(s, RWB_RESOURCES_DIR);
-    }
+    const qint64 run = knownJudgeStore(store);
     LanguageManager lang;
     lang.setChoice("en");
     MainWindow w(&lang);

@@ -470,11 +470,25 @@ void SampleScoreModel::setWeights(const QVector<double> &weights)
         return;
     const QVector<double> before = m_weights;
     m_weights = weights;
-    // A judge component whose weight rises from 0 is asked for its cells; nothing else is sent.
+    // A judge component whose weight rises from 0 is asked for its cells; nothing else is
+    // sent. One that falls to 0 is no longer asked for what it has not got yet.
     std::vector<int> raised;
-    for (int c : judgeComponents())
+    bool dropped = false;
+    for (int c : judgeComponents()) {
         if (!(before[c] > 0.0) && weights[c] > 0.0)
             raised.push_back(c);
+        if (before[c] > 0.0 && !(weights[c] > 0.0))
+            for (size_t row = 0; row < m_records.size(); ++row) {
+                const size_t i = cellIndex(static_cast<int>(row), c);
+                if (m_states[i] == CellState::Pending) {
+                    m_states[i] = CellState::NotScored;
+                    m_versions[i] = ++m_lastVersion;
+                    dropped = true;
+                }
+            }
+    }
+    if (dropped)
+        scheduleJudging(); // the running job is replaced by one without them
     for (int c : raised) {
         std::vector<int> rows;
         for (size_t row = 0; row < m_records.size(); ++row)
@@ -484,7 +498,7 @@ void SampleScoreModel::setWeights(const QVector<double> &weights)
     }
     recomputeTotals();
     if (!m_records.empty())
-        Q_EMIT dataChanged(index(0, raised.empty() ? totalColumn() : FirstComponentColumn),
+        Q_EMIT dataChanged(index(0, raised.empty() && !dropped ? totalColumn() : FirstComponentColumn),
                            index(rowCount() - 1, totalColumn()));
     // Zero-weight columns are drawn dimmed.
     Q_EMIT headerDataChanged(Qt::Horizontal, FirstComponentColumn, totalColumn() - 1);
