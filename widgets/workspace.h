@@ -9,6 +9,7 @@ namespace rwb::widgets {
 
 // A workspace: one folder holding everything of a project —
 //   runs.sqlite      the run store (every run's config, metrics, rollouts, evaluations)
+//   designer.sqlite  the Reward Designer's judge calls (written by the main window's Designer)
 //   models/          model folders (Hugging Face layout), e.g. the tiny default and SFT outputs
 //   data/            datasets (*.jsonl)
 //   configs/         reward and training configs
