@@ -19,6 +19,7 @@
 // there (scripts/screenshots.sh, RWB_SHOTS=rubric) and nothing else is checked; otherwise
 // it is skipped.
 #include "componentweightseditor.h"
+#include "judgesettingswidget.h"
 #include "judgedecisionmodel.h"
 #include "judgescorer.h"
 #include "rewarddesigner.h"
@@ -35,7 +36,9 @@
 #include "task/legalqatask.h"
 
 #include <QAbstractItemModelTester>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTextDocument>
@@ -209,6 +212,7 @@ private Q_SLOTS:
     void judgeThatDoesNotAnswer();
     void callsLoggedForTheJudgeTab();
     void noJudgeNoCalls();
+    void useJudgeSettings();
     void demoFiles();
 
 private:
@@ -545,6 +549,45 @@ void TestDesignerJudge::noJudgeNoCalls()
     const json j = json::parse(saved.readAll().toStdString());
     QCOMPARE(j["components"].size(), size_t(2));
     QVERIFY(!j.contains("judge"));
+}
+
+void TestDesignerJudge::useJudgeSettings()
+{
+    ScriptedServer server(rwbtest::judgeScript, false, rwbtest::kJudgePath);
+    RewardDesigner d;
+    QVERIFY(openJudged(d, m_samples, writeConfig(m_dir, server.url())));
+    QCOMPARE(server.requests().size(), size_t(17));
+    SampleScoreModel *m = d.model();
+    QSignalSpy changed(&d, &RewardDesigner::judgeChanged);
+    widgets::JudgeSettingsWidget *settings = d.judgeSettings();
+    // Another concurrency asks nothing: the scores stay.
+    qobject_cast<QSpinBox *>(settings->field("concurrency"))->setValue(2);
+    QString error;
+    QVERIFY2(d.useJudgeSettings(&error), qPrintable(error));
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(!m->isJudging());
+    QCOMPARE(m->cellState(rowOf(m, "q1-right"), Coverage), CellState::Value);
+    QCOMPARE(server.requests().size(), size_t(17));
+    // Another model is another request: everything is asked again, of that model.
+    auto *model = qobject_cast<QLineEdit *>(settings->field("model"));
+    model->setText("scripted-2");
+    QVERIFY(d.useJudgeSettings(&error));
+    QCOMPARE(m->cellState(rowOf(m, "q1-right"), Coverage), CellState::Pending);
+    QVERIFY(waitForJudge(d));
+    QCOMPARE(server.requests().size(), size_t(34));
+    QCOMPARE(server.requests().back().body["model"].get<std::string>(), std::string("scripted-2"));
+    QVERIFY(std::abs(value(m, "q1-wrong", RubricExplicit) - 0.125) < kTol);
+    // Settings the engine refuses are not used; the judge in force stays.
+    settings->setJudgeJson(QString::fromStdString(json{{"url", server.url()}, {"temperature", 9}}.dump()));
+    QVERIFY(!d.useJudgeSettings(&error));
+    QVERIFY2(error.startsWith("judge.temperature"), qPrintable(error));
+    QCOMPARE(m->cellState(rowOf(m, "q1-right"), Coverage), CellState::Value);
+    // No URL: no judge.
+    settings->setJudgeJson("");
+    QVERIFY(d.useJudgeSettings(&error));
+    QVERIFY(d.judgeJson().isEmpty());
+    QCOMPARE(m->cellState(rowOf(m, "q1-right"), Coverage), CellState::NoJudge);
+    QCOMPARE(changed.count(), 3);
 }
 
 void TestDesignerJudge::demoFiles()

@@ -905,16 +905,17 @@ void RewardDesigner::applyRubric(const rwb::judge::Rubric &rubric, int scope)
         Q_EMIT statusMessage(tr("Re-scoring %n sample(s) with the edited rubric.", nullptr, static_cast<int>(rows.size())));
 }
 
-void RewardDesigner::setJudge(const QString &json, const QString &baseDir, bool rescore)
+bool RewardDesigner::setJudge(const QString &json, const QString &baseDir, bool rescore)
 {
     const auto object = [](const QString &text) { return QJsonDocument::fromJson(text.toUtf8()).object(); };
     if (!rescore && object(json) == object(m_judgeJson) && baseDir == m_judgeBaseDir &&
         (json.isEmpty() || m_model->judge())) {
         updateJudgeUi(); // the same judge: its client and what it remembers stay
-        return;
+        return false;
     }
     const bool same = !json.isEmpty() && !m_judgeJson.isEmpty() && baseDir == m_judgeBaseDir &&
                       askingPart(json) == askingPart(m_judgeJson);
+    const bool changed = object(json) != object(m_judgeJson) || baseDir != m_judgeBaseDir;
     m_judgeJson = json;
     m_judgeBaseDir = baseDir;
     m_model->setJudge(json.isEmpty() ? nullptr
@@ -923,6 +924,7 @@ void RewardDesigner::setJudge(const QString &json, const QString &baseDir, bool 
                                            m_configPath.isEmpty() ? std::string("judge") : m_configPath.toStdString()),
                       rescore || !same);
     updateJudgeUi();
+    return changed;
 }
 
 bool RewardDesigner::useJudgeSettings(QString *error)
@@ -933,7 +935,8 @@ bool RewardDesigner::useJudgeSettings(QString *error)
             *error = problem;
         return false;
     }
-    setJudge(m_judgeSettings->judgeJson(), m_judgeSettings->baseDir(), /*rescore=*/false);
+    if (setJudge(m_judgeSettings->judgeJson(), m_judgeSettings->baseDir(), /*rescore=*/false))
+        Q_EMIT judgeChanged(m_judgeJson);
     return true;
 }
 

@@ -141,6 +141,9 @@ Q_SIGNALS:
     void statusMessage(const QString &message);
     // The user asks for these weights (in the running config's order) to go to the run.
     void applyToRunRequested(const QVector<double> &weights);
+    // The user put another judge in force ("Use this judge"; a loaded config says
+    // configLoaded()).
+    void judgeChanged(const QString &json);
     // "Judge calls": show the Designer's judge calls (run `runId` of the store) in the Judge tab.
     void judgeCallsRequested(const QString &storePath, qint64 runId);
     // A re-score's judge calls were written to the log store.
@@ -165,7 +168,8 @@ private:
     void onJudgingProgress(int done, int total);
     void onJudgingFinished(bool cancelled, int failures, const QString &message);
     void applyRubric(const rwb::judge::Rubric &rubric, int scope);
-    void setJudge(const QString &json, const QString &baseDir, bool rescore);
+    // Puts a judge in force; true when it differs from the one before.
+    bool setJudge(const QString &json, const QString &baseDir, bool rescore);
     void followRubric(int row);
     int currentRow() const;
     bool eventFilter(QObject *watched, QEvent *event) override;

@@ -405,6 +405,8 @@ void MainWindow::connectTraining()
     });
     connect(m_designer, &RewardDesigner::applyToRunRequested, this, &MainWindow::onApplyWeightsRequested);
     connect(m_designer, &RewardDesigner::configLoaded, this, &MainWindow::syncFormRewardConfig);
+    // The training setup's judge settings follow the Designer's judge.
+    connect(m_designer, &RewardDesigner::judgeChanged, this, &MainWindow::syncFormRewardConfig);
 
     connect(m_controller, &TrainingController::started, this, &MainWindow::onTrainingStarted);
     connect(m_controller, &TrainingController::stepFinished, this, &MainWindow::onStepFinished);
