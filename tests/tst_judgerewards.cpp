@@ -36,7 +36,6 @@ using rwbtest::SeenRequest;
 using rwbtest::client;
 using rwbtest::completion;
 using rwbtest::judgeScript;
-using rwbtest::kJudgePath;
 using rwbtest::output;
 using rwbtest::question;
 using rwbtest::userText;
@@ -45,6 +44,7 @@ using json = nlohmann::json;
 namespace {
 
 constexpr double kTol = 1e-12;
+constexpr const char *kPath = rwbtest::kJudgePath;
 std::unique_ptr<reward::Reward> make(const std::string &name, std::shared_ptr<const judge::JudgeClient> c,
                                      const std::string &options = "")
 {
@@ -70,7 +70,7 @@ private Q_SLOTS:
 
 void TestJudgeRewards::legal()
 {
-    ScriptedServer server(judgeScript, false, kJudgePath);
+    ScriptedServer server(judgeScript, false, kPath);
     const auto c = client(server);
     const auto coverage = make("coverage", c);
     const auto consistency = make("consistency", c);
@@ -113,7 +113,7 @@ void TestJudgeRewards::legal()
 
 void TestJudgeRewards::rubricExplicit()
 {
-    ScriptedServer server(judgeScript, false, kJudgePath);
+    ScriptedServer server(judgeScript, false, kPath);
     const auto c = client(server);
     const task::LegalQaExample e(question());
     // Rubric: E5 "30日以内", I3 "届出", P−2 "14日以内"; Σw⁺ = 8.
@@ -186,7 +186,7 @@ void TestJudgeRewards::rubricOverride()
     //   worse ("14日以内です"):  −2 / 8 → 0
     // Per item, a request shows the item's weight and criterion: the two edited items are
     // new requests, the pitfall's are the same ones and come from the client's memory.
-    ScriptedServer server(judgeScript, false, kJudgePath);
+    ScriptedServer server(judgeScript, false, kPath);
     const auto c = client(server);
     const auto e = std::make_shared<const task::LegalQaExample>(question());
     const task::LegalQaCompletion right(*e, output("30日以内に届出が必要です。"));
@@ -226,7 +226,7 @@ void TestJudgeRewards::rubricOverride()
 
 void TestJudgeRewards::rubricImplicitAndLikert()
 {
-    ScriptedServer server(judgeScript, false, kJudgePath);
+    ScriptedServer server(judgeScript, false, kPath);
     const auto c = client(server);
     const task::LegalQaExample e(question());
     const task::LegalQaCompletion right(e, output("30日以内です。"));
@@ -261,7 +261,7 @@ void TestJudgeRewards::geval()
                       {{"token", "}"}, {"logprob", 0.0}, {"top_logprobs", json::array()}}})}};
     ScriptedServer server([&](int, const SeenRequest &, httplib::Response &res) {
         res.set_content(completion("{\"rating\": 7}", logprobs), "application/json");
-    }, false, kJudgePath);
+    }, false, kPath);
     const auto c = client(server);
     const task::LegalQaExample e(question());
     const task::LegalQaCompletion a(e, output("30日以内です。"));
@@ -276,7 +276,7 @@ void TestJudgeRewards::geval()
 
 void TestJudgeRewards::failuresAreNone()
 {
-    ScriptedServer server(judgeScript, false, kJudgePath);
+    ScriptedServer server(judgeScript, false, kPath);
     const auto c = client(server, /*retries=*/1);
     const auto coverage = make("coverage", c);
     const task::LegalQaExample e(question());
@@ -311,7 +311,7 @@ void TestJudgeRewards::failuresAreNone()
 
 void TestJudgeRewards::compositeAndConfig()
 {
-    ScriptedServer server(judgeScript, false, kJudgePath);
+    ScriptedServer server(judgeScript, false, kPath);
     QTemporaryDir dir;
     const std::string cfg = R"({"task": "legal_qa", "components": [
         {"reward": "citation_f1", "weight": 1},
@@ -425,7 +425,7 @@ void TestJudgeRewards::explicitAgainstReferenceGrader()
         const std::string value = item.substr(a + 3, b - a - 3);
         const bool met = response.find(value) != std::string::npos;
         res.set_content(completion(json{{"explanation", "oracle"}, {"criteria_met", met}}.dump()), "application/json");
-    }, false, kJudgePath);
+    }, false, kPath);
     const auto c = client(oracle);
     const auto r = make("rubric_explicit", c);
     const data::LegalQuestionReadResult read =
