@@ -13,13 +13,7 @@ ChatRecord parseChatLine(std::string_view text, const std::string &source, size_
     r.line = jf::parseObject(text, place);
     r.lineNumber = lineNumber;
     const nlohmann::json &obj = r.line;
-    const nlohmann::json &id = jf::require(obj, "id", place);
-    if (id.is_string())
-        r.id = id.get<std::string>();
-    else if (id.is_number_integer())
-        r.id = std::to_string(id.get<long long>());
-    else
-        jf::fail(place, std::string("field \"id\" must be a string or an integer, not ") + id.type_name());
+    r.id = jf::requireId(obj, place);
     if (auto t = obj.find("task"); t != obj.end() && jf::asString(*t, "task", place) != kChatTask)
         jf::fail(place, "unknown task \"" + t->get<std::string>() + "\" (allowed: chat)");
 
