@@ -521,7 +521,12 @@ void TestCli::judgeCheckAndRubricGenerate()
     rwbtest::ScriptedServer server([](int, const rwbtest::SeenRequest &req, httplib::Response &res) {
         const std::string user = req.body["messages"].back()["content"].get<std::string>();
         nlohmann::json content;
-        if (user.find("rubric items") != std::string::npos) {
+        if (user.find("<student_answer>") != std::string::npos) { // a legal grade: always full, consistent
+            content = {{"point_thought", "p"}, {"student_points", nlohmann::json::array()},
+                       {"reference_points", nlohmann::json::array()},
+                       {"coverage", {{"thought", "t"}, {"score", "full-coverage"}}},
+                       {"contradiction", {{"thought", "t"}, {"score", "no-contradiction"}}}};
+        } else if (user.find("rubric items") != std::string::npos) {
             nlohmann::json items = nlohmann::json::array();
             const int n = user.find("30日以内") != std::string::npos ? 2 : 7; // too few for one question
             for (int i = 0; i < n; ++i)
@@ -565,6 +570,44 @@ void TestCli::judgeCheckAndRubricGenerate()
     const Result down = runRwb({"judge", "check", "--config", downFile});
     QCOMPARE(down.exitCode, 1);
     QVERIFY2(down.err.contains("could not connect"), qPrintable(down.err));
+
+    // rwb judge data on two bundled questions, then rwb judge eval of a judge that always
+    // says full coverage and no contradiction: every coverage label "full" the data holds is
+    // recalled, precision is their share; contradiction is never found (recall 0).
+    const Result data = runRwb({"judge", "data", "--input", resourcePath("samples/legal_qa_samples.jsonl"), "--out",
+                                dir.filePath("jd.jsonl"), "--limit", "2"});
+    QVERIFY2(data.exitCode == 0, qPrintable(data.err));
+    int n = 0, full = 0, contradictions = 0;
+    {
+        QFile f(dir.filePath("jd.jsonl"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const QJsonObject l = QJsonDocument::fromJson(line).object();
+            QCOMPARE(l.value("task").toString(), QString("chat"));
+            ++n;
+            full += l.value("coverage").toDouble() >= 1.0 ? 1 : 0;
+            contradictions += l.value("contradiction").toBool() ? 1 : 0;
+        }
+    }
+    QVERIFY(n >= 4 && full >= 1 && contradictions >= 1);
+    const Result agree = runRwb({"judge", "eval", "--config", judgeFile, "--data", dir.filePath("jd.jsonl"), "--json"});
+    QVERIFY2(agree.exitCode == 0, qPrintable(agree.err));
+    const QJsonObject a = parseObject(linesOf(agree.out).at(0));
+    QCOMPARE(a.value("requests").toInt(), n);
+    QCOMPARE(a.value("failed").toInt(), 0);
+    const QJsonObject fullLabel = a.value("coverage").toObject().value("labels").toArray().at(2).toObject();
+    QCOMPARE(fullLabel.value("label").toString(), QString("full"));
+    QCOMPARE(fullLabel.value("recall").toDouble(), 1.0);
+    QVERIFY(std::abs(fullLabel.value("precision").toDouble() - double(full) / n) < 1e-12);
+    const QJsonObject contra = a.value("contradiction").toObject().value("labels").toArray().at(0).toObject();
+    QCOMPARE(contra.value("support").toInt(), contradictions);
+    QCOMPARE(contra.value("recall").toDouble(), 0.0);
+    QVERIFY(contra.value("precision").isNull()); // never judged: nothing to divide by
+    const Result table = runRwb({"judge", "eval", "--config", judgeFile, "--data", dir.filePath("jd.jsonl")});
+    QVERIFY2(table.out.contains("coverage (n " + QString::number(n) + "; rows: reference, columns: judge)"),
+             qPrintable(table.out));
 
     // From facts: every bundled sample gets a rubric; a line without facts is reported.
     const QString samples = resourcePath("samples/legal_qa_samples.jsonl");

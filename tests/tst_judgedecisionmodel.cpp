@@ -6,7 +6,7 @@
 // last, live appends with refresh(), and the agreement of coverage and consistency with
 // the reference grader as exact confusion matrices, precision, recall and F1 (worked out
 // below; tolerance 1e-12).
-#include "confusionmatrix.h"
+#include "eval/confusionmatrix.h"
 #include "judgeconfusionmodel.h"
 #include "judgedecisionfilter.h"
 #include "judgedecisionmodel.h"
@@ -23,7 +23,7 @@
 #include <cmath>
 
 using namespace rwb;
-using rwb::widgets::ConfusionMatrix;
+using rwb::eval::ConfusionMatrix;
 using rwb::widgets::GradedQuantity;
 using rwb::widgets::JudgeConfusionModel;
 using rwb::widgets::JudgeDecisionFilter;

@@ -7,6 +7,7 @@
 // in the user message), so each expected value is worked out from the script by hand in
 // the comments. Tolerance 1e-12 (exact arithmetic on small fractions).
 #include "data/jsonl.h"
+#include "judge/judgeagreement.h"
 #include "judge/judgeclient.h"
 #include "judge/judgeconfig.h"
 #include "judge/rubric.h"
@@ -28,6 +29,7 @@
 #include "scriptedjudge.h"
 
 #include <cmath>
+#include <fstream>
 #include <map>
 
 using namespace rwb;
@@ -66,6 +68,7 @@ private Q_SLOTS:
     void badOptions();
     void explicitAgainstReferenceGrader();
     void judgeTrainingData();
+    void agreementWithLabels();
 };
 
 void TestJudgeRewards::legal()
@@ -538,6 +541,101 @@ void TestJudgeRewards::judgeTrainingData()
     }
     // Deterministic for (seed, index); another index draws again.
     QCOMPARE(judge::legalJudgeExamples(q, others, 1, 0)[2].answer, examples[2].answer);
+}
+
+// rwb judge eval's core: six labelled requests, a judge scripted to answer five of them
+// with chosen grades and the sixth with no JSON. Worked by hand (rows: reference):
+//   coverage over the 5 read: full → {full 1, partial 1}; partial → {partial 1}; none → {none 2}
+//     full     P 1/1,  R 1/2, F1 2·1/(1+2) = 0.667
+//     partial  P 1/2,  R 1/1, F1 2·1/(2+1) = 0.667
+//     none     P 2/2,  R 2/2, F1 1;   agreement 4/5
+//   contradiction: contradiction → {contradiction 1, consistent 1}; consistent → {consistent 3}
+//     contradiction  P 1/1, R 1/2, F1 0.667;  consistent  P 3/4, R 3/3, F1 6/7 = 0.857
+void TestJudgeRewards::agreementWithLabels()
+{
+    struct Case {
+        const char *id, *kind;
+        double coverage;
+        bool contradiction;
+        double judgedCoverage;
+        bool judgedContradiction;
+    };
+    const std::vector<Case> cases{
+        {"A1", "right", 1.0, false, 1.0, false},  {"A2", "right", 1.0, false, 0.5, false},
+        {"A3", "wrong", 0.5, true, 0.5, true},    {"A4", "wrong_vague", 0.0, true, 0.0, false},
+        {"A5", "other", 0.0, false, 0.0, false},  {"A6", "vague", 0.5, false, 0.0, false}};
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("labelled.jsonl").toStdString();
+    {
+        std::ofstream out(path);
+        for (const Case &c : cases) {
+            json messages = json::array();
+            for (const judge::ChatMessage &m : judge::legalCoverageMessages("届出の期限は。", "30日以内です。", c.id))
+                messages.push_back({{"role", m.role}, {"content", m.content}});
+            out << json{{"id", c.id}, {"task", "chat"}, {"messages", messages}, {"completion", "{}"},
+                        {"label", c.kind}, {"coverage", c.coverage}, {"contradiction", c.contradiction}}
+                       .dump()
+                << "\n";
+        }
+    }
+    ScriptedServer server([&](int, const SeenRequest &req, httplib::Response &res) {
+        const std::string user = userText(req);
+        for (const Case &c : cases)
+            if (user.find(std::string("<student_answer>\n") + c.id + "\n") != std::string::npos) {
+                const std::string reply = std::string(c.id) == "A6"
+                                              ? "I cannot grade this."
+                                              : judge::legalVerdictTarget(c.judgedCoverage, c.judgedContradiction, {},
+                                                                          {"30日以内"});
+                res.set_content(completion(reply), "application/json");
+                return;
+            }
+        res.status = 400;
+    }, false, kPath);
+    const std::vector<judge::LabelledRequest> requests = judge::readLabelledRequests(path);
+    QCOMPARE(requests.size(), size_t(6));
+    QCOMPARE(requests[2].kind, std::string("wrong"));
+    size_t progressed = 0;
+    const judge::LegalAgreement a =
+        judge::measureLegalAgreement(*client(server), requests, 4, [&](size_t done, size_t total) {
+            QCOMPARE(total, size_t(6));
+            progressed = done;
+        });
+    QCOMPARE(progressed, size_t(6));
+    QCOMPARE(a.requests, size_t(6));
+    QCOMPARE(a.failed, size_t(1));
+    QVERIFY(!a.items[5].ok);
+    QVERIFY2(a.items[5].error.find("could not be read") != std::string::npos, a.items[5].error.c_str());
+    QCOMPARE(a.coverage.total(), 5);
+    QCOMPARE(a.coverage.precision(2), 1.0);
+    QCOMPARE(a.coverage.recall(2), 0.5);
+    QVERIFY(std::abs(a.coverage.f1(2) - 2.0 / 3.0) < 1e-12);
+    QCOMPARE(a.coverage.precision(1), 0.5);
+    QCOMPARE(a.coverage.recall(1), 1.0);
+    QCOMPARE(a.coverage.f1(0), 1.0);
+    QCOMPARE(a.coverage.agreement(), 0.8);
+    QCOMPARE(a.consistency.precision(0), 1.0);
+    QCOMPARE(a.consistency.recall(0), 0.5);
+    QCOMPARE(a.consistency.precision(1), 0.75);
+    QVERIFY(std::abs(a.consistency.f1(1) - 6.0 / 7.0) < 1e-12);
+    QCOMPARE(a.byKind.at("right").n, size_t(2));
+    QCOMPARE(a.byKind.at("right").coverageAgrees, size_t(1));
+    QCOMPARE(a.byKind.at("wrong_vague").consistencyAgrees, size_t(0));
+    QCOMPARE(a.byKind.at("vague").coverageAgrees, size_t(0)); // failed: counted as a disagreement
+
+    // Bad labels are named with their file, line and field.
+    {
+        std::ofstream out(path, std::ios::app);
+        out << R"({"id": "B1", "messages": [{"role": "user", "content": "x"}], "coverage": "high", "contradiction": false})"
+            << "\n";
+    }
+    try {
+        judge::readLabelledRequests(path);
+        QFAIL("a bad coverage label was read");
+    } catch (const data::InputException &e) {
+        QCOMPARE(e.error().line, size_t(7));
+        QVERIFY2(std::string(e.what()).find("field \"coverage\" must be a number within 0–1") != std::string::npos,
+                 e.what());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestJudgeRewards)

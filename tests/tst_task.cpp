@@ -201,6 +201,7 @@ private Q_SLOTS:
     void aTaskOfTheTestTrainsWithGrpo();
     void aTaskOfTheTestFineTunesAndEvaluates();
     void aJudgedRunGoesOnThroughJudgeFailures();
+    void chatTask();
 
 private:
     QTemporaryDir m_dir;
@@ -220,7 +221,7 @@ void TestTask::initTestCase()
 void TestTask::builtinCatalog()
 {
     const task::Catalog &c = task::Catalog::builtin();
-    QCOMPARE(c.names(), (std::vector<std::string>{"company_extraction", "legal_qa"}));
+    QCOMPARE(c.names(), (std::vector<std::string>{"company_extraction", "legal_qa", "chat"}));
     const task::Task &t = c.get("company_extraction", "x", "task");
     // Extraction as a task: the prompt, target, parse and metrics of the first paper.
     const task::ExtractionExample e([] {
@@ -261,13 +262,13 @@ void TestTask::rewardRefusesAnotherTasksData()
 void TestTask::unknownTaskIsNamed()
 {
     const task::Catalog catalog = echoCatalog();
-    QCOMPARE(catalog.names(), (std::vector<std::string>{"company_extraction", "legal_qa", "echo"}));
+    QCOMPARE(catalog.names(), (std::vector<std::string>{"company_extraction", "legal_qa", "chat", "echo"}));
     try {
         catalog.get("legal", "cfg.json", "task");
         QFAIL("expected an error");
     } catch (const data::InputException &e) {
         QCOMPARE(QString::fromStdString(e.error().toString()),
-                 QString("cfg.json: task: unknown task \"legal\" (allowed: company_extraction, legal_qa, echo)"));
+                 QString("cfg.json: task: unknown task \"legal\" (allowed: company_extraction, legal_qa, chat, echo)"));
     }
 }
 
@@ -480,6 +481,106 @@ void TestTask::aTaskOfTheTestFineTunesAndEvaluates()
     }
     QCOMPARE(lines, 3);
     QCOMPARE(e.metrics[0].second, right / 3.0);
+}
+
+// The chat task (task/chattask.h): lines in the OpenAI messages shape, the prompt the
+// model's chat prompt, the reply the target; metrics worked by hand; bad lines named; a
+// stored example rebuilt; SFT and evaluation run on it.
+void TestTask::chatTask()
+{
+    const task::Task &t = task::Catalog::builtin().get("chat", "x", "task");
+    const QString path = m_dir.path() + "/chat.jsonl";
+    QVERIFY(writeFile(path,
+                      R"({"id": "c1", "task": "chat", "messages": [{"role": "system", "content": "Grade."}, {"role": "user", "content": "A?"}], "completion": "{\"score\": 1, \"why\": \"ok\"}", "label": "right", "coverage": 1.0})" "\n"
+                      R"({"id": 2, "messages": [{"role": "user", "content": "B?"}, {"role": "assistant", "content": "plain"}]})" "\n"));
+    const std::vector<task::Record> records = t.read(path.toStdString(), {});
+    QCOMPARE(records.size(), size_t(2));
+    QCOMPARE(records[0].kind, std::string("right"));
+    QVERIFY(records[1].hasCompletion); // the last assistant message
+    QCOMPARE(records[1].completion, std::string("plain"));
+    const task::Example &e1 = *records[0].example;
+    const task::Example &e2 = *records[1].example;
+    QCOMPARE(e2.id(), std::string("2"));
+    const tokenizer::PromptFormat plain;
+    QCOMPARE(t.prompt(e1, plain, false), plain.chatPrompt({{"system", "Grade."}, {"user", "A?"}}));
+    QCOMPARE(t.prompt(e2, plain, false), plain.chatPrompt({{"user", "B?"}})); // the reply is not in the prompt
+    QCOMPARE(t.sftTarget(e1, false), std::string(R"({"score": 1, "why": "ok"})"));
+
+    // Metrics. e1's gold is a JSON object of 2 fields, e2's is text.
+    //   e1 exact (spaces aside)            → exact, json, fields 2/2
+    //   e1 {"score": 1, "why": "no"}       → json, fields 1/2
+    //   e1 "score 1"                       → not JSON, fields 0
+    //   e2 "plain "                        → exact (not counted in json_valid / field_match)
+    // exact_match 2/4; json_valid 2/3; field_match (1 + 0.5 + 0) / 3 = 0.5.
+    auto m = t.metrics();
+    const auto exact = t.parse(e1, "  {\"score\": 1, \"why\": \"ok\"}\n", false);
+    const auto half = t.parse(e1, R"({"why": "no", "score": 1})", false);
+    const auto text = t.parse(e1, "score 1", false);
+    const auto other = t.parse(e2, "plain ", false);
+    for (const auto &[e, c] : std::vector<std::pair<const task::Example *, const task::Completion *>>{
+             {&e1, exact.get()}, {&e1, half.get()}, {&e1, text.get()}, {&e2, other.get()}})
+        m->add(*e, *c);
+    const auto r = m->result();
+    QCOMPARE(r[0], (std::pair<std::string, double>{"exact_match", 0.5}));
+    QCOMPARE(r[1].first, std::string("json_valid"));
+    QVERIFY(std::abs(r[1].second - 2.0 / 3.0) < 1e-12);
+    QCOMPARE(r[2], (std::pair<std::string, double>{"field_match", 0.5}));
+    QVERIFY(m->correct(e1, *exact));
+    QVERIFY(!m->correct(e1, *half));
+    const auto categories = t.failureCategories();
+    QCOMPARE(categories[t.failureCategory(e1, *exact)].key, std::string("exact"));
+    QCOMPARE(categories[t.failureCategory(e1, *half)].key, std::string("field_mismatch"));
+    QCOMPARE(categories[t.failureCategory(e1, *text)].key, std::string("not_json"));
+    QCOMPARE(categories[t.failureCategory(e2, *t.parse(e2, "other", false))].key, std::string("different"));
+
+    // The prediction line keeps the line's other fields; the stored example comes back.
+    const nlohmann::json line = nlohmann::json::parse(t.predictionLine(e1, "x"));
+    QCOMPARE(line["completion"].get<std::string>(), std::string("x"));
+    QCOMPARE(line["coverage"].get<double>(), 1.0);
+    const auto back = t.exampleFromStore(e1.metaJson(), e1.goldText(), "store");
+    QCOMPARE(t.prompt(*back, plain, false), t.prompt(e1, plain, false));
+    QCOMPARE(back->goldText(), e1.goldText());
+    QVERIFY(nlohmann::json::parse(e2.metaJson())["messages"].size() == 1);
+
+    // Bad lines: named by file, line and field.
+    const auto refused = [&](const char *text, const std::string &reason) {
+        QVERIFY(writeFile(m_dir.path() + "/bad.jsonl", QByteArray(text) + "\n"));
+        try {
+            t.read((m_dir.path() + "/bad.jsonl").toStdString(), {});
+            QFAIL(text);
+        } catch (const data::InputException &e) {
+            QVERIFY2(e.error().line == 1 && e.error().reason == reason, e.what());
+        }
+    };
+    refused(R"({"id": "a", "messages": []})", "field \"messages\" is empty");
+    refused(R"({"id": "a", "messages": [{"role": "bot", "content": "x"}]})",
+            "field \"messages[0].role\" is \"bot\" (allowed: system, user, assistant)");
+    refused(R"({"id": "a", "messages": [{"role": "user"}]})", "missing field \"content\"");
+    refused(R"({"id": "a", "task": "legal_qa", "messages": [{"role": "user", "content": "x"}]})",
+            "unknown task \"legal_qa\" (allowed: chat)");
+
+    // SFT on the replies and evaluation with the task's metrics.
+    train::SftConfig sft;
+    sft.model = (m_dir.path() + "/tiny").toStdString();
+    sft.output = (m_dir.path() + "/chat_sft").toStdString();
+    sft.trainData = path.toStdString();
+    sft.task = "chat";
+    sft.batchSize = 2;
+    sft.threads = 1;
+    const train::SftResult s = train::runSft(sft, task::Catalog::builtin());
+    QCOMPARE(s.examples, 2);
+    QVERIFY(std::isfinite(s.finalLoss));
+    train::EvaluationOptions o;
+    o.model = (m_dir.path() + "/tiny").toStdString();
+    o.adapter = sft.output;
+    o.data = path.toStdString();
+    o.task = "chat";
+    o.maxNewTokens = 4;
+    o.threads = 1;
+    const train::EvaluationResult ev = train::runEvaluation(o, task::Catalog::builtin());
+    QCOMPARE(ev.examples, size_t(2));
+    QCOMPARE(ev.metrics.size(), size_t(3));
+    QCOMPARE(ev.metrics[2].first, std::string("field_match"));
 }
 
 QTEST_APPLESS_MAIN(TestTask)

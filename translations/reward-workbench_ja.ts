@@ -3304,6 +3304,38 @@ The change is stored with its step and marked on the curves.</source>
             <translation>不完全な回答</translation>
         </message>
         <message>
+            <source>Exact match</source>
+            <translation>完全一致</translation>
+        </message>
+        <message>
+            <source>Not JSON</source>
+            <translation>JSON でない</translation>
+        </message>
+        <message>
+            <source>Field mismatch</source>
+            <translation>フィールド不一致</translation>
+        </message>
+        <message>
+            <source>Different</source>
+            <translation>不一致</translation>
+        </message>
+        <message>
+            <source>The reply is the gold reply (white space at the ends aside).</source>
+            <translation>返答が正解の返答と同じ（両端の空白は除く）。</translation>
+        </message>
+        <message>
+            <source>The gold reply is a JSON object and the reply is not one.</source>
+            <translation>正解の返答は JSON オブジェクトだが、返答はそうでない。</translation>
+        </message>
+        <message>
+            <source>Both are JSON objects, but a field of the gold has another value or is missing.</source>
+            <translation>どちらも JSON オブジェクトだが、正解のフィールドに値の異なるものか欠けているものがある。</translation>
+        </message>
+        <message>
+            <source>The gold reply is not a JSON object and the reply differs from it.</source>
+            <translation>正解の返答は JSON オブジェクトでなく、返答がそれと異なる。</translation>
+        </message>
+        <message>
             <source>Cites exactly the gold sections in the prompt, states every reference fact and contradicts none.</source>
             <translation>プロンプト内の正解条文をちょうど引用し、参照事実をすべて記載し、矛盾がない。</translation>
         </message>

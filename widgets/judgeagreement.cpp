@@ -2,6 +2,8 @@
 
 #include "judgeverdictsummary.h"
 
+#include "judge/judgeagreement.h"
+
 #include <QCoreApplication>
 
 #include <cmath>
@@ -34,8 +36,8 @@ int label(GradedQuantity q, double value)
     if (std::isnan(value))
         return -1;
     switch (q) {
-    case GradedQuantity::Coverage: return value <= 0.0 ? 0 : value < 1.0 ? 1 : 2;
-    case GradedQuantity::Consistency: return value < 0.5 ? 0 : 1;
+    case GradedQuantity::Coverage: return judge::coverageLabel(value);
+    case GradedQuantity::Consistency: return judge::consistencyLabel(value);
     case GradedQuantity::None: break;
     }
     return -1;

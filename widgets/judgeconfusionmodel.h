@@ -1,11 +1,13 @@
 #pragma once
 
-#include "confusionmatrix.h"
+#include "eval/confusionmatrix.h"
 #include "judgeagreement.h"
 
 #include <QAbstractTableModel>
 
 namespace rwb::widgets {
+
+using eval::ConfusionMatrix;
 
 // One graded reward's confusion matrix as a table: a row per label of the reference grader
 // and a column per label of the judge, the counts in the cells (the diagonal, where they

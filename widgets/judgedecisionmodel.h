@@ -1,6 +1,6 @@
 #pragma once
 
-#include "confusionmatrix.h"
+#include "eval/confusionmatrix.h"
 #include "judgeagreement.h"
 #include "judgeverdictsummary.h"
 
@@ -16,6 +16,8 @@
 class QThread;
 
 namespace rwb::widgets {
+
+using eval::ConfusionMatrix;
 
 // One judge call of a run as the decisions table lists it: everything but the request and
 // the raw reply (JudgeDecisionDetailView reads those for the one shown), with the verdict

@@ -471,6 +471,14 @@ QString TaskPresenter::failureCategoryName(const QString &key, const QString &fa
         return QCoreApplication::translate("TaskPresenter", "Contradiction");
     if (key == QLatin1String("incomplete"))
         return QCoreApplication::translate("TaskPresenter", "Incomplete answer");
+    if (key == QLatin1String("exact"))
+        return QCoreApplication::translate("TaskPresenter", "Exact match");
+    if (key == QLatin1String("not_json"))
+        return QCoreApplication::translate("TaskPresenter", "Not JSON");
+    if (key == QLatin1String("field_mismatch"))
+        return QCoreApplication::translate("TaskPresenter", "Field mismatch");
+    if (key == QLatin1String("different"))
+        return QCoreApplication::translate("TaskPresenter", "Different");
     return fallback;
 }
 
@@ -493,6 +501,14 @@ QString TaskPresenter::failureCategoryExplanation(const QString &key, const QStr
         return QCoreApplication::translate("TaskPresenter", "Cites the right sections but states a reference fact with another value (a deadline, an amount, an authority).");
     if (key == QLatin1String("incomplete"))
         return QCoreApplication::translate("TaskPresenter", "Cites the right sections and contradicts nothing, but leaves out a reference fact.");
+    if (key == QLatin1String("exact"))
+        return QCoreApplication::translate("TaskPresenter", "The reply is the gold reply (white space at the ends aside).");
+    if (key == QLatin1String("not_json"))
+        return QCoreApplication::translate("TaskPresenter", "The gold reply is a JSON object and the reply is not one.");
+    if (key == QLatin1String("field_mismatch"))
+        return QCoreApplication::translate("TaskPresenter", "Both are JSON objects, but a field of the gold has another value or is missing.");
+    if (key == QLatin1String("different"))
+        return QCoreApplication::translate("TaskPresenter", "The gold reply is not a JSON object and the reply differs from it.");
     return fallback;
 }
 

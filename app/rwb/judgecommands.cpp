@@ -1,4 +1,6 @@
-// rwb judge check: a test call to the judge a config names. rwb rubric generate: rubrics
+// rwb judge check: a test call to the judge a config names. rwb judge data: labelled
+// requests to train a judge on; rwb judge eval: a judge's agreement with their labels.
+// rwb rubric generate: rubrics
 // for a task's questions, from their reference facts or asked of a judge.
 
 #include "cli.h"
@@ -6,17 +8,21 @@
 
 #include "data/jsonl.h"
 #include "data/legalquestion.h"
+#include "judge/judgeagreement.h"
 #include "judge/judgeclient.h"
 #include "judge/judgeconfig.h"
 #include "judge/judgedata.h"
 #include "judge/rubricgen.h"
 
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 namespace rwb::cli {
 
@@ -28,6 +34,8 @@ const char *const kJudgeHelp = R"(rwb judge — the LLM judge of judge rewards
 
 Usage: rwb judge check --config C.json
        rwb judge data --input Q.jsonl --out O.jsonl [--seed N] [--limit N]
+       rwb judge eval --config C.json --data D.jsonl [--limit N] [--out R.jsonl] [--json]
+                      [--no-cache]
 
   check      send one small request to the judge the file names, without the cache, and
              print what came back: the model, latency, tokens, and the reply
@@ -40,6 +48,17 @@ Usage: rwb judge check --config C.json
              reference grader, as chat lines {"id", "task": "chat", "messages",
              "completion", "label", "coverage", "contradiction"}: the exact request of the
              coverage / consistency rewards and the verdict JSON to answer (rwb sft)
+
+  eval       how far to trust the judge C.json names: it grades every request of D.jsonl
+             (lines of rwb judge data, answers it did not train on), through the same
+             client, cache and reading as the coverage / consistency rewards; prints
+             precision / recall / F1 per label of coverage (none, partial, full) and of
+             contradiction against the reference grader's labels, the agreement per kind
+             of answer, the replies that failed or could not be read, tokens and time
+  --data     the labelled requests
+  --out      one JSON line per request: the labels, the judge's, the raw reply or error
+  --json     the result as one JSON object instead of the tables
+  --no-cache do not read or write the judge's cache file
 
 Exit code 0 when the judge answered, 1 when it did not (the message says why).
 )";
@@ -147,6 +166,123 @@ int judgeData(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
+std::string figure(double v)
+{
+    if (std::isnan(v))
+        return "—";
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
+json matrixJson(const eval::ConfusionMatrix &m, const char *const *labels)
+{
+    const auto num = [](double v) { return std::isnan(v) ? json(nullptr) : json(v); };
+    json perLabel = json::array();
+    json counts = json::array();
+    for (int l = 0; l < m.labels(); ++l) {
+        perLabel.push_back({{"label", labels[l]},
+                            {"precision", num(m.precision(l))},
+                            {"recall", num(m.recall(l))},
+                            {"f1", num(m.f1(l))},
+                            {"support", m.referenceTotal(l)},
+                            {"judged", m.judgedTotal(l)}});
+        json row = json::array();
+        for (int j = 0; j < m.labels(); ++j)
+            row.push_back(m.count(l, j));
+        counts.push_back(std::move(row));
+    }
+    return {{"labels", perLabel}, {"agreement", num(m.agreement())}, {"macro_f1", num(m.macroF1())},
+            {"counts", counts}, {"n", m.total()}};
+}
+
+void printMatrix(const std::string &title, const eval::ConfusionMatrix &m, const char *const *labels)
+{
+    std::printf("%s (n %d; rows: reference, columns: judge)\n", title.c_str(), m.total());
+    std::printf("  %-14s %9s %9s %9s %8s   counts\n", "label", "precision", "recall", "F1", "support");
+    for (int l = 0; l < m.labels(); ++l) {
+        std::printf("  %-14s %9s %9s %9s %8d  ", labels[l], figure(m.precision(l)).c_str(), figure(m.recall(l)).c_str(),
+                    figure(m.f1(l)).c_str(), m.referenceTotal(l));
+        for (int j = 0; j < m.labels(); ++j)
+            std::printf(" %5d", m.count(l, j));
+        std::printf("\n");
+    }
+    std::printf("  agreement %s   macro F1 %s\n\n", figure(m.agreement()).c_str(), figure(m.macroF1()).c_str());
+}
+
+int judgeEval(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"config", "data", "limit", "out"}, {"json", "no-cache", "help"}});
+    if (args.has("help")) {
+        std::cout << kJudgeHelp;
+        return kExitOk;
+    }
+    judge::JudgeOptions options = loadJudge(args.required("config"));
+    if (args.has("no-cache"))
+        options.noCache = true;
+    const std::vector<judge::LabelledRequest> requests =
+        judge::readLabelledRequests(args.required("data"), static_cast<size_t>(args.number("limit", 0)));
+    const judge::JudgeClient client(options);
+    const bool tty = isatty(fileno(stderr)) != 0;
+    const judge::LegalAgreement a = judge::measureLegalAgreement(client, requests, 64, [&](size_t done, size_t total) {
+        std::cerr << "judge eval " << done << "/" << total << (tty ? "\r" : "\n") << std::flush;
+    });
+    if (tty)
+        std::cerr << "\n";
+    if (args.has("out"))
+        writeOutput(args.value("out"), [&](std::ostream &out) {
+            for (const judge::AgreementItem &i : a.items) {
+                nlohmann::ordered_json line;
+                line["id"] = i.id;
+                line["label"] = i.kind;
+                line["coverage"] = i.referenceCoverage;
+                line["contradiction"] = i.referenceContradiction;
+                line["ok"] = i.ok;
+                if (i.ok) {
+                    line["judged_coverage"] = i.judgedCoverage;
+                    line["judged_contradiction"] = i.judgedContradiction;
+                } else {
+                    line["error"] = i.error;
+                }
+                line["reply"] = i.reply;
+                out << line.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
+            }
+        });
+    json kinds = json::object();
+    for (const auto &[kind, k] : a.byKind)
+        kinds[kind.empty() ? "(none)" : kind] = {{"n", k.n},
+                                                 {"coverage_agrees", k.coverageAgrees},
+                                                 {"consistency_agrees", k.consistencyAgrees}};
+    const json result = {{"backend", client.backend().identity()},
+                         {"requests", a.requests},
+                         {"failed", a.failed},
+                         {"coverage", matrixJson(a.coverage, judge::kCoverageLabels)},
+                         {"contradiction", matrixJson(a.consistency, judge::kConsistencyLabels)},
+                         {"kinds", kinds},
+                         {"cache_hits", a.cacheHits},
+                         {"prompt_tokens", a.promptTokens},
+                         {"completion_tokens", a.completionTokens},
+                         {"seconds", a.seconds}};
+    if (args.has("json")) {
+        std::cout << result.dump() << "\n";
+    } else {
+        std::printf("judge %s on %zu requests: %zu failed or unreadable, %llu from the cache, %.1f s\n\n",
+                    client.backend().identity().c_str(), a.requests, a.failed,
+                    static_cast<unsigned long long>(a.cacheHits), a.seconds);
+        printMatrix("coverage", a.coverage, judge::kCoverageLabels);
+        printMatrix("contradiction", a.consistency, judge::kConsistencyLabels);
+        std::printf("%-14s %6s %10s %10s\n", "answer kind", "n", "coverage", "contradiction");
+        for (const auto &[kind, k] : a.byKind)
+            std::printf("%-14s %6zu %10s %10s\n", kind.empty() ? "(none)" : kind.c_str(), k.n,
+                        figure(k.n ? static_cast<double>(k.coverageAgrees) / static_cast<double>(k.n) : NAN).c_str(),
+                        figure(k.n ? static_cast<double>(k.consistencyAgrees) / static_cast<double>(k.n) : NAN).c_str());
+        std::printf("\n(agreement per kind counts a failed reply as a disagreement)\n");
+        std::printf("tokens: %lld prompt, %lld completion\n", static_cast<long long>(a.promptTokens),
+                    static_cast<long long>(a.completionTokens));
+    }
+    return a.failed == a.requests ? kExitFailure : kExitOk;
+}
+
 int rubricGenerate(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"input", "out", "judge", "min-items", "max-items", "limit"}, {"from-facts", "help"}});
@@ -215,7 +351,7 @@ int rubricGenerate(const std::vector<std::string> &argv)
 
 int judgeCommand(const std::vector<std::string> &args)
 {
-    return dispatch("judge", kJudgeHelp, args, {{"check", judgeCheck}, {"data", judgeData}});
+    return dispatch("judge", kJudgeHelp, args, {{"check", judgeCheck}, {"data", judgeData}, {"eval", judgeEval}});
 }
 
 int rubricCommand(const std::vector<std::string> &args)

@@ -42,6 +42,8 @@ Commands:
   embed           unit vectors of texts from an embedding backend (lexical, http:, hf:)
   bench embed     texts/s of an embedding backend and the semantic reward's cost per pair
   judge check     a test call to the LLM judge a reward config names
+  judge data      labelled requests to train a small legal-QA judge on (rwb sft, task chat)
+  judge eval      a judge's precision / recall / F1 against the reference grader's labels
   rubric generate rubrics for questions: from their reference facts, or written by a judge
   serve           an OpenAI-compatible HTTP server (chat completions, embeddings) over the engine
   bench serve     requests/s and tokens/s of rwb serve with 1, 8, 32 concurrent clients

@@ -69,4 +69,14 @@ std::vector<std::string> asStringArray(const nlohmann::json &value, const std::s
     return out;
 }
 
+std::string requireId(const nlohmann::json &obj, const Place &place)
+{
+    const nlohmann::json &id = require(obj, "id", place);
+    if (id.is_string())
+        return id.get<std::string>();
+    if (id.is_number_integer())
+        return std::to_string(id.get<long long>());
+    fail(place, std::string("field \"id\" must be a string or an integer, not ") + id.type_name());
+}
+
 } // namespace rwb::data::jsonfields

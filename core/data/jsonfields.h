@@ -32,6 +32,10 @@ int64_t asInteger(const nlohmann::json &value, const std::string &path, const Pl
 std::vector<int64_t> asIntegerArray(const nlohmann::json &value, const std::string &path, const Place &place);
 std::vector<std::string> asStringArray(const nlohmann::json &value, const std::string &path, const Place &place);
 
+// The line's "id": a string, or an integer read as its decimal string ("missing field",
+// "field \"id\" must be a string or an integer, not array").
+std::string requireId(const nlohmann::json &obj, const Place &place);
+
 // Throws InputException {place, reason}.
 [[noreturn]] void fail(const Place &place, const std::string &reason);
 

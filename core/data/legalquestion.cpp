@@ -61,13 +61,7 @@ LegalQuestion parseLegalQuestionLine(std::string_view line, const std::string &s
 
     LegalQuestion q;
     q.line = lineNo;
-    const nlohmann::json &id = jf::require(obj, "id", place);
-    if (id.is_string())
-        q.id = id.get<std::string>();
-    else if (id.is_number_integer())
-        q.id = std::to_string(id.get<long long>());
-    else
-        jf::fail(place, std::string("field \"id\" must be a string or an integer, not ") + id.type_name());
+    q.id = jf::requireId(obj, place);
     if (obj.contains("task")) {
         q.task = jf::asString(obj["task"], "task", place);
         if (q.task != kLegalQaTask)

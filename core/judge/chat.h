@@ -4,6 +4,8 @@
 // /v1/chat/completions call and the reply it gets, whatever backend answers it (an HTTP
 // server, or a model folder run in-process). See docs/judges.md.
 
+#include "tokenizer/promptformat.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,10 +13,9 @@
 
 namespace rwb::judge {
 
-struct ChatMessage {
-    std::string role;    // "system" | "user" | "assistant"
-    std::string content; // UTF-8
-};
+// One turn: role "system" | "user" | "assistant", UTF-8 content (the type prompt formats
+// render, so a request's messages go to a model as they are).
+using ChatMessage = tokenizer::ChatMessage;
 
 enum class ResponseFormat {
     Text,       // no response_format sent

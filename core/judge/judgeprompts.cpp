@@ -1,5 +1,6 @@
 #include "judge/judgeprompts.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -617,6 +618,23 @@ JudgeSchema legalSchema()
                                                           {"coverage", coverage},
                                                           {"contradiction", contradiction}})
                                                 .dump()};
+}
+
+ChatRequest rewardRequest(const SamplingParams &sampling, std::vector<ChatMessage> messages, const JudgeSchema &schema,
+                          bool geval)
+{
+    ChatRequest r;
+    r.messages = std::move(messages);
+    r.sampling = sampling;
+    if (r.sampling.responseFormat == ResponseFormat::JsonSchema) {
+        r.sampling.schemaName = schema.name;
+        r.sampling.schema = schema.schema;
+    }
+    if (geval) {
+        r.sampling.logprobs = true;
+        r.sampling.topLogprobs = std::max(r.sampling.topLogprobs, 5);
+    }
+    return r;
 }
 
 } // namespace rwb::judge

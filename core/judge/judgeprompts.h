@@ -51,6 +51,13 @@ struct JudgeSchema {
     std::string schema; // json_schema.schema
 };
 
+// The request a judge reward sends for `messages`: the client's sampling parameters
+// (`sampling`), with the schema as json_schema when they ask for json_schema replies, and
+// logprobs (at least the top 5) when the score is read by G-Eval (`geval`). Anything that
+// means to hit the rewards' cache (rwb judge eval) builds its requests with it too.
+ChatRequest rewardRequest(const SamplingParams &sampling, std::vector<ChatMessage> messages, const JudgeSchema &schema,
+                          bool geval);
+
 // The text of the key the score follows in each reply shape, for gevalScore's afterKey:
 // gevalScore(tokens, 1, 10, kRatingKey) for the rating kinds, gevalScore(tokens, 0, 10,
 // kItemScoreKey) / 10 for a continuous rubric item.

@@ -177,18 +177,7 @@ protected:
 
     judge::ChatRequest request(const Ask &a) const
     {
-        judge::ChatRequest r;
-        r.messages = a.messages;
-        r.sampling = m_client->options().sampling;
-        if (r.sampling.responseFormat == judge::ResponseFormat::JsonSchema) {
-            r.sampling.schemaName = a.schema.name;
-            r.sampling.schema = a.schema.schema;
-        }
-        if (m_options.geval) {
-            r.sampling.logprobs = true;
-            r.sampling.topLogprobs = std::max(r.sampling.topLogprobs, 5);
-        }
-        return r;
+        return judge::rewardRequest(m_client->options().sampling, a.messages, a.schema, m_options.geval);
     }
 
     std::string m_name;

@@ -21,7 +21,6 @@
 namespace rwb::judge {
 class JudgeClient;
 struct Rubric;
-struct ChatMessage;
 struct ChatChoice;
 enum class ItemMode;
 } // namespace rwb::judge

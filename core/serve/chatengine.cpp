@@ -103,10 +103,7 @@ void ChatEngine::shutdown()
 
 std::vector<int32_t> ChatEngine::promptIds(const std::vector<judge::ChatMessage> &messages) const
 {
-    std::vector<tokenizer::ChatMessage> turns;
-    for (const judge::ChatMessage &m : messages)
-        turns.push_back({m.role, m.content});
-    return m_format->chatPromptIds(turns, *m_tokenizer);
+    return m_format->chatPromptIds(messages, *m_tokenizer);
 }
 
 ChatCompletion ChatEngine::complete(const judge::ChatRequest &request)

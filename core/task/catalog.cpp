@@ -2,6 +2,7 @@
 
 #include "data/extractionrecord.h"
 #include "data/jsonl.h"
+#include "task/chattask.h"
 #include "task/extractiontask.h"
 #include "task/legalqatask.h"
 
@@ -18,6 +19,7 @@ const Catalog &Catalog::builtin()
         c.m_rewards = reward::Registry::builtin();
         c.addTask(std::make_shared<ExtractionTask>());
         c.addTask(std::make_shared<LegalQaTask>());
+        c.addTask(std::make_shared<ChatTask>());
         return c;
     }();
     return catalog;

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-namespace rwb::widgets {
+namespace rwb::eval {
 
 // Counts of (reference label, judged label) pairs over k labels 0 … k−1, and the
 // agreement figures a judge is trusted by (the legal-QA paper's table 3 reports them for
@@ -38,4 +38,4 @@ private:
     std::vector<int> m_counts; // row-major: reference × judged
 };
 
-} // namespace rwb::widgets
+} // namespace rwb::eval

@@ -1,9 +1,9 @@
-#include "confusionmatrix.h"
+#include "eval/confusionmatrix.h"
 
 #include <cstddef>
 #include <limits>
 
-namespace rwb::widgets {
+namespace rwb::eval {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -88,4 +88,4 @@ double ConfusionMatrix::macroF1() const
     return n > 0 ? sum / n : kNaN;
 }
 
-} // namespace rwb::widgets
+} // namespace rwb::eval
