@@ -133,6 +133,26 @@ bool waitForJudge(RewardDesigner &d, int ms = 20000)
     return d.model()->isJudging() ? done.wait(ms) : true;
 }
 
+// The scripted judge, 0.2 s an answer: slow enough to act while a re-score runs.
+void slowJudgeScript(int n, const SeenRequest &req, httplib::Response &res)
+{
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    rwbtest::judgeScript(n, req, res);
+}
+
+// Loads the samples and a config with a one-call-at-a-time judge at `url` into `d`; the
+// re-score it starts is still running.
+bool openSlow(RewardDesigner &d, const QString &samples, const QTemporaryDir &dir, const std::string &url,
+              const char *name)
+{
+    QString error;
+    if (!d.loadSamples(samples, &error) || !d.loadConfig(writeConfig(dir, url, /*concurrency=*/1, name), &error)) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    return true;
+}
+
 // Loads the samples and a config into `d` and waits for the judge's first re-score.
 bool openJudged(RewardDesigner &d, const QString &samples, const QString &config)
 {
@@ -396,14 +416,11 @@ void TestDesignerJudge::cancelStopsSending()
     ScriptedServer server(
         [&](int n, const SeenRequest &req, httplib::Response &res) {
             ++seen;
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            rwbtest::judgeScript(n, req, res);
+            slowJudgeScript(n, req, res);
         },
         false, rwbtest::kJudgePath);
     RewardDesigner d;
-    QString error;
-    QVERIFY(d.loadSamples(m_samples, &error));
-    QVERIFY(d.loadConfig(writeConfig(m_dir, server.url(), /*concurrency=*/1, "slow.json"), &error));
+    QVERIFY(openSlow(d, m_samples, m_dir, server.url(), "slow.json"));
     QSignalSpy finished(d.model(), &SampleScoreModel::judgingFinished);
     QTRY_VERIFY_WITH_TIMEOUT(seen.load() >= 1, 5000);
     QVERIFY(d.model()->isJudging());
@@ -434,16 +451,9 @@ void TestDesignerJudge::weightToZeroStopsAsking()
 {
     // One call at a time, 0.2 s each: rubric_explicit set to 0 while its first sample is
     // being judged is not asked for any more; coverage goes on to the end.
-    ScriptedServer server(
-        [&](int n, const SeenRequest &req, httplib::Response &res) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            rwbtest::judgeScript(n, req, res);
-        },
-        false, rwbtest::kJudgePath);
+    ScriptedServer server(slowJudgeScript, false, rwbtest::kJudgePath);
     RewardDesigner d;
-    QString error;
-    QVERIFY(d.loadSamples(m_samples, &error));
-    QVERIFY(d.loadConfig(writeConfig(m_dir, server.url(), /*concurrency=*/1, "zero.json"), &error));
+    QVERIFY(openSlow(d, m_samples, m_dir, server.url(), "zero.json"));
     QTRY_VERIFY_WITH_TIMEOUT(!server.requests().empty(), 5000);
     d.weightsEditor()->editWeight(RubricExplicit, 0);
     QVERIFY(waitForJudge(d, 30000));
