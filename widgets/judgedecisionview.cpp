@@ -1,5 +1,7 @@
 #include "judgedecisionview.h"
 
+#include "arrowsteps.h"
+
 #include "judgeconfusionmodel.h"
 #include "judgedecisiondetailview.h"
 #include "judgedecisionfilter.h"
@@ -672,17 +674,10 @@ void JudgeDecisionView::previous()
 
 bool JudgeDecisionView::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_table && event->type() == QEvent::KeyPress) {
-        const auto *key = static_cast<QKeyEvent *>(event);
-        if (key->modifiers() == Qt::NoModifier || key->modifiers() == Qt::KeypadModifier) {
-            if (key->key() == Qt::Key_Right) {
-                next();
-                return true;
-            }
-            if (key->key() == Qt::Key_Left) {
-                previous();
-                return true;
-            }
+    if (watched == m_table) {
+        if (const int step = arrowStep(event)) {
+            step > 0 ? next() : previous();
+            return true;
         }
     }
     return QWidget::eventFilter(watched, event);
