@@ -36,6 +36,7 @@
 #include "task/legalqatask.h"
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -50,6 +51,7 @@
 #include "scriptedjudge.h"
 
 #include <cmath>
+#include <set>
 
 using namespace rwb;
 using rwbtest::ScriptedServer;
@@ -230,6 +232,7 @@ private Q_SLOTS:
     void cancelStopsSending();
     void weightToZeroStopsAsking();
     void judgeThatDoesNotAnswer();
+    void closingDoesNotWaitForTheJudge();
     void callsLoggedForTheJudgeTab();
     void noJudgeNoCalls();
     void useJudgeSettings();
@@ -440,10 +443,16 @@ void TestDesignerJudge::cancelStopsSending()
             }
     QVERIFY(notScored >= 8);
     QVERIFY2(d.judgeStatus().startsWith("Cancelled"), qPrintable(d.judgeStatus()));
-    // Re-score asks for the rest; what came back before is answered from memory.
+    // Re-score asks for the rest; what came back before is answered from memory, and a
+    // call cut short by Cancel is asked again: 17 distinct requests, each answered once.
+    const int beforeRescore = seen.load();
     m->rescoreJudges();
     QVERIFY(waitForJudge(d, 30000));
-    QCOMPARE(seen.load(), 17);
+    std::set<std::string> distinct;
+    for (const SeenRequest &r : server.requests())
+        distinct.insert(r.body.dump());
+    QCOMPARE(distinct.size(), size_t(17));
+    QVERIFY2(seen.load() - beforeRescore >= 15 && seen.load() <= 19, qPrintable(QString::number(seen.load())));
     QVERIFY(std::abs(value(m, "q1-wrong", RubricExplicit) - 0.125) < kTol);
 }
 
@@ -488,6 +497,24 @@ void TestDesignerJudge::judgeThatDoesNotAnswer()
     QVERIFY2(status.contains("are None") && status.contains(QString::fromStdString(url)), qPrintable(status));
     // The rule scores are all there.
     QCOMPARE(m->componentValue(right, XmlFormat), 1.0);
+}
+
+void TestDesignerJudge::closingDoesNotWaitForTheJudge()
+{
+    // A judge that takes the requests and never answers (a server busy for minutes), with
+    // the default attempt timeout (60 s) and deadline (300 s): closing the Designer while
+    // its re-score waits cuts the calls short instead of waiting them out. 5 s leaves room
+    // for a busy machine; without the cut it would take 60 s.
+    rwbtest::RawServer silent(rwbtest::RawServer::Mode::Silent);
+    QVERIFY(silent.ok());
+    auto d = std::make_unique<RewardDesigner>();
+    QVERIFY(openSlow(*d, m_samples, m_dir, silent.url(), "silent.json"));
+    QTRY_VERIFY_WITH_TIMEOUT(silent.connections() >= 1, 5000);
+    QVERIFY(d->model()->isJudging());
+    QElapsedTimer t;
+    t.start();
+    d.reset();
+    QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
 }
 
 void TestDesignerJudge::callsLoggedForTheJudgeTab()

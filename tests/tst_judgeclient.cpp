@@ -15,9 +15,13 @@
 
 #include "loopbackserver.h"
 
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
 #include <set>
+#include <thread>
 
 using namespace rwb;
 using namespace rwb::judge;
@@ -109,6 +113,8 @@ private Q_SLOTS:
     void persistentCache();
     void concurrency();
     void cancelSending();
+    void cancelCutsAWaitingCallShort();
+    void cancelEndsTheWaitBeforeARetry();
     void badOptions();
 };
 
@@ -688,9 +694,9 @@ void TestJudgeClient::concurrency()
 void TestJudgeClient::cancelSending()
 {
     // Concurrency 1, every answer 0.3 s: the first call is in flight when the test cancels,
-    // so it finishes; the other five are not sent and fail at once as cancelled, without
+    // and is cut short; the other five are not sent and fail at once as cancelled, without
     // counting as failures or being remembered. After resumeSending() the same six
-    // requests send exactly those five (the first comes from memory).
+    // requests send all six again.
     std::atomic<int> seen{0};
     ScriptedServer server([&](int, const SeenRequest &, httplib::Response &res) {
         ++seen;
@@ -712,24 +718,130 @@ void TestJudgeClient::cancelSending()
     worker.join();
     QCOMPARE(seen.load(), 1);
     QCOMPARE(calls.size(), size_t(6));
-    QVERIFY2(calls[0].ok(), calls[0].error.c_str());
-    for (size_t i = 1; i < 6; ++i) {
+    for (size_t i = 0; i < 6; ++i) {
         QVERIFY(!calls[i].ok() && calls[i].cancelled);
         QCOMPARE(calls[i].error, std::string(kCancelledError));
-        QCOMPARE(calls[i].attempts, 0);
+        QCOMPARE(calls[i].attempts, i == 0 ? 1 : 0);
     }
     QCOMPARE(client.stats().failures, uint64_t(0));
     QCOMPARE(client.stats().calls, uint64_t(6));
-    // While cancelled, memory still answers and nothing is sent.
-    QVERIFY(client.run(requests[0]).ok());
+    // While cancelled, nothing is sent.
     QVERIFY(client.run(requests[1]).cancelled);
     QCOMPARE(seen.load(), 1);
     client.resumeSending();
     calls = client.run(requests);
     for (const JudgeCall &c : calls)
+        QVERIFY2(c.ok() && !c.cacheHit, c.error.c_str());
+    QCOMPARE(seen.load(), 7);
+    // Memory answers while cancelled.
+    client.cancelSending();
+    QVERIFY(client.run(requests[0]).ok());
+    client.resumeSending();
+}
+
+// A server that holds each request until the test lets it go (or 20 s pass), so that a
+// call is surely waiting for its answer when the test cancels.
+struct HeldServer {
+    std::mutex mutex;
+    std::condition_variable released;
+    bool let = false;
+    std::atomic<int> seen{0};
+    void hold()
+    {
+        ++seen;
+        std::unique_lock<std::mutex> lock(mutex);
+        released.wait_for(lock, std::chrono::seconds(20), [&] { return let; });
+    }
+    void letGo()
+    {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            let = true;
+        }
+        released.notify_all();
+    }
+    void waitForRequests(int n)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (seen.load() < n && t.elapsed() < 5000)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+};
+
+void TestJudgeClient::cancelCutsAWaitingCallShort()
+{
+    // The server takes the requests and does not answer (a judge busy for minutes): with
+    // a 60 s attempt timeout and a 300 s deadline, cancelSending() still ends the calls
+    // at once — the workbench closing during a re-score does not wait them out. Without
+    // the cut they would take 60 s; 5 s leaves room for a busy machine.
+    HeldServer held;
+    ScriptedServer server([&](int, const SeenRequest &, httplib::Response &res) {
+        held.hold();
+        res.set_content(completion("late"), "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(server));
+    o.concurrency = 2;
+    o.timeoutSeconds = 60;
+    o.deadlineSeconds = 300;
+    o.breakerThreshold = 1; // a cancelled call must not open it
+    JudgeClient client(o);
+    const std::vector<ChatRequest> requests = numberedRequests("w", 2);
+    std::vector<JudgeCall> calls;
+    std::thread worker([&] { calls = client.run(requests); });
+    held.waitForRequests(2);
+    QCOMPARE(held.seen.load(), 2);
+    QElapsedTimer t;
+    t.start();
+    client.cancelSending();
+    worker.join();
+    const qint64 took = t.elapsed();
+    held.letGo();
+    QVERIFY2(took < 5000, qPrintable(QString::number(took)));
+    for (const JudgeCall &c : calls) {
+        QVERIFY(c.cancelled);
+        QCOMPARE(c.error, std::string(kCancelledError));
+        QCOMPARE(c.attempts, 1);
+    }
+    QCOMPARE(client.stats().failures, uint64_t(0));
+    // Resumed: neither remembered as failed nor refused by a breaker; both asked again.
+    client.resumeSending();
+    calls = client.run(requests);
+    for (const JudgeCall &c : calls)
         QVERIFY2(c.ok(), c.error.c_str());
-    QVERIFY(calls[0].cacheHit && !calls[1].cacheHit);
-    QCOMPARE(seen.load(), 6);
+    QCOMPARE(held.seen.load(), 4);
+}
+
+void TestJudgeClient::cancelEndsTheWaitBeforeARetry()
+{
+    // 503 with Retry-After: 30: the client waits 30 s before its second attempt, unless
+    // cancelled, which ends the wait at once with the call cancelled after 1 attempt.
+    std::atomic<int> seen{0};
+    ScriptedServer server([&](int, const SeenRequest &, httplib::Response &res) {
+        ++seen;
+        res.status = 503;
+        res.set_header("Retry-After", "30");
+        res.set_content(R"({"error": {"message": "busy"}})", "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(server));
+    o.maxRetries = 3;
+    o.deadlineSeconds = 300;
+    JudgeClient client(o);
+    JudgeCall call;
+    std::thread worker([&] { call = client.run(numberedRequests("r", 1)[0]); });
+    QElapsedTimer t;
+    t.start();
+    while (seen.load() == 0 && t.elapsed() < 5000)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100)); // into the wait
+    client.cancelSending();
+    worker.join();
+    QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
+    QVERIFY2(call.cancelled, call.error.c_str());
+    QCOMPARE(call.attempts, 1);
+    QCOMPARE(seen.load(), 1);
+    QCOMPARE(client.stats().failures, uint64_t(0));
+    client.resumeSending();
 }
 
 void TestJudgeClient::badOptions()

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QDeadlineTimer>
 #include <QMetaObject>
 #include <QThread>
 
@@ -35,9 +36,12 @@ JudgeScorer::~JudgeScorer()
     m_next.reset();
     if (m_thread) {
         m_cancel = true;
-        if (m_running)
-            m_running->cancelSending();
-        m_thread->wait();
+        // Cancelled again while it runs: a call caught between taking its connection and
+        // sending misses the first cut (JsonHttpClient::cancel).
+        do {
+            if (m_running)
+                m_running->cancelSending();
+        } while (!m_thread->wait(QDeadlineTimer(100)));
         delete m_thread;
         if (m_running)
             m_running->resumeSending();

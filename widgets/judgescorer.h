@@ -41,12 +41,14 @@ struct JudgeCellResult {
 //
 // cancel() stops sending: the flag is checked between components and batches, and the
 // client's cancelSending() keeps back the calls of the batch in flight that are not sent
-// yet (those already sent finish). That batch's results are dropped (its verdicts stay in
-// the client's memory); finished(cancelled = true) follows.
+// yet and cuts those waiting for an http judge's answer short. That batch's results are
+// dropped (the verdicts that came stay in the client's memory); finished(cancelled =
+// true) follows.
 //
 // start() while a job runs cancels it and starts the new one once it has stopped (no
 // finished() for the one replaced). Signals come on the thread the scorer lives in; the
-// destructor cancels a running job and waits for it. GUI thread only.
+// destructor cancels a running job and waits for it: at once for an http judge, after
+// the generation in progress for a local one. GUI thread only.
 class JudgeScorer : public QObject {
     Q_OBJECT
 public:

@@ -135,10 +135,12 @@ public:
             attempts = r.attempts;
         } catch (const net::CallError &e) {
             attempts = e.attempts;
-            throw BackendError(e.what(), e.attempts);
+            throw BackendError(e.what(), e.attempts, e.cancelled);
         }
         return reply;
     }
+    void cancel() const override { m_client->cancel(); }
+    void resume() const override { m_client->resume(); }
 
 private:
     std::string m_model;
@@ -377,8 +379,17 @@ JudgeCall JudgeClient::callOne(const ChatRequest &request, const std::string &ke
             if (m_cache && !cut)
                 cacheWriteFailed = !m_cache->put(key, *call.reply);
         } catch (const BackendError &e) {
-            call.error = e.what();
             call.attempts = e.attempts;
+            if (e.cancelled) { // cut short by cancelSending(): not a failure, not remembered
+                call.error = kCancelledError;
+                call.cancelled = true;
+                call.latencySeconds = secondsSince(start);
+                std::lock_guard<std::mutex> lock(m_mutex);
+                ++m_stats.calls;
+                m_stats.attempts += static_cast<uint64_t>(call.attempts);
+                return call;
+            }
+            call.error = e.what();
         } catch (const std::exception &e) { // a local backend's engine error
             call.error = std::string("judge ") + m_backend->identity() + ": " + e.what();
         }
@@ -452,10 +463,12 @@ void JudgeClient::cancelSending() const
         m_cancelled = true;
     }
     m_slotFree.notify_all();
+    m_backend->cancel();
 }
 
 void JudgeClient::resumeSending() const
 {
+    m_backend->resume();
     m_cancelled = false;
 }
 

@@ -30,8 +30,12 @@ class JudgeCache;
 // A backend's failure: the message names the backend (its URL or folder) and what went
 // wrong; `attempts` HTTP attempts were made (0: nothing was sent).
 struct BackendError : std::runtime_error {
-    BackendError(const std::string &what, int attempts) : std::runtime_error(what), attempts(attempts) {}
+    BackendError(const std::string &what, int attempts, bool cancelled = false)
+        : std::runtime_error(what), attempts(attempts), cancelled(cancelled)
+    {
+    }
     int attempts = 0;
+    bool cancelled = false; // cut short by cancel(): no verdict, and not the judge's failure
 };
 
 // What answers chat requests. Implementations are thread-safe.
@@ -45,6 +49,11 @@ public:
     virtual std::string model() const = 0;
     // Answers one request; throws BackendError. `attempts` gets the HTTP attempts made.
     virtual ChatReply complete(const ChatRequest &request, int &attempts) const = 0;
+    // Cuts the calls in flight short (BackendError with `cancelled`) and refuses new ones
+    // until resume(), where the backend can: http shuts its sockets down; local finishes
+    // the generation it is in. Any thread.
+    virtual void cancel() const {}
+    virtual void resume() const {}
 };
 
 // The settings of a judge (a reward config's "judge" object; see judgeconfig.h).
@@ -72,7 +81,7 @@ struct JudgeOptions {
 };
 
 // The error of a call that JudgeClient::cancelSending() kept from being sent.
-inline constexpr const char *kCancelledError = "cancelled before it was sent";
+inline constexpr const char *kCancelledError = "cancelled before it was answered";
 
 // One call as it happened: what was asked, what came back or why nothing did.
 struct JudgeCall {
@@ -83,7 +92,7 @@ struct JudgeCall {
     int attempts = 0;               // HTTP attempts (0 for a cache hit)
     double latencySeconds = 0.0;    // the call's wall time (0 for a cache hit)
     bool cacheHit = false;          // answered from the cache (persistent or this client's memory)
-    bool cancelled = false;         // not sent: cancelSending() (error is kCancelledError)
+    bool cancelled = false;         // not sent or cut short: cancelSending() (error is kCancelledError)
     double cost = 0.0;              // tokens × prices; 0 for a cache hit
     bool ok() const { return reply.has_value(); }
 };
@@ -167,13 +176,14 @@ public:
     // be read, so that the next run asks again instead of reading the same garble.
     void forget(const std::string &key) const;
 
-    // Cancellation (the workbench's Cancel while a re-score runs): from cancelSending()
-    // until resumeSending(), a call that would go to the backend is not sent — also one
-    // waiting for a free `concurrency` slot — and fails at once with kCancelledError
-    // (JudgeCall::cancelled). Calls already sent finish, retries included; answers from
-    // this client's memory or the cache still come. A call kept back is neither counted
-    // as a failure nor remembered as one: the next run() after resumeSending() sends it.
-    // Any thread.
+    // Cancellation (the workbench's Cancel while a re-score runs, or its window closing):
+    // from cancelSending() until resumeSending(), a call that would go to the backend is
+    // not sent — also one waiting for a free `concurrency` slot — and fails at once with
+    // kCancelledError (JudgeCall::cancelled). Calls in flight are cut short where the
+    // backend can (http: at once, waits between retries included; local: after the
+    // generation in progress) and end the same way. Answers from this client's memory or
+    // the cache still come. A cancelled call is neither counted as a failure nor
+    // remembered as one: the next run() after resumeSending() sends it. Any thread.
     void cancelSending() const;
     void resumeSending() const;
     bool sendingCancelled() const { return m_cancelled.load(); }

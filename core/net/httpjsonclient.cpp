@@ -358,20 +358,40 @@ ClientStats JsonHttpClient::stats() const
     return m_stats;
 }
 
-std::unique_ptr<JsonHttpClient::Connection> JsonHttpClient::takeConnection() const
+std::shared_ptr<JsonHttpClient::Connection> JsonHttpClient::takeConnection() const
 {
     {
         std::lock_guard<std::mutex> lock(m_poolMutex);
         if (!m_pool.empty()) {
-            std::unique_ptr<Connection> c = std::move(m_pool.back());
+            std::shared_ptr<Connection> c = std::move(m_pool.back());
             m_pool.pop_back();
             return c;
         }
     }
-    return std::make_unique<Connection>(m_options);
+    return std::make_shared<Connection>(m_options);
 }
 
-void JsonHttpClient::returnConnection(std::unique_ptr<Connection> connection) const
+void JsonHttpClient::cancel() const
+{
+    std::vector<std::shared_ptr<Connection>> busy;
+    {
+        std::lock_guard<std::mutex> lock(m_poolMutex);
+        m_cancelled = true;
+        busy = m_busy;
+    }
+    m_wake.notify_all();
+    // Outside the lock: stop() may wait for a connect in progress. cpp-httplib's stop()
+    // shuts the socket of a request in flight down, which ends its read at once.
+    for (const std::shared_ptr<Connection> &c : busy)
+        c->client->stop();
+}
+
+void JsonHttpClient::resume() const
+{
+    m_cancelled = false;
+}
+
+void JsonHttpClient::returnConnection(std::shared_ptr<Connection> connection) const
 {
     std::lock_guard<std::mutex> lock(m_poolMutex);
     if (m_pool.size() < kMaxIdleConnections)
@@ -422,6 +442,11 @@ void JsonHttpClient::settle(bool serverAnswered, bool trial) const
 
 CallResult JsonHttpClient::post(const std::string &body, const Check &check) const
 {
+    if (m_cancelled.load()) {
+        std::lock_guard<std::mutex> lock(m_stateMutex);
+        ++m_stats.cancelled;
+        throw CallError(m_options.who + " " + m_endpoint + ": cancelled (nothing sent)", 0, false, true);
+    }
     std::string refused;
     bool trial = false;
     if (!admit(refused, trial))
@@ -474,13 +499,37 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
         account(false, attemptsMade, !transient);
         return CallError(m_options.who + " " + m_endpoint + ": " + what, attemptsMade, false);
     };
+    // cancel() stopped the call: neither the server's failure nor its answer, so the
+    // breaker only lets its trial go.
+    const auto cancelled = [&](int attemptsMade) {
+        {
+            std::lock_guard<std::mutex> lock(m_stateMutex);
+            m_stats.calls += attemptsMade > 0 ? 1 : 0;
+            m_stats.requests += static_cast<uint64_t>(attemptsMade);
+            m_stats.retries += static_cast<uint64_t>(std::max(0, attemptsMade - 1));
+            m_stats.seconds += secondsSince(start);
+            ++m_stats.cancelled;
+            if (settlement.trial)
+                m_trialInFlight = false;
+        }
+        settlement.done = true;
+        return CallError(m_options.who + " " + m_endpoint + ": cancelled" +
+                             (attemptsMade > 0 ? " after " + attempts(attemptsMade) : std::string(" (nothing sent)")),
+                         attemptsMade, false, true);
+    };
 
     const int maxAttempts = r.maxRetries + 1;
     for (int attempt = 1;; ++attempt) {
         const double left = r.deadlineSeconds - secondsSince(start);
         const double limit = std::min(r.timeoutSeconds, left);
-        std::unique_ptr<Connection> connection = takeConnection();
+        std::shared_ptr<Connection> connection = takeConnection();
         setTimeouts(*connection->client, limit);
+        {
+            std::lock_guard<std::mutex> lock(m_poolMutex);
+            if (m_cancelled.load())
+                throw cancelled(attempt - 1);
+            m_busy.push_back(connection);
+        }
         const Clock::time_point sentAt = Clock::now();
         // The response must be whole within the attempt's limit: cpp-httplib's timeouts
         // are per socket read, so a server that trickles a byte at a time would otherwise
@@ -491,12 +540,18 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
         req.headers = headers;
         req.set_header("Content-Type", "application/json");
         req.body = body;
-        req.progress = [&](uint64_t, uint64_t) { return secondsSince(sentAt) < limit; };
+        req.progress = [&](uint64_t, uint64_t) { return !m_cancelled.load() && secondsSince(sentAt) < limit; };
         httplib::Result res = [&] {
             const SigpipeGuard guard;
             return connection->client->send(req);
         }();
         const double took = secondsSince(sentAt);
+        {
+            std::lock_guard<std::mutex> lock(m_poolMutex);
+            m_busy.erase(std::find(m_busy.begin(), m_busy.end(), connection));
+        }
+        if (!res && m_cancelled.load())
+            throw cancelled(attempt);
 
         std::string what;     // what went wrong with this attempt
         bool retry = true;    // whether another attempt may help
@@ -592,6 +647,8 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
             }
         }
 
+        if (m_cancelled.load())
+            throw cancelled(attempt);
         if (!retry)
             throw fail(what + " (not retried)", attempt, false);
         if (attempt >= maxAttempts)
@@ -604,7 +661,9 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
                            ": the next one (in " + seconds(pause) + (wait >= 0.0 ? ", as Retry-After asks" : "") +
                            ") would start past the deadline of " + seconds(r.deadlineSeconds),
                        attempt, true);
-        std::this_thread::sleep_for(std::chrono::duration<double>(pause));
+        std::unique_lock<std::mutex> lock(m_poolMutex);
+        if (m_wake.wait_for(lock, std::chrono::duration<double>(pause), [&] { return m_cancelled.load(); }))
+            throw cancelled(attempt);
     }
 }
 

@@ -8,6 +8,8 @@
 // attempts. cpp-httplib (Debian's libcpp-httplib-dev) does the HTTP; see docs/judges.md
 // for why it and not libcurl.
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -96,12 +98,13 @@ struct BadAnswer : std::runtime_error {
 // A call that failed: the message starts "<who> <URL>: " and says what happened and
 // after how many attempts; nothing partial was returned.
 struct CallError : std::runtime_error {
-    CallError(const std::string &what, int attempts, bool breakerOpen)
-        : std::runtime_error(what), attempts(attempts), breakerOpen(breakerOpen)
+    CallError(const std::string &what, int attempts, bool breakerOpen, bool cancelled = false)
+        : std::runtime_error(what), attempts(attempts), breakerOpen(breakerOpen), cancelled(cancelled)
     {
     }
     int attempts = 0;         // HTTP attempts made (0 when the breaker was open)
     bool breakerOpen = false; // refused by the open breaker, nothing sent
+    bool cancelled = false;   // cut short by cancel(): no answer of the server's, not its failure
 };
 
 struct CallResult {
@@ -118,6 +121,7 @@ struct ClientStats {
     uint64_t retries = 0;     // attempts after a call's first
     uint64_t failures = 0;    // calls that threw
     uint64_t breakerRefusals = 0; // calls refused by the open breaker (also failures)
+    uint64_t cancelled = 0;   // calls cut short or refused by cancel() (not failures)
     double seconds = 0.0;     // wall time in calls, waits included
 };
 
@@ -140,6 +144,16 @@ public:
     // without retry. Throws CallError.
     CallResult post(const std::string &body, const Check &check) const;
 
+    // Cancels the calls in flight and refuses new ones, until resume(): a call waiting for
+    // an answer has its socket shut down, one waiting to retry wakes, and each throws a
+    // CallError with `cancelled` at once ("… cancelled"), which does not count towards the
+    // breaker. For a program that must stop now (the workbench closing during a re-score)
+    // without waiting out a judge's deadline. Thread-safe; may be called again (a call
+    // caught between taking its connection and sending is stopped by the next cancel()).
+    void cancel() const;
+    void resume() const;
+    bool cancelled() const { return m_cancelled.load(); }
+
     const ClientOptions &options() const { return m_options; }
     // The endpoint's URL, as messages show it.
     const std::string &endpoint() const { return m_endpoint; }
@@ -147,8 +161,8 @@ public:
 
 private:
     class Connection;
-    std::unique_ptr<Connection> takeConnection() const;
-    void returnConnection(std::unique_ptr<Connection> connection) const;
+    std::shared_ptr<Connection> takeConnection() const;
+    void returnConnection(std::shared_ptr<Connection> connection) const;
     // Whether the breaker lets a call through now (`trial`: as the one trial of a half-open
     // breaker); on refusal, `why` says when it reopens.
     bool admit(std::string &why, bool &trial) const;
@@ -158,8 +172,11 @@ private:
 
     ClientOptions m_options;
     std::string m_endpoint;
-    mutable std::mutex m_poolMutex;
-    mutable std::vector<std::unique_ptr<Connection>> m_pool;
+    mutable std::mutex m_poolMutex; // the pool, the busy list and the cancel flag's waits
+    mutable std::vector<std::shared_ptr<Connection>> m_pool;
+    mutable std::vector<std::shared_ptr<Connection>> m_busy; // sending or waiting for an answer
+    mutable std::condition_variable m_wake;   // wakes the waits between attempts on cancel()
+    mutable std::atomic<bool> m_cancelled{false};
     mutable std::mutex m_stateMutex; // the breaker and the stats
     mutable int m_failuresInRow = 0;
     mutable double m_openUntil = 0.0; // seconds on the steady clock
