@@ -250,7 +250,8 @@ Writes, for every line of the datasets, the task's prompt in the plain format fo
 its SFT target, as the model will see them in SFT and GRPO, so that a tokenizer trained
 on it covers the template, the inputs and the answers. --task: company_extraction
 (default; the first paper's prompt, fig. 2 or fig. 3 with --thinking, then the gold
-answer) or legal_qa (the question and its retrieved sections, then the D.2 output).
+answer), legal_qa (the question and its retrieved sections, then the D.2 output) or chat
+(the messages in the plain chat rendering, then the reply: e.g. rwb judge data lines).
 Written to corpus.txt.part first and renamed when complete.
 )";
 

@@ -266,7 +266,7 @@ int judgeEval(const std::vector<std::string> &argv)
     if (args.has("json")) {
         std::cout << result.dump() << "\n";
     } else {
-        std::printf("judge %s on %zu requests: %zu failed or unreadable, %llu from the cache, %.1f s\n\n",
+        std::printf("judge %s on %zu requests: %zu failed or unreadable, %llu answered from memory or the cache (a request asked before), %.1f s\n\n",
                     client.backend().identity().c_str(), a.requests, a.failed,
                     static_cast<unsigned long long>(a.cacheHits), a.seconds);
         printMatrix("coverage", a.coverage, judge::kCoverageLabels);

@@ -267,7 +267,7 @@ int score(const std::vector<std::string> &argv)
                 latency += d.latencySeconds;
             }
             const size_t sent = decisions.size() - hits;
-            sum << "judge: " << decisions.size() << " calls (" << hits << " from the cache), " << failures
+            sum << "judge: " << decisions.size() << " calls (" << hits << " answered from memory or the cache), " << failures
                 << " failed; " << promptTokens << " prompt + " << completionTokens << " completion tokens, cost "
                 << fixed(cost, 4) << "; mean latency " << fixed(sent ? latency / sent : 0.0, 2) << " s; "
                 << stats.back().none << " totals None\n";
