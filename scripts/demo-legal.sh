@@ -6,10 +6,14 @@
 # of an eighth (corpus seed 1's test split: sections no stage ever saw), printed as the
 # paper's table 1 (each GRPO run evaluates its start, the SFT model, at step 0 and its
 # end at the last step; `rwb grpo table` prints both). Called by scripts/demo.sh after
-# setup and build; the same options.
-#   scripts/demo-legal.sh RWB OUT QUICK GUI
+# setup and build; the same options. With JUDGE = 1 (scripts/demo.sh --judge) it also
+# distils a small LLM judge from the reference grader (rwb judge data, rwb sft), measures
+# its agreement on answers about the held-out statutes (rwb judge eval), serves it (rwb
+# serve on loopback) and runs a third GRPO with the judge's coverage + consistency as
+# the answer reward (docs/results.md, "A judge trained on the reference grader's labels").
+#   scripts/demo-legal.sh RWB OUT QUICK GUI [JUDGE]
 set -euo pipefail
-rwb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); out=$2; quick=$3; gui=$4
+rwb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); out=$2; quick=$3; gui=$4; judge=${5:-0}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(dirname "$(dirname "$(dirname "$rwb")")")
 rm -rf "$out"; mkdir -p "$out"/{data,models,configs,checkpoints}
@@ -18,9 +22,12 @@ printf '{"name": "legal QA demo", "created": "%s"}\n' "$(date -u +%Y-%m-%dT%H:%M
 
 if [[ $quick == 1 ]]; then
   sft_seeds="2 3 4 5 6 7"; n_sft=1600; n_grpo=120; n_test=48; layers=2; sft_epochs=1; grpo_steps=12; prompts=8
+  judge_questions=100; judge_layers=2; judge_epochs=1
 else
   sft_seeds="2 3 4 5 6 7"; n_sft=2000; n_grpo=400; n_test=300; layers=4; sft_epochs=2; grpo_steps=100; prompts=8
+  judge_questions=334; judge_layers=4; judge_epochs=2
 fi
+stages=6; [[ $judge == 1 ]] && stages=8
 grpo_seed=8; test_seed=1; k=3; vocab=2048; max_new=128
 start=$(date +%s)
 stage() { printf '\n== [%3ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
@@ -38,7 +45,7 @@ annotate() { # seed split n out
     --k $k --out "$4" >/dev/null
 }
 
-stage "1/6 synthesizing legal questions: SFT on corpus seeds ${sft_seeds// /, }, GRPO on seed $grpo_seed, test on seed $test_seed's held-out statutes (BM25 top-$k sections in each prompt)"
+stage "1/$stages synthesizing legal questions: SFT on corpus seeds ${sft_seeds// /, }, GRPO on seed $grpo_seed, test on seed $test_seed's held-out statutes (BM25 top-$k sections in each prompt)"
 : > data/sft.jsonl
 for s in $sft_seeds; do
   for split in train val test; do
@@ -51,12 +58,12 @@ annotate $grpo_seed train $n_grpo data/grpo.jsonl
 annotate $test_seed test $n_test data/test.jsonl
 echo "$(wc -l < data/sft.jsonl) SFT questions, $n_grpo GRPO questions, $n_test test questions" >&2
 
-stage "2/6 training a byte-level BPE tokenizer ($vocab tokens) and the tiny model's folder ($layers layers)"
+stage "2/$stages training a byte-level BPE tokenizer ($vocab tokens) and the tiny model's folder ($layers layers)"
 "$rwb" data corpus --task legal_qa --input data/sft.jsonl --out data/corpus.txt >/dev/null
 "$rwb" tokenizer train --input data/corpus.txt --vocab-size $vocab --out models/tokenizer >/dev/null
 "$rwb" model init --tokenizer models/tokenizer --out models/tiny --layers $layers --seed 1 >/dev/null
 
-stage "3/6 SFT from scratch on the appendix-D format (full fine-tuning)"
+stage "3/$stages SFT from scratch on the appendix-D format (full fine-tuning)"
 cat > configs/sft.json <<EOF
 {"model": "../models/tiny", "output": "../models/sft", "train_data": "../data/sft.jsonl", "task": "legal_qa",
  "lora": false, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.05, "batch_size": 16,
@@ -89,10 +96,10 @@ EOF
 grpo_config citation reward_citation.json
 grpo_config citation_semantic reward_citation_semantic.json
 
-stage "4/6 GRPO with the citation rewards only (G = 8, LoRA; every rollout into runs.sqlite)"
+stage "4/$stages GRPO with the citation rewards only (G = 8, LoRA; every rollout into runs.sqlite)"
 "$rwb" grpo --config configs/grpo_citation.json >/dev/null
 
-stage "5/6 GRPO with the citation rewards + semantic ($embedding)"
+stage "5/$stages GRPO with the citation rewards + semantic ($embedding)"
 if [[ $gui == 1 ]]; then
   echo "The workbench follows the run live; close it when done to see the table." >&2
   "$build/app/workbench/reward-workbench" --workspace "$out" --train configs/grpo_citation_semantic.json --view curves \
@@ -101,7 +108,68 @@ else
   "$rwb" grpo --config configs/grpo_citation_semantic.json >/dev/null
 fi
 
-stage "6/6 results"
+if [[ $judge == 1 ]]; then
+  # The judge's data: for each question, answers made from its reference (right, a fact
+  # left vague, a value changed, both, another question's answer), labelled by the
+  # reference grader, as (the coverage / consistency rewards' exact request → verdict
+  # JSON). From the six SFT bodies of law, so that the judge must read the values in the
+  # request rather than learn one body's by heart; measured on answers to the test
+  # questions, about a body of law it never saw.
+  stage "6/$stages distilling a judge from the reference grader ($judge_questions questions of each SFT body of law, $judge_layers layers, $judge_epochs epoch(s))"
+  : > data/judge_train.jsonl
+  for s in $sft_seeds; do
+    "$rwb" judge data --input "data/q_${s}_train.jsonl" --out "data/judge_$s.jsonl" --seed "$s" --limit $judge_questions >/dev/null
+    cat "data/judge_$s.jsonl" >> data/judge_train.jsonl
+  done
+  "$rwb" judge data --input "data/q_${test_seed}_test.jsonl" --out data/judge_test.jsonl --seed $test_seed --limit $n_test >/dev/null
+  echo "$(wc -l < data/judge_train.jsonl) judge training requests, $(wc -l < data/judge_test.jsonl) held-out" >&2
+  # Its own tokenizer: the judge's prompt is mostly English instructions, which the
+  # policy's 2,048 tokens (learned on the Japanese answers) cut into ~1,600 tokens; 4,096
+  # learned on the requests make it ~400.
+  head -n 3000 data/judge_train.jsonl > data/judge_corpus_lines.jsonl
+  "$rwb" data corpus --task chat --input data/judge_corpus_lines.jsonl --out data/judge_corpus.txt >/dev/null
+  "$rwb" tokenizer train --input data/judge_corpus.txt --input data/corpus.txt --vocab-size 4096 \
+    --out models/judge_tokenizer >/dev/null
+  "$rwb" model init --tokenizer models/judge_tokenizer --out models/judge_init --layers $judge_layers --seed 1 >/dev/null
+  cat > configs/sft_judge.json <<EOF
+{"model": "../models/judge_init", "output": "../models/judge", "train_data": "../data/judge_train.jsonl", "task": "chat",
+ "lora": false, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "batch_size": 16,
+ "epochs": $judge_epochs, "max_length": 768, "seed": 1}
+EOF
+  "$rwb" sft --config configs/sft_judge.json >/dev/null
+  cat > configs/judge_local.json <<EOF
+{"backend": "local", "folder": "../models/judge", "temperature": 0, "max_tokens": 256, "concurrency": 16}
+EOF
+  echo "The judge against the reference grader, on answers about held-out statutes:" >&2
+  "$rwb" judge eval --config configs/judge_local.json --data data/judge_test.jsonl --no-cache \
+    --out data/judge_eval.jsonl | tee data/judge_eval.txt >&2
+
+  stage "7/$stages GRPO with the citation rewards + the judge's coverage and consistency (rwb serve on loopback)"
+  "$rwb" serve --model models/judge --port 0 --name judge --threads 1 --quiet > data/serve.out 2> data/serve.err &
+  serve_pid=$!
+  trap 'kill $serve_pid 2>/dev/null || true' EXIT
+  for _ in $(seq 600); do
+    [[ -s data/serve.out ]] && break
+    kill -0 $serve_pid 2>/dev/null || { echo "rwb serve stopped: $(cat data/serve.err)" >&2; exit 1; }
+    sleep 0.2
+  done
+  judge_url=$(sed -n 's/.*"url": *"\([^"]*\)".*/\1/p' data/serve.out | head -n 1)
+  [[ -n $judge_url ]] || { echo "rwb serve did not start: $(cat data/serve.err)" >&2; exit 1; }
+  cat > configs/reward_citation_judge.json <<EOF
+{"name": "citation + judge", "task": "legal_qa", "components": [
+ {"reward": "xml_format", "weight": 1}, {"reward": "non_hallucination", "weight": 1}, {"reward": "citation_f1", "weight": 1},
+ {"reward": "coverage", "weight": 0.5}, {"reward": "consistency", "weight": 0.5}],
+ "judge": {"url": "$judge_url", "model": "judge", "temperature": 0, "max_tokens": 256, "concurrency": 16,
+  "retries": 2, "timeout": 120}}
+EOF
+  grpo_config citation_judge reward_citation_judge.json
+  "$rwb" grpo --config configs/grpo_citation_judge.json >/dev/null
+  kill $serve_pid 2>/dev/null || true
+  wait $serve_pid 2>/dev/null || true
+  trap - EXIT
+fi
+
+stage "$stages/$stages results"
 echo
 echo "SFT (each run's start, step 0) vs SFT -> GRPO on $n_test questions about held-out statutes"
 echo "(the legal-QA paper's table 1; citation P / R / F1 are macro means over the questions):"

@@ -7,22 +7,26 @@
 # follows the run live (curves, group advantages, rollouts, failures); closing it goes on
 # with the evaluation and the table. Without one (or with --headless) GRPO runs in the
 # terminal with a progress line.
-#   scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa]
+#   scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa] [--judge]
 #     --quick     a smaller run (about 5 minutes on 2 cores instead of about 21)
 #     --headless  no workbench, even with a display
 #     --task      legal_qa: the demo's second job, the legal-QA paper's table 1
 #                 (scripts/demo-legal.sh; RWB_DEMO_OUT default build/demo-legal)
+#     --judge     with --task legal_qa: also distil a small LLM judge from the reference
+#                 grader, measure it, serve it with rwb serve and run a third GRPO with
+#                 its coverage + consistency (about 60 more minutes; --quick: about 8)
 # RWB_DEMO_OUT: where everything goes (default build/demo), laid out as a workspace:
 #   workspace.json, runs.sqlite, data/, models/ (tokenizer, tiny, sft), configs/, checkpoints/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-quick=0; headless=0; task=company_extraction
+quick=0; headless=0; task=company_extraction; judge=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1 ;;
     --headless) headless=1 ;;
     --task) task=${2:-}; shift ;;
-    *) echo "usage: scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa]" >&2; exit 2 ;;
+    --judge) judge=1 ;;
+    *) echo "usage: scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa] [--judge]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -30,6 +34,9 @@ case "$task" in
   company_extraction|legal_qa) ;;
   *) echo "scripts/demo.sh: --task must be company_extraction or legal_qa, not \"$task\"" >&2; exit 2 ;;
 esac
+if [[ $judge == 1 && $task != legal_qa ]]; then
+  echo "scripts/demo.sh: --judge goes with --task legal_qa (the judge grades legal answers)" >&2; exit 2
+fi
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 build=${RWB_BUILD_DIR:-$root/build}
@@ -39,7 +46,7 @@ gui=0
 if [[ $task == legal_qa ]]; then
   legal_out=${RWB_DEMO_OUT:-$root/build/demo-legal}
   [[ $quick == 1 ]] && legal_out="$legal_out-quick"
-  exec "$root/scripts/demo-legal.sh" "$rwb" "$legal_out" "$quick" "$gui"
+  exec "$root/scripts/demo-legal.sh" "$rwb" "$legal_out" "$quick" "$gui" "$judge"
 fi
 preset="$root/resources/presets/table2_star_partial20_marker80.json"
 out=${RWB_DEMO_OUT:-$root/build/demo}
