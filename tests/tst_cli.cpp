@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <map>
 
 namespace {
 
@@ -578,6 +579,7 @@ void TestCli::judgeCheckAndRubricGenerate()
                                 dir.filePath("jd.jsonl"), "--limit", "2"});
     QVERIFY2(data.exitCode == 0, qPrintable(data.err));
     int n = 0, full = 0, contradictions = 0;
+    std::map<int, int> byFacts; // the data's lines by the reference's number of facts
     {
         QFile f(dir.filePath("jd.jsonl"));
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -589,6 +591,8 @@ void TestCli::judgeCheckAndRubricGenerate()
             ++n;
             full += l.value("coverage").toDouble() >= 1.0 ? 1 : 0;
             contradictions += l.value("contradiction").toBool() ? 1 : 0;
+            QVERIFY(l.value("facts").toInt() >= 1);
+            ++byFacts[l.value("facts").toInt()];
         }
     }
     QVERIFY(n >= 4 && full >= 1 && contradictions >= 1);
@@ -605,6 +609,16 @@ void TestCli::judgeCheckAndRubricGenerate()
     QCOMPARE(contra.value("support").toInt(), contradictions);
     QCOMPARE(contra.value("recall").toDouble(), 0.0);
     QVERIFY(contra.value("precision").isNull()); // never judged: nothing to divide by
+    // By number of facts: the same counts as the data's lines, and "always consistent"
+    // agrees on consistency exactly where the data says no contradiction.
+    const QJsonObject perFacts = a.value("by_facts").toObject();
+    QCOMPARE(perFacts.size(), int(byFacts.size()));
+    int consistentAgrees = 0;
+    for (const auto &[k, count] : byFacts) {
+        QCOMPARE(perFacts.value(QString::number(k)).toObject().value("n").toInt(), count);
+        consistentAgrees += perFacts.value(QString::number(k)).toObject().value("consistency_agrees").toInt();
+    }
+    QCOMPARE(consistentAgrees, n - contradictions);
     const Result table = runRwb({"judge", "eval", "--config", judgeFile, "--data", dir.filePath("jd.jsonl")});
     QVERIFY2(table.out.contains("coverage (n " + QString::number(n) + "; rows: reference, columns: judge)"),
              qPrintable(table.out));

@@ -559,11 +559,12 @@ void TestJudgeRewards::agreementWithLabels()
         bool contradiction;
         double judgedCoverage;
         bool judgedContradiction;
+        int facts; // the reference answer's; A4's line has no "facts": its target's 3 points count
     };
     const std::vector<Case> cases{
-        {"A1", "right", 1.0, false, 1.0, false},  {"A2", "right", 1.0, false, 0.5, false},
-        {"A3", "wrong", 0.5, true, 0.5, true},    {"A4", "wrong_vague", 0.0, true, 0.0, false},
-        {"A5", "other", 0.0, false, 0.0, false},  {"A6", "vague", 0.5, false, 0.0, false}};
+        {"A1", "right", 1.0, false, 1.0, false, 2},  {"A2", "right", 1.0, false, 0.5, false, 2},
+        {"A3", "wrong", 0.5, true, 0.5, true, 1},    {"A4", "wrong_vague", 0.0, true, 0.0, false, 3},
+        {"A5", "other", 0.0, false, 0.0, false, 1},  {"A6", "vague", 0.5, false, 0.0, false, 1}};
     QTemporaryDir dir;
     const std::string path = dir.filePath("labelled.jsonl").toStdString();
     {
@@ -572,10 +573,13 @@ void TestJudgeRewards::agreementWithLabels()
             json messages = json::array();
             for (const judge::ChatMessage &m : judge::legalCoverageMessages("届出の期限は。", "30日以内です。", c.id))
                 messages.push_back({{"role", m.role}, {"content", m.content}});
-            out << json{{"id", c.id}, {"task", "chat"}, {"messages", messages}, {"completion", "{}"},
-                        {"label", c.kind}, {"coverage", c.coverage}, {"contradiction", c.contradiction}}
-                       .dump()
-                << "\n";
+            json line{{"id", c.id}, {"task", "chat"}, {"messages", messages}, {"completion", "{}"},
+                      {"label", c.kind}, {"coverage", c.coverage}, {"contradiction", c.contradiction}};
+            if (std::string(c.id) == "A4")
+                line["completion"] = R"({"reference_points": ["a", "b", "c"]})";
+            else
+                line["facts"] = c.facts;
+            out << line.dump() << "\n";
         }
     }
     ScriptedServer server([&](int, const SeenRequest &req, httplib::Response &res) {
@@ -621,6 +625,19 @@ void TestJudgeRewards::agreementWithLabels()
     QCOMPARE(a.byKind.at("right").coverageAgrees, size_t(1));
     QCOMPARE(a.byKind.at("wrong_vague").consistencyAgrees, size_t(0));
     QCOMPARE(a.byKind.at("vague").coverageAgrees, size_t(0)); // failed: counted as a disagreement
+    // By the reference's facts: 1 fact A3, A5 (both agree) and A6 (failed); 2 facts A1
+    // (agrees) and A2 (coverage full → partial); 3 facts A4 (contradiction missed).
+    QCOMPARE(a.byFacts.size(), size_t(3));
+    QCOMPARE(a.byFacts.at(1).n, size_t(3));
+    QCOMPARE(a.byFacts.at(1).coverageAgrees, size_t(2));
+    QCOMPARE(a.byFacts.at(1).consistencyAgrees, size_t(2));
+    QCOMPARE(a.byFacts.at(2).n, size_t(2));
+    QCOMPARE(a.byFacts.at(2).coverageAgrees, size_t(1));
+    QCOMPARE(a.byFacts.at(2).consistencyAgrees, size_t(2));
+    QCOMPARE(a.byFacts.at(3).n, size_t(1));
+    QCOMPARE(a.byFacts.at(3).coverageAgrees, size_t(1));
+    QCOMPARE(a.byFacts.at(3).consistencyAgrees, size_t(0));
+    QCOMPARE(a.items[3].facts, 3);
 
     // Bad labels are named with their file, line and field.
     {

@@ -153,6 +153,7 @@ int judgeData(const std::vector<std::string> &argv)
                 line["label"] = e.kind;
                 line["coverage"] = e.coverage;
                 line["contradiction"] = e.contradiction;
+                line["facts"] = e.facts;
                 out << line.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
                 ++counts[(e.coverage >= 1 ? "full" : e.coverage > 0 ? "partial" : "none") +
                          std::string(e.contradiction ? "/contradiction" : "/consistent")];
@@ -237,6 +238,7 @@ int judgeEval(const std::vector<std::string> &argv)
                 line["label"] = i.kind;
                 line["coverage"] = i.referenceCoverage;
                 line["contradiction"] = i.referenceContradiction;
+                line["facts"] = i.facts;
                 line["ok"] = i.ok;
                 if (i.ok) {
                     line["judged_coverage"] = i.judgedCoverage;
@@ -253,12 +255,18 @@ int judgeEval(const std::vector<std::string> &argv)
         kinds[kind.empty() ? "(none)" : kind] = {{"n", k.n},
                                                  {"coverage_agrees", k.coverageAgrees},
                                                  {"consistency_agrees", k.consistencyAgrees}};
+    json byFacts = json::object();
+    for (const auto &[facts, k] : a.byFacts)
+        byFacts[facts > 0 ? std::to_string(facts) : "(unknown)"] = {{"n", k.n},
+                                                                   {"coverage_agrees", k.coverageAgrees},
+                                                                   {"consistency_agrees", k.consistencyAgrees}};
     const json result = {{"backend", client.backend().identity()},
                          {"requests", a.requests},
                          {"failed", a.failed},
                          {"coverage", matrixJson(a.coverage, judge::kCoverageLabels)},
                          {"contradiction", matrixJson(a.consistency, judge::kConsistencyLabels)},
                          {"kinds", kinds},
+                         {"by_facts", byFacts},
                          {"cache_hits", a.cacheHits},
                          {"prompt_tokens", a.promptTokens},
                          {"completion_tokens", a.completionTokens},
@@ -276,7 +284,14 @@ int judgeEval(const std::vector<std::string> &argv)
             std::printf("%-14s %6zu %10s %10s\n", kind.empty() ? "(none)" : kind.c_str(), k.n,
                         figure(k.n ? static_cast<double>(k.coverageAgrees) / static_cast<double>(k.n) : NAN).c_str(),
                         figure(k.n ? static_cast<double>(k.consistencyAgrees) / static_cast<double>(k.n) : NAN).c_str());
-        std::printf("\n(agreement per kind counts a failed reply as a disagreement)\n");
+        // A judge can agree well overall and badly on one slice, which a policy trained
+        // against it finds: answers with several facts (docs/results.md).
+        std::printf("\n%-14s %6s %10s %10s\n", "reference facts", "n", "coverage", "contradiction");
+        for (const auto &[facts, k] : a.byFacts)
+            std::printf("%-14s %6zu %10s %10s\n", facts > 0 ? std::to_string(facts).c_str() : "(unknown)", k.n,
+                        figure(k.n ? static_cast<double>(k.coverageAgrees) / static_cast<double>(k.n) : NAN).c_str(),
+                        figure(k.n ? static_cast<double>(k.consistencyAgrees) / static_cast<double>(k.n) : NAN).c_str());
+        std::printf("\n(agreement per kind and per number of facts counts a failed reply as a disagreement)\n");
         std::printf("tokens: %lld prompt, %lld completion\n", static_cast<long long>(a.promptTokens),
                     static_cast<long long>(a.completionTokens));
     }

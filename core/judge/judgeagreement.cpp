@@ -50,6 +50,16 @@ std::vector<LabelledRequest> readLabelledRequests(const std::string &path, size_
         if (!contradiction.is_boolean())
             jf::fail(place, std::string("field \"contradiction\" must be true or false, not ") + contradiction.dump());
         q.contradiction = contradiction.get<bool>();
+        if (const auto facts = r.line.find("facts"); facts != r.line.end()) {
+            if (!facts->is_number_integer() || facts->get<int64_t>() < 0 || facts->get<int64_t>() > 1000)
+                jf::fail(place, "field \"facts\" must be a whole number of facts, not " + facts->dump());
+            q.facts = facts->get<int>();
+        } else {
+            // Lines written before "facts" existed: the target's reference points.
+            const nlohmann::json target = nlohmann::json::parse(r.completion, nullptr, false);
+            if (target.is_object() && target.contains("reference_points") && target["reference_points"].is_array())
+                q.facts = static_cast<int>(target["reference_points"].size());
+        }
         out.push_back(std::move(q));
         return true;
     });
@@ -79,6 +89,7 @@ LegalAgreement measureLegalAgreement(const JudgeClient &client, const std::vecto
             item.kind = q.kind;
             item.referenceCoverage = q.coverage;
             item.referenceContradiction = q.contradiction;
+            item.facts = q.facts;
             if (call.cacheHit)
                 ++a.cacheHits;
             if (!call.ok()) {
@@ -99,7 +110,9 @@ LegalAgreement measureLegalAgreement(const JudgeClient &client, const std::vecto
                 }
             }
             KindAgreement &k = a.byKind[q.kind];
+            KindAgreement &f = a.byFacts[q.facts];
             ++k.n;
+            ++f.n;
             if (item.ok) {
                 const int refCoverage = coverageLabel(q.coverage);
                 const int judgedCoverage = coverageLabel(item.judgedCoverage);
@@ -109,6 +122,8 @@ LegalAgreement measureLegalAgreement(const JudgeClient &client, const std::vecto
                 a.consistency.add(refConsistency, judgedConsistency);
                 k.coverageAgrees += refCoverage == judgedCoverage ? 1 : 0;
                 k.consistencyAgrees += refConsistency == judgedConsistency ? 1 : 0;
+                f.coverageAgrees += refCoverage == judgedCoverage ? 1 : 0;
+                f.consistencyAgrees += refConsistency == judgedConsistency ? 1 : 0;
             } else {
                 ++a.failed;
             }

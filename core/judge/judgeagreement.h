@@ -38,6 +38,8 @@ struct LabelledRequest {
     std::vector<ChatMessage> messages;
     double coverage = 0.0;      // the reference grader's
     bool contradiction = false; // the reference grader's
+    int facts = 0;              // the reference answer's facts: "facts", else the length of
+                                // the target's "reference_points"; 0 unknown
     size_t line = 0;
 };
 
@@ -51,6 +53,7 @@ struct AgreementItem {
     std::string kind;
     double referenceCoverage = 0.0;
     bool referenceContradiction = false;
+    int facts = 0;
     bool ok = false;            // the judge replied and the reply was read
     double judgedCoverage = 0.0;
     bool judgedContradiction = false;
@@ -70,6 +73,7 @@ struct LegalAgreement {
     size_t requests = 0;
     size_t failed = 0;   // no reply after the retries, or a reply that could not be read
     std::map<std::string, KindAgreement> byKind;
+    std::map<int, KindAgreement> byFacts; // by the reference answer's facts (0: unknown)
     uint64_t cacheHits = 0;
     int64_t promptTokens = 0;
     int64_t completionTokens = 0;

@@ -110,6 +110,7 @@ std::vector<JudgeExample> legalJudgeExamples(const data::LegalQuestion &q, const
         e.answer = answer;
         e.coverage = g.coverage;
         e.contradiction = g.consistency == 0.0;
+        e.facts = static_cast<int>(q.facts.size());
         std::vector<std::string> studentPoints;
         for (const eval::FactGrade &f : g.facts)
             if (f.stated)

@@ -28,6 +28,7 @@ struct JudgeExample {
     std::string target;                // the verdict JSON (compact)
     double coverage = 0.0;             // the reference grader's: 0, 0.5 or 1
     bool contradiction = false;        // the reference grader's
+    int facts = 0;                     // the reference answer's facts (points)
 };
 
 // Up to five answers to `question` (kinds that cannot be made are left out: "wrong" needs
