@@ -5,6 +5,7 @@
 #include "data/extractionrecord.h"
 #include "data/legalcorpus.h"
 #include "data/legalquestion.h"
+#include "data/multihop.h"
 #include "data/syntheticlaw.h"
 #include "task/catalog.h"
 #include "data/syntheticemails.h"
@@ -27,7 +28,8 @@ namespace {
 const char *const kDataHelp = R"(rwb data — datasets
 
 Subcommands:
-  synth   generate synthetic e-mails for a task (JSONL)
+  synth   generate a task's synthetic dataset (JSONL): e-mails, legal questions,
+          multi-hop questions
   stats   length distribution and variety of an extraction dataset
   corpus  prompt + answer text of datasets, to train a tokenizer on
 Run "rwb data <subcommand> --help" for its options.
@@ -40,13 +42,18 @@ Usage: rwb data synth --task company_extraction --n N --seed S --split train|val
        rwb data synth --task legal_qa --n N --seed S --split train|val|test
                       [--out Q.jsonl] [--corpus-out CORPUS.jsonl]
                       [--statutes K] [--min-sections A] [--max-sections B]
+       rwb data synth --task multihop --n N --seed S --split train|val|test
+                      [--out Q.jsonl] [--corpus-out KB.jsonl] [--people P]
+                      [--organizations O] [--cities C] [--countries K]
 
-  --task T        company_extraction (fictional business e-mails) or legal_qa (a
-                  fictional body of Japanese law and questions about it)
+  --task T        company_extraction (fictional business e-mails), legal_qa (a
+                  fictional body of Japanese law and questions about it) or multihop (a
+                  fictional knowledge base and 2–4-hop questions over it)
   --n N           how many e-mails / questions (0 or more)
   --seed S        an unsigned 64-bit integer; the same seed, split and N give the same bytes
-  --split X       train, val or test: company names (company_extraction) or statutes
-                  (legal_qa) of one split never occur in another
+  --split X       train, val or test: company names (company_extraction), statutes
+                  (legal_qa) or the entities questions start from (multihop) of one
+                  split never occur in another
   --out F.jsonl   where to write (default: standard output); written to F.jsonl.part
                   first and renamed when complete
   --max-chars C   company_extraction: longest email_text in characters (default 600, at least 300)
@@ -54,6 +61,9 @@ Usage: rwb data synth --task company_extraction --n N --seed S --split train|val
   --statutes K    legal_qa: statutes, 3 to 20 (default 16)
   --min-sections A, --max-sections B
                   legal_qa: sections per statute, 12 to 30 (default 15 and 24)
+  --corpus-out KB multihop: also write the knowledge base, a passage per entity
+  --people P, --organizations O, --cities C, --countries K
+                  multihop: entities of each kind (default 160, 48, 36, 8)
 
 company_extraction lines, ids "<split>-000001" …: {"id", "task", "sender_email",
 "email_text", "gold"}; the gold is the most detailed form of the sender's company name in
@@ -61,6 +71,10 @@ the e-mail, as written (the first paper's rule), or 不明 (about 15 % of e-mail
 legal_qa lines: {"id", "task", "question", "reference_answer", "law_codes", "facts",
 "kind", "pattern", "statutes", "reasoning", "slot_values"}; corpus lines: {"id" (the
 law code), "title", "text", "meta"}.
+multihop lines: {"id", "task", "question", "answer", "hops", "chain": [{"entity",
+"relation", "subquery", "passage", "subanswer", "value"}], "gold_passages", "split"};
+knowledge-base lines: {"id": "kb-P017", "title", "text", "meta": {"kind", "entity",
+"name"}}.
 See docs/data.md and docs/data-legal-qa.md.
 )";
 
@@ -148,29 +162,63 @@ int synthLegal(const Args &args, uint64_t n, uint64_t seed, data::DataSplit spli
     return kExitOk;
 }
 
+int synthMultihop(const Args &args, uint64_t n, uint64_t seed, data::DataSplit split)
+{
+    for (const char *option : {"max-chars", "statutes", "min-sections", "max-sections"})
+        if (args.has(option))
+            throw UsageError{std::string("--") + option + " is not for --task multihop"};
+    data::MultihopOptions options;
+    options.seed = seed;
+    options.people = parseCount("people", args.value("people", "160"), 100000);
+    options.organizations = parseCount("organizations", args.value("organizations", "48"), 100000);
+    options.cities = parseCount("cities", args.value("cities", "36"), 100000);
+    options.countries = parseCount("countries", args.value("countries", "8"), 100000);
+    std::unique_ptr<data::MultihopGenerator> generator;
+    try {
+        generator = std::make_unique<data::MultihopGenerator>(options);
+    } catch (const std::invalid_argument &e) {
+        throw UsageError{e.what()};
+    }
+    const std::string corpusPath = args.value("corpus-out");
+    if (!corpusPath.empty())
+        writeOutput(corpusPath, [&](std::ostream &out) { data::writeMultihopCorpusJsonl(*generator, out); });
+    const std::string outPath = args.value("out");
+    if (outPath.empty() && !corpusPath.empty() && n == 0)
+        return kExitOk; // only the knowledge base was asked for
+    writeOutput(outPath, [&](std::ostream &out) { data::writeMultihopQuestionsJsonl(*generator, split, n, out); });
+    return kExitOk;
+}
+
 int synth(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"task", "n", "seed", "split", "out", "max-chars", "corpus-out", "statutes", "min-sections",
-                            "max-sections"},
+                            "max-sections", "people", "organizations", "cities", "countries"},
                            {"help"}});
     if (args.has("help")) {
         std::cout << kSynthHelp;
         return kExitOk;
     }
     const std::string task = args.required("task");
-    if (task != data::kCompanyExtractionTask && task != data::kLegalQaTask)
-        throw UsageError{"unknown task \"" + task + "\" (allowed: company_extraction, legal_qa)"};
+    if (task != data::kCompanyExtractionTask && task != data::kLegalQaTask && task != data::kMultihopTask)
+        throw UsageError{"unknown task \"" + task + "\" (allowed: company_extraction, legal_qa, multihop)"};
     const uint64_t n = parseCount("n", args.required("n"), 100'000'000);
     const uint64_t seed = parseCount("seed", args.required("seed"), UINT64_MAX);
     const std::string splitWord = args.required("split");
     const std::optional<data::DataSplit> split = data::parseSplit(splitWord);
     if (!split)
         throw UsageError{"unknown split \"" + splitWord + "\" (allowed: train, val, test)"};
-    if (task == data::kLegalQaTask)
+    if (task == data::kLegalQaTask) {
+        for (const char *option : {"people", "organizations", "cities", "countries"})
+            if (args.has(option))
+                throw UsageError{std::string("--") + option + " is for --task multihop only"};
         return synthLegal(args, n, seed, *split);
-    for (const char *option : {"corpus-out", "statutes", "min-sections", "max-sections"})
+    }
+    if (task == data::kMultihopTask)
+        return synthMultihop(args, n, seed, *split);
+    for (const char *option : {"corpus-out", "statutes", "min-sections", "max-sections", "people", "organizations",
+                               "cities", "countries"})
         if (args.has(option))
-            throw UsageError{std::string("--") + option + " is for --task legal_qa only"};
+            throw UsageError{std::string("--") + option + " is not for --task company_extraction"};
     const uint64_t maxChars = parseCount("max-chars", args.value("max-chars", "600"), 1'000'000);
     if (maxChars < 300)
         throw UsageError{"--max-chars must be at least 300"};
