@@ -4,11 +4,13 @@
 
 #include "data/multihop.h"
 #include "retrieval/bm25index.h"
+#include "task/multihopformat.h"
 #include "retrieval/corpus.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
@@ -54,6 +56,9 @@ private Q_SLOTS:
     void namesAndNearDuplicates();
     void badOptions();
     void retrieverFindsEachHop();
+    void trajectoryWellFormed();
+    void trajectoryProblems();
+    void answerMetrics();
 };
 
 void TestMultihop::determinism()
@@ -261,6 +266,79 @@ void TestMultihop::retrieverFindsEachHop()
     qInfo("BM25 on %d hops: first %.3f, top-3 %.3f", hops, double(first) / hops, double(top3) / hops);
     QVERIFY2(first >= 0.9 * hops, qPrintable(QString::number(double(first) / hops)));
     QVERIFY(top3 >= first);
+}
+
+void TestMultihop::trajectoryWellFormed()
+{
+    const std::string text = "<step>まず創業者を調べる。</step>\n<subquery>ミナト精機 創業者</subquery>\n"
+                             "<retrieval>ミナト精機は、1971年に朝霧 玲奈が設立した。</retrieval>\n"
+                             "<subanswer>創業者は朝霧 玲奈です。</subanswer>\n"
+                             "<step>次に出身地。</step><subquery>朝霧 玲奈 出身地</subquery>"
+                             "<retrieval>朝霧 玲奈は澄川市の出身。</retrieval><subanswer> 澄川市です。 </subanswer>"
+                             "<step>答えは澄川市。</step><answer>澄川市</answer>\n";
+    const task::Trajectory t = task::parseTrajectory(text);
+    QVERIFY2(t.wellFormed, t.problem.c_str());
+    QCOMPARE(t.hops.size(), size_t(2));
+    QCOMPARE(t.hops[0].subquery, std::string("ミナト精機 創業者"));
+    QCOMPARE(t.hops[0].retrieval, std::string("ミナト精機は、1971年に朝霧 玲奈が設立した。"));
+    QCOMPARE(t.hops[1].subanswer, std::string("澄川市です。")); // trimmed
+    QCOMPARE(t.finalStep, std::string("答えは澄川市。"));
+    QCOMPARE(*t.answer, std::string("澄川市"));
+    // An answer without hops is a trajectory too.
+    const task::Trajectory direct = task::parseTrajectory("<step>知っている。</step><answer>42</answer>");
+    QVERIFY(direct.wellFormed && direct.hops.empty() && *direct.answer == "42");
+}
+
+void TestMultihop::trajectoryProblems()
+{
+    struct Case {
+        const char *text;
+        const char *problem; // the start of Trajectory::problem
+        size_t hops;
+        const char *answer;  // nullptr: none
+    };
+    const std::vector<Case> cases{
+        {"", "expected <step> at byte 0, found the end of the text", 0, nullptr},
+        {"<step>a</step><subquery>b", "expected </subquery> at byte 25", 0, nullptr},
+        {"<step>a</step>hello<answer>x</answer>", "expected <subquery> or <answer> at byte 14, found \"hello", 0, "x"},
+        {"<step>s</step><answer>x</answer> more", "expected nothing after </answer> at byte 33", 0, "x"},
+        {"<step>a<subquery>b</step>", "expected </step> at byte 7", 0, nullptr},
+        {"<step>a</step><subquery>b</subquery><subanswer>c</subanswer>", "expected <retrieval> at byte 36", 0,
+         nullptr},
+        {"<step>a</step><subquery>b</subquery><retrieval>r</retrieval><subanswer>c</subanswer><step>d</step>",
+         "expected <subquery> or <answer> at byte 98", 1, nullptr},
+    };
+    for (const Case &c : cases) {
+        const task::Trajectory t = task::parseTrajectory(c.text);
+        QVERIFY2(!t.wellFormed, c.text);
+        QVERIFY2(t.problem.rfind(c.problem, 0) == 0, (std::string(c.text) + " → " + t.problem).c_str());
+        QCOMPARE(t.hops.size(), c.hops);
+        QCOMPARE(t.answer.has_value(), c.answer != nullptr);
+        if (c.answer)
+            QCOMPARE(*t.answer, std::string(c.answer));
+    }
+}
+
+void TestMultihop::answerMetrics()
+{
+    // Exact match on the answer form: spaces, punctuation, width and ASCII case do not count.
+    QCOMPARE(task::exactMatch("天城雫", "天城 雫"), 1.0);
+    QCOMPARE(task::exactMatch("１９１５年", "1915年"), 1.0);
+    QCOMPARE(task::exactMatch("灯浜市。", "灯浜市"), 1.0);
+    QCOMPARE(task::exactMatch("「灯浜市」", "灯浜市"), 1.0);
+    QCOMPARE(task::exactMatch("ABC", "abc"), 1.0);
+    QCOMPARE(task::exactMatch("ルミナー", "ルミナ"), 0.0); // ー is a letter
+    QCOMPARE(task::exactMatch("佐々木", "佐木"), 0.0);     // so is 々
+    // Character F1, worked by hand: 天城零 / 天城雫 share 天 城: P = R = 2/3.
+    QVERIFY(std::abs(task::charF1("天城 零", "天城 雫") - 2.0 / 3.0) < 1e-12);
+    // ああい / あい: あ counts once in the gold, so overlap 2; P 2/3, R 1, F1 0.8.
+    QVERIFY(std::abs(task::charF1("ああい", "あい") - 0.8) < 1e-12);
+    // 澄川市 / 澄川市の市長: overlap 3 (市 once in the prediction); P 1, R 3/6, F1 2/3.
+    QVERIFY(std::abs(task::charF1("澄川市", "澄川市の市長") - 2.0 / 3.0) < 1e-12);
+    QCOMPARE(task::charF1("", ""), 1.0);
+    QCOMPARE(task::charF1("", "x"), 0.0);
+    QCOMPARE(task::charF1("xyz", "abc"), 0.0);
+    QCOMPARE(task::charF1("、。", "x"), 0.0); // nothing left of the prediction
 }
 
 QTEST_APPLESS_MAIN(TestMultihop)

@@ -1,0 +1,63 @@
+#pragma once
+
+// The step format of the fourth paper (ProRAG §3.1) and its answer metrics, without Qt or
+// libtorch: what the multi-hop task, the step-wise rollouts and the MCTS read.
+//
+// A trajectory is a sequence of hops and a final answer:
+//
+//   <step>…</step><subquery>…</subquery><retrieval>…</retrieval><subanswer>…</subanswer>
+//   … (more hops) …
+//   <step>…</step><answer>…</answer>
+//
+// The model writes <step> (its reasoning for the hop), <subquery> (keywords for the
+// retriever) and <subanswer> (what the retrieved passages answer); the environment
+// writes <retrieval>; the last <step> is followed by <answer>. White space between
+// blocks is allowed; anything else outside the tags is not. docs/data.md, "Multi-hop
+// questions".
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rwb::task {
+
+// The control tags, in the order a hop writes them.
+inline constexpr const char *kStepTags[] = {"step", "subquery", "retrieval", "subanswer", "answer"};
+
+struct TrajectoryHop {
+    std::string step;
+    std::string subquery;
+    std::string retrieval;
+    std::string subanswer;
+};
+
+struct Trajectory {
+    std::vector<TrajectoryHop> hops;   // the hops whose four blocks are all there
+    std::string finalStep;             // the <step> before <answer> ("" when none)
+    std::optional<std::string> answer; // the <answer> block's text, trimmed
+    bool wellFormed = false;           // the whole text follows the format
+    std::string problem;               // why not: "expected <subanswer> at byte 212, found …"
+};
+
+// Reads a trajectory. Never throws: a text that breaks the format gives wellFormed false
+// with the first problem, and the hops read before it (and an <answer> when one is there,
+// wherever it is).
+Trajectory parseTrajectory(std::string_view text);
+
+// The form answers are compared in: NFKC, ASCII letters lower-cased, white space and
+// punctuation removed (ASCII punctuation, the CJK punctuation block U+3000–U+303F but for
+// the iteration marks 々 〆, full-width forms' punctuation, ・ and the quotation marks
+// “”‘’). Prolonged sound marks (ー) are letters and stay.
+std::u32string answerForm(std::string_view text);
+
+// 1 when the answer forms are equal, else 0.
+double exactMatch(std::string_view prediction, std::string_view gold);
+
+// Character-level F1 of the answer forms: the characters as multisets (a character that
+// occurs twice in both counts twice), P = overlap / |prediction|, R = overlap / |gold|,
+// F1 = 2PR / (P + R). Both empty: 1; one empty: 0. Japanese has no spaces to split
+// words on, so the characters are the tokens (docs/data.md).
+double charF1(std::string_view prediction, std::string_view gold);
+
+} // namespace rwb::task
