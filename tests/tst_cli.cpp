@@ -430,6 +430,13 @@ void TestCli::usageErrors_data()
         << synth + QStringList{"--n", "3", "--seed", "1", "--split", "train", "--corpus-out", "c.jsonl"};
     QTest::newRow("synth: cap too small") << synth + QStringList{"--n", "3", "--seed", "1", "--split", "train",
                                                                  "--max-chars", "100"};
+    const QStringList multihop{"data", "synth", "--task", "multihop", "--n", "3", "--seed", "1", "--split", "train"};
+    QTest::newRow("synth: multihop, --statutes") << multihop + QStringList{"--statutes", "4"};
+    QTest::newRow("synth: multihop, one country") << multihop + QStringList{"--countries", "1"};
+    QTest::newRow("synth: multihop, fewer cities than countries") << multihop + QStringList{"--cities", "3"};
+    QTest::newRow("synth: --people with legal_qa")
+        << QStringList{"data", "synth", "--task", "legal_qa", "--n", "3", "--seed", "1", "--split", "train",
+                       "--people", "20"};
     QTest::newRow("stats: missing input file") << QStringList{"data", "stats", "--input", dataPath("no_such_file.jsonl")};
 }
 
