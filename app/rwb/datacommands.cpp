@@ -133,6 +133,32 @@ private:
     bool m_on;
 };
 
+// A synthetic data generator from its options; options out of range are usage errors.
+template <class Generator, class Options>
+std::unique_ptr<Generator> makeGenerator(const Options &options)
+{
+    try {
+        return std::make_unique<Generator>(options);
+    } catch (const std::invalid_argument &e) {
+        throw UsageError{e.what()};
+    }
+}
+
+// --corpus-out (when given) and the questions (--out, or standard output; nothing when
+// only the corpus was asked for, with --n 0).
+int writeCorpusAndQuestions(const Args &args, uint64_t n, const std::function<void(std::ostream &)> &corpus,
+                            const std::function<void(std::ostream &)> &questions)
+{
+    const std::string corpusPath = args.value("corpus-out");
+    if (!corpusPath.empty())
+        writeOutput(corpusPath, corpus);
+    const std::string outPath = args.value("out");
+    if (outPath.empty() && !corpusPath.empty() && n == 0)
+        return kExitOk;
+    writeOutput(outPath, questions);
+    return kExitOk;
+}
+
 int synthLegal(const Args &args, uint64_t n, uint64_t seed, data::DataSplit split)
 {
     if (args.has("max-chars"))
@@ -142,24 +168,13 @@ int synthLegal(const Args &args, uint64_t n, uint64_t seed, data::DataSplit spli
     options.statutes = parseCount("statutes", args.value("statutes", "16"), 1000);
     options.minSections = parseCount("min-sections", args.value("min-sections", "15"), 1000);
     options.maxSections = parseCount("max-sections", args.value("max-sections", "24"), 1000);
-    std::unique_ptr<data::SyntheticLawGenerator> generator;
-    try {
-        generator = std::make_unique<data::SyntheticLawGenerator>(options);
-    } catch (const std::invalid_argument &e) {
-        throw UsageError{e.what()};
-    }
-    const std::string corpusPath = args.value("corpus-out");
-    if (!corpusPath.empty())
-        writeOutput(corpusPath, [&](std::ostream &out) { data::writeLegalCorpusJsonl(generator->corpus(), out); });
-
-    const std::string outPath = args.value("out");
-    if (outPath.empty() && !corpusPath.empty() && n == 0)
-        return kExitOk; // only the corpus was asked for
+    const auto generator = makeGenerator<data::SyntheticLawGenerator>(options);
     const SynthProgress progress(n);
-    writeOutput(outPath, [&](std::ostream &out) {
-        data::writeLegalQuestionsJsonl(*generator, split, n, out, progress.report(), /*every=*/10000);
-    });
-    return kExitOk;
+    return writeCorpusAndQuestions(
+        args, n, [&](std::ostream &out) { data::writeLegalCorpusJsonl(generator->corpus(), out); },
+        [&](std::ostream &out) {
+            data::writeLegalQuestionsJsonl(*generator, split, n, out, progress.report(), /*every=*/10000);
+        });
 }
 
 int synthMultihop(const Args &args, uint64_t n, uint64_t seed, data::DataSplit split)
@@ -173,20 +188,10 @@ int synthMultihop(const Args &args, uint64_t n, uint64_t seed, data::DataSplit s
     options.organizations = parseCount("organizations", args.value("organizations", "48"), 100000);
     options.cities = parseCount("cities", args.value("cities", "36"), 100000);
     options.countries = parseCount("countries", args.value("countries", "8"), 100000);
-    std::unique_ptr<data::MultihopGenerator> generator;
-    try {
-        generator = std::make_unique<data::MultihopGenerator>(options);
-    } catch (const std::invalid_argument &e) {
-        throw UsageError{e.what()};
-    }
-    const std::string corpusPath = args.value("corpus-out");
-    if (!corpusPath.empty())
-        writeOutput(corpusPath, [&](std::ostream &out) { data::writeMultihopCorpusJsonl(*generator, out); });
-    const std::string outPath = args.value("out");
-    if (outPath.empty() && !corpusPath.empty() && n == 0)
-        return kExitOk; // only the knowledge base was asked for
-    writeOutput(outPath, [&](std::ostream &out) { data::writeMultihopQuestionsJsonl(*generator, split, n, out); });
-    return kExitOk;
+    const auto generator = makeGenerator<data::MultihopGenerator>(options);
+    return writeCorpusAndQuestions(
+        args, n, [&](std::ostream &out) { data::writeMultihopCorpusJsonl(*generator, out); },
+        [&](std::ostream &out) { data::writeMultihopQuestionsJsonl(*generator, split, n, out); });
 }
 
 int synth(const std::vector<std::string> &argv)
