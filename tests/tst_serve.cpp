@@ -212,6 +212,7 @@ private Q_SLOTS:
     void cleanupTestCase();
     void chatRendering();
     void decoderMatchesGenerate();
+    void decoderExtendMatchesOneForward();
     void healthAndModels();
     void loadingGives503();
     void recordedRequests_data();
@@ -383,6 +384,72 @@ void TestServe::decoderMatchesGenerate()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decoder.add({}, {model::RowSampling{}}));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decoder.add({int32_t(lm->config().vocabSize)}, {model::RowSampling{}}));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decoder.add(std::vector<int32_t>(kContext, 5), {model::RowSampling{}}));
+}
+
+void TestServe::decoderExtendMatchesOneForward()
+{
+    // A multi-step rollout stops, inserts retrieved text and goes on (ProRAG's step
+    // format): a row decodes 4 tokens, gets 2 inserted texts through extend(), each
+    // followed by more decoding, beside another row that keeps decoding. The tokens and
+    // log-probs are those of one uninterrupted forward of the whole sequence: greedy
+    // generate() from the prefix up to each insertion gives the same ids, and
+    // scoreTokens() over everything gives the same log-probs (1e-4, float32).
+    auto lm = model::CausalLM::load(m_model);
+    const auto tok = tokenizer::loadTokenizer(m_model);
+    const std::vector<int32_t> prompt = tok->encode("<step>Find the founder.</step><subquery>founder");
+    const std::vector<std::vector<int32_t>> inserted{tok->encode("</subquery><retrieval>The founder is Asagiri.</retrieval>"),
+                                                     tok->encode("<retrieval>Born in Sumikawa.</retrieval>")};
+    model::BatchDecoder decoder(*lm);
+    const int other = decoder.add(tok->encode("A"), {model::RowSampling{}}).front().row;
+    const model::SampledToken first = decoder.add(prompt, {model::RowSampling{}}).front();
+    const int row = first.row;
+    std::vector<int32_t> sequence = prompt;     // everything the row holds, in order
+    std::vector<int32_t> sampled;               // the ids the row sampled …
+    std::vector<size_t> sampledAt;              // … and where each sits in `sequence`
+    std::vector<float> sampledLogProbs;
+    const auto take = [&](const model::SampledToken &t) {
+        QCOMPARE(t.row, row);
+        sampledAt.push_back(sequence.size());
+        sequence.push_back(t.id);
+        sampled.push_back(t.id);
+        sampledLogProbs.push_back(t.logProb);
+    };
+    const auto decode = [&](int n) {
+        for (int i = 0; i < n; ++i)
+            for (const model::SampledToken &t : decoder.step())
+                if (t.row == row)
+                    take(t);
+    };
+    take(first);
+    decode(3);
+    for (const std::vector<int32_t> &text : inserted) {
+        // The prefix up to here, decoded greedily on its own, continues as the row will.
+        std::vector<int32_t> prefix = sequence;
+        prefix.insert(prefix.end(), text.begin(), text.end());
+        model::SamplingOptions so;
+        so.temperature = 0.0;
+        so.maxNewTokens = 4;
+        const model::Generation reference = lm->generate({prefix}, 1, so);
+        sequence.insert(sequence.end(), text.begin(), text.end());
+        take(decoder.extend(row, text));
+        QCOMPARE(decoder.length(row), int64_t(sequence.size()));
+        decode(3);
+        for (size_t k = 0; k < 4; ++k)
+            QCOMPARE(sampled[sampled.size() - 4 + k], reference.tokens[0][k]);
+    }
+    QVERIFY(decoder.length(other) > 0); // the other row went on meanwhile
+    // One forward of the whole sequence, scored after the prompt.
+    const std::vector<int32_t> completion(sequence.begin() + static_cast<long>(prompt.size()), sequence.end());
+    const model::TokenScores scores = lm->scoreTokens({prompt}, {completion}).front();
+    QCOMPARE(scores.logProbs.size(), completion.size());
+    for (size_t k = 0; k < sampled.size(); ++k) {
+        const float expected = scores.logProbs[sampledAt[k] - prompt.size()];
+        QVERIFY2(std::abs(sampledLogProbs[k] - expected) < 1e-4f,
+                 qPrintable(QString("token %1: %2 vs %3").arg(k).arg(sampledLogProbs[k]).arg(expected)));
+    }
+    // Bad input: an unknown row, an id outside the vocabulary.
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decoder.extend(9999, {1}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decoder.extend(row, {int32_t(lm->config().vocabSize)}));
 }
 
 void TestServe::healthAndModels()

@@ -215,6 +215,38 @@ std::vector<SampledToken> BatchDecoder::step()
     return m_d->sample(logits, 0);
 }
 
+SampledToken BatchDecoder::extend(int row, const std::vector<int32_t> &tokens)
+{
+    const size_t at = m_d->indexOf(row);
+    if (at == m_d->rows.size())
+        throw std::invalid_argument("batch decoder: no row " + std::to_string(row));
+    const int64_t vocab = m_d->lm.module->config().vocabSize;
+    for (int32_t id : tokens)
+        if (id < 0 || id >= vocab)
+            throw std::invalid_argument("batch decoder: token id " + std::to_string(id) + " is outside the vocabulary (" +
+                                        std::to_string(vocab) + ")");
+    const int64_t cached = m_d->cache.lengths()[at];
+    const int64_t n = 1 + static_cast<int64_t>(tokens.size()); // the row's last token, then `tokens`
+    const int64_t context = contextLength();
+    if (context > 0 && cached + n >= context)
+        throw std::invalid_argument("batch decoder: " + std::to_string(tokens.size()) + " more tokens leave row " +
+                                    std::to_string(row) + " no room in the context of " + std::to_string(context));
+    torch::InferenceMode inference;
+    CausalLmInternals &lm = m_d->lm;
+    const auto longOpts = torch::TensorOptions().dtype(torch::kLong);
+    std::vector<int64_t> ids64{m_d->rows[at].last};
+    ids64.insert(ids64.end(), tokens.begin(), tokens.end());
+    const torch::Tensor ids = torch::tensor(ids64, longOpts).view({1, n}).to(lm.device);                      // [1, T]
+    const torch::Tensor positions = torch::arange(cached, cached + n, longOpts.device(lm.device)).unsqueeze(0); // [1, T]
+    const torch::Tensor mask = torch::ones({1, cached + n}, longOpts.device(lm.device));                       // [1, S]
+    KvCache one = m_d->cache.rowCache(static_cast<int64_t>(at), n);
+    const torch::Tensor h = lm.module->hidden(ids, positions, mask, &one);                                     // [1, T, H]
+    const torch::Tensor logits = lm.module->logits(h.select(1, n - 1)).to(torch::kFloat32).to(torch::kCPU);   // [1, V]
+    m_d->cache.replaceRow(static_cast<int64_t>(at), one);
+    m_d->prefilled += n;
+    return m_d->sample(logits.contiguous(), at).front();
+}
+
 void BatchDecoder::remove(const std::vector<int> &handles)
 {
     torch::InferenceMode inference;

@@ -64,6 +64,13 @@ public:
     // reached contextLength() tokens must be removed first (throws std::logic_error).
     std::vector<SampledToken> step();
 
+    // Feeds row `row` its last token and then `tokens` (text the row's owner inserts: the
+    // retrieved passages of a multi-step rollout) in one forward on that row alone, its
+    // KV cache kept, and samples the row's next token from after them. The row then goes
+    // on with step() as before; what it decodes is what one uninterrupted forward of the
+    // same tokens gives (tst_serve). Throws std::invalid_argument for an unknown row, ids
+    // outside the vocabulary, or tokens that do not fit in the context.
+    SampledToken extend(int row, const std::vector<int32_t> &tokens);
     // The rows leave the batch (the last row's keys and values move into each freed
     // slot: one row is copied, not the cache). Unknown handles are ignored.
     void remove(const std::vector<int> &rows);

@@ -264,6 +264,36 @@ void RaggedKvCache::addRows(const KvCache &prefill, int64_t copies)
     m_lengths.insert(m_lengths.end(), static_cast<size_t>(copies), length);
 }
 
+KvCache RaggedKvCache::rowCache(int64_t r, int64_t extra) const
+{
+    TORCH_CHECK(r >= 0 && r < rows(), "RaggedKvCache::rowCache: no row ", r);
+    const int64_t length = m_lengths[static_cast<size_t>(r)];
+    ModelConfig shape;
+    shape.numLayers = m_layers;
+    shape.numKvHeads = m_kvHeads;
+    shape.headDim = m_headDim;
+    KvCache out(shape, 1, length + extra, m_options.dtype().toScalarType(), m_options.device());
+    for (int64_t l = 0; l < m_layers; ++l) {
+        const size_t i = static_cast<size_t>(l);
+        out.append(i, m_k[i].narrow(0, r, 1).narrow(2, 0, length), m_v[i].narrow(0, r, 1).narrow(2, 0, length));
+    }
+    out.advance(length);
+    return out;
+}
+
+void RaggedKvCache::replaceRow(int64_t r, const KvCache &source)
+{
+    TORCH_CHECK(r >= 0 && r < rows(), "RaggedKvCache::replaceRow: no row ", r);
+    const int64_t length = source.length();
+    reserve(rows(), length + 1);
+    for (int64_t l = 0; l < m_layers; ++l) {
+        const size_t i = static_cast<size_t>(l);
+        m_k[i].narrow(0, r, 1).narrow(2, 0, length).copy_(source.keys(i).narrow(0, 0, 1));
+        m_v[i].narrow(0, r, 1).narrow(2, 0, length).copy_(source.values(i).narrow(0, 0, 1));
+    }
+    m_lengths[static_cast<size_t>(r)] = length;
+}
+
 void RaggedKvCache::removeRow(int64_t r)
 {
     TORCH_CHECK(r >= 0 && r < rows(), "RaggedKvCache::removeRow: no row ", r);

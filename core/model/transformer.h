@@ -129,6 +129,11 @@ public:
     // Drops row r; the last row takes its place (its index becomes r). With no row left,
     // the storage is freed.
     void removeRow(int64_t r);
+    // Row r's tokens as a one-row cache with room for `extra` more, so that a forward of
+    // several tokens can run on that row alone (BatchDecoder::extend), and back: the row
+    // becomes what `source` holds (row 0, its length).
+    KvCache rowCache(int64_t r, int64_t extra) const;
+    void replaceRow(int64_t r, const KvCache &source);
     // Starts a decode step: makes room for one more token in every row (the columns grow
     // when the longest row needs it) and returns the step's key mask [B, S] (1 where a
     // row has a token, its new one at column `length` included; S = the longest row + 1).
