@@ -42,6 +42,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <future>
 #include <thread>
 
@@ -213,6 +214,7 @@ private Q_SLOTS:
     void chatRendering();
     void decoderMatchesGenerate();
     void decoderExtendMatchesOneForward();
+    void decoderBranchSharesThePrefix();
     void healthAndModels();
     void loadingGives503();
     void recordedRequests_data();
@@ -450,6 +452,61 @@ void TestServe::decoderExtendMatchesOneForward()
     // Bad input: an unknown row, an id outside the vocabulary.
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decoder.extend(9999, {1}));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decoder.extend(row, {int32_t(lm->config().vocabSize)}));
+}
+
+void TestServe::decoderBranchSharesThePrefix()
+{
+    // A tree node's children: the row decodes 2 tokens, then branches into 3 children
+    // after an inserted text, each sampling at temperature 1 with its own seed. Each
+    // child's tokens have the log-probs one forward of its whole sequence gives; the
+    // parent's handle is gone; the prefix was prefilled once.
+    auto lm = model::CausalLM::load(m_model);
+    const auto tok = tokenizer::loadTokenizer(m_model);
+    const std::vector<int32_t> prompt = tok->encode("<step>Where was the founder born?</step>");
+    const std::vector<int32_t> inserted = tok->encode("<retrieval>Asagiri was born in Sumikawa.</retrieval>");
+    model::BatchDecoder decoder(*lm);
+    const model::SampledToken first = decoder.add(prompt, {model::RowSampling{}}).front();
+    std::vector<int32_t> shared = prompt; // the parent's tokens, then the inserted text
+    shared.push_back(first.id);
+    for (const model::SampledToken &t : decoder.step())
+        shared.push_back(t.id);
+    shared.insert(shared.end(), inserted.begin(), inserted.end());
+    const int64_t prefilledBefore = decoder.prefilledTokens();
+    std::vector<model::RowSampling> children(3);
+    for (size_t c = 0; c < children.size(); ++c) {
+        children[c].temperature = 1.0;
+        children[c].seed = 11 + c;
+    }
+    std::map<int, std::vector<model::SampledToken>> tokens; // child → its tokens
+    for (const model::SampledToken &t : decoder.branch(first.row, inserted, children))
+        tokens[t.row].push_back(t);
+    QCOMPARE(decoder.length(first.row), int64_t(-1));
+    QCOMPARE(decoder.rows(), 3);
+    // Only the parent's last token and the inserted text were fed: the prefix was not
+    // prefilled again for each child.
+    QCOMPARE(decoder.prefilledTokens() - prefilledBefore, int64_t(1 + inserted.size()));
+    for (int i = 0; i < 5; ++i)
+        for (const model::SampledToken &t : decoder.step())
+            tokens[t.row].push_back(t);
+    QCOMPARE(tokens.size(), size_t(3));
+    std::set<std::vector<int32_t>> distinct;
+    for (const auto &[child, own] : tokens) {
+        QCOMPARE(decoder.length(child), int64_t(shared.size() + own.size()));
+        std::vector<int32_t> completion(shared.begin() + static_cast<long>(prompt.size()), shared.end());
+        std::vector<int32_t> ids;
+        for (const model::SampledToken &t : own) {
+            completion.push_back(t.id);
+            ids.push_back(t.id);
+        }
+        distinct.insert(ids);
+        const model::TokenScores scores = lm->scoreTokens({prompt}, {completion}).front();
+        const size_t offset = completion.size() - own.size();
+        for (size_t k = 0; k < own.size(); ++k)
+            QVERIFY2(std::abs(own[k].logProb - scores.logProbs[offset + k]) < 1e-4f,
+                     qPrintable(QString("child %1 token %2").arg(child).arg(k)));
+    }
+    QVERIFY(distinct.size() > 1); // seeded samples of a near-uniform model differ
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decoder.branch(tokens.begin()->first, {}, {}));
 }
 
 void TestServe::healthAndModels()

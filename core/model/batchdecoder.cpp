@@ -44,6 +44,18 @@ int64_t drawIndex(const float *probs, int64_t n, double u)
     return lastPositive;
 }
 
+void checkSampling(const std::vector<RowSampling> &rows)
+{
+    for (const RowSampling &s : rows) {
+        if (!(s.temperature >= 0.0) || !std::isfinite(s.temperature))
+            throw std::invalid_argument("batch decoder: temperature must be a finite number ≥ 0");
+        if (!(s.topP > 0.0 && s.topP <= 1.0))
+            throw std::invalid_argument("batch decoder: top_p must be in (0, 1]");
+        if (s.topLogprobs < 0 || s.topLogprobs > kMaxTopLogprobs)
+            throw std::invalid_argument("batch decoder: top_logprobs must be 0 to 20");
+    }
+}
+
 } // namespace
 
 struct BatchDecoder::Impl {
@@ -126,6 +138,8 @@ struct BatchDecoder::Impl {
         return out;
     }
 
+    torch::Tensor forwardRow(size_t at, const std::vector<int32_t> &tokens, int handle, int64_t context);
+
     size_t indexOf(int handle) const
     {
         for (size_t i = 0; i < rows.size(); ++i)
@@ -155,14 +169,7 @@ std::vector<SampledToken> BatchDecoder::add(const std::vector<int32_t> &prompt, 
     if (context > 0 && n >= context)
         throw std::invalid_argument("batch decoder: a prompt of " + std::to_string(n) +
                                     " tokens leaves no room in the context of " + std::to_string(context));
-    for (const RowSampling &s : rows) {
-        if (!(s.temperature >= 0.0) || !std::isfinite(s.temperature))
-            throw std::invalid_argument("batch decoder: temperature must be a finite number ≥ 0");
-        if (!(s.topP > 0.0 && s.topP <= 1.0))
-            throw std::invalid_argument("batch decoder: top_p must be in (0, 1]");
-        if (s.topLogprobs < 0 || s.topLogprobs > kMaxTopLogprobs)
-            throw std::invalid_argument("batch decoder: top_logprobs must be 0 to 20");
-    }
+    checkSampling(rows);
 
     torch::InferenceMode inference;
     CausalLmInternals &lm = m_d->lm;
@@ -215,36 +222,68 @@ std::vector<SampledToken> BatchDecoder::step()
     return m_d->sample(logits, 0);
 }
 
+// Feeds row `at` its last token and then `tokens` in one forward on that row alone and
+// returns the logits [1, V] (fp32, CPU) after them; the row's cache holds them all.
+torch::Tensor BatchDecoder::Impl::forwardRow(size_t at, const std::vector<int32_t> &tokens, int handle, int64_t context)
+{
+    const int64_t vocab = lm.module->config().vocabSize;
+    for (int32_t id : tokens)
+        if (id < 0 || id >= vocab)
+            throw std::invalid_argument("batch decoder: token id " + std::to_string(id) + " is outside the vocabulary (" +
+                                        std::to_string(vocab) + ")");
+    const int64_t cached = cache.lengths()[at];
+    const int64_t n = 1 + static_cast<int64_t>(tokens.size()); // the row's last token, then `tokens`
+    if (context > 0 && cached + n >= context)
+        throw std::invalid_argument("batch decoder: " + std::to_string(tokens.size()) + " more tokens leave row " +
+                                    std::to_string(handle) + " no room in the context of " + std::to_string(context));
+    const auto longOpts = torch::TensorOptions().dtype(torch::kLong);
+    std::vector<int64_t> ids64{rows[at].last};
+    ids64.insert(ids64.end(), tokens.begin(), tokens.end());
+    const torch::Tensor ids = torch::tensor(ids64, longOpts).view({1, n}).to(lm.device);                      // [1, T]
+    const torch::Tensor positions = torch::arange(cached, cached + n, longOpts.device(lm.device)).unsqueeze(0); // [1, T]
+    const torch::Tensor mask = torch::ones({1, cached + n}, longOpts.device(lm.device));                       // [1, S]
+    KvCache one = cache.rowCache(static_cast<int64_t>(at), n);
+    const torch::Tensor h = lm.module->hidden(ids, positions, mask, &one);                                     // [1, T, H]
+    const torch::Tensor logits = lm.module->logits(h.select(1, n - 1)).to(torch::kFloat32).to(torch::kCPU);   // [1, V]
+    cache.replaceRow(static_cast<int64_t>(at), one);
+    prefilled += n;
+    return logits.contiguous();
+}
+
 SampledToken BatchDecoder::extend(int row, const std::vector<int32_t> &tokens)
 {
     const size_t at = m_d->indexOf(row);
     if (at == m_d->rows.size())
         throw std::invalid_argument("batch decoder: no row " + std::to_string(row));
-    const int64_t vocab = m_d->lm.module->config().vocabSize;
-    for (int32_t id : tokens)
-        if (id < 0 || id >= vocab)
-            throw std::invalid_argument("batch decoder: token id " + std::to_string(id) + " is outside the vocabulary (" +
-                                        std::to_string(vocab) + ")");
-    const int64_t cached = m_d->cache.lengths()[at];
-    const int64_t n = 1 + static_cast<int64_t>(tokens.size()); // the row's last token, then `tokens`
-    const int64_t context = contextLength();
-    if (context > 0 && cached + n >= context)
-        throw std::invalid_argument("batch decoder: " + std::to_string(tokens.size()) + " more tokens leave row " +
-                                    std::to_string(row) + " no room in the context of " + std::to_string(context));
     torch::InferenceMode inference;
-    CausalLmInternals &lm = m_d->lm;
-    const auto longOpts = torch::TensorOptions().dtype(torch::kLong);
-    std::vector<int64_t> ids64{m_d->rows[at].last};
-    ids64.insert(ids64.end(), tokens.begin(), tokens.end());
-    const torch::Tensor ids = torch::tensor(ids64, longOpts).view({1, n}).to(lm.device);                      // [1, T]
-    const torch::Tensor positions = torch::arange(cached, cached + n, longOpts.device(lm.device)).unsqueeze(0); // [1, T]
-    const torch::Tensor mask = torch::ones({1, cached + n}, longOpts.device(lm.device));                       // [1, S]
-    KvCache one = m_d->cache.rowCache(static_cast<int64_t>(at), n);
-    const torch::Tensor h = lm.module->hidden(ids, positions, mask, &one);                                     // [1, T, H]
-    const torch::Tensor logits = lm.module->logits(h.select(1, n - 1)).to(torch::kFloat32).to(torch::kCPU);   // [1, V]
-    m_d->cache.replaceRow(static_cast<int64_t>(at), one);
-    m_d->prefilled += n;
-    return m_d->sample(logits.contiguous(), at).front();
+    const torch::Tensor logits = m_d->forwardRow(at, tokens, row, contextLength());
+    return m_d->sample(logits, at).front();
+}
+
+std::vector<SampledToken> BatchDecoder::branch(int row, const std::vector<int32_t> &tokens,
+                                               const std::vector<RowSampling> &children)
+{
+    const size_t at = m_d->indexOf(row);
+    if (at == m_d->rows.size())
+        throw std::invalid_argument("batch decoder: no row " + std::to_string(row));
+    if (children.empty())
+        throw std::invalid_argument("batch decoder: no child to branch into");
+    checkSampling(children);
+    torch::InferenceMode inference;
+    const torch::Tensor logits = m_d->forwardRow(at, tokens, row, contextLength());
+    const int64_t copies = static_cast<int64_t>(children.size());
+    m_d->cache.addRows(m_d->cache.rowCache(static_cast<int64_t>(at), 0), copies);
+    const size_t first = m_d->rows.size();
+    for (const RowSampling &s : children) {
+        Impl::Row child;
+        child.handle = m_d->nextHandle++;
+        child.sampling = s;
+        child.generator.seed(s.seed);
+        m_d->rows.push_back(std::move(child));
+    }
+    std::vector<SampledToken> out = m_d->sample(logits.expand({copies, -1}).clone(), first);
+    remove({row});
+    return out;
 }
 
 void BatchDecoder::remove(const std::vector<int> &handles)

@@ -71,6 +71,13 @@ public:
     // same tokens gives (tst_serve). Throws std::invalid_argument for an unknown row, ids
     // outside the vocabulary, or tokens that do not fit in the context.
     SampledToken extend(int row, const std::vector<int32_t> &tokens);
+    // extend() for a search's expansion: after the same forward, the row is replaced by
+    // one new row per entry of `children`, each with the row's KV cache and its own
+    // sampling, each sampling its first token from the same logits (the children of a
+    // tree node share their parent's prefix instead of prefilling it each). The row's
+    // handle leaves the batch. `tokens` may be empty (branch where the row stands).
+    std::vector<SampledToken> branch(int row, const std::vector<int32_t> &tokens,
+                                     const std::vector<RowSampling> &children);
     // The rows leave the batch (the last row's keys and values move into each freed
     // slot: one row is copied, not the cache). Unknown handles are ignored.
     void remove(const std::vector<int> &rows);
