@@ -1,0 +1,129 @@
+// ProRAG's search tree (mcts/searchtree.h): PUCT selection (eq. 2) and the discounted
+// back-up (eq. 3), with values worked out by hand.
+
+#include "mcts/searchtree.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace rwb;
+using mcts::SearchTree;
+
+namespace {
+constexpr double kTol = 1e-12;
+}
+
+class TestMcts : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void puctOnThreeChildren();
+    void unvisitedChildrenGoByPrior();
+    void discountedBackupAlongThreeDeepPath();
+    void selectPathStopsAtLeaves();
+    void badInput();
+};
+
+void TestMcts::puctOnThreeChildren()
+{
+    // Three children of the root, c_puct 2.5: P = 0.5 / 0.3 / 0.2, N = 2 / 1 / 0,
+    // W = 1.0 / 0.9 / 0. Σ N = 3, √3 = 1.7320508…
+    //   a: Q 0.5, U = 2.5 · 0.5 · √3 / 3 = 0.7216878…, score 1.2216878…
+    //   b: Q 0.9, U = 2.5 · 0.3 · √3 / 2 = 0.6495190…, score 1.5495190…  ← selected
+    //   c: Q 0 (unvisited), U = 2.5 · 0.2 · √3 / 1 = 0.8660254…, score 0.8660254…
+    SearchTree t;
+    const int a = t.addChild(SearchTree::kRoot, "a", 0.5, 1);
+    const int b = t.addChild(SearchTree::kRoot, "b", 0.3, 1);
+    const int c = t.addChild(SearchTree::kRoot, "c", 0.2, 1);
+    t.backup({SearchTree::kRoot, a}, 0.6, 1.0);
+    t.backup({SearchTree::kRoot, a}, 0.4, 1.0);
+    t.backup({SearchTree::kRoot, b}, 0.9, 1.0);
+    const double root3 = std::sqrt(3.0);
+    const mcts::PuctTerms ta = t.puct(a, 2.5), tb = t.puct(b, 2.5), tc = t.puct(c, 2.5);
+    QVERIFY(std::abs(ta.q - 0.5) < kTol);
+    QVERIFY(std::abs(ta.u - 2.5 * 0.5 * root3 / 3.0) < kTol);
+    QVERIFY(std::abs(tb.score - (0.9 + 2.5 * 0.3 * root3 / 2.0)) < kTol);
+    QVERIFY(std::abs(tc.q) < kTol);
+    QVERIFY(std::abs(tc.u - 2.5 * 0.2 * root3) < kTol);
+    QCOMPARE(ta.n, 2);
+    QCOMPARE(tb.p, 0.3);
+    QCOMPARE(t.selectChild(SearchTree::kRoot, 2.5), b);
+    // At c_puct 10 b still wins (a 0.5 + 2.887 = 3.387, b 0.9 + 2.598 = 3.498, c 3.464);
+    // at 20 exploration carries the unvisited child (a 6.274, b 6.096, c 6.928).
+    QCOMPARE(t.selectChild(SearchTree::kRoot, 10.0), b);
+    QCOMPARE(t.selectChild(SearchTree::kRoot, 20.0), c);
+    // With none (c_puct 0) the best mean wins.
+    QCOMPARE(t.selectChild(SearchTree::kRoot, 0.0), b);
+}
+
+void TestMcts::unvisitedChildrenGoByPrior()
+{
+    // Σ N = 0: every U is 0 and every Q is 0; the larger prior breaks the tie, then the
+    // order of addition.
+    SearchTree t;
+    t.addChild(SearchTree::kRoot, "x", 0.2, 1);
+    const int y = t.addChild(SearchTree::kRoot, "y", 0.5, 1);
+    t.addChild(SearchTree::kRoot, "z", 0.5, 1);
+    QCOMPARE(t.selectChild(SearchTree::kRoot, 2.5), y);
+}
+
+void TestMcts::discountedBackupAlongThreeDeepPath()
+{
+    // root → a (depth 1) → b (2) → c (3, terminal, v = 1), γ = 0.9: c gets 1, b 0.9,
+    // a 0.81, the root 0.729. Then root → a → b → d (3, v = 0.5): d 0.5, b 0.45 (W 1.35,
+    // N 2, Q 0.675 = (0.9 · 1 + 0.45) / 2, eq. 3's running mean), a 0.405 (W 1.215, Q 0.6075).
+    SearchTree t;
+    const int a = t.addChild(SearchTree::kRoot, "a", 1.0, 1);
+    const int b = t.addChild(a, "b", 1.0, 2);
+    const int c = t.addChild(b, "c", 0.6, 3);
+    const int d = t.addChild(b, "d", 0.4, 4);
+    t.setTerminal(c, 1.0);
+    t.backup({SearchTree::kRoot, a, b, c}, 1.0, 0.9);
+    QVERIFY(std::abs(t.node(c).q() - 1.0) < kTol);
+    QVERIFY(std::abs(t.node(b).q() - 0.9) < kTol);
+    QVERIFY(std::abs(t.node(a).q() - 0.81) < kTol);
+    QVERIFY(std::abs(t.node(SearchTree::kRoot).valueSum - 0.729) < kTol);
+    t.backup({SearchTree::kRoot, a, b, d}, 0.5, 0.9);
+    QCOMPARE(t.node(d).visits, 1);
+    QVERIFY(std::abs(t.node(d).q() - 0.5) < kTol);
+    QCOMPARE(t.node(b).visits, 2);
+    QVERIFY(std::abs(t.node(b).valueSum - 1.35) < kTol);
+    QVERIFY(std::abs(t.node(b).q() - 0.675) < kTol);
+    QVERIFY(std::abs(t.node(a).valueSum - 1.215) < kTol);
+    QVERIFY(std::abs(t.node(a).q() - 0.6075) < kTol);
+    QCOMPARE(t.node(SearchTree::kRoot).visits, 2);
+    QCOMPARE(t.node(c).depth, 3);
+}
+
+void TestMcts::selectPathStopsAtLeaves()
+{
+    // The path follows the selected child down to a node without children or a terminal.
+    SearchTree t;
+    const int a = t.addChild(SearchTree::kRoot, "a", 0.7, 1);
+    const int b = t.addChild(SearchTree::kRoot, "b", 0.3, 1);
+    const int a1 = t.addChild(a, "a1", 1.0, 2);
+    QCOMPARE(t.selectPath(2.5), (std::vector<int>{SearchTree::kRoot, a, a1})); // by prior, then the only child
+    t.setTerminal(a1, 0.0);
+    t.backup({SearchTree::kRoot, a, a1}, 0.0, 0.99);
+    // a: Q 0, N 1, U = 2.5 · 0.7 · 1 / 2 = 0.875; b: Q 0, N 0, U = 2.5 · 0.3 · 1 / 1 = 0.75.
+    QCOMPARE(t.selectPath(2.5), (std::vector<int>{SearchTree::kRoot, a, a1})); // stops at the terminal
+    t.backup({SearchTree::kRoot, a, a1}, 0.0, 0.99);
+    // a: U = 2.5 · 0.7 · √2 / 3 = 0.8249…; b: U = 2.5 · 0.3 · √2 = 1.0607…: b now.
+    QCOMPARE(t.selectPath(2.5), (std::vector<int>{SearchTree::kRoot, b}));
+}
+
+void TestMcts::badInput()
+{
+    SearchTree t;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.addChild(5, "x", 0.5, 1));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.addChild(SearchTree::kRoot, "x", 1.5, 1));
+    const int a = t.addChild(SearchTree::kRoot, "a", 0.5, 1);
+    const int b = t.addChild(SearchTree::kRoot, "b", 0.5, 1);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.backup({a}, 1.0, 0.9));                    // not from the root
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.backup({SearchTree::kRoot, a, b}, 1.0, 0.9)); // b is no child of a
+    QCOMPARE(t.node(a).visits, 0); // nothing half-applied
+    QCOMPARE(t.selectChild(a, 2.5), -1);
+}
+
+QTEST_APPLESS_MAIN(TestMcts)
+#include "tst_mcts.moc"
