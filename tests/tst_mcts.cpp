@@ -1,7 +1,11 @@
 // ProRAG's search tree (mcts/searchtree.h): PUCT selection (eq. 2) and the discounted
 // back-up (eq. 3), with values worked out by hand.
 
+#include "data/jsonl.h"
 #include "mcts/searchtree.h"
+#include "mcts/treejson.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QtTest>
 
@@ -22,6 +26,8 @@ private Q_SLOTS:
     void discountedBackupAlongThreeDeepPath();
     void selectPathStopsAtLeaves();
     void badInput();
+    void proragJsonExport();
+    void proragJsonBadInput();
 };
 
 void TestMcts::puctOnThreeChildren()
@@ -123,6 +129,77 @@ void TestMcts::badInput()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.backup({SearchTree::kRoot, a, b}, 1.0, 0.9)); // b is no child of a
     QCOMPARE(t.node(a).visits, 0); // nothing half-applied
     QCOMPARE(t.selectChild(a, 2.5), -1);
+}
+
+void TestMcts::proragJsonExport()
+{
+    // root → a (terminal, v 1) and b; one back-up through a (γ 0.9) and one through b (v 0):
+    // the nested shape of ProRAG's export, "q" being the value SUM (root 0.9 + 0, a 1).
+    SearchTree t;
+    const int a = t.addChild(SearchTree::kRoot, "<step>a</step>", 0.75, 1);
+    const int b = t.addChild(SearchTree::kRoot, "<step>b</step>", 0.25, 1);
+    t.setTerminal(a, 1.0);
+    t.backup({SearchTree::kRoot, a}, 1.0, 0.9);
+    t.backup({SearchTree::kRoot, b}, 0.0, 0.9);
+    const nlohmann::ordered_json j = mcts::toProragJson(t);
+    const nlohmann::ordered_json expected = nlohmann::ordered_json::parse(R"({
+        "action": "", "q": 0.9, "n": 2, "prior": 1.0, "depth": 0, "terminal": false, "iteration": 0,
+        "children": [
+          {"action": "<step>a</step>", "q": 1.0, "n": 1, "prior": 0.75, "depth": 1, "terminal": true, "value": 1.0,
+           "iteration": 1, "children": []},
+          {"action": "<step>b</step>", "q": 0.0, "n": 1, "prior": 0.25, "depth": 1, "terminal": false,
+           "iteration": 1, "children": []}]})");
+    QCOMPARE(j.dump(), expected.dump());
+    // Round trip: the same tree back.
+    const SearchTree back = mcts::fromProragJson(nlohmann::json::parse(j.dump()), "tree.json");
+    QCOMPARE(back.nodes().size(), t.nodes().size());
+    for (size_t i = 0; i < t.nodes().size(); ++i) {
+        const mcts::Node &x = t.nodes()[i], &y = back.nodes()[i];
+        QCOMPARE(y.step, x.step);
+        QCOMPARE(y.parent, x.parent);
+        QCOMPARE(y.depth, x.depth);
+        QCOMPARE(y.visits, x.visits);
+        QCOMPARE(y.valueSum, x.valueSum);
+        QCOMPARE(y.prior, x.prior);
+        QCOMPARE(y.terminal, x.terminal);
+        QCOMPARE(y.terminalValue, x.terminalValue);
+    }
+    // A file of ProRAG's own, without our extra fields, reads too.
+    const SearchTree plain = mcts::fromProragJson(nlohmann::json::parse(R"({"action": "", "q": 0.5, "n": 1,
+        "prior": 1, "depth": 0, "children": [{"action": "s", "q": 0.5, "n": 1, "prior": 1.0, "depth": 1,
+        "children": []}]})"), "prorag.json");
+    QCOMPARE(plain.nodes().size(), size_t(2));
+    QVERIFY(std::abs(plain.node(1).q() - 0.5) < kTol);
+}
+
+void TestMcts::proragJsonBadInput()
+{
+    struct Case {
+        const char *json;
+        const char *reason; // the start of the message after "file:"
+    };
+    const std::vector<Case> cases{
+        {R"([1, 2])", "mcts_tree: expected a node object"},
+        {R"({"q": 0, "children": []})", "mcts_tree.n: missing"},
+        {R"({"q": 0, "n": -1})", "mcts_tree.n: expected a whole number ≥ 0, found -1"},
+        {R"({"q": 0, "n": 1, "children": [{"action": "s", "q": 0, "n": 0, "prior": 2}]})",
+         "mcts_tree.children[0].prior: expected a number within 0–1, found 2"},
+        {R"({"q": 0, "n": 1, "children": [{"q": 0, "n": 0, "prior": 0.5}]})",
+         "mcts_tree.children[0].action: expected the step's text"},
+        {R"({"q": 0, "n": 1, "children": [{"action": "s", "q": 0, "n": 0, "prior": 0.5, "depth": 3}]})",
+         "mcts_tree.children[0].depth: expected 1 (its parent's depth + 1), found 3"},
+        {R"({"q": "high", "n": 1})", "mcts_tree.q: expected a number, found \"high\""},
+        {R"({"q": 0, "n": 1, "children": {}})", "mcts_tree.children: expected an array"},
+    };
+    for (const Case &c : cases) {
+        try {
+            mcts::fromProragJson(nlohmann::json::parse(c.json), "trees.jsonl");
+            QFAIL(c.json);
+        } catch (const data::InputException &e) {
+            QCOMPARE(e.error().file, std::string("trees.jsonl"));
+            QVERIFY2(e.error().reason.rfind(c.reason, 0) == 0, (std::string(c.json) + " → " + e.error().reason).c_str());
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestMcts)

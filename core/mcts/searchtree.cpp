@@ -35,6 +35,15 @@ void SearchTree::setTerminal(int id, double value)
     n.terminalValue = value;
 }
 
+void SearchTree::setStatistics(int id, int visits, double valueSum)
+{
+    if (visits < 0 || !std::isfinite(valueSum))
+        throw std::invalid_argument("search tree: visits must be ≥ 0 and the value sum finite");
+    Node &n = m_nodes.at(static_cast<size_t>(id));
+    n.visits = visits;
+    n.valueSum = valueSum;
+}
+
 PuctTerms SearchTree::puct(int child, double cPuct) const
 {
     const Node &c = node(child);

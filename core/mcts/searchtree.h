@@ -49,6 +49,9 @@ public:
     // unknown parent or a prior outside [0, 1].
     int addChild(int parent, std::string step, double prior, int iteration);
     void setTerminal(int id, double value);
+    // Sets a node's N and W (a tree read back from a file). Throws std::invalid_argument
+    // for N < 0 or a W that is not finite.
+    void setStatistics(int id, int visits, double valueSum);
 
     PuctTerms puct(int child, double cPuct) const;
     // The child of `node` with the largest PUCT score; ties go to the larger prior, then
