@@ -140,6 +140,24 @@ struct BatchDecoder::Impl {
 
     torch::Tensor forwardRow(size_t at, const std::vector<int32_t> &tokens, int handle, int64_t context);
 
+    // One new row per entry of `samplings`, each holding `prefix`'s tokens and sampling
+    // its first token from `logits` [1, V]; returns those tokens.
+    std::vector<SampledToken> addRows(const KvCache &prefix, const std::vector<RowSampling> &samplings,
+                                      const torch::Tensor &logits)
+    {
+        const int64_t copies = static_cast<int64_t>(samplings.size());
+        cache.addRows(prefix, copies);
+        const size_t first = rows.size();
+        for (const RowSampling &s : samplings) {
+            Row row;
+            row.handle = nextHandle++;
+            row.sampling = s;
+            row.generator.seed(s.seed);
+            rows.push_back(std::move(row));
+        }
+        return sample(logits.expand({copies, -1}).clone(), first); // [copies, V]
+    }
+
     size_t indexOf(int handle) const
     {
         for (size_t i = 0; i < rows.size(); ++i)
@@ -181,18 +199,8 @@ std::vector<SampledToken> BatchDecoder::add(const std::vector<int32_t> &prompt, 
     KvCache prefill(lm.module->config(), 1, n, lm.dtype, lm.device);
     const torch::Tensor h = lm.module->hidden(ids, positions, mask, &prefill);             // [1, L, H]
     const torch::Tensor logits = lm.module->logits(h.select(1, n - 1)).to(torch::kFloat32).to(torch::kCPU); // [1, V]
-    const int64_t copies = static_cast<int64_t>(rows.size());
-    m_d->cache.addRows(prefill, copies);
-    const size_t first = m_d->rows.size();
-    for (const RowSampling &s : rows) {
-        Impl::Row row;
-        row.handle = m_d->nextHandle++;
-        row.sampling = s;
-        row.generator.seed(s.seed);
-        m_d->rows.push_back(std::move(row));
-    }
     m_d->prefilled += n;
-    return m_d->sample(logits.expand({copies, -1}).clone(), first); // [copies, V]
+    return m_d->addRows(prefill, rows, logits);
 }
 
 std::vector<SampledToken> BatchDecoder::step()
@@ -271,17 +279,7 @@ std::vector<SampledToken> BatchDecoder::branch(int row, const std::vector<int32_
     checkSampling(children);
     torch::InferenceMode inference;
     const torch::Tensor logits = m_d->forwardRow(at, tokens, row, contextLength());
-    const int64_t copies = static_cast<int64_t>(children.size());
-    m_d->cache.addRows(m_d->cache.rowCache(static_cast<int64_t>(at), 0), copies);
-    const size_t first = m_d->rows.size();
-    for (const RowSampling &s : children) {
-        Impl::Row child;
-        child.handle = m_d->nextHandle++;
-        child.sampling = s;
-        child.generator.seed(s.seed);
-        m_d->rows.push_back(std::move(child));
-    }
-    std::vector<SampledToken> out = m_d->sample(logits.expand({copies, -1}).clone(), first);
+    std::vector<SampledToken> out = m_d->addRows(m_d->cache.rowCache(static_cast<int64_t>(at), 0), children, logits);
     remove({row});
     return out;
 }
