@@ -250,23 +250,32 @@ int judgeEval(const std::vector<std::string> &argv)
                 out << line.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
             }
         });
-    json kinds = json::object();
+    // The slices, labelled as the JSON and the tables name them.
+    using Slices = std::vector<std::pair<std::string, judge::KindAgreement>>;
+    Slices kindSlices, factSlices;
     for (const auto &[kind, k] : a.byKind)
-        kinds[kind.empty() ? "(none)" : kind] = {{"n", k.n},
-                                                 {"coverage_agrees", k.coverageAgrees},
-                                                 {"consistency_agrees", k.consistencyAgrees}};
-    json byFacts = json::object();
+        kindSlices.emplace_back(kind.empty() ? "(none)" : kind, k);
     for (const auto &[facts, k] : a.byFacts)
-        byFacts[facts > 0 ? std::to_string(facts) : "(unknown)"] = {{"n", k.n},
-                                                                   {"coverage_agrees", k.coverageAgrees},
-                                                                   {"consistency_agrees", k.consistencyAgrees}};
+        factSlices.emplace_back(facts > 0 ? std::to_string(facts) : "(unknown)", k);
+    const auto slicesJson = [](const Slices &slices) {
+        json out = json::object();
+        for (const auto &[label, k] : slices)
+            out[label] = {{"n", k.n}, {"coverage_agrees", k.coverageAgrees}, {"consistency_agrees", k.consistencyAgrees}};
+        return out;
+    };
+    const auto printSlices = [](const char *title, const Slices &slices) {
+        std::printf("%-14s %6s %10s %10s\n", title, "n", "coverage", "contradiction");
+        for (const auto &[label, k] : slices)
+            std::printf("%-14s %6zu %10s %10s\n", label.c_str(), k.n, figure(k.coverageShare()).c_str(),
+                        figure(k.consistencyShare()).c_str());
+    };
     const json result = {{"backend", client.backend().identity()},
                          {"requests", a.requests},
                          {"failed", a.failed},
                          {"coverage", matrixJson(a.coverage, judge::kCoverageLabels)},
                          {"contradiction", matrixJson(a.consistency, judge::kConsistencyLabels)},
-                         {"kinds", kinds},
-                         {"by_facts", byFacts},
+                         {"kinds", slicesJson(kindSlices)},
+                         {"by_facts", slicesJson(factSlices)},
                          {"cache_hits", a.cacheHits},
                          {"prompt_tokens", a.promptTokens},
                          {"completion_tokens", a.completionTokens},
@@ -279,18 +288,11 @@ int judgeEval(const std::vector<std::string> &argv)
                     static_cast<unsigned long long>(a.cacheHits), a.seconds);
         printMatrix("coverage", a.coverage, judge::kCoverageLabels);
         printMatrix("contradiction", a.consistency, judge::kConsistencyLabels);
-        std::printf("%-14s %6s %10s %10s\n", "answer kind", "n", "coverage", "contradiction");
-        for (const auto &[kind, k] : a.byKind)
-            std::printf("%-14s %6zu %10s %10s\n", kind.empty() ? "(none)" : kind.c_str(), k.n,
-                        figure(k.n ? static_cast<double>(k.coverageAgrees) / static_cast<double>(k.n) : NAN).c_str(),
-                        figure(k.n ? static_cast<double>(k.consistencyAgrees) / static_cast<double>(k.n) : NAN).c_str());
+        printSlices("answer kind", kindSlices);
         // A judge can agree well overall and badly on one slice, which a policy trained
         // against it finds: answers with several facts (docs/results.md).
-        std::printf("\n%-14s %6s %10s %10s\n", "reference facts", "n", "coverage", "contradiction");
-        for (const auto &[facts, k] : a.byFacts)
-            std::printf("%-14s %6zu %10s %10s\n", facts > 0 ? std::to_string(facts).c_str() : "(unknown)", k.n,
-                        figure(k.n ? static_cast<double>(k.coverageAgrees) / static_cast<double>(k.n) : NAN).c_str(),
-                        figure(k.n ? static_cast<double>(k.consistencyAgrees) / static_cast<double>(k.n) : NAN).c_str());
+        std::printf("\n");
+        printSlices("reference facts", factSlices);
         std::printf("\n(agreement per kind and per number of facts counts a failed reply as a disagreement)\n");
         std::printf("tokens: %lld prompt, %lld completion\n", static_cast<long long>(a.promptTokens),
                     static_cast<long long>(a.completionTokens));

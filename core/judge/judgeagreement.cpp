@@ -109,10 +109,7 @@ LegalAgreement measureLegalAgreement(const JudgeClient &client, const std::vecto
                     item.error = std::string("the reply could not be read: ") + e.what();
                 }
             }
-            KindAgreement &k = a.byKind[q.kind];
-            KindAgreement &f = a.byFacts[q.facts];
-            ++k.n;
-            ++f.n;
+            bool coverageAgreed = false, consistencyAgreed = false;
             if (item.ok) {
                 const int refCoverage = coverageLabel(q.coverage);
                 const int judgedCoverage = coverageLabel(item.judgedCoverage);
@@ -120,13 +117,13 @@ LegalAgreement measureLegalAgreement(const JudgeClient &client, const std::vecto
                 const int judgedConsistency = consistencyLabel(item.judgedContradiction ? 0.0 : 1.0);
                 a.coverage.add(refCoverage, judgedCoverage);
                 a.consistency.add(refConsistency, judgedConsistency);
-                k.coverageAgrees += refCoverage == judgedCoverage ? 1 : 0;
-                k.consistencyAgrees += refConsistency == judgedConsistency ? 1 : 0;
-                f.coverageAgrees += refCoverage == judgedCoverage ? 1 : 0;
-                f.consistencyAgrees += refConsistency == judgedConsistency ? 1 : 0;
+                coverageAgreed = refCoverage == judgedCoverage;
+                consistencyAgreed = refConsistency == judgedConsistency;
             } else {
                 ++a.failed;
             }
+            a.byKind[q.kind].add(coverageAgreed, consistencyAgreed);
+            a.byFacts[q.facts].add(coverageAgreed, consistencyAgreed);
             a.items.push_back(std::move(item));
         }
         if (progress)

@@ -11,6 +11,7 @@
 #include "eval/confusionmatrix.h"
 #include "judge/chat.h"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -61,10 +62,25 @@ struct AgreementItem {
     std::string reply;          // the raw reply ("" when none)
 };
 
+// Agreement on one slice of the requests (a kind of answer, a number of facts). A request
+// whose reply failed counts in n as a disagreement.
 struct KindAgreement {
     size_t n = 0;
     size_t coverageAgrees = 0;
     size_t consistencyAgrees = 0;
+
+    void add(bool coverageAgreed, bool consistencyAgreed)
+    {
+        ++n;
+        coverageAgrees += coverageAgreed ? 1 : 0;
+        consistencyAgrees += consistencyAgreed ? 1 : 0;
+    }
+    // The shares that agree; NaN for an empty slice.
+    double coverageShare() const { return n ? static_cast<double>(coverageAgrees) / static_cast<double>(n) : NAN; }
+    double consistencyShare() const
+    {
+        return n ? static_cast<double>(consistencyAgrees) / static_cast<double>(n) : NAN;
+    }
 };
 
 struct LegalAgreement {
