@@ -179,7 +179,10 @@ void MultihopGenerator::Impl::build()
             if (entities[firstCity + c].facts[0].target == static_cast<int>(firstCountry + i))
                 own.push_back(static_cast<int>(firstCity + c));
         link(n, kCapital, own[rng.below(own.size())]);
-        const std::string stem = n.name.substr(0, n.name.size() - (n.name.find("共和国") != std::string::npos ? 9 : 6));
+        std::string stem = n.name; // the name without its 共和国 / 王国 / 連邦
+        for (std::string_view suffix : kCountrySuffixes)
+            if (stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0)
+                stem.erase(stem.size() - suffix.size());
         attribute(n, kLanguage, stem + "語");
     }
     for (size_t i = 0; i < o.organizations; ++i) {
