@@ -2,6 +2,7 @@
 // back-up (eq. 3), with values worked out by hand.
 
 #include "data/jsonl.h"
+#include "mcts/searchrecord.h"
 #include "mcts/searchtree.h"
 #include "mcts/treejson.h"
 
@@ -10,6 +11,8 @@
 #include <QtTest>
 
 #include <cmath>
+#include <fstream>
+#include <functional>
 
 using namespace rwb;
 using mcts::SearchTree;
@@ -28,6 +31,9 @@ private Q_SLOTS:
     void badInput();
     void proragJsonExport();
     void proragJsonBadInput();
+    void simulatedBackupDiscountsFromTheTerminal();
+    void recordReplaysEveryIteration();
+    void recordBadInput();
 };
 
 void TestMcts::puctOnThreeChildren()
@@ -143,12 +149,12 @@ void TestMcts::proragJsonExport()
     t.backup({SearchTree::kRoot, b}, 0.0, 0.9);
     const nlohmann::ordered_json j = mcts::toProragJson(t);
     const nlohmann::ordered_json expected = nlohmann::ordered_json::parse(R"({
-        "action": "", "q": 0.9, "n": 2, "prior": 1.0, "depth": 0, "terminal": false, "iteration": 0,
+        "action": "", "q": 0.9, "n": 2, "prior": 1.0, "depth": 0, "terminal": false, "iteration": 0, "id": 0,
         "children": [
           {"action": "<step>a</step>", "q": 1.0, "n": 1, "prior": 0.75, "depth": 1, "terminal": true, "value": 1.0,
-           "iteration": 1, "children": []},
+           "iteration": 1, "id": 1, "answer": "", "children": []},
           {"action": "<step>b</step>", "q": 0.0, "n": 1, "prior": 0.25, "depth": 1, "terminal": false,
-           "iteration": 1, "children": []}]})");
+           "iteration": 1, "id": 2, "children": []}]})");
     QCOMPARE(j.dump(), expected.dump());
     // Round trip: the same tree back.
     const SearchTree back = mcts::fromProragJson(nlohmann::json::parse(j.dump()), "tree.json");
@@ -199,6 +205,157 @@ void TestMcts::proragJsonBadInput()
             QCOMPARE(e.error().file, std::string("trees.jsonl"));
             QVERIFY2(e.error().reason.rfind(c.reason, 0) == 0, (std::string(c.json) + " → " + e.error().reason).c_str());
         }
+    }
+}
+
+void TestMcts::simulatedBackupDiscountsFromTheTerminal()
+{
+    // A simulation from a (depth 1) reached a terminal at depth 3 with v = 1, γ = 0.5:
+    // a gets γ^(3−1) = 0.25, the root γ^3 = 0.125 (eq. 3 with T the terminal's depth).
+    SearchTree t;
+    const int a = t.addChild(SearchTree::kRoot, "a", 1.0, 1);
+    t.backup({SearchTree::kRoot, a}, 1.0, 0.5, 3);
+    QVERIFY(std::abs(t.node(a).valueSum - 0.25) < kTol);
+    QVERIFY(std::abs(t.node(SearchTree::kRoot).valueSum - 0.125) < kTol);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.backup({SearchTree::kRoot, a}, 1.0, 0.5, 0));
+}
+
+namespace {
+// Three iterations by hand, c_puct 2.5, γ 0.9:
+//  1: expand the root into a (P 0.6) and b (P 0.4); simulate from a to a terminal at
+//     depth 2 with v 1 → a W 0.9, root W 0.81.
+//  2: select a (Q 0.9 + U 2.5·0.6·1/2 = 1.65 vs b 0 + 2.5·0.4·1 = 1.0); expand a into
+//     a1 (terminal, v 0.5); back up [0, a, a1] → a1 0.5, a 0.45, root 0.405.
+//  3: select b (a: Q 0.675 + U 2.5·0.6·√2/3 = 1.382; b: 0 + 2.5·0.4·√2 = 1.414);
+//     expand b into b1, simulate to depth 3 with v 0 → zeros along [0, b, b1].
+mcts::SearchRecord handRecord()
+{
+    mcts::SearchRecord r;
+    r.questionId = "test-000001";
+    r.question = "Q?";
+    r.goldAnswer = "A";
+    r.goldPassages = {"kb-P001", "kb-O002"};
+    r.hops = 2;
+    r.params.cPuct = 2.5;
+    r.params.gamma = 0.9;
+    SearchTree &t = r.tree;
+    const int a = t.addChild(SearchTree::kRoot, "<step>a</step>", 0.6, 1);
+    const int b = t.addChild(SearchTree::kRoot, "<step>b</step>", 0.4, 1);
+    t.detail(a).retrieved = {"kb-P001", "kb-C003"};
+    t.detail(a).tokens = 12;
+    t.detail(a).logProb = -3.5;
+    r.iterations.push_back({1, {0}, 0, {a, b}, {0, a}, 1.0, 2, "<step>x</step><answer>A</answer>", "A", 0.1});
+    t.backup({0, a}, 1.0, 0.9, 2);
+    const int a1 = t.addChild(a, "<step>c</step><answer>AB</answer>", 1.0, 2);
+    t.setTerminal(a1, 0.5);
+    t.detail(a1).answer = "AB";
+    r.iterations.push_back({2, {0, a}, a, {a1}, {0, a, a1}, 0.5, 2, "", "", 0.1});
+    t.backup({0, a, a1}, 0.5, 0.9);
+    const int b1 = t.addChild(b, "<step>d</step>", 1.0, 3);
+    r.iterations.push_back({3, {0, b}, b, {b1}, {0, b, b1}, 0.0, 3, "<step>e</step><answer>Z</answer>", "Z", 0.1});
+    t.backup({0, b, b1}, 0.0, 0.9, 3);
+    return r;
+}
+} // namespace
+
+void TestMcts::recordReplaysEveryIteration()
+{
+    const mcts::SearchRecord r = handRecord();
+    // The selections the record logged are what PUCT picks on the replayed trees.
+    QCOMPARE(r.treeAt(1).selectPath(2.5), (std::vector<int>{0, 1}));
+    QCOMPARE(r.treeAt(2).selectPath(2.5), (std::vector<int>{0, 2}));
+    const SearchTree t0 = r.treeAt(0), t1 = r.treeAt(1), t2 = r.treeAt(2), t3 = r.treeAt(3);
+    QCOMPARE(t0.nodes().size(), size_t(1));
+    QCOMPARE(t0.node(0).visits, 0);
+    QCOMPARE(t1.nodes().size(), size_t(3));
+    QVERIFY(std::abs(t1.node(1).valueSum - 0.9) < kTol);
+    QVERIFY(std::abs(t1.node(0).valueSum - 0.81) < kTol);
+    QCOMPARE(t2.nodes().size(), size_t(4));
+    QVERIFY(std::abs(t2.node(1).valueSum - 1.35) < kTol);
+    QVERIFY(std::abs(t2.node(0).valueSum - 1.215) < kTol);
+    QVERIFY(t2.node(2).children.empty()); // b1 not yet created
+    QCOMPARE(t3.nodes().size(), size_t(5));
+    for (size_t i = 0; i < t3.nodes().size(); ++i) { // the last replay is the final tree
+        QCOMPARE(t3.nodes()[i].visits, r.tree.nodes()[i].visits);
+        QVERIFY(std::abs(t3.nodes()[i].valueSum - r.tree.nodes()[i].valueSum) < kTol);
+    }
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, r.treeAt(4));
+    // The recommended path: a (N 2) over b (N 1), then a1.
+    QCOMPARE(r.tree.mostVisitedPath(), (std::vector<int>{0, 1, 3}));
+    QVERIFY(r.bestTerminal() != nullptr);
+    QCOMPARE(r.bestTerminal()->answer, std::string("AB"));
+    QCOMPARE(r.bestFoundValue(), 1.0); // iteration 1's simulation
+    QCOMPARE(r.maxDepth(), 2);
+
+    // Round trip through JSON: the same record, the same replays.
+    const std::string text = mcts::toRecordJson(r).dump();
+    const mcts::SearchRecord back = mcts::fromRecordJson(nlohmann::json::parse(text), "tree.json");
+    QCOMPARE(back.questionId, r.questionId);
+    QCOMPARE(back.goldPassages, r.goldPassages);
+    QCOMPARE(back.params.gamma, 0.9);
+    QCOMPARE(back.iterations.size(), size_t(3));
+    QCOMPARE(back.iterations[0].simulation, r.iterations[0].simulation);
+    QCOMPARE(back.iterations[2].terminalDepth, 3);
+    QCOMPARE(back.tree.node(1).retrieved, (std::vector<std::string>{"kb-P001", "kb-C003"}));
+    QCOMPARE(back.tree.node(1).tokens, 12);
+    QCOMPARE(back.tree.node(1).logProb, -3.5);
+    QCOMPARE(back.tree.node(3).answer, std::string("AB"));
+    QCOMPARE(mcts::toRecordJson(back).dump(), text);
+    const SearchTree b2 = back.treeAt(2);
+    QVERIFY(std::abs(b2.node(1).valueSum - 1.35) < kTol);
+}
+
+void TestMcts::recordBadInput()
+{
+    nlohmann::json good = nlohmann::json::parse(mcts::toRecordJson(handRecord()).dump());
+    struct Case {
+        std::function<void(nlohmann::json &)> edit;
+        const char *reason;
+    };
+    const std::vector<Case> cases{
+        {[](nlohmann::json &j) { j["format"] = "other"; }, "format: expected \"rwb-mcts-record\""},
+        {[](nlohmann::json &j) { j["iterations"][1]["backed_up"] = {0, 2, 3}; },
+         "iterations[1].backed_up[2]: node 3 is not a child of node 2"},
+        {[](nlohmann::json &j) { j["iterations"][0]["selected"] = {0, 9}; },
+         "iterations[0].selected[1]: expected a node id below 5"},
+        {[](nlohmann::json &j) { j["iterations"][0]["terminal_depth"] = 0; },
+         "iterations[0].terminal_depth: is above the last backed-up node's depth"},
+        {[](nlohmann::json &j) { j["mcts_tree"]["children"][0]["id"] = 7; },
+         "mcts_tree.children[0].id: expected a node number below 5"},
+        {[](nlohmann::json &j) { j["mcts_tree"]["children"][0]["id"] = 2; },
+         "mcts_tree.children[1].id: repeats node 2"},
+        {[](nlohmann::json &j) {
+             j["mcts_tree"]["children"][0]["id"] = 3;
+             j["mcts_tree"]["children"][0]["children"][0]["id"] = 1;
+         },
+         "mcts_tree.children[0].children[0].id: node 1 is numbered before its parent 3"},
+        {[](nlohmann::json &j) { j["params"]["gamma"] = 1.5; }, "params.gamma: expected a number within (0, 1]"},
+        {[](nlohmann::json &j) { j["question"]["gold_passages"] = "kb-P001"; },
+         "question.gold_passages: expected an array of passage ids"},
+    };
+    for (const Case &c : cases) {
+        nlohmann::json j = good;
+        c.edit(j);
+        try {
+            mcts::fromRecordJson(j, "tree.json");
+            QFAIL(c.reason);
+        } catch (const data::InputException &e) {
+            QVERIFY2(e.error().reason.rfind(c.reason, 0) == 0, e.error().reason.c_str());
+        }
+    }
+    // A file that is not JSON: the line of the syntax error.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("bad.json").toStdString();
+    {
+        std::ofstream out(path);
+        out << "{\n  \"mcts_tree\": {\n    \"q\": 0,,\n";
+    }
+    try {
+        mcts::readRecordFile(path);
+        QFAIL("bad JSON read");
+    } catch (const data::InputException &e) {
+        QCOMPARE(e.error().file, path);
+        QCOMPARE(e.error().line, size_t(3));
     }
 }
 

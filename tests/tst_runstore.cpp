@@ -1104,6 +1104,7 @@ void TestRunStore::upgradeFromOlderVersions_data()
     QTest::newRow("version 2") << 2;
     QTest::newRow("version 3") << 3;
     QTest::newRow("version 4") << 4;
+    QTest::newRow("version 5") << 5;
 }
 
 void TestRunStore::upgradeFromOlderVersions()
@@ -1118,7 +1119,14 @@ void TestRunStore::upgradeFromOlderVersions()
         // Version 2: also without rollouts.entropies.
         { RunStore created(path); }
         QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        rawExec(db, "DROP VIEW v_judge_decisions; DROP TABLE judge_decisions");
+        // Version 5: without the search trees, and runs without the kind 'mcts' (the
+        // CHECK as version 5 wrote it, forged through the schema table).
+        rawExec(db, "DROP VIEW v_mcts_nodes; DROP VIEW v_mcts_trees; DROP TABLE mcts_iterations; "
+                    "DROP TABLE mcts_nodes; DROP TABLE mcts_trees");
+        rawExec(db, "PRAGMA writable_schema=ON; UPDATE sqlite_schema SET sql = replace(sql, ',''mcts''', '') "
+                    "WHERE name = 'runs'; PRAGMA writable_schema=OFF");
+        if (version <= 4)
+            rawExec(db, "DROP VIEW v_judge_decisions; DROP TABLE judge_decisions");
         if (version <= 3)
             rawExec(db, "DROP VIEW v_runs; DROP VIEW v_rollouts; DROP VIEW v_eval_predictions; "
                         "ALTER TABLE runs DROP COLUMN task; ALTER TABLE rollouts DROP COLUMN details_json; "
@@ -1203,6 +1211,13 @@ void TestRunStore::upgradeFromOlderVersions()
     const int64_t next = store.beginRun("legal", RunKind::Grpo, "{}", "legal_qa");
     QCOMPARE(store.run(next).task, std::string("legal_qa"));
     QCOMPARE(count(store, "SELECT count(*) FROM v_runs WHERE task = 'legal_qa'"), int64_t(1));
+    // The rebuilt runs table takes tree searches, and keeps its rows and their ids.
+    QCOMPARE(count(store, "SELECT count(*) FROM sqlite_schema WHERE name = 'runs' AND sql LIKE '%''mcts''%'"),
+             int64_t(1));
+    const int64_t search = store.beginRun("search", RunKind::Mcts, "{}", "multihop");
+    QCOMPARE(store.run(search).kind, std::string("mcts"));
+    QCOMPARE(store.run(1).name, std::string("old"));
+    QVERIFY(store.mctsTrees(search).empty());
     QCOMPARE(store.pendingIndexRows(), int64_t(2));
     // New rows keep their entropies: 0, 0.25, 0.5, … as makeRollout() wrote them.
     const auto written = store.stepRollouts(1, 2);

@@ -46,6 +46,9 @@ void TestSft::weightedLoss()
     // λ = 1 is the plain mean NLL.
     QCOMPARE(train::weightedNll({-1.f, -3.f}, {1.f, 1.f}), 2.0);
     QCOMPARE(train::weightedNll({}, {}), 0.0);
+    // Weight 0 marks what the environment wrote (retrieved passages): neither in the sum
+    // nor in N. −(−1 − 2) / 2 = 1.5.
+    QCOMPARE(train::weightedNll({-1.f, -9.f, -2.f}, {1.f, 0.f, 1.f}), 1.5);
 }
 
 void TestSft::configErrors_data()

@@ -221,7 +221,7 @@ void TestTask::initTestCase()
 void TestTask::builtinCatalog()
 {
     const task::Catalog &c = task::Catalog::builtin();
-    QCOMPARE(c.names(), (std::vector<std::string>{"company_extraction", "legal_qa", "chat"}));
+    QCOMPARE(c.names(), (std::vector<std::string>{"company_extraction", "legal_qa", "chat", "multihop"}));
     const task::Task &t = c.get("company_extraction", "x", "task");
     // Extraction as a task: the prompt, target, parse and metrics of the first paper.
     const task::ExtractionExample e([] {
@@ -262,7 +262,7 @@ void TestTask::rewardRefusesAnotherTasksData()
 void TestTask::unknownTaskIsNamed()
 {
     const task::Catalog catalog = echoCatalog();
-    QCOMPARE(catalog.names(), (std::vector<std::string>{"company_extraction", "legal_qa", "chat", "echo"}));
+    QCOMPARE(catalog.names(), (std::vector<std::string>{"company_extraction", "legal_qa", "chat", "multihop", "echo"}));
     try {
         catalog.get("legal", "cfg.json", "task");
         QFAIL("expected an error");

@@ -33,6 +33,8 @@ Subcommands:
   grpo-step  where the time of one GRPO step goes (generate, reward, …, store)
   embed      texts/s of an embedding backend, and the semantic reward's cost per pair
   serve      requests/s and tokens/s of rwb serve at several numbers of concurrent clients
+  mcts       simulations/s of the tree search, where the time goes, and what sharing a
+             parent's prefill saves
 Run "rwb bench <subcommand> --help" for its options.
 )";
 
@@ -302,7 +304,7 @@ int generate(const std::vector<std::string> &argv)
 
 int benchCommand(const std::vector<std::string> &args)
 {
-    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}, {"store", storeBench}, {"grpo-step", grpoStepBench}, {"embed", embedBench}, {"serve", serveBench}});
+    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}, {"store", storeBench}, {"grpo-step", grpoStepBench}, {"embed", embedBench}, {"serve", serveBench}, {"mcts", mctsBench}});
 }
 
 } // namespace rwb::cli

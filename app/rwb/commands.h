@@ -34,5 +34,9 @@ int rubricCommand(const std::vector<std::string> &args);
 int serveCommand(const std::vector<std::string> &args);
 // "rwb bench serve", called by benchCommand (lives with the serve command).
 int serveBench(const std::vector<std::string> &args);
+// "rwb mcts": tree search over reasoning steps (mctscommands.cpp).
+int mctsCommand(const std::vector<std::string> &args);
+// "rwb bench mcts", called by benchCommand (lives with the mcts command).
+int mctsBench(const std::vector<std::string> &args);
 
 } // namespace rwb::cli

@@ -47,6 +47,10 @@ Commands:
   rubric generate rubrics for questions: from their reference facts, or written by a judge
   serve           an OpenAI-compatible HTTP server (chat completions, embeddings) over the engine
   bench serve     requests/s and tokens/s of rwb serve with 1, 8, 32 concurrent clients
+  mcts run        Monte-Carlo tree search over reasoning steps (ProRAG) on a multi-hop question set
+  mcts export     stored search trees as JSON (ours, or ProRAG's shape)
+  mcts import     search-tree JSON files into a run store
+  bench mcts      simulations/s of the tree search and where the time goes
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.
@@ -98,6 +102,8 @@ int main(int argc, char **argv)
         return rwb::cli::rubricCommand(args);
     if (command == "serve")
         return rwb::cli::serveCommand(args);
+    if (command == "mcts")
+        return rwb::cli::mctsCommand(args);
     rwb::cli::printError("unknown command \"" + command +
                          "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, grpo, store, retrieve, embed, judge, "
                          "rubric, serve; see rwb --help)");

@@ -85,6 +85,7 @@ const char *const kAnnotateHelp = R"(rwb retrieve annotate — add retrieved pas
 Usage: rwb retrieve annotate --index index.sqlite --input Q.jsonl --query-field question
                              --k K --out OUT.jsonl [--mode bm25|dense|hybrid]
                              [--weights 0.5,0.5] [--dense NAME] [--title-weight 1]
+                             [--chain]
 
 Copies every line of Q.jsonl to OUT.jsonl in order, each with a field
   "retrieved": [{"id", "title", "text", "score"}, …]   (best first, at most K)
@@ -92,6 +93,11 @@ added (replacing one already there); every other field is kept. Blank lines are
 dropped. A line that is not a JSON object, or whose query field is missing or not a
 string, stops the command with "file:line: field …". Written to OUT.jsonl.part first
 and renamed when complete. Options as for `rwb retrieve query`.
+
+  --chain   also give every step of the line's "chain" (multi-hop questions) its own
+            "retrieved", searched by the step's "subquery": the frozen retrievals of
+            the gold trajectory that format-aware SFT trains on. A line without a
+            chain, or a step without a string "subquery", stops the command.
 )";
 
 const char *const kEvalHelp = R"(rwb retrieve eval — retrieval quality against gold passage ids
@@ -375,7 +381,7 @@ std::vector<QuestionLine> readQuestions(const std::string &path, const std::stri
 int annotate(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"index", "input", "query-field", "k", "out", "mode", "weights", "dense", "title-weight"},
-                           {"help"}});
+                           {"help", "chain"}});
     if (args.has("help")) {
         std::cout << kAnnotateHelp;
         return kExitOk;
@@ -389,6 +395,7 @@ int annotate(const std::vector<std::string> &argv)
     const std::shared_ptr<const retrieval::Retriever> retriever = index.forMode(mode, args.required("index"));
     const retrieval::Corpus passages = index.bm25->passages();
     const std::vector<QuestionLine> lines = readQuestions(inputPath, field);
+    const bool chain = args.has("chain");
 
     const std::string part = out + ".part";
     std::ofstream file(part, std::ios::binary | std::ios::trunc);
@@ -398,17 +405,33 @@ int annotate(const std::vector<std::string> &argv)
     try {
         for (size_t i = 0; i < lines.size(); ++i) {
             nlohmann::ordered_json j = lines[i].json;
-            nlohmann::ordered_json retrieved = nlohmann::ordered_json::array();
-            for (const retrieval::Hit &h : retriever->search(lines[i].question, k)) {
-                const retrieval::Passage *p = passages.find(h.id);
-                nlohmann::ordered_json r;
-                r["id"] = h.id;
-                r["title"] = p ? p->title : "";
-                r["text"] = p ? p->text : "";
-                r["score"] = h.score;
-                retrieved.push_back(std::move(r));
+            const auto search = [&](const std::string &query) {
+                nlohmann::ordered_json retrieved = nlohmann::ordered_json::array();
+                for (const retrieval::Hit &h : retriever->search(query, k)) {
+                    const retrieval::Passage *p = passages.find(h.id);
+                    nlohmann::ordered_json r;
+                    r["id"] = h.id;
+                    r["title"] = p ? p->title : "";
+                    r["text"] = p ? p->text : "";
+                    r["score"] = h.score;
+                    retrieved.push_back(std::move(r));
+                }
+                return retrieved;
+            };
+            j["retrieved"] = search(lines[i].question);
+            if (chain) {
+                const auto c = j.find("chain");
+                if (c == j.end() || !c->is_array())
+                    throw data::InputException({inputPath, lines[i].line, "field \"chain\": missing or not an array (--chain)"});
+                for (size_t h = 0; h < c->size(); ++h) {
+                    nlohmann::ordered_json &step = (*c)[h];
+                    const auto q = step.is_object() ? step.find("subquery") : step.end();
+                    if (!step.is_object() || q == step.end() || !q->is_string())
+                        throw data::InputException({inputPath, lines[i].line,
+                                                    "field \"chain[" + std::to_string(h) + "].subquery\": missing or not a string"});
+                    step["retrieved"] = search(q->get<std::string>());
+                }
             }
-            j["retrieved"] = std::move(retrieved);
             file << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
             if (progress && ((i + 1) % 100 == 0 || i + 1 == lines.size()))
                 std::cerr << "\rannotated " << (i + 1) << "/" << lines.size() << std::flush;

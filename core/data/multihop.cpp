@@ -1,5 +1,6 @@
 #include "data/multihop.h"
 
+#include "data/jsonfields.h"
 #include "util/rng.h"
 
 #include <nlohmann/json.hpp>
@@ -353,17 +354,116 @@ std::string toJsonLine(const MultihopQuestion &q)
     j["answer"] = q.answer;
     j["hops"] = q.hops;
     nlohmann::ordered_json chain = nlohmann::ordered_json::array();
-    for (const MultihopStep &s : q.chain)
-        chain.push_back({{"entity", s.entity},
-                         {"relation", s.relation},
-                         {"subquery", s.subquery},
-                         {"passage", s.passageId},
-                         {"subanswer", s.subanswer},
-                         {"value", s.value}});
+    for (const MultihopStep &s : q.chain) {
+        nlohmann::ordered_json o{{"entity", s.entity},         {"relation", s.relation},   {"subquery", s.subquery},
+                                 {"passage", s.passageId},     {"subanswer", s.subanswer}, {"value", s.value}};
+        if (!s.retrieved.empty()) {
+            nlohmann::ordered_json r = nlohmann::ordered_json::array();
+            for (const RetrievedPassage &p : s.retrieved)
+                r.push_back({{"id", p.id}, {"title", p.title}, {"text", p.text}});
+            o["retrieved"] = std::move(r);
+        }
+        chain.push_back(std::move(o));
+    }
     j["chain"] = std::move(chain);
     j["gold_passages"] = q.goldPassages;
     j["split"] = std::string(splitName(q.split));
-    return j.dump();
+    if (q.hasCompletion)
+        j["completion"] = q.completion;
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+MultihopQuestion parseMultihopQuestionLine(std::string_view line, const std::string &source, size_t lineNo)
+{
+    namespace jf = jsonfields;
+    const jf::Place place{source, lineNo};
+    const nlohmann::json obj = jf::parseObject(line, place);
+    MultihopQuestion q;
+    q.line = lineNo;
+    q.id = jf::requireId(obj, place);
+    if (const auto t = obj.find("task"); t != obj.end()) {
+        const std::string task = jf::asString(*t, "task", place);
+        if (task != kMultihopTask)
+            jf::fail(place, "unknown task \"" + task + "\" (allowed: multihop)");
+    }
+    q.question = jf::asString(jf::require(obj, "question", place), "question", place);
+    if (q.question.find_first_not_of(" \t\r\n") == std::string::npos)
+        jf::fail(place, "field \"question\" is empty");
+    if (!obj.contains("answer"))
+        jf::fail(place, "missing field \"answer\" (the gold answer that search values and metrics compare against)");
+    q.answer = jf::asString(obj["answer"], "answer", place);
+    if (q.answer.find_first_not_of(" \t\r\n") == std::string::npos)
+        jf::fail(place, "field \"answer\" is empty (the gold answer that search values and metrics compare against)");
+    if (const auto c = obj.find("chain"); c != obj.end()) {
+        if (!c->is_array())
+            jf::fail(place, "field \"chain\" must be an array of steps");
+        for (size_t i = 0; i < c->size(); ++i) {
+            const nlohmann::json &o = (*c)[i];
+            const std::string path = "chain[" + std::to_string(i) + "]";
+            if (!o.is_object())
+                jf::fail(place, "field \"" + path + "\" must be an object");
+            MultihopStep s;
+            const auto str = [&](const char *key, std::string &out, bool required) {
+                const auto it = o.find(key);
+                if (it == o.end()) {
+                    if (required)
+                        jf::fail(place, "missing field \"" + path + "." + key + "\"");
+                    return;
+                }
+                out = jf::asString(*it, path + "." + key, place);
+            };
+            str("entity", s.entity, false);
+            str("relation", s.relation, false);
+            str("subquery", s.subquery, true);
+            str("passage", s.passageId, false);
+            str("subanswer", s.subanswer, true);
+            str("value", s.value, false);
+            if (const auto r = o.find("retrieved"); r != o.end()) {
+                if (!r->is_array())
+                    jf::fail(place, "field \"" + path + ".retrieved\" must be an array of passages");
+                for (size_t k = 0; k < r->size(); ++k) {
+                    const nlohmann::json &p = (*r)[k];
+                    const std::string pp = path + ".retrieved[" + std::to_string(k) + "]";
+                    if (!p.is_object())
+                        jf::fail(place, "field \"" + pp + "\" must be an object {id, title, text}");
+                    RetrievedPassage passage;
+                    passage.id = jf::asString(jf::require(p, "id", place), pp + ".id", place);
+                    if (const auto t = p.find("title"); t != p.end())
+                        passage.title = jf::asString(*t, pp + ".title", place);
+                    passage.text = jf::asString(jf::require(p, "text", place), pp + ".text", place);
+                    s.retrieved.push_back(std::move(passage));
+                }
+            }
+            q.chain.push_back(std::move(s));
+        }
+    }
+    if (const auto g = obj.find("gold_passages"); g != obj.end())
+        q.goldPassages = jf::asStringArray(*g, "gold_passages", place);
+    if (const auto h = obj.find("hops"); h != obj.end())
+        q.hops = static_cast<int>(jf::asInteger(*h, "hops", place));
+    else
+        q.hops = static_cast<int>(q.chain.size());
+    if (const auto sp = obj.find("split"); sp != obj.end()) {
+        const std::string name = jf::asString(*sp, "split", place);
+        const auto split = parseSplit(name);
+        if (!split)
+            jf::fail(place, "field \"split\" must be train, val or test, not \"" + name + "\"");
+        q.split = *split;
+    }
+    if (const auto c = obj.find("completion"); c != obj.end()) {
+        q.completion = jf::asString(*c, "completion", place);
+        q.hasCompletion = true;
+    }
+    return q;
+}
+
+std::vector<MultihopQuestion> readMultihopQuestions(const std::string &path, std::vector<InputError> *skipped)
+{
+    std::vector<MultihopQuestion> out;
+    forEachRecordLine(readTextFile(path), skipped, [&](size_t lineNo, std::string_view line) {
+        out.push_back(parseMultihopQuestionLine(line, path, lineNo));
+    });
+    return out;
 }
 
 size_t writeMultihopQuestionsJsonl(const MultihopGenerator &generator, DataSplit split, size_t n, std::ostream &out)

@@ -10,6 +10,7 @@
 // analysis material; the policy never sees them. docs/data.md, "Multi-hop questions".
 
 #include "data/datasplit.h"
+#include "data/jsonl.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +45,13 @@ struct KbEntity {
     const KbFact *fact(std::string_view relation) const;
 };
 
+// A passage the retriever returned for a sub-query (`rwb retrieve annotate --chain`).
+struct RetrievedPassage {
+    std::string id;
+    std::string title;
+    std::string text;
+};
+
 // One hop of a gold chain: what is looked up, where it is written, what it gives.
 struct MultihopStep {
     std::string entity;    // the entity looked up (its name)
@@ -52,6 +60,9 @@ struct MultihopStep {
     std::string passageId; // the passage that states it
     std::string subanswer; // "ミナト精機の創業者は朝霧 玲奈です。"
     std::string value;     // "朝霧 玲奈"
+    // The top-k passages the retriever returns for `subquery` (best first): the frozen
+    // retrieval of the hop's SFT target. Empty until annotated.
+    std::vector<RetrievedPassage> retrieved;
 };
 
 struct MultihopQuestion {
@@ -62,6 +73,10 @@ struct MultihopQuestion {
     std::vector<MultihopStep> chain;
     std::vector<std::string> goldPassages; // the chain's passages, in order, without repeats
     DataSplit split = DataSplit::Train;
+    // Read from a file only:
+    size_t line = 0;            // 1-based
+    bool hasCompletion = false; // the line has "completion" (an evaluation output)
+    std::string completion;
 };
 
 struct MultihopOptions {
@@ -126,6 +141,16 @@ size_t writeMultihopCorpusJsonl(const MultihopGenerator &generator, std::ostream
 // "chain": [{"entity", "relation", "subquery", "passage", "subanswer", "value"}],
 // "gold_passages", "split"}.
 std::string toJsonLine(const MultihopQuestion &question);
+
+// Reads one line: "id", "question" and "answer" are required (the answer is what search
+// values and metrics compare against: a line without one is an error, not a question
+// with an empty gold), "chain" (with "retrieved" per hop), "gold_passages", "hops",
+// "split" and "completion" are optional. Throws InputException {source, lineNo, reason
+// naming the field}.
+MultihopQuestion parseMultihopQuestionLine(std::string_view line, const std::string &source, size_t lineNo);
+// Every line of a JSONL file (blank lines skipped); with `skipped`, bad lines are
+// recorded there instead of thrown.
+std::vector<MultihopQuestion> readMultihopQuestions(const std::string &path, std::vector<InputError> *skipped = nullptr);
 
 // Questions 0 … n−1 of `split`, one line each; returns n.
 size_t writeMultihopQuestionsJsonl(const MultihopGenerator &generator, DataSplit split, size_t n,

@@ -1,5 +1,6 @@
 #include "mcts/searchtree.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -85,7 +86,7 @@ std::vector<int> SearchTree::selectPath(double cPuct) const
     }
 }
 
-void SearchTree::backup(const std::vector<int> &path, double value, double gamma)
+void SearchTree::backup(const std::vector<int> &path, double value, double gamma, int terminalDepth)
 {
     if (path.empty() || path.front() != kRoot)
         throw std::invalid_argument("search tree: a back-up path starts at the root");
@@ -94,11 +95,46 @@ void SearchTree::backup(const std::vector<int> &path, double value, double gamma
             throw std::invalid_argument("search tree: node " + std::to_string(path[i]) + " is not a child of node " +
                                         std::to_string(path[i - 1]));
     const int leafDepth = node(path.back()).depth;
+    if (terminalDepth < 0)
+        terminalDepth = leafDepth;
+    if (terminalDepth < leafDepth)
+        throw std::invalid_argument("search tree: the terminal depth " + std::to_string(terminalDepth) +
+                                    " is above the leaf's " + std::to_string(leafDepth));
     for (int id : path) {
         Node &n = m_nodes[static_cast<size_t>(id)];
-        n.valueSum += std::pow(gamma, leafDepth - n.depth) * value;
+        n.valueSum += std::pow(gamma, terminalDepth - n.depth) * value;
         ++n.visits;
     }
+}
+
+std::vector<int> SearchTree::mostVisitedPath() const
+{
+    std::vector<int> path{kRoot};
+    for (;;) {
+        const Node &n = node(path.back());
+        int best = -1;
+        for (int c : n.children) {
+            const Node &k = node(c);
+            if (best < 0 || k.visits > node(best).visits || (k.visits == node(best).visits && k.q() > node(best).q()))
+                best = c;
+        }
+        if (best < 0)
+            return path;
+        path.push_back(best);
+    }
+}
+
+SearchTree SearchTree::prefix(int count) const
+{
+    SearchTree out;
+    out.m_nodes.assign(m_nodes.begin(), m_nodes.begin() + std::clamp<int>(count, 1, static_cast<int>(m_nodes.size())));
+    const int n = static_cast<int>(out.m_nodes.size());
+    for (Node &node : out.m_nodes) {
+        node.visits = 0;
+        node.valueSum = 0;
+        std::erase_if(node.children, [n](int c) { return c >= n; });
+    }
+    return out;
 }
 
 } // namespace rwb::mcts

@@ -26,6 +26,14 @@ struct Node {
     double terminalValue = 0; // the answer's value (F1 against gold) when terminal
     int iterationCreated = 0;
     std::vector<int> children;
+    // What the search knows of the action beyond its text (0 / empty for a tree read
+    // from a file that lacks them): the tokens the policy wrote (not the retrieval's), the
+    // sum of their log-probabilities, the passages the environment retrieved for the
+    // step's sub-query (ids, best first) and, for a terminal node, its parsed answer.
+    int tokens = 0;
+    double logProb = 0;
+    std::vector<std::string> retrieved;
+    std::string answer;
 
     double q() const { return visits > 0 ? valueSum / visits : 0.0; }
 };
@@ -48,6 +56,9 @@ public:
     // Adds a child of `parent` and returns its id. Throws std::invalid_argument for an
     // unknown parent or a prior outside [0, 1].
     int addChild(int parent, std::string step, double prior, int iteration);
+    // The node to fill in the fields addChild does not take (tokens, logProb, retrieved,
+    // answer). Statistics go through backup() and setStatistics().
+    Node &detail(int id) { return m_nodes.at(static_cast<size_t>(id)); }
     void setTerminal(int id, double value);
     // Sets a node's N and W (a tree read back from a file). Throws std::invalid_argument
     // for N < 0 or a W that is not finite.
@@ -61,10 +72,21 @@ public:
     // has no children (the one to expand or evaluate): [root, …, leaf].
     std::vector<int> selectPath(double cPuct) const;
 
-    // Eq. 3 along `path` ([root, …, leaf]): each node at depth d gets γ^(L − d) · v added
-    // to W and 1 to N, L being the leaf's depth (the leaf gets v itself; the root too is
-    // counted). Throws std::invalid_argument when `path` is not a root-to-node chain.
-    void backup(const std::vector<int> &path, double value, double gamma);
+    // Eq. 3 along `path` ([root, …, leaf]): each node at depth d gets γ^(T − d) · v added
+    // to W and 1 to N, T being the depth of the terminal state v was measured at: the
+    // leaf's own depth by default (the leaf gets v itself; the root too is counted), or
+    // deeper when a simulation went on from the leaf (terminalDepth). Throws
+    // std::invalid_argument when `path` is not a root-to-node chain or terminalDepth is
+    // shallower than the leaf.
+    void backup(const std::vector<int> &path, double value, double gamma, int terminalDepth = -1);
+
+    // The path the search recommends: from the root, the child with the most visits (ties:
+    // the larger Q, then the one added first), to a node without children.
+    std::vector<int> mostVisitedPath() const;
+    // The nodes as they stood when only the first `count` existed (ids 0 … count−1, the
+    // ones created up to some iteration), with children beyond them dropped and the
+    // statistics zeroed: the start of a replay (SearchRecord::treeAt).
+    SearchTree prefix(int count) const;
 
 private:
     std::vector<Node> m_nodes;

@@ -26,6 +26,15 @@ ordered_json toProragJson(const SearchTree &tree)
         if (n.terminal)
             j["value"] = n.terminalValue;
         j["iteration"] = n.iterationCreated;
+        j["id"] = n.id;
+        if (n.tokens > 0) {
+            j["tokens"] = n.tokens;
+            j["log_prob"] = n.logProb;
+        }
+        if (!n.retrieved.empty())
+            j["retrieved"] = n.retrieved;
+        if (n.terminal)
+            j["answer"] = n.answer;
         ordered_json children = ordered_json::array();
         for (int c : n.children)
             children.push_back(write(c));
@@ -69,6 +78,27 @@ SearchTree fromProragJson(const json &root, const std::string &source, const std
         if (const auto d = j.find("depth"); d != j.end() && (!d->is_number_integer() || d->get<int64_t>() != depth))
             fail(path + ".depth", "expected " + std::to_string(depth) + " (its parent's depth + 1)", &*d);
         tree.setStatistics(id, static_cast<int>(nIt->get<int64_t>()), q);
+        Node &detail = tree.detail(id);
+        if (const auto t = j.find("tokens"); t != j.end()) {
+            if (!t->is_number_integer() || t->get<int64_t>() < 0)
+                fail(path + ".tokens", "expected a whole number ≥ 0", &*t);
+            detail.tokens = static_cast<int>(t->get<int64_t>());
+        }
+        detail.logProb = number("log_prob", false, 0.0);
+        if (const auto r = j.find("retrieved"); r != j.end()) {
+            if (!r->is_array())
+                fail(path + ".retrieved", "expected an array of passage ids", &*r);
+            for (size_t k = 0; k < r->size(); ++k) {
+                if (!(*r)[k].is_string())
+                    fail(path + ".retrieved[" + std::to_string(k) + "]", "expected a passage id", &(*r)[k]);
+                detail.retrieved.push_back((*r)[k].get<std::string>());
+            }
+        }
+        if (const auto a = j.find("answer"); a != j.end()) {
+            if (!a->is_string())
+                fail(path + ".answer", "expected the answer's text", &*a);
+            detail.answer = a->get<std::string>();
+        }
         if (const auto t = j.find("terminal"); t != j.end()) {
             if (!t->is_boolean())
                 fail(path + ".terminal", "expected true or false", &*t);
@@ -105,7 +135,63 @@ SearchTree fromProragJson(const json &root, const std::string &source, const std
         }
     };
     read(root, rootPath, SearchTree::kRoot, 0);
-    return tree;
+
+    // Our files number the nodes in the order the search created them ("id"), which is
+    // not the nested order; iteration logs refer to those ids. When every node has one,
+    // the tree is rebuilt with them: a permutation of 0 … n−1 with every parent created
+    // before its children.
+    std::vector<int> ids;
+    std::vector<std::string> paths;
+    bool all = true;
+    const std::function<void(const json &, const std::string &)> collect = [&](const json &j, const std::string &path) {
+        const auto it = j.find("id");
+        if (it == j.end()) {
+            all = false;
+        } else {
+            if (!it->is_number_integer() || it->get<int64_t>() < 0 ||
+                it->get<int64_t>() >= static_cast<int64_t>(tree.nodes().size()))
+                fail(path + ".id", "expected a node number below " + std::to_string(tree.nodes().size()), &*it);
+            ids.push_back(static_cast<int>(it->get<int64_t>()));
+        }
+        paths.push_back(path);
+        if (const auto c = j.find("children"); c != j.end())
+            for (size_t k = 0; k < c->size(); ++k)
+                collect((*c)[k], path + ".children[" + std::to_string(k) + "]");
+    };
+    collect(root, rootPath);
+    if (!all)
+        return tree;
+    const size_t n = tree.nodes().size();
+    std::vector<int> byId(n, -1); // JSON id → nested (DFS) index
+    for (size_t i = 0; i < n; ++i) {
+        if (byId[static_cast<size_t>(ids[i])] >= 0)
+            fail(paths[i] + ".id", "repeats node " + std::to_string(ids[i]), nullptr);
+        byId[static_cast<size_t>(ids[i])] = static_cast<int>(i);
+    }
+    if (ids[0] != 0)
+        fail(rootPath + ".id", "expected 0 at the root", nullptr);
+    SearchTree out;
+    const auto copyDetail = [&](const Node &from, int to) {
+        out.setStatistics(to, from.visits, from.valueSum);
+        if (from.terminal)
+            out.setTerminal(to, from.terminalValue);
+        Node &d = out.detail(to);
+        d.tokens = from.tokens;
+        d.logProb = from.logProb;
+        d.retrieved = from.retrieved;
+        d.answer = from.answer;
+    };
+    copyDetail(tree.node(SearchTree::kRoot), SearchTree::kRoot);
+    for (size_t id = 1; id < n; ++id) {
+        const Node &from = tree.node(byId[id]);
+        const int parent = ids[static_cast<size_t>(from.parent)];
+        if (parent >= static_cast<int>(id))
+            fail(paths[static_cast<size_t>(byId[id])] + ".id",
+                 "node " + std::to_string(id) + " is numbered before its parent " + std::to_string(parent), nullptr);
+        const int made = out.addChild(parent, from.step, from.prior, from.iterationCreated);
+        copyDetail(from, made);
+    }
+    return out;
 }
 
 } // namespace rwb::mcts

@@ -5,8 +5,10 @@
 // {"action", "q", "n", "prior", "depth", "children": [...]}, where "q" is the SUM of the
 // values backed up through the node (their PUCT divides it by n), "n" the visits and
 // "action" the step text ("" at the root). We add "terminal", "value" (the terminal's
-// answer value) and "iteration" (when the node was created), which ProRAG's reader
-// ignores; reading accepts files without them.
+// answer value), "iteration" (when the node was created), "id", "tokens" and "log_prob"
+// (the policy's tokens of the step and their summed log-probability), "retrieved" (the
+// passage ids) and "answer" (a terminal's parsed answer), which ProRAG's reader ignores;
+// reading accepts files without them. docs/mcts.md.
 
 #include "mcts/searchtree.h"
 

@@ -1,5 +1,7 @@
 #include "store/runstore.h"
 
+#include <nlohmann/json.hpp>
+
 #include "store/blobcodec.h"
 #include "store/schema.h"
 #include "store/searchindex.h"
@@ -215,7 +217,6 @@ RunStore::RunStore(const std::string &path, OpenMode mode) : d(std::make_unique<
             if (!wal.step() || wal.columnText(0) != "wal")
                 throw StoreError(path, "cannot switch the run store to WAL mode");
             d->exec("PRAGMA synchronous=NORMAL", "cannot set synchronous=NORMAL");
-            d->exec("PRAGMA foreign_keys=ON", "cannot turn on foreign keys");
             d->exec(("PRAGMA journal_size_limit=" + std::to_string(kJournalSizeLimit)).c_str(),
                     "cannot set the journal size limit");
             d->exec(("PRAGMA cache_size=-" + std::to_string(kWriterCacheKiB)).c_str(), "cannot set the cache size");
@@ -255,6 +256,10 @@ RunStore::RunStore(const std::string &path, OpenMode mode) : d(std::make_unique<
             t.commit();
         }
     }
+    // Foreign keys only after an upgrade: one rebuilds a referenced table (runs, 5 → 6),
+    // and dropping it with them on would cascade into every table that refers to it.
+    if (!d->readOnly)
+        d->exec("PRAGMA foreign_keys=ON", "cannot turn on foreign keys");
     d->search = std::make_unique<SearchIndex>(d->db, d->path, d->readOnly, /*lazy=*/d->version >= 2);
 }
 
@@ -462,6 +467,223 @@ void RunStore::writeEvalPredictions(int64_t runId, int64_t checkpointStep,
         }
     }
     t.commit();
+}
+
+int64_t RunStore::writeMctsTree(int64_t runId, const mcts::SearchRecord &r, int64_t treeId)
+{
+    d->requireWritable("write a search tree");
+    const std::string where = "cannot write the search tree of question " + r.questionId;
+    if (d->version < 6)
+        throw StoreError(d->path, where, "the store's schema predates search trees (open it for writing to upgrade)");
+    const mcts::TreeSummary sum = mcts::summarize(r);
+    const nlohmann::ordered_json record = mcts::toRecordJson(r);
+    Transaction t(d->db, d->path);
+    if (treeId == 0) {
+        Statement s(d->db, "INSERT INTO mcts_trees(run_id, question_id, question, gold) VALUES (?, ?, ?, ?)", d->path);
+        s.bind(1, runId);
+        s.bindText(2, r.questionId);
+        s.bindText(3, r.question);
+        s.bindText(4, r.goldAnswer);
+        s.run();
+        treeId = sqlite3_last_insert_rowid(d->db);
+    } else {
+        for (const char *sql : {"DELETE FROM mcts_nodes WHERE tree_id = ?", "DELETE FROM mcts_iterations WHERE tree_id = ?"}) {
+            Statement s(d->db, sql, d->path);
+            s.bind(1, treeId);
+            s.run();
+        }
+    }
+    {
+        Statement s(d->db,
+                    "UPDATE mcts_trees SET gold_passages = ?, hops = ?, params_json = ?, iterations = ?, nodes = ?, "
+                    "depth = ?, best_answer = ?, best_value = ?, found_value = ?, complete = ?, "
+                    "updated = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?",
+                    d->path);
+        // bindText keeps a view: the texts must outlive run().
+        const std::string gold = record["question"]["gold_passages"].dump(), params = record["params"].dump();
+        s.bindText(1, gold);
+        s.bind(2, r.hops);
+        s.bindText(3, params);
+        s.bind(4, sum.iterations);
+        s.bind(5, sum.nodes);
+        s.bind(6, sum.depth);
+        s.bindText(7, sum.bestAnswer);
+        s.bind(8, sum.bestValue);
+        s.bind(9, sum.foundValue);
+        s.bind(10, sum.complete ? 1 : 0);
+        s.bind(11, treeId);
+        s.run();
+        if (sqlite3_changes(d->db) != 1)
+            throw StoreError(d->path, where, "no tree " + std::to_string(treeId));
+    }
+    Statement node(d->db,
+                   "INSERT INTO mcts_nodes(tree_id, node, parent, depth, action, tokens, log_prob, retrieved_json, "
+                   "prior, visits, value_sum, terminal, terminal_value, answer, iteration) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   d->path);
+    for (const mcts::Node &n : r.tree.nodes()) {
+        node.reset();
+        node.bind(1, treeId);
+        node.bind(2, n.id);
+        node.bind(3, n.parent);
+        node.bind(4, n.depth);
+        node.bindText(5, n.step);
+        node.bind(6, n.tokens);
+        node.bind(7, n.logProb);
+        const std::string retrieved = nlohmann::json(n.retrieved).dump();
+        node.bindText(8, retrieved);
+        node.bind(9, n.prior);
+        node.bind(10, n.visits);
+        node.bind(11, n.valueSum);
+        node.bind(12, n.terminal ? 1 : 0);
+        node.bind(13, n.terminalValue);
+        node.bindText(14, n.answer);
+        node.bind(15, n.iterationCreated);
+        node.run();
+    }
+    Statement iter(d->db,
+                   "INSERT INTO mcts_iterations(tree_id, iteration, selected_json, expanded, created_json, "
+                   "backed_up_json, value, terminal_depth, simulation, simulation_answer, seconds) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   d->path);
+    for (const mcts::Iteration &it : r.iterations) {
+        iter.reset();
+        iter.bind(1, treeId);
+        iter.bind(2, it.index);
+        const std::string selected = nlohmann::json(it.selected).dump(), created = nlohmann::json(it.created).dump(),
+                          backedUp = nlohmann::json(it.backedUp).dump();
+        iter.bindText(3, selected);
+        iter.bind(4, it.expanded);
+        iter.bindText(5, created);
+        iter.bindText(6, backedUp);
+        iter.bind(7, it.value);
+        iter.bind(8, it.terminalDepth);
+        iter.bindText(9, it.simulation);
+        iter.bindText(10, it.simulationAnswer);
+        iter.bind(11, it.seconds);
+        iter.run();
+    }
+    t.commit();
+    return treeId;
+}
+
+std::vector<mcts::TreeSummary> RunStore::mctsTrees(int64_t runId) const
+{
+    std::vector<mcts::TreeSummary> out;
+    if (d->version < 6)
+        return out;
+    Statement q(d->db,
+                "SELECT id, question_id, question, gold, hops, best_answer, best_value, found_value, nodes, depth, "
+                "iterations, complete FROM mcts_trees WHERE run_id = ? ORDER BY id",
+                d->path);
+    q.bind(1, runId);
+    while (q.step()) {
+        mcts::TreeSummary s;
+        s.treeId = q.columnInt(0);
+        s.questionId = q.columnText(1);
+        s.question = q.columnText(2);
+        s.goldAnswer = q.columnText(3);
+        s.hops = static_cast<int>(q.columnInt(4));
+        s.bestAnswer = q.columnText(5);
+        s.bestValue = q.columnDouble(6);
+        s.foundValue = q.columnDouble(7);
+        s.nodes = static_cast<int>(q.columnInt(8));
+        s.depth = static_cast<int>(q.columnInt(9));
+        s.iterations = static_cast<int>(q.columnInt(10));
+        s.complete = q.columnInt(11) != 0;
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+mcts::SearchRecord RunStore::mctsTree(int64_t treeId) const
+{
+    // Rebuilt through the record's JSON reader, so a stored tree is checked as a file is.
+    const std::string source = d->path + ": tree " + std::to_string(treeId);
+    nlohmann::json j;
+    {
+        if (d->version < 6)
+            throw StoreError(d->path, "no search tree " + std::to_string(treeId) + " (the store predates them)");
+        Statement q(d->db, "SELECT question_id, question, gold, gold_passages, hops, params_json FROM mcts_trees WHERE id = ?",
+                    d->path);
+        q.bind(1, treeId);
+        if (!q.step())
+            throw StoreError(d->path, "no search tree " + std::to_string(treeId));
+        j["format"] = "rwb-mcts-record";
+        j["question"] = {{"id", q.columnText(0)},
+                         {"text", q.columnText(1)},
+                         {"answer", q.columnText(2)},
+                         {"gold_passages", nlohmann::json::parse(q.columnText(3))},
+                         {"hops", q.columnInt(4)}};
+        j["params"] = nlohmann::json::parse(q.columnText(5));
+    }
+    std::vector<nlohmann::json> nodes;
+    {
+        Statement q(d->db,
+                    "SELECT node, parent, depth, action, tokens, log_prob, retrieved_json, prior, visits, value_sum, "
+                    "terminal, terminal_value, answer, iteration FROM mcts_nodes WHERE tree_id = ? ORDER BY node",
+                    d->path);
+        q.bind(1, treeId);
+        while (q.step()) {
+            nlohmann::json n;
+            if (q.columnInt(0) != static_cast<int64_t>(nodes.size()))
+                throw StoreError(d->path, "search tree " + std::to_string(treeId) + " skips node " +
+                                              std::to_string(nodes.size()));
+            n["id"] = q.columnInt(0);
+            n["parent"] = q.columnInt(1);
+            n["depth"] = q.columnInt(2);
+            n["action"] = q.columnText(3);
+            n["tokens"] = q.columnInt(4);
+            n["log_prob"] = q.columnDouble(5);
+            n["retrieved"] = nlohmann::json::parse(q.columnText(6));
+            n["prior"] = q.columnDouble(7);
+            n["n"] = q.columnInt(8);
+            n["q"] = q.columnDouble(9);
+            n["terminal"] = q.columnInt(10) != 0;
+            if (q.columnInt(10) != 0) {
+                n["value"] = q.columnDouble(11);
+                n["answer"] = q.columnText(12);
+            }
+            n["iteration"] = q.columnInt(13);
+            n["children"] = nlohmann::json::array();
+            nodes.push_back(std::move(n));
+        }
+    }
+    if (nodes.empty())
+        throw StoreError(d->path, "search tree " + std::to_string(treeId) + " has no root");
+    // Nest the rows (children in id order, as they were added), deepest first.
+    for (size_t i = nodes.size(); i-- > 1;) {
+        const int64_t parent = nodes[i]["parent"].get<int64_t>();
+        if (parent < 0 || parent >= static_cast<int64_t>(i))
+            throw StoreError(d->path, "search tree " + std::to_string(treeId) + ": node " + std::to_string(i) +
+                                          " has parent " + std::to_string(parent));
+        nodes[i].erase("parent");
+        auto &children = nodes[static_cast<size_t>(parent)]["children"];
+        children.insert(children.begin(), std::move(nodes[i]));
+    }
+    nodes[0].erase("parent");
+    j["mcts_tree"] = std::move(nodes[0]);
+    nlohmann::json iterations = nlohmann::json::array();
+    {
+        Statement q(d->db,
+                    "SELECT iteration, selected_json, expanded, created_json, backed_up_json, value, terminal_depth, "
+                    "simulation, simulation_answer, seconds FROM mcts_iterations WHERE tree_id = ? ORDER BY iteration",
+                    d->path);
+        q.bind(1, treeId);
+        while (q.step())
+            iterations.push_back({{"index", q.columnInt(0)},
+                                  {"selected", nlohmann::json::parse(q.columnText(1))},
+                                  {"expanded", q.columnInt(2)},
+                                  {"created", nlohmann::json::parse(q.columnText(3))},
+                                  {"backed_up", nlohmann::json::parse(q.columnText(4))},
+                                  {"value", q.columnDouble(5)},
+                                  {"terminal_depth", q.columnInt(6)},
+                                  {"simulation", q.columnText(7)},
+                                  {"simulation_answer", q.columnText(8)},
+                                  {"seconds", q.columnDouble(9)}});
+    }
+    j["iterations"] = std::move(iterations);
+    return mcts::fromRecordJson(j, source);
 }
 
 void RunStore::finishRun(int64_t runId, RunStatus status, const std::string &message)

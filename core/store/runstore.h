@@ -1,5 +1,6 @@
 #pragma once
 
+#include "mcts/searchrecord.h"
 #include "store/storetypes.h"
 
 #include <cstdint>
@@ -65,6 +66,16 @@ public:
     void writeEvalPredictions(int64_t runId, int64_t checkpointStep, const std::vector<EvalPrediction> &predictions);
     // Also brings the file's search index up to date (indexPending(); if that fails the
     // run is finished all the same and searches index the rest themselves).
+    // Writes one question's search tree of an MCTS run: its nodes and iteration log
+    // (schema 6). treeId 0 adds a tree and returns its id; another id replaces that tree's
+    // rows in one transaction (a search in progress writes its tree as it grows, and a
+    // reader follows it). Throws StoreError for a read-only store or a file before 6.
+    int64_t writeMctsTree(int64_t runId, const mcts::SearchRecord &record, int64_t treeId = 0);
+    // The trees of a run, in the order written (none before schema 6).
+    std::vector<mcts::TreeSummary> mctsTrees(int64_t runId) const;
+    // One tree with its nodes and iterations. Throws StoreError for an unknown id.
+    mcts::SearchRecord mctsTree(int64_t treeId) const;
+
     void finishRun(int64_t runId, RunStatus status, const std::string &message = {});
     // Resuming from the checkpoint of `step`: deletes what the run wrote after it (steps,
     // metrics, rollouts, reward configs, checkpoints, evaluations) and marks it running.

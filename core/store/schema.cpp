@@ -94,6 +94,79 @@ CREATE INDEX judge_decisions_by_rollout ON judge_decisions(rollout_id);
 CREATE INDEX judge_decisions_by_step ON judge_decisions(run_id, step);
 )SQL";
 
+// The runs table (rebuilt by the upgrade to 6, whose kinds gained 'mcts').
+std::string runsSql(const char *name)
+{
+    return std::string("CREATE TABLE ") + name + R"SQL((
+  id          INTEGER PRIMARY KEY,
+  name        TEXT NOT NULL,
+  created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  kind        TEXT NOT NULL CHECK (kind IN ('sft','grpo','eval','mcts')),
+  config_json TEXT NOT NULL DEFAULT '{}',
+  status      TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running','finished','failed','stopped')),
+  message     TEXT NOT NULL DEFAULT '',
+  finished    TEXT,
+  task        TEXT NOT NULL DEFAULT 'company_extraction'
+);
+)SQL";
+}
+
+// Version 6: MCTS searches (runs of kind 'mcts'): one row per question's tree, its nodes
+// and its iteration log, so that any iteration can be replayed (mcts/searchrecord.h).
+constexpr const char *kMctsSql = R"SQL(
+CREATE TABLE mcts_trees(
+  id            INTEGER PRIMARY KEY,
+  run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  question_id   TEXT NOT NULL,
+  question      TEXT NOT NULL,
+  gold          TEXT NOT NULL,
+  gold_passages TEXT NOT NULL DEFAULT '[]',
+  hops          INTEGER NOT NULL DEFAULT 0,
+  params_json   TEXT NOT NULL DEFAULT '{}',
+  iterations    INTEGER NOT NULL DEFAULT 0,
+  nodes         INTEGER NOT NULL DEFAULT 0,
+  depth         INTEGER NOT NULL DEFAULT 0,
+  best_answer   TEXT NOT NULL DEFAULT '',
+  best_value    REAL NOT NULL DEFAULT 0,
+  found_value   REAL NOT NULL DEFAULT 0,
+  complete      INTEGER NOT NULL DEFAULT 0 CHECK (complete IN (0,1)),
+  updated       TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+);
+CREATE INDEX mcts_trees_by_run ON mcts_trees(run_id);
+CREATE TABLE mcts_nodes(
+  tree_id        INTEGER NOT NULL REFERENCES mcts_trees(id) ON DELETE CASCADE,
+  node           INTEGER NOT NULL,
+  parent         INTEGER NOT NULL,
+  depth          INTEGER NOT NULL,
+  action         TEXT NOT NULL,
+  tokens         INTEGER NOT NULL DEFAULT 0,
+  log_prob       REAL NOT NULL DEFAULT 0,
+  retrieved_json TEXT NOT NULL DEFAULT '[]',
+  prior          REAL NOT NULL,
+  visits         INTEGER NOT NULL,
+  value_sum      REAL NOT NULL,
+  terminal       INTEGER NOT NULL CHECK (terminal IN (0,1)),
+  terminal_value REAL NOT NULL DEFAULT 0,
+  answer         TEXT NOT NULL DEFAULT '',
+  iteration      INTEGER NOT NULL,
+  PRIMARY KEY (tree_id, node)
+) WITHOUT ROWID;
+CREATE TABLE mcts_iterations(
+  tree_id           INTEGER NOT NULL REFERENCES mcts_trees(id) ON DELETE CASCADE,
+  iteration         INTEGER NOT NULL,
+  selected_json     TEXT NOT NULL,
+  expanded          INTEGER NOT NULL,
+  created_json      TEXT NOT NULL,
+  backed_up_json    TEXT NOT NULL,
+  value             REAL NOT NULL,
+  terminal_depth    INTEGER NOT NULL,
+  simulation        TEXT NOT NULL DEFAULT '',
+  simulation_answer TEXT NOT NULL DEFAULT '',
+  seconds           REAL NOT NULL DEFAULT 0,
+  PRIMARY KEY (tree_id, iteration)
+) WITHOUT ROWID;
+)SQL";
+
 // The stable views for other tools (version 4): columns are only ever appended.
 std::string viewsSql()
 {
@@ -125,6 +198,17 @@ CREATE VIEW v_judge_decisions AS
   SELECT id AS decision_id, run_id, step, rollout_id, example_id, reward, part, backend, request, reply, verdict,
          error, value, latency, prompt_tokens, completion_tokens, cost, cache_hit, attempts
   FROM judge_decisions;
+
+CREATE VIEW v_mcts_trees AS
+  SELECT id AS tree_id, run_id, question_id, question, gold, hops, iterations, nodes, depth, best_answer,
+         best_value, found_value, complete
+  FROM mcts_trees;
+
+CREATE VIEW v_mcts_nodes AS
+  SELECT n.tree_id, t.run_id, t.question_id, n.node, n.parent, n.depth, n.action, n.prior, n.visits,
+         n.value_sum, CASE WHEN n.visits > 0 THEN n.value_sum / n.visits ELSE 0 END AS q, n.terminal,
+         n.terminal_value, n.answer, n.iteration, n.tokens, n.log_prob, n.retrieved_json
+  FROM mcts_nodes n JOIN mcts_trees t ON t.id = n.tree_id;
 )SQL";
 }
 
@@ -134,17 +218,7 @@ const std::string &Schema::createSql()
 {
     static const std::string sql = [] {
         std::string s = R"SQL(
-CREATE TABLE runs(
-  id          INTEGER PRIMARY KEY,
-  name        TEXT NOT NULL,
-  created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
-  kind        TEXT NOT NULL CHECK (kind IN ('sft','grpo','eval')),
-  config_json TEXT NOT NULL DEFAULT '{}',
-  status      TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running','finished','failed','stopped')),
-  message     TEXT NOT NULL DEFAULT '',
-  finished    TEXT,
-  task        TEXT NOT NULL DEFAULT 'company_extraction'
-);
+@RUNS@
 
 -- One row per committed writeStep: the marker that a step is complete.
 CREATE TABLE steps(
@@ -227,7 +301,8 @@ CREATE VIRTUAL TABLE rollouts_fts USING fts5(completion, content='rollouts', con
         s.replace(s.find("@TRIGGERS@"), 10, triggers);
         s.replace(s.find("@VIEWS@"), 7, viewsSql());
         s.replace(s.find("@ROLLOUTS@"), 10, rolloutsSql("rollouts") + kRolloutIndexes);
-        s.replace(s.find("@JUDGE@"), 7, kJudgeSql);
+        s.replace(s.find("@JUDGE@"), 7, std::string(kJudgeSql) + kMctsSql);
+        s.replace(s.find("@RUNS@"), 6, runsSql("runs"));
         return s;
     }();
     return sql;
@@ -304,8 +379,20 @@ DROP VIEW IF EXISTS v_eval_predictions;
         s += kRolloutIndexes;
         s += triggerSql("rollouts", "completion");
         s += kJudgeSql;
-        s += "DROP VIEW IF EXISTS v_runs;\nDROP VIEW IF EXISTS v_metrics;\nDROP VIEW IF EXISTS v_reward_configs;\n"
-             "DROP VIEW IF EXISTS v_eval_predictions;\nDROP VIEW IF EXISTS v_judge_decisions;\n";
+    }
+    if (fromVersion < 6) {
+        // 5 → 6: MCTS runs. runs is rebuilt for its kind CHECK (SQLite cannot alter one);
+        // the store turns foreign keys on only after an upgrade, so dropping the old table
+        // cascades nowhere, and the rows keep their ids. The views come back last, once,
+        // for every older version.
+        s += "DROP VIEW IF EXISTS v_runs;\nDROP VIEW IF EXISTS v_metrics;\nDROP VIEW IF EXISTS v_rollouts;\n"
+             "DROP VIEW IF EXISTS v_reward_configs;\nDROP VIEW IF EXISTS v_eval_predictions;\n"
+             "DROP VIEW IF EXISTS v_judge_decisions;\n";
+        s += runsSql("runs_v6");
+        s += "INSERT INTO runs_v6(id, name, created, kind, config_json, status, message, finished, task) "
+             "SELECT id, name, created, kind, config_json, status, message, finished, task FROM runs;\n"
+             "DROP TABLE runs;\nALTER TABLE runs_v6 RENAME TO runs;\n";
+        s += kMctsSql;
         s += viewsSql();
     }
     return s;

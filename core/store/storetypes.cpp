@@ -8,6 +8,7 @@ const char *toString(RunKind kind)
     case RunKind::Sft: return "sft";
     case RunKind::Grpo: return "grpo";
     case RunKind::Eval: return "eval";
+    case RunKind::Mcts: return "mcts";
     }
     return "grpo";
 }

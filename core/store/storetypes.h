@@ -12,10 +12,10 @@
 
 namespace rwb::store {
 
-enum class RunKind { Sft, Grpo, Eval };
+enum class RunKind { Sft, Grpo, Eval, Mcts };
 enum class RunStatus { Running, Finished, Failed, Stopped };
 
-// "sft" | "grpo" | "eval" and "running" | "finished" | "failed" | "stopped", as stored.
+// "sft" | "grpo" | "eval" | "mcts" and "running" | "finished" | "failed" | "stopped", as stored.
 const char *toString(RunKind kind);
 const char *toString(RunStatus status);
 

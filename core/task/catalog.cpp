@@ -5,6 +5,7 @@
 #include "task/chattask.h"
 #include "task/extractiontask.h"
 #include "task/legalqatask.h"
+#include "task/multihoptask.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,7 @@ const Catalog &Catalog::builtin()
         c.addTask(std::make_shared<ExtractionTask>());
         c.addTask(std::make_shared<LegalQaTask>());
         c.addTask(std::make_shared<ChatTask>());
+        c.addTask(std::make_shared<MultihopTask>());
         return c;
     }();
     return catalog;

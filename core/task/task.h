@@ -94,6 +94,13 @@ struct FailureCategory {
     std::string explanation; // one English sentence: what puts a prediction here
 };
 
+// A byte range [begin, end) of a completion.
+struct TextSpan {
+    size_t begin = 0;
+    size_t end = 0;
+    bool operator==(const TextSpan &) const = default;
+};
+
 // A dataset line: its example and, when the line has one, a completion to score.
 struct Record {
     std::shared_ptr<const Example> example;
@@ -127,6 +134,15 @@ public:
     virtual std::string prompt(const Example &example, const tokenizer::PromptFormat &format, bool thinking) const = 0;
     // The target completion SFT trains on (without the end-of-completion token).
     virtual std::string sftTarget(const Example &example, bool thinking) const = 0;
+    // The byte ranges of a completion (or an SFT target) that the environment wrote, not
+    // the policy: the retrieved passages a multi-step task inserts. SFT, GRPO and the PRM
+    // put no loss and no gradient on their tokens; the completion's text is encoded span
+    // by span, as a rollout feeds them. Sorted, disjoint; none by default.
+    virtual std::vector<TextSpan> environmentSpans(std::string_view completion) const
+    {
+        (void)completion;
+        return {};
+    }
     // Parses a completion of `example`.
     virtual std::unique_ptr<Completion> parse(const Example &example, std::string completion, bool thinking) const = 0;
     // A new, empty accumulator of the task's evaluation metrics.

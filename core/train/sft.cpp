@@ -23,22 +23,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Example {
-    std::vector<int32_t> prompt;
-    std::vector<int32_t> target;
-    std::vector<float> weights; // per target token
-};
+using Example = SftSequence;
 
 } // namespace
 
 double weightedNll(const std::vector<float> &logProbs, const std::vector<float> &weights)
 {
-    if (logProbs.empty())
-        return 0.0;
     double s = 0.0;
-    for (size_t i = 0; i < logProbs.size(); ++i)
+    size_t n = 0; // the policy's tokens: weight 0 marks the environment's
+    for (size_t i = 0; i < logProbs.size(); ++i) {
         s += static_cast<double>(weights[i]) * logProbs[i];
-    return -s / static_cast<double>(logProbs.size());
+        n += weights[i] != 0.0f ? 1 : 0;
+    }
+    return n ? -s / static_cast<double>(n) : 0.0;
 }
 
 torch::Tensor sftLoss(model::CausalLmInternals &d, const std::vector<std::vector<int32_t>> &prompts,
@@ -133,6 +130,69 @@ SftResult runSft(const SftConfig &config, const SftCallback &callback)
     return runSft(config, task::Catalog::builtin(), callback);
 }
 
+SftSequence sftSequence(const task::Task &task, const task::Example &example, const tokenizer::Tokenizer &tokenizer,
+                        const tokenizer::PromptFormat &format, const SftConfig &c)
+{
+    std::vector<int32_t> controlIds;
+    for (const std::string &tag : c.controlTags)
+        if (auto id = tokenizer.tokenToId(tag))
+            controlIds.push_back(*id);
+    SftSequence e;
+    e.prompt = tokenizer.encode(task.prompt(example, format, c.thinking));
+    // The target span by span: what the environment wrote (retrieved passages) gets
+    // weight 0, no loss and no gradient; the rest the policy's weights (λ on control
+    // tags). Encoding the spans apart is what a rollout does: it appends the
+    // retrieval's tokens to the policy's.
+    const std::string target = task.sftTarget(example, c.thinking);
+    size_t at = 0;
+    const auto append = [&](std::string_view text, bool environment) {
+        for (int32_t t : tokenizer.encode(text)) {
+            e.target.push_back(t);
+            e.policyTokens += environment ? 0 : 1;
+            e.weights.push_back(environment ? 0.0f
+                                : std::find(controlIds.begin(), controlIds.end(), t) != controlIds.end()
+                                    ? static_cast<float>(c.controlTokenWeight)
+                                    : 1.0f);
+        }
+    };
+    for (const task::TextSpan &span : task.environmentSpans(target)) {
+        append(std::string_view(target).substr(at, span.begin - at), false);
+        append(std::string_view(target).substr(span.begin, span.end - span.begin), true);
+        at = span.end;
+    }
+    append(std::string_view(target).substr(at), false);
+    append(format.endOfCompletion(tokenizer), false);
+    return e;
+}
+
+SftGradient sftGradient(model::CausalLM &lm, const std::vector<SftSequence> &sequences, double normaliser, int32_t pad)
+{
+    model::CausalLmInternals &d = lm.internals();
+    std::vector<torch::Tensor> params = d.trainableParameters();
+    for (torch::Tensor &p : params)
+        if (p.grad().defined())
+            p.mutable_grad().zero_();
+    std::vector<std::vector<int32_t>> prompts, targets;
+    std::vector<std::vector<float>> weights;
+    for (const SftSequence &s : sequences) {
+        prompts.push_back(s.prompt);
+        targets.push_back(s.target);
+        weights.push_back(s.weights);
+    }
+    const torch::Tensor loss = sftLoss(d, prompts, targets, weights, 0.0, normaliser, pad, false);
+    loss.backward();
+    SftGradient g;
+    g.loss = loss.item<double>();
+    for (torch::Tensor &p : params) {
+        const torch::Tensor flat = p.grad().defined() ? p.grad().detach().to(torch::kFloat32).contiguous().view(-1)
+                                                      : torch::zeros({p.numel()}, torch::kFloat32);
+        g.gradient.insert(g.gradient.end(), flat.data_ptr<float>(), flat.data_ptr<float>() + flat.numel());
+        if (p.grad().defined())
+            p.mutable_grad().zero_();
+    }
+    return g;
+}
+
 SftResult runSft(const SftConfig &c, const task::Catalog &catalog, const SftCallback &callback)
 {
     using Clock = std::chrono::steady_clock;
@@ -141,10 +201,6 @@ SftResult runSft(const SftConfig &c, const task::Catalog &catalog, const SftCall
 
     const auto tokenizer = tokenizer::loadTokenizer(c.model);
     const tokenizer::PromptFormat format = tokenizer::PromptFormat::forModel(c.model, *tokenizer);
-    std::vector<int32_t> controlIds;
-    for (const std::string &tag : c.controlTags)
-        if (auto id = tokenizer->tokenToId(tag))
-            controlIds.push_back(*id);
     const int32_t pad = tokenizer->padId().value_or(tokenizer->eosId().value_or(0));
 
     const task::Task &task = catalog.get(c.task, c.trainData, "task");
@@ -153,17 +209,11 @@ SftResult runSft(const SftConfig &c, const task::Catalog &catalog, const SftCall
     for (const auto &r : records) {
         if (c.limit > 0 && static_cast<int>(examples.size()) >= c.limit)
             break;
-        Example e;
-        e.prompt = tokenizer->encode(task.prompt(*r.example, format, c.thinking));
-        e.target = tokenizer->encode(task.sftTarget(*r.example, c.thinking) + format.endOfCompletion(*tokenizer));
+        Example e = sftSequence(task, *r.example, *tokenizer, format, c);
         if (static_cast<int>(e.prompt.size() + e.target.size()) > c.maxLength) {
             ++result.skippedTooLong;
             continue;
         }
-        for (int32_t t : e.target)
-            e.weights.push_back(std::find(controlIds.begin(), controlIds.end(), t) != controlIds.end()
-                                    ? static_cast<float>(c.controlTokenWeight)
-                                    : 1.0f);
         examples.push_back(std::move(e));
     }
     if (examples.empty())
@@ -210,7 +260,7 @@ SftResult runSft(const SftConfig &c, const task::Catalog &catalog, const SftCall
                 const size_t to = std::min(order.size(), from + static_cast<size_t>(c.batchSize));
                 batches.emplace_back(order.begin() + static_cast<long>(from), order.begin() + static_cast<long>(to));
                 for (size_t k = from; k < to; ++k) {
-                    targetTokens += static_cast<double>(examples[order[k]].target.size());
+                    targetTokens += static_cast<double>(examples[order[k]].policyTokens);
                     if (c.promptLossWeight > 0.0) // every prompt token but the first is predicted
                         targetTokens += static_cast<double>(examples[order[k]].prompt.size() - 1);
                 }

@@ -13,6 +13,12 @@ class ConfigReader;
 }
 namespace rwb::task {
 class Catalog;
+class Example;
+class Task;
+}
+namespace rwb::tokenizer {
+class PromptFormat;
+class Tokenizer;
 }
 
 namespace rwb::train {
@@ -99,8 +105,31 @@ SftResult runSft(const SftConfig &config, const SftCallback &callback = {});
 // The same with the tasks of `catalog`.
 SftResult runSft(const SftConfig &config, const task::Catalog &catalog, const SftCallback &callback = {});
 
-// The loss of eq. 1, normalised by the number of target tokens (prompt tokens, when
-// promptLossWeight > 0, add w·log p to the sum and count in the normaliser):
+// One SFT training sequence: the prompt's tokens, the target's (the task's SFT target and
+// the end-of-completion marker, encoded span by span around the environment's spans), the
+// loss weight of each target token (0 on what the environment wrote, λ on control tags,
+// else 1), and how many target tokens the policy wrote (the loss's normaliser N).
+struct SftSequence {
+    std::vector<int32_t> prompt;
+    std::vector<int32_t> target;
+    std::vector<float> weights;
+    size_t policyTokens = 0;
+};
+SftSequence sftSequence(const task::Task &task, const task::Example &example, const tokenizer::Tokenizer &tokenizer,
+                        const tokenizer::PromptFormat &format, const SftConfig &config);
+
+// The loss of eq. 1 over `sequences` in one batch, divided by `normaliser`, and its
+// gradient with respect to every trainable parameter, flattened in parameter order: what
+// one SFT step on these sequences follows (fp32, no prompt loss). For tests.
+struct SftGradient {
+    double loss = 0;
+    std::vector<float> gradient;
+};
+SftGradient sftGradient(model::CausalLM &lm, const std::vector<SftSequence> &sequences, double normaliser, int32_t pad);
+
+// The loss of eq. 1, normalised by the number of target tokens the policy wrote (prompt
+// tokens, when promptLossWeight > 0, add w·log p to the sum and count in the normaliser;
+// tokens the environment wrote weigh 0 and do not count):
 //   L = −(Σ_{t ∉ ctrl} log p_t + λ Σ_{t ∈ ctrl} log p_t) / N_target.
 // logProbs and weights are per target token; exposed for tests.
 double weightedNll(const std::vector<float> &logProbs, const std::vector<float> &weights);

@@ -1,0 +1,216 @@
+#include "task/multihoptask.h"
+
+#include "tokenizer/promptformat.h"
+
+#include <nlohmann/json.hpp>
+
+namespace rwb::task {
+
+namespace {
+
+class MultihopMetricSet : public MetricSet {
+public:
+    void add(const Example &, const Completion &completion) override
+    {
+        const auto &c = as<MultihopCompletion>(completion);
+        m_em += c.em();
+        m_f1 += c.f1();
+        m_format += c.trajectory().wellFormed ? 1 : 0;
+        m_hops += static_cast<double>(c.trajectory().hops.size());
+        ++m_count;
+    }
+    bool correct(const Example &, const Completion &completion) const override
+    {
+        return as<MultihopCompletion>(completion).em() == 1.0;
+    }
+    std::vector<std::pair<std::string, double>> result() const override
+    {
+        const double n = m_count ? static_cast<double>(m_count) : 1.0;
+        return {{"em", m_em / n}, {"f1", m_f1 / n}, {"format", m_format / n}, {"hops", m_hops / n}};
+    }
+    std::vector<std::pair<std::string, int64_t>> counts() const override
+    {
+        return {{"examples", static_cast<int64_t>(m_count)}};
+    }
+
+private:
+    double m_em = 0, m_f1 = 0, m_format = 0, m_hops = 0;
+    size_t m_count = 0;
+};
+
+enum MultihopCategory : size_t { Right, Format, Partial, Wrong };
+
+} // namespace
+
+std::string MultihopExample::metaJson() const
+{
+    data::MultihopQuestion q = m_question;
+    q.hasCompletion = false;
+    q.completion.clear();
+    return data::toJsonLine(q);
+}
+
+MultihopCompletion::MultihopCompletion(const MultihopExample &example, std::string text)
+    : m_text(std::move(text))
+    , m_trajectory(parseTrajectory(m_text))
+    , m_answer(m_trajectory.answer.value_or(std::string()))
+{
+    if (m_trajectory.answer) {
+        m_em = exactMatch(m_answer, example.question().answer);
+        m_f1 = charF1(m_answer, example.question().answer);
+    }
+}
+
+std::string MultihopCompletion::detailsJson() const
+{
+    nlohmann::ordered_json j;
+    j["format"] = m_trajectory.wellFormed ? std::string("ok") : m_trajectory.problem;
+    j["hops"] = m_trajectory.hops.size();
+    nlohmann::ordered_json subqueries = nlohmann::ordered_json::array();
+    for (const TrajectoryHop &h : m_trajectory.hops)
+        subqueries.push_back(h.subquery);
+    j["subqueries"] = std::move(subqueries);
+    j["em"] = m_em;
+    j["f1"] = m_f1;
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string retrievalText(const std::vector<data::RetrievedPassage> &passages)
+{
+    std::string out;
+    for (const data::RetrievedPassage &p : passages) {
+        if (!out.empty())
+            out += "\n";
+        if (!p.title.empty())
+            out += p.title + "：";
+        out += p.text;
+    }
+    return out;
+}
+
+std::string goldHopStep(const data::MultihopStep &step)
+{
+    return step.entity + "の" + step.relation + "を調べる。";
+}
+
+std::string goldFinalStep(const data::MultihopQuestion &question)
+{
+    return std::to_string(question.chain.size()) + "回の検索で答えが分かった。";
+}
+
+std::string_view MultihopTask::name() const
+{
+    return data::kMultihopTask;
+}
+
+std::string_view MultihopTask::description() const
+{
+    return "answer a multi-hop question by chained retrieval in the step format (the fourth paper)";
+}
+
+std::vector<Record> MultihopTask::read(const std::string &path, const ReadOptions &options) const
+{
+    std::vector<data::MultihopQuestion> questions = data::readMultihopQuestions(path, options.skipped);
+    std::vector<Record> out;
+    for (data::MultihopQuestion &q : questions) {
+        if (options.limit > 0 && out.size() >= options.limit)
+            break;
+        if (options.requireCompletion && !q.hasCompletion)
+            throw data::InputException({path, q.line, "missing field \"completion\""});
+        Record r;
+        r.line = q.line;
+        r.kind = std::to_string(q.hops) + "-hop";
+        r.hasCompletion = q.hasCompletion;
+        r.completion = q.completion;
+        r.example = std::make_shared<const MultihopExample>(std::move(q));
+        out.push_back(std::move(r));
+    }
+    if (out.empty())
+        throw data::InputException({path, 0, "no example"});
+    return out;
+}
+
+std::string MultihopTask::prompt(const Example &example, const tokenizer::PromptFormat &format, bool) const
+{
+    return format.instructionPrompt(as<MultihopExample>(example).question().question);
+}
+
+std::string MultihopTask::sftTarget(const Example &example, bool) const
+{
+    const data::MultihopQuestion &q = as<MultihopExample>(example).question();
+    if (q.chain.empty())
+        throw data::InputException({"question " + q.id, q.line, "no \"chain\": SFT needs the gold steps"});
+    std::string out;
+    for (size_t i = 0; i < q.chain.size(); ++i) {
+        const data::MultihopStep &s = q.chain[i];
+        if (s.retrieved.empty())
+            throw data::InputException({"question " + q.id, q.line,
+                                        "chain[" + std::to_string(i) +
+                                            "] has no \"retrieved\" passages: run `rwb retrieve annotate --chain` first"});
+        out += "<step>" + goldHopStep(s) + "</step><subquery>" + s.subquery + "</subquery><retrieval>" +
+               retrievalText(s.retrieved) + "</retrieval><subanswer>" + s.subanswer + "</subanswer>";
+    }
+    return out + "<step>" + goldFinalStep(q) + "</step><answer>" + q.answer + "</answer>";
+}
+
+std::vector<TextSpan> MultihopTask::environmentSpans(std::string_view text) const
+{
+    static constexpr std::string_view open = "<retrieval>", close = "</retrieval>";
+    std::vector<TextSpan> out;
+    size_t at = 0;
+    for (;;) {
+        const size_t b = text.find(open, at);
+        if (b == std::string_view::npos)
+            return out;
+        const size_t e = text.find(close, b + open.size());
+        const size_t end = e == std::string_view::npos ? text.size() : e + close.size();
+        out.push_back({b, end});
+        at = end;
+    }
+}
+
+std::unique_ptr<Completion> MultihopTask::parse(const Example &example, std::string completion, bool) const
+{
+    return std::make_unique<MultihopCompletion>(as<MultihopExample>(example), std::move(completion));
+}
+
+std::unique_ptr<MetricSet> MultihopTask::metrics() const
+{
+    return std::make_unique<MultihopMetricSet>();
+}
+
+std::string MultihopTask::predictionLine(const Example &example, const std::string &completion) const
+{
+    data::MultihopQuestion q = as<MultihopExample>(example).question();
+    q.completion = completion;
+    q.hasCompletion = true;
+    return data::toJsonLine(q);
+}
+
+std::shared_ptr<const Example> MultihopTask::exampleFromStore(const std::string &metaJson, const std::string &,
+                                                              const std::string &source) const
+{
+    return std::make_shared<const MultihopExample>(data::parseMultihopQuestionLine(metaJson, source, 0));
+}
+
+std::vector<FailureCategory> MultihopTask::failureCategories() const
+{
+    return {
+        {"right", "right", "The answer equals the gold answer (after normalization)."},
+        {"format", "format", "The completion does not follow the step format to an <answer>."},
+        {"partial", "partial answer", "The answer shares some characters with the gold answer but is not it."},
+        {"wrong", "wrong answer", "The answer shares no character with the gold answer."},
+    };
+}
+
+size_t MultihopTask::failureCategory(const Example &, const Completion &completion) const
+{
+    const auto &c = as<MultihopCompletion>(completion);
+    if (c.em() == 1.0)
+        return Right;
+    if (!c.trajectory().wellFormed || !c.trajectory().answer)
+        return Format;
+    return c.f1() > 0.0 ? Partial : Wrong;
+}
+
+} // namespace rwb::task
