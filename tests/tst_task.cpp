@@ -268,7 +268,7 @@ void TestTask::unknownTaskIsNamed()
         QFAIL("expected an error");
     } catch (const data::InputException &e) {
         QCOMPARE(QString::fromStdString(e.error().toString()),
-                 QString("cfg.json: task: unknown task \"legal\" (allowed: company_extraction, legal_qa, chat, echo)"));
+                 QString("cfg.json: task: unknown task \"legal\" (allowed: company_extraction, legal_qa, chat, multihop, echo)"));
     }
 }
 
