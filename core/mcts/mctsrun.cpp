@@ -81,19 +81,9 @@ MctsRunResult runMcts(const MctsRunConfig &c, const MctsRunCallback &callback)
     StepPolicy policy(po);
 
     store::RunStore store(c.store);
-    nlohmann::ordered_json config{{"model", c.model},
-                                  {"index", c.index},
-                                  {"questions", c.questions},
-                                  {"preset", c.preset},
-                                  {"simulations", c.params.simulations},
-                                  {"expansions", c.params.expansions},
-                                  {"max_depth", c.params.maxDepth},
-                                  {"c_puct", c.params.cPuct},
-                                  {"gamma", c.params.gamma},
-                                  {"temperature", c.params.temperature},
-                                  {"max_step_tokens", c.params.maxStepTokens},
-                                  {"top_k", c.params.topK},
-                                  {"seed", c.params.seed}};
+    nlohmann::ordered_json config{
+        {"model", c.model}, {"index", c.index}, {"questions", c.questions}, {"preset", c.preset}};
+    config.update(toJson(c.params));
     const std::string name =
         c.runName.empty() ? "mcts " + std::filesystem::path(c.questions).filename().string() : c.runName;
     result.runId = store.beginRun(name, store::RunKind::Mcts, config.dump(), std::string(task.name()));

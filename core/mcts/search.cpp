@@ -45,10 +45,10 @@ std::string lastBlock(const std::string &text, std::string_view open, std::strin
     return to > from ? text.substr(from, to - from) : std::string();
 }
 
+// A sampling stream of (seed, a, b): util::Rng's stream derivation.
 uint64_t streamSeed(uint64_t seed, uint64_t a, uint64_t b)
 {
-    uint64_t s = seed ^ (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL);
-    return util::splitMix64(s);
+    return util::Rng::forStream(seed, a, b).next();
 }
 
 } // namespace
@@ -309,7 +309,6 @@ double trajectoryValue(const std::string &trajectory, const std::string &gold)
 SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example, const SearchParams &params,
                        SearchStats &stats, const IterationCallback &callback)
 {
-    const auto start = Clock::now();
     const data::MultihopQuestion &q = example.question();
     SearchRecord record;
     record.questionId = q.id;
@@ -357,14 +356,15 @@ SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example,
         if (leafNode.terminal) {
             rec.value = leafNode.terminalValue;
             rec.terminalDepth = leafNode.depth;
-        } else if (leafNode.depth >= params.maxDepth ||
-                   static_cast<int64_t>(prefixOf(leaf).size()) + params.maxStepTokens >= policy.contextLength()) {
+        } else if (const std::vector<int32_t> prefix = prefixOf(leaf);
+                   leafNode.depth >= params.maxDepth ||
+                   static_cast<int64_t>(prefix.size()) + params.maxStepTokens >= policy.contextLength()) {
             rec.value = 0.0; // the depth limit (or the context) ends the trajectory without an answer
             rec.terminalDepth = leafNode.depth;
         } else {
             const uint64_t seed = streamSeed(params.seed, static_cast<uint64_t>(it), 1);
             std::vector<StepBlock> blocks =
-                policy.sample(prefixOf(leaf), params.expansions, params.temperature, seed, params, local);
+                policy.sample(prefix, params.expansions, params.temperature, seed, params, local);
             ++local.expansions;
             tt = Clock::now();
             // Identical actions are one child.
@@ -427,7 +427,6 @@ SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example,
         if (callback && !callback(record))
             break;
     }
-    (void)start;
     return record;
 }
 

@@ -57,6 +57,21 @@ int SearchRecord::maxDepth() const
     return d;
 }
 
+ordered_json toJson(const SearchParams &p)
+{
+    ordered_json j;
+    j["simulations"] = p.simulations;
+    j["expansions"] = p.expansions;
+    j["max_depth"] = p.maxDepth;
+    j["c_puct"] = p.cPuct;
+    j["gamma"] = p.gamma;
+    j["temperature"] = p.temperature;
+    j["max_step_tokens"] = p.maxStepTokens;
+    j["top_k"] = p.topK;
+    j["seed"] = p.seed;
+    return j;
+}
+
 TreeSummary summarize(const SearchRecord &r, int64_t treeId)
 {
     TreeSummary s;
@@ -87,10 +102,7 @@ ordered_json toRecordJson(const SearchRecord &r)
                      {"answer", r.goldAnswer},
                      {"gold_passages", r.goldPassages},
                      {"hops", r.hops}};
-    const SearchParams &p = r.params;
-    j["params"] = {{"simulations", p.simulations}, {"expansions", p.expansions}, {"max_depth", p.maxDepth},
-                   {"c_puct", p.cPuct},           {"gamma", p.gamma},           {"temperature", p.temperature},
-                   {"max_step_tokens", p.maxStepTokens}, {"top_k", p.topK},     {"seed", p.seed}};
+    j["params"] = toJson(r.params);
     ordered_json its = ordered_json::array();
     for (const Iteration &it : r.iterations) {
         ordered_json o;

@@ -68,6 +68,11 @@ struct SearchRecord {
     int maxDepth() const;
 };
 
+// The parameters as JSON ({"simulations", "expansions", "max_depth", "c_puct", "gamma",
+// "temperature", "max_step_tokens", "top_k", "seed"}): the record's "params", the store's
+// params_json and a run's config.
+nlohmann::ordered_json toJson(const SearchParams &params);
+
 // A line of a run's tree list: what the list shows and sorts by.
 struct TreeSummary {
     int64_t treeId = 0;       // the store's id (0 for a record read from a file)

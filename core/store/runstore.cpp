@@ -476,7 +476,6 @@ int64_t RunStore::writeMctsTree(int64_t runId, const mcts::SearchRecord &r, int6
     if (d->version < 6)
         throw StoreError(d->path, where, "the store's schema predates search trees (open it for writing to upgrade)");
     const mcts::TreeSummary sum = mcts::summarize(r);
-    const nlohmann::ordered_json record = mcts::toRecordJson(r);
     Transaction t(d->db, d->path);
     if (treeId == 0) {
         Statement s(d->db, "INSERT INTO mcts_trees(run_id, question_id, question, gold) VALUES (?, ?, ?, ?)", d->path);
@@ -500,7 +499,7 @@ int64_t RunStore::writeMctsTree(int64_t runId, const mcts::SearchRecord &r, int6
                     "updated = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?",
                     d->path);
         // bindText keeps a view: the texts must outlive run().
-        const std::string gold = record["question"]["gold_passages"].dump(), params = record["params"].dump();
+        const std::string gold = nlohmann::json(r.goldPassages).dump(), params = mcts::toJson(r.params).dump();
         s.bindText(1, gold);
         s.bind(2, r.hops);
         s.bindText(3, params);
