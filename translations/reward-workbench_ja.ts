@@ -542,6 +542,38 @@ The change is stored with its step and marked on the curves.</source>
             <source>Judge calls</source>
             <translation>審査の呼び出し</translation>
         </message>
+        <message>
+            <source>Open a search tree &amp;record…</source>
+            <translation>探索木の記録を開く(&amp;R)…</translation>
+        </message>
+        <message>
+            <source>Open a folder of search tree records…</source>
+            <translation>探索木の記録のフォルダーを開く…</translation>
+        </message>
+        <message>
+            <source>Search &amp;trees</source>
+            <translation>探索木(&amp;T)</translation>
+        </message>
+        <message>
+            <source>Search trees</source>
+            <translation>探索木</translation>
+        </message>
+        <message>
+            <source>Search trees — %1</source>
+            <translation>探索木 — %1</translation>
+        </message>
+        <message>
+            <source>Open a folder of search tree records</source>
+            <translation>探索木の記録のフォルダーを開く</translation>
+        </message>
+        <message>
+            <source>Open a search tree record</source>
+            <translation>探索木の記録を開く</translation>
+        </message>
+        <message>
+            <source>Search tree records (*.json);;All files (*)</source>
+            <translation>探索木の記録 (*.json);;すべてのファイル (*)</translation>
+        </message>
     </context>
     <context>
         <name>RewardDesigner</name>
@@ -1295,6 +1327,30 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Scroll the Designer&apos;s sample table to this component&apos;s column.</source>
             <translation>デザイナーのサンプル表をこのコンポーネントの列までスクロールする。</translation>
+        </message>
+        <message>
+            <source>Open the MCTS tree viewer on a search record (JSON) or a folder of them.</source>
+            <translation>MCTS 木ビューアーで探索の記録 (JSON) またはそのフォルダーを開きます。</translation>
+        </message>
+        <message>
+            <source>file or folder</source>
+            <translation>ファイルまたはフォルダー</translation>
+        </message>
+        <message>
+            <source>The iteration the tree viewer shows (default: the last).</source>
+            <translation>木ビューアーで表示する反復 (既定: 最後の反復)。</translation>
+        </message>
+        <message>
+            <source>n</source>
+            <translation>反復</translation>
+        </message>
+        <message>
+            <source>The node the tree viewer selects and centres.</source>
+            <translation>木ビューアーで選択して中央に表示するノード。</translation>
+        </message>
+        <message>
+            <source>Benchmark: the MCTS tree viewer on a synthetic tree of this many nodes, print JSON and quit.</source>
+            <translation>ベンチマーク: このノード数の合成の木で MCTS 木ビューアーを測り、JSON を出力して終了します。</translation>
         </message>
     </context>
     <context>
@@ -4392,6 +4448,514 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>w·c / Σw⁺: the item&apos;s part of the explicit score</source>
             <translation>w·c / Σw⁺：明示的スコアに占めるこの項目の分</translation>
+        </message>
+    </context>
+    <context>
+        <name>MctsOutcome</name>
+        <message>
+            <source>right</source>
+            <translation>正答</translation>
+        </message>
+        <message>
+            <source>partial</source>
+            <translation>部分正答</translation>
+        </message>
+        <message>
+            <source>wrong</source>
+            <translation>誤答</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::MctsNodeDetail</name>
+        <message>
+            <source>Click a node of the tree to see its steps, passages and answer.</source>
+            <translation>木のノードをクリックすると、そのステップ・パッセージ・回答が表示されます。</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>なし</translation>
+        </message>
+        <message>
+            <source>gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>Sub-query</source>
+            <translation>サブクエリ</translation>
+        </message>
+        <message>
+            <source>Retrieved</source>
+            <translation>検索結果</translation>
+        </message>
+        <message>
+            <source>Sub-answer</source>
+            <translation>サブ回答</translation>
+        </message>
+        <message>
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <source>The step does not follow the format: %1</source>
+            <translation>ステップが形式に従っていません: %1</translation>
+        </message>
+        <message>
+            <source>Root</source>
+            <translation>ルート</translation>
+        </message>
+        <message>
+            <source>Node #%1 · depth %2</source>
+            <translation>ノード #%1 · 深さ %2</translation>
+        </message>
+        <message>
+            <source>created at iteration %1</source>
+            <translation>反復 %1 で作成</translation>
+        </message>
+        <message>
+            <source>at iteration %1: N %2 · Q %3 · W %4</source>
+            <translation>反復 %1 時点: N %2 · Q %3 · W %4</translation>
+        </message>
+        <message>
+            <source>prior P %1</source>
+            <translation>事前確率 P %1</translation>
+        </message>
+        <message>
+            <source>%1 tokens, log-prob %2 (%3 per token)</source>
+            <translation>%1 トークン、対数確率 %2 (トークンあたり %3)</translation>
+        </message>
+        <message>
+            <source>This node does not exist yet at iteration %1: it is created at iteration %2. Its texts are shown from the final tree.</source>
+            <translation>このノードは反復 %1 の時点ではまだありません (反復 %2 で作成されます)。テキストは最終の木から表示しています。</translation>
+        </message>
+        <message>
+            <source>Answer: %1</source>
+            <translation>回答: %1</translation>
+        </message>
+        <message>
+            <source>(none)</source>
+            <translation>(なし)</translation>
+        </message>
+        <message>
+            <source>Gold answer: %1</source>
+            <translation>正解: %1</translation>
+        </message>
+        <message>
+            <source>Exact match %1 · character F1 %2 · value %3</source>
+            <translation>完全一致 %1 · 文字 F1 %2 · 価値 %3</translation>
+        </message>
+        <message>
+            <source>Question</source>
+            <translation>質問</translation>
+        </message>
+        <message>
+            <source>Gold answer: %1 · gold passages: %2</source>
+            <translation>正解: %1 · 正解パッセージ: %2</translation>
+        </message>
+        <message>
+            <source>History (root → this node)</source>
+            <translation>経路 (ルート → このノード)</translation>
+        </message>
+        <message>
+            <source>Step %1</source>
+            <translation>ステップ %1</translation>
+        </message>
+        <message>
+            <source>#%1 · N %2 · Q %3 · P %4</source>
+            <translation>#%1 · N %2 · Q %3 · P %4</translation>
+        </message>
+        <message>
+            <source>This step</source>
+            <translation>このステップ</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::MctsSiblingsView</name>
+        <message>
+            <source>The root has no siblings.</source>
+            <translation>ルートには兄弟ノードがありません。</translation>
+        </message>
+        <message>
+            <source>Select a node to compare it with its siblings.</source>
+            <translation>ノードを選ぶと、兄弟ノードと並べて比べられます。</translation>
+        </message>
+        <message numerus="yes">
+            <source>&lt;b&gt;Siblings&lt;/b&gt;: the %n step(s) offered after node #%1, side by side (the selected one framed)</source>
+            <translation>
+                <numerusform>&lt;b&gt;兄弟ノード&lt;/b&gt;: ノード #%1 の次に出された %n 個のステップを並べて表示 (選択中のものは枠付き)</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>PUCT score at iteration %1: %2</source>
+            <translation>反復 %1 の PUCT スコア: %2</translation>
+        </message>
+        <message>
+            <source>%1 · value %2</source>
+            <translation>%1 · 価値 %2</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>Sub-query</source>
+            <translation>サブクエリ</translation>
+        </message>
+        <message>
+            <source>Sub-answer</source>
+            <translation>サブ回答</translation>
+        </message>
+        <message>
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <source>Text (not in the step format)</source>
+            <translation>テキスト (ステップの形式ではありません)</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::MctsTreeListModel</name>
+        <message>
+            <source>%1
+Gold answer: %2
+Best path&apos;s answer: %3</source>
+            <translation>%1
+正解: %2
+最多訪問経路の回答: %3</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>なし</translation>
+        </message>
+        <message>
+            <source>The search has not run all its simulations (yet)</source>
+            <translation>この探索はまだすべてのシミュレーションを終えていません</translation>
+        </message>
+        <message>
+            <source>Id</source>
+            <translation>ID</translation>
+        </message>
+        <message>
+            <source>Question</source>
+            <translation>質問</translation>
+        </message>
+        <message>
+            <source>Hops</source>
+            <translation>ホップ</translation>
+        </message>
+        <message>
+            <source>Best path&apos;s answer</source>
+            <translation>最多訪問経路の回答</translation>
+        </message>
+        <message>
+            <source>Value</source>
+            <translation>価値</translation>
+        </message>
+        <message>
+            <source>Best found</source>
+            <translation>最良の発見</translation>
+        </message>
+        <message>
+            <source>Nodes</source>
+            <translation>ノード</translation>
+        </message>
+        <message>
+            <source>Depth</source>
+            <translation>深さ</translation>
+        </message>
+        <message>
+            <source>Iterations</source>
+            <translation>反復</translation>
+        </message>
+        <message>
+            <source>The answer at the end of the most visited path</source>
+            <translation>最も多く訪問された経路の終端の回答</translation>
+        </message>
+        <message>
+            <source>The value (answer F1) of the most visited path&apos;s answer</source>
+            <translation>最も多く訪問された経路の回答の価値 (回答の F1)</translation>
+        </message>
+        <message>
+            <source>The best value any answer of the search reached</source>
+            <translation>探索中のいずれかの回答が達した最良の価値</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::MctsTreeView</name>
+        <message>
+            <source>Iteration %1 cannot be replayed (%2); the final tree is shown.</source>
+            <translation>反復 %1 を再現できません (%2)。最終の木を表示しています。</translation>
+        </message>
+        <message>
+            <source>Root · the question</source>
+            <translation>ルート · 質問</translation>
+        </message>
+        <message>
+            <source>Node #%1 · depth %2 · created at iteration %3</source>
+            <translation>ノード #%1 · 深さ %2 · 反復 %3 で作成</translation>
+        </message>
+        <message>
+            <source>N %1 · Q %2 · W %3 · P %4</source>
+            <translation>N %1 · Q %2 · W %3 · P %4</translation>
+        </message>
+        <message>
+            <source>Answer: %1 · value %2 (%3)</source>
+            <translation>回答: %1 · 価値 %2 (%3)</translation>
+        </message>
+        <message>
+            <source>(none)</source>
+            <translation>(なし)</translation>
+        </message>
+        <message>
+            <source>At iteration %1&apos;s selection (c_puct %2):</source>
+            <translation>反復 %1 の選択時 (c_puct %2):</translation>
+        </message>
+        <message>
+            <source>score %1 = Q %2 + U %3 (P %4, N %5)</source>
+            <translation>スコア %1 = Q %2 + U %3 (P %4, N %5)</translation>
+        </message>
+        <message>
+            <source>Rank %1 of %2 by score; not compared this iteration (its parent was not selected)</source>
+            <translation>スコア順位 %2 件中 %1 位。この反復では比較されていません (親が選ばれていません)</translation>
+        </message>
+        <message>
+            <source>Chosen: rank %1 of %2 by score</source>
+            <translation>選択: スコア順位 %2 件中 %1 位</translation>
+        </message>
+        <message>
+            <source>Not chosen: rank %1 of %2; #%3 scored %4</source>
+            <translation>非選択: 順位 %2 件中 %1 位。#%3 のスコアは %4</translation>
+        </message>
+        <message>
+            <source>Created by this iteration (no PUCT score before it)</source>
+            <translation>この反復で作成 (それ以前の PUCT スコアはありません)</translation>
+        </message>
+        <message>
+            <source>Q 0 → 1</source>
+            <translation>Q 0 → 1</translation>
+        </message>
+        <message>
+            <source>unvisited</source>
+            <translation>未訪問</translation>
+        </message>
+        <message>
+            <source>size: visits</source>
+            <translation>大きさ: 訪問回数</translation>
+        </message>
+        <message>
+            <source>prior</source>
+            <translation>事前確率</translation>
+        </message>
+        <message>
+            <source>most visited path</source>
+            <translation>最多訪問経路</translation>
+        </message>
+        <message>
+            <source>this iteration&apos;s path</source>
+            <translation>この反復の経路</translation>
+        </message>
+        <message>
+            <source>Cannot write %1: %2</source>
+            <translation>%1 を書き込めません: %2</translation>
+        </message>
+        <message>
+            <source>no tree is shown</source>
+            <translation>木が表示されていません</translation>
+        </message>
+        <message>
+            <source>the image would be too large</source>
+            <translation>画像が大きすぎます</translation>
+        </message>
+        <message>
+            <source>the image could not be saved (is the name&apos;s extension .png?)</source>
+            <translation>画像を保存できませんでした (名前の拡張子は .png ですか?)</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::MctsViewer</name>
+        <message>
+            <source>Filter: id, question or answer</source>
+            <translation>絞り込み: ID・質問・回答</translation>
+        </message>
+        <message>
+            <source>Wrong only</source>
+            <translation>誤答のみ</translation>
+        </message>
+        <message>
+            <source>Only the trees whose most visited path does not end in the right answer</source>
+            <translation>最多訪問経路が正答で終わらない木だけを表示します</translation>
+        </message>
+        <message>
+            <source>Before the first iteration (Home)</source>
+            <translation>最初の反復の前 (Home)</translation>
+        </message>
+        <message>
+            <source>Previous iteration (←)</source>
+            <translation>前の反復 (←)</translation>
+        </message>
+        <message>
+            <source>Next iteration (→)</source>
+            <translation>次の反復 (→)</translation>
+        </message>
+        <message>
+            <source>Last iteration (End)</source>
+            <translation>最後の反復 (End)</translation>
+        </message>
+        <message>
+            <source>The iteration shown: the tree as it stood after it</source>
+            <translation>表示する反復: その反復を終えた時点の木</translation>
+        </message>
+        <message>
+            <source>Follow</source>
+            <translation>追従</translation>
+        </message>
+        <message>
+            <source>Read the source again every second: new trees appear, and a tree that grew shows its last iteration</source>
+            <translation>1 秒ごとに読み直します。新しい木が一覧に加わり、伸びた木は最後の反復を表示します</translation>
+        </message>
+        <message>
+            <source>Find in the nodes&apos; texts (Enter: next match)</source>
+            <translation>ノードのテキストを検索 (Enter: 次の一致)</translation>
+        </message>
+        <message>
+            <source>Zoom out (−, Ctrl+wheel)</source>
+            <translation>縮小 (−、Ctrl+ホイール)</translation>
+        </message>
+        <message>
+            <source>Zoom in (+, Ctrl+wheel)</source>
+            <translation>拡大 (+、Ctrl+ホイール)</translation>
+        </message>
+        <message>
+            <source>Fit</source>
+            <translation>全体</translation>
+        </message>
+        <message>
+            <source>The whole tree in the view (0)</source>
+            <translation>木全体を表示 (0)</translation>
+        </message>
+        <message>
+            <source>Export</source>
+            <translation>エクスポート</translation>
+        </message>
+        <message>
+            <source>What is shown, as PNG…</source>
+            <translation>表示中の部分を PNG で…</translation>
+        </message>
+        <message>
+            <source>The whole tree, as PNG…</source>
+            <translation>木全体を PNG で…</translation>
+        </message>
+        <message>
+            <source>What is shown, as SVG…</source>
+            <translation>表示中の部分を SVG で…</translation>
+        </message>
+        <message>
+            <source>The whole tree, as SVG…</source>
+            <translation>木全体を SVG で…</translation>
+        </message>
+        <message>
+            <source>No tree</source>
+            <translation>木なし</translation>
+        </message>
+        <message>
+            <source>Cannot read the search trees: %1</source>
+            <translation>探索木を読み込めません: %1</translation>
+        </message>
+        <message>
+            <source>Cannot read the search tree: %1</source>
+            <translation>探索木を読み込めません: %1</translation>
+        </message>
+        <message>
+            <source>Iteration %1 / %2</source>
+            <translation>反復 %1 / %2</translation>
+        </message>
+        <message>
+            <source>No iteration log: the final tree is shown.</source>
+            <translation>反復の記録がありません。最終の木を表示しています。</translation>
+        </message>
+        <message>
+            <source>Before the first iteration: only the root.</source>
+            <translation>最初の反復の前: ルートのみ。</translation>
+        </message>
+        <message>
+            <source>Iteration %1: selected %2</source>
+            <translation>反復 %1: 選択 %2</translation>
+        </message>
+        <message>
+            <source>expanded #%1 into %2</source>
+            <translation>#%1 を展開して %2</translation>
+        </message>
+        <message>
+            <source>nothing expanded (a terminal leaf or the depth limit)</source>
+            <translation>展開なし (終端の葉、または深さの上限)</translation>
+        </message>
+        <message>
+            <source>evaluated #%1</source>
+            <translation>#%1 を評価</translation>
+        </message>
+        <message>
+            <source>backed up %1 from depth %2 (γ %3)</source>
+            <translation>深さ %2 から %1 を逆伝播 (γ %3)</translation>
+        </message>
+        <message>
+            <source>the simulation answered %1</source>
+            <translation>シミュレーションの回答 %1</translation>
+        </message>
+        <message>
+            <source>the simulation gave no answer</source>
+            <translation>シミュレーションの回答なし</translation>
+        </message>
+        <message>
+            <source>%1 s</source>
+            <translation>%1 秒</translation>
+        </message>
+        <message>
+            <source>&lt;i&gt;No search tree to show.&lt;/i&gt;</source>
+            <translation>&lt;i&gt;表示する探索木がありません。&lt;/i&gt;</translation>
+        </message>
+        <message>
+            <source>&lt;i&gt;No source of search trees.&lt;/i&gt;</source>
+            <translation>&lt;i&gt;探索木の読み込み元がありません。&lt;/i&gt;</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>なし</translation>
+        </message>
+        <message>
+            <source>Gold answer: %1 · best path&apos;s answer: %2 (value %3) · best found %4 · c_puct %5 · γ %6 · %7 nodes, depth %8</source>
+            <translation>正解: %1 · 最多訪問経路の回答: %2 (価値 %3) · 最良の発見 %4 · c_puct %5 · γ %6 · %7 ノード、深さ %8</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n file(s) could not be read and are not listed: %1</source>
+            <translation>
+                <numerusform>%n 個のファイルを読み込めず、一覧にありません: %1</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n match(es)</source>
+            <translation>
+                <numerusform>%n 件一致</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>match %1 of %2</source>
+            <translation>%2 件中 %1 件目</translation>
+        </message>
+        <message>
+            <source>Export the tree</source>
+            <translation>木をエクスポート</translation>
+        </message>
+        <message>
+            <source>SVG images (*.svg)</source>
+            <translation>SVG 画像 (*.svg)</translation>
+        </message>
+        <message>
+            <source>PNG images (*.png)</source>
+            <translation>PNG 画像 (*.png)</translation>
         </message>
     </context>
 </TS>

@@ -10,6 +10,10 @@
 #include "failureexplorer.h"
 #include "groupadvantageview.h"
 #include "judgedecisionview.h"
+#include "mctssynthetic.h"
+#include "mctstreesource.h"
+#include "mctstreeview.h"
+#include "mctsviewer.h"
 #include "rubriceditor.h"
 #include "rubricmodel.h"
 #include "rolloutbrowser.h"
@@ -25,8 +29,13 @@
 #include <QLineEdit>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScrollBar>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <algorithm>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <cstdio>
 #include <vector>
 #include <QCommandLineParser>
@@ -194,6 +203,127 @@ int benchBrowser(const QString &storePath)
     return 0;
 }
 
+double mean(const std::vector<double> &v)
+{
+    double sum = 0;
+    for (double x : v)
+        sum += x;
+    return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
+}
+
+// `--bench-tree-view N`: how the MCTS tree viewer copes with a synthetic search of N nodes
+// (widgets/mctssynthetic.h), read from a record file as a user would open it, in a
+// 1400 × 900 window: the time to open it, and full-viewport frames (a synchronous repaint
+// of the whole view, the worst case; scrolling alone repaints only the strip uncovered)
+// while scrolling at 1:1, panning with the whole tree in view, zooming from the whole
+// tree to 8× and back, and stepping through the iterations (the replayed tree, the
+// detail and the siblings of the node selected). Prints one JSON object.
+int benchTreeView(int nodes)
+{
+    using rwb::widgets::MctsViewer;
+    QElapsedTimer t;
+    t.start();
+    const rwb::mcts::SearchRecord record = rwb::widgets::syntheticSearchRecord(nodes, 1);
+    const double makeMs = t.nsecsElapsed() / 1e6;
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("synthetic.json"));
+    {
+        std::ofstream out(file.toStdString(), std::ios::binary);
+        out << rwb::mcts::toRecordJson(record).dump();
+    }
+    MctsViewer viewer;
+    viewer.resize(1400, 900);
+    viewer.show();
+    QCoreApplication::processEvents();
+    const double memBefore = residentMiB();
+    t.restart();
+    QString error;
+    if (!viewer.setSource(std::make_shared<rwb::widgets::MctsFileSource>(file.toStdString()), &error)) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 2;
+    }
+    rwb::widgets::MctsTreeView *view = viewer.view();
+    view->viewport()->repaint();
+    const double openMs = t.nsecsElapsed() / 1e6;
+    const auto frame = [&](const std::function<void()> &change) {
+        QElapsedTimer f;
+        f.start();
+        change();
+        view->viewport()->repaint();
+        return f.nsecsElapsed() / 1e6;
+    };
+    // Scrolling at 1:1, left to right and back, a sixth of the viewport a step.
+    std::vector<double> scroll;
+    view->setZoom(1.0);
+    QScrollBar *h = view->horizontalScrollBar();
+    h->setValue(h->minimum());
+    for (int i = 0, dir = 1; i < 300; ++i) {
+        if (h->value() >= h->maximum())
+            dir = -1;
+        else if (h->value() <= h->minimum())
+            dir = 1;
+        scroll.push_back(frame([&] { h->setValue(h->value() + dir * view->viewport()->width() / 6); }));
+    }
+    // Panning with the whole tree in view: every node painted each frame.
+    std::vector<double> fitPan;
+    view->zoomToFit();
+    for (int i = 0; i < 100; ++i)
+        fitPan.push_back(frame([&] { view->verticalScrollBar()->setValue(view->verticalScrollBar()->value() + (i % 2 ? 3 : -3));
+                                     view->horizontalScrollBar()->setValue(view->horizontalScrollBar()->value() + (i % 2 ? 5 : -5)); }));
+    // Zooming in on the most visited path from the whole tree to 8×, and out again.
+    std::vector<double> zoom;
+    view->zoomToFit();
+    const int target = view->tree().mostVisitedPath().back();
+    view->centreOnNode(target);
+    for (int i = 0; i < 120; ++i) {
+        const bool in = i < 60;
+        zoom.push_back(frame([&] {
+            view->setZoom(view->zoom() * (in ? 1.12 : 1 / 1.12));
+            view->centreOnNode(target);
+        }));
+    }
+    // Stepping through the iterations: one at a time (→) from the middle of the search,
+    // and jumps across the slider.
+    std::vector<double> step, jump;
+    view->showOverview();
+    view->selectNode(target);
+    const int count = view->iterationCount();
+    viewer.setIteration(count / 2);
+    for (int i = 0; i < 100; ++i)
+        step.push_back(frame([&] { viewer.stepIteration(1); }));
+    for (int i = 0; i <= 40; ++i)
+        jump.push_back(frame([&] { viewer.setIteration(count * ((i * 7) % 41) / 40); }));
+    const double memAfter = residentMiB();
+
+    const auto stats = [](const std::vector<double> &v) {
+        QJsonObject o;
+        o[QStringLiteral("frames")] = static_cast<int>(v.size());
+        o[QStringLiteral("mean_ms")] = mean(v);
+        o[QStringLiteral("p95_ms")] = percentile(v, 0.95);
+        o[QStringLiteral("max_ms")] = percentile(v, 1.0);
+        return o;
+    };
+    QJsonObject o;
+    o[QStringLiteral("benchmark")] = QStringLiteral("mcts-tree-view");
+    o[QStringLiteral("nodes")] = static_cast<int>(record.tree.nodes().size());
+    o[QStringLiteral("iterations")] = count;
+    o[QStringLiteral("depth")] = record.maxDepth();
+    o[QStringLiteral("tree_width_px")] = view->treeLayout().bounds().width();
+    o[QStringLiteral("viewport")] =
+        QStringLiteral("%1x%2").arg(view->viewport()->width()).arg(view->viewport()->height());
+    o[QStringLiteral("make_record_ms")] = makeMs;
+    o[QStringLiteral("open_ms")] = openMs;
+    o[QStringLiteral("scroll_1to1")] = stats(scroll);
+    o[QStringLiteral("pan_whole_tree")] = stats(fitPan);
+    o[QStringLiteral("zoom")] = stats(zoom);
+    o[QStringLiteral("iteration_step")] = stats(step);
+    o[QStringLiteral("iteration_jump")] = stats(jump);
+    o[QStringLiteral("resident_mib_before")] = memBefore;
+    o[QStringLiteral("resident_mib_after")] = memAfter;
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Indented).constData());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -273,9 +403,25 @@ int main(int argc, char **argv)
     const QCommandLineOption dock(QStringLiteral("dock"),
                                   QCoreApplication::translate("main", "The left dock to show: components, training or runs."),
                                   QCoreApplication::translate("main", "name"));
+    const QCommandLineOption mcts(QStringLiteral("mcts"),
+                                  QCoreApplication::translate("main", "Open the MCTS tree viewer on a search record (JSON) or a folder of them."),
+                                  QCoreApplication::translate("main", "file or folder"));
+    const QCommandLineOption mctsIteration(QStringLiteral("mcts-iteration"),
+                                           QCoreApplication::translate("main", "The iteration the tree viewer shows (default: the last)."),
+                                           QCoreApplication::translate("main", "n"));
+    const QCommandLineOption mctsNode(QStringLiteral("mcts-node"),
+                                      QCoreApplication::translate("main", "The node the tree viewer selects and centres."),
+                                      QCoreApplication::translate("main", "id"));
+    const QCommandLineOption benchTreeViewOption(
+        QStringLiteral("bench-tree-view"),
+        QCoreApplication::translate("main", "Benchmark: the MCTS tree viewer on a synthetic tree of this many nodes, print JSON and quit."),
+        QCoreApplication::translate("main", "count"));
     parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
-                       step, rollout, compare, screenshotDelay, benchBrowserOption, dock, decision, rubricItem, sampleColumn});
+                       step, rollout, compare, screenshotDelay, benchBrowserOption, dock, decision, rubricItem, sampleColumn,
+                       mcts, mctsIteration, mctsNode, benchTreeViewOption});
     parser.process(app);
+    if (parser.isSet(benchTreeViewOption))
+        return benchTreeView(std::max(1, parser.value(benchTreeViewOption).toInt()));
     if (parser.isSet(benchBrowserOption))
         return benchBrowser(parser.value(benchBrowserOption));
     if (parser.isSet(benchWeightsOption))
@@ -359,10 +505,27 @@ int main(int argc, char **argv)
     if (parser.isSet(rubricItem))
         window.designer()->rubricEditor()->editItem(parser.value(rubricItem).toInt(), rwb::widgets::RubricModel::WeightColumn);
 
+    // The tree viewer opens in its own window, over the main one; --screenshot grabs it.
+    QWidget *shot = &window;
+    if (parser.isSet(mcts)) {
+        if (!window.openSearchTrees(parser.value(mcts), &error))
+            std::fprintf(stderr, "%s\n", qPrintable(error)); // shown in the viewer too
+        rwb::widgets::MctsViewer *trees = window.searchTrees();
+        if (parser.isSet(mctsIteration))
+            trees->setIteration(parser.value(mctsIteration).toInt());
+        if (parser.isSet(mctsNode)) {
+            const int id = parser.value(mctsNode).toInt();
+            trees->selectNode(id);
+            // Centred once the window has its size (the view lays out when shown).
+            QTimer::singleShot(0, trees, [trees, id] { trees->view()->centreOnNode(id); });
+        }
+        shot = trees;
+    }
+
     if (parser.isSet(screenshot)) {
         const QString path = parser.value(screenshot);
-        QTimer::singleShot(parser.value(screenshotDelay).toInt(), &window, [&window, path] {
-            const bool ok = window.grab().save(path);
+        QTimer::singleShot(parser.value(screenshotDelay).toInt(), &window, [shot, path] {
+            const bool ok = shot->grab().save(path);
             QApplication::exit(ok ? 0 : 1);
         });
     }

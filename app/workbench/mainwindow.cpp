@@ -6,6 +6,8 @@
 #include "jobrunner.h"
 #include "judgedecisionview.h"
 #include "languagemanager.h"
+#include "mctstreesource.h"
+#include "mctsviewer.h"
 #include "rewarddesigner.h"
 #include "rolloutbrowser.h"
 #include "runlistmodel.h"
@@ -22,6 +24,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
@@ -245,6 +248,13 @@ void MainWindow::createActions()
     connect(m_openWorkspace, &QAction::triggered, this, &MainWindow::openWorkspaceDialog);
     m_openStore = action();
     connect(m_openStore, &QAction::triggered, this, &MainWindow::openStoreDialog);
+    m_openTrees = action();
+    connect(m_openTrees, &QAction::triggered, this, [this] { openSearchTreesDialog(false); });
+    m_openTreesFolder = action();
+    connect(m_openTreesFolder, &QAction::triggered, this, [this] { openSearchTreesDialog(true); });
+    m_showTrees = action();
+    m_showTrees->setObjectName(QStringLiteral("showSearchTrees"));
+    connect(m_showTrees, &QAction::triggered, this, &MainWindow::showSearchTrees);
     m_openSamples = action();
     m_openSamples->setShortcut(QKeySequence::Open);
     connect(m_openSamples, &QAction::triggered, m_designer, &RewardDesigner::openSamplesDialog);
@@ -322,6 +332,8 @@ void MainWindow::createActions()
     m_fileMenu = menuBar()->addMenu(QString());
     m_fileMenu->addActions({m_newWorkspace, m_openWorkspace, m_openStore});
     m_fileMenu->addSeparator();
+    m_fileMenu->addActions({m_openTrees, m_openTreesFolder});
+    m_fileMenu->addSeparator();
     m_fileMenu->addActions({m_openSamples, m_openBundled, m_openBundledLegal});
     m_fileMenu->addSeparator();
     m_fileMenu->addActions({m_loadConfig, m_saveConfig});
@@ -338,6 +350,8 @@ void MainWindow::createActions()
     m_viewMenu = menuBar()->addMenu(QString());
     for (QDockWidget *d : {m_componentsDock, m_trainingDock, m_runsDock, m_tokensDock, m_logDock})
         m_viewMenu->addAction(d->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_showTrees);
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_resetLayout);
     m_settingsMenu = menuBar()->addMenu(QString());
@@ -455,6 +469,12 @@ void MainWindow::retranslate()
     m_newWorkspace->setText(tr("&New workspace…"));
     m_openWorkspace->setText(tr("Open &workspace…"));
     m_openStore->setText(tr("Open run s&tore…"));
+    m_openTrees->setText(tr("Open a search tree &record…"));
+    m_openTreesFolder->setText(tr("Open a folder of search tree records…"));
+    m_showTrees->setText(tr("Search &trees"));
+    if (m_trees)
+        m_trees->setWindowTitle(m_treesPath.isEmpty() ? tr("Search trees")
+                                                      : tr("Search trees — %1").arg(QFileInfo(m_treesPath).fileName()));
     m_openSamples->setText(tr("&Open samples…"));
     m_openBundled->setText(tr("Open the &bundled samples"));
     m_openBundledLegal->setText(tr("Open the bundled &legal-QA samples"));
@@ -563,6 +583,49 @@ void MainWindow::showAbout()
                        tr("<h3>Reward Workbench %1</h3><p>Design rewards for GRPO fine-tuning, see what each component "
                           "gives on real samples, and debug failed extractions.</p>")
                            .arg(QStringLiteral(RWB_VERSION)));
+}
+
+MctsViewer *MainWindow::searchTrees()
+{
+    if (!m_trees) {
+        // A window of its own, closed with the main window; closing it only hides it.
+        m_trees = new MctsViewer(this);
+        m_trees->setObjectName(QStringLiteral("mctsViewer"));
+        m_trees->setWindowFlag(Qt::Window);
+        m_trees->setWindowTitle(tr("Search trees"));
+        m_trees->resize(1500, 950);
+    }
+    return m_trees;
+}
+
+void MainWindow::showSearchTrees()
+{
+    MctsViewer *viewer = searchTrees();
+    viewer->show();
+    viewer->raise();
+    viewer->activateWindow();
+}
+
+bool MainWindow::openSearchTrees(const QString &path, QString *error)
+{
+    MctsViewer *viewer = searchTrees();
+    m_treesPath = path;
+    viewer->setWindowTitle(tr("Search trees — %1").arg(QFileInfo(path).fileName()));
+    const bool ok = viewer->setSource(std::make_shared<MctsFileSource>(path.toStdString()), error);
+    showSearchTrees();
+    return ok;
+}
+
+void MainWindow::openSearchTreesDialog(bool folder)
+{
+    const QString path =
+        folder ? QFileDialog::getExistingDirectory(this, tr("Open a folder of search tree records"))
+               : QFileDialog::getOpenFileName(this, tr("Open a search tree record"), QString(),
+                                              tr("Search tree records (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    openSearchTrees(path, &error); // the viewer shows what went wrong
 }
 
 void MainWindow::showView(View view)

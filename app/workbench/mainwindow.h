@@ -31,6 +31,7 @@ class FailureExplorer;
 class GroupAdvantageView;
 class JobRunner;
 class JudgeDecisionView;
+class MctsViewer;
 class RolloutBrowser;
 class RunListModel;
 class RunSetupForm;
@@ -43,9 +44,11 @@ struct TrainingStep;
 // the live curves, the group advantages, the rollout browser, the failure explorer and
 // the judge decisions.
 // Docks hold the reward components, the training setup and the runs of the workspace
-// (left), the token view and the log (right). A training run goes through the
-// TrainingController (its own thread); every view follows its steps. Restores its layout,
-// the workspace, the open run, the open files and the language at the next start.
+// (left), the token view and the log (right). The MCTS tree viewer has a window of its
+// own (a search tree wants the whole screen), opened from the File and View menus. A
+// training run goes through the TrainingController (its own thread); every view follows
+// its steps. Restores its layout, the workspace, the open run, the open files and the
+// language at the next start.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -65,6 +68,8 @@ public:
     rwb::widgets::TokenView *tokens() const { return m_tokens; }
     rwb::widgets::RunSetupForm *runForm() const { return m_runForm; }
     rwb::widgets::JobRunner *jobs() const { return m_jobs; }
+    // The MCTS tree viewer's window (made on first use; hidden until opened).
+    rwb::widgets::MctsViewer *searchTrees();
     const std::optional<rwb::widgets::Workspace> &workspace() const { return m_workspace; }
     QString storePath() const { return m_storePath; }
     qint64 runId() const { return m_runId; }
@@ -83,6 +88,10 @@ public:
     bool startTraining(const rwb::train::GrpoConfig &config, QString *error);
     // Reads a GRPO config file (as `rwb grpo --config` takes) and starts it.
     bool startTrainingFromFile(const QString &path, QString *error);
+    // Shows the search records of `path` (a record file or a folder of them) in the tree
+    // viewer's window. On failure the window still opens, with the message naming the
+    // file and place, which `error` gets too.
+    bool openSearchTrees(const QString &path, QString *error);
     // Continues a stopped or crashed run of a store from its last checkpoint.
     bool resumeRun(const QString &storePath, qint64 runId, QString *error);
 
@@ -117,6 +126,8 @@ private:
     void newWorkspaceDialog();
     void openWorkspaceDialog();
     void openStoreDialog();
+    void openSearchTreesDialog(bool folder);
+    void showSearchTrees();
     void startFromForm();
     QString saveDesignerConfigForRun(QString *error);
     void syncFormRewardConfig();
@@ -153,6 +164,8 @@ private:
     rwb::widgets::RolloutBrowser *m_rollouts = nullptr;
     rwb::widgets::FailureExplorer *m_failures = nullptr;
     rwb::widgets::JudgeDecisionView *m_judge = nullptr;
+    rwb::widgets::MctsViewer *m_trees = nullptr;
+    QString m_treesPath; // what the tree viewer shows
     rwb::widgets::TokenView *m_tokens = nullptr;
     rwb::widgets::RunSetupForm *m_runForm = nullptr;
     rwb::widgets::RunListModel *m_runList = nullptr;
@@ -187,6 +200,9 @@ private:
     QAction *m_newWorkspace = nullptr;
     QAction *m_openWorkspace = nullptr;
     QAction *m_openStore = nullptr;
+    QAction *m_openTrees = nullptr;
+    QAction *m_openTreesFolder = nullptr;
+    QAction *m_showTrees = nullptr;
     QAction *m_openSamples = nullptr;
     QAction *m_openBundled = nullptr;
     QAction *m_openBundledLegal = nullptr;

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "mcts/searchrecord.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rwb::widgets {
+
+// Where the MCTS tree viewer gets its search records: a list of the trees there are
+// (their summaries, cheap enough to poll once a second while a search writes more) and
+// one tree's full record on demand. The viewer holds a source through a shared_ptr and
+// calls it on the GUI thread only, so an implementation needs no locking of its own.
+//
+// Both calls may throw data::InputException (bad input: the message names the file or
+// row and the JSON path) or std::runtime_error (the source cannot be read at all); the
+// viewer shows what() and keeps what it showed. A source whose trees are still being
+// written may say so through TreeSummary::complete and grow between calls: treeIds must
+// stay the same for the same tree from one call to the next.
+class MctsTreeSource {
+public:
+    virtual ~MctsTreeSource() = default;
+
+    // The trees, in the order the list shows them before it is sorted.
+    virtual std::vector<mcts::TreeSummary> trees() const = 0;
+    // The record of tree `treeId` (one of those trees() gave).
+    virtual mcts::SearchRecord record(int64_t treeId) const = 0;
+    // What trees() left out because it could not be read, one message each ("file:line:
+    // reason"); empty when nothing was. A source that cannot skip (one file, one store)
+    // throws from trees() instead.
+    virtual std::vector<std::string> problems() const { return {}; }
+};
+
+// Records in files: one record JSON file (its treeId is 0), or a folder whose *.json files
+// are a record each (treeId = the file's index in name order; files added later with
+// later names keep the ids of those before them). Reads with mcts::readRecordFile.
+//
+// A folder's summaries are cached per file and read again only when the file's size or
+// modification time changes, so polling a folder of finished searches costs a directory
+// listing. A file of a folder that does not read is left out of trees() and named in
+// problems(); a single file that does not read makes trees() throw. A file being
+// rewritten while it is read simply fails this time and reads at the next call.
+class MctsFileSource : public MctsTreeSource {
+public:
+    // `path`: a record file or a folder of them. Does not read anything yet.
+    explicit MctsFileSource(std::string path);
+
+    std::vector<mcts::TreeSummary> trees() const override;
+    // Throws std::out_of_range for a treeId trees() did not give (or no longer gives).
+    mcts::SearchRecord record(int64_t treeId) const override;
+    std::vector<std::string> problems() const override { return m_problems; }
+
+    const std::string &path() const { return m_path; }
+    // The file tree `treeId` was read from ("" when unknown).
+    std::string fileOf(int64_t treeId) const;
+
+private:
+    struct Cached {
+        std::filesystem::file_time_type modified;
+        uintmax_t size = 0;
+        bool ok = false;
+        mcts::TreeSummary summary;
+        std::string problem;
+    };
+    // The files trees() lists: the file itself, or the folder's *.json in name order.
+    // Throws std::runtime_error when the path is neither.
+    std::vector<std::string> listFiles() const;
+
+    std::string m_path;
+    mutable std::vector<std::string> m_files; // by treeId, as the last trees() saw them
+    mutable std::map<std::string, Cached> m_cache;
+    mutable std::vector<std::string> m_problems;
+};
+
+} // namespace rwb::widgets
