@@ -22,6 +22,7 @@
 
 #include "data/jsonl.h"
 #include "mcts/searchrecord.h"
+#include "store/runstore.h"
 #include "task/multihopformat.h"
 
 #include <QAbstractItemModelTester>
@@ -188,6 +189,7 @@ private Q_SLOTS:
     void viewerSearchAndKeys();
     void exportImages();
     void followLiveSource();
+    void followStoreRun();
     void badInput();
     void syntheticRecord();
     void largeTree();
@@ -762,18 +764,96 @@ void TestMctsViewer::followLiveSource()
     QCOMPARE(viewer.slider()->maximum(), 3);
     QCOMPARE(viewer.view()->selectedNode(), kA);
     QCOMPARE(viewer.model()->tree(0).iterations, 3);
-    // A second search: a new row; the tree shown stays.
+    // A second search: a new row, and the viewer, which showed the newest tree, moves on.
     mcts::SearchRecord other = firstIterations(r, 1);
     other.questionId = "test-000002";
     writeRecord(dir.filePath("002.json"), other);
     QTRY_COMPARE(viewer.model()->rowCount(), 2);
-    QCOMPARE(viewer.currentTreeId(), qint64(0));
+    QTRY_COMPARE(viewer.currentTreeId(), qint64(1));
+    QCOMPARE(viewer.view()->record()->questionId, std::string("test-000002"));
     viewer.setFollow(false);
     QVERIFY(!viewer.follow());
     // Choosing the other row shows it.
-    viewer.table()->setCurrentIndex(viewer.filter()->index(1, 0));
-    QCOMPARE(viewer.currentTreeId(), qint64(1));
+    viewer.table()->setCurrentIndex(viewer.filter()->index(0, 0));
+    QCOMPARE(viewer.currentTreeId(), qint64(0));
+    QCOMPARE(viewer.view()->record()->questionId, std::string("test-000001"));
+}
+
+// A search writing into a run store (as `rwb mcts run` does): the viewer follows the run,
+// sees its tree grow, moves on to the next question's tree when the search does, and the
+// main window opens MCTS runs from the store (the run list, --mcts runs.sqlite).
+void TestMctsViewer::followStoreRun()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("runs.sqlite").toStdString();
+    const mcts::SearchRecord r = handRecord();
+    mcts::SearchRecord second = firstIterations(r, 1);
+    second.questionId = "test-000002";
+    int64_t run = 0, first = 0;
+    store::RunStore writer(path);
+    const int64_t grpo = writer.beginRun("grpo", store::RunKind::Grpo, "{}");
+    run = writer.beginRun("search", store::RunKind::Mcts, "{}", "multihop");
+    first = writer.writeMctsTree(run, firstIterations(r, 2));
+    QCOMPARE(widgets::lastMctsRun(path), run);
+
+    MctsViewer viewer;
+    viewer.resize(1200, 800);
+    viewer.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&viewer));
+    auto source = std::make_shared<widgets::MctsStoreSource>(path, run);
+    QString error;
+    QVERIFY2(viewer.setSource(source, &error), qPrintable(error));
+    QCOMPARE(source->runStatus(), std::string("running"));
+    QCOMPARE(viewer.model()->rowCount(), 1);
+    QCOMPARE(viewer.currentTreeId(), qint64(first));
+    QCOMPARE(viewer.view()->iterationCount(), 2);
+    QVERIFY(!viewer.model()->tree(0).complete);
+    viewer.setPollInterval(30);
+    viewer.setFollow(true);
+    // The search's third iteration, written over the same tree: shown at its last iteration.
+    writer.writeMctsTree(run, r, first);
+    QTRY_COMPARE(viewer.view()->iterationCount(), 3);
+    QCOMPARE(viewer.view()->iteration(), 3);
+    // The next question: the viewer was on the newest tree, so it moves on.
+    const int64_t next = writer.writeMctsTree(run, second);
+    QTRY_COMPARE(viewer.model()->rowCount(), 2);
+    QTRY_COMPARE(viewer.currentTreeId(), qint64(next));
     QCOMPARE(viewer.view()->record()->questionId, std::string("test-000002"));
+    // Back on the first tree, the user stays there while the search writes a third one.
+    viewer.table()->setCurrentIndex(viewer.filter()->index(0, 0));
+    QCOMPARE(viewer.currentTreeId(), qint64(first));
+    mcts::SearchRecord third = second;
+    third.questionId = "test-000003";
+    writer.writeMctsTree(run, third);
+    QTRY_COMPARE(viewer.model()->rowCount(), 3);
+    QTest::qWait(100);
+    QCOMPARE(viewer.currentTreeId(), qint64(first));
+    viewer.setFollow(false);
+    writer.finishRun(run, store::RunStatus::Finished);
+    QVERIFY(viewer.refresh());
+    QCOMPARE(source->runStatus(), std::string("finished"));
+
+    // Not an MCTS run: the message names the store and the run.
+    QVERIFY(!viewer.setSource(std::make_shared<widgets::MctsStoreSource>(path, grpo), &error));
+    QVERIFY2(error.contains(QString::fromStdString(path)) && error.contains(QString("run %1 is a grpo run").arg(grpo)),
+             qPrintable(error));
+
+    // The main window: --mcts on a store opens its last MCTS run; opening that run from
+    // the run list opens the viewer on it too.
+    LanguageManager lang;
+    lang.setChoice("en");
+    MainWindow w(&lang);
+    QVERIFY2(w.openSearchTrees(dir.filePath("runs.sqlite"), &error), qPrintable(error));
+    QCOMPARE(w.searchTrees()->windowTitle(), QString("Search trees — run %1 of runs.sqlite").arg(run));
+    QCOMPARE(w.searchTrees()->model()->rowCount(), 3);
+    QVERIFY(!w.searchTrees()->follow()); // finished: nothing to follow
+    w.searchTrees()->hide();
+    QVERIFY2(w.openRun(dir.filePath("runs.sqlite"), run, &error), qPrintable(error));
+    QVERIFY(w.searchTrees()->isVisible());
+    // A store without MCTS runs: said so, naming the file.
+    store::RunStore("" + dir.filePath("empty.sqlite").toStdString());
+    QVERIFY(!w.openSearchTrees(dir.filePath("empty.sqlite"), &error));
+    QVERIFY2(error.contains("empty.sqlite has no tree search runs"), qPrintable(error));
 }
 
 void TestMctsViewer::badInput()

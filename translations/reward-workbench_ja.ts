@@ -571,8 +571,16 @@ The change is stored with its step and marked on the curves.</source>
             <translation>探索木の記録を開く</translation>
         </message>
         <message>
-            <source>Search tree records (*.json);;All files (*)</source>
-            <translation>探索木の記録 (*.json);;すべてのファイル (*)</translation>
+            <source>Search tree records (*.json);;Run stores (*.sqlite *.db);;All files (*)</source>
+            <translation>探索木の記録 (*.json);;実行ストア (*.sqlite *.db);;すべてのファイル (*)</translation>
+        </message>
+        <message>
+            <source>Search trees — run %1 of %2</source>
+            <translation>探索木 — %2 の実行 %1</translation>
+        </message>
+        <message>
+            <source>%1 has no tree search runs (rwb mcts run writes them).</source>
+            <translation>%1 には木探索の実行がありません（rwb mcts run が書き込みます）。</translation>
         </message>
     </context>
     <context>

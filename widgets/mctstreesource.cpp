@@ -1,6 +1,8 @@
 #include "mctstreesource.h"
 
 #include "data/jsonl.h"
+#include "store/runstore.h"
+#include "store/storeerror.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -90,6 +92,44 @@ std::string MctsFileSource::fileOf(int64_t treeId) const
     if (treeId < 0 || treeId >= static_cast<int64_t>(m_files.size()))
         return {};
     return m_files[static_cast<size_t>(treeId)];
+}
+
+// ---- MctsStoreSource ----------------------------------------------------------------------
+
+MctsStoreSource::MctsStoreSource(std::string storePath, int64_t runId) : m_path(std::move(storePath)), m_runId(runId) {}
+
+MctsStoreSource::~MctsStoreSource() = default;
+
+store::RunStore &MctsStoreSource::store() const
+{
+    if (!m_store)
+        m_store = std::make_unique<store::RunStore>(m_path, store::RunStore::OpenMode::ReadOnly);
+    return *m_store;
+}
+
+std::vector<mcts::TreeSummary> MctsStoreSource::trees() const
+{
+    const store::RunInfo info = store().run(m_runId);
+    if (info.kind != "mcts")
+        throw store::StoreError(m_path, "run " + std::to_string(m_runId) + " is a " + info.kind +
+                                            " run, not a tree search (rwb mcts run)");
+    m_status = info.status;
+    return store().mctsTrees(m_runId);
+}
+
+mcts::SearchRecord MctsStoreSource::record(int64_t treeId) const
+{
+    return store().mctsTree(treeId);
+}
+
+int64_t lastMctsRun(const std::string &storePath)
+{
+    const store::RunStore s(storePath, store::RunStore::OpenMode::ReadOnly);
+    const std::vector<store::RunInfo> runs = s.runs();
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it)
+        if (it->kind == "mcts")
+            return it->id;
+    return 0;
 }
 
 } // namespace rwb::widgets

@@ -383,8 +383,18 @@ bool MctsViewer::refresh()
         m_listError = false;
         clearError();
     }
+    // Follow keeps up with the search: when the tree shown was the newest and a newer one
+    // appeared (the search went on to the next question), it shows that one. A tree the
+    // user picked among the older ones stays.
+    const qint64 newestBefore = m_model->rowCount() > 0 ? m_model->tree(m_model->rowCount() - 1).treeId : -1;
+    const qint64 newest = trees.empty() ? -1 : trees.back().treeId;
+    const bool moveOn = follow() && m_treeId >= 0 && m_treeId == newestBefore && newest != newestBefore;
     m_model->setTrees(std::move(trees));
     updateProblems();
+    if (moveOn && m_model->rowOf(newest) >= 0) {
+        showTree(newest);
+        return true;
+    }
     if (m_treeId < 0) {
         if (m_filter->rowCount() > 0) {
             showTree(m_filter->index(0, 0).data(MctsTreeListModel::TreeIdRole).toLongLong());

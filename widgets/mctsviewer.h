@@ -35,8 +35,9 @@ class MctsTreeSource;
 //
 // ← / → step through the iterations (Home / End: the first and the last) wherever the
 // focus is in the viewer but in a text field. "Follow" polls the source once a second:
-// new trees appear in the list, and when the shown tree has gained iterations it is read
-// again and shows its last one.
+// new trees appear in the list, when the shown tree has gained iterations it is read
+// again and shows its last one, and when it was the newest tree and a newer one appeared
+// (a search going on to the next question) the viewer moves on to that one.
 //
 // The source is called on the GUI thread (a record of thousands of nodes reads in tens of
 // milliseconds); its exceptions are shown in the red line above the list, naming the

@@ -25,6 +25,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFile>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
@@ -473,8 +474,7 @@ void MainWindow::retranslate()
     m_openTreesFolder->setText(tr("Open a folder of search tree records…"));
     m_showTrees->setText(tr("Search &trees"));
     if (m_trees)
-        m_trees->setWindowTitle(m_treesPath.isEmpty() ? tr("Search trees")
-                                                      : tr("Search trees — %1").arg(QFileInfo(m_treesPath).fileName()));
+        m_trees->setWindowTitle(treesTitle());
     m_openSamples->setText(tr("&Open samples…"));
     m_openBundled->setText(tr("Open the &bundled samples"));
     m_openBundledLegal->setText(tr("Open the bundled &legal-QA samples"));
@@ -606,12 +606,65 @@ void MainWindow::showSearchTrees()
     viewer->activateWindow();
 }
 
+QString MainWindow::treesTitle() const
+{
+    if (m_treesPath.isEmpty())
+        return tr("Search trees");
+    if (m_treesRun > 0)
+        return tr("Search trees — run %1 of %2").arg(m_treesRun).arg(QFileInfo(m_treesPath).fileName());
+    return tr("Search trees — %1").arg(QFileInfo(m_treesPath).fileName());
+}
+
+namespace {
+
+// A run store is an SQLite file; a record is JSON. The first 16 bytes tell them apart
+// whatever the file is called.
+bool isSqliteFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) && f.read(16) == QByteArray("SQLite format 3\0", 16);
+}
+
+} // namespace
+
 bool MainWindow::openSearchTrees(const QString &path, QString *error)
 {
+    if (isSqliteFile(path)) {
+        qint64 run = 0;
+        QString e;
+        try {
+            run = rwb::widgets::lastMctsRun(path.toStdString());
+            if (run == 0)
+                e = tr("%1 has no tree search runs (rwb mcts run writes them).").arg(path);
+        } catch (const std::exception &ex) {
+            e = QString::fromUtf8(ex.what());
+        }
+        if (run > 0)
+            return openSearchTreesRun(path, run, error);
+        if (error)
+            *error = e;
+        notify(tr("Search trees"), e);
+        return false;
+    }
     MctsViewer *viewer = searchTrees();
     m_treesPath = path;
-    viewer->setWindowTitle(tr("Search trees — %1").arg(QFileInfo(path).fileName()));
+    m_treesRun = 0;
+    viewer->setWindowTitle(treesTitle());
     const bool ok = viewer->setSource(std::make_shared<MctsFileSource>(path.toStdString()), error);
+    showSearchTrees();
+    return ok;
+}
+
+bool MainWindow::openSearchTreesRun(const QString &storePath, qint64 runId, QString *error)
+{
+    MctsViewer *viewer = searchTrees();
+    m_treesPath = storePath;
+    m_treesRun = runId;
+    viewer->setWindowTitle(treesTitle());
+    auto source = std::make_shared<rwb::widgets::MctsStoreSource>(storePath.toStdString(), runId);
+    const bool ok = viewer->setSource(source, error);
+    // setSource read the run's status: a search still writing is followed.
+    viewer->setFollow(ok && source->runStatus() == "running");
     showSearchTrees();
     return ok;
 }
@@ -621,7 +674,7 @@ void MainWindow::openSearchTreesDialog(bool folder)
     const QString path =
         folder ? QFileDialog::getExistingDirectory(this, tr("Open a folder of search tree records"))
                : QFileDialog::getOpenFileName(this, tr("Open a search tree record"), QString(),
-                                              tr("Search tree records (*.json);;All files (*)"));
+                                              tr("Search tree records (*.json);;Run stores (*.sqlite *.db);;All files (*)"));
     if (path.isEmpty())
         return;
     QString error;

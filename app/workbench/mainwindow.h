@@ -88,10 +88,13 @@ public:
     bool startTraining(const rwb::train::GrpoConfig &config, QString *error);
     // Reads a GRPO config file (as `rwb grpo --config` takes) and starts it.
     bool startTrainingFromFile(const QString &path, QString *error);
-    // Shows the search records of `path` (a record file or a folder of them) in the tree
-    // viewer's window. On failure the window still opens, with the message naming the
-    // file and place, which `error` gets too.
+    // Shows the search records of `path` (a record file, a folder of them, or a run store:
+    // its last MCTS run) in the tree viewer's window. On failure the window still opens,
+    // with the message naming the file and place, which `error` gets too.
     bool openSearchTrees(const QString &path, QString *error);
+    // Shows the trees of MCTS run `runId` of a store; a run still searching is followed
+    // (Follow on), so its trees appear and grow as `rwb mcts run` writes them.
+    bool openSearchTreesRun(const QString &storePath, qint64 runId, QString *error);
     // Continues a stopped or crashed run of a store from its last checkpoint.
     bool resumeRun(const QString &storePath, qint64 runId, QString *error);
 
@@ -128,6 +131,7 @@ private:
     void openStoreDialog();
     void openSearchTreesDialog(bool folder);
     void showSearchTrees();
+    QString treesTitle() const;
     void startFromForm();
     QString saveDesignerConfigForRun(QString *error);
     void syncFormRewardConfig();
@@ -166,6 +170,7 @@ private:
     rwb::widgets::JudgeDecisionView *m_judge = nullptr;
     rwb::widgets::MctsViewer *m_trees = nullptr;
     QString m_treesPath; // what the tree viewer shows
+    qint64 m_treesRun = 0; // its run, when it shows a store's
     rwb::widgets::TokenView *m_tokens = nullptr;
     rwb::widgets::RunSetupForm *m_runForm = nullptr;
     rwb::widgets::RunListModel *m_runList = nullptr;

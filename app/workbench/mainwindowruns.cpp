@@ -170,8 +170,15 @@ bool MainWindow::openRun(const QString &storePath, qint64 runId, QString *error)
     QString listError;
     if (m_runList->storePath() != storePath && !m_runList->open(storePath, &listError))
         appendLog(listError);
-    if (const int row = m_runList->rowOfRun(runId); row >= 0)
+    if (const int row = m_runList->rowOfRun(runId); row >= 0) {
         m_runTable->selectRow(row);
+        // A tree search's results are its trees: the viewer's window opens on them.
+        if (const rwb::store::RunInfo *info = m_runList->run(row); info && info->kind == "mcts") {
+            QString treesError;
+            if (!openSearchTreesRun(storePath, runId, &treesError))
+                appendLog(treesError);
+        }
+    }
     statusBar()->showMessage(tr("Run %1 of %2").arg(runId).arg(QFileInfo(storePath).fileName()), 5000);
     return true;
 }
