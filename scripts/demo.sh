@@ -7,11 +7,15 @@
 # follows the run live (curves, group advantages, rollouts, failures); closing it goes on
 # with the evaluation and the table. Without one (or with --headless) GRPO runs in the
 # terminal with a progress line.
-#   scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa] [--judge]
+#   scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa|multihop] [--judge]
 #     --quick     a smaller run (about 5 minutes on 2 cores instead of about 21)
 #     --headless  no workbench, even with a display
 #     --task      legal_qa: the demo's second job, the legal-QA paper's table 1
 #                 (scripts/demo-legal.sh; RWB_DEMO_OUT default build/demo-legal)
+#                 multihop: the demo's third job, the fourth paper's tree search
+#                 (scripts/demo-multihop.sh; RWB_DEMO_OUT default build/demo-multihop):
+#                 format-aware SFT on gold step chains, MCTS over held-out questions
+#                 with retrieval in the loop, greedy SFT vs the search (about 8 minutes)
 #     --judge     with --task legal_qa: also distil a small LLM judge from the reference
 #                 grader, measure it, serve it with rwb serve and run a third GRPO with
 #                 its coverage + consistency (about 60 more minutes; --quick: about 8)
@@ -26,13 +30,13 @@ while [[ $# -gt 0 ]]; do
     --headless) headless=1 ;;
     --task) task=${2:-}; shift ;;
     --judge) judge=1 ;;
-    *) echo "usage: scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa] [--judge]" >&2; exit 2 ;;
+    *) echo "usage: scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa|multihop] [--judge]" >&2; exit 2 ;;
   esac
   shift
 done
 case "$task" in
-  company_extraction|legal_qa) ;;
-  *) echo "scripts/demo.sh: --task must be company_extraction or legal_qa, not \"$task\"" >&2; exit 2 ;;
+  company_extraction|legal_qa|multihop) ;;
+  *) echo "scripts/demo.sh: --task must be company_extraction, legal_qa or multihop, not \"$task\"" >&2; exit 2 ;;
 esac
 if [[ $judge == 1 && $task != legal_qa ]]; then
   echo "scripts/demo.sh: --judge goes with --task legal_qa (the judge grades legal answers)" >&2; exit 2
@@ -47,6 +51,11 @@ if [[ $task == legal_qa ]]; then
   legal_out=${RWB_DEMO_OUT:-$root/build/demo-legal}
   [[ $quick == 1 ]] && legal_out="$legal_out-quick"
   exec "$root/scripts/demo-legal.sh" "$rwb" "$legal_out" "$quick" "$gui" "$judge"
+fi
+if [[ $task == multihop ]]; then
+  multihop_out=${RWB_DEMO_OUT:-$root/build/demo-multihop}
+  [[ $quick == 1 ]] && multihop_out="$multihop_out-quick"
+  exec "$root/scripts/demo-multihop.sh" "$rwb" "$multihop_out" "$quick" "$gui"
 fi
 preset="$root/resources/presets/table2_star_partial20_marker80.json"
 out=${RWB_DEMO_OUT:-$root/build/demo}

@@ -238,6 +238,7 @@ mcts::SearchRecord handRecord()
     r.hops = 2;
     r.params.cPuct = 2.5;
     r.params.gamma = 0.9;
+    r.params.value = "em";
     SearchTree &t = r.tree;
     const int a = t.addChild(SearchTree::kRoot, "<step>a</step>", 0.6, 1);
     const int b = t.addChild(SearchTree::kRoot, "<step>b</step>", 0.4, 1);
@@ -293,6 +294,7 @@ void TestMcts::recordReplaysEveryIteration()
     QCOMPARE(back.questionId, r.questionId);
     QCOMPARE(back.goldPassages, r.goldPassages);
     QCOMPARE(back.params.gamma, 0.9);
+    QCOMPARE(back.params.value, std::string("em"));
     QCOMPARE(back.iterations.size(), size_t(3));
     QCOMPARE(back.iterations[0].simulation, r.iterations[0].simulation);
     QCOMPARE(back.iterations[2].terminalDepth, 3);
@@ -330,6 +332,7 @@ void TestMcts::recordBadInput()
          },
          "mcts_tree.children[0].children[0].id: node 1 is numbered before its parent 3"},
         {[](nlohmann::json &j) { j["params"]["gamma"] = 1.5; }, "params.gamma: expected a number within (0, 1]"},
+        {[](nlohmann::json &j) { j["params"]["value"] = "bleu"; }, "params.value: expected \"f1\" or \"em\""},
         {[](nlohmann::json &j) { j["question"]["gold_passages"] = "kb-P001"; },
          "question.gold_passages: expected an array of passage ids"},
     };

@@ -145,6 +145,18 @@ void TestMctsSearch::taskReadsAndScores()
     const double p = n / (n + 2);
     QVERIFY(std::abs(result[1].second - (1.0 + 2 * p / (p + 1)) / 2) < 1e-12);
     QCOMPARE(m_task.failureCategories()[m_task.failureCategory(e, *wrong)].key, std::string("partial"));
+    // A terminal's value (the search's): the gold trajectory with another answer, against
+    // gold "1975年". Character F1 of "1974年": 4 of 5 characters shared, P = R = 0.8, so 0.8;
+    // exact match 0; the same year 1 under both; a trajectory without an answer 0.
+    std::string other = gold;
+    const std::string goldAnswerTag = "<answer>" + e.question().answer + "</answer>";
+    QVERIFY(other.find(goldAnswerTag) != std::string::npos);
+    other.replace(other.find(goldAnswerTag), goldAnswerTag.size(), "<answer>1974年</answer>");
+    QVERIFY(std::abs(mcts::trajectoryValue(other, "1975年") - 0.8) < 1e-12);
+    QCOMPARE(mcts::trajectoryValue(other, "1975年", "em"), 0.0);
+    QCOMPARE(mcts::trajectoryValue(other, "1974年", "em"), 1.0);
+    QCOMPARE(mcts::trajectoryValue(other, "1974年", "f1"), 1.0);
+    QCOMPARE(mcts::trajectoryValue(gold.substr(0, gold.find("<answer>")), e.question().answer), 0.0);
     // The store's copy rebuilds the example.
     const auto back = m_task.exampleFromStore(e.metaJson(), e.goldText(), "store");
     QCOMPARE(task::as<task::MultihopExample>(*back).question().chain.size(), e.question().chain.size());

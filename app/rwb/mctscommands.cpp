@@ -13,7 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -28,6 +30,7 @@ Subcommands:
   run      search every question of a multi-hop set; trees into the run store
   export   a stored tree (or every tree of a run) as JSON: our record, or ProRAG's shape
   import   record or ProRAG JSON files into a run store, to view them in the workbench
+  table    answer EM / F1 of greedy SFT and of the search, by hops, from the run store
 
 Run "rwb mcts <subcommand> --help" for its options. Documentation: docs/mcts.md
 )";
@@ -71,6 +74,20 @@ Usage: rwb mcts import --store runs.sqlite --input tree.json [--input more.json 
 Reads record files (rwb mcts export) or bare ProRAG trees and adds them as one run of
 kind "mcts". A file that does not parse stops the command before anything is written,
 with the file and the JSON path of the problem. Prints {"run_id", "trees"}.
+)";
+
+const char *const kTableHelp = R"(rwb mcts table — what the search found against the greedy SFT policy
+
+Usage: rwb mcts table --store runs.sqlite [--run ID] [--markdown]
+
+For one MCTS run (default: the store's last), by the questions' number of hops and in
+all: the questions, answer EM and character F1 of the policy's greedy trajectory
+("greedy SFT", when the run had greedy on), of the search's most visited path ("MCTS")
+and the best terminal it reached ("found": chosen with the gold answer, an upper bound).
+The search's values are F1 against gold (ProRAG §3.2: the tree is supervision, built
+with the answers known), so its path is not a test-time prediction: the table says how
+much better than greedy decoding the trajectories are that the tree holds for the PRM.
+Questions a stopped run did not finish are left out. --markdown: a Markdown table.
 )";
 
 const char *const kBenchHelp = R"(rwb bench mcts — how fast the search runs, and where the time goes
@@ -120,15 +137,23 @@ int run(const std::vector<std::string> &argv)
         }
         return true;
     });
-    if (!quiet)
-        std::fprintf(stderr, "\n");
+    const nlohmann::ordered_json stats = statsJson(r.stats, r.questions * config.params.simulations);
+    if (!quiet) {
+        std::fprintf(stderr, "\n%d questions in %s: %.2f simulations/s; time in generation %.1f %%, retrieval %.1f %%, "
+                             "tree %.2f %%\n",
+                     r.questions, util::formatDuration(r.seconds).c_str(), stats["simulations_per_second"].get<double>(),
+                     100 * r.stats.generation / std::max(r.stats.total, 1e-9),
+                     100 * r.stats.retrieval / std::max(r.stats.total, 1e-9), 100 * r.stats.tree / std::max(r.stats.total, 1e-9));
+        std::fprintf(stderr, "greedy SFT: EM %.3f, F1 %.3f; MCTS most visited path: EM %.3f, F1 %.3f (rwb mcts table "
+                             "--store … --run %lld: by hops)\n",
+                     r.greedyEm, r.greedyF1, r.bestEm, r.bestF1, static_cast<long long>(r.runId));
+    }
     nlohmann::ordered_json j;
     j["run_id"] = r.runId;
     j["questions"] = r.questions;
     j["greedy"] = {{"em", r.greedyEm}, {"f1", r.greedyF1}};
     j["mcts"] = {{"em", r.bestEm}, {"f1", r.bestF1}, {"found_f1", r.foundF1}};
     j["seconds"] = r.seconds;
-    const nlohmann::ordered_json stats = statsJson(r.stats, r.questions * config.params.simulations);
     j["simulations_per_second"] = stats["simulations_per_second"];
     j["shares"] = stats["shares"];
     std::cout << j.dump() << std::endl;
@@ -196,11 +221,95 @@ int importTrees(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
+int table(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"store", "run"}, {"markdown", "help"}});
+    if (args.has("help")) {
+        std::cout << kTableHelp;
+        return kExitOk;
+    }
+    const std::string path = args.required("store");
+    const store::RunStore s(path, store::RunStore::OpenMode::ReadOnly);
+    int64_t runId = static_cast<int64_t>(args.number("run", 0));
+    if (runId == 0) {
+        for (const store::RunInfo &r : s.runs())
+            if (r.kind == "mcts")
+                runId = r.id;
+        if (runId == 0)
+            throw data::InputException({path, 0, "no MCTS run (rwb mcts run writes them)"});
+    }
+    const store::RunInfo info = s.run(runId);
+    if (info.kind != "mcts")
+        throw data::InputException({path, 0, "run " + std::to_string(runId) + " is a " + info.kind + " run, not an MCTS run"});
+    // Step i's metrics are question i's (the i-th tree written).
+    std::map<int64_t, std::map<std::string, double>> byStep;
+    for (const store::MetricPoint &m : s.metrics(runId))
+        byStep[m.step][m.name] = m.value;
+    const std::vector<mcts::TreeSummary> trees = s.mctsTrees(runId);
+    struct Row {
+        int n = 0, greedyN = 0;
+        double greedyEm = 0, greedyF1 = 0, em = 0, f1 = 0, found = 0;
+    };
+    std::map<int, Row> rows; // by hops; 0 = all
+    for (size_t i = 0; i < trees.size(); ++i) {
+        const auto it = byStep.find(static_cast<int64_t>(i) + 1);
+        if (it == byStep.end() || !it->second.count("mcts/best_f1"))
+            continue; // not finished
+        const auto &m = it->second;
+        for (const int key : {trees[i].hops, 0}) {
+            Row &r = rows[key];
+            ++r.n;
+            r.em += m.at("mcts/best_em");
+            r.f1 += m.at("mcts/best_f1");
+            r.found += m.count("mcts/found_f1") ? m.at("mcts/found_f1") : 0.0;
+            if (m.count("greedy/f1")) {
+                ++r.greedyN;
+                r.greedyEm += m.at("greedy/em");
+                r.greedyF1 += m.at("greedy/f1");
+            }
+        }
+    }
+    if (rows.empty())
+        throw data::InputException({path, 0, "run " + std::to_string(runId) + " has no finished question yet"});
+    const bool md = args.has("markdown");
+    std::printf("MCTS run %lld (%s), %d questions\n", static_cast<long long>(runId), info.name.c_str(), rows[0].n);
+    if (md) {
+        std::printf("\n| hops | questions | greedy SFT EM | greedy SFT F1 | MCTS EM | MCTS F1 | found F1 |\n");
+        std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
+    } else {
+        std::printf("%-6s %9s %13s %13s %8s %8s %9s\n", "hops", "questions", "greedy SFT EM", "greedy SFT F1", "MCTS EM",
+                    "MCTS F1", "found F1");
+    }
+    const auto cell = [](double sum, int n) {
+        char b[32];
+        if (n == 0)
+            std::snprintf(b, sizeof b, "–");
+        else
+            std::snprintf(b, sizeof b, "%.3f", sum / n);
+        return std::string(b);
+    };
+    const auto print = [&](const std::string &label, const Row &r) {
+        if (md)
+            std::printf("| %s | %d | %s | %s | %s | %s | %s |\n", label.c_str(), r.n, cell(r.greedyEm, r.greedyN).c_str(),
+                        cell(r.greedyF1, r.greedyN).c_str(), cell(r.em, r.n).c_str(), cell(r.f1, r.n).c_str(),
+                        cell(r.found, r.n).c_str());
+        else
+            std::printf("%-6s %9d %13s %13s %8s %8s %9s\n", label.c_str(), r.n, cell(r.greedyEm, r.greedyN).c_str(),
+                        cell(r.greedyF1, r.greedyN).c_str(), cell(r.em, r.n).c_str(), cell(r.f1, r.n).c_str(),
+                        cell(r.found, r.n).c_str());
+    };
+    for (const auto &[hops, r] : rows)
+        if (hops > 0)
+            print(std::to_string(hops), r);
+    print(md ? "**all**" : "all", rows[0]);
+    return kExitOk;
+}
+
 } // namespace
 
 int mctsCommand(const std::vector<std::string> &args)
 {
-    return dispatch("mcts", kMctsHelp, args, {{"run", run}, {"export", exportTrees}, {"import", importTrees}});
+    return dispatch("mcts", kMctsHelp, args, {{"run", run}, {"export", exportTrees}, {"import", importTrees}, {"table", table}});
 }
 
 int mctsBench(const std::vector<std::string> &argv)

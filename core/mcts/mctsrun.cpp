@@ -31,7 +31,7 @@ MctsRunConfig parseMctsRunConfig(std::string_view json, const std::string &sourc
     const data::ConfigReader r(json, source,
                                {"model", "index", "questions", "store", "run_name", "preset", "simulations",
                                 "expansions", "max_depth", "c_puct", "gamma", "temperature", "max_step_tokens", "top_k",
-                                "seed", "limit", "greedy", "write_every", "device", "threads"});
+                                "seed", "value", "limit", "greedy", "write_every", "device", "threads"});
     MctsRunConfig c;
     c.model = r.path("model", true);
     c.index = r.path("index", true);
@@ -50,6 +50,7 @@ MctsRunConfig parseMctsRunConfig(std::string_view json, const std::string &sourc
     p.maxStepTokens = r.integer("max_step_tokens", p.maxStepTokens, 4, 4096);
     p.topK = r.integer("top_k", p.topK, 1, 20);
     p.seed = static_cast<uint64_t>(r.integer("seed", static_cast<int>(p.seed), 0, 1 << 30));
+    p.value = r.choice("value", p.value, {"f1", "em"});
     c.limit = r.integer("limit", 0, 0, 1 << 30);
     c.greedy = r.boolean("greedy", c.greedy);
     c.writeEvery = r.integer("write_every", c.writeEvery, 1, 100000);
@@ -126,10 +127,11 @@ MctsRunResult runMcts(const MctsRunConfig &c, const MctsRunCallback &callback)
             const double f1 = best ? task::charF1(best->answer, record.goldAnswer) : 0.0;
             result.bestEm += em;
             bestF1 += f1;
-            result.foundF1 += s.foundValue;
+            const double found = record.bestFoundF1();
+            result.foundF1 += found;
             metrics.push_back({"mcts/best_em", em});
             metrics.push_back({"mcts/best_f1", f1});
-            metrics.push_back({"mcts/found_f1", s.foundValue});
+            metrics.push_back({"mcts/found_f1", found});
             metrics.push_back({"mcts/nodes", static_cast<double>(s.nodes)});
             metrics.push_back({"mcts/depth", static_cast<double>(s.depth)});
             store.writeStep(result.runId, static_cast<int64_t>(i) + 1, metrics, {}, {});

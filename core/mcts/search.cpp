@@ -298,12 +298,12 @@ int64_t StepPolicy::contextLength() const
     return m_d->lm->config().maxPositions;
 }
 
-double trajectoryValue(const std::string &trajectory, const std::string &gold)
+double trajectoryValue(const std::string &trajectory, const std::string &gold, const std::string &metric)
 {
     const task::Trajectory t = task::parseTrajectory(trajectory);
     if (!t.wellFormed || !t.answer)
         return 0.0;
-    return task::charF1(*t.answer, gold);
+    return metric == "em" ? task::exactMatch(*t.answer, gold) : task::charF1(*t.answer, gold);
 }
 
 SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example, const SearchParams &params,
@@ -391,7 +391,7 @@ SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example,
                 n.answer = b.answer;
                 actionTokens.push_back(std::move(b.tokens));
                 if (b.terminal)
-                    tree.setTerminal(id, b.ranOut ? 0.0 : trajectoryValue(before + b.text, q.answer));
+                    tree.setTerminal(id, b.ranOut ? 0.0 : trajectoryValue(before + b.text, q.answer, params.value));
                 rec.created.push_back(id);
             }
             const int child = tree.selectChild(leaf, params.cPuct);
@@ -411,7 +411,7 @@ SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example,
                 tt = Clock::now();
                 rec.terminalDepth = c.depth + static_cast<int>(sim.size());
                 const bool answered = !sim.empty() && sim.back().terminal && !sim.back().ranOut;
-                rec.value = answered ? trajectoryValue(textOf(child) + rec.simulation, q.answer) : 0.0;
+                rec.value = answered ? trajectoryValue(textOf(child) + rec.simulation, q.answer, params.value) : 0.0;
                 if (!sim.empty())
                     rec.simulationAnswer = sim.back().answer;
                 local.tree += since(tt);

@@ -108,9 +108,10 @@ private:
     std::unique_ptr<Impl> m_d;
 };
 
-// The value of a trajectory (the actions' texts joined): its answer's character F1
-// against `gold` when the text is in the step format and ends with an answer, else 0.
-double trajectoryValue(const std::string &trajectory, const std::string &gold);
+// The value of a trajectory (the actions' texts joined): when the text is in the step
+// format and ends with an answer, its answer's character F1 against `gold` (metric "f1")
+// or its exact match (metric "em"); else 0.
+double trajectoryValue(const std::string &trajectory, const std::string &gold, const std::string &metric = "f1");
 
 // Called after every iteration with the record so far; return false to stop early.
 using IterationCallback = std::function<bool(const SearchRecord &)>;

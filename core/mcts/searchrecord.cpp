@@ -2,6 +2,7 @@
 
 #include "data/jsonl.h"
 #include "mcts/treejson.h"
+#include "task/multihopformat.h"
 
 #include <nlohmann/json.hpp>
 
@@ -49,6 +50,18 @@ double SearchRecord::bestFoundValue() const
     return best;
 }
 
+double SearchRecord::bestFoundF1() const
+{
+    double best = 0;
+    for (const Node &n : tree.nodes())
+        if (n.terminal && !n.answer.empty())
+            best = std::max(best, task::charF1(n.answer, goldAnswer));
+    for (const Iteration &it : iterations)
+        if (!it.simulationAnswer.empty())
+            best = std::max(best, task::charF1(it.simulationAnswer, goldAnswer));
+    return best;
+}
+
 int SearchRecord::maxDepth() const
 {
     int d = 0;
@@ -69,6 +82,7 @@ ordered_json toJson(const SearchParams &p)
     j["max_step_tokens"] = p.maxStepTokens;
     j["top_k"] = p.topK;
     j["seed"] = p.seed;
+    j["value"] = p.value;
     return j;
 }
 
@@ -212,6 +226,11 @@ SearchRecord fromRecordJson(const json &root, const std::string &source)
         num("max_step_tokens", s.maxStepTokens);
         num("top_k", s.topK);
         num("seed", s.seed);
+        if (const auto v = p->find("value"); v != p->end()) {
+            if (!v->is_string() || (*v != "f1" && *v != "em"))
+                fail(source, "params.value", "expected \"f1\" or \"em\"", &*v);
+            s.value = v->get<std::string>();
+        }
         if (!(s.gamma > 0.0 && s.gamma <= 1.0))
             fail(source, "params.gamma", "expected a number within (0, 1]", &p->at("gamma"));
     }
