@@ -9,14 +9,15 @@
 # (tst_designerjudge demoFiles), so the Designer's judge columns fill with no server.
 #   scripts/screenshots.sh [WORKSPACE [LEGAL_WORKSPACE]]
 #   (defaults build/demo and build/demo-legal; RWB_SHOTS=legal: the legal-QA shots only;
-#   RWB_SHOTS=judge: the judge view's only; RWB_SHOTS=rubric: the rubric editor's only)
+#   RWB_SHOTS=judge: the judge view's only; RWB_SHOTS=rubric: the rubric editor's only;
+#   RWB_SHOTS=mcts: the tree viewer's only, from build/demo-multihop or RWB_MCTS_WS)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${RWB_BUILD_DIR:-$root/build}
 ws=${1:-$root/build/demo}
 legal_ws=${2:-$root/build/demo-legal}
 only=${RWB_SHOTS:-all}
-[[ $only == legal || $only == judge || $only == rubric || -f "$ws/runs.sqlite" ]] || { echo "no run store in $ws: run scripts/demo.sh first" >&2; exit 2; }
+[[ $only == legal || $only == judge || $only == rubric || $only == mcts || -f "$ws/runs.sqlite" ]] || { echo "no run store in $ws: run scripts/demo.sh first" >&2; exit 2; }
 out="$root/docs/images"
 # A settings folder of its own, so that the shots do not depend on (or change) yours.
 export XDG_CONFIG_HOME; XDG_CONFIG_HOME=$(mktemp -d)
@@ -79,6 +80,25 @@ rubric_shots() {
   done
   rm -rf "$dir"
 }
+# The tree viewer on the multi-hop demo's search (scripts/demo.sh --task multihop): the
+# 3-hop question whose tree has the most nodes, at its third iteration (English and
+# Japanese) and at its last (both), read from the run store as the demo's workbench does.
+mcts_shots() {
+  local mh=${RWB_MCTS_WS:-$root/build/demo-multihop}
+  [[ -f "$mh/runs.sqlite" ]] || { echo "no multi-hop demo store in $mh: skipped the tree viewer's shots" >&2; return 0; }
+  local tree
+  tree=$(value "SELECT id AS v FROM mcts_trees WHERE run_id = (SELECT MAX(id) FROM runs WHERE kind = 'mcts') AND hops = 3 ORDER BY nodes DESC, id LIMIT 1" "$mh/runs.sqlite")
+  for lang in en ja; do
+    for when in early late; do
+      local it=()
+      [[ $when == early ]] && it=(--mcts-iteration 3)
+      xvfb-run -a -s "-screen 0 1600x1000x24" "$build/app/workbench/reward-workbench" --lang "$lang" \
+        --mcts "$mh/runs.sqlite" --mcts-tree "$tree" "${it[@]}" --screenshot "$out/mcts_tree_${when}_$lang.png" --screenshot-delay 2500
+      echo "$out/mcts_tree_${when}_$lang.png"
+    done
+  done
+}
+if [[ $only == mcts ]]; then mcts_shots; exit 0; fi
 if [[ $only == legal ]]; then legal_shots; exit 0; fi
 if [[ $only == judge ]]; then judge_shots; exit 0; fi
 if [[ $only == rubric ]]; then rubric_shots; exit 0; fi
@@ -106,3 +126,4 @@ done
 legal_shots
 judge_shots
 rubric_shots
+mcts_shots

@@ -137,22 +137,23 @@ void TestMctsSearch::taskReadsAndScores()
     metrics->add(e, *completion);
     const auto wrong = m_task.parse(e, "<step>x</step><answer>" + e.question().answer + "の隣</answer>", false);
     metrics->add(e, *wrong);
-    // EM (1 + 0) / 2; F1 of the wrong one: answer + 2 extra characters, P = n / (n + 2), R = 1.
+    // EM (1 + 0) / 2; F1 of the wrong one: answer + 2 extra tokens (の 隣), P = n / (n + 2), R = 1.
     const auto result = metrics->result();
     QCOMPARE(result[0].first, std::string("em"));
     QCOMPARE(result[0].second, 0.5);
-    const double n = static_cast<double>(task::answerForm(e.question().answer).size());
+    const double n = static_cast<double>(task::answerTokens(e.question().answer).size());
     const double p = n / (n + 2);
     QVERIFY(std::abs(result[1].second - (1.0 + 2 * p / (p + 1)) / 2) < 1e-12);
     QCOMPARE(m_task.failureCategories()[m_task.failureCategory(e, *wrong)].key, std::string("partial"));
     // A terminal's value (the search's): the gold trajectory with another answer, against
-    // gold "1975年". Character F1 of "1974年": 4 of 5 characters shared, P = R = 0.8, so 0.8;
-    // exact match 0; the same year 1 under both; a trajectory without an answer 0.
+    // gold "1975年". F1 of "1974年": tokens {1974, 年} against {1975, 年}, P = R = 0.5, so
+    // 0.5 (as characters it was 0.8); exact match 0; the same year 1 under both; a
+    // trajectory without an answer 0.
     std::string other = gold;
     const std::string goldAnswerTag = "<answer>" + e.question().answer + "</answer>";
     QVERIFY(other.find(goldAnswerTag) != std::string::npos);
     other.replace(other.find(goldAnswerTag), goldAnswerTag.size(), "<answer>1974年</answer>");
-    QVERIFY(std::abs(mcts::trajectoryValue(other, "1975年") - 0.8) < 1e-12);
+    QVERIFY(std::abs(mcts::trajectoryValue(other, "1975年") - 0.5) < 1e-12);
     QCOMPARE(mcts::trajectoryValue(other, "1975年", "em"), 0.0);
     QCOMPARE(mcts::trajectoryValue(other, "1974年", "em"), 1.0);
     QCOMPARE(mcts::trajectoryValue(other, "1974年", "f1"), 1.0);

@@ -3,7 +3,7 @@
 // list model and its filter under QAbstractItemModelTester, the file source (a file, a
 // folder with a bad file, a missing path), the layout's invariants, replaying an
 // iteration (exactly the nodes created up to it), the hover tooltip's PUCT terms against
-// SearchTree::puct, the detail panel's gold mark, EM and character F1, the siblings side
+// SearchTree::puct, the detail panel's gold mark, EM and F1, the siblings side
 // by side, the node search, ← / → and the slider, PNG and SVG export, Follow picking up a
 // tree that grew and a new file, bad input shown in the viewer, and a 5,000-node
 // synthetic tree loading and painting within a generous bound (the real figures come
@@ -64,8 +64,8 @@ namespace {
 constexpr int kA = 1, kB = 2, kA1 = 3, kB1 = 4;
 
 // Node a retrieves a gold passage (kb-O001) and one that is not (kb-C003); a1 answers
-// "City 45" against the gold "City 4" (character F1 by hand: the forms "city45" and
-// "city4" share 5 characters, P 5/6, R 1, F1 10/11 = 0.909; EM 0); its value 0.5 is
+// "City 45" against the gold "City 4" (F1 by hand: the tokens {city, 45} and {city, 4}
+// share one of two, P = R = 1/2, F1 0.5; EM 0); its value 0.5 is
 // what the search gave it. The statistics are those of tst_mcts's handRecord, whose
 // logged selections are what PUCT picks on the replayed trees.
 mcts::SearchRecord handRecord()
@@ -587,8 +587,8 @@ void TestMctsViewer::detailPanel()
     QVERIFY(t1.contains("kb-O001 ★ gold"));
     QVERIFY(t1.contains("Answer: City 45"));
     QVERIFY(t1.contains("Gold answer: City 4"));
-    QCOMPARE(task::charF1("City 45", "City 4"), 10.0 / 11.0);
-    QVERIFY2(t1.contains("Exact match 0 · character F1 0.909 · value 0.500"), qPrintable(t1));
+    QCOMPARE(task::answerF1("City 45", "City 4"), 0.5); // {city, 45} against {city, 4}
+    QVERIFY2(t1.contains("Exact match 0 · F1 0.500 · value 0.500"), qPrintable(t1));
     QVERIFY(t1.contains("partial"));
 
     // A node not created yet at the iteration shown.

@@ -329,16 +329,27 @@ void TestMultihop::answerMetrics()
     QCOMPARE(task::exactMatch("ABC", "abc"), 1.0);
     QCOMPARE(task::exactMatch("ルミナー", "ルミナ"), 0.0); // ー is a letter
     QCOMPARE(task::exactMatch("佐々木", "佐木"), 0.0);     // so is 々
-    // Character F1, worked by hand: 天城零 / 天城雫 share 天 城: P = R = 2/3.
-    QVERIFY(std::abs(task::charF1("天城 零", "天城 雫") - 2.0 / 3.0) < 1e-12);
+    // F1, worked by hand: 天城零 / 天城雫 share 天 城: P = R = 2/3.
+    QVERIFY(std::abs(task::answerF1("天城 零", "天城 雫") - 2.0 / 3.0) < 1e-12);
     // ああい / あい: あ counts once in the gold, so overlap 2; P 2/3, R 1, F1 0.8.
-    QVERIFY(std::abs(task::charF1("ああい", "あい") - 0.8) < 1e-12);
+    QVERIFY(std::abs(task::answerF1("ああい", "あい") - 0.8) < 1e-12);
     // 澄川市 / 澄川市の市長: overlap 3 (市 once in the prediction); P 1, R 3/6, F1 2/3.
-    QVERIFY(std::abs(task::charF1("澄川市", "澄川市の市長") - 2.0 / 3.0) < 1e-12);
-    QCOMPARE(task::charF1("", ""), 1.0);
-    QCOMPARE(task::charF1("", "x"), 0.0);
-    QCOMPARE(task::charF1("xyz", "abc"), 0.0);
-    QCOMPARE(task::charF1("、。", "x"), 0.0); // nothing left of the prediction
+    QVERIFY(std::abs(task::answerF1("澄川市", "澄川市の市長") - 2.0 / 3.0) < 1e-12);
+    QCOMPARE(task::answerF1("", ""), 1.0);
+    QCOMPARE(task::answerF1("", "x"), 0.0);
+    QCOMPARE(task::answerF1("xyz", "abc"), 0.0);
+    QCOMPARE(task::answerF1("、。", "x"), 0.0); // nothing left of the prediction
+    // Numbers and Latin words are whole tokens: 2050年 / 2005年 share only 年: P = R = 1/2
+    // (as characters they were the same multiset, F1 1).
+    QVERIFY(std::abs(task::answerF1("2050年", "2005年") - 0.5) < 1e-12);
+    QVERIFY(std::abs(task::answerF1("1974年", "1975年") - 0.5) < 1e-12);
+    // 約 43 万 人 / 約 34 万 人: 3 of 4 tokens, 0.75.
+    QVERIFY(std::abs(task::answerF1("約43万人", "約34万人") - 0.75) < 1e-12);
+    QCOMPARE(task::answerF1("１９７５年", "1975年"), 1.0); // NFKC: full-width digits
+    // City 45 / City 4: {city, 45} / {city, 4}: 1 of 2.
+    QVERIFY(std::abs(task::answerF1("City 45", "City 4") - 0.5) < 1e-12);
+    QCOMPARE(task::answerF1("Ｃｉｔｙ-4", "city 4"), 1.0); // punctuation separates like a space
+    QCOMPARE(task::answerTokens("約43万人"), (std::vector<std::u32string>{U"約", U"43", U"万", U"人"}));
 }
 
 QTEST_APPLESS_MAIN(TestMultihop)

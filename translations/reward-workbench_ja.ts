@@ -1337,12 +1337,16 @@ The change is stored with its step and marked on the curves.</source>
             <translation>デザイナーのサンプル表をこのコンポーネントの列までスクロールする。</translation>
         </message>
         <message>
-            <source>Open the MCTS tree viewer on a search record (JSON) or a folder of them.</source>
-            <translation>MCTS 木ビューアーで探索の記録 (JSON) またはそのフォルダーを開きます。</translation>
+            <source>Open the MCTS tree viewer on a search record (JSON), a folder of them, or a run store (its last MCTS run, followed while it runs).</source>
+            <translation>MCTS 木ビューアーで探索の記録 (JSON)、そのフォルダー、または実行ストア（最後の MCTS 実行。実行中なら追跡します）を開きます。</translation>
         </message>
         <message>
-            <source>file or folder</source>
-            <translation>ファイルまたはフォルダー</translation>
+            <source>The tree the tree viewer shows (its id in the run store, or its file's place in the folder).</source>
+            <translation>木ビューアーに表示する木（実行ストアでの ID、またはフォルダー内のファイルの順番）。</translation>
+        </message>
+        <message>
+            <source>file, folder or store</source>
+            <translation>ファイル、フォルダーまたはストア</translation>
         </message>
         <message>
             <source>The iteration the tree viewer shows (default: the last).</source>
@@ -4552,8 +4556,8 @@ The change is stored with its step and marked on the curves.</source>
             <translation>正解: %1</translation>
         </message>
         <message>
-            <source>Exact match %1 · character F1 %2 · value %3</source>
-            <translation>完全一致 %1 · 文字 F1 %2 · 価値 %3</translation>
+            <source>Exact match %1 · F1 %2 · value %3</source>
+            <translation>完全一致 %1 · F1 %2 · 価値 %3</translation>
         </message>
         <message>
             <source>Question</source>

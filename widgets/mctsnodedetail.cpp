@@ -259,7 +259,7 @@ QString MctsNodeDetail::render(const mcts::SearchTree &tree) const
         const task::Trajectory t = parseStep(n.step);
         const std::string answer = !n.answer.empty() ? n.answer : t.answer.value_or(std::string());
         const double em = task::exactMatch(answer, r.goldAnswer);
-        const double f1 = task::charF1(answer, r.goldAnswer);
+        const double f1 = task::answerF1(answer, r.goldAnswer);
         const MctsOutcome outcome = mctsOutcome(n);
         const QString colour = mctsOutcomeColour(outcome).name();
         const QString verdict = mctsOutcomeName(outcome);
@@ -269,7 +269,7 @@ QString MctsNodeDetail::render(const mcts::SearchTree &tree) const
         html += QStringLiteral("<br>");
         html += tr("Gold answer: %1").arg(QStringLiteral("<b>%1</b>").arg(esc(r.goldAnswer)));
         html += QStringLiteral("<br>");
-        html += tr("Exact match %1 · character F1 %2 · value %3")
+        html += tr("Exact match %1 · F1 %2 · value %3")
                     .arg(num(em, 0), num(f1, 3), num(n.terminalValue, 3))
                     .toHtmlEscaped();
         html += QStringLiteral("</td></tr></table>");

@@ -31,11 +31,15 @@ std::string passageId(const std::string &entityName)
     return "kb-" + std::string(1, entityName[0]) + std::string(3 - std::min<size_t>(3, number.size()), '0') + number;
 }
 
-// An answer: the gold year with a chance that grows with the branch's quality, else a
-// year near or far from it (their character F1 against the gold is partial or 0).
+// An answer: the gold year with a chance that grows with the branch's quality, else
+// another year, with 年 (F1 against the gold 0.5: {year, 年} share 年) or, from worse
+// branches more often, without it (F1 0).
 std::string year(util::Rng &rng, double quality, const std::string &gold)
 {
-    return rng.chance(0.3 * quality) ? gold : std::to_string(rng.between(1950, 2020));
+    if (rng.chance(0.3 * quality))
+        return gold;
+    const std::string other = std::to_string(rng.between(1950, 2020));
+    return rng.chance(0.5 + 0.5 * quality) ? other + "年" : other;
 }
 
 } // namespace
@@ -46,7 +50,7 @@ mcts::SearchRecord syntheticSearchRecord(int nodes, uint64_t seed)
     mcts::SearchRecord r;
     r.questionId = "synthetic-" + std::to_string(seed);
     r.question = "In which year was the employer of the founder of Org 3 founded?";
-    r.goldAnswer = "1987";
+    r.goldAnswer = "1987年";
     r.goldPassages = {"kb-O003", "kb-P012", "kb-C004"};
     r.hops = 3;
     r.params.expansions = kExpansions;
@@ -97,7 +101,7 @@ mcts::SearchRecord syntheticSearchRecord(int nodes, uint64_t seed)
                 n.logProb = -0.4 * n.tokens * rng.unit();
                 if (isFinal) {
                     n.answer = answer;
-                    t.setTerminal(id, task::charF1(answer, r.goldAnswer)); // the value is the answer's F1
+                    t.setTerminal(id, task::answerF1(answer, r.goldAnswer)); // the value is the answer's F1
                 } else {
                     n.retrieved = {passageId(who), passageId(other)};
                 }
@@ -121,7 +125,7 @@ mcts::SearchRecord syntheticSearchRecord(int nodes, uint64_t seed)
             it.simulationAnswer = year(rng, q, r.goldAnswer);
             it.simulation = "<step>So the answer is " + it.simulationAnswer + ".</step><answer>" + it.simulationAnswer +
                             "</answer>";
-            it.value = task::charF1(it.simulationAnswer, r.goldAnswer);
+            it.value = task::answerF1(it.simulationAnswer, r.goldAnswer);
         }
         it.seconds = 0.05 + 0.1 * rng.unit();
         t.backup(it.backedUp, it.value, r.params.gamma, it.terminalDepth);

@@ -11,7 +11,7 @@ namespace rwb::widgets {
 // the multi-hop format (sub-query, retrieved passages "[kb-…] text" one per line,
 // sub-answer; a final step with an answer more likely deeper down), answers that are the
 // gold year more often in branches whose quality (drifting down each branch) is high,
-// valued by their character F1 against the gold as the search values them, and an
+// valued by their answer F1 against the gold as the search values them, and an
 // iteration log that SearchRecord::treeAt replays to the same final tree. Stops at `nodes` nodes (the
 // last expansion may add fewer children) or after 20 · nodes iterations. Deterministic
 // for (nodes, seed).

@@ -81,7 +81,7 @@ const char *const kTableHelp = R"(rwb mcts table — what the search found again
 Usage: rwb mcts table --store runs.sqlite [--run ID] [--markdown]
 
 For one MCTS run (default: the store's last), by the questions' number of hops and in
-all: the questions, answer EM and character F1 of the policy's greedy trajectory
+all: the questions, answer EM and answer F1 of the policy's greedy trajectory
 ("greedy SFT", when the run had greedy on), of the search's most visited path ("MCTS")
 and the best terminal it reached ("found": chosen with the gold answer, an upper bound).
 The search's values are F1 against gold (ProRAG §3.2: the tree is supervision, built

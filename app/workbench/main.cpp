@@ -404,8 +404,11 @@ int main(int argc, char **argv)
                                   QCoreApplication::translate("main", "The left dock to show: components, training or runs."),
                                   QCoreApplication::translate("main", "name"));
     const QCommandLineOption mcts(QStringLiteral("mcts"),
-                                  QCoreApplication::translate("main", "Open the MCTS tree viewer on a search record (JSON) or a folder of them."),
-                                  QCoreApplication::translate("main", "file or folder"));
+                                  QCoreApplication::translate("main", "Open the MCTS tree viewer on a search record (JSON), a folder of them, or a run store (its last MCTS run, followed while it runs)."),
+                                  QCoreApplication::translate("main", "file, folder or store"));
+    const QCommandLineOption mctsTree(QStringLiteral("mcts-tree"),
+                                      QCoreApplication::translate("main", "The tree the tree viewer shows (its id in the run store, or its file's place in the folder)."),
+                                      QCoreApplication::translate("main", "id"));
     const QCommandLineOption mctsIteration(QStringLiteral("mcts-iteration"),
                                            QCoreApplication::translate("main", "The iteration the tree viewer shows (default: the last)."),
                                            QCoreApplication::translate("main", "n"));
@@ -418,7 +421,7 @@ int main(int argc, char **argv)
         QCoreApplication::translate("main", "count"));
     parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
                        step, rollout, compare, screenshotDelay, benchBrowserOption, dock, decision, rubricItem, sampleColumn,
-                       mcts, mctsIteration, mctsNode, benchTreeViewOption});
+                       mcts, mctsTree, mctsIteration, mctsNode, benchTreeViewOption});
     parser.process(app);
     if (parser.isSet(benchTreeViewOption))
         return benchTreeView(std::max(1, parser.value(benchTreeViewOption).toInt()));
@@ -511,6 +514,8 @@ int main(int argc, char **argv)
         if (!window.openSearchTrees(parser.value(mcts), &error))
             std::fprintf(stderr, "%s\n", qPrintable(error)); // shown in the viewer too
         rwb::widgets::MctsViewer *trees = window.searchTrees();
+        if (parser.isSet(mctsTree) && !trees->showTree(parser.value(mctsTree).toLongLong(), &error))
+            std::fprintf(stderr, "%s\n", qPrintable(error));
         if (parser.isSet(mctsIteration))
             trees->setIteration(parser.value(mctsIteration).toInt());
         if (parser.isSet(mctsNode)) {

@@ -112,7 +112,7 @@ MctsRunResult runMcts(const MctsRunConfig &c, const MctsRunCallback &callback)
                 progress.iteration = static_cast<int>(r.iterations.size());
                 progress.iterations = params.simulations;
                 progress.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-                if (progress.iteration % c.writeEvery == 0 && progress.iteration < params.simulations)
+                if ((progress.iteration == 1 || progress.iteration % c.writeEvery == 0) && progress.iteration < params.simulations)
                     treeId = store.writeMctsTree(result.runId, r, treeId);
                 if (callback && !callback(progress)) {
                     result.stopped = true;
@@ -124,7 +124,7 @@ MctsRunResult runMcts(const MctsRunConfig &c, const MctsRunCallback &callback)
             const TreeSummary s = summarize(record, treeId);
             const Node *best = record.bestTerminal();
             const double em = best ? task::exactMatch(best->answer, record.goldAnswer) : 0.0;
-            const double f1 = best ? task::charF1(best->answer, record.goldAnswer) : 0.0;
+            const double f1 = best ? task::answerF1(best->answer, record.goldAnswer) : 0.0;
             result.bestEm += em;
             bestF1 += f1;
             const double found = record.bestFoundF1();

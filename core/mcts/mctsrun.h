@@ -51,7 +51,7 @@ struct MctsRunProgress {
 struct MctsRunResult {
     int64_t runId = 0;
     int questions = 0;
-    // Answer metrics over the questions (the answer's EM and character F1):
+    // Answer metrics over the questions (the answer's EM and F1):
     double greedyEm = 0, greedyF1 = 0;     // greedy SFT
     double bestEm = 0, bestF1 = 0;         // the most visited path (no gold used to pick it)
     double foundF1 = 0;                    // the best terminal the search reached (uses the gold: an upper bound)

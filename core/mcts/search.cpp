@@ -303,7 +303,7 @@ double trajectoryValue(const std::string &trajectory, const std::string &gold, c
     const task::Trajectory t = task::parseTrajectory(trajectory);
     if (!t.wellFormed || !t.answer)
         return 0.0;
-    return metric == "em" ? task::exactMatch(*t.answer, gold) : task::charF1(*t.answer, gold);
+    return metric == "em" ? task::exactMatch(*t.answer, gold) : task::answerF1(*t.answer, gold);
 }
 
 SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example, const SearchParams &params,
@@ -445,7 +445,7 @@ GreedyResult greedyRollout(StepPolicy &policy, const task::MultihopExample &exam
     if (t.answer) {
         g.answer = *t.answer;
         g.em = task::exactMatch(g.answer, example.question().answer);
-        g.f1 = task::charF1(g.answer, example.question().answer);
+        g.f1 = task::answerF1(g.answer, example.question().answer);
     }
     stats.total += std::chrono::duration<double>(Clock::now() - t0).count();
     return g;

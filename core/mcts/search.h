@@ -19,7 +19,7 @@
 //     policy's probability of the step, per token, so that long and short steps compare);
 //  3. simulation: from the child PUCT picks among the new ones (the largest prior), the
 //     policy samples actions to a terminal state (or the depth limit);
-//  4. back-up (eq. 3): v = the answer's character F1 against the gold answer if the whole
+//  4. back-up (eq. 3): v = the answer's F1 against the gold answer if the whole
 //     trajectory is in the step format, else 0; every node of the path gets γ^(T − d) · v,
 //     T the depth of the terminal state reached.
 // A selected leaf that is terminal backs up its own value; one at the depth limit backs
@@ -109,7 +109,7 @@ private:
 };
 
 // The value of a trajectory (the actions' texts joined): when the text is in the step
-// format and ends with an answer, its answer's character F1 against `gold` (metric "f1")
+// format and ends with an answer, its answer's F1 against `gold` (metric "f1")
 // or its exact match (metric "em"); else 0.
 double trajectoryValue(const std::string &trajectory, const std::string &gold, const std::string &metric = "f1");
 

@@ -55,10 +55,10 @@ double SearchRecord::bestFoundF1() const
     double best = 0;
     for (const Node &n : tree.nodes())
         if (n.terminal && !n.answer.empty())
-            best = std::max(best, task::charF1(n.answer, goldAnswer));
+            best = std::max(best, task::answerF1(n.answer, goldAnswer));
     for (const Iteration &it : iterations)
         if (!it.simulationAnswer.empty())
-            best = std::max(best, task::charF1(it.simulationAnswer, goldAnswer));
+            best = std::max(best, task::answerF1(it.simulationAnswer, goldAnswer));
     return best;
 }
 

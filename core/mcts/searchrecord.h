@@ -45,7 +45,7 @@ struct SearchParams {
     int maxStepTokens = 96;   // per generated step block (a runaway step ends there)
     int topK = 2;             // passages retrieved per sub-query
     uint64_t seed = 1;
-    // A terminal's value: "f1", its answer's character F1 against the gold (the paper's),
+    // A terminal's value: "f1", its answer's F1 against the gold (the paper's),
     // or "em", exact match (1 or 0): F1 on Japanese gives a wrong year or a wrong city
     // most of the value of the right one ("1974年" for "1975年": 0.8), docs/results.md.
     std::string value = "f1";
@@ -69,7 +69,7 @@ struct SearchRecord {
     // The largest terminal value the search found (0 when none): an upper bound, since the
     // values use the gold answer.
     double bestFoundValue() const;
-    // The best character F1 against the gold among the answers the search reached (its
+    // The best answer F1 against the gold among the answers the search reached (its
     // terminal nodes' and its simulations'): bestFoundValue() under the "f1" value, and
     // still the F1 when the search valued exact matches.
     double bestFoundF1() const;

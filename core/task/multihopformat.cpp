@@ -151,18 +151,41 @@ double exactMatch(std::string_view prediction, std::string_view gold)
     return answerForm(prediction) == answerForm(gold) ? 1.0 : 0.0;
 }
 
-double charF1(std::string_view prediction, std::string_view gold)
+std::vector<std::u32string> answerTokens(std::string_view text)
 {
-    const std::u32string p = answerForm(prediction), g = answerForm(gold);
+    std::vector<std::u32string> out;
+    std::u32string run; // letters and digits of ASCII
+    const auto flush = [&] {
+        if (!run.empty())
+            out.push_back(std::move(run));
+        run.clear();
+    };
+    for (char32_t c : text::decodeUtf8(text::nfkc(text))) {
+        if (c < 0x80 && std::isalnum(static_cast<int>(c))) {
+            run.push_back(static_cast<char32_t>(std::tolower(static_cast<int>(c))));
+            continue;
+        }
+        flush();
+        if (text::isWhiteSpace(c) || isPunctuation(c))
+            continue;
+        out.push_back(std::u32string(1, c));
+    }
+    flush();
+    return out;
+}
+
+double answerF1(std::string_view prediction, std::string_view gold)
+{
+    const std::vector<std::u32string> p = answerTokens(prediction), g = answerTokens(gold);
     if (p.empty() && g.empty())
         return 1.0;
     if (p.empty() || g.empty())
         return 0.0;
-    std::map<char32_t, int> counts;
-    for (char32_t c : g)
-        ++counts[c];
+    std::map<std::u32string, int> counts;
+    for (const std::u32string &t : g)
+        ++counts[t];
     int overlap = 0;
-    for (char32_t c : p) {
+    for (const std::u32string &c : p) {
         auto it = counts.find(c);
         if (it != counts.end() && it->second > 0) {
             --it->second;

@@ -57,7 +57,7 @@ MultihopCompletion::MultihopCompletion(const MultihopExample &example, std::stri
 {
     if (m_trajectory.answer) {
         m_em = exactMatch(m_answer, example.question().answer);
-        m_f1 = charF1(m_answer, example.question().answer);
+        m_f1 = answerF1(m_answer, example.question().answer);
     }
 }
 

@@ -7,7 +7,7 @@
 // so on to <step> and <answer>. Data: data/multihop.h (`rwb data synth --task multihop`,
 // per-hop retrievals added by `rwb retrieve annotate --chain`); search: mcts/search.h.
 //
-// Metrics (the paper's): exact match and character F1 of the answer (multihopformat.h's
+// Metrics (the paper's): exact match and F1 of the answer (multihopformat.h's
 // answer form), the share of completions in format, and the mean number of hops.
 
 #include "data/multihop.h"
