@@ -16,11 +16,11 @@ cd "$out"
 printf '{"name": "multi-hop MCTS demo", "created": "%s"}\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > workspace.json
 
 if [[ $quick == 1 ]]; then
-  kb_seeds="2 3 4 5 6 7"; n_sft=400; n_test=12; layers=2; epochs=3
+  n_sft=400; n_test=12
 else
-  kb_seeds="2 3 4 5 6 7"; n_sft=800; n_test=60; layers=2; epochs=3
+  n_sft=800; n_test=60
 fi
-test_seed=1; k=2; vocab=2048
+kb_seeds="2 3 4 5 6 7"; test_seed=1; layers=2; epochs=3; k=2; vocab=2048
 start=$(date +%s)
 stage() { printf '\n== [%3ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
 

@@ -124,12 +124,7 @@ mcts::SearchRecord MctsStoreSource::record(int64_t treeId) const
 
 int64_t lastMctsRun(const std::string &storePath)
 {
-    const store::RunStore s(storePath, store::RunStore::OpenMode::ReadOnly);
-    const std::vector<store::RunInfo> runs = s.runs();
-    for (auto it = runs.rbegin(); it != runs.rend(); ++it)
-        if (it->kind == "mcts")
-            return it->id;
-    return 0;
+    return store::RunStore(storePath, store::RunStore::OpenMode::ReadOnly).lastRun(store::RunKind::Mcts);
 }
 
 } // namespace rwb::widgets

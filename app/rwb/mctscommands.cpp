@@ -13,12 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cstdio>
-#include <map>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 namespace rwb::cli {
 
@@ -142,8 +141,8 @@ int run(const std::vector<std::string> &argv)
         std::fprintf(stderr, "\n%d questions in %s: %.2f simulations/s; time in generation %.1f %%, retrieval %.1f %%, "
                              "tree %.2f %%\n",
                      r.questions, util::formatDuration(r.seconds).c_str(), stats["simulations_per_second"].get<double>(),
-                     100 * r.stats.generation / std::max(r.stats.total, 1e-9),
-                     100 * r.stats.retrieval / std::max(r.stats.total, 1e-9), 100 * r.stats.tree / std::max(r.stats.total, 1e-9));
+                     100 * stats["shares"]["generation"].get<double>(), 100 * stats["shares"]["retrieval"].get<double>(),
+                     100 * stats["shares"]["tree"].get<double>());
         std::fprintf(stderr, "greedy SFT: EM %.3f, F1 %.3f; MCTS most visited path: EM %.3f, F1 %.3f (rwb mcts table "
                              "--store … --run %lld: by hops)\n",
                      r.greedyEm, r.greedyF1, r.bestEm, r.bestF1, static_cast<long long>(r.runId));
@@ -231,13 +230,10 @@ int table(const std::vector<std::string> &argv)
     const std::string path = args.required("store");
     const store::RunStore s(path, store::RunStore::OpenMode::ReadOnly);
     int64_t runId = static_cast<int64_t>(args.number("run", 0));
-    if (runId == 0) {
-        for (const store::RunInfo &r : s.runs())
-            if (r.kind == "mcts")
-                runId = r.id;
-        if (runId == 0)
-            throw data::InputException({path, 0, "no MCTS run (rwb mcts run writes them)"});
-    }
+    if (runId == 0)
+        runId = s.lastRun(store::RunKind::Mcts);
+    if (runId == 0)
+        throw data::InputException({path, 0, "no MCTS run (rwb mcts run writes them)"});
     const store::RunInfo info = s.run(runId);
     if (info.kind != "mcts")
         throw data::InputException({path, 0, "run " + std::to_string(runId) + " is a " + info.kind + " run, not an MCTS run"});
@@ -289,14 +285,10 @@ int table(const std::vector<std::string> &argv)
         return std::string(b);
     };
     const auto print = [&](const std::string &label, const Row &r) {
-        if (md)
-            std::printf("| %s | %d | %s | %s | %s | %s | %s |\n", label.c_str(), r.n, cell(r.greedyEm, r.greedyN).c_str(),
-                        cell(r.greedyF1, r.greedyN).c_str(), cell(r.em, r.n).c_str(), cell(r.f1, r.n).c_str(),
-                        cell(r.found, r.n).c_str());
-        else
-            std::printf("%-6s %9d %13s %13s %8s %8s %9s\n", label.c_str(), r.n, cell(r.greedyEm, r.greedyN).c_str(),
-                        cell(r.greedyF1, r.greedyN).c_str(), cell(r.em, r.n).c_str(), cell(r.f1, r.n).c_str(),
-                        cell(r.found, r.n).c_str());
+        const std::string cells[] = {cell(r.greedyEm, r.greedyN), cell(r.greedyF1, r.greedyN), cell(r.em, r.n),
+                                     cell(r.f1, r.n), cell(r.found, r.n)};
+        std::printf(md ? "| %s | %d | %s | %s | %s | %s | %s |\n" : "%-6s %9d %13s %13s %8s %8s %9s\n", label.c_str(), r.n,
+                    cells[0].c_str(), cells[1].c_str(), cells[2].c_str(), cells[3].c_str(), cells[4].c_str());
     };
     for (const auto &[hops, r] : rows)
         if (hops > 0)

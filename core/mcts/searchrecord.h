@@ -45,9 +45,9 @@ struct SearchParams {
     int maxStepTokens = 96;   // per generated step block (a runaway step ends there)
     int topK = 2;             // passages retrieved per sub-query
     uint64_t seed = 1;
-    // A terminal's value: "f1", its answer's F1 against the gold (the paper's),
-    // or "em", exact match (1 or 0): F1 on Japanese gives a wrong year or a wrong city
-    // most of the value of the right one ("1974年" for "1975年": 0.8), docs/results.md.
+    // A terminal's value: "f1", its answer's F1 against the gold (the paper's; partial
+    // credit for a wrong name sharing a suffix, 鏡見市 for 灯見市 0.67), or "em", exact
+    // match (1 or 0). docs/results.md compares the two.
     std::string value = "f1";
 };
 

@@ -789,6 +789,14 @@ std::vector<RunInfo> RunStore::runs() const
     return out;
 }
 
+int64_t RunStore::lastRun(RunKind kind) const
+{
+    Statement s(d->db, "SELECT COALESCE(MAX(id), 0) FROM runs WHERE kind = ?", d->path);
+    const std::string name = toString(kind);
+    s.bindText(1, name);
+    return s.step() ? s.columnInt(0) : 0;
+}
+
 RunInfo RunStore::run(int64_t runId) const
 {
     Statement s(d->db, runColumns(d->version) + " WHERE id = ?", d->path);

@@ -98,6 +98,8 @@ public:
     std::vector<RunInfo> runs() const;
     // Throws StoreError when there is no such run.
     RunInfo run(int64_t runId) const;
+    // The newest run of `kind` (the largest id), 0 when the store has none.
+    int64_t lastRun(RunKind kind) const;
     // Ordered by step, then name. `name` "" = every metric.
     std::vector<MetricPoint> metrics(int64_t runId, const std::string &name = {}) const;
     std::vector<std::string> metricNames(int64_t runId) const;
