@@ -88,7 +88,7 @@ fi
 
 stage "5/5 results"
 echo
-echo "Greedy SFT vs the search on $n_test held-out questions (answer EM and character F1; docs/results.md):"
+echo "Greedy SFT vs the search on $n_test held-out questions (answer EM and F1; docs/results.md):"
 "$rwb" mcts table --store runs.sqlite
 echo
 echo "Speed: $(cat mcts_result.json)"

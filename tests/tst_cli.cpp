@@ -681,7 +681,8 @@ void TestCli::rewardList()
                                  "company_extraction:format", "company_extraction:domain", "legal_qa:xml_format",
                                  "legal_qa:non_hallucination", "legal_qa:citation_f1", "legal_qa:semantic",
                                  "legal_qa:coverage", "legal_qa:consistency", "legal_qa:rubric_explicit",
-                                 "legal_qa:rubric_implicit", "legal_qa:likert_simple", "legal_qa:likert_reference"}));
+                                 "legal_qa:rubric_implicit", "legal_qa:likert_simple", "legal_qa:likert_reference",
+                                 "multihop:answer_f1", "multihop:answer_em", "multihop:step_format"}));
 }
 
 void TestCli::rewardCompare()

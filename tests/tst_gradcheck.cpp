@@ -2,8 +2,10 @@
 // a tiny decoder (2 layers, hidden 32, LoRA on all seven projections): GRPO's policy loss
 // through policyLossBackward, the very path rwb grpo takes (prompts shared by each group,
 // micro-batches weighted into the batch's loss), for every loss type, with β > 0 and with
-// μ > 1 (ratios away from 1, some tokens clipped); the grouped prompt against every row
-// run on its own; SFT's loss with λ on control tags and the prompt in the loss.
+// μ > 1 (ratios away from 1, some tokens clipped), with retrieved tokens marked inside
+// completions (a multi-step task's: no loss, no gradient, not counted); the grouped
+// prompt against every row run on its own (where the retrievals are masked by hand); SFT's
+// loss with λ on control tags and the prompt in the loss.
 //
 // Tolerances: relative error ‖g − g_fd‖ / ‖g_fd‖ ≤ 1e-6 per parameter tensor, g_fd by the
 // five-point stencil with h = 1e-4 in f64 (truncation O(h⁴), rounding about 1e-12; central
@@ -99,6 +101,7 @@ struct Case {
     bool oldPolicy = false; // μ > 1: old log-probs that differ from the current ones
     bool maskRow = false;   // row 4 masked (a truncated completion with masking on)
     double epsHigh = 0.2;
+    bool environment = false; // rows 0, 2 and 5 hold tokens the environment wrote (retrievals)
 };
 
 PolicyStepOptions optionsFor(const Case &k, int microRows)
@@ -214,11 +217,15 @@ void addCases()
     QTest::addColumn<bool>("oldPolicy");
     QTest::addColumn<bool>("maskRow");
     QTest::addColumn<double>("epsHigh");
-    QTest::newRow("grpo μ=1") << int(LossType::Grpo) << 0.0 << false << false << 0.2;
-    QTest::newRow("grpo β=0.1 μ>1") << int(LossType::Grpo) << 0.1 << true << false << 0.2;
-    QTest::newRow("bnpo β=0.04") << int(LossType::Bnpo) << 0.04 << false << false << 0.2;
-    QTest::newRow("dr_grpo μ>1") << int(LossType::DrGrpo) << 0.0 << true << false << 0.2;
-    QTest::newRow("dapo μ>1 clip-higher masked row") << int(LossType::Dapo) << 0.0 << true << true << 0.28;
+    QTest::addColumn<bool>("environment");
+    QTest::newRow("grpo μ=1") << int(LossType::Grpo) << 0.0 << false << false << 0.2 << false;
+    QTest::newRow("grpo β=0.1 μ>1") << int(LossType::Grpo) << 0.1 << true << false << 0.2 << false;
+    QTest::newRow("bnpo β=0.04") << int(LossType::Bnpo) << 0.04 << false << false << 0.2 << false;
+    QTest::newRow("dr_grpo μ>1") << int(LossType::DrGrpo) << 0.0 << true << false << 0.2 << false;
+    QTest::newRow("dapo μ>1 clip-higher masked row") << int(LossType::Dapo) << 0.0 << true << true << 0.28 << false;
+    // Multi-step rollouts: retrieved tokens inside completions get no loss and no gradient.
+    QTest::newRow("grpo μ>1 retrievals") << int(LossType::Grpo) << 0.0 << true << false << 0.2 << true;
+    QTest::newRow("dapo β=0.04 retrievals masked row") << int(LossType::Dapo) << 0.04 << false << true << 0.2 << true;
 }
 
 Case caseFromData()
@@ -229,6 +236,8 @@ Case caseFromData()
     QFETCH(bool, oldPolicy);
     QFETCH(bool, maskRow);
     QFETCH(double, epsHigh);
+    QFETCH(bool, environment);
+    k.environment = environment;
     k.loss = static_cast<LossType>(loss);
     k.beta = beta;
     k.oldPolicy = oldPolicy;
@@ -244,6 +253,8 @@ PolicyBatch batchFor(CausalLM &lm, const Case &k)
     PolicyBatch b = makeBatch();
     if (k.maskRow)
         b.masked = {false, false, false, false, true, false};
+    if (k.environment) // completions of 4, 1, 6, 2, 5, 3 tokens; row 1 has no marks at all
+        b.environment = {{0, 1, 1, 0}, {}, {0, 0, 1, 1, 1, 0}, {0, 0}, {0, 1, 0, 0, 0}, {1, 0, 0}};
     const PolicyStepOptions o = optionsFor(k, 3);
     if (k.oldPolicy) {
         torch::manual_seed(17);
@@ -322,6 +333,10 @@ void TestGradCheck::sharedPromptEqualsRowByRow()
     in.advantages = torch::tensor(b.advantages, torch::kFloat64);
     if (k.maskRow)
         mask[4].zero_();
+    for (size_t r = 0; r < b.environment.size(); ++r) // the environment's tokens count for nothing
+        for (size_t t = 0; t < b.environment[r].size(); ++t)
+            if (b.environment[r][t])
+                mask[static_cast<int64_t>(r)][static_cast<int64_t>(t)] = 0.0;
     in.mask = mask;
     GrpoLossOptions lo = o.loss;
     lo.dapoGlobalTokens = mask.sum().item<double>();
@@ -334,6 +349,15 @@ void TestGradCheck::sharedPromptEqualsRowByRow()
         const double scale = std::max(1e-12, g[i].abs().max().item<double>());
         const double diff = (g[i] - rowByRow).abs().max().item<double>() / scale;
         QVERIFY2(diff <= 1e-10, qPrintable(QString("tensor %1: %2").arg(i).arg(diff)));
+    }
+    if (k.environment) { // the marks matter: without them the retrieved tokens would pull the gradient
+        PolicyBatch unmarked = b;
+        unmarked.environment.clear();
+        const std::vector<torch::Tensor> u = gradients(*lm, unmarked, o);
+        double apart = 0.0;
+        for (size_t i = 0; i < g.size(); ++i)
+            apart = std::max(apart, (g[i] - u[i]).abs().max().item<double>() / std::max(1e-12, g[i].abs().max().item<double>()));
+        QVERIFY2(apart > 1e-2, qPrintable(QString::number(apart)));
     }
 }
 

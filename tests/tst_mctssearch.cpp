@@ -12,6 +12,12 @@
 #include "task/multihoptask.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
+#include "engine/job.h"
+#include "reward/registry.h"
+#include "task/catalog.h"
+#include "train/environmentrollout.h"
+#include "train/evaluation.h"
+#include "train/grpo.h"
 #include "train/sft.h"
 
 #include <nlohmann/json.hpp>
@@ -56,6 +62,8 @@ private Q_SLOTS:
     void sftTargetMasksTheRetrievals();
     void maskedSequenceHasThePairsGradient();
     void rolloutStopsRetrievesAndResumes();
+    void grpoRolloutRetrievesAndResumes();
+    void grpoTrainsOnMultihop();
     void searchIsDeterministicAndStored();
     void badInput();
 
@@ -314,6 +322,187 @@ void TestMctsSearch::rolloutStopsRetrievesAndResumes()
     const mcts::GreedyResult g = mcts::greedyRollout(policy, e, params, gs);
     QCOMPARE(g.em, 1.0);
     QVERIFY(g.wellFormed);
+}
+
+void TestMctsSearch::grpoRolloutRetrievesAndResumes()
+{
+    // GRPO's and evaluation's rollouts (train/environmentrollout.h) on the memorized question.
+    const std::string model = (d + "/sft").toStdString();
+    const auto tok = tokenizer::loadTokenizer(model);
+    const tokenizer::PromptFormat format = tokenizer::PromptFormat::forModel(model, *tok);
+    model::ModelOptions mo;
+    mo.dtype = "float32";
+    mo.threads = 1;
+    auto lm = model::CausalLM::load(model, mo);
+    const task::MultihopEnvironment env((d + "/index.sqlite").toStdString(), 1);
+    const auto &e = task::as<task::MultihopExample>(*m_records[0].example);
+    const std::vector<int32_t> prompt = tok->encode(m_task.prompt(e, format, false));
+    train::RolloutOptions ro;
+    ro.sampling.temperature = 0.0;
+    ro.sampling.maxNewTokens = 400;
+    ro.sampling.stopTokens = format.stopTokenIds(*tok);
+    ro.sampling.vocabLimit = tok->vocabSize();
+    ro.environment = &env;
+    ro.maxTurns = 6;
+    train::RolloutStats stats;
+    const std::vector<train::RolloutRow> rows = train::generateRollouts(*lm, *tok, {&e}, {prompt}, 1, ro, &stats);
+    QCOMPARE(rows.size(), size_t(1));
+    const train::RolloutRow &r = rows[0];
+    // Paused at every </subquery>, the index answered with the gold chain's retrieval
+    // (top 1), the policy went on: the gold trajectory, stopped by the stop token.
+    QCOMPARE(r.text, m_task.sftTarget(e, false));
+    QCOMPARE(r.turns, static_cast<int>(e.question().chain.size()));
+    QVERIFY(!r.truncated);
+    QVERIFY(stats.environmentSeconds > 0);
+    // The marks cover exactly the retrieval blocks' tokens, encoded block by block.
+    QCOMPARE(r.fromEnvironment.size(), r.tokens.size());
+    QCOMPARE(r.logProbs.size(), r.tokens.size());
+    std::vector<int32_t> marked, expected;
+    int policy = 0;
+    for (size_t i = 0; i < r.tokens.size(); ++i) {
+        if (r.fromEnvironment[i]) {
+            marked.push_back(r.tokens[i]);
+            QCOMPARE(r.logProbs[i], 0.0f);
+        } else {
+            ++policy;
+        }
+    }
+    QCOMPARE(r.policyTokens, policy);
+    for (const task::TextSpan &span : m_task.environmentSpans(r.text)) {
+        const std::vector<int32_t> ids = tok->encode(r.text.substr(span.begin, span.end - span.begin));
+        expected.insert(expected.end(), ids.begin(), ids.end());
+    }
+    QCOMPARE(stats.environmentTokens, static_cast<int64_t>(expected.size()));
+    QVERIFY(marked == expected);
+    // Stop and resume with the KV cache kept gives what one uninterrupted forward of the
+    // same tokens gives, at every token the policy wrote.
+    const auto scores = lm->scoreTokens({prompt}, {r.tokens});
+    double worst = 0;
+    for (size_t i = 0; i < r.tokens.size(); ++i)
+        if (!r.fromEnvironment[i])
+            worst = std::max(worst, std::abs(static_cast<double>(scores[0].logProbs[i]) - r.logProbs[i]));
+    QVERIFY2(worst < 1e-4, qPrintable(QString::number(worst)));
+
+    // Runaway rollouts end: one turn allowed, so the second pause ends the row there;
+    // a per-turn budget of 4 policy tokens ends it inside the first step.
+    ro.maxTurns = 1;
+    const train::RolloutRow one = train::generateRollouts(*lm, *tok, {&e}, {prompt}, 1, ro).front();
+    QVERIFY(one.truncated);
+    QCOMPARE(one.turns, 1);
+    QVERIFY(QString::fromStdString(one.text).endsWith("</subquery>"));
+    QCOMPARE(QString::fromStdString(one.text).count("<retrieval>"), 1);
+    QVERIFY(m_task.sftTarget(e, false).rfind(one.text, 0) == 0); // a prefix of the gold trajectory
+    ro.maxTurns = 6;
+    ro.maxTurnTokens = 4;
+    const train::RolloutRow budget = train::generateRollouts(*lm, *tok, {&e}, {prompt}, 1, ro).front();
+    QVERIFY(budget.truncated);
+    QCOMPARE(budget.turns, 0);
+    QCOMPARE(budget.policyTokens, 4);
+    ro.maxTurnTokens = 0;
+    // max_completion_length counts the policy's tokens only.
+    ro.sampling.maxNewTokens = r.policyTokens - 1;
+    const train::RolloutRow shorter = train::generateRollouts(*lm, *tok, {&e}, {prompt}, 1, ro).front();
+    QVERIFY(shorter.truncated);
+    QCOMPARE(shorter.policyTokens, r.policyTokens - 1);
+    QVERIFY(shorter.tokens.size() > static_cast<size_t>(shorter.policyTokens));
+
+    // Sampled groups: a seed gives the same rows; every row's marks agree with its text.
+    ro.sampling.maxNewTokens = 200;
+    ro.sampling.temperature = 1.0;
+    ro.sampling.topK = 50;
+    ro.sampling.seed = 7;
+    const auto &e2 = task::as<task::MultihopExample>(*m_records[1].example);
+    const std::vector<int32_t> prompt2 = tok->encode(m_task.prompt(e2, format, false));
+    const auto a = train::generateRollouts(*lm, *tok, {&e, &e2}, {prompt, prompt2}, 3, ro);
+    const auto b = train::generateRollouts(*lm, *tok, {&e, &e2}, {prompt, prompt2}, 3, ro);
+    QCOMPARE(a.size(), size_t(6));
+    for (size_t i = 0; i < a.size(); ++i) {
+        QVERIFY(a[i].tokens == b[i].tokens);
+        QCOMPARE(a[i].text, b[i].text);
+        const size_t envTokens = static_cast<size_t>(std::count(a[i].fromEnvironment.begin(), a[i].fromEnvironment.end(), 1));
+        QCOMPARE(envTokens + static_cast<size_t>(a[i].policyTokens), a[i].tokens.size());
+        QCOMPARE(m_task.environmentSpans(a[i].text).size(), static_cast<size_t>(a[i].turns));
+    }
+}
+
+void TestMctsSearch::grpoTrainsOnMultihop()
+{
+    // Two GRPO steps on the multi-hop task with retrieval in the loop, through the trainer.
+    QFile rc(d + "/reward_mh.json");
+    QVERIFY(rc.open(QIODevice::WriteOnly));
+    rc.write(R"({"task": "multihop", "components": [{"reward": "answer_f1", "weight": 1}, {"reward": "step_format", "weight": 0.5}]})");
+    rc.close();
+    train::GrpoConfig c;
+    c.model = (d + "/sft").toStdString();
+    c.trainData = (d + "/qa.jsonl").toStdString();
+    c.evalData = (d + "/one.jsonl").toStdString();
+    c.evalEvery = 2;
+    c.rewardConfig = (d + "/reward_mh.json").toStdString();
+    c.store = (d + "/grpo_mh.sqlite").toStdString();
+    c.output = (d + "/grpo_mh").toStdString();
+    c.groupSize = 3;
+    c.promptsPerStep = 2;
+    c.maxNewTokens = 160;
+    c.maxSteps = 2;
+    c.lora = true;
+    c.learningRate = 1e-4;
+    c.threads = 1;
+    c.seed = 5;
+    c.environment.topK = 1;
+    c.environment.source = "grpo_mh.json";
+    {
+        // No index: the run does not start, and the message names the config and the field.
+        engine::JobControl control;
+        engine::EventSink sink;
+        try {
+            train::runGrpo(c, control, sink);
+            QFAIL("a multihop run without an index started");
+        } catch (const data::InputException &ex) {
+            QCOMPARE(ex.error().file, std::string("grpo_mh.json"));
+            QVERIFY2(ex.error().reason.rfind("retrieval_index:", 0) == 0, ex.what());
+        }
+    }
+    c.environment.index = (d + "/index.sqlite").toStdString();
+    engine::JobControl control;
+    engine::EventSink sink;
+    const engine::JobOutcome out = train::runGrpo(c, control, sink);
+    QCOMPARE(engine::toString(out.status), "finished");
+    QCOMPARE(out.lastStep, int64_t(2));
+
+    store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
+    store::RolloutFilter f;
+    f.runId = out.runId;
+    const store::RolloutPage page = s.rollouts(f);
+    QCOMPARE(page.rows.size(), size_t(12));
+    const task::MultihopEnvironment env(c.environment.index, 1);
+    int retrievals = 0;
+    for (const store::StoredRollout &sr : page.rows) {
+        const store::Rollout full = s.rollout(sr.id).rollout;
+        const std::string &text = full.completion;
+        // Every <retrieval> block is the index's answer to the sub-query before it.
+        const task::Trajectory t = task::parseTrajectory(text);
+        for (const task::TrajectoryHop &h : t.hops) {
+            QCOMPARE("<retrieval>" + h.retrieval + "</retrieval>", env.retrieve(h.subquery, 1).text);
+            ++retrievals;
+        }
+        // The stored rewards are the components of the text.
+        const auto rewards = nlohmann::json::parse(full.rewardsJson);
+        const task::Example *example = nullptr;
+        for (const task::Record &rec : m_records)
+            if (rec.example->id() == full.promptId)
+                example = rec.example.get();
+        QVERIFY(example);
+        const task::MultihopCompletion parsed(task::as<task::MultihopExample>(*example), text);
+        QCOMPARE(rewards.at("answer_f1").get<double>(), parsed.trajectory().answer ? parsed.f1() : 0.0);
+        QCOMPARE(rewards.at("step_format").get<double>(),
+                 parsed.trajectory().wellFormed && parsed.trajectory().answer && !t.hops.empty() ? 1.0 : 0.0);
+        QCOMPARE(full.tokenIds.size(), full.logprobsNew.size());
+    }
+    QVERIFY2(retrievals > 0, "no rollout retrieved");
+    // The evaluation ran with retrieval too: the memorized question is answered.
+    const auto predictions = s.evalPredictions(out.runId, 0);
+    QCOMPARE(predictions.size(), size_t(1));
+    QVERIFY(predictions[0].prediction.correct);
 }
 
 void TestMctsSearch::searchIsDeterministicAndStored()

@@ -3,6 +3,9 @@
 // that the local retriever finds a hop's passage from its sub-query.
 
 #include "data/multihop.h"
+#include "reward/multihoprewards.h"
+#include "reward/registry.h"
+#include "task/multihoptask.h"
 #include "retrieval/bm25index.h"
 #include "task/multihopformat.h"
 #include "retrieval/corpus.h"
@@ -59,6 +62,7 @@ private Q_SLOTS:
     void trajectoryWellFormed();
     void trajectoryProblems();
     void answerMetrics();
+    void rewards();
 };
 
 void TestMultihop::determinism()
@@ -353,4 +357,55 @@ void TestMultihop::answerMetrics()
 }
 
 QTEST_APPLESS_MAIN(TestMultihop)
+void TestMultihop::rewards()
+{
+    // The multi-hop task's rewards, worked by hand against the gold answer 2005年.
+    const reward::Registry &registry = reward::Registry::builtin();
+    QCOMPARE(registry.names("multihop"), (std::vector<std::string>{"answer_f1", "answer_em", "step_format"}));
+    data::MultihopQuestion q;
+    q.id = "q1";
+    q.question = "いつ？";
+    q.answer = "2005年";
+    const task::MultihopExample e(q);
+    const reward::AnswerF1Reward f1;
+    const reward::AnswerEmReward em;
+    const reward::StepFormatReward format;
+    const std::string hop = "<step>年を調べる</step><subquery>設立</subquery><retrieval>P：2005年</retrieval>"
+                            "<subanswer>2005年</subanswer>";
+
+    // A wrong year in the step format: tokens {2050, 年} against {2005, 年}: P = R = 1/2.
+    const task::MultihopCompletion wrongYear(e, hop + "<step>答える</step><answer>2050年</answer>");
+    QCOMPARE(f1.score(e, wrongYear), 0.5);
+    const reward::Explanation x = f1.explain(e, wrongYear);
+    QCOMPARE(x.reason, reward::Reason::AnswerF1);
+    QCOMPARE(x.precision, 0.5);
+    QCOMPARE(x.recall, 0.5);
+    QCOMPARE(x.answer, std::string("2050年"));
+    QCOMPARE(em.score(e, wrongYear), 0.0);
+    QCOMPARE(format.score(e, wrongYear), 1.0);
+    QCOMPARE(format.explain(e, wrongYear).hops, 1);
+    QCOMPARE(format.explain(e, wrongYear).reason, reward::Reason::StepFormatOk);
+
+    // The right answer without a retrieval: the answer counts, the format does not.
+    const task::MultihopCompletion noHop(e, "<step>答える</step><answer>２００５年</answer>");
+    QCOMPARE(f1.score(e, noHop), 1.0);
+    QCOMPARE(em.score(e, noHop), 1.0);
+    QCOMPARE(format.score(e, noHop), 0.0);
+    QCOMPARE(format.explain(e, noHop).formatName, std::string("no retrieval hop before the answer"));
+
+    // Text outside the tags: the answer is read where it stands, the format is broken.
+    const task::MultihopCompletion junk(e, "えーと" + hop + "<step>答える</step><answer>2005年</answer>");
+    QCOMPARE(f1.score(e, junk), 1.0);
+    QCOMPARE(format.score(e, junk), 0.0);
+    QCOMPARE(format.explain(e, junk).reason, reward::Reason::StepFormatBad);
+    QVERIFY(!format.explain(e, junk).formatName.empty());
+
+    // No answer at all: 0 with the reason.
+    const task::MultihopCompletion none(e, hop);
+    QCOMPARE(f1.score(e, none), 0.0);
+    QCOMPARE(em.score(e, none), 0.0);
+    QCOMPARE(f1.explain(e, none).reason, reward::Reason::NoAnswer);
+    QCOMPARE(format.score(e, none), 0.0);
+}
+
 #include "tst_multihop.moc"

@@ -74,7 +74,7 @@ void TestRewardConfig::errors_data()
                                  << "componets: unknown key (allowed: name, description, task, thinking, components, "
                                     "synonyms, embedding, embedding_corpus, embedding_options, judge)";
     QTest::newRow("unknown task") << R"({"task": "summarization", "components": [{"reward": "partial", "weight": 1}]})"
-                                  << "task: unknown task \"summarization\" (allowed: company_extraction, legal_qa)";
+                                  << "task: unknown task \"summarization\" (allowed: company_extraction, legal_qa, multihop)";
     QTest::newRow("another task's reward") << R"({"task": "legal_qa", "components": [{"reward": "partial", "weight": 1}]})"
                                            << "components[0].reward: unknown reward \"partial\" (allowed: xml_format, "
                                               "non_hallucination, citation_f1, semantic, coverage, consistency, rubric_explicit, "

@@ -386,6 +386,30 @@ void TestServe::decoderMatchesGenerate()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decoder.add({}, {model::RowSampling{}}));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decoder.add({int32_t(lm->config().vocabSize)}, {model::RowSampling{}}));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, decoder.add(std::vector<int32_t>(kContext, 5), {model::RowSampling{}}));
+
+    // top_k 1 at temperature 0.7 is greedy, and with logProbsAtTemperature the reported
+    // log-probabilities are generate()'s, under softmax(logits / 0.7) — what GRPO's
+    // multi-step rollouts store (train/environmentrollout.h).
+    so.temperature = 0.7;
+    so.topK = 1;
+    const model::Generation scaled = lm->generate({prompts[1]}, 1, so);
+    model::RowSampling rs;
+    rs.temperature = 0.7;
+    rs.topK = 1;
+    rs.minP = 0.05;
+    rs.seed = 3;
+    rs.logProbsAtTemperature = true;
+    model::BatchDecoder one(*lm);
+    std::vector<model::SampledToken> got = one.add(prompts[1], {rs});
+    for (int k = 1; k < kTokens; ++k)
+        got.push_back(one.step().front());
+    for (int k = 0; k < kTokens; ++k) {
+        QCOMPARE(got[size_t(k)].id, reference[1].tokens[0][size_t(k)]);
+        QCOMPARE(got[size_t(k)].id, scaled.tokens[0][size_t(k)]);
+        QVERIFY(std::abs(got[size_t(k)].logProb - scaled.logProbs[0][size_t(k)]) < 1e-4f);
+    }
+    rs.topK = -1;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, one.add(prompts[0], {rs}));
 }
 
 void TestServe::decoderExtendMatchesOneForward()

@@ -1055,6 +1055,44 @@ The change is stored with its step and marked on the curves.</source>
             <source>Similarity of the answer to the reference answer under %1: %2.</source>
             <translation>%1 での回答と参照回答の類似度: %2。</translation>
         </message>
+        <message>
+            <source>F1 of the answer&apos;s tokens against the gold answer&apos;s (numbers and Latin words whole, other characters one by one); 0 without an answer.</source>
+            <translation>回答のトークンと正解のトークンの F1(数字と英単語は一語、その他の文字は一字ずつ)。回答がなければ 0。</translation>
+        </message>
+        <message>
+            <source>1 when the answer equals the gold answer after normalization, else 0.</source>
+            <translation>正規化した回答が正解と一致すれば 1、しなければ 0。</translation>
+        </message>
+        <message>
+            <source>1 when the completion follows the step format (&lt;step&gt;, &lt;subquery&gt;, &lt;retrieval&gt;, &lt;subanswer&gt;) through at least one retrieval to an &lt;answer&gt;.</source>
+            <translation>出力がステップ形式(&lt;step&gt;、&lt;subquery&gt;、&lt;retrieval&gt;、&lt;subanswer&gt;)に従い、1 回以上の検索を経て &lt;answer&gt; に至れば 1。</translation>
+        </message>
+        <message>
+            <source>Answer &quot;%1&quot; against gold &quot;%2&quot;: precision %3, recall %4, F1 %5.</source>
+            <translation>回答「%1」対 正解「%2」: 適合率 %3、再現率 %4、F1 %5。</translation>
+        </message>
+        <message>
+            <source>The answer &quot;%1&quot; equals the gold answer: 1.</source>
+            <translation>回答「%1」は正解と一致: 1。</translation>
+        </message>
+        <message>
+            <source>The answer &quot;%1&quot; is not the gold answer &quot;%2&quot;: 0.</source>
+            <translation>回答「%1」は正解「%2」ではない: 0。</translation>
+        </message>
+        <message>
+            <source>The completion has no &lt;answer&gt; block: 0.</source>
+            <translation>出力に &lt;answer&gt; ブロックがない: 0。</translation>
+        </message>
+        <message numerus="yes">
+            <source>The step format holds through %n retrieval hop(s) to an answer: 1.</source>
+            <translation>
+                <numerusform>%n 回の検索ホップを経て回答まで、ステップ形式が保たれている: 1。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>The step format does not hold (%1): 0.</source>
+            <translation>ステップ形式が崩れている(%1): 0。</translation>
+        </message>
     </context>
     <context>
         <name>RolloutCondition</name>

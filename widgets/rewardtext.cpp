@@ -53,6 +53,12 @@ QString description(const QString &reward)
         return QCoreApplication::translate("RewardText", "An LLM judge's 1–10 rating of the answer alone, mapped to (r − 1) / 9.");
     if (reward == QLatin1String("likert_reference"))
         return QCoreApplication::translate("RewardText", "An LLM judge's 1–10 rating of the answer against the reference answer, mapped to (r − 1) / 9.");
+    if (reward == QLatin1String("answer_f1"))
+        return QCoreApplication::translate("RewardText", "F1 of the answer's tokens against the gold answer's (numbers and Latin words whole, other characters one by one); 0 without an answer.");
+    if (reward == QLatin1String("answer_em"))
+        return QCoreApplication::translate("RewardText", "1 when the answer equals the gold answer after normalization, else 0.");
+    if (reward == QLatin1String("step_format"))
+        return QCoreApplication::translate("RewardText", "1 when the completion follows the step format (<step>, <subquery>, <retrieval>, <subanswer>) through at least one retrieval to an <answer>.");
     if (reward == QLatin1String("semantic"))
         return QCoreApplication::translate("RewardText", "Cosine similarity of the answer and the reference answer under the configured embedding (negative counts as 0).");
     return {};
@@ -131,6 +137,19 @@ QString explanation(const rwb::reward::Explanation &e)
     case Reason::SemanticCompared:
         return QCoreApplication::translate("RewardText", "Similarity of the answer to the reference answer under %1: %2.")
             .arg(QString::fromStdString(e.embedder), num(e.value));
+    case Reason::AnswerF1:
+        return QCoreApplication::translate("RewardText", "Answer \"%1\" against gold \"%2\": precision %3, recall %4, F1 %5.")
+            .arg(QString::fromStdString(e.answer), QString::fromStdString(e.gold), num(e.precision), num(e.recall), num(e.value));
+    case Reason::AnswerEm:
+        return e.value == 1.0 ? QCoreApplication::translate("RewardText", "The answer \"%1\" equals the gold answer: 1.").arg(QString::fromStdString(e.answer))
+                              : QCoreApplication::translate("RewardText", "The answer \"%1\" is not the gold answer \"%2\": 0.")
+                                    .arg(QString::fromStdString(e.answer), QString::fromStdString(e.gold));
+    case Reason::NoAnswer:
+        return QCoreApplication::translate("RewardText", "The completion has no <answer> block: 0.");
+    case Reason::StepFormatOk:
+        return QCoreApplication::translate("RewardText", "The step format holds through %n retrieval hop(s) to an answer: 1.", nullptr, e.hops);
+    case Reason::StepFormatBad:
+        return QCoreApplication::translate("RewardText", "The step format does not hold (%1): 0.").arg(QString::fromStdString(e.formatName));
     case Reason::JudgeVerdict:
         return QCoreApplication::translate("RewardText", "The judge's verdict gives %1 (%n call(s)).", nullptr,
                                            static_cast<int>(e.decisions.size()))

@@ -37,6 +37,7 @@ const char *const kEvalRunHelp = R"(rwb eval run — a model's metrics on a task
 Usage: rwb eval run --model DIR [--adapter DIR] --data F.jsonl [--task T] [--thinking] [--limit N]
                     [--batch B] [--max-new-tokens N] [--output predictions.jsonl]
                     [--dtype D] [--device D] [--threads T]
+                    [--retrieval-index F [--retrieval-top-k K] [--max-turns N] [--max-turn-tokens N]]
 
 Generates greedily (temperature 0) for every line, B prompts at a time, parses each
 completion as the task does (--task, default company_extraction: the answer, or the text
@@ -45,6 +46,11 @@ metrics and counts (extraction: "precision", "recall", "f1", "n_output", "n_exis
 "n_tp"), then "examples", "mean_output_tokens", "seconds_per_sample". --output writes
 every prediction as its dataset line with the model's output as "completion", which
 rwb reward score and the workbench read.
+
+A multi-step task (--task multihop) retrieves while it answers: generation pauses at each
+</subquery>, the index's top K passages (default 2) are appended as a <retrieval> block and
+generation resumes; --max-turns (default 6) and --max-turn-tokens (0: no limit) end runaway
+completions, and --max-new-tokens counts the model's tokens only.
 )";
 
 int sft(const std::vector<std::string> &argv)
@@ -84,7 +90,7 @@ int sft(const std::vector<std::string> &argv)
 int evalRun(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"model", "adapter", "data", "task", "limit", "batch", "max-new-tokens", "output", "dtype",
-                            "device", "threads"},
+                            "device", "threads", "retrieval-index", "retrieval-top-k", "max-turns", "max-turn-tokens"},
                            {"thinking", "help"}});
     if (args.has("help")) {
         std::cout << kEvalRunHelp;
@@ -105,6 +111,13 @@ int evalRun(const std::vector<std::string> &argv)
     o.dtype = args.value("dtype", "auto");
     o.device = args.value("device", "auto");
     o.threads = static_cast<int>(args.number("threads", 0));
+    o.environment.source = "--retrieval-index";
+    o.environment.index = args.value("retrieval-index");
+    o.environment.topK = static_cast<int>(args.number("retrieval-top-k", 2));
+    o.environment.maxTurns = static_cast<int>(args.number("max-turns", 6));
+    o.environment.maxTurnTokens = static_cast<int>(args.number("max-turn-tokens", 0));
+    if (o.environment.topK < 1 || o.environment.maxTurns < 0 || o.environment.maxTurnTokens < 0)
+        throw UsageError{"--retrieval-top-k must be ≥ 1, --max-turns and --max-turn-tokens ≥ 0"};
     const train::EvaluationResult r = train::runEvaluation(o, [](const train::EvaluationProgress &p) {
         std::fprintf(stderr, "\reval %zu/%zu", p.done, p.total);
         std::fflush(stderr);

@@ -3,8 +3,6 @@
 #include "data/jsonl.h"
 #include "model/batchdecoder.h"
 #include "model/causallm.h"
-#include "retrieval/bm25index.h"
-#include "retrieval/corpus.h"
 #include "task/multihopformat.h"
 #include "task/multihoptask.h"
 #include "tokenizer/promptformat.h"
@@ -14,7 +12,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <set>
 
 namespace rwb::mcts {
@@ -70,8 +67,7 @@ struct StepPolicy::Impl {
     std::shared_ptr<const tokenizer::Tokenizer> tok;
     std::unique_ptr<tokenizer::PromptFormat> format;
     std::unique_ptr<model::CausalLM> lm;
-    std::unique_ptr<retrieval::Bm25Index> index;
-    retrieval::Corpus passages;
+    std::unique_ptr<task::MultihopEnvironment> environment;
     std::set<int32_t> stopIds;
     task::MultihopTask task;
 
@@ -87,14 +83,8 @@ struct StepPolicy::Impl {
 
     std::pair<std::string, std::vector<std::string>> retrieve(const std::string &subquery, int topK) const
     {
-        std::vector<data::RetrievedPassage> found;
-        std::vector<std::string> ids;
-        for (const retrieval::Hit &h : index->search(subquery, topK)) {
-            const retrieval::Passage *p = passages.find(h.id);
-            found.push_back({h.id, p ? p->title : std::string(), p ? p->text : std::string()});
-            ids.push_back(h.id);
-        }
-        return {"<retrieval>" + task::retrievalText(found) + "</retrieval>", ids};
+        task::EnvironmentReply reply = environment->retrieve(subquery, topK);
+        return {std::move(reply.text), std::move(reply.sources)};
     }
 
     void finishAction(Row &r, bool terminal, int maxActions)
@@ -241,10 +231,7 @@ struct StepPolicy::Impl {
 StepPolicy::StepPolicy(const PolicyOptions &options) : m_d(std::make_unique<Impl>())
 {
     m_d->options = options;
-    if (!std::filesystem::exists(options.index))
-        throw data::InputException({options.index, 0, "no such retrieval index (build one with `rwb retrieve index`)"});
-    m_d->index = std::make_unique<retrieval::Bm25Index>(options.index);
-    m_d->passages = m_d->index->passages();
+    m_d->environment = std::make_unique<task::MultihopEnvironment>(options.index, 2);
     m_d->tok = tokenizer::loadTokenizer(options.model);
     m_d->format = std::make_unique<tokenizer::PromptFormat>(tokenizer::PromptFormat::forModel(options.model, *m_d->tok));
     for (int32_t id : m_d->format->stopTokenIds(*m_d->tok))

@@ -51,6 +51,10 @@ void checkSampling(const std::vector<RowSampling> &rows)
             throw std::invalid_argument("batch decoder: temperature must be a finite number ≥ 0");
         if (!(s.topP > 0.0 && s.topP <= 1.0))
             throw std::invalid_argument("batch decoder: top_p must be in (0, 1]");
+        if (s.topK < 0)
+            throw std::invalid_argument("batch decoder: top_k must be ≥ 0");
+        if (!(s.minP >= 0.0 && s.minP <= 1.0))
+            throw std::invalid_argument("batch decoder: min_p must be in [0, 1]");
         if (s.topLogprobs < 0 || s.topLogprobs > kMaxTopLogprobs)
             throw std::invalid_argument("batch decoder: top_logprobs must be 0 to 20");
     }
@@ -107,6 +111,26 @@ struct BatchDecoder::Impl {
             int64_t id = 0;
             if (s.temperature <= 0.0) {
                 id = lp.argmax().item<int64_t>();
+            } else if (s.topK > 0 || s.minP > 0.0) {
+                // The filters in CausalLM::generate's order: top-k, min-p, then top-p.
+                torch::Tensor scaled = (logits[r] / s.temperature).clone(); // [V]
+                if (s.topK > 0 && s.topK < vocabLimit) {
+                    const torch::Tensor kth = std::get<0>(scaled.topk(s.topK)).narrow(0, s.topK - 1, 1);
+                    scaled.masked_fill_(scaled < kth, -INFINITY);
+                }
+                if (s.minP > 0.0) {
+                    const torch::Tensor probs = torch::softmax(scaled, 0);
+                    scaled.masked_fill_(probs < probs.max() * s.minP, -INFINITY);
+                }
+                const auto [sorted, order] = scaled.sort(/*dim=*/0, /*descending=*/true); // [V]
+                torch::Tensor probs = torch::softmax(sorted, 0);
+                if (s.topP < 1.0) {
+                    const torch::Tensor before = probs.cumsum(0) - probs;
+                    probs = probs.masked_fill(before > s.topP, 0.0f);
+                }
+                probs = probs.contiguous();
+                const int64_t k = drawIndex(probs.data_ptr<float>(), v, uniform(row.generator));
+                id = order[k].item<int64_t>();
             } else if (s.topP >= 1.0) {
                 const torch::Tensor probs = torch::softmax(logits[r] / s.temperature, 0).contiguous(); // [V]
                 id = drawIndex(probs.data_ptr<float>(), v, uniform(row.generator));
@@ -122,7 +146,9 @@ struct BatchDecoder::Impl {
             SampledToken t;
             t.row = row.handle;
             t.id = static_cast<int32_t>(id);
-            t.logProb = lp[id].item<float>();
+            t.logProb = s.logProbsAtTemperature && s.temperature > 0.0
+                            ? torch::log_softmax(logits[r] / s.temperature, 0)[id].item<float>()
+                            : lp[id].item<float>();
             if (s.topLogprobs > 0) {
                 const int k = std::min(s.topLogprobs, maxTop);
                 const torch::Tensor rowValues = topValues[r].contiguous(); // [k]

@@ -17,8 +17,14 @@ class CausalLM;
 struct RowSampling {
     double temperature = 0.0; // 0: greedy (the most likely token)
     double topP = 1.0;        // nucleus sampling: the smallest set of tokens holding top_p
+    int topK = 0;             // > 0: only the k most likely tokens
+    double minP = 0.0;        // > 0: only tokens with p ≥ min_p · p_max
     uint64_t seed = 0;        // the row's own random stream (unused when greedy)
     int topLogprobs = 0;      // alternatives reported with each token (0 to 20)
+    // The sampled token's log-probability under softmax(logits / temperature) (what GRPO's
+    // trainer scores, CausalLM::generate's convention) instead of temperature 1 (see
+    // SampledToken). Greedy rows report temperature 1 either way.
+    bool logProbsAtTemperature = false;
 };
 
 struct TokenLogProb {

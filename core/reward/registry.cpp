@@ -2,9 +2,11 @@
 
 #include "data/extractionrecord.h"
 #include "data/legalquestion.h"
+#include "data/multihop.h"
 #include "reward/companyrewards.h"
 #include "reward/judgerewards.h"
 #include "reward/legalrewards.h"
+#include "reward/multihoprewards.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -55,6 +57,13 @@ const Registry &Registry::builtin()
                judged("likert_simple"), false, true});
         r.add({"likert_reference", legal, "an LLM judge's 1–10 rating against the reference answer, (r − 1) / 9",
                judged("likert_reference"), false, true});
+        const std::string multihop(data::kMultihopTask);
+        r.add({"answer_f1", multihop, "F1 of the answer's tokens against the gold answer's (the fourth paper's outcome reward)",
+               [](const RewardOptions &) { return std::make_unique<AnswerF1Reward>(); }});
+        r.add({"answer_em", multihop, "1 when the answer equals the gold answer after normalization",
+               [](const RewardOptions &) { return std::make_unique<AnswerEmReward>(); }});
+        r.add({"step_format", multihop, "1 when the completion follows the step format through a retrieval to an <answer>",
+               [](const RewardOptions &) { return std::make_unique<StepFormatReward>(); }});
         return r;
     }();
     return registry;

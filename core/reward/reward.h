@@ -40,6 +40,12 @@ enum class Reason {
     FormatBroken,      // non_hallucination: the format does not hold → 0
     CitationsCompared, // citation_f1: the cited set against the gold set
     SemanticCompared,  // semantic: max(0, cosine(answer, reference answer))
+    // multi-hop QA (multihoprewards.h)
+    AnswerF1,          // answer_f1: F1 of the answer's tokens against the gold's
+    AnswerEm,          // answer_em: the answer equals the gold (1) or not (0)
+    NoAnswer,          // answer_f1 / answer_em: no <answer> block → 0
+    StepFormatOk,      // step_format: the step format through ≥ 1 hop to an answer → 1
+    StepFormatBad,     // step_format: see Explanation::formatName → 0
     // judge rewards (judgerewards.h)
     JudgeVerdict,      // the judge's verdict(s) gave the value (Explanation::decisions)
     JudgeFailed,       // a call failed or its reply did not parse: None
@@ -113,9 +119,12 @@ struct Explanation {
     std::vector<int64_t> cited;         // the cited set, in order of first citation
     std::vector<int64_t> goldCodes;     // the gold law codes
     std::vector<int64_t> retrievedCodes; // the law codes in the prompt
-    double precision = 0.0;             // citation_f1
-    double recall = 0.0;                // citation_f1
+    double precision = 0.0;             // citation_f1, answer_f1
+    double recall = 0.0;                // citation_f1, answer_f1
     std::string embedder;               // semantic: the embedding backend's name
+
+    // multi-hop QA: precision / recall above for answer_f1; formatName for step_format's problem
+    int hops = 0;                       // step_format: complete retrieval hops
 
     // judge rewards: every call made for this completion, in order
     std::vector<JudgeDecision> decisions;

@@ -1,8 +1,13 @@
 #include "task/multihoptask.h"
 
+#include "data/jsonl.h"
+#include "retrieval/bm25index.h"
+#include "retrieval/corpus.h"
 #include "tokenizer/promptformat.h"
 
 #include <nlohmann/json.hpp>
+
+#include <filesystem>
 
 namespace rwb::task {
 
@@ -167,6 +172,64 @@ std::vector<TextSpan> MultihopTask::environmentSpans(std::string_view text) cons
         out.push_back({b, end});
         at = end;
     }
+}
+
+struct MultihopEnvironment::Impl {
+    std::unique_ptr<retrieval::Bm25Index> index;
+    retrieval::Corpus passages;
+    int topK = 2;
+};
+
+MultihopEnvironment::MultihopEnvironment(const std::string &indexPath, int topK) : m_d(std::make_unique<Impl>())
+{
+    if (!std::filesystem::exists(indexPath))
+        throw data::InputException({indexPath, 0, "no such retrieval index (build one with `rwb retrieve index`)"});
+    if (topK < 1)
+        throw data::InputException({indexPath, 0, "top_k must be ≥ 1"});
+    m_d->index = std::make_unique<retrieval::Bm25Index>(indexPath);
+    m_d->passages = m_d->index->passages();
+    m_d->topK = topK;
+}
+
+MultihopEnvironment::~MultihopEnvironment() = default;
+
+const std::vector<std::string> &MultihopEnvironment::pauses() const
+{
+    static const std::vector<std::string> tags{"</subquery>"};
+    return tags;
+}
+
+EnvironmentReply MultihopEnvironment::retrieve(const std::string &subquery, int topK) const
+{
+    EnvironmentReply reply;
+    std::vector<data::RetrievedPassage> found;
+    for (const retrieval::Hit &h : m_d->index->search(subquery, topK)) {
+        const retrieval::Passage *p = m_d->passages.find(h.id);
+        found.push_back({h.id, p ? p->title : std::string(), p ? p->text : std::string()});
+        reply.sources.push_back(h.id);
+    }
+    reply.text = "<retrieval>" + retrievalText(found) + "</retrieval>";
+    return reply;
+}
+
+EnvironmentReply MultihopEnvironment::respond(const Example &, std::string_view completion) const
+{
+    static constexpr std::string_view open = "<subquery>", close = "</subquery>";
+    std::string_view text = completion;
+    if (text.size() >= close.size() && text.substr(text.size() - close.size()) == close)
+        text.remove_suffix(close.size());
+    const size_t b = text.rfind(open);
+    return retrieve(std::string(b == std::string_view::npos ? std::string_view() : text.substr(b + open.size())),
+                    m_d->topK);
+}
+
+std::unique_ptr<Environment> MultihopTask::environment(const EnvironmentOptions &options) const
+{
+    if (options.index.empty())
+        throw data::InputException({options.source, 0,
+                                    "retrieval_index: none given, and the multihop task retrieves while it answers "
+                                    "(build an index of the knowledge base with `rwb retrieve index`)"});
+    return std::make_unique<MultihopEnvironment>(options.index, options.topK);
 }
 
 std::unique_ptr<Completion> MultihopTask::parse(const Example &example, std::string completion, bool) const

@@ -11,6 +11,7 @@
 // answer form), the share of completions in format, and the mean number of hops.
 
 #include "data/multihop.h"
+#include "task/environment.h"
 #include "task/multihopformat.h"
 #include "task/task.h"
 
@@ -56,6 +57,25 @@ std::string retrievalText(const std::vector<data::RetrievedPassage> &passages);
 std::string goldHopStep(const data::MultihopStep &step);
 std::string goldFinalStep(const data::MultihopQuestion &question);
 
+// The multi-hop task's environment: a rollout pauses at </subquery>, the sub-query (the
+// text of the last <subquery> block) goes to the BM25 index, and its top-k passages come
+// back as "<retrieval>" + retrievalText(passages) + "</retrieval>" — the same block the
+// SFT targets hold (with the gold chain's frozen retrievals).
+class MultihopEnvironment : public Environment {
+public:
+    // Throws data::InputException naming the file when it is missing or not an index.
+    MultihopEnvironment(const std::string &indexPath, int topK);
+    ~MultihopEnvironment() override;
+    const std::vector<std::string> &pauses() const override;
+    EnvironmentReply respond(const Example &example, std::string_view completion) const override;
+    // The reply to one sub-query with the `topK` best passages.
+    EnvironmentReply retrieve(const std::string &subquery, int topK) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_d;
+};
+
 class MultihopTask : public Task {
 public:
     std::string_view name() const override;
@@ -72,6 +92,10 @@ public:
     std::string sftTarget(const Example &example, bool thinking) const override;
     // The <retrieval> blocks, tags included: the environment writes them.
     std::vector<TextSpan> environmentSpans(std::string_view completion) const override;
+    // The retriever (MultihopEnvironment). Throws data::InputException naming the
+    // options' source and "retrieval_index" when none is given, and the file when it is
+    // not an index.
+    std::unique_ptr<Environment> environment(const EnvironmentOptions &options) const override;
     std::unique_ptr<Completion> parse(const Example &example, std::string completion, bool thinking) const override;
     // em, f1, format, hops (mean hops of the completions). Right: exact match.
     std::unique_ptr<MetricSet> metrics() const override;

@@ -32,6 +32,9 @@ struct Rubric;
 
 namespace rwb::task {
 
+class Environment;
+struct EnvironmentOptions;
+
 // One dataset record, read and prepared once: what the prompt is built from, the gold,
 // and whatever the task's rewards precompute. Shared by every completion scored against
 // it (a GRPO group shares one).
@@ -143,6 +146,11 @@ public:
         (void)completion;
         return {};
     }
+    // The environment a rollout of this task runs in (task/environment.h), or null for a
+    // task whose completions the policy writes alone (the default). Throws
+    // data::InputException naming the option when `options` do not give what the task's
+    // environment needs (a multi-step task without a retrieval index).
+    virtual std::unique_ptr<Environment> environment(const EnvironmentOptions &options) const;
     // Parses a completion of `example`.
     virtual std::unique_ptr<Completion> parse(const Example &example, std::string completion, bool thinking) const = 0;
     // A new, empty accumulator of the task's evaluation metrics.

@@ -5,6 +5,7 @@
 #include "task/catalog.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
+#include "train/environmentrollout.h"
 
 #include <algorithm>
 #include <chrono>
@@ -39,12 +40,17 @@ EvaluationResult runEvaluation(const EvaluationOptions &options, const task::Cat
         lm->loadAdapter(options.adapter);
 
     const bool thinking = options.thinking;
-    model::SamplingOptions so;
+    const std::unique_ptr<task::Environment> environment = task.environment(options.environment);
+    RolloutOptions rollout;
+    model::SamplingOptions &so = rollout.sampling;
     so.temperature = 0.0;
     so.maxNewTokens = options.maxNewTokens > 0 ? options.maxNewTokens : (thinking ? 256 : 48);
     so.stopTokens = format.stopTokenIds(*tokenizer);
     so.padToken = tokenizer->padId().value_or(tokenizer->eosId().value_or(0));
     so.vocabLimit = tokenizer->vocabSize();
+    rollout.environment = environment.get();
+    rollout.maxTurns = options.environment.maxTurns;
+    rollout.maxTurnTokens = options.environment.maxTurnTokens;
 
     std::ofstream out;
     const std::string &outputPath = options.output;
@@ -62,16 +68,17 @@ EvaluationResult runEvaluation(const EvaluationOptions &options, const task::Cat
     for (size_t from = 0; from < records.size(); from += batch) {
         const size_t to = std::min(records.size(), from + batch);
         std::vector<std::vector<int32_t>> prompts;
-        for (size_t i = from; i < to; ++i)
-            prompts.push_back(tokenizer->encode(task.prompt(*records[i].example, format, thinking)));
-        const model::Generation g = lm->generate(prompts, 1, so);
+        std::vector<const task::Example *> examples;
         for (size_t i = from; i < to; ++i) {
-            std::vector<int32_t> ids = g.tokens[i - from];
-            outputTokens += static_cast<double>(ids.size());
-            if (!ids.empty() && !g.truncated[i - from])
-                ids.pop_back();
+            prompts.push_back(tokenizer->encode(task.prompt(*records[i].example, format, thinking)));
+            examples.push_back(records[i].example.get());
+        }
+        std::vector<RolloutRow> rows = generateRollouts(*lm, *tokenizer, examples, prompts, 1, rollout);
+        for (size_t i = from; i < to; ++i) {
+            RolloutRow &row = rows[i - from];
+            outputTokens += static_cast<double>(row.policyTokens);
             const task::Example &example = *records[i].example;
-            const auto parsed = task.parse(example, tokenizer->decode(ids, /*skipSpecial=*/true), thinking);
+            const auto parsed = task.parse(example, std::move(row.text), thinking);
             metrics->add(example, *parsed);
             if (out.is_open())
                 out << task.predictionLine(example, parsed->text()) << '\n';

@@ -5,6 +5,8 @@
 // completion parsed by the task and scored with the task's metrics. `rwb eval run` and the
 // workbench's evaluation job both call runEvaluation(). No libtorch in this header.
 
+#include "task/environment.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -32,6 +34,9 @@ struct EvaluationOptions {
     std::string dtype = "auto";
     std::string device = "auto";
     int threads = 0;
+    // A multi-step task's environment (its retrieval index; task/environment.h);
+    // maxNewTokens then counts the policy's tokens only.
+    task::EnvironmentOptions environment;
 };
 
 struct EvaluationProgress {

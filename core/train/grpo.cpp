@@ -19,7 +19,8 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     const data::ConfigReader r(
         json, source,
         {"model", "init_adapter", "train_data", "eval_data", "reward_config", "store", "output", "run_name",
-         "num_generations", "prompts_per_step", "temperature", "top_p", "top_k", "max_completion_length", "lora",
+         "num_generations", "prompts_per_step", "temperature", "top_p", "top_k", "max_completion_length",
+         "retrieval_index", "eval_retrieval_index", "retrieval_top_k", "max_turns", "max_turn_tokens", "lora",
          "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "learning_rate", "weight_decay",
          "max_grad_norm", "schedule", "warmup_ratio", "max_steps", "micro_batch", "loss_type", "scale_rewards",
          "epsilon", "epsilon_high", "beta", "num_iterations", "mask_truncated_completions", "overlong_penalty",
@@ -41,6 +42,12 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     c.topP = r.number("top_p", c.topP, 0.0001, 1);
     c.topK = r.integer("top_k", c.topK, 0, 1 << 30);
     c.maxNewTokens = r.integer("max_completion_length", c.maxNewTokens, 1, 1 << 20);
+    c.environment.source = source;
+    c.environment.index = r.path("retrieval_index", false);
+    c.evalRetrievalIndex = r.path("eval_retrieval_index", false);
+    c.environment.topK = r.integer("retrieval_top_k", c.environment.topK, 1, 1000);
+    c.environment.maxTurns = r.integer("max_turns", c.environment.maxTurns, 0, 1000);
+    c.environment.maxTurnTokens = r.integer("max_turn_tokens", c.environment.maxTurnTokens, 0, 1 << 20);
     c.lora = r.boolean("lora", c.lora);
     c.loraOptions = readLoraOptions(r, c.loraOptions);
     c.learningRate = r.number("learning_rate", c.learningRate, 0, 10);
@@ -105,6 +112,13 @@ std::string toJson(const GrpoConfig &c)
     j["top_p"] = c.topP;
     j["top_k"] = c.topK;
     j["max_completion_length"] = c.maxNewTokens;
+    if (!c.environment.index.empty())
+        j["retrieval_index"] = c.environment.index;
+    if (!c.evalRetrievalIndex.empty())
+        j["eval_retrieval_index"] = c.evalRetrievalIndex;
+    j["retrieval_top_k"] = c.environment.topK;
+    j["max_turns"] = c.environment.maxTurns;
+    j["max_turn_tokens"] = c.environment.maxTurnTokens;
     j["lora"] = c.lora;
     j["lora_r"] = c.loraOptions.rank;
     j["lora_alpha"] = c.loraOptions.alpha;

@@ -8,6 +8,7 @@
 // store (docs/store.md).
 
 #include "model/causallm.h"
+#include "task/environment.h"
 
 #include <cstdint>
 #include <string>
@@ -43,7 +44,13 @@ struct GrpoConfig {
     double temperature = 1.0;
     double topP = 1.0;
     int topK = 0;
-    int maxNewTokens = 64;    // the completion limit (a completion that reaches it is truncated)
+    int maxNewTokens = 64;    // the completion limit (a completion that reaches it is truncated);
+                              // the policy's tokens only: a multi-step task's retrievals do not count
+
+    // ---- the environment of a multi-step task (task/environment.h): ignored by tasks without one
+    task::EnvironmentOptions environment; // retrieval_index, retrieval_top_k, max_turns, max_turn_tokens
+    std::string evalRetrievalIndex;       // eval_data's index when its questions are about another
+                                          // knowledge base; "" = retrieval_index
 
     // ---- optimisation
     bool lora = true;

@@ -47,7 +47,7 @@ Metrics Trainer::stepMetrics(const SampledStep &step, const UpdateResult &u) con
             const Sample &s = samples[g * G + static_cast<size_t>(j)];
             gr.push_back(s.reward);
             all.push_back(s.reward);
-            lengths.push_back(static_cast<double>(s.tokens.size()));
+            lengths.push_back(static_cast<double>(s.policyTokens));
             clipped += s.truncated ? 1.0 : 0.0;
             for (size_t k = 0; k < m_reward->size(); ++k)
                 perComponent[k].push_back(s.components[k]);

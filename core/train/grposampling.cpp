@@ -6,6 +6,7 @@
 
 #include "tokenizer/tokenizer.h"
 #include "train/dynamicsampling.h"
+#include "train/environmentrollout.h"
 #include "util/rng.h"
 
 namespace rwb::train::grpo {
@@ -28,26 +29,39 @@ size_t PromptOrder::at(uint64_t position)
 std::vector<Sample> Trainer::sampleGroups(int stepIndex, int round, const std::vector<size_t> &items)
 {
     std::vector<std::vector<int32_t>> prompts;
-    for (size_t i : items)
+    std::vector<const task::Example *> examples;
+    for (size_t i : items) {
         prompts.push_back(m_train[i].promptIds);
-    model::SamplingOptions so = m_sampling;
-    so.seed = streamSeed(c.seed, kSampling, static_cast<uint64_t>(stepIndex) * 64 + static_cast<uint64_t>(round));
+        examples.push_back(m_train[i].example.get());
+    }
+    RolloutOptions ro = rolloutOptions();
+    ro.sampling.seed = streamSeed(c.seed, kSampling, static_cast<uint64_t>(stepIndex) * 64 + static_cast<uint64_t>(round));
     m_lm->internals().module->eval();
-    const model::Generation g = m_lm->generate(prompts, c.groupSize, so);
-    std::vector<Sample> out(g.tokens.size());
+    std::vector<RolloutRow> rows = generateRollouts(*m_lm, *m_tok, examples, prompts, c.groupSize, ro);
+    std::vector<Sample> out(rows.size());
     for (size_t r = 0; r < out.size(); ++r) {
         Sample &s = out[r];
+        RolloutRow &row = rows[r];
         s.item = items[r / static_cast<size_t>(c.groupSize)];
-        s.tokens = g.tokens[r];
-        s.samplingLogProbs = g.logProbs[r];
-        s.truncated = g.truncated[r];
-        std::vector<int32_t> text = s.tokens;
-        if (!text.empty() && !s.truncated)
-            text.pop_back();
-        s.decoded = m_tok->decode(text, /*skipSpecial=*/true);
+        s.tokens = std::move(row.tokens);
+        s.samplingLogProbs = std::move(row.logProbs);
+        s.fromEnvironment = std::move(row.fromEnvironment);
+        s.policyTokens = row.policyTokens;
+        s.truncated = row.truncated;
+        s.decoded = std::move(row.text);
         m_tokensThisRun += static_cast<double>(m_train[s.item].promptIds.size() + s.tokens.size());
     }
     return out;
+}
+
+RolloutOptions Trainer::rolloutOptions(bool evaluation) const
+{
+    RolloutOptions ro;
+    ro.sampling = m_sampling;
+    ro.environment = evaluation && m_evalEnv ? m_evalEnv.get() : m_env.get();
+    ro.maxTurns = c.environment.maxTurns;
+    ro.maxTurnTokens = c.environment.maxTurnTokens;
+    return ro;
 }
 
 SampledStep Trainer::sample(int stepIndex)

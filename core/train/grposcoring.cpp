@@ -34,7 +34,7 @@ void Trainer::score(std::vector<Sample> &samples) const
     if (c.overlongPenalty) {
         std::vector<double> lengths;
         for (const Sample &s : samples)
-            lengths.push_back(static_cast<double>(s.tokens.size()));
+            lengths.push_back(static_cast<double>(s.policyTokens));
         const torch::Tensor p = overlongPenalty(torch::tensor(lengths, torch::kFloat64), c.maxNewTokens, c.overlongCache);
         for (size_t i = 0; i < samples.size(); ++i) {
             samples[i].overlong = p[static_cast<int64_t>(i)].item<double>();
@@ -46,9 +46,9 @@ void Trainer::score(std::vector<Sample> &samples) const
 Metrics Trainer::evaluate(int stepIndex)
 {
     const auto t0 = Clock::now();
-    model::SamplingOptions so = m_sampling;
-    so.temperature = 0.0;
-    so.maxNewTokens = c.evalMaxNewTokens > 0 ? c.evalMaxNewTokens : c.maxNewTokens;
+    RolloutOptions ro = rolloutOptions(/*evaluation=*/true);
+    ro.sampling.temperature = 0.0;
+    ro.sampling.maxNewTokens = c.evalMaxNewTokens > 0 ? c.evalMaxNewTokens : c.maxNewTokens;
     m_lm->internals().module->eval();
     const std::unique_ptr<task::MetricSet> metrics = m_task->metrics();
     std::vector<store::EvalPrediction> predictions;
@@ -58,20 +58,18 @@ Metrics Trainer::evaluate(int stepIndex)
     for (size_t from = 0; from < m_eval.size(); from += static_cast<size_t>(c.evalBatch)) {
         const size_t to = std::min(m_eval.size(), from + static_cast<size_t>(c.evalBatch));
         std::vector<std::vector<int32_t>> prompts;
-        for (size_t i = from; i < to; ++i)
-            prompts.push_back(m_eval[i].promptIds);
-        const model::Generation g = m_lm->generate(prompts, 1, so);
-        std::vector<std::unique_ptr<task::Completion>> parsed;
         std::vector<const task::Example *> examples;
+        for (size_t i = from; i < to; ++i) {
+            prompts.push_back(m_eval[i].promptIds);
+            examples.push_back(m_eval[i].example.get());
+        }
+        std::vector<RolloutRow> rows = generateRollouts(*m_lm, *m_tok, examples, prompts, 1, ro);
+        std::vector<std::unique_ptr<task::Completion>> parsed;
         std::vector<const task::Completion *> completions;
         for (size_t i = from; i < to; ++i) {
-            std::vector<int32_t> ids = g.tokens[i - from];
-            outputTokens += static_cast<double>(ids.size());
-            if (!ids.empty() && !g.truncated[i - from])
-                ids.pop_back();
-            const task::Example &example = *m_eval[i].example;
-            parsed.push_back(m_task->parse(example, m_tok->decode(ids, true), m_thinking));
-            examples.push_back(&example);
+            RolloutRow &row = rows[i - from];
+            outputTokens += static_cast<double>(row.policyTokens);
+            parsed.push_back(m_task->parse(*examples[i - from], std::move(row.text), m_thinking));
             completions.push_back(parsed.back().get());
         }
         std::vector<std::vector<double>> components;

@@ -98,6 +98,12 @@ void Trainer::setUp()
     }
     m_task = &m_catalog.get(rc.task, c.rewardConfig, "task");
     m_thinking = rc.thinking;
+    m_env = m_task->environment(c.environment);
+    if (m_env && !c.evalRetrievalIndex.empty() && !c.evalData.empty()) {
+        task::EnvironmentOptions eval = c.environment;
+        eval.index = c.evalRetrievalIndex;
+        m_evalEnv = m_task->environment(eval);
+    }
     m_reward = std::make_unique<reward::CompositeReward>(rc, c.rewardConfig, registry);
     for (const reward::RewardComponent &component : rc.components)
         if (const reward::Registry::Entry *e = registry.find(component.reward); e && e->needsJudge)

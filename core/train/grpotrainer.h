@@ -16,9 +16,11 @@
 #include "model/precision.h"
 #include "reward/compositereward.h"
 #include "store/storetypes.h"
+#include "task/environment.h"
 #include "task/task.h"
 #include "tokenizer/promptformat.h"
 #include "train/advantages.h"
+#include "train/environmentrollout.h"
 #include "train/grpo.h"
 #include "train/grpoloss.h"
 #include "train/policygradient.h"
@@ -82,8 +84,10 @@ struct Item {
 // One sampled completion and what the task and the rewards made of it.
 struct Sample {
     size_t item = 0;
-    std::vector<int32_t> tokens; // with the stop token when it stopped
+    std::vector<int32_t> tokens; // with the stop token when it stopped; a multi-step task's retrievals included
     std::vector<float> samplingLogProbs;
+    std::vector<uint8_t> fromEnvironment; // per token: 1 where the environment wrote it (no loss); empty: none
+    int policyTokens = 0;        // tokens the policy sampled (what max_completion_length limits)
     bool truncated = false;
     std::string decoded; // the completion's text, without the stop token (until parsed)
     std::unique_ptr<task::Completion> parsed; // what the task made of it
@@ -138,6 +142,8 @@ private:
     // grposampling.cpp
     SampledStep sample(int stepIndex);
     std::vector<Sample> sampleGroups(int stepIndex, int round, const std::vector<size_t> &items);
+    // The run's sampling with its task's environment (train/environmentrollout.h).
+    RolloutOptions rolloutOptions(bool evaluation = false) const;
     // grposcoring.cpp
     // Parses every sample (its decoded text moves into `parsed`) and scores it.
     void score(std::vector<Sample> &samples) const;
@@ -160,6 +166,8 @@ private:
     engine::EventSink &m_sink;
 
     const task::Task *m_task = nullptr;
+    std::unique_ptr<task::Environment> m_env;     // a multi-step task's; null for others
+    std::unique_ptr<task::Environment> m_evalEnv; // eval_data's, when eval_retrieval_index names another
     std::unique_ptr<tokenizer::Tokenizer> m_tok;
     tokenizer::PromptFormat m_format;
     std::unique_ptr<reward::CompositeReward> m_reward;

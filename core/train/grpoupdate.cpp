@@ -67,6 +67,8 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
         if (r % static_cast<size_t>(G) == 0)
             batch.groupPrompts.push_back(m_train[s.item].promptIds);
         batch.completions.push_back(s.tokens);
+        if (m_env)
+            batch.environment.push_back(s.fromEnvironment);
         if (c.maskTruncated)
             batch.masked.push_back(s.truncated);
         width = std::max<int64_t>(width, static_cast<int64_t>(s.tokens.size()));

@@ -2,6 +2,7 @@
 
 #include "train/trainingcommon.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -54,11 +55,21 @@ double policyLossBackward(model::CausalLmInternals &d, const PolicyBatch &batch,
                 batch.advantages.size(), " advantages");
     TORCH_CHECK(o.microRows >= o.groupSize && o.microRows % o.groupSize == 0,
                 "policyLossBackward: micro-batches of ", o.microRows, " rows are not whole groups of ", o.groupSize);
+    TORCH_CHECK(batch.environment.empty() || static_cast<int64_t>(batch.environment.size()) == R,
+                "policyLossBackward: ", batch.environment.size(), " environment masks for ", R, " rows");
     const auto isMasked = [&](size_t r) { return !batch.masked.empty() && batch.masked[r]; };
+    const auto environmentTokens = [&](size_t r) {
+        if (batch.environment.empty())
+            return 0.0;
+        const std::vector<uint8_t> &e = batch.environment[r];
+        TORCH_CHECK(e.empty() || e.size() == batch.completions[r].size(), "policyLossBackward: row ", r, " has ",
+                    batch.completions[r].size(), " tokens but ", e.size(), " environment marks");
+        return static_cast<double>(std::count(e.begin(), e.end(), uint8_t{1}));
+    };
     double activeTokens = 0.0;
     for (size_t r = 0; r < batch.completions.size(); ++r)
         if (!isMasked(r))
-            activeTokens += static_cast<double>(batch.completions[r].size());
+            activeTokens += static_cast<double>(batch.completions[r].size()) - environmentTokens(r);
     GrpoLossOptions lo = o.loss;
     lo.dapoGlobalTokens = std::max(1.0, activeTokens);
     const int64_t micro = (R + o.microRows - 1) / o.microRows;
@@ -86,6 +97,17 @@ double policyLossBackward(model::CausalLmInternals &d, const PolicyBatch &batch,
             for (int64_t r = from; r < to; ++r)
                 keep.push_back(isMasked(static_cast<size_t>(r)) ? 0.0 : 1.0);
             mask = mask * torch::tensor(keep, torch::kFloat64).to(mask.options()).unsqueeze(1);
+        }
+        if (!batch.environment.empty()) {
+            // The policy's tokens only: 0 where the environment wrote the token.
+            std::vector<double> policy(static_cast<size_t>((to - from) * w), 1.0);
+            for (int64_t r = from; r < to; ++r) {
+                const std::vector<uint8_t> &e = batch.environment[static_cast<size_t>(r)];
+                for (size_t t = 0; t < e.size() && static_cast<int64_t>(t) < w; ++t)
+                    if (e[t])
+                        policy[static_cast<size_t>((r - from) * w) + t] = 0.0;
+            }
+            mask = mask * torch::tensor(policy, torch::kFloat64).view({to - from, w}).to(mask.options());
         }
         in.mask = mask;
         if (mb.rows.entropy.defined())

@@ -27,6 +27,10 @@ struct PolicyBatch {
     std::vector<std::vector<int32_t>> completions;  // [R = B·G], each non-empty
     std::vector<double> advantages;                 // [R]
     std::vector<bool> masked;                       // [R] rows without gradient (truncated, when masked); may be empty
+    // [R] per token of each completion: 1 where the environment wrote it (a multi-step
+    // task's retrievals): no loss, no gradient, not counted among the active tokens. May
+    // be empty (no environment); a row's may be empty (none of its tokens).
+    std::vector<std::vector<uint8_t>> environment;
     torch::Tensor oldLogProbs;                      // [R, ≥ T] μ > 1: the sampling policy's; undefined: new.detach()
     torch::Tensor refLogProbs;                      // [R, ≥ T] β > 0: the reference policy's
 };
