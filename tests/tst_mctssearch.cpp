@@ -459,7 +459,7 @@ void TestMctsSearch::grpoTrainsOnMultihop()
             QFAIL("a multihop run without an index started");
         } catch (const data::InputException &ex) {
             QCOMPARE(ex.error().file, std::string("grpo_mh.json"));
-            QVERIFY2(ex.error().reason.rfind("retrieval_index:", 0) == 0, ex.what());
+            QVERIFY2(ex.error().reason.rfind("retrieval_index", 0) == 0, ex.what());
         }
     }
     c.environment.index = (d + "/index.sqlite").toStdString();

@@ -2646,6 +2646,46 @@ The change is stored with its step and marked on the curves.</source>
             <translation>任意: 適合率 / 再現率 / F1 で評価する抽出タスクの JSONL</translation>
         </message>
         <message>
+            <source>Retrieval index</source>
+            <translation>検索インデックス</translation>
+        </message>
+        <message>
+            <source>A multi-step task&apos;s index (rwb retrieve index): the model retrieves from it at every &lt;/subquery&gt;; ignored by other tasks</source>
+            <translation>多段タスクのインデックス(rwb retrieve index): モデルは &lt;/subquery&gt; のたびにここから検索する。他のタスクでは使わない</translation>
+        </message>
+        <message>
+            <source>Validation retrieval index</source>
+            <translation>検証用検索インデックス</translation>
+        </message>
+        <message>
+            <source>Optional: the index the validation questions are answered from, when they are about another knowledge base</source>
+            <translation>任意: 検証用の質問が別の知識ベースについてのものであるとき、その回答に使うインデックス</translation>
+        </message>
+        <message>
+            <source>Passages per retrieval</source>
+            <translation>検索あたりのパッセージ数</translation>
+        </message>
+        <message>
+            <source>A multi-step task&apos;s retriever returns this many passages</source>
+            <translation>多段タスクの検索器が返すパッセージの数</translation>
+        </message>
+        <message>
+            <source>Max retrievals</source>
+            <translation>最大検索回数</translation>
+        </message>
+        <message>
+            <source>Retrievals per completion at most; the next one ends it, truncated</source>
+            <translation>出力あたりの検索回数の上限。次の検索で出力は打ち切られる</translation>
+        </message>
+        <message>
+            <source>Max tokens per step</source>
+            <translation>ステップあたりの最大トークン数</translation>
+        </message>
+        <message>
+            <source>The model&apos;s tokens in one stretch at most (to the first retrieval, between two, after the last); more end the completion (0: no limit)</source>
+            <translation>モデルが続けて書くトークン数の上限(最初の検索まで、検索と検索の間、最後の検索の後)。超えると出力は終わる(0: 上限なし)</translation>
+        </message>
+        <message>
             <source>Reward config</source>
             <translation>報酬設定</translation>
         </message>

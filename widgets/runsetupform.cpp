@@ -62,12 +62,17 @@ const FieldSpec kFields[] = {
     {"store", Kind::File, DataGroup},
     {"output", Kind::Folder, DataGroup},
     {"run_name", Kind::Text, DataGroup},
+    {"retrieval_index", Kind::File, DataGroup},
+    {"eval_retrieval_index", Kind::File, DataGroup},
     {"num_generations", Kind::Integer, SamplingGroup},
     {"prompts_per_step", Kind::Integer, SamplingGroup},
     {"temperature", Kind::Number, SamplingGroup},
     {"top_p", Kind::Number, SamplingGroup},
     {"top_k", Kind::Integer, SamplingGroup},
     {"max_completion_length", Kind::Integer, SamplingGroup},
+    {"retrieval_top_k", Kind::Integer, SamplingGroup},
+    {"max_turns", Kind::Integer, SamplingGroup},
+    {"max_turn_tokens", Kind::Integer, SamplingGroup},
     {"dynamic_sampling", Kind::Boolean, SamplingGroup},
     {"max_sampling_rounds", Kind::Integer, SamplingGroup},
     {"lora", Kind::Boolean, OptimizationGroup},
@@ -357,12 +362,17 @@ void RunSetupForm::retranslate()
         {"store", {tr("Run store"), tr("The SQLite run store; the workspace's runs.sqlite")}},
         {"output", {tr("Output folder"), tr("Checkpoints and the final adapter")}},
         {"run_name", {tr("Run name"), tr("Empty: the output folder's name")}},
+        {"retrieval_index", {tr("Retrieval index"), tr("A multi-step task's index (rwb retrieve index): the model retrieves from it at every </subquery>; ignored by other tasks")}},
+        {"eval_retrieval_index", {tr("Validation retrieval index"), tr("Optional: the index the validation questions are answered from, when they are about another knowledge base")}},
         {"num_generations", {tr("Generations per prompt (G)"), tr("Completions sampled for each prompt; one group")}},
         {"prompts_per_step", {tr("Prompts per step (B)"), tr("8 × 8 = the paper's 64 completions per step")}},
         {"temperature", {tr("Temperature"), tr("Sampling temperature")}},
         {"top_p", {tr("Top-p"), tr("Nucleus sampling: the smallest set of tokens with this much probability")}},
         {"top_k", {tr("Top-k"), tr("0: off")}},
         {"max_completion_length", {tr("Max completion tokens"), tr("A completion that reaches it is truncated")}},
+        {"retrieval_top_k", {tr("Passages per retrieval"), tr("A multi-step task's retriever returns this many passages")}},
+        {"max_turns", {tr("Max retrievals"), tr("Retrievals per completion at most; the next one ends it, truncated")}},
+        {"max_turn_tokens", {tr("Max tokens per step"), tr("The model's tokens in one stretch at most (to the first retrieval, between two, after the last); more end the completion (0: no limit)")}},
         {"dynamic_sampling", {tr("Dynamic sampling"), tr("DAPO: drop groups whose rewards are all equal and sample more")}},
         {"max_sampling_rounds", {tr("Max sampling rounds"), tr("Generation rounds per step at most (dynamic sampling)")}},
         {"lora", {tr("LoRA"), tr("Train LoRA adapters; off: the whole model")}},
@@ -573,7 +583,7 @@ void RunSetupForm::applyPaperDefaults()
     QJsonObject j = defaultsJson();
     const QJsonObject current = json();
     for (const char *key : {"model", "init_adapter", "train_data", "eval_data", "reward_config", "store", "output",
-                            "run_name", "resume_from"}) {
+                            "run_name", "resume_from", "retrieval_index", "eval_retrieval_index"}) {
         j.remove(QLatin1String(key));
         if (current.contains(QLatin1String(key)))
             j.insert(QLatin1String(key), current.value(QLatin1String(key)));
@@ -687,7 +697,9 @@ QStringList RunSetupForm::check(QJsonObject json, QStringList *fields) const
     const std::map<QString, std::string> paths{
         {QStringLiteral("model"), parsed->model},           {QStringLiteral("train_data"), parsed->trainData},
         {QStringLiteral("eval_data"), parsed->evalData},     {QStringLiteral("reward_config"), parsed->rewardConfig},
-        {QStringLiteral("init_adapter"), parsed->initAdapter}, {QStringLiteral("resume_from"), parsed->resumeFrom}};
+        {QStringLiteral("init_adapter"), parsed->initAdapter}, {QStringLiteral("resume_from"), parsed->resumeFrom},
+        {QStringLiteral("retrieval_index"), parsed->environment.index},
+        {QStringLiteral("eval_retrieval_index"), parsed->evalRetrievalIndex}};
     auto resolved = [&](const char *key) { return QString::fromStdString(paths.at(QLatin1String(key))); };
     auto fresh = [&](const char *key) {
         return original.value(QLatin1String(key)).isString() && !fields->contains(QLatin1String(key));
@@ -699,7 +711,7 @@ QStringList RunSetupForm::check(QJsonObject json, QStringList *fields) const
             *fields << QStringLiteral("model");
         }
     }
-    for (const char *key : {"train_data", "eval_data", "reward_config"})
+    for (const char *key : {"train_data", "eval_data", "reward_config", "retrieval_index", "eval_retrieval_index"})
         if (fresh(key) && !QFileInfo(resolved(key)).isFile()) {
             problems << QStringLiteral("%1: %2").arg(QLatin1String(key), tr("%1: no such file").arg(resolved(key)));
             *fields << QLatin1String(key);

@@ -111,7 +111,7 @@ int evalRun(const std::vector<std::string> &argv)
     o.dtype = args.value("dtype", "auto");
     o.device = args.value("device", "auto");
     o.threads = static_cast<int>(args.number("threads", 0));
-    o.environment.source = "--retrieval-index";
+    o.environment.source = "rwb eval run";
     o.environment.index = args.value("retrieval-index");
     o.environment.topK = static_cast<int>(args.number("retrieval-top-k", 2));
     o.environment.maxTurns = static_cast<int>(args.number("max-turns", 6));

@@ -618,7 +618,10 @@ void MainWindow::evaluateDialog()
     rwb::train::GrpoConfig config;
     try {
         const rwb::store::RunStore store(m_storePath.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
-        config = rwb::train::parseGrpoConfig(store.run(m_runId).configJson, m_storePath.toStdString());
+        const rwb::store::RunInfo run = store.run(m_runId);
+        config = rwb::train::parseGrpoConfig(run.configJson, m_storePath.toStdString());
+        if (!run.task.empty())
+            options.task = run.task;
         checkpoints = store.checkpoints(m_runId);
     } catch (const std::exception &e) {
         notify(tr("Evaluate a checkpoint"), QString::fromUtf8(e.what()));
@@ -646,6 +649,10 @@ void MainWindow::evaluateDialog()
     options.data = config.evalData.empty() ? config.trainData : config.evalData;
     options.limit = config.evalLimit;
     options.maxNewTokens = config.maxNewTokens;
+    // A multi-step task answers from the index its evaluations used.
+    options.environment = config.environment;
+    if (!config.evalData.empty() && !config.evalRetrievalIndex.empty())
+        options.environment.index = config.evalRetrievalIndex;
     options.output = QDir(dir).filePath(QStringLiteral("predictions.jsonl")).toStdString();
     if (!m_jobs->evaluate(options)) {
         notify(tr("Evaluate a checkpoint"), tr("Another background job is running."));

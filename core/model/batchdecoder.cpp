@@ -122,15 +122,17 @@ struct BatchDecoder::Impl {
                     const torch::Tensor probs = torch::softmax(scaled, 0);
                     scaled.masked_fill_(probs < probs.max() * s.minP, -INFINITY);
                 }
-                const auto [sorted, order] = scaled.sort(/*dim=*/0, /*descending=*/true); // [V]
-                torch::Tensor probs = torch::softmax(sorted, 0);
-                if (s.topP < 1.0) {
+                if (s.topP >= 1.0) { // no sort needed
+                    const torch::Tensor probs = torch::softmax(scaled, 0).contiguous();
+                    id = drawIndex(probs.data_ptr<float>(), v, uniform(row.generator));
+                } else {
+                    const auto [sorted, order] = scaled.sort(/*dim=*/0, /*descending=*/true); // [V]
+                    torch::Tensor probs = torch::softmax(sorted, 0);
                     const torch::Tensor before = probs.cumsum(0) - probs;
-                    probs = probs.masked_fill(before > s.topP, 0.0f);
+                    probs = probs.masked_fill(before > s.topP, 0.0f).contiguous();
+                    const int64_t k = drawIndex(probs.data_ptr<float>(), v, uniform(row.generator));
+                    id = order[k].item<int64_t>();
                 }
-                probs = probs.contiguous();
-                const int64_t k = drawIndex(probs.data_ptr<float>(), v, uniform(row.generator));
-                id = order[k].item<int64_t>();
             } else if (s.topP >= 1.0) {
                 const torch::Tensor probs = torch::softmax(logits[r] / s.temperature, 0).contiguous(); // [V]
                 id = drawIndex(probs.data_ptr<float>(), v, uniform(row.generator));

@@ -18,13 +18,13 @@ namespace rwb::task {
 
 class Example;
 
-// How a run configures its tasks' environments (the GRPO config's and `rwb eval run`'s
-// "environment" object).
+// How a run configures its tasks' environments (the GRPO config's retrieval_index,
+// retrieval_top_k, max_turns, max_turn_tokens; `rwb eval run`'s flags of those names).
 struct EnvironmentOptions {
     std::string index;     // the retrieval index (`rwb retrieve index`); "" = none given
     int topK = 2;          // passages per retrieval
     int maxTurns = 6;      // environment turns per rollout at most; the next pause ends the rollout
-    int maxTurnTokens = 0; // > 0: policy tokens between two turns at most; more end the rollout
+    int maxTurnTokens = 0; // > 0: policy tokens in one stretch (to the first turn, between two, after the last) at most; more end the rollout
     std::string source;    // where the options come from (a config file), for messages
 };
 

@@ -218,6 +218,9 @@ EnvironmentReply MultihopEnvironment::respond(const Example &, std::string_view 
     std::string_view text = completion;
     if (text.size() >= close.size() && text.substr(text.size() - close.size()) == close)
         text.remove_suffix(close.size());
+    // The current hop only: not a <subquery> quoted in an earlier retrieval's passages.
+    if (const size_t lastReply = text.rfind("</retrieval>"); lastReply != std::string_view::npos)
+        text.remove_prefix(lastReply + std::string_view("</retrieval>").size());
     const size_t b = text.rfind(open);
     return retrieve(std::string(b == std::string_view::npos ? std::string_view() : text.substr(b + open.size())),
                     m_d->topK);
@@ -227,7 +230,7 @@ std::unique_ptr<Environment> MultihopTask::environment(const EnvironmentOptions 
 {
     if (options.index.empty())
         throw data::InputException({options.source, 0,
-                                    "retrieval_index: none given, and the multihop task retrieves while it answers "
+                                    "retrieval_index (`--retrieval-index` for rwb eval run): none given, and the multihop task retrieves while it answers "
                                     "(build an index of the knowledge base with `rwb retrieve index`)"});
     return std::make_unique<MultihopEnvironment>(options.index, options.topK);
 }

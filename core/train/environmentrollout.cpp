@@ -149,7 +149,8 @@ private:
             }
             r.segment.push_back(t.id);
             if (paused(r)) {
-                if (r.out.turns >= m_o.maxTurns) {
+                // No reply the policy could not go on from: out of turns or of tokens.
+                if (r.out.turns >= m_o.maxTurns || r.out.policyTokens >= m_o.sampling.maxNewTokens) {
                     finish(r, true);
                     return;
                 }
@@ -169,12 +170,8 @@ private:
                 r.out.turns += 1;
                 m_stats.environmentTokens += static_cast<int64_t>(ids.size());
                 const auto g0 = Clock::now();
-                t = ids.empty() ? m_decoder.extend(r.handle, {}) : m_decoder.extend(r.handle, ids);
+                t = m_decoder.extend(r.handle, ids);
                 m_stats.generationSeconds += since(g0);
-                if (r.out.policyTokens >= m_o.sampling.maxNewTokens) {
-                    finish(r, true);
-                    return;
-                }
                 continue;
             }
             const int sinceTurn = static_cast<int>(r.segment.size());

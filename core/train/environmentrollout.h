@@ -7,9 +7,15 @@
 // and the row samples on from after it. No libtorch in this header.
 //
 // Limits: maxNewTokens counts the policy's tokens only (the environment's do not use it
-// up); a row whose next pause would be reply maxTurns + 1, whose policy writes more than
-// maxTurnTokens (> 0) between two replies, or that would outgrow the model's context
-// ends there, truncated (no stop token, no answer after it).
+// up); a row whose next pause would be reply maxTurns + 1 or comes with its last allowed
+// token, whose policy writes more than maxTurnTokens (> 0) in one stretch (from the
+// start or from a reply to the next pause or the end), or that would outgrow the model's
+// context ends there, truncated (no stop token, no answer after it).
+//
+// A pause is seen when the decoded text of the row's newest tokens ends with the pause
+// tag: with the tags as added tokens (the demo's tokenizers) that is the tag's own token;
+// a tokenizer that merges the tag's ">" with what follows would miss it and the policy
+// would write on (SFT's targets, encoded span by span, teach the tag on its own).
 
 #include "model/causallm.h"
 #include "task/environment.h"
