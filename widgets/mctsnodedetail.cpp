@@ -32,11 +32,6 @@ std::string trimmed(std::string s)
     return s.substr(i);
 }
 
-QString num(double v, int decimals = 3)
-{
-    return QString::number(v, 'f', decimals);
-}
-
 } // namespace
 
 MctsNodeDetail::MctsNodeDetail(QWidget *parent) : QWidget(parent)
@@ -236,14 +231,14 @@ QString MctsNodeDetail::render(const mcts::SearchTree &tree) const
         stats << tr("at iteration %1: N %2 · Q %3 · W %4")
                      .arg(m_iteration)
                      .arg(n.visits)
-                     .arg(num(n.q()), num(n.valueSum));
+                     .arg(mctsNumber(n.q()), mctsNumber(n.valueSum));
     }
     if (m_nodeId != mcts::SearchTree::kRoot)
-        stats << tr("prior P %1").arg(num(n.prior));
+        stats << tr("prior P %1").arg(mctsNumber(n.prior));
     if (n.tokens > 0)
         stats << tr("%1 tokens, log-prob %2 (%3 per token)")
                      .arg(n.tokens)
-                     .arg(num(n.logProb, 2), num(n.logProb / n.tokens, 3));
+                     .arg(mctsNumber(n.logProb, 2), mctsNumber(n.logProb / n.tokens, 3));
     html += QStringLiteral("<p style=\"margin-top:0\">%1</p>").arg(stats.join(QStringLiteral(" · ")).toHtmlEscaped());
     if (!present)
         html += QStringLiteral("<p style=\"color:%1\">%2</p>")
@@ -270,7 +265,7 @@ QString MctsNodeDetail::render(const mcts::SearchTree &tree) const
         html += tr("Gold answer: %1").arg(QStringLiteral("<b>%1</b>").arg(esc(r.goldAnswer)));
         html += QStringLiteral("<br>");
         html += tr("Exact match %1 · F1 %2 · value %3")
-                    .arg(num(em, 0), num(f1, 3), num(n.terminalValue, 3))
+                    .arg(mctsNumber(em, 0), mctsNumber(f1, 3), mctsNumber(n.terminalValue, 3))
                     .toHtmlEscaped();
         html += QStringLiteral("</td></tr></table>");
     }
@@ -300,7 +295,7 @@ QString MctsNodeDetail::render(const mcts::SearchTree &tree) const
             const mcts::Node &a = id < static_cast<int>(tree.nodes().size()) ? tree.node(id) : r.tree.node(id);
             html += QStringLiteral("<p style=\"margin-bottom:0\"><b>%1</b> <span style=\"color:#607d8b\">%2</span></p>")
                         .arg(tr("Step %1").arg(k++).toHtmlEscaped(),
-                             tr("#%1 · N %2 · Q %3 · P %4").arg(id).arg(a.visits).arg(num(a.q()), num(a.prior)).toHtmlEscaped());
+                             tr("#%1 · N %2 · Q %3 · P %4").arg(id).arg(a.visits).arg(mctsNumber(a.q()), mctsNumber(a.prior)).toHtmlEscaped());
             html += stepHtml(a);
         }
     }

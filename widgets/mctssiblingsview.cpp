@@ -21,11 +21,6 @@ QString esc(const std::string &s)
     return QString::fromStdString(s).trimmed().toHtmlEscaped().replace(QLatin1Char('\n'), QLatin1String("<br>"));
 }
 
-QString num(double v, int decimals = 3)
-{
-    return QString::number(v, 'f', decimals);
-}
-
 } // namespace
 
 MctsSiblingsView::MctsSiblingsView(QWidget *parent) : QWidget(parent)
@@ -115,15 +110,15 @@ void MctsSiblingsView::rebuild()
         const mcts::Node &n = c.node;
         const task::Trajectory t = MctsNodeDetail::parseStep(n.step);
         QString html = QStringLiteral("<a href=\"node:%1\"><b>#%1</b></a>").arg(c.id);
-        html += QStringLiteral(" &nbsp;P %1 · N %2 · Q %3").arg(num(n.prior), QString::number(n.visits), num(n.q()));
+        html += QStringLiteral(" &nbsp;P %1 · N %2 · Q %3").arg(mctsNumber(n.prior), QString::number(n.visits), mctsNumber(n.q()));
         if (c.hasScore)
             html += QStringLiteral("<br><span style=\"color:#607d8b\">%1</span>")
-                        .arg(tr("PUCT score at iteration %1: %2").arg(m_iteration).arg(num(c.score)).toHtmlEscaped());
+                        .arg(tr("PUCT score at iteration %1: %2").arg(m_iteration).arg(mctsNumber(c.score)).toHtmlEscaped());
         if (n.terminal) {
             const MctsOutcome outcome = mctsOutcome(n);
             html += QStringLiteral("<br><b style=\"color:%1\">%2</b>")
                         .arg(mctsOutcomeColour(outcome).name(),
-                             tr("%1 · value %2").arg(mctsOutcomeName(outcome), num(n.terminalValue, 2)).toHtmlEscaped());
+                             tr("%1 · value %2").arg(mctsOutcomeName(outcome), mctsNumber(n.terminalValue, 2)).toHtmlEscaped());
         }
         const auto block = [&html](const QString &label, const QString &text) {
             if (!text.isEmpty())

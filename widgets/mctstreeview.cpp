@@ -93,11 +93,6 @@ QPen cosmeticPen(QRgb colour, double width, Qt::PenStyle style = Qt::SolidLine)
     return pen;
 }
 
-QString num(double v, int decimals = 3)
-{
-    return QString::number(v, 'f', decimals);
-}
-
 QString svgColour(const QColor &c)
 {
     return c.name(QColor::HexRgb);
@@ -373,19 +368,19 @@ QString MctsTreeView::nodeToolTip(int id) const
     lines << (id == mcts::SearchTree::kRoot
                   ? tr("Root · the question")
                   : tr("Node #%1 · depth %2 · created at iteration %3").arg(id).arg(n.depth).arg(n.iterationCreated));
-    lines << tr("N %1 · Q %2 · W %3 · P %4").arg(n.visits).arg(num(n.q()), num(n.valueSum), num(n.prior));
+    lines << tr("N %1 · Q %2 · W %3 · P %4").arg(n.visits).arg(mctsNumber(n.q()), mctsNumber(n.valueSum), mctsNumber(n.prior));
     if (n.terminal) {
         const Outcome o = mctsOutcome(n);
         const QString verdict = mctsOutcomeName(o);
         lines << tr("Answer: %1 · value %2 (%3)")
-                     .arg(n.answer.empty() ? tr("(none)") : QString::fromStdString(n.answer), num(n.terminalValue, 2),
+                     .arg(n.answer.empty() ? tr("(none)") : QString::fromStdString(n.answer), mctsNumber(n.terminalValue, 2),
                           verdict);
     }
     if (const mcts::Iteration *it = currentIteration(); it && id != mcts::SearchTree::kRoot) {
         if (const std::optional<mcts::PuctTerms> t = selectionTerms(id)) {
-            lines << tr("At iteration %1's selection (c_puct %2):").arg(m_iteration).arg(num(m_record->params.cPuct, 2));
+            lines << tr("At iteration %1's selection (c_puct %2):").arg(m_iteration).arg(mctsNumber(m_record->params.cPuct, 2));
             lines << tr("score %1 = Q %2 + U %3 (P %4, N %5)")
-                         .arg(num(t->score), num(t->q), num(t->u), num(t->p))
+                         .arg(mctsNumber(t->score), mctsNumber(t->q), mctsNumber(t->u), mctsNumber(t->p))
                          .arg(t->n);
             // Where it stood among its siblings, and whether the search went through it.
             const mcts::SearchTree &before = *m_selectionTree;
@@ -410,7 +405,7 @@ QString MctsTreeView::nodeToolTip(int id) const
                              .arg(rank)
                              .arg(siblings.size())
                              .arg(chosen)
-                             .arg(num(before.puct(chosen, m_record->params.cPuct).score));
+                             .arg(mctsNumber(before.puct(chosen, m_record->params.cPuct).score));
             }
         } else if (has(id, Created)) {
             lines << tr("Created by this iteration (no PUCT score before it)");

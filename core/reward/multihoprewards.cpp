@@ -1,37 +1,24 @@
 #include "reward/multihoprewards.h"
 
-#include <algorithm>
-#include <map>
-
 namespace rwb::reward {
 
 namespace {
 
-// Precision and recall of the answer's tokens against the gold's (multisets).
-std::pair<double, double> tokenOverlap(const std::string &answer, const std::string &gold)
-{
-    const std::vector<std::u32string> a = task::answerTokens(answer), g = task::answerTokens(gold);
-    std::map<std::u32string, int> counts;
-    for (const std::u32string &t : g)
-        ++counts[t];
-    double common = 0;
-    for (const std::u32string &t : a)
-        if (auto it = counts.find(t); it != counts.end() && it->second > 0) {
-            --it->second;
-            ++common;
-        }
-    return {a.empty() ? 0.0 : common / static_cast<double>(a.size()),
-            g.empty() ? 0.0 : common / static_cast<double>(g.size())};
-}
-
-Explanation noAnswer(std::string reward, const task::MultihopExample &e)
+// What answer_f1 and answer_em saw: the answer and the gold, or that there is no answer.
+Explanation answerExplanation(std::string reward, double value, Reason reason, const task::MultihopExample &e,
+                              const task::MultihopCompletion &c)
 {
     Explanation x;
     x.reward = std::move(reward);
-    x.value = 0.0;
-    x.reason = Reason::NoAnswer;
     x.gold = e.question().answer;
-    x.detail = "no <answer> block: 0";
+    if (!c.trajectory().answer) {
+        x.reason = Reason::NoAnswer;
+        x.detail = "no <answer> block: 0";
+        return x;
+    }
+    x.value = value;
+    x.reason = reason;
+    x.answer = c.answer();
     return x;
 }
 
@@ -44,16 +31,13 @@ double AnswerF1Reward::score(const task::MultihopExample &, const task::Multihop
 
 Explanation AnswerF1Reward::explain(const task::MultihopExample &e, const task::MultihopCompletion &c) const
 {
-    if (!c.trajectory().answer)
-        return noAnswer("answer_f1", e);
-    Explanation x;
-    x.reward = "answer_f1";
-    x.value = score(e, c);
-    x.reason = Reason::AnswerF1;
-    x.answer = c.answer();
-    x.gold = e.question().answer;
-    std::tie(x.precision, x.recall) = tokenOverlap(x.answer, x.gold);
-    x.detail = "answer tokens against gold tokens: F1 " + std::to_string(x.value);
+    Explanation x = answerExplanation("answer_f1", score(e, c), Reason::AnswerF1, e, c);
+    if (x.reason == Reason::AnswerF1) {
+        const task::AnswerOverlap o = task::answerOverlap(x.answer, x.gold);
+        x.precision = o.precision;
+        x.recall = o.recall;
+        x.detail = "answer tokens against gold tokens: F1 " + std::to_string(x.value);
+    }
     return x;
 }
 
@@ -64,15 +48,9 @@ double AnswerEmReward::score(const task::MultihopExample &, const task::Multihop
 
 Explanation AnswerEmReward::explain(const task::MultihopExample &e, const task::MultihopCompletion &c) const
 {
-    if (!c.trajectory().answer)
-        return noAnswer("answer_em", e);
-    Explanation x;
-    x.reward = "answer_em";
-    x.value = score(e, c);
-    x.reason = Reason::AnswerEm;
-    x.answer = c.answer();
-    x.gold = e.question().answer;
-    x.detail = x.value == 1.0 ? "the answer equals the gold answer: 1" : "the answer is not the gold answer: 0";
+    Explanation x = answerExplanation("answer_em", score(e, c), Reason::AnswerEm, e, c);
+    if (x.reason == Reason::AnswerEm)
+        x.detail = x.value == 1.0 ? "the answer equals the gold answer: 1" : "the answer is not the gold answer: 0";
     return x;
 }
 

@@ -174,13 +174,16 @@ std::vector<std::u32string> answerTokens(std::string_view text)
     return out;
 }
 
-double answerF1(std::string_view prediction, std::string_view gold)
+AnswerOverlap answerOverlap(std::string_view prediction, std::string_view gold)
 {
     const std::vector<std::u32string> p = answerTokens(prediction), g = answerTokens(gold);
-    if (p.empty() && g.empty())
-        return 1.0;
+    AnswerOverlap o;
+    if (p.empty() && g.empty()) {
+        o.f1 = 1.0;
+        return o;
+    }
     if (p.empty() || g.empty())
-        return 0.0;
+        return o;
     std::map<std::u32string, int> counts;
     for (const std::u32string &t : g)
         ++counts[t];
@@ -193,10 +196,16 @@ double answerF1(std::string_view prediction, std::string_view gold)
         }
     }
     if (overlap == 0)
-        return 0.0;
-    const double precision = static_cast<double>(overlap) / static_cast<double>(p.size());
-    const double recall = static_cast<double>(overlap) / static_cast<double>(g.size());
-    return 2.0 * precision * recall / (precision + recall);
+        return o;
+    o.precision = static_cast<double>(overlap) / static_cast<double>(p.size());
+    o.recall = static_cast<double>(overlap) / static_cast<double>(g.size());
+    o.f1 = 2.0 * o.precision * o.recall / (o.precision + o.recall);
+    return o;
+}
+
+double answerF1(std::string_view prediction, std::string_view gold)
+{
+    return answerOverlap(prediction, gold).f1;
 }
 
 } // namespace rwb::task

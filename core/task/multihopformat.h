@@ -67,5 +67,10 @@ std::vector<std::u32string> answerTokens(std::string_view text);
 // worth most of a right one: with characters alone "2050年" against "2005年" scored 1.0
 // and "1974年" against "1975年" 0.8 (docs/results.md); now 0.5 each (docs/data.md).
 double answerF1(std::string_view prediction, std::string_view gold);
+// The same with its precision and recall (0 when either side is empty).
+struct AnswerOverlap {
+    double precision = 0, recall = 0, f1 = 0;
+};
+AnswerOverlap answerOverlap(std::string_view prediction, std::string_view gold);
 
 } // namespace rwb::task
