@@ -1105,6 +1105,7 @@ void TestRunStore::upgradeFromOlderVersions_data()
     QTest::newRow("version 3") << 3;
     QTest::newRow("version 4") << 4;
     QTest::newRow("version 5") << 5;
+    QTest::newRow("version 6") << 6;
 }
 
 void TestRunStore::upgradeFromOlderVersions()
@@ -1119,12 +1120,16 @@ void TestRunStore::upgradeFromOlderVersions()
         // Version 2: also without rollouts.entropies.
         { RunStore created(path); }
         QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        // Version 5: without the search trees, and runs without the kind 'mcts' (the
+        // Version 6: without the preference pairs.
+        rawExec(db, "DROP VIEW v_prm_labels; DROP VIEW v_prm_pairs; DROP TABLE prm_labels; DROP TABLE prm_pairs");
+        // Version 5: also without the search trees, and runs without the kind 'mcts' (the
         // CHECK as version 5 wrote it, forged through the schema table).
-        rawExec(db, "DROP VIEW v_mcts_nodes; DROP VIEW v_mcts_trees; DROP TABLE mcts_iterations; "
-                    "DROP TABLE mcts_nodes; DROP TABLE mcts_trees");
-        rawExec(db, "PRAGMA writable_schema=ON; UPDATE sqlite_schema SET sql = replace(sql, ',''mcts''', '') "
-                    "WHERE name = 'runs'; PRAGMA writable_schema=OFF");
+        if (version <= 5) {
+            rawExec(db, "DROP VIEW v_mcts_nodes; DROP VIEW v_mcts_trees; DROP TABLE mcts_iterations; "
+                        "DROP TABLE mcts_nodes; DROP TABLE mcts_trees");
+            rawExec(db, "PRAGMA writable_schema=ON; UPDATE sqlite_schema SET sql = replace(sql, ',''mcts''', '') "
+                        "WHERE name = 'runs'; PRAGMA writable_schema=OFF");
+        }
         if (version <= 4)
             rawExec(db, "DROP VIEW v_judge_decisions; DROP TABLE judge_decisions");
         if (version <= 3)
@@ -1175,6 +1180,19 @@ void TestRunStore::upgradeFromOlderVersions()
     }
     RunStore store(path); // upgrades
     QCOMPARE(store.schemaVersion(), Schema::kVersion);
+    {
+        // Version 7's preference pairs work in the upgraded file.
+        rwb::prm::StepPair p;
+        p.set = "s";
+        p.questionId = "q";
+        p.question = "Q";
+        p.stepA = "a";
+        p.stepB = "b";
+        std::vector<rwb::prm::StepPair> ps{p};
+        QCOMPARE(store.addPairs(ps), size_t(1));
+        QCOMPARE(count(store, "SELECT count(*) FROM v_prm_pairs"), int64_t(1));
+        store.deletePairSet("s");
+    }
     QCOMPARE(count(store, "PRAGMA user_version"), int64_t(Schema::kVersion));
     QCOMPARE(store.pendingIndexRows(), int64_t(0)); // what the old version indexed stays indexed
     QVERIFY(store.rollout(1).rollout.entropies.empty()); // old rows: none

@@ -3,6 +3,10 @@
 #include <string>
 #include <vector>
 
+namespace rwb::judge {
+struct JudgeOptions;
+}
+
 namespace rwb::cli {
 
 // Each takes the arguments after its command word ("reward", "eval", "bench", "data",
@@ -29,6 +33,11 @@ int embedBench(const std::vector<std::string> &args);
 // "rwb bench store", called by benchCommand (lives with the store commands).
 int storeBench(const std::vector<std::string> &args);
 int judgeCommand(const std::vector<std::string> &args);
+// The judge object of a file: its "judge" when it is a reward config, else the file
+// (judgecommands.cpp). Throws data::InputException naming the file and field.
+judge::JudgeOptions loadJudge(const std::string &path);
+// "rwb prm": preference pairs, their labels and the process reward model (prmcommands.cpp).
+int prmCommand(const std::vector<std::string> &args);
 int rubricCommand(const std::vector<std::string> &args);
 // "rwb serve": the OpenAI-compatible server (servecommands.cpp).
 int serveCommand(const std::vector<std::string> &args);

@@ -26,6 +26,19 @@
 
 namespace rwb::cli {
 
+// The judge object of a file: its "judge" when it is a reward config, else the file.
+judge::JudgeOptions loadJudge(const std::string &path)
+{
+    const std::string text = data::readTextFile(path);
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object())
+        throw data::InputException({path, 0, "not a JSON object (a reward config with \"judge\", or a judge object)"});
+    if (j.contains("components") && !j.contains("judge"))
+        throw data::InputException({path, 0, "a reward config without a \"judge\" object (docs/judges.md)"});
+    const std::string object = j.contains("judge") ? j["judge"].dump() : text;
+    return judge::parseJudgeOptions(object, path, std::filesystem::path(path).parent_path().string());
+}
+
 namespace {
 
 using json = nlohmann::json;
@@ -81,18 +94,6 @@ Usage: rwb rubric generate --input Q.jsonl --out O.jsonl (--from-facts | --judge
 Prints one line per question that failed, then a summary; exit code 1 when any failed.
 )";
 
-// The judge object of a file: its "judge" when it is a reward config, else the file.
-judge::JudgeOptions loadJudge(const std::string &path)
-{
-    const std::string text = data::readTextFile(path);
-    const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object())
-        throw data::InputException({path, 0, "not a JSON object (a reward config with \"judge\", or a judge object)"});
-    if (j.contains("components") && !j.contains("judge"))
-        throw data::InputException({path, 0, "a reward config without a \"judge\" object (docs/judges.md)"});
-    const std::string object = j.contains("judge") ? j["judge"].dump() : text;
-    return judge::parseJudgeOptions(object, path, std::filesystem::path(path).parent_path().string());
-}
 
 int judgeCheck(const std::vector<std::string> &argv)
 {

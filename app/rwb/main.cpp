@@ -51,6 +51,11 @@ Commands:
   mcts export     stored search trees as JSON (ours, or ProRAG's shape)
   mcts import     search-tree JSON files into a run store
   bench mcts      simulations/s of the tree search and where the time goes
+  prm pairs       sibling steps of an MCTS run's trees as preference pairs (with the tree's labels)
+  prm judge       an LLM judge's labels (A / B / tie with a reason) for a pair set
+  prm export      labelled pairs as DPO or TRL stepwise JSONL
+  prm import      DPO or stepwise JSONL into a pair set
+  prm agreement   Cohen's kappa and Krippendorff's alpha between the tree, judges and people
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.
@@ -104,8 +109,10 @@ int main(int argc, char **argv)
         return rwb::cli::serveCommand(args);
     if (command == "mcts")
         return rwb::cli::mctsCommand(args);
+    if (command == "prm")
+        return rwb::cli::prmCommand(args);
     rwb::cli::printError("unknown command \"" + command +
                          "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, grpo, store, retrieve, embed, judge, "
-                         "rubric, serve; see rwb --help)");
+                         "rubric, serve, mcts, prm; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "mcts/searchrecord.h"
+#include "prm/preference.h"
 #include "store/storetypes.h"
 
 #include <cstdint>
@@ -76,6 +77,20 @@ public:
     // One tree with its nodes and iterations. Throws StoreError for an unknown id.
     mcts::SearchRecord mctsTree(int64_t treeId) const;
 
+    // ---- preference pairs for the process reward model (schema 7; prm/preference.h) ----
+    // Adds pairs to their sets (each pair's `set`) in one transaction. A pair its set
+    // already holds (the same question, history and steps A and B) is not added again;
+    // every pair gets its id (the existing one for those). Returns how many were added.
+    // Throws StoreError for a read-only store or a file before 7.
+    size_t addPairs(std::vector<prm::StepPair> &pairs);
+    // Writes labels in one transaction, each replacing the label its source and annotator
+    // gave the same pair (a person changing their mind keeps one label). Sets each
+    // label's id. Throws StoreError for an unknown pair.
+    void setLabels(std::vector<prm::Label> &labels);
+    // Removes a source and annotator's label of a pair (undo); false when there was none.
+    bool removeLabel(int64_t pairId, prm::Source source, const std::string &annotator);
+    // Deletes a set's pairs and their labels.
+    void deletePairSet(const std::string &set);
     void finishRun(int64_t runId, RunStatus status, const std::string &message = {});
     // Resuming from the checkpoint of `step`: deletes what the run wrote after it (steps,
     // metrics, rollouts, reward configs, checkpoints, evaluations) and marks it running.
@@ -94,6 +109,17 @@ public:
     int64_t pendingIndexRows() const;
 
     // ---- reading (either mode) ----
+    // The pair sets, by name, with how many pairs and labels each holds (none before 7).
+    struct PairSetInfo {
+        std::string name;
+        int64_t pairs = 0;
+        int64_t labels = 0;
+    };
+    std::vector<PairSetInfo> pairSets() const;
+    // A set's pairs in id order ("" for every set's).
+    std::vector<prm::StepPair> pairs(const std::string &set) const;
+    // A set's labels (every source's), by pair, then source and annotator ("" every set's).
+    std::vector<prm::Label> labels(const std::string &set) const;
 
     std::vector<RunInfo> runs() const;
     // Throws StoreError when there is no such run.

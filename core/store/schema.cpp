@@ -167,6 +167,52 @@ CREATE TABLE mcts_iterations(
 ) WITHOUT ROWID;
 )SQL";
 
+// Version 7: preference pairs of sibling steps for the process reward model and their
+// labels, each label with its source and annotator (prm/preference.h). A pair outlives
+// its tree (tree_id becomes NULL when the tree's run is deleted): labels are people's work.
+constexpr const char *kPrmSql = R"SQL(
+CREATE TABLE prm_pairs(
+  id           INTEGER PRIMARY KEY,
+  pair_set     TEXT NOT NULL,
+  tree_id      INTEGER REFERENCES mcts_trees(id) ON DELETE SET NULL,
+  question_id  TEXT NOT NULL,
+  question     TEXT NOT NULL,
+  gold         TEXT NOT NULL DEFAULT '',
+  history_json TEXT NOT NULL DEFAULT '[]',
+  parent_node  INTEGER NOT NULL DEFAULT -1,
+  node_a       INTEGER NOT NULL DEFAULT -1,
+  node_b       INTEGER NOT NULL DEFAULT -1,
+  step_a       TEXT NOT NULL,
+  step_b       TEXT NOT NULL,
+  value_a      REAL NOT NULL DEFAULT 0,
+  value_b      REAL NOT NULL DEFAULT 0,
+  visits_a     INTEGER NOT NULL DEFAULT 0,
+  visits_b     INTEGER NOT NULL DEFAULT 0,
+  origin       TEXT NOT NULL CHECK (origin IN ('tree','manual','import')),
+  created      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+);
+CREATE INDEX prm_pairs_by_set ON prm_pairs(pair_set, id);
+CREATE UNIQUE INDEX prm_pairs_unique ON prm_pairs(pair_set, question_id, step_a, step_b, history_json);
+CREATE TABLE prm_labels(
+  id         INTEGER PRIMARY KEY,
+  pair_id    INTEGER NOT NULL REFERENCES prm_pairs(id) ON DELETE CASCADE,
+  source     TEXT NOT NULL CHECK (source IN ('tree','judge','human','import')),
+  annotator  TEXT NOT NULL,
+  choice     TEXT NOT NULL CHECK (choice IN ('a','b','tie','skip')),
+  reason     TEXT NOT NULL DEFAULT '',
+  created    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  UNIQUE (pair_id, source, annotator)
+);
+CREATE VIEW v_prm_pairs AS
+  SELECT p.id AS pair_id, p.pair_set, p.tree_id, t.run_id, p.question_id, p.question, p.gold, p.history_json,
+         p.parent_node, p.node_a, p.node_b, p.step_a, p.step_b, p.value_a, p.value_b, p.visits_a, p.visits_b,
+         p.origin, p.created
+  FROM prm_pairs p LEFT JOIN mcts_trees t ON t.id = p.tree_id;
+CREATE VIEW v_prm_labels AS
+  SELECT l.id AS label_id, l.pair_id, p.pair_set, p.question_id, l.source, l.annotator, l.choice, l.reason, l.created
+  FROM prm_labels l JOIN prm_pairs p ON p.id = l.pair_id;
+)SQL";
+
 // The stable views for other tools (version 4): columns are only ever appended.
 std::string viewsSql()
 {
@@ -301,7 +347,7 @@ CREATE VIRTUAL TABLE rollouts_fts USING fts5(completion, content='rollouts', con
         s.replace(s.find("@TRIGGERS@"), 10, triggers);
         s.replace(s.find("@VIEWS@"), 7, viewsSql());
         s.replace(s.find("@ROLLOUTS@"), 10, rolloutsSql("rollouts") + kRolloutIndexes);
-        s.replace(s.find("@JUDGE@"), 7, std::string(kJudgeSql) + kMctsSql);
+        s.replace(s.find("@JUDGE@"), 7, std::string(kJudgeSql) + kMctsSql + kPrmSql);
         s.replace(s.find("@RUNS@"), 6, runsSql("runs"));
         return s;
     }();
@@ -394,6 +440,10 @@ DROP VIEW IF EXISTS v_eval_predictions;
              "DROP TABLE runs;\nALTER TABLE runs_v6 RENAME TO runs;\n";
         s += kMctsSql;
         s += viewsSql();
+    }
+    if (fromVersion < 7) {
+        // 6 → 7: preference pairs and their labels (new tables and views only).
+        s += kPrmSql;
     }
     return s;
 }

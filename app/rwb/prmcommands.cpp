@@ -1,0 +1,409 @@
+// rwb prm pairs / judge / export / import / agreement: preference pairs of sibling steps
+// from the MCTS trees, their labels (tree, LLM judge, people, imports) and how far those
+// agree (core/prm). The process reward model's commands (train, score, rft) are in
+// prmtraincommands.cpp.
+#include "cli.h"
+#include "commands.h"
+
+#include "data/jsonl.h"
+#include "judge/judgeclient.h"
+#include "prm/agreement.h"
+#include "prm/pairjudge.h"
+#include "prm/preference.h"
+#include "store/runstore.h"
+#include "util/duration.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+namespace rwb::cli {
+
+namespace {
+
+const char *const kPrmHelp = R"HELP(rwb prm — preference pairs of reasoning steps and the process reward model (ProRAG §3.2–3.4)
+
+Subcommands:
+  pairs      sibling steps of an MCTS run's trees as preference pairs, with the tree's labels
+  judge      label a pair set with an LLM judge (A / B / tie with a reason)
+  export     a pair set's labelled pairs as JSONL: DPO ({prompt, chosen, rejected}) or TRL stepwise
+  import     DPO or stepwise JSONL into a pair set, with its labels
+  agreement  agreement between the tree, the judges and the people on a pair set (κ, α)
+  train      train the process reward model on a pair set's labels
+  score      the PRM's score of every step of trajectories
+  rft        PRM-filtered rejection-sampling fine-tuning (§3.3)
+
+Run "rwb prm <subcommand> --help" for its options. Documentation: docs/prm.md
+)HELP";
+
+const char *const kPairsHelp = R"HELP(rwb prm pairs — preference pairs from an MCTS run's trees
+
+Usage: rwb prm pairs --store runs.sqlite [--run ID] [--set NAME] [--margin 0.2]
+                     [--min-visits 1] [--max-per-parent 2] [--seed 1]
+
+For every state of every tree with two or more children: pairs of sibling steps with
+different texts, both visited at least --min-visits times, whose values Q differ by at
+least --margin; the largest differences first, at most --max-per-parent per state. Steps
+A and B are in a random order (--seed). Each pair gets the tree's label (the step with
+the larger Q). --run: the MCTS run (default: the store's last); --set: the pair set's
+name (default "mcts run ID"). Running it again adds only pairs the set lacks.
+Prints {"set", "trees", "pairs", "added", "tree_labels"}.
+)HELP";
+
+const char *const kJudgeHelp = R"HELP(rwb prm judge — an LLM judge's labels for a pair set
+
+Usage: rwb prm judge --store runs.sqlite --set NAME --judge JUDGE.json [--both-orders]
+                     [--limit N] [--relabel] [--quiet]
+
+Asks the judge JUDGE.json names (a judge object, or a reward config with "judge";
+docs/judges.md) which of each pair's steps is the better next step given the question
+and the history, and stores its choice (A, B or tie) and reason as the pair's judge
+label (annotator: the judge's model). Pairs the judge labelled before are skipped unless
+--relabel. --both-orders asks twice, the steps swapped the second time; a verdict that
+follows the position becomes a tie (LLM judges favour a position). A call that fails or a
+reply that cannot be read labels nothing and is counted. Prints {"pairs", "labelled",
+"failed", "order_dependent", "a", "b", "tie", "tree_agreement", "tree_kappa", "seconds"}.
+)HELP";
+
+const char *const kExportHelp = R"HELP(rwb prm export — a pair set's labelled pairs as JSONL
+
+Usage: rwb prm export --store runs.sqlite --set NAME --out PAIRS.jsonl
+                      [--format dpo|stepwise] [--sources human,judge,tree,import]
+
+One label per pair: from the first of --sources that labelled it (people: their majority;
+where they tie, the next source). Ties and unlabelled pairs are left out.
+  dpo       {"prompt", "chosen", "rejected"} (TRL's preference form) per pair
+  stepwise  {"prompt", "completions": [step], "labels": [true|false]} (TRL's stepwise
+            supervision), two lines per pair
+Both add "question", "history", the steps' values and visits, "source", "annotator" and
+"reason", so that `rwb prm import` reads the file back whole. Prints {"pairs", "lines", "out"}.
+)HELP";
+
+const char *const kImportHelp = R"HELP(rwb prm import — DPO or stepwise JSONL into a pair set
+
+Usage: rwb prm import --store runs.sqlite --input PAIRS.jsonl --set NAME
+
+Reads either form, line by line (docs/prm.md): DPO lines are one pair each; stepwise lines
+pair up when they share the prompt and all completions but the last, one labelled true
+and one false. The chosen step's label is stored with the line's "source" and
+"annotator" (default: import, the file's name). A line that does not parse stops the
+command before anything is written, naming the file, line and field. Prints {"set",
+"lines", "pairs", "added", "unpaired"}.
+)HELP";
+
+const char *const kAgreementHelp = R"HELP(rwb prm agreement — how far the labels of a pair set agree
+
+Usage: rwb prm agreement --store runs.sqlite --set NAME [--json]
+
+For every two raters (the tree, each judge, each person, and "humans (majority)" when two
+or more people labelled): the pairs both labelled, the share with the same label and
+Cohen's κ; Krippendorff's α (nominal: A, B, tie) among the people and among everyone.
+Skips count nowhere. --json: one JSON object instead of the table.
+)HELP";
+
+std::vector<prm::Source> parseSources(const std::string &list)
+{
+    std::vector<prm::Source> out;
+    std::stringstream in(list);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        prm::Source s;
+        if (!prm::parseSource(item, s))
+            throw UsageError{"--sources: \"" + item + "\" is not human, judge, tree or import"};
+        out.push_back(s);
+    }
+    if (out.empty())
+        throw UsageError{"--sources names no source"};
+    return out;
+}
+
+std::string requireStore(const Args &args)
+{
+    const std::string path = args.required("store");
+    if (!std::filesystem::exists(path))
+        throw data::InputException({path, 0, "no such run store"});
+    return path;
+}
+
+std::vector<prm::StepPair> requirePairs(const store::RunStore &store, const std::string &set)
+{
+    std::vector<prm::StepPair> pairs = store.pairs(set);
+    if (pairs.empty()) {
+        std::string known;
+        for (const auto &s : store.pairSets())
+            known += (known.empty() ? "" : ", ") + ("\"" + s.name + "\"");
+        throw data::InputException({store.path(), 0,
+                                    "no pair set \"" + set + "\" (" + (known.empty() ? "none yet: rwb prm pairs makes them"
+                                                                                      : "sets: " + known) +
+                                        ")"});
+    }
+    return pairs;
+}
+
+nlohmann::ordered_json number(double v)
+{
+    return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+}
+
+int pairs(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"store", "run", "set", "margin", "min-visits", "max-per-parent", "seed"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kPairsHelp;
+        return kExitOk;
+    }
+    const std::string path = requireStore(args);
+    store::RunStore store(path);
+    int64_t runId = static_cast<int64_t>(args.number("run", 0));
+    if (runId == 0)
+        runId = store.lastRun(store::RunKind::Mcts);
+    if (runId == 0)
+        throw data::InputException({path, 0, "no MCTS run (rwb mcts run writes them)"});
+    const store::RunInfo info = store.run(runId);
+    if (info.kind != "mcts")
+        throw data::InputException({path, 0, "run " + std::to_string(runId) + " is a " + info.kind + " run, not an MCTS run"});
+    prm::PairOptions o;
+    o.margin = args.number("margin", o.margin);
+    o.minVisits = static_cast<int>(args.number("min-visits", o.minVisits));
+    o.maxPerParent = static_cast<int>(args.number("max-per-parent", o.maxPerParent));
+    o.seed = static_cast<uint64_t>(args.number("seed", 1));
+    if (o.margin < 0 || o.minVisits < 0 || o.maxPerParent < 1)
+        throw UsageError{"--margin and --min-visits must be ≥ 0 and --max-per-parent ≥ 1"};
+    const std::string set = args.value("set", "mcts run " + std::to_string(runId));
+    std::vector<prm::StepPair> all;
+    const std::vector<mcts::TreeSummary> trees = store.mctsTrees(runId);
+    for (const mcts::TreeSummary &t : trees) {
+        std::vector<prm::StepPair> ps = prm::siblingPairs(store.mctsTree(t.treeId), o, t.treeId, set);
+        all.insert(all.end(), std::make_move_iterator(ps.begin()), std::make_move_iterator(ps.end()));
+    }
+    const size_t added = store.addPairs(all);
+    std::vector<prm::Label> labels;
+    for (const prm::StepPair &p : all)
+        labels.push_back(prm::treeLabel(p, o.margin));
+    store.setLabels(labels);
+    std::cout << nlohmann::ordered_json{{"set", set},         {"trees", trees.size()},      {"pairs", all.size()},
+                                        {"added", added},     {"tree_labels", labels.size()}}
+                     .dump()
+              << std::endl;
+    return kExitOk;
+}
+
+int judgeSet(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"store", "set", "judge", "limit"}, {"both-orders", "relabel", "quiet", "help"}});
+    if (args.has("help")) {
+        std::cout << kJudgeHelp;
+        return kExitOk;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const std::string path = requireStore(args);
+    const std::string set = args.required("set");
+    store::RunStore store(path);
+    const std::vector<prm::StepPair> all = requirePairs(store, set);
+    const judge::JudgeClient client(loadJudge(args.required("judge")));
+    const std::string model = client.backend().model();
+    std::set<int64_t> done;
+    if (!args.has("relabel"))
+        for (const prm::Label &l : store.labels(set))
+            if (l.source == prm::Source::Judge && l.annotator == model && l.choice != prm::Choice::Skip)
+                done.insert(l.pairId);
+    std::vector<prm::StepPair> todo;
+    const size_t limit = static_cast<size_t>(args.number("limit", 0));
+    for (const prm::StepPair &p : all)
+        if (!done.count(p.id) && (limit == 0 || todo.size() < limit))
+            todo.push_back(p);
+    prm::PairJudgeOptions o;
+    o.bothOrders = args.has("both-orders");
+    const bool quiet = args.has("quiet");
+    size_t failed = 0, orderDependent = 0, counts[3] = {0, 0, 0};
+    std::string firstError;
+    const std::vector<prm::JudgedPair> judged = prm::judgePairs(client, todo, o, 16, [&](size_t d, size_t total) {
+        if (!quiet) {
+            std::fprintf(stderr, "\rprm judge: %zu/%zu pairs  %s   ", d, total,
+                         util::formatDuration(std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                                                  .count())
+                             .c_str());
+            std::fflush(stderr);
+        }
+        return true;
+    });
+    if (!quiet)
+        std::fprintf(stderr, "\n");
+    std::vector<prm::Label> labels;
+    for (const prm::JudgedPair &j : judged) {
+        if (!j.ok) {
+            ++failed;
+            if (firstError.empty())
+                firstError = "pair " + std::to_string(j.label.pairId) + ": " + j.error;
+            continue;
+        }
+        orderDependent += j.orderDependent ? 1 : 0;
+        ++counts[static_cast<int>(j.label.choice)];
+        labels.push_back(j.label);
+    }
+    store.setLabels(labels);
+    // How the judge's labels of this set agree with the tree's.
+    const std::vector<prm::Label> stored = store.labels(set);
+    std::map<int64_t, prm::Choice> tree, judgeLabels;
+    for (const prm::Label &l : stored) {
+        if (l.source == prm::Source::Tree)
+            tree[l.pairId] = l.choice;
+        else if (l.source == prm::Source::Judge && l.annotator == model)
+            judgeLabels[l.pairId] = l.choice;
+    }
+    const prm::PairwiseAgreement a = prm::pairwiseAgreement(judgeLabels, tree);
+    if (failed > 0)
+        printError(std::to_string(failed) + " of " + std::to_string(judged.size()) +
+                   " pairs got no label (the first: " + firstError + ")");
+    std::cout << nlohmann::ordered_json{{"pairs", judged.size()},
+                                        {"labelled", labels.size()},
+                                        {"failed", failed},
+                                        {"order_dependent", orderDependent},
+                                        {"a", counts[0]},
+                                        {"b", counts[1]},
+                                        {"tie", counts[2]},
+                                        {"tree_agreement", number(a.observed)},
+                                        {"tree_kappa", number(a.kappa)},
+                                        {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                                                  start)
+                                                        .count()}}
+                     .dump()
+              << std::endl;
+    return failed == judged.size() && !judged.empty() ? kExitFailure : kExitOk;
+}
+
+int exportSet(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"store", "set", "out", "format", "sources"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kExportHelp;
+        return kExitOk;
+    }
+    const std::string path = requireStore(args);
+    const store::RunStore store(path, store::RunStore::OpenMode::ReadOnly);
+    const std::string set = args.required("set");
+    const std::string format = args.value("format", "dpo");
+    if (format != "dpo" && format != "stepwise")
+        throw UsageError{"--format is dpo or stepwise, not \"" + format + "\""};
+    const std::vector<prm::StepPair> pairs = requirePairs(store, set);
+    const std::map<int64_t, prm::Label> chosen =
+        prm::resolveLabels(store.labels(set), parseSources(args.value("sources", "human,judge,tree,import")));
+    size_t written = 0, lines = 0;
+    const std::string out = args.required("out");
+    writeOutput(out, [&](std::ostream &o) {
+        for (const prm::StepPair &p : pairs) {
+            const auto it = chosen.find(p.id);
+            if (it == chosen.end())
+                continue;
+            const std::vector<std::string> ls =
+                format == "dpo" ? std::vector<std::string>{prm::dpoLine(p, it->second)} : prm::stepwiseLines(p, it->second);
+            if (ls.empty() || ls.front().empty())
+                continue;
+            ++written;
+            for (const std::string &l : ls) {
+                o << l << "\n";
+                ++lines;
+            }
+        }
+    });
+    std::cout << nlohmann::ordered_json{{"pairs", written}, {"lines", lines}, {"out", out}}.dump() << std::endl;
+    return kExitOk;
+}
+
+int importSet(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"store", "input", "set"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kImportHelp;
+        return kExitOk;
+    }
+    const std::string set = args.required("set");
+    prm::ImportedPairs in = prm::readPreferenceFile(args.required("input"), set); // all read before anything is written
+    store::RunStore store(args.required("store"));
+    const size_t added = store.addPairs(in.pairs);
+    for (size_t i = 0; i < in.pairs.size(); ++i)
+        in.labels[i].pairId = in.pairs[i].id;
+    store.setLabels(in.labels);
+    std::cout << nlohmann::ordered_json{{"set", set},
+                                        {"lines", in.lines},
+                                        {"pairs", in.pairs.size()},
+                                        {"added", added},
+                                        {"unpaired", in.unpaired}}
+                     .dump()
+              << std::endl;
+    return kExitOk;
+}
+
+int agreement(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"store", "set"}, {"json", "help"}});
+    if (args.has("help")) {
+        std::cout << kAgreementHelp;
+        return kExitOk;
+    }
+    const std::string path = requireStore(args);
+    const store::RunStore store(path, store::RunStore::OpenMode::ReadOnly);
+    const std::string set = args.required("set");
+    const std::vector<prm::StepPair> pairs = requirePairs(store, set);
+    const prm::AgreementTable t = prm::agreementTable(store.labels(set));
+    if (args.has("json")) {
+        nlohmann::ordered_json j;
+        j["set"] = set;
+        j["pairs"] = pairs.size();
+        j["raters"] = t.raters;
+        nlohmann::ordered_json m = nlohmann::ordered_json::array();
+        for (size_t a = 0; a < t.raters.size(); ++a)
+            for (size_t b = a + 1; b < t.raters.size(); ++b) {
+                const prm::PairwiseAgreement &x = t.matrix[a][b];
+                m.push_back({{"raters", {t.raters[a], t.raters[b]}},
+                             {"n", x.n},
+                             {"agreement", number(x.observed)},
+                             {"kappa", number(x.kappa)}});
+            }
+        j["pairwise"] = m;
+        j["alpha_humans"] = number(t.alphaHumans);
+        j["human_units"] = t.humanUnits;
+        j["alpha_all"] = number(t.alphaAll);
+        j["all_units"] = t.allUnits;
+        std::cout << j.dump() << std::endl;
+        return kExitOk;
+    }
+    std::printf("pair set \"%s\": %zu pairs\n", set.c_str(), pairs.size());
+    for (const std::string &r : t.raters)
+        std::printf("  %-28s %zu labels\n", r.c_str(), t.labels.at(r).size());
+    std::printf("\n%-28s %-28s %6s %9s %7s\n", "rater", "rater", "pairs", "agreement", "kappa");
+    const auto cell = [](double v) {
+        char b[16];
+        std::snprintf(b, sizeof b, std::isfinite(v) ? "%.3f" : "–", v);
+        return std::string(b);
+    };
+    for (size_t a = 0; a < t.raters.size(); ++a)
+        for (size_t b = a + 1; b < t.raters.size(); ++b) {
+            const prm::PairwiseAgreement &x = t.matrix[a][b];
+            std::printf("%-28s %-28s %6zu %9s %7s\n", t.raters[a].c_str(), t.raters[b].c_str(), x.n,
+                        cell(x.observed).c_str(), cell(x.kappa).c_str());
+        }
+    std::printf("\nKrippendorff's alpha: people %s (%zu pairs labelled by two or more), everyone %s (%zu pairs)\n",
+                cell(t.alphaHumans).c_str(), t.humanUnits, cell(t.alphaAll).c_str(), t.allUnits);
+    return kExitOk;
+}
+
+} // namespace
+
+int prmCommand(const std::vector<std::string> &args)
+{
+    return dispatch("prm", kPrmHelp, args,
+                    {{"pairs", pairs},
+                     {"judge", judgeSet},
+                     {"export", exportSet},
+                     {"import", importSet},
+                     {"agreement", agreement}});
+}
+
+} // namespace rwb::cli

@@ -1,0 +1,203 @@
+// R = rows (sequences), L = the longest sequence, H = hidden size.
+#include "train/processrewardmodel.h"
+#include "train/processrewardmodelinternals.h"
+
+#include "data/jsonl.h"
+#include "data/multihop.h"
+#include "model/safetensors.h"
+#include "task/multihoptask.h"
+#include "tokenizer/promptformat.h"
+#include "tokenizer/tokenizer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace rwb::train {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char *kHeadFile = "prm_head.safetensors";
+constexpr const char *kMetaFile = "prm.json";
+
+void writeFile(const fs::path &path, const std::string &text)
+{
+    const fs::path tmp = path.string() + ".part";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        if (!out)
+            throw std::runtime_error(path.string() + ": cannot write");
+    }
+    fs::rename(tmp, path);
+}
+
+} // namespace
+
+torch::Tensor ProcessRewardModel::Internals::forwardScores(const std::vector<const PrmInput *> &rows)
+{
+    model::CausalLmInternals &d = lm->internals();
+    int64_t longest = 0;
+    int64_t ends = 0;
+    for (const PrmInput *r : rows) {
+        TORCH_CHECK(!r->tokens.empty(), "a PRM input without tokens");
+        longest = std::max<int64_t>(longest, static_cast<int64_t>(r->tokens.size()));
+        ends += static_cast<int64_t>(r->ends.size());
+    }
+    const int64_t n = static_cast<int64_t>(rows.size());
+    std::vector<int64_t> ids(static_cast<size_t>(n * longest), pad), mask(static_cast<size_t>(n * longest), 0);
+    std::vector<int64_t> at; // flat index (row · L + t) of every end
+    at.reserve(static_cast<size_t>(ends));
+    for (int64_t r = 0; r < n; ++r) {
+        const PrmInput &in = *rows[static_cast<size_t>(r)];
+        for (size_t t = 0; t < in.tokens.size(); ++t) {
+            ids[static_cast<size_t>(r * longest) + t] = in.tokens[t];
+            mask[static_cast<size_t>(r * longest) + t] = 1;
+        }
+        for (int64_t e : in.ends) {
+            TORCH_CHECK(e >= 0 && e < static_cast<int64_t>(in.tokens.size()), "a PRM end ", e, " outside the ",
+                        in.tokens.size(), " tokens");
+            at.push_back(r * longest + e);
+        }
+    }
+    const auto opts = torch::TensorOptions().dtype(torch::kInt64);
+    const torch::Tensor idsT = torch::tensor(ids, opts).view({n, longest}).to(d.device);   // [R, L]
+    const torch::Tensor maskT = torch::tensor(mask, opts).view({n, longest}).to(d.device); // [R, L]
+    const torch::Tensor h = d.module->hidden(idsT, model::positionsFromMask(maskT), maskT, nullptr); // [R, L, H]
+    const torch::Tensor picked =
+        h.reshape({n * longest, h.size(2)}).index_select(0, torch::tensor(at, opts).to(d.device)); // [E, H]
+    const torch::Dtype compute = model::computeDtype(d.dtype);
+    return torch::nn::functional::linear(picked.to(compute), headWeight.to(compute), headBias.to(compute))
+        .squeeze(-1); // [E]
+}
+
+ProcessRewardModel::ProcessRewardModel() : m_d(std::make_unique<Internals>()) {}
+ProcessRewardModel::~ProcessRewardModel() = default;
+
+std::unique_ptr<ProcessRewardModel> ProcessRewardModel::fromPolicy(const std::string &folder,
+                                                                   const model::ModelOptions &options, uint64_t seed)
+{
+    std::unique_ptr<ProcessRewardModel> p(new ProcessRewardModel());
+    Internals &d = *p->m_d;
+    d.lm = model::CausalLM::load(folder, options);
+    d.tok = tokenizer::loadTokenizer(folder);
+    d.format = std::make_unique<tokenizer::PromptFormat>(tokenizer::PromptFormat::forModel(folder, *d.tok));
+    d.pad = d.tok->padId().value_or(d.tok->eosId().value_or(0));
+    model::CausalLmInternals &li = d.lm->internals();
+    const int64_t hidden = d.lm->config().hiddenSize;
+    torch::manual_seed(seed);
+    const auto fp = torch::TensorOptions().dtype(model::computeDtype(li.dtype)).device(li.device);
+    d.headWeight = (torch::randn({1, hidden}, fp.dtype(torch::kFloat64)) * 0.02).to(fp).set_requires_grad(true); // [1, H]
+    d.headBias = torch::zeros({1}, fp).set_requires_grad(true);                                              // [1]
+    return p;
+}
+
+bool isPrmFolder(const std::string &folder) { return fs::exists(fs::path(folder) / kHeadFile); }
+
+std::unique_ptr<ProcessRewardModel> ProcessRewardModel::load(const std::string &folder, const model::ModelOptions &options)
+{
+    const fs::path headPath = fs::path(folder) / kHeadFile;
+    if (!fs::exists(headPath))
+        throw data::InputException({folder, 0, std::string("not a PRM folder: no ") + kHeadFile +
+                                                   " (rwb prm train writes one; a policy folder has none)"});
+    std::unique_ptr<ProcessRewardModel> p = fromPolicy(folder, options, 0);
+    Internals &d = *p->m_d;
+    const model::SafetensorsFile file = model::SafetensorsFile::open(headPath.string());
+    const int64_t hidden = p->lm().config().hiddenSize;
+    torch::NoGradGuard noGrad;
+    for (const auto &[name, tensor] : {std::pair<const char *, torch::Tensor *>{"score.weight", &d.headWeight},
+                                       std::pair<const char *, torch::Tensor *>{"score.bias", &d.headBias}}) {
+        const model::TensorView *view = file.find(name);
+        if (!view)
+            throw data::InputException({headPath.string(), 0, std::string("tensor ") + name + " missing"});
+        model::copyStoredTensor(*tensor, *view, headPath.string(),
+                                "the model's hidden size (" + std::to_string(hidden) + ")");
+    }
+    return p;
+}
+
+void ProcessRewardModel::save(const std::string &folder, const std::string &base, const std::string &metaJson)
+{
+    Internals &d = *m_d;
+    if (d.lm->hasLora())
+        d.lm->mergeLora();
+    fs::create_directories(folder);
+    d.lm->save(folder);
+    for (const char *f : {"tokenizer.json", "tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"}) {
+        const fs::path from = fs::path(base) / f;
+        if (fs::exists(from) && fs::absolute(from) != fs::absolute(fs::path(folder) / f))
+            fs::copy_file(from, fs::path(folder) / f, fs::copy_options::overwrite_existing);
+    }
+    const torch::Tensor w = d.headWeight.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    const torch::Tensor b = d.headBias.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    std::vector<model::TensorToWrite> tensors;
+    for (const auto &[name, t] : {std::pair<const char *, const torch::Tensor *>{"score.weight", &w},
+                                  std::pair<const char *, const torch::Tensor *>{"score.bias", &b}}) {
+        model::TensorToWrite x;
+        x.name = name;
+        x.dtype = model::DType::F32;
+        x.shape = t->sizes().vec();
+        x.data = t->data_ptr();
+        x.bytes = static_cast<size_t>(t->numel()) * sizeof(float);
+        tensors.push_back(std::move(x));
+    }
+    model::writeSafetensors((fs::path(folder) / kHeadFile).string(), tensors, {{"format", "pt"}});
+    nlohmann::ordered_json meta;
+    meta["format"] = "rwb-prm";
+    meta["version"] = 1;
+    meta["base"] = base;
+    meta["task"] = "multihop";
+    meta["score"] = "R = score.weight · h + score.bias, h the final (normed) hidden state at a step's last token";
+    const nlohmann::json trained = nlohmann::json::parse(metaJson, nullptr, false);
+    meta["trained"] = trained.is_discarded() ? nlohmann::json::object() : trained;
+    writeFile(fs::path(folder) / kMetaFile, meta.dump(1) + "\n");
+}
+
+model::CausalLM &ProcessRewardModel::lm() { return *m_d->lm; }
+const tokenizer::Tokenizer &ProcessRewardModel::tokenizer() const { return *m_d->tok; }
+const tokenizer::PromptFormat &ProcessRewardModel::format() const { return *m_d->format; }
+int32_t ProcessRewardModel::padToken() const { return m_d->pad; }
+ProcessRewardModel::Internals &ProcessRewardModel::internals() { return *m_d; }
+
+PrmInput ProcessRewardModel::input(const std::string &question, const std::vector<std::string> &steps) const
+{
+    data::MultihopQuestion q;
+    q.id = "prm";
+    q.question = question;
+    const task::MultihopExample example(q);
+    static const task::MultihopTask task;
+    PrmInput in;
+    in.tokens = m_d->tok->encode(task.prompt(example, *m_d->format, false));
+    for (const std::string &s : steps) {
+        const std::vector<int32_t> t = m_d->tok->encode(s);
+        in.tokens.insert(in.tokens.end(), t.begin(), t.end());
+        in.ends.push_back(static_cast<int64_t>(in.tokens.size()) - 1);
+    }
+    return in;
+}
+
+std::vector<std::vector<double>> ProcessRewardModel::score(const std::vector<PrmInput> &inputs, int batch) const
+{
+    torch::InferenceMode inference;
+    std::vector<std::vector<double>> out;
+    out.reserve(inputs.size());
+    batch = std::max(1, batch);
+    for (size_t from = 0; from < inputs.size(); from += static_cast<size_t>(batch)) {
+        const size_t to = std::min(inputs.size(), from + static_cast<size_t>(batch));
+        std::vector<const PrmInput *> rows;
+        for (size_t i = from; i < to; ++i)
+            rows.push_back(&inputs[i]);
+        const torch::Tensor s = m_d->forwardScores(rows).to(torch::kCPU, torch::kFloat64).contiguous(); // [E]
+        const double *p = s.data_ptr<double>();
+        for (size_t i = from; i < to; ++i) {
+            out.emplace_back(p, p + inputs[i].ends.size());
+            p += inputs[i].ends.size();
+        }
+    }
+    return out;
+}
+
+} // namespace rwb::train

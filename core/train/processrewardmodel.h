@@ -1,0 +1,73 @@
+#pragma once
+
+// The process reward model (ProRAG §3.2, eq. 4): a causal LM (the SFT policy's weights to
+// start from) with a scalar head on the final hidden state, read at the last token of a
+// step: R(c, s) = w · h_end(prompt(question) + history + s) + b. One forward over a whole
+// trajectory scores every step at once (attention is causal: the state at a step's last
+// token has seen only the context and that step).
+//
+// A PRM folder is a model folder (config.json, model.safetensors with any LoRA merged,
+// the tokenizer) plus prm_head.safetensors ("score.weight" [1, H], "score.bias" [1]) and
+// prm.json ({"format": "rwb-prm", "version": 1, "base", "task", "trained": {…}}).
+// docs/prm.md. No libtorch in this header.
+
+#include "model/causallm.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rwb::tokenizer {
+class PromptFormat;
+class Tokenizer;
+}
+
+namespace rwb::train {
+
+// A scoring input: tokens and the indexes of the tokens to read the score at (each step's
+// last token), ascending.
+struct PrmInput {
+    std::vector<int32_t> tokens;
+    std::vector<int64_t> ends;
+};
+
+class ProcessRewardModel {
+public:
+    // A new PRM on a causal LM folder: its weights and a head drawn from N(0, 0.02²)
+    // (bias 0) with `seed`. Throws data::InputException naming the folder.
+    static std::unique_ptr<ProcessRewardModel> fromPolicy(const std::string &folder, const model::ModelOptions &options,
+                                                          uint64_t seed);
+    // A PRM folder. Throws data::InputException naming the folder and file when it is not
+    // one (no prm_head.safetensors, a head whose size is not the model's hidden size).
+    static std::unique_ptr<ProcessRewardModel> load(const std::string &folder, const model::ModelOptions &options = {});
+    ~ProcessRewardModel();
+
+    // Writes the PRM folder (merging LoRA adapters first). `meta` goes into prm.json's
+    // "trained" (any JSON object text; "{}" for none).
+    void save(const std::string &folder, const std::string &base, const std::string &metaJson = "{}");
+
+    model::CausalLM &lm();
+    const tokenizer::Tokenizer &tokenizer() const;
+    const tokenizer::PromptFormat &format() const;
+    int32_t padToken() const;
+
+    // The tokens of a multi-hop question's prompt (the policy's: task prompt in the
+    // model's chat format) followed by each step's tokens, and where each step ends.
+    PrmInput input(const std::string &question, const std::vector<std::string> &steps) const;
+
+    // R at each input's ends (no gradient), `batch` inputs per forward.
+    std::vector<std::vector<double>> score(const std::vector<PrmInput> &inputs, int batch = 8) const;
+
+    struct Internals;
+    Internals &internals();
+
+private:
+    ProcessRewardModel();
+    std::unique_ptr<Internals> m_d;
+};
+
+// The folder is a PRM folder (it holds prm_head.safetensors).
+bool isPrmFolder(const std::string &folder);
+
+} // namespace rwb::train
