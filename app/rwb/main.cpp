@@ -56,6 +56,8 @@ Commands:
   prm export      labelled pairs as DPO or TRL stepwise JSONL
   prm import      DPO or stepwise JSONL into a pair set
   prm agreement   Cohen's kappa and Krippendorff's alpha between the tree, judges and people
+  prm train       the process reward model on a pair set's labels (eq. 4)
+  prm score       the PRM's score of every step of trajectories
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.

@@ -1,7 +1,6 @@
 // rwb prm pairs / judge / export / import / agreement: preference pairs of sibling steps
 // from the MCTS trees, their labels (tree, LLM judge, people, imports) and how far those
-// agree (core/prm). The process reward model's commands (train, score, rft) are in
-// prmtraincommands.cpp.
+// agree (core/prm), and the process reward model: train, score (core/train).
 #include "cli.h"
 #include "commands.h"
 
@@ -11,6 +10,9 @@
 #include "prm/pairjudge.h"
 #include "prm/preference.h"
 #include "store/runstore.h"
+#include "task/multihopformat.h"
+#include "train/processrewardmodel.h"
+#include "train/prmtraining.h"
 #include "util/duration.h"
 
 #include <nlohmann/json.hpp>
@@ -37,7 +39,6 @@ Subcommands:
   agreement  agreement between the tree, the judges and the people on a pair set (κ, α)
   train      train the process reward model on a pair set's labels
   score      the PRM's score of every step of trajectories
-  rft        PRM-filtered rejection-sampling fine-tuning (§3.3)
 
 Run "rwb prm <subcommand> --help" for its options. Documentation: docs/prm.md
 )HELP";
@@ -105,6 +106,33 @@ For every two raters (the tree, each judge, each person, and "humans (majority)"
 or more people labelled): the pairs both labelled, the share with the same label and
 Cohen's κ; Krippendorff's α (nominal: A, B, tie) among the people and among everyone.
 Skips count nowhere. --json: one JSON object instead of the table.
+)HELP";
+
+const char *const kTrainHelp = R"HELP(rwb prm train — the process reward model on a pair set's labels
+
+Usage: rwb prm train --config prm.json [--quiet]
+
+The config (docs/prm.md): model (the SFT policy, or a PRM folder to go on), output, store,
+set, and sources (["human", "judge", "tree", "import"]: each pair's label comes from the
+first that labelled it), source_weights ({"human": 2, "judge": 1, "tree": 1}), ties
+("drop", or "equal": a term pulling the two scores together), holdout (0.2 of the
+questions), lora, learning_rate (1e-4), epochs (2), batch_size (8 pairs), max_length, seed.
+Loss: eq. 4, −log σ(R(chosen) − R(rejected)), weighted by the label's source.
+A progress line on stderr; one JSON object on stdout: {"output", "train_pairs",
+"held_out_pairs", "dropped_ties", "labels": {source: n}, "steps", "final_loss",
+"held_out": {source: {"pairs", "before", "after"}}, "train_accuracy", "seconds"}.
+)HELP";
+
+const char *const kScoreHelp = R"HELP(rwb prm score — the PRM's score of every step of trajectories
+
+Usage: rwb prm score --prm DIR --input TRAJECTORIES.jsonl [--out SCORES.jsonl] [--batch 8]
+
+Each input line has "question" and "completion" (a trajectory in the step format: the
+lines `rwb eval run` writes for multi-hop questions, or any JSONL with those fields; "id"
+is kept). The completion is cut into step blocks (each ends with </subanswer> or
+</answer>) and one forward pass scores them all. One line per input line:
+{"id", "steps": [{"step", "score"}], "min", "mean", "last"}. A line without those fields
+stops the command, naming the file, line and field.
 )HELP";
 
 std::vector<prm::Source> parseSources(const std::string &list)
@@ -394,6 +422,104 @@ int agreement(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
+int trainPrm(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"config"}, {"quiet", "help"}});
+    if (args.has("help")) {
+        std::cout << kTrainHelp;
+        return kExitOk;
+    }
+    const train::PrmTrainConfig config = train::loadPrmTrainConfig(args.required("config"));
+    const bool quiet = args.has("quiet");
+    const train::PrmTrainResult r = train::runPrmTraining(config, [&](const train::PrmTrainProgress &p) {
+        if (!quiet) {
+            std::fprintf(stderr, "\rprm step %d/%d  loss %.4f  batch accuracy %.2f  lr %.2e  %s   ", p.step, p.totalSteps,
+                         p.loss, p.accuracy, p.learningRate, util::formatDuration(p.elapsedSeconds).c_str());
+            std::fflush(stderr);
+        }
+        return true;
+    });
+    if (!quiet)
+        std::fprintf(stderr, "\n");
+    nlohmann::ordered_json held = nlohmann::ordered_json::object();
+    for (const train::PairAccuracy &a : r.heldOutAfter) {
+        held[a.source] = {{"pairs", a.pairs}, {"after", a.accuracy()}};
+        for (const train::PairAccuracy &b : r.heldOutBefore)
+            if (b.source == a.source)
+                held[a.source]["before"] = b.accuracy();
+    }
+    nlohmann::ordered_json j;
+    j["output"] = config.output;
+    j["train_pairs"] = r.trainPairs;
+    j["held_out_pairs"] = r.heldOutPairs;
+    j["dropped_ties"] = r.droppedTies;
+    j["skipped_too_long"] = r.skippedTooLong;
+    j["labels"] = r.labelsBySource;
+    j["steps"] = r.steps;
+    j["final_loss"] = r.finalLoss;
+    j["held_out"] = held;
+    j["train_accuracy"] = r.trainAfter.accuracy();
+    j["precision"] = r.precision;
+    j["seconds"] = r.seconds;
+    std::cout << j.dump() << std::endl;
+    return kExitOk;
+}
+
+int scorePrm(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"prm", "input", "out", "batch"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kScoreHelp;
+        return kExitOk;
+    }
+    const std::string input = args.required("input");
+    // Read every line before loading the model: a bad line stops the command at once.
+    struct Line {
+        std::string id, question;
+        std::vector<std::string> steps;
+    };
+    std::vector<Line> lines;
+    data::forEachLine(data::readTextFile(input), [&](size_t n, std::string_view text) {
+        const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+        if (!j.is_object())
+            throw data::InputException({input, n, "not a JSON object"});
+        for (const char *f : {"question", "completion"})
+            if (!j.contains(f) || !j[f].is_string())
+                throw data::InputException({input, n, std::string("field \"") + f + "\" missing or not a string"});
+        Line l;
+        l.id = j.contains("id") ? (j["id"].is_string() ? j["id"].get<std::string>() : j["id"].dump()) : std::to_string(n);
+        l.question = j["question"];
+        l.steps = task::stepBlocks(j["completion"].get<std::string>());
+        lines.push_back(std::move(l));
+        return true;
+    });
+    const std::unique_ptr<train::ProcessRewardModel> prm = train::ProcessRewardModel::load(args.required("prm"));
+    std::vector<train::PrmInput> inputs;
+    for (const Line &l : lines)
+        inputs.push_back(prm->input(l.question, l.steps));
+    const std::vector<std::vector<double>> scores = prm->score(inputs, static_cast<int>(args.number("batch", 8)));
+    writeOutput(args.value("out"), [&](std::ostream &o) {
+        for (size_t i = 0; i < lines.size(); ++i) {
+            nlohmann::ordered_json j;
+            j["id"] = lines[i].id;
+            nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+            double sum = 0, least = INFINITY;
+            for (size_t k = 0; k < lines[i].steps.size(); ++k) {
+                steps.push_back({{"step", lines[i].steps[k]}, {"score", scores[i][k]}});
+                sum += scores[i][k];
+                least = std::min(least, scores[i][k]);
+            }
+            const size_t n = lines[i].steps.size();
+            j["steps"] = steps;
+            j["min"] = n ? nlohmann::ordered_json(least) : nlohmann::ordered_json(nullptr);
+            j["mean"] = n ? nlohmann::ordered_json(sum / static_cast<double>(n)) : nlohmann::ordered_json(nullptr);
+            j["last"] = n ? nlohmann::ordered_json(scores[i].back()) : nlohmann::ordered_json(nullptr);
+            o << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        }
+    });
+    return kExitOk;
+}
+
 } // namespace
 
 int prmCommand(const std::vector<std::string> &args)
@@ -403,7 +529,9 @@ int prmCommand(const std::vector<std::string> &args)
                      {"judge", judgeSet},
                      {"export", exportSet},
                      {"import", importSet},
-                     {"agreement", agreement}});
+                     {"agreement", agreement},
+                     {"train", trainPrm},
+                     {"score", scorePrm}});
 }
 
 } // namespace rwb::cli

@@ -208,4 +208,20 @@ double answerF1(std::string_view prediction, std::string_view gold)
     return answerOverlap(prediction, gold).f1;
 }
 
+std::vector<std::string> stepBlocks(std::string_view text)
+{
+    std::vector<std::string> blocks;
+    size_t from = 0;
+    while (from < text.size()) {
+        const size_t sub = text.find("</subanswer>", from), ans = text.find("</answer>", from);
+        const size_t end = std::min(sub == std::string_view::npos ? text.size() : sub + 12,
+                                    ans == std::string_view::npos ? text.size() : ans + 9);
+        const std::string_view block = text.substr(from, end - from);
+        if (block.find_first_not_of(" \t\r\n") != std::string_view::npos)
+            blocks.emplace_back(block);
+        from = end;
+    }
+    return blocks;
+}
+
 } // namespace rwb::task

@@ -44,6 +44,11 @@ struct Trajectory {
 // with the first problem, and the hops read before it (and an <answer> when one is there,
 // wherever it is).
 Trajectory parseTrajectory(std::string_view text);
+// The step blocks of a trajectory as the tree search takes them, one action each: the text
+// up to and including each </subanswer> or </answer>, in order (white space between
+// blocks stays with the block after it); what follows the last such tag, when it is not
+// only white space, is a last, unfinished block. Never throws.
+std::vector<std::string> stepBlocks(std::string_view text);
 
 // The form answers are compared in: NFKC, ASCII letters lower-cased, white space and
 // punctuation removed (ASCII punctuation, the CJK punctuation block U+3000–U+303F but for

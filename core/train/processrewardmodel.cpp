@@ -151,8 +151,8 @@ void ProcessRewardModel::save(const std::string &folder, const std::string &base
     meta["base"] = base;
     meta["task"] = "multihop";
     meta["score"] = "R = score.weight · h + score.bias, h the final (normed) hidden state at a step's last token";
-    const nlohmann::json trained = nlohmann::json::parse(metaJson, nullptr, false);
-    meta["trained"] = trained.is_discarded() ? nlohmann::json::object() : trained;
+    const nlohmann::ordered_json trained = nlohmann::ordered_json::parse(metaJson, nullptr, false);
+    meta["trained"] = trained.is_discarded() ? nlohmann::ordered_json::object() : trained;
     writeFile(fs::path(folder) / kMetaFile, meta.dump(1) + "\n");
 }
 
