@@ -582,6 +582,42 @@ The change is stored with its step and marked on the curves.</source>
             <source>%1 has no tree search runs (rwb mcts run writes them).</source>
             <translation>%1 には木探索の実行がありません（rwb mcts run が書き込みます）。</translation>
         </message>
+        <message>
+            <source>&amp;Annotate preference pairs…</source>
+            <translation>選好ペアを注釈する(&amp;A)…</translation>
+        </message>
+        <message>
+            <source>Preference pairs</source>
+            <translation>選好ペア</translation>
+        </message>
+        <message>
+            <source>Compare siblings</source>
+            <translation>兄弟ステップを比較</translation>
+        </message>
+        <message>
+            <source>Preference pairs live in a run store: open the trees from a run store (File → Open run store, or --mcts store.sqlite) to annotate them.</source>
+            <translation>選好ペアは実行ストアに保存されます。注釈するには木を実行ストアから開いてください(ファイル → 実行ストアを開く、または --mcts store.sqlite)。</translation>
+        </message>
+        <message>
+            <source>Annotate the preference pairs of a run store</source>
+            <translation>実行ストアの選好ペアを注釈する</translation>
+        </message>
+        <message>
+            <source>Pair set</source>
+            <translation>ペアセット</translation>
+        </message>
+        <message>
+            <source>The pair set to annotate:</source>
+            <translation>注釈するペアセット:</translation>
+        </message>
+        <message>
+            <source>Annotate preference pairs</source>
+            <translation>選好ペアの注釈</translation>
+        </message>
+        <message>
+            <source>Cannot compare nodes %1 and %2: %3</source>
+            <translation>ノード %1 と %2 を比較できません: %3</translation>
+        </message>
     </context>
     <context>
         <name>RewardDesigner</name>
@@ -1401,6 +1437,26 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Benchmark: the MCTS tree viewer on a synthetic tree of this many nodes, print JSON and quit.</source>
             <translation>ベンチマーク: このノード数の合成の木で MCTS 木ビューアーを測り、JSON を出力して終了します。</translation>
+        </message>
+        <message>
+            <source>Open the annotation view on the preference pairs of a run store.</source>
+            <translation>実行ストアの選好ペアを注釈ビューで開きます。</translation>
+        </message>
+        <message>
+            <source>store</source>
+            <translation>ストア</translation>
+        </message>
+        <message>
+            <source>The pair set the annotation view opens (default: the first).</source>
+            <translation>注釈ビューで開くペアセット(既定: 最初のもの)。</translation>
+        </message>
+        <message>
+            <source>Whose labels the annotation view writes.</source>
+            <translation>注釈ビューが書き込むラベルの注釈者。</translation>
+        </message>
+        <message>
+            <source>The pair the annotation view shows.</source>
+            <translation>注釈ビューに表示するペア。</translation>
         </message>
     </context>
     <context>
@@ -4706,6 +4762,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>Text (not in the step format)</source>
             <translation>テキスト (ステップの形式ではありません)</translation>
         </message>
+        <message>
+            <source>compare with #%1</source>
+            <translation>#%1 と比較</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::MctsTreeListModel</name>
@@ -5046,6 +5106,349 @@ Best path&apos;s answer: %3</source>
         <message>
             <source>PNG images (*.png)</source>
             <translation>PNG 画像 (*.png)</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::AgreementMatrixModel</name>
+        <message>
+            <source>people (majority)</source>
+            <translation>人間(多数決)</translation>
+        </message>
+        <message>
+            <source>tree</source>
+            <translation>木</translation>
+        </message>
+        <message>
+            <source>judge: %1</source>
+            <translation>ジャッジ: %1</translation>
+        </message>
+        <message>
+            <source>import: %1</source>
+            <translation>インポート: %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n pair(s)</source>
+            <translation>
+                <numerusform>%n ペア</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>%1 · κ %2 (%3)</source>
+            <translation>%1 · κ %2 (%3)</translation>
+        </message>
+        <message>
+            <source>No pair labelled by both.</source>
+            <translation>両者がラベル付けしたペアはありません。</translation>
+        </message>
+        <message>
+            <source>%1 and %2 both labelled %3 pair(s) and gave the same label on %4 (%5 %); Cohen&apos;s κ %6. Click to show the pairs they disagree on.</source>
+            <translation>%1 と %2 が共にラベル付けしたペアは %3 件、同じラベルは %4 件(%5 %)、Cohen の κ は %6 です。クリックすると意見が分かれたペアを表示します。</translation>
+        </message>
+        <message>
+            <source>undefined</source>
+            <translation>定義されない</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::PairQueueModel</name>
+        <message>
+            <source>A</source>
+            <translation>A</translation>
+        </message>
+        <message>
+            <source>B</source>
+            <translation>B</translation>
+        </message>
+        <message>
+            <source>tie</source>
+            <translation>引き分け</translation>
+        </message>
+        <message>
+            <source>skip</source>
+            <translation>スキップ</translation>
+        </message>
+        <message>
+            <source>split</source>
+            <translation>割れ</translation>
+        </message>
+        <message>
+            <source>disagree</source>
+            <translation>不一致</translation>
+        </message>
+        <message>
+            <source>agree</source>
+            <translation>一致</translation>
+        </message>
+        <message>
+            <source>Pair</source>
+            <translation>ペア</translation>
+        </message>
+        <message>
+            <source>Question</source>
+            <translation>質問</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>Tree</source>
+            <translation>木</translation>
+        </message>
+        <message>
+            <source>Judge</source>
+            <translation>ジャッジ</translation>
+        </message>
+        <message>
+            <source>You</source>
+            <translation>あなた</translation>
+        </message>
+        <message>
+            <source>People</source>
+            <translation>人数</translation>
+        </message>
+        <message>
+            <source>Labels</source>
+            <translation>ラベル</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::PreferenceAnnotator</name>
+        <message>
+            <source>Change…</source>
+            <translation>変更…</translation>
+        </message>
+        <message>
+            <source>All pairs</source>
+            <translation>すべてのペア</translation>
+        </message>
+        <message>
+            <source>Unlabelled by you</source>
+            <translation>自分が未ラベル</translation>
+        </message>
+        <message>
+            <source>Disagreements</source>
+            <translation>意見の不一致</translation>
+        </message>
+        <message>
+            <source>Filter by question</source>
+            <translation>質問で絞り込み</translation>
+        </message>
+        <message>
+            <source>Clear</source>
+            <translation>解除</translation>
+        </message>
+        <message>
+            <source>Reason (optional; R to type, Enter to go back to the keys)</source>
+            <translation>理由(任意。R で入力、Enter でキー操作に戻る)</translation>
+        </message>
+        <message>
+            <source>A is better (A)</source>
+            <translation>A が良い (A)</translation>
+        </message>
+        <message>
+            <source>B is better (B)</source>
+            <translation>B が良い (B)</translation>
+        </message>
+        <message>
+            <source>Tie (T)</source>
+            <translation>引き分け (T)</translation>
+        </message>
+        <message>
+            <source>Skip (S)</source>
+            <translation>スキップ (S)</translation>
+        </message>
+        <message>
+            <source>Undo (U)</source>
+            <translation>元に戻す (U)</translation>
+        </message>
+        <message>
+            <source>← Previous</source>
+            <translation>← 前へ</translation>
+        </message>
+        <message>
+            <source>Next →</source>
+            <translation>次へ →</translation>
+        </message>
+        <message>
+            <source>Which step is the better next step for answering the question, given the history? Judge the reasoning, not the length. Marked characters differ between the two steps.</source>
+            <translation>履歴を踏まえて、質問に答えるための次のステップとしてどちらが良いですか。長さではなく推論で判断してください。色付きの文字は 2 つのステップで異なる部分です。</translation>
+        </message>
+        <message>
+            <source>Agreement</source>
+            <translation>一致度</translation>
+        </message>
+        <message>
+            <source>Guidelines</source>
+            <translation>ガイドライン</translation>
+        </message>
+        <message>
+            <source>Each cell: the share of the pairs both raters labelled with the same label, Cohen&apos;s κ and the pairs. Click a cell to list the pairs those two disagree on.</source>
+            <translation>各セル: 両評価者がラベル付けしたペアのうち同じラベルの割合、Cohen の κ、ペア数。セルをクリックすると、その 2 者の意見が分かれたペアを一覧します。</translation>
+        </message>
+        <message>
+            <source>Save guidelines</source>
+            <translation>ガイドラインを保存</translation>
+        </message>
+        <message>
+            <source>%1 has no preference pairs yet (rwb prm pairs makes them from a tree search run).</source>
+            <translation>%1 にはまだ選好ペアがありません(rwb prm pairs が木探索の実行から作ります)。</translation>
+        </message>
+        <message>
+            <source>%1 has no pair set &quot;%2&quot;.</source>
+            <translation>%1 にペアセット「%2」はありません。</translation>
+        </message>
+        <message>
+            <source>Annotator</source>
+            <translation>注釈者</translation>
+        </message>
+        <message>
+            <source>Your name (your labels are stored under it, beside other people&apos;s):</source>
+            <translation>あなたの名前(ラベルはこの名前で、他の人のラベルとは別に保存されます):</translation>
+        </message>
+        <message>
+            <source>Preference pairs</source>
+            <translation>選好ペア</translation>
+        </message>
+        <message>
+            <source>Preference pairs — %1</source>
+            <translation>選好ペア — %1</translation>
+        </message>
+        <message>
+            <source>Annotator: (none chosen)</source>
+            <translation>注釈者: (未選択)</translation>
+        </message>
+        <message>
+            <source>Annotator: %1</source>
+            <translation>注釈者: %1</translation>
+        </message>
+        <message>
+            <source>Open a run store&apos;s pair set to annotate it.</source>
+            <translation>注釈するには実行ストアのペアセットを開いてください。</translation>
+        </message>
+        <message>
+            <source>No pair in the queue with these filters.</source>
+            <translation>この絞り込みではキューにペアがありません。</translation>
+        </message>
+        <message>
+            <source>Step A</source>
+            <translation>ステップ A</translation>
+        </message>
+        <message>
+            <source>Step B</source>
+            <translation>ステップ B</translation>
+        </message>
+        <message>
+            <source>History</source>
+            <translation>履歴</translation>
+        </message>
+        <message>
+            <source>Pair %1 · question %2: %3</source>
+            <translation>ペア %1 · 質問 %2: %3</translation>
+        </message>
+        <message numerus="yes">
+            <source>History: %n step(s) before</source>
+            <translation>
+                <numerusform>履歴: 先行する %n ステップ</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Step %1</source>
+            <translation>ステップ %1</translation>
+        </message>
+        <message>
+            <source>None: the steps compared are the first.</source>
+            <translation>なし: 比較するのは最初のステップです。</translation>
+        </message>
+        <message>
+            <source>Q %1, N %2 in the tree</source>
+            <translation>木での Q %1、N %2</translation>
+        </message>
+        <message>
+            <source>your choice</source>
+            <translation>あなたの選択</translation>
+        </message>
+        <message>
+            <source>you</source>
+            <translation>あなた</translation>
+        </message>
+        <message>
+            <source>No label yet.</source>
+            <translation>まだラベルはありません。</translation>
+        </message>
+        <message>
+            <source>Labels: %1</source>
+            <translation>ラベル: %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n pair(s)</source>
+            <translation>
+                <numerusform>%n ペア</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>%1 of %2 labelled by you</source>
+            <translation>%2 件中 %1 件をラベル付け済み</translation>
+        </message>
+        <message>
+            <source>Krippendorff&apos;s α: among the people %1 (%2 pairs labelled by two or more), among every rater %3 (%4 pairs).</source>
+            <translation>Krippendorff の α: 人間同士 %1(2 人以上がラベル付けした %2 ペア)、全評価者 %3(%4 ペア)。</translation>
+        </message>
+        <message>
+            <source>The label was not saved: %1</source>
+            <translation>ラベルは保存されませんでした: %1</translation>
+        </message>
+        <message>
+            <source>Choose your name first: labels are stored under it.</source>
+            <translation>先に名前を選んでください。ラベルはその名前で保存されます。</translation>
+        </message>
+        <message>
+            <source>The label could not be undone: %1</source>
+            <translation>ラベルを元に戻せませんでした: %1</translation>
+        </message>
+        <message>
+            <source>Pairs where %1 and %2 disagree</source>
+            <translation>%1 と %2 の意見が分かれたペア</translation>
+        </message>
+        <message>
+            <source>From %1</source>
+            <translation>%1 から</translation>
+        </message>
+        <message>
+            <source># Guidelines for step preferences
+
+Prefer the step that moves the answer forward correctly given the history:
+
+- The sub-query asks for what the question needs next (the right entity and relation).
+- The sub-answer says what the retrieved passages say — a name or number that is not in them is an error, however plausible.
+- A final answer must follow from what was found.
+- Length and wording do not matter; correctness does.
+
+Tie: both steps are equally right or equally wrong. Skip: you cannot tell without more context.
+</source>
+            <translation># ステップ選好のガイドライン
+
+履歴を踏まえて、答えに正しく近づくステップを選んでください:
+
+- サブクエリは、質問が次に必要とするもの(正しい実体と関係)を尋ねている。
+- サブアンサーは検索された文書に書かれていることを述べている。文書にない名前や数字は、もっともらしくても誤り。
+- 最終回答は見つかった内容から導かれている。
+- 長さや言い回しではなく、正しさで判断する。
+
+引き分け: 両方が同じように正しい、または同じように誤っている。スキップ: もっと文脈がないと判断できない。
+</translation>
+        </message>
+        <message>
+            <source>Not saved yet: Save writes %1</source>
+            <translation>未保存: 保存すると %1 に書き込みます</translation>
+        </message>
+        <message>
+            <source>The guidelines were not saved to %1: %2</source>
+            <translation>ガイドラインを %1 に保存できませんでした: %2</translation>
+        </message>
+        <message>
+            <source>Saved to %1</source>
+            <translation>%1 に保存しました</translation>
         </message>
     </context>
 </TS>

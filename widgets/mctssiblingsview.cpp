@@ -111,6 +111,10 @@ void MctsSiblingsView::rebuild()
         const task::Trajectory t = MctsNodeDetail::parseStep(n.step);
         QString html = QStringLiteral("<a href=\"node:%1\"><b>#%1</b></a>").arg(c.id);
         html += QStringLiteral(" &nbsp;P %1 · N %2 · Q %3").arg(mctsNumber(n.prior), QString::number(n.visits), mctsNumber(n.q()));
+        if (c.id != m_nodeId && m_nodeId > 0)
+            html += QStringLiteral(" &nbsp;<a href=\"compare:%1\">%2</a>")
+                        .arg(c.id)
+                        .arg(tr("compare with #%1").arg(m_nodeId).toHtmlEscaped());
         if (c.hasScore)
             html += QStringLiteral("<br><span style=\"color:#607d8b\">%1</span>")
                         .arg(tr("PUCT score at iteration %1: %2").arg(m_iteration).arg(mctsNumber(c.score)).toHtmlEscaped());
@@ -152,6 +156,8 @@ void MctsSiblingsView::rebuild()
         connect(label, &QLabel::linkActivated, this, [this](const QString &link) {
             if (link.startsWith(QLatin1String("node:")))
                 Q_EMIT nodeActivated(link.mid(5).toInt());
+            else if (link.startsWith(QLatin1String("compare:")))
+                Q_EMIT compareRequested(m_nodeId, link.mid(8).toInt());
         });
         m_stripLayout->insertWidget(insertAt++, label, 0, Qt::AlignTop);
         m_columns.push_back(label);

@@ -19,7 +19,8 @@ namespace rwb::widgets {
 // PUCT score at that iteration's selection when there was one, the outcome of a terminal
 // node, then the step, sub-query and sub-answer or answer. The material a person (or a
 // judge) reads to pick the better of two steps for a preference pair. The node shown is
-// framed; clicking another column's title selects it. GUI thread only.
+// framed; clicking another column's title selects it, and its "compare with" link asks
+// for the two as a preference pair (compareRequested). GUI thread only.
 class MctsSiblingsView : public QWidget {
     Q_OBJECT
 public:
@@ -38,6 +39,9 @@ public:
 
 Q_SIGNALS:
     void nodeActivated(int id);
+    // "compare with #…" in a sibling's column: the node shown (A) and that sibling (B), to
+    // be annotated as a preference pair.
+    void compareRequested(int nodeA, int nodeB);
 
 protected:
     void changeEvent(QEvent *event) override;

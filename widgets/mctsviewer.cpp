@@ -269,6 +269,8 @@ void MctsViewer::buildUi()
     connect(m_view, &MctsTreeView::iterationChanged, this, &MctsViewer::iterationShown);
     connect(m_view, &MctsTreeView::nodeSelected, this, &MctsViewer::nodeShown);
     connect(m_view, &MctsTreeView::problem, this, &MctsViewer::showError);
+    connect(m_siblings, &MctsSiblingsView::compareRequested, this,
+            [this](int a, int b) { Q_EMIT compareSiblings(m_treeId, a, b); });
     connect(m_siblings, &MctsSiblingsView::nodeActivated, this, [this](int id) {
         selectNode(id);
         m_view->centreOnNode(id);

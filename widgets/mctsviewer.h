@@ -99,6 +99,10 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void treeShown(qint64 treeId);
+    // The siblings panel's "compare with": two sibling steps of the tree shown, to be
+    // annotated as a preference pair (the main window adds the pair and opens the
+    // annotation view).
+    void compareSiblings(qint64 treeId, int nodeA, int nodeB);
 
 protected:
     void changeEvent(QEvent *event) override;

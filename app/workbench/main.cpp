@@ -14,6 +14,7 @@
 #include "mctstreesource.h"
 #include "mctstreeview.h"
 #include "mctsviewer.h"
+#include "preferenceannotator.h"
 #include "rubriceditor.h"
 #include "rubricmodel.h"
 #include "rolloutbrowser.h"
@@ -415,13 +416,26 @@ int main(int argc, char **argv)
     const QCommandLineOption mctsNode(QStringLiteral("mcts-node"),
                                       QCoreApplication::translate("main", "The node the tree viewer selects and centres."),
                                       QCoreApplication::translate("main", "id"));
+    const QCommandLineOption annotate(QStringLiteral("annotate"),
+                                      QCoreApplication::translate("main", "Open the annotation view on the preference pairs of a run store."),
+                                      QCoreApplication::translate("main", "store"));
+    const QCommandLineOption pairSet(QStringLiteral("pair-set"),
+                                     QCoreApplication::translate("main", "The pair set the annotation view opens (default: the first)."),
+                                     QCoreApplication::translate("main", "name"));
+    const QCommandLineOption annotatorName(QStringLiteral("annotator"),
+                                           QCoreApplication::translate("main", "Whose labels the annotation view writes."),
+                                           QCoreApplication::translate("main", "name"));
+    const QCommandLineOption pairOption(QStringLiteral("pair"),
+                                        QCoreApplication::translate("main", "The pair the annotation view shows."),
+                                        QCoreApplication::translate("main", "id"));
     const QCommandLineOption benchTreeViewOption(
         QStringLiteral("bench-tree-view"),
         QCoreApplication::translate("main", "Benchmark: the MCTS tree viewer on a synthetic tree of this many nodes, print JSON and quit."),
         QCoreApplication::translate("main", "count"));
     parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
                        step, rollout, compare, screenshotDelay, benchBrowserOption, dock, decision, rubricItem, sampleColumn,
-                       mcts, mctsTree, mctsIteration, mctsNode, benchTreeViewOption});
+                       mcts, mctsTree, mctsIteration, mctsNode, benchTreeViewOption, annotate, pairSet, annotatorName,
+                       pairOption});
     parser.process(app);
     if (parser.isSet(benchTreeViewOption))
         return benchTreeView(std::max(1, parser.value(benchTreeViewOption).toInt()));
@@ -525,6 +539,17 @@ int main(int argc, char **argv)
             QTimer::singleShot(0, trees, [trees, id] { trees->view()->centreOnNode(id); });
         }
         shot = trees;
+    }
+
+    if (parser.isSet(annotate)) {
+        rwb::widgets::PreferenceAnnotator *a = window.annotator();
+        if (parser.isSet(annotatorName))
+            a->setAnnotator(parser.value(annotatorName));
+        if (!window.openAnnotator(parser.value(annotate), parser.value(pairSet), &error))
+            std::fprintf(stderr, "%s\n", qPrintable(error)); // shown in the view too
+        if (parser.isSet(pairOption) && !a->showPair(parser.value(pairOption).toLongLong()))
+            std::fprintf(stderr, "no pair %s in the set\n", qPrintable(parser.value(pairOption)));
+        shot = a;
     }
 
     if (parser.isSet(screenshot)) {

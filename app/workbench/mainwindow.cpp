@@ -8,6 +8,9 @@
 #include "languagemanager.h"
 #include "mctstreesource.h"
 #include "mctsviewer.h"
+#include "preferenceannotator.h"
+#include "prm/preference.h"
+#include "store/runstore.h"
 #include "rewarddesigner.h"
 #include "rolloutbrowser.h"
 #include "runlistmodel.h"
@@ -35,6 +38,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QInputDialog>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -256,6 +260,9 @@ void MainWindow::createActions()
     m_showTrees = action();
     m_showTrees->setObjectName(QStringLiteral("showSearchTrees"));
     connect(m_showTrees, &QAction::triggered, this, &MainWindow::showSearchTrees);
+    m_annotate = action();
+    m_annotate->setObjectName(QStringLiteral("annotatePairs"));
+    connect(m_annotate, &QAction::triggered, this, &MainWindow::openAnnotatorDialog);
     m_openSamples = action();
     m_openSamples->setShortcut(QKeySequence::Open);
     connect(m_openSamples, &QAction::triggered, m_designer, &RewardDesigner::openSamplesDialog);
@@ -333,7 +340,7 @@ void MainWindow::createActions()
     m_fileMenu = menuBar()->addMenu(QString());
     m_fileMenu->addActions({m_newWorkspace, m_openWorkspace, m_openStore});
     m_fileMenu->addSeparator();
-    m_fileMenu->addActions({m_openTrees, m_openTreesFolder});
+    m_fileMenu->addActions({m_openTrees, m_openTreesFolder, m_annotate});
     m_fileMenu->addSeparator();
     m_fileMenu->addActions({m_openSamples, m_openBundled, m_openBundledLegal});
     m_fileMenu->addSeparator();
@@ -473,6 +480,9 @@ void MainWindow::retranslate()
     m_openTrees->setText(tr("Open a search tree &record…"));
     m_openTreesFolder->setText(tr("Open a folder of search tree records…"));
     m_showTrees->setText(tr("Search &trees"));
+    m_annotate->setText(tr("&Annotate preference pairs…"));
+    if (m_annotator)
+        m_annotator->setWindowTitle(tr("Preference pairs"));
     if (m_trees)
         m_trees->setWindowTitle(treesTitle());
     m_openSamples->setText(tr("&Open samples…"));
@@ -594,8 +604,98 @@ MctsViewer *MainWindow::searchTrees()
         m_trees->setWindowFlag(Qt::Window);
         m_trees->setWindowTitle(tr("Search trees"));
         m_trees->resize(1500, 950);
+        connect(m_trees, &MctsViewer::compareSiblings, this, [this](qint64 treeId, int a, int b) {
+            const auto *source = dynamic_cast<const rwb::widgets::MctsStoreSource *>(m_trees->source().get());
+            if (!source) {
+                notify(tr("Compare siblings"), tr("Preference pairs live in a run store: open the trees from a run "
+                                                  "store (File → Open run store, or --mcts store.sqlite) to annotate them."));
+                return;
+            }
+            QString error;
+            compareSiblings(QString::fromStdString(source->storePath()), treeId, a, b, &error);
+        });
     }
     return m_trees;
+}
+
+PreferenceAnnotator *MainWindow::annotator()
+{
+    if (!m_annotator) {
+        // A window of its own, like the tree viewer's.
+        m_annotator = new PreferenceAnnotator(this);
+        m_annotator->setObjectName(QStringLiteral("preferenceAnnotator"));
+        m_annotator->setWindowFlag(Qt::Window);
+        m_annotator->setWindowTitle(tr("Preference pairs"));
+        m_annotator->resize(1600, 950);
+        const QString name = QSettings().value(QStringLiteral("annotation/annotator")).toString();
+        if (!name.isEmpty())
+            m_annotator->setAnnotator(name);
+        connect(m_annotator, &PreferenceAnnotator::labelled, this,
+                [this] { QSettings().setValue(QStringLiteral("annotation/annotator"), m_annotator->annotator()); });
+    }
+    return m_annotator;
+}
+
+bool MainWindow::openAnnotator(const QString &storePath, const QString &set, QString *error)
+{
+    PreferenceAnnotator *a = annotator();
+    const bool ok = a->open(storePath, set, error);
+    a->show();
+    a->raise();
+    a->activateWindow();
+    if (ok && a->annotator().isEmpty())
+        QTimer::singleShot(0, a, [a] { a->chooseAnnotator(); });
+    return ok;
+}
+
+void MainWindow::openAnnotatorDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Annotate the preference pairs of a run store"),
+                                                      m_storePath, tr("Run stores (*.sqlite *.db);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString set;
+    try {
+        const rwb::store::RunStore s(path.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+        QStringList sets;
+        for (const auto &info : s.pairSets())
+            sets << QString::fromStdString(info.name);
+        if (sets.size() > 1) {
+            bool ok = false;
+            set = QInputDialog::getItem(this, tr("Pair set"), tr("The pair set to annotate:"), sets, 0, false, &ok);
+            if (!ok)
+                return;
+        }
+    } catch (const std::exception &e) {
+        notify(tr("Annotate preference pairs"), QString::fromUtf8(e.what()));
+        return;
+    }
+    QString error;
+    openAnnotator(path, set, &error); // the view shows what went wrong
+}
+
+bool MainWindow::compareSiblings(const QString &storePath, qint64 treeId, int nodeA, int nodeB, QString *error)
+{
+    const QString set = QStringLiteral("manual pairs");
+    qint64 pairId = 0;
+    try {
+        rwb::store::RunStore s(storePath.toStdString());
+        std::vector<rwb::prm::StepPair> pairs{
+            rwb::prm::manualPair(s.mctsTree(treeId), nodeA, nodeB, treeId, set.toStdString())};
+        s.addPairs(pairs);
+        std::vector<rwb::prm::Label> tree{rwb::prm::treeLabel(pairs.front(), 0.0)};
+        s.setLabels(tree);
+        pairId = pairs.front().id;
+    } catch (const std::exception &e) {
+        const QString message = tr("Cannot compare nodes %1 and %2: %3").arg(nodeA).arg(nodeB).arg(QString::fromUtf8(e.what()));
+        if (error)
+            *error = message;
+        notify(tr("Compare siblings"), message);
+        return false;
+    }
+    if (!openAnnotator(storePath, set, error))
+        return false;
+    return annotator()->showPair(pairId);
 }
 
 void MainWindow::showSearchTrees()

@@ -32,6 +32,7 @@ class GroupAdvantageView;
 class JobRunner;
 class JudgeDecisionView;
 class MctsViewer;
+class PreferenceAnnotator;
 class RolloutBrowser;
 class RunListModel;
 class RunSetupForm;
@@ -70,6 +71,8 @@ public:
     rwb::widgets::JobRunner *jobs() const { return m_jobs; }
     // The MCTS tree viewer's window (made on first use; hidden until opened).
     rwb::widgets::MctsViewer *searchTrees();
+    // The annotation view's window for preference pairs (made on first use; hidden until opened).
+    rwb::widgets::PreferenceAnnotator *annotator();
     const std::optional<rwb::widgets::Workspace> &workspace() const { return m_workspace; }
     QString storePath() const { return m_storePath; }
     qint64 runId() const { return m_runId; }
@@ -95,6 +98,12 @@ public:
     // Shows the trees of MCTS run `runId` of a store; a run still searching is followed
     // (Follow on), so its trees appear and grow as `rwb mcts run` writes them.
     bool openSearchTreesRun(const QString &storePath, qint64 runId, QString *error);
+    // Opens pair set `set` of a store (the first when empty) in the annotation view's
+    // window. On failure the window still opens with the message, which `error` gets too.
+    bool openAnnotator(const QString &storePath, const QString &set, QString *error);
+    // A pair of sibling steps of a stored tree (the tree viewer's "Compare siblings"):
+    // added to the set "manual pairs" of the store when new, then shown for annotation.
+    bool compareSiblings(const QString &storePath, qint64 treeId, int nodeA, int nodeB, QString *error);
     // Continues a stopped or crashed run of a store from its last checkpoint.
     bool resumeRun(const QString &storePath, qint64 runId, QString *error);
 
@@ -130,6 +139,7 @@ private:
     void openWorkspaceDialog();
     void openStoreDialog();
     void openSearchTreesDialog(bool folder);
+    void openAnnotatorDialog();
     void showSearchTrees();
     QString treesTitle() const;
     void startFromForm();
@@ -169,6 +179,7 @@ private:
     rwb::widgets::FailureExplorer *m_failures = nullptr;
     rwb::widgets::JudgeDecisionView *m_judge = nullptr;
     rwb::widgets::MctsViewer *m_trees = nullptr;
+    rwb::widgets::PreferenceAnnotator *m_annotator = nullptr;
     QString m_treesPath; // what the tree viewer shows
     qint64 m_treesRun = 0; // its run, when it shows a store's
     rwb::widgets::TokenView *m_tokens = nullptr;
@@ -208,6 +219,7 @@ private:
     QAction *m_openTrees = nullptr;
     QAction *m_openTreesFolder = nullptr;
     QAction *m_showTrees = nullptr;
+    QAction *m_annotate = nullptr;
     QAction *m_openSamples = nullptr;
     QAction *m_openBundled = nullptr;
     QAction *m_openBundledLegal = nullptr;
