@@ -8,6 +8,7 @@
 #include "prm/agreement.h"
 #include "prm/pairjudge.h"
 #include "prm/preference.h"
+#include "prm/referencejudge.h"
 #include "store/runstore.h"
 #include "store/storeerror.h"
 
@@ -427,6 +428,63 @@ private Q_SLOTS:
             QCOMPARE(twice[0].label.choice, Choice::Tie);
             QVERIFY(twice[0].label.reason.rfind("order-dependent: a as asked, b with the steps swapped", 0) == 0);
         }
+    }
+
+    void referenceJudgeJudgesGivenTheHistory()
+    {
+        data::MultihopQuestion q;
+        q.id = "q";
+        q.question = "榊原 灯の勤務先の本社所在地はどこですか。";
+        q.answer = "澄坂市";
+        data::MultihopStep h1;
+        h1.entity = "榊原 灯";
+        h1.value = "翠光食品";
+        data::MultihopStep h2;
+        h2.entity = "翠光食品";
+        h2.value = "澄坂市";
+        q.chain = {h1, h2};
+        const std::string right1 = "<step>勤務先を調べる。</step><subquery>榊原 灯 勤務先</subquery><retrieval>榊原 灯：榊原 灯は翠光食品に勤務している。</retrieval><subanswer>榊原 灯の勤務先は翠光食品です。</subanswer>";
+        const std::string wrong1 = "<step>勤務先を調べる。</step><subquery>榊原 灯 勤務先</subquery><retrieval>榊原 灯：榊原 灯は翠光食品に勤務している。</retrieval><subanswer>榊原 灯の勤務先は翠光書房です。</subanswer>";
+        using J = prm::ReferencePairJudge;
+        QCOMPARE(J::namedValue("榊原 灯の勤務先は翠光食品です。"), std::string("翠光食品"));
+        // Hop 1: looks up the question's entity (1), the value is in the passage (1), gold (2).
+        QCOMPARE(J::worth(q, "", right1).points, 4);
+        QCOMPARE(J::worth(q, "", wrong1).points, 1); // looks up the right entity only
+        // Hop 2 after the wrong history: what to look up next is 翠光書房 (what the history
+        // found), so the step that follows it scores the point for that; one that jumps to
+        // the gold entity does not, though it names the gold value (2) from its passage (1).
+        const std::string follows = "<step>本社を調べる。</step><subquery>翠光書房 本社所在地</subquery><retrieval>翠光書房：本社は雪台市にある。</retrieval><subanswer>翠光書房の本社所在地は雪台市です。</subanswer>";
+        const std::string jumps = "<step>本社を調べる。</step><subquery>翠光食品 本社所在地</subquery><retrieval>翠光食品：本社は澄坂市にある。</retrieval><subanswer>翠光食品の本社所在地は澄坂市です。</subanswer>";
+        QCOMPARE(J::worth(q, wrong1, follows).points, 2); // follows (1), grounded (1)
+        QCOMPARE(J::worth(q, wrong1, jumps).points, 2);   // gold (2), not grounded about 翠光書房
+        QCOMPARE(J::worth(q, right1, jumps).points, 4);
+        QCOMPARE(J::worth(q, right1 + jumps, "<step>答える。</step><answer>澄坂市</answer>").points, 4);
+        QCOMPARE(J::worth(q, right1 + jumps, "<step>答える。</step><answer>雪台市</answer>").points, 0);
+        // Through the judge client: the prompt's numbered history is read back.
+        prm::StepPair p;
+        p.id = 5;
+        p.question = q.question;
+        p.history = {right1};
+        p.stepA = follows;
+        p.stepB = jumps;
+        judge::JudgeOptions o;
+        o.url = "reference";
+        const judge::JudgeClient client(o, std::make_shared<J>(std::vector<data::MultihopQuestion>{q}));
+        prm::PairJudgeOptions po;
+        po.bothOrders = true;
+        const std::vector<prm::JudgedPair> out = prm::judgePairs(client, {p}, po);
+        QVERIFY2(out[0].ok, out[0].error.c_str());
+        QCOMPARE(out[0].label.choice, Choice::B); // after the right first hop, the gold entity is next
+        QCOMPARE(out[0].label.annotator, std::string("reference"));
+        QVERIFY(!out[0].orderDependent);
+        QVERIFY2(out[0].label.reason.find("step B looks up 翠光食品, names 澄坂市 (in its passages), the gold value") !=
+                     std::string::npos,
+                 out[0].label.reason.c_str());
+        // A question it does not know: the call fails with the question named.
+        p.question = "ほかの質問";
+        const std::vector<prm::JudgedPair> unknown = prm::judgePairs(client, {p}, {});
+        QVERIFY(!unknown[0].ok);
+        QVERIFY2(unknown[0].error.find("ほかの質問") != std::string::npos, unknown[0].error.c_str());
     }
 
     void storeKeepsPairsAndLabels()

@@ -5132,9 +5132,13 @@ Best path&apos;s answer: %3</source>
                 <numerusform>%n ペア</numerusform>
             </translation>
         </message>
-        <message>
-            <source>%1 · κ %2 (%3)</source>
-            <translation>%1 · κ %2 (%3)</translation>
+        <message numerus="yes">
+            <source>%1 % · κ %2
+%n pair(s)</source>
+            <translation>
+                <numerusform>%1 % · κ %2
+%n ペア</numerusform>
+            </translation>
         </message>
         <message>
             <source>No pair labelled by both.</source>

@@ -66,10 +66,9 @@ QVariant AgreementMatrixModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole) {
         if (a.n == 0)
             return QStringLiteral("–");
-        return tr("%1 · κ %2 (%3)")
-            .arg(a.observed, 0, 'f', 2)
-            .arg(std::isfinite(a.kappa) ? QString::number(a.kappa, 'f', 2) : QStringLiteral("–"))
-            .arg(a.n);
+        return tr("%1 % · κ %2\n%n pair(s)", nullptr, static_cast<int>(a.n))
+            .arg(100.0 * a.observed, 0, 'f', 0)
+            .arg(std::isfinite(a.kappa) ? QString::number(a.kappa, 'f', 2) : QStringLiteral("–"));
     }
     if (role == Qt::ToolTipRole) {
         if (a.n == 0)

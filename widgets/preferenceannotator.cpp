@@ -104,6 +104,8 @@ void PreferenceAnnotator::buildUi()
     m_clearRaters = new QToolButton(left);
     raters->addWidget(m_raterFilter, 1);
     raters->addWidget(m_clearRaters);
+    m_raterFilter->hide();
+    m_clearRaters->hide();
     ll->addLayout(raters);
     m_queueView = new QTableView(left);
     m_queueView->setModel(m_filter);
@@ -112,11 +114,12 @@ void PreferenceAnnotator::buildUi()
     m_queueView->setSortingEnabled(true);
     m_queueView->sortByColumn(PairQueueModel::IdColumn, Qt::AscendingOrder);
     m_queueView->verticalHeader()->hide();
-    m_queueView->horizontalHeader()->setSectionResizeMode(PairQueueModel::QuestionColumn, QHeaderView::Stretch);
-    m_queueView->setColumnWidth(PairQueueModel::IdColumn, 50);
+    m_queueView->horizontalHeader()->setStretchLastSection(true);
+    m_queueView->setColumnWidth(PairQueueModel::IdColumn, 46);
+    m_queueView->setColumnWidth(PairQueueModel::QuestionColumn, 130);
     for (int c : {PairQueueModel::StepColumn, PairQueueModel::TreeColumn, PairQueueModel::JudgeColumn,
                   PairQueueModel::MineColumn, PairQueueModel::PeopleColumn})
-        m_queueView->setColumnWidth(c, 52);
+        m_queueView->setColumnWidth(c, 46);
     ll->addWidget(m_queueView, 1);
 
     // The pair.
@@ -184,8 +187,7 @@ void PreferenceAnnotator::buildUi()
     m_matrixView = new QTableView(agreement);
     m_matrixView->setModel(m_matrix);
     m_matrixView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_matrixView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_matrixView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_matrixView->setWordWrap(true);
     al->addWidget(m_matrixView, 1);
     m_alpha = new QLabel(agreement);
     m_alpha->setWordWrap(true);
@@ -208,10 +210,13 @@ void PreferenceAnnotator::buildUi()
     gl->addLayout(gb);
     tabs->addTab(guide, QString());
 
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 5);
-    split->setStretchFactor(2, 2);
-    split->setSizes({380, 900, 340});
+    // The queue and the matrix keep their width; the pair takes the rest.
+    left->setMinimumWidth(400);
+    tabs->setMinimumWidth(400);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 0);
+    split->setSizes({440, 720, 440});
 
     connect(m_queueView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &PreferenceAnnotator::currentRowChanged);
@@ -500,6 +505,8 @@ void PreferenceAnnotator::updateProgress()
 void PreferenceAnnotator::updateAgreement()
 {
     m_matrix->setTable(prm::agreementTable(m_queue->allLabels()));
+    m_matrixView->resizeRowsToContents();
+    m_matrixView->resizeColumnsToContents();
     const prm::AgreementTable &t = m_matrix->table();
     m_alpha->setText(tr("Krippendorff's α: among the people %1 (%2 pairs labelled by two or more), among every rater "
                         "%3 (%4 pairs).")

@@ -55,6 +55,7 @@ Commands:
   prm judge       an LLM judge's labels (A / B / tie with a reason) for a pair set
   prm export      labelled pairs as DPO or TRL stepwise JSONL
   prm import      DPO or stepwise JSONL into a pair set
+  prm label       a person's label of one pair, from a script
   prm agreement   Cohen's kappa and Krippendorff's alpha between the tree, judges and people
   prm train       the process reward model on a pair set's labels (eq. 4)
   prm score       the PRM's score of every step of trajectories

@@ -9,6 +9,7 @@
 #include "prm/agreement.h"
 #include "prm/pairjudge.h"
 #include "prm/preference.h"
+#include "prm/referencejudge.h"
 #include "store/runstore.h"
 #include "task/multihopformat.h"
 #include "train/processrewardmodel.h"
@@ -36,6 +37,7 @@ Subcommands:
   judge      label a pair set with an LLM judge (A / B / tie with a reason)
   export     a pair set's labelled pairs as JSONL: DPO ({prompt, chosen, rejected}) or TRL stepwise
   import     DPO or stepwise JSONL into a pair set, with its labels
+  label      a person's label of one pair, from a script (the annotation view is the usual way)
   agreement  agreement between the tree, the judges and the people on a pair set (κ, α)
   train      train the process reward model on a pair set's labels
   score      the PRM's score of every step of trajectories
@@ -59,15 +61,18 @@ Prints {"set", "trees", "pairs", "added", "tree_labels"}.
 
 const char *const kJudgeHelp = R"HELP(rwb prm judge — an LLM judge's labels for a pair set
 
-Usage: rwb prm judge --store runs.sqlite --set NAME --judge JUDGE.json [--both-orders]
-                     [--limit N] [--relabel] [--quiet]
+Usage: rwb prm judge --store runs.sqlite --set NAME (--judge JUDGE.json | --reference-judge Q.jsonl)
+                     [--both-orders] [--limit N] [--relabel] [--quiet]
 
 Asks the judge JUDGE.json names (a judge object, or a reward config with "judge";
 docs/judges.md) which of each pair's steps is the better next step given the question
 and the history, and stores its choice (A, B or tie) and reason as the pair's judge
 label (annotator: the judge's model). Pairs the judge labelled before are skipped unless
 --relabel. --both-orders asks twice, the steps swapped the second time; a verdict that
-follows the position becomes a tie (LLM judges favour a position). A call that fails or a
+follows the position becomes a tie (LLM judges favour a position). --reference-judge: a
+judge that knows the gold chains of the synthetic question set Q.jsonl answers instead
+(annotator "reference"; it stands in for an LLM judge where none can be reached; docs/prm.md).
+A call that fails or a
 reply that cannot be read labels nothing and is counted. Prints {"pairs", "labelled",
 "failed", "order_dependent", "a", "b", "tie", "tree_agreement", "tree_kappa", "seconds"}.
 )HELP";
@@ -133,6 +138,17 @@ is kept). The completion is cut into step blocks (each ends with </subanswer> or
 </answer>) and one forward pass scores them all. One line per input line:
 {"id", "steps": [{"step", "score"}], "min", "mean", "last"}. A line without those fields
 stops the command, naming the file, line and field.
+)HELP";
+
+const char *const kLabelHelp = R"HELP(rwb prm label — a person's label of one pair
+
+Usage: rwb prm label --store runs.sqlite --pair ID --annotator NAME --choice a|b|tie|skip
+                     [--reason TEXT]
+       rwb prm label --store runs.sqlite --pair ID --annotator NAME --remove
+
+Writes (or replaces, or removes) NAME's label of pair ID, as the annotation view would:
+for labels given outside the workbench (a spreadsheet, a chat tool). Prints {"pair",
+"annotator", "choice", "created"}.
 )HELP";
 
 std::vector<prm::Source> parseSources(const std::string &list)
@@ -224,7 +240,7 @@ int pairs(const std::vector<std::string> &argv)
 
 int judgeSet(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"store", "set", "judge", "limit"}, {"both-orders", "relabel", "quiet", "help"}});
+    const Args args(argv, {{"store", "set", "judge", "reference-judge", "limit"}, {"both-orders", "relabel", "quiet", "help"}});
     if (args.has("help")) {
         std::cout << kJudgeHelp;
         return kExitOk;
@@ -234,7 +250,18 @@ int judgeSet(const std::vector<std::string> &argv)
     const std::string set = args.required("set");
     store::RunStore store(path);
     const std::vector<prm::StepPair> all = requirePairs(store, set);
-    const judge::JudgeClient client(loadJudge(args.required("judge")));
+    if (args.has("judge") == args.has("reference-judge"))
+        throw UsageError{"give --judge JUDGE.json or --reference-judge QUESTIONS.jsonl"};
+    std::unique_ptr<judge::JudgeClient> owned;
+    if (args.has("judge")) {
+        owned = std::make_unique<judge::JudgeClient>(loadJudge(args.value("judge")));
+    } else {
+        judge::JudgeOptions o;
+        o.url = "reference";
+        owned = std::make_unique<judge::JudgeClient>(
+            o, std::make_shared<prm::ReferencePairJudge>(args.value("reference-judge")));
+    }
+    const judge::JudgeClient &client = *owned;
     const std::string model = client.backend().model();
     std::set<int64_t> done;
     if (!args.has("relabel"))
@@ -363,6 +390,41 @@ int importSet(const std::vector<std::string> &argv)
                                         {"pairs", in.pairs.size()},
                                         {"added", added},
                                         {"unpaired", in.unpaired}}
+                     .dump()
+              << std::endl;
+    return kExitOk;
+}
+
+int labelPair(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"store", "pair", "annotator", "choice", "reason"}, {"remove", "help"}});
+    if (args.has("help")) {
+        std::cout << kLabelHelp;
+        return kExitOk;
+    }
+    const std::string path = requireStore(args);
+    store::RunStore store(path);
+    const int64_t pair = static_cast<int64_t>(args.number("pair", 0));
+    const std::string annotator = args.required("annotator");
+    if (args.has("remove")) {
+        const bool removed = store.removeLabel(pair, prm::Source::Human, annotator);
+        std::cout << nlohmann::ordered_json{{"pair", pair}, {"annotator", annotator}, {"removed", removed}}.dump()
+                  << std::endl;
+        return kExitOk;
+    }
+    prm::Label l;
+    l.pairId = pair;
+    l.source = prm::Source::Human;
+    l.annotator = annotator;
+    if (!prm::parseChoice(args.required("choice"), l.choice))
+        throw UsageError{"--choice is a, b, tie or skip, not \"" + args.value("choice") + "\""};
+    l.reason = args.value("reason");
+    std::vector<prm::Label> ls{l};
+    store.setLabels(ls);
+    std::cout << nlohmann::ordered_json{{"pair", pair},
+                                        {"annotator", annotator},
+                                        {"choice", prm::choiceName(l.choice)},
+                                        {"created", ls.front().created}}
                      .dump()
               << std::endl;
     return kExitOk;
@@ -529,6 +591,7 @@ int prmCommand(const std::vector<std::string> &args)
                      {"judge", judgeSet},
                      {"export", exportSet},
                      {"import", importSet},
+                     {"label", labelPair},
                      {"agreement", agreement},
                      {"train", trainPrm},
                      {"score", scorePrm}});
