@@ -19,6 +19,9 @@
 #include "train/evaluation.h"
 #include "train/grpo.h"
 #include "train/sft.h"
+#include "train/processrewardmodel.h"
+#include "train/rft.h"
+#include "task/multihopformat.h"
 
 #include <nlohmann/json.hpp>
 
@@ -64,6 +67,7 @@ private Q_SLOTS:
     void rolloutStopsRetrievesAndResumes();
     void grpoRolloutRetrievesAndResumes();
     void grpoTrainsOnMultihop();
+    void rejectionSamplingKeepsRightTrajectories();
     void searchIsDeterministicAndStored();
     void badInput();
 
@@ -503,6 +507,64 @@ void TestMctsSearch::grpoTrainsOnMultihop()
     const auto predictions = s.evalPredictions(out.runId, 0);
     QCOMPARE(predictions.size(), size_t(1));
     QVERIFY(predictions[0].prediction.correct);
+}
+
+void TestMctsSearch::rejectionSamplingKeepsRightTrajectories()
+{
+    // A PRM on the memorising policy (a fresh head: its scores are what they are), a
+    // threshold under every score so that the PRM keeps what is right; the policy samples
+    // the memorised question 4 times at T 1.
+    model::ModelOptions mo;
+    mo.threads = 1;
+    const auto prm = train::ProcessRewardModel::fromPolicy((d + "/sft").toStdString(), mo, 5);
+    prm->save((d + "/prm0").toStdString(), (d + "/sft").toStdString());
+    QFile cfg(d + "/rft.json");
+    QVERIFY(cfg.open(QIODevice::WriteOnly));
+    cfg.write(R"({"policy": "sft", "prm": "prm0", "questions": "one.jsonl", "index": "index.sqlite", "output": "rft",
+                  "samples": 4, "temperature": 1.0, "max_completion_length": 200, "retrieval_top_k": 1,
+                  "threshold": -1e9, "threads": 1, "seed": 3,
+                  "sft": {"learning_rate": 1e-4, "epochs": 1, "batch_size": 2, "gradient_accumulation": 1,
+                          "max_length": 4096, "warmup_ratio": 0},
+                  "eval_questions": "one.jsonl"})");
+    cfg.close();
+    const train::RftConfig c = train::loadRftConfig((d + "/rft.json").toStdString());
+    QCOMPARE(c.dataOutput, (d + "/rft.rft.jsonl").toStdString());
+    QCOMPARE(c.sft.task, std::string("multihop"));
+    QVERIFY(!c.sft.lora);
+    const train::RftResult r = train::runRft(c);
+    QCOMPARE(r.questions, size_t(1));
+    QCOMPARE(r.sampled, size_t(4));
+    QVERIFY2(r.right >= 1, qPrintable(QString::number(r.right))); // the memorised answer, mostly
+    QCOMPARE(r.kept + r.duplicates + r.droppedByPrm, r.right);
+    QCOMPARE(r.droppedByPrm, size_t(0));
+    QCOMPARE(r.contextSteps, size_t(0));
+    QCOMPARE(r.questionsKept, size_t(1));
+    QVERIFY(r.evaluated);
+    QCOMPARE(r.emBefore, 1.0); // greedy decoding answers the memorised question
+    QVERIFY(r.sft.steps >= 1);
+    QVERIFY(QFile::exists(d + "/rft/model.safetensors"));
+    // Every kept line is a right trajectory of the question, as SFT reads it.
+    const std::vector<task::Record> kept = m_task.read((d + "/rft.rft.jsonl").toStdString(), {});
+    QCOMPARE(kept.size(), r.kept);
+    for (const task::Record &rec : kept) {
+        const auto &e = task::as<task::MultihopExample>(*rec.example);
+        QVERIFY(e.id().rfind(m_records[0].example->id() + "#", 0) == 0);
+        const std::string target = m_task.sftTarget(e, false);
+        QCOMPARE(target, e.question().target);
+        const task::Trajectory t = task::parseTrajectory(target);
+        QVERIFY(t.answer);
+        QCOMPARE(task::exactMatch(*t.answer, e.question().answer), 1.0);
+    }
+    // A threshold no step clears keeps nothing: the error gives the counts.
+    train::RftConfig none = c;
+    none.threshold = 1e9;
+    none.evalQuestions.clear();
+    try {
+        train::runRft(none);
+        QFAIL("fine-tuned on nothing");
+    } catch (const data::InputException &e) {
+        QVERIFY2(QString::fromStdString(e.what()).contains("no trajectory kept"), e.what());
+    }
 }
 
 void TestMctsSearch::searchIsDeterministicAndStored()

@@ -263,6 +263,20 @@ private Q_SLOTS:
         QCOMPARE(view.queue()->index(row, PairQueueModel::PeopleColumn).data().toInt(), 2);
         QCOMPARE(view.queue()->index(row, PairQueueModel::StatusColumn).data().toString(), QStringLiteral("disagree"));
 
+        // Undo takes back the label of whoever gave it, not the annotator's now: ann labels
+        // the fourth pair, bob takes over, U removes ann's label and leaves bob's.
+        view.setAnnotator(QStringLiteral("ann"));
+        const qint64 fourth = view.queue()->pair(3).id;
+        QVERIFY(view.showPair(fourth));
+        QTest::keyClick(view.queueView(), Qt::Key_A);
+        QCOMPARE(view.queue()->mine(fourth)->choice, Choice::A);
+        view.setAnnotator(QStringLiteral("bob"));
+        const prm::Label bobFirst = *view.queue()->mine(first);
+        QTest::keyClick(view.queueView(), Qt::Key_U);
+        view.setAnnotator(QStringLiteral("ann"));
+        QVERIFY(view.queue()->mine(fourth) == nullptr);
+        view.setAnnotator(QStringLiteral("bob"));
+        QCOMPARE(view.queue()->mine(first)->choice, bobFirst.choice);
         // A view opened afterwards reads every label back.
         PreferenceAnnotator again;
         QVERIFY(again.open(path, QStringLiteral("demo")));

@@ -321,7 +321,7 @@ private Q_SLOTS:
         // Plain TRL lines: no extra fields; the prompt becomes the question, the annotator
         // the file's name; stepwise completions before the last are the history.
         const prm::ImportedPairs plain = prm::parsePreferenceText(
-            R"({"prompt": "P", "chosen": "good", "rejected": "bad"})"
+            R"({"id": 7, "prompt": "P", "chosen": "good", "rejected": "bad"})"
             "\n"
             R"({"prompt": "Q", "completions": ["h1", "s1"], "labels": [true, false]})"
             "\n"
@@ -333,6 +333,7 @@ private Q_SLOTS:
         QCOMPARE(plain.pairs.size(), size_t(2));
         QCOMPARE(plain.unpaired, size_t(1));
         QCOMPARE(plain.pairs[0].question, std::string("P"));
+        QCOMPARE(plain.pairs[0].questionId, std::string("P")); // a question is its own id (a row's "id" is not one)
         QCOMPARE(plain.labels[0].annotator, std::string("trl.jsonl"));
         QCOMPARE(plain.labels[0].source, prm::Source::Import);
         const prm::StepPair &sw = plain.pairs[1];
@@ -500,6 +501,14 @@ private Q_SLOTS:
         std::vector<prm::StepPair> again = prm::siblingPairs(r, prm::PairOptions{}, 0, "set one");
         QCOMPARE(s.addPairs(again), size_t(0)); // the set holds them already: same ids
         QCOMPARE(again[2].id, pairs[2].id);
+        // The same two steps the other way round are the same pair: the stored order comes back.
+        std::vector<prm::StepPair> swapped{pairs[1]};
+        std::swap(swapped[0].stepA, swapped[0].stepB);
+        std::swap(swapped[0].valueA, swapped[0].valueB);
+        QCOMPARE(s.addPairs(swapped), size_t(0));
+        QCOMPARE(swapped[0].id, pairs[1].id);
+        QCOMPARE(swapped[0].stepA, pairs[1].stepA);
+        QCOMPARE(swapped[0].valueA, pairs[1].valueA);
         std::vector<prm::StepPair> other = prm::siblingPairs(r, prm::PairOptions{}, 0, "set two");
         QCOMPARE(s.addPairs(other), size_t(4));
         const std::vector<prm::StepPair> back = s.pairs("set one");

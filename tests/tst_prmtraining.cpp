@@ -10,6 +10,9 @@
 #include "task/multihoptask.h"
 #include "train/processrewardmodel.h"
 #include "train/prmtraining.h"
+#include "train/rft.h"
+#include "train/sft.h"
+#include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 
 #include <nlohmann/json.hpp>
@@ -30,6 +33,7 @@ private Q_SLOTS:
     void rankingLossByHand();
     void oneForwardScoresEveryStep();
     void learnsAPlantedCue();
+    void rftKeepsStepsAboveTheThreshold();
     void badInput();
 
 private:
@@ -188,7 +192,7 @@ void TestPrmTraining::learnsAPlantedCue()
     QCOMPARE(r.trainPairs + r.heldOutPairs, size_t(80));
     QVERIFY(r.heldOutPairs >= 8 && r.heldOutPairs <= 36); // about a quarter of 40 questions, 2 pairs each
     QCOMPARE(r.heldOutPairs % 2, size_t(0));            // questions are split, not pairs
-    QCOMPARE(r.labelsBySource.at("tree"), size_t(80));
+    QCOMPARE(r.labelsBySource.at("tree"), r.trainPairs); // the labels trained on
     QCOMPARE(r.steps, 12 * static_cast<int>((r.trainPairs + 7) / 8));
     QVERIFY2(lastLoss < 0.5 * firstLoss, qPrintable(QString("%1 → %2").arg(firstLoss).arg(lastLoss)));
     QVERIFY2(r.trainAfter.accuracy() == 1.0, qPrintable(QString::number(r.trainAfter.accuracy())));
@@ -213,6 +217,51 @@ void TestPrmTraining::learnsAPlantedCue()
     const nlohmann::json meta = nlohmann::json::parse(data::readTextFile(c.output + "/prm.json"));
     QCOMPARE(meta["format"].get<std::string>(), std::string("rwb-prm"));
     QCOMPARE(meta["trained"]["train_pairs"].get<size_t>(), r.trainPairs);
+}
+
+void TestPrmTraining::rftKeepsStepsAboveTheThreshold()
+{
+    // Step mode: below-threshold steps become context; none above: dropped.
+    QCOMPARE(train::rftSteps({0.5, -0.2, 0.1}, 0.0, "step"), (std::vector<uint8_t>{1, 0, 1}));
+    QVERIFY(train::rftSteps({-0.5, -0.2}, 0.0, "step").empty());
+    QVERIFY(train::rftSteps({0.5, 0.0}, 0.0, "step") == (std::vector<uint8_t>{1, 0})); // ProRAG: R > 0
+    // Trajectory mode: every step must clear.
+    QVERIFY(train::rftSteps({0.5, -0.2, 0.1}, 0.0, "trajectory").empty());
+    QCOMPARE(train::rftSteps({0.5, 0.3}, 0.0, "trajectory"), (std::vector<uint8_t>{1, 1}));
+    QVERIFY(train::rftSteps({}, 0.0, "step").empty());
+
+    // A kept line's context steps carry no loss in SFT, nor do retrievals.
+    const auto &e = task::as<task::MultihopExample>(*m_records[0].example);
+    data::MultihopQuestion q = e.question();
+    const std::vector<std::string> steps = task::stepBlocks(m_task.sftTarget(e, false));
+    q.target = steps[0] + steps[1] + steps.back();
+    q.contextSteps = {1};
+    const task::MultihopExample kept(q);
+    QCOMPARE(m_task.sftTarget(kept, false), q.target);
+    const auto tok = tokenizer::loadTokenizer((d + "/tiny").toStdString());
+    const tokenizer::PromptFormat format = tokenizer::PromptFormat::forModel((d + "/tiny").toStdString(), *tok);
+    train::SftConfig sc;
+    const train::SftSequence seq = train::sftSequence(m_task, kept, *tok, format, sc);
+    // Expected by hand: step 0 and the answer step train but for their retrievals; step 1
+    // does not at all; the end-of-completion marker does.
+    const auto policyTokens = [&](const std::string &block) {
+        size_t n = tok->encode(block).size();
+        const size_t a = block.find("<retrieval>"), b = block.find("</retrieval>");
+        if (a != std::string::npos)
+            n -= tok->encode(block.substr(a, b + 12 - a)).size();
+        return n;
+    };
+    const size_t eoc = tok->encode(format.endOfCompletion(*tok)).size();
+    QCOMPARE(seq.policyTokens, policyTokens(steps[0]) + policyTokens(steps.back()) + eoc);
+    const size_t first = tok->encode(steps[0]).size(), second = tok->encode(steps[1]).size();
+    for (size_t i = first; i < first + second; ++i)
+        QCOMPARE(seq.weights[i], 0.0f);
+    QCOMPARE(seq.weights[0], 1.0f); // "<step>" with control weight 1 (SftConfig's default λ)
+    // Without context steps the same target trains on step 1 too.
+    q.contextSteps.clear();
+    const task::MultihopExample all(q);
+    QCOMPARE(train::sftSequence(m_task, all, *tok, format, sc).policyTokens,
+             seq.policyTokens + policyTokens(steps[1]));
 }
 
 void TestPrmTraining::badInput()

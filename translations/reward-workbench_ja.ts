@@ -5454,5 +5454,9 @@ Tie: both steps are equally right or equally wrong. Skip: you cannot tell withou
             <source>Saved to %1</source>
             <translation>%1 に保存しました</translation>
         </message>
+        <message>
+            <source>Opened read-only, labels cannot be saved: %1</source>
+            <translation>読み取り専用で開きました。ラベルは保存できません: %1</translation>
+        </message>
     </context>
 </TS>

@@ -307,7 +307,15 @@ void PreferenceAnnotator::showError(const QString &message)
 bool PreferenceAnnotator::open(const QString &storePath, const QString &set, QString *error)
 {
     try {
-        auto s = std::make_unique<store::RunStore>(storePath.toStdString());
+        // Read-write to label; a store this user cannot write is still shown, read-only.
+        std::unique_ptr<store::RunStore> s;
+        QString readOnlyWhy;
+        try {
+            s = std::make_unique<store::RunStore>(storePath.toStdString());
+        } catch (const std::exception &e) {
+            s = std::make_unique<store::RunStore>(storePath.toStdString(), store::RunStore::OpenMode::ReadOnly);
+            readOnlyWhy = QString::fromUtf8(e.what());
+        }
         std::string name = set.toStdString();
         if (name.empty()) {
             const auto sets = s->pairSets();
@@ -330,7 +338,8 @@ bool PreferenceAnnotator::open(const QString &storePath, const QString &set, QSt
         m_queue->setPairs(std::move(pairs), labels);
         m_guidelinesPath = QFileInfo(storePath).absoluteDir().filePath(QStringLiteral("annotation-guidelines.md"));
         loadGuidelines();
-        showError({});
+        m_readOnly = !readOnlyWhy.isEmpty();
+        showError(m_readOnly ? tr("Opened read-only, labels cannot be saved: %1").arg(readOnlyWhy) : QString());
         updateProgress();
         updateAgreement();
         selectProxyRow(0);
@@ -436,7 +445,9 @@ void PreferenceAnnotator::render()
                                                     : tr("Annotator: %1").arg(annotator()));
     for (QPushButton *b : m_buttons)
         b->setEnabled(source >= 0);
-    m_buttons[4]->setEnabled(!m_undo.empty());
+    for (int i = 0; i < 4; ++i)
+        m_buttons[i]->setEnabled(source >= 0 && !m_readOnly);
+    m_buttons[4]->setEnabled(!m_undo.empty() && !m_readOnly);
     if (source < 0) {
         m_question->setText(m_set.isEmpty() ? tr("Open a run store's pair set to annotate it.")
                                             : tr("No pair in the queue with these filters."));
@@ -532,15 +543,19 @@ bool PreferenceAnnotator::write(const prm::Label &label)
 
 void PreferenceAnnotator::label(prm::Choice choice)
 {
-    if (m_pairId < 0 || !m_store)
+    if (m_pairId < 0 || !m_store || m_readOnly)
         return;
     if (annotator().isEmpty() && !chooseAnnotator()) {
         showError(tr("Choose your name first: labels are stored under it."));
         return;
     }
     const int row = currentProxyRow();
+    // The pair to go on to, noted before the write: a sorted queue may move the labelled row.
+    const qint64 nextPair = row + 1 < m_filter->rowCount()
+                                ? m_filter->index(row + 1, 0).data(PairQueueModel::PairIdRole).toLongLong()
+                                : -1;
     const prm::Label *before = m_queue->mine(m_pairId);
-    UndoEntry undo{m_pairId, before ? std::optional<prm::Label>(*before) : std::nullopt};
+    UndoEntry undo{m_pairId, annotator().toStdString(), before ? std::optional<prm::Label>(*before) : std::nullopt};
     prm::Label l;
     l.pairId = m_pairId;
     l.source = prm::Source::Human;
@@ -554,20 +569,23 @@ void PreferenceAnnotator::label(prm::Choice choice)
     m_reason->clear();
     updateProgress();
     updateAgreement();
-    // On to the next pair: the row after this one, or the same row when the filter took
-    // the labelled pair away.
-    const QModelIndex still = m_filter->mapFromSource(m_queue->index(m_queue->rowOf(labelledPair), 0));
-    selectProxyRow(still.isValid() ? row + 1 : row);
+    // On to the pair that followed it in the queue (when the filter took the labelled
+    // pair away, that pair now sits at its row).
+    const int nextRow = nextPair >= 0 ? m_filter->mapFromSource(m_queue->index(m_queue->rowOf(nextPair), 0)).row() : -1;
+    if (nextRow >= 0)
+        selectProxyRow(nextRow);
+    else
+        selectProxyRow(m_filter->mapFromSource(m_queue->index(m_queue->rowOf(labelledPair), 0)).isValid() ? row + 1 : row);
     Q_EMIT labelled(labelledPair);
 }
 
 void PreferenceAnnotator::undo()
 {
-    if (m_undo.empty() || !m_store)
+    if (m_undo.empty() || !m_store || m_readOnly)
         return;
     const UndoEntry e = m_undo.back();
     try {
-        const std::string me = annotator().toStdString();
+        const std::string &me = e.annotator; // whose label it was, whoever annotates now
         if (e.previous) {
             std::vector<prm::Label> ls{*e.previous};
             m_store->setLabels(ls);

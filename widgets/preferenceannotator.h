@@ -46,7 +46,8 @@ class PairQueueModel;
 //
 // Several people label the same store without a server: each under their own name; their
 // labels never overwrite one another's. Store failures are shown in the red line and
-// change nothing. GUI thread only.
+// change nothing; a store that cannot be opened for writing is shown read-only. GUI
+// thread only.
 class PreferenceAnnotator : public QWidget {
     Q_OBJECT
 public:
@@ -127,9 +128,11 @@ private:
     std::unique_ptr<store::RunStore> m_store;
     QString m_storePath, m_set, m_guidelinesPath;
     qint64 m_pairId = -1;
+    bool m_readOnly = false; // the store could only be opened read-only: no labelling
     struct UndoEntry {
         qint64 pairId = 0;
-        std::optional<prm::Label> previous; // the annotator's label before (none: there was none)
+        std::string annotator;              // whose label it was
+        std::optional<prm::Label> previous; // their label before (none: there was none)
     };
     std::vector<UndoEntry> m_undo;
 

@@ -14,6 +14,7 @@
 #include "task/multihopformat.h"
 #include "train/processrewardmodel.h"
 #include "train/prmtraining.h"
+#include "train/rft.h"
 #include "util/duration.h"
 
 #include <nlohmann/json.hpp>
@@ -41,6 +42,7 @@ Subcommands:
   agreement  agreement between the tree, the judges and the people on a pair set (κ, α)
   train      train the process reward model on a pair set's labels
   score      the PRM's score of every step of trajectories
+  rft        PRM-filtered rejection-sampling fine-tuning (§3.3)
 
 Run "rwb prm <subcommand> --help" for its options. Documentation: docs/prm.md
 )HELP";
@@ -149,6 +151,23 @@ Usage: rwb prm label --store runs.sqlite --pair ID --annotator NAME --choice a|b
 Writes (or replaces, or removes) NAME's label of pair ID, as the annotation view would:
 for labels given outside the workbench (a spreadsheet, a chat tool). Prints {"pair",
 "annotator", "choice", "created"}.
+)HELP";
+
+const char *const kRftHelp = R"HELP(rwb prm rft — PRM-filtered rejection-sampling fine-tuning (ProRAG §3.3)
+
+Usage: rwb prm rft --config rft.json [--quiet]
+
+The config (docs/prm.md): policy (the SFT policy), prm (rwb prm train's folder),
+questions (training questions with gold answers), index (their knowledge base's BM25
+index), output; samples (4 per question), temperature, max_completion_length; answer
+("em", or "f1" with min_f1), threshold (0: the PRM's raw score must be above it), filter
+("step": steps below the threshold stay as context only; "trajectory": every step must
+clear), sft (SFT's keys for the fine-tuning), eval_questions and eval_index (greedy EM / F1
+before and after). The kept trajectories are written as SFT lines (data_output, default
+OUTPUT.rft.jsonl). A progress line on stderr; one JSON object on stdout: {"questions",
+"sampled", "right", "kept", "duplicates", "dropped_by_prm", "kept_steps",
+"context_steps", "questions_kept", "mean_step_score", "before": {"em", "f1"}, "after":
+{"em", "f1"}, "eval_examples", "sft_steps", "seconds"}.
 )HELP";
 
 std::vector<prm::Source> parseSources(const std::string &list)
@@ -381,9 +400,17 @@ int importSet(const std::vector<std::string> &argv)
     const std::string set = args.required("set");
     prm::ImportedPairs in = prm::readPreferenceFile(args.required("input"), set); // all read before anything is written
     store::RunStore store(args.required("store"));
+    std::vector<std::string> firstSteps;
+    for (const prm::StepPair &p : in.pairs)
+        firstSteps.push_back(p.stepA);
     const size_t added = store.addPairs(in.pairs);
-    for (size_t i = 0; i < in.pairs.size(); ++i)
+    for (size_t i = 0; i < in.pairs.size(); ++i) {
         in.labels[i].pairId = in.pairs[i].id;
+        if (in.pairs[i].stepA != firstSteps[i]) { // the store holds it the other way round
+            prm::Choice &c = in.labels[i].choice;
+            c = c == prm::Choice::A ? prm::Choice::B : c == prm::Choice::B ? prm::Choice::A : c;
+        }
+    }
     store.setLabels(in.labels);
     std::cout << nlohmann::ordered_json{{"set", set},
                                         {"lines", in.lines},
@@ -582,6 +609,49 @@ int scorePrm(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
+int rftCommand(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"config"}, {"quiet", "help"}});
+    if (args.has("help")) {
+        std::cout << kRftHelp;
+        return kExitOk;
+    }
+    const train::RftConfig config = train::loadRftConfig(args.required("config"));
+    const bool quiet = args.has("quiet");
+    const train::RftResult r = train::runRft(config, [&](const train::RftProgress &p) {
+        if (!quiet) {
+            std::fprintf(stderr, "\rprm rft: %-9s %zu/%zu  %s   ", p.phase.c_str(), p.done, p.total,
+                         util::formatDuration(p.elapsedSeconds).c_str());
+            std::fflush(stderr);
+        }
+        return true;
+    });
+    if (!quiet)
+        std::fprintf(stderr, "\n");
+    nlohmann::ordered_json j;
+    j["questions"] = r.questions;
+    j["sampled"] = r.sampled;
+    j["right"] = r.right;
+    j["kept"] = r.kept;
+    j["duplicates"] = r.duplicates;
+    j["dropped_by_prm"] = r.droppedByPrm;
+    j["kept_steps"] = r.keptSteps;
+    j["context_steps"] = r.contextSteps;
+    j["questions_kept"] = r.questionsKept;
+    j["mean_step_score"] = r.meanStepScore;
+    if (r.evaluated) {
+        j["before"] = {{"em", r.emBefore}, {"f1", r.f1Before}};
+        j["after"] = {{"em", r.emAfter}, {"f1", r.f1After}};
+        j["eval_examples"] = r.evalExamples;
+    }
+    j["sft_steps"] = r.sft.steps;
+    j["data"] = config.dataOutput;
+    j["output"] = config.output;
+    j["seconds"] = r.seconds;
+    std::cout << j.dump() << std::endl;
+    return kExitOk;
+}
+
 } // namespace
 
 int prmCommand(const std::vector<std::string> &args)
@@ -594,7 +664,8 @@ int prmCommand(const std::vector<std::string> &args)
                      {"label", labelPair},
                      {"agreement", agreement},
                      {"train", trainPrm},
-                     {"score", scorePrm}});
+                     {"score", scorePrm},
+                     {"rft", rftCommand}});
 }
 
 } // namespace rwb::cli

@@ -370,6 +370,10 @@ std::string toJsonLine(const MultihopQuestion &q)
     j["split"] = std::string(splitName(q.split));
     if (q.hasCompletion)
         j["completion"] = q.completion;
+    if (!q.target.empty()) {
+        j["target"] = q.target;
+        j["context_steps"] = q.contextSteps;
+    }
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -454,6 +458,14 @@ MultihopQuestion parseMultihopQuestionLine(std::string_view line, const std::str
         q.completion = jf::asString(*c, "completion", place);
         q.hasCompletion = true;
     }
+    if (const auto t = obj.find("target"); t != obj.end())
+        q.target = jf::asString(*t, "target", place);
+    if (const auto c = obj.find("context_steps"); c != obj.end())
+        for (int64_t i : jf::asIntegerArray(*c, "context_steps", place)) {
+            if (i < 0)
+                jf::fail(place, "field \"context_steps\" holds " + std::to_string(i) + ": step indexes are ≥ 0");
+            q.contextSteps.push_back(static_cast<int>(i));
+        }
     return q;
 }
 

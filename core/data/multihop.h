@@ -77,6 +77,12 @@ struct MultihopQuestion {
     size_t line = 0;            // 1-based
     bool hasCompletion = false; // the line has "completion" (an evaluation output)
     std::string completion;
+    // A trajectory to fine-tune on instead of the gold chain ("target": rejection-sampled
+    // trajectories, rwb prm rft), and the indexes of its step blocks (task::stepBlocks)
+    // that are context only, with no loss ("context_steps": steps the PRM scored below
+    // the threshold). Empty: SFT's target is the gold chain.
+    std::string target;
+    std::vector<int> contextSteps;
 };
 
 struct MultihopOptions {

@@ -94,17 +94,27 @@ double optionalNumber(const nlohmann::json &obj, const char *field, const data::
     return it->get<double>();
 }
 
+int optionalCount(const nlohmann::json &obj, const char *field, const data::jsonfields::Place &place)
+{
+    const double v = optionalNumber(obj, field, place);
+    if (v < 0 || v > 1e9 || v != std::floor(v))
+        data::jsonfields::fail(place, std::string("field \"") + field + "\" must be a whole number of visits ≥ 0");
+    return static_cast<int>(v);
+}
+
 // The fields both forms share, read into a pair and its label (`aChosen`: the chosen
 // step goes to A).
 void readShared(const nlohmann::json &obj, const data::jsonfields::Place &place, const std::string &prompt,
                 StepPair &pair, Label &label)
 {
-    pair.questionId = optionalString(obj, "question_id", place);
-    if (pair.questionId.empty() && obj.contains("id") && !obj["id"].is_null())
-        pair.questionId = data::jsonfields::requireId(obj, place);
+    // A DPO file's "id" numbers rows, not questions: without "question_id" the question
+    // is its own id, so that a held-out split keeps a question's pairs together.
     pair.question = optionalString(obj, "question", place);
     if (pair.question.empty())
         pair.question = prompt;
+    pair.questionId = optionalString(obj, "question_id", place);
+    if (pair.questionId.empty())
+        pair.questionId = pair.question;
     pair.gold = optionalString(obj, "gold", place);
     if (const auto it = obj.find("history"); it != obj.end() && !it->is_null())
         pair.history = data::jsonfields::asStringArray(*it, "history", place);
@@ -295,8 +305,8 @@ ImportedPairs parsePreferenceText(std::string_view text, const std::string &sour
             pair.stepB = asString(require(obj, "rejected", place), "rejected", place);
             pair.valueA = optionalNumber(obj, "chosen_value", place);
             pair.valueB = optionalNumber(obj, "rejected_value", place);
-            pair.visitsA = static_cast<int>(optionalNumber(obj, "chosen_visits", place));
-            pair.visitsB = static_cast<int>(optionalNumber(obj, "rejected_visits", place));
+            pair.visitsA = optionalCount(obj, "chosen_visits", place);
+            pair.visitsB = optionalCount(obj, "rejected_visits", place);
             label.choice = Choice::A;
             finish(std::move(pair), std::move(label));
             return true;
@@ -320,7 +330,7 @@ ImportedPairs parsePreferenceText(std::string_view text, const std::string &sour
             pair.history.push_back(completions[i]);
         }
         Pending mine{lineNo, good, completions.back(), std::move(pair), std::move(label)};
-        mine.pair.visitsA = static_cast<int>(optionalNumber(obj, good ? "chosen_visits" : "rejected_visits", place));
+        mine.pair.visitsA = optionalCount(obj, good ? "chosen_visits" : "rejected_visits", place);
         mine.pair.valueA = optionalNumber(obj, good ? "chosen_value" : "rejected_value", place);
         std::vector<Pending> &waiting = pending[key];
         const auto match = std::find_if(waiting.begin(), waiting.end(),

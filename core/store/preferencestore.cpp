@@ -56,8 +56,8 @@ size_t RunStore::addPairs(std::vector<prm::StepPair> &pairs)
                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      d->path);
     Statement find(d->db,
-                   "SELECT id FROM prm_pairs WHERE pair_set = ? AND question_id = ? AND step_a = ? AND step_b = ? "
-                   "AND history_json = ?",
+                   "SELECT id, step_a = ? FROM prm_pairs WHERE pair_set = ? AND question_id = ? AND "
+                   "min(step_a, step_b) = min(?, ?) AND max(step_a, step_b) = max(?, ?) AND history_json = ?",
                    d->path);
     size_t added = 0;
     for (prm::StepPair &p : pairs) {
@@ -95,15 +95,24 @@ size_t RunStore::addPairs(std::vector<prm::StepPair> &pairs)
             continue;
         }
         find.reset();
-        find.bindText(1, p.set);
-        find.bindText(2, p.questionId);
-        find.bindText(3, p.stepA);
-        find.bindText(4, p.stepB);
-        find.bindText(5, history);
+        find.bindText(1, p.stepA);
+        find.bindText(2, p.set);
+        find.bindText(3, p.questionId);
+        find.bindText(4, p.stepA);
+        find.bindText(5, p.stepB);
+        find.bindText(6, p.stepA);
+        find.bindText(7, p.stepB);
+        find.bindText(8, history);
         if (!find.step())
             throw StoreError(d->path, "cannot add a preference pair of question " + p.questionId,
                              "it was neither added nor found");
         p.id = find.columnInt(0);
+        if (find.columnInt(1) == 0) { // stored with the steps the other way round: take its order
+            std::swap(p.stepA, p.stepB);
+            std::swap(p.valueA, p.valueB);
+            std::swap(p.visitsA, p.visitsB);
+            std::swap(p.nodeA, p.nodeB);
+        }
     }
     t.commit();
     return added;

@@ -79,8 +79,11 @@ public:
 
     // ---- preference pairs for the process reward model (schema 7; prm/preference.h) ----
     // Adds pairs to their sets (each pair's `set`) in one transaction. A pair its set
-    // already holds (the same question, history and steps A and B) is not added again;
-    // every pair gets its id (the existing one for those). Returns how many were added.
+    // already holds (the same question, history and two steps, in either order) is not
+    // added again: it gets the stored pair's id and, when the stored pair has the steps
+    // the other way round, its order (A and B swapped, with their values, visits and
+    // nodes; a caller holding a label of the pair as it was must flip it). Returns how
+    // many were added.
     // Throws StoreError for a read-only store or a file before 7.
     size_t addPairs(std::vector<prm::StepPair> &pairs);
     // Writes labels in one transaction, each replacing the label its source and annotator

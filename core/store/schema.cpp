@@ -192,7 +192,7 @@ CREATE TABLE prm_pairs(
   created      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
 );
 CREATE INDEX prm_pairs_by_set ON prm_pairs(pair_set, id);
-CREATE UNIQUE INDEX prm_pairs_unique ON prm_pairs(pair_set, question_id, step_a, step_b, history_json);
+CREATE UNIQUE INDEX prm_pairs_unique ON prm_pairs(pair_set, question_id, min(step_a, step_b), max(step_a, step_b), history_json);
 CREATE TABLE prm_labels(
   id         INTEGER PRIMARY KEY,
   pair_id    INTEGER NOT NULL REFERENCES prm_pairs(id) ON DELETE CASCADE,

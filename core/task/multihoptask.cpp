@@ -143,6 +143,8 @@ std::string MultihopTask::prompt(const Example &example, const tokenizer::Prompt
 std::string MultihopTask::sftTarget(const Example &example, bool) const
 {
     const data::MultihopQuestion &q = as<MultihopExample>(example).question();
+    if (!q.target.empty())
+        return q.target;
     if (q.chain.empty())
         throw data::InputException({"question " + q.id, q.line, "no \"chain\": SFT needs the gold steps"});
     std::string out;
@@ -156,6 +158,36 @@ std::string MultihopTask::sftTarget(const Example &example, bool) const
                retrievalText(s.retrieved) + "</retrieval><subanswer>" + s.subanswer + "</subanswer>";
     }
     return out + "<step>" + goldFinalStep(q) + "</step><answer>" + q.answer + "</answer>";
+}
+
+std::vector<TextSpan> MultihopTask::noLossSpans(const Example &example, std::string_view target) const
+{
+    std::vector<TextSpan> spans = environmentSpans(target);
+    const data::MultihopQuestion &q = as<MultihopExample>(example).question();
+    if (q.target.empty() || q.contextSteps.empty())
+        return spans;
+    // The context-only steps' byte ranges, in the order stepBlocks cuts them.
+    size_t at = 0;
+    int index = 0;
+    for (const std::string &block : stepBlocks(target)) {
+        const size_t begin = target.find(block, at);
+        if (begin == std::string_view::npos)
+            break;
+        if (std::find(q.contextSteps.begin(), q.contextSteps.end(), index) != q.contextSteps.end())
+            spans.push_back({begin, begin + block.size()});
+        at = begin + block.size();
+        ++index;
+    }
+    // Merge: a context step contains its retrieval.
+    std::sort(spans.begin(), spans.end(), [](const TextSpan &a, const TextSpan &b) { return a.begin < b.begin; });
+    std::vector<TextSpan> merged;
+    for (const TextSpan &s : spans) {
+        if (!merged.empty() && s.begin <= merged.back().end)
+            merged.back().end = std::max(merged.back().end, s.end);
+        else
+            merged.push_back(s);
+    }
+    return merged;
 }
 
 std::vector<TextSpan> MultihopTask::environmentSpans(std::string_view text) const

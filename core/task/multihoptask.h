@@ -92,6 +92,8 @@ public:
     std::string sftTarget(const Example &example, bool thinking) const override;
     // The <retrieval> blocks, tags included: the environment writes them.
     std::vector<TextSpan> environmentSpans(std::string_view completion) const override;
+    // The retrievals and, for a line with "target" and "context_steps", those step blocks.
+    std::vector<TextSpan> noLossSpans(const Example &example, std::string_view target) const override;
     // The retriever (MultihopEnvironment). Throws data::InputException naming the
     // options' source and "retrieval_index" when none is given, and the file when it is
     // not an index.

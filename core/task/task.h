@@ -146,6 +146,16 @@ public:
         (void)completion;
         return {};
     }
+    // The spans of an example's SFT target that carry no loss: what the environment wrote
+    // (environmentSpans) and, for a task that has them, parts the example marks as
+    // context only (a rejection-sampled multi-hop trajectory's steps that the PRM scored
+    // below the threshold). Sorted, disjoint. SFT encodes the target span by span and
+    // weighs these 0.
+    virtual std::vector<TextSpan> noLossSpans(const Example &example, std::string_view target) const
+    {
+        (void)example;
+        return environmentSpans(target);
+    }
     // The environment a rollout of this task runs in (task/environment.h), or null for a
     // task whose completions the policy writes alone (the default). Throws
     // data::InputException naming the option when `options` do not give what the task's

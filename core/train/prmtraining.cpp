@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 namespace rwb::train {
 
@@ -159,15 +160,45 @@ PrmTrainResult runPrmTraining(const PrmTrainConfig &c, const PrmTrainCallback &c
         isPrmFolder(c.model) ? ProcessRewardModel::load(c.model, mo) : ProcessRewardModel::fromPolicy(c.model, mo, c.seed);
     ProcessRewardModel::Internals &d = prm->internals();
 
-    // The pairs with a label, as inputs.
+    // The pairs with a label, as inputs; a held-out question's pairs are all held out.
+    std::set<int64_t> labelledAB; // pairs any source labelled A or B
+    for (const prm::Label &l : labels)
+        if (l.choice == prm::Choice::A || l.choice == prm::Choice::B)
+            labelledAB.insert(l.pairId);
+    const auto questionKey = [](const prm::StepPair &p) { return p.questionId.empty() ? p.question : p.questionId; };
+    const auto inputs = [&](const prm::StepPair &p, bool aFirst, TrainPair &t) {
+        std::vector<std::string> steps = p.history;
+        steps.push_back(aFirst ? p.stepA : p.stepB);
+        t.first = prm->input(p.question, steps);
+        steps.back() = aFirst ? p.stepB : p.stepA;
+        t.second = prm->input(p.question, steps);
+        t.first.ends = {t.first.ends.back()};
+        t.second.ends = {t.second.ends.back()};
+        return static_cast<int>(std::max(t.first.tokens.size(), t.second.tokens.size())) <= c.maxLength;
+    };
     std::vector<TrainPair> train, held;
     for (const prm::StepPair &p : pairs) {
-        const auto it = chosen.find(p.id);
-        if (it == chosen.end())
-            continue;
         if (c.limit > 0 && static_cast<int>(result.labelledPairs) >= c.limit)
             break;
-        ++result.labelledPairs;
+        const bool isHeld = heldOut(questionKey(p), c.holdout, c.seed);
+        const auto it = chosen.find(p.id);
+        if (it != chosen.end())
+            ++result.labelledPairs;
+        if (isHeld) {
+            // Measured against every source that labelled it A or B, trained on by none.
+            TrainPair t;
+            t.pair = &p;
+            if (!labelledAB.count(p.id))
+                continue;
+            if (!inputs(p, true, t)) {
+                ++result.skippedTooLong;
+                continue;
+            }
+            held.push_back(std::move(t));
+            continue;
+        }
+        if (it == chosen.end())
+            continue;
         const prm::Label &l = it->second;
         const bool tie = l.choice == prm::Choice::Tie;
         if (tie && c.ties == "drop") {
@@ -182,19 +213,12 @@ PrmTrainResult runPrmTraining(const PrmTrainConfig &c, const PrmTrainCallback &c
         t.weight = weight == c.sourceWeights.end() ? 1.0 : weight->second;
         if (t.weight <= 0)
             continue;
-        std::vector<std::string> steps = p.history;
-        steps.push_back(t.firstIsA ? p.stepA : p.stepB);
-        t.first = prm->input(p.question, steps);
-        steps.back() = t.firstIsA ? p.stepB : p.stepA;
-        t.second = prm->input(p.question, steps);
-        t.first.ends = {t.first.ends.back()};
-        t.second.ends = {t.second.ends.back()};
-        if (static_cast<int>(std::max(t.first.tokens.size(), t.second.tokens.size())) > c.maxLength) {
+        if (!inputs(p, t.firstIsA, t)) {
             ++result.skippedTooLong;
             continue;
         }
         ++result.labelsBySource[prm::sourceName(l.source)];
-        (heldOut(p.questionId, c.holdout, c.seed) ? held : train).push_back(std::move(t));
+        train.push_back(std::move(t));
     }
     result.trainPairs = train.size();
     result.heldOutPairs = held.size();
@@ -206,14 +230,15 @@ PrmTrainResult runPrmTraining(const PrmTrainConfig &c, const PrmTrainCallback &c
                  std::to_string(result.skippedTooLong) + " longer than max_length, " + std::to_string(held.size()) +
                  " held out)"});
 
-    // Held-out accuracy per label source: score both steps of every held-out pair.
+    // Held-out accuracy per label source: score both steps of every held-out pair (first
+    // is step A there).
     const auto measure = [&](std::vector<PairAccuracy> &out) {
-        std::vector<PrmInput> inputs;
+        std::vector<PrmInput> in;
         for (const TrainPair &t : held) {
-            inputs.push_back(t.firstIsA ? t.first : t.second);  // step A
-            inputs.push_back(t.firstIsA ? t.second : t.first);  // step B
+            in.push_back(t.first);
+            in.push_back(t.second);
         }
-        const std::vector<std::vector<double>> s = prm->score(inputs, std::max(2, c.batchSize * 2));
+        const std::vector<std::vector<double>> s = prm->score(in, std::max(2, c.batchSize * 2));
         std::map<int64_t, std::pair<double, double>> byPair; // pair id → (R(A), R(B))
         for (size_t i = 0; i < held.size(); ++i)
             byPair[held[i].pair->id] = {s[2 * i][0], s[2 * i + 1][0]};

@@ -7,7 +7,9 @@
 // resolveLabels) and weighs that source's weight. Ties are dropped, or with ties "equal"
 // add ℓ = ½(−log σ(d) − log σ(−d)), whose minimum is at d = 0 (the two steps scored
 // alike). Questions are split, not pairs (a held-out question's pairs are all held out):
-// held-out pairwise accuracy is measured per label source before and after training.
+// held-out pairwise accuracy is measured per label source — on every held-out pair that
+// source labelled A or B, whatever label the pair would have trained with — before and
+// after training.
 // docs/prm.md. No libtorch in this header.
 
 #include "model/causallm.h"
@@ -81,10 +83,10 @@ struct PrmTrainProgress {
 struct PrmTrainResult {
     size_t labelledPairs = 0;   // pairs with a label from the sources
     size_t trainPairs = 0;
-    size_t heldOutPairs = 0;
+    size_t heldOutPairs = 0;    // pairs of held-out questions that any source labelled A or B
     size_t droppedTies = 0;
     size_t skippedTooLong = 0;
-    std::map<std::string, size_t> labelsBySource; // the labels used, by source
+    std::map<std::string, size_t> labelsBySource; // the labels trained on, by source
     int steps = 0;
     double finalLoss = 0;
     // Held out, per label source (each source's own labels) and for the training labels.

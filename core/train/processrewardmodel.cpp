@@ -77,8 +77,8 @@ torch::Tensor ProcessRewardModel::Internals::forwardScores(const std::vector<con
 ProcessRewardModel::ProcessRewardModel() : m_d(std::make_unique<Internals>()) {}
 ProcessRewardModel::~ProcessRewardModel() = default;
 
-std::unique_ptr<ProcessRewardModel> ProcessRewardModel::fromPolicy(const std::string &folder,
-                                                                   const model::ModelOptions &options, uint64_t seed)
+std::unique_ptr<ProcessRewardModel> ProcessRewardModel::withDecoder(const std::string &folder,
+                                                                    const model::ModelOptions &options)
 {
     std::unique_ptr<ProcessRewardModel> p(new ProcessRewardModel());
     Internals &d = *p->m_d;
@@ -87,11 +87,22 @@ std::unique_ptr<ProcessRewardModel> ProcessRewardModel::fromPolicy(const std::st
     d.format = std::make_unique<tokenizer::PromptFormat>(tokenizer::PromptFormat::forModel(folder, *d.tok));
     d.pad = d.tok->padId().value_or(d.tok->eosId().value_or(0));
     model::CausalLmInternals &li = d.lm->internals();
-    const int64_t hidden = d.lm->config().hiddenSize;
-    torch::manual_seed(seed);
     const auto fp = torch::TensorOptions().dtype(model::computeDtype(li.dtype)).device(li.device);
-    d.headWeight = (torch::randn({1, hidden}, fp.dtype(torch::kFloat64)) * 0.02).to(fp).set_requires_grad(true); // [1, H]
-    d.headBias = torch::zeros({1}, fp).set_requires_grad(true);                                              // [1]
+    d.headWeight = torch::zeros({1, p->lm().config().hiddenSize}, fp).set_requires_grad(true); // [1, H]
+    d.headBias = torch::zeros({1}, fp).set_requires_grad(true);                                 // [1]
+    return p;
+}
+
+std::unique_ptr<ProcessRewardModel> ProcessRewardModel::fromPolicy(const std::string &folder,
+                                                                   const model::ModelOptions &options, uint64_t seed)
+{
+    std::unique_ptr<ProcessRewardModel> p = withDecoder(folder, options);
+    Internals &d = *p->m_d;
+    // The head's own generator: the global one (LoRA's start, dropout) is left alone.
+    torch::Generator gen = torch::make_generator<torch::CPUGeneratorImpl>(seed);
+    const torch::Tensor w = torch::randn({1, p->lm().config().hiddenSize}, gen, torch::TensorOptions().dtype(torch::kFloat64)) * 0.02;
+    torch::NoGradGuard noGrad;
+    d.headWeight.copy_(w);
     return p;
 }
 
@@ -103,7 +114,7 @@ std::unique_ptr<ProcessRewardModel> ProcessRewardModel::load(const std::string &
     if (!fs::exists(headPath))
         throw data::InputException({folder, 0, std::string("not a PRM folder: no ") + kHeadFile +
                                                    " (rwb prm train writes one; a policy folder has none)"});
-    std::unique_ptr<ProcessRewardModel> p = fromPolicy(folder, options, 0);
+    std::unique_ptr<ProcessRewardModel> p = withDecoder(folder, options);
     Internals &d = *p->m_d;
     const model::SafetensorsFile file = model::SafetensorsFile::open(headPath.string());
     const int64_t hidden = p->lm().config().hiddenSize;

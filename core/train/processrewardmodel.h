@@ -64,6 +64,8 @@ public:
 
 private:
     ProcessRewardModel();
+    // The decoder and tokenizer of a folder, the head zero.
+    static std::unique_ptr<ProcessRewardModel> withDecoder(const std::string &folder, const model::ModelOptions &options);
     std::unique_ptr<Internals> m_d;
 };
 

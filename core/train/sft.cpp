@@ -139,9 +139,9 @@ SftSequence sftSequence(const task::Task &task, const task::Example &example, co
             controlIds.push_back(*id);
     SftSequence e;
     e.prompt = tokenizer.encode(task.prompt(example, format, c.thinking));
-    // The target span by span: what the environment wrote (retrieved passages) gets
-    // weight 0, no loss and no gradient; the rest the policy's weights (λ on control
-    // tags). Encoding the spans apart is what a rollout does: it appends the
+    // The target span by span: what the environment wrote (retrieved passages), and
+    // steps an example keeps as context only, get weight 0, no loss and no gradient; the
+    // rest the policy's weights (λ on control tags). Encoding the spans apart is what a rollout does: it appends the
     // retrieval's tokens to the policy's.
     const std::string target = task.sftTarget(example, c.thinking);
     size_t at = 0;
@@ -155,7 +155,7 @@ SftSequence sftSequence(const task::Task &task, const task::Example &example, co
                                     : 1.0f);
         }
     };
-    for (const task::TextSpan &span : task.environmentSpans(target)) {
+    for (const task::TextSpan &span : task.noLossSpans(example, target)) {
         append(std::string_view(target).substr(at, span.begin - at), false);
         append(std::string_view(target).substr(span.begin, span.end - span.begin), true);
         at = span.end;
