@@ -102,6 +102,7 @@ struct Case {
     bool maskRow = false;   // row 4 masked (a truncated completion with masking on)
     double epsHigh = 0.2;
     bool environment = false; // rows 0, 2 and 5 hold tokens the environment wrote (retrievals)
+    bool perToken = false;    // dual-granularity GRPO: every token its own advantage (A_out + β·A_proc of its step)
 };
 
 PolicyStepOptions optionsFor(const Case &k, int microRows)
@@ -218,14 +219,18 @@ void addCases()
     QTest::addColumn<bool>("maskRow");
     QTest::addColumn<double>("epsHigh");
     QTest::addColumn<bool>("environment");
-    QTest::newRow("grpo μ=1") << int(LossType::Grpo) << 0.0 << false << false << 0.2 << false;
-    QTest::newRow("grpo β=0.1 μ>1") << int(LossType::Grpo) << 0.1 << true << false << 0.2 << false;
-    QTest::newRow("bnpo β=0.04") << int(LossType::Bnpo) << 0.04 << false << false << 0.2 << false;
-    QTest::newRow("dr_grpo μ>1") << int(LossType::DrGrpo) << 0.0 << true << false << 0.2 << false;
-    QTest::newRow("dapo μ>1 clip-higher masked row") << int(LossType::Dapo) << 0.0 << true << true << 0.28 << false;
+    QTest::addColumn<bool>("perToken");
+    QTest::newRow("grpo μ=1") << int(LossType::Grpo) << 0.0 << false << false << 0.2 << false << false;
+    QTest::newRow("grpo β=0.1 μ>1") << int(LossType::Grpo) << 0.1 << true << false << 0.2 << false << false;
+    QTest::newRow("bnpo β=0.04") << int(LossType::Bnpo) << 0.04 << false << false << 0.2 << false << false;
+    QTest::newRow("dr_grpo μ>1") << int(LossType::DrGrpo) << 0.0 << true << false << 0.2 << false << false;
+    QTest::newRow("dapo μ>1 clip-higher masked row") << int(LossType::Dapo) << 0.0 << true << true << 0.28 << false << false;
     // Multi-step rollouts: retrieved tokens inside completions get no loss and no gradient.
-    QTest::newRow("grpo μ>1 retrievals") << int(LossType::Grpo) << 0.0 << true << false << 0.2 << true;
-    QTest::newRow("dapo β=0.04 retrievals masked row") << int(LossType::Dapo) << 0.04 << false << true << 0.2 << true;
+    QTest::newRow("grpo μ>1 retrievals") << int(LossType::Grpo) << 0.0 << true << false << 0.2 << true << false;
+    QTest::newRow("dapo β=0.04 retrievals masked row") << int(LossType::Dapo) << 0.04 << false << true << 0.2 << true << false;
+    // Dual-granularity GRPO (ProRAG eq. 8): advantages per token, retrieved tokens masked.
+    QTest::newRow("grpo μ>1 retrievals per-token advantages") << int(LossType::Grpo) << 0.0 << true << false << 0.2 << true << true;
+    QTest::newRow("dapo β=0.04 per-token advantages masked row") << int(LossType::Dapo) << 0.04 << false << true << 0.2 << true << true;
 }
 
 Case caseFromData()
@@ -237,7 +242,9 @@ Case caseFromData()
     QFETCH(bool, maskRow);
     QFETCH(double, epsHigh);
     QFETCH(bool, environment);
+    QFETCH(bool, perToken);
     k.environment = environment;
+    k.perToken = perToken;
     k.loss = static_cast<LossType>(loss);
     k.beta = beta;
     k.oldPolicy = oldPolicy;
@@ -255,6 +262,13 @@ PolicyBatch batchFor(CausalLM &lm, const Case &k)
         b.masked = {false, false, false, false, true, false};
     if (k.environment) // completions of 4, 1, 6, 2, 5, 3 tokens; row 1 has no marks at all
         b.environment = {{0, 1, 1, 0}, {}, {0, 0, 1, 1, 1, 0}, {0, 0}, {0, 1, 0, 0, 0}, {1, 0, 0}};
+    if (k.perToken) // each token of row r: A_r + 0.3·((t mod 3) − 1), as steps of different process advantages
+        for (size_t r = 0; r < b.completions.size(); ++r) {
+            std::vector<double> a;
+            for (size_t t = 0; t < b.completions[r].size(); ++t)
+                a.push_back(b.advantages[r] + 0.3 * (static_cast<double>(t % 3) - 1.0));
+            b.tokenAdvantages.push_back(a);
+        }
     const PolicyStepOptions o = optionsFor(k, 3);
     if (k.oldPolicy) {
         torch::manual_seed(17);
@@ -331,6 +345,12 @@ void TestGradCheck::sharedPromptEqualsRowByRow()
     if (b.refLogProbs.defined())
         in.refLogProbs = b.refLogProbs.narrow(1, 0, lp.size(1));
     in.advantages = torch::tensor(b.advantages, torch::kFloat64);
+    if (k.perToken) { // [R, T]: the row's own per token, 0 past its end
+        in.advantages = torch::zeros({lp.size(0), lp.size(1)}, torch::kFloat64);
+        for (size_t r = 0; r < b.tokenAdvantages.size(); ++r)
+            for (size_t t = 0; t < b.tokenAdvantages[r].size(); ++t)
+                in.advantages[static_cast<int64_t>(r)][static_cast<int64_t>(t)] = b.tokenAdvantages[r][t];
+    }
     if (k.maskRow)
         mask[4].zero_();
     for (size_t r = 0; r < b.environment.size(); ++r) // the environment's tokens count for nothing
@@ -349,6 +369,15 @@ void TestGradCheck::sharedPromptEqualsRowByRow()
         const double scale = std::max(1e-12, g[i].abs().max().item<double>());
         const double diff = (g[i] - rowByRow).abs().max().item<double>() / scale;
         QVERIFY2(diff <= 1e-10, qPrintable(QString("tensor %1: %2").arg(i).arg(diff)));
+    }
+    if (k.perToken) { // the per-token advantages matter: the row's alone give another gradient
+        PolicyBatch sequence = b;
+        sequence.tokenAdvantages.clear();
+        const std::vector<torch::Tensor> u = gradients(*lm, sequence, o);
+        double apart = 0.0;
+        for (size_t i = 0; i < g.size(); ++i)
+            apart = std::max(apart, (g[i] - u[i]).abs().max().item<double>() / std::max(1e-12, g[i].abs().max().item<double>()));
+        QVERIFY2(apart > 1e-2, qPrintable(QString::number(apart)));
     }
     if (k.environment) { // the marks matter: without them the retrieved tokens would pull the gradient
         PolicyBatch unmarked = b;

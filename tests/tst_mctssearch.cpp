@@ -68,6 +68,7 @@ private Q_SLOTS:
     void grpoRolloutRetrievesAndResumes();
     void grpoTrainsOnMultihop();
     void rejectionSamplingKeepsRightTrajectories();
+    void grpoWithProcessRewards();
     void searchIsDeterministicAndStored();
     void badInput();
 
@@ -565,6 +566,73 @@ void TestMctsSearch::rejectionSamplingKeepsRightTrajectories()
     } catch (const data::InputException &e) {
         QVERIFY2(QString::fromStdString(e.what()).contains("no trajectory kept"), e.what());
     }
+}
+
+void TestMctsSearch::grpoWithProcessRewards()
+{
+    // Dual-granularity GRPO (ProRAG eq. 8) with the fresh PRM of the test before: every
+    // stored rollout's advantages are per token, constant within a step (steps end at the
+    // </subanswer> token), A_out + β·A_proc with A_proc normalised per step position in
+    // each group: over the rows of a group that reach step t, the A_proc sum to 0.
+    QVERIFY(QFile::exists(d + "/prm0/prm_head.safetensors"));
+    train::GrpoConfig c;
+    c.model = (d + "/sft").toStdString();
+    c.trainData = (d + "/qa.jsonl").toStdString();
+    c.rewardConfig = (d + "/reward_mh.json").toStdString();
+    c.store = (d + "/grpo_prm.sqlite").toStdString();
+    c.output = (d + "/grpo_prm").toStdString();
+    c.groupSize = 4;
+    c.promptsPerStep = 2;
+    c.maxNewTokens = 160;
+    c.maxSteps = 1;
+    c.lora = true;
+    c.learningRate = 1e-4;
+    c.threads = 1;
+    c.seed = 9;
+    c.temperature = 2.0; // the memorising policy writes the same steps at T 1: here the rows differ
+    c.environment.topK = 1;
+    c.environment.index = (d + "/index.sqlite").toStdString();
+    c.environment.source = "grpo_prm.json";
+    c.processRewardModel = (d + "/prm0").toStdString();
+    c.processBeta = 0.3;
+    c.processFormatBonus = 0.2;
+    engine::JobControl control;
+    engine::EventSink sink;
+    const engine::JobOutcome out = train::runGrpo(c, control, sink);
+    QCOMPARE(engine::toString(out.status), "finished");
+    store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
+    bool hasPrmMetric = false;
+    for (const store::MetricPoint &m : s.metrics(out.runId)) {
+        hasPrmMetric = hasPrmMetric || m.name == "prm/step_reward_mean";
+    }
+    QVERIFY(hasPrmMetric);
+    const auto tok = tokenizer::loadTokenizer(c.model);
+    const int32_t end = *tok->tokenToId("</subanswer>");
+    // (group, step) → Σ A_proc; and whether any row's steps differ.
+    std::map<std::pair<int, int>, double> sums;
+    bool varies = false;
+    int rows = 0;
+    for (const store::StoredRollout &sr : s.stepRollouts(out.runId, 1)) {
+        const store::Rollout r = s.rollout(sr.id).rollout;
+        QCOMPARE(r.advantages.size(), r.tokenIds.size());
+        int step = 0;
+        double stepValue = r.advantages.empty() ? 0.0 : r.advantages[0];
+        for (size_t k = 0; k < r.tokenIds.size(); ++k) {
+            if (k > 0 && r.tokenIds[k - 1] == end) { // a new step starts
+                sums[{r.groupIndex, step}] += (stepValue - r.advantage) / 0.3;
+                ++step;
+                varies = varies || std::abs(r.advantages[k] - stepValue) > 1e-6;
+                stepValue = r.advantages[k];
+            }
+            QVERIFY2(std::abs(r.advantages[k] - stepValue) < 1e-6, "an advantage changes inside a step");
+        }
+        sums[{r.groupIndex, step}] += (stepValue - r.advantage) / 0.3;
+        ++rows;
+    }
+    QCOMPARE(rows, 8);
+    for (const auto &[key, sum] : sums)
+        QVERIFY2(std::abs(sum) < 1e-4, qPrintable(QString("group %1 step %2: Σ A_proc %3").arg(key.first).arg(key.second).arg(sum)));
+    QVERIFY2(varies, "no row's steps got different process advantages");
 }
 
 void TestMctsSearch::searchIsDeterministicAndStored()

@@ -3246,6 +3246,14 @@ The change is stored with its step and marked on the curves.</source>
             <source>Entropies not stored for this rollout (written before they were kept, or not trained on).</source>
             <translation>このロールアウトにはエントロピーが保存されていません（保存する前に書き込まれたか、学習に使われていません）。</translation>
         </message>
+        <message>
+            <source>advantage %1: the outcome&apos;s %2 and %3 from its step&apos;s process reward (β·A_proc)</source>
+            <translation>アドバンテージ %1: 結果の %2 と、そのステップのプロセス報酬による %3 (β·A_proc)</translation>
+        </message>
+        <message>
+            <source>Advantage of each token: the outcome&apos;s plus β × its step&apos;s process advantage (ProRAG&apos;s dual-granularity GRPO), so it changes from step to step.</source>
+            <translation>各トークンのアドバンテージ: 結果のアドバンテージに、そのステップのプロセスアドバンテージの β 倍を加えたもの(ProRAG の二重粒度 GRPO)。ステップごとに変わります。</translation>
+        </message>
     </context>
 <context>
         <name>TaskPresenter</name>

@@ -339,6 +339,11 @@ bool TokenView::showRollout(const QString &storePath, qint64 rolloutId, QString 
 
     m_tokens = std::move(tokens);
     m_sequenceAdvantage = r.advantages.size() != n;
+    m_outcomeAdvantage = r.advantage;
+    m_stepAdvantages = false;
+    if (!m_sequenceAdvantage)
+        for (float a : r.advantages)
+            m_stepAdvantages = m_stepAdvantages || std::abs(a - r.advantage) > 1e-6;
     m_entropiesStored = !r.entropies.empty();
     m_title->setText(tr("Rollout %1 · run %2, step %3, group %4, sample %5 · reward %6, advantage %7 · %n token(s)",
                         nullptr, static_cast<int>(n))
@@ -367,6 +372,7 @@ void TokenView::clear()
 {
     m_tokens.clear();
     m_sequenceAdvantage = false;
+    m_stepAdvantages = false;
     m_entropiesStored = false;
     m_title->setText(tr("No rollout shown. Click a sample to see its tokens."));
     refresh();
@@ -446,9 +452,14 @@ QString TokenView::toolTipAt(int i) const
                      .arg(signedNumber(t.logprobNew - t.logprobOld, 4));
     else
         lines << tr("ratio: not stored (no log-probs of the update)");
-    lines << (m_sequenceAdvantage ? tr("advantage %1 (the sequence's advantage: the same for every token)")
-                                  : tr("advantage %1"))
-                 .arg(signedNumber(t.advantage, 4));
+    if (m_stepAdvantages)
+        lines << tr("advantage %1: the outcome's %2 and %3 from its step's process reward (β·A_proc)")
+                     .arg(signedNumber(t.advantage, 4), signedNumber(m_outcomeAdvantage, 4),
+                          signedNumber(t.advantage - m_outcomeAdvantage, 4));
+    else
+        lines << (m_sequenceAdvantage ? tr("advantage %1 (the sequence's advantage: the same for every token)")
+                                      : tr("advantage %1"))
+                     .arg(signedNumber(t.advantage, 4));
     lines << (t.hasEntropy ? tr("entropy %1 nats").arg(t.entropy, 0, 'f', 4)
                            : tr("entropy: not stored (written before entropies were kept, or not trained on)"));
     return lines.join(QLatin1Char('\n'));
@@ -476,7 +487,10 @@ void TokenView::refresh()
         m_legend->midText = QStringLiteral("0");
         m_legend->highText = signedNumber(m_high, 2);
         note = m_sequenceAdvantage ? tr("Advantage: GRPO's advantage is the sequence's, the same for every token.")
-                                   : tr("Advantage of each token, as the loss used it.");
+               : m_stepAdvantages
+                   ? tr("Advantage of each token: the outcome's plus β × its step's process advantage (ProRAG's "
+                        "dual-granularity GRPO), so it changes from step to step.")
+                   : tr("Advantage of each token, as the loss used it.");
         break;
     case ColourBy::Ratio: {
         const double half = std::max(maxAbs, kMinLogRatioRange);

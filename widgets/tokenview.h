@@ -81,6 +81,8 @@ private:
 
     std::vector<Token> m_tokens;
     bool m_sequenceAdvantage = false; // the store had no per-token advantages
+    double m_outcomeAdvantage = 0.0;  // the sequence's (the outcome's) advantage
+    bool m_stepAdvantages = false;    // per token and not all the sequence's: dual-granularity GRPO
     bool m_entropiesStored = false;
     ColourBy m_colourBy = ColourBy::Advantage;
     double m_low = 0.0, m_high = 0.0; // the current scale

@@ -72,7 +72,8 @@ with random weights — and runs N GRPO steps (default 5) with the paper's G = 8
 8 prompts per step. With --config: that run, max_steps set to N, its store and output
 moved into DIR. --precision overrides the config's (default auto: bf16 only where this
 machine runs it fast); the precision used and why go to stderr and into the JSON.
-Prints one JSON object: the precision and its reason, seconds per step in each phase (generate, reward, logprobs,
+Prints one JSON object: the precision and its reason, seconds per step in each phase (generate, reward, prm (the
+process reward model's forwards when the config names one), logprobs,
 backward, optimizer, store, eval, checkpoint), their shares of the step, and
 "reward_and_store_share" (target: under 5 %).
 )";
@@ -572,7 +573,8 @@ int grpoStepBench(const std::vector<std::string> &argv)
         throw std::runtime_error(outcome.message);
     const train::GrpoTimings &t = result.timings;
     const double n = std::max(1, t.steps);
-    const double total = t.generate + t.reward + t.logprobs + t.backward + t.optimizer + t.store + t.eval + t.checkpoint;
+    const double total =
+        t.generate + t.reward + t.prm + t.logprobs + t.backward + t.optimizer + t.store + t.eval + t.checkpoint;
     nlohmann::ordered_json j;
     j["precision"] = precision.name();
     j["precision_reason"] = precision.reason;
@@ -580,9 +582,11 @@ int grpoStepBench(const std::vector<std::string> &argv)
     j["rows_per_step"] = c.groupSize * c.promptsPerStep;
     j["seconds_per_step"] = total / n;
     nlohmann::ordered_json phases, shares;
+    // "prm": the process reward model's forwards (dual-granularity advantages; 0 without "prm").
     const std::pair<const char *, double> parts[] = {{"generate", t.generate}, {"reward", t.reward},
-                                                     {"logprobs", t.logprobs}, {"backward", t.backward},
-                                                     {"optimizer", t.optimizer}, {"store", t.store}};
+                                                     {"prm", t.prm},           {"logprobs", t.logprobs},
+                                                     {"backward", t.backward}, {"optimizer", t.optimizer},
+                                                     {"store", t.store}};
     for (const auto &[name, value] : parts) {
         phases[name] = value / n;
         shares[name] = total > 0 ? value / total : 0.0;

@@ -20,7 +20,8 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
         json, source,
         {"model", "init_adapter", "train_data", "eval_data", "reward_config", "store", "output", "run_name",
          "num_generations", "prompts_per_step", "temperature", "top_p", "top_k", "max_completion_length",
-         "retrieval_index", "eval_retrieval_index", "retrieval_top_k", "max_turns", "max_turn_tokens", "lora",
+         "retrieval_index", "eval_retrieval_index", "retrieval_top_k", "max_turns", "max_turn_tokens", "prm",
+         "prm_beta", "prm_format_bonus", "prm_score", "prm_batch", "lora",
          "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "learning_rate", "weight_decay",
          "max_grad_norm", "schedule", "warmup_ratio", "max_steps", "micro_batch", "loss_type", "scale_rewards",
          "epsilon", "epsilon_high", "beta", "num_iterations", "mask_truncated_completions", "overlong_penalty",
@@ -48,6 +49,11 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     c.environment.topK = r.integer("retrieval_top_k", c.environment.topK, 1, 1000);
     c.environment.maxTurns = r.integer("max_turns", c.environment.maxTurns, 0, 1000);
     c.environment.maxTurnTokens = r.integer("max_turn_tokens", c.environment.maxTurnTokens, 0, 1 << 20);
+    c.processRewardModel = r.path("prm", false);
+    c.processBeta = r.number("prm_beta", c.processBeta, 0, 100);
+    c.processFormatBonus = r.number("prm_format_bonus", c.processFormatBonus, 0, 100);
+    c.processSigmoid = r.choice("prm_score", c.processSigmoid ? "sigmoid" : "raw", {"sigmoid", "raw"}) == "sigmoid";
+    c.processBatch = r.integer("prm_batch", c.processBatch, 1, 4096);
     c.lora = r.boolean("lora", c.lora);
     c.loraOptions = readLoraOptions(r, c.loraOptions);
     c.learningRate = r.number("learning_rate", c.learningRate, 0, 10);
@@ -119,6 +125,13 @@ std::string toJson(const GrpoConfig &c)
     j["retrieval_top_k"] = c.environment.topK;
     j["max_turns"] = c.environment.maxTurns;
     j["max_turn_tokens"] = c.environment.maxTurnTokens;
+    if (!c.processRewardModel.empty()) {
+        j["prm"] = c.processRewardModel;
+        j["prm_beta"] = c.processBeta;
+        j["prm_format_bonus"] = c.processFormatBonus;
+        j["prm_score"] = c.processSigmoid ? "sigmoid" : "raw";
+        j["prm_batch"] = c.processBatch;
+    }
     j["lora"] = c.lora;
     j["lora_r"] = c.loraOptions.rank;
     j["lora_alpha"] = c.loraOptions.alpha;

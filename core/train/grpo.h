@@ -52,6 +52,14 @@ struct GrpoConfig {
     std::string evalRetrievalIndex;       // eval_data's index when its questions are about another
                                           // knowledge base; "" = retrieval_index
 
+    // ---- dual-granularity advantages (ProRAG §3.4; train/processadvantages.h): a PRM
+    // folder turns them on (a multi-step task only); "" = the outcome's advantage alone
+    std::string processRewardModel; // prm
+    double processBeta = 0.3;        // prm_beta: β of eq. 8 (the paper's 0.3)
+    double processFormatBonus = 0.0; // prm_format_bonus: ν1 of eq. 5
+    bool processSigmoid = true;      // prm_score: "sigmoid" (σ(R), a probability) or "raw" (R)
+    int processBatch = 16;           // prm_batch: trajectories per PRM forward
+
     // ---- optimisation
     bool lora = true;
     model::LoraOptions loraOptions; // r 8, α 32, dropout 0.05
@@ -109,6 +117,7 @@ struct GrpoTimings {
     double store = 0.0;     // building the rows and writing them
     double eval = 0.0;
     double checkpoint = 0.0;
+    double prm = 0.0;       // the PRM's forwards of the process rewards
     int steps = 0;
 };
 

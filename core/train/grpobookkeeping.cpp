@@ -89,6 +89,13 @@ Metrics Trainer::stepMetrics(const SampledStep &step, const UpdateResult &u) con
         metrics.emplace_back("completions/distinct_answers_per_group", cm.distinctAnswersPerGroup);
         metrics.emplace_back("completions/top_answer_share", cm.topAnswerShare);
     }
+    if (m_prm) {
+        // Dual-granularity advantages (docs/grpo.md, "Process rewards").
+        metrics.emplace_back("prm/score_mean", u.prmScoreMean);
+        metrics.emplace_back("prm/step_reward_mean", u.stepRewardMean);
+        metrics.emplace_back("prm/steps_per_completion", u.stepsPerRow);
+        metrics.emplace_back("prm/process_advantage_abs_mean", u.processAdvantageAbsMean);
+    }
     metrics.emplace_back("policy_loss", u.policyLoss);
     metrics.emplace_back("grad_norm", u.gradNorm);
     metrics.emplace_back("learning_rate", u.learningRate);
@@ -177,6 +184,8 @@ void Trainer::storeRows(const SampledStep &step, UpdateResult &u, std::vector<st
             r.logprobsRef = std::move(u.refLogProbs[k]);
             r.entropies = std::move(u.entropies[k]);
             r.advantage = u.advantages[k];
+            if (!u.tokenAdvantages.empty())
+                r.advantages.assign(u.tokenAdvantages[k].begin(), u.tokenAdvantages[k].end());
         }
         rollouts.push_back(std::move(r));
     }

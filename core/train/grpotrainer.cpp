@@ -112,6 +112,22 @@ void Trainer::setUp()
     m_tok = tokenizer::loadTokenizer(c.model);
     m_format = tokenizer::PromptFormat::forModel(c.model, *m_tok);
     m_pad = m_tok->padId().value_or(m_tok->eosId().value_or(0));
+    if (!c.processRewardModel.empty()) {
+        const std::string &source = c.environment.source;
+        if (!m_env || m_task->name() != "multihop")
+            throw data::InputException({source, 0, "prm: process rewards need the multihop task with its "
+                                                    "retrieval_index (steps are its step blocks)"});
+        const std::optional<int32_t> end = m_tok->tokenToId("</subanswer>");
+        if (!end)
+            throw data::InputException({c.model, 0, "prm: the policy's tokenizer has no single token for </subanswer> "
+                                                    "(train it with --added-token \"</subanswer>\"): its steps cannot "
+                                                    "be told apart"});
+        m_stepEnd = *end;
+        model::ModelOptions mo;
+        mo.device = c.device;
+        mo.threads = c.threads;
+        m_prm = ProcessRewardModel::load(c.processRewardModel, mo);
+    }
     m_train = loadItems(*m_task, c.trainData, 0, *m_tok, m_format, m_thinking);
     if (!c.evalData.empty())
         m_eval = loadItems(*m_task, c.evalData, c.evalLimit, *m_tok, m_format, m_thinking);

@@ -24,6 +24,7 @@
 #include "train/grpo.h"
 #include "train/grpoloss.h"
 #include "train/policygradient.h"
+#include "train/processrewardmodel.h"
 #include "util/duration.h"
 
 #include <chrono>
@@ -113,6 +114,10 @@ struct UpdateResult {
     std::vector<std::vector<float>> newLogProbs;   // [R] the first update's
     std::vector<std::vector<float>> refLogProbs;   // [R] β > 0 only
     std::vector<std::vector<float>> entropies;     // [R]
+    // Dual-granularity GRPO (a PRM given): [R] per token, A_out + β·A_proc of its step;
+    // empty otherwise. And what the process rewards were.
+    std::vector<std::vector<double>> tokenAdvantages;
+    double prmScoreMean = 0.0, stepRewardMean = 0.0, stepsPerRow = 0.0, processAdvantageAbsMean = 0.0;
     double policyLoss = 0.0, gradNorm = 0.0, learningRate = 0.0;
     // Token-weighted sums over the first update's micro-batches, and their token count.
     double clipLow = 0.0, clipHigh = 0.0, clipRegion = 0.0, kl = 0.0, entropy = 0.0, tokens = 0.0;
@@ -150,6 +155,8 @@ private:
     Metrics evaluate(int stepIndex);
     // grpoupdate.cpp
     UpdateResult update(int stepIndex, const SampledStep &step);
+    // The process advantages of the rows (grpoupdate.cpp): fills u.tokenAdvantages.
+    void processAdvantages(UpdateResult &u);
     PolicyStepOptions policyOptions() const;
     // Rows per forward / backward: micro_batch rounded down to whole groups (at least one).
     int microRows() const { return std::max(1, c.microBatch / c.groupSize) * c.groupSize; }
@@ -168,6 +175,8 @@ private:
     const task::Task *m_task = nullptr;
     std::unique_ptr<task::Environment> m_env;     // a multi-step task's; null for others
     std::unique_ptr<task::Environment> m_evalEnv; // eval_data's, when eval_retrieval_index names another
+    std::unique_ptr<ProcessRewardModel> m_prm;    // dual-granularity advantages: the PRM (null: outcome only)
+    int32_t m_stepEnd = -1;                       // the token that ends a hop step (</subanswer>)
     std::unique_ptr<tokenizer::Tokenizer> m_tok;
     tokenizer::PromptFormat m_format;
     std::unique_ptr<reward::CompositeReward> m_reward;

@@ -5,6 +5,9 @@
 #include "train/grpotrainer.h"
 
 #include "train/trainingcommon.h"
+#include "task/multihoptask.h"
+#include "tokenizer/tokenizer.h"
+#include "train/processadvantages.h"
 
 #include <cmath>
 
@@ -35,6 +38,63 @@ PolicyStepOptions Trainer::policyOptions() const
     o.temperature = c.temperature;
     o.bf16 = m_precision.bf16;
     return o;
+}
+
+void Trainer::processAdvantages(UpdateResult &u)
+{
+    const auto t = Clock::now();
+    const size_t R = u.rows.size();
+    // Each row's steps: its tokens cut after every </subanswer>, each piece decoded (the
+    // retrieval's tokens give back its text), so that the steps the PRM scores are the
+    // tokens the advantages go to. A last piece that is only the stop token joins the
+    // step before it.
+    std::vector<std::vector<std::string>> blocks(R);
+    std::vector<std::vector<int>> steps(R);
+    std::vector<PrmInput> inputs(R);
+    for (size_t r = 0; r < R; ++r) {
+        const Sample &s = *u.rows[r];
+        steps[r] = tokenSteps(s.tokens, m_stepEnd);
+        const int pieces = steps[r].empty() ? 0 : steps[r].back() + 1;
+        std::vector<std::vector<int32_t>> ids(static_cast<size_t>(pieces));
+        for (size_t k = 0; k < s.tokens.size(); ++k)
+            ids[static_cast<size_t>(steps[r][k])].push_back(s.tokens[k]);
+        for (int p = 0; p < pieces; ++p)
+            blocks[r].push_back(m_tok->decodeBytes(ids[static_cast<size_t>(p)], /*skipSpecial=*/true, /*atStart=*/p == 0));
+        if (blocks[r].size() >= 2 && blocks[r].back().find_first_not_of(" \t\r\n") == std::string::npos) {
+            blocks[r].pop_back();
+            for (int &k : steps[r])
+                k = std::min(k, static_cast<int>(blocks[r].size()) - 1);
+        }
+        const auto &q = task::as<task::MultihopExample>(*m_train[s.item].example).question();
+        inputs[r] = m_prm->input(q.question, blocks[r]);
+    }
+    const std::vector<std::vector<double>> scores = m_prm->score(inputs, c.processBatch);
+    // Eq. 5, then eq. 7 per step position within each group.
+    std::vector<std::vector<double>> stepRewards(R);
+    double scoreSum = 0, rewardSum = 0, stepCount = 0;
+    for (size_t r = 0; r < R; ++r)
+        for (size_t k = 0; k < blocks[r].size(); ++k) {
+            const double rs = stepReward(scores[r][k], stepFormatOk(blocks[r][k]), c.processSigmoid,
+                                         c.processFormatBonus);
+            stepRewards[r].push_back(rs);
+            scoreSum += scores[r][k];
+            rewardSum += rs;
+            stepCount += 1;
+        }
+    const std::vector<std::vector<double>> process =
+        train::processAdvantages(stepRewards, c.groupSize, m_scale != ScaleRewards::None, kDefaultStdEpsilon);
+    u.tokenAdvantages.resize(R);
+    double absSum = 0;
+    for (size_t r = 0; r < R; ++r) {
+        u.tokenAdvantages[r] = tokenAdvantages(u.advantages[r], process[r], steps[r], c.processBeta);
+        for (double a : process[r])
+            absSum += std::abs(a);
+    }
+    u.prmScoreMean = stepCount > 0 ? scoreSum / stepCount : 0.0;
+    u.stepRewardMean = stepCount > 0 ? rewardSum / stepCount : 0.0;
+    u.stepsPerRow = R > 0 ? stepCount / static_cast<double>(R) : 0.0;
+    u.processAdvantageAbsMean = stepCount > 0 ? absSum / stepCount : 0.0;
+    m_timings.prm += secondsSince(t);
 }
 
 UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
@@ -74,6 +134,10 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
         width = std::max<int64_t>(width, static_cast<int64_t>(s.tokens.size()));
     }
     batch.advantages = u.advantages;
+    if (m_prm) {
+        processAdvantages(u);
+        batch.tokenAdvantages = u.tokenAdvantages;
+    }
     PolicyStepOptions po = policyOptions();
     model::CausalLmInternals &d = m_lm->internals();
 

@@ -57,6 +57,8 @@ double policyLossBackward(model::CausalLmInternals &d, const PolicyBatch &batch,
                 "policyLossBackward: micro-batches of ", o.microRows, " rows are not whole groups of ", o.groupSize);
     TORCH_CHECK(batch.environment.empty() || static_cast<int64_t>(batch.environment.size()) == R,
                 "policyLossBackward: ", batch.environment.size(), " environment masks for ", R, " rows");
+    TORCH_CHECK(batch.tokenAdvantages.empty() || static_cast<int64_t>(batch.tokenAdvantages.size()) == R,
+                "policyLossBackward: ", batch.tokenAdvantages.size(), " rows of token advantages for ", R, " rows");
     const auto isMasked = [&](size_t r) { return !batch.masked.empty() && batch.masked[r]; };
     const auto environmentTokens = [&](size_t r) {
         if (batch.environment.empty())
@@ -89,8 +91,20 @@ double policyLossBackward(model::CausalLmInternals &d, const PolicyBatch &batch,
                                                      : lp.detach();
         if (batch.refLogProbs.defined())
             in.refLogProbs = batch.refLogProbs.slice(0, from, to).narrow(1, 0, w).to(lp.device());
-        const std::vector<double> adv(batch.advantages.begin() + from, batch.advantages.begin() + to);
-        in.advantages = torch::tensor(adv, torch::kFloat64).to(lp.device());
+        if (batch.tokenAdvantages.empty()) {
+            const std::vector<double> adv(batch.advantages.begin() + from, batch.advantages.begin() + to);
+            in.advantages = torch::tensor(adv, torch::kFloat64).to(lp.device()); // [n]
+        } else {
+            // [n, w]: each token its own; past a row's end 0 (masked anyway).
+            std::vector<double> adv(static_cast<size_t>((to - from) * w), 0.0);
+            for (int64_t r = from; r < to; ++r) {
+                const std::vector<double> &a = batch.tokenAdvantages[static_cast<size_t>(r)];
+                const int64_t len = std::min<int64_t>(w, static_cast<int64_t>(a.size()));
+                for (int64_t t = 0; t < len; ++t)
+                    adv[static_cast<size_t>((r - from) * w + t)] = a[static_cast<size_t>(t)];
+            }
+            in.advantages = torch::tensor(adv, torch::kFloat64).view({to - from, w}).to(lp.device());
+        }
         torch::Tensor mask = mb.rows.mask;
         if (!batch.masked.empty()) {
             std::vector<double> keep;

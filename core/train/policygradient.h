@@ -26,6 +26,10 @@ struct PolicyBatch {
     std::vector<std::vector<int32_t>> groupPrompts; // [B]
     std::vector<std::vector<int32_t>> completions;  // [R = B·G], each non-empty
     std::vector<double> advantages;                 // [R]
+    // [R] per token of each completion (dual-granularity GRPO: A_out + β·A_proc of the
+    // token's step); empty: every token takes its row's `advantages`. A row's values past
+    // its completion are ignored.
+    std::vector<std::vector<double>> tokenAdvantages;
     std::vector<bool> masked;                       // [R] rows without gradient (truncated, when masked); may be empty
     // [R] per token of each completion: 1 where the environment wrote it (a multi-step
     // task's retrievals): no loss, no gradient, not counted among the active tokens. May
