@@ -10,6 +10,7 @@
 #include "mctsviewer.h"
 #include "pairqueuemodel.h"
 #include "preferenceannotator.h"
+#include "rolloutdetailview.h"
 #include "stepdiff.h"
 
 #include "mcts/searchrecord.h"
@@ -306,6 +307,28 @@ private Q_SLOTS:
         { store::RunStore s(empty.toStdString()); }
         QVERIFY(!view.open(empty, {}, &error));
         QVERIFY2(error.contains(QStringLiteral("rwb prm pairs")), qPrintable(error));
+    }
+
+    void rolloutDetailShowsProcessRewards()
+    {
+        // A dual-granularity GRPO rollout: its steps' PRM scores, step rewards and process
+        // advantages, and the token advantage A_out + β·A_proc of each step.
+        RolloutDetailView view;
+        RolloutDetailView::Content c;
+        c.rollout.rollout.advantage = 0.5;
+        c.rollout.rollout.completion = kStepGood;
+        c.rollout.rollout.detailsJson =
+            R"({"format": "ok", "process": {"scores": [1.25, -0.5], "step_rewards": [0.777, 0.378], "advantages": [1.0, -1.0], "beta": 0.3}})";
+        view.showRollout(c);
+        const QString text = view.plainText();
+        QVERIFY2(text.contains(QStringLiteral("Process rewards (dual-granularity GRPO)")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("1.250")));
+        QVERIFY(text.contains(QStringLiteral("0.800"))); // 0.5 + 0.3 · 1
+        QVERIFY(text.contains(QStringLiteral("0.200"))); // 0.5 − 0.3
+        // Without process rewards: no such section.
+        c.rollout.rollout.detailsJson = R"({"format": "ok"})";
+        view.showRollout(c);
+        QVERIFY(!view.plainText().contains(QStringLiteral("Process rewards")));
     }
 
     void compareSiblingsFromTheTreeViewer()

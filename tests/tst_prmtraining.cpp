@@ -156,6 +156,18 @@ void TestPrmTraining::oneForwardScoresEveryStep()
     // The head is not zero: the steps score differently.
     QVERIFY(std::abs(whole[0][0] - whole[0][1]) > 1e-6);
 
+    // A search tree's steps, scored per leaf path: the same as scoring each node's prefix.
+    mcts::SearchRecord rec;
+    rec.question = e.question().question;
+    const int n1 = rec.tree.addChild(0, steps[0], 0.5, 1), n2 = rec.tree.addChild(n1, steps[1], 0.5, 1),
+              n3 = rec.tree.addChild(n1, steps.back(), 0.5, 1);
+    const std::map<int, double> tree = train::scoreTree(*prm, rec, 1);
+    QCOMPARE(tree.size(), size_t(3));
+    QVERIFY(std::abs(tree.at(n1) - separate[0][0]) < 1e-4);
+    QVERIFY(std::abs(tree.at(n2) - separate[1][0]) < 1e-4);
+    const train::PrmInput answerFirst = prm->input(e.question().question, {steps[0], steps.back()});
+    QVERIFY(std::abs(tree.at(n3) - prm->score({answerFirst})[0][1]) < 1e-4);
+
     // Saved and loaded back: the same scores; the folder is a model folder with the head.
     prm->save((d + "/fresh_prm").toStdString(), (d + "/tiny").toStdString());
     QVERIFY(train::isPrmFolder((d + "/fresh_prm").toStdString()));

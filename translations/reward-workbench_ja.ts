@@ -1458,6 +1458,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>The pair the annotation view shows.</source>
             <translation>注釈ビューに表示するペア。</translation>
         </message>
+        <message>
+            <source>A process reward model&apos;s folder: the tree viewer shows its score of every step.</source>
+            <translation>プロセス報酬モデルのフォルダ。木ビューアに各ステップのスコアを表示します。</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::CurvePanel</name>
@@ -2515,6 +2519,34 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Judge calls (%1): the prompts, the replies and the verdicts</source>
             <translation>審査の呼び出し（%1 件）：プロンプト、応答、判定</translation>
+        </message>
+        <message>
+            <source>Process rewards (dual-granularity GRPO)</source>
+            <translation>プロセス報酬(二重粒度 GRPO)</translation>
+        </message>
+        <message>
+            <source>Each step&apos;s PRM score R, its step reward (σ(R) plus the format bonus), its process advantage A_proc within the group at that step, and its tokens&apos; advantage A_out + β·A_proc (A_out %1, β %2).</source>
+            <translation>各ステップの PRM スコア R、ステップ報酬(σ(R) と形式ボーナスの和)、そのステップ位置でのグループ内のプロセスアドバンテージ A_proc、そしてトークンのアドバンテージ A_out + β·A_proc(A_out %1、β %2)。</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>PRM score R</source>
+            <translation>PRM スコア R</translation>
+        </message>
+        <message>
+            <source>Step reward</source>
+            <translation>ステップ報酬</translation>
+        </message>
+        <message>
+            <source>A_proc</source>
+            <translation>A_proc</translation>
+        </message>
+        <message>
+            <source>Token advantage</source>
+            <translation>トークンのアドバンテージ</translation>
         </message>
     </context>
     <context>
@@ -4725,6 +4757,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>This step</source>
             <translation>このステップ</translation>
         </message>
+        <message>
+            <source>PRM score R %1 (σ(R) %2)</source>
+            <translation>PRM スコア R %1(σ(R) %2)</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::MctsSiblingsView</name>
@@ -4773,6 +4809,10 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>compare with #%1</source>
             <translation>#%1 と比較</translation>
+        </message>
+        <message>
+            <source>PRM %1</source>
+            <translation>PRM %1</translation>
         </message>
     </context>
     <context>
@@ -5114,6 +5154,30 @@ Best path&apos;s answer: %3</source>
         <message>
             <source>PNG images (*.png)</source>
             <translation>PNG 画像 (*.png)</translation>
+        </message>
+        <message>
+            <source>PRM: %1</source>
+            <translation>PRM: %1</translation>
+        </message>
+        <message>
+            <source>PRM scores…</source>
+            <translation>PRM スコア…</translation>
+        </message>
+        <message>
+            <source>Score every step with a process reward model (rwb prm train&apos;s folder): R beside Q in the node and the siblings. Click again to choose another, or cancel to turn it off.</source>
+            <translation>プロセス報酬モデル(rwb prm train のフォルダ)で各ステップを採点し、ノードと兄弟ステップに Q と並べて R を表示します。もう一度クリックすると別のモデルを選べ、キャンセルすると表示をやめます。</translation>
+        </message>
+        <message>
+            <source>A process reward model&apos;s folder</source>
+            <translation>プロセス報酬モデルのフォルダ</translation>
+        </message>
+        <message>
+            <source>Cannot load the process reward model: %1</source>
+            <translation>プロセス報酬モデルを読み込めません: %1</translation>
+        </message>
+        <message>
+            <source>The process reward model could not score this tree: %1</source>
+            <translation>プロセス報酬モデルでこの木を採点できませんでした: %1</translation>
         </message>
     </context>
     <context>

@@ -45,6 +45,11 @@ MctsNodeDetail::MctsNodeDetail(QWidget *parent) : QWidget(parent)
     clear();
 }
 
+void MctsNodeDetail::setPrmScores(std::map<int, double> scores)
+{
+    m_prmScores = std::move(scores);
+}
+
 void MctsNodeDetail::clear()
 {
     m_record.reset();
@@ -235,6 +240,8 @@ QString MctsNodeDetail::render(const mcts::SearchTree &tree) const
     }
     if (m_nodeId != mcts::SearchTree::kRoot)
         stats << tr("prior P %1").arg(mctsNumber(n.prior));
+    if (const auto prm = m_prmScores.find(m_nodeId); prm != m_prmScores.end())
+        stats << tr("PRM score R %1 (σ(R) %2)").arg(mctsNumber(prm->second), mctsNumber(1.0 / (1.0 + std::exp(-prm->second))));
     if (n.tokens > 0)
         stats << tr("%1 tokens, log-prob %2 (%3 per token)")
                      .arg(n.tokens)

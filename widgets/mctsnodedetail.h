@@ -6,6 +6,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,9 @@ public:
                   int nodeId);
     void clear();
     int nodeId() const { return m_nodeId; }
+    // The PRM's scores of the tree's steps (node id → R; empty: none), shown beside the
+    // tree's values from the next showNode on.
+    void setPrmScores(std::map<int, double> scores);
 
     // The HTML given to the browser (for tests), and what it shows as plain text.
     QString sourceHtml() const { return m_html; }
@@ -71,6 +75,7 @@ private:
     std::shared_ptr<const mcts::SearchRecord> m_record;
     int m_iteration = 0;
     int m_nodeId = -1;
+    std::map<int, double> m_prmScores;
     QString m_html;
 };
 

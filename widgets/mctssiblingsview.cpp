@@ -111,6 +111,8 @@ void MctsSiblingsView::rebuild()
         const task::Trajectory t = MctsNodeDetail::parseStep(n.step);
         QString html = QStringLiteral("<a href=\"node:%1\"><b>#%1</b></a>").arg(c.id);
         html += QStringLiteral(" &nbsp;P %1 · N %2 · Q %3").arg(mctsNumber(n.prior), QString::number(n.visits), mctsNumber(n.q()));
+        if (const auto prm = m_prmScores.find(c.id); prm != m_prmScores.end())
+            html += QStringLiteral(" · <span style=\"color:#6a1b9a\">%1</span>").arg(tr("PRM %1").arg(mctsNumber(prm->second)));
         if (c.id != m_nodeId && m_nodeId > 0)
             html += QStringLiteral(" &nbsp;<a href=\"compare:%1\">%2</a>")
                         .arg(c.id)

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -31,6 +32,9 @@ public:
     void showSiblings(std::shared_ptr<const mcts::SearchRecord> record, const mcts::SearchTree &tree,
                       const mcts::SearchTree *before, int iteration, int nodeId);
     void clear();
+    // The PRM's scores (node id → R) shown in each column's statistics from the next
+    // showSiblings on; empty: none.
+    void setPrmScores(std::map<int, double> scores) { m_prmScores = std::move(scores); }
 
     int columnCount() const { return static_cast<int>(m_columns.size()); }
     int columnNode(int column) const { return m_nodes.at(static_cast<size_t>(column)); }
@@ -67,6 +71,7 @@ private:
     std::vector<Column> m_shown;
     int m_iteration = 0;
     int m_nodeId = -1;
+    std::map<int, double> m_prmScores;
 };
 
 } // namespace rwb::widgets

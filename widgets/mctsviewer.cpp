@@ -1,5 +1,7 @@
 #include "mctsviewer.h"
 
+#include "train/processrewardmodel.h"
+
 #include "mctsnodedetail.h"
 #include "mctssiblingsview.h"
 #include "mctstreefilter.h"
@@ -203,6 +205,8 @@ void MctsViewer::buildUi()
     tools->addWidget(m_zoomIn);
     tools->addWidget(m_fit);
     tools->addWidget(m_export);
+    m_prmButton = button(QStringLiteral("mctsPrm"), QString());
+    tools->addWidget(m_prmButton);
     rightLayout->addLayout(tools);
 
     auto *vertical = new QSplitter(Qt::Vertical, right);
@@ -262,6 +266,11 @@ void MctsViewer::buildUi()
     connect(m_zoomOut, &QToolButton::clicked, m_view, &MctsTreeView::zoomOut);
     connect(m_zoomIn, &QToolButton::clicked, m_view, &MctsTreeView::zoomIn);
     connect(m_fit, &QToolButton::clicked, m_view, &MctsTreeView::zoomToFit);
+    connect(m_prmButton, &QToolButton::clicked, this, [this] {
+        const QString folder = QFileDialog::getExistingDirectory(this, tr("A process reward model's folder"), m_prmFolder);
+        QString error;
+        setProcessRewardModel(folder, &error); // the red line says what went wrong
+    });
     connect(m_exportVisiblePng, &QAction::triggered, this, [this] { exportDialog(MctsTreeView::ExportScope::Visible, false); });
     connect(m_exportWholePng, &QAction::triggered, this, [this] { exportDialog(MctsTreeView::ExportScope::Whole, false); });
     connect(m_exportVisibleSvg, &QAction::triggered, this, [this] { exportDialog(MctsTreeView::ExportScope::Visible, true); });
@@ -313,6 +322,9 @@ void MctsViewer::retranslate()
     m_fit->setText(tr("Fit"));
     m_fit->setToolTip(tr("The whole tree in the view (0)"));
     m_export->setText(tr("Export"));
+    m_prmButton->setText(m_prm ? tr("PRM: %1").arg(QFileInfo(m_prmFolder).fileName()) : tr("PRM scores…"));
+    m_prmButton->setToolTip(tr("Score every step with a process reward model (rwb prm train's folder): R beside Q in the "
+                               "node and the siblings. Click again to choose another, or cancel to turn it off."));
     m_exportVisiblePng->setText(tr("What is shown, as PNG…"));
     m_exportWholePng->setText(tr("The whole tree, as PNG…"));
     m_exportVisibleSvg->setText(tr("What is shown, as SVG…"));
@@ -441,9 +453,47 @@ bool MctsViewer::showTree(qint64 treeId, QString *error)
     selectTreeRow(treeId);
     updateQuestion();
     runSearch();
+    scoreWithPrm();
     nodeShown(m_view->selectedNode());
     Q_EMIT treeShown(treeId);
     return true;
+}
+
+bool MctsViewer::setProcessRewardModel(const QString &folder, QString *error)
+{
+    if (folder.isEmpty()) {
+        m_prm.reset();
+        m_prmFolder.clear();
+    } else {
+        try {
+            m_prm = train::ProcessRewardModel::load(folder.toStdString());
+            m_prmFolder = folder;
+        } catch (const std::exception &e) {
+            const QString message = tr("Cannot load the process reward model: %1").arg(QString::fromUtf8(e.what()));
+            showError(message);
+            if (error)
+                *error = message;
+            return false;
+        }
+    }
+    retranslate();
+    scoreWithPrm();
+    nodeShown(m_view->selectedNode());
+    return true;
+}
+
+void MctsViewer::scoreWithPrm()
+{
+    m_prmScores.clear();
+    if (m_prm && m_record) {
+        try {
+            m_prmScores = train::scoreTree(*m_prm, *m_record);
+        } catch (const std::exception &e) {
+            showError(tr("The process reward model could not score this tree: %1").arg(QString::fromUtf8(e.what())));
+        }
+    }
+    m_detail->setPrmScores(m_prmScores);
+    m_siblings->setPrmScores(m_prmScores);
 }
 
 void MctsViewer::selectTreeRow(qint64 treeId)

@@ -5,6 +5,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -17,6 +18,10 @@ class QSplitter;
 class QTableView;
 class QTimer;
 class QToolButton;
+
+namespace rwb::train {
+class ProcessRewardModel;
+}
 
 namespace rwb::widgets {
 
@@ -79,6 +84,14 @@ public:
     // The nodes of the iteration shown whose texts hold the search text, in id order.
     const std::vector<int> &searchMatches() const { return m_matches; }
 
+    // Scores the steps of every tree shown with a process reward model (rwb prm train's
+    // folder; "" turns it off): the node detail and the siblings show R beside Q. The
+    // trees are scored on the GUI thread when shown (one forward per leaf: a fraction of a
+    // second for the demo's trees). On failure returns false with the message.
+    bool setProcessRewardModel(const QString &folder, QString *error = nullptr);
+    const std::map<int, double> &prmScores() const { return m_prmScores; }
+    QToolButton *prmButton() const { return m_prmButton; }
+
     // The info line's text for iteration `i` of `record` (for the bench and tests).
     static QString iterationText(const mcts::SearchRecord &record, int i);
 
@@ -120,7 +133,13 @@ private:
     void selectTreeRow(qint64 treeId);
     void jumpToMatch(int step);
 
+    void scoreWithPrm();
+
     std::shared_ptr<MctsTreeSource> m_source;
+    std::shared_ptr<train::ProcessRewardModel> m_prm; // null: no PRM scores
+    QString m_prmFolder;
+    std::map<int, double> m_prmScores;                // the tree shown's
+    QToolButton *m_prmButton = nullptr;
     std::shared_ptr<const mcts::SearchRecord> m_record;
     qint64 m_treeId = -1;
     std::vector<QString> m_nodeText; // per node of the record, for the search (made on first use)

@@ -1,4 +1,5 @@
 #include "rolloutdetailview.h"
+
 #include "storedrewardconfig.h"
 
 #include "taskpresenter.h"
@@ -15,6 +16,8 @@
 #include "task/catalog.h"
 #include "task/extractiontask.h"
 #include "task/task.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QEvent>
 #include <QJsonDocument>
@@ -268,7 +271,7 @@ void RolloutDetailView::anchorClicked(const QUrl &url)
 
 void RolloutDetailView::render()
 {
-    m_html = headerHtml() + answerHtml() + componentsHtml() + completionHtml() + inputHtml() + promptHtml();
+    m_html = headerHtml() + answerHtml() + componentsHtml() + processHtml() + completionHtml() + inputHtml() + promptHtml();
     m_browser->setHtml(m_html);
 }
 
@@ -358,6 +361,44 @@ QString RolloutDetailView::componentsHtml() const
         h += QStringLiteral("<p><a href=\"#judge\">%1</a></p>")
                  .arg(tr("Judge calls (%1): the prompts, the replies and the verdicts").arg(m_content.judgeCalls));
     return h;
+}
+
+QString RolloutDetailView::processHtml() const
+{
+    const nlohmann::json details = nlohmann::json::parse(m_content.rollout.rollout.detailsJson, nullptr, false);
+    if (!details.is_object() || !details.contains("process") || !details["process"].is_object())
+        return {};
+    const nlohmann::json &p = details["process"];
+    const auto numbers = [&](const char *key) {
+        std::vector<double> v;
+        if (p.contains(key) && p[key].is_array())
+            for (const auto &x : p[key])
+                v.push_back(x.is_number() ? x.get<double>() : NAN);
+        return v;
+    };
+    const std::vector<double> scores = numbers("scores"), rewards = numbers("step_rewards"), adv = numbers("advantages");
+    const double beta = p.value("beta", 0.0);
+    const double outcome = m_content.rollout.rollout.advantage;
+    QString h = QStringLiteral("<h4>%1</h4><p>%2</p>")
+                    .arg(tr("Process rewards (dual-granularity GRPO)"),
+                         tr("Each step's PRM score R, its step reward (σ(R) plus the format bonus), its process advantage "
+                            "A_proc within the group at that step, and its tokens' advantage A_out + β·A_proc (A_out %1, "
+                            "β %2).")
+                             .arg(QString::number(outcome, 'f', 3), QString::number(beta, 'g', 3)));
+    h += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\" border=\"1\"><tr><th>%1</th><th>%2</th><th>%3</th>"
+                        "<th>%4</th><th>%5</th></tr>")
+             .arg(tr("Step"), tr("PRM score R"), tr("Step reward"), tr("A_proc"), tr("Token advantage"));
+    for (size_t i = 0; i < scores.size(); ++i) {
+        const auto cell = [](const std::vector<double> &v, size_t k) {
+            return k < v.size() && std::isfinite(v[k]) ? QString::number(v[k], 'f', 3) : QStringLiteral("–");
+        };
+        const QString token = i < adv.size() ? QString::number(outcome + beta * adv[i], 'f', 3) : QStringLiteral("–");
+        h += QStringLiteral("<tr><td align=\"center\">%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td>"
+                            "<td align=\"right\">%4</td><td align=\"right\">%5</td></tr>")
+                 .arg(i + 1)
+                 .arg(cell(scores, i), cell(rewards, i), cell(adv, i), token);
+    }
+    return h + QStringLiteral("</table>");
 }
 
 QString RolloutDetailView::completionHtml() const

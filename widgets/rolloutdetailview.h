@@ -91,6 +91,8 @@ private:
     std::vector<reward::Explanation> explanations() const;
     QString answerHtml() const;
     QString componentsHtml() const;
+    // Dual-granularity GRPO's process rewards of the rollout's steps ("" without them).
+    QString processHtml() const;
     QString completionHtml() const;
     QString inputHtml() const;
     QString promptHtml() const;

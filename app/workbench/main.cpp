@@ -416,6 +416,9 @@ int main(int argc, char **argv)
     const QCommandLineOption mctsNode(QStringLiteral("mcts-node"),
                                       QCoreApplication::translate("main", "The node the tree viewer selects and centres."),
                                       QCoreApplication::translate("main", "id"));
+    const QCommandLineOption mctsPrm(QStringLiteral("mcts-prm"),
+                                     QCoreApplication::translate("main", "A process reward model's folder: the tree viewer shows its score of every step."),
+                                     QCoreApplication::translate("main", "folder"));
     const QCommandLineOption annotate(QStringLiteral("annotate"),
                                       QCoreApplication::translate("main", "Open the annotation view on the preference pairs of a run store."),
                                       QCoreApplication::translate("main", "store"));
@@ -435,7 +438,7 @@ int main(int argc, char **argv)
     parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
                        step, rollout, compare, screenshotDelay, benchBrowserOption, dock, decision, rubricItem, sampleColumn,
                        mcts, mctsTree, mctsIteration, mctsNode, benchTreeViewOption, annotate, pairSet, annotatorName,
-                       pairOption});
+                       pairOption, mctsPrm});
     parser.process(app);
     if (parser.isSet(benchTreeViewOption))
         return benchTreeView(std::max(1, parser.value(benchTreeViewOption).toInt()));
@@ -529,6 +532,8 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "%s\n", qPrintable(error)); // shown in the viewer too
         rwb::widgets::MctsViewer *trees = window.searchTrees();
         if (parser.isSet(mctsTree) && !trees->showTree(parser.value(mctsTree).toLongLong(), &error))
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+        if (parser.isSet(mctsPrm) && !trees->setProcessRewardModel(parser.value(mctsPrm), &error))
             std::fprintf(stderr, "%s\n", qPrintable(error));
         if (parser.isSet(mctsIteration))
             trees->setIteration(parser.value(mctsIteration).toInt());

@@ -186,6 +186,14 @@ void Trainer::storeRows(const SampledStep &step, UpdateResult &u, std::vector<st
             r.advantage = u.advantages[k];
             if (!u.tokenAdvantages.empty())
                 r.advantages.assign(u.tokenAdvantages[k].begin(), u.tokenAdvantages[k].end());
+            if (!u.processJson.empty()) { // the process rewards beside the task's details
+                nlohmann::ordered_json details = nlohmann::ordered_json::parse(r.detailsJson.empty() ? "{}" : r.detailsJson,
+                                                                               nullptr, false);
+                if (!details.is_object())
+                    details = nlohmann::ordered_json::object();
+                details["process"] = nlohmann::ordered_json::parse(u.processJson[k]);
+                r.detailsJson = details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            }
         }
         rollouts.push_back(std::move(r));
     }

@@ -118,6 +118,8 @@ struct UpdateResult {
     // empty otherwise. And what the process rewards were.
     std::vector<std::vector<double>> tokenAdvantages;
     double prmScoreMean = 0.0, stepRewardMean = 0.0, stepsPerRow = 0.0, processAdvantageAbsMean = 0.0;
+    // [R] per row: {"scores", "step_rewards", "advantages", "beta"} for the rollout's details.
+    std::vector<std::string> processJson;
     double policyLoss = 0.0, gradNorm = 0.0, learningRate = 0.0;
     // Token-weighted sums over the first update's micro-batches, and their token count.
     double clipLow = 0.0, clipHigh = 0.0, clipRegion = 0.0, kl = 0.0, entropy = 0.0, tokens = 0.0;

@@ -11,6 +11,8 @@
 
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 namespace rwb::train::grpo {
 
 namespace {
@@ -84,11 +86,17 @@ void Trainer::processAdvantages(UpdateResult &u)
     const std::vector<std::vector<double>> process =
         train::processAdvantages(stepRewards, c.groupSize, m_scale != ScaleRewards::None, kDefaultStdEpsilon);
     u.tokenAdvantages.resize(R);
+    u.processJson.resize(R);
     double absSum = 0;
     for (size_t r = 0; r < R; ++r) {
         u.tokenAdvantages[r] = tokenAdvantages(u.advantages[r], process[r], steps[r], c.processBeta);
         for (double a : process[r])
             absSum += std::abs(a);
+        u.processJson[r] = nlohmann::ordered_json{{"scores", scores[r]},
+                                                  {"step_rewards", stepRewards[r]},
+                                                  {"advantages", process[r]},
+                                                  {"beta", c.processBeta}}
+                               .dump();
     }
     u.prmScoreMean = stepCount > 0 ? scoreSum / stepCount : 0.0;
     u.stepRewardMean = stepCount > 0 ? rewardSum / stepCount : 0.0;

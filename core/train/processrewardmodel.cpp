@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -208,6 +209,31 @@ std::vector<std::vector<double>> ProcessRewardModel::score(const std::vector<Prm
             p += inputs[i].ends.size();
         }
     }
+    return out;
+}
+
+std::map<int, double> scoreTree(const ProcessRewardModel &prm, const mcts::SearchRecord &record, int batch)
+{
+    std::vector<std::vector<int>> paths;
+    std::vector<PrmInput> inputs;
+    for (const mcts::Node &n : record.tree.nodes()) {
+        if (n.id == mcts::SearchTree::kRoot || !n.children.empty())
+            continue;
+        std::vector<int> path;
+        for (int k = n.id; k > mcts::SearchTree::kRoot; k = record.tree.node(k).parent)
+            path.push_back(k);
+        std::reverse(path.begin(), path.end());
+        std::vector<std::string> steps;
+        for (int k : path)
+            steps.push_back(record.tree.node(k).step);
+        inputs.push_back(prm.input(record.question, steps));
+        paths.push_back(std::move(path));
+    }
+    std::map<int, double> out;
+    const std::vector<std::vector<double>> scores = prm.score(inputs, batch);
+    for (size_t i = 0; i < paths.size(); ++i)
+        for (size_t k = 0; k < paths[i].size(); ++k)
+            out.emplace(paths[i][k], scores[i][k]);
     return out;
 }
 

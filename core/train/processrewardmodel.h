@@ -11,9 +11,11 @@
 // prm.json ({"format": "rwb-prm", "version": 1, "base", "task", "trained": {…}}).
 // docs/prm.md. No libtorch in this header.
 
+#include "mcts/searchrecord.h"
 #include "model/causallm.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,5 +73,10 @@ private:
 
 // The folder is a PRM folder (it holds prm_head.safetensors).
 bool isPrmFolder(const std::string &folder);
+
+// The PRM's score R of every step of a search tree (node id → R; the root has none): one
+// forward per leaf's path, which scores every node on it (a node shared by several paths
+// gets the same score from each: attention is causal).
+std::map<int, double> scoreTree(const ProcessRewardModel &prm, const mcts::SearchRecord &record, int batch = 8);
 
 } // namespace rwb::train
