@@ -7,7 +7,7 @@
 # follows the run live (curves, group advantages, rollouts, failures); closing it goes on
 # with the evaluation and the table. Without one (or with --headless) GRPO runs in the
 # terminal with a progress line.
-#   scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa|multihop] [--judge]
+#   scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa|multihop] [--judge] [--prm]
 #     --quick     a smaller run (about 5 minutes on 2 cores instead of about 21)
 #     --headless  no workbench, even with a display
 #     --task      legal_qa: the demo's second job, the legal-QA paper's table 1
@@ -19,18 +19,23 @@
 #     --judge     with --task legal_qa: also distil a small LLM judge from the reference
 #                 grader, measure it, serve it with rwb serve and run a third GRPO with
 #                 its coverage + consistency (about 60 more minutes; --quick: about 8)
+#     --prm       with --task multihop: ProRAG's loop after the search — trees over a
+#                 fresh knowledge base's questions, the reference judge's and the tree's
+#                 labels, the PRM, PRM-filtered RFT, GRPO outcome-only and with
+#                 dual-granularity advantages (β sweep), and the ablation table
 # RWB_DEMO_OUT: where everything goes (default build/demo), laid out as a workspace:
 #   workspace.json, runs.sqlite, data/, models/ (tokenizer, tiny, sft), configs/, checkpoints/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-quick=0; headless=0; task=company_extraction; judge=0
+quick=0; headless=0; task=company_extraction; judge=0; prm=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1 ;;
     --headless) headless=1 ;;
     --task) task=${2:-}; shift ;;
     --judge) judge=1 ;;
-    *) echo "usage: scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa|multihop] [--judge]" >&2; exit 2 ;;
+    --prm) prm=1 ;;
+    *) echo "usage: scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa|multihop] [--judge] [--prm]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -40,6 +45,9 @@ case "$task" in
 esac
 if [[ $judge == 1 && $task != legal_qa ]]; then
   echo "scripts/demo.sh: --judge goes with --task legal_qa (the judge grades legal answers)" >&2; exit 2
+fi
+if [[ $prm == 1 && $task != multihop ]]; then
+  echo "scripts/demo.sh: --prm goes with --task multihop (the PRM scores multi-hop steps)" >&2; exit 2
 fi
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
@@ -55,7 +63,7 @@ fi
 if [[ $task == multihop ]]; then
   multihop_out=${RWB_DEMO_OUT:-$root/build/demo-multihop}
   [[ $quick == 1 ]] && multihop_out="$multihop_out-quick"
-  exec "$root/scripts/demo-multihop.sh" "$rwb" "$multihop_out" "$quick" "$gui"
+  exec "$root/scripts/demo-multihop.sh" "$rwb" "$multihop_out" "$quick" "$gui" "$prm"
 fi
 preset="$root/resources/presets/table2_star_partial20_marker80.json"
 out=${RWB_DEMO_OUT:-$root/build/demo}

@@ -59,6 +59,7 @@ Commands:
   prm agreement   Cohen's kappa and Krippendorff's alpha between the tree, judges and people
   prm train       the process reward model on a pair set's labels (eq. 4)
   prm score       the PRM's score of every step of trajectories
+  prm table       EM / F1 with bootstrap intervals of several models' predictions (ProRAG's ablation)
   prm rft         PRM-filtered rejection-sampling fine-tuning (sample, keep the right and PRM-approved, SFT)
 
 Run "rwb <command> --help" for a command's options.

@@ -5,6 +5,8 @@
 #include "commands.h"
 
 #include "data/jsonl.h"
+#include "data/multihop.h"
+#include "eval/bootstrap.h"
 #include "judge/judgeclient.h"
 #include "prm/agreement.h"
 #include "prm/pairjudge.h"
@@ -43,6 +45,7 @@ Subcommands:
   train      train the process reward model on a pair set's labels
   score      the PRM's score of every step of trajectories
   rft        PRM-filtered rejection-sampling fine-tuning (§3.3)
+  table      EM and F1 with bootstrap intervals of several models' predictions (the ablation)
 
 Run "rwb prm <subcommand> --help" for its options. Documentation: docs/prm.md
 )HELP";
@@ -168,6 +171,18 @@ OUTPUT.rft.jsonl). A progress line on stderr; one JSON object on stdout: {"quest
 "sampled", "right", "kept", "duplicates", "dropped_by_prm", "kept_steps",
 "context_steps", "questions_kept", "mean_step_score", "before": {"em", "f1"}, "after":
 {"em", "f1"}, "eval_examples", "sft_steps", "seconds"}.
+)HELP";
+
+const char *const kTableHelp = R"HELP(rwb prm table — answer EM / F1 of several models on the same questions
+
+Usage: rwb prm table --row NAME=PREDICTIONS.jsonl [--row …] [--baseline NAME] [--markdown]
+                     [--resamples 2000] [--seed 1]
+
+Each PREDICTIONS file is what `rwb eval run --task multihop --output` writes (the
+questions with the model's "completion"). For every row: the questions, answer EM and F1
+(task/multihopformat.h), F1's 95 % bootstrap interval, and F1's difference from the
+baseline row (default the first) with its paired bootstrap interval (the same questions
+resampled together: eval/bootstrap.h). The rows must hold the same questions (by id).
 )HELP";
 
 std::vector<prm::Source> parseSources(const std::string &list)
@@ -652,6 +667,83 @@ int rftCommand(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
+int tablePrm(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"row", "baseline", "resamples", "seed"}, {"markdown", "help"}});
+    if (args.has("help")) {
+        std::cout << kTableHelp;
+        return kExitOk;
+    }
+    struct Row {
+        std::string name, path;
+        std::map<std::string, std::pair<double, double>> byId; // id → (EM, F1)
+    };
+    std::vector<Row> rows;
+    for (const std::string &spec : args.values("row")) {
+        const size_t eq = spec.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+            throw UsageError{"--row takes NAME=PREDICTIONS.jsonl, not \"" + spec + "\""};
+        Row r{spec.substr(0, eq), spec.substr(eq + 1), {}};
+        for (const data::MultihopQuestion &q : data::readMultihopQuestions(r.path)) {
+            if (!q.hasCompletion)
+                throw data::InputException({r.path, q.line, "missing field \"completion\" (rwb eval run --output writes it)"});
+            const task::Trajectory t = task::parseTrajectory(q.completion);
+            const std::string answer = t.answer.value_or(std::string());
+            r.byId[q.id] = {t.answer ? task::exactMatch(answer, q.answer) : 0.0, t.answer ? task::answerF1(answer, q.answer) : 0.0};
+        }
+        rows.push_back(std::move(r));
+    }
+    if (rows.empty())
+        throw UsageError{"give at least one --row NAME=PREDICTIONS.jsonl"};
+    size_t base = 0;
+    if (args.has("baseline")) {
+        const auto it = std::find_if(rows.begin(), rows.end(), [&](const Row &r) { return r.name == args.value("baseline"); });
+        if (it == rows.end())
+            throw UsageError{"--baseline names no --row: \"" + args.value("baseline") + "\""};
+        base = static_cast<size_t>(it - rows.begin());
+    }
+    for (const Row &r : rows)
+        for (const auto &[id, v] : rows[base].byId)
+            if (!r.byId.count(id))
+                throw data::InputException({r.path, 0, "has no prediction for question " + id + " (in " + rows[base].path + ")"});
+    const int resamples = static_cast<int>(args.number("resamples", 2000));
+    const uint64_t seed = static_cast<uint64_t>(args.number("seed", 1));
+    const bool md = args.has("markdown");
+    const size_t n = rows[base].byId.size();
+    std::printf("%zu questions; F1 with its 95 %% bootstrap interval, and its difference from %s (paired)\n\n", n,
+                rows[base].name.c_str());
+    if (md)
+        std::printf("| model | EM | F1 | F1 95 %% CI | ΔF1 vs %s | ΔF1 95 %% CI |\n|---|---:|---:|---:|---:|---:|\n",
+                    rows[base].name.c_str());
+    else
+        std::printf("%-28s %6s %6s %17s %8s %17s\n", "model", "EM", "F1", "F1 95% CI", "dF1", "dF1 95% CI");
+    for (const Row &r : rows) {
+        std::vector<double> em, f1, baseF1, zeros;
+        for (const auto &[id, v] : rows[base].byId) {
+            em.push_back(r.byId.at(id).first);
+            f1.push_back(r.byId.at(id).second);
+            baseF1.push_back(v.second);
+            zeros.push_back(0.0);
+        }
+        const auto mean = [](const std::vector<double> &v) {
+            double s = 0;
+            for (double x : v)
+                s += x;
+            return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+        };
+        const eval::Interval own = eval::pairedMeanDifference(zeros, f1, resamples, seed);
+        const eval::Interval diff = eval::pairedMeanDifference(baseF1, f1, resamples, seed);
+        char ci[64], dci[64];
+        std::snprintf(ci, sizeof ci, "[%.3f, %.3f]", own.low, own.high);
+        std::snprintf(dci, sizeof dci, "[%+.3f, %+.3f]", diff.low, diff.high);
+        if (md)
+            std::printf("| %s | %.3f | %.3f | %s | %+.3f | %s |\n", r.name.c_str(), mean(em), mean(f1), ci, diff.estimate, dci);
+        else
+            std::printf("%-28s %6.3f %6.3f %17s %+8.3f %17s\n", r.name.c_str(), mean(em), mean(f1), ci, diff.estimate, dci);
+    }
+    return kExitOk;
+}
+
 } // namespace
 
 int prmCommand(const std::vector<std::string> &args)
@@ -665,7 +757,8 @@ int prmCommand(const std::vector<std::string> &args)
                      {"agreement", agreement},
                      {"train", trainPrm},
                      {"score", scorePrm},
-                     {"rft", rftCommand}});
+                     {"rft", rftCommand},
+                     {"table", tablePrm}});
 }
 
 } // namespace rwb::cli

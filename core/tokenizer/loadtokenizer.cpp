@@ -153,4 +153,14 @@ std::unique_ptr<Tokenizer> loadTokenizer(const std::string &modelDir)
     return tokenizer;
 }
 
+void copyTokenizerFiles(const std::string &fromDir, const std::string &toDir)
+{
+    namespace fs = std::filesystem;
+    for (const char *f : {"tokenizer.json", "tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"}) {
+        const fs::path from = fs::path(fromDir) / f, to = fs::path(toDir) / f;
+        if (fs::exists(from) && fs::absolute(from) != fs::absolute(to))
+            fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+    }
+}
+
 } // namespace rwb::tokenizer

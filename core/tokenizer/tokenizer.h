@@ -122,4 +122,9 @@ private:
 // neither tokenizer file is there). The caller owns the result.
 std::unique_ptr<Tokenizer> loadTokenizer(const std::string &modelDir);
 
+// Copies a model folder's tokenizer files (tokenizer.json, tokenizer.model,
+// tokenizer_config.json, special_tokens_map.json: those that exist) into another folder,
+// so that a saved model folder loads on its own. Nothing when the folders are the same.
+void copyTokenizerFiles(const std::string &fromDir, const std::string &toDir);
+
 } // namespace rwb::tokenizer

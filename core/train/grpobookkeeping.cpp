@@ -2,6 +2,7 @@
 // store keeps them, and checkpoints with the trainer's state (grpotrainer.h, docs/store.md).
 
 #include "train/grpotrainer.h"
+#include "tokenizer/tokenizer.h"
 
 #include "data/jsonl.h"
 #include "reward/rewardconfig.h"
@@ -230,9 +231,7 @@ void Trainer::saveCheckpoint(int stepIndex)
         m_lm->saveAdapter(tmp.string());
     } else {
         m_lm->save(tmp.string());
-        for (const char *f : {"tokenizer.json", "tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"})
-            if (fs::exists(fs::path(c.model) / f))
-                fs::copy_file(fs::path(c.model) / f, tmp / f, fs::copy_options::overwrite_existing);
+        tokenizer::copyTokenizerFiles(c.model, tmp.string());
     }
     torch::save(*m_optimizer, (tmp / "optimizer.pt").string());
     nlohmann::ordered_json j;

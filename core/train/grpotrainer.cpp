@@ -295,10 +295,12 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
         if (outcome.status == engine::JobStatus::Finished) {
             const fs::path final = fs::path(c.output) / "final";
             fs::create_directories(final);
-            if (c.lora)
+            if (c.lora) {
                 m_lm->saveAdapter(final.string());
-            else
+            } else { // a model folder that loads on its own (rwb eval run --model …/final)
                 m_lm->save(final.string());
+                tokenizer::copyTokenizerFiles(c.model, final.string());
+            }
         }
         m_store->finishRun(m_state.runId,
                            outcome.status == engine::JobStatus::Finished ? store::RunStatus::Finished

@@ -138,11 +138,7 @@ void ProcessRewardModel::save(const std::string &folder, const std::string &base
         d.lm->mergeLora();
     fs::create_directories(folder);
     d.lm->save(folder);
-    for (const char *f : {"tokenizer.json", "tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"}) {
-        const fs::path from = fs::path(base) / f;
-        if (fs::exists(from) && fs::absolute(from) != fs::absolute(fs::path(folder) / f))
-            fs::copy_file(from, fs::path(folder) / f, fs::copy_options::overwrite_existing);
-    }
+    tokenizer::copyTokenizerFiles(base, folder);
     const torch::Tensor w = d.headWeight.detach().to(torch::kCPU, torch::kFloat32).contiguous();
     const torch::Tensor b = d.headBias.detach().to(torch::kCPU, torch::kFloat32).contiguous();
     std::vector<model::TensorToWrite> tensors;

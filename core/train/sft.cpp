@@ -316,11 +316,7 @@ SftResult runSft(const SftConfig &c, const task::Catalog &catalog, const SftCall
         lm->saveAdapter(c.output);
     } else {
         lm->save(c.output);
-        for (const char *f : {"tokenizer.json", "tokenizer.model", "tokenizer_config.json", "special_tokens_map.json"}) {
-            const fs::path from = fs::path(c.model) / f;
-            if (fs::exists(from) && fs::absolute(from) != fs::absolute(fs::path(c.output) / f))
-                fs::copy_file(from, fs::path(c.output) / f, fs::copy_options::overwrite_existing);
-        }
+        tokenizer::copyTokenizerFiles(c.model, c.output);
     }
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
