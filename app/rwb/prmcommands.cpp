@@ -302,17 +302,17 @@ int judgeSet(const std::vector<std::string> &argv)
         for (const prm::Label &l : store.labels(set))
             if (l.source == prm::Source::Judge && l.annotator == model && l.choice != prm::Choice::Skip)
                 done.insert(l.pairId);
-    std::vector<prm::StepPair> todo;
+    std::vector<prm::StepPair> unjudged; // the pairs this judge has not labelled yet
     const size_t limit = static_cast<size_t>(args.number("limit", 0));
     for (const prm::StepPair &p : all)
-        if (!done.count(p.id) && (limit == 0 || todo.size() < limit))
-            todo.push_back(p);
+        if (!done.count(p.id) && (limit == 0 || unjudged.size() < limit))
+            unjudged.push_back(p);
     prm::PairJudgeOptions o;
     o.bothOrders = args.has("both-orders");
     const bool quiet = args.has("quiet");
     size_t failed = 0, orderDependent = 0, counts[3] = {0, 0, 0};
     std::string firstError;
-    const std::vector<prm::JudgedPair> judged = prm::judgePairs(client, todo, o, 16, [&](size_t d, size_t total) {
+    const std::vector<prm::JudgedPair> judged = prm::judgePairs(client, unjudged, o, 16, [&](size_t d, size_t total) {
         if (!quiet) {
             std::fprintf(stderr, "\rprm judge: %zu/%zu pairs  %s   ", d, total,
                          util::formatDuration(std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
