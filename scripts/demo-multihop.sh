@@ -22,7 +22,7 @@ printf '{"name": "multi-hop MCTS demo", "created": "%s"}\n' "$(date -u +%Y-%m-%d
 if [[ $quick == 1 ]]; then
   n_sft=400; n_test=12; n_prm=30; n_rft=40; grpo_steps=8
 else
-  n_sft=800; n_test=60; n_prm=150; n_rft=200; grpo_steps=60
+  n_sft=800; n_test=60; n_prm=300; n_rft=200; grpo_steps=60
 fi
 stages=5; [[ $prm == 1 ]] && stages=10
 kb_seeds="2 3 4 5 6 7"; test_seed=1; layers=2; epochs=3; k=2; vocab=2048

@@ -98,7 +98,14 @@ QVariant AgreementMatrixModel::headerData(int section, Qt::Orientation orientati
 {
     if (role != Qt::DisplayRole || section < 0 || section >= rowCount())
         return QAbstractTableModel::headerData(section, orientation, role);
-    return displayName(rater(section));
+    // Column titles wrap after "judge:" and before "(majority)", so that a matrix of five or
+    // six raters fits beside the pair without scrolling; the rows keep the name on one line.
+    QString name = displayName(rater(section));
+    if (orientation == Qt::Horizontal) {
+        name.replace(QStringLiteral(": "), QStringLiteral(":\n"));
+        name.replace(QStringLiteral(" ("), QStringLiteral("\n("));
+    }
+    return name;
 }
 
 } // namespace rwb::widgets

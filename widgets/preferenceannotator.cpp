@@ -22,11 +22,13 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -84,6 +86,7 @@ void PreferenceAnnotator::buildUi()
     root->addWidget(m_error);
 
     auto *split = new QSplitter(Qt::Horizontal, this);
+    m_split = split;
     root->addWidget(split, 1);
 
     // The queue.
@@ -154,6 +157,7 @@ void PreferenceAnnotator::buildUi()
         QTextBrowser *&browser = side == 0 ? m_stepA : m_stepB;
         title = new QLabel(box);
         title->setStyleSheet(QStringLiteral("font-weight:600;padding:2px"));
+        title->setWordWrap(true);
         browser = new QTextBrowser(box);
         bl->addWidget(title);
         bl->addWidget(browser, 1);
@@ -177,6 +181,7 @@ void PreferenceAnnotator::buildUi()
     cl->addWidget(m_reason);
     m_keysHint = new QLabel(centre);
     m_keysHint->setStyleSheet(QStringLiteral("color:#666"));
+    m_keysHint->setWordWrap(true); // lets the pair give width to the agreement matrix
     cl->addWidget(m_keysHint);
 
     // Agreement and guidelines.
@@ -518,6 +523,7 @@ void PreferenceAnnotator::updateAgreement()
     m_matrix->setTable(prm::agreementTable(m_queue->allLabels()));
     m_matrixView->resizeRowsToContents();
     m_matrixView->resizeColumnsToContents();
+    fitAgreementPane();
     const prm::AgreementTable &t = m_matrix->table();
     m_alpha->setText(tr("Krippendorff's α: among the people %1 (%2 pairs labelled by two or more), among every rater "
                         "%3 (%4 pairs).")
@@ -525,6 +531,36 @@ void PreferenceAnnotator::updateAgreement()
                          .arg(t.humanUnits)
                          .arg(num(t.alphaAll, 3))
                          .arg(t.allUnits));
+}
+
+void PreferenceAnnotator::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    // After the first layout: the splitter's and the matrix's sizes are real only then.
+    QTimer::singleShot(0, this, [this] {
+        m_matrixView->resizeColumnsToContents();
+        fitAgreementPane();
+    });
+}
+
+void PreferenceAnnotator::fitAgreementPane()
+{
+    // Grow the right-hand pane (once per new rater) until the whole matrix shows, taking
+    // the width from the pair in the middle, never below half of it.
+    if (!m_split || m_split->count() < 3 || !isVisible())
+        return;
+    const QHeaderView *vh = m_matrixView->verticalHeader();
+    const int want = vh->width() + m_matrixView->horizontalHeader()->length() + 2 * m_matrixView->frameWidth() +
+                     m_matrixView->verticalScrollBar()->sizeHint().width() + 24;
+    QList<int> sizes = m_split->sizes();
+    if (sizes.at(2) >= want)
+        return;
+    const int give = std::min(want - sizes.at(2), sizes.at(1) / 2);
+    if (give <= 0)
+        return;
+    sizes[1] -= give;
+    sizes[2] += give;
+    m_split->setSizes(sizes);
 }
 
 bool PreferenceAnnotator::write(const prm::Label &label)

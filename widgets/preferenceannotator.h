@@ -16,6 +16,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QTableView;
 class QTextBrowser;
 class QToolButton;
@@ -111,6 +112,7 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void buildUi();
@@ -120,6 +122,7 @@ private:
     void render();
     void updateProgress();
     void updateAgreement();
+    void fitAgreementPane();
     void loadGuidelines();
     void selectProxyRow(int row);
     int currentProxyRow() const;
@@ -157,6 +160,7 @@ private:
     QPushButton *m_buttons[7] = {}; // A, B, tie, skip, undo, previous, next
     QLabel *m_keysHint = nullptr;
     QTableView *m_matrixView = nullptr;
+    QSplitter *m_split = nullptr;
     QLabel *m_alpha = nullptr, *m_matrixHint = nullptr;
     QPlainTextEdit *m_guidelines = nullptr;
     QPushButton *m_saveGuidelines = nullptr;
