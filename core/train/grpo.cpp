@@ -54,13 +54,7 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     c.processFormatBonus = r.number("prm_format_bonus", c.processFormatBonus, 0, 100);
     c.processSigmoid = r.choice("prm_score", c.processSigmoid ? "sigmoid" : "raw", {"sigmoid", "raw"}) == "sigmoid";
     c.processBatch = r.integer("prm_batch", c.processBatch, 1, 4096);
-    c.lora = r.boolean("lora", c.lora);
-    c.loraOptions = readLoraOptions(r, c.loraOptions);
-    c.learningRate = r.number("learning_rate", c.learningRate, 0, 10);
-    c.weightDecay = r.number("weight_decay", c.weightDecay, 0, 10);
-    c.maxGradNorm = r.number("max_grad_norm", c.maxGradNorm, 0, 1e9);
-    c.schedule = r.choice("schedule", c.schedule, {"constant_with_warmup", "cosine"});
-    c.warmupRatio = r.number("warmup_ratio", c.warmupRatio, 0, 1);
+    readTrainerKeys(r, c);
     c.maxSteps = r.integer("max_steps", c.maxSteps, 1, 100000000);
     c.microBatch = r.integer("micro_batch", c.microBatch, 1, 65536);
     c.lossType = r.choice("loss_type", c.lossType, {"grpo", "bnpo", "dr_grpo", "dapo"});

@@ -110,13 +110,7 @@ PrmTrainConfig parsePrmTrainConfig(std::string_view text, const std::string &sou
     }
     c.ties = r.choice("ties", c.ties, {"drop", "equal"});
     c.holdout = r.number("holdout", c.holdout, 0, 0.9);
-    c.lora = r.boolean("lora", c.lora);
-    c.loraOptions = readLoraOptions(r, c.loraOptions);
-    c.learningRate = r.number("learning_rate", c.learningRate, 0, 10);
-    c.weightDecay = r.number("weight_decay", c.weightDecay, 0, 10);
-    c.maxGradNorm = r.number("max_grad_norm", c.maxGradNorm, 0, 1e9);
-    c.schedule = r.choice("schedule", c.schedule, {"constant_with_warmup", "cosine"});
-    c.warmupRatio = r.number("warmup_ratio", c.warmupRatio, 0, 1);
+    readTrainerKeys(r, c);
     c.epochs = r.integer("epochs", c.epochs, 1, 1000);
     c.batchSize = r.integer("batch_size", c.batchSize, 1, 4096);
     c.maxLength = r.integer("max_length", c.maxLength, 8, 1 << 20);

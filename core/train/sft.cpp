@@ -79,13 +79,7 @@ SftConfig parseSftConfig(std::string_view text, const std::string &source)
     c.trainData = r.path("train_data", true);
     c.task = r.text("task", c.task);
     c.thinking = r.boolean("thinking", c.thinking);
-    c.lora = r.boolean("lora", c.lora);
-    c.loraOptions = readLoraOptions(r, c.loraOptions);
-    c.learningRate = r.number("learning_rate", c.learningRate, 0, 10);
-    c.weightDecay = r.number("weight_decay", c.weightDecay, 0, 10);
-    c.maxGradNorm = r.number("max_grad_norm", c.maxGradNorm, 0, 1e9);
-    c.schedule = r.choice("schedule", c.schedule, {"constant_with_warmup", "cosine"});
-    c.warmupRatio = r.number("warmup_ratio", c.warmupRatio, 0, 1);
+    readTrainerKeys(r, c);
     c.epochs = r.integer("epochs", c.epochs, 1, 1000);
     c.batchSize = r.integer("batch_size", c.batchSize, 1, 4096);
     c.gradientAccumulation = r.integer("gradient_accumulation", c.gradientAccumulation, 1, 4096);

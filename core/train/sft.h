@@ -72,6 +72,20 @@ SftConfig loadSftConfig(const std::string &path);
 // lora_r, lora_alpha, lora_dropout and lora_target_modules of a config (SFT, GRPO), over `defaults`.
 model::LoraOptions readLoraOptions(const data::ConfigReader &reader, model::LoraOptions defaults);
 
+// The keys every trainer's config shares (SFT, GRPO, the PRM): lora and its options, and
+// the optimizer's learning_rate, weight_decay, max_grad_norm, schedule and warmup_ratio,
+// each over the value `c` holds.
+template <class Config> void readTrainerKeys(const data::ConfigReader &r, Config &c)
+{
+    c.lora = r.boolean("lora", c.lora);
+    c.loraOptions = readLoraOptions(r, c.loraOptions);
+    c.learningRate = r.number("learning_rate", c.learningRate, 0, 10);
+    c.weightDecay = r.number("weight_decay", c.weightDecay, 0, 10);
+    c.maxGradNorm = r.number("max_grad_norm", c.maxGradNorm, 0, 1e9);
+    c.schedule = r.choice("schedule", c.schedule, {"constant_with_warmup", "cosine"});
+    c.warmupRatio = r.number("warmup_ratio", c.warmupRatio, 0, 1);
+}
+
 struct SftProgress {
     int step = 0;               // optimizer steps done
     int totalSteps = 0;
