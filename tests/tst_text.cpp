@@ -15,6 +15,8 @@ private Q_SLOTS:
     void normalizeCases();
     void normalizeKeepsCase();
     void invalidUtf8();
+    void maximalSubparts_data();
+    void maximalSubparts();
     void whiteSpace();
     void trimming();
     void lcs_data();
@@ -65,6 +67,38 @@ void TestText::invalidUtf8()
     QCOMPARE(static_cast<unsigned>(decodeUtf8("\xC0\xAF")[0]), 0xFFFDu);
     QCOMPARE(normalize(std::string("\xFF" "A", 2)), std::string("\xEF\xBF\xBD" "A"));
     QCOMPARE(encodeUtf8(U"株"), std::string("株"));
+}
+
+void TestText::maximalSubparts_data()
+{
+    // Each ill-formed stretch costs one U+FFFD per maximal subpart (Unicode 15, §3.9 and
+    // table 3-7 for the second byte's range); expected code points worked out by hand.
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expected"); // code points in hex, space-separated
+    QTest::newRow("surrogate lead ED A1") << QByteArray("\xED\xA1") << "FFFD FFFD";
+    QTest::newRow("surrogate ED A0 80") << QByteArray("\xED\xA0\x80") << "FFFD FFFD FFFD";
+    QTest::newRow("last before surrogates") << QByteArray("\xED\x9F\xBF") << "D7FF";
+    QTest::newRow("C0 never leads") << QByteArray("\xC0\x82") << "FFFD FFFD";
+    QTest::newRow("F5 never leads") << QByteArray("\xF5\x99\xBD\x50") << "FFFD FFFD FFFD 50";
+    QTest::newRow("overlong E0 80") << QByteArray("\xE0\x80\x41") << "FFFD FFFD 41";
+    QTest::newRow("overlong F0 80 80 80") << QByteArray("\xF0\x80\x80\x80") << "FFFD FFFD FFFD FFFD";
+    QTest::newRow("above U+10FFFF") << QByteArray("\xF4\x90\x80\x80") << "FFFD FFFD FFFD FFFD";
+    QTest::newRow("U+10FFFF") << QByteArray("\xF4\x8F\xBF\xBF") << "10FFFF";
+    QTest::newRow("truncated at end") << QByteArray("\x41\xE3\x81") << "41 FFFD";
+    QTest::newRow("truncated 4-byte") << QByteArray("\xF0\x9F\x98\x41") << "FFFD 41";
+    // The standard's own example (Unicode 15, table 3-8).
+    QTest::newRow("table 3-8") << QByteArray("\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64")
+                               << "61 FFFD FFFD FFFD 62 FFFD 63 FFFD FFFD 64";
+}
+
+void TestText::maximalSubparts()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expected);
+    QStringList got;
+    for (char32_t c : decodeUtf8(std::string_view(bytes.constData(), size_t(bytes.size()))))
+        got << QString::number(uint(c), 16).toUpper();
+    QCOMPARE(got.join(' '), expected);
 }
 
 void TestText::whiteSpace()

@@ -19,6 +19,7 @@
 // - tests/data/tokenizer/spm_*: real sentencepiece models with ids from libsentencepiece
 //   0.1.97 itself (tools/README.md), a check that our reader agrees with the library.
 #include "data/jsonl.h"
+#include "tokenizer/addedtokenmatcher.h"
 #include "tokenizer/bpetrainer.h"
 #include "tokenizer/bytelevel.h"
 #include "tokenizer/bytelevelbpetokenizer.h"
@@ -223,6 +224,8 @@ private Q_SLOTS:
     void mergeFormatsAgree();
     void addedTokensLeftmostLongest_data();
     void addedTokensLeftmostLongest();
+    void addedTokenStripAndSingleWord_data();
+    void addedTokenStripAndSingleWord();
     void encodeOrdinaryIgnoresAddedTokens();
     void nfcBeforeBpe();
     void byteLevelPreTokenizerOptions();
@@ -415,6 +418,52 @@ void TestTokenizer::addedTokensLeftmostLongest()
     QCOMPARE(QByteArray::fromStdString(tok->decode(toIds(ids))), text);
 }
 
+void TestTokenizer::addedTokenStripAndSingleWord_data()
+{
+    // Tokens: "<m>" (id 1) lstrip + rstrip; "ab" (id 2) single_word; "abc" (id 3) single_word
+    // and "bc" (id 4), to see that a rejected match stays plain. Segments are "begin-end"
+    // in bytes, ":id" for an added token; worked out by hand from Hugging Face's rules
+    // (White_Space either side for lstrip / rstrip; Rust regex's \w for single_word).
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("segments");
+    QTest::newRow("ascii spaces") << QByteArray("a \t<m> \nb") << "0-1 3-6:1 8-9";
+    // U+3000 (3 bytes), U+00A0 (2), U+2009 (3) before; U+202F (3), U+2028 (3), U+0085 (2) after.
+    QTest::newRow("ideographic space") << QByteArray("a\u3000<m>b") << "0-1 4-7:1 7-8";
+    QTest::newRow("nbsp and thin space") << QByteArray("x\u00A0\u2009<m>") << "0-1 6-9:1";
+    QTest::newRow("after: nnbsp, line sep, nel")
+        << QByteArray("<m>\u202F\u2028\u0085y") << "0-3:1 11-12";
+    // Not white space: U+200B (zero width space), U+3001, a lone continuation byte A0.
+    QTest::newRow("zero width space stays") << QByteArray("a\u200B<m>") << "0-4 4-7:1";
+    QTest::newRow("ill-formed byte stays") << QByteArray("a\xA0<m>") << "0-2 2-5:1";
+    QTest::newRow("all white space") << QByteArray("\u3000 <m>\u00A0") << "4-7:1";
+    QTest::newRow("single word alone") << QByteArray("ab cd") << "0-2:2 2-5";
+    QTest::newRow("single word, punctuation") << QByteArray("(ab).") << "0-1 1-3:2 3-5";
+    QTest::newRow("inside a word") << QByteArray("xab") << "0-3";
+    QTest::newRow("before underscore") << QByteArray("ab_") << "0-3";
+    QTest::newRow("after a letter: e acute") << QByteArray("\u00E9ab") << "0-4";
+    QTest::newRow("after an Arabic-Indic digit") << QByteArray("\u0661ab") << "0-4";
+    QTest::newRow("after a combining mark") << QByteArray("ab\u0301") << "0-4";
+    QTest::newRow("after a joiner") << QByteArray("\u200Dab") << "0-5";
+    QTest::newRow("after circled digit (No)") << QByteArray("\u2461ab") << "0-3 3-5:2";
+    QTest::newRow("after superscript two") << QByteArray("ab\u00B2") << "0-2:2 2-4";
+    QTest::newRow("rejected match stays plain") << QByteArray("xabc") << "0-4";
+    QTest::newRow("shorter token after it") << QByteArray("abc bc") << "0-3:3 3-4 4-6:4";
+}
+
+void TestTokenizer::addedTokenStripAndSingleWord()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, segments);
+    const AddedTokenMatcher matcher({{"<m>", 1, true, true, false},
+                                     {"ab", 2, false, false, true},
+                                     {"abc", 3, false, false, true},
+                                     {"bc", 4, false, false, false}});
+    QStringList got;
+    for (const AddedTokenMatcher::Segment &s : matcher.split(std::string_view(text.constData(), size_t(text.size()))))
+        got << QStringLiteral("%1-%2").arg(s.begin).arg(s.end) + (s.id >= 0 ? QStringLiteral(":%1").arg(s.id) : QString());
+    QCOMPARE(got.join(' '), segments);
+}
+
 void TestTokenizer::encodeOrdinaryIgnoresAddedTokens()
 {
     const auto tok = loadFixture("bpe_pairs");
@@ -516,6 +565,15 @@ void TestTokenizer::decodeInvalidBytes()
     QCOMPARE(tok->decode({0x81}), std::string(kReplacement));
     QCOMPARE(tok->decode({0xFF, 'a'}), std::string(kReplacement) + "a");
     QCOMPARE(tok->decode({264, 'a'}), std::string(kReplacement) + "a");
+    // One U+FFFD per maximal subpart, as Hugging Face's decoder (String::from_utf8_lossy)
+    // gives: ED A1 is two (A1 cannot follow ED), C0 82 two, F5 99 BD 50 three and "P".
+    const std::string r2 = std::string(kReplacement) + kReplacement;
+    QCOMPARE(tok->decodeBytes({0xED, 0xA1}), std::string("\xED\xA1"));
+    QCOMPARE(tok->decode({0xED, 0xA1}), r2);
+    QCOMPARE(tok->decode({0xC0, 0x82}), r2);
+    QCOMPARE(tok->decode({0xF5, 0x99, 0xBD, 'P'}), r2 + kReplacement + "P");
+    // The same repair runs on text before encoding: ED A1 encodes as two U+FFFD (EF BF BD each).
+    QCOMPARE(tok->encode("\xED\xA1"), tok->encode(r2));
 }
 
 void TestTokenizer::decodeAnyIdsNeverFails()

@@ -21,28 +21,40 @@ std::u32string decodeUtf8(std::string_view s)
             ++i;
             continue;
         }
+        // The well-formed sequences of Unicode's table 3-7: the lead byte fixes the length
+        // and the range of the second byte (which rules out overlong forms, surrogates
+        // and values above U+10FFFF); later bytes are plain continuation bytes.
         int len = 0;
-        char32_t cp = 0;
-        char32_t min = 0;
-        if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; min = 0x80; }
-        else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; min = 0x800; }
-        else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; min = 0x10000; }
-        else { out.push_back(kReplacement); ++i; continue; }
-        // A truncated or broken sequence costs one U+FFFD for its valid prefix
-        // (the "maximal subpart" practice of Unicode §3.9).
+        unsigned char lo = 0x80;
+        unsigned char hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) len = 2;
+        else if (c == 0xE0) { len = 3; lo = 0xA0; }
+        else if (c == 0xED) { len = 3; hi = 0x9F; }
+        else if (c >= 0xE1 && c <= 0xEF) len = 3;
+        else if (c == 0xF0) { len = 4; lo = 0x90; }
+        else if (c == 0xF4) { len = 4; hi = 0x8F; }
+        else if (c >= 0xF1 && c <= 0xF3) len = 4;
+        if (len == 0) {
+            // C0, C1, F5..FF and a stray continuation byte start no well-formed sequence.
+            out.push_back(kReplacement);
+            ++i;
+            continue;
+        }
+        // A sequence broken after k bytes costs one U+FFFD for its maximal subpart (the
+        // longest prefix that could still have been well-formed), and decoding resumes at
+        // the byte that broke it (Unicode §3.9, "U+FFFD substitution of maximal subparts").
+        char32_t cp = c & (0xFF >> (len + 1));
         int k = 1;
-        while (k < len && i + k < n && (p[i + k] & 0xC0) == 0x80) {
-            cp = (cp << 6) | (p[i + k] & 0x3F);
+        while (k < len && i + k < n) {
+            const unsigned char b = p[i + k];
+            if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF))
+                break;
+            cp = (cp << 6) | (b & 0x3F);
             ++k;
         }
         if (k < len) {
             out.push_back(kReplacement);
             i += k;
-            continue;
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            out.push_back(kReplacement);
-            i += len;
             continue;
         }
         out.push_back(cp);

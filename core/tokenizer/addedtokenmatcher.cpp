@@ -1,14 +1,54 @@
 #include "tokenizer/addedtokenmatcher.h"
 
+#include "text/utf8.h"
+#include "tokenizer/regexsplitter.h"
+
 #include <algorithm>
 
 namespace rwb::tokenizer {
 
 namespace {
 
-bool isAsciiSpace(char c)
+constexpr char32_t kIllFormed = 0xFFFD;
+
+// The character that ends at byte `end` (> 0) and the byte it starts at. A byte that does
+// not end a well-formed character counts as one ill-formed character of its own.
+std::pair<char32_t, size_t> charBefore(std::string_view text, size_t end)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+    size_t b = end - 1;
+    while (b > 0 && end - b < 4 && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80)
+        --b;
+    const std::u32string cps = text::decodeUtf8(text.substr(b, end - b));
+    if (cps.size() == 1)
+        return {cps[0], b};
+    return {kIllFormed, end - 1};
+}
+
+// The character that starts at byte `begin` (< text.size()) and its length in bytes.
+std::pair<char32_t, size_t> charAt(std::string_view text, size_t begin)
+{
+    const std::u32string cps = text::decodeUtf8(text.substr(begin, 4));
+    const char32_t c = cps.empty() ? kIllFormed : cps[0];
+    const size_t len = text::encodeUtf8(std::u32string(1, c)).size();
+    // An ill-formed start decodes to U+FFFD but is not the three bytes of U+FFFD.
+    if (c == kIllFormed && text.compare(begin, len, "\xEF\xBF\xBD") != 0)
+        return {kIllFormed, 1};
+    return {c, len};
+}
+
+// A word character as Hugging Face's single_word test finds one: Rust regex's Unicode \w,
+// that is Alphabetic, any mark, a decimal digit, connector punctuation ('_', U+203F …) or a
+// joiner (U+200C, U+200D). Other numbers (², ①) are not.
+bool isWordChar(char32_t c)
+{
+    if (c < 0x80)
+        return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+    if (c == kIllFormed)
+        return false;
+    if (c == 0x200C || c == 0x200D)
+        return true;
+    static const RegexSplitter word(R"([\p{Alphabetic}\p{M}\p{Nd}\p{Pc}])");
+    return !word.matches(text::encodeUtf8(std::u32string(1, c))).empty();
 }
 
 } // namespace
@@ -45,17 +85,30 @@ std::vector<AddedTokenMatcher::Segment> AddedTokenMatcher::split(std::string_vie
             ++i;
             continue;
         }
+        size_t end = i + hit->content.size();
+        if (hit->singleWord && ((i > 0 && isWordChar(charBefore(text, i).first)) ||
+                                (end < text.size() && isWordChar(charAt(text, end).first)))) {
+            i = end; // rejected: the match stays plain text and the search goes on after it
+            continue;
+        }
         size_t plainEnd = i;
         if (hit->lstrip)
-            while (plainEnd > plainBegin && isAsciiSpace(text[plainEnd - 1]))
-                --plainEnd;
+            while (plainEnd > plainBegin) {
+                const auto [c, start] = charBefore(text, plainEnd);
+                if (!text::isWhiteSpace(c))
+                    break;
+                plainEnd = std::max(start, plainBegin);
+            }
         if (plainEnd > plainBegin)
             out.push_back({plainBegin, plainEnd, -1});
-        size_t end = i + hit->content.size();
         out.push_back({i, end, hit->id});
         if (hit->rstrip)
-            while (end < text.size() && isAsciiSpace(text[end]))
-                ++end;
+            while (end < text.size()) {
+                const auto [c, len] = charAt(text, end);
+                if (!text::isWhiteSpace(c))
+                    break;
+                end += len;
+            }
         plainBegin = i = end;
     }
     if (plainBegin < text.size())

@@ -11,8 +11,11 @@ namespace rwb::tokenizer {
 
 // Finds added tokens (chat markers, <think>, user-defined pieces) in raw text, as Hugging
 // Face does before normalization: leftmost match first, and of the tokens that start
-// there the longest. lstrip / rstrip tokens also swallow the ASCII white space before /
-// after them. Immutable after construction; safe to use from several threads.
+// there the longest. lstrip / rstrip tokens also swallow the white space (Unicode
+// White_Space) before / after them; a single_word token counts only where the characters
+// either side of it are not word characters (Rust regex's Unicode \w), and a match it
+// rejects stays plain text, the search going on after it. Immutable after construction;
+// safe to use from several threads.
 class AddedTokenMatcher {
 public:
     struct Entry {
@@ -20,6 +23,7 @@ public:
         int32_t id = -1;
         bool lstrip = false;
         bool rstrip = false;
+        bool singleWord = false;
     };
 
     // One stretch of the text: either plain text (id -1) or an added token.

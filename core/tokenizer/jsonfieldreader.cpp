@@ -142,6 +142,7 @@ std::vector<AddedToken> readAddedTokens(const JsonFieldReader &r, const nlohmann
         t.special = r.optionalBoolean(a, path, "special", false);
         t.lstrip = r.optionalBoolean(a, path, "lstrip", false);
         t.rstrip = r.optionalBoolean(a, path, "rstrip", false);
+        t.singleWord = r.optionalBoolean(a, path, "single_word", false);
         if (t.id < 0)
             r.fail(JsonFieldReader::join(path, "id"), "negative id");
         if (t.content.empty())

@@ -130,7 +130,7 @@ void Tokenizer::rebuildMatcher()
     std::vector<AddedTokenMatcher::Entry> entries;
     entries.reserve(m_added.size());
     for (const AddedToken &t : m_added)
-        entries.push_back({t.content, t.id, t.lstrip, t.rstrip});
+        entries.push_back({t.content, t.id, t.lstrip, t.rstrip, t.singleWord});
     m_matcher = AddedTokenMatcher(std::move(entries));
 }
 

@@ -22,6 +22,7 @@ struct AddedToken {
     bool special = true; // skipped by decode(…, skipSpecial = true)
     bool lstrip = false; // also swallow the white space before it
     bool rstrip = false; // … after it
+    bool singleWord = false; // only matched where no word character touches it
 };
 
 // Text ↔ token ids for a language model.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "data/configreader.h"
 #include "model/causallm.h"
 
 #include <cstdint>
@@ -8,9 +9,6 @@
 #include <string_view>
 #include <vector>
 
-namespace rwb::data {
-class ConfigReader;
-}
 namespace rwb::task {
 class Catalog;
 class Example;
