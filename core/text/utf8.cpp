@@ -7,57 +7,50 @@ namespace {
 constexpr char32_t kReplacement = 0xFFFD;
 } // namespace
 
+std::pair<char32_t, size_t> decodeCharAt(std::string_view s, size_t i)
+{
+    const auto *p = reinterpret_cast<const unsigned char *>(s.data());
+    const size_t n = s.size();
+    const unsigned char c = p[i];
+    if (c < 0x80)
+        return {c, 1};
+    // The well-formed sequences of Unicode's table 3-7: the lead byte fixes the length
+    // and the range of the second byte (which rules out overlong forms, surrogates
+    // and values above U+10FFFF); later bytes are plain continuation bytes.
+    int len = 0;
+    unsigned char lo = 0x80;
+    unsigned char hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c == 0xE0) { len = 3; lo = 0xA0; }
+    else if (c == 0xED) { len = 3; hi = 0x9F; }
+    else if (c >= 0xE1 && c <= 0xEF) len = 3;
+    else if (c == 0xF0) { len = 4; lo = 0x90; }
+    else if (c == 0xF4) { len = 4; hi = 0x8F; }
+    else if (c >= 0xF1 && c <= 0xF3) len = 4;
+    if (len == 0) // C0, C1, F5..FF and a stray continuation byte start no well-formed sequence
+        return {kReplacement, 1};
+    // A sequence broken after k bytes costs one U+FFFD for its maximal subpart (the
+    // longest prefix that could still have been well-formed), and decoding resumes at
+    // the byte that broke it (Unicode §3.9, "U+FFFD substitution of maximal subparts").
+    char32_t cp = c & (0xFF >> (len + 1));
+    int k = 1;
+    while (k < len && i + k < n) {
+        const unsigned char b = p[i + k];
+        if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF))
+            break;
+        cp = (cp << 6) | (b & 0x3F);
+        ++k;
+    }
+    return {k < len ? kReplacement : cp, static_cast<size_t>(k)};
+}
+
 std::u32string decodeUtf8(std::string_view s)
 {
     std::u32string out;
     out.reserve(s.size());
-    const auto *p = reinterpret_cast<const unsigned char *>(s.data());
-    const size_t n = s.size();
-    size_t i = 0;
-    while (i < n) {
-        const unsigned char c = p[i];
-        if (c < 0x80) {
-            out.push_back(c);
-            ++i;
-            continue;
-        }
-        // The well-formed sequences of Unicode's table 3-7: the lead byte fixes the length
-        // and the range of the second byte (which rules out overlong forms, surrogates
-        // and values above U+10FFFF); later bytes are plain continuation bytes.
-        int len = 0;
-        unsigned char lo = 0x80;
-        unsigned char hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) len = 2;
-        else if (c == 0xE0) { len = 3; lo = 0xA0; }
-        else if (c == 0xED) { len = 3; hi = 0x9F; }
-        else if (c >= 0xE1 && c <= 0xEF) len = 3;
-        else if (c == 0xF0) { len = 4; lo = 0x90; }
-        else if (c == 0xF4) { len = 4; hi = 0x8F; }
-        else if (c >= 0xF1 && c <= 0xF3) len = 4;
-        if (len == 0) {
-            // C0, C1, F5..FF and a stray continuation byte start no well-formed sequence.
-            out.push_back(kReplacement);
-            ++i;
-            continue;
-        }
-        // A sequence broken after k bytes costs one U+FFFD for its maximal subpart (the
-        // longest prefix that could still have been well-formed), and decoding resumes at
-        // the byte that broke it (Unicode §3.9, "U+FFFD substitution of maximal subparts").
-        char32_t cp = c & (0xFF >> (len + 1));
-        int k = 1;
-        while (k < len && i + k < n) {
-            const unsigned char b = p[i + k];
-            if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF))
-                break;
-            cp = (cp << 6) | (b & 0x3F);
-            ++k;
-        }
-        if (k < len) {
-            out.push_back(kReplacement);
-            i += k;
-            continue;
-        }
-        out.push_back(cp);
+    for (size_t i = 0; i < s.size();) {
+        const auto [c, len] = decodeCharAt(s, i);
+        out.push_back(c);
         i += len;
     }
     return out;

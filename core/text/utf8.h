@@ -2,12 +2,18 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace rwb::text {
 
 // Decodes UTF-8 into code points. Invalid or truncated sequences become U+FFFD;
 // decoding never fails and never reads past the input.
 std::u32string decodeUtf8(std::string_view utf8);
+
+// The character that starts at byte `i` of `utf8` (i < size) and the bytes it takes: a
+// well-formed character, or U+FFFD for the maximal subpart of an ill-formed sequence (at
+// least one byte). decodeUtf8 is this, character after character.
+std::pair<char32_t, size_t> decodeCharAt(std::string_view utf8, size_t i);
 
 // Encodes code points as UTF-8. Surrogates and values above U+10FFFF become U+FFFD.
 std::string encodeUtf8(std::u32string_view codePoints);

@@ -18,22 +18,10 @@ std::pair<char32_t, size_t> charBefore(std::string_view text, size_t end)
     size_t b = end - 1;
     while (b > 0 && end - b < 4 && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80)
         --b;
-    const std::u32string cps = text::decodeUtf8(text.substr(b, end - b));
-    if (cps.size() == 1)
-        return {cps[0], b};
+    const auto [c, len] = text::decodeCharAt(text, b);
+    if (b + len == end)
+        return {c, b};
     return {kIllFormed, end - 1};
-}
-
-// The character that starts at byte `begin` (< text.size()) and its length in bytes.
-std::pair<char32_t, size_t> charAt(std::string_view text, size_t begin)
-{
-    const std::u32string cps = text::decodeUtf8(text.substr(begin, 4));
-    const char32_t c = cps.empty() ? kIllFormed : cps[0];
-    const size_t len = text::encodeUtf8(std::u32string(1, c)).size();
-    // An ill-formed start decodes to U+FFFD but is not the three bytes of U+FFFD.
-    if (c == kIllFormed && text.compare(begin, len, "\xEF\xBF\xBD") != 0)
-        return {kIllFormed, 1};
-    return {c, len};
 }
 
 // A word character as Hugging Face's single_word test finds one: Rust regex's Unicode \w,
@@ -87,7 +75,7 @@ std::vector<AddedTokenMatcher::Segment> AddedTokenMatcher::split(std::string_vie
         }
         size_t end = i + hit->content.size();
         if (hit->singleWord && ((i > 0 && isWordChar(charBefore(text, i).first)) ||
-                                (end < text.size() && isWordChar(charAt(text, end).first)))) {
+                                (end < text.size() && isWordChar(text::decodeCharAt(text, end).first)))) {
             i = end; // rejected: the match stays plain text and the search goes on after it
             continue;
         }
@@ -104,7 +92,7 @@ std::vector<AddedTokenMatcher::Segment> AddedTokenMatcher::split(std::string_vie
         out.push_back({i, end, hit->id});
         if (hit->rstrip)
             while (end < text.size()) {
-                const auto [c, len] = charAt(text, end);
+                const auto [c, len] = text::decodeCharAt(text, end);
                 if (!text::isWhiteSpace(c))
                     break;
                 end += len;
