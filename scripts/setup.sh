@@ -14,6 +14,7 @@ core_pkgs=(
 gui_pkgs=(
   qt6-base-dev libqcustomplot-dev qt6-tools-dev qt6-l10n-tools qt6-translations-l10n
   xvfb xauth fonts-noto-cjk
+  python3
 )
 
 pkgs=("${core_pkgs[@]}")

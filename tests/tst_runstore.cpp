@@ -1106,6 +1106,7 @@ void TestRunStore::upgradeFromOlderVersions_data()
     QTest::newRow("version 4") << 4;
     QTest::newRow("version 5") << 5;
     QTest::newRow("version 6") << 6;
+    QTest::newRow("version 7") << 7;
 }
 
 void TestRunStore::upgradeFromOlderVersions()
@@ -1120,8 +1121,12 @@ void TestRunStore::upgradeFromOlderVersions()
         // Version 2: also without rollouts.entropies.
         { RunStore created(path); }
         QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        // Version 6: without the preference pairs.
-        rawExec(db, "DROP VIEW v_prm_labels; DROP VIEW v_prm_pairs; DROP TABLE prm_labels; DROP TABLE prm_pairs");
+        // Version 7: runs without the kind 'external' (the CHECK forged as 7 wrote it).
+        rawExec(db, "PRAGMA writable_schema=ON; UPDATE sqlite_schema SET sql = replace(sql, ',''external''', '') "
+                    "WHERE name = 'runs'; PRAGMA writable_schema=OFF");
+        // Version 6: also without the preference pairs.
+        if (version <= 6)
+            rawExec(db, "DROP VIEW v_prm_labels; DROP VIEW v_prm_pairs; DROP TABLE prm_labels; DROP TABLE prm_pairs");
         // Version 5: also without the search trees, and runs without the kind 'mcts' (the
         // CHECK as version 5 wrote it, forged through the schema table).
         if (version <= 5) {
@@ -1234,6 +1239,12 @@ void TestRunStore::upgradeFromOlderVersions()
              int64_t(1));
     const int64_t search = store.beginRun("search", RunKind::Mcts, "{}", "multihop");
     QCOMPARE(store.run(search).kind, std::string("mcts"));
+    // … and, since 8, other trainers' runs.
+    QCOMPARE(count(store, "SELECT count(*) FROM sqlite_schema WHERE name = 'runs' AND sql LIKE '%''external''%'"),
+             int64_t(1));
+    const int64_t external = store.beginRun("verl", RunKind::External, "{}", "multihop");
+    QCOMPARE(store.run(external).kind, std::string("external"));
+    QCOMPARE(count(store, "SELECT count(*) FROM v_runs WHERE kind = 'external'"), int64_t(1));
     QCOMPARE(store.run(1).name, std::string("old"));
     QVERIFY(store.mctsTrees(search).empty());
     QCOMPARE(store.pendingIndexRows(), int64_t(2));

@@ -117,18 +117,16 @@ class EchoTask : public task::Task {
 public:
     std::string_view name() const override { return "echo"; }
     std::string_view description() const override { return "repeat a word (tst_task)"; }
-    std::vector<task::Record> read(const std::string &path, const task::ReadOptions &options) const override
+    // Files are read line by line by Task::read's default.
+    task::Record readLine(std::string_view line, const std::string &source, size_t lineNo, bool) const override
     {
-        std::vector<task::Record> out;
-        data::forEachLine(data::readTextFile(path), [&](size_t lineNo, std::string_view line) {
-            const auto j = nlohmann::json::parse(line);
-            task::Record r;
-            r.line = lineNo;
-            r.example = std::make_shared<const EchoExample>(j.at("id").get<std::string>(), j.at("word").get<std::string>());
-            out.push_back(std::move(r));
-            return options.limit == 0 || out.size() < options.limit;
-        });
-        return out;
+        const auto j = nlohmann::json::parse(line, nullptr, false);
+        if (!j.is_object() || !j.contains("id") || !j.contains("word"))
+            throw data::InputException({source, lineNo, "expected {\"id\", \"word\"}"});
+        task::Record r;
+        r.line = lineNo;
+        r.example = std::make_shared<const EchoExample>(j.at("id").get<std::string>(), j.at("word").get<std::string>());
+        return r;
     }
     std::string prompt(const task::Example &e, const tokenizer::PromptFormat &, bool) const override
     {

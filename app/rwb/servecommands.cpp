@@ -9,6 +9,8 @@
 #include "net/httpjsonclient.h"
 #include "serve/chatengine.h"
 #include "serve/openaiserver.h"
+#include "serve/rewardservice.h"
+#include "task/catalog.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -33,13 +35,25 @@ using Clock = std::chrono::steady_clock;
 
 const char *const kServeHelp = R"(rwb serve — an OpenAI-compatible HTTP server over the engine
 
-Usage: rwb serve --model DIR [--embed hf:DIR ...] [--host 127.0.0.1] [--port 8000]
+Usage: rwb serve [--model DIR] [--embed hf:DIR ...] [--reward-config C.json
+                 [--reward-data D.jsonl] [--store S.sqlite [--run-name N] [--step-gap S]]
+                 [--no-cache]] [--host 127.0.0.1] [--port 8000]
                  [--api-key-env NAME | --api-key KEY] [--max-batch 32] [--threads N]
                  [--name ID] [--dtype auto|float32|bfloat16] [--device auto|cpu|cuda]
                  [--http-threads N] [--quiet]
 
   --model DIR        a model folder the engine loads (Qwen3 / Qwen2 / Llama, Hugging Face
-                     layout); its chat format from the tokenizer (ChatML or plain)
+                     layout); its chat format from the tokenizer (ChatML or plain).
+                     Needed unless --reward-config is given
+  --reward-config C  serve this reward config to other trainers: POST /reward (OpenRLHF),
+                     /reward/verl, /reward/trl (docs/handoff.md)
+  --reward-data D    a dataset of the config's task: requests may name its records by id
+  --store S.sqlite   log every scored rollout to this run store, as a run of kind
+                     "external" the workbench follows like its own
+  --run-name N       that run's name (default "served rewards")
+  --step-gap S       without step numbers from the trainer, a pause of S seconds between
+                     requests starts a new step (default 5)
+  --no-cache         the judge's cache file is neither read nor written
   --embed hf:DIR     also serve /v1/embeddings with this encoder folder (repeatable; the
                      first is the default model)
   --host H           the address to listen on (default 127.0.0.1: this machine only)
@@ -53,7 +67,8 @@ Usage: rwb serve --model DIR [--embed hf:DIR ...] [--host 127.0.0.1] [--port 800
   --http-threads N   HTTP worker threads (default 2 × max batch + 8)
   --quiet            no line per request on stderr
 
-Endpoints: POST /v1/chat/completions, POST /v1/embeddings, GET /v1/models, GET /health.
+Endpoints: POST /v1/chat/completions, POST /v1/embeddings, GET /v1/models, GET /health;
+with --reward-config POST /reward (also /get_reward), /reward/verl and /reward/trl.
 Prints one JSON line on standard output when the model is loaded ({"url", "model", …});
 answers 503 while loading. SIGINT or SIGTERM stops it (requests in flight get 503).
 No streaming, no constrained decoding (response_format is accepted, not enforced), no
@@ -123,13 +138,28 @@ bool isLoopback(const std::string &host)
 int runServe(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"model", "embed", "host", "port", "api-key-env", "api-key", "max-batch", "threads", "name",
-                            "dtype", "device", "http-threads"},
-                           {"quiet", "help"}});
+                            "dtype", "device", "http-threads", "reward-config", "reward-data", "store", "run-name",
+                            "step-gap"},
+                           {"quiet", "no-cache", "help"}});
     if (args.has("help")) {
         std::cout << kServeHelp;
         return kExitOk;
     }
-    const std::string folder = args.required("model");
+    serve::RewardServiceOptions rewardOptions;
+    rewardOptions.configPath = args.value("reward-config");
+    const std::string folder = rewardOptions.configPath.empty() ? args.required("model") : args.value("model");
+    for (const char *option : {"reward-data", "store", "run-name", "step-gap", "no-cache"})
+        if (args.has(option) && rewardOptions.configPath.empty())
+            throw UsageError{"--" + std::string(option) + " goes with --reward-config"};
+    if (args.has("run-name") && !args.has("store"))
+        throw UsageError{"--run-name names the run of --store: give --store too"};
+    rewardOptions.dataPath = args.value("reward-data");
+    rewardOptions.storePath = args.value("store");
+    rewardOptions.runName = args.value("run-name", rewardOptions.runName);
+    rewardOptions.stepGapSeconds = args.number("step-gap", rewardOptions.stepGapSeconds);
+    if (!(rewardOptions.stepGapSeconds > 0.0 && rewardOptions.stepGapSeconds <= 86400.0))
+        throw UsageError{"--step-gap must be more than 0 and at most 86400 seconds"};
+    rewardOptions.noCache = args.has("no-cache");
     serve::ChatEngineOptions engine = engineOptions(args);
     engine.scheduler.maxBatch = wholeNumber(args, "max-batch", 32, 1, 4096);
     engine.name = args.value("name");
@@ -177,7 +207,7 @@ int runServe(const std::vector<std::string> &argv)
     {
         std::lock_guard<std::mutex> lock(*logMutex);
         std::cerr << "rwb serve: listening on " << http.baseUrl() << (server.apiKey.empty() ? "" : " (API key required)")
-                  << "; loading " << folder << std::endl;
+                  << "; loading " << (folder.empty() ? rewardOptions.configPath : folder) << std::endl;
         if (!isLoopback(server.host) && server.apiKey.empty())
             std::cerr << "rwb serve: warning: listening on " << server.host
                       << " without an API key: anyone who can reach this machine can use the model" << std::endl;
@@ -187,9 +217,17 @@ int runServe(const std::vector<std::string> &argv)
     std::shared_ptr<serve::ChatEngine> chat;
     std::exception_ptr loadError;
     std::atomic<bool> loadDone{false};
+    if (!rewardOptions.configPath.empty() && !args.has("quiet"))
+        rewardOptions.log = [logMutex](const std::string &line) {
+            std::lock_guard<std::mutex> lock(*logMutex);
+            std::cerr << "rwb serve: " << line << std::endl;
+        };
+    std::shared_ptr<serve::RewardService> rewards;
     std::thread loader([&] {
         try {
-            auto engineLoaded = std::make_shared<serve::ChatEngine>(folder, engine);
+            if (!rewardOptions.configPath.empty())
+                rewards = std::make_shared<serve::RewardService>(rewardOptions, task::Catalog::builtin());
+            auto engineLoaded = folder.empty() ? nullptr : std::make_shared<serve::ChatEngine>(folder, engine);
             std::vector<serve::EmbeddingModel> embedders;
             for (const std::string &spec : embedFolders) {
                 embed::EmbedderContext ctx;
@@ -202,19 +240,37 @@ int runServe(const std::vector<std::string> &argv)
                 embedders.push_back({name, e});
             }
             chat = engineLoaded;
-            http.setModels(engineLoaded, embedders);
+            http.setModels(engineLoaded, embedders, rewards);
             nlohmann::ordered_json ready;
             ready["url"] = http.baseUrl();
-            ready["model"] = engineLoaded->name();
+            ready["model"] = engineLoaded ? nlohmann::json(engineLoaded->name()) : nlohmann::json();
             ready["embedding_models"] = nlohmann::json::array();
             for (const auto &e : embedders)
                 ready["embedding_models"].push_back(e.name);
-            ready["max_batch"] = engineLoaded->maxBatch();
-            ready["context"] = engineLoaded->contextLength();
+            if (engineLoaded) {
+                ready["max_batch"] = engineLoaded->maxBatch();
+                ready["context"] = engineLoaded->contextLength();
+            }
+            if (rewards) {
+                const std::string root = http.baseUrl().substr(0, http.baseUrl().size() - 3); // without "/v1"
+                ready["reward_url"] = root + "/reward";
+                ready["reward_config"] = rewards->configName();
+                ready["task"] = rewards->taskName();
+                ready["rewards"] = rewards->componentNames();
+                if (rewards->runId() > 0)
+                    ready["run_id"] = rewards->runId();
+            }
             std::cout << ready.dump() << std::endl;
             std::lock_guard<std::mutex> lock(*logMutex);
-            std::cerr << "rwb serve: ready: " << engineLoaded->name() << " (" << engineLoaded->description() << ")"
-                      << std::endl;
+            if (engineLoaded)
+                std::cerr << "rwb serve: ready: " << engineLoaded->name() << " (" << engineLoaded->description() << ")"
+                          << std::endl;
+            if (rewards)
+                std::cerr << "rwb serve: ready: rewards of " << rewards->configName() << " (task " << rewards->taskName()
+                          << ")" << (rewards->runId() > 0 ? ", logged to " + rewardOptions.storePath + " run " +
+                                                                std::to_string(rewards->runId())
+                                                          : std::string())
+                          << std::endl;
         } catch (...) {
             loadError = std::current_exception();
         }
@@ -236,6 +292,7 @@ int runServe(const std::vector<std::string> &argv)
     if (chat)
         chat->shutdown(); // requests in flight end with 503
     http.stop();
+    rewards.reset(); // the step held in memory is written, the run finished
     if (loadError)
         std::rethrow_exception(loadError); // guarded() turns it into a message and an exit code
     return kExitOk;

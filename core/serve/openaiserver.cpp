@@ -5,6 +5,7 @@
 #include "serve/apierror.h"
 #include "serve/chatengine.h"
 #include "serve/openaiprotocol.h"
+#include "serve/rewardservice.h"
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
@@ -65,8 +66,18 @@ std::string sha256(const std::string &text)
 
 // "Bearer <key>" against the key: both hashed, then compared in constant time, so neither
 // the time nor a length difference tells how much of a guess was right.
+bool isRewardPath(const std::string &path)
+{
+    return path.rfind("/reward", 0) == 0 || path == "/get_reward";
+}
+
 bool authorized(const httplib::Request &req, const std::string &keyDigest)
 {
+    if (isRewardPath(req.path) && req.has_param("api_key")) {
+        const std::string digest = sha256(req.get_param_value("api_key"));
+        return digest.size() == keyDigest.size() &&
+               CRYPTO_memcmp(digest.data(), keyDigest.data(), digest.size()) == 0;
+    }
     const std::string header = req.get_header_value("Authorization");
     static const std::string kBearer = "bearer ";
     if (header.size() <= kBearer.size())
@@ -105,6 +116,7 @@ thread_local Clock::time_point t_requestStart;
 struct OpenAiServer::Models {
     std::shared_ptr<ChatEngine> chat;
     std::vector<EmbeddingModel> embeddings;
+    std::shared_ptr<RewardService> rewards;
     int64_t created = 0;
 
     std::string list() const
@@ -114,6 +126,8 @@ struct OpenAiServer::Models {
             s += chat->name() + " (chat)";
         for (const EmbeddingModel &e : embeddings)
             s += (s.empty() ? "" : ", ") + e.name + " (embeddings)";
+        if (rewards)
+            s += (s.empty() ? "" : ", ") + rewards->configName() + " (rewards)";
         return s.empty() ? "none" : s;
     }
     ApiError unknown(const std::string &name, const std::string &kind) const
@@ -150,11 +164,13 @@ bool OpenAiServer::running() const
     return m_server && m_server->is_running();
 }
 
-void OpenAiServer::setModels(std::shared_ptr<ChatEngine> chat, std::vector<EmbeddingModel> embeddings)
+void OpenAiServer::setModels(std::shared_ptr<ChatEngine> chat, std::vector<EmbeddingModel> embeddings,
+                             std::shared_ptr<RewardService> rewards)
 {
     auto m = std::make_shared<Models>();
     m->chat = std::move(chat);
     m->embeddings = std::move(embeddings);
+    m->rewards = std::move(rewards);
     m->created = unixNow();
     std::lock_guard<std::mutex> lock(m_mutex);
     m_models = std::move(m);
@@ -219,7 +235,8 @@ void OpenAiServer::routes()
 
     s.set_pre_routing_handler([keyDigest](const httplib::Request &req, httplib::Response &res) {
         t_requestStart = Clock::now();
-        if (!keyDigest.empty() && req.path.rfind("/v1", 0) == 0 && !authorized(req, keyDigest)) {
+        if (!keyDigest.empty() && (req.path.rfind("/v1", 0) == 0 || isRewardPath(req.path)) &&
+            !authorized(req, keyDigest)) {
             const bool none = req.get_header_value("Authorization").empty();
             sendError(res, ApiError(401, "invalid_request_error", "", "invalid_api_key",
                                     none ? "You didn't provide an API key. Send it as 'Authorization: Bearer <key>'."
@@ -249,7 +266,8 @@ void OpenAiServer::routes()
             sendError(res, ApiError(404, "invalid_request_error", "", "unknown_url",
                                     "Unknown request URL: " + req.method + " " + req.path +
                                         ". rwb serve answers POST /v1/chat/completions, POST /v1/embeddings, "
-                                        "GET /v1/models and GET /health."));
+                                        "GET /v1/models, GET /health and, with --reward-config, POST /reward, "
+                                        "/reward/verl and /reward/trl."));
         else
             sendError(res, ApiError(res.status, "invalid_request_error", "", "", "The request could not be read."));
     });
@@ -356,6 +374,29 @@ void OpenAiServer::routes()
             sendError(res, ApiError(500, "server_error", "", "", std::string("The embedder failed: ") + e.what()));
         }
     });
+
+    // Rewards for other trainers (serve/rewardservice.h, docs/handoff.md).
+    auto rewardRoute = [this](RewardProtocol protocol) {
+        return [this, protocol](const httplib::Request &req, httplib::Response &res) {
+            const auto m = models();
+            try {
+                if (!m)
+                    throw loading();
+                if (!m->rewards)
+                    throw ApiError(404, "invalid_request_error", "", "no_reward_config",
+                                   "No reward config is served (start rwb serve with --reward-config C.json).");
+                res.set_content(m->rewards->handle(protocol, req.body), kJson);
+            } catch (const ApiError &e) {
+                sendError(res, e);
+            } catch (const std::exception &e) {
+                sendError(res, ApiError(500, "server_error", "", "", std::string("The rewards failed: ") + e.what()));
+            }
+        };
+    };
+    s.Post("/reward", rewardRoute(RewardProtocol::OpenRlhf));
+    s.Post("/get_reward", rewardRoute(RewardProtocol::OpenRlhf)); // OpenRLHF's own serve_rm path
+    s.Post("/reward/verl", rewardRoute(RewardProtocol::Verl));
+    s.Post("/reward/trl", rewardRoute(RewardProtocol::Trl));
 }
 
 } // namespace rwb::serve

@@ -2,8 +2,10 @@
 
 // rwb serve's HTTP side: an OpenAI-compatible server (cpp-httplib) in front of a
 // ChatEngine and embedders. Endpoints: POST /v1/chat/completions, POST /v1/embeddings,
-// GET /v1/models, GET /v1/models/{id}, GET /health. Errors in OpenAI's shape
-// {"error": {"message", "type", "param", "code"}}. See docs/serve.md.
+// GET /v1/models, GET /v1/models/{id}, GET /health; with a RewardService, the reward
+// endpoints for other trainers: POST /reward (OpenRLHF; also /get_reward), /reward/verl,
+// /reward/trl. Errors in OpenAI's shape {"error": {"message", "type", "param", "code"}}.
+// See docs/serve.md and docs/handoff.md.
 
 #include <cstddef>
 #include <functional>
@@ -23,14 +25,16 @@ class Embedder;
 namespace rwb::serve {
 
 class ChatEngine;
+class RewardService;
 
 struct ServerOptions {
     // The address to listen on: loopback unless told otherwise ("0.0.0.0" opens it to the
     // network; then set an API key).
     std::string host = "127.0.0.1";
     int port = 8000; // 0: any free port (port() tells which)
-    // When not empty, every /v1 request needs "Authorization: Bearer <apiKey>" (compared in
-    // constant time; never logged); /health does not.
+    // When not empty, every /v1 and /reward request needs "Authorization: Bearer <apiKey>"
+    // (compared in constant time; never logged); /health does not. A reward request may
+    // carry it as ?api_key=… instead (OpenRLHF's client sends no headers).
     std::string apiKey;
     // HTTP worker threads: each open connection holds one while it is kept alive, and a
     // request waiting for its completion holds one, so more than the batch's rows are
@@ -65,7 +69,8 @@ public:
     // What answers from now on; `chat` may be null (no chat model: 404), `embeddings`
     // empty (no /v1/embeddings: 404). The engine's and embedders' lifetimes are shared
     // with requests in flight.
-    void setModels(std::shared_ptr<ChatEngine> chat, std::vector<EmbeddingModel> embeddings);
+    void setModels(std::shared_ptr<ChatEngine> chat, std::vector<EmbeddingModel> embeddings,
+                   std::shared_ptr<RewardService> rewards = nullptr);
     // Stops listening and waits for the requests in flight (shut the engine down first to
     // make long ones end at once). Idempotent.
     void stop();

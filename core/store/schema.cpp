@@ -94,14 +94,15 @@ CREATE INDEX judge_decisions_by_rollout ON judge_decisions(rollout_id);
 CREATE INDEX judge_decisions_by_step ON judge_decisions(run_id, step);
 )SQL";
 
-// The runs table (rebuilt by the upgrade to 6, whose kinds gained 'mcts').
+// The runs table (rebuilt by the upgrades to 6, whose kinds gained 'mcts', and to 8,
+// 'external').
 std::string runsSql(const char *name)
 {
     return std::string("CREATE TABLE ") + name + R"SQL((
   id          INTEGER PRIMARY KEY,
   name        TEXT NOT NULL,
   created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
-  kind        TEXT NOT NULL CHECK (kind IN ('sft','grpo','eval','mcts')),
+  kind        TEXT NOT NULL CHECK (kind IN ('sft','grpo','eval','mcts','external')),
   config_json TEXT NOT NULL DEFAULT '{}',
   status      TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running','finished','failed','stopped')),
   message     TEXT NOT NULL DEFAULT '',
@@ -434,16 +435,25 @@ DROP VIEW IF EXISTS v_eval_predictions;
         s += "DROP VIEW IF EXISTS v_runs;\nDROP VIEW IF EXISTS v_metrics;\nDROP VIEW IF EXISTS v_rollouts;\n"
              "DROP VIEW IF EXISTS v_reward_configs;\nDROP VIEW IF EXISTS v_eval_predictions;\n"
              "DROP VIEW IF EXISTS v_judge_decisions;\n";
-        s += runsSql("runs_v6");
-        s += "INSERT INTO runs_v6(id, name, created, kind, config_json, status, message, finished, task) "
-             "SELECT id, name, created, kind, config_json, status, message, finished, task FROM runs;\n"
-             "DROP TABLE runs;\nALTER TABLE runs_v6 RENAME TO runs;\n";
-        s += kMctsSql;
-        s += viewsSql();
+        s += kMctsSql; // runs is rebuilt once, by 7 → 8
     }
     if (fromVersion < 7) {
         // 6 → 7: preference pairs and their labels (new tables and views only).
         s += kPrmSql;
+    }
+    if (fromVersion < 8) {
+        // 7 → 8: runs of other trainers (kind 'external': rewards served to them, rollouts
+        // imported from their dumps). runs is rebuilt for its kind CHECK as 5 → 6 did; the
+        // views go first and all come back last.
+        s += "DROP VIEW IF EXISTS v_runs;\nDROP VIEW IF EXISTS v_metrics;\nDROP VIEW IF EXISTS v_rollouts;\n"
+             "DROP VIEW IF EXISTS v_reward_configs;\nDROP VIEW IF EXISTS v_eval_predictions;\n"
+             "DROP VIEW IF EXISTS v_judge_decisions;\nDROP VIEW IF EXISTS v_mcts_trees;\n"
+             "DROP VIEW IF EXISTS v_mcts_nodes;\n";
+        s += runsSql("runs_v8");
+        s += "INSERT INTO runs_v8(id, name, created, kind, config_json, status, message, finished, task) "
+             "SELECT id, name, created, kind, config_json, status, message, finished, task FROM runs;\n"
+             "DROP TABLE runs;\nALTER TABLE runs_v8 RENAME TO runs;\n";
+        s += viewsSql();
     }
     return s;
 }

@@ -9,6 +9,7 @@ const char *toString(RunKind kind)
     case RunKind::Grpo: return "grpo";
     case RunKind::Eval: return "eval";
     case RunKind::Mcts: return "mcts";
+    case RunKind::External: return "external";
     }
     return "grpo";
 }

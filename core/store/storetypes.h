@@ -12,10 +12,12 @@
 
 namespace rwb::store {
 
-enum class RunKind { Sft, Grpo, Eval, Mcts };
+// External: a run some other trainer did (verl, OpenRLHF, TRL): rewards `rwb serve`
+// scored for it, or rollouts `rwb import` read from its dumps.
+enum class RunKind { Sft, Grpo, Eval, Mcts, External };
 enum class RunStatus { Running, Finished, Failed, Stopped };
 
-// "sft" | "grpo" | "eval" | "mcts" and "running" | "finished" | "failed" | "stopped", as stored.
+// "sft" | "grpo" | "eval" | "mcts" | "external" and "running" | "finished" | "failed" | "stopped", as stored.
 const char *toString(RunKind kind);
 const char *toString(RunStatus status);
 

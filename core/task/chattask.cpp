@@ -112,25 +112,16 @@ std::string_view ChatTask::description() const
     return "reply to a conversation (OpenAI messages); SFT on the replies, e.g. to distil a judge";
 }
 
-std::vector<Record> ChatTask::read(const std::string &path, const ReadOptions &options) const
+Record ChatTask::readLine(std::string_view line, const std::string &source, size_t lineNo, bool requireCompletion) const
 {
-    const std::string text = data::readTextFile(path);
-    std::vector<Record> out;
-    data::forEachRecordLine(text, options.skipped, [&](size_t lineNo, std::string_view line) {
-        if (options.limit > 0 && out.size() >= options.limit)
-            return;
-        data::ChatRecord c = data::parseChatLine(line, path, lineNo, options.requireCompletion);
-        Record r;
-        r.line = lineNo;
-        r.kind = c.label;
-        r.hasCompletion = c.hasCompletion;
-        r.completion = c.completion;
-        r.example = std::make_shared<const ChatExample>(std::move(c));
-        out.push_back(std::move(r));
-    });
-    if (out.empty())
-        throw data::InputException({path, 0, "no example"});
-    return out;
+    data::ChatRecord c = data::parseChatLine(line, source, lineNo, requireCompletion);
+    Record r;
+    r.line = lineNo;
+    r.kind = c.label;
+    r.hasCompletion = c.hasCompletion;
+    r.completion = c.completion;
+    r.example = std::make_shared<const ChatExample>(std::move(c));
+    return r;
 }
 
 std::string ChatTask::prompt(const Example &example, const tokenizer::PromptFormat &format, bool) const

@@ -52,7 +52,8 @@ class ChatTask : public Task {
 public:
     std::string_view name() const override;
     std::string_view description() const override;
-    std::vector<Record> read(const std::string &path, const ReadOptions &options) const override;
+    Record readLine(std::string_view line, const std::string &source, size_t lineNo,
+                    bool requireCompletion) const override;
     std::string prompt(const Example &example, const tokenizer::PromptFormat &format, bool thinking) const override;
     std::string sftTarget(const Example &example, bool thinking) const override;
     std::unique_ptr<Completion> parse(const Example &example, std::string completion, bool thinking) const override;

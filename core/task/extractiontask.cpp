@@ -58,6 +58,27 @@ std::string_view ExtractionTask::description() const
     return "the sender's company from a Japanese business e-mail (the first paper)";
 }
 
+namespace {
+
+Record recordOf(data::ExtractionRecord r, bool requireCompletion)
+{
+    Record rec;
+    rec.line = r.line;
+    rec.kind = r.kind;
+    rec.hasCompletion = requireCompletion || !r.completion.empty();
+    rec.completion = r.completion;
+    rec.example = std::make_shared<const ExtractionExample>(std::move(r));
+    return rec;
+}
+
+} // namespace
+
+Record ExtractionTask::readLine(std::string_view line, const std::string &source, size_t lineNo,
+                                bool requireCompletion) const
+{
+    return recordOf(data::parseExtractionLine(line, source, lineNo, requireCompletion), requireCompletion);
+}
+
 std::vector<Record> ExtractionTask::read(const std::string &path, const ReadOptions &options) const
 {
     data::ExtractionReadOptions ro;
@@ -70,13 +91,7 @@ std::vector<Record> ExtractionTask::read(const std::string &path, const ReadOpti
     for (data::ExtractionRecord &r : result.records) {
         if (options.limit > 0 && out.size() >= options.limit)
             break;
-        Record rec;
-        rec.line = r.line;
-        rec.kind = r.kind;
-        rec.hasCompletion = options.requireCompletion || !r.completion.empty();
-        rec.completion = r.completion;
-        rec.example = std::make_shared<const ExtractionExample>(std::move(r));
-        out.push_back(std::move(rec));
+        out.push_back(recordOf(std::move(r), options.requireCompletion));
     }
     if (out.empty())
         throw data::InputException({path, 0, "no example"});

@@ -25,6 +25,8 @@ public:
     std::string_view name() const override;
     std::string_view description() const override;
     std::vector<Record> read(const std::string &path, const ReadOptions &options) const override;
+    Record readLine(std::string_view line, const std::string &source, size_t lineNo,
+                    bool requireCompletion) const override;
     // PromptFormat::extractionPrompt(): the paper's fig. 2, or fig. 3 with thinking.
     std::string prompt(const Example &example, const tokenizer::PromptFormat &format, bool thinking) const override;
     // The gold, or "<thinking></thinking><answer>gold</answer>" with thinking.

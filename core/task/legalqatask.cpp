@@ -141,6 +141,27 @@ std::string_view LegalQaTask::description() const
     return "answer a legal question from retrieved sections and cite them (the third paper)";
 }
 
+namespace {
+
+Record recordOf(data::LegalQuestion q)
+{
+    Record r;
+    r.line = q.line;
+    r.kind = q.label.empty() ? q.pattern : q.label;
+    r.hasCompletion = q.hasCompletion;
+    r.completion = q.completion;
+    r.example = std::make_shared<const LegalQaExample>(std::move(q));
+    return r;
+}
+
+} // namespace
+
+Record LegalQaTask::readLine(std::string_view line, const std::string &source, size_t lineNo,
+                             bool requireCompletion) const
+{
+    return recordOf(data::parseLegalQuestionLine(line, source, lineNo, requireCompletion));
+}
+
 std::vector<Record> LegalQaTask::read(const std::string &path, const ReadOptions &options) const
 {
     data::LegalQuestionReadOptions ro;
@@ -153,13 +174,7 @@ std::vector<Record> LegalQaTask::read(const std::string &path, const ReadOptions
     for (data::LegalQuestion &q : result.questions) {
         if (options.limit > 0 && out.size() >= options.limit)
             break;
-        Record r;
-        r.line = q.line;
-        r.kind = q.label.empty() ? q.pattern : q.label;
-        r.hasCompletion = q.hasCompletion;
-        r.completion = q.completion;
-        r.example = std::make_shared<const LegalQaExample>(std::move(q));
-        out.push_back(std::move(r));
+        out.push_back(recordOf(std::move(q)));
     }
     if (out.empty())
         throw data::InputException({path, 0, "no example"});

@@ -75,6 +75,8 @@ public:
     std::string_view description() const override;
     // data::readLegalQuestions: field-named file:line errors.
     std::vector<Record> read(const std::string &path, const ReadOptions &options) const override;
+    Record readLine(std::string_view line, const std::string &source, size_t lineNo,
+                    bool requireCompletion) const override;
     // D.1: the question, then 関連条文 with each retrieved section as
     // <law_code>N</law_code><context>title：text</context>, in the model's instruction format.
     std::string prompt(const Example &example, const tokenizer::PromptFormat &format, bool thinking) const override;

@@ -113,6 +113,29 @@ std::string_view MultihopTask::description() const
     return "answer a multi-hop question by chained retrieval in the step format (the fourth paper)";
 }
 
+namespace {
+
+Record recordOf(data::MultihopQuestion q, const std::string &source, bool requireCompletion)
+{
+    if (requireCompletion && !q.hasCompletion)
+        throw data::InputException({source, q.line, "missing field \"completion\""});
+    Record r;
+    r.line = q.line;
+    r.kind = std::to_string(q.hops) + "-hop";
+    r.hasCompletion = q.hasCompletion;
+    r.completion = q.completion;
+    r.example = std::make_shared<const MultihopExample>(std::move(q));
+    return r;
+}
+
+} // namespace
+
+Record MultihopTask::readLine(std::string_view line, const std::string &source, size_t lineNo,
+                              bool requireCompletion) const
+{
+    return recordOf(data::parseMultihopQuestionLine(line, source, lineNo), source, requireCompletion);
+}
+
 std::vector<Record> MultihopTask::read(const std::string &path, const ReadOptions &options) const
 {
     std::vector<data::MultihopQuestion> questions = data::readMultihopQuestions(path, options.skipped);
@@ -120,15 +143,7 @@ std::vector<Record> MultihopTask::read(const std::string &path, const ReadOption
     for (data::MultihopQuestion &q : questions) {
         if (options.limit > 0 && out.size() >= options.limit)
             break;
-        if (options.requireCompletion && !q.hasCompletion)
-            throw data::InputException({path, q.line, "missing field \"completion\""});
-        Record r;
-        r.line = q.line;
-        r.kind = std::to_string(q.hops) + "-hop";
-        r.hasCompletion = q.hasCompletion;
-        r.completion = q.completion;
-        r.example = std::make_shared<const MultihopExample>(std::move(q));
-        out.push_back(std::move(r));
+        out.push_back(recordOf(std::move(q), path, options.requireCompletion));
     }
     if (out.empty())
         throw data::InputException({path, 0, "no example"});

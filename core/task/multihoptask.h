@@ -83,6 +83,8 @@ public:
     // data::readMultihopQuestions: field-named file:line errors; a line without "answer"
     // is one.
     std::vector<Record> read(const std::string &path, const ReadOptions &options) const override;
+    Record readLine(std::string_view line, const std::string &source, size_t lineNo,
+                    bool requireCompletion) const override;
     // The question in the model's instruction format.
     std::string prompt(const Example &example, const tokenizer::PromptFormat &format, bool thinking) const override;
     // The gold chain as a trajectory: per hop <step>, <subquery>, <retrieval> (the hop's

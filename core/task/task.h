@@ -128,9 +128,16 @@ public:
     // One English line for lists and logs.
     virtual std::string_view description() const = 0;
 
+    // One dataset line (a JSON object's text): what read() makes of each line of a file,
+    // and of a record that arrives on its own (a reward server's request). Throws
+    // data::InputException naming `source`, `lineNo` and the field.
+    virtual Record readLine(std::string_view line, const std::string &source, size_t lineNo,
+                            bool requireCompletion) const = 0;
     // Reads a JSONL dataset of the task. Throws data::InputException naming the file, the
-    // line and the field for a bad line, and (line 0) for a file with no record.
-    virtual std::vector<Record> read(const std::string &path, const ReadOptions &options) const = 0;
+    // line and the field for a bad line, and (line 0) for a file with no record. By
+    // default every non-blank line through readLine(); a task whose files need more (a
+    // shared header, another format) overrides it.
+    virtual std::vector<Record> read(const std::string &path, const ReadOptions &options) const;
 
     // The prompt text of an example in the model's format (it ends where the completion
     // starts). `thinking` is the reward config's output-format switch.

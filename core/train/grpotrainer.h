@@ -21,6 +21,7 @@
 #include "tokenizer/promptformat.h"
 #include "train/advantages.h"
 #include "train/environmentrollout.h"
+#include "util/stats.h"
 #include "train/grpo.h"
 #include "train/grpoloss.h"
 #include "train/policygradient.h"
@@ -51,10 +52,8 @@ using util::Clock;
 using util::secondsSince;
 using Metrics = std::vector<std::pair<std::string, double>>;
 
-// The mean (0 for none) and the sample standard deviation (Bessel-corrected, as
-// torch.std; 0 for fewer than 2 values) of the values that are not None (NaN).
-double meanOf(const std::vector<double> &v);
-double stdOf(const std::vector<double> &v);
+using util::meanOf;
+using util::stdOf;
 
 // Stream tags of the run's seed, so that every random draw of step s depends on (seed, s)
 // alone: a resumed run draws what an uninterrupted one would.

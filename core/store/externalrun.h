@@ -1,0 +1,55 @@
+#pragma once
+
+// Runs of other trainers (verl, OpenRLHF, TRL) in the run store: the rollouts whose rewards
+// `rwb serve` scored for them, or that `rwb import` read from their dumps, written as a
+// run of kind "external" so that the workbench's curves, groups, browser and failure
+// explorer work on them as on a GRPO run of ours. Without Qt or libtorch.
+
+#include "store/storetypes.h"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rwb::store {
+
+class RunStore;
+
+// One rollout another trainer made.
+struct ExternalSample {
+    std::string promptId;          // the dataset row's id; "" → "p-" and a hash of `prompt`
+    std::string prompt;            // the prompt as the trainer sent it (chat template and all)
+    std::string gold;              // the gold answer as one line, when known
+    std::string metaJson = "{}";   // what the task keeps of the example (Example::metaJson)
+    std::string group;             // the trainer's group id; "" → the prompt id
+    std::string completion;
+    std::string answer;            // what the task parsed from it, when a task did
+    double reward = std::numeric_limits<double>::quiet_NaN(); // NaN: none (a judge failed)
+    std::vector<std::pair<std::string, double>> components;   // each reward's value, in order
+    std::optional<double> advantage; // the trainer's own; none → GRPO's, from the group's rewards
+    int completionTokens = 0;
+    bool truncated = false;
+    std::string detailsJson = "{}";
+    std::vector<judge::Decision> judgeDecisions{};
+};
+
+// A prompt id made from a prompt's text: stable across runs and processes ("p-" and 16
+// hex digits of its 64-bit FNV-1a hash).
+std::string promptIdOf(const std::string &prompt);
+
+// Writes one step of another trainer to `runId` (a run of kind External) as a GRPO step
+// is written: the samples grouped by group id in order of first appearance (group
+// sizes may differ), and the metrics a GRPO step has where they can be known from the
+// rollouts alone: reward, reward_std (mean of the groups' stds), rewards/<name>/mean and
+// /std, frac_reward_zero_std, completions/mean_length, min_length, max_length,
+// clipped_ratio; then `extra` (the trainer's own, e.g. "kl"). A sample without an
+// advantage gets GRPO's (r − group mean) / (group std + 1e-4), Bessel-corrected, 0 for a
+// group of one or a None reward. Throws store::StoreError as RunStore::writeStep does
+// (a step written twice).
+void writeExternalStep(RunStore &store, int64_t runId, int64_t step, std::vector<ExternalSample> samples,
+                       const std::vector<Metric> &extra = {});
+
+} // namespace rwb::store

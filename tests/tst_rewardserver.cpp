@@ -1,0 +1,393 @@
+// rwb serve's reward endpoints for other trainers (serve/rewardservice.h): OpenRLHF's remote
+// reward model, verl's compute_score and TRL's reward functions, the Python clients of
+// docs/handoff.md run as printed there, bad requests, the port in use, and the run the
+// served rewards are logged to (store/externalrun.h).
+#include "data/jsonl.h"
+#include "reward/compositereward.h"
+#include "reward/rewardconfig.h"
+#include "serve/openaiserver.h"
+#include "serve/rewardservice.h"
+#include "store/externalrun.h"
+#include "store/runstore.h"
+#include "task/catalog.h"
+#include "task/task.h"
+
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <regex>
+
+using namespace rwb;
+using json = nlohmann::json;
+
+namespace {
+
+const std::string kConfig = RWB_TEST_DATA "/cli_config.json"; // partial 20 + marker 80
+const std::string kData = RWB_TEST_DATA "/cli_input.jsonl";   // c1 … c5 with completions
+
+// The records of kData by id, with their dataset line's text.
+std::map<std::string, std::string> dataLines()
+{
+    std::map<std::string, std::string> out;
+    data::forEachLine(data::readTextFile(kData), [&](size_t, std::string_view line) {
+        json j = json::parse(line);
+        const std::string id = j["id"].get<std::string>();
+        j.erase("completion");
+        out[id] = j.dump();
+        return true;
+    });
+    return out;
+}
+
+// The total and components of (record id, completion) scored by the library directly:
+// the values the server must give through any protocol.
+std::pair<double, std::vector<double>> direct(const std::string &id, const std::string &completion)
+{
+    const task::Catalog &catalog = task::Catalog::builtin();
+    const reward::RewardConfig config = reward::loadRewardConfig(kConfig, catalog.rewards());
+    const reward::CompositeReward composite(config, kConfig, catalog.rewards());
+    const task::Task &task = catalog.get(config.task, kConfig, "task");
+    for (const task::Record &r : task.read(kData, {}))
+        if (r.example->id() == id) {
+            const auto parsed = task.parse(*r.example, completion, config.thinking);
+            const auto s = composite.score(*r.example, *parsed);
+            return {s.total, s.components};
+        }
+    throw std::runtime_error("no record " + id);
+}
+
+struct Server {
+    std::shared_ptr<serve::RewardService> rewards;
+    std::unique_ptr<serve::OpenAiServer> http;
+    std::unique_ptr<httplib::Client> client;
+
+    explicit Server(const std::string &storePath = {}, double gap = 5.0)
+    {
+        serve::RewardServiceOptions o;
+        o.configPath = kConfig;
+        o.dataPath = kData;
+        o.storePath = storePath;
+        o.runName = "trainer";
+        o.stepGapSeconds = gap;
+        rewards = std::make_shared<serve::RewardService>(o, task::Catalog::builtin());
+        serve::ServerOptions so;
+        so.port = 0;
+        http = std::make_unique<serve::OpenAiServer>(so);
+        http->start();
+        http->setModels(nullptr, {}, rewards);
+        client = std::make_unique<httplib::Client>("127.0.0.1", http->port());
+        client->set_read_timeout(60, 0);
+    }
+    std::pair<int, json> post(const std::string &path, const json &body) const
+    {
+        const auto res = client->Post(path, body.dump(), "application/json");
+        if (!res)
+            throw std::runtime_error("no answer from " + path);
+        return {res->status, json::parse(res->body)};
+    }
+};
+
+// The ```python blocks of docs/handoff.md that start with "# file: NAME.py", by name.
+std::map<std::string, std::string> handoffClients()
+{
+    const std::string doc = data::readTextFile(RWB_SOURCE_DIR "/docs/handoff.md");
+    std::map<std::string, std::string> out;
+    const std::regex block("```python\n# file: ([a-z_]+\\.py)[^\n]*\n([\\s\\S]*?)```");
+    for (auto it = std::sregex_iterator(doc.begin(), doc.end(), block); it != std::sregex_iterator(); ++it)
+        out[(*it)[1].str()] = (*it)[2].str();
+    return out;
+}
+
+} // namespace
+
+class TestRewardServer : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void openRlhfProtocol();
+    void verlAndTrlProtocols();
+    void pythonClientsFromTheDocs();
+    void badRequests_data();
+    void badRequests();
+    void apiKey();
+    void portInUse();
+    void loggedRunWithoutSteps();
+    void loggedRunWithTrainerSteps();
+};
+
+void TestRewardServer::openRlhfProtocol()
+{
+    Server s;
+    const auto lines = dataLines();
+    // c1 named by id, c2 by its whole record (as JSON text), c3 as a JSON object; end
+    // markers and the prompt are not part of the response.
+    const json body = {{"query", {"P1株式会社みどり製作所<|im_end|>", "P2みどり製作<|im_end|><|endoftext|>", "P3SKYネット"}},
+                       {"prompts", {"P1", "P2", "P3"}},
+                       {"labels", {"c1", lines.at("c2"), json::parse(lines.at("c3"))}}};
+    const auto [status, out] = s.post("/reward", body);
+    QCOMPARE(status, 200);
+    const std::vector<std::pair<std::string, std::string>> expect = {
+        {"c1", "株式会社みどり製作所"}, {"c2", "みどり製作"}, {"c3", "SKYネット"}};
+    for (size_t i = 0; i < expect.size(); ++i) {
+        const auto [total, comps] = direct(expect[i].first, expect[i].second);
+        QCOMPARE(out["rewards"][i].get<double>(), total);
+        QCOMPARE(out["scores"][i].get<double>(), std::clamp(total, 0.0, 1.0));
+        QCOMPARE(out["extra_logs"]["partial"][i].get<double>(), comps[0]);
+        QCOMPARE(out["extra_logs"]["marker"][i].get<double>(), comps[1]);
+    }
+    // By hand: the gold itself scores partial 1 and marker 1, so 1; a missing marker
+    // (c3's "SKYネット" has no 株式会社) takes the 80 % weight's part away.
+    QCOMPARE(out["rewards"][0].get<double>(), 1.0);
+    QVERIFY(out["rewards"][2].get<double>() < 0.5);
+    // OpenRLHF's own path answers the same.
+    QCOMPARE(s.post("/get_reward", body).second, out);
+}
+
+void TestRewardServer::verlAndTrlProtocols()
+{
+    Server s;
+    const auto lines = dataLines();
+    const auto [t4, c4] = direct("c4", "（株）さくら運送");
+    // verl, one rollout: the record from ground_truth.
+    auto [st1, one] = s.post("/reward/verl", {{"data_source", "mail"}, {"solution_str", "（株）さくら運送"},
+                                              {"ground_truth", lines.at("c4")}, {"extra_info", {{"index", 3}}}});
+    QCOMPARE(st1, 200);
+    QCOMPARE(one["score"].get<double>(), t4);
+    QCOMPARE(one["partial"].get<double>(), c4[0]);
+    QCOMPARE(one["reward_none"].get<int>(), 0);
+    // verl, a batch: the record from extra_info.record wins over ground_truth.
+    auto [st2, batch] = s.post("/reward/verl", {{"data_sources", {"mail", "mail"}},
+                                                {"solution_strs", {"（株）さくら運送", "株式会社ひまわり工業"}},
+                                                {"ground_truths", {"ignored", "c5"}},
+                                                {"extra_infos", {{{"record", json::parse(lines.at("c4"))}}, nullptr}}});
+    QCOMPARE(st2, 200);
+    QCOMPARE(batch.size(), size_t(2));
+    QCOMPARE(batch[0]["score"].get<double>(), t4);
+    QCOMPARE(batch[1]["score"].get<double>(), direct("c5", "株式会社ひまわり工業").first);
+    // TRL: conversational completions, the dataset's columns as lists.
+    json row5 = json::parse(lines.at("c5"));
+    json body = {{"prompts", {{{{"role", "user"}, {"content", "who sent it?"}}}}},
+                 {"completions", {{{{"role", "assistant"}, {"content", "株式会社あおぞら商会"}}}}}};
+    for (auto it = row5.begin(); it != row5.end(); ++it)
+        body[it.key()] = json::array({it.value()});
+    auto [st3, trl] = s.post("/reward/trl", body);
+    QCOMPARE(st3, 200);
+    QCOMPARE(trl["rewards"][0].get<double>(), direct("c5", "株式会社あおぞら商会").first);
+    QCOMPARE(trl["rewards"][0].get<double>(), 1.0); // the gold: partial 1, marker 1
+    QCOMPARE(trl["components"]["marker"][0].get<double>(), 1.0);
+}
+
+void TestRewardServer::pythonClientsFromTheDocs()
+{
+    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    QVERIFY2(!python.isEmpty(), "python3 is installed by scripts/setup.sh");
+    const auto clients = handoffClients();
+    QCOMPARE(clients.size(), size_t(3));
+    for (const auto &[name, code] : clients) {
+        // Short enough to paste (the issue asks for about 20 lines).
+        QVERIFY2(std::count(code.begin(), code.end(), '\n') <= 22, name.c_str());
+    }
+    QTemporaryDir dir;
+    for (const auto &[name, code] : clients)
+        std::ofstream(dir.filePath(QString::fromStdString(name)).toStdString()) << code;
+    const auto lines = dataLines();
+    // The driver calls each client as its trainer would, with the records as that trainer
+    // passes them, and prints what the functions return.
+    const std::string driver = R"PY(
+import json, sys
+import rwb_openrlhf, rwb_verl, rwb_trl
+recs = json.loads(sys.argv[1])
+class State:
+    global_step = 4
+out = {}
+o = rwb_openrlhf.reward_func(["Q株式会社みどり製作所<|im_end|>", "Qみどり製作"], ["Q", "Q"], [recs["c1"], "c2"])
+out["openrlhf"] = {"rewards": list(o["rewards"]), "scores": list(o["scores"]),
+                   "partial": list(o["extra_logs"]["partial"])}
+out["verl"] = rwb_verl.compute_score(["mail"], ["SKYネット"], [recs["c3"]], [{"index": 2}])
+cols = {k: [json.loads(recs["c4"])[k]] for k in json.loads(recs["c4"])}
+out["trl"] = rwb_trl.rwb_reward(prompts=["Q"], completions=["（株）さくら運送"], completion_ids=[[1, 2]],
+                                trainer_state=State(), **cols)
+print(json.dumps(out))
+)PY";
+    std::ofstream(dir.filePath(QStringLiteral("driver.py")).toStdString()) << driver;
+    Server s;
+    QProcess p;
+    p.setWorkingDirectory(dir.path());
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("RWB_REWARD_URL"), QStringLiteral("http://127.0.0.1:%1/reward").arg(s.http->port()));
+    p.setProcessEnvironment(env);
+    p.start(python, {QStringLiteral("driver.py"), QString::fromStdString(json(lines).dump())});
+    QVERIFY(p.waitForFinished(120000));
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(p.exitCode() == 0, err.constData());
+    const json out = json::parse(p.readAllStandardOutput().toStdString());
+    const auto [t1, c1] = direct("c1", "株式会社みどり製作所");
+    const auto [t2, c2] = direct("c2", "みどり製作");
+    QCOMPARE(out["openrlhf"]["rewards"][0].get<double>(), t1);
+    QCOMPARE(out["openrlhf"]["rewards"][1].get<double>(), t2);
+    QCOMPARE(out["openrlhf"]["partial"][1].get<double>(), c2[0]);
+    QCOMPARE(out["verl"][0]["score"].get<double>(), direct("c3", "SKYネット").first);
+    QCOMPARE(out["trl"][0].get<double>(), direct("c4", "（株）さくら運送").first);
+}
+
+void TestRewardServer::badRequests_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("param");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("not JSON") << "/reward" << QByteArray("{\"query\": [") << "" << "not a JSON object";
+    QTest::newRow("no query") << "/reward" << QByteArray(R"({"prompts": []})") << "query" << "Missing";
+    QTest::newRow("labels short") << "/reward" << QByteArray(R"({"query": ["a", "b"], "prompts": ["", ""], "labels": ["c1"]})")
+                                  << "labels" << "has 1 entries; expected 2";
+    QTest::newRow("unknown id") << "/reward" << QByteArray(R"({"query": ["a", "b"], "prompts": ["", ""], "labels": ["c1", "zz9"]})")
+                                << "labels[1]" << "nor the id of a record of";
+    QTest::newRow("record lacks a field")
+        << "/reward" << QByteArray(R"({"query": ["a"], "prompts": [""], "labels": [{"id": "x", "gold": "g"}]})")
+        << "labels[0]" << "sender_email";
+    QTest::newRow("verl: solution not a string")
+        << "/reward/verl" << QByteArray(R"({"solution_strs": [3], "ground_truths": ["c1"]})") << "solution_strs[0]"
+        << "Expected a string";
+    QTest::newRow("trl: bad message") << "/reward/trl"
+                                      << QByteArray(R"({"prompts": ["q"], "completions": [[{"role": "assistant"}]], "id": ["c1"]})")
+                                      << "completions[0][0]" << "content";
+    QTest::newRow("trl: step") << "/reward/trl" << QByteArray(R"({"prompts": [], "completions": [], "step": -2})")
+                               << "step" << "non-negative";
+}
+
+void TestRewardServer::badRequests()
+{
+    QFETCH(QString, path);
+    QFETCH(QByteArray, body);
+    QFETCH(QString, param);
+    QFETCH(QString, says);
+    QTemporaryDir dir;
+    const std::string store = dir.filePath(QStringLiteral("s.sqlite")).toStdString();
+    Server s(store);
+    const auto res = s.client->Post(path.toStdString(), body.toStdString(), "application/json");
+    QVERIFY(res);
+    QCOMPARE(res->status, 400);
+    const json e = json::parse(res->body)["error"];
+    QCOMPARE(QString::fromStdString(e["param"].is_null() ? "" : e["param"].get<std::string>()), param);
+    QVERIFY2(QString::fromStdString(e["message"].get<std::string>()).contains(says), e.dump().c_str());
+    // Nothing of a refused request is logged.
+    s.rewards->flush();
+    QCOMPARE(store::RunStore(store, store::RunStore::OpenMode::ReadOnly).stepRollouts(s.rewards->runId(), 0).size(),
+             size_t(0));
+}
+
+void TestRewardServer::apiKey()
+{
+    serve::RewardServiceOptions o;
+    o.configPath = kConfig;
+    o.dataPath = kData;
+    auto rewards = std::make_shared<serve::RewardService>(o, task::Catalog::builtin());
+    serve::ServerOptions so;
+    so.port = 0;
+    so.apiKey = "sesame";
+    serve::OpenAiServer http(so);
+    http.start();
+    http.setModels(nullptr, {}, rewards);
+    httplib::Client c("127.0.0.1", http.port());
+    const std::string body = R"({"query": ["x"], "prompts": [""], "labels": ["c1"]})";
+    QCOMPARE(c.Post("/reward", body, "application/json")->status, 401);
+    QCOMPARE(c.Post("/reward?api_key=wrong", body, "application/json")->status, 401);
+    QCOMPARE(c.Post("/reward?api_key=sesame", body, "application/json")->status, 200);
+    httplib::Headers h{{"Authorization", "Bearer sesame"}};
+    QCOMPARE(c.Post("/reward/verl", h, R"({"solution_str": "x", "ground_truth": "c1"})", "application/json")->status, 200);
+}
+
+void TestRewardServer::portInUse()
+{
+    Server first;
+    serve::ServerOptions so;
+    so.port = first.http->port();
+    serve::OpenAiServer second(so);
+    try {
+        second.start();
+        QFAIL("a second server bound a port in use");
+    } catch (const std::runtime_error &e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QString::number(so.port)), e.what());
+    }
+    // The first one still answers.
+    QCOMPARE(first.post("/reward/verl", {{"solution_str", "x"}, {"ground_truth", "c1"}}).first, 200);
+}
+
+void TestRewardServer::loggedRunWithoutSteps()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("s.sqlite")).toStdString();
+    int64_t run = 0;
+    {
+        Server s(path, /*gap=*/3600.0);
+        run = s.rewards->runId();
+        // One sample per request, as OpenRLHF sends them: c1 twice (one group), c2 once.
+        for (const auto &[completion, id] : std::vector<std::pair<std::string, std::string>>{
+                 {"株式会社みどり製作所", "c1"}, {"みどり製作", "c1"}, {"みどり製作", "c2"}})
+            QCOMPARE(s.post("/reward", {{"query", {"P" + completion}}, {"prompts", {"P"}}, {"labels", {id}}}).first, 200);
+        // The server stops: the step in memory is written and the run finished.
+    }
+    const store::RunStore st(path, store::RunStore::OpenMode::ReadOnly);
+    const store::RunInfo info = st.run(run);
+    QCOMPARE(info.kind, std::string("external"));
+    QCOMPARE(info.status, std::string("finished"));
+    QCOMPARE(info.task, std::string("company_extraction"));
+    const auto rows = st.stepRollouts(run, 0);
+    QCOMPARE(rows.size(), size_t(3));
+    const double r1 = direct("c1", "株式会社みどり製作所").first, r2 = direct("c1", "みどり製作").first;
+    // Group 0 = c1's two samples: advantages ±(r1 − r2)/2 / (std + 1e-4), std = |r1 − r2|/√2.
+    const double sd = std::fabs(r1 - r2) / std::sqrt(2.0);
+    QCOMPARE(rows[0].rollout.groupIndex, 0);
+    QCOMPARE(rows[1].rollout.groupIndex, 0);
+    QCOMPARE(rows[2].rollout.groupIndex, 1);
+    QCOMPARE(rows[1].rollout.sampleIndex, 1);
+    QVERIFY(std::fabs(rows[0].rollout.advantage - (r1 - r2) / 2 / (sd + 1e-4)) < 1e-9);
+    QVERIFY(std::fabs(rows[1].rollout.advantage + (r1 - r2) / 2 / (sd + 1e-4)) < 1e-9);
+    QCOMPARE(rows[2].rollout.advantage, 0.0); // a group of one
+    QCOMPARE(rows[0].rollout.completion, std::string("株式会社みどり製作所"));
+    QVERIFY(json::parse(rows[1].rollout.rewardsJson).contains("marker"));
+    const auto reward = st.metrics(run, "reward");
+    QCOMPARE(reward.size(), size_t(1));
+    QVERIFY(std::fabs(reward[0].value - (r1 + r2 + direct("c2", "みどり製作").first) / 3) < 1e-12);
+    QCOMPARE(st.metrics(run, "frac_reward_zero_std")[0].value, 0.5); // c2's group of one has std 0
+    QCOMPARE(st.rewardConfigs(run).size(), size_t(1));
+}
+
+void TestRewardServer::loggedRunWithTrainerSteps()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("s.sqlite")).toStdString();
+    Server s(path);
+    const auto lines = dataLines();
+    auto trl = [&](int step, const std::string &completion) {
+        const json rec = json::parse(lines.at("c3"));
+        json body = {{"prompts", {"Q"}}, {"completions", {completion}}, {"step", step}, {"group", {"g"}}};
+        for (auto it = rec.begin(); it != rec.end(); ++it)
+            body[it.key()] = json::array({it.value()});
+        QCOMPARE(s.post("/reward/trl", body).first, 200);
+    };
+    trl(7, "ＳＫＹネット株式会社"); // two calls of step 7 (gradient accumulation) …
+    trl(7, "SKYネット");
+    {
+        const store::RunStore st(path, store::RunStore::OpenMode::ReadOnly);
+        QCOMPARE(st.stepRollouts(s.rewards->runId(), 7).size(), size_t(0)); // … held until step 8 starts
+    }
+    trl(8, "SKY");
+    trl(3, "SKY"); // a trainer resumed from a checkpoint: step 3 is before what was written
+    s.rewards->flush();
+    const store::RunStore st(path, store::RunStore::OpenMode::ReadOnly);
+    QCOMPARE(st.stepRollouts(s.rewards->runId(), 7).size(), size_t(2));
+    QCOMPARE(st.stepRollouts(s.rewards->runId(), 8).size(), size_t(1));
+    QCOMPARE(st.stepRollouts(s.rewards->runId(), 9).size(), size_t(1)); // the next free step
+    QCOMPARE(st.stepRollouts(s.rewards->runId(), 7)[1].rollout.groupIndex, 0); // one group "g"
+}
+
+QTEST_APPLESS_MAIN(TestRewardServer)
+#include "tst_rewardserver.moc"
