@@ -51,6 +51,7 @@ private Q_SLOTS:
     void showsTheHackingAlert();
     void judgeTabFollowsTheRun();
     void judgeTabShowsTheDesignersCalls();
+    void importsAnotherTrainersRollouts();
 
 private:
     QTemporaryDir m_dir;
@@ -463,6 +464,40 @@ void TestMainWindow::judgeTabShowsTheDesignersCalls()
     // A store that is not there: a message, the view as it was.
     Q_EMIT w.designer()->judgeCallsRequested(m_dir.path() + "/none.sqlite", 1);
     QCOMPARE(w.judge()->storePath(), store);
+}
+
+void TestMainWindow::importsAnotherTrainersRollouts()
+{
+    // File → Import rollouts' work: verl's dump folder (tests/data/import/verl, two steps of
+    // two groups of two) becomes a run of the store, opened in every view; a dump with a
+    // bad line imports nothing and says where.
+    QVERIFY(m_dir.isValid());
+    const QString store = m_dir.path() + "/imported.sqlite";
+    LanguageManager lang;
+    lang.setChoice("en");
+    MainWindow w(&lang);
+    QString error;
+    const qint64 run = w.importRollouts(QStringLiteral(RWB_TEST_DATA "/import/verl"), store, &error);
+    QVERIFY2(run > 0, qPrintable(error));
+    QCOMPARE(w.runId(), run);
+    QCOMPARE(w.storePath(), store);
+    QTRY_COMPARE(w.rollouts()->model()->rowCount(), 8);
+    {
+        const rwb::store::RunStore st(store.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+        QCOMPARE(st.run(run).kind, std::string("external"));
+    }
+
+    const QString bad = m_dir.path() + "/bad-dump";
+    QVERIFY(QDir().mkpath(bad));
+    QFile f(bad + "/3.jsonl");
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"input\": \"q\", \"output\": \"a\", \"score\": 1}\n{\"input\": \"q\", \"output\": 2, \"score\": 1}\n");
+    f.close();
+    QCOMPARE(w.importRollouts(bad, store, &error), qint64(0));
+    QVERIFY2(error.contains("3.jsonl:2: field \"output\" must be a string or a list of messages, not number"), qPrintable(error));
+    const rwb::store::RunStore st(store.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+    QCOMPARE(st.runs().size(), size_t(1));
+    QCOMPARE(w.runId(), run);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -493,7 +493,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string path = dir.filePath("runs.sqlite").toStdString();
         store::RunStore s(path);
-        QCOMPARE(s.schemaVersion(), 7);
+        QVERIFY(s.schemaVersion() >= 7); // pairs came with version 7
         const mcts::SearchRecord r = handTree();
         std::vector<prm::StepPair> pairs = prm::siblingPairs(r, prm::PairOptions{}, 0, "set one");
         QCOMPARE(s.addPairs(pairs), size_t(4));

@@ -217,6 +217,48 @@ Click to see it on the curves.</source>
             <translation>実行ストアを開く(&amp;T)…</translation>
         </message>
         <message>
+            <source>&amp;Import rollouts of verl, TRL or OpenRLHF…</source>
+            <translation>verl・TRL・OpenRLHF のロールアウトを取り込む(&amp;I)…</translation>
+        </message>
+        <message>
+            <source>Read another trainer&apos;s rollout dump folder into a run of the open run store</source>
+            <translation>他のトレーナーが書き出したロールアウトのフォルダーを、開いている実行ストアの実行として読み込みます</translation>
+        </message>
+        <message>
+            <source>Import rollouts</source>
+            <translation>ロールアウトの取り込み</translation>
+        </message>
+        <message>
+            <source>The rollout dump folder (verl&apos;s rollout_data_dir, TRL&apos;s completions, OpenRLHF&apos;s samples)</source>
+            <translation>ロールアウトの書き出しフォルダー（verl の rollout_data_dir、TRL の completions、OpenRLHF のサンプル）</translation>
+        </message>
+        <message>
+            <source>Run store to import into</source>
+            <translation>取り込み先の実行ストア</translation>
+        </message>
+        <message>
+            <source>Importing %1…</source>
+            <translation>%1 を取り込み中…</translation>
+        </message>
+        <message>
+            <source>Nothing was imported: %1</source>
+            <translation>何も取り込んでいません: %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>Imported %1 (%2): %n step(s), %3 rollouts in %4 groups, as run %5 of %6.</source>
+            <translation>
+                <numerusform>%1 (%2) を取り込みました: %n ステップ、%4 グループの %3 件のロールアウトを %6 の実行 %5 として。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Kept only in each rollout&apos;s details: %1</source>
+            <translation>各ロールアウトの詳細にだけ残した項目: %1</translation>
+        </message>
+        <message>
+            <source>Skipped: %1</source>
+            <translation>スキップ: %1</translation>
+        </message>
+        <message>
             <source>Export curves as &amp;PNG…</source>
             <translation>曲線を PNG で書き出す(&amp;P)…</translation>
         </message>

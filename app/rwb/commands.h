@@ -47,5 +47,7 @@ int serveBench(const std::vector<std::string> &args);
 int mctsCommand(const std::vector<std::string> &args);
 // "rwb bench mcts", called by benchCommand (lives with the mcts command).
 int mctsBench(const std::vector<std::string> &args);
+// "rwb import": another trainer's rollout dump into a run of the store (importcommands.cpp).
+int importCommand(const std::vector<std::string> &args);
 
 } // namespace rwb::cli

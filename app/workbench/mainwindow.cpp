@@ -253,6 +253,8 @@ void MainWindow::createActions()
     connect(m_openWorkspace, &QAction::triggered, this, &MainWindow::openWorkspaceDialog);
     m_openStore = action();
     connect(m_openStore, &QAction::triggered, this, &MainWindow::openStoreDialog);
+    m_importRollouts = action();
+    connect(m_importRollouts, &QAction::triggered, this, &MainWindow::importRolloutsDialog);
     m_openTrees = action();
     connect(m_openTrees, &QAction::triggered, this, [this] { openSearchTreesDialog(false); });
     m_openTreesFolder = action();
@@ -338,7 +340,7 @@ void MainWindow::createActions()
     });
 
     m_fileMenu = menuBar()->addMenu(QString());
-    m_fileMenu->addActions({m_newWorkspace, m_openWorkspace, m_openStore});
+    m_fileMenu->addActions({m_newWorkspace, m_openWorkspace, m_openStore, m_importRollouts});
     m_fileMenu->addSeparator();
     m_fileMenu->addActions({m_openTrees, m_openTreesFolder, m_annotate});
     m_fileMenu->addSeparator();
@@ -477,6 +479,8 @@ void MainWindow::retranslate()
     m_newWorkspace->setText(tr("&New workspace…"));
     m_openWorkspace->setText(tr("Open &workspace…"));
     m_openStore->setText(tr("Open run s&tore…"));
+    m_importRollouts->setText(tr("&Import rollouts of verl, TRL or OpenRLHF…"));
+    m_importRollouts->setStatusTip(tr("Read another trainer's rollout dump folder into a run of the open run store"));
     m_openTrees->setText(tr("Open a search tree &record…"));
     m_openTreesFolder->setText(tr("Open a folder of search tree records…"));
     m_showTrees->setText(tr("Search &trees"));

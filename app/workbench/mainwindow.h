@@ -76,6 +76,11 @@ public:
     const std::optional<rwb::widgets::Workspace> &workspace() const { return m_workspace; }
     QString storePath() const { return m_storePath; }
     qint64 runId() const { return m_runId; }
+    // Reads another trainer's rollout dump (a folder or file) into a new run of the store
+    // at `storePath` and opens it; logs what was skipped or kept only in the details.
+    // Returns the run's id, or 0 with `error` naming the file, line and field (nothing
+    // imported).
+    qint64 importRollouts(const QString &dump, const QString &storePath, QString *error);
 
     // Opens the samples and the config given on the command line, else those of the
     // last session, else the bundled sample set and the paper's best preset (table 2 *).
@@ -138,6 +143,8 @@ private:
     void newWorkspaceDialog();
     void openWorkspaceDialog();
     void openStoreDialog();
+    // File → Import rollouts: another trainer's dump folder into a run of the open store.
+    void importRolloutsDialog();
     void openSearchTreesDialog(bool folder);
     void openAnnotatorDialog();
     void showSearchTrees();
@@ -216,6 +223,7 @@ private:
     QAction *m_newWorkspace = nullptr;
     QAction *m_openWorkspace = nullptr;
     QAction *m_openStore = nullptr;
+    QAction *m_importRollouts = nullptr;
     QAction *m_openTrees = nullptr;
     QAction *m_openTreesFolder = nullptr;
     QAction *m_showTrees = nullptr;

@@ -15,12 +15,15 @@
 
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
+#include "data/jsonl.h"
+#include "store/rolloutimport.h"
 #include "store/runstore.h"
 #include "train/evaluation.h"
 #include "train/grpo.h"
 #include "train/sft.h"
 #include "util/duration.h"
 
+#include <QApplication>
 #include <QDateTime>
 #include <QDockWidget>
 #include <QDir>
@@ -146,6 +149,67 @@ void MainWindow::openStoreDialog()
     }
     if (m_runList->rowCount() > 0 && !openRun(path, m_runList->runId(m_runList->rowCount() - 1), &error))
         notify(tr("Open run store"), error);
+}
+
+void MainWindow::importRolloutsDialog()
+{
+    const QString title = tr("Import rollouts");
+    const QString dump = QFileDialog::getExistingDirectory(
+        this, tr("The rollout dump folder (verl's rollout_data_dir, TRL's completions, OpenRLHF's samples)"));
+    if (dump.isEmpty())
+        return;
+    QString storePath = m_storePath;
+    if (storePath.isEmpty() && m_workspace)
+        storePath = m_workspace->storePath();
+    if (storePath.isEmpty())
+        storePath = QFileDialog::getSaveFileName(this, tr("Run store to import into"), QDir(dump).filePath("runs.sqlite"),
+                                                 tr("Run stores (*.sqlite *.db);;All files (*)"), nullptr,
+                                                 QFileDialog::DontConfirmOverwrite);
+    if (storePath.isEmpty())
+        return;
+    QString error;
+    if (importRollouts(dump, storePath, &error) == 0)
+        notify(title, error);
+}
+
+qint64 MainWindow::importRollouts(const QString &dump, const QString &storePath, QString *error)
+{
+    rwb::store::ImportReport report;
+    QString failure;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    statusBar()->showMessage(tr("Importing %1…").arg(dump));
+    try {
+        rwb::store::RunStore store(storePath.toStdString());
+        report = rwb::store::importRollouts(store, {dump.toStdString()}, {});
+    } catch (const rwb::data::InputException &e) {
+        failure = QString::fromStdString(e.error().toString());
+    } catch (const std::exception &e) {
+        failure = QString::fromUtf8(e.what());
+    }
+    QApplication::restoreOverrideCursor();
+    statusBar()->clearMessage();
+    if (!failure.isEmpty()) {
+        if (error)
+            *error = tr("Nothing was imported: %1").arg(failure);
+        return 0;
+    }
+    appendLog(tr("Imported %1 (%2): %n step(s), %3 rollouts in %4 groups, as run %5 of %6.", nullptr,
+                 static_cast<int>(report.steps))
+                  .arg(dump, QString::fromUtf8(rwb::store::dumpFormatName(report.format)))
+                  .arg(report.rollouts)
+                  .arg(report.groups)
+                  .arg(report.runId)
+                  .arg(storePath));
+    QStringList unmapped;
+    for (const rwb::store::FieldMapping &m : report.unmapped)
+        unmapped << QString::fromStdString(m.field);
+    if (!unmapped.isEmpty())
+        appendLog(tr("Kept only in each rollout's details: %1").arg(unmapped.join(QStringLiteral(", "))));
+    for (const std::string &s : report.skipped)
+        appendLog(tr("Skipped: %1").arg(QString::fromStdString(s)));
+    if (!m_runList->open(storePath, error) || !openRun(storePath, report.runId, error))
+        return 0;
+    return report.runId;
 }
 
 // ---- runs -------------------------------------------------------------------------------

@@ -110,10 +110,14 @@ void writeExternalStep(RunStore &store, int64_t runId, int64_t step, std::vector
             metrics.push_back({"rewards/" + name + "/std", util::stdOf(perComponent[name])});
         }
         metrics.push_back({"frac_reward_zero_std", zeroStdGroups / static_cast<double>(groups.size())});
-        metrics.push_back({"completions/mean_length", util::meanOf(lengths)});
-        metrics.push_back({"completions/min_length", *std::min_element(lengths.begin(), lengths.end())});
-        metrics.push_back({"completions/max_length", *std::max_element(lengths.begin(), lengths.end())});
-        metrics.push_back({"completions/clipped_ratio", clipped / static_cast<double>(lengths.size())});
+        // Lengths only where the trainer told them: a curve of zeros would say the
+        // completions were empty.
+        if (*std::max_element(lengths.begin(), lengths.end()) > 0.0) {
+            metrics.push_back({"completions/mean_length", util::meanOf(lengths)});
+            metrics.push_back({"completions/min_length", *std::min_element(lengths.begin(), lengths.end())});
+            metrics.push_back({"completions/max_length", *std::max_element(lengths.begin(), lengths.end())});
+            metrics.push_back({"completions/clipped_ratio", clipped / static_cast<double>(lengths.size())});
+        }
     }
     for (const Metric &m : extra)
         metrics.push_back(m);

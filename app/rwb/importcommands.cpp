@@ -1,0 +1,141 @@
+// rwb import: another trainer's rollout dump (verl, TRL, OpenRLHF) into a run of the store.
+#include "cli.h"
+#include "commands.h"
+
+#include "data/jsonl.h"
+#include "store/rolloutimport.h"
+#include "store/runstore.h"
+#include "store/storeerror.h"
+
+#include <cstdlib>
+#include <iostream>
+
+namespace rwb::cli {
+
+namespace {
+
+const char *const kImportHelp = R"HELP(rwb import — another trainer's rollouts into a run of the store
+
+Usage: rwb import --input PATH [--input PATH …] --store runs.sqlite [options]
+
+Reads the rollouts verl, TRL or OpenRLHF dumped and writes them to a new run of kind
+"external": curves, groups, the rollout browser and the failure explorer then work on it.
+Everything is read and checked first; a file of the wrong form is reported with its line
+and field, and the store is left as it was.
+
+  --input PATH      a dump file, or a folder searched for .jsonl, .json and .csv files
+                    (one per step, in the order of the number in their names); repeat it
+                    for several
+  --store FILE      the run store (created when missing)
+  --format F        auto (default: from the first record's fields), verl, trl or openrlhf
+                      verl      trainer.rollout_data_dir: {step}.jsonl with input, output,
+                                gts, score, step and the reward function's extra keys
+                      trl       GRPOTrainer's completions table (log_completions) as JSONL,
+                                CSV or a wandb table's JSON: step, prompt, completion, one
+                                column per reward function, advantage. TRL writes parquet,
+                                which no Debian library reads: convert it (docs/handoff.md)
+                      openrlhf  dumped samples: {input, output, reward} (batch_inference),
+                                with step, label and group where present
+  --run-name NAME   the run's name (default: the first input's file or folder name)
+  --task NAME       the task the rollouts are for, recorded with the run
+  --group-size G    each step's rollouts form groups of G in the order of the dump
+                    (default: the rollouts of a step with the same prompt, or the same
+                    "uid" / "group" field, form a group)
+  --weights SPEC    TRL: the reward functions' weights for the total its table does not
+                    log, "name=w,name=w" (default: every reward column weighs 1)
+  --include-eval    TRL: also import the rows whose "mode" is "eval"
+
+Prints a JSON report: the run's id, the files read, steps, rollouts and groups, which
+fields became what ("mapped"), which were kept only in each rollout's details
+("unmapped"), what the import worked out itself ("computed") and what it skipped.
+)HELP";
+
+std::map<std::string, double> parseWeights(const std::string &spec)
+{
+    std::map<std::string, double> out;
+    size_t start = 0;
+    while (start <= spec.size()) {
+        const size_t comma = std::min(spec.find(',', start), spec.size());
+        const std::string item = spec.substr(start, comma - start);
+        const size_t eq = item.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError{"--weights: \"" + item + "\" is not name=weight"};
+        const std::string value = item.substr(eq + 1);
+        char *end = nullptr;
+        const double w = std::strtod(value.c_str(), &end);
+        if (value.empty() || end != value.c_str() + value.size())
+            throw UsageError{"--weights: the weight of \"" + item.substr(0, eq) + "\" is not a number"};
+        out[item.substr(0, eq)] = w;
+        start = comma + 1;
+    }
+    return out;
+}
+
+nlohmann::ordered_json mappingsJson(const std::vector<store::FieldMapping> &mappings)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const store::FieldMapping &m : mappings)
+        out.push_back({{"field", m.field}, {"to", m.target}, {"rows", m.rows}});
+    return out;
+}
+
+} // namespace
+
+int importCommand(const std::vector<std::string> &argv)
+{
+    return guarded("import", [&] {
+        const Args args(argv, {{"input", "store", "format", "run-name", "task", "group-size", "weights"},
+                               {"include-eval", "help"}});
+        if (args.has("help")) {
+            std::cout << kImportHelp;
+            return kExitOk;
+        }
+        store::ImportOptions options;
+        const std::string format = args.value("format", "auto");
+        const auto parsed = store::parseDumpFormat(format);
+        if (!parsed)
+            throw UsageError{"--format: \"" + format + "\" is not auto, verl, trl or openrlhf"};
+        options.format = *parsed;
+        options.runName = args.value("run-name");
+        options.task = args.value("task");
+        const double groupSize = args.number("group-size", 0);
+        if (groupSize < 0 || groupSize != static_cast<int>(groupSize))
+            throw UsageError{"--group-size must be a whole number of 1 or more"};
+        options.groupSize = static_cast<int>(groupSize);
+        if (args.has("weights"))
+            options.weights = parseWeights(args.value("weights"));
+        options.includeEval = args.has("include-eval");
+        const std::vector<std::string> &inputs = args.values("input");
+        if (inputs.empty())
+            throw UsageError{"--input is required (a dump file or folder)"};
+        const std::string storePath = args.required("store");
+
+        // importRollouts reads every file before its first write: a bad dump leaves the
+        // store as it was.
+        std::unique_ptr<store::RunStore> runStore;
+        try {
+            runStore = std::make_unique<store::RunStore>(storePath);
+        } catch (const store::StoreError &e) {
+            throw data::InputException({storePath, 0, std::string("cannot open the run store: ") + e.what()});
+        }
+        const store::ImportReport report = store::importRollouts(*runStore, inputs, options);
+
+        nlohmann::ordered_json j;
+        j["run_id"] = report.runId;
+        j["run_name"] = report.runName;
+        j["store"] = storePath;
+        j["format"] = store::dumpFormatName(report.format);
+        j["files"] = report.files;
+        j["steps"] = report.steps;
+        j["rollouts"] = report.rollouts;
+        j["groups"] = report.groups;
+        j["mapped"] = mappingsJson(report.mapped);
+        j["unmapped"] = mappingsJson(report.unmapped);
+        j["computed"] = report.computed;
+        j["skipped"] = report.skipped;
+        std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+        return kExitOk;
+    });
+}
+
+} // namespace rwb::cli
