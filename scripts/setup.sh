@@ -7,7 +7,7 @@ set -euo pipefail
 
 core_pkgs=(
   build-essential cmake ninja-build pkg-config ccache
-  libtorch-dev libopenblas0-pthread
+  libtorch-dev libopenblas0-pthread libgloo-dev
   nlohmann-json3-dev libsqlite3-dev libutf8proc-dev libkakasi2-dev kakasi-dic
   libonig-dev libcpp-httplib-dev libssl-dev
 )

@@ -49,5 +49,7 @@ int mctsCommand(const std::vector<std::string> &args);
 int mctsBench(const std::vector<std::string> &args);
 // "rwb import": another trainer's rollout dump into a run of the store (importcommands.cpp).
 int importCommand(const std::vector<std::string> &args);
+// "rwb dist": the processes of a data-parallel group (distcommands.cpp).
+int distCommand(const std::vector<std::string> &args);
 
 } // namespace rwb::cli

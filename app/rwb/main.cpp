@@ -62,6 +62,7 @@ Commands:
   prm table       EM / F1 with bootstrap intervals of several models' predictions (ProRAG's ablation)
   prm rft         PRM-filtered rejection-sampling fine-tuning (sample, keep the right and PRM-approved, SFT)
   import          rollouts another trainer dumped (verl, TRL, OpenRLHF) into a run of the store
+  dist check      whether N processes (this machine's, or torchrun's) can train together, and all-reduce speed
 
 Run "rwb <command> --help" for a command's options.
 Exit codes: 0 success, 1 failure, 2 bad input or usage.
@@ -119,8 +120,10 @@ int main(int argc, char **argv)
         return rwb::cli::prmCommand(args);
     if (command == "import")
         return rwb::cli::importCommand(args);
+    if (command == "dist")
+        return rwb::cli::distCommand(args);
     rwb::cli::printError("unknown command \"" + command +
                          "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, grpo, store, retrieve, embed, judge, "
-                         "rubric, serve, mcts, prm, import; see rwb --help)");
+                         "rubric, serve, mcts, prm, import, dist; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }

@@ -1,0 +1,171 @@
+// The data-parallel group (core/dist over c10d's TCPStore and ProcessGroupGloo) on
+// loopback, through `rwb dist check`: a group of two computes a sum, a broadcast, a gather
+// and an all-reduce right; a rank that never joins, an absent rank 0, a MASTER_PORT in
+// use and a rank killed mid-run each end the others with a message that says so.
+#include <QProcess>
+#include <QtTest>
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <netinet/in.h>
+#include <nlohmann/json.hpp>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using json = nlohmann::json;
+
+namespace {
+
+// A listening socket on any address (port 0: the kernel's choice); closed on destruction.
+struct Listener {
+    int fd = -1;
+    int port = 0;
+    Listener()
+    {
+        fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_ANY);
+        socklen_t len = sizeof a;
+        if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0 && ::listen(fd, 4) == 0 &&
+            ::getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len) == 0)
+            port = ntohs(a.sin_port);
+    }
+    ~Listener()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
+int freePort()
+{
+    return Listener().port;
+}
+
+// Reads the process's stderr into `buffer` until it holds `text` (false after `ms`).
+bool waitForError(QProcess &p, QByteArray &buffer, const QByteArray &text, int ms)
+{
+    QElapsedTimer t;
+    t.start();
+    p.setReadChannel(QProcess::StandardError);
+    while (!buffer.contains(text) && t.elapsed() < ms) {
+        p.waitForReadyRead(100);
+        buffer += p.readAllStandardError();
+    }
+    return buffer.contains(text);
+}
+
+QProcessEnvironment groupEnvironment(int rank, int worldSize, int port, int timeoutSeconds)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("RANK", QString::number(rank));
+    env.insert("WORLD_SIZE", QString::number(worldSize));
+    env.insert("MASTER_ADDR", "127.0.0.1");
+    env.insert("MASTER_PORT", QString::number(port));
+    env.insert("RWB_DIST_TIMEOUT", QString::number(timeoutSeconds));
+    return env;
+}
+
+} // namespace
+
+class TestDist : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void twoProcessesOnLoopback();
+    void rankThatNeverJoins();
+    void rankZeroAbsent();
+    void portInUse();
+    void rankKilledMidRun();
+};
+
+void TestDist::twoProcessesOnLoopback()
+{
+    QProcess p;
+    p.start(RWB_BINARY, {"dist", "check", "--nproc", "2", "--megabytes", "1", "--rounds", "3"});
+    QVERIFY(p.waitForFinished(120000));
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(p.exitCode() == 0, qPrintable(err));
+    const json out = json::parse(p.readAllStandardOutput().toStdString());
+    QCOMPARE(out["world_size"], json(2));
+    QCOMPARE(out["hosts"].size(), size_t(2));
+    // Σ (rank + 1) = 3 on both, rank 0's 0.5·(0 … 999) arrived, 1 + 2 in every element.
+    QCOMPARE(out["sum_ok"], json(true));
+    QCOMPARE(out["broadcast_ok"], json(true));
+    QCOMPARE(out["allreduce_ok"], json(true));
+    QVERIFY(out["seconds_per_allreduce"].get<double>() > 0.0);
+    QVERIFY(err.contains("rank 0 joined") && err.contains("rank 1 joined"));
+}
+
+void TestDist::rankThatNeverJoins()
+{
+    const int port = freePort();
+    QProcess p;
+    p.setProcessEnvironment(groupEnvironment(0, 2, port, 2));
+    p.start(RWB_BINARY, {"dist", "check"});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 1);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(QString("rank 1 of 2 never joined the rendezvous at 127.0.0.1:%1 within 2 s").arg(port)),
+             qPrintable(err));
+}
+
+void TestDist::rankZeroAbsent()
+{
+    const int port = freePort();
+    QProcess p;
+    p.setProcessEnvironment(groupEnvironment(1, 2, port, 2));
+    p.start(RWB_BINARY, {"dist", "check"});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 1);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(QString("rank 1 of 2: rank 0 did not answer at 127.0.0.1:%1 within 2 s").arg(port)),
+             qPrintable(err));
+}
+
+void TestDist::portInUse()
+{
+    Listener taken;
+    QVERIFY(taken.port > 0);
+    QProcess p;
+    p.setProcessEnvironment(groupEnvironment(0, 2, taken.port, 2));
+    p.start(RWB_BINARY, {"dist", "check"});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 1);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(QString("rank 0 cannot serve the rendezvous at 127.0.0.1:%1 (MASTER_PORT in use?)")
+                              .arg(taken.port)),
+             qPrintable(err));
+}
+
+void TestDist::rankKilledMidRun()
+{
+    // Two ranks all-reducing for a long while; rank 1 is killed once both have joined.
+    const int port = freePort();
+    QProcess r0, r1;
+    r0.setProcessEnvironment(groupEnvironment(0, 2, port, 60));
+    r1.setProcessEnvironment(groupEnvironment(1, 2, port, 60));
+    const QStringList args{"dist", "check", "--megabytes", "1", "--rounds", "1000000"};
+    r0.start(RWB_BINARY, args);
+    r1.start(RWB_BINARY, args);
+    QVERIFY(r0.waitForStarted() && r1.waitForStarted());
+    QByteArray err0, err1;
+    QVERIFY2(waitForError(r0, err0, "rank 0 joined", 60000), err0.constData());
+    QVERIFY2(waitForError(r1, err1, "rank 1 joined", 60000), err1.constData());
+    QThread::msleep(300);
+    ::kill(static_cast<pid_t>(r1.processId()), SIGKILL);
+    QVERIFY(r1.waitForFinished(10000));
+    // Rank 0 stops on the broken connection, long before its 60 s timeout.
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(r0.waitForFinished(30000));
+    QVERIFY(t.elapsed() < 30000);
+    QCOMPARE(r0.exitCode(), 1);
+    err0 += r0.readAllStandardError();
+    // (an all-reduce or the barrier between rounds, whichever it was in)
+    QVERIFY2(err0.contains("rank 0 of 2: the ") && err0.contains(" failed: another process of the group stopped"),
+             err0.constData());
+}
+
+QTEST_GUILESS_MAIN(TestDist)
+#include "tst_dist.moc"
