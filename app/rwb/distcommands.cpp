@@ -7,6 +7,7 @@
 #include "dist/processgroup.h"
 
 #include <iostream>
+#include <unistd.h>
 
 namespace rwb::cli {
 
@@ -52,8 +53,11 @@ int check(const std::vector<std::string> &argv)
     if (o.megabytes <= 0 || o.rounds < 1)
         throw UsageError{"--megabytes and --rounds must be positive"};
     o.progress = [](int rank, int round) {
-        if (round == 0)
-            std::cerr << "rwb dist: rank " << rank << " joined" << std::endl;
+        if (round == 0) {
+            // One write: the ranks share a terminal or a pipe, and pieces would interleave.
+            const std::string line = "rwb dist: rank " + std::to_string(rank) + " joined\n";
+            [[maybe_unused]] const ssize_t n = ::write(2, line.data(), line.size());
+        }
     };
     auto body = [&]() -> int {
         const dist::GroupCheck c = dist::checkGroup(o);
