@@ -97,15 +97,22 @@ void TestDist::twoProcessesOnLoopback()
     QVERIFY(err.contains("rank 0 joined") && err.contains("rank 1 joined"));
 }
 
+// One rank of a group of two on `port` (2 s timeout), started alone: its exit code (−1
+// when it did not finish) and its stderr.
+static std::pair<int, QString> aloneInAGroupOfTwo(int rank, int port)
+{
+    QProcess p;
+    p.setProcessEnvironment(groupEnvironment(rank, 2, port, 2));
+    p.start(RWB_BINARY, {"dist", "check"});
+    const bool finished = p.waitForFinished(60000);
+    return {finished ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardError())};
+}
+
 void TestDist::rankThatNeverJoins()
 {
     const int port = freePort();
-    QProcess p;
-    p.setProcessEnvironment(groupEnvironment(0, 2, port, 2));
-    p.start(RWB_BINARY, {"dist", "check"});
-    QVERIFY(p.waitForFinished(60000));
-    QCOMPARE(p.exitCode(), 1);
-    const QString err = QString::fromUtf8(p.readAllStandardError());
+    const auto [code, err] = aloneInAGroupOfTwo(0, port);
+    QCOMPARE(code, 1);
     QVERIFY2(err.contains(QString("rank 1 of 2 never joined the rendezvous at 127.0.0.1:%1 within 2 s").arg(port)),
              qPrintable(err));
 }
@@ -113,12 +120,8 @@ void TestDist::rankThatNeverJoins()
 void TestDist::rankZeroAbsent()
 {
     const int port = freePort();
-    QProcess p;
-    p.setProcessEnvironment(groupEnvironment(1, 2, port, 2));
-    p.start(RWB_BINARY, {"dist", "check"});
-    QVERIFY(p.waitForFinished(60000));
-    QCOMPARE(p.exitCode(), 1);
-    const QString err = QString::fromUtf8(p.readAllStandardError());
+    const auto [code, err] = aloneInAGroupOfTwo(1, port);
+    QCOMPARE(code, 1);
     QVERIFY2(err.contains(QString("rank 1 of 2: rank 0 did not answer at 127.0.0.1:%1 within 2 s").arg(port)),
              qPrintable(err));
 }
@@ -127,12 +130,8 @@ void TestDist::portInUse()
 {
     Listener taken;
     QVERIFY(taken.port > 0);
-    QProcess p;
-    p.setProcessEnvironment(groupEnvironment(0, 2, taken.port, 2));
-    p.start(RWB_BINARY, {"dist", "check"});
-    QVERIFY(p.waitForFinished(60000));
-    QCOMPARE(p.exitCode(), 1);
-    const QString err = QString::fromUtf8(p.readAllStandardError());
+    const auto [code, err] = aloneInAGroupOfTwo(0, taken.port);
+    QCOMPARE(code, 1);
     QVERIFY2(err.contains(QString("rank 0 cannot serve the rendezvous at 127.0.0.1:%1 (MASTER_PORT in use?)")
                               .arg(taken.port)),
              qPrintable(err));

@@ -193,8 +193,11 @@ void ProcessGroup::allReduceSum(const std::vector<at::Tensor> &tensors)
             bytes += static_cast<int64_t>(tensors[i].nbytes());
             ++i;
         }
+        // A lone contiguous tensor is reduced where it lies; a bucket goes through one
+        // flat copy and back.
+        const bool inPlace = bucket.size() == 1 && bucket[0].is_contiguous();
         std::vector<at::Tensor> flat;
-        if (bucket.size() == 1 && bucket[0].is_contiguous()) {
+        if (inPlace) {
             flat.push_back(bucket[0].view({-1}));
         } else {
             std::vector<at::Tensor> views;
@@ -203,7 +206,7 @@ void ProcessGroup::allReduceSum(const std::vector<at::Tensor> &tensors)
             flat.push_back(at::cat(views));
         }
         d->wait(d->group->allreduce(flat), "all-reduce");
-        if (flat[0].data_ptr() != bucket[0].data_ptr() || bucket.size() > 1) {
+        if (!inPlace) {
             int64_t offset = 0;
             for (const at::Tensor &t : bucket) {
                 const int64_t n = t.numel();

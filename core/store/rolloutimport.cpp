@@ -426,9 +426,8 @@ std::string dumpDetails(const json &details)
 
 // verl's `_dump_generations`: input, output, gts (since 0.4), score, step, and every
 // reward_extra_info the reward function returned (compute_score's dict keys).
-std::optional<Parsed> readVerl(RowReader &r, int64_t fileStep, Mapping &mapping)
+std::optional<Parsed> readVerl(RowReader &r, int64_t fileStep)
 {
-    (void)mapping;
     Parsed p;
     ExternalSample &s = p.sample;
     s.prompt = r.text("input", "prompt");
@@ -475,8 +474,10 @@ std::optional<Parsed> readTrl(RowReader &r, int64_t fileStep, const ImportOption
     for (const char *image : {"image", "images"})
         if (r.has(image))
             r.asText(image, "not imported (images)");
-    if (r.has("group"))
-        s.group = r.id("group", "group"), taken.insert("group");
+    if (r.has("group")) {
+        s.group = r.id("group", "group");
+        taken.insert("group");
+    }
     json details = json::object();
     r.rest(taken, s, details, "reward function");
     if (r.has("reward")) {
@@ -510,8 +511,10 @@ std::optional<Parsed> readOpenRlhf(RowReader &r, int64_t fileStep)
     s.reward = r.has("reward") ? r.number("reward", "reward") : kNaN;
     p.step = r.has("step") ? r.integer("step", "step") : r.has("global_step") ? r.integer("global_step", "step") : fileStep;
     std::set<std::string> taken = {"input", "output", "reward", "step", "global_step"};
-    if (r.has("label"))
-        s.gold = r.asText("label", "gold answer"), taken.insert("label");
+    if (r.has("label")) {
+        s.gold = r.asText("label", "gold answer");
+        taken.insert("label");
+    }
     for (const char *g : {"group", "uid"})
         if (r.has(g)) {
             s.group = r.id(g, "group");
@@ -612,7 +615,7 @@ ImportReport importRollouts(RunStore &store, const std::vector<std::string> &pat
             std::optional<Parsed> p;
             switch (format) {
             case DumpFormat::Verl:
-                p = readVerl(reader, fileStep, mapping);
+                p = readVerl(reader, fileStep);
                 break;
             case DumpFormat::Trl:
                 p = readTrl(reader, fileStep, options, evalRows);

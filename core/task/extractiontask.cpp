@@ -79,25 +79,6 @@ Record ExtractionTask::readLine(std::string_view line, const std::string &source
     return recordOf(data::parseExtractionLine(line, source, lineNo, requireCompletion), requireCompletion);
 }
 
-std::vector<Record> ExtractionTask::read(const std::string &path, const ReadOptions &options) const
-{
-    data::ExtractionReadOptions ro;
-    ro.requireCompletion = options.requireCompletion;
-    ro.skipInvalid = options.skipped != nullptr;
-    data::ExtractionReadResult result = data::readExtractionJsonl(path, ro);
-    if (options.skipped)
-        options.skipped->insert(options.skipped->end(), result.skipped.begin(), result.skipped.end());
-    std::vector<Record> out;
-    for (data::ExtractionRecord &r : result.records) {
-        if (options.limit > 0 && out.size() >= options.limit)
-            break;
-        out.push_back(recordOf(std::move(r), options.requireCompletion));
-    }
-    if (out.empty())
-        throw data::InputException({path, 0, "no example"});
-    return out;
-}
-
 std::string ExtractionTask::prompt(const Example &example, const tokenizer::PromptFormat &format, bool thinking) const
 {
     const auto &e = as<reward::ExtractionPrompt>(example);

@@ -24,7 +24,6 @@ class ExtractionTask : public Task {
 public:
     std::string_view name() const override;
     std::string_view description() const override;
-    std::vector<Record> read(const std::string &path, const ReadOptions &options) const override;
     Record readLine(std::string_view line, const std::string &source, size_t lineNo,
                     bool requireCompletion) const override;
     // PromptFormat::extractionPrompt(): the paper's fig. 2, or fig. 3 with thinking.

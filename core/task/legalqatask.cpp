@@ -162,25 +162,6 @@ Record LegalQaTask::readLine(std::string_view line, const std::string &source, s
     return recordOf(data::parseLegalQuestionLine(line, source, lineNo, requireCompletion));
 }
 
-std::vector<Record> LegalQaTask::read(const std::string &path, const ReadOptions &options) const
-{
-    data::LegalQuestionReadOptions ro;
-    ro.requireCompletion = options.requireCompletion;
-    ro.skipInvalid = options.skipped != nullptr;
-    data::LegalQuestionReadResult result = data::readLegalQuestions(path, ro);
-    if (options.skipped)
-        options.skipped->insert(options.skipped->end(), result.skipped.begin(), result.skipped.end());
-    std::vector<Record> out;
-    for (data::LegalQuestion &q : result.questions) {
-        if (options.limit > 0 && out.size() >= options.limit)
-            break;
-        out.push_back(recordOf(std::move(q)));
-    }
-    if (out.empty())
-        throw data::InputException({path, 0, "no example"});
-    return out;
-}
-
 std::string LegalQaTask::prompt(const Example &example, const tokenizer::PromptFormat &format, bool) const
 {
     const data::LegalQuestion &q = as<LegalQaExample>(example).question();

@@ -74,7 +74,6 @@ public:
     std::string_view name() const override;
     std::string_view description() const override;
     // data::readLegalQuestions: field-named file:line errors.
-    std::vector<Record> read(const std::string &path, const ReadOptions &options) const override;
     Record readLine(std::string_view line, const std::string &source, size_t lineNo,
                     bool requireCompletion) const override;
     // D.1: the question, then 関連条文 with each retrieved section as

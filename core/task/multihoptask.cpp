@@ -136,20 +136,6 @@ Record MultihopTask::readLine(std::string_view line, const std::string &source, 
     return recordOf(data::parseMultihopQuestionLine(line, source, lineNo), source, requireCompletion);
 }
 
-std::vector<Record> MultihopTask::read(const std::string &path, const ReadOptions &options) const
-{
-    std::vector<data::MultihopQuestion> questions = data::readMultihopQuestions(path, options.skipped);
-    std::vector<Record> out;
-    for (data::MultihopQuestion &q : questions) {
-        if (options.limit > 0 && out.size() >= options.limit)
-            break;
-        out.push_back(recordOf(std::move(q), path, options.requireCompletion));
-    }
-    if (out.empty())
-        throw data::InputException({path, 0, "no example"});
-    return out;
-}
-
 std::string MultihopTask::prompt(const Example &example, const tokenizer::PromptFormat &format, bool) const
 {
     return format.instructionPrompt(as<MultihopExample>(example).question().question);

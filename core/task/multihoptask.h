@@ -82,7 +82,6 @@ public:
     std::string_view description() const override;
     // data::readMultihopQuestions: field-named file:line errors; a line without "answer"
     // is one.
-    std::vector<Record> read(const std::string &path, const ReadOptions &options) const override;
     Record readLine(std::string_view line, const std::string &source, size_t lineNo,
                     bool requireCompletion) const override;
     // The question in the model's instruction format.
