@@ -3,6 +3,7 @@
 #include "model/batchdecoder.h"
 
 #include "model/causallminternals.h"
+#include "model/rowdraw.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,33 +17,6 @@ namespace {
 
 // The most alternatives a token may report (OpenAI's top_logprobs limit).
 constexpr int kMaxTopLogprobs = 20;
-
-// A uniform double in [0, 1) from 53 random bits: the same on every platform (unlike
-// std::uniform_real_distribution), so a seed gives the same text everywhere.
-double uniform(std::mt19937_64 &generator)
-{
-    return static_cast<double>(generator() >> 11) * (1.0 / 9007199254740992.0);
-}
-
-// The first index whose running sum of `probs` exceeds u · Σ probs (inverse CDF). The
-// last index with a positive probability when rounding leaves u · Σ above every sum.
-int64_t drawIndex(const float *probs, int64_t n, double u)
-{
-    double total = 0.0;
-    for (int64_t i = 0; i < n; ++i)
-        total += probs[i];
-    const double target = u * total;
-    double sum = 0.0;
-    int64_t lastPositive = 0;
-    for (int64_t i = 0; i < n; ++i) {
-        if (probs[i] > 0.0f)
-            lastPositive = i;
-        sum += probs[i];
-        if (sum > target)
-            return i;
-    }
-    return lastPositive;
-}
 
 void checkSampling(const std::vector<RowSampling> &rows)
 {

@@ -3,6 +3,7 @@
 
 #include "model/causallminternals.h"
 #include "model/precision.h"
+#include "model/rowdraw.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <algorithm>
@@ -52,21 +53,24 @@ void useCpuThreads(int threads)
 
 namespace {
 
-// One draw per row from probabilities [R, V] (fp32, CPU) by the inverse CDF: a uniform
-// u in [0, total) and the first index whose cumulative sum exceeds it. O(V) per row, and
-// several times faster than multinomial over a 152k vocabulary.
-torch::Tensor sampleFromProbs(const torch::Tensor &probs, at::Generator &generator)
+// One draw per row from probabilities [R, V] (fp32, CPU) by the inverse CDF, row r from
+// its own stream (model/rowdraw.h: as the batch decoder draws).
+torch::Tensor sampleFromProbs(const torch::Tensor &probs, std::vector<std::mt19937_64> &generators)
 {
-    const torch::Tensor cdf = probs.cumsum(/*dim=*/1);                                  // [R, V]
-    const torch::Tensor total = cdf.narrow(1, cdf.size(1) - 1, 1);                      // [R, 1]
-    const torch::Tensor u = torch::rand({probs.size(0), 1}, generator, probs.options()) * total;
-    return torch::searchsorted(cdf, u, /*out_int32=*/false, /*right=*/true).squeeze(1).clamp_max(probs.size(1) - 1);
+    const torch::Tensor p = probs.contiguous();
+    const int64_t rows = p.size(0), v = p.size(1);
+    torch::Tensor ids = torch::empty({rows}, torch::kInt64);
+    auto idsA = ids.accessor<int64_t, 1>();
+    const float *data = p.data_ptr<float>();
+    for (int64_t r = 0; r < rows; ++r)
+        idsA[r] = drawIndex(data + r * v, v, uniform(generators[static_cast<size_t>(r)]));
+    return ids;
 }
 
 // Samples one token per row from logits [R, V] (fp32, CPU). Returns ids [R] and the
 // log-prob of each under softmax(logits / T).
 std::pair<torch::Tensor, torch::Tensor> sampleRows(torch::Tensor logits, const SamplingOptions &o,
-                                                   at::Generator &generator)
+                                                   std::vector<std::mt19937_64> &generators)
 {
     if (o.vocabLimit > 0 && o.vocabLimit < logits.size(1))
         logits.narrow(1, o.vocabLimit, logits.size(1) - o.vocabLimit).fill_(-INFINITY);
@@ -79,7 +83,7 @@ std::pair<torch::Tensor, torch::Tensor> sampleRows(torch::Tensor logits, const S
     const torch::Tensor logProbs = torch::log_softmax(scaled, 1); // [R, V]
     const bool filters = (o.topK > 0 && o.topK < scaled.size(1)) || o.minP > 0.0 || o.topP < 1.0;
     if (!filters) {
-        const torch::Tensor ids = sampleFromProbs(logProbs.exp(), generator);
+        const torch::Tensor ids = sampleFromProbs(logProbs.exp(), generators);
         return {ids, logProbs.gather(1, ids.unsqueeze(1)).squeeze(1)};
     }
     torch::Tensor filtered = scaled.clone();
@@ -100,7 +104,7 @@ std::pair<torch::Tensor, torch::Tensor> sampleRows(torch::Tensor logits, const S
         const torch::Tensor dropSorted = before > o.topP;
         filtered.scatter_(1, order, sorted.masked_fill(dropSorted, -INFINITY));
     }
-    const torch::Tensor ids = sampleFromProbs(torch::softmax(filtered, 1), generator);
+    const torch::Tensor ids = sampleFromProbs(torch::softmax(filtered, 1), generators);
     return {ids, logProbs.gather(1, ids.unsqueeze(1)).squeeze(1)};
 }
 
@@ -211,10 +215,12 @@ Generation CausalLM::generate(const std::vector<std::vector<int32_t>> &prompts, 
     out.logProbs.assign(static_cast<size_t>(rows), {});
     out.truncated.assign(static_cast<size_t>(rows), false);
     std::vector<bool> finished(static_cast<size_t>(rows), false);
-    at::Generator generator = at::detail::createCPUGenerator(o.seed);
+    std::vector<std::mt19937_64> generators;
+    for (int64_t r = 0; r < rows; ++r)
+        generators.emplace_back(rowSeed(o.seed, o.firstRow + static_cast<uint64_t>(r)));
     start = Clock::now();
     for (int64_t step = 0; step < maxNew; ++step) {
-        auto [next, lp] = sampleRows(logits, o, generator); // [R], CPU
+        auto [next, lp] = sampleRows(logits, o, generators); // [R], CPU
         const auto nextA = next.accessor<int64_t, 1>();
         const auto lpA = lp.accessor<float, 1>();
         std::vector<int64_t> fed(static_cast<size_t>(rows), o.padToken);

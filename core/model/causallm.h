@@ -28,6 +28,9 @@ struct SamplingOptions {
     int32_t padToken = 0;        // fills finished rows and left-pads prompts
     int64_t vocabLimit = 0;      // > 0: ids ≥ this are never sampled (embedding rows beyond the tokenizer)
     uint64_t seed = 0;
+    // Row r of a call draws from stream firstRow + r under `seed` (model/rowdraw.h): a
+    // share of a larger batch, given its first row, samples what it would in the whole.
+    uint64_t firstRow = 0;
 };
 
 // The completions of B prompts × G samples, row b·G + g for sample g of prompt b.

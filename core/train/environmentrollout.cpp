@@ -1,6 +1,7 @@
 #include "train/environmentrollout.h"
 
 #include "model/batchdecoder.h"
+#include "model/rowdraw.h"
 #include "tokenizer/tokenizer.h"
 #include "util/rng.h"
 
@@ -52,7 +53,7 @@ public:
                 s.topP = m_o.sampling.topP;
                 s.topK = m_o.sampling.topK;
                 s.minP = m_o.sampling.minP;
-                s.seed = util::Rng::forStream(m_o.sampling.seed, r, 0).next();
+                s.seed = model::rowSeed(m_o.sampling.seed, m_o.sampling.firstRow + r);
                 s.logProbsAtTemperature = true;
                 samplings.push_back(s);
             }
