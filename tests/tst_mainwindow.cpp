@@ -13,6 +13,7 @@
 #include "rolloutbrowser.h"
 #include "rolloutdetailview.h"
 #include "rollouttablemodel.h"
+#include "runlistmodel.h"
 #include "runsetupform.h"
 #include "trainingcontroller.h"
 #include "store/runstore.h"
@@ -52,6 +53,7 @@ private Q_SLOTS:
     void judgeTabFollowsTheRun();
     void judgeTabShowsTheDesignersCalls();
     void importsAnotherTrainersRollouts();
+    void followsATwoProcessRun();
 
 private:
     QTemporaryDir m_dir;
@@ -498,6 +500,64 @@ void TestMainWindow::importsAnotherTrainersRollouts()
     const rwb::store::RunStore st(store.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
     QCOMPARE(st.runs().size(), size_t(1));
     QCOMPARE(w.runId(), run);
+}
+
+void TestMainWindow::followsATwoProcessRun()
+{
+    // `rwb grpo --nproc 2` trains in two other processes; the window opens its run while
+    // it is written and follows it as it would its own: the curves grow step by step,
+    // the browser takes the new rollouts, the run list shows it finished.
+    QVERIFY(m_dir.isValid());
+    QVERIFY(QFileInfo::exists(m_dir.path() + "/tiny/config.json")); // trainsFromTheGuiAndChangesWeights' workspace
+    rwb::train::GrpoConfig c = rwbtest::tinyGrpoConfig(m_dir.path(), "dist", 12, 7);
+    c.maxNewTokens = 16;
+    c.precision = "fp32";
+    const QString configPath = m_dir.path() + "/dist.json";
+    {
+        QFile f(configPath);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(rwb::train::toJson(c)));
+    }
+    QProcess training;
+    training.start(RWB_BINARY, {"grpo", "--config", configPath, "--quiet", "--nproc", "2"});
+    QVERIFY(training.waitForStarted());
+    const QString store = QString::fromStdString(c.store);
+    // Step 1 is in the store: the run is open and being written.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            try {
+                const rwb::store::RunStore st(store.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+                return !st.runs().empty() && st.run(1).lastStep >= 1;
+            } catch (const std::exception &) {
+                return false;
+            }
+        }(),
+        120000);
+
+    LanguageManager lang;
+    lang.setChoice("en");
+    MainWindow w(&lang);
+    QString error;
+    QVERIFY2(w.openRun(store, 1, &error), qPrintable(error));
+    QCustomPlot *reward = w.curves()->plot(0);
+    const auto rewardPoints = [reward] {
+        int n = 0;
+        for (int g = 0; g < reward->graphCount(); ++g)
+            n = std::max(n, reward->graph(g)->dataCount());
+        return n;
+    };
+    const int atOpen = rewardPoints();
+    qInfo("steps on the curves when the window opened the run: %d of 12", atOpen);
+    QVERIFY2(w.isFollowingStoredRun() || training.state() == QProcess::NotRunning, "the run ended before the window opened it");
+    QVERIFY(training.waitForFinished(240000));
+    QCOMPARE(training.exitCode(), 0);
+    // The follower reads the end within a second or two.
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isFollowingStoredRun(), 10000);
+    QTRY_COMPARE(rewardPoints(), 12);
+    QVERIFY2(atOpen < 12, qPrintable(QString::number(atOpen)));
+    QCOMPARE(w.groups()->step(), qint64(12));
+    QTRY_COMPARE(w.rollouts()->model()->rowCount(), 12 * 2 * 4);
+    QCOMPARE(w.runList()->run(w.runList()->rowOfRun(1))->status, std::string("finished"));
 }
 
 QTEST_MAIN(TestMainWindow)

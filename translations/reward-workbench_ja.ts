@@ -23,6 +23,18 @@
     <context>
         <name>MainWindow</name>
         <message>
+        <source>Following run %1 of %2 as another process writes it</source>
+        <translation>別のプロセスが書き込み中の %2 の実行 %1 を追跡しています</translation>
+    </message>
+    <message>
+        <source>Run %1 (written by another process): %2</source>
+        <translation>実行 %1（別のプロセスが書き込み）: %2</translation>
+    </message>
+    <message>
+        <source>Run %1 (written by another process): %2: %3</source>
+        <translation>実行 %1（別のプロセスが書き込み）: %2: %3</translation>
+    </message>
+    <message>
             <source>Open the bundled &amp;legal-QA samples</source>
             <translation>同梱の法律QAサンプルを開く(&amp;L)</translation>
         </message>

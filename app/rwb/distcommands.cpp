@@ -44,9 +44,7 @@ int check(const std::vector<std::string> &argv)
         std::cout << kDistHelp;
         return kExitOk;
     }
-    const double nproc = args.number("nproc", 1);
-    if (nproc < 1 || nproc > 64 || nproc != static_cast<int>(nproc))
-        throw UsageError{"--nproc must be a whole number from 1 to 64"};
+    const int nproc = nprocOption(args);
     dist::GroupCheckOptions o;
     o.megabytes = args.number("megabytes", 64);
     o.rounds = static_cast<int>(args.number("rounds", 10));
@@ -79,17 +77,10 @@ int check(const std::vector<std::string> &argv)
     };
     const auto guardedBody = [&] { return guarded("dist check", body); };
     if (nproc > 1) {
-        if (std::getenv("WORLD_SIZE"))
-            throw UsageError{"--nproc starts its own group: unset WORLD_SIZE (and RANK) or leave --nproc out"};
         std::vector<std::string> childArgs{"dist", "check"};
-        for (size_t i = 0; i < argv.size(); ++i) {
-            if (argv[i] == "--nproc") {
-                ++i;
-                continue;
-            }
-            childArgs.push_back(argv[i]);
-        }
-        return launchRanks(childArgs, static_cast<int>(nproc), guardedBody);
+        for (const std::string &a : withoutOptions(argv, {"--nproc"}))
+            childArgs.push_back(a);
+        return launchRanks(childArgs, nproc, guardedBody);
     }
     return guardedBody();
 }

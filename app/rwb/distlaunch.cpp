@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -74,6 +75,7 @@ int launchRanks(const std::vector<std::string> &args, int nproc, const std::func
         if (!isGroupVariable(*e))
             common.emplace_back(*e);
     common.push_back("WORLD_SIZE=" + std::to_string(nproc));
+    common.push_back("LOCAL_WORLD_SIZE=" + std::to_string(nproc)); // the ranks share this machine's cores
     common.push_back("MASTER_ADDR=127.0.0.1");
     common.push_back("MASTER_PORT=" + std::to_string(port));
 
@@ -108,6 +110,7 @@ int launchRanks(const std::vector<std::string> &args, int nproc, const std::func
     ::setenv("WORLD_SIZE", std::to_string(nproc).c_str(), 1);
     ::setenv("RANK", "0", 1);
     ::setenv("LOCAL_RANK", "0", 1);
+    ::setenv("LOCAL_WORLD_SIZE", std::to_string(nproc).c_str(), 1);
     ::setenv("MASTER_ADDR", "127.0.0.1", 1);
     ::setenv("MASTER_PORT", std::to_string(port).c_str(), 1);
 
@@ -164,6 +167,29 @@ int launchRanks(const std::vector<std::string> &args, int nproc, const std::func
         }
     }
     return code != kExitOk ? code : othersFailed ? kExitFailure : kExitOk;
+}
+
+int nprocOption(const Args &args)
+{
+    const double nproc = args.number("nproc", 1);
+    if (nproc < 1 || nproc > 64 || nproc != static_cast<int>(nproc))
+        throw UsageError{"--nproc must be a whole number from 1 to 64"};
+    if (nproc > 1 && std::getenv("WORLD_SIZE"))
+        throw UsageError{"--nproc starts its own group: unset WORLD_SIZE (and RANK) or leave --nproc out"};
+    return static_cast<int>(nproc);
+}
+
+std::vector<std::string> withoutOptions(const std::vector<std::string> &argv, const std::vector<std::string> &names)
+{
+    std::vector<std::string> out;
+    for (size_t i = 0; i < argv.size(); ++i) {
+        if (std::find(names.begin(), names.end(), argv[i]) != names.end()) {
+            ++i;
+            continue;
+        }
+        out.push_back(argv[i]);
+    }
+    return out;
 }
 
 } // namespace rwb::cli

@@ -1,7 +1,10 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "distlaunch.h"
+
 #include "data/extractionrecord.h"
+#include "dist/processgroup.h"
 #include "data/jsonl.h"
 #include "engine/job.h"
 #include "eval/bootstrap.h"
@@ -38,7 +41,7 @@ namespace fs = std::filesystem;
 
 const char *const kGrpoHelp = R"(rwb grpo — GRPO on the extraction task, every rollout kept in the run store
 
-Usage: rwb grpo --config C.json [--quiet] [--resume CHECKPOINT_DIR]
+Usage: rwb grpo --config C.json [--quiet] [--resume CHECKPOINT_DIR] [--nproc N]
        rwb grpo table --store S.sqlite [--run ID ...] [--markdown]
 
 The config (JSON; every key in docs/training.md, defaults from the first paper's table 4):
@@ -60,11 +63,20 @@ the end: {"run_id", "status", "steps", "store", "output", "message", "metrics"}.
 stops after the step in flight (with a checkpoint when checkpoint_every > 0); --resume
 continues from a checkpoint folder. Exit 0 when finished or stopped, 1 when training
 failed (a NaN loss names its step), 2 for a bad config.
+
+Data parallel (docs/scale.md): --nproc N runs N processes here, each sampling, scoring and
+back-propagating its share of every step, their gradients summed over c10d (Gloo); or
+start one process per rank yourself, or with torchrun, with RANK, WORLD_SIZE, MASTER_ADDR
+and MASTER_PORT set. Every rank reads the same config; rank 0 alone writes the store, the
+checkpoints and the final model, prints the progress line and the JSON. A rank that stops
+stops the others with an error that names it; RWB_DIST_TIMEOUT (seconds, default 300)
+bounds every wait for a peer.
 )";
 
 const char *const kGrpoStepHelp = R"(rwb bench grpo-step — where the time of a GRPO step goes
 
 Usage: rwb bench grpo-step [--config C.json] [--steps N] [--work DIR] [--precision auto|bf16|fp32]
+                           [--nproc N]
 
 Without --config: makes the demo's setup in DIR (default: a temporary folder) — 600
 synthetic e-mails, a byte-level BPE tokenizer of 1,024 tokens and the tiny default model
@@ -74,8 +86,11 @@ moved into DIR. --precision overrides the config's (default auto: bf16 only wher
 machine runs it fast); the precision used and why go to stderr and into the JSON.
 Prints one JSON object: the precision and its reason, seconds per step in each phase (generate, reward, prm (the
 process reward model's forwards when the config names one), logprobs,
-backward, optimizer, store, eval, checkpoint), their shares of the step, and
-"reward_and_store_share" (target: under 5 %).
+backward, optimizer, store, eval, checkpoint, communicate), their shares of the step, and
+"reward_and_store_share" (target: under 5 %); "wall_seconds_per_step" is the steps' own
+clock. --nproc N: the same steps data parallel in N processes here (docs/scale.md), the
+figures rank 0's, "communicate" the time spent sharing samples and gradients and waiting
+for the other ranks there.
 )";
 
 const char *const kGrpoTableHelp = R"(rwb grpo table — evaluation results of GRPO runs, from the run store
@@ -440,11 +455,24 @@ private:
 
 int grpo(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"config", "resume"}, {"quiet", "help"}});
+    const Args args(argv, {{"config", "resume", "nproc"}, {"quiet", "help"}});
     if (args.has("help")) {
         std::cout << kGrpoHelp;
         return kExitOk;
     }
+    const int nproc = nprocOption(args);
+    if (nproc > 1) {
+        train::loadGrpoConfig(args.required("config")); // a bad config fails here, once, not in every rank
+        const std::vector<std::string> rank0Args = withoutOptions(argv, {"--nproc"});
+        std::vector<std::string> childArgs{"grpo"};
+        childArgs.insert(childArgs.end(), rank0Args.begin(), rank0Args.end());
+        return launchRanks(childArgs, nproc, [&] { return guarded("grpo", [&] { return grpo(rank0Args); }); });
+    }
+    // One rank of a group the environment describes (--nproc's children, torchrun's).
+    std::unique_ptr<dist::ProcessGroup> group;
+    if (const std::optional<dist::Rendezvous> r = dist::rendezvousFromEnvironment(); r && r->worldSize > 1)
+        group = std::make_unique<dist::ProcessGroup>(*r);
+    const int rank = group ? group->rank() : 0;
     train::GrpoConfig config = train::loadGrpoConfig(args.required("config"));
     if (args.has("resume"))
         config.resumeFrom = args.value("resume");
@@ -457,7 +485,7 @@ int grpo(const std::vector<std::string> &argv)
             headline = std::string(t->headlineMetric());
     } catch (const std::exception &) {
     }
-    TerminalSink sink(args.has("quiet"), headline);
+    TerminalSink sink(args.has("quiet") || rank != 0, headline);
     engine::JobControl control;
     g_interrupted = false;
     std::atomic<bool> done{false};
@@ -478,12 +506,20 @@ int grpo(const std::vector<std::string> &argv)
         watcher.join();
     };
     try {
-        outcome = train::runGrpo(config, control, sink);
+        outcome = group ? train::runGrpo(config, task::Catalog::builtin(), control, sink, *group)
+                        : train::runGrpo(config, control, sink);
     } catch (...) {
         restore();
         throw;
     }
     restore();
+    if (rank != 0) {
+        if (outcome.status == engine::JobStatus::Failed) {
+            printError("grpo: " + outcome.message);
+            return kExitFailure;
+        }
+        return kExitOk;
+    }
     if (!args.has("quiet"))
         std::fprintf(stderr, "\n");
     nlohmann::ordered_json j;
@@ -517,11 +553,18 @@ int grpoCommand(const std::vector<std::string> &args)
 
 int grpoStepBench(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"config", "steps", "work", "precision"}, {"help"}});
+    const Args args(argv, {{"config", "steps", "work", "precision", "nproc"}, {"help"}});
     if (args.has("help")) {
         std::cout << kGrpoStepHelp;
         return kExitOk;
     }
+    const int nproc = nprocOption(args);
+    // A rank of a group (--nproc's children): rank 0 alone writes the store and prints.
+    std::unique_ptr<dist::ProcessGroup> group;
+    if (nproc == 1)
+        if (const std::optional<dist::Rendezvous> r = dist::rendezvousFromEnvironment(); r && r->worldSize > 1)
+            group = std::make_unique<dist::ProcessGroup>(*r);
+    const int rank = group ? group->rank() : 0;
     const int steps = static_cast<int>(args.number("steps", 5));
     if (steps < 1)
         throw UsageError{"--steps must be ≥ 1"};
@@ -556,37 +599,53 @@ int grpoStepBench(const std::vector<std::string> &argv)
         if (c.precision != "auto" && c.precision != "bf16" && c.precision != "fp32")
             throw UsageError{"--precision must be auto, bf16 or fp32"};
     }
+    if (nproc > 1) {
+        // The set-up above is made once, here; the ranks find it in the same folder.
+        std::vector<std::string> childArgs{"bench", "grpo-step", "--work", work.string()};
+        for (const std::string &a : withoutOptions(argv, {"--nproc", "--work"}))
+            childArgs.push_back(a);
+        const std::vector<std::string> rank0Args(childArgs.begin() + 2, childArgs.end());
+        return launchRanks(childArgs, nproc,
+                           [&] { return guarded("bench grpo-step", [&] { return grpoStepBench(rank0Args); }); });
+    }
     const model::PrecisionChoice precision = model::resolvePrecision(c.precision, c.device);
-    std::cerr << "precision " << precision.name() << ": " << precision.reason << std::endl;
+    if (rank == 0)
+        std::cerr << "precision " << precision.name() << ": " << precision.reason << std::endl;
     c.store = (work / "bench.sqlite").string();
     c.output = (work / "run").string();
     c.maxSteps = steps;
     c.evalEvery = 0;
     c.checkpointEvery = 0;
     c.resumeFrom.clear();
-    fs::remove(c.store);
+    if (rank == 0)
+        fs::remove(c.store);
     engine::EventSink sink;
     engine::JobControl control;
     train::GrpoRunResult result;
-    const engine::JobOutcome outcome = train::runGrpo(c, control, sink, &result);
+    const engine::JobOutcome outcome = group ? train::runGrpo(c, task::Catalog::builtin(), control, sink, *group, &result)
+                                             : train::runGrpo(c, control, sink, &result);
     if (outcome.status == engine::JobStatus::Failed)
         throw std::runtime_error(outcome.message);
+    if (rank != 0)
+        return kExitOk;
     const train::GrpoTimings &t = result.timings;
     const double n = std::max(1, t.steps);
-    const double total =
-        t.generate + t.reward + t.prm + t.logprobs + t.backward + t.optimizer + t.store + t.eval + t.checkpoint;
+    const double total = t.generate + t.reward + t.prm + t.logprobs + t.backward + t.optimizer + t.store + t.eval +
+                         t.checkpoint + t.communicate;
     nlohmann::ordered_json j;
     j["precision"] = precision.name();
     j["precision_reason"] = precision.reason;
+    j["processes"] = group ? group->worldSize() : 1;
     j["steps"] = t.steps;
     j["rows_per_step"] = c.groupSize * c.promptsPerStep;
     j["seconds_per_step"] = total / n;
+    j["wall_seconds_per_step"] = t.wall / n;
     nlohmann::ordered_json phases, shares;
     // "prm": the process reward model's forwards (dual-granularity advantages; 0 without "prm").
     const std::pair<const char *, double> parts[] = {{"generate", t.generate}, {"reward", t.reward},
                                                      {"prm", t.prm},           {"logprobs", t.logprobs},
                                                      {"backward", t.backward}, {"optimizer", t.optimizer},
-                                                     {"store", t.store}};
+                                                     {"store", t.store},       {"communicate", t.communicate}};
     for (const auto &[name, value] : parts) {
         phases[name] = value / n;
         shares[name] = total > 0 ? value / total : 0.0;

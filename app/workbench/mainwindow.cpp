@@ -452,6 +452,9 @@ void MainWindow::connectTraining()
     m_rolloutPoll->setInterval(1000);
     connect(m_rolloutPoll, &QTimer::timeout, m_rollouts, &RolloutBrowser::refresh);
     connect(m_rolloutPoll, &QTimer::timeout, m_judge, &JudgeDecisionView::refresh);
+    m_followPoll = new QTimer(this);
+    m_followPoll->setInterval(1000);
+    connect(m_followPoll, &QTimer::timeout, this, &MainWindow::followStoredRun);
 }
 
 void MainWindow::retranslate()

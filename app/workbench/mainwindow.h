@@ -64,6 +64,7 @@ public:
     rwb::widgets::CurvePanel *curves() const { return m_curves; }
     rwb::widgets::GroupAdvantageView *groups() const { return m_groups; }
     rwb::widgets::RolloutBrowser *rollouts() const { return m_rollouts; }
+    rwb::widgets::RunListModel *runList() const { return m_runList; }
     rwb::widgets::FailureExplorer *failures() const { return m_failures; }
     rwb::widgets::JudgeDecisionView *judge() const { return m_judge; }
     rwb::widgets::TokenView *tokens() const { return m_tokens; }
@@ -90,8 +91,12 @@ public:
 
     bool openWorkspace(const QString &dir, QString *error);
     bool createWorkspace(const QString &dir, QString *error);
-    // Shows a run of a store (the workspace's or any other) in every view.
+    // Shows a run of a store (the workspace's or any other) in every view. A run that
+    // another process is writing (`rwb grpo`, with --nproc or not, `rwb serve`) is
+    // followed: its new steps, rollouts and judge calls appear once a second until it ends.
     bool openRun(const QString &storePath, qint64 runId, QString *error);
+    // Whether the run shown is followed as another process writes it.
+    bool isFollowingStoredRun() const;
     // Starts a GRPO run; the views follow it. `error` names the file or field at fault.
     bool startTraining(const rwb::train::GrpoConfig &config, QString *error);
     // Reads a GRPO config file (as `rwb grpo --config` takes) and starts it.
@@ -196,6 +201,10 @@ private:
     QTableView *m_runTable = nullptr;
     QPlainTextEdit *m_log = nullptr;
     QTimer *m_rolloutPoll = nullptr;
+    // A run another process writes: polled once a second (followStoredRun).
+    QTimer *m_followPoll = nullptr;
+    qint64 m_followedStep = -1; // the last step the views have of it
+    void followStoredRun();
 
     QDockWidget *m_componentsDock = nullptr;
     QDockWidget *m_trainingDock = nullptr;

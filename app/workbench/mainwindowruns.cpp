@@ -244,7 +244,79 @@ bool MainWindow::openRun(const QString &storePath, qint64 runId, QString *error)
         }
     }
     statusBar()->showMessage(tr("Run %1 of %2").arg(runId).arg(QFileInfo(storePath).fileName()), 5000);
+    // A run still being written, not by this window's own training: followed.
+    m_followPoll->stop();
+    const bool ownLive = m_controller->isActive() && storePath == m_liveStorePath && runId == m_controller->runId();
+    if (!ownLive) {
+        try {
+            const rwb::store::RunStore store(storePath.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+            const rwb::store::RunInfo info = store.run(runId);
+            if (info.status == "running") {
+                m_followedStep = info.lastStep;
+                m_followPoll->start();
+                statusBar()->showMessage(tr("Following run %1 of %2 as another process writes it")
+                                             .arg(runId)
+                                             .arg(QFileInfo(storePath).fileName()),
+                                         5000);
+            }
+        } catch (const std::exception &e) {
+            appendLog(QString::fromUtf8(e.what()));
+        }
+    }
     return true;
+}
+
+bool MainWindow::isFollowingStoredRun() const
+{
+    return m_followPoll->isActive();
+}
+
+void MainWindow::followStoredRun()
+{
+    rwb::store::RunInfo info;
+    std::vector<rwb::store::MetricPoint> points;
+    try {
+        const rwb::store::RunStore store(m_storePath.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+        info = store.run(m_runId);
+        if (info.lastStep > m_followedStep)
+            points = store.metrics(m_runId, {}, m_followedStep);
+    } catch (const std::exception &e) {
+        // The writer may hold the file for a moment; a store that went away ends the follow.
+        if (!QFileInfo::exists(m_storePath)) {
+            m_followPoll->stop();
+            appendLog(QString::fromUtf8(e.what()));
+        }
+        return;
+    }
+    // Each new step as the curves and the group view take a live one.
+    for (size_t i = 0; i < points.size();) {
+        TrainingStep step;
+        step.runId = m_runId;
+        step.step = points[i].step;
+        for (; i < points.size() && points[i].step == step.step; ++i)
+            step.metrics.append({QString::fromStdString(points[i].name), points[i].value});
+        m_curves->appendStep(step);
+        m_groups->stepWritten(step.step);
+        m_followedStep = std::max(m_followedStep, step.step);
+    }
+    if (!points.empty() || info.status != "running") {
+        m_rollouts->refresh();
+        m_judge->refresh();
+        m_runList->refresh();
+    }
+    if (info.status != "running") {
+        m_followPoll->stop();
+        QString e;
+        if (!m_failures->openRun(m_storePath, m_runId, &e) && !e.isEmpty())
+            appendLog(e);
+        const QString what = info.status == "finished"  ? tr("finished")
+                             : info.status == "stopped" ? tr("stopped")
+                                                        : tr("failed");
+        appendLog(info.message.empty() ? tr("Run %1 (written by another process): %2").arg(m_runId).arg(what)
+                                       : tr("Run %1 (written by another process): %2: %3")
+                                             .arg(m_runId)
+                                             .arg(what, QString::fromStdString(info.message)));
+    }
 }
 
 qint64 MainWindow::selectedRunId() const
@@ -444,6 +516,7 @@ void MainWindow::onTrainingStarted(qint64 runId, qint64 totalSteps)
     QString error;
     if (!openRun(m_liveStorePath, runId, &error))
         appendLog(error);
+    m_followPoll->stop(); // this window's own run: its steps come from the controller
     m_stepProgress->setRange(0, static_cast<int>(std::max<qint64>(1, totalSteps)));
     m_stepProgress->setValue(0);
     m_stepProgress->show();

@@ -76,23 +76,27 @@ struct ProcessGroup::Impl {
     std::string where() const { return r.masterAddr + ":" + std::to_string(r.masterPort); }
 
     // Waits for a collective; a peer that stopped or hung becomes a DistError that says so.
-    void wait(const c10::intrusive_ptr<c10d::Work> &work, const char *what)
+    void wait(const c10::intrusive_ptr<c10d::Work> &work, const char *what,
+              std::chrono::milliseconds timeout = std::chrono::milliseconds(0))
     {
+        const std::chrono::milliseconds limit = timeout.count() > 0 ? timeout : r.timeout;
         try {
-            work->wait(r.timeout);
+            work->wait(limit);
         } catch (const std::exception &e) {
-            fail(what, e);
+            fail(what, e, limit);
         }
     }
 
-    [[noreturn]] void fail(const char *what, const std::exception &e)
+    [[noreturn]] void fail(const char *what, const std::exception &e,
+                           std::chrono::milliseconds timeout = std::chrono::milliseconds(0))
     {
+        const std::chrono::milliseconds limit = timeout.count() > 0 ? timeout : r.timeout;
         std::string message = e.what();
         if (const size_t nl = message.find('\n'); nl != std::string::npos)
             message.resize(nl); // c10's backtrace
         throw DistError("rank " + std::to_string(r.rank) + " of " + std::to_string(r.worldSize) + ": the " + what +
                         " failed: another process of the group stopped or cannot be reached, or took longer than " +
-                        seconds(r.timeout) + " (" + message + ")");
+                        seconds(limit) + " (" + message + ")");
     }
 };
 
@@ -265,6 +269,26 @@ std::vector<std::string> ProcessGroup::allGather(const std::string &bytes)
         out.emplace_back(static_cast<const char *>(outputs[0][static_cast<size_t>(k)].data_ptr()),
                          static_cast<size_t>(lengths[static_cast<size_t>(k)]));
     return out;
+}
+
+std::string ProcessGroup::broadcastBytes(const std::string &bytes, int root, std::chrono::milliseconds timeout)
+{
+    if (d->r.worldSize == 1)
+        return bytes;
+    c10d::BroadcastOptions o;
+    o.rootRank = root;
+    if (timeout.count() > 0)
+        o.timeout = timeout;
+    std::vector<at::Tensor> length{at::full({1}, d->r.rank == root ? static_cast<int64_t>(bytes.size()) : 0, at::kLong)};
+    d->wait(d->group->broadcast(length, o), "broadcast", timeout);
+    const int64_t n = length[0].item<int64_t>();
+    if (n == 0)
+        return {};
+    std::vector<at::Tensor> data{at::empty({n}, at::kByte)};
+    if (d->r.rank == root)
+        std::memcpy(data[0].data_ptr(), bytes.data(), static_cast<size_t>(n));
+    d->wait(d->group->broadcast(data, o), "broadcast", timeout);
+    return std::string(static_cast<const char *>(data[0].data_ptr()), static_cast<size_t>(n));
 }
 
 void ProcessGroup::barrier()

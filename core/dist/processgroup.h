@@ -65,6 +65,11 @@ public:
     void broadcast(const std::vector<at::Tensor> &tensors, int root = 0);
     // Every rank's bytes, indexed by rank (any lengths).
     std::vector<std::string> allGather(const std::string &bytes);
+    // `root`'s bytes on every rank (the others' argument is ignored). `timeout` (0: the
+    // group's) bounds the wait: a rank that waits for its root's slow work (an evaluation,
+    // a checkpoint) asks for longer; a peer that stopped is still seen at once.
+    std::string broadcastBytes(const std::string &bytes, int root = 0,
+                               std::chrono::milliseconds timeout = std::chrono::milliseconds(0));
     // Returns when every rank has called it.
     void barrier();
 

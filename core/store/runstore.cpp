@@ -745,15 +745,16 @@ RunInfo RunStore::run(int64_t runId) const
     return readRun(s);
 }
 
-std::vector<MetricPoint> RunStore::metrics(int64_t runId, const std::string &name) const
+std::vector<MetricPoint> RunStore::metrics(int64_t runId, const std::string &name, int64_t afterStep) const
 {
     Statement s(d->db,
-                name.empty() ? "SELECT step, name, value FROM metrics WHERE run_id = ? ORDER BY step, name"
-                             : "SELECT step, name, value FROM metrics WHERE run_id = ? AND name = ? ORDER BY step",
+                name.empty() ? "SELECT step, name, value FROM metrics WHERE run_id = ? AND step > ? ORDER BY step, name"
+                             : "SELECT step, name, value FROM metrics WHERE run_id = ? AND step > ? AND name = ? ORDER BY step",
                 d->path);
     s.bind(1, runId);
+    s.bind(2, afterStep);
     if (!name.empty())
-        s.bindText(2, name);
+        s.bindText(3, name);
     std::vector<MetricPoint> out;
     while (s.step())
         out.push_back({s.columnInt(0), s.columnText(1),

@@ -129,8 +129,9 @@ public:
     RunInfo run(int64_t runId) const;
     // The newest run of `kind` (the largest id), 0 when the store has none.
     int64_t lastRun(RunKind kind) const;
-    // Ordered by step, then name. `name` "" = every metric.
-    std::vector<MetricPoint> metrics(int64_t runId, const std::string &name = {}) const;
+    // Ordered by step, then name. `name` "" = every metric; steps after `afterStep` only
+    // (what a follower of a live run has not read yet).
+    std::vector<MetricPoint> metrics(int64_t runId, const std::string &name = {}, int64_t afterStep = -1) const;
     std::vector<std::string> metricNames(int64_t runId) const;
     std::vector<RewardConfigVersion> rewardConfigs(int64_t runId) const;
     std::vector<Checkpoint> checkpoints(int64_t runId) const;

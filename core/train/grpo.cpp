@@ -175,4 +175,11 @@ engine::JobOutcome runGrpo(const GrpoConfig &config, const task::Catalog &catalo
     return trainer.run(result);
 }
 
+engine::JobOutcome runGrpo(const GrpoConfig &config, const task::Catalog &catalog, engine::JobControl &control,
+                           engine::EventSink &sink, dist::ProcessGroup &group, GrpoRunResult *result)
+{
+    grpo::Trainer trainer(config, catalog, control, sink, &group);
+    return trainer.run(result);
+}
+
 } // namespace rwb::train

@@ -25,6 +25,10 @@ class EventSink;
 struct JobOutcome;
 } // namespace rwb::engine
 
+namespace rwb::dist {
+class ProcessGroup;
+}
+
 namespace rwb::train {
 
 struct GrpoConfig {
@@ -118,6 +122,10 @@ struct GrpoTimings {
     double eval = 0.0;
     double checkpoint = 0.0;
     double prm = 0.0;       // the PRM's forwards of the process rewards
+    // Data parallel: sharing samples and rows, summing gradients, and waiting for the
+    // slowest rank there (0 alone).
+    double communicate = 0.0;
+    double wall = 0.0;      // the steps' wall time (their step_time), all of the above and the rest
     int steps = 0;
 };
 
@@ -137,5 +145,12 @@ engine::JobOutcome runGrpo(const GrpoConfig &config, engine::JobControl &control
 // "task" names the task, whose dataset lines train_data and eval_data hold.
 engine::JobOutcome runGrpo(const GrpoConfig &config, const task::Catalog &catalog, engine::JobControl &control,
                            engine::EventSink &sink, GrpoRunResult *result = nullptr);
+// As one rank of a data-parallel group (docs/scale.md): every rank runs this with the same
+// config; each samples, scores and back-propagates its share of every step, the gradients
+// are summed over the group, and rank 0 alone writes the run store, the checkpoints and
+// the final model (the others' outcome has run id 0). Rank 0's `control` stops, pauses
+// and re-weighs the whole group.
+engine::JobOutcome runGrpo(const GrpoConfig &config, const task::Catalog &catalog, engine::JobControl &control,
+                           engine::EventSink &sink, dist::ProcessGroup &group, GrpoRunResult *result = nullptr);
 
 } // namespace rwb::train

@@ -26,7 +26,7 @@ size_t PromptOrder::at(uint64_t position)
     return m_order[position % m_n];
 }
 
-std::vector<Sample> Trainer::sampleGroups(int stepIndex, int round, const std::vector<size_t> &items)
+std::vector<Sample> Trainer::sampleGroups(int stepIndex, int round, const std::vector<size_t> &items, uint64_t firstRow)
 {
     std::vector<std::vector<int32_t>> prompts;
     std::vector<const task::Example *> examples;
@@ -36,6 +36,7 @@ std::vector<Sample> Trainer::sampleGroups(int stepIndex, int round, const std::v
     }
     RolloutOptions ro = rolloutOptions();
     ro.sampling.seed = streamSeed(c.seed, kSampling, static_cast<uint64_t>(stepIndex) * 64 + static_cast<uint64_t>(round));
+    ro.sampling.firstRow = firstRow;
     m_lm->internals().module->eval();
     std::vector<RolloutRow> rows = generateRollouts(*m_lm, *m_tok, examples, prompts, c.groupSize, ro);
     std::vector<Sample> out(rows.size());
@@ -49,7 +50,6 @@ std::vector<Sample> Trainer::sampleGroups(int stepIndex, int round, const std::v
         s.policyTokens = row.policyTokens;
         s.truncated = row.truncated;
         s.decoded = std::move(row.text);
-        m_tokensThisRun += static_cast<double>(m_train[s.item].promptIds.size() + s.tokens.size());
     }
     return out;
 }
@@ -72,13 +72,25 @@ SampledStep Trainer::sample(int stepIndex)
         std::vector<size_t> items;
         for (int b = 0; b < c.promptsPerStep; ++b)
             items.push_back(m_order->at(m_state.cursor++));
+        // This rank's share of the groups (all of them alone): its rows keep the numbers
+        // they have in the whole round, and so their sampling streams.
+        const auto [first, last] = groupShare(items.size());
+        const std::vector<size_t> mine(items.begin() + static_cast<long>(first), items.begin() + static_cast<long>(last));
+        std::vector<Sample> more;
         auto t = Clock::now();
-        std::vector<Sample> more = sampleGroups(stepIndex, out.rounds, items);
+        if (!mine.empty())
+            more = sampleGroups(stepIndex, out.rounds, mine, static_cast<uint64_t>(first) * static_cast<uint64_t>(G));
         m_timings.generate += secondsSince(t);
         t = Clock::now();
-        score(more);
+        if (!more.empty())
+            score(more);
         out.rewardSeconds += secondsSince(t);
         m_timings.reward += secondsSince(t);
+        t = Clock::now();
+        more = shareSamples(std::move(more));
+        m_timings.communicate += secondsSince(t);
+        for (const Sample &s : more)
+            m_tokensThisRun += static_cast<double>(m_train[s.item].promptIds.size() + s.tokens.size());
         const size_t firstGroup = out.samples.size() / static_cast<size_t>(G);
         out.samples.insert(out.samples.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
         ++out.rounds;

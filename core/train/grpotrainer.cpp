@@ -9,8 +9,12 @@
 #include "tokenizer/tokenizer.h"
 #include "util/rng.h"
 
+#include <csignal>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 namespace rwb::train::grpo {
 
@@ -50,9 +54,25 @@ uint64_t streamSeed(uint64_t seed, uint64_t stream, uint64_t index)
 }
 
 Trainer::Trainer(const GrpoConfig &c, const task::Catalog &catalog, engine::JobControl &control,
-                 engine::EventSink &sink)
-    : c(c), m_catalog(catalog), m_control(control), m_sink(sink)
+                 engine::EventSink &sink, dist::ProcessGroup *group)
+    : c(c), m_catalog(catalog), m_control(control), m_sink(sink), m_group(group)
 {
+    if (const char *kill = std::getenv("RWB_DEBUG_KILL_AT"); kill && group) {
+        // "RANK:STEP": that rank kills itself in the middle of that step (tst_grpodist).
+        int r = -1, s = -1;
+        if (std::sscanf(kill, "%d:%d", &r, &s) == 2 && r == rank())
+            m_killAtStep = s;
+    }
+}
+
+int Trainer::threads() const
+{
+    if (c.threads > 0 || worldSize() == 1)
+        return c.threads;
+    // Ranks on one machine share its cores (LOCAL_WORLD_SIZE, as torchrun and --nproc set it).
+    const char *local = std::getenv("LOCAL_WORLD_SIZE");
+    const int ranksHere = local ? std::max(1, std::atoi(local)) : 1;
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / ranksHere);
 }
 
 Trainer::~Trainer() = default;
@@ -100,7 +120,7 @@ void Trainer::setUp()
         m_stepEnd = *end;
         model::ModelOptions mo;
         mo.device = c.device;
-        mo.threads = c.threads;
+        mo.threads = threads();
         m_prm = ProcessRewardModel::load(c.processRewardModel, mo);
     }
     m_train = loadItems(*m_task, c.trainData, 0, *m_tok, m_format, m_thinking);
@@ -128,6 +148,9 @@ void Trainer::setUp()
     m_sampling.vocabLimit = m_tok->vocabSize();
 
     loadModel();
+    syncModel();
+    if (rank() != 0)
+        return; // rank 0 keeps the store and the output folder
 
     fs::create_directories(c.output);
     m_store = std::make_unique<store::RunStore>(c.store);
@@ -146,7 +169,7 @@ void Trainer::loadModel()
     model::ModelOptions mo;
     mo.dtype = c.dtype;
     mo.device = c.device;
-    mo.threads = c.threads;
+    mo.threads = threads();
     m_precision = model::resolvePrecision(c.precision, c.device);
     m_sink.log("precision " + m_precision.name() + ": " + m_precision.reason);
     const std::string weights = (!c.lora && !c.resumeFrom.empty()) ? c.resumeFrom : c.model;
@@ -208,21 +231,24 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
         m_sink.step(rep);
     };
     try {
-        if (c.evalEvery > 0 && !m_eval.empty() && m_state.step == 0) {
+        if (c.evalEvery > 0 && !m_eval.empty() && m_state.step == 0 && rank() == 0) {
             auto metrics = evaluate(0);
             m_store->writeStep(m_state.runId, 0, toStored(metrics), {});
             report(0, metrics, 0);
         }
         for (int s = m_state.step + 1; s <= c.maxSteps; ++s) {
-            if (!m_control.waitAtBoundary([&] { m_sink.paused(s - 1); })) {
+            StepCommand command = stepCommand(s); // rank 0's control decides for the group
+            if (!command.go) {
                 outcome.status = engine::JobStatus::Stopped;
                 outcome.message = "stopped by the user after step " + std::to_string(s - 1);
                 break;
             }
-            if (auto w = m_control.takeRewardWeights()) {
+            if (auto &w = command.weights) {
                 try {
                     m_reward->setWeights(*w);
-                    m_store->recordRewardConfig(m_state.runId, s, reward::toJson(reward::withAbsolutePaths(m_reward->config())));
+                    if (m_store)
+                        m_store->recordRewardConfig(m_state.runId, s,
+                                                    reward::toJson(reward::withAbsolutePaths(m_reward->config())));
                     m_sink.weightsChanged(s, *w);
                 } catch (const std::invalid_argument &e) {
                     m_sink.log(std::string("reward weights not changed: ") + e.what());
@@ -235,10 +261,13 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
             const double tokensBefore = m_tokensThisRun;
             try {
                 const SampledStep sampled = sample(s);
+                if (s == m_killAtStep)
+                    ::raise(SIGKILL);
                 UpdateResult updated = update(s, sampled);
                 const auto t = Clock::now();
                 metrics = stepMetrics(sampled, updated);
-                storeRows(sampled, updated, rollouts, prompts);
+                if (m_store)
+                    storeRows(sampled, updated, rollouts, prompts);
                 m_timings.store += secondsSince(t);
             } catch (const NonFiniteLoss &e) {
                 throw std::runtime_error("GRPO step " + std::to_string(s) + ": " + e.what() +
@@ -248,26 +277,28 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
             }
             m_state.numTokens += m_tokensThisRun - tokensBefore;
             metrics.emplace_back("num_tokens", m_state.numTokens);
-            if (c.evalEvery > 0 && !m_eval.empty() && (s % c.evalEvery == 0 || s == c.maxSteps)) {
+            if (c.evalEvery > 0 && !m_eval.empty() && (s % c.evalEvery == 0 || s == c.maxSteps) && rank() == 0) {
                 auto ev = evaluate(s);
                 metrics.insert(metrics.end(), ev.begin(), ev.end());
             }
             metrics.emplace_back("step_time", secondsSince(stepStart));
+            m_timings.wall += metrics.back().second;
             const auto t = Clock::now();
-            m_store->writeStep(m_state.runId, s, toStored(metrics), rollouts, prompts);
+            if (m_store)
+                m_store->writeStep(m_state.runId, s, toStored(metrics), rollouts, prompts);
             m_timings.store += secondsSince(t);
             m_state.step = s;
             ++stepsThisRun;
             ++m_timings.steps;
             outcome.lastStep = s;
-            if (c.checkpointEvery > 0 && (s % c.checkpointEvery == 0 || s == c.maxSteps))
+            if (c.checkpointEvery > 0 && (s % c.checkpointEvery == 0 || s == c.maxSteps) && m_store)
                 saveCheckpoint(s);
             report(s, metrics, static_cast<int>(rollouts.size()));
         }
         if (outcome.status == engine::JobStatus::Stopped && c.checkpointEvery > 0 && m_state.step > 0 &&
-            m_state.step % c.checkpointEvery != 0)
+            m_state.step % c.checkpointEvery != 0 && m_store)
             saveCheckpoint(m_state.step); // so that a stopped run can be resumed where it stopped
-        if (outcome.status == engine::JobStatus::Finished) {
+        if (outcome.status == engine::JobStatus::Finished && m_store) {
             const fs::path final = fs::path(c.output) / "final";
             fs::create_directories(final);
             if (c.lora) {
@@ -277,7 +308,8 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
                 tokenizer::copyTokenizerFiles(c.model, final.string());
             }
         }
-        m_store->finishRun(m_state.runId,
+        if (m_store)
+            m_store->finishRun(m_state.runId,
                            outcome.status == engine::JobStatus::Finished ? store::RunStatus::Finished
                                                                           : store::RunStatus::Stopped,
                            outcome.message);
@@ -286,7 +318,8 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
         outcome.message = e.what();
         m_sink.error(outcome.message);
         try {
-            m_store->finishRun(m_state.runId, store::RunStatus::Failed, outcome.message);
+            if (m_store)
+                m_store->finishRun(m_state.runId, store::RunStatus::Failed, outcome.message);
         } catch (const std::exception &) {
         }
     }

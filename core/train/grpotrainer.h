@@ -31,11 +31,15 @@
 #include <chrono>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+namespace rwb::dist {
+class ProcessGroup;
+}
 namespace rwb::store {
 class RunStore;
 }
@@ -137,17 +141,22 @@ TrainerState readState(const std::string &dir);
 
 class Trainer {
 public:
-    Trainer(const GrpoConfig &c, const task::Catalog &catalog, engine::JobControl &control, engine::EventSink &sink);
+    // `group`: this process is one rank of a data-parallel group (grpodist.cpp); null: alone.
+    Trainer(const GrpoConfig &c, const task::Catalog &catalog, engine::JobControl &control, engine::EventSink &sink,
+            dist::ProcessGroup *group = nullptr);
     ~Trainer();
     engine::JobOutcome run(GrpoRunResult *result);
 
 private:
     // grpotrainer.cpp
+    // CPU threads of this process: the config's, or the machine's shared by its ranks.
+    int threads() const;
     void setUp();
     void loadModel();
     // grposampling.cpp
     SampledStep sample(int stepIndex);
-    std::vector<Sample> sampleGroups(int stepIndex, int round, const std::vector<size_t> &items);
+    // Rows are numbered from `firstRow` in the round (their sampling streams).
+    std::vector<Sample> sampleGroups(int stepIndex, int round, const std::vector<size_t> &items, uint64_t firstRow = 0);
     // The run's sampling with its task's environment (train/environmentrollout.h).
     RolloutOptions rolloutOptions(bool evaluation = false) const;
     // grposcoring.cpp
@@ -161,6 +170,29 @@ private:
     PolicyStepOptions policyOptions() const;
     // Rows per forward / backward: micro_batch rounded down to whole groups (at least one).
     int microRows() const { return std::max(1, c.microBatch / c.groupSize) * c.groupSize; }
+    // grpodist.cpp: the ranks of a data-parallel group (docs/scale.md); alone, rank 0 of 1.
+    int rank() const;
+    int worldSize() const;
+    // This rank's contiguous share of a round's groups, and of the update's rows (whole
+    // micro-batches), as [first, last).
+    std::pair<size_t, size_t> groupShare(size_t groups) const;
+    std::pair<size_t, size_t> rowShare(size_t rows) const;
+    // The same model on every rank (checked), starting from rank 0's trainable weights.
+    void syncModel();
+    // Every rank's scored samples, in rank order (each rank passes its share).
+    std::vector<Sample> shareSamples(std::vector<Sample> mine);
+    // Sums the trainable parameters' gradients over the ranks.
+    void allReduceGradients();
+    // The update's sums over the ranks; rank 0 also gets the other ranks' rows (log-probs,
+    // entropies) for the store. [from, to): this rank's rows.
+    void gatherUpdate(UpdateResult &u, size_t from, size_t to);
+    // Whether to go on to step `stepIndex`, and new reward weights: rank 0's JobControl
+    // decides for every rank.
+    struct StepCommand {
+        bool go = true;
+        std::optional<std::vector<double>> weights;
+    };
+    StepCommand stepCommand(int stepIndex);
     // grpobookkeeping.cpp
     Metrics stepMetrics(const SampledStep &step, const UpdateResult &update) const;
     void storeRows(const SampledStep &step, UpdateResult &update, std::vector<store::Rollout> &rollouts,
@@ -172,6 +204,7 @@ private:
     const task::Catalog &m_catalog;
     engine::JobControl &m_control;
     engine::EventSink &m_sink;
+    dist::ProcessGroup *m_group = nullptr;
 
     const task::Task *m_task = nullptr;
     std::unique_ptr<task::Environment> m_env;     // a multi-step task's; null for others
@@ -200,6 +233,7 @@ private:
     model::PrecisionChoice m_precision;
     GrpoTimings m_timings;
     double m_tokensThisRun = 0.0;
+    int m_killAtStep = -1; // RWB_DEBUG_KILL_AT: the step this rank dies in (tests)
 };
 
 } // namespace rwb::train::grpo

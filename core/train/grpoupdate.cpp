@@ -4,6 +4,7 @@
 
 #include "train/grpotrainer.h"
 
+#include "dist/processgroup.h"
 #include "train/trainingcommon.h"
 #include "task/multihoptask.h"
 #include "tokenizer/tokenizer.h"
@@ -147,6 +148,10 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
         batch.tokenAdvantages = u.tokenAdvantages;
     }
     PolicyStepOptions po = policyOptions();
+    // This rank's rows (every row alone): whole micro-batches, with the batch's normalizers.
+    const auto [from, to] = rowShare(R);
+    po.rowsFrom = from;
+    po.rowsTo = to;
     model::CausalLmInternals &d = m_lm->internals();
 
     // ---- old (μ > 1) and reference (β > 0) log-probs, without gradients
@@ -170,13 +175,19 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
 
     // ---- μ updates
     for (int it = 0; it < c.iterations; ++it) {
-        torch::manual_seed(static_cast<int64_t>(streamSeed(c.seed, kDropout, static_cast<uint64_t>(stepIndex) * 64 + it) >> 1));
+        // Each micro-batch's dropout from (seed, step, iteration, micro-batch): the same
+        // masks whichever rank computes it.
+        po.dropoutSeed = streamSeed(c.seed, kDropout, static_cast<uint64_t>(stepIndex) * 64 + it);
         d.module->train();
         m_optimizer->zero_grad();
         t = Clock::now();
         po.withEntropy = it == 0; // the first update's forward pass gives the entropies
         po.poisonLoss = c.debugNanStep == stepIndex;
-        const double iterationLoss = policyLossBackward(d, batch, po, [&](const MicroBatch &mb) {
+        double iterationLoss = 0.0;
+        std::string failure; // a loss that is not finite, here or on another rank
+        try {
+            if (from < to)
+                iterationLoss = policyLossBackward(d, batch, po, [&](const MicroBatch &mb) {
             if (it != 0)
                 return;
             const GrpoLossResult &res = mb.loss;
@@ -199,7 +210,27 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
                     u.refLogProbs[r] = rowValues(refCpu, static_cast<int64_t>(r), len);
             }
         });
+        } catch (const NonFiniteLoss &e) {
+            failure = e.what();
+        }
         m_timings.backward += secondsSince(t);
+        t = Clock::now();
+        if (worldSize() > 1) {
+            // Every rank learns that one failed, and which, rather than waiting for it.
+            std::vector<double> failed(static_cast<size_t>(worldSize()), 0.0);
+            failed[static_cast<size_t>(rank())] = failure.empty() ? 0.0 : 1.0;
+            failed = m_group->sumValues(failed);
+            const std::string ofN = " of " + std::to_string(worldSize()) + ": ";
+            if (!failure.empty())
+                failure = "rank " + std::to_string(rank()) + ofN + failure;
+            for (size_t k = 0; k < failed.size() && failure.empty(); ++k)
+                if (failed[k] > 0.0)
+                    failure = "rank " + std::to_string(k) + ofN + "the policy loss is not finite";
+        }
+        if (!failure.empty())
+            throw NonFiniteLoss(failure);
+        allReduceGradients();
+        m_timings.communicate += secondsSince(t);
         t = Clock::now();
         u.gradNorm = torch::nn::utils::clip_grad_norm_(m_params, c.maxGradNorm > 0.0 ? c.maxGradNorm : 1e30);
         if (!std::isfinite(u.gradNorm))
@@ -213,9 +244,12 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
     }
     if (batch.oldLogProbs.defined()) {
         const torch::Tensor oldCpu = batch.oldLogProbs.to(torch::kCPU);
-        for (size_t r = 0; r < R; ++r)
+        for (size_t r = from; r < to; ++r)
             u.oldLogProbs[r] = rowValues(oldCpu, static_cast<int64_t>(r), static_cast<int64_t>(u.rows[r]->tokens.size()));
     }
+    t = Clock::now();
+    gatherUpdate(u, from, to);
+    m_timings.communicate += secondsSince(t);
     return u;
 }
 

@@ -1,6 +1,7 @@
 #include "train/policygradient.h"
 
 #include "train/trainingcommon.h"
+#include "util/rng.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,14 +35,23 @@ torch::Tensor noGradLogProbs(model::CausalLmInternals &d, const PolicyBatch &bat
                              int64_t width)
 {
     torch::NoGradGuard noGrad;
-    std::vector<torch::Tensor> parts;
     const size_t rows = batch.completions.size();
-    for (size_t from = 0; from < rows; from += static_cast<size_t>(o.microRows)) {
-        const size_t to = std::min(rows, from + static_cast<size_t>(o.microRows));
+    const size_t first = std::min(rows, o.rowsFrom), last = std::min(rows, o.rowsTo);
+    std::vector<torch::Tensor> parts;
+    for (size_t from = first; from < last; from += static_cast<size_t>(o.microRows)) {
+        const size_t to = std::min(last, from + static_cast<size_t>(o.microRows));
         const torch::Tensor lp = groupLogProbs(d, batch, from, to, o, false).logProbs;
         parts.push_back(torch::nn::functional::pad(lp, torch::nn::functional::PadFuncOptions({0, width - lp.size(1)})));
     }
-    return torch::cat(parts, 0);
+    if (first == 0 && last == rows && !parts.empty())
+        return torch::cat(parts, 0);
+    // A share of the rows: the others stay 0 (another process computes them).
+    const torch::TensorOptions options = parts.empty() ? torch::TensorOptions().dtype(torch::kFloat32).device(d.device)
+                                                       : parts[0].options();
+    torch::Tensor out = torch::zeros({static_cast<int64_t>(rows), width}, options);
+    if (!parts.empty())
+        out.slice(0, static_cast<int64_t>(first), static_cast<int64_t>(last)).copy_(torch::cat(parts, 0));
+    return out;
 }
 
 double policyLossBackward(model::CausalLmInternals &d, const PolicyBatch &batch, const PolicyStepOptions &o,
@@ -75,13 +85,20 @@ double policyLossBackward(model::CausalLmInternals &d, const PolicyBatch &batch,
     GrpoLossOptions lo = o.loss;
     lo.dapoGlobalTokens = std::max(1.0, activeTokens);
     const int64_t micro = (R + o.microRows - 1) / o.microRows;
+    const int64_t first = std::min<int64_t>(R, static_cast<int64_t>(std::min<size_t>(o.rowsFrom, R)));
+    const int64_t last = std::min<int64_t>(R, static_cast<int64_t>(std::min<size_t>(o.rowsTo, R)));
+    TORCH_CHECK(first % o.microRows == 0 && (last % o.microRows == 0 || last == R),
+                "policyLossBackward: rows [", first, ", ", last, ") are not whole micro-batches of ", o.microRows);
 
     double total = 0.0;
-    for (int64_t from = 0; from < R; from += o.microRows) {
-        const int64_t to = std::min(R, from + static_cast<int64_t>(o.microRows));
+    for (int64_t from = first; from < last; from += o.microRows) {
+        const int64_t to = std::min(last, from + static_cast<int64_t>(o.microRows));
         MicroBatch mb;
         mb.from = static_cast<size_t>(from);
         mb.to = static_cast<size_t>(to);
+        if (o.dropoutSeed)
+            torch::manual_seed(static_cast<int64_t>(
+                util::Rng::forStream(*o.dropoutSeed, static_cast<uint64_t>(from / o.microRows), 0).next() >> 1));
         mb.rows = groupLogProbs(d, batch, mb.from, mb.to, o, o.withEntropy);
         const torch::Tensor &lp = mb.rows.logProbs;
         const int64_t w = lp.size(1);

@@ -10,7 +10,9 @@
 #include "model/causallminternals.h"
 #include "train/grpoloss.h"
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -48,6 +50,16 @@ struct PolicyStepOptions {
     bool bf16 = false;     // autocast the forward to bf16
     bool withEntropy = false;
     bool poisonLoss = false; // tests of the NaN stop: the loss is made NaN
+    // The rows this process computes, [rowsFrom, rowsTo): whole micro-batches of the
+    // batch (a data-parallel rank's share). Every normalizer (rows, micro-batches, DAPO's
+    // tokens) is still the whole batch's, so that the ranks' gradients sum to the one
+    // process's. Default: every row.
+    size_t rowsFrom = 0;
+    size_t rowsTo = static_cast<size_t>(-1);
+    // Set: micro-batch k of the batch (counted from row 0) draws its dropout from torch's
+    // generator seeded by (dropoutSeed, k), so that its masks do not depend on which
+    // process computes it nor on the micro-batches before it.
+    std::optional<uint64_t> dropoutSeed;
 };
 
 // The completions' log-probs [rows, T] (compute dtype), their mask, and entropies when asked.
@@ -62,7 +74,8 @@ RowTensors groupLogProbs(model::CausalLmInternals &d, const PolicyBatch &batch, 
                          const PolicyStepOptions &o, bool withEntropy);
 
 // Every row's log-probs without gradients, padded to `width` columns (the old or the
-// reference policy: whatever the module computes now).
+// reference policy: whatever the module computes now); rows outside [o.rowsFrom,
+// o.rowsTo) are not computed and left 0.
 torch::Tensor noGradLogProbs(model::CausalLmInternals &d, const PolicyBatch &batch, const PolicyStepOptions &o,
                              int64_t width);
 
@@ -73,8 +86,9 @@ struct MicroBatch {
     double weightedLoss = 0.0; // its share of the batch's loss
 };
 
-// Forward + backward of the batch's loss; the parameters' gradients accumulate (zero them
-// before). Returns the batch's loss. `each` sees every micro-batch. Throws NonFiniteLoss.
+// Forward + backward of the batch's loss over rows [o.rowsFrom, o.rowsTo); the
+// parameters' gradients accumulate (zero them before). Returns those rows' share of the
+// batch's loss. `each` sees every micro-batch computed. Throws NonFiniteLoss.
 double policyLossBackward(model::CausalLmInternals &d, const PolicyBatch &batch, const PolicyStepOptions &o,
                           const std::function<void(const MicroBatch &)> &each = {});
 
