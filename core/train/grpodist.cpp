@@ -256,9 +256,9 @@ void Trainer::gatherUpdate(UpdateResult &u, size_t from, size_t to)
     u.kl = sums[4];
     u.entropy = sums[5];
     u.tokens = sums[6];
-    // Every rank's rows, for rank 0's store (the others have nothing to write).
+    // The other ranks' rows, for rank 0's store (rank 0 has its own; nobody else writes).
     Json rows = Json::array();
-    for (size_t r = from; r < to; ++r)
+    for (size_t r = from; r < to && rank() != 0; ++r)
         rows.push_back(Json{{"old", u.oldLogProbs[r]},
                             {"new", u.newLogProbs[r]},
                             {"ref", u.refLogProbs[r]},
