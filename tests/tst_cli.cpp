@@ -121,6 +121,7 @@ private Q_SLOTS:
     void rewardCompare();
 
     void dataSynth();
+    void modelCheck();
     void dataSynthToStdout();
     void dataStats();
 };
@@ -437,6 +438,10 @@ void TestCli::usageErrors_data()
     QTest::newRow("synth: --people with legal_qa")
         << QStringList{"data", "synth", "--task", "legal_qa", "--n", "3", "--seed", "1", "--split", "train",
                        "--people", "20"};
+    QTest::newRow("model check: float16") << QStringList{"model", "check", "--dtype", "float16"};
+    QTest::newRow("model check: unknown device") << QStringList{"model", "check", "--device", "tpu"};
+    QTest::newRow("model check: missing model folder")
+        << QStringList{"model", "check", "--device", "cpu", "--model", dataPath("no_such_model")};
     QTest::newRow("stats: missing input file") << QStringList{"data", "stats", "--input", dataPath("no_such_file.jsonl")};
 }
 
@@ -823,3 +828,19 @@ void TestCli::dataStats()
 
 QTEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"
+
+// rwb model check on the CPU: one JSON line per check, all passed, exit 0, and a summary
+// on stderr. (The figures themselves are tst_gradcheck's.)
+void TestCli::modelCheck()
+{
+    const Result r = runRwb({"model", "check", "--device", "cpu", "--threads", "1"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const QStringList lines = linesOf(r.out);
+    QCOMPARE(lines.size(), 17);
+    for (const QString &line : lines) {
+        const QJsonObject j = parseObject(line);
+        QVERIFY2(j.value("passed").toBool(), qPrintable(line));
+        QVERIFY2(j.value("value").toDouble() <= j.value("tolerance").toDouble(), qPrintable(line));
+    }
+    QVERIFY2(r.err.contains("17 of 17 checks passed on cpu in float32"), qPrintable(r.err));
+}

@@ -14,6 +14,8 @@
 #include "model/causallm.h"
 #include "model/causallminternals.h"
 #include "model/transformer.h"
+#include "train/devicecheck.h"
+#include "train/gradientcheck.h"
 #include "train/policygradient.h"
 #include "train/sftloss.h"
 
@@ -140,40 +142,6 @@ std::vector<torch::Tensor> gradients(CausalLM &lm, const PolicyBatch &b, const P
     return g;
 }
 
-// Central differences of `f` at a handful of elements of every tensor of `params`, against
-// the analytic gradients `g`; returns the worst relative error over the tensors.
-double worstRelativeError(std::vector<torch::Tensor> params, const std::vector<torch::Tensor> &g,
-                          const std::function<double()> &f, int perTensor, QString *where)
-{
-    std::mt19937 rng(5);
-    double worst = 0.0;
-    for (size_t k = 0; k < params.size(); ++k) {
-        torch::Tensor flat = params[k].detach().view({-1});
-        std::uniform_int_distribution<int64_t> pick(0, flat.numel() - 1);
-        double diff2 = 0.0, norm2 = 0.0;
-        for (int s = 0; s < perTensor; ++s) {
-            const int64_t i = pick(rng);
-            const double x = flat[i].item<double>();
-            auto at = [&](double dx) {
-                flat[i].fill_(x + dx);
-                return f();
-            };
-            // The five-point stencil: truncation error O(h⁴), rounding about ε·|f| / h.
-            const double fd = (8.0 * (at(kStep) - at(-kStep)) - (at(2.0 * kStep) - at(-2.0 * kStep))) / (12.0 * kStep);
-            flat[i].fill_(x);
-            const double an = g[k][i].item<double>();
-            diff2 += (an - fd) * (an - fd);
-            norm2 += fd * fd;
-        }
-        const double rel = std::sqrt(diff2) / std::max(std::sqrt(norm2), 1e-300);
-        if (norm2 > 0.0 && rel > worst) {
-            worst = rel;
-            *where = QString("tensor %1 (‖g_fd‖ = %2)").arg(k).arg(std::sqrt(norm2), 0, 'g', 3);
-        }
-    }
-    return worst;
-}
-
 // The batch's rows run one by one as whole sequences (prompt + completion, no KV sharing),
 // their completion log-probs [R, T] taken from sequenceLogProbs.
 torch::Tensor rowByRowLogProbs(CausalLmInternals &d, const PolicyBatch &b, int groupSize, torch::Tensor *mask)
@@ -208,6 +176,9 @@ private Q_SLOTS:
     void sharedPromptEqualsRowByRow();
     void sftLossGradient_data();
     void sftLossGradient();
+    void finiteDifferencesSeeAWrongGradient();
+    void deviceCheckPassesOnTheCpu_data();
+    void deviceCheckPassesOnTheCpu();
 };
 
 namespace {
@@ -313,10 +284,10 @@ void TestGradCheck::grpoLossGradient()
         return l;
     };
     QVERIFY(std::abs(f() - loss) < 1e-12); // the same value at the base point
-    QString where;
-    const double err = worstRelativeError(lm->internals().trainableParameters(), g, f, 4, &where);
-    qInfo("worst relative error %.3g at %s", err, qPrintable(where));
-    QVERIFY2(err <= kRelTol, qPrintable(QString("relative error %1 at %2").arg(err).arg(where)));
+    std::string where;
+    const double err = worstRelativeError(lm->internals().trainableParameters(), g, f, 4, kStep, 5, &where);
+    qInfo("worst relative error %.3g at %s", err, where.c_str());
+    QVERIFY2(err <= kRelTol, qPrintable(QString("relative error %1 at %2").arg(err).arg(QString::fromStdString(where))));
 }
 
 void TestGradCheck::sharedPromptEqualsRowByRow_data()
@@ -466,11 +437,77 @@ void TestGradCheck::sftLossGradient()
     std::vector<torch::Tensor> g;
     for (auto &p : params)
         g.push_back(p.grad().detach().clone().flatten());
-    QString where;
-    const double err = worstRelativeError(params, g, [&] { return step(false); }, 3, &where);
-    qInfo("worst relative error %.3g at %s", err, qPrintable(where));
-    QVERIFY2(err <= kRelTol, qPrintable(QString("relative error %1 at %2").arg(err).arg(where)));
+    std::string where;
+    const double err = worstRelativeError(params, g, [&] { return step(false); }, 3, kStep, 5, &where);
+    qInfo("worst relative error %.3g at %s", err, where.c_str());
+    QVERIFY2(err <= kRelTol, qPrintable(QString("relative error %1 at %2").arg(err).arg(QString::fromStdString(where))));
 }
 
 QTEST_APPLESS_MAIN(TestGradCheck)
 #include "tst_gradcheck.moc"
+
+// The stencil against a function whose gradient is known by hand: f(x, y) = Σ sin(xᵢ)·yᵢ²,
+// ∂f/∂xᵢ = cos(xᵢ)·yᵢ², ∂f/∂yᵢ = 2·sin(xᵢ)·yᵢ. The right gradient passes at 1e-9; one 1 %
+// too large errs by 1e-2 (the error is relative, so a uniform scale shows as itself); one
+// with a single element's sign flipped errs by far more than the tolerance.
+void TestGradCheck::finiteDifferencesSeeAWrongGradient()
+{
+    torch::manual_seed(3);
+    const torch::Tensor x = torch::randn({5}, torch::kFloat64);
+    const torch::Tensor y = torch::randn({5}, torch::kFloat64);
+    auto f = [&] { return (torch::sin(x) * y * y).sum().item<double>(); };
+    const std::vector<torch::Tensor> right{torch::cos(x) * y * y, 2.0 * torch::sin(x) * y};
+    QVERIFY(worstRelativeError({x, y}, right, f, 5, kStep, 1) < 1e-9);
+    const std::vector<torch::Tensor> scaled{right[0] * 1.01, right[1]};
+    std::string where;
+    QVERIFY(std::abs(worstRelativeError({x, y}, scaled, f, 5, kStep, 1, &where) - 1e-2) < 1e-8);
+    QVERIFY2(where.rfind("tensor 0 ", 0) == 0, where.c_str());
+    torch::Tensor flipped = right[1].clone();
+    flipped[2] = -flipped[2];
+    // Every element is probed with 40 draws of 5, so the flipped one is among them.
+    QVERIFY(worstRelativeError({x, y}, {right[0], flipped}, f, 40, kStep, 1, &where) > 1e-2);
+    QVERIFY2(where.rfind("tensor 1 ", 0) == 0, where.c_str());
+}
+
+void TestGradCheck::deviceCheckPassesOnTheCpu_data()
+{
+    QTest::addColumn<QString>("dtype");
+    QTest::newRow("float32") << "float32";
+    QTest::newRow("bfloat16") << "bfloat16";
+}
+
+// rwb model check on the CPU: every check runs and passes, and each figure is near what a
+// correct decoder gives in that dtype (measured: float32 ≤ 5e-7 forward and gradient,
+// bf16 ≤ 0.011 forward and 0.023 gradient; f64 finite differences 6e-9).
+void TestGradCheck::deviceCheckPassesOnTheCpu()
+{
+    QFETCH(QString, dtype);
+    train::DeviceCheckOptions o;
+    o.device = "cpu";
+    o.dtype = dtype.toStdString();
+    o.threads = 1;
+    int seen = 0;
+    const train::DeviceCheckReport report = train::checkDevice(o, [&](const train::DeviceCheckResult &) { ++seen; });
+    QCOMPARE(report.device, std::string("cpu"));
+    QCOMPARE(seen, 17);
+    QCOMPARE(report.results.size(), size_t(17));
+    QStringList checks;
+    for (const train::DeviceCheckResult &r : report.results) {
+        checks << QString::fromStdString(r.check + " " + r.model);
+        QVERIFY2(r.passed && r.value <= r.tolerance,
+                 qPrintable(QString("%1 on %2: %3 > %4").arg(r.check.c_str(), r.model.c_str()).arg(r.value).arg(r.tolerance)));
+        QVERIFY(!r.measure.empty());
+    }
+    for (const char *family : {"qwen3", "qwen2", "llama"})
+        for (const char *check : {"logits", "kv_cache", "left_padding", "greedy", "seeded_sampling"})
+            QVERIFY2(checks.contains(QString("%1 %2 (random)").arg(check, family)), qPrintable(checks.join(", ")));
+    QVERIFY(checks.contains("gradient qwen3 + LoRA (random)"));
+    QVERIFY(checks.contains("gradient_vs_cpu qwen3 + LoRA (random)"));
+    QVERIFY(report.passed());
+    // The tolerances are the dtype's, and the figures are not suspiciously exact where the
+    // dtype rounds (a check that compared a tensor with itself would give 0).
+    QCOMPARE(report.results[0].tolerance, dtype == "float32" ? 1e-4 : 5e-2);
+    QVERIFY(report.results[0].value > (dtype == "float32" ? 1e-8 : 1e-4));
+    QVERIFY(report.results.back().value > (dtype == "float32" ? 1e-8 : 1e-3));
+    QVERIFY_EXCEPTION_THROWN(train::forwardTolerance("float16"), std::runtime_error);
+}

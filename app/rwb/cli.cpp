@@ -124,7 +124,12 @@ int guarded(const std::string &command, const std::function<int()> &body)
         std::cerr << e.what() << std::endl;
         return kExitBadInput;
     } catch (const std::exception &e) {
-        printError(command + ": " + e.what());
+        // libtorch's errors carry a C++ backtrace after their message: the message is
+        // what a user can act on.
+        std::string message = e.what();
+        if (const size_t trace = message.find("\nException raised from "); trace != std::string::npos)
+            message.resize(trace);
+        printError(command + ": " + message);
         return kExitFailure;
     }
 }

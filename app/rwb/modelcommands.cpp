@@ -8,6 +8,7 @@
 #include "model/modelconfig.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
+#include "train/devicecheck.h"
 
 #include <filesystem>
 #include <iostream>
@@ -49,7 +50,36 @@ const char *const kModelHelp = R"(rwb model — model folders
 Subcommands:
   init   write a new model with random weights (the tiny default or Qwen3-0.6B's shape)
   info   what a model folder holds: family, shape, parameters, tokenizer, prompt format
+  check  whether this build computes the decoder and its gradients right on a device
 Run "rwb model <subcommand> --help" for its options.
+)";
+
+const char *const kCheckHelp = R"(rwb model check — does this build compute right on this device?
+
+Usage: rwb model check [--device D] [--dtype D] [--model DIR] [--threads N] [--seed S]
+
+Runs the decoder on the device and compares it with references worked out another way:
+  logits           the device's logits against float64 on the CPU, same weights
+  kv_cache         decoding one token at a time through the KV cache against the whole sequence
+  left_padding     a left-padded row of a batch against the row alone
+  greedy           greedy decoding picks the largest logit at every step
+  seeded_sampling  one seed samples the same tokens twice
+  gradient         GRPO's loss gradient (LoRA, β > 0, clipped ratios) in float64 on the
+                   device against five-point finite differences
+  gradient_vs_cpu  that gradient as training takes it in --dtype against float64 on the CPU
+Run it once on a new machine or after building against another libtorch (docs/gpu.md).
+
+  --device   auto (CUDA when there is a GPU), cpu or cuda
+  --dtype    float32 (default), bfloat16 (forward: bf16 weights; gradient: float32 weights
+             with bf16 products, as training runs) or float64
+  --model    check the forward checks on this model folder instead of tiny random Qwen3,
+             Qwen2 and Llama decoders (it is also loaded in float64 on the CPU: 8 bytes a
+             parameter); the gradient checks always use a tiny random model
+  --threads  CPU threads (default: every core)
+  --seed     default 1
+
+Prints one JSON line per check: {"check", "model", "value", "tolerance", "passed",
+"seconds", "measure"}; exits 1 when any check fails.
 )";
 
 const char *const kInitHelp = R"(rwb model init — a new model folder with random weights
@@ -193,6 +223,46 @@ int init(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
+int check(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"device", "dtype", "model", "threads", "seed"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kCheckHelp;
+        return kExitOk;
+    }
+    train::DeviceCheckOptions o;
+    o.device = args.value("device", "auto");
+    o.dtype = args.value("dtype", "float32");
+    o.modelDir = args.value("model", "");
+    o.threads = static_cast<int>(args.number("threads", 0));
+    o.seed = static_cast<uint64_t>(args.number("seed", 1));
+    if (o.device != "auto" && o.device != "cpu" && o.device != "cuda")
+        throw UsageError{"--device must be auto, cpu or cuda"};
+    if (o.dtype != "float32" && o.dtype != "bfloat16" && o.dtype != "float64")
+        throw UsageError{"--dtype must be float32, bfloat16 or float64"};
+    const train::DeviceCheckReport report = train::checkDevice(o, [](const train::DeviceCheckResult &r) {
+        nlohmann::ordered_json j;
+        j["check"] = r.check;
+        j["model"] = r.model;
+        j["value"] = r.value;
+        j["tolerance"] = r.tolerance;
+        j["passed"] = r.passed;
+        j["seconds"] = r.seconds;
+        j["measure"] = r.measure;
+        std::cout << j.dump() << std::endl;
+    });
+    size_t passed = 0;
+    for (const train::DeviceCheckResult &r : report.results)
+        passed += r.passed ? 1 : 0;
+    std::cerr << "rwb model check: " << passed << " of " << report.results.size() << " checks passed on "
+              << report.device << " in " << report.dtype << std::endl;
+    for (const train::DeviceCheckResult &r : report.results)
+        if (!r.passed)
+            std::cerr << "  failed: " << r.check << " on " << r.model << ": " << r.value << " > " << r.tolerance
+                      << " (" << r.measure << ")" << std::endl;
+    return report.passed() ? kExitOk : kExitFailure;
+}
+
 int info(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"model"}, {"help"}});
@@ -238,7 +308,7 @@ int generateCommand(const std::vector<std::string> &args)
 
 int modelCommand(const std::vector<std::string> &args)
 {
-    return dispatch("model", kModelHelp, args, {{"init", init}, {"info", info}});
+    return dispatch("model", kModelHelp, args, {{"init", init}, {"info", info}, {"check", check}});
 }
 
 } // namespace rwb::cli
