@@ -390,6 +390,12 @@ void TestTransformer::configParsing()
     QCOMPARE(l.headDim, int64_t(16));
     QVERIFY(!l.tieWordEmbeddings);
     QVERIFY(l.ropeScaling.type == RopeScaling::Type::Llama3);
+    QCOMPARE(l.torchDtype, std::string("float32")); // neither key: float32
+    // transformers 4.56 and later write "dtype" where earlier versions wrote "torch_dtype".
+    const ModelConfig n = parseModelConfig(R"({"model_type": "qwen2", "vocab_size": 100, "hidden_size": 64,
+        "intermediate_size": 128, "num_hidden_layers": 1, "num_attention_heads": 4, "dtype": "bfloat16"})", "n.json");
+    QCOMPARE(n.torchDtype, std::string("bfloat16"));
+    QCOMPARE(c.torchDtype, std::string("bfloat16"));
 }
 
 void TestTransformer::configErrors_data()

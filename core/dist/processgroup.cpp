@@ -110,7 +110,6 @@ ProcessGroup::ProcessGroup(const Rendezvous &rendezvous)
     c10d::TCPStoreOptions so;
     so.port = static_cast<std::uint16_t>(r.masterPort);
     so.isServer = r.rank == 0;
-    so.numWorkers = c10::nullopt;
     so.waitWorkers = false; // the joining is checked below, naming who is missing
     so.timeout = r.timeout;
     try {

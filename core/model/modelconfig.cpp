@@ -130,8 +130,10 @@ ModelConfig parseModelConfig(std::string_view text, const std::string &source)
     c.rmsNormEps = numField(j, "rms_norm_eps", source, 1e-6);
     c.maxPositions = intField(j, "max_position_embeddings", source, 32768, false);
     c.tieWordEmbeddings = j.value("tie_word_embeddings", c.family != Family::Llama);
-    if (auto it = j.find("torch_dtype"); it != j.end() && it->is_string())
-        c.torchDtype = it->get<std::string>();
+    // transformers ≥ 4.56 writes "dtype"; earlier versions "torch_dtype".
+    for (const char *key : {"torch_dtype", "dtype"})
+        if (auto it = j.find(key); it != j.end() && it->is_string())
+            c.torchDtype = it->get<std::string>();
     c.bosTokenId = tokenId(j, "bos_token_id");
     c.eosTokenId = tokenId(j, "eos_token_id");
 
