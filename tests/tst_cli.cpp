@@ -122,6 +122,7 @@ private Q_SLOTS:
 
     void dataSynth();
     void modelCheck();
+    void benchGrpoStepPrintsOneObject();
     void dataSynthToStdout();
     void dataStats();
 };
@@ -843,4 +844,20 @@ void TestCli::modelCheck()
         QVERIFY2(j.value("value").toDouble() <= j.value("tolerance").toDouble(), qPrintable(line));
     }
     QVERIFY2(r.err.contains("17 of 17 checks passed on cpu in float32"), qPrintable(r.err));
+}
+
+// rwb bench grpo-step makes its own set-up (data, tokenizer, tiny model) and prints one
+// JSON object, with nothing of the set-up's output before it.
+void TestCli::benchGrpoStepPrintsOneObject()
+{
+    QTemporaryDir dir;
+    const Result r = runRwb({"bench", "grpo-step", "--steps", "1", "--work", dir.path(), "--precision", "fp32"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QCOMPARE(linesOf(r.out).size(), 1);
+    const QJsonObject j = parseObject(r.out);
+    QCOMPARE(j.value("processes").toInt(), 1);
+    QCOMPARE(j.value("steps").toInt(), 1);
+    QCOMPARE(j.value("precision").toString(), QString("fp32"));
+    QVERIFY(j.value("seconds").toObject().contains("generate"));
+    QVERIFY(j.value("wall_seconds_per_step").toDouble() > 0.0);
 }

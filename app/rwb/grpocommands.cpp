@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <map>
 #include <optional>
 #include <nlohmann/json.hpp>
@@ -577,9 +578,21 @@ int grpoStepBench(const std::vector<std::string> &argv)
         c = train::loadGrpoConfig(args.value("config"));
     } else {
         const std::string w = work.string();
+        // The set-up commands' own JSON lines would come before the benchmark's one object
+        // on standard output: they go nowhere (their errors still reach stderr).
         auto quietly = [](const std::function<int(const std::vector<std::string> &)> &cmd,
                           const std::vector<std::string> &a) {
-            if (cmd(a) != kExitOk)
+            std::ostringstream discarded;
+            std::streambuf *const stdoutBuffer = std::cout.rdbuf(discarded.rdbuf());
+            int rc = kExitFailure;
+            try {
+                rc = cmd(a);
+            } catch (...) {
+                std::cout.rdbuf(stdoutBuffer);
+                throw;
+            }
+            std::cout.rdbuf(stdoutBuffer);
+            if (rc != kExitOk)
                 throw std::runtime_error("bench set-up failed");
         };
         if (!fs::exists(work / "tiny/config.json")) {
