@@ -134,6 +134,7 @@ const char *const kGenerateHelp = R"(rwb bench generate — how fast the decoder
 
 Usage: rwb bench generate [--shape tiny|qwen3-0.6b|all] [--dtype auto|float32|bfloat16|all]
                           [--samples G] [--prompt-tokens P] [--new-tokens N] [--threads T]
+                          [--device auto|cpu|cuda]
 
   --shape          tiny: the demo's default policy (Qwen3 architecture, ~4M parameters,
                    vocab 4096); qwen3-0.6b: Qwen3-0.6B's shape with random weights;
@@ -145,8 +146,10 @@ Usage: rwb bench generate [--shape tiny|qwen3-0.6b|all] [--dtype auto|float32|bf
   --prompt-tokens  prompt length (default 64)
   --new-tokens     tokens decoded per row (default 32); no stop token, so every row decodes them all
   --threads        libtorch CPU threads (default: every core)
+  --device         auto (default: CUDA where libtorch sees a GPU), cpu or cuda; the
+                   bandwidth bound is then that device's memory
 
-Prints one JSON object: the precision chosen and why, the memory bandwidth and, per shape, dtype and batch (1 and G),
+Prints one JSON object: the device, the precision chosen and why, the memory bandwidth and, per shape, dtype and batch (1 and G),
 prefill and decode tokens/s. Decode at batch 1 reads every weight once per token, so
 its bound is bandwidth / weight bytes; "of_bound" is the measured fraction of it.
 Targets (issue 3, on the 0.6B shape): batch-1 bf16 decode ≥ 70 % of the bound,
@@ -194,7 +197,7 @@ int membw(const std::vector<std::string> &argv)
 
 int generate(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"shape", "dtype", "samples", "prompt-tokens", "new-tokens", "threads"}, {"help"}});
+    const Args args(argv, {{"shape", "dtype", "samples", "prompt-tokens", "new-tokens", "threads", "device"}, {"help"}});
     if (args.has("help")) {
         std::cout << kGenerateHelp;
         return kExitOk;
@@ -210,16 +213,20 @@ int generate(const std::vector<std::string> &argv)
     const int newTokens = static_cast<int>(args.number("new-tokens", 32));
     if (g < 1 || promptTokens < 1 || newTokens < 1)
         throw UsageError{"--samples, --prompt-tokens and --new-tokens must be ≥ 1"};
+    const std::string device = args.value("device", "auto");
+    if (device != "auto" && device != "cpu" && device != "cuda")
+        throw UsageError{"--device must be auto, cpu or cuda"};
     setThreadsOption(args);
-    const model::PrecisionChoice precision = model::resolvePrecision("auto", "cpu");
+    const model::PrecisionChoice precision = model::resolvePrecision("auto", device);
     std::cerr << "precision " << precision.name() << ": " << precision.reason << std::endl;
     if (dtype == "auto")
-        dtype = model::resolveDtype("auto", "bfloat16", "cpu");
+        dtype = model::resolveDtype("auto", "bfloat16", device);
 
     std::cerr << "measuring memory bandwidth…" << std::endl;
-    const model::MemoryBandwidth bw = model::measureMemoryBandwidth(1.0);
+    const model::MemoryBandwidth bw = model::measureMemoryBandwidth(1.0, 1024.0 * 1024 * 1024, device);
     nlohmann::ordered_json out;
     out["benchmark"] = "generate";
+    out["device"] = device; // the device's name once a model is on it ("cuda:0")
     out["precision"] = precision.name();
     out["precision_reason"] = precision.reason;
     out["threads"] = bw.threads;
@@ -246,8 +253,10 @@ int generate(const std::vector<std::string> &argv)
         for (const std::string &dt : dtypes) {
             model::ModelOptions mo;
             mo.dtype = dt;
+            mo.device = device;
             mo.threads = bw.threads;
             auto lm = model::CausalLM::random(config, mo);
+            out["device"] = lm->deviceName();
             // Bytes read per decode step: every weight but the input embedding table (only
             // its rows are read), which is also the head when tied and then read in full.
             double bytesPerStep = static_cast<double>(lm->weightBytes());

@@ -28,6 +28,7 @@ Commands:
   tokenizer info    what a model folder's tokenizer and prompt format are
   model init      a new model folder with random weights (the tiny default, Qwen3-0.6B's shape)
   model info      what a model folder holds
+  model check     whether this build computes the decoder and its gradients right on a device
   generate        sample completions from a model (and a LoRA adapter) by hand
   sft             supervised fine-tuning (full or LoRA) on a task's dataset
   grpo            GRPO with a reward config; every rollout goes to the run store
