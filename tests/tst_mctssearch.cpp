@@ -31,6 +31,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 
 using namespace rwb;
 
@@ -69,6 +70,7 @@ private Q_SLOTS:
     void grpoTrainsOnMultihop();
     void rejectionSamplingKeepsRightTrajectories();
     void grpoWithProcessRewards();
+    void processRewardsInTwoProcesses();
     void searchIsDeterministicAndStored();
     void badInput();
 
@@ -633,6 +635,83 @@ void TestMctsSearch::grpoWithProcessRewards()
     for (const auto &[key, sum] : sums)
         QVERIFY2(std::abs(sum) < 1e-4, qPrintable(QString("group %1 step %2: Σ A_proc %3").arg(key.first).arg(key.second).arg(sum)));
     QVERIFY2(varies, "no row's steps got different process advantages");
+}
+
+// Dual-granularity GRPO data parallel: `rwb grpo --nproc 2` against one process, 2 steps.
+// Each rank scores its own micro-batch's rows with the PRM and the scores are shared, so
+// every row's per-token advantages (A_out + β·A_proc) are the one process's. Tolerance
+// 1e-5: the PRM scores a row in a batch of other rows (other padding) than one process
+// does, which moves its float32 score by rounding; the policy's gradients are summed in
+// another order.
+void TestMctsSearch::processRewardsInTwoProcesses()
+{
+    QVERIFY(QFile::exists(d + "/prm0/prm_head.safetensors"));
+    train::GrpoConfig c;
+    c.model = (d + "/sft").toStdString();
+    c.trainData = (d + "/qa.jsonl").toStdString();
+    c.rewardConfig = (d + "/reward_mh.json").toStdString();
+    c.groupSize = 4;
+    c.promptsPerStep = 2;
+    c.microBatch = 4; // two micro-batches of one group: one for each rank
+    c.maxNewTokens = 160;
+    c.maxSteps = 2;
+    c.lora = true;
+    c.learningRate = 1e-3;
+    c.threads = 1;
+    c.seed = 9;
+    c.temperature = 2.0;
+    c.environment.topK = 1;
+    c.environment.index = (d + "/index.sqlite").toStdString();
+    c.processRewardModel = (d + "/prm0").toStdString();
+    c.processBeta = 0.3;
+    c.processFormatBonus = 0.2;
+    std::map<int, std::string> stores;
+    for (int nproc : {1, 2}) {
+        const QString tag = QString("grpo_prm_np%1").arg(nproc);
+        c.store = (d + "/" + tag + ".sqlite").toStdString();
+        c.output = (d + "/" + tag).toStdString();
+        const QString config = d + "/" + tag + ".json";
+        std::ofstream(config.toStdString()) << train::toJson(c);
+        QVERIFY2(rwbtest::runRwb({"grpo", "--config", config, "--quiet", "--nproc", QString::number(nproc)}),
+                 qPrintable(tag));
+        stores[nproc] = c.store;
+    }
+    const store::RunStore one(stores[1], store::RunStore::OpenMode::ReadOnly);
+    const store::RunStore two(stores[2], store::RunStore::OpenMode::ReadOnly);
+    double worst = 0.0;
+    bool perToken = false;
+    for (int step = 1; step <= 2; ++step) {
+        const auto a = one.stepRollouts(1, step), b = two.stepRollouts(1, step);
+        QCOMPARE(a.size(), size_t(8));
+        QCOMPARE(b.size(), a.size());
+        for (size_t i = 0; i < a.size(); ++i) {
+            const store::Rollout ra = one.rollout(a[i].id).rollout, rb = two.rollout(b[i].id).rollout;
+            QCOMPARE(rb.tokenIds, ra.tokenIds);
+            QCOMPARE(rb.reward, ra.reward);
+            QCOMPARE(rb.advantages.size(), ra.advantages.size());
+            for (size_t k = 0; k < ra.advantages.size(); ++k) {
+                worst = std::max(worst, std::abs(static_cast<double>(ra.advantages[k]) - rb.advantages[k]));
+                perToken = perToken || std::abs(ra.advantages[k] - ra.advantage) > 1e-3;
+            }
+        }
+    }
+    qInfo("per-token advantages, one process against two: max |Δ| = %.3g", worst);
+    QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+    QVERIFY2(perToken, "the PRM moved no token's advantage away from its row's");
+    for (const char *name : {"prm/score_mean", "prm/step_reward_mean", "policy_loss", "grad_norm"}) {
+        std::vector<double> va, vb;
+        for (const store::MetricPoint &m : one.metrics(1))
+            if (m.name == name)
+                va.push_back(m.value);
+        for (const store::MetricPoint &m : two.metrics(1))
+            if (m.name == name)
+                vb.push_back(m.value);
+        QCOMPARE(vb.size(), va.size());
+        QVERIFY2(!va.empty(), name);
+        for (size_t i = 0; i < va.size(); ++i)
+            QVERIFY2(std::abs(va[i] - vb[i]) <= 1e-5 * std::max(1.0, std::abs(va[i])),
+                     qPrintable(QString("%1: %2 vs %3").arg(name).arg(va[i]).arg(vb[i])));
+    }
 }
 
 void TestMctsSearch::searchIsDeterministicAndStored()

@@ -223,6 +223,23 @@ std::vector<Sample> Trainer::shareSamples(std::vector<Sample> mine)
     return out;
 }
 
+std::vector<std::vector<double>> Trainer::shareRowScores(const std::vector<std::vector<double>> &mine, size_t from,
+                                                         size_t rows)
+{
+    if (worldSize() == 1)
+        return mine;
+    const std::vector<uint8_t> bytes = Json::to_cbor(Json{{"from", from}, {"scores", mine}});
+    const std::vector<std::string> all = m_group->allGather(std::string(bytes.begin(), bytes.end()));
+    std::vector<std::vector<double>> out(rows);
+    for (const std::string &b : all) {
+        const Json j = Json::from_cbor(b.begin(), b.end());
+        size_t r = j.at("from").get<size_t>();
+        for (const Json &scores : j.at("scores"))
+            out.at(r++) = scores.get<std::vector<double>>();
+    }
+    return out;
+}
+
 void Trainer::allReduceGradients()
 {
     if (worldSize() == 1)

@@ -181,6 +181,10 @@ private:
     void syncModel();
     // Every rank's scored samples, in rank order (each rank passes its share).
     std::vector<Sample> shareSamples(std::vector<Sample> mine);
+    // Every row's PRM step scores when each rank scored rows [from, from + mine.size())
+    // of `rows`: the shares put together in row order, on every rank.
+    std::vector<std::vector<double>> shareRowScores(const std::vector<std::vector<double>> &mine, size_t from,
+                                                    size_t rows);
     // Sums the trainable parameters' gradients over the ranks.
     void allReduceGradients();
     // The update's sums over the ranks; rank 0 also gets the other ranks' rows (log-probs,

@@ -71,7 +71,13 @@ void Trainer::processAdvantages(UpdateResult &u)
         const auto &q = task::as<task::MultihopExample>(*m_train[s.item].example).question();
         inputs[r] = m_prm->input(q.question, blocks[r]);
     }
-    const std::vector<std::vector<double>> scores = m_prm->score(inputs, c.processBatch);
+    // Each rank scores the rows it trains (whole micro-batches of whole groups); every
+    // rank then has every row's scores, and computes the same advantages from them.
+    const auto [from, to] = rowShare(R);
+    const std::vector<PrmInput> mine(inputs.begin() + static_cast<std::ptrdiff_t>(from),
+                                     inputs.begin() + static_cast<std::ptrdiff_t>(to));
+    const std::vector<std::vector<double>> scores =
+        shareRowScores(mine.empty() ? std::vector<std::vector<double>>{} : m_prm->score(mine, c.processBatch), from, R);
     // Eq. 5, then eq. 7 per step position within each group.
     std::vector<std::vector<double>> stepRewards(R);
     double scoreSum = 0, rewardSum = 0, stepCount = 0;
