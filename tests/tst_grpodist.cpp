@@ -145,9 +145,10 @@ void TestGrpoDist::twoProcessesTrainAsOne_data()
         << QByteArray(R"({"lora": true, "lora_dropout": 0.1, "beta": 0.04, "loss_type": "bnpo"})")
         << "adapter_model.safetensors";
     // GRPO's row mean with 3 groups: rank 0 samples 1 group, rank 1 two; 12 rows are
-    // 3 micro-batches, 1 and 2. Evaluation and checkpoints (rank 0's alone) on the way.
+    // 3 micro-batches, 1 and 2. Evaluations (4 e-mails in batches of 1: 2 a rank) and
+    // rank 0's checkpoints on the way.
     QTest::newRow("grpo, 3 groups, eval and checkpoints")
-        << QByteArray(R"({"lora": false, "prompts_per_step": 3, "eval_every": 2, "checkpoint_every": 2})")
+        << QByteArray(R"({"lora": false, "prompts_per_step": 3, "eval_every": 2, "eval_batch": 1, "checkpoint_every": 2})")
         << "model.safetensors";
     QTest::newRow("dr_grpo") << QByteArray(R"({"lora": false, "loss_type": "dr_grpo", "micro_batch": 8})")
                              << "model.safetensors";
@@ -225,10 +226,17 @@ void TestGrpoDist::twoProcessesTrainAsOne()
         QVERIFY2(moved > 1e-3, qPrintable(QString::number(moved)));
     }
     QVERIFY(ra.contains("metrics"));
-    if (e.contains("checkpoint_every")) { // rank 0's checkpoints, and its evaluations
+    if (e.contains("checkpoint_every")) { // rank 0's checkpoints, and both ranks' evaluations
         QCOMPARE(sb.checkpoints(1).size(), sa.checkpoints(1).size());
-        QCOMPARE(sb.evalPredictions(1).size(), sa.evalPredictions(1).size());
-        QVERIFY(!sb.evalPredictions(1).empty());
+        const auto pa = sa.evalPredictions(1), pb = sb.evalPredictions(1);
+        QCOMPARE(pb.size(), pa.size());
+        QCOMPARE(pa.size(), size_t(4 * 3)); // steps 0, 2 and 3
+        for (size_t i = 0; i < pa.size(); ++i) {
+            QCOMPARE(pb[i].prediction.exampleId, pa[i].prediction.exampleId);
+            QCOMPARE(pb[i].prediction.prediction, pa[i].prediction.prediction);
+            QCOMPARE(pb[i].prediction.correct, pa[i].prediction.correct);
+            QCOMPARE(pb[i].prediction.rewardsJson, pa[i].prediction.rewardsJson);
+        }
     }
 }
 

@@ -157,6 +157,11 @@ std::pair<size_t, size_t> Trainer::groupShare(size_t groups) const
     return shareOf(groups, rank(), worldSize());
 }
 
+std::pair<size_t, size_t> Trainer::batchShare(size_t batches) const
+{
+    return shareOf(batches, rank(), worldSize());
+}
+
 std::pair<size_t, size_t> Trainer::rowShare(size_t rows) const
 {
     const auto m = static_cast<size_t>(microRows());
@@ -219,6 +224,46 @@ std::vector<Sample> Trainer::shareSamples(std::vector<Sample> mine)
         }
         std::vector<Sample> theirs = decodeSamples(all[static_cast<size_t>(k)]);
         out.insert(out.end(), std::make_move_iterator(theirs.begin()), std::make_move_iterator(theirs.end()));
+    }
+    return out;
+}
+
+std::vector<Trainer::EvalRow> Trainer::shareEvalRows(std::vector<EvalRow> mine)
+{
+    if (worldSize() == 1)
+        return mine;
+    Json rows = Json::array();
+    for (const EvalRow &r : mine) {
+        Json decisions = Json::array();
+        for (const reward::JudgeDecision &d : r.decisions)
+            decisions.push_back(decisionJson(d));
+        rows.push_back(Json{{"index", r.index},
+                            {"text", r.text},
+                            {"policy_tokens", r.policyTokens},
+                            {"reward", r.reward},
+                            {"components", r.components},
+                            {"decisions", std::move(decisions)}});
+    }
+    const std::vector<uint8_t> bytes = Json::to_cbor(rows);
+    const std::vector<std::string> all = m_group->allGather(std::string(bytes.begin(), bytes.end()));
+    std::vector<EvalRow> out;
+    for (int k = 0; k < worldSize(); ++k) {
+        if (k == rank()) {
+            out.insert(out.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
+            continue;
+        }
+        const std::string &b = all[static_cast<size_t>(k)];
+        for (const Json &j : Json::from_cbor(b.begin(), b.end())) {
+            EvalRow r;
+            r.index = j.at("index").get<size_t>();
+            r.text = j.at("text").get<std::string>();
+            r.policyTokens = j.at("policy_tokens").get<int>();
+            r.reward = j.at("reward").get<double>();
+            r.components = j.at("components").get<std::vector<double>>();
+            for (const Json &d : j.at("decisions"))
+                r.decisions.push_back(decisionFrom(d));
+            out.push_back(std::move(r));
+        }
     }
     return out;
 }

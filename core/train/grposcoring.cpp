@@ -50,13 +50,13 @@ Metrics Trainer::evaluate(int stepIndex)
     ro.sampling.temperature = 0.0;
     ro.sampling.maxNewTokens = c.evalMaxNewTokens > 0 ? c.evalMaxNewTokens : c.maxNewTokens;
     m_lm->internals().module->eval();
-    const std::unique_ptr<task::MetricSet> metrics = m_task->metrics();
-    std::vector<store::EvalPrediction> predictions;
-    std::vector<double> rewards;
-    double outputTokens = 0.0;
-    double judgeFailures = 0.0;
-    for (size_t from = 0; from < m_eval.size(); from += static_cast<size_t>(c.evalBatch)) {
-        const size_t to = std::min(m_eval.size(), from + static_cast<size_t>(c.evalBatch));
+    // This rank's batches: the ones one process makes, so that each prediction is the
+    // one process's (greedy, the same rows padded together).
+    const auto batch = static_cast<size_t>(c.evalBatch);
+    const auto [firstBatch, lastBatch] = batchShare((m_eval.size() + batch - 1) / batch);
+    std::vector<EvalRow> mine;
+    for (size_t from = firstBatch * batch; from < std::min(m_eval.size(), lastBatch * batch); from += batch) {
+        const size_t to = std::min(m_eval.size(), from + batch);
         std::vector<std::vector<int32_t>> prompts;
         std::vector<const task::Example *> examples;
         for (size_t i = from; i < to; ++i) {
@@ -66,34 +66,49 @@ Metrics Trainer::evaluate(int stepIndex)
         std::vector<RolloutRow> rows = generateRollouts(*m_lm, *m_tok, examples, prompts, 1, ro);
         std::vector<std::unique_ptr<task::Completion>> parsed;
         std::vector<const task::Completion *> completions;
-        for (size_t i = from; i < to; ++i) {
-            RolloutRow &row = rows[i - from];
-            outputTokens += static_cast<double>(row.policyTokens);
-            parsed.push_back(m_task->parse(*examples[i - from], std::move(row.text), m_thinking));
+        for (size_t k = 0; k < rows.size(); ++k) {
+            parsed.push_back(m_task->parse(*examples[k], rows[k].text, m_thinking));
             completions.push_back(parsed.back().get());
         }
         std::vector<std::vector<double>> components;
         reward::ScoreLog log;
         const std::vector<double> totals = m_reward->scoreBatch(examples, completions, components, &log);
         std::vector<std::vector<reward::JudgeDecision>> decisions(examples.size());
-        for (reward::JudgeDecision &d : log.take()) {
-            judgeFailures += d.error.empty() ? 0.0 : 1.0;
+        for (reward::JudgeDecision &d : log.take())
             decisions[d.item].push_back(std::move(d));
-        }
-        for (size_t k = 0; k < examples.size(); ++k) {
-            const task::Example &example = *examples[k];
-            metrics->add(example, *parsed[k]);
-            rewards.push_back(totals[k]);
-            store::EvalPrediction p;
-            p.exampleId = example.id();
-            p.prediction = parsed[k]->text();
-            p.gold = example.goldText();
-            p.correct = metrics->correct(example, *parsed[k]);
-            p.rewardsJson = rewardsJson(components[k]);
-            p.detailsJson = parsed[k]->detailsJson();
-            p.judgeDecisions = std::move(decisions[k]);
-            predictions.push_back(std::move(p));
-        }
+        for (size_t k = 0; k < rows.size(); ++k)
+            mine.push_back(EvalRow{from + k, std::move(rows[k].text), rows[k].policyTokens, totals[k],
+                                   std::move(components[k]), std::move(decisions[k])});
+    }
+    const std::vector<EvalRow> all = shareEvalRows(std::move(mine));
+    if (rank() != 0) {
+        m_timings.eval += secondsSince(t0);
+        return {};
+    }
+
+    // Rank 0: every prediction, in the eval set's order, parsed again from its text.
+    const std::unique_ptr<task::MetricSet> metrics = m_task->metrics();
+    std::vector<store::EvalPrediction> predictions;
+    std::vector<double> rewards;
+    double outputTokens = 0.0;
+    double judgeFailures = 0.0;
+    for (const EvalRow &row : all) {
+        const task::Example &example = *m_eval[row.index].example;
+        const std::unique_ptr<task::Completion> parsed = m_task->parse(example, row.text, m_thinking);
+        outputTokens += static_cast<double>(row.policyTokens);
+        for (const reward::JudgeDecision &d : row.decisions)
+            judgeFailures += d.error.empty() ? 0.0 : 1.0;
+        metrics->add(example, *parsed);
+        rewards.push_back(row.reward);
+        store::EvalPrediction p;
+        p.exampleId = example.id();
+        p.prediction = parsed->text();
+        p.gold = example.goldText();
+        p.correct = metrics->correct(example, *parsed);
+        p.rewardsJson = rewardsJson(row.components);
+        p.detailsJson = parsed->detailsJson();
+        p.judgeDecisions = row.decisions;
+        predictions.push_back(std::move(p));
     }
     m_store->writeEvalPredictions(m_state.runId, stepIndex, predictions);
     const double n = static_cast<double>(std::max<size_t>(1, m_eval.size()));

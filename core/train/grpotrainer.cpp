@@ -231,10 +231,12 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
         m_sink.step(rep);
     };
     try {
-        if (c.evalEvery > 0 && !m_eval.empty() && m_state.step == 0 && rank() == 0) {
-            auto metrics = evaluate(0);
-            m_store->writeStep(m_state.runId, 0, toStored(metrics), {});
-            report(0, metrics, 0);
+        if (c.evalEvery > 0 && !m_eval.empty() && m_state.step == 0) {
+            auto metrics = evaluate(0); // every rank evaluates its share; rank 0 has the metrics
+            if (rank() == 0) {
+                m_store->writeStep(m_state.runId, 0, toStored(metrics), {});
+                report(0, metrics, 0);
+            }
         }
         for (int s = m_state.step + 1; s <= c.maxSteps; ++s) {
             StepCommand command = stepCommand(s); // rank 0's control decides for the group
@@ -277,7 +279,7 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
             }
             m_state.numTokens += m_tokensThisRun - tokensBefore;
             metrics.emplace_back("num_tokens", m_state.numTokens);
-            if (c.evalEvery > 0 && !m_eval.empty() && (s % c.evalEvery == 0 || s == c.maxSteps) && rank() == 0) {
+            if (c.evalEvery > 0 && !m_eval.empty() && (s % c.evalEvery == 0 || s == c.maxSteps)) {
                 auto ev = evaluate(s);
                 metrics.insert(metrics.end(), ev.begin(), ev.end());
             }

@@ -162,7 +162,22 @@ private:
     // grposcoring.cpp
     // Parses every sample (its decoded text moves into `parsed`) and scores it.
     void score(std::vector<Sample> &samples) const;
+    // Greedy predictions on the eval set, scored: every rank generates and scores a
+    // contiguous share of the batches one process makes; rank 0 gathers them, writes the
+    // predictions and returns the metrics (the other ranks return none).
     Metrics evaluate(int stepIndex);
+    // One eval example's prediction as a rank made it: the raw completion (parsed again
+    // by rank 0), its policy tokens, its reward, components and judge calls.
+    struct EvalRow {
+        size_t index = 0; // in m_eval
+        std::string text;
+        int policyTokens = 0;
+        double reward = 0.0;
+        std::vector<double> components;
+        std::vector<reward::JudgeDecision> decisions;
+    };
+    // Every rank's rows in rank order (grpodist.cpp).
+    std::vector<EvalRow> shareEvalRows(std::vector<EvalRow> mine);
     // grpoupdate.cpp
     UpdateResult update(int stepIndex, const SampledStep &step);
     // The process advantages of the rows (grpoupdate.cpp): fills u.tokenAdvantages.
@@ -177,6 +192,8 @@ private:
     // micro-batches), as [first, last).
     std::pair<size_t, size_t> groupShare(size_t groups) const;
     std::pair<size_t, size_t> rowShare(size_t rows) const;
+    // This rank's contiguous share [first, last) of n eval batches.
+    std::pair<size_t, size_t> batchShare(size_t batches) const;
     // The same model on every rank (checked), starting from rank 0's trainable weights.
     void syncModel();
     // Every rank's scored samples, in rank order (each rank passes its share).
