@@ -13,12 +13,14 @@
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
 
 #include <arpa/inet.h>
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <netinet/in.h>
 #include <nlohmann/json.hpp>
 #include <sys/socket.h>
@@ -101,6 +103,7 @@ private Q_SLOTS:
     void twoProcessesTrainAsOne();
     void killedRankStopsTheGroup();
     void ranksWithDifferentModelsRefuse();
+    void controlFileSteersTheGroup();
 
 private:
     // A config file for the tiny workspace with `extra` keys over tinyGrpoConfig's, its
@@ -310,6 +313,93 @@ void TestGrpoDist::ranksWithDifferentModelsRefuse()
     }
     // Nothing was trained or written.
     QVERIFY(!QFileInfo::exists(m_dir.path() + "/mismatch_a.sqlite"));
+}
+
+namespace {
+// Writes `text` to `path` whole: a temporary file renamed into place.
+void writeWhole(const QString &path, const QByteArray &text)
+{
+    QFile f(path + ".tmp");
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+    f.close();
+    QVERIFY(std::rename((path + ".tmp").toLocal8Bit().constData(), path.toLocal8Bit().constData()) == 0);
+}
+
+// Waits (up to a minute) until `done` holds on a fresh read-only view of the store.
+bool waitForStore(const QString &store, const std::function<bool(const rwb::store::RunStore &)> &done)
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 60000) {
+        try {
+            if (QFile::exists(store)) {
+                const rwb::store::RunStore s(store.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+                if (!s.runs().empty() && done(s))
+                    return true;
+            }
+        } catch (const std::exception &) { // not created yet
+        }
+        QThread::msleep(100);
+    }
+    return false;
+}
+} // namespace
+
+// rwb grpo --control: a 2-process run steered from outside, as the workbench would steer it.
+// A file that is not JSON is reported and ignored; new weights apply at the next step
+// boundary on every rank (recorded with that step); stop ends the run after the step in
+// flight, well before its 40 steps.
+void TestGrpoDist::controlFileSteersTheGroup()
+{
+    const QString config = writeConfig("steered", 40, json{{"lora", false}});
+    const QString store = m_dir.path() + "/steered.sqlite";
+    const QString control = m_dir.path() + "/steered.control.json";
+    QProcess p;
+    p.start(RWB_BINARY, {"grpo", "--config", config, "--quiet", "--nproc", "2", "--control", control});
+    QVERIFY(p.waitForStarted());
+    auto stepsDone = [](int n) {
+        return [n](const rwb::store::RunStore &s) { return !s.stepRollouts(1, n).empty(); };
+    };
+    QVERIFY2(waitForStore(store, stepsDone(1)), "step 1 never reached the store");
+    writeWhole(control, "{\"weights\": [1, 2"); // cut short: reported, nothing changes
+    QString err;
+    auto waitForError = [&](const QString &text) { // the run reports it on stderr within a minute
+        QElapsedTimer t;
+        t.start();
+        while (!err.contains(text) && t.elapsed() < 60000) {
+            p.waitForReadyRead(200);
+            err += QString::fromUtf8(p.readAllStandardError());
+        }
+    };
+    waitForError("not valid JSON");
+    QVERIFY2(err.contains(control + ": not valid JSON (byte 18); ignored, the run goes on"), qPrintable(err));
+    writeWhole(control, R"({"weights": [1, 2, 3]})"); // one too many
+    waitForError("3 numbers");
+    QVERIFY2(err.contains(control + ": weights: 3 numbers for 2 components (partial, marker); ignored"), qPrintable(err));
+    writeWhole(control, R"({"weights": [5, 95]})");
+    QVERIFY2(waitForStore(store, [](const rwb::store::RunStore &s) { return s.rewardConfigs(1).size() == 2; }),
+             "the new weights were never recorded");
+    writeWhole(control, R"({"weights": [5, 95], "stop": true})");
+    QVERIFY(p.waitForFinished(120000));
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    err += QString::fromUtf8(p.readAllStandardError());
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY2(err.contains(control + ": stopping after the step in flight"), qPrintable(err));
+    const json result = json::parse(out.toStdString());
+    QCOMPARE(result["status"], json("stopped"));
+    const int steps = result["steps"].get<int>();
+    QVERIFY2(steps >= 2 && steps < 40, qPrintable(QString::number(steps)));
+
+    const rwb::store::RunStore s(store.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+    const auto versions = s.rewardConfigs(1);
+    QCOMPARE(versions.size(), size_t(2));
+    QVERIFY(versions[1].step >= 2 && versions[1].step <= steps);
+    const json changed = json::parse(versions[1].configJson);
+    QCOMPARE(changed["components"][0]["weight"].get<double>(), 5.0);
+    QCOMPARE(changed["components"][1]["weight"].get<double>(), 95.0);
+    QCOMPARE(json::parse(versions[0].configJson)["components"][1]["weight"].get<double>(), 80.0);
+    QCOMPARE(s.run(1).status, std::string("stopped"));
 }
 
 QTEST_GUILESS_MAIN(TestGrpoDist)

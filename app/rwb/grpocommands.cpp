@@ -27,6 +27,7 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <map>
@@ -42,7 +43,7 @@ namespace fs = std::filesystem;
 
 const char *const kGrpoHelp = R"(rwb grpo — GRPO on the extraction task, every rollout kept in the run store
 
-Usage: rwb grpo --config C.json [--quiet] [--resume CHECKPOINT_DIR] [--nproc N]
+Usage: rwb grpo --config C.json [--quiet] [--resume CHECKPOINT_DIR] [--nproc N] [--control F.json]
        rwb grpo table --store S.sqlite [--run ID ...] [--markdown]
 
 The config (JSON; every key in docs/training.md, defaults from the first paper's table 4):
@@ -64,6 +65,15 @@ the end: {"run_id", "status", "steps", "store", "output", "message", "metrics"}.
 stops after the step in flight (with a checkpoint when checkpoint_every > 0); --resume
 continues from a checkpoint folder. Exit 0 when finished or stopped, 1 when training
 failed (a NaN loss names its step), 2 for a bad config.
+
+--control F.json steers the run from outside, as the workbench does its own: whenever the
+file's content changes, its keys apply at the next step boundary —
+  {"weights": [w1, w2, …]}  new reward weights in the reward config's component order
+                            (recorded in the store with the step they start at)
+  {"pause": true | false}   wait at the boundary, or go on
+  {"stop": true}            stop after the step in flight, as Ctrl-C does
+Write it whole and rename it into place. A file that is not such JSON is reported on
+stderr and ignored; the run goes on.
 
 Data parallel (docs/scale.md): --nproc N runs N processes here, each sampling, scoring and
 back-propagating its share of every step, their gradients summed over c10d (Gloo); or
@@ -414,6 +424,81 @@ extern "C" void onInterrupt(int)
     g_interrupted.store(true);
 }
 
+// `rwb grpo --control F`: whenever F's content changes, its keys become JobControl calls.
+// Read by the watcher thread every 100 ms; a content that does not parse is reported once.
+class ControlFile {
+public:
+    // `components`: the reward config's component names, to check a weights array's length
+    // against (empty: not known, the trainer checks).
+    ControlFile(std::string path, engine::JobControl &control, std::vector<std::string> components)
+        : m_path(std::move(path)), m_control(control), m_components(std::move(components))
+    {
+    }
+    void poll()
+    {
+        if (m_path.empty())
+            return;
+        std::ifstream in(m_path, std::ios::binary);
+        if (!in)
+            return; // not written yet
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (text == m_last)
+            return;
+        m_last = text;
+        try {
+            const nlohmann::json j = nlohmann::json::parse(text);
+            if (!j.is_object())
+                throw std::invalid_argument("expected a JSON object");
+            for (const auto &[key, value] : j.items())
+                if (key != "weights" && key != "pause" && key != "stop")
+                    throw std::invalid_argument("unknown key \"" + key + "\" (weights, pause, stop)");
+            if (j.contains("weights")) {
+                const nlohmann::json &w = j.at("weights");
+                if (!w.is_array() || w.empty())
+                    throw std::invalid_argument("weights: expected an array of numbers");
+                std::vector<double> weights;
+                for (const nlohmann::json &x : w) {
+                    if (!x.is_number())
+                        throw std::invalid_argument("weights: expected an array of numbers");
+                    weights.push_back(x.get<double>());
+                }
+                if (!m_components.empty() && weights.size() != m_components.size()) {
+                    std::string names;
+                    for (const std::string &c : m_components)
+                        names += (names.empty() ? "" : ", ") + c;
+                    throw std::invalid_argument("weights: " + std::to_string(weights.size()) + " numbers for " +
+                                                std::to_string(m_components.size()) + " components (" + names + ")");
+                }
+                m_control.setRewardWeights(weights);
+            }
+            if (j.contains("pause")) {
+                if (!j.at("pause").is_boolean())
+                    throw std::invalid_argument("pause: expected true or false");
+                j.at("pause").get<bool>() ? m_control.pause() : m_control.resume();
+            }
+            if (j.contains("stop")) {
+                if (!j.at("stop").is_boolean())
+                    throw std::invalid_argument("stop: expected true or false");
+                if (j.at("stop").get<bool>()) {
+                    m_control.stop();
+                    std::fprintf(stderr, "\n%s: stopping after the step in flight…\n", m_path.c_str());
+                }
+            }
+        } catch (const std::exception &e) {
+            std::string message = e.what();
+            if (const auto *pe = dynamic_cast<const nlohmann::json::parse_error *>(&e))
+                message = "not valid JSON (byte " + std::to_string(pe->byte) + ")";
+            std::fprintf(stderr, "\n%s: %s; ignored, the run goes on\n", m_path.c_str(), message.c_str());
+        }
+    }
+
+private:
+    std::string m_path;
+    engine::JobControl &m_control;
+    std::vector<std::string> m_components;
+    std::string m_last;
+};
+
 // Prints the progress line and keeps the last metrics.
 class TerminalSink : public engine::EventSink {
 public:
@@ -456,11 +541,12 @@ private:
 
 int grpo(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"config", "resume", "nproc"}, {"quiet", "help"}});
+    const Args args(argv, {{"config", "resume", "nproc", "control"}, {"quiet", "help"}});
     if (args.has("help")) {
         std::cout << kGrpoHelp;
         return kExitOk;
     }
+    const std::string controlFile = args.value("control", "");
     const int nproc = nprocOption(args);
     if (nproc > 1) {
         train::loadGrpoConfig(args.required("config")); // a bad config fails here, once, not in every rank
@@ -480,22 +566,28 @@ int grpo(const std::vector<std::string> &argv)
     // The progress line shows the task's headline metric (the reward config names the task;
     // a config that does not load fails in runGrpo with its own message).
     std::string headline = "f1";
+    std::vector<std::string> components;
     try {
         const reward::RewardConfig rc = reward::loadRewardConfig(config.rewardConfig, reward::Registry::builtin());
         if (const task::Task *t = task::Catalog::builtin().find(rc.task))
             headline = std::string(t->headlineMetric());
+        for (const reward::RewardComponent &c : rc.components)
+            components.push_back(c.reward);
     } catch (const std::exception &) {
     }
     TerminalSink sink(args.has("quiet") || rank != 0, headline);
     engine::JobControl control;
     g_interrupted = false;
     std::atomic<bool> done{false};
+    // Rank 0's control decides for the group, so only rank 0 reads the control file.
+    ControlFile steering(rank == 0 ? controlFile : std::string(), control, components);
     std::thread watcher([&] {
         while (!done.load()) {
             if (g_interrupted.exchange(false)) {
                 control.stop();
                 std::fprintf(stderr, "\nstopping after the step in flight…\n");
             }
+            steering.poll();
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }
     });
