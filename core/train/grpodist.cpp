@@ -83,14 +83,37 @@ reward::JudgeDecision decisionFrom(const Json &j)
     return d;
 }
 
-// CBOR keeps NaN (a None reward) and the floats' bits, which JSON text would not.
-std::string encodeSamples(const std::vector<Sample> &samples)
+Json decisionsJson(const std::vector<reward::JudgeDecision> &decisions)
+{
+    Json all = Json::array();
+    for (const reward::JudgeDecision &d : decisions)
+        all.push_back(decisionJson(d));
+    return all;
+}
+
+std::vector<reward::JudgeDecision> decisionsFrom(const Json &all)
+{
+    std::vector<reward::JudgeDecision> out;
+    for (const Json &d : all)
+        out.push_back(decisionFrom(d));
+    return out;
+}
+
+// Every rank's `mine`, indexed by rank. CBOR keeps NaN (a None reward) and the floats'
+// bits, which JSON text would not.
+std::vector<Json> allGatherJson(dist::ProcessGroup &group, const Json &mine)
+{
+    const std::vector<uint8_t> bytes = Json::to_cbor(mine);
+    std::vector<Json> out;
+    for (const std::string &b : group.allGather(std::string(bytes.begin(), bytes.end())))
+        out.push_back(Json::from_cbor(b.begin(), b.end()));
+    return out;
+}
+
+Json encodeSamples(const std::vector<Sample> &samples)
 {
     Json all = Json::array();
     for (const Sample &s : samples) {
-        Json decisions = Json::array();
-        for (const reward::JudgeDecision &d : s.decisions)
-            decisions.push_back(decisionJson(d));
         all.push_back(Json{{"item", s.item},
                            {"tokens", s.tokens},
                            {"logprobs", s.samplingLogProbs},
@@ -103,15 +126,13 @@ std::string encodeSamples(const std::vector<Sample> &samples)
                            {"components", s.components},
                            {"overlong", s.overlong},
                            {"reward", s.reward},
-                           {"decisions", std::move(decisions)}});
+                           {"decisions", decisionsJson(s.decisions)}});
     }
-    const std::vector<uint8_t> bytes = Json::to_cbor(all);
-    return std::string(bytes.begin(), bytes.end());
+    return all;
 }
 
-std::vector<Sample> decodeSamples(const std::string &bytes)
+std::vector<Sample> decodeSamples(const Json &all)
 {
-    const Json all = Json::from_cbor(bytes.begin(), bytes.end());
     std::vector<Sample> out;
     for (const Json &j : all) {
         Sample s;
@@ -126,8 +147,7 @@ std::vector<Sample> decodeSamples(const std::string &bytes)
         s.components = j.at("components").get<std::vector<double>>();
         s.overlong = j.at("overlong").get<double>();
         s.reward = j.at("reward").get<double>();
-        for (const Json &d : j.at("decisions"))
-            s.decisions.push_back(decisionFrom(d));
+        s.decisions = decisionsFrom(j.at("decisions"));
         out.push_back(std::move(s));
     }
     return out;
@@ -187,10 +207,10 @@ void Trainer::syncModel()
         sum += p.value().to(torch::kFloat64).sum().item<double>();
     }
     const Json mine{{"shape", shape}, {"sum", sum}, {"model", c.model}};
-    const std::vector<std::string> all = m_group->allGather(mine.dump());
-    const Json root = Json::parse(all[0]);
+    const std::vector<Json> all = allGatherJson(*m_group, mine);
+    const Json &root = all[0];
     for (size_t k = 1; k < all.size(); ++k) {
-        const Json other = Json::parse(all[k]);
+        const Json &other = all[k];
         if (other.at("shape") != root.at("shape"))
             throw std::runtime_error("rank " + std::to_string(k) + "'s model (" + other.at("model").get<std::string>() +
                                      ") has other parameters than rank 0's (" + root.at("model").get<std::string>() +
@@ -215,7 +235,7 @@ std::vector<Sample> Trainer::shareSamples(std::vector<Sample> mine)
 {
     if (worldSize() == 1)
         return mine;
-    const std::vector<std::string> all = m_group->allGather(encodeSamples(mine));
+    const std::vector<Json> all = allGatherJson(*m_group, encodeSamples(mine));
     std::vector<Sample> out;
     for (int k = 0; k < worldSize(); ++k) {
         if (k == rank()) {
@@ -233,37 +253,24 @@ std::vector<Trainer::EvalRow> Trainer::shareEvalRows(std::vector<EvalRow> mine)
     if (worldSize() == 1)
         return mine;
     Json rows = Json::array();
-    for (const EvalRow &r : mine) {
-        Json decisions = Json::array();
-        for (const reward::JudgeDecision &d : r.decisions)
-            decisions.push_back(decisionJson(d));
+    for (const EvalRow &r : mine)
         rows.push_back(Json{{"index", r.index},
                             {"text", r.text},
                             {"policy_tokens", r.policyTokens},
                             {"reward", r.reward},
                             {"components", r.components},
-                            {"decisions", std::move(decisions)}});
-    }
-    const std::vector<uint8_t> bytes = Json::to_cbor(rows);
-    const std::vector<std::string> all = m_group->allGather(std::string(bytes.begin(), bytes.end()));
+                            {"decisions", decisionsJson(r.decisions)}});
+    const std::vector<Json> all = allGatherJson(*m_group, rows);
     std::vector<EvalRow> out;
     for (int k = 0; k < worldSize(); ++k) {
         if (k == rank()) {
             out.insert(out.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
             continue;
         }
-        const std::string &b = all[static_cast<size_t>(k)];
-        for (const Json &j : Json::from_cbor(b.begin(), b.end())) {
-            EvalRow r;
-            r.index = j.at("index").get<size_t>();
-            r.text = j.at("text").get<std::string>();
-            r.policyTokens = j.at("policy_tokens").get<int>();
-            r.reward = j.at("reward").get<double>();
-            r.components = j.at("components").get<std::vector<double>>();
-            for (const Json &d : j.at("decisions"))
-                r.decisions.push_back(decisionFrom(d));
-            out.push_back(std::move(r));
-        }
+        for (const Json &j : all[static_cast<size_t>(k)])
+            out.push_back(EvalRow{j.at("index").get<size_t>(), j.at("text").get<std::string>(),
+                                  j.at("policy_tokens").get<int>(), j.at("reward").get<double>(),
+                                  j.at("components").get<std::vector<double>>(), decisionsFrom(j.at("decisions"))});
     }
     return out;
 }
@@ -273,11 +280,8 @@ std::vector<std::vector<double>> Trainer::shareRowScores(const std::vector<std::
 {
     if (worldSize() == 1)
         return mine;
-    const std::vector<uint8_t> bytes = Json::to_cbor(Json{{"from", from}, {"scores", mine}});
-    const std::vector<std::string> all = m_group->allGather(std::string(bytes.begin(), bytes.end()));
     std::vector<std::vector<double>> out(rows);
-    for (const std::string &b : all) {
-        const Json j = Json::from_cbor(b.begin(), b.end());
+    for (const Json &j : allGatherJson(*m_group, Json{{"from", from}, {"scores", mine}})) {
         size_t r = j.at("from").get<size_t>();
         for (const Json &scores : j.at("scores"))
             out.at(r++) = scores.get<std::vector<double>>();
@@ -325,13 +329,11 @@ void Trainer::gatherUpdate(UpdateResult &u, size_t from, size_t to)
                             {"new", u.newLogProbs[r]},
                             {"ref", u.refLogProbs[r]},
                             {"entropy", u.entropies[r]}});
-    const std::vector<uint8_t> bytes = Json::to_cbor(Json{{"from", from}, {"rows", std::move(rows)}});
-    const std::vector<std::string> all = m_group->allGather(std::string(bytes.begin(), bytes.end()));
+    const std::vector<Json> all = allGatherJson(*m_group, Json{{"from", from}, {"rows", std::move(rows)}});
     if (rank() != 0)
         return;
     for (int k = 1; k < worldSize(); ++k) {
-        const std::string &b = all[static_cast<size_t>(k)];
-        const Json j = Json::from_cbor(b.begin(), b.end());
+        const Json &j = all[static_cast<size_t>(k)];
         size_t r = j.at("from").get<size_t>();
         for (const Json &row : j.at("rows")) {
             u.oldLogProbs[r] = row.at("old").get<std::vector<float>>();
@@ -356,8 +358,8 @@ Trainer::StepCommand Trainer::stepCommand(int stepIndex)
     Json j{{"go", command.go}};
     if (command.weights)
         j["weights"] = *command.weights;
-    // The others wait here while rank 0 evaluates, checkpoints or is paused: up to a day
-    // (a rank that stops is still seen at once).
+    // The others wait here while rank 0 writes a checkpoint or is paused: up to a day (a
+    // rank that stops is still seen at once).
     const std::string bytes = m_group->broadcastBytes(rank() == 0 ? j.dump() : std::string(), 0, std::chrono::hours(24));
     if (rank() != 0) {
         const Json r = Json::parse(bytes);

@@ -78,23 +78,25 @@ Metrics Trainer::evaluate(int stepIndex)
             decisions[d.item].push_back(std::move(d));
         for (size_t k = 0; k < rows.size(); ++k)
             mine.push_back(EvalRow{from + k, std::move(rows[k].text), rows[k].policyTokens, totals[k],
-                                   std::move(components[k]), std::move(decisions[k])});
+                                   std::move(components[k]), std::move(decisions[k]), std::move(parsed[k])});
     }
-    const std::vector<EvalRow> all = shareEvalRows(std::move(mine));
+    std::vector<EvalRow> all = shareEvalRows(std::move(mine));
     if (rank() != 0) {
         m_timings.eval += secondsSince(t0);
         return {};
     }
 
-    // Rank 0: every prediction, in the eval set's order, parsed again from its text.
+    // Rank 0: every prediction, in the eval set's order.
     const std::unique_ptr<task::MetricSet> metrics = m_task->metrics();
     std::vector<store::EvalPrediction> predictions;
     std::vector<double> rewards;
     double outputTokens = 0.0;
     double judgeFailures = 0.0;
-    for (const EvalRow &row : all) {
+    for (EvalRow &row : all) {
         const task::Example &example = *m_eval[row.index].example;
-        const std::unique_ptr<task::Completion> parsed = m_task->parse(example, row.text, m_thinking);
+        const std::unique_ptr<task::Completion> reparsed =
+            row.parsed ? nullptr : m_task->parse(example, row.text, m_thinking); // another rank's
+        const task::Completion *parsed = row.parsed ? row.parsed.get() : reparsed.get();
         outputTokens += static_cast<double>(row.policyTokens);
         for (const reward::JudgeDecision &d : row.decisions)
             judgeFailures += d.error.empty() ? 0.0 : 1.0;
@@ -107,7 +109,7 @@ Metrics Trainer::evaluate(int stepIndex)
         p.correct = metrics->correct(example, *parsed);
         p.rewardsJson = rewardsJson(row.components);
         p.detailsJson = parsed->detailsJson();
-        p.judgeDecisions = row.decisions;
+        p.judgeDecisions = std::move(row.decisions);
         predictions.push_back(std::move(p));
     }
     m_store->writeEvalPredictions(m_state.runId, stepIndex, predictions);

@@ -166,8 +166,9 @@ private:
     // contiguous share of the batches one process makes; rank 0 gathers them, writes the
     // predictions and returns the metrics (the other ranks return none).
     Metrics evaluate(int stepIndex);
-    // One eval example's prediction as a rank made it: the raw completion (parsed again
-    // by rank 0), its policy tokens, its reward, components and judge calls.
+    // One eval example's prediction as a rank made it: the raw completion, its policy
+    // tokens, its reward, components and judge calls, and (on the rank that made it) the
+    // parsed completion; rank 0 parses the other ranks' texts again.
     struct EvalRow {
         size_t index = 0; // in m_eval
         std::string text;
@@ -175,6 +176,7 @@ private:
         double reward = 0.0;
         std::vector<double> components;
         std::vector<reward::JudgeDecision> decisions;
+        std::unique_ptr<task::Completion> parsed; // not sent to other ranks
     };
     // Every rank's rows in rank order (grpodist.cpp).
     std::vector<EvalRow> shareEvalRows(std::vector<EvalRow> mine);
