@@ -77,6 +77,9 @@ private Q_SLOTS:
 private:
     QTemporaryDir m_dir;
     QString d;
+    // Dual-granularity GRPO on the fixture: the SFT policy with LoRA, the fresh PRM prm0
+    // (β 0.3, format bonus 0.2), retrieval from the index, 2 groups of 4 a step.
+    train::GrpoConfig processRewardConfig(int steps, double learningRate) const;
     std::vector<task::Record> m_records;
     task::MultihopTask m_task;
 };
@@ -570,6 +573,29 @@ void TestMctsSearch::rejectionSamplingKeepsRightTrajectories()
     }
 }
 
+train::GrpoConfig TestMctsSearch::processRewardConfig(int steps, double learningRate) const
+{
+    train::GrpoConfig c;
+    c.model = (d + "/sft").toStdString();
+    c.trainData = (d + "/qa.jsonl").toStdString();
+    c.rewardConfig = (d + "/reward_mh.json").toStdString();
+    c.groupSize = 4;
+    c.promptsPerStep = 2;
+    c.maxNewTokens = 160;
+    c.maxSteps = steps;
+    c.lora = true;
+    c.learningRate = learningRate;
+    c.threads = 1;
+    c.seed = 9;
+    c.temperature = 2.0; // the memorising policy writes the same steps at T 1: here the rows differ
+    c.environment.topK = 1;
+    c.environment.index = (d + "/index.sqlite").toStdString();
+    c.processRewardModel = (d + "/prm0").toStdString();
+    c.processBeta = 0.3;
+    c.processFormatBonus = 0.2;
+    return c;
+}
+
 void TestMctsSearch::grpoWithProcessRewards()
 {
     // Dual-granularity GRPO (ProRAG eq. 8) with the fresh PRM of the test before: every
@@ -577,27 +603,10 @@ void TestMctsSearch::grpoWithProcessRewards()
     // </subanswer> token), A_out + β·A_proc with A_proc normalised per step position in
     // each group: over the rows of a group that reach step t, the A_proc sum to 0.
     QVERIFY(QFile::exists(d + "/prm0/prm_head.safetensors"));
-    train::GrpoConfig c;
-    c.model = (d + "/sft").toStdString();
-    c.trainData = (d + "/qa.jsonl").toStdString();
-    c.rewardConfig = (d + "/reward_mh.json").toStdString();
+    train::GrpoConfig c = processRewardConfig(1, 1e-4);
     c.store = (d + "/grpo_prm.sqlite").toStdString();
     c.output = (d + "/grpo_prm").toStdString();
-    c.groupSize = 4;
-    c.promptsPerStep = 2;
-    c.maxNewTokens = 160;
-    c.maxSteps = 1;
-    c.lora = true;
-    c.learningRate = 1e-4;
-    c.threads = 1;
-    c.seed = 9;
-    c.temperature = 2.0; // the memorising policy writes the same steps at T 1: here the rows differ
-    c.environment.topK = 1;
-    c.environment.index = (d + "/index.sqlite").toStdString();
     c.environment.source = "grpo_prm.json";
-    c.processRewardModel = (d + "/prm0").toStdString();
-    c.processBeta = 0.3;
-    c.processFormatBonus = 0.2;
     engine::JobControl control;
     engine::EventSink sink;
     const engine::JobOutcome out = train::runGrpo(c, control, sink);
@@ -646,25 +655,8 @@ void TestMctsSearch::grpoWithProcessRewards()
 void TestMctsSearch::processRewardsInTwoProcesses()
 {
     QVERIFY(QFile::exists(d + "/prm0/prm_head.safetensors"));
-    train::GrpoConfig c;
-    c.model = (d + "/sft").toStdString();
-    c.trainData = (d + "/qa.jsonl").toStdString();
-    c.rewardConfig = (d + "/reward_mh.json").toStdString();
-    c.groupSize = 4;
-    c.promptsPerStep = 2;
+    train::GrpoConfig c = processRewardConfig(2, 1e-3);
     c.microBatch = 4; // two micro-batches of one group: one for each rank
-    c.maxNewTokens = 160;
-    c.maxSteps = 2;
-    c.lora = true;
-    c.learningRate = 1e-3;
-    c.threads = 1;
-    c.seed = 9;
-    c.temperature = 2.0;
-    c.environment.topK = 1;
-    c.environment.index = (d + "/index.sqlite").toStdString();
-    c.processRewardModel = (d + "/prm0").toStdString();
-    c.processBeta = 0.3;
-    c.processFormatBonus = 0.2;
     std::map<int, std::string> stores;
     for (int nproc : {1, 2}) {
         const QString tag = QString("grpo_prm_np%1").arg(nproc);
