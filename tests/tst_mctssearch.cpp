@@ -626,10 +626,22 @@ void TestMctsSearch::grpoWithProcessRewards()
     for (const store::StoredRollout &sr : s.stepRollouts(out.runId, 1)) {
         const store::Rollout r = s.rollout(sr.id).rollout;
         QCOMPARE(r.advantages.size(), r.tokenIds.size());
+        // A last piece that decodes to white space only (a newline and the stop token after
+        // the last </subanswer>) is not a step of its own: it joins the step before it.
+        size_t lastEnd = r.tokenIds.size();
+        for (size_t k = 0; k < r.tokenIds.size(); ++k)
+            if (r.tokenIds[k] == end)
+                lastEnd = k;
+        bool blankTail = false;
+        if (lastEnd + 1 < r.tokenIds.size()) {
+            const std::vector<int32_t> tail(r.tokenIds.begin() + static_cast<std::ptrdiff_t>(lastEnd) + 1, r.tokenIds.end());
+            blankTail = tok->decodeBytes(tail, /*skipSpecial=*/true, /*atStart=*/false).find_first_not_of(" \t\r\n") ==
+                        std::string::npos;
+        }
         int step = 0;
         double stepValue = r.advantages.empty() ? 0.0 : r.advantages[0];
         for (size_t k = 0; k < r.tokenIds.size(); ++k) {
-            if (k > 0 && r.tokenIds[k - 1] == end) { // a new step starts
+            if (k > 0 && r.tokenIds[k - 1] == end && !(k - 1 == lastEnd && blankTail)) { // a new step starts
                 sums[{r.groupIndex, step}] += (stepValue - r.advantage) / 0.3;
                 ++step;
                 varies = varies || std::abs(r.advantages[k] - stepValue) > 1e-6;

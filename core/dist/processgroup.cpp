@@ -1,5 +1,7 @@
 // Built without the precompiled header and with USE_C10D_GLOO (core/CMakeLists.txt):
-// ProcessGroupGloo.hpp needs the macro and Debian's libgloo-dev headers.
+// ProcessGroupGloo.hpp needs the macro and Debian's libgloo-dev headers. Against a CUDA
+// libtorch that has NCCL, also with USE_C10D_NCCL and RWB_WITH_NCCL: CUDA tensors are
+// then summed and broadcast over ProcessGroupNCCL ($RWB_DIST_BACKEND=gloo keeps Gloo).
 #include "dist/processgroup.h"
 
 #include "data/jsonl.h"
@@ -8,6 +10,10 @@
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#ifdef RWB_WITH_NCCL
+#include <c10/cuda/CUDAFunctions.h>
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
 
 #include <cstdlib>
 #include <cstring>
@@ -72,8 +78,32 @@ struct ProcessGroup::Impl {
     Rendezvous r;
     c10::intrusive_ptr<c10d::TCPStore> store;
     c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
+    // CUDA tensors' collectives: NCCL where this build has it (made at the first CUDA
+    // collective, which every rank reaches in the same order), else Gloo, which copies
+    // them through the host.
+    c10::intrusive_ptr<c10d::Backend> cudaGroup;
 
     std::string where() const { return r.masterAddr + ":" + std::to_string(r.masterPort); }
+
+    c10d::Backend &groupFor(const at::Tensor &t)
+    {
+        if (!t.is_cuda())
+            return *group;
+#ifdef RWB_WITH_NCCL
+        if (!cudaGroup && envOr("RWB_DIST_BACKEND", "nccl") == "nccl") {
+            c10::cuda::set_device(t.device().index());
+            auto options = c10d::ProcessGroupNCCL::Options::create();
+            options->timeout = r.timeout;
+            auto prefixed = c10::make_intrusive<c10d::PrefixStore>("rwb/nccl", store);
+            try {
+                cudaGroup = c10::make_intrusive<c10d::ProcessGroupNCCL>(prefixed, r.rank, r.worldSize, options);
+            } catch (const std::exception &e) {
+                fail("NCCL set-up", e);
+            }
+        }
+#endif
+        return cudaGroup ? *cudaGroup : *group;
+    }
 
     // Waits for a collective; a peer that stopped or hung becomes a DistError that says so.
     void wait(const c10::intrusive_ptr<c10d::Work> &work, const char *what,
@@ -208,7 +238,7 @@ void ProcessGroup::allReduceSum(const std::vector<at::Tensor> &tensors)
                 views.push_back(t.reshape({-1}));
             flat.push_back(at::cat(views));
         }
-        d->wait(d->group->allreduce(flat), "all-reduce");
+        d->wait(d->groupFor(flat[0]).allreduce(flat), "all-reduce");
         if (!inPlace) {
             int64_t offset = 0;
             for (const at::Tensor &t : bucket) {
@@ -237,7 +267,7 @@ void ProcessGroup::broadcast(const std::vector<at::Tensor> &tensors, int root)
     o.rootRank = root;
     for (const at::Tensor &t : tensors) {
         std::vector<at::Tensor> one{t.is_contiguous() ? t : t.contiguous()};
-        d->wait(d->group->broadcast(one, o), "broadcast");
+        d->wait(d->groupFor(one[0]).broadcast(one, o), "broadcast");
         if (!t.is_contiguous())
             t.copy_(one[0]);
     }
