@@ -22,6 +22,14 @@ echo "test: the workbench, the widgets and the tests (core reused)"
 "$root/scripts/build.sh" -DRWB_GUI=ON -DCMAKE_DISABLE_FIND_PACKAGE_Qt6=OFF
 echo "test: built in $(( $(date +%s) - start )) s"
 
+# The reference implementations (transformers, tokenizers, PEFT) against the committed
+# golden files and against what the engine writes: before ctest, so that ctest's summary
+# is the run's last line. RWB_REFERENCE=0 skips it (a machine that cannot reach PyPI).
+if [[ "${RWB_REFERENCE:-1}" != 0 ]]; then
+  echo "test: the reference implementations (tests/reference/regenerate.sh)"
+  "$root/tests/reference/regenerate.sh"
+fi
+
 export QT_QPA_PLATFORM=offscreen
 # ctest runs two tests at once on two cores: one libtorch thread each, so that no test's
 # threads wait on a core the other test holds (model/causallm.h, RWB_THREADS).

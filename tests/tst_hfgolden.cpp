@@ -1,20 +1,31 @@
 // Our decoders and tokenizers against Hugging Face's, on golden files that
-// tests/data/hf/make_golden.py made with transformers and tokenizers (versions in
-// tests/data/hf/versions.json): random-weight Qwen3, Qwen2, Llama and Llama-3-RoPE folders
-// saved by transformers, loaded by our loader, give transformers' float64 logits; byte-level
-// BPE and Unigram tokenizer.json files trained by tokenizers encode and decode as it does.
+// tests/reference/make_golden.py made with transformers and tokenizers (versions in
+// tests/data/hf/versions.json): random-weight Qwen3, Qwen2 (q/k/v biases), Llama and
+// Llama-3-RoPE folders (tied and untied embeddings, grouped-query attention, Llama saved in
+// four shards) saved by transformers, loaded by our loader, give transformers' float64
+// logits and per-token log-probs, and greedy decoding of a left-padded batch through the KV
+// cache gives transformers' generate() ids; byte-level BPE, two Unigram and a WordPiece
+// tokenizer.json trained by tokenizers encode and decode as it does.
 //
 // Tolerances: float64 against float64, max |Δlogit| / max |logit| ≤ 1e-10 (the same
 // products summed in another order: about 1e-15 expected); float32 ≤ 1e-5 (float32's
-// rounding through two layers: about 1e-7 expected). Token ids and texts exactly.
+// rounding through two layers: about 1e-7 expected). Log-probs are computed in float32
+// (scoreTokens, generate): |Δ| ≤ 1e-5. Token ids and texts exactly. The last cases perturb
+// one weight and drop one merge and check that the compares then fail.
 #include "data/jsonl.h"
 #include "model/causallm.h"
 #include "model/causallminternals.h"
 #include "model/transformer.h"
+#include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 
 #include <QDir>
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <cstring>
+#include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -55,31 +66,10 @@ torch::Tensor logitsOf(const QString &folder, const std::string &dtype, const to
     return m->logits(m->hidden(ids, model::positionsFromMask(mask), mask, nullptr)).to(torch::kFloat64);
 }
 
-} // namespace
-
-class TestHfGolden : public QObject {
-    Q_OBJECT
-private Q_SLOTS:
-    void goldenFilesArePresent();
-    void decoderMatchesTransformers_data() { addFolders("models"); }
-    void decoderMatchesTransformers();
-    void tokenizerMatchesTokenizers_data() { addFolders("tokenizers"); }
-    void tokenizerMatchesTokenizers();
-};
-
-void TestHfGolden::goldenFilesArePresent()
+// max |Δlogit| / max |logit| of the folder's model in `dtype` against its golden.json
+// (which may lie in another folder: a perturbed copy is checked against the original's).
+double logitMismatch(const QString &modelFolder, const nlohmann::json &golden, const std::string &dtype)
 {
-    // The four decoders and two tokenizers make_golden.py writes: a part that failed to be
-    // made must not pass as nothing to check.
-    for (const char *name : {"models/qwen3", "models/qwen2", "models/llama", "models/llama3_rope",
-                             "tokenizers/byte_level_bpe", "tokenizers/unigram"})
-        QVERIFY2(QFile::exists(goldenRoot() + "/" + name + "/golden.json"), name);
-}
-
-void TestHfGolden::decoderMatchesTransformers()
-{
-    QFETCH(QString, folder);
-    const nlohmann::json golden = readGolden(folder);
     std::vector<int64_t> flat;
     const auto &rows = golden.at("input_ids");
     for (const auto &row : rows)
@@ -93,15 +83,432 @@ void TestHfGolden::decoderMatchesTransformers()
             for (const auto &x : pos)
                 values.push_back(x.get<double>());
     const torch::Tensor want = torch::tensor(values, torch::kFloat64).view({b, ids.size(1), -1});
-    const double scale = want.abs().max().item<double>();
-    QVERIFY(scale > 0.0);
+    const torch::Tensor got = logitsOf(modelFolder, dtype, ids);
+    if (got.sizes() != want.sizes())
+        return INFINITY;
+    return (got - want).abs().max().item<double>() / want.abs().max().item<double>();
+}
+
+// Where the engine still differs from tokenizers, string by string (docs/tokenizers.md,
+// "Checked against tokenizers"). Unigram tokenizer.json files run on the sentencepiece
+// engine, which normalizes white space as sentencepiece's nmt_nfkc does (tabs, newlines
+// and Unicode spaces become "▁", control characters go, runs collapse, the ends are
+// trimmed) and puts a "▁" only at the start of the text, where tokenizers keeps NFKC's
+// white space, gives unknown characters <unk>, keeps runs and ends, and with
+// prepend_scheme "always" puts a "▁" after every added token. Every listed string must
+// still differ (a fix fails the test until it is taken off) and no other may.
+const std::map<std::string, std::set<std::string>> &knownDifferences()
+{
+    static const std::map<std::string, std::set<std::string>> known = {
+        {"unigram", {
+            " ",
+            "  leading and trailing  ",
+            "tabs\011and\012new\015\012lines\012\012\012",
+            "x</tool_call>\u2009\u202fy",
+            "p\u2028<tool_call>\302\205q",
+            "<|im_start|>user\012\u3053\u3093\u306b\u3061\u306f<|im_end|>\012",
+            "\u00a0\u3000 \u2009",
+            "   ",
+            "\u200b zero width",
+            "every space\011\013\014\034\302\205\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeffbetween",
+            "\011\013\014\034\302\205\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff",
+            "trailing space ",
+            "x  <tool_call>  y  ",
+            "control\001\007chars\177",
+            "a\011b\012\011c",
+            "\012",
+            "\u2581 already \u2581 marked",
+        }},
+        {"unigram_metaspace", {
+            " ",
+            "  leading and trailing  ",
+            "tabs\011and\012new\015\012lines\012\012\012",
+            "a<tool_call>b",
+            "p\u2028<tool_call>\302\205q",
+            "<|im_start|>user\012\u3053\u3093\u306b\u3061\u306f<|im_end|>\012",
+            "\u00a0\u3000 \u2009",
+            "   ",
+            "\u200b zero width",
+            "every space\011\013\014\034\302\205\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeffbetween",
+            "\011\013\014\034\302\205\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff",
+            "ACME<tool_call>ACME",
+            "control\001\007chars\177",
+            "a\011b\012\011c",
+            "\012",
+            "\u2581 already \u2581 marked",
+        }},
+    };
+    return known;
+}
+
+// Our float64 logits for the golden's ids from the base folder with the adapter loaded.
+torch::Tensor adaptedLogits(const QString &base, const QString &adapter, const nlohmann::json &golden)
+{
+    model::ModelOptions o;
+    o.dtype = "float64";
+    o.device = "cpu";
+    o.threads = 1;
+    auto lm = model::CausalLM::load(base.toStdString(), o);
+    lm->loadAdapter(adapter.toStdString());
+    std::vector<int64_t> flat;
+    for (const auto &row : golden.at("input_ids"))
+        for (const auto &id : row)
+            flat.push_back(id.get<int64_t>());
+    const torch::Tensor ids = torch::tensor(flat, torch::kLong).view({static_cast<int64_t>(golden.at("input_ids").size()), -1});
+    torch::NoGradGuard noGrad;
+    auto &m = lm->internals().module;
+    const torch::Tensor mask = torch::ones_like(ids);
+    return m->logits(m->hidden(ids, model::positionsFromMask(mask), mask, nullptr)).to(torch::kFloat64);
+}
+
+torch::Tensor goldenLogits(const nlohmann::json &golden)
+{
+    std::vector<double> values;
+    int64_t b = 0, l = 0;
+    for (const auto &row : golden.at("logits")) {
+        ++b;
+        l = static_cast<int64_t>(row.size());
+        for (const auto &pos : row)
+            for (const auto &x : pos)
+                values.push_back(x.get<double>());
+    }
+    return torch::tensor(values, torch::kFloat64).view({b, l, -1});
+}
+
+// Adds `delta` to the first element of a float32 tensor in a safetensors file, in place.
+void perturbFirstElement(const QString &path, const std::string &tensor, float delta)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QByteArray bytes = f.readAll();
+    uint64_t headerLen = 0;
+    std::memcpy(&headerLen, bytes.constData(), 8);
+    const auto header = nlohmann::json::parse(bytes.mid(8, static_cast<qsizetype>(headerLen)).toStdString());
+    QCOMPARE(QString::fromStdString(header.at(tensor).at("dtype").get<std::string>()), QStringLiteral("F32"));
+    const qsizetype at = 8 + static_cast<qsizetype>(headerLen) + header.at(tensor).at("data_offsets").at(0).get<qsizetype>();
+    float x = 0;
+    std::memcpy(&x, bytes.constData() + at, 4);
+    x += delta;
+    std::memcpy(bytes.data() + at, &x, 4);
+    f.seek(0);
+    QCOMPARE(f.write(bytes), bytes.size());
+}
+
+// How many of the golden's encodings the folder's tokenizer gets wrong.
+int encodeMismatches(const QString &tokenizerFolder, const nlohmann::json &golden)
+{
+    const auto tokenizer = tokenizer::loadTokenizer(tokenizerFolder.toStdString());
+    int wrong = 0;
+    for (const auto &item : golden.at("encode"))
+        wrong += tokenizer->encode(item.at("text").get<std::string>()) != item.at("ids").get<std::vector<int32_t>>();
+    return wrong;
+}
+
+} // namespace
+
+class TestHfGolden : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void goldenFilesArePresent();
+    void decoderMatchesTransformers_data() { addFolders("models"); }
+    void decoderMatchesTransformers();
+    void logProbsMatchTransformers_data() { addFolders("models"); }
+    void logProbsMatchTransformers();
+    void greedyBatchMatchesGenerate_data() { addFolders("models"); }
+    void greedyBatchMatchesGenerate();
+    void shardedFolderIsSharded();
+    void peftAdapterMatchesPeftOrIsRefused_data() { addFolders("peft"); }
+    void peftAdapterMatchesPeftOrIsRefused();
+    void adapterWeWriteIsTheOnePeftChecked();
+    void chatTemplateIsTheOneTransformersChecked();
+    void perturbedWeightFailsTheCompare();
+    void droppedMergeFailsTheCompare();
+    void tokenizerMatchesTokenizers_data() { addFolders("tokenizers"); }
+    void tokenizerMatchesTokenizers();
+};
+
+void TestHfGolden::goldenFilesArePresent()
+{
+    // The four decoders and two tokenizers make_golden.py writes: a part that failed to be
+    // made must not pass as nothing to check.
+    for (const char *name : {"models/qwen3", "models/qwen2", "models/llama", "models/llama3_rope",
+                             "tokenizers/byte_level_bpe", "tokenizers/unigram", "tokenizers/unigram_metaspace",
+                             "tokenizers/wordpiece"})
+        QVERIFY2(QFile::exists(goldenRoot() + "/" + name + "/golden.json"), name);
+}
+
+void TestHfGolden::decoderMatchesTransformers()
+{
+    QFETCH(QString, folder);
+    const nlohmann::json golden = readGolden(folder);
     for (const auto &[dtype, tolerance] : {std::pair{"float64", 1e-10}, {"float32", 1e-5}}) {
-        const torch::Tensor got = logitsOf(folder, dtype, ids);
-        QCOMPARE(got.sizes(), want.sizes());
-        const double rel = (got - want).abs().max().item<double>() / scale;
+        const double rel = logitMismatch(folder, golden, dtype);
         qInfo("%s in %s: max |Δlogit| / max |logit| = %.3g", qPrintable(QDir(folder).dirName()), dtype, rel);
         QVERIFY2(rel <= tolerance, qPrintable(QString("%1: %2 > %3").arg(dtype).arg(rel).arg(tolerance)));
     }
+}
+
+void TestHfGolden::logProbsMatchTransformers()
+{
+    // scoreTokens (what GRPO's old and reference log-probs and SFT's loss go through) on
+    // each row as a prompt of `prompt_tokens` ids and the rest as the completion.
+    QFETCH(QString, folder);
+    const nlohmann::json golden = readGolden(folder);
+    const int prompt = golden.at("prompt_tokens").get<int>();
+    std::vector<std::vector<int32_t>> prompts, completions;
+    for (const auto &row : golden.at("input_ids")) {
+        const auto ids = row.get<std::vector<int32_t>>();
+        prompts.emplace_back(ids.begin(), ids.begin() + prompt);
+        completions.emplace_back(ids.begin() + prompt, ids.end());
+    }
+    for (const char *dtype : {"float64", "float32"}) {
+        model::ModelOptions o;
+        o.dtype = dtype;
+        o.device = "cpu";
+        o.threads = 1;
+        auto lm = model::CausalLM::load(folder.toStdString(), o);
+        const auto scores = lm->scoreTokens(prompts, completions);
+        QCOMPARE(scores.size(), prompts.size());
+        double worst = 0;
+        for (size_t r = 0; r < scores.size(); ++r) {
+            const auto want = golden.at("token_logprobs").at(r).get<std::vector<double>>();
+            QCOMPARE(scores[r].logProbs.size(), want.size());
+            for (size_t i = 0; i < want.size(); ++i)
+                worst = std::max(worst, std::abs(scores[r].logProbs[i] - want[i]));
+        }
+        qInfo("%s in %s: max |Δ log p| = %.3g", qPrintable(QDir(folder).dirName()), dtype, worst);
+        QVERIFY2(worst <= 1e-5, qPrintable(QString("%1: %2").arg(dtype).arg(worst)));
+    }
+}
+
+void TestHfGolden::greedyBatchMatchesGenerate()
+{
+    // Prompts of 6 and 4 ids decode together: the shorter is left-padded, positions come
+    // from the mask, and every step after the prefill goes through the KV cache.
+    QFETCH(QString, folder);
+    const nlohmann::json golden = readGolden(folder);
+    std::vector<std::vector<int32_t>> prompts;
+    for (const auto &row : golden.at("greedy"))
+        prompts.push_back(row.at("prompt").get<std::vector<int32_t>>());
+    model::ModelOptions o;
+    o.dtype = "float64";
+    o.device = "cpu";
+    o.threads = 1;
+    auto lm = model::CausalLM::load(folder.toStdString(), o);
+    model::SamplingOptions s;
+    s.temperature = 0;
+    s.maxNewTokens = static_cast<int>(golden.at("greedy").at(0).at("ids").size());
+    s.padToken = 0;
+    const model::Generation g = lm->generate(prompts, 1, s);
+    QCOMPARE(g.tokens.size(), prompts.size());
+    double worst = 0;
+    for (size_t r = 0; r < prompts.size(); ++r) {
+        const auto &want = golden.at("greedy").at(r);
+        QCOMPARE(g.tokens[r], want.at("ids").get<std::vector<int32_t>>());
+        const auto lp = want.at("logprobs").get<std::vector<double>>();
+        for (size_t i = 0; i < lp.size(); ++i)
+            worst = std::max(worst, std::abs(g.logProbs[r][i] - lp[i]));
+    }
+    qInfo("%s: greedy ids equal, max |Δ log p| = %.3g", qPrintable(QDir(folder).dirName()), worst);
+    QVERIFY(worst <= 1e-5);
+}
+
+void TestHfGolden::shardedFolderIsSharded()
+{
+    // The Llama folder was saved in shards: the loader's index path is what read it above.
+    const QDir dir(goldenRoot() + "/models/llama");
+    QVERIFY(dir.exists("model.safetensors.index.json"));
+    QVERIFY(!dir.exists("model.safetensors"));
+    QVERIFY(dir.entryList({"model-*-of-*.safetensors"}, QDir::Files).size() >= 2);
+}
+
+void TestHfGolden::peftAdapterMatchesPeftOrIsRefused()
+{
+    // Adapters PEFT saved: plain LoRA, every projection, rank-stabilized, rank and alpha
+    // patterns and a regex of target modules give PEFT's float64 logits; DoRA, saved
+    // modules, trained biases and lora_B biases are refused with the field named.
+    QFETCH(QString, folder);
+    const nlohmann::json golden = readGolden(folder);
+    const QString base = goldenRoot() + "/" + QString::fromStdString(golden.at("base").get<std::string>());
+    if (!golden.at("refused_field").is_null()) {
+        const std::string field = golden.at("refused_field").get<std::string>();
+        try {
+            adaptedLogits(base, folder, golden);
+            QFAIL(qPrintable(QString("loaded although %1 is set").arg(QString::fromStdString(field))));
+        } catch (const data::InputException &e) {
+            const std::string message = e.what();
+            qInfo("%s: %s", qPrintable(QDir(folder).dirName()), message.c_str());
+            QVERIFY2(message.find("adapter_config.json") != std::string::npos, message.c_str());
+            QVERIFY2(message.find(field + ":") != std::string::npos, message.c_str());
+        }
+        return;
+    }
+    const torch::Tensor want = goldenLogits(golden);
+    const torch::Tensor got = adaptedLogits(base, folder, golden);
+    QCOMPARE(got.sizes(), want.sizes());
+    const double rel = (got - want).abs().max().item<double>() / want.abs().max().item<double>();
+    // The adapter must matter: PEFT's logits differ from the base model's.
+    const torch::Tensor plain = goldenLogits(readGolden(base));
+    const double effect = (plain - want).abs().max().item<double>() / want.abs().max().item<double>();
+    qInfo("%s: max |Δlogit| / max |logit| = %.3g (the adapter moves them by %.3g)", qPrintable(QDir(folder).dirName()),
+          rel, effect);
+    QVERIFY(effect > 1e-3);
+    QVERIFY2(rel <= 1e-10, qPrintable(QString::number(rel)));
+}
+
+void TestHfGolden::adapterWeWriteIsTheOnePeftChecked()
+{
+    // An adapter written by saveAdapter (rank 3, α 7, rank-stabilized, patterns, every
+    // projection) with weights from a formula. tests/reference/check_peft.py loads the
+    // committed copy in PEFT (PeftModel and AutoPeftModelForCausalLM) and compares its
+    // logits with ours (rwb_logits.json); here we check that what saveAdapter writes today
+    // is that committed copy, and that it names the base folder for AutoPeftModel.
+    // RWB_HF_GOLDEN_WRITE=DIR writes the copy into DIR instead (tests/reference/regenerate.sh).
+    const QString base = goldenRoot() + "/models/qwen3";
+    model::ModelOptions o;
+    o.dtype = "float64";
+    o.device = "cpu";
+    o.threads = 1;
+    auto lm = model::CausalLM::load(base.toStdString(), o);
+    model::LoraOptions lora;
+    lora.rank = 3;
+    lora.alpha = 7;
+    lora.dropout = 0;
+    lora.targetModules = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"};
+    lora.rslora = true;
+    lora.rankPattern = {{"down_proj", 2}};
+    lora.alphaPattern = {{"q_proj", 5.0}};
+    lm->addLora(lora);
+    {
+        torch::NoGradGuard noGrad;
+        int index = 0;
+        for (auto &[name, t] : lm->internals().loraTensors()) {
+            const torch::Tensor k = torch::arange(t.numel(), torch::kFloat64).view(t.sizes());
+            t.copy_((0.2 * torch::sin(0.7 * k + 0.3 * ++index)).to(t.scalar_type()));
+        }
+    }
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QByteArray writeTo = qgetenv("RWB_HF_GOLDEN_WRITE");
+    const QString out = writeTo.isEmpty() ? tmp.path() : QString::fromLocal8Bit(writeTo);
+    lm->saveAdapter(out.toStdString());
+    const nlohmann::json golden = readGolden(base);
+    const torch::Tensor ours = adaptedLogits(base, out, golden);
+    nlohmann::json logits = {{"made_by", "tests/tst_hfgolden.cpp adapterWeWriteIsTheOnePeftChecked"},
+                             {"base", "models/qwen3"}, {"input_ids", golden.at("input_ids")}, {"logits_dtype", "float64"}};
+    logits["logits"] = nlohmann::json::array();
+    const auto acc = ours.accessor<double, 3>();
+    for (int64_t b = 0; b < ours.size(0); ++b) {
+        nlohmann::json row = nlohmann::json::array();
+        for (int64_t t = 0; t < ours.size(1); ++t) {
+            nlohmann::json pos = nlohmann::json::array();
+            for (int64_t v = 0; v < ours.size(2); ++v)
+                pos.push_back(acc[b][t][v]);
+            row.push_back(pos);
+        }
+        logits["logits"].push_back(row);
+    }
+    const nlohmann::json config = nlohmann::json::parse(data::readTextFile((out + "/adapter_config.json").toStdString()));
+    QCOMPARE(QString::fromStdString(config.at("base_model_name_or_path").get<std::string>()),
+             QDir(base).absolutePath());
+    if (!writeTo.isEmpty()) {
+        QFile f(out + "/rwb_logits.json");
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(logits.dump(1) + "\n"));
+        QSKIP("written to RWB_HF_GOLDEN_WRITE");
+    }
+    const QString committed = goldenRoot() + "/peft_rwb";
+    QFile a(out + "/adapter_model.safetensors"), b(committed + "/adapter_model.safetensors");
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    QVERIFY2(a.readAll() == b.readAll(), "saveAdapter's weights differ from tests/data/hf/peft_rwb: regenerate");
+    nlohmann::json committedConfig =
+        nlohmann::json::parse(data::readTextFile((committed + "/adapter_config.json").toStdString()));
+    nlohmann::json writtenConfig = config;
+    committedConfig.erase("base_model_name_or_path");
+    writtenConfig.erase("base_model_name_or_path");
+    QCOMPARE(QString::fromStdString(writtenConfig.dump()), QString::fromStdString(committedConfig.dump()));
+    const torch::Tensor want =
+        goldenLogits(nlohmann::json::parse(data::readTextFile((committed + "/rwb_logits.json").toStdString())));
+    QVERIFY((ours - want).abs().max().item<double>() <= 1e-12 * want.abs().max().item<double>());
+}
+
+void TestHfGolden::chatTemplateIsTheOneTransformersChecked()
+{
+    // The chat_template model folders carry (PromptFormat::chatTemplate) and what our
+    // renderer makes of three conversations, with and without the generation prompt, for
+    // each format. tests/reference/check_chat_template.py renders the committed template
+    // with transformers' apply_chat_template and compares; here we check that today's
+    // template and renderer are the committed ones. RWB_HF_GOLDEN_WRITE=DIR writes them.
+    using tokenizer::ChatMessage;
+    using tokenizer::PromptFormat;
+    const std::vector<std::vector<ChatMessage>> conversations = {
+        {{"user", "差出人の会社名を答えてください。\n\n本文: ACME株式会社の田中です。"}},
+        {{"system", "You are terse."}, {"user", "It's 12:30 — who's \"it\"?"}, {"assistant", "Nobody."},
+         {"user", "<tool_call> stays text"}},
+        {{"user", ""}},
+    };
+    nlohmann::ordered_json doc = nlohmann::ordered_json::object();
+    for (const auto &[name, format] : {std::pair{"plain", PromptFormat(PromptFormat::Kind::Plain)},
+                                       {"chatml", PromptFormat(PromptFormat::Kind::ChatMl)},
+                                       {"chatml_qwen3", PromptFormat(PromptFormat::Kind::ChatMl, true)}}) {
+        nlohmann::ordered_json cases = nlohmann::ordered_json::array();
+        for (const auto &messages : conversations) {
+            nlohmann::ordered_json m = nlohmann::ordered_json::array();
+            for (const ChatMessage &message : messages)
+                m.push_back({{"role", message.role}, {"content", message.content}});
+            cases.push_back({{"messages", m},
+                             {"with_generation_prompt", format.chatPrompt(messages)},
+                             {"without_generation_prompt", format.chat(messages, false)}});
+        }
+        doc[name] = {{"chat_template", format.chatTemplate()}, {"cases", cases}};
+    }
+    const std::string text = doc.dump(1) + "\n";
+    const QByteArray writeTo = qgetenv("RWB_HF_GOLDEN_WRITE");
+    if (!writeTo.isEmpty()) {
+        QFile f(QString::fromLocal8Bit(writeTo) + "/chat_templates.json");
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(text));
+        QSKIP("written to RWB_HF_GOLDEN_WRITE");
+    }
+    const std::string committed = data::readTextFile((goldenRoot() + "/peft_rwb/chat_templates.json").toStdString());
+    QVERIFY2(text == committed, "PromptFormat's chat template or rendering differs from tests/data/hf/peft_rwb: regenerate");
+}
+
+void TestHfGolden::perturbedWeightFailsTheCompare()
+{
+    // One weight of one layer moved by 0.01: the float64 compare must fail, the float32
+    // one too (the logits' scale is about 1).
+    const QString original = goldenRoot() + "/models/qwen3";
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    for (const QString &name : QDir(original).entryList(QDir::Files))
+        QVERIFY(QFile::copy(original + "/" + name, tmp.filePath(name)));
+    perturbFirstElement(tmp.filePath("model.safetensors"), "model.layers.1.mlp.down_proj.weight", 0.01f);
+    const nlohmann::json golden = readGolden(original);
+    QVERIFY(logitMismatch(original, golden, "float64") <= 1e-10);
+    const double rel = logitMismatch(tmp.path(), golden, "float64");
+    qInfo("one weight + 0.01: max |Δlogit| / max |logit| = %.3g", rel);
+    QVERIFY(rel > 1e-5);
+}
+
+void TestHfGolden::droppedMergeFailsTheCompare()
+{
+    const QString original = goldenRoot() + "/tokenizers/byte_level_bpe";
+    nlohmann::json doc = nlohmann::json::parse(data::readTextFile((original + "/tokenizer.json").toStdString()));
+    auto &merges = doc.at("model").at("merges");
+    QVERIFY(merges.size() > 100);
+    merges.erase(merges.begin() + 50);  // one merge of the middle of the rank list
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    QFile out(tmp.filePath("tokenizer.json"));
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QByteArray::fromStdString(doc.dump()));
+    out.close();
+    const nlohmann::json golden = readGolden(original);
+    QCOMPARE(encodeMismatches(original, golden), 0);
+    const int wrong = encodeMismatches(tmp.path(), golden);
+    qInfo("merge 50 dropped: %d of %zu encodings differ", wrong, golden.at("encode").size());
+    QVERIFY(wrong > 0);
 }
 
 void TestHfGolden::tokenizerMatchesTokenizers()
@@ -109,21 +516,33 @@ void TestHfGolden::tokenizerMatchesTokenizers()
     QFETCH(QString, folder);
     const nlohmann::json golden = readGolden(folder);
     const auto tokenizer = tokenizer::loadTokenizer(folder.toStdString());
-    int checked = 0;
+    const auto knownIt = knownDifferences().find(QDir(folder).dirName().toStdString());
+    const std::set<std::string> noKnown;
+    const std::set<std::string> &known = knownIt == knownDifferences().end() ? noKnown : knownIt->second;
+    int checked = 0, stillKnown = 0;
     for (const auto &item : golden.at("encode")) {
         const std::string text = item.at("text").get<std::string>();
         const std::vector<int32_t> want = item.at("ids").get<std::vector<int32_t>>();
         const std::vector<int32_t> got = tokenizer->encode(text);
-        QVERIFY2(got == want, qPrintable(QString("encode(%1)").arg(QString::fromStdString(nlohmann::json(text).dump()))));
+        const QString shown = QString::fromStdString(nlohmann::json(text).dump());
+        if (known.count(text)) {
+            QVERIFY2(got != want, qPrintable("encode(" + shown + ") now equals tokenizers': take it off knownDifferences"));
+            ++stillKnown;
+            continue;
+        }
+        QVERIFY2(got == want, qPrintable("encode(" + shown + ")"));
         QCOMPARE(QString::fromStdString(tokenizer->decode(want)), QString::fromStdString(item.at("decoded").get<std::string>()));
         ++checked;
     }
+    QCOMPARE(stillKnown, static_cast<int>(known.size()));
     for (const auto &item : golden.at("decode")) {
         const std::vector<int32_t> ids = item.at("ids").get<std::vector<int32_t>>();
         QCOMPARE(QString::fromStdString(tokenizer->decode(ids)), QString::fromStdString(item.at("text").get<std::string>()));
         ++checked;
     }
-    QVERIFY(checked > 50);
+    qInfo("%s: %d encodings and decodings equal to tokenizers', %d known differences", qPrintable(QDir(folder).dirName()),
+          checked, stillKnown);
+    QVERIFY(checked > 100);
 }
 
 QTEST_APPLESS_MAIN(TestHfGolden)

@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 using namespace rwb::model;
 
@@ -45,6 +46,8 @@ private Q_SLOTS:
     void untiedHead();
     void mismatchesAreNamed();
     void adapterRoundTrip();
+    void adapterConfigsThatWouldComputeSomethingElseAreRefused_data();
+    void adapterConfigsThatWouldComputeSomethingElseAreRefused();
 };
 
 void TestModelIo::saveLoadRoundTrip()
@@ -181,6 +184,55 @@ void TestModelIo::adapterRoundTrip()
     auto plain = CausalLM::load(base.path().toStdString());
     again->setAdaptersEnabled(false);
     QVERIFY(torch::equal(logitsOf(*again, ids), logitsOf(*plain, ids)));
+}
+
+void TestModelIo::adapterConfigsThatWouldComputeSomethingElseAreRefused_data()
+{
+    // A field set in a written adapter's config, and what the message must say.
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("dora") << "use_dora" << "true" << "use_dora: DoRA";
+    QTest::newRow("modules_to_save") << "modules_to_save" << "[\"lm_head\"]" << "modules_to_save:";
+    QTest::newRow("bias") << "bias" << "\"lora_only\"" << "bias: only \"none\"";
+    QTest::newRow("layers") << "layers_to_transform" << "[0]" << "layers_to_transform:";
+    QTest::newRow("pissa") << "init_lora_weights" << "\"pissa\"" << "init_lora_weights: \"pissa\"";
+    QTest::newRow("unknown option") << "use_future_trick" << "{\"k\": 2}" << "use_future_trick: an option this engine does not apply (set here to {\"k\":2})";
+    QTest::newRow("bad regex") << "target_modules" << "\"(q_proj\"" << "target_modules: not a regular expression";
+    QTest::newRow("regex matching nothing") << "target_modules" << "\"lm_head\"" << "target_modules: LoRA's target modules match no linear layer";
+    QTest::newRow("bad pattern") << "rank_pattern" << "{\"q_proj\": 0}" << "rank_pattern.q_proj: must be an integer > 0";
+    QTest::newRow("rslora not a bool") << "use_rslora" << "\"yes\"" << "use_rslora: must be true or false";
+}
+
+void TestModelIo::adapterConfigsThatWouldComputeSomethingElseAreRefused()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    QFETCH(QString, expected);
+    QTemporaryDir base;
+    QTemporaryDir adapter;
+    ModelOptions o;
+    o.seed = 13;
+    auto lm = CausalLM::random(tiny(), o);
+    lm->save(base.path().toStdString());
+    LoraOptions lora;
+    lora.rank = 4;
+    lora.targetModules = {"q_proj"};
+    lm->addLora(lora);
+    lm->saveAdapter(adapter.path().toStdString());
+    const QString configPath = adapter.filePath("adapter_config.json");
+    nlohmann::json config = nlohmann::json::parse(readAll(configPath));
+    config[key.toStdString()] = nlohmann::json::parse(value.toStdString());
+    std::ofstream(configPath.toStdString()) << config.dump(2);
+    auto again = CausalLM::load(base.path().toStdString());
+    try {
+        again->loadAdapter(adapter.path().toStdString());
+        QFAIL("loaded");
+    } catch (const rwb::data::InputException &e) {
+        const QString message = QString::fromUtf8(e.what());
+        QVERIFY2(message.startsWith(configPath + ": "), qPrintable(message));
+        QVERIFY2(message.contains(expected), qPrintable(message));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestModelIo)

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <regex>
 #include <thread>
 
 namespace rwb::model {
@@ -419,13 +420,54 @@ std::vector<TokenScores> CausalLM::scoreTokens(const std::vector<std::vector<int
     return out;
 }
 
+namespace {
+
+bool endsWithModule(const std::string &name, const std::string &key)
+{
+    return name == key || (name.size() > key.size() && name.compare(name.size() - key.size(), key.size(), key) == 0 &&
+                           name[name.size() - key.size() - 1] == '.');
+}
+
+// PEFT's get_pattern_key: the first key k with re.match(r"(.*\.)?(k)$", name).
+template <typename T>
+const T *patternValue(const std::vector<std::pair<std::string, T>> &pattern, const std::string &name)
+{
+    for (const auto &[key, value] : pattern)
+        if (std::regex_match(name, std::regex("(.*\\.)?(" + key + ")")))
+            return &value;
+    return nullptr;
+}
+
+} // namespace
+
+bool loraTargets(const LoraOptions &options, const std::string &module)
+{
+    if (!options.targetRegex.empty())
+        return std::regex_match(module, std::regex(options.targetRegex));
+    for (const std::string &t : options.targetModules)
+        if (endsWithModule(module, t))
+            return true;
+    return false;
+}
+
 void CausalLM::addLora(const LoraOptions &options)
 {
+    int matched = 0;
     for (auto &[name, layer] : m_d->module->linearLayers()) {
-        const std::string leaf = name.substr(name.rfind('.') + 1);
-        if (std::find(options.targetModules.begin(), options.targetModules.end(), leaf) != options.targetModules.end())
-            layer->addLora(options.rank, options.alpha, options.dropout);
+        if (!loraTargets(options, name))
+            continue;
+        const int *rank = patternValue(options.rankPattern, name);
+        const double *alpha = patternValue(options.alphaPattern, name);
+        const int r = rank ? *rank : options.rank;
+        const double a = alpha ? *alpha : options.alpha;
+        if (r <= 0)
+            throw std::invalid_argument("LoRA rank of " + name + " must be > 0");
+        layer->addLora(r, options.rslora ? a / std::sqrt(static_cast<double>(r)) : a / static_cast<double>(r),
+                       options.dropout);
+        ++matched;
     }
+    if (matched == 0)
+        throw std::invalid_argument("LoRA's target modules match no linear layer of the model");
     for (auto &p : m_d->module->parameters())
         p.requires_grad_(false);
     m_d->lora = options;

@@ -50,13 +50,26 @@ struct TokenScores {
     std::vector<float> entropy;  // per position, when asked for
 };
 
+// LoRA as PEFT's LoraConfig defines it: a module gets adapters when its name (as
+// transformers names it, "model.layers.0.self_attn.q_proj") is one of targetModules or
+// ends with "." + one of them, or, when targetRegex is set, when the regex matches the
+// whole name. Its rank and alpha are rankPattern's / alphaPattern's for the first key
+// that matches the end of its name (PEFT: "(.*\.)?(key)$"), else rank / alpha; its scale
+// is alpha / rank, or alpha / √rank with rslora (rank-stabilized LoRA).
 struct LoraOptions {
     int rank = 8;
     double alpha = 32.0;
     double dropout = 0.05;
     // Module names as PEFT writes them: q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj.
     std::vector<std::string> targetModules{"q_proj", "k_proj", "v_proj", "o_proj"};
+    std::string targetRegex;
+    bool rslora = false;
+    std::vector<std::pair<std::string, int>> rankPattern;
+    std::vector<std::pair<std::string, double>> alphaPattern;
 };
+
+// Whether LoRA options put adapters on the module of that name.
+bool loraTargets(const LoraOptions &options, const std::string &module);
 
 // Called between decode steps with (tokens generated so far in the longest row, max);
 // return false to stop early. Runs on the calling thread.

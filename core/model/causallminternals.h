@@ -23,6 +23,7 @@ public:
     torch::Dtype dtype = torch::kFloat32;
     LoraOptions lora;
     bool hasLora = false;
+    std::string sourceFolder; // the folder load() read (PEFT's base_model_name_or_path); empty for random()
 
     // Every LoRA tensor with its PEFT key ("base_model.model.<module>.lora_A.weight").
     std::vector<std::pair<std::string, torch::Tensor>> loraTensors();

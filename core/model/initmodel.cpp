@@ -1,9 +1,13 @@
 #include "model/initmodel.h"
 
 #include "model/causallm.h"
+#include "data/jsonl.h"
+#include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace rwb::model {
@@ -40,6 +44,21 @@ InitModelResult initModelFolder(const InitModelOptions &options)
         const fs::path from = fs::path(options.tokenizerDir) / f;
         if (fs::exists(from))
             fs::copy_file(from, fs::path(options.out) / f, fs::copy_options::overwrite_existing);
+    }
+    // transformers' apply_chat_template (TRL's and verl's conversational paths) needs a
+    // chat_template: the engine's own prompt format as Jinja, unless the tokenizer has one.
+    const fs::path configPath = fs::path(options.out) / "tokenizer_config.json";
+    nlohmann::ordered_json tokenizerConfig = nlohmann::ordered_json::object();
+    if (fs::exists(configPath)) {
+        try {
+            tokenizerConfig = nlohmann::ordered_json::parse(data::readTextFile(configPath.string()));
+        } catch (const nlohmann::json::exception &e) {
+            throw data::InputException({configPath.string(), 0, std::string("not valid JSON: ") + e.what()});
+        }
+    }
+    if (!tokenizerConfig.contains("chat_template")) {
+        tokenizerConfig["chat_template"] = tokenizer::PromptFormat::forModel(options.out, *tokenizer).chatTemplate();
+        std::ofstream(configPath, std::ios::binary) << tokenizerConfig.dump(2) << "\n";
     }
     return {config, lm->parameterCount(), lm->dtypeName()};
 }

@@ -62,7 +62,7 @@ torch::Tensor LoraLinearImpl::forward(const torch::Tensor &input)
     return y.view(outShape);
 }
 
-void LoraLinearImpl::addLora(int64_t rank, double alpha, double dropout)
+void LoraLinearImpl::addLora(int64_t rank, double scale, double dropout)
 {
     TORCH_CHECK(rank > 0, "LoRA rank must be > 0");
     const int64_t out = weight.size(0);
@@ -73,7 +73,7 @@ void LoraLinearImpl::addLora(int64_t rank, double alpha, double dropout)
     torch::nn::init::kaiming_uniform_(m_loraA, std::sqrt(5.0));
     m_loraA.requires_grad_(true);
     m_loraB = torch::zeros({out, rank}, opts).requires_grad_(true);
-    m_scale = alpha / static_cast<double>(rank);
+    m_scale = scale;
     m_dropout = dropout;
     weight.requires_grad_(false);
     if (bias.defined())

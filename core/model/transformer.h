@@ -27,7 +27,7 @@ class LoraLinearImpl : public torch::nn::Module {
 public:
     LoraLinearImpl(int64_t in, int64_t out, bool bias, std::shared_ptr<AdapterSwitch> adapters);
     torch::Tensor forward(const torch::Tensor &x);
-    void addLora(int64_t rank, double alpha, double dropout);
+    void addLora(int64_t rank, double scale, double dropout);
     bool hasLora() const { return m_loraA.defined(); }
     // W += scale · B A, then drop the adapter.
     void mergeLora();

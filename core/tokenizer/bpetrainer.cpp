@@ -3,6 +3,7 @@
 #include "data/jsonl.h"
 #include "tokenizer/bytelevel.h"
 #include "tokenizer/bytelevelbpetokenizer.h"
+#include "tokenizer/promptformat.h"
 #include "text/unicodeform.h"
 
 #include <algorithm>
@@ -339,6 +340,9 @@ std::string BpeTrainer::tokenizerConfigJson() const
     doc["tokenizer_class"] = "PreTrainedTokenizerFast";
     doc["unk_token"] = nullptr;
     doc["rwb_prompt_format"] = m_options.promptFormat;
+    doc["chat_template"] = PromptFormat(PromptFormat::kindFromName(m_options.promptFormat).value_or(PromptFormat::Kind::Plain),
+                                        /*qwen3NoThinking=*/false)
+                               .chatTemplate();
     return doc.dump(2) + "\n";
 }
 

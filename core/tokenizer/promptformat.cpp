@@ -155,6 +155,26 @@ std::string PromptFormat::chatPrompt(const std::vector<ChatMessage> &messages) c
     return chat(messages, /*addGenerationPrompt=*/false) + std::string(kTail);
 }
 
+std::string PromptFormat::chatTemplate() const
+{
+    // Jinja string literals: the markers and endings as they are, "\n" written as an escape.
+    const auto literal = [](std::string_view text) {
+        std::string s = "'";
+        for (char c : text)
+            s += c == '\n' ? std::string("\\n") : c == '\'' ? std::string("\\'") : std::string(1, c);
+        return s + "'";
+    };
+    if (m_kind == Kind::Plain)
+        return "{%- for message in messages %}{%- if not loop.first %}{{ '\\n\\n' }}{%- endif %}"
+               "{{ message['content'] }}{%- endfor %}"
+               "{%- if add_generation_prompt %}{{ " + literal(kTail) + " }}{%- endif %}";
+    return "{%- for message in messages %}{{ " + literal(kImStart) + " + message['role'] + '\\n' + "
+           "message['content'] + " + literal(kImEnd) + " + '\\n' }}{%- endfor %}"
+           "{%- if add_generation_prompt %}{{ " + literal(std::string(kImStart) + "assistant\n" +
+                                                           std::string(m_qwen3NoThinking ? kEmptyThinking : "")) +
+           " }}{%- endif %}";
+}
+
 std::vector<int32_t> PromptFormat::chatPromptIds(const std::vector<ChatMessage> &messages,
                                                  const Tokenizer &tokenizer) const
 {

@@ -75,6 +75,11 @@ public:
     // the ending the plain templates train on, so that one user message renders as
     // instructionPrompt() of its content.
     std::string chatPrompt(const std::vector<ChatMessage> &messages) const;
+    // The same rendering as a Hugging Face chat template (Jinja, tokenizer_config.json's
+    // "chat_template"), so that transformers' apply_chat_template, TRL and verl render
+    // what this engine trains on: with add_generation_prompt it gives chatPrompt(), without
+    // it chat(messages, false) (tests/reference/check_chat_template.py checks both).
+    std::string chatTemplate() const;
     // chatPrompt() as token ids, with each message's role and content tokenized as plain
     // text (Tokenizer::encodeOrdinary): a "<|im_end|>" that a client writes in a message is
     // text, not the end of its turn. Equal to tokenizer.encode(chatPrompt(messages)) when

@@ -44,7 +44,7 @@ std::string Tokenizer::decodeBytes(const std::vector<int32_t> &ids, bool skipSpe
         if (auto it = m_addedById.find(id); it != m_addedById.end()) {
             const AddedToken &t = m_added[it->second];
             if (!(skipSpecial && t.special))
-                out += t.content;
+                appendAddedToken(t.content, first, out);
             continue;
         }
         if (id < 0) {
@@ -57,6 +57,12 @@ std::string Tokenizer::decodeBytes(const std::vector<int32_t> &ids, bool skipSpe
             out += kReplacementUtf8;
     }
     return out;
+}
+
+void Tokenizer::appendAddedToken(const std::string &content, bool &first, std::string &out) const
+{
+    (void)first;
+    out += content;
 }
 
 std::string Tokenizer::decode(const std::vector<int32_t> &ids, bool skipSpecial) const

@@ -93,6 +93,9 @@ protected:
     // clears it when it writes text (a sentencepiece model drops its dummy-prefix space
     // there). Returns false for an id the model does not have.
     virtual bool appendModelToken(int32_t id, bool &first, std::string &out) const = 0;
+    // Appends an added token's text (not skipped): by default as it is, `first` untouched;
+    // a model whose decoder treats added tokens as tokens (WordPiece: spaces) overrides it.
+    virtual void appendAddedToken(const std::string &content, bool &first, std::string &out) const;
     // The model's vocabulary, without added tokens beyond it.
     virtual int32_t modelVocabSize() const = 0;
     virtual std::optional<int32_t> modelTokenToId(std::string_view token) const = 0;

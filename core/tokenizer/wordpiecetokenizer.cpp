@@ -27,8 +27,9 @@ bool isBertWhitespace(char32_t c)
     return c == U'\t' || c == U'\n' || c == U'\r' || text::isWhiteSpace(c);
 }
 
-// BertNormalizer's control characters: every "Other" category (Cc, Cf, Cn, Co, Cs) but
-// tab, newline and carriage return, which count as white space.
+// BertNormalizer's control characters: the "Other" categories Cc, Cf, Co and Cs but tab,
+// newline and carriage return, which count as white space. Unassigned code points (Cn)
+// stay, as tokenizers keeps them (checked against it: tests/data/hf/tokenizers/wordpiece).
 bool isBertControl(char32_t c)
 {
     if (c == U'\t' || c == U'\n' || c == U'\r')
@@ -36,7 +37,6 @@ bool isBertControl(char32_t c)
     switch (category(c)) {
     case UTF8PROC_CATEGORY_CC:
     case UTF8PROC_CATEGORY_CF:
-    case UTF8PROC_CATEGORY_CN:
     case UTF8PROC_CATEGORY_CO:
     case UTF8PROC_CATEGORY_CS: return true;
     default: return false;
@@ -237,6 +237,21 @@ std::unique_ptr<WordPieceTokenizer> WordPieceTokenizer::fromJson(const nlohmann:
         if (options.maxInputCharsPerWord < 1)
             r.fail("model.max_input_chars_per_word", "must be at least 1");
     }
+    // decoder: WordPiece (prefix, cleanup) or null (tokens joined by spaces).
+    const nlohmann::json *decoder = r.optional(doc, "decoder");
+    if (!decoder || decoder->is_null()) {
+        options.decodePrefix.clear();
+        options.decodeCleanup = false;
+    } else {
+        const nlohmann::json &d = r.object(*decoder, "decoder");
+        const std::string type = r.string(r.required(d, "decoder", "type"), "decoder.type");
+        if (type != "WordPiece")
+            r.fail("decoder.type", "decoder \"" + type + "\" is not supported with model.type \"WordPiece\" (WordPiece or null)");
+        if (const nlohmann::json *v = r.optional(d, "prefix"))
+            options.decodePrefix = r.string(*v, "decoder.prefix");
+        if (const nlohmann::json *v = r.optional(d, "cleanup"))
+            options.decodeCleanup = r.boolean(*v, "decoder.cleanup");
+    }
     std::unordered_map<std::string, int32_t> vocab;
     const nlohmann::json &vocabJson = r.object(r.required(model, "model", "vocab"), "model.vocab");
     vocab.reserve(vocabJson.size());
@@ -378,20 +393,43 @@ void WordPieceTokenizer::encodeWord(std::string_view word, std::vector<int32_t> 
     out.insert(out.end(), pieces.begin(), pieces.end());
 }
 
+namespace {
+
+// tokenizers' WordPiece decoder clean-up, applied to each token with its leading space.
+std::string cleanUpPiece(std::string piece)
+{
+    static const std::pair<std::string_view, std::string_view> kReplacements[] = {
+        {" .", "."},     {" ?", "?"},     {" !", "!"},     {" ,", ","},        {" ' ", "'"},   {" n't", "n't"},
+        {" 'm", "'m"},   {" do not", " don't"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
+    for (const auto &[from, to] : kReplacements) {
+        for (size_t at = piece.find(from); at != std::string::npos; at = piece.find(from, at + to.size()))
+            piece.replace(at, from.size(), to);
+    }
+    return piece;
+}
+
+} // namespace
+
+void WordPieceTokenizer::appendAddedToken(const std::string &content, bool &first, std::string &out) const
+{
+    // Hugging Face's decoders see added tokens as tokens: "[CLS] hello [SEP]".
+    std::string piece = content;
+    const std::string &prefix = m_options.decodePrefix;
+    if (!first) {
+        if (!prefix.empty() && piece.compare(0, prefix.size(), prefix) == 0)
+            piece.erase(0, prefix.size());
+        else
+            piece.insert(piece.begin(), ' ');
+    }
+    out += m_options.decodeCleanup ? cleanUpPiece(std::move(piece)) : piece;
+    first = false;
+}
+
 bool WordPieceTokenizer::appendModelToken(int32_t id, bool &first, std::string &out) const
 {
     if (id < 0 || static_cast<size_t>(id) >= m_idToToken.size() || m_idToToken[id].empty())
         return false;
-    const std::string &token = m_idToToken[id];
-    const std::string &prefix = m_options.continuingSubwordPrefix;
-    if (!prefix.empty() && token.size() > prefix.size() && token.compare(0, prefix.size(), prefix) == 0) {
-        out.append(token, prefix.size());
-    } else {
-        if (!first)
-            out.push_back(' ');
-        out += token;
-    }
-    first = false;
+    appendAddedToken(m_idToToken[id], first, out);
     return true;
 }
 

@@ -53,6 +53,12 @@ public:
         std::string unkToken = "[UNK]";
         std::string continuingSubwordPrefix = "##";
         int maxInputCharsPerWord = 100;
+        // The decoder (tokenizer.json's "decoder"): Hugging Face's WordPiece decoder puts a
+        // space before every token but the first unless it starts with decodePrefix (then
+        // dropped), and with decodeCleanup glues " .", " ?", " !", " ,", " n't", " 'm",
+        // " 's", " 've", " 're" in each token. No decoder: tokens joined by spaces as they are.
+        std::string decodePrefix = "##";
+        bool decodeCleanup = true;
     };
 
     // `vocab` maps pieces ("play", "##ing") to ids. Throws std::invalid_argument for a
@@ -79,6 +85,7 @@ public:
 protected:
     void encodePlain(std::string_view text, bool atStart, std::vector<int32_t> &out) const override;
     bool appendModelToken(int32_t id, bool &first, std::string &out) const override;
+    void appendAddedToken(const std::string &content, bool &first, std::string &out) const override;
     int32_t modelVocabSize() const override { return static_cast<int32_t>(m_idToToken.size()); }
     std::optional<int32_t> modelTokenToId(std::string_view token) const override;
     std::string modelIdToToken(int32_t id) const override;
