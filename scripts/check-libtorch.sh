@@ -37,10 +37,15 @@ case "$which" in
     # The CUDA wheel's libtorch links NVIDIA's libraries from the pip wheels beside it
     # (nvidia/*/lib): the linker and the binaries' RUNPATH find them there.
     nvlibs=$(find "$(dirname "$prefix")/nvidia" -maxdepth 3 -name lib -type d 2>/dev/null | paste -sd: -)
+    # The toolkit in /usr/local/cuda may lack NVRTC, which libtorch's CMake links; the
+    # wheel's copy has only its versioned name, which find_library does not look for.
+    nvrtc=$(find "$(dirname "$prefix")/nvidia" -name 'libnvrtc.so.[0-9]*' ! -name '*alt*' 2>/dev/null | head -1)
+    extra=()
+    [[ -n "$nvrtc" && ! -e "$cuda/lib64/libnvrtc.so" ]] && extra+=(-DCUDA_nvrtc_LIBRARY="$nvrtc" -DCUDA_NVRTC_LIB="$nvrtc")
     export RWB_BUILD_DIR=${RWB_BUILD_DIR:-$root/build-cuda}
     export PATH="$cuda/bin:$PATH" CUDA_HOME="$cuda" CUDACXX="$cuda/bin/nvcc"
     RWB_LIBTORCH="$prefix" "$root/scripts/build.sh" -DRWB_GUI=OFF -DCMAKE_DISABLE_FIND_PACKAGE_Qt6=ON \
-      -DCUDAToolkit_ROOT="$cuda" -DCMAKE_BUILD_RPATH="$nvlibs"
+      -DCUDAToolkit_ROOT="$cuda" -DCMAKE_BUILD_RPATH="$nvlibs" "${extra[@]}"
     echo "check-libtorch: compiled and linked against $prefix in $(( $(date +%s) - start )) s"
     rwb="$RWB_BUILD_DIR/app/rwb/rwb"
     ldd "$rwb" | grep -E 'libtorch_cuda|libc10_cuda|libcudart|libnccl' || true

@@ -87,6 +87,8 @@ fi
 echo "setup: installing torch==${torch_version} into $venv (its libtorch is the build's)"
 [[ -x "$venv/bin/pip" ]] || python3 -m venv "$venv"
 # shellcheck disable=SC2086
-"$venv/bin/pip" install -q ${RWB_TORCH_PIP_ARGS:-} "torch==${torch_version}"
+# (pip's notes about index folders that do not list a package are left out.)
+{ "$venv/bin/pip" install -q ${RWB_TORCH_PIP_ARGS:-} "torch==${torch_version}" 2>&1; } |
+  { grep -v 'is ignored: it is neither a file nor a directory' || true; }
 prefix=$(libtorch_prefix) || { echo "setup: the torch wheel brought no libtorch" >&2; exit 1; }
 echo "setup: libtorch ${torch_version} in $prefix"

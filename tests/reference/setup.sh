@@ -21,5 +21,6 @@ PY
   exit 0
 fi
 echo "reference: installing tests/reference/requirements.txt into $venv"
-"$venv/bin/pip" install -q -r "$root/tests/reference/requirements.txt" 2>&1 | grep -v 'is ignored: it is neither' || true
+{ "$venv/bin/pip" install -q -r "$root/tests/reference/requirements.txt" 2>&1; } |
+  { grep -v 'is ignored: it is neither a file nor a directory' || true; }
 "$venv/bin/python" -c 'import transformers, tokenizers, peft, trl' 
