@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # PyTorch's libtorch 2.13 (the wheel: build/) against Debian's 1.13 (build-debian/, made by
 # scripts/check-libtorch.sh debian), side by side in one run, taking turns so that the
-# machine's drift falls on both: rwb bench generate (the tiny model, float32, batch 1 and
-# 8), rwb bench grpo-step (fp32 and bf16, 3 steps after the set-up) and rwb sft (the tiny
+# machine's drift falls on both: rwb bench generate (the tiny model, float32, decode at
+# batch 1 and 8), rwb bench grpo-step (fp32 and bf16, 3 steps after the set-up) and rwb sft (the tiny
 # model, 96 examples, 1 epoch), each at 1 and 2 threads, ROUNDS times (default 2). Prints
 # one JSON line per measurement and a Markdown table of the medians.
 #   scripts/bench-libtorch.sh [ROUNDS]
@@ -24,24 +24,27 @@ JSON
 results=$work/results.jsonl
 measure() { # lib threads what command...
   local lib=$1 threads=$2 what=$3; shift 3
-  local t0 t1 out
+  local t0 t1
   t0=$(date +%s.%N)
-  out=$(RWB_THREADS=$threads OMP_NUM_THREADS=$threads "$@" 2>/dev/null | tail -1)
+  RWB_THREADS=$threads OMP_NUM_THREADS=$threads "$@" >"$work/out.json" 2>/dev/null
   t1=$(date +%s.%N)
-  python3 - "$lib" "$threads" "$what" "$t0" "$t1" "$out" >>"$results" <<'PY'
+  python3 - "$lib" "$threads" "$what" "$t0" "$t1" "$work/out.json" >>"$results" <<'PY'
 import json, sys
-lib, threads, what, t0, t1, out = sys.argv[1:]
-j = json.loads(out) if out.startswith("{") else {}
-row = {"libtorch": lib, "threads": int(threads), "what": what, "wall_s": round(float(t1) - float(t0), 3)}
-if what.startswith("generate"):
-    for r in j.get("results", [j]):
-        if r.get("batch", r.get("rows", 1)) == int(what.split("_b")[1]) and "decode_tokens_per_s" in r:
-            row["value"] = r["decode_tokens_per_s"]; row["unit"] = "decode tok/s"
+lib, threads, what, t0, t1, path = sys.argv[1:]
+text = open(path).read()
+try:
+    j = json.loads(text)
+except ValueError:
+    j = {}
+base = {"libtorch": lib, "threads": int(threads), "wall_s": round(float(t1) - float(t0), 3)}
+if what == "generate":
+    for run in j.get("runs", []):
+        print(json.dumps({**base, "what": f"generate_b{run['batch']}", "value": run["decode_tokens_per_s"],
+                          "unit": "decode tok/s"}))
 elif what.startswith("grpo"):
-    row["value"] = j.get("wall_seconds_per_step"); row["unit"] = "s/step"
+    print(json.dumps({**base, "what": what, "value": j.get("wall_seconds_per_step"), "unit": "s/step"}))
 else:
-    row["value"] = row["wall_s"]; row["unit"] = "s"
-print(json.dumps(row))
+    print(json.dumps({**base, "what": what, "value": base["wall_s"], "unit": "s"}))
 PY
   tail -1 "$results"
 }
@@ -49,8 +52,7 @@ for round in $(seq "$rounds"); do
   for threads in 1 2; do
     for lib in wheel debian; do
       rwb=${bin[$lib]}
-      measure "$lib" "$threads" generate_b1 "$rwb" bench generate --shape tiny --dtype float32 --samples 1 --threads "$threads" --device cpu
-      measure "$lib" "$threads" generate_b8 "$rwb" bench generate --shape tiny --dtype float32 --samples 8 --threads "$threads" --device cpu
+      measure "$lib" "$threads" generate "$rwb" bench generate --shape tiny --dtype float32 --samples 8 --threads "$threads" --device cpu
       measure "$lib" "$threads" grpo_fp32 "$rwb" bench grpo-step --work "$work/setup" --steps 3 --precision fp32
       measure "$lib" "$threads" grpo_bf16 "$rwb" bench grpo-step --work "$work/setup" --steps 3 --precision bf16
       rm -rf "$work/sft-out"

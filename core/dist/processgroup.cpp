@@ -10,6 +10,7 @@
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/version.h>
 #ifdef RWB_WITH_NCCL
 #include <c10/cuda/CUDAFunctions.h>
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
@@ -23,6 +24,14 @@
 namespace rwb::dist {
 
 namespace {
+
+// What a collective runs on: c10d::Backend from libtorch 2.0 on (Gloo and NCCL derive from
+// it), c10d::ProcessGroup before (Debian's 1.13).
+#if TORCH_VERSION_MAJOR >= 2
+using CollectiveGroup = c10d::Backend;
+#else
+using CollectiveGroup = c10d::ProcessGroup;
+#endif
 
 constexpr int64_t kBucketBytes = 25ll << 20;
 
@@ -81,11 +90,11 @@ struct ProcessGroup::Impl {
     // CUDA tensors' collectives: NCCL where this build has it (made at the first CUDA
     // collective, which every rank reaches in the same order), else Gloo, which copies
     // them through the host.
-    c10::intrusive_ptr<c10d::Backend> cudaGroup;
+    c10::intrusive_ptr<CollectiveGroup> cudaGroup;
 
     std::string where() const { return r.masterAddr + ":" + std::to_string(r.masterPort); }
 
-    c10d::Backend &groupFor(const at::Tensor &t)
+    CollectiveGroup &groupFor(const at::Tensor &t)
     {
         if (!t.is_cuda())
             return *group;
