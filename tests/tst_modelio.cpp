@@ -31,6 +31,16 @@ torch::Tensor logitsOf(CausalLM &lm, const torch::Tensor &ids)
     return m->logits(m->hidden(ids, positionsFromMask(mask), mask, nullptr)).to(torch::kFloat32);
 }
 
+// The tiny random model (seed 13), saved into `folder`.
+std::unique_ptr<CausalLM> savedTinyModel(const QTemporaryDir &folder)
+{
+    ModelOptions o;
+    o.seed = 13;
+    auto lm = CausalLM::random(tiny(), o);
+    lm->save(folder.path().toStdString());
+    return lm;
+}
+
 std::string readAll(const QString &path)
 {
     std::ifstream in(path.toStdString());
@@ -152,10 +162,7 @@ void TestModelIo::adapterRoundTrip()
 {
     QTemporaryDir base;
     QTemporaryDir adapter;
-    ModelOptions o;
-    o.seed = 13;
-    auto lm = CausalLM::random(tiny(), o);
-    lm->save(base.path().toStdString());
+    auto lm = savedTinyModel(base);
     LoraOptions lora;
     lora.rank = 4;
     lora.alpha = 8;
@@ -211,10 +218,7 @@ void TestModelIo::adapterConfigsThatWouldComputeSomethingElseAreRefused()
     QFETCH(QString, expected);
     QTemporaryDir base;
     QTemporaryDir adapter;
-    ModelOptions o;
-    o.seed = 13;
-    auto lm = CausalLM::random(tiny(), o);
-    lm->save(base.path().toStdString());
+    auto lm = savedTinyModel(base);
     LoraOptions lora;
     lora.rank = 4;
     lora.targetModules = {"q_proj"};
