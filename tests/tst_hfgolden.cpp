@@ -52,16 +52,47 @@ void addFolders(const QString &kind)
         QTest::newRow(qPrintable(name)) << dir.filePath(name);
 }
 
-// The model's logits [B, L, V] for `ids`, as f64 on the CPU.
-torch::Tensor logitsOf(const QString &folder, const std::string &dtype, const torch::Tensor &ids)
+// A model folder loaded on the CPU, one thread, in `dtype`.
+std::unique_ptr<model::CausalLM> cpuModel(const QString &folder, const std::string &dtype)
 {
     model::ModelOptions o;
     o.dtype = dtype;
     o.device = "cpu";
     o.threads = 1;
-    auto lm = model::CausalLM::load(folder.toStdString(), o);
+    return model::CausalLM::load(folder.toStdString(), o);
+}
+
+// The golden's "input_ids" as a [B, L] tensor.
+torch::Tensor goldenIds(const nlohmann::json &golden)
+{
+    std::vector<int64_t> flat;
+    const auto &rows = golden.at("input_ids");
+    for (const auto &row : rows)
+        for (const auto &id : row)
+            flat.push_back(id.get<int64_t>());
+    return torch::tensor(flat, torch::kLong).view({static_cast<int64_t>(rows.size()), -1});
+}
+
+// The golden's "logits" as a [B, L, V] float64 tensor.
+torch::Tensor goldenLogits(const nlohmann::json &golden)
+{
+    std::vector<double> values;
+    int64_t b = 0, l = 0;
+    for (const auto &row : golden.at("logits")) {
+        ++b;
+        l = static_cast<int64_t>(row.size());
+        for (const auto &pos : row)
+            for (const auto &x : pos)
+                values.push_back(x.get<double>());
+    }
+    return torch::tensor(values, torch::kFloat64).view({b, l, -1});
+}
+
+// The model's logits [B, L, V] for `ids` (no padding), as f64.
+torch::Tensor logitsOf(model::CausalLM &lm, const torch::Tensor &ids)
+{
     torch::NoGradGuard noGrad;
-    auto &m = lm->internals().module;
+    auto &m = lm.internals().module;
     const torch::Tensor mask = torch::ones_like(ids);
     return m->logits(m->hidden(ids, model::positionsFromMask(mask), mask, nullptr)).to(torch::kFloat64);
 }
@@ -70,20 +101,8 @@ torch::Tensor logitsOf(const QString &folder, const std::string &dtype, const to
 // (which may lie in another folder: a perturbed copy is checked against the original's).
 double logitMismatch(const QString &modelFolder, const nlohmann::json &golden, const std::string &dtype)
 {
-    std::vector<int64_t> flat;
-    const auto &rows = golden.at("input_ids");
-    for (const auto &row : rows)
-        for (const auto &id : row)
-            flat.push_back(id.get<int64_t>());
-    const int64_t b = static_cast<int64_t>(rows.size());
-    const torch::Tensor ids = torch::tensor(flat, torch::kLong).view({b, -1});
-    std::vector<double> values;
-    for (const auto &row : golden.at("logits"))
-        for (const auto &pos : row)
-            for (const auto &x : pos)
-                values.push_back(x.get<double>());
-    const torch::Tensor want = torch::tensor(values, torch::kFloat64).view({b, ids.size(1), -1});
-    const torch::Tensor got = logitsOf(modelFolder, dtype, ids);
+    const torch::Tensor want = goldenLogits(golden);
+    const torch::Tensor got = logitsOf(*cpuModel(modelFolder, dtype), goldenIds(golden));
     if (got.sizes() != want.sizes())
         return INFINITY;
     return (got - want).abs().max().item<double>() / want.abs().max().item<double>();
@@ -144,35 +163,9 @@ const std::map<std::string, std::set<std::string>> &knownDifferences()
 // Our float64 logits for the golden's ids from the base folder with the adapter loaded.
 torch::Tensor adaptedLogits(const QString &base, const QString &adapter, const nlohmann::json &golden)
 {
-    model::ModelOptions o;
-    o.dtype = "float64";
-    o.device = "cpu";
-    o.threads = 1;
-    auto lm = model::CausalLM::load(base.toStdString(), o);
+    auto lm = cpuModel(base, "float64");
     lm->loadAdapter(adapter.toStdString());
-    std::vector<int64_t> flat;
-    for (const auto &row : golden.at("input_ids"))
-        for (const auto &id : row)
-            flat.push_back(id.get<int64_t>());
-    const torch::Tensor ids = torch::tensor(flat, torch::kLong).view({static_cast<int64_t>(golden.at("input_ids").size()), -1});
-    torch::NoGradGuard noGrad;
-    auto &m = lm->internals().module;
-    const torch::Tensor mask = torch::ones_like(ids);
-    return m->logits(m->hidden(ids, model::positionsFromMask(mask), mask, nullptr)).to(torch::kFloat64);
-}
-
-torch::Tensor goldenLogits(const nlohmann::json &golden)
-{
-    std::vector<double> values;
-    int64_t b = 0, l = 0;
-    for (const auto &row : golden.at("logits")) {
-        ++b;
-        l = static_cast<int64_t>(row.size());
-        for (const auto &pos : row)
-            for (const auto &x : pos)
-                values.push_back(x.get<double>());
-    }
-    return torch::tensor(values, torch::kFloat64).view({b, l, -1});
+    return logitsOf(*lm, goldenIds(golden));
 }
 
 // Adds `delta` to the first element of a float32 tensor in a safetensors file, in place.
@@ -262,11 +255,7 @@ void TestHfGolden::logProbsMatchTransformers()
         completions.emplace_back(ids.begin() + prompt, ids.end());
     }
     for (const char *dtype : {"float64", "float32"}) {
-        model::ModelOptions o;
-        o.dtype = dtype;
-        o.device = "cpu";
-        o.threads = 1;
-        auto lm = model::CausalLM::load(folder.toStdString(), o);
+        auto lm = cpuModel(folder, dtype);
         const auto scores = lm->scoreTokens(prompts, completions);
         QCOMPARE(scores.size(), prompts.size());
         double worst = 0;
@@ -290,11 +279,7 @@ void TestHfGolden::greedyBatchMatchesGenerate()
     std::vector<std::vector<int32_t>> prompts;
     for (const auto &row : golden.at("greedy"))
         prompts.push_back(row.at("prompt").get<std::vector<int32_t>>());
-    model::ModelOptions o;
-    o.dtype = "float64";
-    o.device = "cpu";
-    o.threads = 1;
-    auto lm = model::CausalLM::load(folder.toStdString(), o);
+    auto lm = cpuModel(folder, "float64");
     model::SamplingOptions s;
     s.temperature = 0;
     s.maxNewTokens = static_cast<int>(golden.at("greedy").at(0).at("ids").size());
@@ -365,11 +350,7 @@ void TestHfGolden::adapterWeWriteIsTheOnePeftChecked()
     // is that committed copy, and that it names the base folder for AutoPeftModel.
     // RWB_HF_GOLDEN_WRITE=DIR writes the copy into DIR instead (tests/reference/regenerate.sh).
     const QString base = goldenRoot() + "/models/qwen3";
-    model::ModelOptions o;
-    o.dtype = "float64";
-    o.device = "cpu";
-    o.threads = 1;
-    auto lm = model::CausalLM::load(base.toStdString(), o);
+    auto lm = cpuModel(base, "float64");
     model::LoraOptions lora;
     lora.rank = 3;
     lora.alpha = 7;
