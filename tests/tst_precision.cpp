@@ -33,6 +33,8 @@ private Q_SLOTS:
     void explicitChoiceSaysWhatItCosts();
     void readsCpuInfo();
     void missingCpuInfoHasNoFeatures();
+    void librariesHeldBelowTheCpu_data();
+    void librariesHeldBelowTheCpu();
     void fp32IsKeptOnThisMachine();
     void dtypes();
 };
@@ -114,6 +116,48 @@ void TestPrecision::missingCpuInfoHasNoFeatures()
     const PrecisionChoice p = choosePrecision("auto", c, std::nullopt);
     QVERIFY(!p.bf16);
     QVERIFY2(QString::fromStdString(p.reason).contains("this CPU has no AVX512-BF16 or AMX"), p.reason.c_str());
+}
+
+void TestPrecision::librariesHeldBelowTheCpu_data()
+{
+    QTest::addColumn<QString>("aten");
+    QTest::addColumn<QString>("onednn");
+    QTest::addColumn<QString>("flags"); // describeFlags of a Sapphire Rapids-like CPU once held
+    QTest::addColumn<QString>("heldBy");
+    QTest::addColumn<bool>("bf16");     // "auto" without a timing
+    // The docs' way of measuring the AVX2 case on an AVX-512 machine: both held.
+    QTest::newRow("both to AVX2") << "avx2" << "AVX2" << "avx2" << "ATEN_CPU_CAPABILITY=avx2, ONEDNN_MAX_CPU_ISA=AVX2" << false;
+    QTest::newRow("ATen alone") << "avx2" << "" << "avx2" << "ATEN_CPU_CAPABILITY=avx2" << false;
+    QTest::newRow("ATen default") << "DEFAULT" << "" << "none of avx2, avx512f, avx512_bf16, amx_bf16"
+                                  << "ATEN_CPU_CAPABILITY=DEFAULT" << false;
+    QTest::newRow("oneDNN alone") << "" << "avx2" << "avx2" << "ONEDNN_MAX_CPU_ISA=avx2" << false;
+    QTest::newRow("oneDNN AVX-512 core") << "" << "AVX512_CORE" << "avx2 avx512f" << "ONEDNN_MAX_CPU_ISA=AVX512_CORE" << false;
+    // AVX512-BF16 left without AMX: the rule wants a timing, and without one says fp32.
+    QTest::newRow("oneDNN BF16") << "" << "AVX512_CORE_BF16" << "avx2 avx512f avx512_bf16"
+                                 << "ONEDNN_MAX_CPU_ISA=AVX512_CORE_BF16" << false;
+    // Limits at or above the CPU hold nothing back.
+    QTest::newRow("oneDNN AMX") << "" << "AVX512_CORE_AMX" << "avx2 avx512f avx512_bf16 amx_bf16" << "" << true;
+    QTest::newRow("oneDNN ALL") << "" << "ALL" << "avx2 avx512f avx512_bf16 amx_bf16" << "" << true;
+    QTest::newRow("ATen avx512") << "avx512" << "" << "avx2 avx512f avx512_bf16 amx_bf16" << "" << true;
+    QTest::newRow("unset") << "" << "" << "avx2 avx512f avx512_bf16 amx_bf16" << "" << true;
+    QTest::newRow("unknown values") << "neon" << "RISCV" << "avx2 avx512f avx512_bf16 amx_bf16" << "" << true;
+}
+
+void TestPrecision::librariesHeldBelowTheCpu()
+{
+    QFETCH(QString, aten);
+    QFETCH(QString, onednn);
+    QFETCH(QString, flags);
+    QFETCH(QString, heldBy);
+    QFETCH(bool, bf16);
+    const QByteArray a = aten.toUtf8(), o = onednn.toUtf8();
+    const CpuFeatures c = limitToLibraries(cpu(true, true, "Xeon"), a.constData(), o.constData());
+    QCOMPARE(QString::fromStdString(describeFlags(c)), flags);
+    QCOMPARE(QString::fromStdString(c.heldBy), heldBy);
+    const PrecisionChoice p = choosePrecision("auto", c, std::nullopt);
+    QCOMPARE(p.bf16, bf16);
+    if (!heldBy.isEmpty())
+        QVERIFY2(QString::fromStdString(p.reason).contains("Xeon (held by " + heldBy + ")"), p.reason.c_str());
 }
 
 void TestPrecision::fp32IsKeptOnThisMachine()

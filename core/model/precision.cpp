@@ -3,6 +3,7 @@
 #include "model/causallminternals.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -34,7 +35,19 @@ std::string fixed2(double v)
 
 std::string cpuName(const CpuFeatures &cpu)
 {
-    return cpu.modelName.empty() ? std::string("this CPU") : cpu.modelName;
+    const std::string name = cpu.modelName.empty() ? std::string("this CPU") : cpu.modelName;
+    return cpu.heldBy.empty() ? name : name + " (held by " + cpu.heldBy + ")";
+}
+
+std::string upper(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return s;
+}
+
+void dropAvx512(CpuFeatures &cpu)
+{
+    cpu.avx512f = cpu.avx512bf16 = cpu.amxbf16 = false;
 }
 
 // Median milliseconds of a [64, 256] × [256, 768] linear forward + backward in `dtype` on
@@ -141,6 +154,44 @@ CpuFeatures readCpuFeatures(const std::string &path)
     return cpu;
 }
 
+CpuFeatures limitToLibraries(CpuFeatures cpu, const char *atenCapability, const char *onednnMaxIsa)
+{
+    const CpuFeatures before = cpu;
+    std::string held;
+    if (atenCapability && *atenCapability) {
+        // ATen's dispatch reads this once and only ever lowers the capability.
+        const std::string v = upper(atenCapability);
+        if (v == "DEFAULT" || v == "AVX2") {
+            dropAvx512(cpu);
+            if (v == "DEFAULT")
+                cpu.avx2 = false;
+            held = "ATEN_CPU_CAPABILITY=" + std::string(atenCapability);
+        }
+    }
+    const char *isa = onednnMaxIsa;
+    if (isa && *isa) {
+        const std::string v = upper(isa);
+        const bool amx = v == "ALL" || v.find("AMX") != std::string::npos;
+        const bool bf16 = amx || v.find("BF16") != std::string::npos || v.find("FP16") != std::string::npos ||
+                          v.rfind("AVX10", 0) == 0;
+        const bool avx512 = bf16 || v.rfind("AVX512", 0) == 0;
+        const bool known = amx || bf16 || avx512 || v.rfind("AVX", 0) == 0 || v.rfind("SSE", 0) == 0;
+        if (known) {
+            const bool lowered = (!amx && before.amxbf16) || (!bf16 && before.avx512bf16) || (!avx512 && before.avx512f);
+            cpu.amxbf16 = cpu.amxbf16 && amx;
+            cpu.avx512bf16 = cpu.avx512bf16 && bf16;
+            cpu.avx512f = cpu.avx512f && avx512;
+            if (lowered)
+                held += (held.empty() ? "" : ", ") + std::string("ONEDNN_MAX_CPU_ISA=") + isa;
+        }
+    }
+    const bool changed = before.avx2 != cpu.avx2 || before.avx512f != cpu.avx512f ||
+                         before.avx512bf16 != cpu.avx512bf16 || before.amxbf16 != cpu.amxbf16;
+    if (changed)
+        cpu.heldBy = held;
+    return cpu;
+}
+
 std::string describeFlags(const CpuFeatures &cpu)
 {
     std::string s;
@@ -212,7 +263,10 @@ PrecisionChoice resolvePrecision(const std::string &requested, const std::string
             c = {fast, std::string("auto: CUDA ") + (fast ? "runs bf16 fast" : "runs bf16 no faster than fp32") + timed +
                            ": " + (fast ? "bf16" : "fp32")};
     } else {
-        const CpuFeatures cpu = readCpuFeatures();
+        const char *onednn = std::getenv("ONEDNN_MAX_CPU_ISA");
+        if (!onednn || !*onednn)
+            onednn = std::getenv("DNNL_MAX_CPU_ISA");
+        const CpuFeatures cpu = limitToLibraries(readCpuFeatures(), std::getenv("ATEN_CPU_CAPABILITY"), onednn);
         std::optional<PrecisionTiming> timing;
         bool fromCache = false;
         if (cpu.avx512bf16 && !cpu.amxbf16)

@@ -9,6 +9,7 @@
 //   CUDA                         bf16 when a timed bf16 product beats fp32 (Ampere and later)
 //   CPU with AMX-BF16            bf16
 //   CPU without AVX512-BF16/AMX  fp32, untimed
+//   (the flags are those ATEN_CPU_CAPABILITY and ONEDNN_MAX_CPU_ISA leave, see limitToLibraries)
 //   CPU with AVX512-BF16 only    a timed check (bf16 chosen when at most 0.8× fp32's time),
 //                                cached per machine in $XDG_CACHE_HOME/reward-workbench
 // docs/results.md has the figures of each kind of CPU measured.
@@ -24,10 +25,18 @@ struct CpuFeatures {
     bool avx512f = false;
     bool avx512bf16 = false;
     bool amxbf16 = false;
+    // Set when an environment variable holds ATen or oneDNN below what the CPU has:
+    // "ATEN_CPU_CAPABILITY=avx2", for messages.
+    std::string heldBy;
 };
 
 // Reads /proc/cpuinfo (or `path`); a file that cannot be read gives no features.
 CpuFeatures readCpuFeatures(const std::string &path = "/proc/cpuinfo");
+// `cpu` as ATen and oneDNN will use it: ATEN_CPU_CAPABILITY ("default", "avx2") and
+// ONEDNN_MAX_CPU_ISA (or DNNL_MAX_CPU_ISA: "AVX2", "AVX512_CORE", "AVX512_CORE_BF16", …)
+// hold them below the CPU's flags, and then bf16 is emulated however /proc/cpuinfo reads.
+// Pure: the values are passed in (null or empty: not set); an unknown value limits nothing.
+CpuFeatures limitToLibraries(CpuFeatures cpu, const char *atenCapability, const char *onednnMaxIsa);
 // "avx2 avx512f avx512_bf16" — what of the above the CPU has, for messages and cache keys.
 std::string describeFlags(const CpuFeatures &cpu);
 
