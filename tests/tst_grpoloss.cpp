@@ -99,6 +99,7 @@ private Q_SLOTS:
     void advantages();
     void advantagesGroupStats();
     void groupOfOne();
+    void equalRewardsGiveExactlyZero();
     void advantagesRejectBadInput();
     void names();
     void overlongPenalty_data();
@@ -198,6 +199,20 @@ void TestGrpoLoss::groupOfOne()
     const GroupAdvantages noEps = groupAdvantages(f64({1, 1, 0, 1}), /*groupSize=*/2, ScaleRewards::Group, /*eps=*/0.0);
     QVERIFY(noEps.advantages.isfinite().all().item<bool>());
     QNEAR(noEps.advantages[2].item<double>(), -0.5 / std::sqrt(0.5)); // {0, 1}: std √0.5, no eps
+}
+
+// Three rewards of 0.7: the f64 mean is 0.6999999999999998, not 0.7, so r − mean is
+// 2.2e-16 and divided by std + 1e-4 an advantage of 2.2e-12 — positive, and counted by
+// clip_ratio/high as a token with A > 0. A zero-std group's advantages are exactly 0.
+void TestGrpoLoss::equalRewardsGiveExactlyZero()
+{
+    QVERIFY(torch::full({3}, 0.7, torch::kFloat64).mean().item<double>() != 0.7); // the premise
+    for (ScaleRewards s : {ScaleRewards::Group, ScaleRewards::Batch, ScaleRewards::None}) {
+        const GroupAdvantages a = groupAdvantages(f64({1.0, 0.0, 0.5, 0.7, 0.7, 0.7}), /*groupSize=*/3, s);
+        for (int64_t i = 3; i < 6; ++i)
+            QCOMPARE(a.advantages[i].item<double>(), 0.0);
+        QVERIFY(a.advantages[0].item<double>() >= 0.5); // 0.9998 (group), 1.52 (batch), 0.5 (none)
+    }
 }
 
 void TestGrpoLoss::advantagesWithNone()

@@ -93,6 +93,10 @@ GroupAdvantages groupAdvantages(const torch::Tensor &rewards, int64_t groupSize,
     }
     out.zeroStd = out.groupStd <= kZeroStdTolerance; // [B] bool
     out.fracRewardZeroStd = out.zeroStd.to(torch::kFloat64).mean().item<double>();
+    // Exactly 0, not the mean's rounding: three rewards of 0.7 have the mean
+    // 0.6999999999999998 in f64, whose ±2e-16 over std + eps is an advantage of ±2e-12 that
+    // the clip ratios count as A > 0 (found against TRL, tst_hfgolden).
+    a = torch::where(out.zeroStd.unsqueeze(1), torch::zeros_like(a), a);
     out.advantages = a.reshape({rows}); // [R]
     return out;
 }
