@@ -151,8 +151,9 @@ void TestGrpo::storesEveryRolloutAndMetric()
     QCOMPARE(QString::fromStdString(run.kind), QString("grpo"));
     // TRL's names, every step.
     for (const char *name : {"reward", "reward_std", "rewards/partial/mean", "rewards/partial/std", "rewards/marker/mean",
-                             "rewards/marker/std", "frac_reward_zero_std", "entropy", "clip_ratio/low_mean",
-                             "clip_ratio/high_mean", "clip_ratio/region_mean", "completions/mean_length",
+                             "rewards/marker/std", "frac_reward_zero_std", "group_reward_std", "entropy", "clip_ratio/low_mean",
+                             "clip_ratio/high_mean", "clip_ratio/region_mean", "clip_ratio/low_min",
+                             "clip_ratio/high_max", "completions/mean_length",
                              "completions/min_length", "completions/max_length", "completions/clipped_ratio",
                              "policy_loss", "grad_norm", "learning_rate", "step_time", "num_tokens"}) {
         for (int step = 1; step <= 3; ++step)

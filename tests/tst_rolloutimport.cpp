@@ -98,10 +98,12 @@ void TestRolloutImport::verlDump()
     QCOMPARE(run.steps, int64_t(2));
     QCOMPARE(json::parse(run.configJson)["imported"]["format"], json("verl"));
 
-    // Step 1: rewards 1, 0 | 0.5, 1. Mean 0.625; group stds (Bessel) √0.5 = 0.707107 and
-    // √0.125 = 0.353553, their mean 0.530330; acc 1, 0, 0, 1 → 0.5.
+    // Step 1: rewards 1, 0 | 0.5, 1. Mean 0.625; over the four (Bessel, as TRL's
+    // reward_std) √(0.6875 / 3) = 0.478714; group stds √0.5 = 0.707107 and √0.125 =
+    // 0.353553, their mean 0.530330 (group_reward_std); acc 1, 0, 0, 1 → 0.5.
     QVERIFY(std::abs(metricAt(st, r.runId, "reward", 1) - 0.625) < 1e-9);
-    QVERIFY(std::abs(metricAt(st, r.runId, "reward_std", 1) - 0.530330) < 1e-6);
+    QVERIFY(std::abs(metricAt(st, r.runId, "reward_std", 1) - 0.478714) < 1e-6);
+    QVERIFY(std::abs(metricAt(st, r.runId, "group_reward_std", 1) - 0.530330) < 1e-6);
     QVERIFY(std::abs(metricAt(st, r.runId, "rewards/acc/mean", 1) - 0.5) < 1e-9);
     QVERIFY(std::abs(metricAt(st, r.runId, "frac_reward_zero_std", 2) - 0.5) < 1e-9); // mail 3: 1, 1
     // No token counts in a verl dump: no length curve of zeros.

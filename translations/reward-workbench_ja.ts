@@ -3056,6 +3056,14 @@ The change is stored with its step and marked on the curves.</source>
             <translation>生成バッチあたりの方策の更新回数</translation>
         </message>
         <message>
+            <source>KL ratio-weighted</source>
+            <translation>KL を比で重み付け</translation>
+        </message>
+        <message>
+            <source>The KL term times the importance ratio: the unbiased KL gradient (TRL&apos;s default)</source>
+            <translation>KL 項に重要度比を掛ける: 偏りのない KL 勾配 (TRL の既定)</translation>
+        </message>
+        <message>
             <source>Mask truncated</source>
             <translation>打ち切りをマスク</translation>
         </message>

@@ -14,9 +14,8 @@ namespace rwb::store {
 
 namespace {
 
-// GRPO's epsilon and zero-std tolerance (train/advantages.h, without its libtorch).
+// GRPO's epsilon (train/advantages.h, without its libtorch).
 constexpr double kStdEpsilon = 1e-4;
-constexpr double kZeroStd = 1e-8;
 
 } // namespace
 
@@ -52,18 +51,18 @@ void writeExternalStep(RunStore &store, int64_t runId, int64_t step, std::vector
     std::vector<Rollout> rollouts;
     std::vector<Prompt> prompts;
     std::unordered_map<std::string, bool> promptSeen;
-    std::vector<double> all, lengths, groupStds;
+    std::vector<double> lengths;
+    std::vector<std::vector<double>> groupRewards;
     std::vector<std::string> componentNames;
     std::map<std::string, std::vector<double>> perComponent;
-    double zeroStdGroups = 0.0, clipped = 0.0;
+    double clipped = 0.0;
     for (size_t g = 0; g < groups.size(); ++g) {
         std::vector<double> rewards;
         for (size_t i : groups[g])
             rewards.push_back(samples[i].reward);
         const double mean = util::meanOf(rewards);
         const double sd = util::stdOf(rewards);
-        groupStds.push_back(sd);
-        zeroStdGroups += sd <= kZeroStd ? 1.0 : 0.0;
+        groupRewards.push_back(rewards);
         int sampleIndex = 0;
         for (size_t i : groups[g]) {
             ExternalSample &s = samples[i];
@@ -94,7 +93,6 @@ void writeExternalStep(RunStore &store, int64_t runId, int64_t step, std::vector
             r.truncated = s.truncated;
             r.detailsJson = s.detailsJson.empty() ? "{}" : s.detailsJson;
             r.judgeDecisions = std::move(s.judgeDecisions);
-            all.push_back(s.reward);
             lengths.push_back(static_cast<double>(s.completionTokens));
             clipped += s.truncated ? 1.0 : 0.0;
             rollouts.push_back(std::move(r));
@@ -103,13 +101,15 @@ void writeExternalStep(RunStore &store, int64_t runId, int64_t step, std::vector
 
     std::vector<Metric> metrics;
     if (!samples.empty()) {
-        metrics.push_back({"reward", util::meanOf(all)});
-        metrics.push_back({"reward_std", util::meanOf(groupStds)});
+        const util::RewardStats rs = util::rewardStats(groupRewards);
+        metrics.push_back({"reward", rs.mean});
+        metrics.push_back({"reward_std", rs.std});
+        metrics.push_back({"group_reward_std", rs.groupStdMean});
         for (const std::string &name : componentNames) {
             metrics.push_back({"rewards/" + name + "/mean", util::meanOf(perComponent[name])});
             metrics.push_back({"rewards/" + name + "/std", util::stdOf(perComponent[name])});
         }
-        metrics.push_back({"frac_reward_zero_std", zeroStdGroups / static_cast<double>(groups.size())});
+        metrics.push_back({"frac_reward_zero_std", rs.fracZeroStd});
         // Lengths only where the trainer told them: a curve of zeros would say the
         // completions were empty.
         if (*std::max_element(lengths.begin(), lengths.end()) > 0.0) {

@@ -43,7 +43,8 @@ std::string promptIdOf(const std::string &prompt);
 // Writes one step of another trainer to `runId` (a run of kind External) as a GRPO step
 // is written: the samples grouped by group id in order of first appearance (group
 // sizes may differ), and the metrics a GRPO step has where they can be known from the
-// rollouts alone: reward, reward_std (mean of the groups' stds), rewards/<name>/mean and
+// rollouts alone (util::rewardStats): reward, reward_std (over every row, as TRL),
+// group_reward_std (mean of the groups' stds), rewards/<name>/mean and
 // /std, frac_reward_zero_std, and where some sample's completionTokens is known (> 0)
 // completions/mean_length, min_length, max_length, clipped_ratio; then `extra` (the trainer's own, e.g. "kl"). A sample without an
 // advantage gets GRPO's (r − group mean) / (group std + 1e-4), Bessel-corrected, 0 for a

@@ -24,7 +24,7 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
          "prm_beta", "prm_format_bonus", "prm_score", "prm_batch", "lora",
          "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "learning_rate", "weight_decay",
          "max_grad_norm", "schedule", "warmup_ratio", "max_steps", "micro_batch", "loss_type", "scale_rewards",
-         "epsilon", "epsilon_high", "beta", "num_iterations", "mask_truncated_completions", "overlong_penalty",
+         "epsilon", "epsilon_high", "beta", "use_bias_correction_kl", "num_iterations", "mask_truncated_completions", "overlong_penalty",
          "overlong_cache", "dynamic_sampling", "max_sampling_rounds", "eval_every", "eval_limit", "eval_batch",
          "eval_max_completion_length", "checkpoint_every", "seed", "resume_from", "dtype", "precision", "device",
          "threads", "debug_nan_step"});
@@ -62,6 +62,7 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     c.epsLow = r.number("epsilon", c.epsLow, 0, 0.999);
     c.epsHigh = r.number("epsilon_high", c.epsLow, 0, 100);
     c.beta = r.number("beta", c.beta, 0, 1000);
+    c.klBiasCorrection = r.boolean("use_bias_correction_kl", c.klBiasCorrection);
     c.iterations = r.integer("num_iterations", c.iterations, 1, 64);
     c.maskTruncated = r.boolean("mask_truncated_completions", c.maskTruncated);
     c.overlongPenalty = r.boolean("overlong_penalty", c.overlongPenalty);
@@ -143,6 +144,7 @@ std::string toJson(const GrpoConfig &c)
     j["epsilon"] = c.epsLow;
     j["epsilon_high"] = c.epsHigh;
     j["beta"] = c.beta;
+    j["use_bias_correction_kl"] = c.klBiasCorrection;
     j["num_iterations"] = c.iterations;
     j["mask_truncated_completions"] = c.maskTruncated;
     j["overlong_penalty"] = c.overlongPenalty;

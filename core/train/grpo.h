@@ -81,6 +81,7 @@ struct GrpoConfig {
     double epsLow = 0.2;
     double epsHigh = 0.2;
     double beta = 0.0;        // k3 KL weight against the reference (adapters off)
+    bool klBiasCorrection = true; // use_bias_correction_kl: the KL term times the ratio (TRL's default)
     int iterations = 1;       // μ: updates per generation batch, against stored old log-probs
     bool maskTruncated = false; // truncated completions get no gradient
     bool overlongPenalty = false; // DAPO's soft over-long punishment added to the reward

@@ -38,39 +38,38 @@ Metrics Trainer::stepMetrics(const SampledStep &step, const UpdateResult &u) con
     const size_t groups = samples.size() / static_cast<size_t>(G);
     Metrics metrics;
     // ---- over every group sampled this step
-    std::vector<double> all, lengths;
-    std::vector<std::vector<double>> perComponent(m_reward->size());
-    double clipped = 0.0, zeroStdGroups = 0.0;
-    std::vector<double> groupStds;
+    std::vector<double> lengths;
+    std::vector<std::vector<double>> perComponent(m_reward->size()), groupRewards(groups);
+    double clipped = 0.0;
     for (size_t g = 0; g < groups; ++g) {
-        std::vector<double> gr;
         for (int j = 0; j < G; ++j) {
             const Sample &s = samples[g * G + static_cast<size_t>(j)];
-            gr.push_back(s.reward);
-            all.push_back(s.reward);
+            groupRewards[g].push_back(s.reward);
             lengths.push_back(static_cast<double>(s.policyTokens));
             clipped += s.truncated ? 1.0 : 0.0;
             for (size_t k = 0; k < m_reward->size(); ++k)
                 perComponent[k].push_back(s.components[k]);
         }
-        groupStds.push_back(stdOf(gr));
-        zeroStdGroups += groupStds.back() <= kZeroStdTolerance ? 1.0 : 0.0;
     }
-    metrics.emplace_back("reward", meanOf(all));
-    metrics.emplace_back("reward_std", meanOf(groupStds));
+    const util::RewardStats rs = util::rewardStats(groupRewards);
+    metrics.emplace_back("reward", rs.mean);
+    metrics.emplace_back("reward_std", rs.std);
+    metrics.emplace_back("group_reward_std", rs.groupStdMean);
     for (size_t k = 0; k < m_reward->size(); ++k) {
         metrics.emplace_back("rewards/" + m_reward->componentName(k) + "/mean", meanOf(perComponent[k]));
         metrics.emplace_back("rewards/" + m_reward->componentName(k) + "/std", stdOf(perComponent[k]));
     }
-    metrics.emplace_back("frac_reward_zero_std", zeroStdGroups / static_cast<double>(std::max<size_t>(1, groups)));
-    // ---- the first update's tokens
-    const double tc = std::max(1.0, u.tokens);
+    metrics.emplace_back("frac_reward_zero_std", rs.fracZeroStd);
+    // ---- every update's tokens (clip ratios, kl) and the first's (entropy)
+    const double uc = std::max(1.0, u.updateTokens);
     if (c.beta > 0.0)
-        metrics.emplace_back("kl", u.kl / tc);
-    metrics.emplace_back("entropy", u.entropy / tc);
-    metrics.emplace_back("clip_ratio/low_mean", u.clipLow / tc);
-    metrics.emplace_back("clip_ratio/high_mean", u.clipHigh / tc);
-    metrics.emplace_back("clip_ratio/region_mean", u.clipRegion / tc);
+        metrics.emplace_back("kl", u.kl / uc);
+    metrics.emplace_back("entropy", u.entropy / std::max(1.0, u.tokens));
+    metrics.emplace_back("clip_ratio/low_mean", u.clipLow / uc);
+    metrics.emplace_back("clip_ratio/high_mean", u.clipHigh / uc);
+    metrics.emplace_back("clip_ratio/region_mean", u.clipRegion / uc);
+    metrics.emplace_back("clip_ratio/low_min", std::isfinite(u.clipLowMin) ? u.clipLowMin : 0.0);
+    metrics.emplace_back("clip_ratio/high_max", std::isfinite(u.clipHighMax) ? u.clipHighMax : 0.0);
     metrics.emplace_back("completions/mean_length", meanOf(lengths));
     metrics.emplace_back("completions/min_length", *std::min_element(lengths.begin(), lengths.end()));
     metrics.emplace_back("completions/max_length", *std::max_element(lengths.begin(), lengths.end()));

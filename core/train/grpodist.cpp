@@ -314,14 +314,25 @@ void Trainer::gatherUpdate(UpdateResult &u, size_t from, size_t to)
     if (worldSize() == 1)
         return;
     const std::vector<double> sums = m_group->sumValues(
-        {u.policyLoss, u.clipLow, u.clipHigh, u.clipRegion, u.kl, u.entropy, u.tokens});
+        {u.policyLoss, u.clipLow, u.clipHigh, u.clipRegion, u.kl, u.updateTokens, u.entropy, u.tokens});
     u.policyLoss = sums[0];
     u.clipLow = sums[1];
     u.clipHigh = sums[2];
     u.clipRegion = sums[3];
     u.kl = sums[4];
-    u.entropy = sums[5];
-    u.tokens = sums[6];
+    u.updateTokens = sums[5];
+    u.entropy = sums[6];
+    u.tokens = sums[7];
+    // The extremes: the least low_min and the most high_max of the ranks that had rows.
+    const Json mine{{"low_min", std::isfinite(u.clipLowMin) ? Json(u.clipLowMin) : Json()},
+                    {"high_max", std::isfinite(u.clipHighMax) ? Json(u.clipHighMax) : Json()}};
+    for (const std::string &theirs : m_group->allGather(mine.dump())) {
+        const Json j = Json::parse(theirs);
+        if (j.at("low_min").is_number())
+            u.clipLowMin = std::min(u.clipLowMin, j.at("low_min").get<double>());
+        if (j.at("high_max").is_number())
+            u.clipHighMax = std::max(u.clipHighMax, j.at("high_max").get<double>());
+    }
     // The other ranks' rows, for rank 0's store (rank 0 has its own; nobody else writes).
     Json rows = Json::array();
     for (size_t r = from; r < to && rank() != 0; ++r)

@@ -114,7 +114,9 @@ GrpoLossResult grpoLoss(const GrpoLossInputs &in, const GrpoLossOptions &options
     auto maskedMean = [&](const torch::Tensor &x) { return ((x.detach().to(dtype) * m).sum() / countClamped).item<double>(); };
     if (haveRef) {
         const torch::Tensor d = torch::where(active, in.refLogProbs.to(dtype).detach() - logp, zeros); // [R, T] log ρ
-        const torch::Tensor kl = torch::exp(d) - d - 1.0;                           // [R, T] k3 ≥ 0
+        torch::Tensor kl = torch::exp(d) - d - 1.0;                                 // [R, T] k3 ≥ 0
+        if (options.klBiasCorrection)
+            kl = kl * ratio;
         if (options.beta != 0.0)
             perToken = perToken + options.beta * kl;
         klMean = maskedMean(kl);
@@ -153,6 +155,15 @@ GrpoLossResult grpoLoss(const GrpoLossInputs &in, const GrpoLossOptions &options
         out.clipRatioLow = maskedMean(low);
         out.clipRatioHigh = maskedMean(high);
         out.clipRatioRegion = maskedMean(low.logical_or(high));
+        // Per row, over its active tokens; rows without one are left out (TRL's nanmin/nanmax).
+        const torch::Tensor perRow = m.sum(/*dim=*/{1});                             // [R]
+        const torch::Tensor withTokens = perRow > 0;                                 // [R]
+        if (withTokens.any().item<bool>()) {
+            const torch::Tensor lowRow = (low.to(dtype) * m).sum(/*dim=*/{1}) / perRow.clamp_min(1.0);
+            const torch::Tensor highRow = (high.to(dtype) * m).sum(/*dim=*/{1}) / perRow.clamp_min(1.0);
+            out.clipRatioLowMin = lowRow.masked_select(withTokens).min().item<double>();
+            out.clipRatioHighMax = highRow.masked_select(withTokens).max().item<double>();
+        }
         out.kl = klMean;
         if (in.entropy.defined())
             out.entropy = maskedMean(in.entropy);

@@ -10,6 +10,9 @@
 //   r_{i,t}   = exp(new_{i,t} − old_{i,t})                          importance ratio
 //   L_{i,t}   = −min( r·A_i, clip(r, 1 − eps_low, 1 + eps_high)·A_i ) + beta·kl_{i,t}
 //   kl_{i,t}  = ρ − log ρ − 1,  ρ = exp(ref_{i,t} − new_{i,t})      k3 estimator of KL(π_θ‖π_ref), ≥ 0
+//             · r_{i,t} with klBiasCorrection (TRL's use_bias_correction_kl, on by default
+//               there and here): r is not detached, so even on-policy (r = 1) the KL gradient
+//               gains kl·∇new — the unbiased reverse-KL gradient of DeepSeek-V3.2
 // A_i may be per token (A_{i,t}) when advantages are [R, T].
 // Aggregation, with |o_i| = Σ_t m_{i,t} and N = Σ_{i,t} m_{i,t}:
 //   grpo    = (1/R) Σ_i (1/max(|o_i|, 1)) Σ_t m·L         mean per sequence, then over sequences
@@ -27,7 +30,10 @@
 //   clip_ratio/low_mean    = mean[ r < 1 − eps_low  ∧ A < 0 ]
 //   clip_ratio/high_mean   = mean[ r > 1 + eps_high ∧ A > 0 ]
 //   clip_ratio/region_mean = mean[ either ]
-//   kl                     = mean[ kl_{i,t} ]     (when ref log-probs are given)
+//   clip_ratio/low_min     = min over rows with an active token of the row's mean[ low ]
+//   clip_ratio/high_max    = max over those rows of the row's mean[ high ]
+//   kl                     = mean[ kl_{i,t} ]     (when ref log-probs are given; ·r with
+//                            klBiasCorrection, as TRL logs it)
 //   entropy                = mean[ H_{i,t} ]      (when an entropy tensor is given)
 // With μ = 1 and old = new.detach(), r = 1 and ∇L equals the plain policy gradient
 // −A_i ∇new_{i,t} weighted as the aggregation says (grpo: 1/(R·|o_i|) per token).
@@ -54,6 +60,8 @@ struct GrpoLossOptions {
     int64_t maxCompletionLength = 0;
     // dapo's normaliser: active tokens of the whole generation batch; 0 = this call's count.
     double dapoGlobalTokens = 0.0;
+    // The KL term weighted by the importance ratio (above); TRL 1.13's default.
+    bool klBiasCorrection = true;
 };
 
 struct GrpoLossInputs {
@@ -71,6 +79,8 @@ struct GrpoLossResult {
     double clipRatioLow = 0.0;    // clip_ratio/low_mean
     double clipRatioHigh = 0.0;   // clip_ratio/high_mean
     double clipRatioRegion = 0.0; // clip_ratio/region_mean
+    double clipRatioLowMin = 0.0;  // clip_ratio/low_min (0 when no row has an active token)
+    double clipRatioHighMax = 0.0; // clip_ratio/high_max
     std::optional<double> kl;      // kl, when refLogProbs are given
     std::optional<double> entropy; // entropy, when an entropy tensor is given
     int64_t activeTokens = 0;      // N

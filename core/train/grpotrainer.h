@@ -22,6 +22,8 @@
 #include "train/advantages.h"
 #include "train/environmentrollout.h"
 #include "util/stats.h"
+
+#include <limits>
 #include "train/grpo.h"
 #include "train/grpoloss.h"
 #include "train/policygradient.h"
@@ -124,8 +126,15 @@ struct UpdateResult {
     // [R] per row: {"scores", "step_rewards", "advantages", "beta"} for the rollout's details.
     std::vector<std::string> processJson;
     double policyLoss = 0.0, gradNorm = 0.0, learningRate = 0.0;
-    // Token-weighted sums over the first update's micro-batches, and their token count.
-    double clipLow = 0.0, clipHigh = 0.0, clipRegion = 0.0, kl = 0.0, entropy = 0.0, tokens = 0.0;
+    // Token-weighted sums over every update's micro-batches (μ > 1: the later updates are
+    // where ratios leave 1 and clip, as TRL's logs average its μ steps), and their tokens.
+    double clipLow = 0.0, clipHigh = 0.0, clipRegion = 0.0, kl = 0.0, updateTokens = 0.0;
+    // The rows' extremes over every update (TRL's clip_ratio/low_min, high_max); +inf and
+    // −inf until a row with an active token is seen.
+    double clipLowMin = std::numeric_limits<double>::infinity();
+    double clipHighMax = -std::numeric_limits<double>::infinity();
+    // The first update's entropy (its forward pass computes them), token-weighted, and its tokens.
+    double entropy = 0.0, tokens = 0.0;
 };
 
 struct TrainerState {

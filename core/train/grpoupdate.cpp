@@ -34,6 +34,7 @@ PolicyStepOptions Trainer::policyOptions() const
     o.loss.epsLow = c.epsLow;
     o.loss.epsHigh = c.epsHigh;
     o.loss.beta = c.beta;
+    o.loss.klBiasCorrection = c.klBiasCorrection;
     o.loss.maxCompletionLength = c.maxNewTokens;
     o.groupSize = c.groupSize;
     o.microRows = microRows();
@@ -194,14 +195,19 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
         try {
             if (from < to)
                 iterationLoss = policyLossBackward(d, batch, po, [&](const MicroBatch &mb) {
-            if (it != 0)
-                return;
             const GrpoLossResult &res = mb.loss;
             const double n = static_cast<double>(res.activeTokens);
             u.clipLow += res.clipRatioLow * n;
             u.clipHigh += res.clipRatioHigh * n;
             u.clipRegion += res.clipRatioRegion * n;
             u.kl += res.kl.value_or(0.0) * n;
+            u.updateTokens += n;
+            if (res.activeTokens > 0) {
+                u.clipLowMin = std::min(u.clipLowMin, res.clipRatioLowMin);
+                u.clipHighMax = std::max(u.clipHighMax, res.clipRatioHighMax);
+            }
+            if (it != 0)
+                return;
             u.entropy += res.entropy.value_or(0.0) * n;
             u.tokens += n;
             const torch::Tensor lpCpu = mb.rows.logProbs.detach().to(torch::kCPU);

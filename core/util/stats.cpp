@@ -30,4 +30,22 @@ double stdOf(const std::vector<double> &v)
     return n < 2 ? 0.0 : std::sqrt(s / static_cast<double>(n - 1));
 }
 
+RewardStats rewardStats(const std::vector<std::vector<double>> &groups)
+{
+    constexpr double kZeroStd = 1e-8; // torch.isclose(std, 0)'s absolute tolerance, as TRL tests it
+    RewardStats s;
+    std::vector<double> all, stds;
+    double zero = 0.0;
+    for (const auto &g : groups) {
+        all.insert(all.end(), g.begin(), g.end());
+        stds.push_back(stdOf(g));
+        zero += stds.back() <= kZeroStd ? 1.0 : 0.0;
+    }
+    s.mean = meanOf(all);
+    s.std = stdOf(all);
+    s.groupStdMean = meanOf(stds);
+    s.fracZeroStd = groups.empty() ? 0.0 : zero / static_cast<double>(groups.size());
+    return s;
+}
+
 } // namespace rwb::util
