@@ -12,12 +12,24 @@
 // rounding through two layers: about 1e-7 expected). Log-probs are computed in float32
 // (scoreTokens, generate): |Δ| ≤ 1e-5. Token ids and texts exactly. The last cases perturb
 // one weight and drop one merge and check that the compares then fail.
+//
+// TRL (tests/reference/make_trl_golden.py, trl/golden.json): TRL's GRPOTrainer on one fixed
+// batch with a PEFT LoRA on the Qwen3 folder, float64, ten cases over loss_type,
+// scale_rewards, β and μ. Ours: groupAdvantages, util::rewardStats and policyLossBackward
+// (the trainer's path, in three micro-batches of one group each; BNPO's in one, as TRL
+// ran it). TRL keeps rewards in float32: advantages and reward statistics |Δ| ≤ 1e-6
+// (float32's rounding); the loss, given TRL's advantages, and its metrics |Δ| ≤ 1e-10, each
+// LoRA gradient ‖Δg‖ / ‖g_TRL‖ ≤ 1e-9 (float64 against float64).
 #include "data/jsonl.h"
 #include "model/causallm.h"
 #include "model/causallminternals.h"
 #include "model/transformer.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
+#include "train/advantages.h"
+#include "train/policygradient.h"
+#include "train/sftloss.h"
+#include "util/stats.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -197,6 +209,172 @@ int encodeMismatches(const QString &tokenizerFolder, const nlohmann::json &golde
     return wrong;
 }
 
+// ---- TRL's GRPO loss
+
+nlohmann::json trlGolden()
+{
+    return nlohmann::json::parse(data::readTextFile((goldenRoot() + "/trl/golden.json").toStdString()));
+}
+
+std::vector<std::vector<int32_t>> idRows(const nlohmann::json &rows)
+{
+    std::vector<std::vector<int32_t>> out;
+    for (const auto &r : rows)
+        out.push_back(r.get<std::vector<int32_t>>());
+    return out;
+}
+
+// Rows of log-probs of the completions' lengths, right-padded with 0 to [R, width].
+torch::Tensor paddedRows(const nlohmann::json &rows, int64_t width)
+{
+    torch::Tensor t = torch::zeros({static_cast<int64_t>(rows.size()), width}, torch::kFloat64);
+    for (size_t r = 0; r < rows.size(); ++r)
+        for (size_t i = 0; i < rows[r].size(); ++i)
+            t[static_cast<int64_t>(r)][static_cast<int64_t>(i)] = rows[r][i].get<double>();
+    return t;
+}
+
+// How far ours is from TRL's on one golden case: the worst |Δ| of advantages, loss and
+// each metric we compute, the worst relative gradient error over the LoRA tensors, and
+// the metrics side by side for the note.
+struct TrlDifference {
+    double advantages = 0.0, rewardMetrics = 0.0, loss = 0.0, metrics = 0.0, gradients = 0.0;
+    std::map<std::string, std::pair<double, double>> metricPairs; // name → (TRL's, ours)
+    std::string worstRewardMetric, worstMetric, worstTensor;
+};
+
+TrlDifference compareWithTrl(const nlohmann::json &golden, const nlohmann::json &k,
+                             const std::function<void(train::PolicyStepOptions &)> &tweak = {})
+{
+    using namespace rwb::train;
+    const int G = golden.at("group_size").get<int>();
+    auto lm = cpuModel(goldenRoot() + "/" + QString::fromStdString(golden.at("base").get<std::string>()), "float64");
+    lm->loadAdapter((goldenRoot() + "/" + QString::fromStdString(golden.at("adapter").get<std::string>())).toStdString());
+    auto &d = lm->internals();
+    d.module->train(); // dropout is 0: train mode changes nothing but is what the trainer runs
+
+    TrlDifference diff;
+    // TRL keeps rewards in float32 (its _calculate_rewards), whatever the model's dtype:
+    // the advantages are compared in float32, and the loss is given TRL's own advantages so
+    // that it is compared in float64 alone.
+    const auto rewards = golden.at("rewards").get<std::vector<double>>();
+    const GroupAdvantages ga = groupAdvantages(torch::tensor(rewards, torch::kFloat64).to(torch::kFloat32), G,
+                                               *scaleRewardsFromString(k.at("scale_rewards").get<std::string>()));
+    const auto trlAdvantages = k.at("advantages").get<std::vector<double>>();
+    for (size_t r = 0; r < trlAdvantages.size(); ++r)
+        diff.advantages = std::max(diff.advantages,
+                                   std::abs(ga.advantages[static_cast<int64_t>(r)].item<double>() - trlAdvantages[r]));
+
+    PolicyBatch b;
+    b.groupPrompts = idRows(golden.at("prompts"));
+    b.completions = idRows(golden.at("completions"));
+    b.advantages = trlAdvantages;
+    const int64_t width = golden.at("max_completion_length").get<int64_t>();
+    if (!k.at("old_logps").is_null())
+        b.oldLogProbs = paddedRows(k.at("old_logps"), width);
+    if (!k.at("ref_logps").is_null())
+        b.refLogProbs = paddedRows(k.at("ref_logps"), width);
+    PolicyStepOptions o;
+    o.loss.lossType = *lossTypeFromString(k.at("loss_type").get<std::string>());
+    o.loss.epsLow = k.at("epsilon_low").get<double>();
+    o.loss.epsHigh = k.at("epsilon_high").get<double>();
+    o.loss.beta = k.at("beta").get<double>();
+    o.loss.maxCompletionLength = width;
+    o.groupSize = G;
+    // One group a micro-batch: the trainer's weighting, against TRL's one batch. BNPO
+    // normalises each micro-batch by its own tokens, as TRL does each accumulation step:
+    // TRL's one batch is our one micro-batch there.
+    o.microRows = o.loss.lossType == LossType::Bnpo ? static_cast<int>(b.completions.size()) : G;
+    o.withEntropy = true;
+    if (tweak)
+        tweak(o);
+
+    auto params = d.trainableParameters();
+    for (auto &p : params)
+        if (p.grad().defined())
+            p.grad().zero_();
+    // The trainer's aggregation of the micro-batches (grpoupdate.cpp): token-weighted means,
+    // the rows' extremes.
+    double n = 0.0, low = 0.0, high = 0.0, region = 0.0, kl = 0.0, entropy = 0.0;
+    double lowMin = INFINITY, highMax = -INFINITY;
+    const double loss = policyLossBackward(d, b, o, [&](const MicroBatch &mb) {
+        const double t = static_cast<double>(mb.loss.activeTokens);
+        n += t;
+        low += mb.loss.clipRatioLow * t;
+        high += mb.loss.clipRatioHigh * t;
+        region += mb.loss.clipRatioRegion * t;
+        kl += mb.loss.kl.value_or(0.0) * t;
+        entropy += mb.loss.entropy.value_or(0.0) * t;
+        lowMin = std::min(lowMin, mb.loss.clipRatioLowMin);
+        highMax = std::max(highMax, mb.loss.clipRatioHighMax);
+    });
+    diff.loss = std::abs(loss - k.at("loss").get<double>());
+
+    std::vector<std::vector<double>> groups; // float32, as TRL's
+    for (size_t r = 0; r < rewards.size(); ++r) {
+        if (r % static_cast<size_t>(G) == 0)
+            groups.emplace_back();
+        groups.back().push_back(static_cast<float>(rewards[r]));
+    }
+    const util::RewardStats rs = util::rewardStats(groups);
+    std::map<std::string, double> mine{{"reward", rs.mean},
+                                       {"reward_std", rs.std},
+                                       {"entropy", entropy / n},
+                                       {"clip_ratio/low_mean", low / n},
+                                       {"clip_ratio/high_mean", high / n},
+                                       {"clip_ratio/region_mean", region / n},
+                                       {"clip_ratio/low_min", lowMin},
+                                       {"clip_ratio/high_max", highMax}};
+    if (o.loss.beta > 0.0)
+        mine["kl"] = kl / n;
+    // TRL counts zero-std rows of the std it divides by: the batch's under
+    // scale_rewards=batch; ours always counts groups (docs/grpo.md).
+    if (k.at("scale_rewards") != "batch")
+        mine["frac_reward_zero_std"] = rs.fracZeroStd;
+    const nlohmann::json &theirs = k.at("metrics");
+    for (const auto &[name, value] : mine) {
+        const double want = theirs.at(name).get<double>();
+        diff.metricPairs[name] = {want, value};
+        // The reward statistics are float32 sums in TRL: compared at float32's precision.
+        const bool fromRewards = name == "reward" || name == "reward_std" || name == "frac_reward_zero_std";
+        double &worst = fromRewards ? diff.rewardMetrics : diff.metrics;
+        std::string &worstName = fromRewards ? diff.worstRewardMetric : diff.worstMetric;
+        if (std::abs(value - want) >= worst) {
+            worst = std::abs(value - want);
+            worstName = name;
+        }
+    }
+    diff.metricPairs["frac_reward_zero_std (ours: groups)"] = {theirs.at("frac_reward_zero_std").get<double>(),
+                                                               rs.fracZeroStd};
+
+    const nlohmann::json &grads = k.at("grads");
+    size_t seen = 0;
+    for (auto &[name, t] : d.loraTensors()) {
+        if (!grads.contains(name))
+            continue;
+        ++seen;
+        const torch::Tensor want = torch::tensor(grads.at(name).get<std::vector<double>>(), torch::kFloat64);
+        const torch::Tensor got = t.grad().detach().flatten().to(torch::kFloat64);
+        const double rel = got.sizes() == want.sizes() ? (got - want).norm().item<double>() / want.norm().item<double>()
+                                                       : INFINITY;
+        if (rel >= diff.gradients) {
+            diff.gradients = rel;
+            diff.worstTensor = name;
+        }
+    }
+    if (seen != grads.size())
+        diff.gradients = INFINITY; // a tensor TRL trained that we do not have
+    return diff;
+}
+
+void addTrlCases()
+{
+    QTest::addColumn<int>("index");
+    const nlohmann::json golden = trlGolden();
+    for (size_t i = 0; i < golden.at("cases").size(); ++i)
+        QTest::newRow(golden["cases"][i].at("name").get<std::string>().c_str()) << static_cast<int>(i);
+}
+
 } // namespace
 
 class TestHfGolden : public QObject {
@@ -218,6 +396,10 @@ private Q_SLOTS:
     void droppedMergeFailsTheCompare();
     void tokenizerMatchesTokenizers_data() { addFolders("tokenizers"); }
     void tokenizerMatchesTokenizers();
+    void grpoLossMatchesTrl_data() { addTrlCases(); }
+    void grpoLossMatchesTrl();
+    void perturbedLossTermFailsTheTrlCompare();
+    void sftLossMatchesTrl();
 };
 
 void TestHfGolden::goldenFilesArePresent()
@@ -526,6 +708,99 @@ void TestHfGolden::tokenizerMatchesTokenizers()
     qInfo("%s: %d encodings and decodings equal to tokenizers', %d known differences", qPrintable(QDir(folder).dirName()),
           checked, stillKnown);
     QVERIFY(checked > 100);
+}
+
+void TestHfGolden::grpoLossMatchesTrl()
+{
+    QFETCH(int, index);
+    const nlohmann::json golden = trlGolden();
+    const TrlDifference d = compareWithTrl(golden, golden.at("cases").at(static_cast<size_t>(index)));
+    qInfo("advantages (float32) %.3g, reward metrics (float32) %.3g (%s), loss %.3g, loss metrics %.3g (%s), "
+          "LoRA gradients %.3g (%s)", d.advantages, d.rewardMetrics, d.worstRewardMetric.c_str(), d.loss, d.metrics,
+          d.worstMetric.c_str(), d.gradients, d.worstTensor.c_str());
+    for (const auto &[name, pair] : d.metricPairs)
+        qInfo("  %-40s TRL %.12g  ours %.12g", name.c_str(), pair.first, pair.second);
+    QVERIFY2(d.advantages <= 1e-6, qPrintable(QString::number(d.advantages)));
+    QVERIFY2(d.rewardMetrics <= 1e-6, qPrintable(QString::fromStdString(d.worstRewardMetric) + ": " +
+                                                 QString::number(d.rewardMetrics)));
+    QVERIFY2(d.loss <= 1e-10, qPrintable(QString::number(d.loss)));
+    QVERIFY2(d.metrics <= 1e-10, qPrintable(QString::fromStdString(d.worstMetric) + ": " + QString::number(d.metrics)));
+    QVERIFY2(d.gradients <= 1e-9, qPrintable(QString::fromStdString(d.worstTensor) + ": " + QString::number(d.gradients)));
+}
+
+// Each term of the loss matters to the compare: the KL without its ratio weighting, the
+// upper clip bound moved by 0.02, and BNPO's normaliser in place of GRPO's each make it fail.
+void TestHfGolden::perturbedLossTermFailsTheTrlCompare()
+{
+    const nlohmann::json golden = trlGolden();
+    auto caseNamed = [&](const std::string &name) -> const nlohmann::json & {
+        for (const auto &k : golden.at("cases"))
+            if (k.at("name") == name)
+                return k;
+        throw std::runtime_error("no TRL case " + name);
+    };
+    const TrlDifference noRatio = compareWithTrl(golden, caseNamed("grpo group β=0.04 μ=2"),
+                                                 [](train::PolicyStepOptions &o) { o.loss.klBiasCorrection = false; });
+    qInfo("KL without the ratio: gradients %.3g, kl %.3g", noRatio.gradients, noRatio.metrics);
+    QVERIFY(noRatio.gradients > 1e-4);
+    const TrlDifference clip = compareWithTrl(golden, caseNamed("dapo group β=0 μ=2 clip-higher"),
+                                              [](train::PolicyStepOptions &o) { o.loss.epsHigh -= 0.02; });
+    qInfo("ε_high − 0.02: gradients %.3g, loss %.3g", clip.gradients, clip.loss);
+    QVERIFY(clip.gradients > 1e-4 || clip.loss > 1e-6);
+    const TrlDifference scale = compareWithTrl(golden, caseNamed("grpo batch β=0 μ=1"),
+                                               [](train::PolicyStepOptions &o) { o.loss.lossType = train::LossType::Bnpo; });
+    qInfo("bnpo for grpo: gradients %.3g", scale.gradients);
+    QVERIFY(scale.gradients > 1e-4);
+}
+
+// TRL's SFTTrainer, completion-only loss, on the same prompts and completions: our
+// sftLoss (weights 1, no prompt loss, normalised by the batch's completion tokens, as
+// the trainer calls it) gives its loss and LoRA gradients.
+void TestHfGolden::sftLossMatchesTrl()
+{
+    const nlohmann::json golden = trlGolden();
+    const nlohmann::json &sft = golden.at("sft");
+    auto lm = cpuModel(goldenRoot() + "/" + QString::fromStdString(golden.at("base").get<std::string>()), "float64");
+    lm->loadAdapter((goldenRoot() + "/" + QString::fromStdString(golden.at("adapter").get<std::string>())).toStdString());
+    auto &d = lm->internals();
+    d.module->train();
+    const auto groupPrompts = idRows(golden.at("prompts"));
+    const auto targets = idRows(golden.at("completions"));
+    const size_t G = golden.at("group_size").get<size_t>();
+    std::vector<std::vector<int32_t>> prompts;
+    std::vector<std::vector<float>> weights;
+    double tokens = 0.0;
+    for (size_t r = 0; r < targets.size(); ++r) {
+        prompts.push_back(groupPrompts[r / G]);
+        weights.emplace_back(targets[r].size(), 1.0f);
+        tokens += static_cast<double>(targets[r].size());
+    }
+    // TRL's labels: −100 but on the completions, which are ours.
+    size_t labelled = 0;
+    for (const auto &row : sft.at("labels"))
+        for (const auto &l : row)
+            labelled += l.get<int>() != -100;
+    QCOMPARE(static_cast<double>(labelled), tokens);
+    const torch::Tensor loss = train::sftLoss(d, prompts, targets, weights, 0.0, tokens, 0, false);
+    loss.backward();
+    const double dl = std::abs(loss.item<double>() - sft.at("loss").get<double>());
+    double worst = 0.0;
+    std::string worstName;
+    size_t seen = 0;
+    for (auto &[name, t] : d.loraTensors()) {
+        ++seen;
+        const torch::Tensor want = torch::tensor(sft.at("grads").at(name).get<std::vector<double>>(), torch::kFloat64);
+        const double rel = (t.grad().flatten() - want).norm().item<double>() / want.norm().item<double>();
+        if (rel >= worst) {
+            worst = rel;
+            worstName = name;
+        }
+    }
+    qInfo("SFT (TRL %s): loss %.15g, |Δ| %.3g; LoRA gradients %.3g (%s)", sft.at("loss_type").get<std::string>().c_str(),
+          loss.item<double>(), dl, worst, worstName.c_str());
+    QCOMPARE(seen, sft.at("grads").size());
+    QVERIFY2(dl <= 1e-10, qPrintable(QString::number(dl)));
+    QVERIFY2(worst <= 1e-9, qPrintable(QString::fromStdString(worstName) + ": " + QString::number(worst)));
 }
 
 QTEST_APPLESS_MAIN(TestHfGolden)

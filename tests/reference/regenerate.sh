@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes every golden file again with the reference implementations and compares them with
+# Makes every golden file again with the reference implementations (make_golden.py, then
+# make_trl_golden.py on its Qwen3 folder and PEFT adapter) and compares them with
 # the committed ones: exit 0 when equal (ids, texts and files exactly; floats within
 # 1e-12 relative, since another CPU's kernels may round the last bit differently), 1 with
 # each difference listed otherwise. Then opens the adapter this engine wrote
@@ -20,9 +21,10 @@ export HF_HUB_DISABLE_PROGRESS_BARS=1 PYTHONWARNINGS=ignore
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$venv/bin/python" "$root/tests/reference/make_golden.py" --out "$tmp/hf"
+"$venv/bin/python" "$root/tests/reference/make_trl_golden.py" --out "$tmp/hf"
 golden=$root/tests/data/hf
 if [[ "${1:-}" == --write ]]; then
-  rm -rf "$golden/models" "$golden/tokenizers" "$golden/peft"
+  rm -rf "$golden/models" "$golden/tokenizers" "$golden/peft" "$golden/trl"
   cp -r "$tmp/hf/." "$golden/"
   echo "reference: golden files written to tests/data/hf"
   [[ -x "$build/tests/tst_hfgolden" ]] || {
