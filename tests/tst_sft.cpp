@@ -85,6 +85,10 @@ void TestSft::configErrors()
     const QString cwd = QDir::currentPath();
     QCOMPARE(QString::fromStdString(c.model), cwd + "/run/sub/m");
     QCOMPARE(QString::fromStdString(c.trainData), cwd + "/run/t.jsonl");
+    // PEFT's and TRL's use_rslora: α / √r; off unless asked.
+    QVERIFY(!c.loraOptions.rslora);
+    QVERIFY(train::parseSftConfig(R"({"model": "m", "output": "o", "train_data": "t", "use_rslora": true})", "sft.json")
+                .loraOptions.rslora);
 }
 
 void TestSft::overfitsFourExamples()

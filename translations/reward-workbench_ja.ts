@@ -2948,6 +2948,14 @@ The change is stored with its step and marked on the curves.</source>
             <translation>アダプターのスケール α（出力に α / r を掛けます）</translation>
         </message>
         <message>
+            <source>rsLoRA</source>
+            <translation>rsLoRA</translation>
+        </message>
+        <message>
+            <source>Rank-stabilized LoRA: the adapters&apos; output scaled by α / √r instead of α / r</source>
+            <translation>ランク安定化 LoRA: アダプタの出力を α / r ではなく α / √r で拡大縮小</translation>
+        </message>
+        <message>
             <source>LoRA dropout</source>
             <translation>LoRA ドロップアウト</translation>
         </message>

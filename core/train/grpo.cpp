@@ -22,7 +22,7 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
          "num_generations", "prompts_per_step", "temperature", "top_p", "top_k", "max_completion_length",
          "retrieval_index", "eval_retrieval_index", "retrieval_top_k", "max_turns", "max_turn_tokens", "prm",
          "prm_beta", "prm_format_bonus", "prm_score", "prm_batch", "lora",
-         "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "learning_rate", "weight_decay",
+         "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "use_rslora", "learning_rate", "weight_decay",
          "max_grad_norm", "schedule", "warmup_ratio", "max_steps", "micro_batch", "loss_type", "scale_rewards",
          "epsilon", "epsilon_high", "beta", "use_bias_correction_kl", "num_iterations", "mask_truncated_completions", "overlong_penalty",
          "overlong_cache", "dynamic_sampling", "max_sampling_rounds", "eval_every", "eval_limit", "eval_batch",
@@ -132,6 +132,7 @@ std::string toJson(const GrpoConfig &c)
     j["lora_alpha"] = c.loraOptions.alpha;
     j["lora_dropout"] = c.loraOptions.dropout;
     j["lora_target_modules"] = c.loraOptions.targetModules;
+    j["use_rslora"] = c.loraOptions.rslora;
     j["learning_rate"] = c.learningRate;
     j["weight_decay"] = c.weightDecay;
     j["max_grad_norm"] = c.maxGradNorm;

@@ -74,7 +74,7 @@ PrmTrainConfig parsePrmTrainConfig(std::string_view text, const std::string &sou
 {
     const data::ConfigReader r(text, source,
                                {"model", "output", "store", "set", "sources", "source_weights", "ties", "holdout", "lora",
-                                "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "learning_rate",
+                                "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "use_rslora", "learning_rate",
                                 "weight_decay", "max_grad_norm", "schedule", "warmup_ratio", "epochs", "batch_size",
                                 "max_length", "seed", "dtype", "precision", "device", "threads", "limit"});
     PrmTrainConfig c;

@@ -70,7 +70,7 @@ SftConfig parseSftConfig(std::string_view text, const std::string &source)
     const data::ConfigReader r(
         text, source,
         {"model", "output", "train_data", "task", "thinking", "lora", "lora_r", "lora_alpha", "lora_dropout",
-         "lora_target_modules", "learning_rate", "weight_decay", "max_grad_norm", "schedule", "warmup_ratio", "epochs",
+         "lora_target_modules", "use_rslora", "learning_rate", "weight_decay", "max_grad_norm", "schedule", "warmup_ratio", "epochs",
          "batch_size", "gradient_accumulation", "max_length", "control_tags", "control_token_weight", "seed", "dtype",
          "precision", "device", "threads", "limit", "prompt_loss_weight"});
     SftConfig c;
@@ -101,6 +101,7 @@ model::LoraOptions readLoraOptions(const data::ConfigReader &r, model::LoraOptio
     o.rank = r.integer("lora_r", o.rank, 1, 1024);
     o.alpha = r.number("lora_alpha", o.alpha, 0, 1e6);
     o.dropout = r.number("lora_dropout", o.dropout, 0, 0.99);
+    o.rslora = r.boolean("use_rslora", o.rslora);
     o.targetModules = r.strings("lora_target_modules", o.targetModules);
     static const char *const kModules[] = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"};
     for (const std::string &m : o.targetModules) {
