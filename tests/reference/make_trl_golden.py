@@ -198,6 +198,7 @@ def main():
     torch.set_default_dtype(torch.float64)
     torch.manual_seed(0)
     import datasets
+    datasets.disable_progress_bars()
     import peft
     import transformers
     import trl
