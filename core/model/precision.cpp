@@ -168,9 +168,8 @@ CpuFeatures limitToLibraries(CpuFeatures cpu, const char *atenCapability, const 
             held = "ATEN_CPU_CAPABILITY=" + std::string(atenCapability);
         }
     }
-    const char *isa = onednnMaxIsa;
-    if (isa && *isa) {
-        const std::string v = upper(isa);
+    if (onednnMaxIsa && *onednnMaxIsa) {
+        const std::string v = upper(onednnMaxIsa);
         const bool amx = v == "ALL" || v.find("AMX") != std::string::npos;
         const bool bf16 = amx || v.find("BF16") != std::string::npos || v.find("FP16") != std::string::npos ||
                           v.rfind("AVX10", 0) == 0;
@@ -182,7 +181,7 @@ CpuFeatures limitToLibraries(CpuFeatures cpu, const char *atenCapability, const 
             cpu.avx512bf16 = cpu.avx512bf16 && bf16;
             cpu.avx512f = cpu.avx512f && avx512;
             if (lowered)
-                held += (held.empty() ? "" : ", ") + std::string("ONEDNN_MAX_CPU_ISA=") + isa;
+                held += (held.empty() ? "" : ", ") + std::string("ONEDNN_MAX_CPU_ISA=") + onednnMaxIsa;
         }
     }
     const bool changed = before.avx2 != cpu.avx2 || before.avx512f != cpu.avx512f ||

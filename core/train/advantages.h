@@ -15,7 +15,8 @@
 //   none:  A_i =  r_i − mean_b(i)                               Dr. GRPO: no division
 //   eps = 1e-4 (kDefaultStdEpsilon). With eps = 0 a zero denominator gives A = 0, not NaN.
 //   A group has zero std when std_b ≤ kZeroStdTolerance (all its rewards equal): its
-//   advantages are all exactly 0 (not the mean's rounding error) and it teaches nothing. frac_reward_zero_std = (#such groups) / B.
+//   advantages are all exactly 0 (not the mean's rounding error) and it teaches nothing.
+//   frac_reward_zero_std = (#such groups) / B.
 //   None rewards (NaN: a judge that failed, reward/reward.h): mean_b, std_b and std_batch
 //   are taken over the other rows (G_b of them in group b, Bessel with G_b − 1; std 0 when
 //   G_b < 2), and a None row's advantage is 0.

@@ -323,24 +323,25 @@ void Trainer::gatherUpdate(UpdateResult &u, size_t from, size_t to)
     u.updateTokens = sums[5];
     u.entropy = sums[6];
     u.tokens = sums[7];
-    // The extremes: the least low_min and the most high_max of the ranks that had rows.
-    const Json mine{{"low_min", std::isfinite(u.clipLowMin) ? Json(u.clipLowMin) : Json()},
-                    {"high_max", std::isfinite(u.clipHighMax) ? Json(u.clipHighMax) : Json()}};
-    for (const std::string &theirs : m_group->allGather(mine.dump())) {
-        const Json j = Json::parse(theirs);
-        if (j.at("low_min").is_number())
-            u.clipLowMin = std::min(u.clipLowMin, j.at("low_min").get<double>());
-        if (j.at("high_max").is_number())
-            u.clipHighMax = std::max(u.clipHighMax, j.at("high_max").get<double>());
-    }
-    // The other ranks' rows, for rank 0's store (rank 0 has its own; nobody else writes).
+    // The other ranks' rows, for rank 0's store (rank 0 has its own; nobody else writes),
+    // with each rank's clip-ratio extremes (null for a rank without active tokens).
     Json rows = Json::array();
     for (size_t r = from; r < to && rank() != 0; ++r)
         rows.push_back(Json{{"old", u.oldLogProbs[r]},
                             {"new", u.newLogProbs[r]},
                             {"ref", u.refLogProbs[r]},
                             {"entropy", u.entropies[r]}});
-    const std::vector<Json> all = allGatherJson(*m_group, Json{{"from", from}, {"rows", std::move(rows)}});
+    const std::vector<Json> all = allGatherJson(
+        *m_group, Json{{"from", from},
+                       {"rows", std::move(rows)},
+                       {"low_min", std::isfinite(u.clipLowMin) ? Json(u.clipLowMin) : Json()},
+                       {"high_max", std::isfinite(u.clipHighMax) ? Json(u.clipHighMax) : Json()}});
+    for (const Json &j : all) { // every rank's metrics agree, as the sums above do
+        if (j.at("low_min").is_number())
+            u.clipLowMin = std::min(u.clipLowMin, j.at("low_min").get<double>());
+        if (j.at("high_max").is_number())
+            u.clipHighMax = std::max(u.clipHighMax, j.at("high_max").get<double>());
+    }
     if (rank() != 0)
         return;
     for (int k = 1; k < worldSize(); ++k) {

@@ -22,8 +22,6 @@
 #include "train/advantages.h"
 #include "train/environmentrollout.h"
 #include "util/stats.h"
-
-#include <limits>
 #include "train/grpo.h"
 #include "train/grpoloss.h"
 #include "train/policygradient.h"
