@@ -166,8 +166,10 @@ json unigramJson()
     j["version"] = "1.0";
     j["added_tokens"] = {addedToken(0, "<s>"), addedToken(1, "<pad>"), addedToken(2, "</s>"), addedToken(3, "<unk>"),
                          addedToken(11, "<mask>", /*lstrip=*/true)};
+    // xlm-roberta-base's has a Precompiled map first (nmt_nfkc, 240 KB): null here, as the
+    // converter writes it for a sentencepiece model without one.
     j["normalizer"] = {{"type", "Sequence"},
-                       {"normalizers", json::array({{{"type", "Precompiled"}, {"precompiled_charsmap", ""}},
+                       {"normalizers", json::array({{{"type", "Precompiled"}, {"precompiled_charsmap", nullptr}},
                                                     {{"type", "Replace"}, {"pattern", {{"Regex", " {2,}"}}}, {"content", " "}}})}};
     j["pre_tokenizer"] = {{"type", "Metaspace"}, {"replacement", "▁"}, {"prepend_scheme", "always"}, {"split", true}};
     j["post_processor"] = {{"type", "RobertaProcessing"}, {"sep", {"</s>", 2}}, {"cls", {"<s>", 0}},
@@ -949,11 +951,12 @@ void TestHfEncoder::unigramJson()
     QTemporaryDir tmp;
     writeJson(fs::path(tmp.path().toStdString()) / "tokenizer.json", ::unigramJson());
     const auto tok = tokenizer::loadTokenizer(tmp.path().toStdString());
-    QCOMPARE(QString::fromStdString(tok->kind()), QString("sentencepiece unigram"));
+    QCOMPARE(QString::fromStdString(tok->kind()), QString("unigram"));
     // "▁hello▁world": −1 − 1.5 beats every split into letters.
     QCOMPARE(tok->encode("hello world"), (Ids{4, 10}));
-    // Runs of spaces are one space; the dummy prefix "▁" goes in front.
-    QCOMPARE(tok->encode("  hello    world "), (Ids{4, 10}));
+    // Runs of spaces are one space (Replace); the ends stay, as in tokenizers: " hello
+    // world " → "▁hello▁world▁" (no "▁" put in front: it starts with one) → ▁hello ▁world ▁.
+    QCOMPARE(tok->encode("  hello    world "), (Ids{4, 10, 5}));
     // "▁hel": only ▁ h e l (−2 −9).
     QCOMPARE(tok->encode("hel"), (Ids{5, 6, 7, 8}));
     // x has no piece: <unk>.
@@ -967,7 +970,21 @@ void TestHfEncoder::unigramJson()
     QVERIFY(!tok->addsBos());
     QCOMPARE(tok->decode({0, 4, 10, 2}, /*skipSpecial=*/true), std::string("hello world"));
 
+    // A map that is not one is refused, naming the field (tokenizers refuses it too).
     json bad = ::unigramJson();
+    bad["normalizer"]["normalizers"][0]["precompiled_charsmap"] = "";
+    writeJson(fs::path(tmp.path().toStdString()) / "tokenizer.json", bad);
+    QVERIFY(errorOf([&] { tokenizer::loadTokenizer(tmp.path().toStdString()); })
+                .contains("normalizer.normalizers[0].precompiled_charsmap: not a sentencepiece character map"));
+    bad["normalizer"]["normalizers"][0]["precompiled_charsmap"] = "not base64!";
+    writeJson(fs::path(tmp.path().toStdString()) / "tokenizer.json", bad);
+    QVERIFY(errorOf([&] { tokenizer::loadTokenizer(tmp.path().toStdString()); })
+                .contains("normalizer.normalizers[0].precompiled_charsmap: not base64"));
+    bad = ::unigramJson();
+    bad["decoder"] = {{"type", "ByteLevel"}};
+    writeJson(fs::path(tmp.path().toStdString()) / "tokenizer.json", bad);
+    QVERIFY(errorOf([&] { tokenizer::loadTokenizer(tmp.path().toStdString()); }).contains("decoder.type"));
+    bad = ::unigramJson();
     bad["pre_tokenizer"]["replacement"] = "_";
     writeJson(fs::path(tmp.path().toStdString()) / "tokenizer.json", bad);
     QVERIFY(errorOf([&] { tokenizer::loadTokenizer(tmp.path().toStdString()); }).contains("pre_tokenizer.replacement"));

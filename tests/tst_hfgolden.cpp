@@ -24,6 +24,7 @@
 #include "model/causallm.h"
 #include "model/causallminternals.h"
 #include "model/transformer.h"
+#include "text/utf8.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 #include "train/advantages.h"
@@ -36,6 +37,7 @@
 #include <QtTest>
 
 #include <cstring>
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -118,58 +120,6 @@ double logitMismatch(const QString &modelFolder, const nlohmann::json &golden, c
     if (got.sizes() != want.sizes())
         return INFINITY;
     return (got - want).abs().max().item<double>() / want.abs().max().item<double>();
-}
-
-// Where the engine still differs from tokenizers, string by string (docs/tokenizers.md,
-// "Checked against tokenizers"). Unigram tokenizer.json files run on the sentencepiece
-// engine, which normalizes white space as sentencepiece's nmt_nfkc does (tabs, newlines
-// and Unicode spaces become "▁", control characters go, runs collapse, the ends are
-// trimmed) and puts a "▁" only at the start of the text, where tokenizers keeps NFKC's
-// white space, gives unknown characters <unk>, keeps runs and ends, and with
-// prepend_scheme "always" puts a "▁" after every added token. Every listed string must
-// still differ (a fix fails the test until it is taken off) and no other may.
-const std::map<std::string, std::set<std::string>> &knownDifferences()
-{
-    static const std::map<std::string, std::set<std::string>> known = {
-        {"unigram", {
-            " ",
-            "  leading and trailing  ",
-            "tabs\011and\012new\015\012lines\012\012\012",
-            "x</tool_call>\u2009\u202fy",
-            "p\u2028<tool_call>\302\205q",
-            "<|im_start|>user\012\u3053\u3093\u306b\u3061\u306f<|im_end|>\012",
-            "\u00a0\u3000 \u2009",
-            "   ",
-            "\u200b zero width",
-            "every space\011\013\014\034\302\205\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeffbetween",
-            "\011\013\014\034\302\205\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff",
-            "trailing space ",
-            "x  <tool_call>  y  ",
-            "control\001\007chars\177",
-            "a\011b\012\011c",
-            "\012",
-            "\u2581 already \u2581 marked",
-        }},
-        {"unigram_metaspace", {
-            " ",
-            "  leading and trailing  ",
-            "tabs\011and\012new\015\012lines\012\012\012",
-            "a<tool_call>b",
-            "p\u2028<tool_call>\302\205q",
-            "<|im_start|>user\012\u3053\u3093\u306b\u3061\u306f<|im_end|>\012",
-            "\u00a0\u3000 \u2009",
-            "   ",
-            "\u200b zero width",
-            "every space\011\013\014\034\302\205\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeffbetween",
-            "\011\013\014\034\302\205\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff",
-            "ACME<tool_call>ACME",
-            "control\001\007chars\177",
-            "a\011b\012\011c",
-            "\012",
-            "\u2581 already \u2581 marked",
-        }},
-    };
-    return known;
 }
 
 // Our float64 logits for the golden's ids from the base folder with the adapter loaded.
@@ -394,6 +344,7 @@ private Q_SLOTS:
     void chatTemplateIsTheOneTransformersChecked();
     void perturbedWeightFailsTheCompare();
     void droppedMergeFailsTheCompare();
+    void perturbedUnigramFailsTheCompare();
     void tokenizerMatchesTokenizers_data() { addFolders("tokenizers"); }
     void tokenizerMatchesTokenizers();
     void grpoLossMatchesTrl_data() { addTrlCases(); }
@@ -404,11 +355,11 @@ private Q_SLOTS:
 
 void TestHfGolden::goldenFilesArePresent()
 {
-    // The four decoders and two tokenizers make_golden.py writes: a part that failed to be
+    // The four decoders and six tokenizers make_golden.py writes: a part that failed to be
     // made must not pass as nothing to check.
     for (const char *name : {"models/qwen3", "models/qwen2", "models/llama", "models/llama3_rope",
                              "tokenizers/byte_level_bpe", "tokenizers/unigram", "tokenizers/unigram_metaspace",
-                             "tokenizers/wordpiece"})
+                             "tokenizers/unigram_converted", "tokenizers/unigram_steps", "tokenizers/wordpiece"})
         QVERIFY2(QFile::exists(goldenRoot() + "/" + name + "/golden.json"), name);
 }
 
@@ -676,37 +627,78 @@ void TestHfGolden::droppedMergeFailsTheCompare()
     QVERIFY(wrong > 0);
 }
 
+// The converted sentencepiece Unigram: the piece of two or more characters the golden uses
+// most made unattractive
+// (score −100), or the Precompiled character map left out, must each break encodings.
+void TestHfGolden::perturbedUnigramFailsTheCompare()
+{
+    const QString original = goldenRoot() + "/tokenizers/unigram_converted";
+    const nlohmann::json golden = readGolden(original);
+    QCOMPARE(encodeMismatches(original, golden), 0);
+    const nlohmann::json doc = nlohmann::json::parse(data::readTextFile((original + "/tokenizer.json").toStdString()));
+    std::map<int32_t, int> uses;
+    for (const auto &item : golden.at("encode"))
+        for (int32_t id : item.at("ids").get<std::vector<int32_t>>())
+            if (id > 3 && static_cast<size_t>(id) < doc.at("model").at("vocab").size() &&
+                text::decodeUtf8(doc.at("model").at("vocab").at(static_cast<size_t>(id)).at(0).get<std::string>()).size() > 1)
+                ++uses[id];
+    QVERIFY(!uses.empty());
+    const int32_t most = std::max_element(uses.begin(), uses.end(), [](auto &a, auto &b) { return a.second < b.second; })->first;
+    auto mismatchesWith = [&](const nlohmann::json &changed) {
+        QTemporaryDir tmp;
+        QFile out(tmp.filePath("tokenizer.json"));
+        if (!out.open(QIODevice::WriteOnly))
+            return -1;
+        out.write(QByteArray::fromStdString(changed.dump()));
+        out.close();
+        return encodeMismatches(tmp.path(), golden);
+    };
+    nlohmann::json rescored = doc;
+    rescored["model"]["vocab"][static_cast<size_t>(most)][1] = -100.0;
+    const int wrongScore = mismatchesWith(rescored);
+    nlohmann::json unmapped = doc;
+    unmapped["normalizer"]["normalizers"].erase(0); // the Precompiled step
+    const int wrongMap = mismatchesWith(unmapped);
+    qInfo("piece %d (%s) scored -100: %d of %zu encodings differ; without the character map: %d", most,
+          doc.at("model").at("vocab").at(static_cast<size_t>(most)).at(0).get<std::string>().c_str(), wrongScore,
+          golden.at("encode").size(), wrongMap);
+    QVERIFY(wrongScore > 0);
+    QVERIFY(wrongMap > 0);
+}
+
 void TestHfGolden::tokenizerMatchesTokenizers()
 {
     QFETCH(QString, folder);
     const nlohmann::json golden = readGolden(folder);
     const auto tokenizer = tokenizer::loadTokenizer(folder.toStdString());
-    const auto knownIt = knownDifferences().find(QDir(folder).dirName().toStdString());
-    const std::set<std::string> noKnown;
-    const std::set<std::string> &known = knownIt == knownDifferences().end() ? noKnown : knownIt->second;
-    int checked = 0, stillKnown = 0;
+    auto shown = [](const auto &v) { return nlohmann::json(v).dump(); };
+    // Every difference is listed, not only the first: one look shows the pattern.
+    std::vector<std::string> differences;
+    int checked = 0;
     for (const auto &item : golden.at("encode")) {
         const std::string text = item.at("text").get<std::string>();
         const std::vector<int32_t> want = item.at("ids").get<std::vector<int32_t>>();
         const std::vector<int32_t> got = tokenizer->encode(text);
-        const QString shown = QString::fromStdString(nlohmann::json(text).dump());
-        if (known.count(text)) {
-            QVERIFY2(got != want, qPrintable("encode(" + shown + ") now equals tokenizers': take it off knownDifferences"));
-            ++stillKnown;
-            continue;
-        }
-        QVERIFY2(got == want, qPrintable("encode(" + shown + ")"));
-        QCOMPARE(QString::fromStdString(tokenizer->decode(want)), QString::fromStdString(item.at("decoded").get<std::string>()));
+        if (got != want)
+            differences.push_back("encode(" + shown(text) + "): " + shown(got) + ", tokenizers " + shown(want));
+        const std::string decoded = tokenizer->decode(want), wantDecoded = item.at("decoded").get<std::string>();
+        if (decoded != wantDecoded)
+            differences.push_back("decode(" + shown(want) + "): " + shown(decoded) + ", tokenizers " + shown(wantDecoded));
         ++checked;
     }
-    QCOMPARE(stillKnown, static_cast<int>(known.size()));
     for (const auto &item : golden.at("decode")) {
         const std::vector<int32_t> ids = item.at("ids").get<std::vector<int32_t>>();
-        QCOMPARE(QString::fromStdString(tokenizer->decode(ids)), QString::fromStdString(item.at("text").get<std::string>()));
+        const std::string decoded = tokenizer->decode(ids), want = item.at("text").get<std::string>();
+        if (decoded != want)
+            differences.push_back("decode(" + shown(ids) + "): " + shown(decoded) + ", tokenizers " + shown(want));
         ++checked;
     }
-    qInfo("%s: %d encodings and decodings equal to tokenizers', %d known differences", qPrintable(QDir(folder).dirName()),
-          checked, stillKnown);
+    std::string list;
+    for (const std::string &d : differences)
+        list += "\n  " + d;
+    QVERIFY2(differences.empty(), qPrintable(QString::number(differences.size()) + " differences from tokenizers:" +
+                                             QString::fromStdString(list)));
+    qInfo("%s: %d encodings and decodings equal to tokenizers'", qPrintable(QDir(folder).dirName()), checked);
     QVERIFY(checked > 100);
 }
 

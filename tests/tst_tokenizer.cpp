@@ -23,6 +23,8 @@
 #include "tokenizer/bpetrainer.h"
 #include "tokenizer/bytelevel.h"
 #include "tokenizer/bytelevelbpetokenizer.h"
+#include "tokenizer/hfnormalizer.h"
+#include "tokenizer/jsonfieldreader.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/regexsplitter.h"
 #include "tokenizer/sentencepiecemodel.h"
@@ -222,6 +224,8 @@ private Q_SLOTS:
     void bpeEncode_data();
     void bpeEncode();
     void mergeFormatsAgree();
+    void addedTokenIdGapIsNoted();
+    void hfNormalizerSteps();
     void addedTokensLeftmostLongest_data();
     void addedTokensLeftmostLongest();
     void addedTokenStripAndSingleWord_data();
@@ -387,6 +391,73 @@ void TestTokenizer::mergeFormatsAgree()
     QCOMPARE(pairs->vocabSize(), 285);
     for (const char *text : {"the lower hello", "こんにちは、世界！", "<|im_start|>user\nhi<|im_end|>", " \t \n x"})
         COMPARE_IDS(pairs->encode(text), strings->encode(text));
+}
+
+// bpe_pairs leaves 270-279 unused between its 270 model tokens and its added tokens at
+// 280-284. tokenizers 0.23.3 gives them 270-274 (checked with Tokenizer.from_file and
+// get_added_tokens_decoder); we keep 280-284 and say so, once per token.
+void TestTokenizer::addedTokenIdGapIsNoted()
+{
+    const auto tok = loadFixture("bpe_pairs");
+    QCOMPARE(tok->tokenToId("<|endoftext|>"), std::optional<int32_t>(280));
+    const std::vector<std::string> notes = tok->notes();
+    QCOMPARE(notes.size(), size_t(5));
+    QCOMPARE(QString::fromStdString(notes[0]),
+             QString("added token \"<|endoftext|>\" has id 280, after unused ids: tokenizers and transformers would "
+                     "renumber it to 270; this engine keeps 280, the embedding row the file names"));
+    QVERIFY(QString::fromStdString(notes[4]).startsWith("added token \"<think></think>\" has id 284"));
+    QVERIFY(QString::fromStdString(notes[4]).contains("renumber it to 274;"));
+    // No gap: the golden byte-level BPE's added tokens follow its vocabulary.
+    const auto plain = loadTokenizer(RWB_TEST_DATA "/hf/tokenizers/byte_level_bpe");
+    QVERIFY(!plain->addedTokens().empty());
+    QVERIFY(plain->notes().empty());
+}
+
+// The tokenizer.json normalizer steps the Unigram goldens do not use, by hand.
+void TestTokenizer::hfNormalizerSteps()
+{
+    const JsonFieldReader r("tokenizer.json");
+    auto run = [&](const nlohmann::json &n, const std::string &text, bool *keepsStart = nullptr) {
+        return HfNormalizer::fromJson(r, &n).apply(text, keepsStart);
+    };
+    auto error = [&](const nlohmann::json &n) {
+        try {
+            HfNormalizer::fromJson(r, &n);
+        } catch (const rwb::data::InputException &e) {
+            return QString::fromStdString(e.what());
+        }
+        return QString();
+    };
+    // é as e + U+0301: NFC composes it, NFD of "é" decomposes it, StripAccents drops the mark.
+    QCOMPARE(run({{"type", "NFC"}}, "e\u0301"), std::string("\u00e9"));
+    QCOMPARE(run({{"type", "NFD"}}, "\u00e9"), std::string("e\u0301"));
+    QCOMPARE(run({{"type", "NFKD"}}, "\uFB01"), std::string("fi"));
+    QCOMPARE(run({{"type", "Sequence"}, {"normalizers", {{{"type", "NFD"}}, {{"type", "StripAccents"}}}}}, "caf\u00e9"),
+             std::string("cafe"));
+    QCOMPARE(run({{"type", "Lowercase"}}, "\u0130stanbul ABC"), std::string("i\u0307stanbul abc"));
+    // Prepend: only in front of a text that is not empty.
+    QCOMPARE(run({{"type", "Prepend"}, {"prepend", "\u2581"}}, "ab"), std::string("\u2581ab"));
+    QCOMPARE(run({{"type", "Prepend"}, {"prepend", "\u2581"}}, ""), std::string());
+    // Strip one side; U+3000 is White_Space.
+    bool kept = true;
+    QCOMPARE(run({{"type", "Strip"}, {"strip_left", false}, {"strip_right", true}}, " a \u3000", &kept), std::string(" a"));
+    QVERIFY(kept);
+    QCOMPARE(run({{"type", "Strip"}}, "\u3000a ", &kept), std::string("a"));
+    QVERIFY(!kept); // the text no longer starts where the raw text did
+    // Replace: every non-overlapping match, left to right.
+    QCOMPARE(run({{"type", "Replace"}, {"pattern", {{"String", "ab"}}}, {"content", "x"}}, "ababa c"), std::string("xxa c"));
+    QCOMPARE(run({{"type", "Replace"}, {"pattern", {{"Regex", "^ +"}}}, {"content", ""}}, "  a  b", &kept),
+             std::string("a  b"));
+    QVERIFY(!kept);
+    QCOMPARE(run({{"type", "Replace"}, {"pattern", {{"Regex", " +"}}}, {"content", "_"}}, "  a  b", &kept),
+             std::string("_a_b"));
+    QVERIFY(kept); // replaced, not removed
+    // Refused, naming the field.
+    QVERIFY(error({{"type", "Replace"}, {"pattern", {{"Regex", "(a"}}}, {"content", ""}})
+                .contains("tokenizer.json: normalizer.pattern.Regex: does not compile"));
+    QVERIFY(error({{"type", "Sequence"}, {"normalizers", {{{"type", "NFC"}}, {{"type", "BertNormalizer"}}}}})
+                .contains("normalizer.normalizers[1].type: normalizer \"BertNormalizer\" is not supported here"));
+    QVERIFY(error({{"type", "Precompiled"}, {"precompiled_charsmap", "AAAA"}}).contains("not a sentencepiece character map"));
 }
 
 void TestTokenizer::addedTokensLeftmostLongest_data()

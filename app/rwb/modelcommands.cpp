@@ -100,7 +100,8 @@ const char *const kInfoHelp = R"(rwb model info — describe a model folder
 
 Usage: rwb model info --model DIR
 Prints one JSON object: family, shape, parameters, dtype, tokenizer kind and size,
-prompt format and stop tokens.
+prompt format and stop tokens, and tokenizer_notes (what to know about how the
+tokenizer files were read).
 )";
 
 model::ModelOptions modelOptions(const Args &args)
@@ -291,6 +292,7 @@ int info(const std::vector<std::string> &argv)
     j["stop_tokens"] = format.stopTokenIds(*tokenizer);
     if (tokenizer->vocabSize() > c.vocabSize)
         j["warning"] = "the tokenizer has more tokens than the model's embeddings";
+    j["tokenizer_notes"] = tokenizer->notes();
     std::cout << j.dump(2) << std::endl;
     return kExitOk;
 }

@@ -76,12 +76,17 @@ const char *const kInfoHelp = R"(rwb tokenizer info — what a model folder's to
 Usage: rwb tokenizer info --model DIR
 
 Prints {"kind", "vocab_size", "bos_id", "eos_id", "pad_id", "adds_bos", "prompt_format",
-"stop_token_ids", "added_tokens"}.
+"stop_token_ids", "added_tokens", "notes"}; "notes" says what to know about how the files
+were read (added-token ids after a gap, which transformers would renumber).
 )";
 
+// The folder's tokenizer; what the user should know about how it was read goes to stderr.
 std::unique_ptr<tokenizer::Tokenizer> loadModel(const Args &args)
 {
-    return tokenizer::loadTokenizer(args.required("model"));
+    auto tok = tokenizer::loadTokenizer(args.required("model"));
+    for (const std::string &note : tok->notes())
+        std::cerr << "rwb tokenizer: note: " << note << "\n";
+    return tok;
 }
 
 nlohmann::json optionalId(std::optional<int32_t> id)
@@ -237,6 +242,7 @@ int info(const std::vector<std::string> &argv)
     const std::string dir = args.required("model");
     const auto tok = tokenizer::loadTokenizer(dir);
     const tokenizer::PromptFormat format = tokenizer::PromptFormat::forModel(dir, *tok);
+    const std::vector<std::string> notes = tok->notes();
     nlohmann::ordered_json j;
     j["kind"] = tok->kind();
     j["vocab_size"] = tok->vocabSize();
@@ -250,6 +256,7 @@ int info(const std::vector<std::string> &argv)
     for (const tokenizer::AddedToken &t : tok->addedTokens())
         added.push_back({{"id", t.id}, {"content", t.content}, {"special", t.special}});
     j["added_tokens"] = std::move(added);
+    j["notes"] = notes;
     std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return kExitOk;
 }

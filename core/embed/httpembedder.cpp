@@ -1,6 +1,7 @@
 #include "embed/httpembedder.h"
 
 #include "net/httpjsonclient.h"
+#include "util/base64.h"
 
 #include <nlohmann/json.hpp>
 
@@ -52,40 +53,6 @@ bool isBlank(const std::string &text)
     return true;
 }
 
-// Decodes standard base64 (padding optional). False on any other character.
-bool decodeBase64(const std::string &text, std::string &out)
-{
-    static const auto table = [] {
-        std::array<int8_t, 256> t{};
-        t.fill(-1);
-        const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        for (int i = 0; i < 64; ++i)
-            t[static_cast<unsigned char>(alphabet[i])] = static_cast<int8_t>(i);
-        return t;
-    }();
-    size_t n = text.size();
-    while (n > 0 && text[n - 1] == '=')
-        --n;
-    if (text.size() - n > 2 || n % 4 == 1)
-        return false;
-    out.clear();
-    out.reserve(n * 3 / 4);
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const int v = table[static_cast<unsigned char>(text[i])];
-        if (v < 0)
-            return false;
-        acc = (acc << 6) | static_cast<uint32_t>(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += static_cast<char>((acc >> bits) & 0xFF);
-        }
-    }
-    return true;
-}
-
 // One entry's "embedding" as floats; `field` is "data[i].embedding".
 std::vector<float> readVector(const json &embedding, const std::string &field)
 {
@@ -101,7 +68,7 @@ std::vector<float> readVector(const json &embedding, const std::string &field)
         }
     } else if (embedding.is_string()) {
         std::string bytes;
-        if (!decodeBase64(embedding.get_ref<const std::string &>(), bytes))
+        if (!util::decodeBase64(embedding.get_ref<const std::string &>(), bytes))
             throw BadAnswer(field + " is a string but not valid base64");
         if (bytes.size() % 4 != 0)
             throw BadAnswer(field + " decodes to " + std::to_string(bytes.size()) +

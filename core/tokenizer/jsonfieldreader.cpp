@@ -143,6 +143,7 @@ std::vector<AddedToken> readAddedTokens(const JsonFieldReader &r, const nlohmann
         t.lstrip = r.optionalBoolean(a, path, "lstrip", false);
         t.rstrip = r.optionalBoolean(a, path, "rstrip", false);
         t.singleWord = r.optionalBoolean(a, path, "single_word", false);
+        t.normalized = r.optionalBoolean(a, path, "normalized", !t.special);
         if (t.id < 0)
             r.fail(JsonFieldReader::join(path, "id"), "negative id");
         if (t.content.empty())

@@ -89,6 +89,7 @@ void applyTokenizerConfig(Tokenizer &tokenizer, const std::string &path)
             t.lstrip = r.optionalBoolean(v, field, "lstrip", false);
             t.rstrip = r.optionalBoolean(v, field, "rstrip", false);
             t.singleWord = r.optionalBoolean(v, field, "single_word", false);
+            t.normalized = r.optionalBoolean(v, field, "normalized", !t.special);
             tokens.push_back(std::move(t));
         }
         addTokens(tokenizer, r, tokens, "added_tokens_decoder");

@@ -294,7 +294,7 @@ std::string serializeSentencePieceModel(const std::vector<SentencePiece> &pieces
     for (const SentencePiece &p : pieces) {
         std::string m;
         putBytes(m, 1, p.piece);
-        putFloat(m, 2, p.score);
+        putFloat(m, 2, static_cast<float>(p.score));
         putInt32(m, 3, static_cast<int32_t>(p.type));
         putBytes(out, 1, m);
     }

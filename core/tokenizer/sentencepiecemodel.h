@@ -25,7 +25,7 @@ enum class SentencePieceAlgorithm : int32_t { Unigram = 1, Bpe = 2, Word = 3, Ch
 
 struct SentencePiece {
     std::string piece;
-    float score = 0.0f;
+    double score = 0.0; // a float in tokenizer.model; tokenizer.json's Unigram scores are doubles
     PieceType type = PieceType::Normal;
 };
 

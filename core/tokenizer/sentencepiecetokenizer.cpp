@@ -16,7 +16,7 @@ namespace {
 constexpr std::string_view kSpaceMark = "\xE2\x96\x81";
 // sentencepiece's penalty for an unknown character in the Unigram lattice: its score is
 // the lowest piece score minus this.
-constexpr float kUnkPenalty = 10.0f;
+constexpr double kUnkPenalty = 10.0;
 
 size_t utf8Length(unsigned char lead)
 {
@@ -130,7 +130,7 @@ SentencePieceTokenizer::SentencePieceTokenizer(SentencePieceModel model, const s
     m_byteId.fill(-1);
     m_idText.resize(n);
     m_idByte.assign(n, -1);
-    m_minScore = std::numeric_limits<float>::max();
+    double minScore = std::numeric_limits<double>::max();
     std::vector<AddedTokenMatcher::Entry> userDefined;
     for (int32_t id = 0; id < n; ++id) {
         const SentencePiece &p = m_model.pieces[id];
@@ -149,7 +149,7 @@ SentencePieceTokenizer::SentencePieceTokenizer(SentencePieceModel model, const s
             m_segmentable.emplace(p.piece, id);
             m_idText[id] = replaceAll(p.piece, kSpaceMark, " ");
             if (p.type == PieceType::Normal) {
-                m_minScore = std::min(m_minScore, p.score);
+                minScore = std::min(minScore, p.score);
                 m_maxPieceChars = std::max(m_maxPieceChars, charStarts(p.piece).size() - 1);
             } else {
                 userDefined.push_back({p.piece, id, false, false});
@@ -168,8 +168,7 @@ SentencePieceTokenizer::SentencePieceTokenizer(SentencePieceModel model, const s
         case PieceType::Unknown: m_idText[id] = p.piece; break;
         }
     }
-    if (m_minScore == std::numeric_limits<float>::max())
-        m_minScore = 0.0f;
+    m_unknownScore = (minScore == std::numeric_limits<double>::max() ? 0.0 : minScore) - kUnkPenalty;
     if (o.unkId < 0 || o.unkId >= n)
         fail("trainer_spec.unk_id", std::to_string(o.unkId) + " is not a piece (the model has " + std::to_string(n) +
                                         ")");
@@ -274,6 +273,11 @@ void SentencePieceTokenizer::appendUnknown(std::string_view surface, std::vector
     }
 }
 
+void SentencePieceTokenizer::setUnknownScore(double score)
+{
+    m_unknownScore = score;
+}
+
 void SentencePieceTokenizer::encodeUnigram(std::string_view text, std::vector<int32_t> &out) const
 {
     // Viterbi over character positions: best[e] is the highest total score of a
@@ -286,7 +290,6 @@ void SentencePieceTokenizer::encodeUnigram(std::string_view text, std::vector<in
     std::vector<size_t> from(n + 1, 0);
     std::vector<int32_t> fromId(n + 1, -1);
     best[0] = 0.0;
-    const double unkScore = static_cast<double>(m_minScore) - kUnkPenalty;
     for (size_t i = 0; i < n; ++i) {
         if (best[i] == kNone)
             continue;
@@ -297,7 +300,7 @@ void SentencePieceTokenizer::encodeUnigram(std::string_view text, std::vector<in
                 continue;
             if (len == 1)
                 hasSingle = true;
-            const double score = best[i] + static_cast<double>(m_model.pieces[id].score);
+            const double score = best[i] + m_model.pieces[id].score;
             if (score > best[i + len]) {
                 best[i + len] = score;
                 from[i + len] = i;
@@ -305,7 +308,7 @@ void SentencePieceTokenizer::encodeUnigram(std::string_view text, std::vector<in
             }
         }
         if (!hasSingle) {
-            const double score = best[i] + unkScore;
+            const double score = best[i] + m_unknownScore;
             if (score > best[i + 1]) {
                 best[i + 1] = score;
                 from[i + 1] = i;
@@ -354,7 +357,7 @@ void SentencePieceTokenizer::encodeBpe(std::string_view text, std::vector<int32_
         next[i] = i + 1 < n ? static_cast<int32_t>(i + 1) : -1;
     }
     struct Candidate {
-        float score;
+        double score;
         int32_t left;
         int32_t right;
         size_t size; // byte length of the merged piece, to detect stale candidates

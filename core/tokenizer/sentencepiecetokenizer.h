@@ -48,11 +48,16 @@ protected:
     std::string modelIdToToken(int32_t id) const override;
     bool modelIsSpecial(int32_t id) const override;
 
+    // Segments one stretch (normalized, escaped, without user-defined pieces) by the
+    // Viterbi path of highest total score.
+    void encodeUnigram(std::string_view text, std::vector<int32_t> &out) const;
+    // The score of an unknown character in the Unigram lattice; by default sentencepiece's,
+    // the lowest NORMAL piece's score minus 10.
+    void setUnknownScore(double score);
+
 private:
     // The normalized, escaped text ready for segmentation.
     std::string normalize(std::string_view text, bool atStart) const;
-    // Segments one stretch without user-defined pieces.
-    void encodeUnigram(std::string_view text, std::vector<int32_t> &out) const;
     void encodeBpe(std::string_view text, std::vector<int32_t> &out) const;
     // The id of a segmentable piece (NORMAL or USER_DEFINED), or -1.
     int32_t pieceId(std::string_view piece) const;
@@ -67,7 +72,7 @@ private:
     std::vector<std::string> m_idText;    // what each piece decodes to
     std::vector<int16_t> m_idByte;        // the byte of a BYTE piece, else -1
     size_t m_maxPieceChars = 1;
-    float m_minScore = 0.0f;
+    double m_unknownScore = -10.0;
 };
 
 } // namespace rwb::tokenizer

@@ -23,12 +23,20 @@ struct AddedToken {
     bool lstrip = false; // also swallow the white space before it
     bool rstrip = false; // … after it
     bool singleWord = false; // only matched where no word character touches it
+    // Matched in the normalized text rather than the raw one, for a model that normalizes
+    // before looking for added tokens (Tokenizer::normalizesFirst()); tokenizer.json's
+    // "normalized", which Hugging Face defaults to !special.
+    bool normalized = false;
 };
 
 // Text ↔ token ids for a language model.
 //
 // encode() cuts the raw text at added tokens (leftmost-longest) and hands each stretch
-// between them to the model (byte-level BPE, sentencepiece) on its own. It never adds a
+// between them to the model (byte-level BPE, sentencepiece) on its own. A model that
+// runs a tokenizer.json normalizer as Hugging Face does (normalizesFirst()) gets it in
+// two steps, as tokenizers' AddedVocabulary does: the tokens that are not "normalized"
+// are cut out of the raw text, each stretch between them is normalized, the "normalized"
+// tokens are cut out of that, and the rest goes to the model already normalized. It never adds a
 // BOS or EOS: callers add bosId() when addsBos() says the model expects one.
 //
 // Threads: configure (addAddedToken, set*Id) before sharing; after that every const
@@ -72,6 +80,11 @@ public:
     bool addsBos() const { return m_addsBos; }
 
     const std::vector<AddedToken> &addedTokens() const { return m_added; }
+    // What a user should know about how this tokenizer was read, one sentence each; so far
+    // added tokens whose ids leave a gap after the vocabulary, which tokenizers and
+    // transformers renumber (tokenizers with a warning) while this engine keeps the file's
+    // id, the embedding row the model was trained with. Empty for a plain tokenizer.
+    std::vector<std::string> notes() const;
     // A short name of the model type: "byte-level BPE", "sentencepiece unigram", …
     virtual std::string kind() const = 0;
 
@@ -96,6 +109,18 @@ protected:
     // Appends an added token's text (not skipped): by default as it is, `first` untouched;
     // a model whose decoder treats added tokens as tokens (WordPiece: spaces) overrides it.
     virtual void appendAddedToken(const std::string &content, bool &first, std::string &out) const;
+    // True for a model whose normalizer runs before "normalized" added tokens are looked
+    // for (see the class comment); encodePlain() then receives normalizeText()'s output.
+    virtual bool normalizesFirst() const { return false; }
+    // The model's normalizer on one raw stretch (the model repairs ill-formed UTF-8). Only
+    // called when normalizesFirst(). `keepsStart` is set false when the normalized text
+    // does not begin with what came from the stretch's first character (a Strip removed
+    // leading spaces): the stretch's first piece then no longer counts as at the start.
+    virtual std::string normalizeText(std::string_view raw, bool &keepsStart) const
+    {
+        keepsStart = true;
+        return std::string(raw);
+    }
     // The model's vocabulary, without added tokens beyond it.
     virtual int32_t modelVocabSize() const = 0;
     virtual std::optional<int32_t> modelTokenToId(std::string_view token) const = 0;
@@ -104,11 +129,16 @@ protected:
 
 private:
     void rebuildMatcher();
+    // One stretch between raw-text added tokens: normalized and searched for "normalized"
+    // tokens when the model normalizes first (`findTokens`), then to encodePlain().
+    void encodeStretch(std::string_view raw, bool atStart, bool findTokens, std::vector<int32_t> &out) const;
 
     std::vector<AddedToken> m_added;
     std::unordered_map<int32_t, size_t> m_addedById;
     std::unordered_map<std::string, int32_t> m_addedByContent;
-    AddedTokenMatcher m_matcher;
+    AddedTokenMatcher m_matcher;           // tokens looked for in the raw text
+    AddedTokenMatcher m_normalizedMatcher; // … in the normalized text
+    std::unordered_map<int32_t, std::string> m_normalizedContent; // what those are matched as, by id
     std::optional<int32_t> m_eos, m_pad, m_bos;
     bool m_addsBos = false;
 };

@@ -1,26 +1,28 @@
 #pragma once
 
-// A tokenizer.json whose model is "Unigram" (XLM-RoBERTa, BGE-M3, multilingual-e5, T5 …)
-// run on the sentencepiece engine of sentencepiecetokenizer.h: the file's vocabulary,
-// with its ids and scores, becomes a SentencePieceModel.
+// A tokenizer.json whose model is "Unigram" (XLM-RoBERTa, BGE-M3, multilingual-e5, T5 …),
+// run as Hugging Face tokenizers runs it, step for step:
 //
-//   model        "Unigram": vocab [[piece, score], …] (the id is the position), unk_id,
-//                byte_fallback
-//   normalizer   null → identity; "Precompiled" (sentencepiece's compiled nmt_nfkc
-//                charsmap) or "NFKC" → nmt_nfkc; Replace of runs of spaces by one
-//                space (" {2,}" or "  ") → remove_extra_whitespaces; "Strip" (both
-//                sides) likewise; a Sequence of these
-//   pre_tokenizer Metaspace (replacement "▁"; add_prefix_space or prepend_scheme
-//                "always" / "first" → the dummy prefix, "never" → none), alone or after
-//                WhitespaceSplit in a Sequence
-//   added_tokens special tokens inside the vocabulary become CONTROL pieces (never
-//                produced by segmentation); all are added tokens, matched in raw text
+//   added tokens  those with "normalized": false cut out of the raw text; each stretch
+//                 between them normalized; those with "normalized": true cut out of that
+//                 (Tokenizer::normalizesFirst())
+//   normalizer    hfnormalizer.h: NFC/NFD/NFKC/NFKD, Lowercase, StripAccents, Strip,
+//                 Replace, Prepend, Precompiled (as nmt_nfkc), or a Sequence of them
+//   pre_tokenizer WhitespaceSplit (words at Unicode White_Space, which is dropped) and
+//                 Metaspace (spaces → "▁"; prepend_scheme "always": "▁" in front of every
+//                 piece that does not start with one, "first": only of the piece at the
+//                 very start of the text, "never"; split: cut before every "▁"), alone or
+//                 as a Sequence
+//   model         Unigram on each piece: the Viterbi segmentation of highest total score
+//                 (scores as doubles), an unknown character costing the lowest score of
+//                 the whole vocabulary minus 10, runs of unknown characters fused into
+//                 one <unk>, or byte pieces with byte_fallback
+//   decoder       Metaspace: "▁" → " ", except in the very first token (added tokens
+//                 count), whose "▁"s are dropped unless prepend_scheme is "never"
 //
-// Differences from Hugging Face's own run of such a file, all about white space:
-// sentencepiece's remove_extra_whitespaces also trims both ends, where HF's Replace
-// keeps one trailing space (a text ending in a space or newline gets a final "▁" token
-// there, not here); with prepend_scheme "always" HF puts a "▁" after every added token,
-// here only at the start. Texts are trimmed by the callers that matter (embedders).
+// Checked against tokenizers 0.23 on the strings of tests/data/hf/tokenizers/unigram and
+// unigram_metaspace (tst_hfgolden). Other pre-tokenizers and decoders are refused with
+// the field named; so is a Metaspace with split false.
 //
 // The tokenizer's bos / eos / pad are set from "<s>" / "</s>" / "<pad>" when the
 // vocabulary has them; addsBos() stays false (SequenceTemplate adds <s> … </s>).
@@ -37,7 +39,7 @@ namespace rwb::tokenizer {
 bool isUnigramJson(const nlohmann::json &doc);
 
 // Throws data::InputException naming `fileName` and the field ("model.vocab[12]",
-// "normalizer.normalizers[1].type", "pre_tokenizer.replacement").
+// "normalizer.normalizers[1].type", "pre_tokenizer.replacement", "decoder.type").
 std::unique_ptr<SentencePieceTokenizer> unigramTokenizerFromJson(const nlohmann::json &doc, const std::string &fileName);
 
 } // namespace rwb::tokenizer

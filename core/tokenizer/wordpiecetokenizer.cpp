@@ -2,6 +2,7 @@
 
 #include "data/jsonl.h"
 #include "text/utf8.h"
+#include "tokenizer/hfnormalizer.h"
 #include "tokenizer/jsonfieldreader.h"
 
 #include <utf8proc.h>
@@ -68,31 +69,6 @@ bool isBertPunctuation(char32_t c)
     case UTF8PROC_CATEGORY_PO: return true;
     default: return false;
     }
-}
-
-std::u32string lowercased(const std::u32string &s)
-{
-    std::u32string out;
-    out.reserve(s.size());
-    for (char32_t c : s) {
-        if (c == 0x130) { // İ: the one full lower-case mapping of two code points
-            out.push_back(U'i');
-            out.push_back(0x307);
-            continue;
-        }
-        out.push_back(static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(c))));
-    }
-    return out;
-}
-
-std::u32string withoutNonspacingMarks(const std::u32string &s)
-{
-    std::u32string out;
-    out.reserve(s.size());
-    for (char32_t c : s)
-        if (category(c) != UTF8PROC_CATEGORY_MN)
-            out.push_back(c);
-    return out;
 }
 
 std::u32string toForm(const std::u32string &s, text::UnicodeForm form)
@@ -312,11 +288,11 @@ std::string WordPieceTokenizer::normalize(std::string_view input) const
             if (step.stripAccents)
                 s = withoutNonspacingMarks(toForm(s, text::UnicodeForm::NFD));
             if (step.lowercase)
-                s = lowercased(s);
+                s = unicodeLowercase(s);
             break;
         }
         case NormalizerStep::Kind::Form: s = toForm(s, step.form); break;
-        case NormalizerStep::Kind::Lowercase: s = lowercased(s); break;
+        case NormalizerStep::Kind::Lowercase: s = unicodeLowercase(s); break;
         case NormalizerStep::Kind::StripAccents: s = withoutNonspacingMarks(s); break;
         }
     }

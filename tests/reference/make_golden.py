@@ -349,6 +349,112 @@ def make_unigram_metaspace(out, tokenizers, corpus):
     write_golden(folder, tok, corpus, [[0, 1, 2], list(range(3, 40))])
 
 
+def read_spm_model(data):
+    """The pieces (piece, score, type) and normalizer_spec.precompiled_charsmap of a
+    sentencepiece ModelProto, read from the protobuf wire format (no protobuf package)."""
+    import struct
+
+    def fields(buf):
+        i = 0
+        while i < len(buf):
+            key, i = varint(buf, i)
+            number, wire = key >> 3, key & 7
+            if wire == 0:
+                value, i = varint(buf, i)
+            elif wire == 1:
+                value, i = buf[i:i + 8], i + 8
+            elif wire == 2:
+                size, i = varint(buf, i)
+                value, i = buf[i:i + size], i + size
+            elif wire == 5:
+                value, i = buf[i:i + 4], i + 4
+            else:
+                raise ValueError("wire type %d" % wire)
+            yield number, value
+
+    def varint(buf, i):
+        shift = result = 0
+        while True:
+            b = buf[i]
+            i += 1
+            result |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                return result, i
+
+    pieces, charsmap = [], b""
+    for number, value in fields(data):
+        if number == 1:
+            piece = {"type": 1, "score": 0.0}
+            for n, v in fields(value):
+                if n == 1:
+                    piece["piece"] = v.decode("utf-8")
+                elif n == 2:
+                    piece["score"] = struct.unpack("<f", v)[0]
+                elif n == 3:
+                    piece["type"] = v
+            pieces.append(piece)
+        elif number == 3:
+            for n, v in fields(value):
+                if n == 2:
+                    charsmap = bytes(v)
+    return pieces, charsmap
+
+
+def make_unigram_converted(out, tokenizers, corpus):
+    """A real sentencepiece Unigram model (trained here on the corpus with nmt_nfkc) turned
+    into tokenizer.json the way transformers converts XLM-RoBERTa's: the Precompiled
+    character map, runs of spaces replaced by one, Metaspace, <mask> with lstrip."""
+    import io
+    import sentencepiece as spm
+    from tokenizers import AddedToken, Regex, decoders, models, normalizers, pre_tokenizers
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(corpus), model_writer=model, vocab_size=900, model_type="unigram",
+        normalization_rule_name="nmt_nfkc", character_coverage=0.995, num_threads=1, byte_fallback=False,
+        bos_id=1, eos_id=2, unk_id=0, pad_id=-1, minloglevel=2, shuffle_input_sentence=False)
+    pieces, charsmap = read_spm_model(model.getvalue())
+    vocab = [(p["piece"], p["score"]) for p in pieces]
+    unk = next(i for i, p in enumerate(pieces) if p["type"] == 2)
+    tok = tokenizers.Tokenizer(models.Unigram(vocab, unk_id=unk, byte_fallback=False))
+    tok.normalizer = normalizers.Sequence([normalizers.Precompiled(charsmap),
+                                           normalizers.Replace(Regex(" {2,}"), " ")])
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always")
+    tok.decoder = decoders.Metaspace(replacement="▁", prepend_scheme="always")
+    tok.add_special_tokens([p["piece"] for p in pieces if p["type"] in (2, 3)])
+    tok.add_special_tokens([AddedToken("<mask>", lstrip=True, special=True)])
+    folder = os.path.join(out, "tokenizers", "unigram_converted")
+    os.makedirs(folder, exist_ok=True)
+    tok.save(os.path.join(folder, "tokenizer.json"))
+    write_golden(folder, tok, corpus, [[0, 1, 2], list(range(3, 40))],
+                 extra=["<s>hello <mask> world</s>", "  two  <mask>  spaces  ", "\u00a0<mask>\u3000x"])
+
+
+def make_unigram_steps(out, tokenizers, corpus):
+    """Unigram behind the other normalizers and the "first" prepend scheme: Strip,
+    Lowercase, a String Replace, NFKC; added tokens matched in the raw text (normalized
+    false) and in the normalized one (normalized true: "ACME" is lower-cased before it is
+    looked for, so it never matches; "<tool_call>" is found after Strip)."""
+    from tokenizers import AddedToken, Regex, decoders, models, normalizers, pre_tokenizers
+    tok = tokenizers.Tokenizer(models.Unigram())
+    tok.normalizer = normalizers.Sequence([normalizers.Strip(), normalizers.NFKC(), normalizers.Lowercase(),
+                                           normalizers.Replace("\t", " "), normalizers.Replace(Regex(" +"), " ")])
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="first")
+    tok.decoder = decoders.Metaspace(replacement="▁", prepend_scheme="first")
+    tok.model = models.Unigram(unigram_vocab([line.lower() for line in corpus], split_white_space=False), unk_id=0,
+                               byte_fallback=False)
+    tok.add_special_tokens(["<unk>", "<s>", "</s>"])
+    tok.add_special_tokens([AddedToken("<|im_start|>", special=True), AddedToken("<|im_end|>", special=True)])
+    tok.add_tokens([AddedToken("<tool_call>", special=False, normalized=True),
+                    AddedToken("</tool_call>", special=False, normalized=False, rstrip=True),
+                    AddedToken("ACME", special=False, normalized=True, single_word=True)])
+    folder = os.path.join(out, "tokenizers", "unigram_steps")
+    os.makedirs(folder, exist_ok=True)
+    tok.save(os.path.join(folder, "tokenizer.json"))
+    write_golden(folder, tok, corpus, [[0, 1, 2], list(range(3, 40)), [5, 6, 7]],
+                 extra=[" <s> first", "<tool_call> at the start", "  <tool_call>", "x\ty", " Two\tTabs ", "acme ACME"])
+
+
 def wordpiece_vocab(tok, corpus):
     """A WordPiece vocabulary made deterministically (tokenizers' WordPieceTrainer orders
     ties differently from run to run): the special tokens, every character alone and as a
@@ -395,9 +501,9 @@ def make_wordpiece(out, tokenizers, corpus):
                                        [word] + punct + [word, sep, cls]])
 
 
-def write_golden(folder, tok, corpus, decodes):
+def write_golden(folder, tok, corpus, decodes, extra=()):
     encode = []
-    for text in test_strings(corpus):
+    for text in test_strings(corpus) + list(extra):
         ids = tok.encode(text, add_special_tokens=False).ids
         encode.append({"text": text, "ids": ids, "decoded": tok.decode(ids, skip_special_tokens=False)})
     write_json(os.path.join(folder, "golden.json"), {
@@ -443,6 +549,8 @@ def main():
         part("tokenizers/byte_level_bpe", lambda: make_byte_level(args.out, tokenizers, corpus))
         part("tokenizers/unigram", lambda: make_unigram(args.out, tokenizers, corpus))
         part("tokenizers/unigram_metaspace", lambda: make_unigram_metaspace(args.out, tokenizers, corpus))
+        part("tokenizers/unigram_converted", lambda: make_unigram_converted(args.out, tokenizers, corpus))
+        part("tokenizers/unigram_steps", lambda: make_unigram_steps(args.out, tokenizers, corpus))
         part("tokenizers/wordpiece", lambda: make_wordpiece(args.out, tokenizers, corpus))
     except Exception:
         failures += 1
