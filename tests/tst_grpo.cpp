@@ -12,12 +12,15 @@
 #include "train/grpo.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
 #include <cmath>
 #include <map>
 
@@ -80,6 +83,7 @@ private Q_SLOTS:
     void lossVariantsRun_data();
     void lossVariantsRun();
     void cliRunsAndResumes();
+    void sigtermStopsAndResumes();
     void raisesHeldOutReward();
 
 private:
@@ -469,6 +473,62 @@ void TestGrpo::cliRunsAndResumes()
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 2);
     QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("bad.json: top_p: must be between"));
+}
+
+// kill -TERM (systemd, Docker, Slurm) stops rwb grpo as Ctrl-C does: after the step in
+// flight, status "stopped", a checkpoint of that step, and --resume goes on from it. Before
+// issue 38 SIGTERM killed the process and left the run "running".
+void TestGrpo::sigtermStopsAndResumes()
+{
+    const QString d = m_dir.path();
+    auto writeConfig = [&](const QString &name, int maxSteps) {
+        QFile f(d + "/" + name);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QString(R"({"model": "tiny", "train_data": "train.jsonl", "reward_config": "reward.json",
+                    "store": "term.sqlite", "output": "term", "num_generations": 4, "prompts_per_step": 2,
+                    "max_completion_length": 8, "max_steps": %1, "checkpoint_every": 100, "threads": 1})")
+                    .arg(maxSteps)
+                    .toUtf8());
+    };
+    writeConfig("term.json", 200);
+    QProcess p;
+    p.start(RWB_BINARY, {"grpo", "--config", d + "/term.json"});
+    QVERIFY(p.waitForStarted());
+    QString err;
+    QElapsedTimer clock;
+    clock.start();
+    while (!err.contains("grpo step 2/") && clock.elapsed() < 120000) {
+        p.waitForReadyRead(1000);
+        err += QString::fromUtf8(p.readAllStandardError());
+    }
+    QVERIFY2(err.contains("grpo step 2/"), qPrintable(err));
+    ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    err += QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains("SIGTERM: stopping after the step in flight"), qPrintable(err));
+    const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    QCOMPARE(o["status"].toString(), QString("stopped"));
+    const int steps = o["steps"].toInt();
+    QVERIFY(steps >= 2 && steps < 200);
+    {
+        store::RunStore s((d + "/term.sqlite").toStdString(), store::RunStore::OpenMode::ReadOnly);
+        const store::RunInfo run = s.run(o["run_id"].toInteger());
+        QCOMPARE(QString::fromStdString(run.status), QString("stopped"));
+        QCOMPARE(run.lastStep, int64_t(steps));
+        QCOMPARE(QString::fromStdString(s.integrityCheck()), QString("ok"));
+    }
+    const QString checkpoint = d + "/term/checkpoint-" + QString::number(steps);
+    QVERIFY2(QFile::exists(checkpoint + "/trainer_state.json"), qPrintable(checkpoint));
+    // Resumed, it runs the one step left to a max_steps one higher.
+    writeConfig("term2.json", steps + 1);
+    p.start(RWB_BINARY, {"grpo", "--config", d + "/term2.json", "--resume", checkpoint, "--quiet"});
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), 0);
+    const QJsonObject resumed = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    QCOMPARE(resumed["status"].toString(), QString("finished"));
+    QCOMPARE(resumed["steps"].toInt(), steps + 1);
 }
 
 // A small configuration where learning is quick: short e-mails whose sender's company

@@ -117,6 +117,7 @@ private Q_SLOTS:
     void badRequests_data();
     void badRequests();
     void apiKey();
+    void hostAndOriginGuard();
     void portInUse();
     void loggedRunWithoutSteps();
     void loggedRunWithTrainerSteps();
@@ -261,6 +262,24 @@ void TestRewardServer::badRequests_data()
                                       << "completions[0][0]" << "content";
     QTest::newRow("trl: step") << "/reward/trl" << QByteArray(R"({"prompts": [], "completions": [], "step": -2})")
                                << "step" << "non-negative";
+    // A label nested 100,000 levels deep (200 KB) crashed the server on every shape: it was
+    // parsed whole and then dumped and copied recursively (issue 38). Refused while parsing.
+    const QByteArray deep = QByteArray(100'000, '[') + QByteArray(100'000, ']');
+    const QString tooDeep = "nests JSON deeper than 128 levels";
+    QTest::newRow("deep: openrlhf labels") << "/reward" << (R"({"query": ["a"], "prompts": [""], "labels": [)" + deep + "]}")
+                                           << "" << tooDeep;
+    QTest::newRow("deep: verl ground_truths")
+        << "/reward/verl" << (R"({"solution_strs": ["a"], "ground_truths": [)" + deep + "]}") << "" << tooDeep;
+    QTest::newRow("deep: verl extra_info")
+        << "/reward/verl" << (R"({"solution_strs": ["a"], "ground_truths": ["c1"], "extra_infos": [)" + deep + "]}")
+        << "" << tooDeep;
+    QTest::newRow("deep: trl column") << "/reward/trl"
+                                      << (R"({"prompts": ["q"], "completions": ["a"], "id": ["c1"], "extra": [)" + deep + "]}")
+                                      << "" << tooDeep;
+    QTest::newRow("deep: 200 levels") << "/reward"
+                                      << (R"({"query": ["a"], "prompts": [""], "labels": [)" + QByteArray(200, '[') +
+                                          QByteArray(200, ']') + "]}")
+                                      << "" << tooDeep;
 }
 
 void TestRewardServer::badRequests()
@@ -278,6 +297,10 @@ void TestRewardServer::badRequests()
     const json e = json::parse(res->body)["error"];
     QCOMPARE(QString::fromStdString(e["param"].is_null() ? "" : e["param"].get<std::string>()), param);
     QVERIFY2(QString::fromStdString(e["message"].get<std::string>()).contains(says), e.dump().c_str());
+    // The server goes on answering.
+    const auto health = s.client->Get("/health");
+    QVERIFY(health);
+    QCOMPARE(health->status, 200);
     // Nothing of a refused request is logged.
     s.rewards->flush();
     QCOMPARE(store::RunStore(store, store::RunStore::OpenMode::ReadOnly).stepRollouts(s.rewards->runId(), 0).size(),
@@ -303,6 +326,46 @@ void TestRewardServer::apiKey()
     QCOMPARE(c.Post("/reward?api_key=sesame", body, "application/json")->status, 200);
     httplib::Headers h{{"Authorization", "Bearer sesame"}};
     QCOMPARE(c.Post("/reward/verl", h, R"({"solution_str": "x", "ground_truth": "c1"})", "application/json")->status, 200);
+}
+
+// With no key, a web page's request (Origin) or a rebound name (Host: evil.example,
+// resolving to 127.0.0.1) was scored and stored (issue 38). Refused now, /health aside.
+void TestRewardServer::hostAndOriginGuard()
+{
+    QTemporaryDir dir;
+    const std::string store = dir.filePath(QStringLiteral("s.sqlite")).toStdString();
+    Server s(store);
+    const std::string body = R"({"query": ["x"], "prompts": [""], "labels": ["c1"]})";
+    auto post = [&](const httplib::Headers &h) { return s.client->Post("/reward", h, body, "text/plain"); };
+    const auto rebound = post({{"Host", "evil.example:8000"}, {"Origin", "http://evil.example:8000"}});
+    QVERIFY(rebound);
+    QCOMPARE(rebound->status, 403);
+    QCOMPARE(QString::fromStdString(json::parse(rebound->body)["error"]["code"].get<std::string>()),
+             QString("forbidden_host"));
+    QVERIFY(QString::fromStdString(rebound->body).contains("--allow-host evil.example"));
+    const auto page = post({{"Origin", "http://evil.example"}});
+    QCOMPARE(page->status, 403);
+    QCOMPARE(QString::fromStdString(json::parse(page->body)["error"]["code"].get<std::string>()),
+             QString("forbidden_origin"));
+    QCOMPARE(s.client->Get("/health", {{"Host", "evil.example"}})->status, 200);
+    // Addresses and localhost pass.
+    for (const char *host : {"127.0.0.1:1", "localhost", "LOCALHOST:8000", "[::1]:8000", "10.1.2.3"})
+        QCOMPARE(post({{"Host", host}})->status, 200);
+    s.rewards->flush();
+    QCOMPARE(store::RunStore(store, store::RunStore::OpenMode::ReadOnly).stepRollouts(s.rewards->runId(), 0).size(),
+             size_t(5)); // the five let through, not the two refused
+    // Allowed by name and origin.
+    serve::ServerOptions so;
+    so.port = 0;
+    so.allowedHosts = {"Trainer.internal"};
+    so.allowedOrigins = {"https://lab.example"};
+    serve::OpenAiServer http(so);
+    http.start();
+    http.setModels(nullptr, {}, s.rewards);
+    httplib::Client c("127.0.0.1", http.port());
+    QCOMPARE(c.Post("/reward", {{"Host", "trainer.internal:8000"}}, body, "application/json")->status, 200);
+    QCOMPARE(c.Post("/reward", {{"Origin", "https://lab.example"}}, body, "application/json")->status, 200);
+    QCOMPARE(c.Post("/reward", {{"Host", "other.internal"}}, body, "application/json")->status, 403);
 }
 
 void TestRewardServer::portInUse()

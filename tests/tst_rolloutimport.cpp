@@ -235,6 +235,12 @@ void TestRolloutImport::badInput_data()
                                           << "auto" << "3.jsonl:2: field \"score\" must be a number or null, not string";
     QTest::newRow("not JSON") << "3.jsonl" << QString::fromStdString(ok + "\n\n" + R"({"input": "q", "output")")
                               << "auto" << "3.jsonl:3: not valid JSON at column";
+    // 100,000 levels (200 KB) crashed rwb import (issue 38).
+    QTest::newRow("a field nested too deep")
+        << "3.jsonl"
+        << QString::fromStdString(ok + "\n" + R"({"input": "q", "output": "a", "score": 1, "extra": )" +
+                                  std::string(100'000, '[') + std::string(100'000, ']') + "}")
+        << "auto" << "3.jsonl:2: JSON nests deeper than 128 levels";
     QTest::newRow("a line that is no object") << "3.jsonl" << QString::fromStdString(ok + "\n[1, 2]") << "auto"
                                               << "3.jsonl:2: expected a JSON object, found array";
     QTest::newRow("an unknown trainer") << "3.jsonl" << R"({"question": "q", "answer": "a"})" << "auto"

@@ -1151,23 +1151,27 @@ void TestServe::shutdownEndsRequests()
 
 void TestServe::cliStopsOnSignal()
 {
-    QProcess p;
-    p.start(RWB_BINARY, {"serve", "--model", QString::fromStdString(m_model), "--port", "0", "--quiet"});
-    QVERIFY(p.waitForStarted(10000));
-    QVERIFY2(p.waitForReadyRead(60000), p.readAllStandardError().constData());
-    const json ready = json::parse(p.readLine().toStdString(), nullptr, false);
-    QVERIFY2(ready.is_object() && ready.contains("url"), p.readAllStandardError().constData());
-    QCOMPARE(ready["model"].get<std::string>(), std::string("tiny"));
-    const std::string url = ready["url"].get<std::string>();
-    QVERIFY2(url.rfind("http://127.0.0.1:", 0) == 0, url.c_str());
-    const int port = std::stoi(url.substr(std::strlen("http://127.0.0.1:")));
-    QCOMPARE(send(port, "GET", "/health", {}, "").status, 200);
-    QCOMPARE(chat(port, {{"messages", userMessage("hi")}, {"max_tokens", 3}}, "").status, 200);
-    ::kill(static_cast<pid_t>(p.processId()), SIGINT);
-    QVERIFY(p.waitForFinished(20000));
-    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(p.exitCode(), 0);
-    QVERIFY(!canConnect("127.0.0.1", port));
+    // Ctrl-C, and SIGTERM (kill, systemd, Docker) alike.
+    for (const int signalNumber : {SIGINT, SIGTERM}) {
+        QProcess p;
+        p.start(RWB_BINARY, {"serve", "--model", QString::fromStdString(m_model), "--port", "0", "--quiet"});
+        QVERIFY(p.waitForStarted(10000));
+        QVERIFY2(p.waitForReadyRead(60000), p.readAllStandardError().constData());
+        const json ready = json::parse(p.readLine().toStdString(), nullptr, false);
+        QVERIFY2(ready.is_object() && ready.contains("url"), p.readAllStandardError().constData());
+        QCOMPARE(ready["model"].get<std::string>(), std::string("tiny"));
+        const std::string url = ready["url"].get<std::string>();
+        QVERIFY2(url.rfind("http://127.0.0.1:", 0) == 0, url.c_str());
+        const int port = std::stoi(url.substr(std::strlen("http://127.0.0.1:")));
+        QCOMPARE(send(port, "GET", "/health", {}, "").status, 200);
+        QCOMPARE(chat(port, {{"messages", userMessage("hi")}, {"max_tokens", 3}}, "").status, 200);
+        ::kill(static_cast<pid_t>(p.processId()), signalNumber);
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(p.readAllStandardError().contains(signalNumber == SIGINT ? "SIGINT: stopping" : "SIGTERM: stopping"));
+        QVERIFY(!canConnect("127.0.0.1", port));
+    }
 
     // A folder that is not a model: exit 2 with a message naming it.
     QProcess bad;

@@ -65,6 +65,25 @@ struct Child {
     int status = 0;
 };
 
+// SIGTERM, which a rank takes as "stop after this step" (stopsignals.h); a rank that has
+// not gone 10 s later (one blocked in a collective whose peer is gone) gets SIGKILL.
+void terminate(pid_t pid, int *status)
+{
+    ::kill(pid, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    int s = 0;
+    while (::waitpid(pid, &s, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() >= deadline) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &s, 0);
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (status)
+        *status = s;
+}
+
 } // namespace
 
 int launchRanks(const std::vector<std::string> &args, int nproc, const std::function<int()> &rank0)
@@ -100,9 +119,7 @@ int launchRanks(const std::vector<std::string> &args, int nproc, const std::func
         if (rc != 0) {
             printError("cannot start rank " + std::to_string(rank) + ": " + std::strerror(rc));
             for (Child &c : children)
-                ::kill(c.pid, SIGTERM);
-            for (Child &c : children)
-                ::waitpid(c.pid, nullptr, 0);
+                terminate(c.pid, nullptr);
             return kExitFailure;
         }
         children.push_back({rank, pid});
@@ -156,8 +173,7 @@ int launchRanks(const std::vector<std::string> &args, int nproc, const std::func
     bool othersFailed = false;
     for (Child &c : children) {
         if (!c.done) {
-            ::kill(c.pid, SIGTERM);
-            ::waitpid(c.pid, &c.status, 0);
+            terminate(c.pid, &c.status);
             c.done = true;
             printError("rank " + std::to_string(c.rank) + " was stopped after rank 0 " +
                        (code == kExitOk ? "finished" : "failed"));

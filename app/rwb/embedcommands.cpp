@@ -11,6 +11,7 @@
 #include "data/syntheticlaw.h"
 #include "model/initencoder.h"
 #include "retrieval/corpus.h"
+#include "util/boundedjson.h"
 
 #include <unistd.h>
 
@@ -80,7 +81,7 @@ std::vector<std::string> readTexts(const std::string &path, const std::string &f
     data::forEachLine(data::readTextFile(path), [&](size_t lineNo, std::string_view line) {
         nlohmann::json j;
         try {
-            j = nlohmann::json::parse(line);
+            j = util::parseJson(line);
         } catch (const nlohmann::json::parse_error &) {
             throw data::InputException({path, lineNo, "not valid JSON"});
         }
@@ -211,7 +212,7 @@ int embedBench(const std::vector<std::string> &argv)
         // libtorch threads through the options, unless they say otherwise.
         nlohmann::json options = nlohmann::json::object();
         if (args.has("options")) {
-            options = nlohmann::json::parse(args.value("options"), nullptr, /*allow_exceptions=*/false);
+            options = util::parseJsonOrDiscarded(args.value("options"));
             if (options.is_discarded() || !options.is_object())
                 throw UsageError{"--options must be a JSON object"};
         }

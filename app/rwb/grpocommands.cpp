@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "stopsignals.h"
 #include "commands.h"
 
 #include "distlaunch.h"
@@ -19,6 +20,7 @@
 #include "task/catalog.h"
 #include "train/grpo.h"
 #include "util/duration.h"
+#include "util/boundedjson.h"
 
 #include <atomic>
 #include <chrono>
@@ -62,7 +64,7 @@ The config (JSON; every key in docs/training.md, defaults from the first paper's
 
 Prints a progress line (step, reward, F1, tokens/s, ETA) on stderr and one JSON object at
 the end: {"run_id", "status", "steps", "store", "output", "message", "metrics"}. Ctrl-C
-stops after the step in flight (with a checkpoint when checkpoint_every > 0); --resume
+or SIGTERM stops after the step in flight (with a checkpoint when checkpoint_every > 0); --resume
 continues from a checkpoint folder. Exit 0 when finished or stopped, 1 when training
 failed (a NaN loss names its step), 2 for a bad config.
 
@@ -151,7 +153,7 @@ std::map<std::string, ScoredExample> scoredExamples(const store::RunStore &s, in
     for (const store::StoredEvalPrediction &sp : s.evalPredictions(runId, step)) {
         const store::EvalPrediction &p = sp.prediction;
         ScoredExample e;
-        const auto components = nlohmann::json::parse(p.rewardsJson, nullptr, false);
+        const auto components = util::parseJsonOrDiscarded(p.rewardsJson);
         // As CompositeReward::combine: a component of weight 0 counts for nothing, one a
         // judge could not give (null, None) makes the total None.
         double num = 0.0, den = 0.0;
@@ -256,7 +258,7 @@ int grpoTable(const std::vector<std::string> &argv)
             } catch (const data::InputException &) {
                 // a component this build does not know: no paired comparison for this run
             }
-            const auto j = nlohmann::json::parse(configs.front().configJson, nullptr, false);
+            const auto j = util::parseJsonOrDiscarded(configs.front().configJson);
             if (j.is_object()) {
                 rewardName.clear();
                 for (const auto &c : j.value("components", nlohmann::json::array()))
@@ -415,15 +417,6 @@ int grpoTable(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
-// Ctrl-C only sets a flag (a signal handler may not lock mutexes); a watcher thread
-// turns it into a stop request.
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void onInterrupt(int)
-{
-    g_interrupted.store(true);
-}
-
 // `rwb grpo --control F`: whenever F's content changes, its keys become JobControl calls.
 // Read by the watcher thread every 100 ms; a content that does not parse is reported once.
 class ControlFile {
@@ -446,7 +439,7 @@ public:
             return;
         m_last = text;
         try {
-            const nlohmann::json j = nlohmann::json::parse(text);
+            const nlohmann::json j = util::parseJson(text);
             if (!j.is_object())
                 throw std::invalid_argument("expected a JSON object");
             for (const auto &[key, value] : j.items())
@@ -577,24 +570,24 @@ int grpo(const std::vector<std::string> &argv)
     }
     TerminalSink sink(args.has("quiet") || rank != 0, headline);
     engine::JobControl control;
-    g_interrupted = false;
+    // Ctrl-C and SIGTERM stop after the step in flight; a watcher thread turns the flag
+    // into a stop request.
+    StopSignals signals;
     std::atomic<bool> done{false};
     // Rank 0's control decides for the group, so only rank 0 reads the control file.
     ControlFile steering(rank == 0 ? controlFile : std::string(), control, components);
     std::thread watcher([&] {
         while (!done.load()) {
-            if (g_interrupted.exchange(false)) {
+            if (signals.takeRequest()) {
                 control.stop();
-                std::fprintf(stderr, "\nstopping after the step in flight…\n");
+                std::fprintf(stderr, "\n%s: stopping after the step in flight…\n", signals.lastSignal());
             }
             steering.poll();
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }
     });
-    auto previous = std::signal(SIGINT, onInterrupt);
     engine::JobOutcome outcome;
     auto restore = [&] {
-        std::signal(SIGINT, previous);
         done = true;
         watcher.join();
     };

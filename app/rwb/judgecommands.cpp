@@ -13,6 +13,7 @@
 #include "judge/judgeconfig.h"
 #include "judge/judgedata.h"
 #include "judge/rubricgen.h"
+#include "util/boundedjson.h"
 
 #include <chrono>
 #include <cmath>
@@ -30,7 +31,7 @@ namespace rwb::cli {
 judge::JudgeOptions loadJudge(const std::string &path)
 {
     const std::string text = data::readTextFile(path);
-    const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    const nlohmann::json j = util::parseJsonOrDiscarded(text);
     if (!j.is_object())
         throw data::InputException({path, 0, "not a JSON object (a reward config with \"judge\", or a judge object)"});
     if (j.contains("components") && !j.contains("judge"))

@@ -1,6 +1,7 @@
 // rwb mcts run / export / import, and rwb bench mcts: ProRAG's tree search over reasoning
 // steps with the local policy and retriever (core/mcts).
 #include "cli.h"
+#include "stopsignals.h"
 #include "commands.h"
 
 #include "data/jsonl.h"
@@ -127,7 +128,14 @@ int run(const std::vector<std::string> &argv)
     }
     const mcts::MctsRunConfig config = mcts::loadMctsRunConfig(args.required("config"));
     const bool quiet = args.has("quiet");
+    // Ctrl-C and SIGTERM stop after the iteration in flight: the run is marked stopped,
+    // the questions finished so far stay in the store.
+    StopSignals signals;
     const mcts::MctsRunResult r = mcts::runMcts(config, [&](const mcts::MctsRunProgress &p) {
+        if (signals.takeRequest()) {
+            std::fprintf(stderr, "\n%s: stopping after the iteration in flight\n", signals.lastSignal());
+            return false;
+        }
         if (!quiet) {
             std::fprintf(stderr, "\rmcts question %d/%d  iteration %d/%d  best-path F1 %.3f  greedy F1 %.3f  %s   ",
                          p.question, p.questions, p.iteration, p.iterations, p.meanBestF1, p.meanGreedyF1,

@@ -18,6 +18,7 @@
 #include "train/prmtraining.h"
 #include "train/rft.h"
 #include "util/duration.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -584,7 +585,7 @@ int scorePrm(const std::vector<std::string> &argv)
     };
     std::vector<Line> lines;
     data::forEachLine(data::readTextFile(input), [&](size_t n, std::string_view text) {
-        const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+        const nlohmann::json j = util::parseJsonOrDiscarded(text);
         if (!j.is_object())
             throw data::InputException({input, n, "not a JSON object"});
         for (const char *f : {"question", "completion"})

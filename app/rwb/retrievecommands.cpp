@@ -8,6 +8,7 @@
 #include "retrieval/denseretriever.h"
 #include "retrieval/hybridretriever.h"
 #include "retrieval/retrievalmetrics.h"
+#include "util/boundedjson.h"
 
 #include <algorithm>
 #include <chrono>
@@ -359,7 +360,7 @@ std::vector<QuestionLine> readQuestions(const std::string &path, const std::stri
         QuestionLine q;
         q.line = lineNo;
         try {
-            q.json = nlohmann::ordered_json::parse(text);
+            q.json = util::parseJson<nlohmann::ordered_json>(text);
         } catch (const nlohmann::json::parse_error &e) {
             throw data::InputException({path, lineNo, std::string("invalid JSON: ") + e.what()});
         }

@@ -6,6 +6,7 @@
 #include "reward/registry.h"
 #include "task/catalog.h"
 #include "text/utf8.h"
+#include "util/boundedjson.h"
 
 #include <chrono>
 #include <cmath>
@@ -148,7 +149,7 @@ int score(const std::vector<std::string> &argv)
     const task::Catalog &catalog = task::Catalog::builtin();
     reward::RewardConfig config = reward::loadRewardConfig(configPath, catalog.rewards());
     if (args.has("no-cache") && !config.judge.empty()) {
-        nlohmann::json judge = nlohmann::json::parse(config.judge);
+        nlohmann::json judge = util::parseJson(config.judge);
         judge.erase("cache"); // neither read nor written; the client still answers repeats once
         config.judge = judge.dump();
     }

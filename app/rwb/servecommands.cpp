@@ -11,6 +11,7 @@
 #include "serve/openaiserver.h"
 #include "serve/rewardservice.h"
 #include "task/catalog.h"
+#include "util/boundedjson.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -40,7 +41,7 @@ Usage: rwb serve [--model DIR] [--embed hf:DIR ...] [--reward-config C.json
                  [--no-cache]] [--host 127.0.0.1] [--port 8000]
                  [--api-key-env NAME | --api-key KEY] [--max-batch 32] [--threads N]
                  [--name ID] [--dtype auto|float32|bfloat16] [--device auto|cpu|cuda]
-                 [--http-threads N] [--quiet]
+                 [--http-threads N] [--allow-host NAME ...] [--allow-origin O ...] [--quiet]
 
   --model DIR        a model folder the engine loads (Qwen3 / Qwen2 / Llama, Hugging Face
                      layout); its chat format from the tokenizer (ChatML or plain).
@@ -58,13 +59,21 @@ Usage: rwb serve [--model DIR] [--embed hf:DIR ...] [--reward-config C.json
                      first is the default model)
   --host H           the address to listen on (default 127.0.0.1: this machine only)
   --port P           default 8000; 0 picks a free port
-  --api-key-env NAME require "Authorization: Bearer <key>" on /v1 with the key in $NAME
+  --api-key-env NAME require "Authorization: Bearer <key>" on /v1 and /reward with the
+                     key in $NAME. Without a key, anything on this machine (any user, any
+                     program) that reaches the port is answered
   --api-key KEY      the same with the key itself (visible to other users in ps: prefer
                      --api-key-env)
   --max-batch N      completions decoded together (continuous batching; 1: one at a time)
   --threads N        libtorch CPU threads of the decoder (default: every core)
   --name ID          the chat model's id (default: the folder's name)
   --http-threads N   HTTP worker threads (default 2 × max batch + 8)
+  --allow-host NAME  also answer requests whose Host header is NAME (repeatable). By
+                     default only IP addresses and localhost are: a guard against DNS
+                     rebinding (a web page reaching this server through a name of its own)
+  --allow-origin O   accept requests from web pages of origin O ("https://a.example";
+                     repeatable; "*": any). By default any request with an Origin header
+                     (a browser's) gets 403
   --quiet            no line per request on stderr
 
 Endpoints: POST /v1/chat/completions, POST /v1/embeddings, GET /v1/models, GET /health;
@@ -139,7 +148,7 @@ int runServe(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"model", "embed", "host", "port", "api-key-env", "api-key", "max-batch", "threads", "name",
                             "dtype", "device", "http-threads", "reward-config", "reward-data", "store", "run-name",
-                            "step-gap"},
+                            "step-gap", "allow-host", "allow-origin"},
                            {"quiet", "no-cache", "help"}});
     if (args.has("help")) {
         std::cout << kServeHelp;
@@ -175,6 +184,8 @@ int runServe(const std::vector<std::string> &argv)
     server.host = args.value("host", "127.0.0.1");
     server.port = wholeNumber(args, "port", 8000, 0, 65535);
     server.threads = wholeNumber(args, "http-threads", 2 * engine.scheduler.maxBatch + 8, 1, 100000);
+    server.allowedHosts = args.values("allow-host");
+    server.allowedOrigins = args.values("allow-origin");
     if (args.has("api-key-env")) {
         const std::string name = args.value("api-key-env");
         const char *key = std::getenv(name.c_str());
@@ -359,7 +370,7 @@ int runServeBench(const std::vector<std::string> &argv)
             return j.dump();
         };
         const auto completionTokens = [](const std::string &answer) {
-            const nlohmann::json j = nlohmann::json::parse(answer, nullptr, false);
+            const nlohmann::json j = util::parseJsonOrDiscarded(answer);
             return j.is_discarded() ? int64_t(0) : j["usage"].value("completion_tokens", int64_t(0));
         };
         client.post(body(-1), {}); // warm-up: the first forward passes build kernels

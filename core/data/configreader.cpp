@@ -1,6 +1,7 @@
 #include "data/configreader.h"
 
 #include "data/jsonl.h"
+#include "util/boundedjson.h"
 
 #include <cmath>
 #include <filesystem>
@@ -47,7 +48,7 @@ ConfigReader::ConfigReader(std::string_view json, std::string source, std::initi
     : d(std::make_unique<Impl>()), m_source(std::move(source))
 {
     try {
-        d->j = nlohmann::json::parse(json);
+        d->j = util::parseJson(json);
     } catch (const nlohmann::json::parse_error &e) {
         const auto [line, column] = lineColumn(json, e.byte);
         throw InputException({m_source, line, "not valid JSON (column " + std::to_string(column) + ")"});

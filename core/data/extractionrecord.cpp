@@ -1,4 +1,5 @@
 #include "data/extractionrecord.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,7 +25,7 @@ ExtractionRecord parseExtractionLine(std::string_view line, const std::string &s
 {
     nlohmann::json obj;
     try {
-        obj = nlohmann::json::parse(line);
+        obj = util::parseJson(line);
     } catch (const nlohmann::json::parse_error &e) {
         // e.byte is 1-based within the line.
         throw InputException({source, lineNo, "not valid JSON at column " + std::to_string(e.byte)});

@@ -1,4 +1,5 @@
 #include "data/jsonfields.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,7 +14,7 @@ nlohmann::json parseObject(std::string_view line, const Place &place)
 {
     nlohmann::json obj;
     try {
-        obj = nlohmann::json::parse(line);
+        obj = util::parseJson(line);
     } catch (const nlohmann::json::parse_error &e) {
         // e.byte is 1-based within the line.
         fail(place, "not valid JSON at column " + std::to_string(e.byte));

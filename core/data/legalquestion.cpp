@@ -3,6 +3,7 @@
 #include "judge/rubric.h"
 
 #include "data/jsonfields.h"
+#include "util/boundedjson.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -175,7 +176,7 @@ std::string toJsonLine(const LegalQuestion &q)
     if (!q.reasoning.empty())
         j["reasoning"] = q.reasoning;
     if (!q.rubric.empty())
-        j["rubric"] = nlohmann::ordered_json::parse(q.rubric);
+        j["rubric"] = util::parseJson<nlohmann::ordered_json>(q.rubric);
     if (!q.slotValues.empty())
         j["slot_values"] = q.slotValues;
     if (!q.retrieved.empty()) {

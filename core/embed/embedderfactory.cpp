@@ -1,6 +1,7 @@
 #include "embed/embedderfactory.h"
 
 #include "embed/lexicalembedder.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,7 +33,7 @@ public:
     {
         if (optionsJson.find_first_not_of(" \t\r\n") == std::string_view::npos)
             return;
-        m_json = json::parse(optionsJson, nullptr, /*allow_exceptions=*/false);
+        m_json = util::parseJsonOrDiscarded(optionsJson);
         if (m_json.is_discarded() || !m_json.is_object())
             throw error(m_source, "embedder options must be a JSON object");
     }
@@ -145,7 +146,7 @@ std::unique_ptr<Embedder> makeEmbedder(const std::string &spec, const EmbedderCo
 {
     const auto startsWith = [&](const char *prefix) { return spec.rfind(prefix, 0) == 0; };
     const auto noOptions = [&]() {
-        const json j = json::parse(ctx.options, nullptr, /*allow_exceptions=*/false);
+        const json j = util::parseJsonOrDiscarded(ctx.options);
         const bool none = ctx.options.find_first_not_of(" \t\r\n") == std::string::npos ||
                           (!j.is_discarded() && j.is_object() && j.empty());
         if (!none)

@@ -6,6 +6,7 @@
 #include "tokenizer/jsonfieldreader.h"
 #include "tokenizer/sequencetemplate.h"
 #include "tokenizer/tokenizer.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 #include <utf8proc.h>
@@ -241,8 +242,7 @@ HfEmbedder::HfEmbedder(const std::string &folder, const Options &options) : m_d(
         // reports a config.json that is missing or unreadable.
         std::string modelType;
         if (fs::exists(modelDir / "config.json", ec)) {
-            const nlohmann::json c = nlohmann::json::parse(data::readTextFile((modelDir / "config.json").string()),
-                                                           nullptr, /*allow_exceptions=*/false);
+            const nlohmann::json c = util::parseJsonOrDiscarded(data::readTextFile((modelDir / "config.json").string()));
             if (c.is_object() && c.contains("model_type") && c["model_type"].is_string())
                 modelType = c["model_type"].get<std::string>();
         }

@@ -2,6 +2,7 @@
 
 #include "net/httpjsonclient.h"
 #include "util/base64.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -115,7 +116,7 @@ struct Answer {
 // Throws BadAnswer naming the field.
 Answer parseAnswer(const std::string &body, int status, size_t n)
 {
-    const json answer = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    const json answer = util::parseJsonOrDiscarded(body);
     if (answer.is_discarded())
         throw BadAnswer("the answer is not JSON (HTTP " + std::to_string(status) + ", " + std::to_string(body.size()) +
                         " bytes: \"" + excerpt(body) + "\")");

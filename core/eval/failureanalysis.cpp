@@ -7,6 +7,7 @@
 #include "text/markers.h"
 #include "text/normalize.h"
 #include "text/utf8.h"
+#include "util/boundedjson.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -623,7 +624,7 @@ FailureData loadRunFailures(const std::string &storePath, int64_t runId)
     }
     nlohmann::json config;
     try {
-        config = nlohmann::json::parse(run.configJson);
+        config = util::parseJson(run.configJson);
     } catch (const nlohmann::json::exception &) {
         throw data::InputException({storePath, 0, "run " + std::to_string(runId) + ": its config is not valid JSON"});
     }
@@ -640,13 +641,13 @@ FailureData loadRunFailures(const std::string &storePath, int64_t runId)
     // it (the file the run config names may have changed since); else that file.
     int thinking = -1;
     if (const auto versions = st.rewardConfigs(runId); !versions.empty()) {
-        const auto rcj = nlohmann::json::parse(versions.back().configJson, nullptr, false);
+        const auto rcj = util::parseJsonOrDiscarded(versions.back().configJson);
         if (auto t = rcj.is_object() ? rcj.find("thinking") : rcj.end(); rcj.is_object() && t != rcj.end() && t->is_boolean())
             thinking = t->get<bool>() ? 1 : 0;
     } else if (auto rc = config.find("reward_config"); rc != config.end()) {
         try {
             const nlohmann::json rcj =
-                rc->is_object() ? *rc : nlohmann::json::parse(data::readTextFile(resolve(rc->get<std::string>())));
+                rc->is_object() ? *rc : util::parseJson(data::readTextFile(resolve(rc->get<std::string>())));
             if (auto t = rcj.find("thinking"); t != rcj.end() && t->is_boolean())
                 thinking = t->get<bool>() ? 1 : 0;
         } catch (const std::exception &) {

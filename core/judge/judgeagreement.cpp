@@ -6,6 +6,7 @@
 #include "judge/judgeprompts.h"
 #include "judge/verdict.h"
 #include "util/duration.h"
+#include "util/boundedjson.h"
 
 #include <algorithm>
 #include <cmath>
@@ -56,7 +57,7 @@ std::vector<LabelledRequest> readLabelledRequests(const std::string &path, size_
             q.facts = facts->get<int>();
         } else {
             // Lines written before "facts" existed: the target's reference points.
-            const nlohmann::json target = nlohmann::json::parse(r.completion, nullptr, false);
+            const nlohmann::json target = util::parseJsonOrDiscarded(r.completion);
             if (target.is_object() && target.contains("reference_points") && target["reference_points"].is_array())
                 q.facts = static_cast<int>(target["reference_points"].size());
         }

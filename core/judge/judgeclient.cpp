@@ -3,6 +3,7 @@
 
 #include "judge/judgecache.h"
 #include "net/httpjsonclient.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 #include <openssl/evp.h>
@@ -119,7 +120,7 @@ public:
         // restarting server or a flaky proxy behind it is worth another try. A JSON that
         // is not a chat completion is a wrong server: not retried.
         const auto check = [&](const std::string &body, int) {
-            const json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+            const json j = util::parseJsonOrDiscarded(body);
             if (j.is_discarded())
                 throw net::BadAnswer("the answer is not JSON (" + std::to_string(body.size()) + " bytes: \"" +
                                          net::excerpt(body) + "\")",
@@ -170,7 +171,7 @@ std::string requestJson(const ChatRequest &request, const std::string &model)
     if (s.responseFormat == ResponseFormat::JsonObject) {
         j["response_format"] = {{"type", "json_object"}};
     } else if (s.responseFormat == ResponseFormat::JsonSchema) {
-        json schema = json::parse(s.schema, nullptr, /*allow_exceptions=*/false);
+        json schema = util::parseJsonOrDiscarded(s.schema);
         if (schema.is_discarded())
             schema = json::object();
         j["response_format"] = {{"type", "json_schema"},
@@ -195,7 +196,7 @@ std::string cacheKey(const std::string &backendIdentity, const ChatRequest &requ
 
 ChatReply parseChatReply(const std::string &body)
 {
-    const json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    const json j = util::parseJsonOrDiscarded(body);
     if (j.is_discarded())
         throw Malformed("not JSON");
     if (!j.is_object())

@@ -1,6 +1,7 @@
 #include "judge/judgeconfig.h"
 
 #include "data/jsonl.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,7 +42,7 @@ constexpr const char *kKeys[] = {"backend", "url", "model", "folder", "api_key_e
 
 JudgeOptions parseJudgeOptions(const std::string &text, const std::string &source, const std::string &baseDir)
 {
-    const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    const json j = util::parseJsonOrDiscarded(text);
     if (!j.is_object())
         throw data::InputException({source, 0, "judge: must be a JSON object"});
     std::string allowed;
@@ -163,7 +164,7 @@ JudgeOptions parseJudgeOptions(const std::string &text, const std::string &sourc
 
 std::string judgeWithAbsolutePaths(const std::string &text, const std::string &baseDir)
 {
-    json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    json j = util::parseJsonOrDiscarded(text);
     if (!j.is_object())
         return text;
     for (const char *key : {"cache", "folder", "ca_cert"})

@@ -2,6 +2,7 @@
 
 #include "judge/verdict.h"
 #include "text/utf8.h"
+#include "util/boundedjson.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -299,7 +300,7 @@ Rubric parseRubricText(std::string_view text, const std::string &where)
 {
     json j;
     try {
-        j = json::parse(text.begin(), text.end());
+        j = util::parseJson(text);
     } catch (const json::exception &e) {
         throw RubricError(where + ": not valid JSON: " + e.what());
     }

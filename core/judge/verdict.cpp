@@ -1,5 +1,6 @@
 #include "judge/verdict.h"
 #include "text/utf8.h"
+#include "util/boundedjson.h"
 
 #include <algorithm>
 #include <charconv>
@@ -62,7 +63,7 @@ std::string preview(std::string_view text, size_t maxBytes)
 std::optional<json> tryParse(std::string_view text, std::string &error)
 {
     try {
-        return json::parse(text.begin(), text.end());
+        return util::parseJson(text);
     } catch (const json::exception &e) {
         // Not swallowed: the parser's message becomes part of the extraction error.
         error = e.what();

@@ -3,6 +3,7 @@
 #include "data/jsonl.h"
 #include "mcts/treejson.h"
 #include "task/multihopformat.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -295,7 +296,7 @@ SearchRecord readRecordFile(const std::string &path)
     const std::string text = data::readTextFile(path);
     json j;
     try {
-        j = json::parse(text);
+        j = util::parseJson(text);
     } catch (const json::parse_error &e) {
         size_t line = 1, column = 1;
         for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {

@@ -1,6 +1,7 @@
 #include "model/encoderconfig.h"
 
 #include "data/jsonl.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -52,7 +53,7 @@ EncoderConfig parseEncoderConfig(std::string_view text, const std::string &sourc
 {
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(text);
+        j = util::parseJson(text);
     } catch (const nlohmann::json::parse_error &e) {
         throw data::InputException({source, 0, "not valid JSON (byte " + std::to_string(e.byte) + ")"});
     }

@@ -4,6 +4,7 @@
 #include "data/jsonl.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
+#include "util/boundedjson.h"
 
 #include <filesystem>
 #include <fstream>
@@ -51,7 +52,7 @@ InitModelResult initModelFolder(const InitModelOptions &options)
     nlohmann::ordered_json tokenizerConfig = nlohmann::ordered_json::object();
     if (fs::exists(configPath)) {
         try {
-            tokenizerConfig = nlohmann::ordered_json::parse(data::readTextFile(configPath.string()));
+            tokenizerConfig = util::parseJson<nlohmann::ordered_json>(data::readTextFile(configPath.string()));
         } catch (const nlohmann::json::exception &e) {
             throw data::InputException({configPath.string(), 0, std::string("not valid JSON: ") + e.what()});
         }

@@ -1,6 +1,7 @@
 #include "model/modelconfig.h"
 
 #include "data/jsonl.h"
+#include "util/boundedjson.h"
 
 #include <cmath>
 #include <filesystem>
@@ -83,7 +84,7 @@ ModelConfig parseModelConfig(std::string_view text, const std::string &source)
 {
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(text);
+        j = util::parseJson(text);
     } catch (const nlohmann::json::parse_error &e) {
         throw data::InputException({source, 0, "not valid JSON (byte " + std::to_string(e.byte) + ")"});
     }

@@ -6,6 +6,7 @@
 #include "model/safetensors.h"
 
 #include "data/jsonl.h"
+#include "util/boundedjson.h"
 
 #include <charconv>
 #include <cstring>
@@ -230,7 +231,7 @@ void CausalLM::loadAdapter(const std::string &folder)
     const std::string configPath = (fs::path(folder) / "adapter_config.json").string();
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(data::readTextFile(configPath));
+        j = util::parseJson(data::readTextFile(configPath));
     } catch (const nlohmann::json::exception &e) {
         throw data::InputException({configPath, 0, std::string("not valid JSON: ") + e.what()});
     }

@@ -1,6 +1,7 @@
 #include "model/precision.h"
 
 #include "model/causallminternals.h"
+#include "util/boundedjson.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -105,7 +107,8 @@ PrecisionTiming cachedCpuTiming(const CpuFeatures &cpu, bool *fromCache)
     const fs::path path = cachePath();
     if (!path.empty()) {
         std::ifstream in(path);
-        nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        nlohmann::json j = util::parseJsonOrDiscarded(text);
         if (j.is_object() && j.value("key", "") == key && j.contains("bf16_ms") && j.contains("fp32_ms")) {
             *fromCache = true;
             return {j["bf16_ms"].get<double>(), j["fp32_ms"].get<double>()};

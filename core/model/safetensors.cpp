@@ -1,6 +1,7 @@
 #include "model/safetensors.h"
 
 #include "data/jsonl.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -52,20 +53,6 @@ std::string quoted(const json &value)
     if (s.size() > kMaxQuoted)
         s = s.substr(0, kMaxQuoted) + "…";
     return s;
-}
-
-// Thrown by parseJson() when the text nests deeper than kMaxJsonDepth.
-struct TooDeep {};
-
-// json::parse with a nesting limit: throws json::exception for bad JSON, TooDeep when too deep.
-json parseJson(const char *begin, const char *end)
-{
-    return json::parse(begin, end, [](int depth, json::parse_event_t event, json &) {
-        if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start)
-            && depth >= kMaxJsonDepth)
-            throw TooDeep{};
-        return true;
-    });
 }
 
 std::string shapeText(const std::vector<int64_t> &shape)
@@ -320,11 +307,14 @@ SafetensorsFile SafetensorsFile::open(const std::string &path)
 
     json header;
     try {
-        header = parseJson(headerBegin, headerBegin + headerBytes);
+        bool tooDeep = false;
+        header = util::parseJsonOrDiscarded(std::string_view(headerBegin, headerBytes), &tooDeep, kMaxJsonDepth);
+        if (tooDeep)
+            fail(path, "header nests JSON deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        if (header.is_discarded())
+            header = util::parseJson(std::string_view(headerBegin, headerBytes), kMaxJsonDepth); // for the message
     } catch (const json::exception &e) { // parse_error, or out_of_range for a number like 1e400
         fail(path, "header is not valid JSON: " + jsonMessage(e));
-    } catch (const TooDeep &) {
-        fail(path, "header nests JSON deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     }
     if (!header.is_object())
         fail(path, "header must be a JSON object, not " + quoted(header));
@@ -390,11 +380,14 @@ SafetensorsModel SafetensorsModel::open(const std::string &folder)
             const std::string text = data::readTextFile(m.m_source);
             json j;
             try {
-                j = parseJson(text.data(), text.data() + text.size());
+                bool tooDeep = false;
+                j = util::parseJsonOrDiscarded(text, &tooDeep, kMaxJsonDepth);
+                if (tooDeep)
+                    fail(m.m_source, "JSON nests deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+                if (j.is_discarded())
+                    j = util::parseJson(text, kMaxJsonDepth); // for the message
             } catch (const json::exception &e) {
                 fail(m.m_source, "not valid JSON: " + jsonMessage(e));
-            } catch (const TooDeep &) {
-                fail(m.m_source, "JSON nests deeper than " + std::to_string(kMaxJsonDepth) + " levels");
             }
             if (!j.is_object())
                 fail(m.m_source, "must be a JSON object with \"weight_map\", not " + quoted(j));

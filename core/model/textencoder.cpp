@@ -8,6 +8,7 @@
 #include "model/modelconfig.h"
 #include "model/safetensors.h"
 #include "model/transformer.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -114,7 +115,7 @@ std::unique_ptr<TextEncoder> TextEncoder::load(const std::string &folder, int th
     if (!fs::exists(configPath, ec))
         throw data::InputException({configPath, 0, "missing: an hf: folder is a Hugging Face model folder with config.json"});
     const std::string configText = data::readTextFile(configPath);
-    const nlohmann::json j = nlohmann::json::parse(configText, nullptr, /*allow_exceptions=*/false);
+    const nlohmann::json j = util::parseJsonOrDiscarded(configText);
     if (j.is_discarded() || !j.is_object())
         throw data::InputException({configPath, 0, "not a JSON object"});
     const auto mt = j.find("model_type");

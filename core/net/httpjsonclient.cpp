@@ -1,5 +1,6 @@
 #include "net/httpjsonclient.h"
 #include "util/duration.h"
+#include "util/boundedjson.h"
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
@@ -85,7 +86,7 @@ std::string quoteText(std::string_view text)
 // {"detail"}; anything else is quoted as text.
 std::string serverMessage(const std::string &body)
 {
-    const json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    const json j = util::parseJsonOrDiscarded(body);
     if (j.is_object()) {
         const auto error = j.find("error");
         if (error != j.end() && error->is_object()) {

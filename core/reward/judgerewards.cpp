@@ -5,6 +5,7 @@
 #include "judge/rubric.h"
 #include "judge/verdict.h"
 #include "data/jsonl.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -396,7 +397,7 @@ JudgeRewardOptions parseJudgeRewardOptions(const std::string &reward, const std:
     JudgeRewardOptions o;
     if (text.empty())
         return o;
-    const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    const json j = util::parseJsonOrDiscarded(text);
     if (!j.is_object())
         throw std::invalid_argument("options must be a JSON object");
     const bool rubricReward = reward == "rubric_explicit" || reward == "rubric_implicit";

@@ -4,6 +4,7 @@
 
 #include "data/jsonl.h"
 #include "reward/registry.h"
+#include "util/boundedjson.h"
 
 #include <cmath>
 #include <filesystem>
@@ -75,7 +76,7 @@ RewardConfig withAbsolutePaths(RewardConfig config)
         config.judge = judge::judgeWithAbsolutePaths(config.judge, config.baseDir);
     for (RewardComponent &c : config.components)
         if (!c.options.empty()) {
-            nlohmann::json o = nlohmann::json::parse(c.options, nullptr, /*allow_exceptions=*/false);
+            nlohmann::json o = util::parseJsonOrDiscarded(c.options);
             if (o.is_object() && o.contains("rubric_file") && o["rubric_file"].is_string()) {
                 o["rubric_file"] = absolute(o["rubric_file"].get<std::string>());
                 c.options = o.dump();
@@ -124,7 +125,7 @@ RewardConfig parseRewardConfig(std::string_view text, const std::string &source,
 {
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(text);
+        j = util::parseJson(text);
     } catch (const nlohmann::json::parse_error &e) {
         const auto [line, col] = lineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
         throw data::InputException({source, line, "column " + std::to_string(col) + ": not valid JSON"});
@@ -238,7 +239,7 @@ std::string toJson(const RewardConfig &c)
         else
             o["weight"] = comp.weight;
         if (!comp.options.empty() && comp.options != "{}")
-            o["options"] = nlohmann::ordered_json::parse(comp.options);
+            o["options"] = util::parseJson<nlohmann::ordered_json>(comp.options);
         j["components"].push_back(std::move(o));
     }
     if (!c.synonyms.empty())
@@ -248,9 +249,9 @@ std::string toJson(const RewardConfig &c)
     if (!c.embeddingCorpus.empty())
         j["embedding_corpus"] = c.embeddingCorpus;
     if (!c.embeddingOptions.empty() && c.embeddingOptions != "{}")
-        j["embedding_options"] = nlohmann::ordered_json::parse(c.embeddingOptions);
+        j["embedding_options"] = util::parseJson<nlohmann::ordered_json>(c.embeddingOptions);
     if (!c.judge.empty())
-        j["judge"] = nlohmann::ordered_json::parse(c.judge);
+        j["judge"] = util::parseJson<nlohmann::ordered_json>(c.judge);
     return j.dump(2) + "\n";
 }
 

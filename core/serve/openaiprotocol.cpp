@@ -1,6 +1,7 @@
 #include "serve/openaiprotocol.h"
 
 #include "text/utf8.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -48,16 +49,9 @@ ApiError wrongType(const std::string &field, const std::string &expected, const 
 
 json parseObject(const std::string &body)
 {
-    // Deeper JSON than any request needs is refused before it is kept: some of it is
-    // dumped again (a json_schema), recursively, and 32 MiB of "[[[[" would overflow an
-    // HTTP thread's stack.
+    // Deeper JSON than any request needs is refused before it is kept (util/boundedjson.h).
     bool tooDeep = false;
-    const json::parser_callback_t depthCheck = [&tooDeep](int depth, json::parse_event_t, json &) {
-        if (depth > kMaxDepth)
-            tooDeep = true;
-        return !tooDeep;
-    };
-    json j = json::parse(body, depthCheck, /*allow_exceptions=*/false);
+    json j = util::parseJsonOrDiscarded(body, &tooDeep, kMaxDepth);
     if (tooDeep)
         throw ApiError(400, "invalid_request_error", "", "invalid_json",
                        "The body of the request nests JSON deeper than " + std::to_string(kMaxDepth) + " levels.");

@@ -22,10 +22,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <random>
+#include <set>
 
 namespace rwb::serve {
 
@@ -69,6 +71,44 @@ std::string sha256(const std::string &text)
 bool isRewardPath(const std::string &path)
 {
     return path.rfind("/reward", 0) == 0 || path == "/get_reward";
+}
+
+std::string lowered(std::string s)
+{
+    for (char &c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// The Host header's name without its port; "" when it is an IP address (v4, or v6 in
+// brackets) or absent: an address cannot be rebound.
+std::string hostName(const std::string &header)
+{
+    if (header.empty() || header[0] == '[')
+        return {};
+    std::string name = lowered(header.substr(0, header.find(':')));
+    if (!name.empty() && name.back() == '.')
+        name.pop_back();
+    if (name.find_first_not_of("0123456789.") == std::string::npos)
+        return {};
+    return name;
+}
+
+// A request path as the log may show it: control characters (a %0A would forge a line)
+// and bytes above 0x7E written as %XX.
+std::string loggablePath(const std::string &path)
+{
+    std::string out;
+    for (unsigned char c : path) {
+        if (c < 0x20 || c > 0x7E) {
+            char hex[4];
+            std::snprintf(hex, sizeof hex, "%%%02X", c);
+            out += hex;
+        } else {
+            out.push_back(static_cast<char>(c));
+        }
+    }
+    return out;
 }
 
 bool authorized(const httplib::Request &req, const std::string &keyDigest)
@@ -233,8 +273,34 @@ void OpenAiServer::routes()
     httplib::Server &s = *m_server;
     const std::string keyDigest = m_options.apiKey.empty() ? std::string() : sha256(m_options.apiKey);
 
-    s.set_pre_routing_handler([keyDigest](const httplib::Request &req, httplib::Response &res) {
+    std::set<std::string> hosts{"localhost"};
+    for (const std::string &h : m_options.allowedHosts)
+        hosts.insert(lowered(h));
+    if (const std::string served = hostName(m_options.host); !served.empty())
+        hosts.insert(served);
+    const std::set<std::string> origins(m_options.allowedOrigins.begin(), m_options.allowedOrigins.end());
+    s.set_pre_routing_handler([keyDigest, hosts, origins](const httplib::Request &req, httplib::Response &res) {
         t_requestStart = Clock::now();
+        if (req.path != "/health") {
+            // A web page (or a name rebound to 127.0.0.1) must not reach the routes: they
+            // score, log to the store and decode on this machine's account.
+            const std::string name = hostName(req.get_header_value("Host"));
+            if (!name.empty() && !hosts.count(name)) {
+                sendError(res, ApiError(403, "invalid_request_error", "", "forbidden_host",
+                                        "Host '" + name.substr(0, 100) +
+                                            "' is not a name this server answers to (a guard against DNS "
+                                            "rebinding): call it by IP address or localhost, or start rwb serve "
+                                            "with --allow-host " + name.substr(0, 100) + "."));
+                return httplib::Server::HandlerResponse::Handled;
+            }
+            const std::string origin = req.get_header_value("Origin");
+            if (!origin.empty() && !origins.count("*") && !origins.count(origin)) {
+                sendError(res, ApiError(403, "invalid_request_error", "", "forbidden_origin",
+                                        "Requests from a web page (Origin '" + origin.substr(0, 100) +
+                                            "') are refused: start rwb serve with --allow-origin to accept them."));
+                return httplib::Server::HandlerResponse::Handled;
+            }
+        }
         if (!keyDigest.empty() && (req.path.rfind("/v1", 0) == 0 || isRewardPath(req.path)) &&
             !authorized(req, keyDigest)) {
             const bool none = req.get_header_value("Authorization").empty();
@@ -249,10 +315,16 @@ void OpenAiServer::routes()
     if (m_options.log) {
         auto log = m_options.log;
         s.set_logger([log](const httplib::Request &req, const httplib::Response &res) {
-            const double seconds = std::chrono::duration<double>(Clock::now() - t_requestStart).count();
+            // A request refused before routing (413, an unreadable one) never set the start.
             char line[64];
-            std::snprintf(line, sizeof line, " %d %.3f s", res.status, seconds);
-            log(req.method + " " + req.path + line);
+            if (t_requestStart == Clock::time_point()) {
+                std::snprintf(line, sizeof line, " %d", res.status);
+            } else {
+                const double seconds = std::chrono::duration<double>(Clock::now() - t_requestStart).count();
+                std::snprintf(line, sizeof line, " %d %.3f s", res.status, seconds);
+            }
+            t_requestStart = Clock::time_point();
+            log(loggablePath(req.method) + " " + loggablePath(req.path) + line);
         });
     }
 

@@ -41,6 +41,13 @@ struct ServerOptions {
     // needed for the batch to fill. 0: 2 × 32 + 8.
     int threads = 0;
     size_t maxBodyBytes = 32u << 20; // a larger body gets 413
+    // A guard against DNS rebinding: a request whose Host header names this server by a
+    // name (not an IP address) is refused with 403 unless the name is "localhost" or one
+    // of these. /health is not guarded.
+    std::vector<std::string> allowedHosts;
+    // Browsers send Origin; a request that carries one is refused with 403 unless it is
+    // one of these ("*": any). Trainers, curl and the OpenAI SDKs send none.
+    std::vector<std::string> allowedOrigins;
     // One line per answered request (method, path, status, seconds; no key, no bodies),
     // called on HTTP threads. Empty: nothing logged.
     std::function<void(const std::string &)> log;

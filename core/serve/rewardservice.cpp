@@ -8,6 +8,7 @@
 #include "task/catalog.h"
 #include "task/task.h"
 #include "store/externalrun.h"
+#include "util/boundedjson.h"
 
 #include <algorithm>
 #include <cmath>
@@ -113,7 +114,7 @@ RewardService::RewardService(RewardServiceOptions options, const task::Catalog &
 {
     m_config = std::make_unique<reward::RewardConfig>(reward::loadRewardConfig(m_options.configPath, catalog.rewards()));
     if (m_options.noCache && !m_config->judge.empty()) {
-        json judge = json::parse(m_config->judge);
+        json judge = util::parseJson(m_config->judge);
         judge.erase("cache");
         m_config->judge = judge.dump();
     }
@@ -176,7 +177,7 @@ std::vector<std::string> RewardService::componentNames() const
 // the service's dataset.
 std::shared_ptr<const task::Example> RewardService::example(const std::string &recordOrId, const std::string &field) const
 {
-    const json parsed = json::parse(recordOrId, nullptr, false);
+    const json parsed = util::parseJsonOrDiscarded(recordOrId);
     if (parsed.is_object()) {
         try {
             return m_task->readLine(recordOrId, field, 1, false).example;
@@ -194,7 +195,11 @@ std::shared_ptr<const task::Example> RewardService::example(const std::string &r
 
 std::string RewardService::handle(RewardProtocol protocol, const std::string &body)
 {
-    const json req = json::parse(body, nullptr, false);
+    bool tooDeep = false;
+    const json req = util::parseJsonOrDiscarded(body, &tooDeep);
+    if (tooDeep)
+        throw ApiError::invalid("", "The request body nests JSON deeper than " + std::to_string(util::kMaxJsonDepth) +
+                                        " levels.", "invalid_json");
     if (req.is_discarded() || !req.is_object())
         throw ApiError::invalid("", "The request body is not a JSON object.", "invalid_json");
     std::optional<int64_t> step = stepField(req.value("step", json()), "step");

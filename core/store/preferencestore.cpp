@@ -3,6 +3,7 @@
 #include "store/runstore.h"
 #include "store/runstoreimpl.h"
 #include "store/transaction.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,7 +24,7 @@ prm::StepPair readPair(const Statement &s, const std::string &path)
     p.questionId = s.columnText(3);
     p.question = s.columnText(4);
     p.gold = s.columnText(5);
-    const nlohmann::json history = nlohmann::json::parse(s.columnText(6), nullptr, false);
+    const nlohmann::json history = util::parseJsonOrDiscarded(s.columnText(6));
     if (!history.is_array())
         throw StoreError(path, "cannot read pair " + std::to_string(p.id), "history_json is not a JSON array");
     for (const auto &h : history)

@@ -4,6 +4,7 @@
 #include "data/jsonl.h"
 #include "store/externalrun.h"
 #include "store/runstore.h"
+#include "util/boundedjson.h"
 
 #include <algorithm>
 #include <cmath>
@@ -186,9 +187,10 @@ void readJsonLines(DumpFile &file, std::string_view text)
         Row row;
         row.line = line;
         try {
-            row.obj = json::parse(content);
+            row.obj = util::parseJson<nlohmann::ordered_json>(content);
         } catch (const json::parse_error &e) {
-            throw data::InputException({file.path, line, "not valid JSON at column " + std::to_string(e.byte)});
+            throw data::InputException({file.path, line, util::isTooDeep(e) ? util::tooDeepMessage()
+                                                                              : "not valid JSON at column " + std::to_string(e.byte)});
         }
         if (!row.obj.is_object())
             throw data::InputException(
@@ -201,7 +203,7 @@ void readJsonLines(DumpFile &file, std::string_view text)
 // or JSON lines under another name.
 void readJson(DumpFile &file, std::string_view text)
 {
-    json whole = json::parse(text, nullptr, false);
+    json whole = util::parseJsonOrDiscarded<nlohmann::ordered_json>(text);
     if (whole.is_discarded() || (whole.is_object() && !(whole.contains("columns") && whole.contains("data")))) {
         readJsonLines(file, text);
         return;

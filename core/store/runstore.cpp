@@ -1,5 +1,6 @@
 #include "store/runstore.h"
 #include "store/runstoreimpl.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -551,9 +552,9 @@ mcts::SearchRecord RunStore::mctsTree(int64_t treeId) const
         j["question"] = {{"id", q.columnText(0)},
                          {"text", q.columnText(1)},
                          {"answer", q.columnText(2)},
-                         {"gold_passages", nlohmann::json::parse(q.columnText(3))},
+                         {"gold_passages", util::parseJson(q.columnText(3))},
                          {"hops", q.columnInt(4)}};
-        j["params"] = nlohmann::json::parse(q.columnText(5));
+        j["params"] = util::parseJson(q.columnText(5));
     }
     std::vector<nlohmann::json> nodes;
     {
@@ -573,7 +574,7 @@ mcts::SearchRecord RunStore::mctsTree(int64_t treeId) const
             n["action"] = q.columnText(3);
             n["tokens"] = q.columnInt(4);
             n["log_prob"] = q.columnDouble(5);
-            n["retrieved"] = nlohmann::json::parse(q.columnText(6));
+            n["retrieved"] = util::parseJson(q.columnText(6));
             n["prior"] = q.columnDouble(7);
             n["n"] = q.columnInt(8);
             n["q"] = q.columnDouble(9);
@@ -610,10 +611,10 @@ mcts::SearchRecord RunStore::mctsTree(int64_t treeId) const
         q.bind(1, treeId);
         while (q.step())
             iterations.push_back({{"index", q.columnInt(0)},
-                                  {"selected", nlohmann::json::parse(q.columnText(1))},
+                                  {"selected", util::parseJson(q.columnText(1))},
                                   {"expanded", q.columnInt(2)},
-                                  {"created", nlohmann::json::parse(q.columnText(3))},
-                                  {"backed_up", nlohmann::json::parse(q.columnText(4))},
+                                  {"created", util::parseJson(q.columnText(3))},
+                                  {"backed_up", util::parseJson(q.columnText(4))},
                                   {"value", q.columnDouble(5)},
                                   {"terminal_depth", q.columnInt(6)},
                                   {"simulation", q.columnText(7)},

@@ -6,6 +6,7 @@
 #include "task/extractiontask.h"
 #include "task/legalqatask.h"
 #include "task/multihoptask.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -65,7 +66,7 @@ std::string taskOfJsonl(std::string_view text)
 {
     for (size_t pos = 0; pos < text.size();) {
         const size_t end = std::min(text.find('\n', pos), text.size());
-        const nlohmann::json line = nlohmann::json::parse(text.substr(pos, end - pos), nullptr, false);
+        const nlohmann::json line = util::parseJsonOrDiscarded(text.substr(pos, end - pos));
         pos = end + 1;
         if (line.is_object()) {
             if (auto t = line.find("task"); t != line.end() && t->is_string())

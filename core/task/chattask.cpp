@@ -2,6 +2,7 @@
 
 #include "data/jsonl.h"
 #include "text/utf8.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,7 +15,7 @@ using json = nlohmann::json;
 // The text as a JSON object, or a discarded value when it is not one.
 json objectOf(std::string_view text)
 {
-    json j = json::parse(text::trimmedAscii(text), nullptr, /*allow_exceptions=*/false);
+    json j = util::parseJsonOrDiscarded(text::trimmedAscii(text));
     return j.is_object() ? j : json(json::value_t::discarded);
 }
 

@@ -3,6 +3,7 @@
 #include "eval/extractionmetrics.h"
 #include "eval/failureanalysis.h"
 #include "tokenizer/promptformat.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -112,7 +113,7 @@ std::shared_ptr<const Example> ExtractionTask::exampleFromStore(const std::strin
 {
     nlohmann::json meta;
     try {
-        meta = nlohmann::json::parse(metaJson);
+        meta = util::parseJson(metaJson);
     } catch (const nlohmann::json::exception &e) {
         throw data::InputException({source, 0, std::string("the prompt's meta_json is not JSON: ") + e.what()});
     }

@@ -3,6 +3,7 @@
 #include "tokenizer/tokenizer.h"
 
 #include "data/jsonl.h"
+#include "util/boundedjson.h"
 
 #include <algorithm>
 #include <limits>
@@ -21,7 +22,7 @@ const char *typeName(const nlohmann::json &v)
 nlohmann::json JsonFieldReader::parse(std::string_view text) const
 {
     try {
-        return nlohmann::json::parse(text.begin(), text.end());
+        return util::parseJson(text);
     } catch (const nlohmann::json::parse_error &e) {
         const size_t at = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
         const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + at, '\n'));

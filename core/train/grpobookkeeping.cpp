@@ -8,6 +8,7 @@
 #include "reward/rewardconfig.h"
 #include "store/runstore.h"
 #include "train/collapsemetrics.h"
+#include "util/boundedjson.h"
 
 #include <algorithm>
 #include <cmath>
@@ -187,11 +188,10 @@ void Trainer::storeRows(const SampledStep &step, UpdateResult &u, std::vector<st
             if (!u.tokenAdvantages.empty())
                 r.advantages.assign(u.tokenAdvantages[k].begin(), u.tokenAdvantages[k].end());
             if (!u.processJson.empty()) { // the process rewards beside the task's details
-                nlohmann::ordered_json details = nlohmann::ordered_json::parse(r.detailsJson.empty() ? "{}" : r.detailsJson,
-                                                                               nullptr, false);
+                nlohmann::ordered_json details = util::parseJsonOrDiscarded<nlohmann::ordered_json>(r.detailsJson.empty() ? "{}" : r.detailsJson);
                 if (!details.is_object())
                     details = nlohmann::ordered_json::object();
-                details["process"] = nlohmann::ordered_json::parse(u.processJson[k]);
+                details["process"] = util::parseJson<nlohmann::ordered_json>(u.processJson[k]);
                 r.detailsJson = details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
             }
         }
@@ -204,7 +204,7 @@ TrainerState readState(const std::string &dir)
     const std::string path = (fs::path(dir) / "trainer_state.json").string();
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(data::readTextFile(path));
+        j = util::parseJson(data::readTextFile(path));
         TrainerState s;
         s.step = j.at("step").get<int>();
         s.cursor = j.at("cursor").get<uint64_t>();

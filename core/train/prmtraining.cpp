@@ -10,6 +10,7 @@
 #include "train/sft.h"
 #include "train/trainingcommon.h"
 #include "util/rng.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -96,7 +97,7 @@ PrmTrainConfig parsePrmTrainConfig(std::string_view text, const std::string &sou
             r.fail("sources", "names no source");
     }
     if (r.has("source_weights")) {
-        const nlohmann::json w = nlohmann::json::parse(r.raw("source_weights"), nullptr, false);
+        const nlohmann::json w = util::parseJsonOrDiscarded(r.raw("source_weights"));
         if (!w.is_object())
             r.fail("source_weights", "must be an object such as {\"human\": 2, \"judge\": 1}");
         for (const auto &[key, value] : w.items()) {

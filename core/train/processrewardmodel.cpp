@@ -8,6 +8,7 @@
 #include "task/multihoptask.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -159,7 +160,7 @@ void ProcessRewardModel::save(const std::string &folder, const std::string &base
     meta["base"] = base;
     meta["task"] = "multihop";
     meta["score"] = "R = score.weight · h + score.bias, h the final (normed) hidden state at a step's last token";
-    const nlohmann::ordered_json trained = nlohmann::ordered_json::parse(metaJson, nullptr, false);
+    const nlohmann::ordered_json trained = util::parseJsonOrDiscarded<nlohmann::ordered_json>(metaJson);
     meta["trained"] = trained.is_discarded() ? nlohmann::ordered_json::object() : trained;
     writeFile(fs::path(folder) / kMetaFile, meta.dump(1) + "\n");
 }

@@ -11,6 +11,7 @@
 #include "train/environmentrollout.h"
 #include "train/evaluation.h"
 #include "train/processrewardmodel.h"
+#include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -63,7 +64,7 @@ RftConfig parseRftConfig(std::string_view text, const std::string &source)
     // The fine-tuning: SFT's keys, with the policy, the output and the kept data filled in.
     nlohmann::json sft = nlohmann::json::object();
     if (r.has("sft")) {
-        sft = nlohmann::json::parse(r.raw("sft"), nullptr, false);
+        sft = util::parseJsonOrDiscarded(r.raw("sft"));
         if (!sft.is_object())
             r.fail("sft", "must be an object of SFT keys (docs/training.md)");
         for (const char *k : {"model", "output", "train_data", "task"})
