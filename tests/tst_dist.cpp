@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <nlohmann/json.hpp>
 #include <sys/socket.h>
+#include <torch/version.h>
 #include <unistd.h>
 
 using json = nlohmann::json;
@@ -76,6 +77,7 @@ private Q_SLOTS:
     void rankThatNeverJoins();
     void rankZeroAbsent();
     void portInUse();
+    void rendezvousListensOnMasterAddrOnly();
     void rankKilledMidRun();
 };
 
@@ -135,6 +137,47 @@ void TestDist::portInUse()
     QVERIFY2(err.contains(QString("rank 0 cannot serve the rendezvous at 127.0.0.1:%1 (MASTER_PORT in use?)")
                               .arg(taken.port)),
              qPrintable(err));
+}
+
+// The listening sockets of /proc/net/tcp and tcp6 on `port`: their local addresses as the
+// kernel writes them ("0100007F" is 127.0.0.1, "00000000" any IPv4 address).
+static QStringList listeners(int port)
+{
+    QStringList found;
+    const QString hexPort = QString("%1").arg(port, 4, 16, QChar('0')).toUpper();
+    for (const char *table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        QFile f(table);
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            const QList<QByteArray> cols = line.simplified().split(' ');
+            if (cols.size() > 3 && cols[3] == "0A" && cols[1].endsWith(":" + hexPort.toLatin1()))
+                found << QString::fromLatin1(cols[1].left(cols[1].indexOf(':')));
+        }
+    }
+    return found;
+}
+
+// With MASTER_ADDR 127.0.0.1, rank 0's rendezvous (c10d's TCPStore) listened on every
+// interface with no authentication (issue 38): it must listen on loopback only.
+void TestDist::rendezvousListensOnMasterAddrOnly()
+{
+#if TORCH_VERSION_MAJOR < 2
+    QSKIP("libtorch 1.13's TCPStore cannot be handed a socket: it listens everywhere (docs/scale.md)");
+#endif
+    const int port = freePort();
+    QProcess r0;
+    r0.setProcessEnvironment(groupEnvironment(0, 2, port, 30)); // waits for a rank 1 that never comes
+    r0.start(RWB_BINARY, {"dist", "check"});
+    QVERIFY(r0.waitForStarted());
+    QStringList found;
+    for (int i = 0; i < 200 && found.isEmpty(); ++i) {
+        QThread::msleep(50);
+        found = listeners(port);
+    }
+    r0.kill();
+    r0.waitForFinished();
+    QCOMPARE(found, QStringList{"0100007F"});
 }
 
 void TestDist::rankKilledMidRun()

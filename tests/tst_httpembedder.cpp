@@ -152,6 +152,7 @@ private Q_SLOTS:
     void retryOn500();
     void retryAfterHonoured();
     void clientErrorNotRetried();
+    void hugeAnswerCutOff();
     void badAnswer_data();
     void badAnswer();
     void wrongDimensionInLaterBatch();
@@ -370,6 +371,29 @@ void TestHttpEmbedder::clientErrorNotRetried()
     QVERIFY2(message.contains("not retried"), qPrintable(message));
     QCOMPARE(server.requests().size(), size_t(1));
     QCOMPARE(embedder.stats().failures, uint64_t(1));
+}
+
+// A server that answers 80 MB (chunked: no Content-Length to refuse it by) costs at most
+// the 64 MiB cap, and the call fails at once (issue 38: the client had no cap).
+void TestHttpEmbedder::hugeAnswerCutOff()
+{
+    ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {
+        res.set_chunked_content_provider("application/json", [](size_t offset, httplib::DataSink &sink) {
+            static const std::string block(1 << 20, ' ');
+            if (offset >= 80u << 20) {
+                sink.done();
+                return true;
+            }
+            return sink.write(block.data(), block.size());
+        });
+    });
+    QVERIFY(server.ok());
+    HttpEmbedder::Options o = options(server.url());
+    o.maxRetries = 3;
+    HttpEmbedder embedder(o);
+    const QString message = errorOf([&] { embedder.embed(texts(2), EmbedRole::Document); });
+    QVERIFY2(message.contains("the answer is larger than 64 MiB; it was cut off there (not retried)"), qPrintable(message));
+    QCOMPARE(server.requests().size(), size_t(1));
 }
 
 void TestHttpEmbedder::badAnswer_data()

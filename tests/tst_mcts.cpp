@@ -360,6 +360,37 @@ void TestMcts::recordBadInput()
         QCOMPARE(e.error().file, path);
         QCOMPARE(e.error().line, size_t(3));
     }
+
+    // The deepest tree a search makes (max_depth 64) goes out and comes back in.
+    mcts::SearchRecord deep = handRecord();
+    int node = 1;
+    while (deep.tree.node(node).depth < 64)
+        node = deep.tree.addChild(node, "s", 1.0, 2);
+    const std::string deepPath = dir.filePath("deep.json").toStdString();
+    {
+        std::ofstream out(deepPath);
+        out << mcts::toRecordJson(deep).dump(1);
+    }
+    QCOMPARE(mcts::readRecordFile(deepPath).tree.nodes().size(), deep.tree.nodes().size());
+    // A chain 30,000 deep (1 MB) crashed rwb mcts import; 16,000 took 4.4 GB (issue 38).
+    // Refused while it is read.
+    {
+        std::ofstream out(path);
+        out << R"({"format": "rwb-mcts-record", "mcts_tree": )";
+        for (int i = 0; i < 30000; ++i)
+            out << R"({"action": "s", "prior": 1, "children": [)";
+        for (int i = 0; i < 30000; ++i)
+            out << "]}";
+        out << "}";
+    }
+    try {
+        mcts::readRecordFile(path);
+        QFAIL("a 30,000-deep tree read");
+    } catch (const data::InputException &e) {
+        QVERIFY2(e.error().reason.find("JSON nests deeper than 256 levels: a tree deeper than 126 steps") !=
+                     std::string::npos,
+                 e.error().reason.c_str());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestMcts)

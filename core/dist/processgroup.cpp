@@ -16,6 +16,11 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
+#include <netdb.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -81,6 +86,38 @@ std::optional<Rendezvous> rendezvousFromEnvironment()
     r.masterPort = static_cast<int>(envInteger("MASTER_PORT", 29500, 1, 65535));
     r.timeout = std::chrono::seconds(envInteger("RWB_DIST_TIMEOUT", 300, 1, 86400));
     return r;
+}
+
+// A listening TCP socket bound to `host`:`port` (the first address it resolves to).
+// Throws std::runtime_error with the system's reason.
+[[maybe_unused]] static int listenOn(const std::string &host, int port)
+{
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV;
+    addrinfo *found = nullptr;
+    const std::string service = std::to_string(port);
+    if (const int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0)
+        throw std::runtime_error("cannot resolve " + host + ": " + ::gai_strerror(rc));
+    std::string reason = "no address";
+    for (addrinfo *a = found; a; a = a->ai_next) {
+        const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+        if (fd < 0) {
+            reason = std::strerror(errno);
+            continue;
+        }
+        const int yes = 1;
+        ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        if (::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 128) == 0) {
+            ::freeaddrinfo(found);
+            return fd;
+        }
+        reason = std::strerror(errno);
+        ::close(fd);
+    }
+    ::freeaddrinfo(found);
+    throw std::runtime_error("cannot listen on " + host + ":" + service + ": " + reason);
 }
 
 struct ProcessGroup::Impl {
@@ -152,6 +189,13 @@ ProcessGroup::ProcessGroup(const Rendezvous &rendezvous)
     so.waitWorkers = false; // the joining is checked below, naming who is missing
     so.timeout = r.timeout;
     try {
+#if TORCH_VERSION_MAJOR >= 2
+        // TCPStore's server listens on every interface, without authentication: rank 0
+        // binds the socket itself, to MASTER_ADDR only, and hands it over. (Debian's
+        // libtorch 1.13 has no masterListenFd: there it listens everywhere, docs/scale.md.)
+        if (so.isServer)
+            so.masterListenFd = listenOn(r.masterAddr, r.masterPort);
+#endif
         d->store = c10::make_intrusive<c10d::TCPStore>(r.masterAddr, so);
     } catch (const std::exception &e) {
         std::string message = e.what();

@@ -296,8 +296,11 @@ SearchRecord readRecordFile(const std::string &path)
     const std::string text = data::readTextFile(path);
     json j;
     try {
-        j = util::parseJson(text);
+        j = util::parseJson(text, kMaxTreeFileDepth);
     } catch (const json::parse_error &e) {
+        if (util::isTooDeep(e))
+            throw data::InputException({path, 0, util::tooDeepMessage(kMaxTreeFileDepth) + ": a tree deeper than " +
+                                                      std::to_string(kMaxTreeFileDepth / 2 - 2) + " steps"});
         size_t line = 1, column = 1;
         for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
             if (text[i] == '\n') {

@@ -112,4 +112,9 @@ SearchRecord fromRecordJson(const nlohmann::json &root, const std::string &sourc
 // (and the line and column of a JSON syntax error).
 SearchRecord readRecordFile(const std::string &path);
 
+// How deep a tree file's JSON may nest: each step of the tree is two levels (its node and
+// its children), so 256 takes trees of up to 126 steps, twice the deepest a search makes
+// (max_depth ≤ 64). A deeper file is refused while it is read (util/boundedjson.h).
+inline constexpr int kMaxTreeFileDepth = 256;
+
 } // namespace rwb::mcts

@@ -2,6 +2,7 @@
 
 #include "data/jsonl.h"
 #include "util/boundedjson.h"
+#include "util/durablefile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -537,13 +538,8 @@ void writeSafetensors(const std::string &path, const std::vector<TensorToWrite> 
         ::unlink(tmp.c_str());
         throw;
     }
-    // Make the rename itself durable (best effort: some file systems refuse fsync on folders).
-    const std::string parent = std::filesystem::path(path).parent_path().string();
-    const int dirFd = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dirFd >= 0) {
-        ::fsync(dirFd);
-        ::close(dirFd);
-    }
+    // Make the rename itself durable.
+    util::syncFolder(std::filesystem::path(path).parent_path().string());
 }
 
 } // namespace rwb::model

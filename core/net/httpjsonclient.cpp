@@ -542,10 +542,24 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
         req.set_header("Content-Type", "application/json");
         req.body = body;
         req.progress = [&](uint64_t, uint64_t) { return !m_cancelled.load() && secondsSince(sentAt) < limit; };
+        // The body through a receiver of our own, which stops at maxReplyBytes (a chunked
+        // body has no length to refuse it by).
+        std::string reply;
+        bool tooLarge = false;
+        req.content_receiver = [&](const char *data, size_t n, uint64_t, uint64_t) {
+            if (reply.size() + n > m_options.maxReplyBytes) {
+                tooLarge = true;
+                return false;
+            }
+            reply.append(data, n);
+            return true;
+        };
         httplib::Result res = [&] {
             const SigpipeGuard guard;
             return connection->client->send(req);
         }();
+        if (res)
+            res->body = std::move(reply);
         const double took = secondsSince(sentAt);
         {
             std::lock_guard<std::mutex> lock(m_poolMutex);
@@ -579,7 +593,13 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
                                            : "the connection was closed before a complete response";
                 break;
             case httplib::Error::Canceled:
-                what = "the answer was not complete within " + seconds(limit) + " (timeout; a slow trickle)";
+                if (tooLarge) {
+                    what = "the answer is larger than " + std::to_string(m_options.maxReplyBytes >> 20) +
+                           " MiB; it was cut off there";
+                    retry = false;
+                } else {
+                    what = "the answer was not complete within " + seconds(limit) + " (timeout; a slow trickle)";
+                }
                 break;
             case httplib::Error::Write:
                 what = took >= 0.9 * limit ? "could not send the request within " + seconds(limit) + " (timeout)"

@@ -85,6 +85,10 @@ struct ClientOptions {
     std::string caCertPath; // PEM of the CAs to trust for https; "": the system's store
     RetryOptions retry;
     BreakerOptions breaker;
+    // A reply body larger than this (chunked or not) is cut off and the call fails, not
+    // retried: a server answering garbage cannot fill the memory. 64 MiB holds an
+    // embeddings batch of 2,048 × 4,096 floats as JSON text.
+    size_t maxReplyBytes = 64u << 20;
 };
 
 // What a caller's check of a 2xx body throws when the answer is not what was asked for.

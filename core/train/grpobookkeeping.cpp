@@ -9,6 +9,7 @@
 #include "store/runstore.h"
 #include "train/collapsemetrics.h"
 #include "util/boundedjson.h"
+#include "util/durablefile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -241,9 +242,12 @@ void Trainer::saveCheckpoint(int stepIndex)
     j["num_tokens"] = m_state.numTokens;
     j["reward_config"] = reward::toJson(reward::withAbsolutePaths(m_reward->config()));
     j["note"] = "every random draw of step s is seeded by (seed, s); cursor = prompts consumed";
-    std::ofstream(tmp / "trainer_state.json") << j.dump(2) << '\n';
+    // Checked and fsync'ed: a resume trusts this file (a full disk used to leave it empty
+    // or cut short, unnoticed).
+    util::writeFileDurably((tmp / "trainer_state.json").string(), j.dump(2) + "\n");
     fs::remove_all(dir);
     fs::rename(tmp, dir);
+    util::syncFolder(c.output);
     m_store->addCheckpoint(m_state.runId, stepIndex, fs::absolute(dir).string());
     m_timings.checkpoint += secondsSince(t0);
 }

@@ -1,0 +1,69 @@
+#include "util/durablefile.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+namespace rwb::util {
+
+namespace {
+
+std::runtime_error failure(const std::string &path, const std::string &what)
+{
+    return std::runtime_error(path + ": " + what + ": " + std::strerror(errno));
+}
+
+} // namespace
+
+void writeFileDurably(const std::string &path, std::string_view bytes)
+{
+    static std::atomic<unsigned> counter{0};
+    std::string tmp;
+    int fd = -1;
+    for (int attempt = 0; fd < 0; ++attempt) {
+        tmp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+        fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && (errno != EEXIST || attempt >= 100))
+            throw failure(path, "cannot create " + tmp);
+    }
+    try {
+        for (size_t done = 0; done < bytes.size();) {
+            const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                throw failure(path, "write failed");
+            done += static_cast<size_t>(n);
+        }
+        if (::fsync(fd) != 0)
+            throw failure(path, "fsync failed");
+        const int closed = ::close(fd);
+        fd = -1;
+        if (closed != 0)
+            throw failure(path, "close failed");
+        if (::rename(tmp.c_str(), path.c_str()) != 0)
+            throw failure(path, "cannot rename " + tmp + " to it");
+    } catch (...) {
+        if (fd >= 0)
+            ::close(fd);
+        ::unlink(tmp.c_str());
+        throw;
+    }
+    syncFolder(std::filesystem::path(path).parent_path().string());
+}
+
+void syncFolder(const std::string &folder)
+{
+    const int fd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+} // namespace rwb::util

@@ -1,0 +1,18 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace rwb::util {
+
+// Writes `bytes` to `path` so that a crash or a power cut leaves either the old file or
+// the whole new one: a temporary file beside it, written, fsync'ed, renamed over `path`,
+// and the folder fsync'ed. Throws std::runtime_error naming the path and the system's
+// reason (a full disk, no permission) when any step fails; the temporary is removed.
+void writeFileDurably(const std::string &path, std::string_view bytes);
+
+// fsync of a folder, so that a rename or a new file in it survives a crash. Best effort:
+// some file systems refuse fsync on folders, which is not an error here.
+void syncFolder(const std::string &folder);
+
+} // namespace rwb::util
