@@ -509,16 +509,8 @@ void writeSafetensors(const std::string &path, const std::vector<TensorToWrite> 
     for (size_t i = 0; i < kPrefixBytes; ++i)
         prefix[i] = static_cast<uint8_t>(static_cast<uint64_t>(text.size()) >> (8 * i));
 
-    // A fresh temporary name beside the target (same file system, so rename is atomic).
-    static std::atomic<unsigned> counter{0};
     std::string tmp;
-    int fd = -1;
-    for (int attempt = 0; fd < 0; ++attempt) {
-        tmp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-        fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && (errno != EEXIST || attempt >= 100))
-            throw std::runtime_error(path + ": " + errnoText("cannot create " + tmp));
-    }
+    int fd = util::createTemporaryBeside(path, tmp);
     try {
         writeAll(fd, prefix, sizeof prefix, path);
         writeAll(fd, text.data(), text.size(), path);

@@ -20,17 +20,23 @@ std::runtime_error failure(const std::string &path, const std::string &what)
 
 } // namespace
 
-void writeFileDurably(const std::string &path, std::string_view bytes)
+int createTemporaryBeside(const std::string &path, std::string &tmp)
 {
     static std::atomic<unsigned> counter{0};
-    std::string tmp;
-    int fd = -1;
-    for (int attempt = 0; fd < 0; ++attempt) {
+    for (int attempt = 0;; ++attempt) {
         tmp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-        fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && (errno != EEXIST || attempt >= 100))
+        const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0)
+            return fd;
+        if (errno != EEXIST || attempt >= 100)
             throw failure(path, "cannot create " + tmp);
     }
+}
+
+void writeFileDurably(const std::string &path, std::string_view bytes)
+{
+    std::string tmp;
+    int fd = createTemporaryBeside(path, tmp);
     try {
         for (size_t done = 0; done < bytes.size();) {
             const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);

@@ -11,6 +11,11 @@ namespace rwb::util {
 // reason (a full disk, no permission) when any step fails; the temporary is removed.
 void writeFileDurably(const std::string &path, std::string_view bytes);
 
+// Creates a new file beside `path` (same folder, so a rename over `path` is atomic) with a
+// name no other writer uses, open for writing; `tmp` receives its name. Throws
+// std::runtime_error naming `path` when none can be made.
+int createTemporaryBeside(const std::string &path, std::string &tmp);
+
 // fsync of a folder, so that a rename or a new file in it survives a crash. Best effort:
 // some file systems refuse fsync on folders, which is not an error here.
 void syncFolder(const std::string &folder);
