@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <csignal>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -118,6 +119,7 @@ private Q_SLOTS:
     void badRequests();
     void apiKey();
     void hostAndOriginGuard();
+    void answeredRolloutsSurviveACrash();
     void portInUse();
     void loggedRunWithoutSteps();
     void loggedRunWithTrainerSteps();
@@ -366,6 +368,69 @@ void TestRewardServer::hostAndOriginGuard()
     QCOMPARE(c.Post("/reward", {{"Host", "trainer.internal:8000"}}, body, "application/json")->status, 200);
     QCOMPARE(c.Post("/reward", {{"Origin", "https://lab.example"}}, body, "application/json")->status, 200);
     QCOMPARE(c.Post("/reward", {{"Host", "other.internal"}}, body, "application/json")->status, 403);
+}
+
+// rwb serve --store killed with SIGKILL after answering: the rollouts it answered were
+// held in memory and lost, and the run stayed "running" (issue 38). Now each request's
+// rollouts are on the disk before the 200, and the next server on the store writes them.
+void TestRewardServer::answeredRolloutsSurviveACrash()
+{
+    QTemporaryDir dir;
+    const std::string store = dir.filePath(QStringLiteral("s.sqlite")).toStdString();
+    QProcess p;
+    p.start(RWB_BINARY, {"serve", "--reward-config", QString::fromStdString(kConfig), "--reward-data",
+                         QString::fromStdString(kData), "--store", QString::fromStdString(store), "--port", "0",
+                         "--quiet"});
+    QVERIFY(p.waitForStarted());
+    QVERIFY2(p.waitForReadyRead(60000), p.readAllStandardError().constData());
+    const json ready = json::parse(p.readLine().toStdString(), nullptr, false);
+    QVERIFY2(ready.is_object() && ready.contains("url"), p.readAllStandardError().constData());
+    const std::string url = ready["url"].get<std::string>(); // http://127.0.0.1:PORT/v1
+    const int port = std::stoi(url.substr(url.rfind(':') + 1));
+    httplib::Client c("127.0.0.1", port);
+    const std::string body = R"({"query": ["株式会社みどり製作所", "x", "y"], "prompts": ["", "", ""], "labels": ["c1", "c2", "c3"]})";
+    const auto answered = c.Post("/reward", body, "application/json");
+    QVERIFY(answered);
+    QCOMPARE(answered->status, 200);
+    // Another server opened on the same store meanwhile leaves the live one's run alone.
+    int64_t crashedRun = 0;
+    {
+        serve::RewardServiceOptions o;
+        o.configPath = kConfig;
+        o.storePath = store;
+        o.runName = "second";
+        serve::RewardService second(o, task::Catalog::builtin());
+        const store::RunStore st(store, store::RunStore::OpenMode::ReadOnly);
+        for (const store::RunInfo &r : st.runs())
+            if (r.name == "served rewards")
+                crashedRun = r.id;
+        QVERIFY(crashedRun > 0);
+        QCOMPARE(QString::fromStdString(st.run(crashedRun).status), QString("running"));
+    }
+    ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+    QVERIFY(p.waitForFinished(10000));
+    QVERIFY(QFile::exists(QString::fromStdString(store::PendingLog::pathFor(store, crashedRun))));
+    {
+        serve::RewardServiceOptions o;
+        o.configPath = kConfig;
+        o.storePath = store;
+        o.runName = "third";
+        std::vector<std::string> logged;
+        o.log = [&](const std::string &line) { logged.push_back(line); };
+        serve::RewardService third(o, task::Catalog::builtin());
+        QCOMPARE(logged.size(), size_t(1));
+        QVERIFY2(QString::fromStdString(logged[0]).contains("3 rollouts it had answered were recovered"),
+                 logged[0].c_str());
+    }
+    const store::RunStore st(store, store::RunStore::OpenMode::ReadOnly);
+    const store::RunInfo run = st.run(crashedRun);
+    QCOMPARE(QString::fromStdString(run.status), QString("failed"));
+    QVERIFY(QString::fromStdString(run.message).contains("the server stopped without finishing the run"));
+    const auto rows = st.stepRollouts(crashedRun, run.lastStep);
+    QCOMPARE(rows.size(), size_t(3));
+    QCOMPARE(QString::fromStdString(rows[0].rollout.completion), QString("株式会社みどり製作所"));
+    QVERIFY(!QFile::exists(QString::fromStdString(store::PendingLog::pathFor(store, crashedRun))));
+    QCOMPARE(QString::fromStdString(st.integrityCheck()), QString("ok"));
 }
 
 void TestRewardServer::portInUse()

@@ -186,24 +186,6 @@ std::string errnoText(const std::string &what)
     return what + ": " + std::strerror(errno);
 }
 
-// Writes all of `data` or throws std::runtime_error (EINTR and short writes retried).
-void writeAll(int fd, const void *data, size_t size, const std::string &path)
-{
-    // Linux writes at most about 2 GiB per call.
-    constexpr size_t kChunk = size_t(1) << 30;
-    const auto *p = static_cast<const uint8_t *>(data);
-    while (size > 0) {
-        const ssize_t n = ::write(fd, p, std::min(size, kChunk));
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            throw std::runtime_error(path + ": " + errnoText("write failed"));
-        }
-        p += n;
-        size -= static_cast<size_t>(n);
-    }
-}
-
 } // namespace
 
 // ---------------------------------------------------------------------------------------
@@ -512,10 +494,10 @@ void writeSafetensors(const std::string &path, const std::vector<TensorToWrite> 
     std::string tmp;
     int fd = util::createTemporaryBeside(path, tmp);
     try {
-        writeAll(fd, prefix, sizeof prefix, path);
-        writeAll(fd, text.data(), text.size(), path);
+        util::writeAll(fd, prefix, sizeof prefix, path);
+        util::writeAll(fd, text.data(), text.size(), path);
         for (const TensorToWrite &t : tensors)
-            writeAll(fd, t.data, t.bytes, path);
+            util::writeAll(fd, t.data, t.bytes, path);
         if (::fsync(fd) != 0)
             throw std::runtime_error(path + ": " + errnoText("fsync failed"));
         const int closed = ::close(fd);

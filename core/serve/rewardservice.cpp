@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 namespace rwb::serve {
@@ -127,8 +128,13 @@ RewardService::RewardService(RewardServiceOptions options, const task::Catalog &
     }
     if (!m_options.storePath.empty()) {
         m_store = std::make_unique<store::RunStore>(m_options.storePath);
+        // What a server that crashed on this store had answered but not written.
+        for (const std::string &line : store::recoverPendingExternalRuns(*m_store, m_options.storePath))
+            if (m_options.log)
+                m_options.log(line);
         json cfg = {{"served", {{"reward_config", m_options.configPath}, {"data", m_options.dataPath}}}};
         m_runId = m_store->beginRun(m_options.runName, store::RunKind::External, cfg.dump(), m_config->task);
+        m_pendingLog = std::make_unique<store::PendingLog>(store::PendingLog::pathFor(m_options.storePath, m_runId));
         m_store->recordRewardConfig(m_runId, 0, reward::toJson(*m_config));
         m_lastRequest = std::chrono::steady_clock::now();
         m_flusher = std::thread([this] { flusherLoop(); });
@@ -149,6 +155,13 @@ RewardService::~RewardService()
             std::lock_guard lock(m_storeMutex);
             writePendingLocked();
             m_store->finishRun(m_runId, store::RunStatus::Finished);
+            // Emptied once its step is in the store; else it keeps what a store that failed
+            // did not take, for the next server on this store to recover.
+            const std::string path = m_pendingLog->path();
+            m_pendingLog.reset();
+            std::error_code ec;
+            if (std::filesystem::file_size(path, ec) == 0 && !ec)
+                std::filesystem::remove(path, ec);
         } catch (const std::exception &) {
             // the rollouts already written stay; nothing else to do on the way out
         }
@@ -394,6 +407,14 @@ std::vector<RewardOutcome> RewardService::score(std::vector<Item> &items, std::o
             writePendingLocked();
         m_lastRequest = now;
         m_pendingStep = step;
+        // On the disk before the answer goes out: a crash loses nothing answered. A disk
+        // that refuses costs the log, never the trainer's rewards.
+        try {
+            m_pendingLog->append(samples, step);
+        } catch (const std::exception &e) {
+            if (m_options.log)
+                m_options.log("run " + std::to_string(m_runId) + ": " + e.what());
+        }
         for (store::ExternalSample &s : samples)
             m_pending.push_back(std::move(s));
     }
@@ -411,6 +432,7 @@ void RewardService::writePendingLocked()
     const size_t n = m_pending.size();
     try {
         store::writeExternalStep(*m_store, m_runId, step, std::move(m_pending));
+        m_pendingLog->clear();
         if (m_options.log)
             m_options.log("run " + std::to_string(m_runId) + ": step " + std::to_string(step) + " logged (" +
                           std::to_string(n) + " rollouts)");

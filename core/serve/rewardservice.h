@@ -30,6 +30,7 @@ class Example;
 namespace rwb::store {
 class RunStore;
 struct ExternalSample;
+class PendingLog;
 }
 
 namespace rwb::serve {
@@ -99,6 +100,7 @@ private:
 
     // The run store side: one step held in memory until the trainer moves on.
     std::unique_ptr<store::RunStore> m_store;
+    std::unique_ptr<store::PendingLog> m_pendingLog; // m_pending on the disk, before each answer
     int64_t m_runId = 0;
     std::mutex m_storeMutex;
     std::condition_variable m_wake;

@@ -53,4 +53,47 @@ std::string promptIdOf(const std::string &prompt);
 void writeExternalStep(RunStore &store, int64_t runId, int64_t step, std::vector<ExternalSample> samples,
                        const std::vector<Metric> &extra = {});
 
+// The write-ahead file of the step `rwb serve` holds in memory for an external run, so
+// that a rollout it has answered survives a crash before its step is written: beside the
+// store, "<store>.pending-run<id>.jsonl", one line per request ({"step": the trainer's
+// step or null, "samples": […]}), each flushed to the disk (fdatasync) before the answer
+// goes out, and emptied once the step is in the store.
+class PendingLog {
+public:
+    static std::string pathFor(const std::string &storePath, int64_t runId);
+
+    // Opens (creates) the file for appending. Throws std::runtime_error naming it.
+    explicit PendingLog(std::string path);
+    ~PendingLog();
+    PendingLog(const PendingLog &) = delete;
+    PendingLog &operator=(const PendingLog &) = delete;
+
+    const std::string &path() const { return m_path; }
+    // One request's samples, on the disk when this returns. Throws std::runtime_error.
+    void append(const std::vector<ExternalSample> &samples, std::optional<int64_t> step);
+    // Empties the file (its step is in the store). Throws std::runtime_error.
+    void clear();
+
+    // A file a server left: its requests in order, a torn last line (the crash came while
+    // it was written: that request was never answered) left out. Throws
+    // data::InputException naming the file and line for anything else.
+    struct Request {
+        std::optional<int64_t> step;
+        std::vector<ExternalSample> samples;
+    };
+    static std::vector<Request> read(const std::string &path);
+
+private:
+    std::string m_path;
+    int m_fd = -1;
+};
+
+// For every pending file beside `storePath` whose run is still "running" (its server
+// stopped without finishing it: a crash, SIGKILL, a power cut): writes what it holds as
+// the run's next steps (consecutive requests of one trainer step, or all of them when the
+// trainer sent none, make one step), marks the run failed saying so, and removes the
+// file. Files of runs that are not running are removed. Returns one sentence per run
+// recovered, for the log.
+std::vector<std::string> recoverPendingExternalRuns(RunStore &store, const std::string &storePath);
+
 } // namespace rwb::store

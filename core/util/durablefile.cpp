@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -19,6 +20,21 @@ std::runtime_error failure(const std::string &path, const std::string &what)
 }
 
 } // namespace
+
+void writeAll(int fd, const void *data, size_t size, const std::string &path)
+{
+    constexpr size_t kChunk = size_t(1) << 30;
+    const auto *p = static_cast<const char *>(data);
+    while (size > 0) {
+        const ssize_t n = ::write(fd, p, std::min(size, kChunk));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            throw failure(path, "write failed");
+        p += n;
+        size -= static_cast<size_t>(n);
+    }
+}
 
 int createTemporaryBeside(const std::string &path, std::string &tmp)
 {
@@ -38,14 +54,7 @@ void writeFileDurably(const std::string &path, std::string_view bytes)
     std::string tmp;
     int fd = createTemporaryBeside(path, tmp);
     try {
-        for (size_t done = 0; done < bytes.size();) {
-            const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                throw failure(path, "write failed");
-            done += static_cast<size_t>(n);
-        }
+        writeAll(fd, bytes.data(), bytes.size(), path);
         if (::fsync(fd) != 0)
             throw failure(path, "fsync failed");
         const int closed = ::close(fd);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -10,6 +11,11 @@ namespace rwb::util {
 // and the folder fsync'ed. Throws std::runtime_error naming the path and the system's
 // reason (a full disk, no permission) when any step fails; the temporary is removed.
 void writeFileDurably(const std::string &path, std::string_view bytes);
+
+// Writes all of `size` bytes to `fd` (in pieces of at most 1 GiB: Linux writes at most
+// about 2 GiB per call; EINTR retried). Throws std::runtime_error naming `path` and the
+// system's reason (a full disk).
+void writeAll(int fd, const void *data, size_t size, const std::string &path);
 
 // Creates a new file beside `path` (same folder, so a rename over `path` is atomic) with a
 // name no other writer uses, open for writing; `tmp` receives its name. Throws
