@@ -20,6 +20,11 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <csignal>
 #include <fstream>
@@ -120,6 +125,7 @@ private Q_SLOTS:
     void apiKey();
     void hostAndOriginGuard();
     void answeredRolloutsSurviveACrash();
+    void chunkedBodiesAndHeaderFloodsRefused();
     void portInUse();
     void loggedRunWithoutSteps();
     void loggedRunWithTrainerSteps();
@@ -431,6 +437,43 @@ void TestRewardServer::answeredRolloutsSurviveACrash()
     QCOMPARE(QString::fromStdString(rows[0].rollout.completion), QString("株式会社みどり製作所"));
     QVERIFY(!QFile::exists(QString::fromStdString(store::PendingLog::pathFor(store, crashedRun))));
     QCOMPARE(QString::fromStdString(st.integrityCheck()), QString("ok"));
+}
+
+// A chunked body has no length to hold against the 32 MiB cap: cpp-httplib read 300 MB
+// of one (issue 38). Refused with 411 before its body is read; 100,000 headers with 431.
+void TestRewardServer::chunkedBodiesAndHeaderFloodsRefused()
+{
+    Server s;
+    // Headers that announce a chunked body, then 1 MB of it: the answer comes at once.
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    QVERIFY(fd >= 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(s.http->port()));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    QCOMPARE(::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr), 0);
+    const std::string head = "POST /reward HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                             "Transfer-Encoding: chunked\r\n\r\n100000\r\n" + std::string(1 << 20, '[');
+    QVERIFY(::send(fd, head.data(), head.size(), MSG_NOSIGNAL) > 0);
+    timeval tv{10, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char buffer[4096];
+    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    ::close(fd);
+    QVERIFY(n > 0);
+    const std::string answer(buffer, static_cast<size_t>(n));
+    QVERIFY2(answer.rfind("HTTP/1.1 411", 0) == 0, answer.c_str());
+    QVERIFY2(answer.find("send the body with a Content-Length") != std::string::npos, answer.c_str());
+    // 1,000 headers.
+    httplib::Headers many;
+    for (int i = 0; i < 1000; ++i)
+        many.emplace("X-H" + std::to_string(i), "v");
+    httplib::Client c("127.0.0.1", s.http->port());
+    const auto flooded = c.Post("/reward", many, R"({"query": ["x"], "prompts": [""], "labels": ["c1"]})",
+                                "application/json");
+    QVERIFY(flooded);
+    QCOMPARE(flooded->status, 431);
+    QCOMPARE(s.client->Get("/health")->status, 200);
 }
 
 void TestRewardServer::portInUse()

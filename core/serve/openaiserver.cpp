@@ -150,6 +150,8 @@ int64_t unixNow()
 
 // When the request being answered on this thread started (for the log).
 thread_local Clock::time_point t_requestStart;
+// More headers than any client sends (browsers send about 20).
+constexpr size_t kMaxHeaders = 100;
 
 } // namespace
 
@@ -281,6 +283,23 @@ void OpenAiServer::routes()
     const std::set<std::string> origins(m_options.allowedOrigins.begin(), m_options.allowedOrigins.end());
     s.set_pre_routing_handler([keyDigest, hosts, origins](const httplib::Request &req, httplib::Response &res) {
         t_requestStart = Clock::now();
+        // Before the body is read (cpp-httplib reads it after this handler): a chunked body
+        // has no length to hold against maxBodyBytes, and cpp-httplib 0.11 reads it whole
+        // (300 MB were read and kept). Trainers' clients (requests, httpx, aiohttp, the
+        // OpenAI SDKs) send a Content-Length.
+        if (req.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos) {
+            sendError(res, ApiError(411, "invalid_request_error", "", "length_required",
+                                    "Chunked request bodies are not accepted: send the body with a Content-Length."));
+            res.set_header("Connection", "close");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        if (req.headers.size() > kMaxHeaders) {
+            sendError(res, ApiError(431, "invalid_request_error", "", "too_many_headers",
+                                    "The request has " + std::to_string(req.headers.size()) + " headers; at most " +
+                                        std::to_string(kMaxHeaders) + " are accepted."));
+            res.set_header("Connection", "close");
+            return httplib::Server::HandlerResponse::Handled;
+        }
         if (req.path != "/health") {
             // A web page (or a name rebound to 127.0.0.1) must not reach the routes: they
             // score, log to the store and decode on this machine's account.
