@@ -231,6 +231,7 @@ private Q_SLOTS:
     void judgeLocal();
     void legalRewardsOverHttp();
     void shutdownEndsRequests();
+    void fullQueueGives503();
     void cliStopsOnSignal();
 
 private:
@@ -1147,6 +1148,57 @@ void TestServe::shutdownEndsRequests()
     server.stop();
     QVERIFY(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
     QVERIFY(!server.running());
+}
+
+// The queue was unbounded (issue 38): with one row and room for one waiting request, the
+// rest of a burst gets 503 server_busy with Retry-After at once, and the others their answer.
+void TestServe::fullQueueGives503()
+{
+    serve::ChatEngineOptions eo;
+    eo.scheduler.maxBatch = 1;
+    eo.scheduler.maxQueued = 1;
+    auto engine = std::make_shared<serve::ChatEngine>(m_model, eo);
+    serve::ServerOptions so;
+    so.port = 0;
+    serve::OpenAiServer server(so);
+    server.start();
+    server.setModels(engine, {});
+    const int port = server.port();
+    struct Reply {
+        int status = 0;
+        std::string retryAfter, code;
+    };
+    std::vector<std::future<Reply>> burst;
+    for (int i = 0; i < 8; ++i)
+        burst.push_back(std::async(std::launch::async, [port, i] {
+            httplib::Client c("127.0.0.1", port);
+            c.set_read_timeout(120, 0);
+            const json body = {{"messages", userMessage("long " + std::to_string(i))}, {"max_tokens", 360}};
+            const auto r = c.Post("/v1/chat/completions", body.dump(), "application/json");
+            Reply out;
+            if (r) {
+                out.status = r->status;
+                out.retryAfter = r->get_header_value("Retry-After");
+                const json j = json::parse(r->body, nullptr, false);
+                if (j.contains("error") && j["error"]["code"].is_string())
+                    out.code = j["error"]["code"].get<std::string>();
+            }
+            return out;
+        }));
+    int busy = 0, answered = 0;
+    for (auto &f : burst) {
+        const Reply r = f.get();
+        if (r.status == 503) {
+            QCOMPARE(QString::fromStdString(r.code), QString("server_busy"));
+            QCOMPARE(QString::fromStdString(r.retryAfter), QString("1"));
+            ++busy;
+        } else {
+            QCOMPARE(r.status, 200);
+            ++answered;
+        }
+    }
+    QVERIFY2(busy >= 1 && answered >= 2, qPrintable(QString("%1 busy, %2 answered").arg(busy).arg(answered)));
+    server.stop();
 }
 
 void TestServe::cliStopsOnSignal()

@@ -39,7 +39,7 @@ const char *const kServeHelp = R"(rwb serve — an OpenAI-compatible HTTP server
 Usage: rwb serve [--model DIR] [--embed hf:DIR ...] [--reward-config C.json
                  [--reward-data D.jsonl] [--store S.sqlite [--run-name N] [--step-gap S]]
                  [--no-cache]] [--host 127.0.0.1] [--port 8000]
-                 [--api-key-env NAME | --api-key KEY] [--max-batch 32] [--threads N]
+                 [--api-key-env NAME | --api-key KEY] [--max-batch 32] [--max-queue 256] [--threads N]
                  [--name ID] [--dtype auto|float32|bfloat16] [--device auto|cpu|cuda]
                  [--http-threads N] [--allow-host NAME ...] [--allow-origin O ...] [--quiet]
 
@@ -65,6 +65,8 @@ Usage: rwb serve [--model DIR] [--embed hf:DIR ...] [--reward-config C.json
   --api-key KEY      the same with the key itself (visible to other users in ps: prefer
                      --api-key-env)
   --max-batch N      completions decoded together (continuous batching; 1: one at a time)
+  --max-queue N      requests waiting for the batch at most; one more gets 503 with
+                     Retry-After (default 256; 0: no bound)
   --threads N        libtorch CPU threads of the decoder (default: every core)
   --name ID          the chat model's id (default: the folder's name)
   --http-threads N   HTTP worker threads (default 2 × max batch + 8)
@@ -148,7 +150,7 @@ int runServe(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"model", "embed", "host", "port", "api-key-env", "api-key", "max-batch", "threads", "name",
                             "dtype", "device", "http-threads", "reward-config", "reward-data", "store", "run-name",
-                            "step-gap", "allow-host", "allow-origin"},
+                            "step-gap", "allow-host", "allow-origin", "max-queue"},
                            {"quiet", "no-cache", "help"}});
     if (args.has("help")) {
         std::cout << kServeHelp;
@@ -171,6 +173,7 @@ int runServe(const std::vector<std::string> &argv)
     rewardOptions.noCache = args.has("no-cache");
     serve::ChatEngineOptions engine = engineOptions(args);
     engine.scheduler.maxBatch = wholeNumber(args, "max-batch", 32, 1, 4096);
+    engine.scheduler.maxQueued = wholeNumber(args, "max-queue", 256, 0, 1000000);
     engine.name = args.value("name");
     std::vector<std::string> embedFolders;
     for (const std::string &spec : args.values("embed")) {

@@ -167,6 +167,8 @@ ChatCompletion ChatEngine::complete(const judge::ChatRequest &request)
         result = m_scheduler->submit(std::move(g)).get();
     } catch (const SchedulerStopped &e) {
         throw ApiError(503, "server_error", "", "", std::string(e.what()));
+    } catch (const SchedulerBusy &e) {
+        throw ApiError(503, "server_error", "", "server_busy", std::string(e.what()));
     } catch (const std::invalid_argument &e) { // checked above; the scheduler's own words otherwise
         throw ApiError::invalid("", e.what());
     }

@@ -60,6 +60,9 @@ GenerationScheduler::GenerationScheduler(std::unique_ptr<model::CausalLM> model,
                                     std::to_string(m_options.maxBatch));
     if (m_options.prefillTokensPerStep < 1)
         throw std::invalid_argument("scheduler: prefill tokens per step must be at least 1");
+    if (m_options.maxQueued < 0)
+        throw std::invalid_argument("scheduler: the queue bound must be 0 (none) or more, not " +
+                                    std::to_string(m_options.maxQueued));
     m_context = std::max<int64_t>(0, m_model->config().maxPositions);
     m_vocab = m_model->config().vocabSize;
     m_thread = std::thread([this] { run(); });
@@ -122,6 +125,8 @@ std::future<GenerationResult> GenerationScheduler::submit(GenerationRequest requ
         std::lock_guard<std::mutex> lock(m_mutex);
         if (m_stopping)
             throw SchedulerStopped();
+        if (m_options.maxQueued > 0 && static_cast<int>(m_queue.size()) >= m_options.maxQueued)
+            throw SchedulerBusy(static_cast<int>(m_queue.size()));
         m_queue.push_back(std::move(pending));
         ++m_stats.submitted;
     }

@@ -34,6 +34,16 @@ struct SchedulerStopped : std::runtime_error {
     SchedulerStopped() : std::runtime_error("the model's scheduler is shutting down") {}
 };
 
+// submit() when the queue already holds SchedulerOptions::maxQueued requests: the server
+// answers 503 with Retry-After rather than letting the queue (and the wait) grow without end.
+struct SchedulerBusy : std::runtime_error {
+    explicit SchedulerBusy(int queued)
+        : std::runtime_error("the server is busy: " + std::to_string(queued) +
+                             " requests are waiting already; try again shortly")
+    {
+    }
+};
+
 struct SchedulerOptions {
     // Rows decoded together (a request with n choices takes n rows). 1 turns batching off:
     // one completion at a time, in order of arrival.
@@ -41,6 +51,8 @@ struct SchedulerOptions {
     // Prompt tokens prefilled between two decode steps (at least one request is admitted
     // when there is room): bounds the pause that long prompts cause to running rows.
     int64_t prefillTokensPerStep = 4096;
+    // Requests waiting for the batch at most; one more gets SchedulerBusy (503). 0: no bound.
+    int maxQueued = 256;
     // libtorch CPU threads of the scheduler thread; 0: every core (or $RWB_THREADS).
     int threads = 0;
 };
@@ -101,7 +113,7 @@ public:
     // Queues a request. Throws std::invalid_argument (nothing queued) for an empty prompt,
     // no choice or more than maxBatch, maxTokens < 1, a prompt + maxTokens beyond the
     // context, ids outside the vocabulary, sampling out of range; SchedulerStopped after
-    // shutdown(). The future gets the result, or the exception that ended it:
+    // shutdown(); SchedulerBusy when maxQueued requests wait already. The future gets the result, or the exception that ended it:
     // SchedulerStopped when the scheduler stopped first, or the engine's error (the batch goes on without
     // the failed request's rows).
     std::future<GenerationResult> submit(GenerationRequest request);

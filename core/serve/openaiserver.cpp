@@ -51,6 +51,8 @@ void sendError(httplib::Response &res, const ApiError &e)
     res.set_content(errorJson(e), kJson);
     if (e.status == 401)
         res.set_header("WWW-Authenticate", "Bearer");
+    if (e.status == 503) // loading, shutting down or busy: OpenAI's SDKs wait this long and retry
+        res.set_header("Retry-After", "1");
 }
 
 ApiError loading()
