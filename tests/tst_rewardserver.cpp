@@ -12,6 +12,7 @@
 #include "task/catalog.h"
 #include "task/task.h"
 
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -126,6 +127,7 @@ private Q_SLOTS:
     void hostAndOriginGuard();
     void answeredRolloutsSurviveACrash();
     void chunkedBodiesAndHeaderFloodsRefused();
+    void slowClientsCostASocket();
     void portInUse();
     void loggedRunWithoutSteps();
     void loggedRunWithTrainerSteps();
@@ -474,6 +476,56 @@ void TestRewardServer::chunkedBodiesAndHeaderFloodsRefused()
     QVERIFY(flooded);
     QCOMPARE(flooded->status, 431);
     QCOMPARE(s.client->Get("/health")->status, 200);
+}
+
+// 200 clients that have sent half a request held every HTTP worker (72) and /health timed
+// out; a request line of 100 MB was buffered whole (issue 38). Heads are read at a gate
+// now: the workers stay free, and an over-long line gets 414 at 8 KB.
+void TestRewardServer::slowClientsCostASocket()
+{
+    Server s;
+    auto connect = [&] {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(static_cast<uint16_t>(s.http->port()));
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        return ::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0 ? fd : (::close(fd), -1);
+    };
+    std::vector<int> slow;
+    for (int i = 0; i < 200; ++i) {
+        const int fd = connect();
+        QVERIFY(fd >= 0);
+        const std::string half = "POST /reward HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-";
+        QVERIFY(::send(fd, half.data(), half.size(), MSG_NOSIGNAL) > 0);
+        slow.push_back(fd);
+    }
+    httplib::Client c("127.0.0.1", s.http->port());
+    c.set_connection_timeout(1, 0);
+    c.set_read_timeout(1, 0);
+    QElapsedTimer t;
+    t.start();
+    const auto health = c.Get("/health");
+    QVERIFY(health);
+    QCOMPARE(health->status, 200);
+    QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed()) + " ms"));
+    const auto scored = c.Post("/reward", R"({"query": ["x"], "prompts": [""], "labels": ["c1"]})", "application/json");
+    QVERIFY(scored);
+    QCOMPARE(scored->status, 200);
+    for (int fd : slow)
+        ::close(fd);
+    // A request line that never ends: 414 once it passes 8 KB, not buffered on.
+    const int fd = connect();
+    QVERIFY(fd >= 0);
+    const std::string line = "GET /" + std::string(1 << 20, 'a');
+    (void)::send(fd, line.data(), line.size(), MSG_NOSIGNAL);
+    timeval tv{10, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char buffer[512];
+    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    ::close(fd);
+    QVERIFY(n > 0);
+    QVERIFY2(std::string(buffer, static_cast<size_t>(n)).rfind("HTTP/1.1 414", 0) == 0, buffer);
 }
 
 void TestRewardServer::portInUse()

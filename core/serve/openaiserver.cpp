@@ -4,6 +4,7 @@
 #include "embed/hfembedder.h"
 #include "serve/apierror.h"
 #include "serve/chatengine.h"
+#include "serve/headgate.h"
 #include "serve/openaiprotocol.h"
 #include "serve/rewardservice.h"
 
@@ -230,9 +231,13 @@ void OpenAiServer::start()
 {
     if (m_server)
         throw std::logic_error("the server was started already");
-    m_server = std::make_unique<httplib::Server>();
     const int threads = m_options.threads > 0 ? m_options.threads : kDefaultThreads;
-    m_server->new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+    // Heads are read at a gate (headgate.h) under a deadline and size caps; only whole
+    // requests reach the `threads` workers, so slow or idle clients cost a socket.
+    GateLimits limits;
+    limits.idle = std::chrono::seconds(kKeepAliveSeconds);
+    limits.maxRequestsPerConnection = kKeepAliveRequests;
+    m_server = std::make_unique<GatedServer>(limits, threads);
     m_server->set_keep_alive_timeout(kKeepAliveSeconds);
     // cpp-httplib closes a connection after 5 requests by default; under load (32 clients
     // waiting for their turn) clients then lost requests on connections being closed.
@@ -257,6 +262,7 @@ void OpenAiServer::start()
                                  " (in use, or not an address of this machine)");
     }
     m_port = port;
+    static_cast<GatedServer &>(*m_server).raiseBacklog(1024);
     m_thread = std::thread([this] { m_server->listen_after_bind(); });
     // stop() only stops a server that is already listening: wait for it to be.
     for (int i = 0; i < 5000 && !m_server->is_running(); ++i)
@@ -270,6 +276,7 @@ void OpenAiServer::stop()
     m_server->stop();
     if (m_thread.joinable())
         m_thread.join();
+    static_cast<GatedServer &>(*m_server).stopGate();
 }
 
 void OpenAiServer::routes()
