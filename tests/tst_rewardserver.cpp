@@ -113,6 +113,38 @@ std::map<std::string, std::string> handoffClients()
     return out;
 }
 
+// A raw TCP connection to the server (a client cpp-httplib's own would not be: half a
+// head, a chunked body), or -1.
+int connectLoopback(int port)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0)
+        return fd;
+    if (fd >= 0)
+        ::close(fd);
+    return -1;
+}
+
+// Sends `bytes` on a new connection and returns the first part of the answer ("" when
+// none came within 10 s).
+std::string sendRaw(int port, const std::string &bytes)
+{
+    const int fd = connectLoopback(port);
+    if (fd < 0)
+        return {};
+    (void)::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    timeval tv{10, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char buffer[4096];
+    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    ::close(fd);
+    return n > 0 ? std::string(buffer, static_cast<size_t>(n)) : std::string();
+}
+
 } // namespace
 
 class TestRewardServer : public QObject {
@@ -447,23 +479,10 @@ void TestRewardServer::chunkedBodiesAndHeaderFloodsRefused()
 {
     Server s;
     // Headers that announce a chunked body, then 1 MB of it: the answer comes at once.
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    QVERIFY(fd >= 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(s.http->port()));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    QCOMPARE(::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr), 0);
-    const std::string head = "POST /reward HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                             "Transfer-Encoding: chunked\r\n\r\n100000\r\n" + std::string(1 << 20, '[');
-    QVERIFY(::send(fd, head.data(), head.size(), MSG_NOSIGNAL) > 0);
-    timeval tv{10, 0};
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    char buffer[4096];
-    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
-    ::close(fd);
-    QVERIFY(n > 0);
-    const std::string answer(buffer, static_cast<size_t>(n));
+    const std::string answer = sendRaw(s.http->port(), "POST /reward HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                                       "Content-Type: application/json\r\n"
+                                                       "Transfer-Encoding: chunked\r\n\r\n100000\r\n" +
+                                                           std::string(1 << 20, '['));
     QVERIFY2(answer.rfind("HTTP/1.1 411", 0) == 0, answer.c_str());
     QVERIFY2(answer.find("send the body with a Content-Length") != std::string::npos, answer.c_str());
     // 1,000 headers.
@@ -484,17 +503,9 @@ void TestRewardServer::chunkedBodiesAndHeaderFloodsRefused()
 void TestRewardServer::slowClientsCostASocket()
 {
     Server s;
-    auto connect = [&] {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_port = htons(static_cast<uint16_t>(s.http->port()));
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        return ::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0 ? fd : (::close(fd), -1);
-    };
     std::vector<int> slow;
     for (int i = 0; i < 200; ++i) {
-        const int fd = connect();
+        const int fd = connectLoopback(s.http->port());
         QVERIFY(fd >= 0);
         const std::string half = "POST /reward HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-";
         QVERIFY(::send(fd, half.data(), half.size(), MSG_NOSIGNAL) > 0);
@@ -515,17 +526,8 @@ void TestRewardServer::slowClientsCostASocket()
     for (int fd : slow)
         ::close(fd);
     // A request line that never ends: 414 once it passes 8 KB, not buffered on.
-    const int fd = connect();
-    QVERIFY(fd >= 0);
-    const std::string line = "GET /" + std::string(1 << 20, 'a');
-    (void)::send(fd, line.data(), line.size(), MSG_NOSIGNAL);
-    timeval tv{10, 0};
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    char buffer[512];
-    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
-    ::close(fd);
-    QVERIFY(n > 0);
-    QVERIFY2(std::string(buffer, static_cast<size_t>(n)).rfind("HTTP/1.1 414", 0) == 0, buffer);
+    const std::string answer = sendRaw(s.http->port(), "GET /" + std::string(1 << 20, 'a'));
+    QVERIFY2(answer.rfind("HTTP/1.1 414", 0) == 0, answer.c_str());
 }
 
 void TestRewardServer::portInUse()
