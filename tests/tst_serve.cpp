@@ -232,6 +232,7 @@ private Q_SLOTS:
     void legalRewardsOverHttp();
     void shutdownEndsRequests();
     void fullQueueGives503();
+    void hangUpCancelsGeneration();
     void cliStopsOnSignal();
 
 private:
@@ -1198,6 +1199,50 @@ void TestServe::fullQueueGives503()
         }
     }
     QVERIFY2(busy >= 1 && answered >= 2, qPrintable(QString("%1 busy, %2 answered").arg(busy).arg(answered)));
+    server.stop();
+}
+
+// A client that hung up still had its completion decoded to the end (issue 38: 20 such
+// clients, up to 25.7 s each). Its rows now leave the batch within about 100 ms.
+void TestServe::hangUpCancelsGeneration()
+{
+    serve::ChatEngineOptions eo;
+    eo.scheduler.maxBatch = 1;
+    auto engine = std::make_shared<serve::ChatEngine>(m_model, eo);
+    serve::ServerOptions so;
+    so.port = 0;
+    serve::OpenAiServer server(so);
+    server.start();
+    server.setModels(engine, {});
+    // A sampled end-of-text can finish the completion before the hang-up (a random model
+    // samples one within 360 tokens about one time in six): then try again.
+    const std::string body = json{{"messages", userMessage("long")}, {"max_tokens", 360}, {"temperature", 1.0}}.dump();
+    const std::string request = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                "application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    uint64_t cancelled = 0;
+    for (int attempt = 0; attempt < 6 && cancelled == 0; ++attempt) {
+        const uint64_t completedBefore = engine->stats().completed;
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(static_cast<uint16_t>(server.port()));
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        QCOMPARE(::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr), 0);
+        QVERIFY(::send(fd, request.data(), request.size(), MSG_NOSIGNAL) > 0);
+        for (int i = 0; i < 500 && engine->stats().activeRows < 1 && engine->stats().completed == completedBefore; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        ::close(fd); // the client goes away mid-generation
+        for (int i = 0; i < 300 && engine->stats().activeRows > 0; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        const serve::SchedulerStats st = engine->stats();
+        QCOMPARE(st.activeRows, 0);
+        cancelled = st.cancelled;
+        if (cancelled == 0)
+            QCOMPARE(st.completed, completedBefore + 1); // it ended by itself first
+    }
+    QCOMPARE(cancelled, uint64_t(1));
+    // The server goes on: the next request is answered.
+    QCOMPARE(chat(server.port(), {{"messages", userMessage("hi")}, {"max_tokens", 3}}, "").status, 200);
     server.stop();
 }
 

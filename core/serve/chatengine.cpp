@@ -4,6 +4,8 @@
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 
+#include <chrono>
+#include <future>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
@@ -106,7 +108,7 @@ std::vector<int32_t> ChatEngine::promptIds(const std::vector<judge::ChatMessage>
     return m_format->chatPromptIds(messages, *m_tokenizer);
 }
 
-ChatCompletion ChatEngine::complete(const judge::ChatRequest &request)
+ChatCompletion ChatEngine::complete(const judge::ChatRequest &request, const std::function<bool()> &clientGone)
 {
     const judge::SamplingParams &s = request.sampling;
     if (request.messages.empty())
@@ -164,7 +166,17 @@ ChatCompletion ChatEngine::complete(const judge::ChatRequest &request)
 
     GenerationResult result;
     try {
-        result = m_scheduler->submit(std::move(g)).get();
+        if (clientGone)
+            g.cancelled = std::make_shared<std::atomic<bool>>(false);
+        const auto cancelled = g.cancelled;
+        std::future<GenerationResult> future = m_scheduler->submit(std::move(g));
+        // A client that hangs up stops its generation (it would otherwise decode to its end).
+        while (clientGone && future.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready)
+            if (!cancelled->load() && clientGone())
+                cancelled->store(true);
+        result = future.get();
+    } catch (const SchedulerCancelled &e) {
+        throw ApiError(499, "invalid_request_error", "", "client_closed_request", std::string(e.what()));
     } catch (const SchedulerStopped &e) {
         throw ApiError(503, "server_error", "", "", std::string(e.what()));
     } catch (const SchedulerBusy &e) {

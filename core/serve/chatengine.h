@@ -10,6 +10,7 @@
 #include "serve/generationscheduler.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -88,7 +89,9 @@ public:
     // (code "context_length_exceeded") a prompt that fills the context or leaves less room
     // than max tokens asks for; 503 when the engine is shutting down. Throws
     // std::runtime_error for an engine failure.
-    ChatCompletion complete(const judge::ChatRequest &request);
+    // `clientGone`, when given, is asked every 100 ms while the request waits or runs:
+    // true stops it (its rows leave the batch) and complete() throws ApiError 499.
+    ChatCompletion complete(const judge::ChatRequest &request, const std::function<bool()> &clientGone = {});
 
     SchedulerStats stats() const;
     // Stops the scheduler (see GenerationScheduler::shutdown). Idempotent.

@@ -227,6 +227,45 @@ void GenerationScheduler::finishDone()
     m_stats.completed += completed;
 }
 
+// Answers the requests whose client went away with SchedulerCancelled, in the queue and
+// in the batch, and takes their rows out.
+void GenerationScheduler::dropCancelled()
+{
+    const auto isCancelled = [](const GenerationRequest &r) { return r.cancelled && r.cancelled->load(); };
+    uint64_t dropped = 0;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        for (auto it = m_queue.begin(); it != m_queue.end();) {
+            if (isCancelled((*it)->request)) {
+                (*it)->promise.set_exception(std::make_exception_ptr(SchedulerCancelled()));
+                it = m_queue.erase(it);
+                ++dropped;
+            } else {
+                ++it;
+            }
+        }
+    }
+    std::vector<int> rows;
+    for (auto it = m_active.begin(); it != m_active.end();) {
+        if (!isCancelled((*it)->request)) {
+            ++it;
+            continue;
+        }
+        for (const Active::Choice &c : (*it)->choices)
+            if (c.row >= 0)
+                rows.push_back(c.row);
+        (*it)->promise.set_exception(std::make_exception_ptr(SchedulerCancelled()));
+        it = m_active.erase(it);
+        ++dropped;
+    }
+    if (!rows.empty())
+        m_decoder->remove(rows);
+    if (dropped > 0) {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_stats.cancelled += dropped;
+    }
+}
+
 // Fails every running request with `error` and empties the batch.
 void GenerationScheduler::failAll(const std::exception_ptr &error)
 {
@@ -294,6 +333,7 @@ void GenerationScheduler::run()
                 m_active.push_back(std::move(a));
             }
             finishDone();
+            dropCancelled();
             // One decode step for every running row.
             if (m_decoder->rows() > 0) {
                 stepRows = m_decoder->rows();

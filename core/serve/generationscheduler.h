@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <future>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -44,6 +45,12 @@ struct SchedulerBusy : std::runtime_error {
     }
 };
 
+// The future of a request whose client asked it to stop (GenerationRequest::cancelled),
+// while it waited or ran: its rows left the batch at the next step.
+struct SchedulerCancelled : std::runtime_error {
+    SchedulerCancelled() : std::runtime_error("the request was cancelled (its client went away)") {}
+};
+
 struct SchedulerOptions {
     // Rows decoded together (a request with n choices takes n rows). 1 turns batching off:
     // one completion at a time, in order of arrival.
@@ -63,6 +70,9 @@ struct GenerationRequest {
     int maxTokens = 16;                      // tokens per choice, stop token included; ≥ 1
     std::vector<int32_t> stopTokens;         // end a choice (finish "stop"); not in its text
     std::vector<std::string> stopStrings;    // cut the text before the first one (finish "stop")
+    // Set (from any thread) to stop the request: it leaves the queue or the batch before
+    // the next step, and its future gets SchedulerCancelled. May be null.
+    std::shared_ptr<std::atomic<bool>> cancelled;
 };
 
 struct GeneratedChoice {
@@ -88,6 +98,7 @@ struct SchedulerStats {
     uint64_t submitted = 0;
     uint64_t completed = 0;
     uint64_t failed = 0;
+    uint64_t cancelled = 0;      // requests whose client went away first
     int64_t steps = 0;           // decode iterations
     int64_t decodedTokens = 0;   // rows × steps: the mean batch is decodedTokens / steps
     int64_t prefilledTokens = 0;
@@ -135,6 +146,7 @@ private:
     void admit(std::vector<std::unique_ptr<Pending>> &admitted);
     void accept(Active &request, size_t choice, const model::SampledToken &token);
     void finishDone();
+    void dropCancelled();
     void failAll(const std::exception_ptr &error);
 
     std::unique_ptr<model::CausalLM> m_model;

@@ -151,7 +151,23 @@ size_t headEnd(const std::string &b)
     return lf == std::string::npos || crlf < lf ? crlf + 4 : lf + 2;
 }
 
+// The socket of the request this worker thread answers, or -1.
+thread_local socket_t t_clientSocket = -1;
+
 } // namespace
+
+bool GatedServer::clientHungUp()
+{
+    if (t_clientSocket < 0)
+        return false;
+    pollfd p{t_clientSocket, POLLIN | POLLRDHUP, 0};
+    if (::poll(&p, 1, 0) <= 0)
+        return false;
+    if (p.revents & (POLLRDHUP | POLLHUP | POLLERR))
+        return true;
+    char byte;
+    return ::recv(t_clientSocket, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
 
 struct GatedServer::Connection {
     socket_t sock = -1;
@@ -374,7 +390,9 @@ void GatedServer::serve(std::unique_ptr<Connection> c)
                       std::max(1, writeMs));
     const bool last = ++c->served >= std::min(m_limits.maxRequestsPerConnection, keep_alive_max_count_);
     bool closed = false;
+    t_clientSocket = c->sock;
     const bool ok = process_request(stream, last, closed, nullptr);
+    t_clientSocket = -1;
     bool stopping;
     {
         std::lock_guard lock(m_mutex);

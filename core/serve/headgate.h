@@ -49,6 +49,11 @@ public:
     // retry. Linux takes a second listen() as a new backlog.
     void raiseBacklog(int backlog);
 
+    // On a worker, while it answers a request: whether that request's client has hung up
+    // (its socket says end of file or an error; a pipelined next request is not that).
+    // False anywhere else.
+    static bool clientHungUp();
+
     // Counters for tests and the log.
     struct Counters {
         uint64_t headsTimedOut = 0;

@@ -426,7 +426,7 @@ void OpenAiServer::routes()
             const ChatCompletionRequest r = parseChatCompletionRequest(req.body);
             if (!m->chat || (!r.model.empty() && r.model != m->chat->name()))
                 throw m->unknown(r.model.empty() ? std::string("(none)") : r.model, " chat");
-            const ChatCompletion c = m->chat->complete(r.chat);
+            const ChatCompletion c = m->chat->complete(r.chat, [] { return GatedServer::clientHungUp(); });
             res.set_content(chatCompletionJson(c, r.chat.sampling.logprobs, "chatcmpl-" + randomHex(24), unixNow()),
                             kJson);
         } catch (const ApiError &e) {
