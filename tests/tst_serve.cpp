@@ -174,6 +174,17 @@ std::string nonLoopbackAddress()
     return found;
 }
 
+// The engine served on a free loopback port, started.
+std::unique_ptr<serve::OpenAiServer> servedOnAnyPort(const std::shared_ptr<serve::ChatEngine> &engine)
+{
+    serve::ServerOptions so;
+    so.port = 0;
+    auto server = std::make_unique<serve::OpenAiServer>(so);
+    server->start();
+    server->setModels(engine, {});
+    return server;
+}
+
 bool canConnect(const std::string &address, int port)
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -1123,11 +1134,8 @@ void TestServe::shutdownEndsRequests()
     serve::ChatEngineOptions eo;
     eo.scheduler.maxBatch = 2;
     auto engine = std::make_shared<serve::ChatEngine>(m_model, eo);
-    serve::ServerOptions so;
-    so.port = 0;
-    serve::OpenAiServer server(so);
-    server.start();
-    server.setModels(engine, {});
+    const auto served = servedOnAnyPort(engine);
+    serve::OpenAiServer &server = *served;
     const int port = server.port();
     // Three long requests: two run, one waits in the queue.
     std::vector<std::future<Answer>> running;
@@ -1159,11 +1167,8 @@ void TestServe::fullQueueGives503()
     eo.scheduler.maxBatch = 1;
     eo.scheduler.maxQueued = 1;
     auto engine = std::make_shared<serve::ChatEngine>(m_model, eo);
-    serve::ServerOptions so;
-    so.port = 0;
-    serve::OpenAiServer server(so);
-    server.start();
-    server.setModels(engine, {});
+    const auto served = servedOnAnyPort(engine);
+    serve::OpenAiServer &server = *served;
     const int port = server.port();
     struct Reply {
         int status = 0;
@@ -1209,11 +1214,8 @@ void TestServe::hangUpCancelsGeneration()
     serve::ChatEngineOptions eo;
     eo.scheduler.maxBatch = 1;
     auto engine = std::make_shared<serve::ChatEngine>(m_model, eo);
-    serve::ServerOptions so;
-    so.port = 0;
-    serve::OpenAiServer server(so);
-    server.start();
-    server.setModels(engine, {});
+    const auto served = servedOnAnyPort(engine);
+    serve::OpenAiServer &server = *served;
     // A sampled end-of-text can finish the completion before the hang-up (a random model
     // samples one within 360 tokens about one time in six): then try again.
     const std::string body = json{{"messages", userMessage("long")}, {"max_tokens", 360}, {"temperature", 1.0}}.dump();
