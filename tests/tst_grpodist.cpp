@@ -16,6 +16,8 @@
 #include <QThread>
 #include <QtTest>
 
+#include <csignal>
+
 #include <arpa/inet.h>
 #include <cmath>
 #include <cstring>
@@ -104,6 +106,7 @@ private Q_SLOTS:
     void killedRankStopsTheGroup();
     void ranksWithDifferentModelsRefuse();
     void controlFileSteersTheGroup();
+    void sigtermStopsTheGroup();
 
 private:
     // A config file for the tiny workspace with `extra` keys over tinyGrpoConfig's, its
@@ -400,6 +403,33 @@ void TestGrpoDist::controlFileSteersTheGroup()
     QCOMPARE(changed["components"][1]["weight"].get<double>(), 95.0);
     QCOMPARE(json::parse(versions[0].configJson)["components"][1]["weight"].get<double>(), 80.0);
     QCOMPARE(s.run(1).status, std::string("stopped"));
+}
+
+// kill -TERM of rwb grpo --nproc 2 (the launcher, rank 0: what kill, systemd and Slurm
+// reach first) stops the whole group after the step in flight, as Ctrl-C does: status
+// stopped, both ranks gone, exit 0 (issue 38: SIGTERM killed rank 0 and left the run running).
+void TestGrpoDist::sigtermStopsTheGroup()
+{
+    const QString config = writeConfig("terminated", 40, json{{"lora", false}});
+    const QString store = m_dir.path() + "/terminated.sqlite";
+    QProcess p;
+    p.start(RWB_BINARY, {"grpo", "--config", config, "--quiet", "--nproc", "2"});
+    QVERIFY(p.waitForStarted());
+    QVERIFY2(waitForStore(store, [](const rwb::store::RunStore &s) { return !s.stepRollouts(1, 1).empty(); }),
+             "step 1 never reached the store");
+    ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
+    QVERIFY(p.waitForFinished(120000));
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(p.exitCode() == 0, qPrintable(err));
+    QVERIFY2(err.contains("SIGTERM: stopping after the step in flight"), qPrintable(err));
+    const json result = json::parse(p.readAllStandardOutput().toStdString());
+    QCOMPARE(result["status"], json("stopped"));
+    const int steps = result["steps"].get<int>();
+    QVERIFY2(steps >= 1 && steps < 40, qPrintable(QString::number(steps)));
+    const rwb::store::RunStore s(store.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+    QCOMPARE(QString::fromStdString(s.run(1).status), QString("stopped"));
+    QCOMPARE(QString::fromStdString(s.integrityCheck()), QString("ok"));
 }
 
 QTEST_GUILESS_MAIN(TestGrpoDist)
