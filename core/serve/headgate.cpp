@@ -153,8 +153,15 @@ size_t headEnd(const std::string &b)
 
 // The socket of the request this worker thread answers, or -1.
 thread_local socket_t t_clientSocket = -1;
+// Set by closeAfterThisRequest() while the request is answered.
+thread_local bool t_closeAfter = false;
 
 } // namespace
+
+void GatedServer::closeAfterThisRequest()
+{
+    t_closeAfter = true;
+}
 
 bool GatedServer::clientHungUp()
 {
@@ -391,8 +398,10 @@ void GatedServer::serve(std::unique_ptr<Connection> c)
     const bool last = ++c->served >= std::min(m_limits.maxRequestsPerConnection, keep_alive_max_count_);
     bool closed = false;
     t_clientSocket = c->sock;
+    t_closeAfter = false;
     const bool ok = process_request(stream, last, closed, nullptr);
     t_clientSocket = -1;
+    closed = closed || t_closeAfter;
     bool stopping;
     {
         std::lock_guard lock(m_mutex);

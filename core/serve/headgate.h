@@ -53,6 +53,9 @@ public:
     // (its socket says end of file or an error; a pipelined next request is not that).
     // False anywhere else.
     static bool clientHungUp();
+    // From a handler: close the connection after this answer (a request refused before its
+    // body was read: what is left of the body must not be taken for the next request).
+    static void closeAfterThisRequest();
 
     // Counters for tests and the log.
     struct Counters {

@@ -300,6 +300,7 @@ void OpenAiServer::routes()
             sendError(res, ApiError(411, "invalid_request_error", "", "length_required",
                                     "Chunked request bodies are not accepted: send the body with a Content-Length."));
             res.set_header("Connection", "close");
+            GatedServer::closeAfterThisRequest();
             return httplib::Server::HandlerResponse::Handled;
         }
         if (req.headers.size() > kMaxHeaders) {
@@ -307,6 +308,7 @@ void OpenAiServer::routes()
                                     "The request has " + std::to_string(req.headers.size()) + " headers; at most " +
                                         std::to_string(kMaxHeaders) + " are accepted."));
             res.set_header("Connection", "close");
+            GatedServer::closeAfterThisRequest();
             return httplib::Server::HandlerResponse::Handled;
         }
         if (req.path != "/health") {
