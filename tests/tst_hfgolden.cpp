@@ -25,6 +25,8 @@
 #include "model/causallminternals.h"
 #include "model/transformer.h"
 #include "text/utf8.h"
+#include "tokenizer/hfnormalizer.h"
+#include "tokenizer/jsonfieldreader.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 #include "train/advantages.h"
@@ -345,6 +347,7 @@ private Q_SLOTS:
     void perturbedWeightFailsTheCompare();
     void droppedMergeFailsTheCompare();
     void perturbedUnigramFailsTheCompare();
+    void precompiledMapMatchesTokenizers();
     void tokenizerMatchesTokenizers_data() { addFolders("tokenizers"); }
     void tokenizerMatchesTokenizers();
     void grpoLossMatchesTrl_data() { addTrlCases(); }
@@ -664,6 +667,40 @@ void TestHfGolden::perturbedUnigramFailsTheCompare()
           golden.at("encode").size(), wrongMap);
     QVERIFY(wrongScore > 0);
     QVERIFY(wrongMap > 0);
+}
+
+// The converted model's precompiled_charsmap (the 240 KB nmt_nfkc map sentencepiece
+// compiled: 44,800 trie units, 14,909 replacements) run alone, against tokenizers'
+// Precompiled(map).normalize_str on every test string: ①②③ → 123, ㍿ → 株式会社, ﾊﾟﾝ →
+// ハ + U+309A + ン (the half-width pair is mapped character by character, not composed).
+void TestHfGolden::precompiledMapMatchesTokenizers()
+{
+    const QString folder = goldenRoot() + "/tokenizers/unigram_converted";
+    const nlohmann::json golden = readGolden(folder);
+    const nlohmann::json doc = nlohmann::json::parse(data::readTextFile((folder + "/tokenizer.json").toStdString()));
+    const nlohmann::json &step = doc.at("normalizer").at("normalizers").at(0);
+    QCOMPARE(QString::fromStdString(step.at("type").get<std::string>()), QString("Precompiled"));
+    const tokenizer::JsonFieldReader r("tokenizer.json");
+    const tokenizer::HfNormalizer map = tokenizer::HfNormalizer::fromJson(r, &step);
+    int checked = 0, changed = 0;
+    std::vector<std::string> differences;
+    for (const auto &item : golden.at("normalize")) {
+        const std::string text = item.at("text").get<std::string>(), want = item.at("normalized").get<std::string>();
+        const std::string got = map.apply(text);
+        if (got != want)
+            differences.push_back(nlohmann::json(text).dump() + ": " + nlohmann::json(got).dump() + ", tokenizers " +
+                                  nlohmann::json(want).dump());
+        changed += want != text;
+        ++checked;
+    }
+    std::string list;
+    for (const std::string &d : differences)
+        list += "\n  " + d;
+    QVERIFY2(differences.empty(), qPrintable(QString::number(differences.size()) + " differences:" +
+                                             QString::fromStdString(list)));
+    qInfo("precompiled_charsmap: %d strings equal to tokenizers', %d of them changed by the map", checked, changed);
+    QVERIFY(checked > 100);
+    QVERIFY(changed > 20);
 }
 
 void TestHfGolden::tokenizerMatchesTokenizers()

@@ -25,7 +25,8 @@ class RegexSplitter;
 //                         replacements), applied as tokenizers applies it: a grapheme
 //                         cluster under 6 bytes is looked up whole, else character by
 //                         character, and the shortest rule matching a prefix replaces
-//                         the whole chunk (so half-width ﾊﾟ stays two characters, ハ゜)
+//                         the whole chunk (so half-width ﾊﾟ stays two characters,
+//                         ハ and the combining U+309A, not パ)
 // Immutable after construction; apply() may be called from several threads at once.
 class HfNormalizer {
 public:

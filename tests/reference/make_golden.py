@@ -417,8 +417,11 @@ def make_unigram_converted(out, tokenizers, corpus):
     vocab = [(p["piece"], p["score"]) for p in pieces]
     unk = next(i for i, p in enumerate(pieces) if p["type"] == 2)
     tok = tokenizers.Tokenizer(models.Unigram(vocab, unk_id=unk, byte_fallback=False))
-    tok.normalizer = normalizers.Sequence([normalizers.Precompiled(charsmap),
-                                           normalizers.Replace(Regex(" {2,}"), " ")])
+    # charsmap: the 240 KB nmt_nfkc map sentencepiece compiled into the model (a darts trie
+    # and its replacements), base64 in tokenizer.json as transformers writes it: real data,
+    # checked on its own by tst_hfgolden precompiledMapMatchesTokenizers.
+    precompiled = normalizers.Precompiled(charsmap)
+    tok.normalizer = normalizers.Sequence([precompiled, normalizers.Replace(Regex(" {2,}"), " ")])
     tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always")
     tok.decoder = decoders.Metaspace(replacement="▁", prepend_scheme="always")
     tok.add_special_tokens([p["piece"] for p in pieces if p["type"] in (2, 3)])
@@ -427,7 +430,8 @@ def make_unigram_converted(out, tokenizers, corpus):
     os.makedirs(folder, exist_ok=True)
     tok.save(os.path.join(folder, "tokenizer.json"))
     write_golden(folder, tok, corpus, [[0, 1, 2], list(range(3, 40))],
-                 extra=["<s>hello <mask> world</s>", "  two  <mask>  spaces  ", "\u00a0<mask>\u3000x"])
+                 extra=["<s>hello <mask> world</s>", "  two  <mask>  spaces  ", "\u00a0<mask>\u3000x", "ﾊﾟﾝ", "①②③ ﬁ ㍿"],
+                 normalizer=precompiled)
 
 
 def make_unigram_steps(out, tokenizers, corpus):
@@ -501,16 +505,22 @@ def make_wordpiece(out, tokenizers, corpus):
                                        [word] + punct + [word, sep, cls]])
 
 
-def write_golden(folder, tok, corpus, decodes, extra=()):
+def write_golden(folder, tok, corpus, decodes, extra=(), normalizer=None):
+    """`normalizer`, when given, is also run alone on the test strings ("normalize": what
+    tst_hfgolden's normalizer check compares step by step)."""
     encode = []
     for text in test_strings(corpus) + list(extra):
         ids = tok.encode(text, add_special_tokens=False).ids
         encode.append({"text": text, "ids": ids, "decoded": tok.decode(ids, skip_special_tokens=False)})
-    write_json(os.path.join(folder, "golden.json"), {
+    golden = {
         "made_by": "tests/reference/make_golden.py",
         "encode": encode,
         "decode": [{"ids": ids, "text": tok.decode(ids, skip_special_tokens=False)} for ids in decodes],
-    })
+    }
+    if normalizer is not None:
+        golden["normalize"] = [{"text": text, "normalized": normalizer.normalize_str(text)}
+                               for text in test_strings(corpus) + list(extra)]
+    write_json(os.path.join(folder, "golden.json"), golden)
 
 
 def main():
