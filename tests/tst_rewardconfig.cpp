@@ -86,6 +86,10 @@ void TestRewardConfig::errors_data()
     QTest::newRow("thinking not bool") << R"({"thinking": "yes", "components": []})" << "thinking: must be true or false";
     QTest::newRow("not an object") << "[1, 2]" << "expected a JSON object";
     QTest::newRow("syntax, line 3") << "{\n  \"components\": [\n    {\"reward\": partial}\n]}" << "c.json:3: column";
+    // nlohmann throws a number beyond a double as out_of_range, not parse_error: this ended
+    // the program (found by fuzz_reward_config; fuzz/regressions/reward_config/).
+    QTest::newRow("number beyond a double") << R"({"components": [{"reward": "partial", "weight": 1e999}]})"
+                                            << "c.json:1: column 49: not valid JSON";
 }
 
 void TestRewardConfig::errors()

@@ -44,7 +44,25 @@ Json parseBounded(std::string_view text, int maxDepth, bool allowExceptions, boo
                 deep = true;
         return !deep;
     };
-    Json j = Json::parse(text.begin(), text.end(), check, allowExceptions);
+    Json j;
+    try {
+        j = Json::parse(text.begin(), text.end(), check, allowExceptions);
+    } catch (const typename Json::out_of_range &e) {
+        // A number beyond a double ("1e999") is out_of_range 406, not a parse_error: callers
+        // that catch parse_error (bad syntax) would let it through and end the program.
+        // Its message names the number ("number overflow parsing '1e999'"); the first place
+        // it stands is the error's byte (1-based, as nlohmann counts).
+        std::string what = e.what();
+        if (const size_t cut = what.find("] "); cut != std::string::npos)
+            what.erase(0, cut + 2);
+        size_t byte = 0;
+        if (const size_t open = what.find('\''), close = what.rfind('\'');
+            open != std::string::npos && close > open + 1)
+            if (const size_t at = text.find(std::string_view(what).substr(open + 1, close - open - 1));
+                at != std::string_view::npos)
+                byte = at + 1;
+        throw Json::parse_error::create(e.id, byte, what, nullptr);
+    }
     if (tooDeep)
         *tooDeep = deep;
     if (deep) {
@@ -56,7 +74,8 @@ Json parseBounded(std::string_view text, int maxDepth, bool allowExceptions, boo
 }
 } // namespace detail
 
-// As Json::parse(text): throws Json::parse_error for bad syntax and for a value nested
+// As Json::parse(text): throws Json::parse_error for bad syntax, for a number too large
+// for a double (id 406, which nlohmann throws as out_of_range) and for a value nested
 // deeper than `maxDepth` (isTooDeep()).
 template <class Json = nlohmann::json>
 Json parseJson(std::string_view text, int maxDepth = kMaxJsonDepth)
