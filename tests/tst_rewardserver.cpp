@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 #include <csignal>
 #include <fstream>
 #include <map>
@@ -147,6 +148,37 @@ std::string sendRaw(int port, const std::string &bytes)
     return answer;
 }
 
+// As a client that uploads a whole request before it reads the answer (cpp-httplib's,
+// Python's requests): sends `head` and then `flood` bytes more, then reads the answer until
+// the server closes. A send that fails (the server reset the connection) is the answer
+// "send failed: …".
+std::string sendAllThenRead(int port, const std::string &head, size_t flood)
+{
+    const int fd = connectLoopback(port);
+    if (fd < 0)
+        return {};
+    timeval tv{10, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    std::string all = head + std::string(flood, 'x');
+    for (size_t sent = 0; sent < all.size();) {
+        const ssize_t n = ::send(fd, all.data() + sent, all.size() - sent, MSG_NOSIGNAL);
+        if (n <= 0) {
+            const std::string why = std::strerror(errno);
+            ::close(fd);
+            return "send failed after " + std::to_string(sent) + " bytes: " + why;
+        }
+        sent += static_cast<size_t>(n);
+    }
+    ::shutdown(fd, SHUT_WR);
+    std::string answer;
+    char buffer[4096];
+    for (ssize_t n; answer.size() < 65536 && (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;)
+        answer.append(buffer, static_cast<size_t>(n));
+    ::close(fd);
+    return answer;
+}
+
 } // namespace
 
 class TestRewardServer : public QObject {
@@ -162,6 +194,7 @@ private Q_SLOTS:
     void answeredRolloutsSurviveACrash();
     void chunkedBodiesAndHeaderFloodsRefused();
     void slowClientsCostASocket();
+    void refusalsReachAClientStillSending();
     void portInUse();
     void loggedRunWithoutSteps();
     void loggedRunWithTrainerSteps();
@@ -533,6 +566,33 @@ void TestRewardServer::slowClientsCostASocket()
     // all read by the server, for the reason above; probe-serve.py sends 100 MB).
     const std::string answer = sendRaw(s.http->port(), "GET /" + std::string(9000, 'a'));
     QVERIFY2(answer.rfind("HTTP/1.1 414", 0) == 0, answer.c_str());
+}
+
+// A request refused while its client is still sending (a chunked body, a request line or
+// headers that go on): a server that closes a socket with bytes unread sends a reset, and
+// a client that sends its whole request before reading fails on send and never reads the
+// answer. The server shuts its side after the answer and reads and drops what still comes
+// before closing (lingering close), so the client's upload ends and it reads the answer.
+void TestRewardServer::refusalsReachAClientStillSending()
+{
+    Server s;
+    const std::string chunked = "POST /reward HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                "Transfer-Encoding: chunked\r\n\r\n800000\r\n";
+    const struct {
+        std::string head;
+        const char *status;
+    } cases[] = {{chunked, "HTTP/1.1 411"},
+                 {"GET /" + std::string(16 * 1024, 'a'), "HTTP/1.1 414"},
+                 {"POST /reward HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: ", "HTTP/1.1 431"}};
+    for (const auto &c : cases)
+        for (int attempt = 0; attempt < 5; ++attempt) {
+            const std::string answer = sendAllThenRead(s.http->port(), c.head, 8u << 20);
+            QVERIFY2(answer.rfind(c.status, 0) == 0, qPrintable(QString("%1, attempt %2: %3")
+                                                                     .arg(c.status)
+                                                                     .arg(attempt)
+                                                                     .arg(QString::fromStdString(answer.substr(0, 80)))));
+        }
+    QCOMPARE(s.client->Get("/health")->status, 200);
 }
 
 void TestRewardServer::portInUse()

@@ -151,6 +151,9 @@ size_t headEnd(const std::string &b)
     return lf == std::string::npos || crlf < lf ? crlf + 4 : lf + 2;
 }
 
+// How long a refused connection is read and dropped before it is closed (lingering close).
+constexpr std::chrono::milliseconds kLinger{5'000};
+
 // The socket of the request this worker thread answers, or -1.
 thread_local socket_t t_clientSocket = -1;
 // Set by closeAfterThisRequest() while the request is answered.
@@ -182,6 +185,10 @@ struct GatedServer::Connection {
     Clock::time_point deadline;   // of the head (once a byte came) or of the idle wait
     bool started = false;         // a byte of this request came
     size_t served = 0;            // requests answered on this connection
+    // Answered and shut for writing; what the client still sends is read and dropped
+    // until it closes or `deadline` (lingering close, as nginx does: closing a socket with
+    // unread bytes sends a reset, and the client may then lose the answer it was sent).
+    bool lingering = false;
 };
 
 GatedServer::GatedServer(GateLimits limits, int workers)
@@ -246,6 +253,15 @@ void GatedServer::wake()
     (void)::write(m_wakeFds[1], &byte, 1);
 }
 
+void GatedServer::lingerAfter(Connection &c, Clock::time_point now)
+{
+    ::shutdown(c.sock, SHUT_WR); // the answer is sent, then the end of the stream
+    c.lingering = true;
+    c.buffer.clear();
+    c.buffer.shrink_to_fit();
+    c.deadline = now + kLinger;
+}
+
 bool GatedServer::process_and_close_socket(socket_t sock)
 {
     ::fcntl(sock, F_SETFL, ::fcntl(sock, F_GETFL) | O_NONBLOCK);
@@ -266,13 +282,18 @@ void GatedServer::toGate(std::unique_ptr<Connection> c)
         return;
     }
     // A pipelined request already whole: straight to a worker.
-    if (!c->buffer.empty() && headEnd(c->buffer) != std::string::npos) {
+    if (!c->lingering && !c->buffer.empty() && headEnd(c->buffer) != std::string::npos) {
         m_complete.push_back(std::move(c));
         lock.unlock();
         m_ready.notify_one();
         return;
     }
     if (m_atGate + m_incoming.size() >= m_limits.maxConnections) {
+        if (c->lingering) { // no room to linger: close now
+            lock.unlock();
+            ::close(c->sock);
+            return;
+        }
         ++m_counters.refusedFull;
         lock.unlock();
         refuse(c->sock, 503, "Service Unavailable", "server_busy", "Too many connections; try again shortly.");
@@ -318,6 +339,18 @@ void GatedServer::gateLoop()
             std::unique_ptr<Connection> &c = conns[i];
             const short ev = fds[i + 1].revents;
             bool closeIt = false;
+            bool refused = false; // answered 4xx here: close lingering
+            if (c->lingering) {
+                if (ev & (POLLIN | POLLHUP | POLLERR)) {
+                    const ssize_t n = ::recv(c->sock, chunk, sizeof chunk, 0);
+                    closeIt = n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+                }
+                if (closeIt || now >= c->deadline)
+                    ::close(c->sock);
+                else
+                    keep.push_back(std::move(c));
+                continue;
+            }
             if (ev & (POLLIN | POLLHUP | POLLERR)) {
                 const ssize_t n = ::recv(c->sock, chunk, sizeof chunk, 0);
                 if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
@@ -338,7 +371,7 @@ void GatedServer::gateLoop()
                            "The request line is longer than " + std::to_string(m_limits.maxRequestLine) + " bytes.");
                     std::lock_guard lock(m_mutex);
                     ++m_counters.linesTooLong;
-                    closeIt = true;
+                    closeIt = refused = true;
                 } else if (end != std::string::npos) {
                     std::lock_guard lock(m_mutex);
                     m_complete.push_back(std::move(c));
@@ -349,7 +382,7 @@ void GatedServer::gateLoop()
                            "The request's headers are larger than " + std::to_string(m_limits.maxHead) + " bytes.");
                     std::lock_guard lock(m_mutex);
                     ++m_counters.headsTooLarge;
-                    closeIt = true;
+                    closeIt = refused = true;
                 }
             }
             if (!closeIt && now >= c->deadline) {
@@ -359,13 +392,18 @@ void GatedServer::gateLoop()
                                std::to_string(m_limits.headDeadline.count() / 1000) + " s.");
                     std::lock_guard lock(m_mutex);
                     ++m_counters.headsTimedOut;
+                    refused = true;
                 }
                 closeIt = true; // an idle kept-alive connection closes quietly
             }
-            if (closeIt)
-                closeSocket(c->sock);
-            else
+            if (closeIt && refused) {
+                lingerAfter(*c, now);
                 keep.push_back(std::move(c));
+            } else if (closeIt) {
+                closeSocket(c->sock);
+            } else {
+                keep.push_back(std::move(c));
+            }
         }
         conns.swap(keep);
     }
@@ -406,6 +444,11 @@ void GatedServer::serve(std::unique_ptr<Connection> c)
     {
         std::lock_guard lock(m_mutex);
         stopping = m_stopping;
+    }
+    if (ok && t_closeAfter && !stopping) { // refused before its body was read: close lingering
+        lingerAfter(*c, Clock::now());
+        toGate(std::move(c));
+        return;
     }
     if (!ok || closed || last || stopping) {
         closeSocket(c->sock);

@@ -76,6 +76,7 @@ private:
     void workerLoop();
     void serve(std::unique_ptr<Connection> c);
     void toGate(std::unique_ptr<Connection> c);
+    static void lingerAfter(Connection &c, std::chrono::steady_clock::time_point now);
     void wake();
 
     GateLimits m_limits;
