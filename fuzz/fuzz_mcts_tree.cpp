@@ -14,34 +14,44 @@
 #include <cstdlib>
 #include <string>
 
+namespace {
+
+// Reads `j` with `read`; a tree read must read back from its own JSON (`write`).
+template <typename Read, typename Write>
+void roundTrip(const nlohmann::json &j, Read read, Write write, const char *what)
+{
+    std::string again;
+    try {
+        again = write(read(j)).dump();
+    } catch (const rwb::data::InputException &) {
+        return;
+    }
+    try {
+        (void)read(nlohmann::json::parse(again));
+    } catch (const std::exception &e) {
+        fprintf(stderr, "%s does not read back from its own JSON: %s\n", what, e.what());
+        abort();
+    }
+}
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const std::string_view text(reinterpret_cast<const char *>(data), size);
     const nlohmann::json j = rwb::util::parseJsonOrDiscarded(text, nullptr, rwb::mcts::kMaxTreeFileDepth);
     if (j.is_discarded())
         return 0;
-    try {
-        const rwb::mcts::SearchRecord record = rwb::mcts::fromRecordJson(j, "tree.json");
-        (void)rwb::mcts::summarize(record);
-        const std::string again = rwb::mcts::toRecordJson(record).dump();
-        try {
-            (void)rwb::mcts::fromRecordJson(nlohmann::json::parse(again), "tree.json");
-        } catch (const std::exception &e) {
-            fprintf(stderr, "a tree's own record does not read back: %s\n", e.what());
-            abort();
-        }
-    } catch (const rwb::data::InputException &) {
-    }
-    try {
-        const rwb::mcts::SearchTree tree = rwb::mcts::fromProragJson(j, "tree.json");
-        const std::string again = rwb::mcts::toProragJson(tree).dump();
-        try {
-            (void)rwb::mcts::fromProragJson(nlohmann::json::parse(again), "tree.json");
-        } catch (const std::exception &e) {
-            fprintf(stderr, "a ProRAG tree's own JSON does not read back: %s\n", e.what());
-            abort();
-        }
-    } catch (const rwb::data::InputException &) {
-    }
+    using namespace rwb::mcts;
+    roundTrip(
+        j, [](const nlohmann::json &v) { return fromRecordJson(v, "tree.json"); },
+        [](const SearchRecord &r) {
+            (void)summarize(r);
+            return toRecordJson(r);
+        },
+        "a search record");
+    roundTrip(
+        j, [](const nlohmann::json &v) { return fromProragJson(v, "tree.json"); },
+        [](const SearchTree &t) { return toProragJson(t); }, "a ProRAG tree");
     return 0;
 }

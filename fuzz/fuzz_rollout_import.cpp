@@ -22,21 +22,38 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The dump's file and the store, in a folder removed at exit.
+struct Scratch {
+    fs::path folder;
+    std::unique_ptr<rwb::store::RunStore> store;
+    Scratch()
+        : folder(fs::path(fs::exists("/dev/shm") ? "/dev/shm" : "/tmp") / ("rwb-fuzz-import-" + std::to_string(getpid())))
+    {
+        fs::remove_all(folder);
+        fs::create_directories(folder / "dump");
+    }
+    ~Scratch()
+    {
+        store.reset();
+        std::error_code ec;
+        fs::remove_all(folder, ec);
+    }
+};
+
+Scratch &scratch()
+{
+    static Scratch s;
+    return s;
+}
+
 const fs::path &folder()
 {
-    static const fs::path f = [] {
-        fs::path p = fs::path(fs::exists("/dev/shm") ? "/dev/shm" : "/tmp") / ("rwb-fuzz-import-" + std::to_string(getpid()));
-        fs::remove_all(p);
-        fs::create_directories(p / "dump");
-        return p;
-    }();
-    return f;
+    return scratch().folder;
 }
 
 std::unique_ptr<rwb::store::RunStore> &store()
 {
-    static std::unique_ptr<rwb::store::RunStore> s;
-    return s;
+    return scratch().store;
 }
 
 } // namespace

@@ -14,11 +14,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
 
 #include <arpa/inet.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -32,8 +34,21 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Served {
+    fs::path folder; // the store's, removed at exit
     std::shared_ptr<rwb::serve::RewardService> rewards;
     std::unique_ptr<rwb::serve::OpenAiServer> http;
+    Served() = default;
+    Served(Served &&) = default;
+    ~Served()
+    {
+        if (http)
+            http->stop();
+        http.reset();
+        rewards.reset();
+        std::error_code ec;
+        if (!folder.empty())
+            fs::remove_all(folder, ec);
+    }
 };
 
 Served &served()
@@ -49,6 +64,7 @@ Served &served()
         o.storePath = (folder / "runs.db").string();
         o.stepGapSeconds = 0.5;
         Served r;
+        r.folder = folder;
         r.rewards = std::make_shared<rwb::serve::RewardService>(o, rwb::task::Catalog::builtin());
         rwb::serve::ServerOptions so;
         so.port = 0;
@@ -79,13 +95,27 @@ std::string exchange(std::string_view bytes)
     a.sin_family = AF_INET;
     a.sin_port = htons(static_cast<uint16_t>(served().http->port()));
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    // libFuzzer's timer signal may interrupt a call: connect() then goes on in the
+    // background (wait until writable and read its result), send() and recv() are retried.
     if (connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0) {
-        perror("connect");
-        abort();
+        int error = errno;
+        if (error == EINTR) {
+            pollfd p{fd, POLLOUT, 0};
+            while (poll(&p, 1, 30'000) < 0 && errno == EINTR) {
+            }
+            socklen_t len = sizeof error;
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len);
+        }
+        if (error != 0) {
+            fprintf(stderr, "connect: %s\n", strerror(error));
+            abort();
+        }
     }
     size_t sent = 0;
     while (sent < bytes.size()) {
         const ssize_t n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
         if (n <= 0)
             break; // the server refused and closed: fine
         sent += static_cast<size_t>(n);
@@ -95,6 +125,8 @@ std::string exchange(std::string_view bytes)
     char buf[4096];
     for (;;) {
         const ssize_t n = recv(fd, buf, sizeof buf, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
         if (n < 0 && errno == EAGAIN) {
             fprintf(stderr, "the server held a connection 30 s after its client finished\n");
             abort();

@@ -76,17 +76,21 @@ PY
   echo "$dir"
 }
 status=0
+mkdir -p "$out/logs"
 for h in "${harnesses[@]}"; do
   corpus=$(seed "$h")
-  echo "fuzz: $h for $seconds s"
   limit=(-max_total_time="$seconds")
-  [[ -n "${RWB_FUZZ_RUNS:-}" ]] && limit=(-runs="$RWB_FUZZ_RUNS")
+  what="$seconds s"
+  [[ -n "${RWB_FUZZ_RUNS:-}" ]] && { limit=(-runs="$RWB_FUZZ_RUNS"); what="$RWB_FUZZ_RUNS executions"; }
   jobs=()
   [[ "${RWB_FUZZ_JOBS:-1}" -gt 1 ]] && jobs=(-fork="$RWB_FUZZ_JOBS" -ignore_crashes=0)
+  echo "fuzz: $h for $what (log: $out/logs/$h.log)"
+  # The whole log is kept; shown are the final statistics and any finding.
   if ! (cd "$out/corpus" && ASAN_OPTIONS=detect_leaks=0 "$out/fuzz_$h" "${limit[@]}" "${jobs[@]}" -max_len=262144 \
-          -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 -artifact_prefix="$corpus/" "$corpus" 2>&1 |
-        grep -E "^(stat::|#[0-9]+ +DONE|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)" ); then
+          -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 -artifact_prefix="$corpus/" "$corpus" \
+          >"$out/logs/$h.log" 2>&1); then
     status=1
   fi
+  grep -E "^(stat::|#[0-9]+ +DONE|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)" "$out/logs/$h.log" || true
 done
 exit $status

@@ -132,12 +132,10 @@ int connectLoopback(int port)
 
 // Sends `bytes` on a new connection and returns the answer, read until the server closes
 // the connection (its refusals say Connection: close) or 10 s pass without a byte.
-std::string sendRaw(int port, const std::string &bytes)
+// The answer on `fd` (its first 64 KB), read until the server closes or 10 s pass
+// without a byte; then closes `fd`.
+std::string readUntilClose(int fd)
 {
-    const int fd = connectLoopback(port);
-    if (fd < 0)
-        return {};
-    (void)::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     timeval tv{10, 0};
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     std::string answer;
@@ -146,6 +144,15 @@ std::string sendRaw(int port, const std::string &bytes)
         answer.append(buffer, static_cast<size_t>(n));
     ::close(fd);
     return answer;
+}
+
+std::string sendRaw(int port, const std::string &bytes)
+{
+    const int fd = connectLoopback(port);
+    if (fd < 0)
+        return {};
+    (void)::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    return readUntilClose(fd);
 }
 
 // As a client that uploads a whole request before it reads the answer (cpp-httplib's,
@@ -158,7 +165,6 @@ std::string sendAllThenRead(int port, const std::string &head, size_t flood)
     if (fd < 0)
         return {};
     timeval tv{10, 0};
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     std::string all = head + std::string(flood, 'x');
     for (size_t sent = 0; sent < all.size();) {
@@ -171,12 +177,7 @@ std::string sendAllThenRead(int port, const std::string &head, size_t flood)
         sent += static_cast<size_t>(n);
     }
     ::shutdown(fd, SHUT_WR);
-    std::string answer;
-    char buffer[4096];
-    for (ssize_t n; answer.size() < 65536 && (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;)
-        answer.append(buffer, static_cast<size_t>(n));
-    ::close(fd);
-    return answer;
+    return readUntilClose(fd);
 }
 
 } // namespace
