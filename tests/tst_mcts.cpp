@@ -333,6 +333,9 @@ void TestMcts::recordBadInput()
          "mcts_tree.children[0].children[0].id: node 1 is numbered before its parent 3"},
         {[](nlohmann::json &j) { j["params"]["gamma"] = 1.5; }, "params.gamma: expected a number within (0, 1]"},
         {[](nlohmann::json &j) { j["params"]["value"] = "bleu"; }, "params.value: expected \"f1\" or \"em\""},
+        // A double beyond an int converted to one (undefined behaviour; fuzz_mcts_tree).
+        {[](nlohmann::json &j) { j["params"]["max_depth"] = 3.5e21; }, "params.max_depth: expected a whole number within range"},
+        {[](nlohmann::json &j) { j["params"]["simulations"] = 2.5; }, "params.simulations: expected a whole number within range"},
         {[](nlohmann::json &j) { j["question"]["gold_passages"] = "kb-P001"; },
          "question.gold_passages: expected an array of passage ids"},
     };

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 namespace rwb::mcts {
 
@@ -214,7 +216,17 @@ SearchRecord fromRecordJson(const json &root, const std::string &source)
             if (const auto it = p->find(key); it != p->end()) {
                 if (!it->is_number() || !std::isfinite(it->get<double>()))
                     fail(source, std::string("params.") + key, "expected a number", &*it);
-                out = it->get<std::decay_t<decltype(out)>>();
+                using T = std::decay_t<decltype(out)>;
+                if constexpr (std::is_integral_v<T>) {
+                    // A double outside T's range does not convert (undefined behaviour;
+                    // found by fuzz_mcts_tree): a whole number within it is needed.
+                    const double d = it->get<double>();
+                    const double upper = std::ldexp(1.0, std::numeric_limits<T>::digits);
+                    const double lower = std::is_signed_v<T> ? -upper : 0.0;
+                    if (!(d >= lower && d < upper) || d != std::floor(d))
+                        fail(source, std::string("params.") + key, "expected a whole number within range", &*it);
+                }
+                out = it->get<T>();
             }
         };
         SearchParams &s = r.params;
