@@ -538,6 +538,10 @@ void TestRubric::extract_data()
         << QByteArray(R"({weight} then {"a": 1})") << embedded << QByteArray(R"({"a":1})") << 14 << 22;
     QTest::newRow("Japanese around") << QByteArray("評価: {\"a\": \"はい\"} 以上") << embedded
                                      << QByteArray(R"({"a":"はい"})") << 8 << 23;
+    // 2,000 prose braces that never close, each scanned to the end (12 MB), are within
+    // the search's budget: the object after them is found.
+    QTest::newRow("2,000 open braces before") << QByteArray("{x ").repeated(2000) + R"({"a": 1})" << embedded
+                                              << QByteArray(R"({"a":1})") << 6000 << 6008;
 }
 
 void TestRubric::extract()
@@ -580,6 +584,12 @@ void TestRubric::extractErrors_data()
     QTest::newRow("fenced array") << QByteArray("```json\n[{\"id\": 1, \"met\": true}]\n```")
                                   << "the fenced block at byte 0 holds a JSON array, not an object";
     QTest::newRow("bare number") << QByteArray("7") << "the reply is a JSON number, not an object";
+    // Brackets that never close, each a candidate scanned to the end: the search gives up
+    // after 64 MiB (about 330 candidates of 200 KB) instead of taking minutes.
+    const QString gaveUp = "bytes hold so many brackets that never close that 67108864 bytes were scanned";
+    QTest::newRow("200 KB of {") << QByteArray(200000, '{') << gaveUp;
+    QTest::newRow("200 KB of [") << QByteArray(200000, '[') << gaveUp;
+    QTest::newRow("200 KB of \\\"{") << QByteArray(R"(\"{)").repeated(70000) << gaveUp;
 }
 
 void TestRubric::extractErrors()

@@ -72,7 +72,10 @@ const char *toString(JsonExtract::Form form);
 // <parser>" (or "… holds a JSON array, not an object"); "the {…} at byte N is not valid
 // JSON: <parser>"; "the reply is a JSON array, not an object" (bare) or "the only JSON in
 // the reply is an array at byte N, not an object"; "no JSON object in the reply (412
-// bytes: "<first 80 bytes>")"; "the reply is empty". Never throws.
+// bytes: "<first 80 bytes>")"; "the reply is empty". The embedded search scans at most
+// 64 times the reply's size (64 MiB at least): a reply of brackets that never close gives
+// up there with "no JSON object found before byte N: … bytes were scanned without
+// finding one". Never throws.
 JsonExtract extractJson(std::string_view reply);
 
 // ---- Field readers --------------------------------------------------------------------
