@@ -3,6 +3,7 @@
 // Runs the rwb binary built beside the tests (RWB_BINARY) for test fixtures.
 #include <QProcess>
 #include <QStringList>
+#include "testtime.h"
 
 namespace rwbtest {
 
@@ -11,7 +12,7 @@ inline bool runRwb(const QStringList &args)
 {
     QProcess p;
     p.start(RWB_BINARY, args);
-    return p.waitForFinished(120000) && p.exitCode() == 0;
+    return p.waitForFinished(rwbtest::scaledMs(120000)) && p.exitCode() == 0;
 }
 
 } // namespace rwbtest

@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 
 #include "loopbackserver.h"
+#include "testtime.h"
 #include <QtTest>
 
 #include <cmath>
@@ -45,11 +46,11 @@ Result runRwb(const QStringList &args)
     QProcess p;
     p.start(QStringLiteral(RWB_BINARY), args);
     Result r;
-    if (!p.waitForStarted(kProcessTimeoutMs)) {
+    if (!p.waitForStarted(rwbtest::scaledMs(kProcessTimeoutMs))) {
         r.err = QStringLiteral("rwb did not start: ") + p.errorString();
         return r;
     }
-    if (!p.waitForFinished(kProcessTimeoutMs)) {
+    if (!p.waitForFinished(rwbtest::scaledMs(kProcessTimeoutMs))) {
         p.kill();
         p.waitForFinished();
         r.err = QStringLiteral("rwb timed out");

@@ -49,6 +49,7 @@
 #include "judgestore.h"
 #include "loopbackserver.h"
 #include "scriptedjudge.h"
+#include "testtime.h"
 
 #include <cmath>
 #include <set>
@@ -425,11 +426,11 @@ void TestDesignerJudge::cancelStopsSending()
     RewardDesigner d;
     QVERIFY(openSlow(d, m_samples, m_dir, server.url(), "slow.json"));
     QSignalSpy finished(d.model(), &SampleScoreModel::judgingFinished);
-    QTRY_VERIFY_WITH_TIMEOUT(seen.load() >= 1, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(seen.load() >= 1, rwbtest::scaledMs(5000));
     QVERIFY(d.model()->isJudging());
     QVERIFY(d.cancelJudgeButton()->isEnabled());
     d.cancelJudgeButton()->click();
-    QVERIFY(finished.wait(5000));
+    QVERIFY(finished.wait(rwbtest::scaledMs(5000)));
     QCOMPARE(finished.at(0).at(0).toBool(), true);
     QTest::qWait(500);
     QVERIFY2(seen.load() <= 2, qPrintable(QString::number(seen.load()))); // the one in flight (and one racing it)
@@ -463,7 +464,7 @@ void TestDesignerJudge::weightToZeroStopsAsking()
     ScriptedServer server(slowJudgeScript, false, rwbtest::kJudgePath);
     RewardDesigner d;
     QVERIFY(openSlow(d, m_samples, m_dir, server.url(), "zero.json"));
-    QTRY_VERIFY_WITH_TIMEOUT(!server.requests().empty(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!server.requests().empty(), rwbtest::scaledMs(5000));
     d.weightsEditor()->editWeight(RubricExplicit, 0);
     QVERIFY(waitForJudge(d, 30000));
     SampleScoreModel *m = d.model();
@@ -509,7 +510,7 @@ void TestDesignerJudge::closingDoesNotWaitForTheJudge()
     QVERIFY(silent.ok());
     auto d = std::make_unique<RewardDesigner>();
     QVERIFY(openSlow(*d, m_samples, m_dir, silent.url(), "silent.json"));
-    QTRY_VERIFY_WITH_TIMEOUT(silent.connections() >= 1, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(silent.connections() >= 1, rwbtest::scaledMs(5000));
     QVERIFY(d->model()->isJudging());
     QElapsedTimer t;
     t.start();
@@ -533,7 +534,7 @@ void TestDesignerJudge::callsLoggedForTheJudgeTab()
     widgets::JudgeDecisionModel decisions;
     QSignalSpy loaded(&decisions, &widgets::JudgeDecisionModel::loadingFinished);
     decisions.open(store, run);
-    QVERIFY(loaded.wait(5000));
+    QVERIFY(loaded.wait(rwbtest::scaledMs(5000)));
     QCOMPARE(decisions.rowCount(), 17);
     QCOMPARE(decisions.rewards(), (QStringList{"coverage", "rubric_explicit"}));
     QStringList targets;

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <torch/version.h>
 #include <unistd.h>
+#include "testtime.h"
 
 using json = nlohmann::json;
 
@@ -85,7 +86,7 @@ void TestDist::twoProcessesOnLoopback()
 {
     QProcess p;
     p.start(RWB_BINARY, {"dist", "check", "--nproc", "2", "--megabytes", "1", "--rounds", "3"});
-    QVERIFY(p.waitForFinished(120000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(120000)));
     const QString err = QString::fromUtf8(p.readAllStandardError());
     QVERIFY2(p.exitCode() == 0, qPrintable(err));
     const json out = json::parse(p.readAllStandardOutput().toStdString());
@@ -106,7 +107,7 @@ static std::pair<int, QString> aloneInAGroupOfTwo(int rank, int port)
     QProcess p;
     p.setProcessEnvironment(groupEnvironment(rank, 2, port, 2));
     p.start(RWB_BINARY, {"dist", "check"});
-    const bool finished = p.waitForFinished(60000);
+    const bool finished = p.waitForFinished(rwbtest::scaledMs(60000));
     return {finished ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardError())};
 }
 
@@ -196,11 +197,11 @@ void TestDist::rankKilledMidRun()
     QVERIFY2(waitForError(r1, err1, "rank 1 joined", 60000), err1.constData());
     QThread::msleep(300);
     ::kill(static_cast<pid_t>(r1.processId()), SIGKILL);
-    QVERIFY(r1.waitForFinished(10000));
+    QVERIFY(r1.waitForFinished(rwbtest::scaledMs(10000)));
     // Rank 0 stops on the broken connection, long before its 60 s timeout.
     QElapsedTimer t;
     t.start();
-    QVERIFY(r0.waitForFinished(30000));
+    QVERIFY(r0.waitForFinished(rwbtest::scaledMs(30000)));
     QVERIFY(t.elapsed() < 30000);
     QCOMPARE(r0.exitCode(), 1);
     err0 += r0.readAllStandardError();

@@ -6,6 +6,7 @@
 #include "store/runstore.h"
 #include "text/normalize.h"
 #include "text/utf8.h"
+#include "testtime.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -496,7 +497,7 @@ Run runRwb(const QStringList &args)
 {
     QProcess p;
     p.start(RWB_BINARY, args);
-    p.waitForFinished(120000);
+    p.waitForFinished(rwbtest::scaledMs(120000));
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
 }
 

@@ -25,6 +25,7 @@
 #include <map>
 
 #include "tinygrpo.h"
+#include "testtime.h"
 
 using namespace rwb;
 using rwbtest::runRwb;
@@ -456,7 +457,7 @@ void TestGrpo::cliRunsAndResumes()
     f.close();
     QProcess p;
     p.start(RWB_BINARY, {"grpo", "--config", d + "/cli.json"});
-    QVERIFY(p.waitForFinished(120000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(120000)));
     QCOMPARE(p.exitCode(), 0);
     const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
     QCOMPARE(o["status"].toString(), QString("finished"));
@@ -470,7 +471,7 @@ void TestGrpo::cliRunsAndResumes()
                   "top_p": 0})");
     bad.close();
     p.start(RWB_BINARY, {"grpo", "--config", d + "/bad.json"});
-    QVERIFY(p.waitForFinished(60000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(60000)));
     QCOMPARE(p.exitCode(), 2);
     QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("bad.json: top_p: must be between"));
 }
@@ -503,7 +504,7 @@ void TestGrpo::sigtermStopsAndResumes()
     }
     QVERIFY2(err.contains("grpo step 2/"), qPrintable(err));
     ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
-    QVERIFY(p.waitForFinished(120000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(120000)));
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QCOMPARE(p.exitCode(), 0);
     err += QString::fromUtf8(p.readAllStandardError());
@@ -524,7 +525,7 @@ void TestGrpo::sigtermStopsAndResumes()
     // Resumed, it runs the one step left to a max_steps one higher.
     writeConfig("term2.json", steps + 1);
     p.start(RWB_BINARY, {"grpo", "--config", d + "/term2.json", "--resume", checkpoint, "--quiet"});
-    QVERIFY(p.waitForFinished(120000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(120000)));
     QCOMPARE(p.exitCode(), 0);
     const QJsonObject resumed = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
     QCOMPARE(resumed["status"].toString(), QString("finished"));

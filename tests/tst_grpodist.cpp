@@ -9,6 +9,7 @@
 
 #include "model/safetensors.h"
 #include "store/runstore.h"
+#include "testtime.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -43,7 +44,7 @@ Finished runRwbWith(const QStringList &args, const QProcessEnvironment &env = QP
     p.setProcessEnvironment(env);
     p.start(RWB_BINARY, args);
     Finished f;
-    if (!p.waitForFinished(300000)) {
+    if (!p.waitForFinished(rwbtest::scaledMs(300000))) {
         p.kill();
         p.waitForFinished();
         f.err = "timed out: " + args.join(' ');
@@ -304,7 +305,7 @@ void TestGrpoDist::ranksWithDifferentModelsRefuse()
         ranks[k].start(RWB_BINARY, {"grpo", "--config", k == 0 ? a : b, "--quiet"});
     }
     for (QProcess &p : ranks)
-        QVERIFY(p.waitForFinished(120000));
+        QVERIFY(p.waitForFinished(rwbtest::scaledMs(120000)));
     const QString err0 = QString::fromUtf8(ranks[0].readAllStandardError());
     const QString err1 = QString::fromUtf8(ranks[1].readAllStandardError());
     QCOMPARE(ranks[0].exitCode(), 1);
@@ -384,7 +385,7 @@ void TestGrpoDist::controlFileSteersTheGroup()
     QVERIFY2(waitForStore(store, [](const rwb::store::RunStore &s) { return s.rewardConfigs(1).size() == 2; }),
              "the new weights were never recorded");
     writeWhole(control, R"({"weights": [5, 95], "stop": true})");
-    QVERIFY(p.waitForFinished(120000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(120000)));
     const QString out = QString::fromUtf8(p.readAllStandardOutput());
     err += QString::fromUtf8(p.readAllStandardError());
     QCOMPARE(p.exitCode(), 0);
@@ -418,7 +419,7 @@ void TestGrpoDist::sigtermStopsTheGroup()
     QVERIFY2(waitForStore(store, [](const rwb::store::RunStore &s) { return !s.stepRollouts(1, 1).empty(); }),
              "step 1 never reached the store");
     ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
-    QVERIFY(p.waitForFinished(120000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(120000)));
     const QString err = QString::fromUtf8(p.readAllStandardError());
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QVERIFY2(p.exitCode() == 0, qPrintable(err));

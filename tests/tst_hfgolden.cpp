@@ -327,6 +327,16 @@ void addTrlCases()
         QTest::newRow(golden["cases"][i].at("name").get<std::string>().c_str()) << static_cast<int>(i);
 }
 
+// "N differences<what>:" and each difference on its own line: every one is listed, not
+// only the first, so that one look shows the pattern.
+QString listDifferences(const std::vector<std::string> &differences, const char *what)
+{
+    QString list = QString::number(differences.size()) + " differences" + what + ":";
+    for (const std::string &d : differences)
+        list += "\n  " + QString::fromStdString(d);
+    return list;
+}
+
 } // namespace
 
 class TestHfGolden : public QObject {
@@ -693,11 +703,7 @@ void TestHfGolden::precompiledMapMatchesTokenizers()
         changed += want != text;
         ++checked;
     }
-    std::string list;
-    for (const std::string &d : differences)
-        list += "\n  " + d;
-    QVERIFY2(differences.empty(), qPrintable(QString::number(differences.size()) + " differences:" +
-                                             QString::fromStdString(list)));
+    QVERIFY2(differences.empty(), qPrintable(listDifferences(differences, "")));
     qInfo("precompiled_charsmap: %d strings equal to tokenizers', %d of them changed by the map", checked, changed);
     QVERIFY(checked > 100);
     QVERIFY(changed > 20);
@@ -730,11 +736,7 @@ void TestHfGolden::tokenizerMatchesTokenizers()
             differences.push_back("decode(" + shown(ids) + "): " + shown(decoded) + ", tokenizers " + shown(want));
         ++checked;
     }
-    std::string list;
-    for (const std::string &d : differences)
-        list += "\n  " + d;
-    QVERIFY2(differences.empty(), qPrintable(QString::number(differences.size()) + " differences from tokenizers:" +
-                                             QString::fromStdString(list)));
+    QVERIFY2(differences.empty(), qPrintable(listDifferences(differences, " from tokenizers")));
     qInfo("%s: %d encodings and decodings equal to tokenizers'", qPrintable(QDir(folder).dirName()), checked);
     QVERIFY(checked > 100);
 }

@@ -10,6 +10,7 @@
 
 #include "train/evaluation.h"
 #include "train/sft.h"
+#include "testtime.h"
 
 #include <QDir>
 #include <QFile>
@@ -92,7 +93,7 @@ void TestJobRunner::cancelStopsSynthesis()
     QSignalSpy finished(&runner, &JobRunner::finished);
     // 10 million e-mails would take hours: the test passes only if cancel stops it.
     QVERIFY(runner.synthesize(dir.path(), 10'000'000, 0, 0, 1));
-    QVERIFY(progress.wait(30000));
+    QVERIFY(progress.wait(rwbtest::scaledMs(30000)));
     runner.cancel();
     QVERIFY(waitFinished(finished, 30000));
     QCOMPARE(finished.first().at(0).toBool(), false);
@@ -105,7 +106,7 @@ void TestJobRunner::cancelStopsSynthesis()
     auto *doomed = new JobRunner;
     QSignalSpy doomedProgress(doomed, &JobRunner::progress);
     QVERIFY(doomed->synthesize(dir.path() + "/doomed", 10'000'000, 0, 0, 1));
-    QVERIFY(doomedProgress.wait(30000));
+    QVERIFY(doomedProgress.wait(rwbtest::scaledMs(30000)));
     delete doomed;
     QVERIFY(!QFile::exists(dir.path() + "/doomed/train.jsonl"));
     QVERIFY(!QFile::exists(dir.path() + "/doomed/train.jsonl.part"));

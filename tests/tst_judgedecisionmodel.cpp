@@ -14,6 +14,7 @@
 #include "rewardvalue.h"
 #include "store/runstore.h"
 #include "store/storeerror.h"
+#include "testtime.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -40,7 +41,7 @@ bool load(JudgeDecisionModel &model, const QString &path, qint64 run)
 {
     QSignalSpy finished(&model, &JudgeDecisionModel::loadingFinished);
     model.open(path, run);
-    return finished.wait(20000);
+    return finished.wait(rwbtest::scaledMs(20000));
 }
 
 QStringList column(const QAbstractItemModel &m, int col)
@@ -443,7 +444,7 @@ void TestJudgeDecisionModel::refreshAppendsLiveDecisions()
     }
     QSignalSpy finished(&model, &JudgeDecisionModel::loadingFinished);
     model.refresh();
-    QVERIFY(finished.wait(20000));
+    QVERIFY(finished.wait(rwbtest::scaledMs(20000)));
     QCOMPARE(model.rowCount(), 23);
     QCOMPARE(model.index(21, JudgeDecisionModel::StepColumn).data().toString(), QString("2"));
     QCOMPARE(model.agreement("coverage").matrix.total(), 6); // the new one: partial against partial

@@ -16,6 +16,7 @@
 #include "judgedecisionview.h"
 #include "judgestore.h"
 #include "store/runstore.h"
+#include "testtime.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -57,7 +58,7 @@ bool openAndWait(JudgeDecisionView &view, const QString &path, qint64 run)
     QSignalSpy finished(view.model(), &JudgeDecisionModel::loadingFinished);
     if (!view.openRun(path, run))
         return false;
-    return finished.wait(20000);
+    return finished.wait(rwbtest::scaledMs(20000));
 }
 
 } // namespace
@@ -251,7 +252,7 @@ void TestJudgeDecisionView::oneRollout()
     QSignalSpy finished(early.model(), &JudgeDecisionModel::loadingFinished);
     QVERIFY(early.openRun(m_path, m_run));
     early.showRollout(4);
-    QVERIFY(finished.wait(20000));
+    QVERIFY(finished.wait(rwbtest::scaledMs(20000)));
     QTRY_COMPARE(early.currentDecisionId(), qint64(14));
     QCOMPARE(early.filter()->rowCount(), 3);
 }

@@ -15,6 +15,7 @@
 #include <QtTest>
 
 #include "loopbackserver.h"
+#include "testtime.h"
 
 using namespace rwb;
 using rwb::widgets::JudgeSettingsWidget;
@@ -141,7 +142,7 @@ void TestJudgeSettingsWidget::testCallAnswered()
     w.test();
     QVERIFY(t.elapsed() < 250);
     QVERIFY(w.isTesting());
-    QVERIFY(done.wait(10000));
+    QVERIFY(done.wait(rwbtest::scaledMs(10000)));
     QVERIFY(!w.isTesting());
     QCOMPARE(done.at(0).at(0).toBool(), true);
     const QString message = done.at(0).at(1).toString();
@@ -163,7 +164,7 @@ void TestJudgeSettingsWidget::testCallNoServer()
     QElapsedTimer t;
     t.start();
     w.test();
-    QVERIFY(done.wait(10000));
+    QVERIFY(done.wait(rwbtest::scaledMs(10000)));
     QVERIFY2(t.elapsed() < 4000, qPrintable(QString::number(t.elapsed()))); // no 5 s backoff
     QCOMPARE(done.at(0).at(0).toBool(), false);
     const QString message = done.at(0).at(1).toString();

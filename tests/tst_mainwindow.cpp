@@ -26,6 +26,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include "curveqcp.h"
+#include "testtime.h"
 
 #include <QDockWidget>
 #include <QLabel>
@@ -160,7 +161,7 @@ void TestMainWindow::trainsFromTheGuiAndChangesWeights()
     QVERIFY2(w.startTraining(c, &error), qPrintable(error));
     QVERIFY(!w.startTraining(c, &error)); // one run at a time
     QVERIFY(w.designer()->runningConfig().has_value());
-    QVERIFY(finished.wait(240000));
+    QVERIFY(finished.wait(rwbtest::scaledMs(240000)));
     QCOMPARE(finished.first().at(0).toString(), QString("finished"));
     QVERIFY(!w.designer()->runningConfig().has_value());
 
@@ -256,7 +257,7 @@ void TestMainWindow::resumesAStoppedRun()
                            });
     QString error;
     QVERIFY2(w.startTraining(c, &error), qPrintable(error));
-    QVERIFY(finished.wait(240000));
+    QVERIFY(finished.wait(rwbtest::scaledMs(240000)));
     QCOMPARE(finished.last().at(0).toString(), QString("stopped"));
     disconnect(stopAt2);
     const qint64 runId = controller->runId();
@@ -271,7 +272,7 @@ void TestMainWindow::resumesAStoppedRun()
     QVERIFY2(error.contains("99"), qPrintable(error));
 
     QVERIFY2(w.resumeRun(QString::fromStdString(c.store), runId, &error), qPrintable(error));
-    QVERIFY(finished.wait(240000));
+    QVERIFY(finished.wait(rwbtest::scaledMs(240000)));
     QCOMPARE(finished.last().at(0).toString(), QString("finished"));
     QCOMPARE(controller->runId(), runId);
     rwb::store::RunStore store(c.store, rwb::store::RunStore::OpenMode::ReadOnly);
@@ -310,7 +311,7 @@ void TestMainWindow::startsFromTheFormWithTheDesignersWeights()
     start->trigger();
     QVERIFY(w.controller()->isActive());
     QVERIFY(!start->isEnabled()); // one run at a time
-    QVERIFY(finished.wait(240000));
+    QVERIFY(finished.wait(rwbtest::scaledMs(240000)));
     QCOMPARE(finished.last().at(0).toString(), QString("finished"));
 
     // The Designer's weights (partial 50 + marker 50) went to configs/ and to the run.
@@ -413,7 +414,7 @@ void TestMainWindow::judgeTabFollowsTheRun()
     QSignalSpy loaded(w.judge()->model(), &rwb::widgets::JudgeDecisionModel::loadingFinished);
     QString error;
     QVERIFY2(w.openRun(store, run, &error), qPrintable(error));
-    QVERIFY(loaded.wait(20000));
+    QVERIFY(loaded.wait(rwbtest::scaledMs(20000)));
     QCOMPARE(w.judge()->model()->rowCount(), 21);
     // Rollout 1 in the browser, then its "judge calls" link.
     w.rollouts()->selectRollout(1);
@@ -445,7 +446,7 @@ void TestMainWindow::judgeTabShowsTheDesignersCalls()
     QCOMPARE(w.judge()->storePath(), store);
     QCOMPARE(w.judge()->runId(), run);
     QCOMPARE(w.runId(), qint64(0));
-    QVERIFY(loaded.wait(20000));
+    QVERIFY(loaded.wait(rwbtest::scaledMs(20000)));
     QCOMPARE(w.judge()->model()->rowCount(), 21);
     // A re-score writes one more call (an evaluation prediction's) and says so: read.
     {
@@ -461,7 +462,7 @@ void TestMainWindow::judgeTabShowsTheDesignersCalls()
     }
     QSignalSpy more(w.judge()->model(), &rwb::widgets::JudgeDecisionModel::loadingFinished);
     Q_EMIT w.designer()->judgeCallsLogged(store, run);
-    QVERIFY(more.wait(20000));
+    QVERIFY(more.wait(rwbtest::scaledMs(20000)));
     QCOMPARE(w.judge()->model()->rowCount(), 22);
     // A store that is not there: a message, the view as it was.
     Q_EMIT w.designer()->judgeCallsRequested(m_dir.path() + "/none.sqlite", 1);
@@ -532,7 +533,7 @@ void TestMainWindow::followsATwoProcessRun()
                 return false;
             }
         }(),
-        120000);
+        rwbtest::scaledMs(120000));
 
     LanguageManager lang;
     lang.setChoice("en");
@@ -549,10 +550,10 @@ void TestMainWindow::followsATwoProcessRun()
     const int atOpen = rewardPoints();
     qInfo("steps on the curves when the window opened the run: %d of 12", atOpen);
     QVERIFY2(w.isFollowingStoredRun() || training.state() == QProcess::NotRunning, "the run ended before the window opened it");
-    QVERIFY(training.waitForFinished(240000));
+    QVERIFY(training.waitForFinished(rwbtest::scaledMs(240000)));
     QCOMPARE(training.exitCode(), 0);
     // The follower reads the end within a second or two.
-    QTRY_VERIFY_WITH_TIMEOUT(!w.isFollowingStoredRun(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isFollowingStoredRun(), rwbtest::scaledMs(10000));
     QTRY_COMPARE(rewardPoints(), 12);
     QVERIFY2(atOpen < 12, qPrintable(QString::number(atOpen)));
     QCOMPARE(w.groups()->step(), qint64(12));

@@ -11,6 +11,7 @@
 #include "store/runstore.h"
 #include "task/catalog.h"
 #include "task/task.h"
+#include "testtime.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -304,7 +305,7 @@ print(json.dumps(out))
     env.insert(QStringLiteral("RWB_REWARD_URL"), QStringLiteral("http://127.0.0.1:%1/reward").arg(s.http->port()));
     p.setProcessEnvironment(env);
     p.start(python, {QStringLiteral("driver.py"), QString::fromStdString(json(lines).dump())});
-    QVERIFY(p.waitForFinished(120000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(120000)));
     const QByteArray err = p.readAllStandardError();
     QVERIFY2(p.exitCode() == 0, err.constData());
     const json out = json::parse(p.readAllStandardOutput().toStdString());
@@ -484,7 +485,7 @@ void TestRewardServer::answeredRolloutsSurviveACrash()
         QCOMPARE(QString::fromStdString(st.run(crashedRun).status), QString("running"));
     }
     ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
-    QVERIFY(p.waitForFinished(10000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(10000)));
     QVERIFY(QFile::exists(QString::fromStdString(store::PendingLog::pathFor(store, crashedRun))));
     {
         serve::RewardServiceOptions o;

@@ -5,6 +5,7 @@
 #include "data/jsonl.h"
 #include "store/rolloutimport.h"
 #include "store/runstore.h"
+#include "testtime.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -304,7 +305,7 @@ void TestRolloutImport::command()
     QProcess p;
     p.start(RWB_BINARY, {"import", "--input", QString::fromStdString(kData + "/verl"), "--store", storePath,
                          "--run-name", "cluster-run"});
-    QVERIFY(p.waitForFinished(60000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(60000)));
     QCOMPARE(p.exitCode(), 0);
     const json report = json::parse(p.readAllStandardOutput().toStdString());
     QCOMPARE(report["format"], json("verl"));
@@ -316,7 +317,7 @@ void TestRolloutImport::command()
     const QString bad = dir.path() + "/bad.jsonl";
     writeFile(bad, "{\"input\": \"q\", \"output\": \"a\", \"score\": [1]}\n");
     p.start(RWB_BINARY, {"import", "--input", bad, "--store", storePath});
-    QVERIFY(p.waitForFinished(60000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(60000)));
     QCOMPARE(p.exitCode(), 2);
     const QString err = QString::fromUtf8(p.readAllStandardError());
     QVERIFY2(err.contains(bad + ":1: field \"score\" must be a number or null, not array"), qPrintable(err));
@@ -324,7 +325,7 @@ void TestRolloutImport::command()
     QCOMPARE(st.runs().size(), size_t(1));
 
     p.start(RWB_BINARY, {"import", "--input", bad, "--store", storePath, "--format", "ray"});
-    QVERIFY(p.waitForFinished(60000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(60000)));
     QCOMPARE(p.exitCode(), 2);
     QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("--format: \"ray\" is not auto, verl, trl or openrlhf"));
 }

@@ -14,6 +14,7 @@
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "train/grpo.h"
+#include "testtime.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -314,7 +315,7 @@ void TestRunSetupForm::validityChanged()
     QCOMPARE(spy.last().at(0).toBool(), true);
     const int before = spy.count();
     setText(form, "top_p", "1.5"); // validated after a short delay
-    QVERIFY(spy.wait(2000));
+    QVERIFY(spy.wait(rwbtest::scaledMs(2000)));
     QCOMPARE(spy.count(), before + 1);
     QCOMPARE(spy.last().at(0).toBool(), false);
 }

@@ -21,6 +21,7 @@
 #include "tokenizer/bpetrainer.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
+#include "testtime.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -1258,7 +1259,7 @@ void TestServe::cliStopsOnSignal()
     for (const int signalNumber : {SIGINT, SIGTERM}) {
         QProcess p;
         p.start(RWB_BINARY, {"serve", "--model", QString::fromStdString(m_model), "--port", "0", "--quiet"});
-        QVERIFY(p.waitForStarted(10000));
+        QVERIFY(p.waitForStarted(rwbtest::scaledMs(10000)));
         QVERIFY2(p.waitForReadyRead(60000), p.readAllStandardError().constData());
         const json ready = json::parse(p.readLine().toStdString(), nullptr, false);
         QVERIFY2(ready.is_object() && ready.contains("url"), p.readAllStandardError().constData());
@@ -1269,7 +1270,7 @@ void TestServe::cliStopsOnSignal()
         QCOMPARE(send(port, "GET", "/health", {}, "").status, 200);
         QCOMPARE(chat(port, {{"messages", userMessage("hi")}, {"max_tokens", 3}}, "").status, 200);
         ::kill(static_cast<pid_t>(p.processId()), signalNumber);
-        QVERIFY(p.waitForFinished(20000));
+        QVERIFY(p.waitForFinished(rwbtest::scaledMs(20000)));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(p.readAllStandardError().contains(signalNumber == SIGINT ? "SIGINT: stopping" : "SIGTERM: stopping"));
@@ -1279,7 +1280,7 @@ void TestServe::cliStopsOnSignal()
     // A folder that is not a model: exit 2 with a message naming it.
     QProcess bad;
     bad.start(RWB_BINARY, {"serve", "--model", m_dir.path() + "/nothing", "--port", "0", "--quiet"});
-    QVERIFY(bad.waitForFinished(30000));
+    QVERIFY(bad.waitForFinished(rwbtest::scaledMs(30000)));
     QCOMPARE(bad.exitCode(), 2);
     QVERIFY2(bad.readAllStandardError().contains("nothing"), "the message names the folder");
 }

@@ -6,6 +6,7 @@
 #include "model/causallm.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
+#include "testtime.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,7 +21,7 @@ QJsonObject runRwb(const QStringList &args)
 {
     QProcess p;
     p.start(RWB_BINARY, args);
-    if (!p.waitForFinished(120000) || p.exitCode() != 0) {
+    if (!p.waitForFinished(rwbtest::scaledMs(120000)) || p.exitCode() != 0) {
         qWarning("rwb %s failed: %s", qPrintable(args.join(' ')), p.readAllStandardError().constData());
         return {};
     }

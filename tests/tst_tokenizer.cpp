@@ -31,6 +31,7 @@
 #include "tokenizer/sentencepiecetokenizer.h"
 #include "tokenizer/tokenizer.h"
 #include "text/unicodeform.h"
+#include "testtime.h"
 
 #include <QDir>
 #include <QFile>
@@ -184,7 +185,7 @@ Run runRwb(const QStringList &args)
     QProcess p;
     p.start(QStringLiteral(RWB_BINARY), args);
     Run r;
-    if (!p.waitForStarted(kProcessTimeoutMs) || !p.waitForFinished(kProcessTimeoutMs)) {
+    if (!p.waitForStarted(rwbtest::scaledMs(kProcessTimeoutMs)) || !p.waitForFinished(rwbtest::scaledMs(kProcessTimeoutMs))) {
         p.kill();
         p.waitForFinished();
         r.err = "rwb did not run to the end";

@@ -19,6 +19,7 @@
 #include <cmath>
 
 #include "tinygrpo.h"
+#include "testtime.h"
 
 using namespace rwb;
 using rwb::widgets::TrainingController;
@@ -79,7 +80,7 @@ void TestTrainingController::runsAndStaysResponsive()
     QVERIFY(!controller.startGrpo(c)); // one job at a time
     clock.start();
     tick.start();
-    QVERIFY(finished.wait(180000));
+    QVERIFY(finished.wait(rwbtest::scaledMs(180000)));
     tick.stop();
     QCOMPARE(finished.first().at(0).toString(), QString("finished"));
     QCOMPARE(controller.state(), TrainingController::State::Idle);
@@ -114,7 +115,7 @@ void TestTrainingController::weightChangeReachesNextStep()
             controller.setRewardWeights({50, 50});
     });
     QVERIFY(controller.startGrpo(c));
-    QVERIFY(finished.wait(180000));
+    QVERIFY(finished.wait(rwbtest::scaledMs(180000)));
     QCOMPARE(finished.first().at(0).toString(), QString("finished"));
     // Asked after step 1 was reported: step 2 is the first with the new weights (or, when
     // the worker had already begun step 2, step 3 — never a step already under way).
@@ -147,7 +148,7 @@ void TestTrainingController::pauseResumeStop()
             controller.pause();
     });
     QVERIFY(controller.startGrpo(c));
-    QVERIFY(paused.wait(120000));
+    QVERIFY(paused.wait(rwbtest::scaledMs(120000)));
     QCOMPARE(controller.state(), TrainingController::State::Paused);
     const qint64 pausedAfter = paused.first().at(0).toLongLong();
     QVERIFY(pausedAfter == 1 || pausedAfter == 2);
@@ -156,10 +157,10 @@ void TestTrainingController::pauseResumeStop()
     QCOMPARE(stepSpy.count(), stepsSoFar); // nothing runs while paused
     controller.resume();
     QCOMPARE(controller.state(), TrainingController::State::Running);
-    QVERIFY(stepSpy.wait(60000));
+    QVERIFY(stepSpy.wait(rwbtest::scaledMs(60000)));
     controller.stop();
     QCOMPARE(controller.state(), TrainingController::State::Stopping);
-    QVERIFY(finished.wait(120000));
+    QVERIFY(finished.wait(rwbtest::scaledMs(120000)));
     QCOMPARE(finished.first().at(0).toString(), QString("stopped"));
     QCOMPARE(controller.state(), TrainingController::State::Idle);
     store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
@@ -175,14 +176,14 @@ void TestTrainingController::badConfigFails()
     QSignalSpy failed(&controller, &TrainingController::failed);
     QSignalSpy finished(&controller, &TrainingController::finished);
     QVERIFY(controller.startGrpo(c));
-    QVERIFY(finished.wait(60000));
+    QVERIFY(finished.wait(rwbtest::scaledMs(60000)));
     QCOMPARE(finished.first().at(0).toString(), QString("failed"));
     QCOMPARE(failed.count(), 1);
     QVERIFY2(failed.first().at(0).toString().contains("missing.json"), qPrintable(failed.first().at(0).toString()));
     QCOMPARE(controller.state(), TrainingController::State::Idle);
     // The controller can start again after a failure.
     QVERIFY(controller.startGrpo(config("after-bad")));
-    QVERIFY(finished.wait(180000));
+    QVERIFY(finished.wait(rwbtest::scaledMs(180000)));
     QCOMPARE(finished.last().at(0).toString(), QString("finished"));
 }
 

@@ -6,6 +6,7 @@
 #include <QTranslator>
 #include <QXmlStreamReader>
 #include <QtTest>
+#include "testtime.h"
 
 namespace {
 struct TsFile {
@@ -77,7 +78,7 @@ void TestTranslations::currentWithSources()
     args << "-no-obsolete" << "-locations" << "none" << "-silent" << "-ts" << out;
     QProcess p;
     p.start(RWB_LUPDATE, args);
-    QVERIFY(p.waitForFinished(120000));
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(120000)));
     QCOMPARE(p.exitCode(), 0);
     const TsFile fresh = readTs(out);
     const TsFile committed = readTs(RWB_TS_FILE);
