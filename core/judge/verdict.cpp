@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <unordered_map>
+#include <vector>
 
 using nlohmann::json;
 
@@ -83,35 +85,72 @@ std::string parseError(std::string_view text)
     return "not valid JSON";
 }
 
-// The end (one past the closing bracket) of the bracketed value starting at text[open]
-// ('{' or '['), matching only brackets of that kind outside JSON strings; npos when it
-// never closes. Each byte looked at is taken from `budget`; npos too when that runs out.
-size_t matchBracket(std::string_view text, size_t open, size_t &budget)
-{
-    const char o = text[open];
-    const char c = o == '{' ? '}' : ']';
-    int depth = 0;
-    bool inString = false;
-    for (size_t i = open; i < text.size(); ++i) {
-        if (budget == 0)
-            return std::string::npos;
-        --budget;
-        const char ch = text[i];
-        if (inString) {
-            if (ch == '\\')
-                ++i; // skip the escaped character (\" included)
-            else if (ch == '"')
-                inString = false;
-        } else if (ch == '"') {
-            inString = true;
-        } else if (ch == o) {
-            ++depth;
-        } else if (ch == c && --depth == 0) {
-            return i + 1;
+// Matches the brackets of a reply, string-aware, within a budget of bytes looked at.
+class BracketMatcher {
+public:
+    BracketMatcher(std::string_view text, size_t budget) : m_text(text), m_budget(budget) {}
+
+    // The end (one past the closing bracket) of the bracketed value starting at
+    // text[open] ('{' or '['), matching only brackets of that kind outside JSON strings;
+    // npos when it never closes, or when the budget runs out (exhausted() then).
+    //
+    // A scan from `open` passes every later bracket of its kind that stands outside a
+    // string in it; a scan from such a bracket would see the same characters in the same
+    // state, so its end is known too and kept: a run of brackets ("{{{{…", nested
+    // arrays) is scanned once, not once per bracket. Brackets inside what a scan took
+    // for a string are not kept, and "\"{" repeated defeats the memo: the budget bounds
+    // that.
+    size_t match(size_t open)
+    {
+        if (const auto known = m_known.find(open); known != m_known.end())
+            return known->second;
+        const char o = m_text[open];
+        const char c = o == '{' ? '}' : ']';
+        std::vector<size_t> opened; // the brackets of this kind not yet closed, innermost last
+        bool inString = false;
+        for (size_t i = open; i < m_text.size(); ++i) {
+            if (m_budget == 0)
+                return std::string::npos; // nothing kept: the scan did not finish
+            --m_budget;
+            const char ch = m_text[i];
+            if (inString) {
+                if (ch == '\\')
+                    ++i; // skip the escaped character (\" included)
+                else if (ch == '"')
+                    inString = false;
+            } else if (ch == '"') {
+                inString = true;
+            } else if (ch == o) {
+                opened.push_back(i);
+            } else if (ch == c) {
+                m_known[opened.back()] = i + 1;
+                opened.pop_back();
+                if (opened.empty())
+                    return i + 1;
+            }
         }
+        for (size_t at : opened)
+            m_known[at] = std::string::npos;
+        return std::string::npos;
     }
-    return std::string::npos;
-}
+
+    bool exhausted() const { return m_budget == 0; }
+    // Takes `bytes` from the budget (a parse of what was matched); false when not left.
+    bool spend(size_t bytes)
+    {
+        if (bytes > m_budget) {
+            m_budget = 0;
+            return false;
+        }
+        m_budget -= bytes;
+        return true;
+    }
+
+private:
+    std::string_view m_text;
+    size_t m_budget;
+    std::unordered_map<size_t, size_t> m_known;
+};
 
 // Whether the '{' at text[open] looks like the start of a JSON object: the next
 // non-space character is '"' or '}' (or there is none: the reply stops right there).
@@ -297,25 +336,24 @@ JsonExtract extractJson(std::string_view reply)
     }
 
     // 3. Embedded. Every '{' and '[' is a candidate, and each is matched and parsed on its
-    // own: a reply of bracket after bracket that never close ("{{{{…", or \"{ repeated,
-    // which no memo of earlier matches catches) would cost the square of its length (110 s
-    // for 200 KB, found by fuzz_judge_reply). The bytes matched and parsed are bounded by
-    // a budget far above what any reply with a findable object needs.
+    // own. Matching is linear for runs of brackets (BracketMatcher keeps what a scan
+    // passed), but a reply of brackets that each open a string (\"{ repeated) still costs
+    // the square of its length (110 s for 200 KB of '{' through the eight readers before
+    // the memo, found by fuzz_judge_reply): the bytes matched and parsed are bounded by a
+    // budget far above what any reply with a findable object needs.
     const size_t budgetAtStart = std::max<size_t>(kEmbeddedScanBytes, 64 * reply.size());
-    size_t budget = budgetAtStart;
+    BracketMatcher brackets(reply, budgetAtStart);
     std::string embeddedError;
     std::string arrayNote;
     for (size_t i = 0; i < reply.size(); ++i) {
         const char ch = reply[i];
         if (ch != '{' && ch != '[')
             continue;
-        const size_t end = matchBracket(reply, i, budget);
-        if (budget == 0 || (end != std::string_view::npos && end - i > budget))
+        const size_t end = brackets.match(i);
+        if (brackets.exhausted() || (end != std::string_view::npos && !brackets.spend(end - i))) // the parse below
             return failure("no JSON object found before byte " + std::to_string(i) + ": the reply's "
                            + std::to_string(reply.size()) + " bytes hold so many brackets that never close that "
                            + std::to_string(budgetAtStart) + " bytes were scanned without finding one");
-        if (end != std::string_view::npos)
-            budget -= end - i; // the parse below reads them again
         if (ch == '[') {
             // Skip a whole JSON array; anything else in square brackets is prose.
             if (end != std::string_view::npos) {
