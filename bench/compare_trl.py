@@ -275,33 +275,31 @@ def main():
                                                "runs": runs}, indent=1), encoding="utf-8")
 
     # The table: the median over rounds of each phase, ours / TRL / TRL ÷ ours.
-    phases = ["generate", "forward_backward", "optimizer", "reward"]
+    def med(side, threads, key):
+        return statistics.median(x["seconds_per_step"] if key == "step" else x["seconds"][key]
+                                 for x in runs if x["side"] == side and x["threads"] == threads)
+
+    phases = ["generate", "forward_backward", "optimizer", "reward", "step"]
     print(f"\nCPU: {cpu_name()} ({', '.join(cpu_flags())}){' — ' + isa if isa else ''}; "
           f"{args.rounds} round(s) of {args.steps} steps each side, fp32, medians\n")
     print("| threads | phase | rwb (s) | TRL (s) | TRL ÷ rwb |")
     print("|---:|---|---:|---:|---:|")
     for t in args.threads:
-        def med(side, key):
-            vals = [(x["seconds_per_step"] if key == "step" else x["seconds"][key])
-                    for x in runs if x["side"] == side and x["threads"] == t]
-            return statistics.median(vals)
-        for ph in phases + ["step"]:
-            a, b = med("rwb", ph), med("trl", ph)
+        for ph in phases:
+            a, b = med("rwb", t, ph), med("trl", t, ph)
             ratio = f"{b / a:.1f}×" if a > 0 else "—"
             name = "**step**" if ph == "step" else ph.replace("_", " + ")
             print(f"| {t} | {name} | {a:.3f} | {b:.3f} | {ratio} |")
+    first = args.threads[0]
     for t in args.threads[1:]:
-        a1 = statistics.median(x["seconds_per_step"] for x in runs if x["side"] == "rwb" and x["threads"] == args.threads[0])
-        a2 = statistics.median(x["seconds_per_step"] for x in runs if x["side"] == "rwb" and x["threads"] == t)
-        b1 = statistics.median(x["seconds_per_step"] for x in runs if x["side"] == "trl" and x["threads"] == args.threads[0])
-        b2 = statistics.median(x["seconds_per_step"] for x in runs if x["side"] == "trl" and x["threads"] == t)
-        print(f"\n{t} threads against {args.threads[0]}: rwb {a1 / a2:.2f}× faster, TRL {b1 / b2:.2f}× faster")
-    toks = [x["mean_completion_tokens"] for x in runs if x.get("mean_completion_tokens") is not None]
-    if toks:
-        print("mean completion tokens: rwb " +
-              ", ".join(f"{x['mean_completion_tokens']:.1f}" for x in runs if x["side"] == "rwb" and x.get("mean_completion_tokens")) +
-              "; TRL " + ", ".join(f"{x['mean_completion_tokens']:.1f}" for x in runs if x["side"] == "trl" and x.get("mean_completion_tokens")))
+        print(f"\n{t} threads against {first}: rwb {med('rwb', first, 'step') / med('rwb', t, 'step'):.2f}× faster, "
+              f"TRL {med('trl', first, 'step') / med('trl', t, 'step'):.2f}× faster")
 
+    def tokens(side):
+        return ", ".join(f"{x['mean_completion_tokens']:.1f}" for x in runs
+                         if x["side"] == side and x.get("mean_completion_tokens") is not None)
+
+    print(f"mean completion tokens: rwb {tokens('rwb') or '?'}; TRL {tokens('trl') or '?'}")
 
 if __name__ == "__main__":
     main()

@@ -1,9 +1,10 @@
 #pragma once
 
 // Time limits in tests, scaled for slow builds. A build under AddressSanitizer and
-// UndefinedBehaviorSanitizer runs 3–10 times slower than Release (scripts/sanitize.sh sets
-// RWB_TEST_TIME_SCALE=8 and QTest's function timeout to match); a limit meant to catch a
-// hang must not fail there on a run that is only slow. Unset or out of 1–100: 1.
+// UndefinedBehaviorSanitizer runs 3–10 times slower than Release (ctest sets
+// RWB_TEST_TIME_SCALE=8 there, and Qt Test's function timeout to match: tests/CMakeLists.txt);
+// a limit meant to catch a hang must not fail there on a run that is only slow. Unset or
+// out of 1–100: 1.
 #include <cstdlib>
 
 namespace rwbtest {

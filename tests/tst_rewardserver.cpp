@@ -131,8 +131,6 @@ int connectLoopback(int port)
     return -1;
 }
 
-// Sends `bytes` on a new connection and returns the answer, read until the server closes
-// the connection (its refusals say Connection: close) or 10 s pass without a byte.
 // The answer on `fd` (its first 64 KB), read until the server closes or 10 s pass
 // without a byte; then closes `fd`.
 std::string readUntilClose(int fd)
@@ -147,6 +145,8 @@ std::string readUntilClose(int fd)
     return answer;
 }
 
+// Sends `bytes` on a new connection and returns the answer, read until the server closes
+// the connection (its refusals say Connection: close) or 10 s pass without a byte.
 std::string sendRaw(int port, const std::string &bytes)
 {
     const int fd = connectLoopback(port);

@@ -61,7 +61,7 @@ std::string preview(std::string_view text, size_t maxBytes)
     return out;
 }
 
-// Parses `text` as JSON; on failure returns nullopt and puts nlohmann's message in `error`.
+// Parses `text` as JSON (bounded depth); nullopt when it is not valid JSON.
 std::optional<json> tryParse(std::string_view text)
 {
     // Without exceptions: a reply is tried at every '{' and '[' it holds, and unwinding a
