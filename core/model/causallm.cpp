@@ -9,8 +9,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <mutex>
 #include <regex>
 #include <thread>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace rwb::model {
 
@@ -33,8 +37,29 @@ torch::Device pickDevice(const std::string &name)
     return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
 }
 
+namespace {
+
+// glibc gives large blocks back to the kernel when they are freed (mmap above a
+// threshold that starts at 128 KiB, and trimming the heap's top), so every training step
+// faulted in and zeroed its activations' pages afresh: 6 % of an SFT step's samples were
+// in the kernel's page-fault path (perf, tiny model, one thread). Keeping up to 256 MiB of
+// freed memory in the heap, as PyTorch's caching allocators do on GPUs, reuses the pages.
+void keepFreedMemory()
+{
+#ifdef __GLIBC__
+    static std::once_flag once;
+    std::call_once(once, [] {
+        mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest; blocks above it are still mapped
+        mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    });
+#endif
+}
+
+} // namespace
+
 void applyThreads(int threads)
 {
+    keepFreedMemory();
     int n = threads;
     if (n <= 0) {
         // RWB_THREADS caps "every core": where several jobs share the cores (ctest -j2),
@@ -289,33 +314,69 @@ CausalLmInternals::Batch CausalLmInternals::makeBatch(const std::vector<std::vec
     return batch;
 }
 
+namespace {
+
+// log p(targets) under softmax(head(h) / temperature) at the positions `needed` marks,
+// 0 elsewhere: h [B, T, H], targets [B, T] int64, needed [B, T] bool (undefined: every
+// position). Returns [B, T] in the compute dtype, and the entropies (no gradient) when
+// `entropy` is given. The head runs only on the needed positions, in chunks of at most
+// `chunkRows` of them: a vocabulary-wide row costs V / H times a hidden row, and an SFT
+// batch whose loss is on the target only needs a few percent of its positions.
+// log_softmax rather than logits − logsumexp: one fused kernel each way where the latter
+// is five passes over [rows, V] (max, sub, exp, sum, and exp, sub, mul backwards).
+torch::Tensor headLogProbs(const torch::Tensor &h, const torch::Tensor &w, const torch::Tensor &targets,
+                           const torch::Tensor &needed, double temperature, int64_t chunkRows, torch::Dtype ct,
+                           torch::Tensor *entropy)
+{
+    const int64_t b = h.size(0), t = h.size(1);
+    const torch::Tensor flatH = h.reshape({b * t, h.size(2)});
+    const torch::Tensor flatTargets = targets.reshape({b * t});
+    const bool all = !needed.defined();
+    const torch::Tensor index = all ? torch::Tensor() : needed.reshape({b * t}).nonzero().squeeze(1).to(h.device());
+    const int64_t rows = all ? b * t : index.size(0);
+    // Dividing the hidden rows by the temperature is the same product as dividing the logits, H / V the work.
+    const double invTemperature = temperature > 0.0 && temperature != 1.0 ? 1.0 / temperature : 1.0;
+    std::vector<torch::Tensor> lps, ents;
+    for (int64_t r0 = 0; r0 < rows; r0 += chunkRows) {
+        const int64_t n = std::min(chunkRows, rows - r0);
+        torch::Tensor hs = all ? flatH.narrow(0, r0, n) : flatH.index_select(0, index.narrow(0, r0, n));
+        const torch::Tensor ts = all ? flatTargets.narrow(0, r0, n) : flatTargets.index_select(0, index.narrow(0, r0, n));
+        if (invTemperature != 1.0)
+            hs = hs * invTemperature;
+        const torch::Tensor logp = torch::log_softmax(torch::nn::functional::linear(hs, w).to(ct), -1); // [n, V]
+        lps.push_back(logp.gather(-1, ts.unsqueeze(-1)).squeeze(-1));
+        if (entropy) {
+            torch::NoGradGuard noGrad;
+            const torch::Tensor d = logp.detach();
+            ents.push_back(-(d.exp() * d).sum(-1));
+        }
+    }
+    const auto spread = [&](std::vector<torch::Tensor> &parts, const torch::TensorOptions &options) {
+        const torch::Tensor flat = parts.empty() ? torch::zeros({0}, options) : torch::cat(parts, 0);
+        if (all)
+            return flat.view({b, t});
+        return torch::zeros({b * t}, flat.options()).index_copy(0, index, flat).view({b, t});
+    };
+    const auto options = h.options().dtype(ct);
+    if (entropy) {
+        torch::NoGradGuard noGrad;
+        *entropy = spread(ents, options);
+    }
+    return spread(lps, options);
+}
+
+} // namespace
+
 torch::Tensor CausalLmInternals::sequenceLogProbs(const Batch &batch, double temperature, int64_t chunk,
-                                                  torch::Tensor *entropy)
+                                                  torch::Tensor *entropy, const torch::Tensor &needed)
 {
     const int64_t len = batch.ids.size(1);
     const torch::Tensor positions = positionsFromMask(batch.mask);
     const torch::Tensor h = module->hidden(batch.ids, positions, batch.mask, nullptr); // [B, L, H]
-    const torch::Tensor &w = module->headWeight();
     const torch::Tensor targets = batch.ids.narrow(1, 1, len - 1);                    // [B, L−1]
-    std::vector<torch::Tensor> lps;
-    std::vector<torch::Tensor> ents;
-    chunk = std::max<int64_t>(1, chunk);
-    for (int64_t s = 0; s < len - 1; s += chunk) {
-        const int64_t n = std::min(chunk, len - 1 - s);
-        torch::Tensor logits = torch::nn::functional::linear(h.narrow(1, s, n), w).to(computeDtype(dtype)); // [B, n, V]
-        if (temperature > 0.0 && temperature != 1.0)
-            logits = logits / temperature;
-        const torch::Tensor lse = logits.logsumexp(/*dim=*/-1);                                      // [B, n]
-        const torch::Tensor tgt = logits.gather(-1, targets.narrow(1, s, n).unsqueeze(-1)).squeeze(-1); // [B, n]
-        lps.push_back(tgt - lse);
-        if (entropy) {
-            const torch::Tensor p = torch::softmax(logits, -1);
-            ents.push_back(lse - (p * logits).sum(-1));
-        }
-    }
-    if (entropy)
-        *entropy = torch::cat(ents, 1);
-    return torch::cat(lps, 1);
+    const int64_t b = batch.ids.size(0);
+    return headLogProbs(h.narrow(1, 0, len - 1), module->headWeight(), targets, needed, temperature,
+                        std::max<int64_t>(1, chunk) * b, computeDtype(dtype), entropy);
 }
 
 torch::Tensor CausalLmInternals::groupedCompletionLogProbs(const std::vector<std::vector<int32_t>> &prompts,
@@ -374,26 +435,12 @@ torch::Tensor CausalLmInternals::groupedCompletionLogProbs(const std::vector<std
         hs.push_back(module->hidden(compIds.narrow(1, 0, tc - 1), compPos, keyMask, &cache)); // [R, Tc − 1, H]
     }
     const torch::Tensor h = torch::cat(hs, 1); // [R, Tc, H]: position t predicts completion token t
-    const torch::Tensor &w = module->headWeight();
-    // Logits in chunks of positions so that [R, chunk, V] stays near 4,096 rows of the vocabulary.
-    const int64_t chunk = std::max<int64_t>(1, 4096 / rows);
-    std::vector<torch::Tensor> lps, ents;
-    for (int64_t s0 = 0; s0 < tc; s0 += chunk) {
-        const int64_t n = std::min(chunk, tc - s0);
-        torch::Tensor logits = torch::nn::functional::linear(h.narrow(1, s0, n), w).to(computeDtype(dtype)); // [R, n, V]
-        if (temperature > 0.0 && temperature != 1.0)
-            logits = logits / temperature;
-        const torch::Tensor lse = logits.logsumexp(-1);
-        lps.push_back(logits.gather(-1, compIds.narrow(1, s0, n).unsqueeze(-1)).squeeze(-1) - lse);
-        if (entropy)
-            ents.push_back(lse - (torch::softmax(logits, -1) * logits).sum(-1));
-    }
-    const torch::Tensor m = compMask.to(computeDtype(dtype));
-    const torch::Tensor out = torch::cat(lps, 1) * m;
-    if (entropy)
-        *entropy = torch::cat(ents, 1) * m;
+    // The head only on real tokens: completions of a group differ in length, and the
+    // positions past a row's end are cut by the mask anyway.
+    const torch::Tensor out = headLogProbs(h, module->headWeight(), compIds, compMask.to(torch::kBool), temperature,
+                                           2048, computeDtype(dtype), entropy);
     if (mask)
-        *mask = m;
+        *mask = compMask.to(computeDtype(dtype));
     return out;
 }
 

@@ -41,8 +41,11 @@ public:
                     const std::vector<std::vector<int32_t>> &completions, int32_t padToken) const;
 
     // log p(ids[:, t+1] | ids[:, ≤t]) for t in [0, L−1): [B, L−1] fp32 (and entropy [B, L−1] when
-    // `entropy` is given), computed in chunks of `chunk` positions. Differentiable.
-    torch::Tensor sequenceLogProbs(const Batch &batch, double temperature, int64_t chunk, torch::Tensor *entropy);
+    // `entropy` is given, without gradient), computed in chunks of `chunk` positions.
+    // Differentiable. With `needed` ([B, L−1] bool), only the marked positions are computed
+    // and the others are 0 (an SFT loss on the target alone needs a few percent of them).
+    torch::Tensor sequenceLogProbs(const Batch &batch, double temperature, int64_t chunk, torch::Tensor *entropy,
+                                   const torch::Tensor &needed = {});
 
     // The completions' log-probs when every prompt has `groupSize` completions (row b·G + g
     // belongs to prompt b): each prompt runs once and its keys and values are shared by its
@@ -50,7 +53,7 @@ public:
     // G·(|prompt| + |completion|). Returns [B·G, T] fp32, T = the longest completion, with
     // log p(completion[r][t] | prompt, completion[r][<t]) under softmax(logits / temperature)
     // and 0 past a row's end; `mask` gets [B·G, T] float (1 on real tokens) and `entropy`
-    // the entropies when given. Differentiable; equal to sequenceLogProbs on the
+    // the entropies (without gradient) when given. Differentiable; equal to sequenceLogProbs on the
     // concatenations (tst_transformer).
     torch::Tensor groupedCompletionLogProbs(const std::vector<std::vector<int32_t>> &prompts,
                                             const std::vector<std::vector<int32_t>> &completions, int64_t groupSize,

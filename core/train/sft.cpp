@@ -44,15 +44,10 @@ torch::Tensor sftLoss(model::CausalLmInternals &d, const std::vector<std::vector
                       double targetTokens, int32_t padToken, bool bf16)
 {
     const auto b = d.makeBatch(prompts, targets, padToken);
-    torch::Tensor lp;
-    {
-        const AutocastScope autocast(bf16, d.device);
-        lp = d.sequenceLogProbs(b, 1.0, 128, nullptr); // [B, L−1]
-    }
-    lp = lp.to(model::computeDtype(lp.scalar_type()));
     // Weights [B, L−1]: target token i of row r is predicted at position start + i − 1.
-    std::vector<double> w(static_cast<size_t>(lp.numel()), 0.0);
-    const int64_t cols = lp.size(1);
+    const int64_t rows = static_cast<int64_t>(prompts.size());
+    const int64_t cols = b.ids.size(1) - 1;
+    std::vector<double> w(static_cast<size_t>(rows * cols), 0.0);
     for (size_t r = 0; r < prompts.size(); ++r) {
         const int64_t first = b.completionStart[r] - 1;
         const size_t row = static_cast<size_t>(static_cast<int64_t>(r) * cols);
@@ -61,8 +56,16 @@ torch::Tensor sftLoss(model::CausalLmInternals &d, const std::vector<std::vector
         for (int64_t i = 0; promptLossWeight > 0.0 && i < first; ++i)
             w[row + static_cast<size_t>(i)] = promptLossWeight;
     }
-    const torch::Tensor weights = torch::tensor(w, torch::kFloat64).view(lp.sizes()).to(lp.options());
-    return -(lp * weights).sum() / targetTokens;
+    const torch::Tensor weights = torch::tensor(w, torch::kFloat64).view({rows, cols});
+    torch::Tensor lp;
+    {
+        const AutocastScope autocast(bf16, d.device);
+        // Only the weighted positions through the head: with the loss on the target alone
+        // that is a few percent of them.
+        lp = d.sequenceLogProbs(b, 1.0, 128, nullptr, (weights != 0.0).to(d.device)); // [B, L−1]
+    }
+    lp = lp.to(model::computeDtype(lp.scalar_type()));
+    return -(lp * weights.to(lp.options())).sum() / targetTokens;
 }
 
 SftConfig parseSftConfig(std::string_view text, const std::string &source)
