@@ -2,11 +2,14 @@
 // AVX512-BF16 without AMX, from a timing), on made-up CPUs, so that every branch is
 // checked whatever CPU runs the test; and /proc/cpuinfo's parsing on a fixture.
 #include "model/precision.h"
+#include "model/threads.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <fstream>
+#include <iterator>
+#include <thread>
 
 using namespace rwb::model;
 
@@ -37,6 +40,9 @@ private Q_SLOTS:
     void librariesHeldBelowTheCpu();
     void fp32IsKeptOnThisMachine();
     void dtypes();
+    void threadRule_data();
+    void threadRule();
+    void threadCheckIsCachedPerMachine();
 };
 
 void TestPrecision::autoRule_data()
@@ -177,6 +183,73 @@ void TestPrecision::dtypes()
     // A bf16 checkpoint on "auto" follows the machine: bfloat16 only where bf16 is fast.
     const bool fast = resolvePrecision("auto", "cpu").bf16;
     QCOMPARE(QString::fromStdString(resolveDtype("auto", "bfloat16", "cpu")), QString(fast ? "bfloat16" : "float32"));
+}
+
+// model/threads: 1 or every core, from what was asked, $RWB_THREADS or a timing.
+void TestPrecision::threadRule_data()
+{
+    QTest::addColumn<int>("requested");
+    QTest::addColumn<QString>("env");
+    QTest::addColumn<int>("cores");
+    QTest::addColumn<double>("oneMs"); // < 0: no timing
+    QTest::addColumn<double>("allMs");
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("asked") << 3 << "2" << 2 << 10.0 << 5.0 << 3 << "3 threads as asked";
+    QTest::newRow("asked one") << 1 << "" << 2 << 10.0 << 5.0 << 1 << "1 thread as asked";
+    QTest::newRow("env") << 0 << "2" << 8 << 10.0 << 9.9 << 2 << "2 threads from RWB_THREADS";
+    QTest::newRow("env not a number") << 0 << "two" << 2 << 10.0 << 5.0 << 2 << "auto: 2 threads";
+    QTest::newRow("env zero") << 0 << "0" << 2 << 10.0 << 9.0 << 1 << "auto: 1 thread: 2 threads take more";
+    QTest::newRow("one core") << 0 << "" << 1 << -1.0 << -1.0 << 1 << "auto: 1 thread (one core)";
+    QTest::newRow("no timing") << 0 << "" << 2 << -1.0 << -1.0 << 1 << "auto: 1 thread (no timing";
+    // Zen 3 with libtorch 1.13: the second thread made the step slower.
+    QTest::newRow("slower on two") << 0 << "" << 2 << 10.0 << 17.0 << 1 << "auto: 1 thread: 2 threads take more";
+    QTest::newRow("at the margin") << 0 << "" << 2 << 10.0 << 8.0 << 2 << "auto: 2 threads (timed";
+    QTest::newRow("just past it") << 0 << "" << 2 << 10.0 << 8.01 << 1 << "auto: 1 thread: 2 threads take more";
+    QTest::newRow("faster on four") << 0 << "" << 4 << 10.0 << 3.0 << 4 << "auto: 4 threads (timed";
+}
+
+void TestPrecision::threadRule()
+{
+    QFETCH(int, requested);
+    QFETCH(QString, env);
+    QFETCH(int, cores);
+    QFETCH(double, oneMs);
+    QFETCH(double, allMs);
+    QFETCH(int, threads);
+    QFETCH(QString, reason);
+    const std::optional<ThreadsTiming> timing =
+        oneMs < 0 ? std::nullopt : std::optional<ThreadsTiming>(ThreadsTiming{oneMs, allMs});
+    const QByteArray envBytes = env.toUtf8();
+    const ThreadsChoice c = chooseThreads(requested, env.isEmpty() ? nullptr : envBytes.constData(), cores, timing);
+    QCOMPARE(c.threads, threads);
+    QVERIFY2(QString::fromStdString(c.reason).startsWith(reason), c.reason.c_str());
+    if (timing)
+        QVERIFY2(requested > 0 || env == "2" || QString::fromStdString(c.reason).contains("ms)"), c.reason.c_str());
+}
+
+// On this machine: the timed check runs once, writes its cache, and a second process
+// (here: the same call, the cache read back) says where its timing came from.
+void TestPrecision::threadCheckIsCachedPerMachine()
+{
+    QTemporaryDir dir;
+    const QByteArray path = dir.filePath("threads.json").toUtf8();
+    qputenv("RWB_THREADS_CACHE", path);
+    qunsetenv("RWB_THREADS");
+    const ThreadsChoice c = resolveThreads(0);
+    QVERIFY(c.threads >= 1);
+    QVERIFY2(QString::fromStdString(c.reason).startsWith("auto: "), c.reason.c_str());
+    if (std::thread::hardware_concurrency() > 1) {
+        QVERIFY2(QString::fromStdString(c.reason).contains("[timed now]"), c.reason.c_str());
+        std::ifstream in(path.constData());
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        QVERIFY2(text.find("\"one_thread_ms\"") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("cores | libtorch") != std::string::npos, text.c_str());
+    }
+    QCOMPARE(resolveThreads(2).threads, 2); // asked for: no check
+    qputenv("RWB_THREADS", "1");
+    QCOMPARE(resolveThreads(0).threads, 1);
+    qunsetenv("RWB_THREADS");
 }
 
 QTEST_APPLESS_MAIN(TestPrecision)

@@ -6,6 +6,7 @@
 #include "model/membench.h"
 #include "model/modelconfig.h"
 #include "model/precision.h"
+#include "model/threads.h"
 #include "reward/compositereward.h"
 #include "reward/extraction.h"
 
@@ -145,7 +146,7 @@ Usage: rwb bench generate [--shape tiny|qwen3-0.6b|all] [--dtype auto|float32|bf
   --samples G      the group size decoded together after one prefill (default 8)
   --prompt-tokens  prompt length (default 64)
   --new-tokens     tokens decoded per row (default 32); no stop token, so every row decodes them all
-  --threads        libtorch CPU threads (default: every core)
+  --threads        libtorch CPU threads (default: auto — $RWB_THREADS, or 1 or every core by a timed check)
   --device         auto (default: CUDA where libtorch sees a GPU), cpu or cuda; the
                    bandwidth bound is then that device's memory
 
@@ -190,6 +191,7 @@ int membw(const std::vector<std::string> &argv)
     j["read_gb_per_s"] = m.readBytesPerSecond / 1e9;
     j["copy_gb_per_s"] = m.copyBytesPerSecond / 1e9;
     j["threads"] = m.threads;
+    j["threads_reason"] = model::resolveThreads(args.has("threads") ? static_cast<int>(args.number("threads", 0)) : 0).reason;
     j["buffer_bytes"] = m.bufferBytes;
     std::cout << j.dump(2) << std::endl;
     return kExitOk;
@@ -230,6 +232,7 @@ int generate(const std::vector<std::string> &argv)
     out["precision"] = precision.name();
     out["precision_reason"] = precision.reason;
     out["threads"] = bw.threads;
+    out["threads_reason"] = model::resolveThreads(args.has("threads") ? static_cast<int>(args.number("threads", 0)) : 0).reason;
     out["read_gb_per_s"] = bw.readBytesPerSecond / 1e9;
     out["prompt_tokens"] = promptTokens;
     out["new_tokens"] = newTokens;

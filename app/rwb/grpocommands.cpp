@@ -13,6 +13,7 @@
 #include "eval/revisits.h"
 #include "eval/smoothing.h"
 #include "model/precision.h"
+#include "model/threads.h"
 #include "reward/extraction.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
@@ -733,6 +734,9 @@ int grpoStepBench(const std::vector<std::string> &argv)
     nlohmann::ordered_json j;
     j["precision"] = precision.name();
     j["precision_reason"] = precision.reason;
+    const model::ThreadsChoice threads = model::resolveThreads(c.threads);
+    j["threads"] = threads.threads;
+    j["threads_reason"] = threads.reason;
     j["processes"] = group ? group->worldSize() : 1;
     j["steps"] = t.steps;
     j["rows_per_step"] = c.groupSize * c.promptsPerStep;

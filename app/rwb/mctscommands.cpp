@@ -8,6 +8,7 @@
 #include "mcts/mctsrun.h"
 #include "mcts/searchrecord.h"
 #include "mcts/treejson.h"
+#include "model/threads.h"
 #include "store/runstore.h"
 #include "task/multihoptask.h"
 #include "util/duration.h"
@@ -330,6 +331,9 @@ int mctsBench(const std::vector<std::string> &argv)
     params.expansions = static_cast<int>(args.number("expansions", 3));
     params.maxDepth = static_cast<int>(args.number("max-depth", params.maxDepth));
     nlohmann::ordered_json j;
+    const model::ThreadsChoice threads = model::resolveThreads(static_cast<int>(args.number("threads", 0)));
+    j["threads"] = threads.threads;
+    j["threads_reason"] = threads.reason;
     double seconds[2] = {0, 0};
     for (int shared = 1; shared >= 0; --shared) {
         mcts::PolicyOptions po;

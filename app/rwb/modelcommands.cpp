@@ -39,7 +39,7 @@ Usage: rwb generate --model DIR [--adapter DIR] (--prompt TEXT | --sender S --em
   --seed             default 0; the same seed gives the same completions
   --dtype            auto (the config's), float32 or bfloat16
   --device           auto, cpu or cuda
-  --threads          CPU threads (default: every core)
+  --threads          CPU threads (default: auto — $RWB_THREADS, or 1 or every core by a timed check)
 
 Prints one JSON line per sample: {"sample", "text", "tokens", "truncated", "logprob"},
 then a line on stderr with the prefill and decode speed.
@@ -75,7 +75,7 @@ Run it once on a new machine or after building against another libtorch (docs/gp
   --model    check the forward checks on this model folder instead of tiny random Qwen3,
              Qwen2 and Llama decoders (it is also loaded in float64 on the CPU: 8 bytes a
              parameter); the gradient checks always use a tiny random model
-  --threads  CPU threads (default: every core)
+  --threads  CPU threads (default: auto — $RWB_THREADS, or 1 or every core by a timed check)
   --seed     default 1
 
 Prints one JSON line per check: {"check", "model", "value", "tolerance", "passed",

@@ -6,6 +6,7 @@
 
 #include "data/jsonl.h"
 #include "embed/embedderfactory.h"
+#include "model/threads.h"
 #include "net/httpjsonclient.h"
 #include "serve/chatengine.h"
 #include "serve/openaiserver.h"
@@ -67,7 +68,7 @@ Usage: rwb serve [--model DIR] [--embed hf:DIR ...] [--reward-config C.json
   --max-batch N      completions decoded together (continuous batching; 1: one at a time)
   --max-queue N      requests waiting for the batch at most; one more gets 503 with
                      Retry-After (default 256; 0: no bound)
-  --threads N        libtorch CPU threads of the decoder (default: every core)
+  --threads N        libtorch CPU threads of the decoder (default: auto — $RWB_THREADS, or 1 or every core by a timed check)
   --name ID          the chat model's id (default: the folder's name)
   --http-threads N   HTTP worker threads (default 2 × max batch + 8)
   --allow-host NAME  also answer requests whose Host header is NAME (repeatable). By
@@ -414,6 +415,9 @@ int runServeBench(const std::vector<std::string> &argv)
             nlohmann::ordered_json j;
             j["model"] = chat->name();
             j["max_batch"] = maxBatch;
+            const model::ThreadsChoice threads = model::resolveThreads(engine.scheduler.threads);
+            j["threads"] = threads.threads;
+            j["threads_reason"] = threads.reason;
             j["clients"] = clients;
             j["requests"] = requests;
             j["max_tokens"] = maxTokens;

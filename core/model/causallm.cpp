@@ -4,6 +4,7 @@
 #include "model/causallminternals.h"
 #include "model/precision.h"
 #include "model/rowdraw.h"
+#include "model/threads.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <algorithm>
@@ -60,16 +61,9 @@ void keepFreedMemory()
 void applyThreads(int threads)
 {
     keepFreedMemory();
-    int n = threads;
-    if (n <= 0) {
-        // RWB_THREADS caps "every core": where several jobs share the cores (ctest -j2),
-        // libtorch's threads would each wait at every parallel region for a core that
-        // another job holds, and a 2-thread training step then runs many times slower.
-        n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-        if (const char *env = std::getenv("RWB_THREADS"); env && std::atoi(env) > 0)
-            n = std::atoi(env);
-    }
-    at::set_num_threads(n);
+    // 0: "every core" as model/threads.h decides it ($RWB_THREADS, or a timed check: a
+    // second thread made the tiny model slower with Debian's libtorch 1.13 on a Zen 3).
+    at::set_num_threads(threads > 0 ? threads : resolveThreads(0).threads);
 }
 
 void useCpuThreads(int threads)
@@ -230,7 +224,8 @@ Generation CausalLM::generate(const std::vector<std::vector<int32_t>> &prompts, 
     KvCache cache(m->config(), b, longest + maxNew, m_d->dtype, dev);
     torch::Tensor h = m->hidden(idsT, positions, maskT, &cache);            // [B, L, H]
     torch::Tensor logits = m->logits(h.select(1, longest - 1)).to(torch::kFloat32); // [B, V]
-    cache.repeatRows(g);
+    if (g > 1)
+        cache.shareRows(g); // each prompt's keys read once per group at every decode step
     maskT = maskT.repeat_interleave(g, 0);                                  // [B·G, L]
     logits = logits.repeat_interleave(g, 0).to(torch::kCPU);                // [B·G, V]
     torch::Tensor nextPos = positions.select(1, longest - 1).repeat_interleave(g, 0) + 1; // [B·G]

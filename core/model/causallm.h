@@ -14,7 +14,7 @@ namespace rwb::model {
 struct ModelOptions {
     std::string dtype = "auto";  // "float32", "bfloat16", or "auto": the config's (float16 → float32 on CPU)
     std::string device = "auto"; // "cpu", "cuda", or "auto": CUDA when libtorch has it and a GPU is there
-    int threads = 0;             // CPU threads for libtorch; 0 = every core (or $RWB_THREADS when set)
+    int threads = 0;             // CPU threads for libtorch; 0 = auto: $RWB_THREADS or a timed check (model/threads.h)
     uint64_t seed = 0;           // random initialisation (random() only)
 };
 
@@ -78,7 +78,7 @@ using GenerationProgress = std::function<bool(int step, int maxSteps)>;
 class CausalLmInternals; // libtorch side, core/model/causallminternals.h
 
 // Sets libtorch's CPU threads for the calling thread (OpenMP and MKL keep them per
-// thread): n > 0, or 0 for every core ($RWB_THREADS when set). A thread that runs a model
+// thread): n > 0, or 0 for auto (model/threads.h: $RWB_THREADS or a timed check). A thread that runs a model
 // it did not load (a scheduler's) calls it first.
 void useCpuThreads(int threads);
 

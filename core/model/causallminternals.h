@@ -13,7 +13,7 @@ namespace rwb::model {
 // The device ModelOptions::device names ("cpu", "cuda", "auto"); throws when CUDA is
 // asked for and not there.
 torch::Device pickDevice(const std::string &name);
-// libtorch's CPU threads: n > 0, or every core.
+// libtorch's CPU threads: n > 0, or 0 for auto (model/threads.h).
 void applyThreads(int threads);
 
 class CausalLmInternals {

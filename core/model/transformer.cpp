@@ -206,8 +206,38 @@ std::pair<torch::Tensor, torch::Tensor> KvCache::append(size_t layer, const torc
     return {m_k[layer].narrow(2, 0, m_length + t), m_v[layer].narrow(2, 0, m_length + t)};
 }
 
+torch::Tensor KvCache::keys(size_t layer) const
+{
+    TORCH_CHECK(m_prefix.empty(), "KvCache::keys: the rows share a prefix");
+    return m_k[layer].narrow(2, 0, m_length);
+}
+
+torch::Tensor KvCache::values(size_t layer) const
+{
+    TORCH_CHECK(m_prefix.empty(), "KvCache::values: the rows share a prefix");
+    return m_v[layer].narrow(2, 0, m_length);
+}
+
+void KvCache::shareRows(int64_t times)
+{
+    TORCH_CHECK(m_prefix.empty(), "KvCache::shareRows: the rows already share a prefix");
+    TORCH_CHECK(times >= 1, "KvCache::shareRows: times must be ≥ 1");
+    m_prefix.resize(m_k.size());
+    for (size_t l = 0; l < m_k.size(); ++l) {
+        m_prefix[l] = {m_k[l].narrow(2, 0, m_length), m_v[l].narrow(2, 0, m_length), times};
+        const auto sizes = m_k[l].sizes();
+        m_k[l] = torch::zeros({sizes[0] * times, sizes[1], m_capacity - m_length, sizes[3]}, m_k[l].options());
+        m_v[l] = torch::zeros({sizes[0] * times, sizes[1], m_capacity - m_length, sizes[3]}, m_v[l].options());
+    }
+    m_rows *= times;
+    m_capacity -= m_length;
+    m_prefixLength = m_length;
+    m_length = 0;
+}
+
 void KvCache::repeatRows(int64_t times)
 {
+    TORCH_CHECK(m_prefix.empty(), "KvCache::repeatRows: the rows share a prefix");
     for (auto &t : m_k)
         t = t.repeat_interleave(times, /*dim=*/0);
     for (auto &t : m_v)
@@ -358,6 +388,43 @@ void RaggedKvCache::advance(int64_t tokens)
 
 // ---- Attention, MLP, layer
 
+namespace {
+
+// One new token per row after a prefix that groups of G consecutive rows share
+// (KvCache::shareRows): q [R, N, 1, D], the rows' own keys and values k, v [R, K, L, D],
+// the prefix [B, K, P, D] with R = B·G, bias [R, 1, 1, P + L]. Returns [R, N, D] in `ct`.
+// The prefix is read once per group: its scores and weighted sums are B·K products of
+// G·N/K query rows each, where the repeated cache made R·K products of N/K rows each —
+// tens of thousands of tiny matrix products per generation, which dominated decoding.
+torch::Tensor sharedPrefixAttention(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v,
+                                    const KvStore::SharedPrefix &prefix, const torch::Tensor &bias, torch::Dtype ct)
+{
+    const int64_t r = q.size(0), n = q.size(1), d = q.size(3);
+    const int64_t kv = k.size(1), g = n / kv, groups = prefix.groupSize, b = r / groups;
+    const int64_t p = prefix.keys.size(2), own = k.size(2);
+    const torch::Tensor qc = q.to(ct);
+    // [B, K, G·g, D]: a group's queries for each KV head side by side.
+    const torch::Tensor qp = qc.view({b, groups, kv, g, d}).transpose(1, 2).reshape({b, kv, groups * g, d});
+    const torch::Tensor sp = torch::matmul(qp, prefix.keys.to(ct).transpose(-1, -2)) // [B, K, G·g, P]
+                                 .reshape({b, kv, groups, g, p})
+                                 .transpose(1, 2)
+                                 .reshape({r, kv, g, p});
+    const torch::Tensor qs = qc.reshape({r, kv, g, d});
+    const torch::Tensor so = torch::matmul(qs, k.to(ct).transpose(-1, -2)); // [R, K, g, L]
+    const torch::Tensor scores = torch::cat({sp, so}, -1) * (1.0 / std::sqrt(static_cast<double>(d))) + bias.to(ct);
+    const torch::Tensor probs = torch::softmax(scores, -1); // [R, K, g, P + L]
+    const torch::Tensor pp = probs.narrow(-1, 0, p).reshape({b, groups, kv, g, p}).transpose(1, 2).reshape(
+        {b, kv, groups * g, p});
+    const torch::Tensor fromPrefix = torch::matmul(pp, prefix.values.to(ct)) // [B, K, G·g, D]
+                                         .reshape({b, kv, groups, g, d})
+                                         .transpose(1, 2)
+                                         .reshape({r, kv, g, d});
+    const torch::Tensor fromOwn = torch::matmul(probs.narrow(-1, p, own), v.to(ct)); // [R, K, g, D]
+    return (fromPrefix + fromOwn).reshape({r, n, d});
+}
+
+} // namespace
+
 AttentionImpl::AttentionImpl(const ModelConfig &c, std::shared_ptr<AdapterSwitch> adapters)
     : m_heads(c.numHeads), m_kvHeads(c.numKvHeads), m_headDim(c.headDim)
 {
@@ -389,6 +456,15 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor &x, const torch::Tensor
     v = v.transpose(1, 2);
     if (cache)
         std::tie(k, v) = cache->append(layer, k, v); // [B, K, S, D]
+    const KvStore::SharedPrefix *shared = cache ? cache->sharedPrefix(layer) : nullptr;
+    if (shared && t == 1)
+        return o_proj(sharedPrefixAttention(q, k, v, *shared, bias, computeDtype(x.scalar_type()))
+                          .reshape({b, 1, m_heads * m_headDim})
+                          .to(x.scalar_type()));
+    if (shared) { // several new tokens after a shared prefix: attend to it repeated
+        k = torch::cat({shared->keys.repeat_interleave(shared->groupSize, 0), k}, 2);
+        v = torch::cat({shared->values.repeat_interleave(shared->groupSize, 0), v}, 2);
+    }
     // The attention products run in fp32 whatever the weights' dtype: their shapes change
     // at every decode step, and on CPU each new bf16 shape costs a oneDNN kernel build.
     const torch::Dtype ct = computeDtype(x.scalar_type());

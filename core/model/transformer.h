@@ -80,11 +80,21 @@ torch::Tensor applyRope(const torch::Tensor &x, const torch::Tensor &cos, const 
 // the new tokens' keys and values and attend to what the store returns.
 class KvStore {
 public:
+    // Keys and values that groups of `groupSize` consecutive rows share ahead of their own
+    // (one prompt's, for its G samples): [B, K, P, D] for B·groupSize rows.
+    struct SharedPrefix {
+        torch::Tensor keys;
+        torch::Tensor values;
+        int64_t groupSize = 1;
+    };
     virtual ~KvStore() = default;
-    // Stores k, v [B, K, T, D] of a layer; returns the keys and values [B, K, S, D] to attend to.
+    // Stores k, v [B, K, T, D] of a layer; returns the keys and values [B, K, S, D] to attend
+    // to: all of them, or those after the shared prefix when sharedPrefix() gives one.
     virtual std::pair<torch::Tensor, torch::Tensor> append(size_t layer, const torch::Tensor &k, const torch::Tensor &v) = 0;
     // After every layer has appended T tokens.
     virtual void advance(int64_t tokens) = 0;
+    // The layer's shared prefix, or null when every row's keys are in what append returns.
+    virtual const SharedPrefix *sharedPrefix(size_t /*layer*/) const { return nullptr; }
 };
 
 // Keys and values of every layer for B rows, preallocated to a capacity; every row has
@@ -92,24 +102,35 @@ public:
 class KvCache : public KvStore {
 public:
     KvCache(const ModelConfig &config, int64_t rows, int64_t capacity, torch::Dtype dtype, torch::Device device);
-    int64_t length() const { return m_length; }
-    int64_t capacity() const { return m_capacity; }
+    int64_t length() const { return m_prefixLength + m_length; }
+    int64_t capacity() const { return m_prefixLength + m_capacity; }
     int64_t rows() const { return m_rows; }
-    // Appends k, v [B, K, T, D] for a layer at the current length; returns the views [B, K, S, D] to attend to.
+    // Appends k, v [B, K, T, D] for a layer at the current length; returns the views [B, K, S, D]
+    // to attend to (after shareRows: the rows' own, past the shared prefix).
     std::pair<torch::Tensor, torch::Tensor> append(size_t layer, const torch::Tensor &k, const torch::Tensor &v) override;
     void advance(int64_t tokens) override { m_length += tokens; }
+    const SharedPrefix *sharedPrefix(size_t layer) const override
+    {
+        return m_prefix.empty() ? nullptr : &m_prefix[layer];
+    }
     // Each row repeated `times` times in place of the cache (prefill once, sample G): rows → rows·times.
     void repeatRows(int64_t times);
-    // A layer's keys / values stored so far: [B, K, length, D] views.
-    torch::Tensor keys(size_t layer) const { return m_k[layer].narrow(2, 0, m_length); }
-    torch::Tensor values(size_t layer) const { return m_v[layer].narrow(2, 0, m_length); }
+    // The same, without the copies: what is stored becomes a prefix that each row shares
+    // with its `times` continuations, and later tokens go to rows·times rows of their own.
+    // A decode step then reads each prompt's keys once per group instead of once per row.
+    void shareRows(int64_t times);
+    // A layer's keys / values stored so far: [B, K, length, D] views (not after shareRows).
+    torch::Tensor keys(size_t layer) const;
+    torch::Tensor values(size_t layer) const;
 
 private:
     std::vector<torch::Tensor> m_k; // [B, K, capacity, D]
     std::vector<torch::Tensor> m_v;
+    std::vector<SharedPrefix> m_prefix; // per layer, after shareRows
     int64_t m_rows;
     int64_t m_capacity;
     int64_t m_length = 0;
+    int64_t m_prefixLength = 0;
 };
 
 // Keys and values of rows that each have their own length, for continuous batching: a

@@ -60,7 +60,7 @@ struct SchedulerOptions {
     int64_t prefillTokensPerStep = 4096;
     // Requests waiting for the batch at most; one more gets SchedulerBusy (503). 0: no bound.
     int maxQueued = 256;
-    // libtorch CPU threads of the scheduler thread; 0: every core (or $RWB_THREADS).
+    // libtorch CPU threads of the scheduler thread; 0: auto (model/threads.h).
     int threads = 0;
 };
 

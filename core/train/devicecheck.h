@@ -19,7 +19,7 @@ struct DeviceCheckOptions {
     // A Hugging Face model folder to check the forward on; empty: tiny random Qwen3, Qwen2
     // and Llama decoders. The gradient checks always use a tiny random Qwen3 with LoRA.
     std::string modelDir;
-    int threads = 0;               // CPU threads (0: every core, or $RWB_THREADS)
+    int threads = 0;               // CPU threads (0: auto, model/threads.h)
     uint64_t seed = 1;
 };
 
