@@ -8,7 +8,9 @@
 # with the evaluation and the table. Without one (or with --headless) GRPO runs in the
 # terminal with a progress line.
 #   scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa|multihop] [--judge] [--prm]
-#     --quick     a smaller run (about 5 minutes on 2 cores instead of about 21)
+#     --quick     a smaller run (5 to 10 minutes on 2 cores instead of about 21, where
+#                 the CPU runs bf16 natively; on an AVX2-only CPU about 18 instead of
+#                 about 75: the demo says which at its start)
 #     --headless  no workbench, even with a display
 #     --task      legal_qa: the demo's second job, the legal-QA paper's table 1
 #                 (scripts/demo-legal.sh; RWB_DEMO_OUT default build/demo-legal)
@@ -84,6 +86,19 @@ fi
 start=$(date +%s)
 stage() { printf '\n== [%3ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
 
+# What this run takes here (docs/results.md, "The demo on each kind of CPU"): precision
+# auto trains in bf16 where the CPU has AVX512-BF16 or AMX and ATen / oneDNN are not held
+# below them, and in fp32 elsewhere, where the same job takes about 3.5 times as long.
+if grep -qwm1 'avx512_bf16\|amx_bf16' /proc/cpuinfo 2>/dev/null &&
+   [[ ${ATEN_CPU_CAPABILITY:-} != avx2 && ${ATEN_CPU_CAPABILITY:-} != default &&
+      ! ${ONEDNN_MAX_CPU_ISA:-${DNNL_MAX_CPU_ISA:-}} =~ ^(SSE41|AVX|AVX2|AVX2_VNNI|AVX2_VNNI_2|AVX512_CORE|AVX512_CORE_VNNI)$ ]]; then
+  kind="this CPU runs bf16 natively (AVX512-BF16 or AMX)"; [[ $quick == 1 ]] && expect="5 to 10 minutes" || expect="about 21 minutes"
+else
+  kind="this CPU has no native bf16 (AVX2 only, or ATen / oneDNN held to it): training runs in fp32"
+  [[ $quick == 1 ]] && expect="about 18 minutes" || expect="about 75 minutes"
+fi
+echo "scripts/demo.sh: $kind; on 2 cores this job takes $expect (docs/results.md)." >&2
+
 stage "1/6 synthesizing $n_train SFT, $n_grpo GRPO and $n_test test e-mails (companies disjoint)"
 "$rwb" data synth --task company_extraction --n "$n_train" --seed 1 --split train --max-chars 300 --out data/train.jsonl
 # GRPO's prompts are e-mails and companies SFT never saw (the generator's val split): on
@@ -123,7 +138,7 @@ cat > configs/grpo.json <<EOF
  "reward_config": "$preset", "store": "../runs.sqlite", "output": "../checkpoints/grpo", "run_name": "demo",
  "num_generations": 8, "prompts_per_step": $prompts, "max_completion_length": 24, "temperature": $temperature,
  "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "lora_r": 16, "max_steps": $grpo_steps,
- "eval_every": $eval_every, "eval_limit": $n_test, "checkpoint_every": $eval_every, "seed": 1, "threads": 1}
+ "eval_every": $eval_every, "eval_limit": $n_test, "checkpoint_every": $eval_every, "seed": 1}
 EOF
 if [[ $gui == 1 ]]; then
   echo "The workbench follows the run live; close it when done to see the table." >&2
