@@ -3,6 +3,7 @@
 // checked whatever CPU runs the test; and /proc/cpuinfo's parsing on a fixture.
 #include "model/precision.h"
 #include "model/threads.h"
+#include "util/machinecache.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -43,6 +44,7 @@ private Q_SLOTS:
     void threadRule_data();
     void threadRule();
     void threadCheckIsCachedPerMachine();
+    void machineCacheReadsOnlyItsKeyAndNumbers();
 };
 
 void TestPrecision::autoRule_data()
@@ -250,6 +252,32 @@ void TestPrecision::threadCheckIsCachedPerMachine()
     qputenv("RWB_THREADS", "1");
     QCOMPARE(resolveThreads(0).threads, 1);
     qunsetenv("RWB_THREADS");
+}
+
+// A cache for another machine, a hand-edited one with a string where a number goes, a
+// truncated one or none at all reads as no cache (the check runs again), never a throw.
+void TestPrecision::machineCacheReadsOnlyItsKeyAndNumbers()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path path = dir.filePath("c.json").toStdString();
+    QVERIFY(!rwb::util::readMachineCache(path, "k", {"a"})); // no file
+    rwb::util::writeMachineCache(path, "k", {{"a", 1.5}, {"b", 2.0}});
+    const auto back = rwb::util::readMachineCache(path, "k", {"b", "a"});
+    QVERIFY(back.has_value());
+    QCOMPARE(*back, (std::vector<double>{2.0, 1.5}));
+    QVERIFY(!rwb::util::readMachineCache(path, "other machine", {"a"}));
+    QVERIFY(!rwb::util::readMachineCache(path, "k", {"a", "missing"}));
+    const auto write = [&](const char *text) { std::ofstream(path) << text; };
+    write(R"({"key": "k", "a": "1.5"})");
+    QVERIFY(!rwb::util::readMachineCache(path, "k", {"a"}));
+    write(R"({"key": 7, "a": 1})");
+    QVERIFY(!rwb::util::readMachineCache(path, "k", {"a"}));
+    write(R"({"key": "k", "a": 1)");
+    QVERIFY(!rwb::util::readMachineCache(path, "k", {"a"}));
+    write("[]");
+    QVERIFY(!rwb::util::readMachineCache(path, "k", {"a"}));
+    QCOMPARE(rwb::util::machineCachePath("RWB_NO_SUCH_VARIABLE_SET", "x.json").filename().string(),
+             std::string(qEnvironmentVariableIsSet("XDG_CACHE_HOME") || qEnvironmentVariableIsSet("HOME") ? "x.json" : ""));
 }
 
 QTEST_APPLESS_MAIN(TestPrecision)

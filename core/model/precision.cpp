@@ -1,7 +1,7 @@
 #include "model/precision.h"
 
 #include "model/causallminternals.h"
-#include "util/boundedjson.h"
+#include "util/machinecache.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,9 +12,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 #include <vector>
 
 namespace rwb::model {
@@ -91,38 +89,20 @@ PrecisionTiming timeBoth(const torch::Device &device)
 
 fs::path cachePath()
 {
-    if (const char *p = std::getenv("RWB_PRECISION_CACHE"); p && *p)
-        return p;
-    if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x)
-        return fs::path(x) / "reward-workbench" / "precision.json";
-    if (const char *h = std::getenv("HOME"); h && *h)
-        return fs::path(h) / ".cache" / "reward-workbench" / "precision.json";
-    return {};
+    return util::machineCachePath("RWB_PRECISION_CACHE", "precision.json");
 }
 
 // The timing cached for this CPU and libtorch, or a new one written to the cache.
 PrecisionTiming cachedCpuTiming(const CpuFeatures &cpu, bool *fromCache)
 {
     const std::string key = cpu.modelName + " | " + describeFlags(cpu) + " | libtorch " + TORCH_VERSION;
-    const fs::path path = cachePath();
-    if (!path.empty()) {
-        std::ifstream in(path);
-        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        nlohmann::json j = util::parseJsonOrDiscarded(text);
-        if (j.is_object() && j.value("key", "") == key && j.contains("bf16_ms") && j.contains("fp32_ms")) {
-            *fromCache = true;
-            return {j["bf16_ms"].get<double>(), j["fp32_ms"].get<double>()};
-        }
+    if (const auto cached = util::readMachineCache(cachePath(), key, {"bf16_ms", "fp32_ms"})) {
+        *fromCache = true;
+        return {(*cached)[0], (*cached)[1]};
     }
     *fromCache = false;
     const PrecisionTiming t = timeBoth(torch::kCPU);
-    if (!path.empty()) {
-        std::error_code ec;
-        fs::create_directories(path.parent_path(), ec);
-        const fs::path tmp = path.string() + "." + std::to_string(::getpid()) + ".part"; // processes side by side
-        std::ofstream(tmp) << nlohmann::json{{"key", key}, {"bf16_ms", t.bf16Ms}, {"fp32_ms", t.fp32Ms}}.dump(2) << '\n';
-        fs::rename(tmp, path, ec); // a cache that cannot be written only costs the check again
-    }
+    util::writeMachineCache(cachePath(), key, {{"bf16_ms", t.bf16Ms}, {"fp32_ms", t.fp32Ms}});
     return t;
 }
 

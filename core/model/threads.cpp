@@ -2,18 +2,14 @@
 
 #include "model/causallminternals.h"
 #include "model/precision.h"
-#include "util/boundedjson.h"
+#include "util/machinecache.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 namespace rwb::model {
@@ -79,13 +75,7 @@ double timeLayer(int threads)
 
 fs::path cachePath()
 {
-    if (const char *p = std::getenv("RWB_THREADS_CACHE"); p && *p)
-        return p;
-    if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x)
-        return fs::path(x) / "reward-workbench" / "threads.json";
-    if (const char *h = std::getenv("HOME"); h && *h)
-        return fs::path(h) / ".cache" / "reward-workbench" / "threads.json";
-    return {};
+    return util::machineCachePath("RWB_THREADS_CACHE", "threads.json");
 }
 
 std::string machineKey(int cores)
@@ -102,29 +92,15 @@ std::string machineKey(int cores)
 ThreadsTiming cachedTiming(int cores, bool *fromCache)
 {
     const std::string key = machineKey(cores);
-    const fs::path path = cachePath();
-    if (!path.empty()) {
-        std::ifstream in(path);
-        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        const nlohmann::json j = util::parseJsonOrDiscarded(text);
-        if (j.is_object() && j.value("key", "") == key && j.contains("one_thread_ms") && j.contains("all_cores_ms") &&
-            j["one_thread_ms"].is_number() && j["all_cores_ms"].is_number()) {
-            *fromCache = true;
-            return {j["one_thread_ms"].get<double>(), j["all_cores_ms"].get<double>()};
-        }
+    if (const auto cached = util::readMachineCache(cachePath(), key, {"one_thread_ms", "all_cores_ms"})) {
+        *fromCache = true;
+        return {(*cached)[0], (*cached)[1]};
     }
     *fromCache = false;
     ThreadsTiming t;
     t.oneMs = timeLayer(1);
     t.allMs = timeLayer(cores);
-    if (!path.empty()) {
-        std::error_code ec;
-        fs::create_directories(path.parent_path(), ec);
-        const fs::path tmp = path.string() + "." + std::to_string(::getpid()) + ".part"; // processes side by side
-        std::ofstream(tmp) << nlohmann::json{{"key", key}, {"one_thread_ms", t.oneMs}, {"all_cores_ms", t.allMs}}.dump(2)
-                           << '\n';
-        fs::rename(tmp, path, ec); // a cache that cannot be written only costs the check again
-    }
+    util::writeMachineCache(cachePath(), key, {{"one_thread_ms", t.oneMs}, {"all_cores_ms", t.allMs}});
     return t;
 }
 
