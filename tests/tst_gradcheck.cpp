@@ -176,6 +176,7 @@ private Q_SLOTS:
     void sharedPromptEqualsRowByRow();
     void sftLossGradient_data();
     void sftLossGradient();
+    void sftLossWithNothingWeighted();
     void finiteDifferencesSeeAWrongGradient();
     void deviceCheckPassesOnTheCpu_data();
     void deviceCheckPassesOnTheCpu();
@@ -359,6 +360,24 @@ void TestGradCheck::sharedPromptEqualsRowByRow()
             apart = std::max(apart, (g[i] - u[i]).abs().max().item<double>() / std::max(1e-12, g[i].abs().max().item<double>()));
         QVERIFY2(apart > 1e-2, qPrintable(QString::number(apart)));
     }
+}
+
+// A micro-batch whose tokens all have weight 0 (what the environment wrote, say): the
+// head runs on no position, and the loss is still 0 with a backward that gives zeros
+// (it threw "does not require grad" when the head first skipped unweighted positions).
+void TestGradCheck::sftLossWithNothingWeighted()
+{
+    auto lm = tinyModel(true);
+    CausalLmInternals &d = lm->internals();
+    std::mt19937 rng(3);
+    const std::vector<std::vector<int32_t>> prompts{tokens(rng, 4), tokens(rng, 2)};
+    const std::vector<std::vector<int32_t>> targets{tokens(rng, 3), tokens(rng, 5)};
+    const std::vector<std::vector<float>> weights{std::vector<float>(3, 0.0f), std::vector<float>(5, 0.0f)};
+    const torch::Tensor l = sftLoss(d, prompts, targets, weights, 0.0, 1.0, 0, false);
+    QCOMPARE(l.item<double>(), 0.0);
+    l.backward();
+    for (const torch::Tensor &p : d.trainableParameters())
+        QVERIFY(!p.grad().defined() || p.grad().abs().max().item<double>() == 0.0);
 }
 
 void TestGradCheck::sftLossGradient_data()

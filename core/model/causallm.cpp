@@ -329,6 +329,15 @@ torch::Tensor headLogProbs(const torch::Tensor &h, const torch::Tensor &w, const
     const bool all = !needed.defined();
     const torch::Tensor index = all ? torch::Tensor() : needed.reshape({b * t}).nonzero().squeeze(1).to(h.device());
     const int64_t rows = all ? b * t : index.size(0);
+    const auto options = h.options().dtype(ct);
+    if (rows == 0) {
+        // Nothing needed (an SFT micro-batch whose tokens all have weight 0): zeros that
+        // still hang on the graph, so that the caller's backward runs and gives 0.
+        torch::Tensor zeros = torch::zeros({b, t}, options);
+        if (entropy)
+            *entropy = zeros.detach().clone();
+        return h.requires_grad() ? zeros + h.sum().to(ct) * 0.0 : zeros;
+    }
     // Dividing the hidden rows by the temperature is the same product as dividing the logits, H / V the work.
     const double invTemperature = temperature > 0.0 && temperature != 1.0 ? 1.0 / temperature : 1.0;
     std::vector<torch::Tensor> lps, ents;
@@ -352,7 +361,6 @@ torch::Tensor headLogProbs(const torch::Tensor &h, const torch::Tensor &w, const
             return flat.view({b, t});
         return torch::zeros({b * t}, flat.options()).index_copy(0, index, flat).view({b, t});
     };
-    const auto options = h.options().dtype(ct);
     if (entropy) {
         torch::NoGradGuard noGrad;
         *entropy = spread(ents, options);
