@@ -255,7 +255,7 @@ def main():
     work = Path(args.work or tempfile.mkdtemp(prefix="rwb-compare-trl-"))
     work.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
-    isa = " ".join(f"{k}={env[k]}" for k in ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA") if k in env)
+    isa = " ".join(f"{k}={env[k]}" for k in ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS") if k in env)
     print(f"compare_trl: {cpu_name()} ({', '.join(cpu_flags()) or 'no AVX2'}), {os.cpu_count()} cores"
           f"{', ' + isa if isa else ''}; work in {work}", file=sys.stderr)
 
