@@ -333,9 +333,9 @@ torch::Tensor headLogProbs(const torch::Tensor &h, const torch::Tensor &w, const
     if (rows == 0) {
         // Nothing needed (an SFT micro-batch whose tokens all have weight 0): zeros that
         // still hang on the graph, so that the caller's backward runs and gives 0.
-        torch::Tensor zeros = torch::zeros({b, t}, options);
+        const torch::Tensor zeros = torch::zeros({b, t}, options);
         if (entropy)
-            *entropy = zeros.detach().clone();
+            *entropy = torch::zeros({b, t}, options);
         return h.requires_grad() ? zeros + h.sum().to(ct) * 0.0 : zeros;
     }
     // Dividing the hidden rows by the temperature is the same product as dividing the logits, H / V the work.
@@ -355,17 +355,18 @@ torch::Tensor headLogProbs(const torch::Tensor &h, const torch::Tensor &w, const
             ents.push_back(-(d.exp() * d).sum(-1));
         }
     }
-    const auto spread = [&](std::vector<torch::Tensor> &parts, const torch::TensorOptions &options) {
-        const torch::Tensor flat = parts.empty() ? torch::zeros({0}, options) : torch::cat(parts, 0);
+    // The chunks back into [B, T] (rows > 0 here, so there is at least one chunk).
+    const auto spread = [&](const std::vector<torch::Tensor> &parts) {
+        const torch::Tensor flat = torch::cat(parts, 0);
         if (all)
             return flat.view({b, t});
         return torch::zeros({b * t}, flat.options()).index_copy(0, index, flat).view({b, t});
     };
     if (entropy) {
         torch::NoGradGuard noGrad;
-        *entropy = spread(ents, options);
+        *entropy = spread(ents);
     }
-    return spread(lps, options);
+    return spread(lps);
 }
 
 } // namespace

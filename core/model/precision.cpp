@@ -174,6 +174,14 @@ CpuFeatures limitToLibraries(CpuFeatures cpu, const char *atenCapability, const 
     return cpu;
 }
 
+CpuFeatures cpuAsLibrariesUseIt()
+{
+    const char *onednn = std::getenv("ONEDNN_MAX_CPU_ISA");
+    if (!onednn || !*onednn)
+        onednn = std::getenv("DNNL_MAX_CPU_ISA");
+    return limitToLibraries(readCpuFeatures(), std::getenv("ATEN_CPU_CAPABILITY"), onednn);
+}
+
 std::string describeFlags(const CpuFeatures &cpu)
 {
     std::string s;
@@ -245,10 +253,7 @@ PrecisionChoice resolvePrecision(const std::string &requested, const std::string
             c = {fast, std::string("auto: CUDA ") + (fast ? "runs bf16 fast" : "runs bf16 no faster than fp32") + timed +
                            ": " + (fast ? "bf16" : "fp32")};
     } else {
-        const char *onednn = std::getenv("ONEDNN_MAX_CPU_ISA");
-        if (!onednn || !*onednn)
-            onednn = std::getenv("DNNL_MAX_CPU_ISA");
-        const CpuFeatures cpu = limitToLibraries(readCpuFeatures(), std::getenv("ATEN_CPU_CAPABILITY"), onednn);
+        const CpuFeatures cpu = cpuAsLibrariesUseIt();
         std::optional<PrecisionTiming> timing;
         bool fromCache = false;
         if (cpu.avx512bf16 && !cpu.amxbf16)

@@ -37,6 +37,9 @@ CpuFeatures readCpuFeatures(const std::string &path = "/proc/cpuinfo");
 // hold them below the CPU's flags, and then bf16 is emulated however /proc/cpuinfo reads.
 // Pure: the values are passed in (null or empty: not set); an unknown value limits nothing.
 CpuFeatures limitToLibraries(CpuFeatures cpu, const char *atenCapability, const char *onednnMaxIsa);
+// This machine's CPU as its libraries will use it: readCpuFeatures() limited by
+// $ATEN_CPU_CAPABILITY and $ONEDNN_MAX_CPU_ISA (or $DNNL_MAX_CPU_ISA).
+CpuFeatures cpuAsLibrariesUseIt();
 // "avx2 avx512f avx512_bf16" — what of the above the CPU has, for messages and cache keys.
 std::string describeFlags(const CpuFeatures &cpu);
 

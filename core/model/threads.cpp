@@ -80,10 +80,7 @@ fs::path cachePath()
 
 std::string machineKey(int cores)
 {
-    const char *onednn = std::getenv("ONEDNN_MAX_CPU_ISA");
-    if (!onednn || !*onednn)
-        onednn = std::getenv("DNNL_MAX_CPU_ISA");
-    const CpuFeatures cpu = limitToLibraries(readCpuFeatures(), std::getenv("ATEN_CPU_CAPABILITY"), onednn);
+    const CpuFeatures cpu = cpuAsLibrariesUseIt();
     const char *mkl = std::getenv("MKL_ENABLE_INSTRUCTIONS");
     return cpu.modelName + " | " + describeFlags(cpu) + (mkl && *mkl ? std::string(" mkl ") + mkl : "") + " | " +
            std::to_string(cores) + " cores | libtorch " + TORCH_VERSION;
