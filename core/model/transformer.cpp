@@ -1,5 +1,7 @@
 #include "model/transformer.h"
 
+#include "model/fusedops.h"
+
 #include <torch/version.h>
 
 #include <cmath>
@@ -58,8 +60,11 @@ torch::Tensor LoraLinearImpl::forward(const torch::Tensor &input)
     if (m_loraA.defined() && m_adapters && m_adapters->enabled) {
         torch::Tensor h = x.to(m_loraA.scalar_type());
         if (is_training() && m_dropout > 0.0)
-            h = F::dropout(h, F::DropoutFuncOptions().p(m_dropout).training(true));
-        y = y + (F::linear(F::linear(h, m_loraA), m_loraB) * m_scale).to(y.scalar_type());
+            h = model::dropout(h, m_dropout);
+        // y + scale · (h Aᵀ) Bᵀ as one product-and-add (addmm), forward and backward.
+        const torch::Tensor down = F::linear(h, m_loraA);
+        y = y.scalar_type() == down.scalar_type() ? torch::addmm(y, down, m_loraB.t(), 1.0, m_scale)
+                                                  : y + (F::linear(down, m_loraB) * m_scale).to(y.scalar_type());
     }
     return y.view(outShape);
 }
@@ -101,9 +106,7 @@ RmsNormImpl::RmsNormImpl(int64_t dim, double eps) : m_eps(eps)
 
 torch::Tensor RmsNormImpl::forward(const torch::Tensor &x)
 {
-    const torch::Tensor xf = x.to(computeDtype(x.scalar_type()));
-    const torch::Tensor var = xf.pow(2).mean(/*dim=*/-1, /*keepdim=*/true);
-    return weight * (xf * torch::rsqrt(var + m_eps)).to(x.scalar_type());
+    return rmsNorm(x, weight, m_eps);
 }
 
 // ---- RoPE
@@ -451,8 +454,8 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor &x, const torch::Tensor
         q = q_norm(q);
         k = k_norm(k);
     }
-    q = applyRope(q.transpose(1, 2), cos, sin); // [B, N, T, D]
-    k = applyRope(k.transpose(1, 2), cos, sin); // [B, K, T, D]
+    q = rope(q, cos, sin); // [B, N, T, D]
+    k = rope(k, cos, sin); // [B, K, T, D]
     v = v.transpose(1, 2);
     if (cache)
         std::tie(k, v) = cache->append(layer, k, v); // [B, K, S, D]

@@ -1,0 +1,35 @@
+#pragma once
+
+// Fused CPU kernels for the decoder's small element-wise operations, each one pass forward
+// and one pass backward where ATen's composition takes several, with fewer temporaries
+// (docs/results.md, "Forward + backward against plain PyTorch"). The tiny models this
+// project trains spend a third of a step in such passes over [tokens, hidden] rows.
+//
+// Every function computes the same function as the composition it replaces: on fp32 and
+// f64 CPU tensors through its own kernels (the gradient checks run them in f64), on any
+// other dtype or device through ATen's operations. tst_transformer compares both paths,
+// values and gradients.
+
+#include <torch/torch.h>
+
+namespace rwb::model {
+
+// weight · x / sqrt(mean(x², last dim) + eps): Qwen's and Llama's RMSNorm, in x's dtype.
+torch::Tensor rmsNorm(const torch::Tensor &x, const torch::Tensor &weight, double eps);
+
+// Rotary embedding of x [B, T, H, D] (any strides) at the angles cos, sin [B or 1, 1, T, D]
+// (Rope::cosSin): x·cos + rotate_half(x)·sin, returned as [B, H, T, D] (contiguous on the
+// fused path) — the layout attention reads.
+torch::Tensor rope(const torch::Tensor &x, const torch::Tensor &cos, const torch::Tensor &sin);
+
+// Inverted dropout: x · keep / (1 − p) with keep ~ Bernoulli(1 − p) per element. The fused
+// path draws one seed from the default CPU generator (so torch::manual_seed reproduces it)
+// and the mask from a counter-based hash of (seed, element), one pass each way, never
+// stored: the backward recomputes it. ATen's dropout draws a Bernoulli per element through
+// the generator, writes the mask, and scales it, three passes.
+torch::Tensor dropout(const torch::Tensor &x, double p);
+
+// Whether the fused kernels run on x (fp32 or f64 on CPU). For tests.
+bool fusedKernelsApply(const torch::Tensor &x);
+
+} // namespace rwb::model

@@ -1,0 +1,206 @@
+// core/model/fusedops: the fused RMSNorm, RoPE and dropout kernels against the ATen
+// compositions they replace, values and gradients, in fp32 and f64, on one thread and on
+// two (the row split must not change a result), and the dropout's mask statistics.
+#include "model/fusedops.h"
+#include "model/modelconfig.h"
+#include "model/transformer.h"
+
+#include <QtTest>
+
+#include <ATen/Parallel.h>
+
+using namespace rwb::model;
+
+namespace {
+
+// Restores the intra-op thread count a test changed.
+struct ThreadCount {
+    int saved = at::get_num_threads();
+    explicit ThreadCount(int n) { at::set_num_threads(n); }
+    ~ThreadCount() { at::set_num_threads(saved); }
+};
+
+double maxAbs(const torch::Tensor &a, const torch::Tensor &b)
+{
+    return (a.to(torch::kFloat64) - b.to(torch::kFloat64)).abs().max().item<double>();
+}
+
+// The reference RMSNorm: the formula, in ATen operations (autograd differentiates it).
+torch::Tensor rmsNormReference(const torch::Tensor &x, const torch::Tensor &w, double eps)
+{
+    return w * (x * torch::rsqrt(x.pow(2).mean(-1, true) + eps));
+}
+
+} // namespace
+
+class TestFusedOps : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void rmsNormMatchesFormula_data();
+    void rmsNormMatchesFormula();
+    void ropeMatchesApplyRope_data();
+    void ropeMatchesApplyRope();
+    void dropoutKeepsOneMinusP();
+    void dropoutIsSeededAndThreadIndependent();
+    void otherDtypesTakeAtensPath();
+};
+
+void TestFusedOps::rmsNormMatchesFormula_data()
+{
+    QTest::addColumn<bool>("f64");
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<bool>("weightGrad");
+    QTest::addColumn<int>("rows");
+    // 700 rows: more than one task of 256 rows, so two threads split them.
+    QTest::newRow("fp32, 1 thread") << false << 1 << true << 700;
+    QTest::newRow("fp32, 2 threads") << false << 2 << true << 700;
+    QTest::newRow("fp32, frozen weight") << false << 2 << false << 700;
+    QTest::newRow("f64, 2 threads") << true << 2 << true << 700;
+    QTest::newRow("f64, 3 rows") << true << 1 << true << 3;
+}
+
+void TestFusedOps::rmsNormMatchesFormula()
+{
+    QFETCH(bool, f64);
+    QFETCH(int, threads);
+    QFETCH(bool, weightGrad);
+    QFETCH(int, rows);
+    ThreadCount tc(threads);
+    torch::manual_seed(1);
+    const auto dt = f64 ? torch::kFloat64 : torch::kFloat32;
+    const torch::Tensor x0 = torch::randn({rows, 2, 64}, dt) * 3.0;
+    const torch::Tensor w0 = torch::rand({64}, dt) + 0.5;
+    const torch::Tensor g = torch::randn({rows, 2, 64}, dt);
+    const double eps = 1e-6;
+
+    torch::Tensor x = x0.clone().requires_grad_(true), w = w0.clone().requires_grad_(weightGrad);
+    QVERIFY(fusedKernelsApply(x));
+    const torch::Tensor y = rmsNorm(x, w, eps);
+    (y * g).sum().backward();
+    torch::Tensor xr = x0.clone().requires_grad_(true), wr = w0.clone().requires_grad_(weightGrad);
+    const torch::Tensor yr = rmsNormReference(xr, wr, eps);
+    (yr * g).sum().backward();
+
+    // fp32: a few ulps of values near 1 (the row sum's order differs); f64: 1e-12.
+    const double tol = f64 ? 1e-12 : 2e-5;
+    QVERIFY2(maxAbs(y, yr) < tol, qPrintable(QString::number(maxAbs(y, yr))));
+    QVERIFY2(maxAbs(x.grad(), xr.grad()) < tol * 10, qPrintable(QString::number(maxAbs(x.grad(), xr.grad()))));
+    if (weightGrad) {
+        // Σ over 2·rows products of order 1: relative to the sum's size.
+        const double scale = std::max(1.0, wr.grad().abs().max().item<double>());
+        QVERIFY2(maxAbs(w.grad(), wr.grad()) < tol * 10 * scale, qPrintable(QString::number(maxAbs(w.grad(), wr.grad()))));
+    } else {
+        QVERIFY(!w.grad().defined());
+    }
+}
+
+void TestFusedOps::ropeMatchesApplyRope_data()
+{
+    QTest::addColumn<bool>("f64");
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<bool>("sharedAngles");
+    QTest::newRow("fp32, positions per row") << false << 1 << false;
+    QTest::newRow("fp32, 2 threads") << false << 2 << false;
+    QTest::newRow("fp32, one row of angles for all") << false << 2 << true;
+    QTest::newRow("f64") << true << 1 << false;
+}
+
+void TestFusedOps::ropeMatchesApplyRope()
+{
+    QFETCH(bool, f64);
+    QFETCH(int, threads);
+    QFETCH(bool, sharedAngles);
+    ThreadCount tc(threads);
+    torch::manual_seed(2);
+    ModelConfig c;
+    c.headDim = 16;
+    c.ropeTheta = 10000.0;
+    const Rope rope(c);
+    const int64_t b = 3, t = 70, h = 4, d = 16;
+    const auto dt = f64 ? torch::kFloat64 : torch::kFloat32;
+    // Left-padded rows: positions start at different offsets.
+    const torch::Tensor positions = sharedAngles ? torch::arange(t, torch::kLong).unsqueeze(0)
+                                                 : torch::arange(t, torch::kLong).unsqueeze(0) + torch::tensor({{0}, {5}, {17}});
+    const auto [cos, sin] = rope.cosSin(positions, dt); // [B or 1, 1, T, D]
+    // x as the projection gives it: [B, T, H, D], a view of [B, T, H·D].
+    const torch::Tensor x0 = torch::randn({b, t, h * d}, dt).view({b, t, h, d});
+    const torch::Tensor g = torch::randn({b, h, t, d}, dt);
+
+    torch::Tensor x = x0.clone().requires_grad_(true);
+    const torch::Tensor y = rwb::model::rope(x, cos, sin);
+    QCOMPARE(y.sizes().vec(), (std::vector<int64_t>{b, h, t, d}));
+    (y * g).sum().backward();
+    torch::Tensor xr = x0.clone().requires_grad_(true);
+    const torch::Tensor yr = applyRope(xr.transpose(1, 2), cos, sin);
+    (yr * g).sum().backward();
+
+    const double tol = f64 ? 1e-12 : 1e-5;
+    QVERIFY2(maxAbs(y, yr) < tol, qPrintable(QString::number(maxAbs(y, yr))));
+    QVERIFY2(maxAbs(x.grad(), xr.grad()) < tol, qPrintable(QString::number(maxAbs(x.grad(), xr.grad()))));
+}
+
+void TestFusedOps::dropoutKeepsOneMinusP()
+{
+    // n = 2²⁰ elements, p = 0.25: the kept share's standard deviation is
+    // sqrt(p(1 − p)/n) = 4.2e-4; 0.003 is seven of them. Kept values are x / (1 − p).
+    torch::manual_seed(3);
+    const int64_t n = 1 << 20;
+    const double p = 0.25;
+    const torch::Tensor x = (torch::rand({n / 256, 256}) + 1.0).requires_grad_(true);
+    const torch::Tensor y = rwb::model::dropout(x, p);
+    const torch::Tensor kept = y != 0;
+    const double share = kept.to(torch::kFloat64).mean().item<double>();
+    QVERIFY2(std::abs(share - (1.0 - p)) < 0.003, qPrintable(QString::number(share)));
+    QVERIFY(maxAbs(y.masked_select(kept), x.detach().masked_select(kept) / (1.0 - p)) < 1e-6);
+    // Neighbouring elements are not correlated: the share of kept pairs (i, i + 1) is (1 − p)².
+    const torch::Tensor flat = kept.flatten().to(torch::kFloat64);
+    const double pairs = (flat.narrow(0, 0, n - 1) * flat.narrow(0, 1, n - 1)).mean().item<double>();
+    QVERIFY2(std::abs(pairs - (1.0 - p) * (1.0 - p)) < 0.003, qPrintable(QString::number(pairs)));
+    // The gradient goes through the same mask, scaled alike.
+    y.sum().backward();
+    QVERIFY(torch::equal(x.grad() != 0, kept));
+    QVERIFY(maxAbs(x.grad().masked_select(kept), torch::full({kept.sum().item<int64_t>()}, 1.0 / (1.0 - p))) < 1e-6);
+    // p = 0 is the identity; p = 1 drops everything.
+    QVERIFY(torch::equal(rwb::model::dropout(x, 0.0), x));
+    QCOMPARE(rwb::model::dropout(x, 1.0).abs().sum().item<double>(), 0.0);
+}
+
+void TestFusedOps::dropoutIsSeededAndThreadIndependent()
+{
+    const torch::Tensor x = torch::ones({300, 256});
+    torch::Tensor first, second, twoThreads, otherSeed;
+    {
+        ThreadCount tc(1);
+        torch::manual_seed(7);
+        first = rwb::model::dropout(x, 0.1);
+        second = rwb::model::dropout(x, 0.1); // the generator moved on: another mask
+        torch::manual_seed(8);
+        otherSeed = rwb::model::dropout(x, 0.1);
+    }
+    {
+        ThreadCount tc(2);
+        torch::manual_seed(7);
+        twoThreads = rwb::model::dropout(x, 0.1);
+    }
+    QVERIFY(torch::equal(first, twoThreads));
+    QVERIFY(!torch::equal(first, second));
+    QVERIFY(!torch::equal(first, otherSeed));
+}
+
+void TestFusedOps::otherDtypesTakeAtensPath()
+{
+    // bf16 is not fused: the composition runs, with the same values as the fp32 kernel
+    // within bf16's 8 bits of mantissa (relative 2⁻⁸ on values of order 1).
+    torch::manual_seed(4);
+    const torch::Tensor x = torch::randn({5, 64});
+    const torch::Tensor w = torch::rand({64}) + 0.5;
+    QVERIFY(!fusedKernelsApply(x.to(torch::kBFloat16)));
+    const torch::Tensor viaBf16 = rmsNorm(x.to(torch::kBFloat16), w.to(torch::kBFloat16), 1e-6);
+    QCOMPARE(viaBf16.scalar_type(), torch::kBFloat16);
+    QVERIFY(maxAbs(viaBf16, rmsNorm(x, w, 1e-6)) < 0.05);
+    QVERIFY(!fusedKernelsApply(torch::ones({2}, torch::kLong)));
+}
+
+QTEST_APPLESS_MAIN(TestFusedOps)
+#include "tst_fusedops.moc"
