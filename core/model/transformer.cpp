@@ -393,37 +393,45 @@ void RaggedKvCache::advance(int64_t tokens)
 
 namespace {
 
-// One new token per row after a prefix that groups of G consecutive rows share
-// (KvCache::shareRows): q [R, N, 1, D], the rows' own keys and values k, v [R, K, L, D],
-// the prefix [B, K, P, D] with R = B·G, bias [R, 1, 1, P + L]. Returns [R, N, D] in `ct`.
-// The prefix is read once per group: its scores and weighted sums are B·K products of
-// G·N/K query rows each, where the repeated cache made R·K products of N/K rows each —
-// tens of thousands of tiny matrix products per generation, which dominated decoding.
+// New tokens after a prefix that groups of G consecutive rows share (KvCache::shareRows,
+// groupedCompletionLogProbs): q [R, N, T, D], the rows' own keys and values k, v
+// [R, K, L, D], the prefix [B, K, P, D] with R = B·G, bias [R, 1, T, P + L]. Returns
+// [R, N, T, D] in `ct`. The prefix is read once per group: its scores and weighted sums are
+// B·K products of G·(N/K)·T query rows each, where the repeated prefix made R·K products of
+// (N/K)·T rows each. Decoding (T = 1): tens of thousands of tiny products per generation,
+// which dominated it. Training (the completions of a GRPO group after their prompt): one
+// product per group and head instead of flash attention over G copies of the prompt.
 torch::Tensor sharedPrefixAttention(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v,
                                     const KvStore::SharedPrefix &prefix, const torch::Tensor &bias, torch::Dtype ct)
 {
-    const int64_t r = q.size(0), n = q.size(1), d = q.size(3);
+    const int64_t r = q.size(0), n = q.size(1), t = q.size(2), d = q.size(3);
     const int64_t kv = k.size(1), g = n / kv, groups = prefix.groupSize, b = r / groups;
     const int64_t p = prefix.keys.size(2), own = k.size(2);
+    const int64_t rowsPerHead = g * t; // a KV head's queries in one row: its N/K heads × T tokens
     const torch::Tensor qc = q.to(ct);
-    // [B, K, G·g, D]: a group's queries for each KV head side by side.
-    const torch::Tensor qp = qc.view({b, groups, kv, g, d}).transpose(1, 2).reshape({b, kv, groups * g, d});
-    const torch::Tensor sp = torch::matmul(qp, prefix.keys.to(ct).transpose(-1, -2)) // [B, K, G·g, P]
-                                 .reshape({b, kv, groups, g, p})
+    // [B, K, G·g·T, D]: a group's queries for each KV head side by side.
+    const torch::Tensor qp =
+        qc.reshape({b, groups, kv, rowsPerHead, d}).transpose(1, 2).reshape({b, kv, groups * rowsPerHead, d});
+    const torch::Tensor sp = torch::matmul(qp, prefix.keys.to(ct).transpose(-1, -2)) // [B, K, G·g·T, P]
+                                 .reshape({b, kv, groups, rowsPerHead, p})
                                  .transpose(1, 2)
-                                 .reshape({r, kv, g, p});
-    const torch::Tensor qs = qc.reshape({r, kv, g, d});
-    const torch::Tensor so = torch::matmul(qs, k.to(ct).transpose(-1, -2)); // [R, K, g, L]
-    const torch::Tensor scores = torch::cat({sp, so}, -1) * (1.0 / std::sqrt(static_cast<double>(d))) + bias.to(ct);
-    const torch::Tensor probs = torch::softmax(scores, -1); // [R, K, g, P + L]
-    const torch::Tensor pp = probs.narrow(-1, 0, p).reshape({b, groups, kv, g, p}).transpose(1, 2).reshape(
-        {b, kv, groups * g, p});
-    const torch::Tensor fromPrefix = torch::matmul(pp, prefix.values.to(ct)) // [B, K, G·g, D]
-                                         .reshape({b, kv, groups, g, d})
+                                 .reshape({r, kv, rowsPerHead, p});
+    const torch::Tensor qs = qc.reshape({r, kv, rowsPerHead, d});
+    const torch::Tensor so = torch::matmul(qs, k.to(ct).transpose(-1, -2)); // [R, K, g·T, L]
+    const torch::Tensor groupBias =
+        t == 1 ? bias.to(ct) : bias.to(ct).unsqueeze(2).expand({r, 1, g, t, p + own}).reshape({r, 1, rowsPerHead, p + own});
+    const torch::Tensor scores = torch::cat({sp, so}, -1) * (1.0 / std::sqrt(static_cast<double>(d))) + groupBias;
+    const torch::Tensor probs = torch::softmax(scores, -1); // [R, K, g·T, P + L]
+    const torch::Tensor pp = probs.narrow(-1, 0, p)
+                                 .reshape({b, groups, kv, rowsPerHead, p})
+                                 .transpose(1, 2)
+                                 .reshape({b, kv, groups * rowsPerHead, p});
+    const torch::Tensor fromPrefix = torch::matmul(pp, prefix.values.to(ct)) // [B, K, G·g·T, D]
+                                         .reshape({b, kv, groups, rowsPerHead, d})
                                          .transpose(1, 2)
-                                         .reshape({r, kv, g, d});
-    const torch::Tensor fromOwn = torch::matmul(probs.narrow(-1, p, own), v.to(ct)); // [R, K, g, D]
-    return (fromPrefix + fromOwn).reshape({r, n, d});
+                                         .reshape({r, kv, rowsPerHead, d});
+    const torch::Tensor fromOwn = torch::matmul(probs.narrow(-1, p, own), v.to(ct)); // [R, K, g·T, D]
+    return (fromPrefix + fromOwn).reshape({r, n, t, d});
 }
 
 } // namespace
@@ -460,14 +468,11 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor &x, const torch::Tensor
     if (cache)
         std::tie(k, v) = cache->append(layer, k, v); // [B, K, S, D]
     const KvStore::SharedPrefix *shared = cache ? cache->sharedPrefix(layer) : nullptr;
-    if (shared && t == 1)
+    if (shared)
         return o_proj(sharedPrefixAttention(q, k, v, *shared, bias, computeDtype(x.scalar_type()))
-                          .reshape({b, 1, m_heads * m_headDim})
+                          .transpose(1, 2)
+                          .reshape({b, t, m_heads * m_headDim})
                           .to(x.scalar_type()));
-    if (shared) { // several new tokens after a shared prefix: attend to it repeated
-        k = torch::cat({shared->keys.repeat_interleave(shared->groupSize, 0), k}, 2);
-        v = torch::cat({shared->values.repeat_interleave(shared->groupSize, 0), v}, 2);
-    }
     // The attention products run in fp32 whatever the weights' dtype: their shapes change
     // at every decode step, and on CPU each new bf16 shape costs a oneDNN kernel build.
     const torch::Dtype ct = computeDtype(x.scalar_type());
