@@ -1,4 +1,4 @@
-// core/model/fusedops: the fused RMSNorm, RoPE and dropout kernels against the ATen
+// core/model/fusedops: the fused RMSNorm, RoPE, SwiGLU and dropout kernels against the ATen
 // compositions they replace, values and gradients, in fp32 and f64, on one thread and on
 // two (the row split must not change a result), and the dropout's mask statistics.
 #include "model/fusedops.h"
@@ -41,6 +41,8 @@ private Q_SLOTS:
     void rmsNormMatchesFormula();
     void ropeMatchesApplyRope_data();
     void ropeMatchesApplyRope();
+    void swiGluMatchesSiluTimesUp_data();
+    void swiGluMatchesSiluTimesUp();
     void dropoutKeepsOneMinusP();
     void dropoutIsSeededAndThreadIndependent();
     void otherDtypesTakeAtensPath();
@@ -138,6 +140,46 @@ void TestFusedOps::ropeMatchesApplyRope()
     const double tol = f64 ? 1e-12 : 1e-5;
     QVERIFY2(maxAbs(y, yr) < tol, qPrintable(QString::number(maxAbs(y, yr))));
     QVERIFY2(maxAbs(x.grad(), xr.grad()) < tol, qPrintable(QString::number(maxAbs(x.grad(), xr.grad()))));
+}
+
+void TestFusedOps::swiGluMatchesSiluTimesUp_data()
+{
+    QTest::addColumn<bool>("f64");
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<bool>("upGrad");
+    // 100 000 elements: more than one task of 2¹⁵.
+    QTest::newRow("fp32, 1 thread") << false << 1 << true;
+    QTest::newRow("fp32, 2 threads") << false << 2 << true;
+    QTest::newRow("fp32, up frozen") << false << 2 << false;
+    QTest::newRow("f64") << true << 2 << true;
+}
+
+void TestFusedOps::swiGluMatchesSiluTimesUp()
+{
+    QFETCH(bool, f64);
+    QFETCH(int, threads);
+    QFETCH(bool, upGrad);
+    ThreadCount tc(threads);
+    torch::manual_seed(5);
+    const auto dt = f64 ? torch::kFloat64 : torch::kFloat32;
+    // Gates from −12 to 12: σ saturates at both ends.
+    const torch::Tensor g0 = torch::randn({100, 1000}, dt) * 4.0;
+    const torch::Tensor u0 = torch::randn({100, 1000}, dt);
+    const torch::Tensor go = torch::randn({100, 1000}, dt);
+    torch::Tensor g = g0.clone().requires_grad_(true), u = u0.clone().requires_grad_(upGrad);
+    const torch::Tensor y = swiGlu(g, u);
+    (y * go).sum().backward();
+    // Reference: silu written out, g · 1 / (1 + e^−g), differentiated by autograd.
+    torch::Tensor gr = g0.clone().requires_grad_(true), ur = u0.clone().requires_grad_(upGrad);
+    const torch::Tensor yr = gr / (1.0 + torch::exp(-gr)) * ur;
+    (yr * go).sum().backward();
+    const double tol = f64 ? 1e-12 : 1e-5;
+    QVERIFY2(maxAbs(y, yr) < tol * 10, qPrintable(QString::number(maxAbs(y, yr))));
+    QVERIFY2(maxAbs(g.grad(), gr.grad()) < tol * 10, qPrintable(QString::number(maxAbs(g.grad(), gr.grad()))));
+    if (upGrad)
+        QVERIFY2(maxAbs(u.grad(), ur.grad()) < tol * 10, qPrintable(QString::number(maxAbs(u.grad(), ur.grad()))));
+    else
+        QVERIFY(!u.grad().defined());
 }
 
 void TestFusedOps::dropoutKeepsOneMinusP()

@@ -188,6 +188,63 @@ struct RopeFunction : torch::autograd::Function<RopeFunction> {
     }
 };
 
+// ---- SwiGLU ------------------------------------------------------------------------------
+
+template <typename T>
+void swiGluForward(const T *g, const T *u, T *y, int64_t n)
+{
+    at::parallel_for(0, n, kElementGrain, [&](int64_t from, int64_t to) {
+#pragma omp simd
+        for (int64_t i = from; i < to; ++i)
+            y[i] = g[i] * y[i] * u[i]; // y holds sigmoid(g)
+    });
+}
+
+// d/dg [g·σ(g)·u] = u·σ(g)·(1 + g·(1 − σ(g))); d/du = g·σ(g). `s` holds σ(g) and is
+// overwritten with the gate's gradient.
+template <typename T>
+void swiGluBackward(const T *go, const T *g, const T *u, T *s, T *gu, int64_t n)
+{
+    at::parallel_for(0, n, kElementGrain, [&](int64_t from, int64_t to) {
+#pragma omp simd
+        for (int64_t i = from; i < to; ++i) {
+            const T sg = s[i];
+            const T silu = g[i] * sg;
+            if (gu)
+                gu[i] = go[i] * silu;
+            s[i] = go[i] * u[i] * (sg + silu * (T(1) - sg));
+        }
+    });
+}
+
+struct SwiGluFunction : torch::autograd::Function<SwiGluFunction> {
+    static torch::Tensor forward(AutogradContext *ctx, const torch::Tensor &gate, const torch::Tensor &up)
+    {
+        const torch::Tensor g = gate.contiguous(), u = up.contiguous();
+        torch::Tensor y = torch::sigmoid(g);
+        AT_DISPATCH_FLOATING_TYPES(g.scalar_type(), "rwb_swiglu", [&] {
+            swiGluForward<scalar_t>(g.data_ptr<scalar_t>(), u.data_ptr<scalar_t>(), y.data_ptr<scalar_t>(), g.numel());
+        });
+        ctx->save_for_backward({g, u});
+        return y;
+    }
+
+    static tensor_list backward(AutogradContext *ctx, tensor_list grads)
+    {
+        const auto saved = ctx->get_saved_variables();
+        const torch::Tensor &g = saved[0], &u = saved[1];
+        const torch::Tensor go = grads[0].contiguous();
+        torch::Tensor gg = torch::sigmoid(g);
+        torch::Tensor gu = ctx->needs_input_grad(1) ? torch::empty_like(u) : torch::Tensor();
+        AT_DISPATCH_FLOATING_TYPES(g.scalar_type(), "rwb_swiglu_backward", [&] {
+            swiGluBackward<scalar_t>(go.data_ptr<scalar_t>(), g.data_ptr<scalar_t>(), u.data_ptr<scalar_t>(),
+                                     gg.data_ptr<scalar_t>(), gu.defined() ? gu.data_ptr<scalar_t>() : nullptr,
+                                     g.numel());
+        });
+        return {ctx->needs_input_grad(0) ? gg : torch::Tensor(), gu};
+    }
+};
+
 // ---- dropout ------------------------------------------------------------------------------
 
 inline uint32_t mix32(uint32_t h)
@@ -278,6 +335,14 @@ torch::Tensor rope(const torch::Tensor &x, const torch::Tensor &cos, const torch
         && x.size(3) % 2 == 0 && (cos.size(0) == x.size(0) || cos.size(0) == 1) && cos.sizes() == sin.sizes())
         return RopeFunction::apply(x, cos.squeeze(1), sin.squeeze(1));
     return applyRope(x.transpose(1, 2), cos, sin);
+}
+
+torch::Tensor swiGlu(const torch::Tensor &gate, const torch::Tensor &up)
+{
+    if (fusable(gate) && up.scalar_type() == gate.scalar_type() && up.device() == gate.device()
+        && up.sizes() == gate.sizes())
+        return SwiGluFunction::apply(gate, up);
+    return torch::nn::functional::silu(gate) * up;
 }
 
 torch::Tensor dropout(const torch::Tensor &x, double p)

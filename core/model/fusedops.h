@@ -29,6 +29,11 @@ torch::Tensor rope(const torch::Tensor &x, const torch::Tensor &cos, const torch
 // the generator, writes the mask, and scales it, three passes.
 torch::Tensor dropout(const torch::Tensor &x, double p);
 
+// SwiGLU's product silu(gate) · up. Forward: ATen's vectorised sigmoid and one pass;
+// backward: the sigmoid again and one pass for both gradients, where autograd takes three
+// passes and keeps silu(gate) alive from the forward.
+torch::Tensor swiGlu(const torch::Tensor &gate, const torch::Tensor &up);
+
 // Whether the fused kernels run on x (fp32 or f64 on CPU). For tests.
 bool fusedKernelsApply(const torch::Tensor &x);
 

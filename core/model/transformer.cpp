@@ -519,7 +519,7 @@ MlpImpl::MlpImpl(const ModelConfig &c, std::shared_ptr<AdapterSwitch> adapters)
 
 torch::Tensor MlpImpl::forward(const torch::Tensor &x)
 {
-    return down_proj(F::silu(gate_proj(x)) * up_proj(x));
+    return down_proj(swiGlu(gate_proj(x), up_proj(x)));
 }
 
 DecoderLayerImpl::DecoderLayerImpl(const ModelConfig &c, std::shared_ptr<AdapterSwitch> adapters)
