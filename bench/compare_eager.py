@@ -26,17 +26,15 @@ Not part of CI: it needs the Python packages of scripts/setup.sh's reference sta
 
 import argparse
 import json
-import os
 import sqlite3
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare_trl import cpu_flags, cpu_name  # noqa: E402
+from compare_trl import cpu_flags, cpu_name, start  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 G = 8
@@ -246,14 +244,7 @@ def main():
     if args.worker:
         worker(args)
         return
-    if not Path(args.rwb).exists():
-        sys.exit(f"compare_eager: {args.rwb}: no such program (build first, or give --rwb)")
-    work = Path(args.work or tempfile.mkdtemp(prefix="rwb-compare-eager-"))
-    work.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ)
-    isa = " ".join(f"{k}={env[k]}" for k in ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS") if k in env)
-    print(f"compare_eager: {cpu_name()} ({', '.join(cpu_flags()) or 'no AVX2'}), {os.cpu_count()} cores"
-          f"{', ' + isa if isa else ''}; work in {work}", file=sys.stderr)
+    work, env, isa = start("compare_eager", args)
     res = {t: {"rwb": [], "shared_prompt": [], "per_row": []} for t in args.threads}
     for r in range(args.rounds):
         for t in args.threads:

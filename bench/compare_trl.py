@@ -95,6 +95,25 @@ def cpu_flags():
     return sorted({f for f in ("avx2", "avx512f", "avx512_bf16", "amx_bf16") if re.search(r"\b%s\b" % f, text)})
 
 
+def isa_cap(env):
+    """The variables that hold libtorch, oneDNN and MKL below the CPU's best, as set."""
+    return " ".join(f"{k}={env[k]}" for k in ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS")
+                    if k in env)
+
+
+def start(name, args):
+    """Checks the rwb program, makes the work folder; prints the machine. Returns (work, env, isa)."""
+    if not Path(args.rwb).exists():
+        sys.exit(f"{name}: {args.rwb}: no such program (build first, or give --rwb)")
+    work = Path(args.work or tempfile.mkdtemp(prefix=f"rwb-{name.replace('_', '-')}-"))
+    work.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    isa = isa_cap(env)
+    print(f"{name}: {cpu_name()} ({', '.join(cpu_flags()) or 'no AVX2'}), {os.cpu_count()} cores"
+          f"{', ' + isa if isa else ''}; work in {work}", file=sys.stderr)
+    return work, env, isa
+
+
 # ---- the TRL side (run in its own process: `compare_trl.py --trl-worker …`) ----------------
 
 def trl_worker(args):
@@ -250,14 +269,7 @@ def main():
     if args.trl_worker:
         trl_worker(args)
         return
-    if not Path(args.rwb).exists():
-        sys.exit(f"compare_trl: {args.rwb}: no such program (build first, or give --rwb)")
-    work = Path(args.work or tempfile.mkdtemp(prefix="rwb-compare-trl-"))
-    work.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ)
-    isa = " ".join(f"{k}={env[k]}" for k in ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS") if k in env)
-    print(f"compare_trl: {cpu_name()} ({', '.join(cpu_flags()) or 'no AVX2'}), {os.cpu_count()} cores"
-          f"{', ' + isa if isa else ''}; work in {work}", file=sys.stderr)
+    work, env, isa = start("compare_trl", args)
 
     runs = []
     for r in range(args.rounds):
