@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare_trl import cpu_flags, cpu_name, start  # noqa: E402
+from compare_trl import bench_grpo_step, cpu_flags, cpu_name, start  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 G = 8
@@ -204,12 +204,7 @@ def worker(args):
 # ---- the driver -----------------------------------------------------------------------------
 
 def run_ours(rwb, work, threads, steps, env):
-    e = dict(env, RWB_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
-    p = subprocess.run([rwb, "bench", "grpo-step", "--work", str(work), "--steps", str(steps), "--precision", "fp32"],
-                       env=e, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"compare_eager: rwb bench grpo-step failed (exit {p.returncode}):\n{p.stderr[-2000:]}")
-    j = json.loads(p.stdout.strip().splitlines()[-1])
+    j = bench_grpo_step("compare_eager", rwb, work, threads, steps, env)
     return j["seconds"]["logprobs"] + j["seconds"]["backward"], j["seconds_per_step"]
 
 

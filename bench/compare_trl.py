@@ -213,13 +213,18 @@ def trl_worker(args):
 
 # ---- ours -------------------------------------------------------------------------------
 
-def run_ours(rwb, work, threads, steps, env):
+def bench_grpo_step(name, rwb, work, threads, steps, env):
+    """`rwb bench grpo-step` in fp32 on `threads` threads; its JSON."""
     e = dict(env, RWB_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
     p = subprocess.run([rwb, "bench", "grpo-step", "--work", str(work), "--steps", str(steps), "--precision", "fp32"],
                        env=e, capture_output=True, text=True)
     if p.returncode != 0:
-        sys.exit(f"compare_trl: rwb bench grpo-step failed (exit {p.returncode}):\n{p.stderr[-2000:]}")
-    j = json.loads(p.stdout.strip().splitlines()[-1])
+        sys.exit(f"{name}: rwb bench grpo-step failed (exit {p.returncode}):\n{p.stderr[-2000:]}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def run_ours(rwb, work, threads, steps, env):
+    j = bench_grpo_step("compare_trl", rwb, work, threads, steps, env)
     s = j["seconds"]
     tokens = None
     try:

@@ -20,6 +20,10 @@ using torch::autograd::tensor_list;
 constexpr int64_t kRowGrain = 256;
 constexpr int64_t kElementGrain = 1 << 15;
 
+// The gradient of an input that has none: a number (eps, a seed, p) or a tensor the caller
+// does not differentiate (RoPE's angles). libtorch reads an undefined tensor so.
+const torch::Tensor kNoGradient;
+
 bool fusable(const torch::Tensor &x)
 {
     return x.defined() && x.device().is_cpu() && (x.scalar_type() == torch::kFloat32 || x.scalar_type() == torch::kFloat64)
@@ -108,13 +112,13 @@ struct RmsNormFunction : torch::autograd::Function<RmsNormFunction> {
         const int64_t d = x.size(-1);
         const int64_t rows = d > 0 ? x.numel() / d : 0;
         torch::Tensor gx = torch::empty_like(x);
-        torch::Tensor gw = ctx->needs_input_grad(1) ? torch::empty_like(w) : torch::Tensor();
+        torch::Tensor gw = ctx->needs_input_grad(1) ? torch::empty_like(w) : kNoGradient;
         AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "rwb_rms_norm_backward", [&] {
             rmsBackward<scalar_t>(g.data_ptr<scalar_t>(), x.data_ptr<scalar_t>(), w.data_ptr<scalar_t>(),
                                   rstd.data_ptr<scalar_t>(), gx.data_ptr<scalar_t>(),
                                   gw.defined() ? gw.data_ptr<scalar_t>() : nullptr, rows, d);
         });
-        return {gx, gw, torch::Tensor()};
+        return {gx, gw, kNoGradient};
     }
 };
 
@@ -183,8 +187,8 @@ struct RopeFunction : torch::autograd::Function<RopeFunction> {
     {
         const auto saved = ctx->get_saved_variables();
         const torch::Tensor &g = grads[0]; // [B, H, T, D]
-        return {ropeRun(g, saved[0], saved[1], g.size(0), g.size(2), g.size(1), g.size(3), true), torch::Tensor(),
-                torch::Tensor()};
+        return {ropeRun(g, saved[0], saved[1], g.size(0), g.size(2), g.size(1), g.size(3), true), kNoGradient,
+                kNoGradient};
     }
 };
 
@@ -235,13 +239,13 @@ struct SwiGluFunction : torch::autograd::Function<SwiGluFunction> {
         const torch::Tensor &g = saved[0], &u = saved[1];
         const torch::Tensor go = grads[0].contiguous();
         torch::Tensor gg = torch::sigmoid(g);
-        torch::Tensor gu = ctx->needs_input_grad(1) ? torch::empty_like(u) : torch::Tensor();
+        torch::Tensor gu = ctx->needs_input_grad(1) ? torch::empty_like(u) : kNoGradient;
         AT_DISPATCH_FLOATING_TYPES(g.scalar_type(), "rwb_swiglu_backward", [&] {
             swiGluBackward<scalar_t>(go.data_ptr<scalar_t>(), g.data_ptr<scalar_t>(), u.data_ptr<scalar_t>(),
                                      gg.data_ptr<scalar_t>(), gu.defined() ? gu.data_ptr<scalar_t>() : nullptr,
                                      g.numel());
         });
-        return {ctx->needs_input_grad(0) ? gg : torch::Tensor(), gu};
+        return {ctx->needs_input_grad(0) ? gg : kNoGradient, gu};
     }
 };
 
@@ -298,7 +302,7 @@ struct DropoutFunction : torch::autograd::Function<DropoutFunction> {
     {
         // The same mask on the gradient: the elements the forward kept, scaled alike.
         const auto seed = static_cast<uint64_t>(ctx->saved_data["seed"].toInt());
-        return {dropoutRun(grads[0], seed, ctx->saved_data["p"].toDouble()), torch::Tensor(), torch::Tensor()};
+        return {dropoutRun(grads[0], seed, ctx->saved_data["p"].toDouble()), kNoGradient, kNoGradient};
     }
 };
 
@@ -321,8 +325,7 @@ torch::Tensor rmsNorm(const torch::Tensor &x, const torch::Tensor &weight, doubl
     if (fusable(x) && weight.scalar_type() == x.scalar_type() && weight.device() == x.device() && weight.dim() == 1
         && weight.size(0) == x.size(-1))
         return RmsNormFunction::apply(x, weight, eps);
-    const torch::Dtype ct = x.scalar_type() == torch::kFloat64 ? torch::kFloat64 : torch::kFloat32;
-    const torch::Tensor xf = x.to(ct);
+    const torch::Tensor xf = x.to(computeDtype(x.scalar_type()));
     const torch::Tensor var = xf.pow(2).mean(/*dim=*/-1, /*keepdim=*/true);
     return weight * (xf * torch::rsqrt(var + eps)).to(x.scalar_type());
 }

@@ -7,8 +7,8 @@
 //
 // Every function computes the same function as the composition it replaces: on fp32 and
 // f64 CPU tensors through its own kernels (the gradient checks run them in f64), on any
-// other dtype or device through ATen's operations. tst_transformer compares both paths,
-// values and gradients.
+// other dtype or device through ATen's operations. tst_fusedops holds the kernels to the
+// compositions, values and gradients.
 
 #include <torch/torch.h>
 

@@ -418,10 +418,11 @@ torch::Tensor sharedPrefixAttention(const torch::Tensor &q, const torch::Tensor 
                                  .reshape({r, kv, rowsPerHead, p});
     const torch::Tensor qs = qc.reshape({r, kv, rowsPerHead, d});
     const torch::Tensor so = torch::matmul(qs, k.to(ct).transpose(-1, -2)); // [R, K, g·T, L]
-    const torch::Tensor groupBias =
-        t == 1 ? bias.to(ct) : bias.to(ct).unsqueeze(2).expand({r, 1, g, t, p + own}).reshape({r, 1, rowsPerHead, p + own});
-    const torch::Tensor scores = torch::cat({sp, so}, -1) * (1.0 / std::sqrt(static_cast<double>(d))) + groupBias;
-    const torch::Tensor probs = torch::softmax(scores, -1); // [R, K, g·T, P + L]
+    // The bias [R, 1, T, P + L] broadcast over the KV heads and the N/K heads of each.
+    const torch::Tensor scores = torch::cat({sp, so}, -1).view({r, kv, g, t, p + own})
+                                     * (1.0 / std::sqrt(static_cast<double>(d)))
+                                 + bias.to(ct).unsqueeze(2);
+    const torch::Tensor probs = torch::softmax(scores, -1).view({r, kv, rowsPerHead, p + own});
     const torch::Tensor pp = probs.narrow(-1, 0, p)
                                  .reshape({b, groups, kv, rowsPerHead, p})
                                  .transpose(1, 2)
