@@ -103,15 +103,17 @@ private:
     std::vector<SeenRequest> m_requests;
 };
 
-// A TCP server that never answers: Drop reads a whole request, then closes the
-// connection; Reset closes it at once (FIN, then a reset as data arrives), reading
-// nothing; Silent reads the request and
-// keeps the connection open until destroyed.
+// A TCP server that misbehaves: Drop reads a whole request, then closes the connection;
+// Reset closes it at once (FIN, then a reset as data arrives), reading nothing; Silent
+// reads the request and keeps the connection open until destroyed; AnswerOnce answers
+// a connection's first request with `answer` (HTTP 200, JSON, keep-alive), then closes
+// it when the second arrives, unanswered: a keep-alive timeout that runs out just as the
+// client reuses the connection.
 class RawServer {
 public:
-    enum class Mode { Drop, Reset, Silent };
+    enum class Mode { Drop, Reset, Silent, AnswerOnce };
 
-    explicit RawServer(Mode mode) : m_mode(mode)
+    explicit RawServer(Mode mode, std::string answer = {}) : m_mode(mode), m_answer(std::move(answer))
     {
         m_fd = socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in addr{};
@@ -136,6 +138,7 @@ public:
     bool ok() const { return m_port > 0; }
     std::string url() const { return "http://127.0.0.1:" + std::to_string(m_port) + "/v1"; }
     int connections() const { return m_connections; }
+    int answered() const { return m_answered; } // AnswerOnce: the answers sent
 
 private:
     void run()
@@ -148,25 +151,35 @@ private:
             if (c < 0)
                 continue;
             ++m_connections;
-            if (m_mode == Mode::Reset)
+            if (m_mode == Mode::Reset) {
                 shutdown(c, SHUT_WR); // FIN first: the client's next write then fails with EPIPE
-            else
+            } else if (m_mode == Mode::AnswerOnce) {
+                // One connection at a time is enough for the tests that use it.
                 readRequest(c);
+                const std::string head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+                                         std::to_string(m_answer.size()) + "\r\n\r\n";
+                const std::string whole = head + m_answer;
+                if (send(c, whole.data(), whole.size(), MSG_NOSIGNAL) == ssize_t(whole.size()))
+                    ++m_answered;
+                readRequest(c, 5000);
+            } else {
+                readRequest(c);
+            }
             if (m_mode != Mode::Silent)
                 close(c);
             else
                 m_held.push_back(c);
         }
     }
-    // Reads the head and Content-Length bytes of body (1 s at most).
-    static void readRequest(int c)
+    // Reads the head and Content-Length bytes of body (`waitMs` for each piece at most).
+    static void readRequest(int c, int waitMs = 1000)
     {
         std::string data;
         char buf[4096];
         size_t want = std::string::npos;
         while (data.size() < want) {
             pollfd q{c, POLLIN, 0};
-            if (poll(&q, 1, 1000) <= 0)
+            if (poll(&q, 1, waitMs) <= 0)
                 return;
             const ssize_t r = recv(c, buf, sizeof buf, 0);
             if (r <= 0)
@@ -181,11 +194,13 @@ private:
     }
 
     Mode m_mode;
+    std::string m_answer;
     int m_fd = -1;
     int m_port = -1;
     std::thread m_thread;
     std::atomic<bool> m_stop{false};
     std::atomic<int> m_connections{0};
+    std::atomic<int> m_answered{0};
     std::vector<int> m_held;
 };
 

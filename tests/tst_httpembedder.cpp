@@ -157,6 +157,7 @@ private Q_SLOTS:
     void badAnswer();
     void wrongDimensionInLaterBatch();
     void droppedConnection();
+    void staleKeepAliveConnection();
     void resetWhileSending();
     void timeout();
     void connectionRefused();
@@ -500,6 +501,27 @@ void TestHttpEmbedder::droppedConnection()
     QVERIFY2(error.contains("gave up after 2 attempts"), qPrintable(error));
     QCOMPARE(server.connections(), 2);
     QCOMPARE(embedder.stats().requests, uint64_t(2));
+}
+
+// The second call reuses the first call's keep-alive connection, which the server closes
+// as the request arrives: the call goes again on a new connection at once, neither an
+// attempt nor a retry, so it succeeds even with no retries allowed.
+void TestHttpEmbedder::staleKeepAliveConnection()
+{
+    RawServer server(RawServer::Mode::AnswerOnce, answer({json::array({1, 0})}));
+    QVERIFY(server.ok());
+    HttpEmbedder::Options o = options(server.url());
+    o.maxRetries = 0;
+    HttpEmbedder embedder(o);
+    for (EmbedRole role : {EmbedRole::Document, EmbedRole::Query}) {
+        std::vector<std::vector<float>> v;
+        QCOMPARE(errorOf([&] { v = embedder.embed(texts(1), role); }), QString("(no exception)"));
+        QCOMPARE(checkIndexVectors(v, 1), QString());
+    }
+    QCOMPARE(server.connections(), 2);
+    QCOMPARE(server.answered(), 2);
+    QCOMPARE(embedder.stats().requests, uint64_t(2));
+    QCOMPARE(embedder.stats().retries, uint64_t(0));
 }
 
 // The server closes each connection unread while a 4 MB request is being sent: an error

@@ -324,6 +324,7 @@ public:
         client->set_tcp_nodelay(true);
     }
     std::unique_ptr<httplib::ClientImpl> client;
+    int answered = 0; // responses this connection has carried
 };
 
 JsonHttpClient::JsonHttpClient(ClientOptions options) : m_options(std::move(options))
@@ -567,6 +568,23 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
         }
         if (!res && m_cancelled.load())
             throw cancelled(attempt);
+        if (res)
+            ++connection->answered;
+        // A keep-alive connection the server closed while it lay idle in the pool (its
+        // keep-alive timeout ran out just as this request went: uvicorn's is 5 s, nginx's
+        // 75 s): the request did not reach the server, so it goes again at once on a new
+        // connection, neither counted as an attempt nor waited for. A new connection never
+        // takes this path, so it happens at most once per pooled connection.
+        if (!res && connection->answered > 0 &&
+            (res.error() == httplib::Error::Read || res.error() == httplib::Error::Write) &&
+            took < std::min(1.0, 0.9 * limit)) {
+            {
+                std::lock_guard<std::mutex> lock(m_stateMutex);
+                ++m_stats.staleConnections;
+            }
+            --attempt;
+            continue;
+        }
 
         std::string what;     // what went wrong with this attempt
         bool retry = true;    // whether another attempt may help

@@ -126,6 +126,7 @@ struct ClientStats {
     uint64_t failures = 0;    // calls that threw
     uint64_t breakerRefusals = 0; // calls refused by the open breaker (also failures)
     uint64_t cancelled = 0;   // calls cut short or refused by cancel() (not failures)
+    uint64_t staleConnections = 0; // idle keep-alive connections found closed and replaced (not attempts)
     double seconds = 0.0;     // wall time in calls, waits included
 };
 
