@@ -9,6 +9,8 @@
 
 #include <ATen/Parallel.h>
 
+#include <thread>
+
 using namespace rwb::model;
 
 namespace {
@@ -45,6 +47,8 @@ private Q_SLOTS:
     void swiGluMatchesSiluTimesUp();
     void dropoutKeepsOneMinusP();
     void dropoutIsSeededAndThreadIndependent();
+    void dropoutGeneratorScope_data();
+    void dropoutGeneratorScope();
     void otherDtypesTakeAtensPath();
 };
 
@@ -228,6 +232,58 @@ void TestFusedOps::dropoutIsSeededAndThreadIndependent()
     QVERIFY(torch::equal(first, twoThreads));
     QVERIFY(!torch::equal(first, second));
     QVERIFY(!torch::equal(first, otherSeed));
+}
+
+void TestFusedOps::dropoutGeneratorScope_data()
+{
+    QTest::addColumn<bool>("bf16");
+    QTest::newRow("fp32 (fused)") << false;
+    QTest::newRow("bf16 (ATen)") << true;
+}
+
+// A scope's masks are the default generator's after torch::manual_seed of the same seed, on
+// either path; the default generator is neither read nor moved meanwhile; nested scopes
+// apply the innermost and give the outer one back; two threads, each in its own scope,
+// draw at once what each draws alone.
+void TestFusedOps::dropoutGeneratorScope()
+{
+    QFETCH(bool, bf16);
+    const torch::Tensor x = torch::ones({300, 256}, bf16 ? torch::kBFloat16 : torch::kFloat32);
+    QCOMPARE(fusedKernelsApply(x), !bf16);
+    torch::manual_seed(21);
+    const torch::Tensor a = rwb::model::dropout(x, 0.1), a2 = rwb::model::dropout(x, 0.1);
+    torch::manual_seed(22);
+    const torch::Tensor b = rwb::model::dropout(x, 0.1);
+    torch::manual_seed(5);
+    const torch::Tensor untouched = torch::rand({4});
+
+    torch::manual_seed(5);
+    {
+        const DropoutGeneratorScope outer(21);
+        QVERIFY(torch::equal(rwb::model::dropout(x, 0.1), a));
+        {
+            const DropoutGeneratorScope inner(22);
+            QVERIFY(torch::equal(rwb::model::dropout(x, 0.1), b));
+        }
+        QVERIFY(torch::equal(rwb::model::dropout(x, 0.1), a2)); // the outer scope, moved on once
+    }
+    QVERIFY(torch::equal(torch::rand({4}), untouched));
+
+    torch::Tensor fromThread[2];
+    std::thread workers[2];
+    for (int k = 0; k < 2; ++k)
+        workers[k] = std::thread([&, k] {
+            const DropoutGeneratorScope scope(21 + static_cast<uint64_t>(k));
+            torch::Tensor y;
+            for (int i = 0; i < 20; ++i) // long enough for the two to overlap
+                y = rwb::model::dropout(x, 0.1);
+            const DropoutGeneratorScope again(21 + static_cast<uint64_t>(k));
+            fromThread[k] = rwb::model::dropout(x, 0.1);
+        });
+    for (std::thread &w : workers)
+        w.join();
+    QVERIFY(torch::equal(fromThread[0], a));
+    QVERIFY(torch::equal(fromThread[1], b));
 }
 
 void TestFusedOps::otherDtypesTakeAtensPath()

@@ -52,7 +52,7 @@ ModelConfig tinyConfig()
 
 // A f64 model; with LoRA on every projection, its A and B random (B starts at 0 in
 // training, where A's gradient would be 0 too).
-std::unique_ptr<CausalLM> tinyModel(bool lora)
+std::unique_ptr<CausalLM> tinyModel(bool lora, double loraDropout = 0.0)
 {
     ModelOptions o;
     o.dtype = "float64";
@@ -64,7 +64,7 @@ std::unique_ptr<CausalLM> tinyModel(bool lora)
         LoraOptions lo;
         lo.rank = 2;
         lo.alpha = 4.0;
-        lo.dropout = 0.0;
+        lo.dropout = loraDropout;
         lo.targetModules = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"};
         lm->addLora(lo);
         torch::NoGradGuard noGrad;
@@ -174,6 +174,8 @@ private Q_SLOTS:
     void grpoLossGradient();
     void sharedPromptEqualsRowByRow_data();
     void sharedPromptEqualsRowByRow();
+    void workersGiveTheSameGradient_data();
+    void workersGiveTheSameGradient();
     void sftLossGradient_data();
     void sftLossGradient();
     void sftLossWithNothingWeighted();
@@ -289,6 +291,49 @@ void TestGradCheck::grpoLossGradient()
     const double err = worstRelativeError(lm->internals().trainableParameters(), g, f, 4, kStep, 5, &where);
     qInfo("worst relative error %.3g at %s", err, where.c_str());
     QVERIFY2(err <= kRelTol, qPrintable(QString("relative error %1 at %2").arg(err).arg(QString::fromStdString(where))));
+}
+
+void TestGradCheck::workersGiveTheSameGradient_data()
+{
+    addCases();
+}
+
+// Micro-batches on two worker threads (model/workers.h) against one after the other: the
+// same gradient, loss and metrics to rounding (f64: 1e-12 relative), with LoRA dropout
+// drawn per micro-batch from (seed, micro-batch); and two runs on two workers agree to the
+// bit. Micro-batches of one group (3 rows): two of them, one per worker.
+void TestGradCheck::workersGiveTheSameGradient()
+{
+    const Case k = caseFromData();
+    auto lm = tinyModel(true, 0.1);
+    const PolicyBatch b = batchFor(*lm, k);
+    PolicyStepOptions o = optionsFor(k, 3);
+    o.dropoutSeed = 99;
+    double loss1 = 0.0, loss2 = 0.0, loss2again = 0.0, clip1 = 0.0, clip2 = 0.0;
+    const std::vector<torch::Tensor> one = gradients(*lm, b, o, &loss1, &clip1);
+    o.workers = 2;
+    const std::vector<torch::Tensor> two = gradients(*lm, b, o, &loss2, &clip2);
+    const std::vector<torch::Tensor> again = gradients(*lm, b, o, &loss2again);
+    QCOMPARE(one.size(), two.size());
+    double scale = 0.0;
+    for (const torch::Tensor &g : one)
+        scale = std::max(scale, g.abs().max().item<double>());
+    QVERIFY(scale > 1e-3); // a gradient worth comparing
+    for (size_t i = 0; i < one.size(); ++i) {
+        const double diff = (one[i] - two[i]).abs().max().item<double>();
+        QVERIFY2(diff <= 1e-12 * scale, qPrintable(QString("tensor %1: %2").arg(i).arg(diff)));
+        QVERIFY(torch::equal(two[i], again[i]));
+    }
+    QVERIFY(std::abs(loss1 - loss2) <= 1e-12 * std::max(1.0, std::abs(loss1)));
+    QCOMPARE(loss2, loss2again);
+    QVERIFY(std::abs(clip1 - clip2) <= 1e-12);
+    // Dropout is on: another seed gives another gradient.
+    o.dropoutSeed = 100;
+    const std::vector<torch::Tensor> otherSeed = gradients(*lm, b, o);
+    double moved = 0.0;
+    for (size_t i = 0; i < one.size(); ++i)
+        moved = std::max(moved, (otherSeed[i] - two[i]).abs().max().item<double>());
+    QVERIFY(moved > 1e-6 * scale);
 }
 
 void TestGradCheck::sharedPromptEqualsRowByRow_data()

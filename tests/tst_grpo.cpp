@@ -115,6 +115,7 @@ void TestGrpo::configErrors_data()
     QTest::newRow("G = 1") << "{" + req + R"(, "num_generations": 1})" << "num_generations: must be between 2 and 1024";
     QTest::newRow("loss") << "{" + req + R"(, "loss_type": "ppo"})" << "loss_type: must be one of grpo, bnpo, dr_grpo, dapo";
     QTest::newRow("scale") << "{" + req + R"(, "scale_rewards": true})" << "scale_rewards: must be one of group, batch, none";
+    QTest::newRow("thread split") << "{" + req + R"(, "thread_split": 2})" << "thread_split: must be one of batches, operations";
     QTest::newRow("epsilon") << "{" + req + R"(, "epsilon": 1.5})" << "epsilon: must be between 0 and";
     QTest::newRow("iterations") << "{" + req + R"(, "num_iterations": 1.5})" << "num_iterations: must be a whole number";
     QTest::newRow("eval without data") << "{" + req + R"(, "eval_every": 5})" << "eval_every: needs eval_data";

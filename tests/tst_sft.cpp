@@ -24,6 +24,7 @@ private Q_SLOTS:
     void configErrors();
     void overfitsFourExamples();
     void loraAdapter();
+    void threadSplitKeepsTheRun();
 
 private:
     QTemporaryDir m_dir;
@@ -66,6 +67,8 @@ void TestSft::configErrors_data()
                                    << "prompt_loss_weight: must be between";
     QTest::newRow("precision") << R"({"model": "m", "output": "o", "train_data": "t", "precision": "fp16"})"
                                << "precision: must be one of auto, bf16, fp32";
+    QTest::newRow("thread split") << R"({"model": "m", "output": "o", "train_data": "t", "thread_split": "rows"})"
+                                  << "thread_split: must be one of batches, operations";
 }
 
 void TestSft::configErrors()
@@ -137,6 +140,52 @@ void TestSft::loraAdapter()
     QVERIFY(std::isfinite(r.finalLoss));
     QVERIFY(QFile::exists(m_dir.path() + "/adapter/adapter_config.json"));
     QVERIFY(QFile::exists(m_dir.path() + "/adapter/adapter_model.safetensors"));
+}
+
+// On 2 threads, "batches" cuts each micro-batch of 4 in two pieces, one per worker
+// thread; "operations" runs it whole on 2 intra-op threads; 1 thread runs it whole. The
+// loss is a sum over sequences, so every step's loss is the same to fp32 rounding (1e-5
+// relative) — full fine-tuning (tied embeddings) and LoRA with dropout (each piece's masks
+// from (seed, step, piece): the same on every run with 2 threads, to the bit).
+void TestSft::threadSplitKeepsTheRun()
+{
+    const auto run = [&](bool lora, int threads, const char *split) {
+        train::SftConfig c;
+        c.model = (m_dir.path() + "/tiny").toStdString();
+        c.output = (m_dir.path() + "/split").toStdString();
+        c.trainData = (m_dir.path() + "/train.jsonl").toStdString();
+        c.lora = lora;
+        c.loraOptions.dropout = 0.1;
+        c.learningRate = 3e-3;
+        c.warmupRatio = 0.0;
+        c.batchSize = 4;
+        c.gradientAccumulation = 1;
+        c.epochs = 2;
+        c.limit = 8;
+        c.seed = 1;
+        c.precision = "fp32";
+        c.threads = threads;
+        c.threadSplit = split;
+        std::vector<double> losses;
+        train::runSft(c, [&](const train::SftProgress &p) {
+            losses.push_back(p.loss);
+            return true;
+        });
+        return losses;
+    };
+    const std::vector<double> whole = run(false, 1, "batches"), pieces = run(false, 2, "batches"),
+                              spread = run(false, 2, "operations");
+    QCOMPARE(whole.size(), size_t(4));
+    QCOMPARE(pieces.size(), whole.size());
+    QCOMPARE(spread.size(), whole.size());
+    for (size_t i = 0; i < whole.size(); ++i) {
+        QVERIFY2(std::abs(pieces[i] - whole[i]) <= 1e-5 * whole[i], qPrintable(QString("step %1: %2 vs %3").arg(i + 1).arg(pieces[i]).arg(whole[i])));
+        QVERIFY2(std::abs(spread[i] - whole[i]) <= 1e-5 * whole[i], qPrintable(QString("step %1: %2 vs %3").arg(i + 1).arg(spread[i]).arg(whole[i])));
+    }
+    QVERIFY(whole.back() < whole.front()); // it trained
+    const std::vector<double> lora = run(true, 2, "batches"), loraAgain = run(true, 2, "batches");
+    QCOMPARE(lora, loraAgain);
+    QVERIFY(lora.back() < lora.front());
 }
 
 QTEST_APPLESS_MAIN(TestSft)

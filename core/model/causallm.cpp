@@ -2,6 +2,7 @@
 #include "util/duration.h"
 
 #include "model/causallminternals.h"
+#include "model/workers.h"
 #include "model/precision.h"
 #include "model/rowdraw.h"
 #include "model/threads.h"
@@ -187,6 +188,34 @@ Generation CausalLM::generate(const std::vector<std::vector<int32_t>> &prompts, 
 {
     TORCH_CHECK(!prompts.empty(), "generate: no prompt");
     TORCH_CHECK(samplesPerPrompt >= 1, "generate: samplesPerPrompt must be ≥ 1");
+    if (o.workers > 1 && prompts.size() > 1 && !progress) {
+        // The prompts in blocks, each block's rows generated on a worker thread; each row
+        // keeps its stream (firstRow), so a row samples what it would in the whole batch.
+        const int W = static_cast<int>(std::min<size_t>(static_cast<size_t>(o.workers), prompts.size()));
+        std::vector<Generation> parts(static_cast<size_t>(W));
+        runOnWorkers(W, static_cast<size_t>(W), [&](size_t w) {
+            const WorkerBlock block = workerBlock(prompts.size(), W, static_cast<int>(w));
+            SamplingOptions part = o;
+            part.workers = 1;
+            part.firstRow = o.firstRow + block.first * static_cast<uint64_t>(samplesPerPrompt);
+            parts[w] = generate(std::vector<std::vector<int32_t>>(prompts.begin() + static_cast<std::ptrdiff_t>(block.first),
+                                                                  prompts.begin() + static_cast<std::ptrdiff_t>(block.last)),
+                                samplesPerPrompt, part);
+        });
+        Generation out;
+        for (Generation &p : parts) {
+            for (size_t r = 0; r < p.tokens.size(); ++r) {
+                out.tokens.push_back(std::move(p.tokens[r]));
+                out.logProbs.push_back(std::move(p.logProbs[r]));
+                out.truncated.push_back(p.truncated[r]);
+            }
+            out.prefillSeconds = std::max(out.prefillSeconds, p.prefillSeconds); // side by side: the longest
+            out.decodeSeconds = std::max(out.decodeSeconds, p.decodeSeconds);
+            out.promptTokens += p.promptTokens;
+            out.generatedTokens += p.generatedTokens;
+        }
+        return out;
+    }
     torch::InferenceMode inference;
     Transformer &m = m_d->module;
     const auto dev = m_d->device;

@@ -31,6 +31,10 @@ struct SamplingOptions {
     // Row r of a call draws from stream firstRow + r under `seed` (model/rowdraw.h): a
     // share of a larger batch, given its first row, samples what it would in the whole.
     uint64_t firstRow = 0;
+    // > 1: the prompts split in this many blocks, generated at once on threads of their own
+    // with one intra-op thread each (model/workers.h); rows keep their streams, so only
+    // rounding can differ from one block. Ignored when a progress callback is given.
+    int workers = 1;
 };
 
 // The completions of B prompts × G samples, row b·G + g for sample g of prompt b.

@@ -306,9 +306,17 @@ struct DropoutFunction : torch::autograd::Function<DropoutFunction> {
     }
 };
 
+// The generator of this thread's innermost DropoutGeneratorScope; none: the default one.
+thread_local at::Generator *tlsDropoutGenerator = nullptr;
+
+at::Generator dropoutGenerator()
+{
+    return tlsDropoutGenerator ? *tlsDropoutGenerator : at::detail::getDefaultCPUGenerator();
+}
+
 uint64_t drawSeed()
 {
-    at::Generator gen = at::detail::getDefaultCPUGenerator();
+    at::Generator gen = dropoutGenerator();
     std::lock_guard<std::mutex> lock(gen.mutex());
     return gen.get<at::CPUGeneratorImpl>()->random64();
 }
@@ -356,7 +364,24 @@ torch::Tensor dropout(const torch::Tensor &x, double p)
         return x * 0.0;
     if (fusable(x))
         return DropoutFunction::apply(x, static_cast<int64_t>(drawSeed() >> 1), p);
-    return torch::nn::functional::dropout(x, torch::nn::functional::DropoutFuncOptions().p(p).training(true));
+    if (!tlsDropoutGenerator || x.device().type() != torch::kCPU)
+        return torch::nn::functional::dropout(x, torch::nn::functional::DropoutFuncOptions().p(p).training(true));
+    // ATen's own steps (at::native::dropout), with the scope's generator: the same mask as
+    // the default generator seeded alike.
+    torch::Tensor noise = torch::empty_like(x).bernoulli_(1.0 - p, *tlsDropoutGenerator);
+    noise.div_(1.0 - p);
+    return x * noise;
+}
+
+DropoutGeneratorScope::DropoutGeneratorScope(uint64_t seed)
+    : m_generator(at::make_generator<at::CPUGeneratorImpl>(seed)), m_outer(tlsDropoutGenerator)
+{
+    tlsDropoutGenerator = &m_generator;
+}
+
+DropoutGeneratorScope::~DropoutGeneratorScope()
+{
+    tlsDropoutGenerator = m_outer;
 }
 
 } // namespace rwb::model

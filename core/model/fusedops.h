@@ -29,6 +29,22 @@ torch::Tensor rope(const torch::Tensor &x, const torch::Tensor &cos, const torch
 // the generator, writes the mask, and scales it, three passes.
 torch::Tensor dropout(const torch::Tensor &x, double p);
 
+// While one lives, dropout() on its thread draws from a generator of its own, seeded
+// `seed`, instead of torch's default one; both paths then give what torch::manual_seed(seed)
+// followed by dropout() gives. So micro-batches computed at once on several threads each
+// reproduce their masks. Scopes nest (the innermost applies); not movable.
+class DropoutGeneratorScope {
+public:
+    explicit DropoutGeneratorScope(uint64_t seed);
+    ~DropoutGeneratorScope();
+    DropoutGeneratorScope(const DropoutGeneratorScope &) = delete;
+    DropoutGeneratorScope &operator=(const DropoutGeneratorScope &) = delete;
+
+private:
+    at::Generator m_generator;
+    at::Generator *m_outer;
+};
+
 // SwiGLU's product silu(gate) · up. Forward: ATen's vectorised sigmoid and one pass;
 // backward: the sigmoid again and one pass for both gradients, where autograd takes three
 // passes and keeps silu(gate) alive from the forward.

@@ -27,7 +27,7 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
          "epsilon", "epsilon_high", "beta", "use_bias_correction_kl", "num_iterations", "mask_truncated_completions", "overlong_penalty",
          "overlong_cache", "dynamic_sampling", "max_sampling_rounds", "eval_every", "eval_limit", "eval_batch",
          "eval_max_completion_length", "checkpoint_every", "seed", "resume_from", "dtype", "precision", "device",
-         "threads", "debug_nan_step"});
+         "threads", "thread_split", "debug_nan_step"});
     GrpoConfig c;
     c.model = r.path("model", true);
     c.initAdapter = r.path("init_adapter", false);
@@ -82,6 +82,7 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     c.precision = r.choice("precision", c.precision, {"auto", "bf16", "fp32"});
     c.device = r.choice("device", c.device, {"auto", "cpu", "cuda"});
     c.threads = r.integer("threads", 0, 0, 1024);
+    c.threadSplit = r.choice("thread_split", c.threadSplit, {"batches", "operations"});
     c.debugNanStep = r.integer("debug_nan_step", 0, 0, 100000000);
     if (c.evalEvery > 0 && c.evalData.empty())
         r.fail("eval_every", "needs eval_data");
@@ -162,6 +163,7 @@ std::string toJson(const GrpoConfig &c)
     j["precision"] = c.precision;
     j["device"] = c.device;
     j["threads"] = c.threads;
+    j["thread_split"] = c.threadSplit;
     return j.dump(2);
 }
 

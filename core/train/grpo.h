@@ -102,6 +102,10 @@ struct GrpoConfig {
                                     // machine runs it fast, model/precision.h), "bf16" or "fp32"
     std::string device = "auto";
     int threads = 0;
+    // How training uses its CPU threads: "batches" (micro-batches, and generation's prompts,
+    // side by side, one thread each: model/workers.h) or "operations" (one at a time, each
+    // operation spread over the threads by libtorch). Only the CPU; the loss is the same.
+    std::string threadSplit = "batches";
     int debugNanStep = 0;     // > 0: the loss of this step is made NaN (tests of the NaN stop)
 };
 

@@ -1,5 +1,7 @@
 #include "train/grpotrainer.h"
 
+#include "model/workers.h"
+
 #include "data/jsonl.h"
 #include "engine/job.h"
 #include "reward/registry.h"
@@ -149,6 +151,11 @@ void Trainer::setUp()
 
     loadModel();
     syncModel();
+    m_workers = model::batchWorkers(c.threadSplit, m_lm->internals().device);
+    m_sampling.workers = m_workers;
+    if (m_workers > 1)
+        m_sink.log("threads: " + std::to_string(m_workers) + " micro-batches (and blocks of prompts) side by side, " +
+                   "one thread each (thread_split \"batches\")");
     if (rank() != 0)
         return; // rank 0 keeps the store and the output folder
 

@@ -261,6 +261,7 @@ private:
     model::SamplingOptions m_sampling;
     TrainerState m_state;
     model::PrecisionChoice m_precision;
+    int m_workers = 1; // micro-batches side by side (model/workers.h)
     GrpoTimings m_timings;
     double m_tokensThisRun = 0.0;
     int m_killAtStep = -1; // RWB_DEBUG_KILL_AT: the step this rank dies in (tests)

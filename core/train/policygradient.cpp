@@ -1,11 +1,14 @@
 #include "train/policygradient.h"
 
+#include "model/fusedops.h"
+#include "model/workers.h"
 #include "train/trainingcommon.h"
 #include "util/rng.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 // Shape legend: B = groups, G = group size, R = B·G rows, T = the longest completion of a
 // micro-batch, W = the width of stored old / reference log-probs (≥ every T).
@@ -37,12 +40,13 @@ torch::Tensor noGradLogProbs(model::CausalLmInternals &d, const PolicyBatch &bat
     torch::NoGradGuard noGrad;
     const size_t rows = batch.completions.size();
     const size_t first = std::min(rows, o.rowsFrom), last = std::min(rows, o.rowsTo);
-    std::vector<torch::Tensor> parts;
-    for (size_t from = first; from < last; from += static_cast<size_t>(o.microRows)) {
-        const size_t to = std::min(last, from + static_cast<size_t>(o.microRows));
+    const auto micro = static_cast<size_t>(o.microRows);
+    std::vector<torch::Tensor> parts(last > first ? (last - first + micro - 1) / micro : 0);
+    model::runOnWorkers(o.workers, parts.size(), [&](size_t k) {
+        const size_t from = first + k * micro, to = std::min(last, from + micro);
         const torch::Tensor lp = groupLogProbs(d, batch, from, to, o, false).logProbs;
-        parts.push_back(torch::nn::functional::pad(lp, torch::nn::functional::PadFuncOptions({0, width - lp.size(1)})));
-    }
+        parts[k] = torch::nn::functional::pad(lp, torch::nn::functional::PadFuncOptions({0, width - lp.size(1)}));
+    });
     if (first == 0 && last == rows && !parts.empty())
         return torch::cat(parts, 0);
     // A share of the rows: the others stay 0 (another process computes them).
@@ -90,15 +94,15 @@ double policyLossBackward(model::CausalLmInternals &d, const PolicyBatch &batch,
     TORCH_CHECK(first % o.microRows == 0 && (last % o.microRows == 0 || last == R),
                 "policyLossBackward: rows [", first, ", ", last, ") are not whole micro-batches of ", o.microRows);
 
-    double total = 0.0;
-    for (int64_t from = first; from < last; from += o.microRows) {
+    // Micro-batch k: its rows, log-probs, loss (still to differentiate) and metrics.
+    const auto compute = [&](int64_t from) {
         const int64_t to = std::min(last, from + static_cast<int64_t>(o.microRows));
         MicroBatch mb;
         mb.from = static_cast<size_t>(from);
         mb.to = static_cast<size_t>(to);
+        std::optional<model::DropoutGeneratorScope> dropout;
         if (o.dropoutSeed)
-            torch::manual_seed(static_cast<int64_t>(
-                util::Rng::forStream(*o.dropoutSeed, static_cast<uint64_t>(from / o.microRows), 0).next() >> 1));
+            dropout.emplace(util::Rng::forStream(*o.dropoutSeed, static_cast<uint64_t>(from / o.microRows), 0).next() >> 1);
         mb.rows = groupLogProbs(d, batch, mb.from, mb.to, o, o.withEntropy);
         const torch::Tensor &lp = mb.rows.logProbs;
         const int64_t w = lp.size(1);
@@ -163,7 +167,25 @@ double policyLossBackward(model::CausalLmInternals &d, const PolicyBatch &batch,
         mb.weightedLoss = loss.item<double>();
         if (!std::isfinite(mb.weightedLoss))
             throw NonFiniteLoss("the policy loss is " + std::string(std::isnan(mb.weightedLoss) ? "NaN" : "infinite"));
-        loss.backward();
+        return std::make_pair(std::move(mb), loss);
+    };
+
+    // Micro-batches in order on this thread, or several at once (o.workers); `each`
+    // sees them in order on this thread either way.
+    const auto count = static_cast<size_t>(last > first ? (last - first + o.microRows - 1) / o.microRows : 0);
+    std::vector<MicroBatch> done(count);
+    model::backwardOnWorkers(o.workers, count, d.trainableParameters(), [&](size_t k) {
+        auto [mb, loss] = compute(first + static_cast<int64_t>(k) * o.microRows);
+        // What `each` reads, without the graph (the backward frees it).
+        mb.rows.logProbs = mb.rows.logProbs.detach();
+        mb.loss.loss = mb.loss.loss.detach();
+        if (mb.loss.perTokenLoss.defined())
+            mb.loss.perTokenLoss = mb.loss.perTokenLoss.detach();
+        done[k] = std::move(mb);
+        return loss;
+    });
+    double total = 0.0;
+    for (const MicroBatch &mb : done) {
         total += mb.weightedLoss;
         if (each)
             each(mb);

@@ -60,6 +60,12 @@ struct PolicyStepOptions {
     // generator seeded by (dropoutSeed, k), so that its masks do not depend on which
     // process computes it nor on the micro-batches before it.
     std::optional<uint64_t> dropoutSeed;
+    // Micro-batches computed at once, each on a thread of its own with one intra-op thread
+    // (model/workers.h); 1: one after the other on this thread. Each worker sums its
+    // micro-batches' gradients, and the sums go into .grad worker by worker: a run is
+    // reproducible for a given count, and differs from another count by rounding only.
+    // Activation memory grows with it: `workers` micro-batches are alive at once.
+    int workers = 1;
 };
 
 // The completions' log-probs [rows, T] (compute dtype), their mask, and entropies when asked.

@@ -4,7 +4,9 @@
 #include "task/catalog.h"
 #include "data/jsonl.h"
 #include "model/causallminternals.h"
+#include "model/fusedops.h"
 #include "model/precision.h"
+#include "model/workers.h"
 #include "tokenizer/promptformat.h"
 #include "train/sftloss.h"
 #include "train/trainingcommon.h"
@@ -22,6 +24,11 @@ namespace rwb::train {
 namespace fs = std::filesystem;
 
 namespace {
+
+// util::Rng::forStream(seed, kSftDropoutStream + step, micro-batch): SFT's dropout.
+constexpr uint64_t kSftDropoutStream = 0x5f7d'0000'0000'0000ULL;
+// util::Rng::forStream(seed, kSftLoraInitStream, 0): the adapters' random start.
+constexpr uint64_t kSftLoraInitStream = 0x5f7e'0000'0000'0000ULL;
 
 using Example = SftSequence;
 
@@ -75,7 +82,7 @@ SftConfig parseSftConfig(std::string_view text, const std::string &source)
         {"model", "output", "train_data", "task", "thinking", "lora", "lora_r", "lora_alpha", "lora_dropout",
          "lora_target_modules", "use_rslora", "learning_rate", "weight_decay", "max_grad_norm", "schedule", "warmup_ratio", "epochs",
          "batch_size", "gradient_accumulation", "max_length", "control_tags", "control_token_weight", "seed", "dtype",
-         "precision", "device", "threads", "limit", "prompt_loss_weight"});
+         "precision", "device", "threads", "thread_split", "limit", "prompt_loss_weight"});
     SftConfig c;
     c.model = r.path("model", true);
     c.output = r.path("output", true);
@@ -95,6 +102,7 @@ SftConfig parseSftConfig(std::string_view text, const std::string &source)
     c.precision = r.choice("precision", c.precision, {"auto", "bf16", "fp32"});
     c.device = r.choice("device", c.device, {"auto", "cpu", "cuda"});
     c.threads = r.integer("threads", 0, 0, 1024);
+    c.threadSplit = r.choice("thread_split", c.threadSplit, {"batches", "operations"});
     c.limit = r.integer("limit", 0, 0, 1000000000);
     return c;
 }
@@ -227,11 +235,16 @@ SftResult runSft(const SftConfig &c, const task::Catalog &catalog, const SftCall
     result.precisionReason = precision.reason;
     const std::string precisionLine = precision.name() + ": " + precision.reason;
     auto lm = model::CausalLM::load(c.model, mo);
-    if (c.lora)
+    if (c.lora) {
+        // A's random start from the run's seed, not from whatever drew from torch's
+        // generator before: two runs of one config in one process (the workbench) agree.
+        torch::manual_seed(static_cast<int64_t>(util::Rng::forStream(c.seed, kSftLoraInitStream, 0).next() >> 1));
         lm->addLora(c.loraOptions);
+    }
     model::CausalLmInternals &d = lm->internals();
     d.module->train();
     std::vector<torch::Tensor> params = d.trainableParameters();
+    const int workers = model::batchWorkers(c.threadSplit, d.device);
     torch::optim::AdamW optimizer(params, torch::optim::AdamWOptions(c.learningRate).weight_decay(c.weightDecay));
 
     const int microBatches = static_cast<int>((examples.size() + c.batchSize - 1) / c.batchSize);
@@ -263,26 +276,49 @@ SftResult runSft(const SftConfig &c, const task::Catalog &catalog, const SftCall
                         targetTokens += static_cast<double>(examples[order[k]].prompt.size() - 1);
                 }
             }
-            double stepLoss = 0.0;
-            for (const auto &batch : batches) {
+            for (const auto &batch : batches)
+                for (size_t k : batch)
+                    tokens += static_cast<double>(examples[k].prompt.size() + examples[k].target.size());
+            // The micro-batches one after the other, or pieces of them side by side
+            // (model/workers.h): the loss is a sum over sequences divided by the step's
+            // target tokens, so a micro-batch cut in pieces has the same gradient. With
+            // fewer micro-batches than workers, each is cut in as many pieces as it takes
+            // to give every worker one. Each piece draws its dropout from (seed, step,
+            // piece), whichever thread runs it.
+            const size_t cuts = workers > static_cast<int>(batches.size())
+                                    ? (static_cast<size_t>(workers) + batches.size() - 1) / batches.size()
+                                    : 1;
+            std::vector<std::vector<size_t>> pieces;
+            for (const std::vector<size_t> &batch : batches)
+                for (size_t p = 0; p < cuts; ++p) {
+                    const size_t a = batch.size() * p / cuts, b = batch.size() * (p + 1) / cuts;
+                    if (b > a)
+                        pieces.emplace_back(batch.begin() + static_cast<long>(a), batch.begin() + static_cast<long>(b));
+                }
+            std::vector<double> values(pieces.size(), 0.0);
+            model::backwardOnWorkers(workers, pieces.size(), params, [&](size_t m) {
                 std::vector<std::vector<int32_t>> prompts;
                 std::vector<std::vector<int32_t>> targets;
                 std::vector<std::vector<float>> weights;
-                for (size_t k : batch) {
+                for (size_t k : pieces[m]) {
                     prompts.push_back(examples[k].prompt);
                     targets.push_back(examples[k].target);
                     weights.push_back(examples[k].weights);
-                    tokens += static_cast<double>(examples[k].prompt.size() + examples[k].target.size());
                 }
-                const torch::Tensor loss =
+                const model::DropoutGeneratorScope dropout(
+                    util::Rng::forStream(c.seed, kSftDropoutStream + static_cast<uint64_t>(step), m).next() >> 1);
+                torch::Tensor loss =
                     sftLoss(d, prompts, targets, weights, c.promptLossWeight, targetTokens, pad, precision.bf16);
                 const double value = loss.item<double>();
                 if (!std::isfinite(value))
                     throw std::runtime_error("SFT step " + std::to_string(step + 1) + ": the loss is " +
                                              (std::isnan(value) ? "NaN" : "infinite") + "; nothing was saved");
-                loss.backward();
-                stepLoss += value;
-            }
+                values[m] = value;
+                return loss;
+            });
+            double stepLoss = 0.0;
+            for (double v : values)
+                stepLoss += v;
             const double gradNorm = c.maxGradNorm > 0.0
                                         ? torch::nn::utils::clip_grad_norm_(params, c.maxGradNorm)
                                         : torch::nn::utils::clip_grad_norm_(params, 1e30);

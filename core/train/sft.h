@@ -58,6 +58,10 @@ struct SftConfig {
     std::string precision = "auto";
     std::string device = "auto";
     int threads = 0;
+    // How training uses its CPU threads: "batches" (micro-batches, and generation's prompts,
+    // side by side, one thread each: model/workers.h) or "operations" (one at a time, each
+    // operation spread over the threads by libtorch). Only the CPU; the loss is the same.
+    std::string threadSplit = "batches";
     int limit = 0;                  // > 0: use only the first N examples
 };
 
