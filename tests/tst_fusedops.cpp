@@ -9,6 +9,7 @@
 
 #include <ATen/Parallel.h>
 
+#include <cmath>
 #include <thread>
 
 using namespace rwb::model;
@@ -50,6 +51,7 @@ private Q_SLOTS:
     void dropoutGeneratorScope_data();
     void dropoutGeneratorScope();
     void otherDtypesTakeAtensPath();
+    void fewRowsLinearMatchesLinear();
 };
 
 void TestFusedOps::rmsNormMatchesFormula_data()
@@ -298,6 +300,37 @@ void TestFusedOps::otherDtypesTakeAtensPath()
     QCOMPARE(viaBf16.scalar_type(), torch::kBFloat16);
     QVERIFY(maxAbs(viaBf16, rmsNorm(x, w, 1e-6)) < 0.05);
     QVERIFY(!fusedKernelsApply(torch::ones({2}, torch::kLong)));
+}
+
+// fewRowsLinear against F::linear: 2–16 rows, output rows not a multiple of the kernel's
+// tile of 4, an odd inner size, on 1 thread and on 2 (the split over output rows must not
+// change a value); fp32 within 1e-5 relative to the largest value (the sums run in
+// another order), bf16 within its rounding; with gradients on, F::linear itself.
+void TestFusedOps::fewRowsLinearMatchesLinear()
+{
+    torch::manual_seed(9);
+    torch::NoGradGuard noGrad;
+    for (int threads : {1, 2}) {
+        const ThreadCount tc(threads);
+        for (int64_t m : {2, 5, 8, 16})
+            for (auto [out, in] : std::vector<std::pair<int64_t, int64_t>>{{37, 70}, {256, 64}, {3, 1024}}) {
+                const torch::Tensor w = torch::randn({out, in}), x = torch::randn({m, in});
+                const torch::Tensor want = torch::nn::functional::linear(x, w);
+                const torch::Tensor got = fewRowsLinear(x, w);
+                QCOMPARE(got.sizes(), want.sizes());
+                const double scale = want.abs().max().item<double>();
+                QVERIFY2(maxAbs(got, want) <= 1e-5 * scale,
+                         qPrintable(QString("m %1, %2 × %3: %4").arg(m).arg(out).arg(in).arg(maxAbs(got, want))));
+                const torch::Tensor viaBf16 = fewRowsLinear(x.to(torch::kBFloat16), w.to(torch::kBFloat16));
+                QCOMPARE(viaBf16.scalar_type(), torch::kBFloat16);
+                QVERIFY(maxAbs(viaBf16, want) <= 0.02 * scale + 0.02 * std::sqrt(double(in)));
+            }
+    }
+    torch::GradMode::set_enabled(true);
+    const torch::Tensor w = torch::randn({9, 16}, torch::requires_grad()), x = torch::randn({4, 16});
+    const torch::Tensor y = fewRowsLinear(x, w);
+    QVERIFY(y.requires_grad()); // F::linear, differentiable
+    QVERIFY(maxAbs(y, torch::nn::functional::linear(x, w)) == 0.0);
 }
 
 QTEST_APPLESS_MAIN(TestFusedOps)

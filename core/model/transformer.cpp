@@ -45,13 +45,13 @@ torch::Tensor LoraLinearImpl::forward(const torch::Tensor &input)
     const bool inference = !torch::GradMode::is_enabled() || (!x.requires_grad() && !weight.requires_grad());
     // Decode steps have few rows and are bound by reading W. Measured on 1.13 (CPU, 48
     // matrices of 3072 × 1024): one row through mv reads W at 19–25 GB/s against 12–15
-    // for linear; 2–16 bf16 rows as W·xᵀ at 20 GB/s against 14.
+    // for linear; 2–16 rows: fewRowsLinear (model/fusedops.h).
     if (inference && rows == 1) {
         y = torch::mv(weight, x.view({-1})).unsqueeze(0);
         if (bias.defined())
             y = y + bias;
-    } else if (inference && rows <= 16 && x.scalar_type() == torch::kBFloat16) {
-        y = torch::mm(weight, x.t()).t();
+    } else if (inference && rows <= 16) {
+        y = fewRowsLinear(x, weight); // W read once for all rows (model/fusedops.h)
         if (bias.defined())
             y = y + bias;
     } else {
@@ -602,6 +602,9 @@ torch::Tensor TransformerImpl::hidden(const torch::Tensor &ids, const torch::Ten
 
 torch::Tensor TransformerImpl::logits(const torch::Tensor &hidden)
 {
+    // Decoding's few rows: the head is the largest matrix read at every step.
+    if (hidden.dim() == 2 && hidden.size(0) > 1 && hidden.size(0) <= 16 && !torch::GradMode::is_enabled())
+        return fewRowsLinear(hidden, headWeight());
     return F::linear(hidden, headWeight());
 }
 
