@@ -4,6 +4,7 @@
 #include "model/fusedops.h"
 #include "model/modelconfig.h"
 #include "model/transformer.h"
+#include "torchtest.h"
 
 #include <QtTest>
 
@@ -13,15 +14,10 @@
 #include <thread>
 
 using namespace rwb::model;
+using rwbtest::ThreadCount;
 
 namespace {
 
-// Restores the intra-op thread count a test changed.
-struct ThreadCount {
-    int saved = at::get_num_threads();
-    explicit ThreadCount(int n) { at::set_num_threads(n); }
-    ~ThreadCount() { at::set_num_threads(saved); }
-};
 
 double maxAbs(const torch::Tensor &a, const torch::Tensor &b)
 {

@@ -18,6 +18,7 @@
 #include "train/gradientcheck.h"
 #include "train/policygradient.h"
 #include "train/sftloss.h"
+#include "torchtest.h"
 
 #include <QtTest>
 
@@ -26,29 +27,12 @@
 using namespace rwb;
 using namespace rwb::model;
 using namespace rwb::train;
+using rwbtest::tinyConfig;
 
 namespace {
 
 constexpr double kStep = 1e-4;
 constexpr double kRelTol = 1e-6;
-
-ModelConfig tinyConfig()
-{
-    ModelConfig c;
-    c.family = Family::Qwen3;
-    c.qkNorm = true;
-    c.vocabSize = 40;
-    c.hiddenSize = 32;
-    c.intermediateSize = 48;
-    c.numLayers = 2;
-    c.numHeads = 4;
-    c.numKvHeads = 2;
-    c.headDim = 8;
-    c.ropeTheta = 10000.0;
-    c.maxPositions = 64;
-    c.tieWordEmbeddings = true;
-    return c;
-}
 
 // A f64 model; with LoRA on every projection, its A and B random (B starts at 0 in
 // training, where A's gradient would be 0 too).

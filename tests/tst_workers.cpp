@@ -6,6 +6,7 @@
 #include "model/causallm.h"
 #include "model/modelconfig.h"
 #include "model/workers.h"
+#include "torchtest.h"
 
 #include <QtTest>
 
@@ -18,33 +19,8 @@
 #include <thread>
 
 using namespace rwb::model;
-
-namespace {
-
-// Restores the intra-op thread count a test changed.
-struct ThreadCount {
-    int saved = at::get_num_threads();
-    explicit ThreadCount(int n) { at::set_num_threads(n); }
-    ~ThreadCount() { at::set_num_threads(saved); }
-};
-
-ModelConfig tinyConfig()
-{
-    ModelConfig c;
-    c.vocabSize = 40;
-    c.hiddenSize = 32;
-    c.intermediateSize = 48;
-    c.numLayers = 2;
-    c.numHeads = 4;
-    c.numKvHeads = 2;
-    c.headDim = 8;
-    c.ropeTheta = 10000.0;
-    c.maxPositions = 64;
-    c.tieWordEmbeddings = true;
-    return c;
-}
-
-} // namespace
+using rwbtest::ThreadCount;
+using rwbtest::tinyConfig;
 
 class TestWorkers : public QObject {
     Q_OBJECT
