@@ -873,6 +873,7 @@ void TestCli::benchGrpoStepPrintsOneObject()
     QCOMPARE(j.value("precision").toString(), QString("fp32"));
     // The demo's set-up: 8 prompts a step, G = 8 completions each; no process reward model.
     QCOMPARE(j.value("rows_per_step").toInt(), 64);
+    QCOMPARE(j.value("thread_split").toString(), QString("batches"));
     const QJsonObject seconds = j.value("seconds").toObject(), share = j.value("share").toObject();
     QCOMPARE(seconds.value("prm").toDouble(), 0.0);
     // The phases make up the step, and their shares of it sum to 1.

@@ -737,6 +737,8 @@ int grpoStepBench(const std::vector<std::string> &argv)
     const model::ThreadsChoice threads = model::resolveThreads(c.threads);
     j["threads"] = threads.threads;
     j["threads_reason"] = threads.reason;
+    // How the threads were used: micro-batches side by side or each operation spread.
+    j["thread_split"] = c.threadSplit;
     j["processes"] = group ? group->worldSize() : 1;
     j["steps"] = t.steps;
     j["rows_per_step"] = c.groupSize * c.promptsPerStep;
