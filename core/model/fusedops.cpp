@@ -337,19 +337,13 @@ uint64_t drawSeed()
 
 constexpr int64_t kSkinnyTile = 4;
 
-template <typename T>
-inline float toFloat(T v)
-{
-    return static_cast<float>(v);
-}
-
 #define RWB_SKINNY_BODY                                                                                     \
     for (int64_t o = begin; o < end; o += kSkinnyTile) {                                                    \
         const int64_t tile = std::min<int64_t>(kSkinnyTile, end - o);                                       \
-        const T *w0 = w + o * in;                                                                           \
-        const T *w1 = w + (o + std::min<int64_t>(1, tile - 1)) * in;                                        \
-        const T *w2 = w + (o + std::min<int64_t>(2, tile - 1)) * in;                                        \
-        const T *w3 = w + (o + std::min<int64_t>(3, tile - 1)) * in;                                        \
+        const float *w0 = w + o * in;                                                                       \
+        const float *w1 = w + (o + std::min<int64_t>(1, tile - 1)) * in;                                    \
+        const float *w2 = w + (o + std::min<int64_t>(2, tile - 1)) * in;                                    \
+        const float *w3 = w + (o + std::min<int64_t>(3, tile - 1)) * in;                                    \
         for (int64_t r = 0; r < m; r += 2) {                                                                \
             const float *x0 = x + r * in;                                                                   \
             const float *x1 = x + std::min<int64_t>(r + 1, m - 1) * in;                                     \
@@ -359,8 +353,7 @@ inline float toFloat(T v)
                                                                                            k < in; ++k)     \
             {                                                                                               \
                 const float a = x0[k], b = x1[k];                                                           \
-                const float v0 = toFloat(w0[k]), v1 = toFloat(w1[k]), v2 = toFloat(w2[k]),                  \
-                            v3 = toFloat(w3[k]);                                                            \
+                const float v0 = w0[k], v1 = w1[k], v2 = w2[k], v3 = w3[k];                                 \
                 s00 += v0 * a;                                                                              \
                 s01 += v0 * b;                                                                              \
                 s10 += v1 * a;                                                                              \
@@ -379,24 +372,21 @@ inline float toFloat(T v)
         }                                                                                                   \
     }
 
-template <typename T>
-__attribute__((target("avx512f,avx512bw,avx512vl,fma"))) void skinnyAvx512(const T *w, const float *x, float *y,
-                                                                          int64_t m, int64_t in, int64_t out,
-                                                                          int64_t begin, int64_t end)
+__attribute__((target("avx512f,avx512bw,avx512vl,fma"))) void skinnyAvx512(const float *w, const float *x,
+                                                                          float *y, int64_t m, int64_t in,
+                                                                          int64_t out, int64_t begin, int64_t end)
 {
     RWB_SKINNY_BODY
 }
 
-template <typename T>
-__attribute__((target("avx2,fma"))) void skinnyAvx2(const T *w, const float *x, float *y, int64_t m, int64_t in,
-                                                    int64_t out, int64_t begin, int64_t end)
+__attribute__((target("avx2,fma"))) void skinnyAvx2(const float *w, const float *x, float *y, int64_t m,
+                                                    int64_t in, int64_t out, int64_t begin, int64_t end)
 {
     RWB_SKINNY_BODY
 }
 
-template <typename T>
-void skinnyBaseline(const T *w, const float *x, float *y, int64_t m, int64_t in, int64_t out, int64_t begin,
-                    int64_t end)
+void skinnyBaseline(const float *w, const float *x, float *y, int64_t m, int64_t in, int64_t out,
+                    int64_t begin, int64_t end)
 {
     RWB_SKINNY_BODY
 }
@@ -424,22 +414,20 @@ int skinnyLevel()
     return level;
 }
 
-template <typename T>
-void skinnyRun(const T *w, const float *x, float *y, int64_t m, int64_t in, int64_t out)
+void skinnyRun(const float *w, const float *x, float *y, int64_t m, int64_t in, int64_t out)
 {
     const int level = skinnyLevel();
-    // Blocks of output rows, whole tiles, about 64 KB of W each.
-    const int64_t grain = std::max<int64_t>(kSkinnyTile, (65536 / (in * static_cast<int64_t>(sizeof(T)))) / kSkinnyTile * kSkinnyTile);
-    at::parallel_for(0, (out + kSkinnyTile - 1) / kSkinnyTile, std::max<int64_t>(1, grain / kSkinnyTile),
-                     [&](int64_t b, int64_t e) {
-                         const int64_t begin = b * kSkinnyTile, end = std::min(out, e * kSkinnyTile);
-                         if (level == 2)
-                             skinnyAvx512<T>(w, x, y, m, in, out, begin, end);
-                         else if (level == 1)
-                             skinnyAvx2<T>(w, x, y, m, in, out, begin, end);
-                         else
-                             skinnyBaseline<T>(w, x, y, m, in, out, begin, end);
-                     });
+    // Tasks of whole tiles, about 64 KB of W each.
+    const int64_t tilesPerTask = std::max<int64_t>(1, 65536 / (in * static_cast<int64_t>(sizeof(float))) / kSkinnyTile);
+    at::parallel_for(0, (out + kSkinnyTile - 1) / kSkinnyTile, tilesPerTask, [&](int64_t b, int64_t e) {
+        const int64_t begin = b * kSkinnyTile, end = std::min(out, e * kSkinnyTile);
+        if (level == 2)
+            skinnyAvx512(w, x, y, m, in, out, begin, end);
+        else if (level == 1)
+            skinnyAvx2(w, x, y, m, in, out, begin, end);
+        else
+            skinnyBaseline(w, x, y, m, in, out, begin, end);
+    });
 }
 
 } // namespace
@@ -496,14 +484,14 @@ torch::Tensor dropout(const torch::Tensor &x, double p)
 
 torch::Tensor fewRowsLinear(const torch::Tensor &input, const torch::Tensor &weight)
 {
-    const int64_t m = input.size(0), in = input.size(1), out = weight.size(0);
-    const bool fits = input.dim() == 2 && weight.dim() == 2 && weight.size(1) == in && m >= 1 && m <= 16 &&
-                      input.device().is_cpu() && weight.device().is_cpu() && weight.is_contiguous() &&
-                      (weight.scalar_type() == torch::kFloat32 || weight.scalar_type() == torch::kBFloat16) &&
-                      input.scalar_type() == weight.scalar_type() && !(input.requires_grad() && torch::GradMode::is_enabled()) &&
-                      !(weight.requires_grad() && torch::GradMode::is_enabled());
+    const bool differentiable = torch::GradMode::is_enabled() && (input.requires_grad() || weight.requires_grad());
+    const bool fits = input.dim() == 2 && weight.dim() == 2 && weight.size(1) == input.size(1) &&
+                      input.size(0) >= 1 && input.size(0) <= 16 && !differentiable && input.device().is_cpu() &&
+                      weight.device().is_cpu() && weight.is_contiguous() && input.scalar_type() == weight.scalar_type() &&
+                      (weight.scalar_type() == torch::kFloat32 || weight.scalar_type() == torch::kBFloat16);
     if (!fits)
         return torch::nn::functional::linear(input, weight);
+    const int64_t m = input.size(0), in = input.size(1), out = weight.size(0);
     if (weight.scalar_type() == torch::kBFloat16) {
         // bf16 → fp32 on the fly makes the kernel compute-bound (6 GB/s of W on one
         // core); ATen's W·xᵀ reads bf16 W at 21–25 GB/s on 2 threads, F::linear at 14–18.
@@ -511,7 +499,7 @@ torch::Tensor fewRowsLinear(const torch::Tensor &input, const torch::Tensor &wei
     }
     const torch::Tensor x = input.contiguous();
     torch::Tensor y = torch::empty({m, out}, x.options());
-    skinnyRun<float>(weight.data_ptr<float>(), x.data_ptr<float>(), y.data_ptr<float>(), m, in, out);
+    skinnyRun(weight.data_ptr<float>(), x.data_ptr<float>(), y.data_ptr<float>(), m, in, out);
     return y;
 }
 

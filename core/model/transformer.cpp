@@ -602,8 +602,9 @@ torch::Tensor TransformerImpl::hidden(const torch::Tensor &ids, const torch::Ten
 
 torch::Tensor TransformerImpl::logits(const torch::Tensor &hidden)
 {
-    // Decoding's few rows: the head is the largest matrix read at every step.
-    if (hidden.dim() == 2 && hidden.size(0) > 1 && hidden.size(0) <= 16 && !torch::GradMode::is_enabled())
+    // Decoding's few rows: the head is the largest matrix read at every step. fewRowsLinear
+    // takes F::linear itself for more rows or with gradients.
+    if (hidden.dim() == 2 && hidden.size(0) > 1)
         return fewRowsLinear(hidden, headWeight());
     return F::linear(hidden, headWeight());
 }

@@ -22,14 +22,11 @@ int batchWorkers(const std::string &threadSplit, const torch::Device &device)
     return threadSplit == "batches" && device.is_cpu() ? std::max(1, at::get_num_threads()) : 1;
 }
 
-void runOnWorkers(int workers, size_t n, const std::function<void(size_t k)> &task)
+namespace {
+
+// runOnWorkers with W ≥ 2 and n ≥ 2, telling each task which worker runs it.
+void runBlocks(int W, size_t n, const std::function<void(size_t k, int worker)> &task)
 {
-    if (workers <= 1 || n <= 1) {
-        for (size_t k = 0; k < n; ++k)
-            task(k);
-        return;
-    }
-    const int W = static_cast<int>(std::min<size_t>(static_cast<size_t>(workers), n));
     const at::ThreadLocalState state; // this thread's grad mode, autocast, …
     const int callerThreads = at::get_num_threads();
     // The first failure of each worker, with the k it came from.
@@ -46,7 +43,7 @@ void runOnWorkers(int workers, size_t n, const std::function<void(size_t k)> &ta
             const WorkerBlock block = workerBlock(n, W, w);
             for (size_t k = block.first; k < block.last; ++k) {
                 try {
-                    task(k);
+                    task(k, w);
                 } catch (...) {
                     failure[static_cast<size_t>(w)] = std::current_exception();
                     failedAt[static_cast<size_t>(w)] = k;
@@ -63,6 +60,19 @@ void runOnWorkers(int workers, size_t n, const std::function<void(size_t k)> &ta
         std::rethrow_exception(failure[static_cast<size_t>(first - failedAt.begin())]);
 }
 
+} // namespace
+
+void runOnWorkers(int workers, size_t n, const std::function<void(size_t k)> &task)
+{
+    if (workers <= 1 || n <= 1) {
+        for (size_t k = 0; k < n; ++k)
+            task(k);
+        return;
+    }
+    runBlocks(static_cast<int>(std::min<size_t>(static_cast<size_t>(workers), n)), n,
+              [&](size_t k, int) { task(k); });
+}
+
 void backwardOnWorkers(int workers, size_t n, const std::vector<torch::Tensor> &params,
                        const std::function<torch::Tensor(size_t k)> &lossOf)
 {
@@ -73,14 +83,11 @@ void backwardOnWorkers(int workers, size_t n, const std::vector<torch::Tensor> &
     }
     const int W = static_cast<int>(std::min<size_t>(static_cast<size_t>(workers), n));
     std::vector<std::vector<torch::Tensor>> sums(static_cast<size_t>(W), std::vector<torch::Tensor>(params.size()));
-    runOnWorkers(W, n, [&](size_t k) {
+    runBlocks(W, n, [&](size_t k, int w) {
         const torch::Tensor loss = lossOf(k);
         const std::vector<torch::Tensor> grads =
             torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,
                                   /*allow_unused=*/true);
-        int w = 0;
-        while (k >= workerBlock(n, W, w).last)
-            ++w;
         std::vector<torch::Tensor> &sum = sums[static_cast<size_t>(w)];
         for (size_t i = 0; i < params.size(); ++i) {
             if (!grads[i].defined())

@@ -151,10 +151,9 @@ void Trainer::setUp()
 
     loadModel();
     syncModel();
-    m_workers = model::batchWorkers(c.threadSplit, m_lm->internals().device);
-    m_sampling.workers = m_workers;
-    if (m_workers > 1)
-        m_sink.log("threads: " + std::to_string(m_workers) + " micro-batches (and blocks of prompts) side by side, " +
+    m_sampling.workers = model::batchWorkers(c.threadSplit, m_lm->internals().device);
+    if (m_sampling.workers > 1)
+        m_sink.log("threads: " + std::to_string(m_sampling.workers) + " micro-batches (and blocks of prompts) side by side, " +
                    "one thread each (thread_split \"batches\")");
     if (rank() != 0)
         return; // rank 0 keeps the store and the output folder

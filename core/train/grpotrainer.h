@@ -258,10 +258,9 @@ private:
     ScaleRewards m_scale = ScaleRewards::Group;
     bool m_thinking = false;
     int32_t m_pad = 0;
-    model::SamplingOptions m_sampling;
+    model::SamplingOptions m_sampling; // its `workers` also sets the update's (thread_split)
     TrainerState m_state;
     model::PrecisionChoice m_precision;
-    int m_workers = 1; // micro-batches side by side (model/workers.h)
     GrpoTimings m_timings;
     double m_tokensThisRun = 0.0;
     int m_killAtStep = -1; // RWB_DEBUG_KILL_AT: the step this rank dies in (tests)

@@ -41,7 +41,7 @@ PolicyStepOptions Trainer::policyOptions() const
     o.padToken = m_pad;
     o.temperature = c.temperature;
     o.bf16 = m_precision.bf16;
-    o.workers = m_workers;
+    o.workers = m_sampling.workers; // micro-batches side by side as prompts are (thread_split)
     return o;
 }
 
