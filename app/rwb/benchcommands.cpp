@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <random>
 #include <iostream>
 #include <memory>
@@ -150,11 +151,15 @@ Usage: rwb bench generate [--shape tiny|qwen3-0.6b|all] [--dtype auto|float32|bf
   --device         auto (default: CUDA where libtorch sees a GPU), cpu or cuda; the
                    bandwidth bound is then that device's memory
 
-Prints one JSON object: the device, the precision chosen and why, the memory bandwidth and, per shape, dtype and batch (1 and G),
-prefill and decode tokens/s. Decode at batch 1 reads every weight once per token, so
-its bound is bandwidth / weight bytes; "of_bound" is the measured fraction of it.
-Targets (issue 3, on the 0.6B shape): batch-1 bf16 decode ≥ 70 % of the bound,
-G = 8 decode ≥ 5× the batch-1 tokens/s.
+Prints one JSON object: the device, the precision chosen and why, the memory bandwidth
+(the faster of a sum and a matrix-vector product over 1 GiB, fastest pass), the fastest
+1024³ product per dtype ("peak_gflops_…"), the kernel decoding's few rows run through,
+and per shape, dtype and batch (1 and G) prefill and decode tokens/s. A decode step
+reads every weight once for all its rows, so its memory bound is batch × bandwidth /
+weight bytes ("of_bound"); its compute bound is peak operations/s ÷ operations per token
+(2 per weight, and attention's products over the context; "of_compute_bound").
+Targets (issue 39): on the 0.6B shape, batch-1 decode ≥ 85 % and G = 8 ≥ 75 % of the
+memory bound; the tiny model (its weights sit in the caches) ≥ 50 % of its compute bound.
 )";
 
 const char *const kMembwHelp = R"(rwb bench membw — memory bandwidth
@@ -234,6 +239,7 @@ int generate(const std::vector<std::string> &argv)
     out["threads"] = bw.threads;
     out["threads_reason"] = model::resolveThreads(args.has("threads") ? static_cast<int>(args.number("threads", 0)) : 0).reason;
     out["read_gb_per_s"] = bw.readBytesPerSecond / 1e9;
+    out["read_method"] = bw.readMethod;
     out["prompt_tokens"] = promptTokens;
     out["new_tokens"] = newTokens;
     out["samples"] = g;
@@ -250,8 +256,15 @@ int generate(const std::vector<std::string> &argv)
     if (dtype != "float32")
         dtypes.push_back("bfloat16");
 
-    std::fprintf(stderr, "%-11s %-9s %5s %14s %14s %12s %9s\n", "shape", "dtype", "batch", "prefill tok/s",
-                 "decode tok/s", "bound tok/s", "of bound");
+    std::map<std::string, double> peakFlops;
+    for (const std::string &dt : dtypes) {
+        std::cerr << "measuring " << dt << " products (compute bound)…" << std::endl;
+        peakFlops[dt] = model::measurePeakFlops(dt, 0.5, device);
+        out["peak_gflops_" + dt] = peakFlops[dt] / 1e9;
+        out["few_rows_kernel_" + dt] = model::decodeKernel(dt);
+    }
+    std::fprintf(stderr, "%-11s %-9s %5s %14s %14s %12s %12s %9s %9s\n", "shape", "dtype", "batch", "prefill tok/s",
+                 "decode tok/s", "memory tok/s", "compute tok/s", "of mem", "of comp");
     for (const auto &[name, config] : shapes) {
         for (const std::string &dt : dtypes) {
             model::ModelOptions mo;
@@ -266,6 +279,12 @@ int generate(const std::vector<std::string> &argv)
             if (!config.tieWordEmbeddings)
                 bytesPerStep -= static_cast<double>(config.vocabSize * config.hiddenSize) * (dt == "bfloat16" ? 2 : 4);
             const double boundTokensPerSecond = bw.readBytesPerSecond / bytesPerStep;
+            // Operations per decoded token: a multiply-add per weight read, and attention's
+            // two products over the context (prompt and half the new tokens, on average).
+            const double context = promptTokens + newTokens / 2.0;
+            const double flopsPerToken = 2.0 * bytesPerStep / (dt == "bfloat16" ? 2 : 4) +
+                                         4.0 * static_cast<double>(config.numLayers * config.numHeads * config.headDim) * context;
+            const double computeBound = peakFlops[dt] / flopsPerToken;
             std::mt19937 rng(7);
             std::vector<int32_t> prompt(static_cast<size_t>(promptTokens));
             for (auto &t : prompt)
@@ -298,11 +317,15 @@ int generate(const std::vector<std::string> &argv)
                 run["decode_ms_per_step"] = 1000.0 * r.decodeSeconds / static_cast<double>(newTokens - 1);
                 run["bound_tokens_per_s"] = boundTokensPerSecond * batch;
                 run["of_bound"] = decode / (boundTokensPerSecond * batch);
+                run["flops_per_token"] = flopsPerToken;
+                run["compute_bound_tokens_per_s"] = computeBound;
+                run["of_compute_bound"] = decode / computeBound;
                 if (batch != 1)
                     run["speedup_over_batch_1"] = decode / single;
                 out["runs"].push_back(run);
-                std::fprintf(stderr, "%-11s %-9s %5d %14.1f %14.1f %12.1f %8.0f%%\n", name.c_str(), dt.c_str(), batch,
-                             prefill, decode, boundTokensPerSecond * batch, 100.0 * decode / (boundTokensPerSecond * batch));
+                std::fprintf(stderr, "%-11s %-9s %5d %14.1f %14.1f %12.1f %12.1f %8.0f%% %8.0f%%\n", name.c_str(),
+                             dt.c_str(), batch, prefill, decode, boundTokensPerSecond * batch, computeBound,
+                             100.0 * decode / (boundTokensPerSecond * batch), 100.0 * decode / computeBound);
                 if (batch == g)
                     break;
             }

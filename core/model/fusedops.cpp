@@ -5,11 +5,14 @@
 #include <ATen/Parallel.h>
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
 #include <mutex>
+#include <type_traits>
 
 namespace rwb::model {
 
@@ -324,76 +327,279 @@ uint64_t drawSeed()
     return gen.get<at::CPUGeneratorImpl>()->random64();
 }
 
-// ---- Few rows times a large matrix (decoding): y[r] = W · x[r] for 2–16 rows.
+// ---- Few rows times a large matrix (decoding): y[r] = W · x[r] for 1–16 rows.
 //
 // Decoding G rows reads each weight once per step: bound by memory. ATen's products of
-// [8, 1024] by [1024, 3072]ᵀ read W at 16 GB/s in fp32 where one row's mv reads it at
-// 40 (Xeon, 2 threads; docs/results.md): the product is tiled for large M. Here a tile
-// of 4 output rows is dotted with two rows of x at a time, 8 sums in vector registers
-// over the whole row; the tile comes from memory once and from L1 for the other rows of
-// x. fp32 only (see fewRowsLinear for bf16). Built three times, for
-// AVX-512, AVX2 + FMA and the baseline; the widest the CPU has and ATEN_CPU_CAPABILITY
-// allows runs (so that capping ATen to AVX2 caps this too).
+// [8, 1024] by [1024, 3072]ᵀ are tiled for many rows and read W at half the speed of
+// memory or less (docs/results.md), and one row's mv runs on one thread. Here a tile of 4
+// weight rows is dotted with up to 4 rows of x at a time (2 on AVX2: 16 registers), the
+// sums in vector registers over the whole row; the tile comes from memory once and from
+// L1 for the other rows of x. While a tile is computed, the next one is prefetched into
+// L2, its lines spread over all the passes over this tile: with the prefetch in the first
+// pass only, memory sat idle during the others (bf16 at 8 rows: 15 → 23 GB/s on a Zen 4,
+// 2 threads). Three kernels: fp32 on AVX-512 and on AVX2 + FMA, and bf16 on
+// AVX512-BF16's vdpbf16ps (32 bf16 pairs into 16 fp32 sums: products exact in fp32 and
+// fp32 sums, as in ATen's bf16 products, rounded to bf16 once; converting bf16 to fp32 on
+// the fly made the loop compute-bound). The widest the CPU has and ATEN_CPU_CAPABILITY
+// allows runs (capping ATen to AVX2 caps this too); elsewhere a plain loop the compiler
+// vectorises (fp32) or ATen (bf16).
 
 constexpr int64_t kSkinnyTile = 4;
 
-#define RWB_SKINNY_BODY                                                                                     \
-    for (int64_t o = begin; o < end; o += kSkinnyTile) {                                                    \
-        const int64_t tile = std::min<int64_t>(kSkinnyTile, end - o);                                       \
-        const float *w0 = w + o * in;                                                                       \
-        const float *w1 = w + (o + std::min<int64_t>(1, tile - 1)) * in;                                    \
-        const float *w2 = w + (o + std::min<int64_t>(2, tile - 1)) * in;                                    \
-        const float *w3 = w + (o + std::min<int64_t>(3, tile - 1)) * in;                                    \
-        for (int64_t r = 0; r < m; r += 2) {                                                                \
-            const float *x0 = x + r * in;                                                                   \
-            const float *x1 = x + std::min<int64_t>(r + 1, m - 1) * in;                                     \
-            float s00 = 0.0f, s01 = 0.0f, s10 = 0.0f, s11 = 0.0f, s20 = 0.0f, s21 = 0.0f, s30 = 0.0f,       \
-                  s31 = 0.0f;                                                                               \
-            _Pragma("omp simd reduction(+ : s00, s01, s10, s11, s20, s21, s30, s31)") for (int64_t k = 0;   \
-                                                                                           k < in; ++k)     \
-            {                                                                                               \
-                const float a = x0[k], b = x1[k];                                                           \
-                const float v0 = w0[k], v1 = w1[k], v2 = w2[k], v3 = w3[k];                                 \
-                s00 += v0 * a;                                                                              \
-                s01 += v0 * b;                                                                              \
-                s10 += v1 * a;                                                                              \
-                s11 += v1 * b;                                                                              \
-                s20 += v2 * a;                                                                              \
-                s21 += v2 * b;                                                                              \
-                s30 += v3 * a;                                                                              \
-                s31 += v3 * b;                                                                              \
-            }                                                                                               \
-            const float sums[4][2] = {{s00, s01}, {s10, s11}, {s20, s21}, {s30, s31}};                      \
-            for (int64_t i = 0; i < tile; ++i) {                                                            \
-                y[r * out + o + i] = sums[i][0];                                                            \
-                if (r + 1 < m)                                                                              \
-                    y[(r + 1) * out + o + i] = sums[i][1];                                                  \
-            }                                                                                               \
-        }                                                                                                   \
+// Where the next tile's weights are while this one is computed: its 4 rows (null: none),
+// `lines` 64-byte lines each. Pass `pass` of `passes` over this tile, `steps` k-steps a
+// pass, fetches its share, one k-step at a time.
+struct NextTile {
+    const char *rows[kSkinnyTile] = {};
+    int64_t lines = 0;
+    int64_t steps = 1;
+    int pass = 0;
+    int passes = 1;
+};
+
+// The prefetches of one tile kernel call: total / steps lines a step, kept as a running
+// remainder (no division in the loop).
+class Prefetcher
+{
+public:
+    explicit Prefetcher(const NextTile &next)
+        : m_next(next), m_total(kSkinnyTile * next.lines), m_steps(next.passes * next.steps)
+    {
+        const int64_t first = next.pass * next.steps * m_total / m_steps;
+        m_row = first / next.lines;
+        m_col = first % next.lines;
+        m_due = next.pass * next.steps * m_total % m_steps;
+    }
+    void step()
+    {
+        if (!m_next.rows[0])
+            return;
+        for (m_due += m_total; m_due >= m_steps && m_row < kSkinnyTile; m_due -= m_steps) {
+            _mm_prefetch(m_next.rows[m_row] + 64 * m_col, _MM_HINT_T1);
+            if (++m_col == m_next.lines) {
+                m_col = 0;
+                ++m_row;
+            }
+        }
     }
 
-__attribute__((target("avx512f,avx512bw,avx512vl,fma"))) void skinnyAvx512(const float *w, const float *x,
-                                                                          float *y, int64_t m, int64_t in,
-                                                                          int64_t out, int64_t begin, int64_t end)
+private:
+    const NextTile &m_next;
+    int64_t m_total, m_steps, m_row, m_col, m_due;
+};
+
+struct F32Avx512 {
+    using T = float;
+    static constexpr int kMaxRows = 4, kStep = 16;
+    template <int NX>
+    __attribute__((target("avx512f,avx512bw,avx512vl,fma"))) static void tile(const float *const *wr, const float *x,
+                                                                              int64_t in, float sums[4][NX],
+                                                                              const NextTile &next)
+    {
+        Prefetcher fetch(next);
+        __m512 acc[4][NX];
+        for (auto &row : acc)
+            for (auto &a : row)
+                a = _mm512_setzero_ps();
+        int64_t k = 0;
+        for (; k + 16 <= in; k += 16) {
+            fetch.step();
+            __m512 xv[NX];
+            for (int j = 0; j < NX; ++j)
+                xv[j] = _mm512_loadu_ps(x + j * in + k);
+            for (int i = 0; i < 4; ++i) {
+                const __m512 wv = _mm512_loadu_ps(wr[i] + k);
+                for (int j = 0; j < NX; ++j)
+                    acc[i][j] = _mm512_fmadd_ps(wv, xv[j], acc[i][j]);
+            }
+        }
+        if (k < in) {
+            fetch.step();
+            const __mmask16 mask = static_cast<__mmask16>((1u << (in - k)) - 1);
+            __m512 xv[NX];
+            for (int j = 0; j < NX; ++j)
+                xv[j] = _mm512_maskz_loadu_ps(mask, x + j * in + k);
+            for (int i = 0; i < 4; ++i) {
+                const __m512 wv = _mm512_maskz_loadu_ps(mask, wr[i] + k);
+                for (int j = 0; j < NX; ++j)
+                    acc[i][j] = _mm512_fmadd_ps(wv, xv[j], acc[i][j]);
+            }
+        }
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < NX; ++j)
+                sums[i][j] = _mm512_reduce_add_ps(acc[i][j]);
+    }
+};
+
+struct F32Avx2 {
+    using T = float;
+    static constexpr int kMaxRows = 2, kStep = 8;
+    template <int NX>
+    __attribute__((target("avx2,fma"))) static void tile(const float *const *wr, const float *x, int64_t in,
+                                                         float sums[4][NX], const NextTile &next)
+    {
+        Prefetcher fetch(next);
+        __m256 acc[4][NX];
+        for (auto &row : acc)
+            for (auto &a : row)
+                a = _mm256_setzero_ps();
+        alignas(32) static constexpr int32_t kLanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+        const __m256i lanes = _mm256_load_si256(reinterpret_cast<const __m256i *>(kLanes));
+        int64_t k = 0;
+        for (; k + 8 <= in; k += 8) {
+            fetch.step();
+            __m256 xv[NX];
+            for (int j = 0; j < NX; ++j)
+                xv[j] = _mm256_loadu_ps(x + j * in + k);
+            for (int i = 0; i < 4; ++i) {
+                const __m256 wv = _mm256_loadu_ps(wr[i] + k);
+                for (int j = 0; j < NX; ++j)
+                    acc[i][j] = _mm256_fmadd_ps(wv, xv[j], acc[i][j]);
+            }
+        }
+        if (k < in) {
+            fetch.step();
+            const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int32_t>(in - k)), lanes);
+            __m256 xv[NX];
+            for (int j = 0; j < NX; ++j)
+                xv[j] = _mm256_maskload_ps(x + j * in + k, mask);
+            for (int i = 0; i < 4; ++i) {
+                const __m256 wv = _mm256_maskload_ps(wr[i] + k, mask);
+                for (int j = 0; j < NX; ++j)
+                    acc[i][j] = _mm256_fmadd_ps(wv, xv[j], acc[i][j]);
+            }
+        }
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < NX; ++j) {
+                const __m128 h = _mm_add_ps(_mm256_castps256_ps128(acc[i][j]), _mm256_extractf128_ps(acc[i][j], 1));
+                const __m128 q = _mm_add_ps(h, _mm_movehl_ps(h, h));
+                sums[i][j] = _mm_cvtss_f32(_mm_add_ss(q, _mm_shuffle_ps(q, q, 1)));
+            }
+    }
+};
+
+struct Bf16Avx512 {
+    using T = uint16_t;
+    static constexpr int kMaxRows = 4, kStep = 32;
+    template <int NX>
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) static void
+    tile(const uint16_t *const *wr, const uint16_t *x, int64_t in, float sums[4][NX], const NextTile &next)
+    {
+        Prefetcher fetch(next);
+        __m512 acc[4][NX];
+        for (auto &row : acc)
+            for (auto &a : row)
+                a = _mm512_setzero_ps();
+        int64_t k = 0;
+        for (; k + 32 <= in; k += 32) {
+            fetch.step();
+            __m512i xv[NX];
+            for (int j = 0; j < NX; ++j)
+                xv[j] = _mm512_loadu_si512(x + j * in + k);
+            for (int i = 0; i < 4; ++i) {
+                const __m512i wv = _mm512_loadu_si512(wr[i] + k);
+                for (int j = 0; j < NX; ++j)
+                    acc[i][j] = _mm512_dpbf16_ps(acc[i][j], (__m512bh)wv, (__m512bh)xv[j]);
+            }
+        }
+        if (k < in) {
+            fetch.step();
+            const __mmask32 mask = static_cast<__mmask32>((uint64_t{1} << (in - k)) - 1);
+            __m512i xv[NX];
+            for (int j = 0; j < NX; ++j)
+                xv[j] = _mm512_maskz_loadu_epi16(mask, x + j * in + k);
+            for (int i = 0; i < 4; ++i) {
+                const __m512i wv = _mm512_maskz_loadu_epi16(mask, wr[i] + k);
+                for (int j = 0; j < NX; ++j)
+                    acc[i][j] = _mm512_dpbf16_ps(acc[i][j], (__m512bh)wv, (__m512bh)xv[j]);
+            }
+        }
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < NX; ++j)
+                sums[i][j] = _mm512_reduce_add_ps(acc[i][j]);
+    }
+};
+
+// y [m, out] = x [m, in] · W [out, in]ᵀ with kernel K, tasks of whole tiles (~64 KB of W).
+template <typename K, typename Out>
+void runTiles(const typename K::T *w, const typename K::T *x, Out *y, int64_t m, int64_t in, int64_t out)
 {
-    RWB_SKINNY_BODY
+    using T = typename K::T;
+    const int64_t rowBytes = in * static_cast<int64_t>(sizeof(T));
+    const int64_t tilesPerTask = std::max<int64_t>(1, 65536 / rowBytes / kSkinnyTile);
+    const int passes = static_cast<int>(K::kMaxRows == 4 ? m / 4 + (m % 4) / 2 + m % 2 : m / 2 + m % 2);
+    at::parallel_for(0, (out + kSkinnyTile - 1) / kSkinnyTile, tilesPerTask, [&](int64_t b, int64_t e) {
+        const int64_t begin = b * kSkinnyTile, end = std::min(out, e * kSkinnyTile);
+        for (int64_t o = begin; o < end; o += kSkinnyTile) {
+            const int64_t tile = std::min<int64_t>(kSkinnyTile, end - o);
+            const T *wr[kSkinnyTile];
+            NextTile next;
+            for (int64_t i = 0; i < kSkinnyTile; ++i) {
+                wr[i] = w + (o + std::min<int64_t>(i, tile - 1)) * in;
+                if (o + kSkinnyTile < out) // the next tile, which the next task may compute
+                    next.rows[i] = reinterpret_cast<const char *>(w + std::min(o + kSkinnyTile + i, out - 1) * in);
+            }
+            next.lines = (rowBytes + 63) / 64;
+            next.steps = (in + K::kStep - 1) / K::kStep;
+            next.passes = passes;
+            auto rows = [&](auto nx, int64_t r) {
+                constexpr int NX = decltype(nx)::value;
+                float sums[4][NX];
+                K::template tile<NX>(wr, x + r * in, in, sums, next);
+                for (int j = 0; j < NX; ++j)
+                    for (int64_t i = 0; i < tile; ++i)
+                        y[(r + j) * out + o + i] = Out(sums[i][j]);
+                ++next.pass;
+            };
+            int64_t r = 0;
+            if constexpr (K::kMaxRows == 4)
+                for (; r + 4 <= m; r += 4)
+                    rows(std::integral_constant<int, 4>{}, r);
+            for (; r + 2 <= m; r += 2)
+                rows(std::integral_constant<int, 2>{}, r);
+            if (r < m)
+                rows(std::integral_constant<int, 1>{}, r);
+        }
+    });
 }
 
-__attribute__((target("avx2,fma"))) void skinnyAvx2(const float *w, const float *x, float *y, int64_t m,
-                                                    int64_t in, int64_t out, int64_t begin, int64_t end)
+// Without AVX2: the loop the compiler vectorises for the baseline ISA, 4 weight rows × 2
+// rows of x, no prefetch.
+void skinnyBaseline(const float *w, const float *x, float *y, int64_t m, int64_t in, int64_t out)
 {
-    RWB_SKINNY_BODY
+    at::parallel_for(0, (out + kSkinnyTile - 1) / kSkinnyTile, 1, [&](int64_t b, int64_t e) {
+        for (int64_t o = b * kSkinnyTile; o < std::min(out, e * kSkinnyTile); o += kSkinnyTile) {
+            const int64_t tile = std::min<int64_t>(kSkinnyTile, out - o);
+            const float *w0 = w + o * in;
+            const float *w1 = w + (o + std::min<int64_t>(1, tile - 1)) * in;
+            const float *w2 = w + (o + std::min<int64_t>(2, tile - 1)) * in;
+            const float *w3 = w + (o + std::min<int64_t>(3, tile - 1)) * in;
+            for (int64_t r = 0; r < m; r += 2) {
+                const float *x0 = x + r * in;
+                const float *x1 = x + std::min<int64_t>(r + 1, m - 1) * in;
+                float s[4][2] = {};
+#pragma omp simd reduction(+ : s[:4][:2])
+                for (int64_t k = 0; k < in; ++k) {
+                    s[0][0] += w0[k] * x0[k];
+                    s[0][1] += w0[k] * x1[k];
+                    s[1][0] += w1[k] * x0[k];
+                    s[1][1] += w1[k] * x1[k];
+                    s[2][0] += w2[k] * x0[k];
+                    s[2][1] += w2[k] * x1[k];
+                    s[3][0] += w3[k] * x0[k];
+                    s[3][1] += w3[k] * x1[k];
+                }
+                for (int64_t i = 0; i < tile; ++i) {
+                    y[r * out + o + i] = s[i][0];
+                    if (r + 1 < m)
+                        y[(r + 1) * out + o + i] = s[i][1];
+                }
+            }
+        }
+    });
 }
 
-void skinnyBaseline(const float *w, const float *x, float *y, int64_t m, int64_t in, int64_t out,
-                    int64_t begin, int64_t end)
-{
-    RWB_SKINNY_BODY
-}
-
-#undef RWB_SKINNY_BODY
-
-// 2: AVX-512, 1: AVX2 + FMA, 0: neither — what the CPU has, capped as ATen caps itself.
+// What the CPU has, capped as ATen caps itself: 2 AVX-512, 1 AVX2 + FMA, 0 neither.
 int skinnyLevel()
 {
     static const int level = [] {
@@ -414,20 +620,13 @@ int skinnyLevel()
     return level;
 }
 
-void skinnyRun(const float *w, const float *x, float *y, int64_t m, int64_t in, int64_t out)
+bool bf16DotAvailable()
 {
-    const int level = skinnyLevel();
-    // Tasks of whole tiles, about 64 KB of W each.
-    const int64_t tilesPerTask = std::max<int64_t>(1, 65536 / (in * static_cast<int64_t>(sizeof(float))) / kSkinnyTile);
-    at::parallel_for(0, (out + kSkinnyTile - 1) / kSkinnyTile, tilesPerTask, [&](int64_t b, int64_t e) {
-        const int64_t begin = b * kSkinnyTile, end = std::min(out, e * kSkinnyTile);
-        if (level == 2)
-            skinnyAvx512(w, x, y, m, in, out, begin, end);
-        else if (level == 1)
-            skinnyAvx2(w, x, y, m, in, out, begin, end);
-        else
-            skinnyBaseline(w, x, y, m, in, out, begin, end);
-    });
+    static const bool available = [] {
+        __builtin_cpu_init();
+        return skinnyLevel() == 2 && __builtin_cpu_supports("avx512bf16");
+    }();
+    return available;
 }
 
 } // namespace
@@ -482,6 +681,16 @@ torch::Tensor dropout(const torch::Tensor &x, double p)
     return x * noise;
 }
 
+const char *fewRowsKernel(torch::ScalarType dtype)
+{
+    if (dtype == torch::kBFloat16)
+        return bf16DotAvailable() ? "avx512bf16" : "aten";
+    if (dtype != torch::kFloat32)
+        return "aten";
+    static const char *const names[] = {"baseline", "avx2", "avx512"};
+    return names[skinnyLevel()];
+}
+
 torch::Tensor fewRowsLinear(const torch::Tensor &input, const torch::Tensor &weight)
 {
     const bool differentiable = torch::GradMode::is_enabled() && (input.requires_grad() || weight.requires_grad());
@@ -492,14 +701,26 @@ torch::Tensor fewRowsLinear(const torch::Tensor &input, const torch::Tensor &wei
     if (!fits)
         return torch::nn::functional::linear(input, weight);
     const int64_t m = input.size(0), in = input.size(1), out = weight.size(0);
-    if (weight.scalar_type() == torch::kBFloat16) {
-        // bf16 → fp32 on the fly makes the kernel compute-bound (6 GB/s of W on one
-        // core); ATen's W·xᵀ reads bf16 W at 21–25 GB/s on 2 threads, F::linear at 14–18.
-        return torch::mm(weight, input.t()).t();
-    }
     const torch::Tensor x = input.contiguous();
+    if (weight.scalar_type() == torch::kBFloat16) {
+        if (!bf16DotAvailable()) // ATen's W·xᵀ reads bf16 W at 21–25 GB/s on 2 threads, F::linear at 14–18
+            return m == 1 ? torch::mv(weight, x.view({-1})).unsqueeze(0) : torch::mm(weight, x.t()).t();
+        torch::Tensor y = torch::empty({m, out}, x.options());
+        runTiles<Bf16Avx512>(reinterpret_cast<const uint16_t *>(weight.data_ptr<at::BFloat16>()),
+                             reinterpret_cast<const uint16_t *>(x.data_ptr<at::BFloat16>()),
+                             y.data_ptr<at::BFloat16>(), m, in, out);
+        return y;
+    }
     torch::Tensor y = torch::empty({m, out}, x.options());
-    skinnyRun(weight.data_ptr<float>(), x.data_ptr<float>(), y.data_ptr<float>(), m, in, out);
+    const int level = skinnyLevel();
+    if (level == 2)
+        runTiles<F32Avx512>(weight.data_ptr<float>(), x.data_ptr<float>(), y.data_ptr<float>(), m, in, out);
+    else if (level == 1)
+        runTiles<F32Avx2>(weight.data_ptr<float>(), x.data_ptr<float>(), y.data_ptr<float>(), m, in, out);
+    else if (m == 1)
+        return torch::mv(weight, x.view({-1})).unsqueeze(0);
+    else
+        skinnyBaseline(weight.data_ptr<float>(), x.data_ptr<float>(), y.data_ptr<float>(), m, in, out);
     return y;
 }
 

@@ -1,6 +1,7 @@
 #include "model/membench.h"
 
 #include "model/causallminternals.h"
+#include "model/fusedops.h"
 
 #include <algorithm>
 #include <chrono>
@@ -26,24 +27,62 @@ MemoryBandwidth measureMemoryBandwidth(double seconds, double bufferBytes, const
     m.threads = at::get_num_threads();
     m.bufferBytes = static_cast<double>(n) * sizeof(float);
     volatile float sink = a.sum().item<float>(); // warm the pages
+    // Passes for about `seconds`; the rate of the fastest (noise only slows a pass).
     auto run = [&](auto &&op) {
         int iterations = 0;
         const auto start = Clock::now();
+        double best = 1e300;
         double elapsed = 0.0;
         do {
+            const auto t0 = Clock::now();
             op();
+            best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
             ++iterations;
             elapsed = std::chrono::duration<double>(Clock::now() - start).count();
         } while (elapsed < seconds || iterations < 3);
-        return iterations / elapsed;
+        return 1.0 / best;
     };
-    m.readBytesPerSecond = run([&] { sink = a.sum().item<float>(); }) * m.bufferBytes;
+    const double bySum = run([&] { sink = a.sum().item<float>(); }) * m.bufferBytes;
+    const int64_t cols = 1024;
+    const torch::Tensor matrix = a.narrow(0, 0, n / cols * cols).view({n / cols, cols});
+    const torch::Tensor vec = torch::rand({cols}, a.options());
+    const double byMv = run([&] { sink = torch::mv(matrix, vec)[0].item<float>(); }) * static_cast<double>(matrix.numel()) * sizeof(float);
+    m.readBytesPerSecond = std::max(bySum, byMv);
+    m.readMethod = byMv > bySum ? "mv" : "sum";
     m.copyBytesPerSecond = run([&] {
         b.copy_(a);
         settle();
     }) * 2.0 * m.bufferBytes;
     (void)sink;
     return m;
+}
+
+double measurePeakFlops(const std::string &dtype, double seconds, const std::string &device)
+{
+    using Clock = std::chrono::steady_clock;
+    torch::NoGradGuard noGrad;
+    const torch::Device where = pickDevice(device);
+    const auto options = torch::TensorOptions().device(where).dtype(dtype == "bfloat16" ? torch::kBFloat16 : torch::kFloat32);
+    const int64_t n = 1024;
+    const torch::Tensor a = torch::randn({n, n}, options), b = torch::randn({n, n}, options);
+    torch::Tensor c = torch::mm(a, b); // warm-up: kernels, pages
+    double best = 1e300;
+    const auto start = Clock::now();
+    int iterations = 0;
+    do {
+        const auto t0 = Clock::now();
+        torch::mm_out(c, a, b);
+        if (where.is_cuda())
+            torch::cuda::synchronize();
+        best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+        ++iterations;
+    } while (std::chrono::duration<double>(Clock::now() - start).count() < seconds || iterations < 3);
+    return 2.0 * static_cast<double>(n * n * n) / best;
+}
+
+const char *decodeKernel(const std::string &dtype)
+{
+    return fewRowsKernel(dtype == "bfloat16" ? torch::kBFloat16 : torch::kFloat32);
 }
 
 void setTorchThreads(int threads)

@@ -5,9 +5,13 @@
 namespace rwb::model {
 
 // Memory bandwidth as libtorch sees it on this machine: the bytes per second of a
-// multi-threaded read (sum) and copy over buffers far larger than the caches.
+// multi-threaded read and copy over buffers far larger than the caches. The read is the
+// faster of a sum and of a matrix-vector product over the buffer (decoding's own access:
+// each weight once), each its fastest pass, so that a decode cannot read faster than its
+// bound says.
 struct MemoryBandwidth {
     double readBytesPerSecond = 0.0;
+    std::string readMethod; // "sum" or "mv": the faster
     double copyBytesPerSecond = 0.0; // bytes read + written
     int threads = 0;
     double bufferBytes = 0.0;
@@ -18,6 +22,15 @@ struct MemoryBandwidth {
 // GPU's memory instead, waiting for the device after every pass.
 MemoryBandwidth measureMemoryBandwidth(double seconds = 1.0, double bufferBytes = 1024.0 * 1024 * 1024,
                                        const std::string &device = "cpu");
+
+// The fastest of square products (1024 × 1024 · 1024 × 1024) in `dtype` ("float32" or
+// "bfloat16") over about `seconds`, in floating-point operations per second (2 per
+// multiply-add): a model's compute bound is this ÷ its operations per token.
+double measurePeakFlops(const std::string &dtype, double seconds = 0.5, const std::string &device = "cpu");
+
+// The kernel decoding's 2–16 rows run through for `dtype` ("float32" or "bfloat16") on
+// this CPU (model/fusedops.h): "avx512bf16", "avx512", "avx2", "baseline" or "aten".
+const char *decodeKernel(const std::string &dtype);
 
 // libtorch's CPU thread count (0: every core), for callers that do not include libtorch.
 void setTorchThreads(int threads);

@@ -43,14 +43,9 @@ torch::Tensor LoraLinearImpl::forward(const torch::Tensor &input)
     torch::Tensor y;
     const int64_t rows = x.size(0);
     const bool inference = !torch::GradMode::is_enabled() || (!x.requires_grad() && !weight.requires_grad());
-    // Decode steps have few rows and are bound by reading W. Measured on 1.13 (CPU, 48
-    // matrices of 3072 × 1024): one row through mv reads W at 19–25 GB/s against 12–15
-    // for linear; 2–16 rows: fewRowsLinear (model/fusedops.h).
-    if (inference && rows == 1) {
-        y = torch::mv(weight, x.view({-1})).unsqueeze(0);
-        if (bias.defined())
-            y = y + bias;
-    } else if (inference && rows <= 16) {
+    // Decode steps have few rows and are bound by reading W: fewRowsLinear
+    // (model/fusedops.h) reads it once for all of them.
+    if (inference && rows <= 16) {
         y = fewRowsLinear(x, weight); // W read once for all rows (model/fusedops.h)
         if (bias.defined())
             y = y + bias;
@@ -604,7 +599,7 @@ torch::Tensor TransformerImpl::logits(const torch::Tensor &hidden)
 {
     // Decoding's few rows: the head is the largest matrix read at every step. fewRowsLinear
     // takes F::linear itself for more rows or with gradients.
-    if (hidden.dim() == 2 && hidden.size(0) > 1)
+    if (hidden.dim() == 2)
         return fewRowsLinear(hidden, headWeight());
     return F::linear(hidden, headWeight());
 }

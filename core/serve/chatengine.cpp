@@ -171,7 +171,7 @@ ChatCompletion ChatEngine::complete(const judge::ChatRequest &request, const std
         const auto cancelled = g.cancelled;
         std::future<GenerationResult> future = m_scheduler->submit(std::move(g));
         // A client that hangs up stops its generation (it would otherwise decode to its end).
-        while (clientGone && future.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready)
+        while (clientGone && future.wait_for(std::chrono::milliseconds(10)) != std::future_status::ready)
             if (!cancelled->load() && clientGone())
                 cancelled->store(true);
         result = future.get();

@@ -89,7 +89,7 @@ public:
     // (code "context_length_exceeded") a prompt that fills the context or leaves less room
     // than max tokens asks for; 503 when the engine is shutting down. Throws
     // std::runtime_error for an engine failure.
-    // `clientGone`, when given, is asked every 100 ms while the request waits or runs:
+    // `clientGone`, when given, is asked every 10 ms while the request waits or runs:
     // true stops it (its rows leave the batch) and complete() throws ApiError 499.
     ChatCompletion complete(const judge::ChatRequest &request, const std::function<bool()> &clientGone = {});
 
