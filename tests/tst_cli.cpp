@@ -388,6 +388,8 @@ void TestCli::help_data()
                                 << QStringList{"--task", "--input", "--thinking", "--skip-invalid", "n_output"};
     QTest::newRow("bench rewards") << QStringList{"bench", "rewards", "--help"}
                                    << QStringList{"--input", "--seconds", "evaluations_per_second"};
+    QTest::newRow("bench few-rows") << QStringList{"bench", "few-rows", "--help"}
+                                    << QStringList{"--dtype", "--rows", "--passes", "avx512bf16", "mv"};
     QTest::newRow("data synth") << QStringList{"data", "synth", "--help"}
                                 << QStringList{"--task", "--n", "--seed", "--split", "--out", "--max-chars", "不明"};
     QTest::newRow("data stats") << QStringList{"data", "stats", "--help"}
@@ -415,6 +417,10 @@ void TestCli::usageErrors_data()
     QTest::newRow("option without value") << QStringList{"reward", "score", "--config"};
     QTest::newRow("missing input file") << QStringList{"reward", "score", "--config", dataPath("cli_config.json"),
                                                        "--input", dataPath("no_such_file.jsonl")};
+    QTest::newRow("few-rows: 0 rows") << QStringList{"bench", "few-rows", "--rows", "1,0"};
+    QTest::newRow("few-rows: 17 rows") << QStringList{"bench", "few-rows", "--rows", "17"};
+    QTest::newRow("few-rows: rows not a list") << QStringList{"bench", "few-rows", "--rows", "1,,2"};
+    QTest::newRow("few-rows: unknown dtype") << QStringList{"bench", "few-rows", "--dtype", "fp8"};
     const QStringList synth{"data", "synth", "--task", "company_extraction"};
     QTest::newRow("synth: unknown split") << synth + QStringList{"--n", "3", "--seed", "1", "--split", "dev"};
     QTest::newRow("synth: n not a number") << synth + QStringList{"--n", "ten", "--seed", "1", "--split", "train"};

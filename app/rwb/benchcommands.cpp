@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <random>
 #include <iostream>
@@ -31,6 +32,8 @@ Subcommands:
   rewards    component evaluations per second of partial + marker + exist, one thread
   generate   prefill and decode tokens/s of the decoder, batch 1 and G, f32 and bf16
   membw      the machine's memory bandwidth as libtorch sees it
+  few-rows   decoding's products of 1–16 rows by the 0.6B shape's weights: GB/s of W
+             through our kernels and through ATen
   store      rollouts inserted per second into the SQLite run store
   grpo-step  where the time of one GRPO step goes (generate, reward, …, store)
   embed      texts/s of an embedding backend, and the semantic reward's cost per pair
@@ -202,6 +205,84 @@ int membw(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
+const char *const kFewRowsHelp = R"(rwb bench few-rows — decoding's few-rows products
+
+Usage: rwb bench few-rows [--dtype float32|bfloat16|all] [--rows 1,2,8,16] [--passes P] [--threads T]
+
+Multiplies R rows (each of --rows; default 1,2,8,16) by every weight matrix of the
+Qwen3-0.6B shape's kind (56 of 3072 × 1024, 28 of 1024 × 3072, the 151,936 × 1024 head;
+random values, far larger than the caches) and prints the bytes of W read per second,
+the fastest of P passes (default 5): through the kernel decoding uses (model/fusedops.h;
+"kernel" names it: avx512bf16, avx512, avx2, baseline or aten) and through ATen (mv for
+one row, linear for more). Prints one JSON object, with the memory bandwidth measured
+first to compare with; a table on stderr. --dtype default all.
+)";
+
+int fewRowsBench(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"dtype", "rows", "passes", "threads"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kFewRowsHelp;
+        return kExitOk;
+    }
+    const std::string dtype = args.value("dtype", "all");
+    if (dtype != "float32" && dtype != "bfloat16" && dtype != "all")
+        throw UsageError{"--dtype must be float32, bfloat16 or all"};
+    std::vector<int> rows;
+    {
+        std::string list = args.value("rows", "1,2,8,16");
+        size_t at = 0;
+        while (at <= list.size()) {
+            const size_t comma = std::min(list.find(',', at), list.size());
+            const std::string item = list.substr(at, comma - at);
+            char *end = nullptr;
+            const long v = std::strtol(item.c_str(), &end, 10);
+            if (item.empty() || *end != '\0' || v < 1 || v > 16)
+                throw UsageError{"--rows takes numbers from 1 to 16 separated by commas, got \"" + item + "\""};
+            rows.push_back(static_cast<int>(v));
+            at = comma + 1;
+        }
+    }
+    const int passes = static_cast<int>(args.number("passes", 5));
+    if (passes < 1)
+        throw UsageError{"--passes must be ≥ 1"};
+    setThreadsOption(args);
+    std::cerr << "measuring memory bandwidth…" << std::endl;
+    const model::MemoryBandwidth bw = model::measureMemoryBandwidth(1.0);
+    nlohmann::ordered_json out;
+    out["benchmark"] = "few-rows";
+    out["threads"] = bw.threads;
+    out["read_gb_per_s"] = bw.readBytesPerSecond / 1e9;
+    out["read_method"] = bw.readMethod;
+    out["runs"] = nlohmann::ordered_json::array();
+    std::fprintf(stderr, "%-9s %-16s %5s %4s %-10s %10s %10s %8s\n", "dtype", "matrix", "count", "rows", "kernel",
+                 "ours GB/s", "ATen GB/s", "of read");
+    for (const std::string &dt : {std::string("float32"), std::string("bfloat16")}) {
+        if (dtype != "all" && dtype != dt)
+            continue;
+        for (const model::FewRowsMeasurement &m : model::measureFewRows(dt, rows, passes)) {
+            nlohmann::ordered_json r;
+            r["dtype"] = m.dtype;
+            r["out"] = m.out;
+            r["in"] = m.in;
+            r["count"] = m.count;
+            r["rows"] = m.rows;
+            r["kernel"] = m.kernel;
+            r["ours_gb_per_s"] = m.oursBytesPerSecond / 1e9;
+            r["aten_op"] = m.atenOp;
+            r["aten_gb_per_s"] = m.atenBytesPerSecond / 1e9;
+            r["of_read_bandwidth"] = m.oursBytesPerSecond / bw.readBytesPerSecond;
+            out["runs"].push_back(r);
+            const std::string matrix = std::to_string(m.out) + " x " + std::to_string(m.in);
+            std::fprintf(stderr, "%-9s %-16s %5lld %4d %-10s %10.1f %10.1f %7.0f%%\n", m.dtype.c_str(), matrix.c_str(),
+                         static_cast<long long>(m.count), m.rows, m.kernel.c_str(), m.oursBytesPerSecond / 1e9,
+                         m.atenBytesPerSecond / 1e9, 100.0 * m.oursBytesPerSecond / bw.readBytesPerSecond);
+        }
+    }
+    std::cout << out.dump(2) << std::endl;
+    return kExitOk;
+}
+
 int generate(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"shape", "dtype", "samples", "prompt-tokens", "new-tokens", "threads", "device"}, {"help"}});
@@ -339,7 +420,7 @@ int generate(const std::vector<std::string> &argv)
 
 int benchCommand(const std::vector<std::string> &args)
 {
-    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}, {"store", storeBench}, {"grpo-step", grpoStepBench}, {"embed", embedBench}, {"serve", serveBench}, {"mcts", mctsBench}});
+    return dispatch("bench", kBenchHelp, args, {{"rewards", rewards}, {"generate", generate}, {"membw", membw}, {"few-rows", fewRowsBench}, {"store", storeBench}, {"grpo-step", grpoStepBench}, {"embed", embedBench}, {"serve", serveBench}, {"mcts", mctsBench}});
 }
 
 } // namespace rwb::cli

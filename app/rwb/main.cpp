@@ -19,6 +19,7 @@ Commands:
   bench rewards   component evaluations per second on one thread
   bench generate  prefill / decode tokens/s of the decoder against the bandwidth bound
   bench membw     the machine's memory bandwidth
+  bench few-rows  decoding's few-rows products: GB/s of W, our kernels and ATen
   bench store     rollouts inserted per second into the SQLite run store
   data synth      synthetic Japanese business e-mails for company extraction (JSONL)
   data stats      length distribution and variety of an extraction dataset

@@ -85,6 +85,53 @@ const char *decodeKernel(const std::string &dtype)
     return fewRowsKernel(dtype == "bfloat16" ? torch::kBFloat16 : torch::kFloat32);
 }
 
+std::vector<FewRowsMeasurement> measureFewRows(const std::string &dtype, const std::vector<int> &rows, int passes)
+{
+    using Clock = std::chrono::steady_clock;
+    torch::NoGradGuard noGrad;
+    const torch::Dtype dt = dtype == "bfloat16" ? torch::kBFloat16 : torch::kFloat32;
+    struct Shape {
+        int64_t out, in, count;
+    };
+    // Qwen3-0.6B's: 28 layers' gate and up (3072 × 1024, 56) and down (1024 × 3072, 28)
+    // projections, and the tied head (151,936 × 1024).
+    const Shape shapes[] = {{3072, 1024, 56}, {1024, 3072, 28}, {151936, 1024, 1}};
+    std::vector<FewRowsMeasurement> out;
+    for (const Shape &shape : shapes) {
+        std::vector<torch::Tensor> weights;
+        for (int64_t i = 0; i < shape.count; ++i)
+            weights.push_back(torch::randn({shape.out, shape.in}).to(dt));
+        const double bytes = static_cast<double>(shape.out * shape.in * shape.count) * (dt == torch::kBFloat16 ? 2 : 4);
+        for (int m : rows) {
+            const torch::Tensor x = torch::randn({m, shape.in}).to(dt);
+            auto fastest = [&](auto &&product) {
+                double best = 1e300;
+                for (int p = 0; p < std::max(passes, 1); ++p) {
+                    const auto t0 = Clock::now();
+                    for (const torch::Tensor &w : weights)
+                        product(w);
+                    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+                }
+                return bytes / best;
+            };
+            FewRowsMeasurement r;
+            r.dtype = dtype;
+            r.out = shape.out;
+            r.in = shape.in;
+            r.count = shape.count;
+            r.rows = m;
+            r.kernel = decodeKernel(dtype);
+            r.atenOp = m == 1 ? "mv" : "linear";
+            r.oursBytesPerSecond = fastest([&](const torch::Tensor &w) { return fewRowsLinear(x, w); });
+            r.atenBytesPerSecond = fastest([&](const torch::Tensor &w) {
+                return m == 1 ? torch::mv(w, x.view({-1})) : torch::nn::functional::linear(x, w);
+            });
+            out.push_back(r);
+        }
+    }
+    return out;
+}
+
 void setTorchThreads(int threads)
 {
     applyThreads(threads);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace rwb::model {
 
@@ -31,6 +32,20 @@ double measurePeakFlops(const std::string &dtype, double seconds = 0.5, const st
 // The kernel decoding's 2–16 rows run through for `dtype` ("float32" or "bfloat16") on
 // this CPU (model/fusedops.h): "avx512bf16", "avx512", "avx2", "baseline" or "aten".
 const char *decodeKernel(const std::string &dtype);
+
+// Decoding's few-rows products in isolation: `rows` rows of x times each of `count`
+// [out, in] weight matrices (the 0.6B shape's), the bytes of W read per second through
+// fewRowsLinear (model/fusedops.h) and through ATen (mv for one row, F::linear for more),
+// the fastest of `passes` passes over all the matrices (far larger than the caches).
+struct FewRowsMeasurement {
+    std::string dtype;
+    int64_t out = 0, in = 0, count = 0;
+    int rows = 0;
+    std::string kernel;  // decodeKernel(dtype)
+    std::string atenOp;  // "mv" or "linear"
+    double oursBytesPerSecond = 0.0, atenBytesPerSecond = 0.0;
+};
+std::vector<FewRowsMeasurement> measureFewRows(const std::string &dtype, const std::vector<int> &rows, int passes = 5);
 
 // libtorch's CPU thread count (0: every core), for callers that do not include libtorch.
 void setTorchThreads(int threads);
