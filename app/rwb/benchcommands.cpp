@@ -252,6 +252,7 @@ int fewRowsBench(const std::vector<std::string> &argv)
     nlohmann::ordered_json out;
     out["benchmark"] = "few-rows";
     out["threads"] = bw.threads;
+    out["threads_reason"] = model::resolveThreads(args.has("threads") ? static_cast<int>(args.number("threads", 0)) : 0).reason;
     out["read_gb_per_s"] = bw.readBytesPerSecond / 1e9;
     out["read_method"] = bw.readMethod;
     out["runs"] = nlohmann::ordered_json::array();
