@@ -12,7 +12,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <random>
 #include <iostream>
@@ -185,6 +184,13 @@ void setThreadsOption(const Args &args)
     }
 }
 
+// Why the threads setThreadsOption left are the ones they are (--threads, $RWB_THREADS or
+// the timed check), for every bench's output.
+std::string threadsReason(const Args &args)
+{
+    return model::resolveThreads(args.has("threads") ? static_cast<int>(args.number("threads", 0)) : 0).reason;
+}
+
 int membw(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"seconds", "threads"}, {"help"}});
@@ -199,7 +205,7 @@ int membw(const std::vector<std::string> &argv)
     j["read_gb_per_s"] = m.readBytesPerSecond / 1e9;
     j["copy_gb_per_s"] = m.copyBytesPerSecond / 1e9;
     j["threads"] = m.threads;
-    j["threads_reason"] = model::resolveThreads(args.has("threads") ? static_cast<int>(args.number("threads", 0)) : 0).reason;
+    j["threads_reason"] = threadsReason(args);
     j["buffer_bytes"] = m.bufferBytes;
     std::cout << j.dump(2) << std::endl;
     return kExitOk;
@@ -228,21 +234,7 @@ int fewRowsBench(const std::vector<std::string> &argv)
     const std::string dtype = args.value("dtype", "all");
     if (dtype != "float32" && dtype != "bfloat16" && dtype != "all")
         throw UsageError{"--dtype must be float32, bfloat16 or all"};
-    std::vector<int> rows;
-    {
-        std::string list = args.value("rows", "1,2,8,16");
-        size_t at = 0;
-        while (at <= list.size()) {
-            const size_t comma = std::min(list.find(',', at), list.size());
-            const std::string item = list.substr(at, comma - at);
-            char *end = nullptr;
-            const long v = std::strtol(item.c_str(), &end, 10);
-            if (item.empty() || *end != '\0' || v < 1 || v > 16)
-                throw UsageError{"--rows takes numbers from 1 to 16 separated by commas, got \"" + item + "\""};
-            rows.push_back(static_cast<int>(v));
-            at = comma + 1;
-        }
-    }
+    const std::vector<int> rows = positiveList(args.value("rows", "1,2,8,16"), "rows", 16);
     const int passes = static_cast<int>(args.number("passes", 5));
     if (passes < 1)
         throw UsageError{"--passes must be ≥ 1"};
@@ -252,7 +244,7 @@ int fewRowsBench(const std::vector<std::string> &argv)
     nlohmann::ordered_json out;
     out["benchmark"] = "few-rows";
     out["threads"] = bw.threads;
-    out["threads_reason"] = model::resolveThreads(args.has("threads") ? static_cast<int>(args.number("threads", 0)) : 0).reason;
+    out["threads_reason"] = threadsReason(args);
     out["read_gb_per_s"] = bw.readBytesPerSecond / 1e9;
     out["read_method"] = bw.readMethod;
     out["runs"] = nlohmann::ordered_json::array();
@@ -319,7 +311,7 @@ int generate(const std::vector<std::string> &argv)
     out["precision"] = precision.name();
     out["precision_reason"] = precision.reason;
     out["threads"] = bw.threads;
-    out["threads_reason"] = model::resolveThreads(args.has("threads") ? static_cast<int>(args.number("threads", 0)) : 0).reason;
+    out["threads_reason"] = threadsReason(args);
     out["read_gb_per_s"] = bw.readBytesPerSecond / 1e9;
     out["read_method"] = bw.readMethod;
     out["prompt_tokens"] = promptTokens;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 namespace rwb::cli {
@@ -86,6 +87,24 @@ double Args::number(const std::string &name, double fallback) const
     if (v.empty() || *end != '\0')
         throw UsageError{"--" + name + " must be a number, not \"" + v + "\""};
     return d;
+}
+
+std::vector<int> positiveList(const std::string &text, const std::string &option, int max)
+{
+    std::vector<int> out;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        char *end = nullptr;
+        const long v = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || v < 1 || v > max)
+            throw UsageError{"--" + option + " must be whole numbers from 1 to " + std::to_string(max) +
+                             ", separated by commas, not \"" + text + "\""};
+        out.push_back(static_cast<int>(v));
+    }
+    if (out.empty())
+        throw UsageError{"--" + option + " is empty"};
+    return out;
 }
 
 std::string findResource(const std::string &relative)

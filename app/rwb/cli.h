@@ -47,6 +47,10 @@ struct UsageError {
     std::string message;
 };
 
+// The whole numbers of a comma-separated option value ("1,8,32"), each from 1 to `max`;
+// throws UsageError naming --option for anything else, or for an empty list.
+std::vector<int> positiveList(const std::string &text, const std::string &option, int max = 100000);
+
 // A bundled resource ("samples/company_samples.jsonl"): looked up under $RWB_RESOURCES,
 // next to the installed program (../share/reward-workbench/resources), then in the source tree.
 // Returns "" when it is nowhere.

@@ -101,24 +101,6 @@ shares of the wall time the scheduler spent prefilling and decoding, and the cli
 retries (a kept-alive connection closed as a request was sent).
 )";
 
-// The numbers of a comma-separated list ("1,8,32"), each at least 1.
-std::vector<int> positiveList(const std::string &text, const std::string &option)
-{
-    std::vector<int> out;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        char *end = nullptr;
-        const long v = std::strtol(item.c_str(), &end, 10);
-        if (item.empty() || *end != '\0' || v < 1 || v > 100000)
-            throw UsageError{"--" + option + " must be whole numbers of at least 1, separated by commas"};
-        out.push_back(static_cast<int>(v));
-    }
-    if (out.empty())
-        throw UsageError{"--" + option + " is empty"};
-    return out;
-}
-
 int wholeNumber(const Args &args, const std::string &name, int fallback, int low, int high)
 {
     const double v = args.number(name, fallback);

@@ -622,10 +622,7 @@ int skinnyLevel()
 
 bool bf16DotAvailable()
 {
-    static const bool available = [] {
-        __builtin_cpu_init();
-        return skinnyLevel() == 2 && __builtin_cpu_supports("avx512bf16");
-    }();
+    static const bool available = skinnyLevel() == 2 && __builtin_cpu_supports("avx512bf16"); // skinnyLevel ran __builtin_cpu_init
     return available;
 }
 

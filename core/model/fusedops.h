@@ -50,15 +50,16 @@ private:
 // passes and keeps silu(gate) alive from the forward.
 torch::Tensor swiGlu(const torch::Tensor &gate, const torch::Tensor &up);
 
-// input [m, in] · weightᵀ for decoding's few rows (m ≤ 16) without gradients, on the CPU.
-// fp32: one row through ATen's mv; 2–16 through a kernel of our own that reads each
-// weight once for all m rows (20–24 GB/s of W on the Xeon's 2 threads where F::linear
-// reads 16, and 14 for the 0.6B shape's head where it reads 7). bf16: a kernel on
-// AVX512-BF16's vdpbf16ps where the CPU has it (and ATEN_CPU_CAPABILITY allows AVX-512),
-// else ATen's W·xᵀ (21–25 GB/s against 14–18 for F::linear). Anything else: F::linear.
+// input [m, in] · weightᵀ for decoding's few rows (m ≤ 16) without gradients, on the CPU,
+// through kernels of our own that read each weight once for all m rows: fp32 on AVX-512
+// or AVX2 + FMA (the widest the CPU has and ATEN_CPU_CAPABILITY allows), bf16 on
+// AVX512-BF16's vdpbf16ps. On a 2-core Zen 4 they read W at 30–48 GB/s for 1–2 rows and
+// 24–34 for 8, where ATen's mv and linear read 5–19 (docs/results.md). Where no kernel
+// applies: ATen's mv (one row) or W·xᵀ (bf16), or a plain vectorised loop (fp32 without
+// AVX2). With gradients, more rows or other dtypes: F::linear.
 torch::Tensor fewRowsLinear(const torch::Tensor &input, const torch::Tensor &weight);
 
-// Which kernel fewRowsLinear runs for 2–16 rows of this dtype on this CPU: "avx512bf16",
+// Which kernel fewRowsLinear runs for rows of this dtype on this CPU: "avx512bf16",
 // "avx512", "avx2", "baseline" (our own) or "aten". For benchmarks' and tests' output.
 const char *fewRowsKernel(torch::ScalarType dtype);
 

@@ -10,9 +10,30 @@
 
 namespace rwb::model {
 
-MemoryBandwidth measureMemoryBandwidth(double seconds, double bufferBytes, const std::string &device)
+namespace {
+
+// The seconds of the fastest of `op`'s passes, run for at least `seconds` and `passes`
+// passes (noise only ever slows a pass).
+template <typename Op>
+double fastestPass(Op &&op, double seconds, int passes)
 {
     using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    double best = 1e300;
+    int done = 0;
+    do {
+        const auto t0 = Clock::now();
+        op();
+        best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+        ++done;
+    } while (done < passes || std::chrono::duration<double>(Clock::now() - start).count() < seconds);
+    return best;
+}
+
+} // namespace
+
+MemoryBandwidth measureMemoryBandwidth(double seconds, double bufferBytes, const std::string &device)
+{
     torch::NoGradGuard noGrad;
     const torch::Device where = pickDevice(device);
     const int64_t n = static_cast<int64_t>(bufferBytes / sizeof(float));
@@ -27,21 +48,7 @@ MemoryBandwidth measureMemoryBandwidth(double seconds, double bufferBytes, const
     m.threads = at::get_num_threads();
     m.bufferBytes = static_cast<double>(n) * sizeof(float);
     volatile float sink = a.sum().item<float>(); // warm the pages
-    // Passes for about `seconds`; the rate of the fastest (noise only slows a pass).
-    auto run = [&](auto &&op) {
-        int iterations = 0;
-        const auto start = Clock::now();
-        double best = 1e300;
-        double elapsed = 0.0;
-        do {
-            const auto t0 = Clock::now();
-            op();
-            best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
-            ++iterations;
-            elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-        } while (elapsed < seconds || iterations < 3);
-        return 1.0 / best;
-    };
+    auto run = [&](auto &&op) { return 1.0 / fastestPass(op, seconds, 3); };
     const double bySum = run([&] { sink = a.sum().item<float>(); }) * m.bufferBytes;
     const int64_t cols = 1024;
     const torch::Tensor matrix = a.narrow(0, 0, n / cols * cols).view({n / cols, cols});
@@ -59,24 +66,19 @@ MemoryBandwidth measureMemoryBandwidth(double seconds, double bufferBytes, const
 
 double measurePeakFlops(const std::string &dtype, double seconds, const std::string &device)
 {
-    using Clock = std::chrono::steady_clock;
     torch::NoGradGuard noGrad;
     const torch::Device where = pickDevice(device);
     const auto options = torch::TensorOptions().device(where).dtype(dtype == "bfloat16" ? torch::kBFloat16 : torch::kFloat32);
     const int64_t n = 1024;
     const torch::Tensor a = torch::randn({n, n}, options), b = torch::randn({n, n}, options);
     torch::Tensor c = torch::mm(a, b); // warm-up: kernels, pages
-    double best = 1e300;
-    const auto start = Clock::now();
-    int iterations = 0;
-    do {
-        const auto t0 = Clock::now();
-        torch::mm_out(c, a, b);
-        if (where.is_cuda())
-            torch::cuda::synchronize();
-        best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
-        ++iterations;
-    } while (std::chrono::duration<double>(Clock::now() - start).count() < seconds || iterations < 3);
+    const double best = fastestPass(
+        [&] {
+            torch::mm_out(c, a, b);
+            if (where.is_cuda())
+                torch::cuda::synchronize();
+        },
+        seconds, 3);
     return 2.0 * static_cast<double>(n * n * n) / best;
 }
 
@@ -87,7 +89,6 @@ const char *decodeKernel(const std::string &dtype)
 
 std::vector<FewRowsMeasurement> measureFewRows(const std::string &dtype, const std::vector<int> &rows, int passes)
 {
-    using Clock = std::chrono::steady_clock;
     torch::NoGradGuard noGrad;
     const torch::Dtype dt = dtype == "bfloat16" ? torch::kBFloat16 : torch::kFloat32;
     struct Shape {
@@ -105,14 +106,12 @@ std::vector<FewRowsMeasurement> measureFewRows(const std::string &dtype, const s
         for (int m : rows) {
             const torch::Tensor x = torch::randn({m, shape.in}).to(dt);
             auto fastest = [&](auto &&product) {
-                double best = 1e300;
-                for (int p = 0; p < std::max(passes, 1); ++p) {
-                    const auto t0 = Clock::now();
-                    for (const torch::Tensor &w : weights)
-                        product(w);
-                    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
-                }
-                return bytes / best;
+                return bytes / fastestPass(
+                                    [&] {
+                                        for (const torch::Tensor &w : weights)
+                                            product(w);
+                                    },
+                                    0.0, passes);
             };
             FewRowsMeasurement r;
             r.dtype = dtype;

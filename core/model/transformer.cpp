@@ -46,7 +46,7 @@ torch::Tensor LoraLinearImpl::forward(const torch::Tensor &input)
     // Decode steps have few rows and are bound by reading W: fewRowsLinear
     // (model/fusedops.h) reads it once for all of them.
     if (inference && rows <= 16) {
-        y = fewRowsLinear(x, weight); // W read once for all rows (model/fusedops.h)
+        y = fewRowsLinear(x, weight);
         if (bias.defined())
             y = y + bias;
     } else {
