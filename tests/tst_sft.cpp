@@ -142,7 +142,8 @@ void TestSft::loraAdapter()
     QVERIFY(QFile::exists(m_dir.path() + "/adapter/adapter_model.safetensors"));
 }
 
-// On 2 threads, "batches" cuts each micro-batch of 4 in two pieces, one per worker
+// On 2 threads, "batches" cuts each micro-batch of 4 in two pieces (longest sequences
+// first, cut where their padded positions come out most even), one per worker
 // thread; "operations" runs it whole on 2 intra-op threads; 1 thread runs it whole. The
 // loss is a sum over sequences, so every step's loss is the same to fp32 rounding (1e-5
 // relative) — full fine-tuning (tied embeddings) and LoRA with dropout (each piece's masks

@@ -27,6 +27,8 @@ class TestWorkers : public QObject {
 private Q_SLOTS:
     void blocksAreContiguousAndCoverAll();
     void workersRunSideBySideWithOneThreadEach();
+    void balancedBlocksEvenTheCosts();
+    void workersTakeBlocksCutByCost();
     void oneWorkerRunsInlineInOrder();
     void lowestFailureIsRethrownAfterAllFinish();
     void backwardSumsMatchOneAfterAnother();
@@ -94,6 +96,60 @@ void TestWorkers::workersRunSideBySideWithOneThreadEach()
     }
     QCOMPARE(at::get_num_threads(), 2); // the caller's count, given back
     QVERIFY(torch::GradMode::is_enabled());
+}
+
+// Blocks cut by cost, each worked out by hand: the least largest block among contiguous
+// cuts, ties going to the cut where each block ends latest.
+void TestWorkers::balancedBlocksEvenTheCosts()
+{
+    const auto cuts = [](const std::vector<WorkerBlock> &blocks) {
+        std::vector<std::pair<size_t, size_t>> out;
+        for (const WorkerBlock &b : blocks)
+            out.emplace_back(b.first, b.last);
+        return out;
+    };
+    using Cuts = std::vector<std::pair<size_t, size_t>>;
+    // One long piece first: alone (5) against the five short ones (5); at equal counts 7 | 3.
+    QCOMPARE(cuts(balancedBlocks({5, 1, 1, 1, 1, 1}, 2)), (Cuts{{0, 1}, {1, 6}}));
+    QCOMPARE(cuts(balancedBlocks({1, 1, 1, 1, 1, 5}, 2)), (Cuts{{0, 5}, {5, 6}}));
+    QCOMPARE(cuts(balancedBlocks({3, 3, 3, 3}, 2)), (Cuts{{0, 2}, {2, 4}}));
+    QCOMPARE(cuts(balancedBlocks({2, 1, 1, 2}, 3)), (Cuts{{0, 1}, {1, 3}, {3, 4}}));
+    // Largest 1 either way: the first block ends as late as it can.
+    QCOMPARE(cuts(balancedBlocks({1, 0, 0, 1}, 2)), (Cuts{{0, 3}, {3, 4}}));
+    // Nothing to go by: equal counts, as workerBlock.
+    QCOMPARE(cuts(balancedBlocks({0, 0, 0, 0, 0}, 2)), (Cuts{{0, 2}, {2, 5}}));
+    // Fewer pieces than workers: one each; none at all: no block.
+    QCOMPARE(cuts(balancedBlocks({1, 2}, 4)), (Cuts{{0, 1}, {1, 2}}));
+    QVERIFY(balancedBlocks(std::vector<double>{}, 2).empty());
+    // Never an empty block, even where a piece costs nothing: 9 | 0 0 would be as even.
+    QCOMPARE(cuts(balancedBlocks({9, 0, 0}, 3)), (Cuts{{0, 1}, {1, 2}, {2, 3}}));
+    // Padded cost (SFT's pieces): sequences longest first, a block costs its count × its
+    // first (longest). Cuts after 1, 2, 3, 4 give max(10, 63), max(20, 30), max(30, 25),
+    // max(40, 16): 30 at 2 and at 3, and 3 ends the first block later.
+    const std::vector<double> lengths{10, 9, 5, 5, 4, 4, 4, 4};
+    const auto padded = [&](size_t first, size_t last) { return static_cast<double>(last - first) * lengths[first]; };
+    QCOMPARE(cuts(balancedBlocks(lengths.size(), 2, padded)), (Cuts{{0, 3}, {3, 8}}));
+    // Over 3: [10 9] 20, [5 5 4 4] 20, [4 4] 8 — the least largest (a first block of [10]
+    // leaves 25 at best: [9 5] 18, [5 4 4 4 4] 25); the second block ends as late as 20 allows.
+    QCOMPARE(cuts(balancedBlocks(lengths.size(), 3, padded)), (Cuts{{0, 2}, {2, 6}, {6, 8}}));
+}
+
+// With costs, each worker runs the block balancedBlocks gives it: one piece of 6 on one
+// thread, six of 1 on the other.
+void TestWorkers::workersTakeBlocksCutByCost()
+{
+    const ThreadCount two(2);
+    std::mutex mutex;
+    std::vector<std::thread::id> thread(7);
+    runOnWorkers(2, 7, [&](size_t k) {
+        std::lock_guard<std::mutex> lock(mutex);
+        thread[k] = std::this_thread::get_id();
+    }, {6, 1, 1, 1, 1, 1, 1});
+    for (size_t k = 2; k < 7; ++k)
+        QCOMPARE(thread[k], thread[1]);
+    QVERIFY(thread[0] != thread[1]);
+    // One cost per piece, or none.
+    QVERIFY_THROWS_EXCEPTION(c10::Error, runOnWorkers(2, 3, [](size_t) {}, {1.0, 2.0}));
 }
 
 void TestWorkers::oneWorkerRunsInlineInOrder()

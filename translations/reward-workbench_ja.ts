@@ -3016,8 +3016,8 @@ The change is stored with its step and marked on the curves.</source>
             <translation>マイクロバッチ</translation>
         </message>
         <message>
-            <source>Rows per forward / backward (memory, not maths)</source>
-            <translation>順伝播 / 逆伝播あたりの行数（メモリのみに影響し、計算結果は変わりません）</translation>
+            <source>Rows per forward / backward (memory, not maths); 0: 8 in fp32, 16 in bf16</source>
+            <translation>順伝播 / 逆伝播あたりの行数（メモリのみに影響し、計算結果は変わりません）。0: fp32 では 8、bf16 では 16</translation>
         </message>
         <message>
             <source>grpo, bnpo, dr_grpo or dapo (docs/grpo.md)</source>

@@ -388,7 +388,7 @@ void RunSetupForm::retranslate()
         {"schedule", {tr("Schedule"), tr("Learning-rate schedule after the warm-up")}},
         {"warmup_ratio", {tr("Warm-up ratio"), tr("Share of the steps spent warming up")}},
         {"max_steps", {tr("Steps"), tr("Optimizer steps of the run")}},
-        {"micro_batch", {tr("Micro-batch"), tr("Rows per forward / backward (memory, not maths)")}},
+        {"micro_batch", {tr("Micro-batch"), tr("Rows per forward / backward (memory, not maths); 0: 8 in fp32, 16 in bf16")}},
         {"loss_type", {tr("Loss"), tr("grpo, bnpo, dr_grpo or dapo (docs/grpo.md)")}},
         {"scale_rewards", {tr("Reward scaling"), tr("Advantages divided by the group's, the batch's or no standard deviation")}},
         {"epsilon", {tr("Clip ε (low)"), tr("The ratio is clipped to [1 − ε, 1 + ε_high]")}},

@@ -4,6 +4,7 @@
 #include <ATen/ThreadLocalState.h>
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <thread>
 #include <vector>
@@ -17,6 +18,56 @@ WorkerBlock workerBlock(size_t n, int workers, int w)
     return {n * k / W, n * (k + 1) / W};
 }
 
+std::vector<WorkerBlock> balancedBlocks(size_t n, int workers, const std::function<double(size_t first, size_t last)> &cost)
+{
+    const size_t B = std::min<size_t>(static_cast<size_t>(std::max(1, workers)), n);
+    std::vector<WorkerBlock> blocks(B);
+    if (B == 0)
+        return blocks;
+    const auto costOf = [&](size_t first, size_t last) {
+        const double c = cost(first, last);
+        return std::isfinite(c) ? std::max(0.0, c) : 0.0;
+    };
+    const double whole = costOf(0, n);
+    if (!(whole > 0.0)) {
+        for (size_t w = 0; w < B; ++w)
+            blocks[w] = workerBlock(n, static_cast<int>(B), static_cast<int>(w));
+        return blocks;
+    }
+    // Each block as long as `limit` allows, leaving one piece for every block after it; the
+    // last takes the rest. Whether it fits too says if `limit` is reachable.
+    const auto cut = [&](double limit) {
+        size_t k = 0;
+        for (size_t b = 0; b + 1 < B; ++b) {
+            blocks[b].first = k++;
+            while (n - k > B - 1 - b && costOf(blocks[b].first, k + 1) <= limit)
+                ++k;
+            blocks[b].last = k;
+        }
+        blocks[B - 1] = {k, n};
+        return costOf(k, n) <= limit;
+    };
+    double lo = 0.0, hi = whole; // the largest piece alone is a least bound; the whole, a reachable one
+    for (size_t k = 0; k < n; ++k)
+        lo = std::max(lo, costOf(k, k + 1));
+    if (cut(lo))
+        return blocks;
+    for (int i = 0; i < 64 && hi - lo > 1e-12 * whole; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (cut(mid) ? hi : lo) = mid;
+    }
+    cut(hi);
+    return blocks;
+}
+
+std::vector<WorkerBlock> balancedBlocks(const std::vector<double> &costs, int workers)
+{
+    std::vector<double> prefix(costs.size() + 1, 0.0);
+    for (size_t k = 0; k < costs.size(); ++k)
+        prefix[k + 1] = prefix[k] + (std::isfinite(costs[k]) ? std::max(0.0, costs[k]) : 0.0);
+    return balancedBlocks(costs.size(), workers, [&](size_t first, size_t last) { return prefix[last] - prefix[first]; });
+}
+
 int batchWorkers(const std::string &threadSplit, const torch::Device &device)
 {
     return threadSplit == "batches" && device.is_cpu() ? std::max(1, at::get_num_threads()) : 1;
@@ -24,9 +75,11 @@ int batchWorkers(const std::string &threadSplit, const torch::Device &device)
 
 namespace {
 
-// runOnWorkers with W ≥ 2 and n ≥ 2, telling each task which worker runs it.
-void runBlocks(int W, size_t n, const std::function<void(size_t k, int worker)> &task)
+// runOnWorkers with W ≥ 2 and n ≥ 2, telling each task which worker runs it: worker w
+// the pieces of blocks[w] (W = blocks.size()).
+void runBlocks(const std::vector<WorkerBlock> &blocks, size_t n, const std::function<void(size_t k, int worker)> &task)
 {
+    const int W = static_cast<int>(blocks.size());
     const at::ThreadLocalState state; // this thread's grad mode, autocast, …
     const int callerThreads = at::get_num_threads();
     // The first failure of each worker, with the k it came from.
@@ -40,7 +93,7 @@ void runBlocks(int W, size_t n, const std::function<void(size_t k, int worker)> 
             // OpenMP's thread count is per thread (this worker's alone); MKL's is set
             // thread-locally by at::set_num_threads.
             at::set_num_threads(1);
-            const WorkerBlock block = workerBlock(n, W, w);
+            const WorkerBlock &block = blocks[static_cast<size_t>(w)];
             for (size_t k = block.first; k < block.last; ++k) {
                 try {
                     task(k, w);
@@ -60,30 +113,42 @@ void runBlocks(int W, size_t n, const std::function<void(size_t k, int worker)> 
         std::rethrow_exception(failure[static_cast<size_t>(first - failedAt.begin())]);
 }
 
+std::vector<WorkerBlock> blocksFor(int workers, size_t n, const std::vector<double> &costs)
+{
+    if (costs.empty()) {
+        const int W = static_cast<int>(std::min<size_t>(static_cast<size_t>(workers), n));
+        std::vector<WorkerBlock> blocks;
+        for (int w = 0; w < W; ++w)
+            blocks.push_back(workerBlock(n, W, w));
+        return blocks;
+    }
+    TORCH_CHECK(costs.size() == n, "runOnWorkers: ", costs.size(), " costs for ", n, " pieces");
+    return balancedBlocks(costs, workers);
+}
+
 } // namespace
 
-void runOnWorkers(int workers, size_t n, const std::function<void(size_t k)> &task)
+void runOnWorkers(int workers, size_t n, const std::function<void(size_t k)> &task, const std::vector<double> &costs)
 {
     if (workers <= 1 || n <= 1) {
         for (size_t k = 0; k < n; ++k)
             task(k);
         return;
     }
-    runBlocks(static_cast<int>(std::min<size_t>(static_cast<size_t>(workers), n)), n,
-              [&](size_t k, int) { task(k); });
+    runBlocks(blocksFor(workers, n, costs), n, [&](size_t k, int) { task(k); });
 }
 
 void backwardOnWorkers(int workers, size_t n, const std::vector<torch::Tensor> &params,
-                       const std::function<torch::Tensor(size_t k)> &lossOf)
+                       const std::function<torch::Tensor(size_t k)> &lossOf, const std::vector<double> &costs)
 {
     if (workers <= 1 || n <= 1) {
         for (size_t k = 0; k < n; ++k)
             lossOf(k).backward();
         return;
     }
-    const int W = static_cast<int>(std::min<size_t>(static_cast<size_t>(workers), n));
-    std::vector<std::vector<torch::Tensor>> sums(static_cast<size_t>(W), std::vector<torch::Tensor>(params.size()));
-    runBlocks(W, n, [&](size_t k, int w) {
+    const std::vector<WorkerBlock> blocks = blocksFor(workers, n, costs);
+    std::vector<std::vector<torch::Tensor>> sums(blocks.size(), std::vector<torch::Tensor>(params.size()));
+    runBlocks(blocks, n, [&](size_t k, int w) {
         const torch::Tensor loss = lossOf(k);
         const std::vector<torch::Tensor> grads =
             torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false, /*create_graph=*/false,

@@ -26,7 +26,14 @@ namespace rwb::model {
 // intra-op thread; this thread's count is as before when it returns. A task that throws
 // ends its own worker's block there (the others finish theirs), and the exception of the
 // lowest such k is rethrown.
-void runOnWorkers(int workers, size_t n, const std::function<void(size_t k)> &task);
+//
+// With `costs` (one per k, ≥ 0: what k takes, in any unit): the blocks are still
+// contiguous and in order, but cut where the costs' sums come out most even
+// (balancedBlocks) rather than at equal counts — pieces of unequal length (prompts,
+// micro-batches) otherwise leave one worker waiting for the other. Which thread computes k
+// then depends only on (costs, W).
+void runOnWorkers(int workers, size_t n, const std::function<void(size_t k)> &task,
+                  const std::vector<double> &costs = {});
 
 // The gradients of lossOf(0) + … + lossOf(n−1) added to `params`' .grad, the losses
 // computed on runOnWorkers(workers, n). One worker: each loss's backward() in turn, as
@@ -35,8 +42,9 @@ void runOnWorkers(int workers, size_t n, const std::function<void(size_t k)> &ta
 // sums then go into .grad worker by worker: the same sum on every run with this many
 // workers, another by rounding only with another count. `params` are the leaves that
 // take gradients (every one that can get one; others stay as they are).
+// `costs` as for runOnWorkers.
 void backwardOnWorkers(int workers, size_t n, const std::vector<torch::Tensor> &params,
-                       const std::function<torch::Tensor(size_t k)> &lossOf);
+                       const std::function<torch::Tensor(size_t k)> &lossOf, const std::vector<double> &costs = {});
 
 // The workers a training job runs on `device` with its config's `thread_split`:
 // "batches" on the CPU takes libtorch's intra-op thread count (set from `threads` when the
@@ -48,5 +56,14 @@ struct WorkerBlock {
     size_t first = 0, last = 0;
 };
 WorkerBlock workerBlock(size_t n, int workers, int w);
+
+// min(workers, n) contiguous blocks covering 0 … n−1 in order, none empty, whose largest
+// cost is the least any such cut has, to a relative 1e-12 (ties: each block ends as late
+// as it can). `cost(first, last)` is what the block [first, last) takes: ≥ 0, and never
+// less for a longer block. A whole that costs 0: workerBlock's equal counts.
+std::vector<WorkerBlock> balancedBlocks(size_t n, int workers, const std::function<double(size_t first, size_t last)> &cost);
+
+// The same with a block's cost the sum of its pieces' (n = costs.size()).
+std::vector<WorkerBlock> balancedBlocks(const std::vector<double> &costs, int workers);
 
 } // namespace rwb::model

@@ -56,7 +56,7 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     c.processBatch = r.integer("prm_batch", c.processBatch, 1, 4096);
     readTrainerKeys(r, c);
     c.maxSteps = r.integer("max_steps", c.maxSteps, 1, 100000000);
-    c.microBatch = r.integer("micro_batch", c.microBatch, 1, 65536);
+    c.microBatch = r.integer("micro_batch", c.microBatch, 0, 65536);
     c.lossType = r.choice("loss_type", c.lossType, {"grpo", "bnpo", "dr_grpo", "dapo"});
     c.scaleRewards = r.choice("scale_rewards", c.scaleRewards, {"group", "batch", "none"});
     c.epsLow = r.number("epsilon", c.epsLow, 0, 0.999);

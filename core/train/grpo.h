@@ -73,7 +73,12 @@ struct GrpoConfig {
     std::string schedule = "constant_with_warmup"; // or "cosine"
     double warmupRatio = 0.0;
     int maxSteps = 100;
-    int microBatch = 16;      // rows per forward / backward (memory, not maths)
+    // Rows per forward / backward (memory, not maths), rounded down to whole groups (at
+    // least one). 0 (the default): 8 in fp32, 16 under bf16 autocast. On the bench's step
+    // (docs/results.md, "Two cores against one") fp32 ran 3-8 % faster in micro-batches of
+    // one group of 8, each padded to its own group's longest; bf16 ran 3-6 % slower, each
+    // micro-batch casting every weight to bf16 again.
+    int microBatch = 0;
 
     // ---- the loss (docs/grpo.md)
     std::string lossType = "grpo";    // grpo | bnpo | dr_grpo | dapo

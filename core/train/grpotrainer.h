@@ -193,7 +193,12 @@ private:
     void processAdvantages(UpdateResult &u);
     PolicyStepOptions policyOptions() const;
     // Rows per forward / backward: micro_batch rounded down to whole groups (at least one).
-    int microRows() const { return std::max(1, c.microBatch / c.groupSize) * c.groupSize; }
+    // c.microBatch, or its default for the precision (grpo.h), in whole groups.
+    int microRows() const
+    {
+        const int rows = c.microBatch > 0 ? c.microBatch : (m_precision.bf16 ? 16 : 8);
+        return std::max(1, rows / c.groupSize) * c.groupSize;
+    }
     // grpodist.cpp: the ranks of a data-parallel group (docs/scale.md); alone, rank 0 of 1.
     int rank() const;
     int worldSize() const;

@@ -34,6 +34,27 @@ RowTensors groupLogProbs(model::CausalLmInternals &d, const PolicyBatch &batch, 
     return out;
 }
 
+namespace {
+
+// What each micro-batch of rows [first, last) costs the workers (model/workers.h): the
+// positions its forward runs, each group's prompt once and every completion token.
+std::vector<double> microBatchCosts(const PolicyBatch &batch, size_t first, size_t last, size_t micro, size_t G)
+{
+    std::vector<double> costs;
+    for (size_t from = first; from < last; from += micro) {
+        const size_t to = std::min(last, from + micro);
+        double positions = 0.0;
+        for (size_t g = from / G; g < (to + G - 1) / G; ++g)
+            positions += static_cast<double>(batch.groupPrompts[g].size());
+        for (size_t r = from; r < to; ++r)
+            positions += static_cast<double>(batch.completions[r].size());
+        costs.push_back(positions);
+    }
+    return costs;
+}
+
+} // namespace
+
 torch::Tensor noGradLogProbs(model::CausalLmInternals &d, const PolicyBatch &batch, const PolicyStepOptions &o,
                              int64_t width)
 {
@@ -46,7 +67,7 @@ torch::Tensor noGradLogProbs(model::CausalLmInternals &d, const PolicyBatch &bat
         const size_t from = first + k * micro, to = std::min(last, from + micro);
         const torch::Tensor lp = groupLogProbs(d, batch, from, to, o, false).logProbs;
         parts[k] = torch::nn::functional::pad(lp, torch::nn::functional::PadFuncOptions({0, width - lp.size(1)}));
-    });
+    }, microBatchCosts(batch, first, last, micro, static_cast<size_t>(o.groupSize)));
     if (first == 0 && last == rows && !parts.empty())
         return torch::cat(parts, 0);
     // A share of the rows: the others stay 0 (another process computes them).
@@ -183,7 +204,8 @@ double policyLossBackward(model::CausalLmInternals &d, const PolicyBatch &batch,
             mb.loss.perTokenLoss = mb.loss.perTokenLoss.detach();
         done[k] = std::move(mb);
         return loss;
-    });
+    }, microBatchCosts(batch, static_cast<size_t>(first), static_cast<size_t>(last), static_cast<size_t>(o.microRows),
+                       static_cast<size_t>(o.groupSize)));
     double total = 0.0;
     for (const MicroBatch &mb : done) {
         total += mb.weightedLoss;
