@@ -9,7 +9,7 @@
 # terminal with a progress line.
 #   scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa|multihop] [--judge] [--prm]
 #     --quick     a smaller run (5 to 7 minutes on 2 cores instead of about 21, where
-#                 the CPU runs bf16 natively; on an AVX2-only CPU about 8 instead of
+#                 the CPU runs bf16 natively; on an AVX2-only CPU 6 to 8 instead of
 #                 about 25: the demo says which at its start)
 #     --headless  no workbench, even with a display
 #     --task      legal_qa: the demo's second job, the legal-QA paper's table 1
@@ -95,7 +95,7 @@ if grep -qwm1 'avx512_bf16\|amx_bf16' /proc/cpuinfo 2>/dev/null &&
   kind="this CPU runs bf16 natively (AVX512-BF16 or AMX)"; [[ $quick == 1 ]] && expect="5 to 7 minutes" || expect="about 21 minutes"
 else
   kind="this CPU has no native bf16 (AVX2 only, or ATen / oneDNN held to it): training runs in fp32"
-  [[ $quick == 1 ]] && expect="about 8 minutes" || expect="about 25 minutes"
+  [[ $quick == 1 ]] && expect="6 to 8 minutes" || expect="about 25 minutes"
 fi
 echo "scripts/demo.sh: $kind; on 2 cores this job takes $expect (docs/results.md)." >&2
 
