@@ -18,6 +18,20 @@ WorkerBlock workerBlock(size_t n, int workers, int w)
     return {n * k / W, n * (k + 1) / W};
 }
 
+namespace {
+
+// min(workers, n) blocks of equal counts (workerBlock's).
+std::vector<WorkerBlock> equalBlocks(size_t n, int workers)
+{
+    const int W = static_cast<int>(std::min<size_t>(static_cast<size_t>(std::max(1, workers)), n));
+    std::vector<WorkerBlock> blocks;
+    for (int w = 0; w < W; ++w)
+        blocks.push_back(workerBlock(n, W, w));
+    return blocks;
+}
+
+} // namespace
+
 std::vector<WorkerBlock> balancedBlocks(size_t n, int workers, const std::function<double(size_t first, size_t last)> &cost)
 {
     const size_t B = std::min<size_t>(static_cast<size_t>(std::max(1, workers)), n);
@@ -29,11 +43,8 @@ std::vector<WorkerBlock> balancedBlocks(size_t n, int workers, const std::functi
         return std::isfinite(c) ? std::max(0.0, c) : 0.0;
     };
     const double whole = costOf(0, n);
-    if (!(whole > 0.0)) {
-        for (size_t w = 0; w < B; ++w)
-            blocks[w] = workerBlock(n, static_cast<int>(B), static_cast<int>(w));
-        return blocks;
-    }
+    if (!(whole > 0.0))
+        return equalBlocks(n, workers);
     // Each block as long as `limit` allows, leaving one piece for every block after it; the
     // last takes the rest. Whether it fits too says if `limit` is reachable.
     const auto cut = [&](double limit) {
@@ -115,13 +126,8 @@ void runBlocks(const std::vector<WorkerBlock> &blocks, size_t n, const std::func
 
 std::vector<WorkerBlock> blocksFor(int workers, size_t n, const std::vector<double> &costs)
 {
-    if (costs.empty()) {
-        const int W = static_cast<int>(std::min<size_t>(static_cast<size_t>(workers), n));
-        std::vector<WorkerBlock> blocks;
-        for (int w = 0; w < W; ++w)
-            blocks.push_back(workerBlock(n, W, w));
-        return blocks;
-    }
+    if (costs.empty())
+        return equalBlocks(n, workers);
     TORCH_CHECK(costs.size() == n, "runOnWorkers: ", costs.size(), " costs for ", n, " pieces");
     return balancedBlocks(costs, workers);
 }

@@ -79,6 +79,7 @@ struct GrpoConfig {
     // one group of 8, each padded to its own group's longest; bf16 ran 3-6 % slower, each
     // micro-batch casting every weight to bf16 again.
     int microBatch = 0;
+    static constexpr int kMicroBatchFp32 = 8, kMicroBatchBf16 = 16;
 
     // ---- the loss (docs/grpo.md)
     std::string lossType = "grpo";    // grpo | bnpo | dr_grpo | dapo

@@ -196,7 +196,8 @@ private:
     // c.microBatch, or its default for the precision (grpo.h), in whole groups.
     int microRows() const
     {
-        const int rows = c.microBatch > 0 ? c.microBatch : (m_precision.bf16 ? 16 : 8);
+        const int rows = c.microBatch > 0 ? c.microBatch
+                                          : (m_precision.bf16 ? GrpoConfig::kMicroBatchBf16 : GrpoConfig::kMicroBatchFp32);
         return std::max(1, rows / c.groupSize) * c.groupSize;
     }
     // grpodist.cpp: the ranks of a data-parallel group (docs/scale.md); alone, rank 0 of 1.

@@ -283,9 +283,12 @@ SftResult runSft(const SftConfig &c, const task::Catalog &catalog, const SftCall
                         targetTokens += static_cast<double>(examples[order[k]].prompt.size() - 1);
                 }
             }
+            const auto length = [&](size_t k) {
+                return static_cast<double>(examples[k].prompt.size() + examples[k].target.size());
+            };
             for (const auto &batch : batches)
                 for (size_t k : batch)
-                    tokens += static_cast<double>(examples[k].prompt.size() + examples[k].target.size());
+                    tokens += length(k);
             // The micro-batches one after the other, or pieces of them side by side
             // (model/workers.h): the loss is a sum over sequences divided by the step's
             // target tokens, so a micro-batch cut in pieces has the same gradient. A
@@ -298,9 +301,6 @@ SftResult runSft(const SftConfig &c, const task::Catalog &catalog, const SftCall
             const size_t cuts = workers > static_cast<int>(batches.size())
                                     ? (static_cast<size_t>(workers) + batches.size() - 1) / batches.size()
                                     : 1;
-            const auto length = [&](size_t k) {
-                return static_cast<double>(examples[k].prompt.size() + examples[k].target.size());
-            };
             std::vector<std::vector<size_t>> pieces;
             std::vector<double> pieceCosts;
             for (std::vector<size_t> batch : batches) {
