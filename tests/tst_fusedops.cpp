@@ -1,6 +1,7 @@
-// core/model/fusedops: the fused RMSNorm, RoPE, SwiGLU and dropout kernels against the ATen
-// compositions they replace, values and gradients, in fp32 and f64, on one thread and on
-// two (the row split must not change a result), and the dropout's mask statistics.
+// core/model/fusedops: the fused RMSNorm, RoPE, SwiGLU, dropout, few-rows and decode-attention
+// kernels against the ATen compositions or formulas they replace, values and gradients, in
+// fp32, bf16 and f64, on one thread and on two (the split must not change a result), and
+// the dropout's mask statistics.
 #include "model/fusedops.h"
 #include "model/modelconfig.h"
 #include "model/transformer.h"
@@ -48,6 +49,9 @@ private Q_SLOTS:
     void dropoutGeneratorScope();
     void otherDtypesTakeAtensPath();
     void fewRowsLinearMatchesLinear();
+    void decodeAttentionMatchesSoftmaxFormula_data();
+    void decodeAttentionMatchesSoftmaxFormula();
+    void decodeAttentionLeavesOtherCasesToAten();
 };
 
 void TestFusedOps::rmsNormMatchesFormula_data()
@@ -339,6 +343,105 @@ void TestFusedOps::fewRowsLinearMatchesLinear()
     const torch::Tensor y = fewRowsLinear(x, w);
     QVERIFY(y.requires_grad()); // F::linear, differentiable
     QVERIFY(maxAbs(y, torch::nn::functional::linear(x, w)) == 0.0);
+}
+
+void TestFusedOps::decodeAttentionMatchesSoftmaxFormula_data()
+{
+    QTest::addColumn<bool>("bf16");
+    QTest::addColumn<int>("groupSize"); // rows sharing a prefix; 0: no prefix
+    QTest::addColumn<int>("dim");
+    // G = 8 rows × 2 query heads per KV head: 16 queries, one vector's lanes; G = 9: 18,
+    // one full block and one of 2; 24 dims: not a multiple of a vector.
+    QTest::newRow("fp32, G 8, D 64") << false << 8 << 64;
+    QTest::newRow("fp32, G 9, D 24") << false << 9 << 24;
+    QTest::newRow("fp32, G 3, D 16") << false << 3 << 16;
+    QTest::newRow("fp32, no prefix, D 64") << false << 0 << 64;
+    QTest::newRow("bf16, G 8, D 64") << true << 8 << 64;
+    QTest::newRow("bf16, no prefix, D 24") << true << 0 << 24;
+}
+
+// decodeAttention against the definition, computed in f64 from the same (rounded) values:
+// for row r and query head h (KV head h / (N/K)), the keys are its group's prefix then its
+// own; softmax(q·k / √D + bias) weights the values. Keys and values are views of a larger
+// cache (its first columns), some prefix positions are padding (bias −inf). fp32 within
+// 1e-5 of the largest |value| (sums in another order); bf16 also within its rounding of
+// the result (2⁻⁸). One thread and two give the same bits: each output is one task's.
+void TestFusedOps::decodeAttentionMatchesSoftmaxFormula()
+{
+    QFETCH(bool, bf16);
+    QFETCH(int, groupSize);
+    QFETCH(int, dim);
+    torch::manual_seed(21);
+    torch::NoGradGuard noGrad;
+    const auto dtype = bf16 ? torch::kBFloat16 : torch::kFloat32;
+    const int64_t groups = 2, g = std::max(groupSize, 1), rows = groups * g, heads = 4, kvHeads = 2, d = dim;
+    const int64_t prefix = groupSize > 0 ? 7 : 0, own = 5, capacity = 9;
+    const torch::Tensor q = torch::randn({rows, heads, 1, d}).to(dtype);
+    const torch::Tensor kCache = torch::randn({rows, kvHeads, capacity, d}).to(dtype);
+    const torch::Tensor vCache = torch::randn({rows, kvHeads, capacity, d}).to(dtype);
+    const torch::Tensor k = kCache.narrow(2, 0, own), v = vCache.narrow(2, 0, own);
+    torch::Tensor pk, pv;
+    if (prefix > 0) {
+        pk = torch::randn({groups, kvHeads, capacity, d}).to(dtype).narrow(2, 0, prefix);
+        pv = torch::randn({groups, kvHeads, capacity, d}).to(dtype).narrow(2, 0, prefix);
+    }
+    // The second group's prompt was left-padded by 2 (with a prefix); else row 0's first own key.
+    torch::Tensor bias = torch::zeros({rows, 1, 1, prefix + own});
+    if (prefix > 0)
+        bias.narrow(0, g, g).narrow(3, 0, 2).fill_(-INFINITY);
+    else
+        bias[0][0][0][0] = -INFINITY;
+
+    torch::Tensor want = torch::empty({rows, 1, heads * d}, torch::kFloat64);
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t h = 0; h < heads; ++h) {
+            const int64_t kh = h / (heads / kvHeads);
+            torch::Tensor keys = k[r][kh].to(torch::kFloat64), values = v[r][kh].to(torch::kFloat64);
+            if (prefix > 0) {
+                keys = torch::cat({pk[r / g][kh].to(torch::kFloat64), keys});
+                values = torch::cat({pv[r / g][kh].to(torch::kFloat64), values});
+            }
+            const torch::Tensor scores = keys.matmul(q[r][h][0].to(torch::kFloat64)) / std::sqrt(static_cast<double>(d)) +
+                                         bias[r][0][0].to(torch::kFloat64);
+            want[r][0].narrow(0, h * d, d).copy_(torch::softmax(scores, 0).matmul(values));
+        }
+    const double largest = (prefix > 0 ? torch::maximum(v.abs().max(), pv.abs().max()) : v.abs().max()).item<double>();
+
+    torch::Tensor first;
+    for (int threads : {1, 2}) {
+        const ThreadCount tc(threads);
+        const torch::Tensor got = decodeAttention(q, k, v, pk, pv, std::max(groupSize, 1), bias);
+        QVERIFY(got.defined());
+        QCOMPARE(got.scalar_type(), dtype);
+        QCOMPARE(got.sizes(), want.sizes());
+        const torch::Tensor err = (got.to(torch::kFloat64) - want).abs();
+        const torch::Tensor allowed = want.abs() * (bf16 ? std::ldexp(1.0, -8) : 0.0) + 1e-5 * largest;
+        QVERIFY2((err <= allowed).all().item<bool>(),
+                 qPrintable(QString("threads %1: worst excess %2").arg(threads).arg((err - allowed).max().item<double>())));
+        if (!first.defined())
+            first = got;
+        else
+            QVERIFY(torch::equal(got, first));
+    }
+}
+
+// Where the kernel does not apply it returns nothing and the caller composes ATen's:
+// gradients wanted, several new tokens, f64, keys of another dtype than q.
+void TestFusedOps::decodeAttentionLeavesOtherCasesToAten()
+{
+    torch::manual_seed(22);
+    const torch::Tensor k = torch::randn({2, 1, 3, 16}), v = torch::randn({2, 1, 3, 16});
+    const torch::Tensor bias = torch::zeros({2, 1, 1, 3});
+    {
+        torch::NoGradGuard noGrad;
+        QVERIFY(decodeAttention(torch::randn({2, 2, 1, 16}), k, v, {}, {}, 1, bias).defined());
+        QVERIFY(!decodeAttention(torch::randn({2, 2, 2, 16}), k, v, {}, {}, 1, torch::zeros({2, 1, 2, 3})).defined());
+        QVERIFY(!decodeAttention(torch::randn({2, 2, 1, 16}, torch::kFloat64), k.to(torch::kFloat64),
+                                 v.to(torch::kFloat64), {}, {}, 1, bias).defined());
+        QVERIFY(!decodeAttention(torch::randn({2, 2, 1, 16}).to(torch::kBFloat16), k, v, {}, {}, 1, bias).defined());
+    }
+    const torch::Tensor q = torch::randn({2, 2, 1, 16}, torch::requires_grad());
+    QVERIFY(!decodeAttention(q, k, v, {}, {}, 1, bias).defined());
 }
 
 QTEST_APPLESS_MAIN(TestFusedOps)

@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <mutex>
 #include <type_traits>
+#include <vector>
 
 namespace rwb::model {
 
@@ -626,6 +628,238 @@ bool bf16DotAvailable()
     return available;
 }
 
+// ---- Attention of one new token per row (decoding) ------------------------------------------
+
+// Where q, keys, values, bias and output lie: element strides; the last dimension is
+// contiguous. The prefix's rows are groups of `groupSize` rows (none when prefix is 0).
+template <typename T>
+struct DecodeAttentionArgs {
+    const T *q = nullptr;
+    int64_t qRow = 0, qHead = 0;
+    const T *k = nullptr, *v = nullptr;
+    int64_t kRow = 0, kHead = 0, kPos = 0, vRow = 0, vHead = 0, vPos = 0, own = 0;
+    const T *pk = nullptr, *pv = nullptr;
+    int64_t pkRow = 0, pkHead = 0, pkPos = 0, pvRow = 0, pvHead = 0, pvPos = 0, prefix = 0, groupSize = 1;
+    const float *bias = nullptr;
+    int64_t biasRow = 0, biasPos = 0;
+    T *out = nullptr; // [R, N·D]
+    int64_t rows = 0, heads = 0, kvHeads = 1, dim = 0;
+    float scale = 1.0f;
+};
+
+[[gnu::always_inline]] inline float toFloat(float x)
+{
+    return x;
+}
+
+[[gnu::always_inline]] inline float toFloat(uint16_t x) // bf16's bits
+{
+    const uint32_t bits = static_cast<uint32_t>(x) << 16;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+[[gnu::always_inline]] inline void fromFloat(float x, float &out)
+{
+    out = x;
+}
+
+[[gnu::always_inline]] inline void fromFloat(float x, uint16_t &out) // rounded to nearest even, as c10::BFloat16
+{
+    out = c10::BFloat16(x).x;
+}
+
+// 16 floats: GCC's vector extension, one AVX-512 register in the AVX-512 build, two in the
+// AVX2 build, four SSE registers in the baseline one.
+typedef float Vec16 __attribute__((vector_size(64), aligned(4)));
+constexpr int64_t kLanes = 16;
+
+[[gnu::always_inline]] inline Vec16 loadVec(const float *p)
+{
+    Vec16 v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+[[gnu::always_inline]] inline void storeVec(float *p, Vec16 v)
+{
+    std::memcpy(p, &v, sizeof v);
+}
+
+// Tasks [from, to) of (group, KV head) pairs, a group being the rows that share a prefix
+// (one row when none is shared); its queries are its rows' N/K heads each, nq of them.
+// The prefix's keys and values are read once for the whole group, 16 queries side by
+// side in a vector's lanes (the queries transposed into scratch, [D, 16]): a key's 16
+// scores are D multiply-adds of a broadcast key element by a vector of queries, and its
+// value is added to 16 queries' sums at once, with no horizontal sums. A row's own keys
+// serve only its N/K queries: dot products over D. The softmax spans both. Inlined into
+// callers built for AVX-512, AVX2 or the baseline, whose vectorisers widen the loops.
+template <typename T>
+[[gnu::always_inline]] inline void decodeAttentionTasks(const DecodeAttentionArgs<T> &a, int64_t from, int64_t to,
+                                                        std::vector<float> &scratch)
+{
+    const int64_t g = a.heads / a.kvHeads, d = a.dim, span = a.prefix + a.own, rowsPerTask = a.groupSize;
+    const int64_t nq = rowsPerTask * g;
+    const int64_t blocks = (nq + kLanes - 1) / kLanes; // of 16 queries
+    // qf [nq, D]; qt [blocks, D, 16]; scores [nq, span]; prefix weights [blocks, P, 16];
+    // sums [nq, D] and [blocks, D, 16]
+    scratch.resize(static_cast<size_t>(nq * d + blocks * d * kLanes + nq * span + blocks * a.prefix * kLanes +
+                                       nq * d + blocks * d * kLanes));
+    float *qf = scratch.data(), *qt = qf + nq * d, *scores = qt + blocks * d * kLanes;
+    float *pw = scores + nq * span, *sums = pw + blocks * a.prefix * kLanes, *st = sums + nq * d;
+    for (int64_t task = from; task < to; ++task) {
+        const int64_t group = task / a.kvHeads, kh = task % a.kvHeads, first = group * rowsPerTask;
+        std::fill(qt, qt + blocks * d * kLanes, 0.0f);
+        for (int64_t rr = 0; rr < rowsPerTask; ++rr)
+            for (int64_t j = 0; j < g; ++j) {
+                const int64_t qi = rr * g + j;
+                const T *qr = a.q + (first + rr) * a.qRow + (kh * g + j) * a.qHead;
+                for (int64_t i = 0; i < d; ++i) {
+                    const float x = toFloat(qr[i]);
+                    qf[qi * d + i] = x;
+                    qt[(qi / kLanes * d + i) * kLanes + qi % kLanes] = x;
+                }
+            }
+        // The prefix's scores, 16 queries a vector; stored [nq, span].
+        for (int64_t b = 0; b < blocks && a.prefix > 0; ++b) {
+            const float *qb = qt + b * d * kLanes;
+            const int64_t width = std::min(kLanes, nq - b * kLanes);
+            for (int64_t p = 0; p < a.prefix; ++p) {
+                const T *key = a.pk + group * a.pkRow + kh * a.pkHead + p * a.pkPos;
+                Vec16 acc0 = {}, acc1 = {};
+                int64_t i = 0;
+                for (; i + 2 <= d; i += 2) {
+                    acc0 += toFloat(key[i]) * loadVec(qb + i * kLanes);
+                    acc1 += toFloat(key[i + 1]) * loadVec(qb + (i + 1) * kLanes);
+                }
+                if (i < d)
+                    acc0 += toFloat(key[i]) * loadVec(qb + i * kLanes);
+                float lanes[kLanes];
+                storeVec(lanes, acc0 + acc1);
+                for (int64_t l = 0; l < width; ++l)
+                    scores[(b * kLanes + l) * span + p] = lanes[l];
+            }
+        }
+        // Each row's own keys, against its g queries.
+        for (int64_t rr = 0; rr < rowsPerTask; ++rr) {
+            const int64_t r = first + rr;
+            for (int64_t p = 0; p < a.own; ++p) {
+                const T *key = a.k + r * a.kRow + kh * a.kHead + p * a.kPos;
+                for (int64_t j = 0; j < g; ++j) {
+                    const float *qj = qf + (rr * g + j) * d;
+                    float dot = 0.0f;
+#pragma omp simd reduction(+ : dot)
+                    for (int64_t i = 0; i < d; ++i)
+                        dot += qj[i] * toFloat(key[i]);
+                    scores[(rr * g + j) * span + a.prefix + p] = dot;
+                }
+            }
+        }
+        // Each query's softmax, scaled and biased; a −inf (padding) weighs 0. Every row
+        // sees its own new key, so no row is all −inf.
+        for (int64_t rr = 0; rr < rowsPerTask; ++rr) {
+            const float *biasRow = a.bias + (first + rr) * a.biasRow;
+            for (int64_t j = 0; j < g; ++j) {
+                float *s = scores + (rr * g + j) * span;
+                float top = -INFINITY;
+                for (int64_t p = 0; p < span; ++p) {
+                    s[p] = s[p] * a.scale + biasRow[p * a.biasPos];
+                    top = std::max(top, s[p]);
+                }
+                float total = 0.0f;
+                for (int64_t p = 0; p < span; ++p) {
+                    s[p] = std::exp(s[p] - top);
+                    total += s[p];
+                }
+                const float inv = 1.0f / total;
+                for (int64_t p = 0; p < span; ++p)
+                    s[p] *= inv;
+            }
+        }
+        // The prefix's values: 16 queries' sums a vector, [blocks, D, 16].
+        std::fill(st, st + blocks * d * kLanes, 0.0f);
+        for (int64_t b = 0; b < blocks && a.prefix > 0; ++b) {
+            const int64_t width = std::min(kLanes, nq - b * kLanes);
+            float *wb = pw + b * a.prefix * kLanes;
+            std::fill(wb, wb + a.prefix * kLanes, 0.0f);
+            for (int64_t l = 0; l < width; ++l)
+                for (int64_t p = 0; p < a.prefix; ++p)
+                    wb[p * kLanes + l] = scores[(b * kLanes + l) * span + p];
+            float *sb = st + b * d * kLanes;
+            for (int64_t p = 0; p < a.prefix; ++p) {
+                const T *value = a.pv + group * a.pvRow + kh * a.pvHead + p * a.pvPos;
+                const Vec16 w = loadVec(wb + p * kLanes);
+                for (int64_t i = 0; i < d; ++i)
+                    storeVec(sb + i * kLanes, loadVec(sb + i * kLanes) + toFloat(value[i]) * w);
+            }
+        }
+        // Each row's own values, then the prefix's part added.
+        for (int64_t rr = 0; rr < rowsPerTask; ++rr) {
+            const int64_t r = first + rr;
+            for (int64_t j = 0; j < g; ++j) {
+                const int64_t qi = rr * g + j;
+                float *sj = sums + qi * d;
+                const float *fromPrefix = st + qi / kLanes * d * kLanes + qi % kLanes;
+                for (int64_t i = 0; i < d; ++i)
+                    sj[i] = fromPrefix[i * kLanes];
+                const float *w = scores + qi * span + a.prefix;
+                for (int64_t p = 0; p < a.own; ++p) {
+                    const T *value = a.v + r * a.vRow + kh * a.vHead + p * a.vPos;
+                    const float x = w[p];
+#pragma omp simd
+                    for (int64_t i = 0; i < d; ++i)
+                        sj[i] += x * toFloat(value[i]);
+                }
+                T *o = a.out + r * a.heads * d + (kh * g + j) * d;
+                for (int64_t i = 0; i < d; ++i)
+                    fromFloat(sj[i], o[i]);
+            }
+        }
+    }
+}
+
+template <typename T>
+__attribute__((target("avx512f,avx512bw,avx512vl,fma"))) void decodeAttentionAvx512(const DecodeAttentionArgs<T> &a,
+                                                                                    int64_t from, int64_t to,
+                                                                                    std::vector<float> &scratch)
+{
+    decodeAttentionTasks(a, from, to, scratch);
+}
+
+template <typename T>
+__attribute__((target("avx2,fma"))) void decodeAttentionAvx2(const DecodeAttentionArgs<T> &a, int64_t from, int64_t to,
+                                                             std::vector<float> &scratch)
+{
+    decodeAttentionTasks(a, from, to, scratch);
+}
+
+template <typename T>
+void decodeAttentionBaseline(const DecodeAttentionArgs<T> &a, int64_t from, int64_t to, std::vector<float> &scratch)
+{
+    decodeAttentionTasks(a, from, to, scratch);
+}
+
+template <typename T>
+void runDecodeAttention(const DecodeAttentionArgs<T> &a)
+{
+    const int level = skinnyLevel();
+    const int64_t tasks = a.rows / a.groupSize * a.kvHeads;
+    // A task is 2·G·(N/K)·(P + L)·D multiply-adds: a few thousand for the tiny models' single
+    // rows, so a thread takes several, enough to be worth waking it.
+    const int64_t work = 2 * a.groupSize * (a.heads / a.kvHeads) * (a.prefix + a.own) * a.dim;
+    const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, work));
+    at::parallel_for(0, tasks, grain, [&](int64_t from, int64_t to) {
+        std::vector<float> scratch;
+        if (level == 2)
+            decodeAttentionAvx512(a, from, to, scratch);
+        else if (level == 1)
+            decodeAttentionAvx2(a, from, to, scratch);
+        else
+            decodeAttentionBaseline(a, from, to, scratch);
+    });
+}
+
 } // namespace
 
 bool fusedKernelsApply(const torch::Tensor &x)
@@ -676,6 +910,64 @@ torch::Tensor dropout(const torch::Tensor &x, double p)
     torch::Tensor noise = torch::empty_like(x).bernoulli_(1.0 - p, *tlsDropoutGenerator);
     noise.div_(1.0 - p);
     return x * noise;
+}
+
+torch::Tensor decodeAttention(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v,
+                              const torch::Tensor &prefixKeys, const torch::Tensor &prefixValues, int64_t groupSize,
+                              const torch::Tensor &bias)
+{
+    const auto dtype = q.scalar_type();
+    const bool withPrefix = prefixKeys.defined();
+    auto fits = [&](const torch::Tensor &t) {
+        return t.defined() && t.dim() == 4 && t.device().is_cpu() && t.scalar_type() == dtype && t.stride(3) == 1;
+    };
+    const bool differentiable =
+        torch::GradMode::is_enabled() && (q.requires_grad() || k.requires_grad() || v.requires_grad());
+    if (differentiable || (dtype != torch::kFloat32 && dtype != torch::kBFloat16) || !fits(q) || q.size(2) != 1 ||
+        !fits(k) || !fits(v) || (withPrefix && (!fits(prefixKeys) || !fits(prefixValues))) || !bias.defined() ||
+        bias.dim() != 4 || !bias.device().is_cpu() || bias.scalar_type() != torch::kFloat32)
+        return {};
+    const int64_t rows = q.size(0), heads = q.size(1), dim = q.size(3), kvHeads = k.size(1), own = k.size(2);
+    const int64_t prefix = withPrefix ? prefixKeys.size(2) : 0;
+    if (groupSize < 1 || kvHeads < 1 || heads % kvHeads != 0 || k.size(0) != rows || v.sizes() != k.sizes() ||
+        k.size(3) != dim || bias.size(0) != rows || bias.size(2) != 1 || bias.size(3) != prefix + own ||
+        (withPrefix && (prefixKeys.size(0) * groupSize != rows || prefixKeys.size(1) != kvHeads ||
+                        prefixKeys.size(3) != dim || prefixValues.sizes() != prefixKeys.sizes())))
+        return {};
+    torch::Tensor out = torch::empty({rows, 1, heads * dim}, q.options());
+    auto run = [&](auto tag) {
+        using T = decltype(tag);
+        auto ptr = [](const torch::Tensor &t) { return static_cast<const T *>(t.data_ptr()); };
+        DecodeAttentionArgs<T> a;
+        a.q = ptr(q);
+        a.qRow = q.stride(0);
+        a.qHead = q.stride(1);
+        a.k = ptr(k);
+        a.v = ptr(v);
+        a.kRow = k.stride(0), a.kHead = k.stride(1), a.kPos = k.stride(2);
+        a.vRow = v.stride(0), a.vHead = v.stride(1), a.vPos = v.stride(2);
+        a.own = own;
+        if (withPrefix) {
+            a.pk = ptr(prefixKeys);
+            a.pv = ptr(prefixValues);
+            a.pkRow = prefixKeys.stride(0), a.pkHead = prefixKeys.stride(1), a.pkPos = prefixKeys.stride(2);
+            a.pvRow = prefixValues.stride(0), a.pvHead = prefixValues.stride(1), a.pvPos = prefixValues.stride(2);
+            a.prefix = prefix;
+            a.groupSize = groupSize;
+        }
+        a.bias = bias.data_ptr<float>();
+        a.biasRow = bias.stride(0);
+        a.biasPos = bias.stride(3);
+        a.out = static_cast<T *>(out.data_ptr());
+        a.rows = rows, a.heads = heads, a.kvHeads = kvHeads, a.dim = dim;
+        a.scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(dim)));
+        runDecodeAttention(a);
+    };
+    if (dtype == torch::kFloat32)
+        run(float{});
+    else
+        run(uint16_t{});
+    return out;
 }
 
 const char *fewRowsKernel(torch::ScalarType dtype)

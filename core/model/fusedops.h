@@ -59,6 +59,24 @@ torch::Tensor swiGlu(const torch::Tensor &gate, const torch::Tensor &up);
 // AVX2). With gradients, more rows or other dtypes: F::linear.
 torch::Tensor fewRowsLinear(const torch::Tensor &input, const torch::Tensor &weight);
 
+// Attention of one new token per row (decoding), without gradients, on the CPU: q
+// [R, N, 1, D]; the rows' own keys and values k, v [R, K, L, D]; optionally a prefix
+// [R/G, K, P, D] that groups of G consecutive rows share ahead of their own
+// (KvCache::shareRows; undefined tensors: none); bias [R, 1, 1, P + L], 0 or −inf, fp32.
+// Keys and values may be views (a cache's first columns): only their last dimension must
+// be contiguous. Returns the heads' outputs side by side, [R, 1, N·D] in q's dtype — what
+// o_proj reads. One task per (group, KV head): the group's G·N/K queries read the prefix
+// once, 16 queries to a vector (no horizontal sums), and each row's own keys serve its
+// N/K queries; scores, softmax and sums in fp32, bf16 keys and values read as they are.
+// No output depends on how many threads run. ATen's composition of the same was ~15
+// operations a layer, each one's dispatch costing more than its arithmetic for the tiny
+// model's few hundred keys (docs/results.md). Returns an undefined tensor where it does
+// not apply (gradients, T > 1, other devices, dtypes other than fp32 and bf16, or q, keys
+// and values of different dtypes): the caller composes ATen's.
+torch::Tensor decodeAttention(const torch::Tensor &q, const torch::Tensor &k, const torch::Tensor &v,
+                              const torch::Tensor &prefixKeys, const torch::Tensor &prefixValues, int64_t groupSize,
+                              const torch::Tensor &bias);
+
 // Which kernel fewRowsLinear runs for rows of this dtype on this CPU: "avx512bf16",
 // "avx512", "avx2", "baseline" (our own) or "aten". For benchmarks' and tests' output.
 const char *fewRowsKernel(torch::ScalarType dtype);

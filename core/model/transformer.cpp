@@ -464,6 +464,12 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor &x, const torch::Tensor
     if (cache)
         std::tie(k, v) = cache->append(layer, k, v); // [B, K, S, D]
     const KvStore::SharedPrefix *shared = cache ? cache->sharedPrefix(layer) : nullptr;
+    if (t == 1) { // decoding: one fused kernel where it applies (fusedops.h)
+        const torch::Tensor out = shared ? decodeAttention(q, k, v, shared->keys, shared->values, shared->groupSize, bias)
+                                         : decodeAttention(q, k, v, {}, {}, 1, bias);
+        if (out.defined())
+            return o_proj(out);
+    }
     if (shared)
         return o_proj(sharedPrefixAttention(q, k, v, *shared, bias, computeDtype(x.scalar_type()))
                           .transpose(1, 2)
