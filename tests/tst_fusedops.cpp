@@ -302,7 +302,7 @@ void TestFusedOps::otherDtypesTakeAtensPath()
     QVERIFY(!fusedKernelsApply(torch::ones({2}, torch::kLong)));
 }
 
-// fewRowsLinear against F::linear: 1–16 rows, output rows not a multiple of the kernel's
+// fewRowsLinear against F::linear: 1–64 rows, output rows not a multiple of the kernel's
 // tile of 4, an odd inner size, on 1 thread and on 2 (the split over output rows must not
 // change a value); fp32 within 1e-5 relative to the largest value (the sums run in
 // another order), bf16 within its rounding; with gradients on, F::linear itself.
@@ -312,7 +312,7 @@ void TestFusedOps::fewRowsLinearMatchesLinear()
     torch::NoGradGuard noGrad;
     for (int threads : {1, 2}) {
         const ThreadCount tc(threads);
-        for (int64_t m : {1, 2, 5, 7, 8, 16})
+        for (int64_t m : {1, 2, 5, 7, 8, 16, 33, 64})
             for (auto [out, in] : std::vector<std::pair<int64_t, int64_t>>{{37, 70}, {256, 64}, {3, 1024}, {6, 33}}) {
                 const torch::Tensor w = torch::randn({out, in}), x = torch::randn({m, in});
                 const torch::Tensor want = torch::nn::functional::linear(x, w);

@@ -137,8 +137,8 @@ int rewards(const std::vector<std::string> &argv)
 const char *const kGenerateHelp = R"(rwb bench generate — how fast the decoder prefills and decodes
 
 Usage: rwb bench generate [--shape tiny|qwen3-0.6b|all] [--dtype auto|float32|bfloat16|all]
-                          [--samples G] [--prompt-tokens P] [--new-tokens N] [--threads T]
-                          [--device auto|cpu|cuda]
+                          [--samples G] [--prompts B] [--prompt-tokens P] [--new-tokens N]
+                          [--threads T] [--device auto|cpu|cuda]
 
   --shape          tiny: the demo's default policy (Qwen3 architecture, ~4M parameters,
                    vocab 4096); qwen3-0.6b: Qwen3-0.6B's shape with random weights;
@@ -147,6 +147,10 @@ Usage: rwb bench generate [--shape tiny|qwen3-0.6b|all] [--dtype auto|float32|bf
                    checkpoint in on this machine (bfloat16 where the CPU or GPU does bf16
                    fast, else float32; the reason is printed); all: both
   --samples G      the group size decoded together after one prefill (default 8)
+  --prompts B      prompts of G samples each in the second run (default 1). With B > 1 on
+                   the CPU and more than one thread, the prompts go in blocks to one worker
+                   thread each, as `rwb grpo` generates with thread_split "batches": B 8
+                   is a GRPO step's generation (8 prompts × G 8)
   --prompt-tokens  prompt length (default 64)
   --new-tokens     tokens decoded per row (default 32); no stop token, so every row decodes them all
   --threads        libtorch CPU threads (default: auto — $RWB_THREADS, or 1 or every core by a timed check)
@@ -156,7 +160,7 @@ Usage: rwb bench generate [--shape tiny|qwen3-0.6b|all] [--dtype auto|float32|bf
 Prints one JSON object: the device, the precision chosen and why, the memory bandwidth
 (the faster of a sum and a matrix-vector product over 1 GiB, fastest pass), the fastest
 1024³ product per dtype ("peak_gflops_…"), the kernel decoding's few rows run through,
-and per shape, dtype and batch (1 and G) prefill and decode tokens/s. A decode step
+and per shape, dtype and batch (1 and B × G) prefill and decode tokens/s. A decode step
 reads every weight once for all its rows, so its memory bound is batch × bandwidth /
 weight bytes ("of_bound"); its compute bound is peak operations/s ÷ operations per token
 (2 per weight, and attention's products over the context; "of_compute_bound").
@@ -278,7 +282,7 @@ int fewRowsBench(const std::vector<std::string> &argv)
 
 int generate(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"shape", "dtype", "samples", "prompt-tokens", "new-tokens", "threads", "device"}, {"help"}});
+    const Args args(argv, {{"shape", "dtype", "samples", "prompts", "prompt-tokens", "new-tokens", "threads", "device"}, {"help"}});
     if (args.has("help")) {
         std::cout << kGenerateHelp;
         return kExitOk;
@@ -290,10 +294,11 @@ int generate(const std::vector<std::string> &argv)
     if (dtype != "auto" && dtype != "float32" && dtype != "bfloat16" && dtype != "all")
         throw UsageError{"--dtype must be auto, float32, bfloat16 or all"};
     const int g = static_cast<int>(args.number("samples", 8));
+    const int promptCount = static_cast<int>(args.number("prompts", 1));
     const int promptTokens = static_cast<int>(args.number("prompt-tokens", 64));
     const int newTokens = static_cast<int>(args.number("new-tokens", 32));
-    if (g < 1 || promptTokens < 1 || newTokens < 1)
-        throw UsageError{"--samples, --prompt-tokens and --new-tokens must be ≥ 1"};
+    if (g < 1 || promptCount < 1 || promptTokens < 1 || newTokens < 1)
+        throw UsageError{"--samples, --prompts, --prompt-tokens and --new-tokens must be ≥ 1"};
     const std::string device = args.value("device", "auto");
     if (device != "auto" && device != "cpu" && device != "cuda")
         throw UsageError{"--device must be auto, cpu or cuda"};
@@ -317,6 +322,7 @@ int generate(const std::vector<std::string> &argv)
     out["prompt_tokens"] = promptTokens;
     out["new_tokens"] = newTokens;
     out["samples"] = g;
+    out["prompts"] = promptCount;
     out["runs"] = nlohmann::ordered_json::array();
 
     std::vector<std::pair<std::string, model::ModelConfig>> shapes;
@@ -360,9 +366,12 @@ int generate(const std::vector<std::string> &argv)
                                          4.0 * static_cast<double>(config.numLayers * config.numHeads * config.headDim) * context;
             const double computeBound = peakFlops[dt] / flopsPerToken;
             std::mt19937 rng(7);
-            std::vector<int32_t> prompt(static_cast<size_t>(promptTokens));
-            for (auto &t : prompt)
-                t = static_cast<int32_t>(rng() % static_cast<uint32_t>(config.vocabSize));
+            std::vector<std::vector<int32_t>> prompts(static_cast<size_t>(promptCount),
+                                                      std::vector<int32_t>(static_cast<size_t>(promptTokens)));
+            for (auto &p : prompts)
+                for (auto &t : p)
+                    t = static_cast<int32_t>(rng() % static_cast<uint32_t>(config.vocabSize));
+            const std::vector<int32_t> &prompt = prompts.front();
             model::SamplingOptions so;
             so.maxNewTokens = newTokens;
             so.seed = 1;
@@ -372,8 +381,13 @@ int generate(const std::vector<std::string> &argv)
                 lm->generate({prompt}, 1, warm); // warm-up: oneDNN kernels, page faults
             }
             double single = 0.0;
-            for (int batch : {1, g}) {
-                const model::Generation r = lm->generate({prompt}, batch, so);
+            for (int batch : {1, g * promptCount}) {
+                model::SamplingOptions runOptions = so;
+                if (batch > 1 && promptCount > 1 && lm->deviceName() == "cpu")
+                    runOptions.workers = bw.threads; // as `rwb grpo` with thread_split "batches"
+                const model::Generation r = batch == 1 ? lm->generate({prompt}, 1, so)
+                                         : promptCount > 1 ? lm->generate(prompts, g, runOptions)
+                                                           : lm->generate({prompt}, batch, so);
                 const double prefill = static_cast<double>(r.promptTokens) / r.prefillSeconds;
                 // The first token of each row comes from the prefill's logits.
                 const double decoded = static_cast<double>(r.generatedTokens - batch);
@@ -386,6 +400,8 @@ int generate(const std::vector<std::string> &argv)
                 run["parameters"] = lm->parameterCount();
                 run["weight_bytes"] = lm->weightBytes();
                 run["batch"] = batch;
+                run["prompts"] = batch == 1 ? 1 : promptCount;
+                run["workers"] = batch > 1 && promptCount > 1 && lm->deviceName() == "cpu" ? bw.threads : 1;
                 run["prefill_tokens_per_s"] = prefill;
                 run["decode_tokens_per_s"] = decode;
                 run["decode_ms_per_step"] = 1000.0 * r.decodeSeconds / static_cast<double>(newTokens - 1);
@@ -400,7 +416,7 @@ int generate(const std::vector<std::string> &argv)
                 std::fprintf(stderr, "%-11s %-9s %5d %14.1f %14.1f %12.1f %12.1f %8.0f%% %8.0f%%\n", name.c_str(),
                              dt.c_str(), batch, prefill, decode, boundTokensPerSecond * batch, computeBound,
                              100.0 * decode / (boundTokensPerSecond * batch), 100.0 * decode / computeBound);
-                if (batch == g)
+                if (batch == g * promptCount)
                     break;
             }
         }

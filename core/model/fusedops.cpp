@@ -329,7 +329,7 @@ uint64_t drawSeed()
     return gen.get<at::CPUGeneratorImpl>()->random64();
 }
 
-// ---- Few rows times a large matrix (decoding): y[r] = W · x[r] for 1–16 rows.
+// ---- Few rows times a large matrix (decoding): y[r] = W · x[r] for 1–64 rows.
 //
 // Decoding G rows reads each weight once per step: bound by memory. ATen's products of
 // [8, 1024] by [1024, 3072]ᵀ are tiled for many rows and read W at half the speed of
@@ -984,7 +984,7 @@ torch::Tensor fewRowsLinear(const torch::Tensor &input, const torch::Tensor &wei
 {
     const bool differentiable = torch::GradMode::is_enabled() && (input.requires_grad() || weight.requires_grad());
     const bool fits = input.dim() == 2 && weight.dim() == 2 && weight.size(1) == input.size(1) &&
-                      input.size(0) >= 1 && input.size(0) <= 16 && !differentiable && input.device().is_cpu() &&
+                      input.size(0) >= 1 && input.size(0) <= kFewRowsMax && !differentiable && input.device().is_cpu() &&
                       weight.device().is_cpu() && weight.is_contiguous() && input.scalar_type() == weight.scalar_type() &&
                       (weight.scalar_type() == torch::kFloat32 || weight.scalar_type() == torch::kBFloat16);
     if (!fits)

@@ -29,7 +29,7 @@ MemoryBandwidth measureMemoryBandwidth(double seconds = 1.0, double bufferBytes 
 // multiply-add): a model's compute bound is this ÷ its operations per token.
 double measurePeakFlops(const std::string &dtype, double seconds = 0.5, const std::string &device = "cpu");
 
-// The kernel decoding's 1–16 rows run through for `dtype` ("float32" or "bfloat16") on
+// The kernel decoding's 1–64 rows run through for `dtype` ("float32" or "bfloat16") on
 // this CPU (model/fusedops.h): "avx512bf16", "avx512", "avx2", "baseline" or "aten".
 const char *decodeKernel(const std::string &dtype);
 
