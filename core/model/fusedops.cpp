@@ -731,59 +731,93 @@ struct DecodeAttentionArgs {
     return x < kLow ? 0.0f : p * scale;
 }
 
-// 16 floats: GCC's vector extension, one AVX-512 register in the AVX-512 build, two in the
-// AVX2 build, four SSE registers in the baseline one.
-typedef float Vec16 __attribute__((vector_size(64), aligned(4)));
-// Vec16 crosses no function boundary it is not inlined across: no ABI to keep.
+// GCC's vector extensions: W floats (or their bf16 bits) in one register of the build's ISA.
+template <int W> struct VecOf {
+    typedef float F __attribute__((vector_size(4 * W), aligned(4), may_alias));
+    typedef uint16_t B16 __attribute__((vector_size(2 * W), aligned(2), may_alias));
+    typedef uint32_t B32 __attribute__((vector_size(4 * W), aligned(4)));
+};
+// These vectors cross no function boundary they are not inlined across: no ABI to keep.
 #pragma GCC diagnostic ignored "-Wpsabi"
 constexpr int64_t kLanes = 16;
 
-[[gnu::always_inline]] inline Vec16 loadVec(const float *p)
-{
-    Vec16 v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
+// 16 floats as 16 / W vectors of W: one AVX-512 register (W 16), two AVX2 ones (W 8) or
+// four SSE ones (W 4), so that each build holds them in registers (GCC spilled 64-byte
+// vectors to the stack in the AVX2 build).
+template <int W>
+struct F16 {
+    using Part = typename VecOf<W>::F;
+    static constexpr int kParts = 16 / W;
+    Part part[kParts];
 
-[[gnu::always_inline]] inline void storeVec(float *p, Vec16 v)
-{
-    std::memcpy(p, &v, sizeof v);
-}
-
-typedef float Vec8 __attribute__((vector_size(32), aligned(4)));
-typedef float Vec4 __attribute__((vector_size(16), aligned(4)));
-typedef uint16_t Bits16x16 __attribute__((vector_size(32), aligned(2)));
-typedef uint32_t Bits32x16 __attribute__((vector_size(64), aligned(4)));
-
-// 16 values at p as fp32: bf16's bits widened into the high halves.
-[[gnu::always_inline]] inline Vec16 loadAsFloat(const float *p)
-{
-    return loadVec(p);
-}
-
-[[gnu::always_inline]] inline Vec16 loadAsFloat(const uint16_t *p)
-{
-    Bits16x16 bits;
-    std::memcpy(&bits, p, sizeof bits);
-    const Bits32x16 wide = __builtin_convertvector(bits, Bits32x16) << 16;
-    Vec16 v;
-    std::memcpy(&v, &wide, sizeof v);
-    return v;
-}
-
-// The sum of v's lanes by halves (16 → 8 → 4, then 4 scalars).
-[[gnu::always_inline]] inline float sumLanes(Vec16 v)
-{
-    Vec8 lo, hi;
-    std::memcpy(&lo, &v, sizeof lo);
-    std::memcpy(&hi, reinterpret_cast<const char *>(&v) + sizeof lo, sizeof hi);
-    const Vec8 h = lo + hi;
-    Vec4 a, b;
-    std::memcpy(&a, &h, sizeof a);
-    std::memcpy(&b, reinterpret_cast<const char *>(&h) + sizeof a, sizeof b);
-    const Vec4 q = a + b;
-    return (q[0] + q[2]) + (q[1] + q[3]);
-}
+    [[gnu::always_inline]] static F16 zero()
+    {
+        F16 v;
+        for (int i = 0; i < kParts; ++i)
+            v.part[i] = Part{};
+        return v;
+    }
+    [[gnu::always_inline]] static F16 load(const float *p)
+    {
+        F16 v;
+        for (int i = 0; i < kParts; ++i) // unaligned loads (memcpy went through the stack in 16-byte halves)
+            v.part[i] = *reinterpret_cast<const Part *>(p + i * W);
+        return v;
+    }
+    // 16 bf16 values as fp32: their bits widened into the high halves.
+    [[gnu::always_inline]] static F16 load(const uint16_t *p)
+    {
+        F16 v;
+        for (int i = 0; i < kParts; ++i) {
+            const typename VecOf<W>::B16 bits = *reinterpret_cast<const typename VecOf<W>::B16 *>(p + i * W);
+            const typename VecOf<W>::B32 wide = __builtin_convertvector(bits, typename VecOf<W>::B32) << 16;
+            v.part[i] = (Part)wide; // the same bits (GCC's cast between vectors of one size)
+        }
+        return v;
+    }
+    [[gnu::always_inline]] void store(float *p) const
+    {
+        for (int i = 0; i < kParts; ++i)
+            *reinterpret_cast<Part *>(p + i * W) = part[i];
+    }
+    [[gnu::always_inline]] F16 &operator+=(const F16 &o)
+    {
+        for (int i = 0; i < kParts; ++i)
+            part[i] += o.part[i];
+        return *this;
+    }
+    [[gnu::always_inline]] friend F16 operator+(F16 a, const F16 &b)
+    {
+        return a += b;
+    }
+    [[gnu::always_inline]] friend F16 operator*(const F16 &a, const F16 &b)
+    {
+        F16 v;
+        for (int i = 0; i < kParts; ++i)
+            v.part[i] = a.part[i] * b.part[i];
+        return v;
+    }
+    [[gnu::always_inline]] friend F16 operator*(float s, const F16 &a)
+    {
+        F16 v;
+        for (int i = 0; i < kParts; ++i)
+            v.part[i] = s * a.part[i];
+        return v;
+    }
+    // The sum of the 16 lanes: the parts added, then each half of a vector onto the other.
+    [[gnu::always_inline]] float sum() const
+    {
+        Part t = part[0];
+        for (int i = 1; i < kParts; ++i)
+            t += part[i];
+        float lanes[W];
+        std::memcpy(lanes, &t, sizeof t);
+        for (int width = W / 2; width >= 1; width /= 2)
+            for (int l = 0; l < width; ++l)
+                lanes[l] += lanes[l + width];
+        return lanes[0];
+    }
+};
 
 // Tasks [from, to) of (group, KV head) pairs, a group being the rows that share a prefix
 // (one row when none is shared); its queries are its rows' N/K heads each, nq of them.
@@ -793,7 +827,7 @@ typedef uint32_t Bits32x16 __attribute__((vector_size(64), aligned(4)));
 // value is added to 16 queries' sums at once, with no horizontal sums. A row's own keys
 // serve only its N/K queries: dot products over D. The softmax spans both. Inlined into
 // callers built for AVX-512, AVX2 or the baseline, whose vectorisers widen the loops.
-template <typename T>
+template <typename T, typename V>
 [[gnu::always_inline]] inline void decodeAttentionTasks(const DecodeAttentionArgs<T> &a, int64_t from, int64_t to,
                                                         std::vector<float> &scratch)
 {
@@ -825,16 +859,16 @@ template <typename T>
             const int64_t width = std::min(kLanes, nq - b * kLanes);
             for (int64_t p = 0; p < a.prefix; ++p) {
                 const T *key = a.pk + group * a.pkRow + kh * a.pkHead + p * a.pkPos;
-                Vec16 acc0 = {}, acc1 = {};
+                V acc0 = V::zero(), acc1 = V::zero();
                 int64_t i = 0;
                 for (; i + 2 <= d; i += 2) {
-                    acc0 += toFloat(key[i]) * loadVec(qb + i * kLanes);
-                    acc1 += toFloat(key[i + 1]) * loadVec(qb + (i + 1) * kLanes);
+                    acc0 += toFloat(key[i]) * V::load(qb + i * kLanes);
+                    acc1 += toFloat(key[i + 1]) * V::load(qb + (i + 1) * kLanes);
                 }
                 if (i < d)
-                    acc0 += toFloat(key[i]) * loadVec(qb + i * kLanes);
+                    acc0 += toFloat(key[i]) * V::load(qb + i * kLanes);
                 float lanes[kLanes];
-                storeVec(lanes, acc0 + acc1);
+                (acc0 + acc1).store(lanes);
                 for (int64_t l = 0; l < width; ++l)
                     scores[(b * kLanes + l) * span + p] = lanes[l];
             }
@@ -851,14 +885,14 @@ template <typename T>
                 int64_t p = 0;
                 if (d % kLanes == 0)
                     for (; p + 4 <= a.own; p += 4) {
-                        Vec16 acc[4] = {};
+                        V acc[4] = {V::zero(), V::zero(), V::zero(), V::zero()};
                         for (int64_t i = 0; i < d; i += kLanes) {
-                            const Vec16 qv = loadVec(qj + i);
+                            const V qv = V::load(qj + i);
                             for (int k = 0; k < 4; ++k)
-                                acc[k] += qv * loadAsFloat(keys + (p + k) * a.kPos + i);
+                                acc[k] += qv * V::load(keys + (p + k) * a.kPos + i);
                         }
                         for (int k = 0; k < 4; ++k)
-                            out[p + k] = sumLanes(acc[k]);
+                            out[p + k] = acc[k].sum();
                     }
                 for (; p < a.own; ++p) {
                     const T *key = keys + p * a.kPos;
@@ -906,9 +940,9 @@ template <typename T>
             float *sb = st + b * d * kLanes;
             for (int64_t p = 0; p < a.prefix; ++p) {
                 const T *value = a.pv + group * a.pvRow + kh * a.pvHead + p * a.pvPos;
-                const Vec16 w = loadVec(wb + p * kLanes);
+                const V w = V::load(wb + p * kLanes);
                 for (int64_t i = 0; i < d; ++i)
-                    storeVec(sb + i * kLanes, loadVec(sb + i * kLanes) + toFloat(value[i]) * w);
+                    (V::load(sb + i * kLanes) + toFloat(value[i]) * w).store(sb + i * kLanes);
             }
         }
         // Each row's own values, then the prefix's part added.
@@ -927,16 +961,16 @@ template <typename T>
                     // summed in memory, each key's sums waited for the last one's store.
                     for (int64_t c = 0; c < d; c += 8 * kLanes) {
                         const int64_t n = std::min<int64_t>(8, (d - c) / kLanes);
-                        Vec16 acc[8];
+                        V acc[8];
                         for (int64_t u = 0; u < n; ++u)
-                            acc[u] = loadVec(sj + c + u * kLanes);
+                            acc[u] = V::load(sj + c + u * kLanes);
                         for (int64_t p = 0; p < a.own; ++p) {
                             const float x = w[p];
                             for (int64_t u = 0; u < n; ++u)
-                                acc[u] += x * loadAsFloat(values + p * a.vPos + c + u * kLanes);
+                                acc[u] += x * V::load(values + p * a.vPos + c + u * kLanes);
                         }
                         for (int64_t u = 0; u < n; ++u)
-                            storeVec(sj + c + u * kLanes, acc[u]);
+                            acc[u].store(sj + c + u * kLanes);
                     }
                 } else {
                     for (int64_t p = 0; p < a.own; ++p) {
@@ -960,20 +994,20 @@ __attribute__((target("avx512f,avx512bw,avx512vl,fma"))) void decodeAttentionAvx
                                                                                     int64_t from, int64_t to,
                                                                                     std::vector<float> &scratch)
 {
-    decodeAttentionTasks(a, from, to, scratch);
+    decodeAttentionTasks<T, F16<16>>(a, from, to, scratch);
 }
 
 template <typename T>
 __attribute__((target("avx2,fma"))) void decodeAttentionAvx2(const DecodeAttentionArgs<T> &a, int64_t from, int64_t to,
                                                              std::vector<float> &scratch)
 {
-    decodeAttentionTasks(a, from, to, scratch);
+    decodeAttentionTasks<T, F16<8>>(a, from, to, scratch);
 }
 
 template <typename T>
 void decodeAttentionBaseline(const DecodeAttentionArgs<T> &a, int64_t from, int64_t to, std::vector<float> &scratch)
 {
-    decodeAttentionTasks(a, from, to, scratch);
+    decodeAttentionTasks<T, F16<4>>(a, from, to, scratch);
 }
 
 template <typename T>
@@ -1106,6 +1140,12 @@ torch::Tensor decodeAttention(const torch::Tensor &q, const torch::Tensor &k, co
     return out;
 }
 
+int64_t fewRowsMax(torch::ScalarType dtype)
+{
+    const bool avx512 = dtype == torch::kBFloat16 ? bf16DotAvailable() : dtype == torch::kFloat32 && skinnyLevel() == 2;
+    return avx512 ? 64 : 16;
+}
+
 const char *fewRowsKernel(torch::ScalarType dtype)
 {
     if (dtype == torch::kBFloat16)
@@ -1120,7 +1160,7 @@ torch::Tensor fewRowsLinear(const torch::Tensor &input, const torch::Tensor &wei
 {
     const bool differentiable = torch::GradMode::is_enabled() && (input.requires_grad() || weight.requires_grad());
     const bool fits = input.dim() == 2 && weight.dim() == 2 && weight.size(1) == input.size(1) &&
-                      input.size(0) >= 1 && input.size(0) <= kFewRowsMax && !differentiable && input.device().is_cpu() &&
+                      input.size(0) >= 1 && input.size(0) <= fewRowsMax(weight.scalar_type()) && !differentiable && input.device().is_cpu() &&
                       weight.device().is_cpu() && weight.is_contiguous() && input.scalar_type() == weight.scalar_type() &&
                       (weight.scalar_type() == torch::kFloat32 || weight.scalar_type() == torch::kBFloat16);
     if (!fits)

@@ -50,13 +50,15 @@ private:
 // passes and keeps silu(gate) alive from the forward.
 torch::Tensor swiGlu(const torch::Tensor &gate, const torch::Tensor &up);
 
-// The most rows fewRowsLinear takes (more: F::linear). At 32 rows a worker, a GRPO step's
-// generation, MKL's product spent nearly as long packing W at every call as multiplying
-// (perf): ours made the tiny model's decode 10–16 % faster there and the 0.6B shape's at
-// 32 rows 1.7× (fp32) and 1.14× (bf16) (docs/results.md).
-constexpr int64_t kFewRowsMax = 64;
+// The most rows fewRowsLinear takes for weights of this dtype on this CPU (more:
+// F::linear): 64 where its AVX-512 kernels run, 16 elsewhere. At 32 rows a worker, a GRPO
+// step's generation, MKL's AVX-512 product spent nearly as long packing W at every call
+// as multiplying (perf): ours made the tiny model's generation there 1.2–1.3× faster and
+// the 0.6B shape's at 32 rows 1.7× (fp32) and 1.14× (bf16). The AVX2 kernel (2 rows of x
+// a pass: 16 registers) was 0.75× MKL's AVX2 product at 32 rows (docs/results.md).
+int64_t fewRowsMax(torch::ScalarType dtype);
 
-// input [m, in] · weightᵀ for decoding's few rows (m ≤ kFewRowsMax) without gradients, on the CPU,
+// input [m, in] · weightᵀ for decoding's few rows (m ≤ fewRowsMax) without gradients, on the CPU,
 // through kernels of our own that read each weight once for all m rows: fp32 on AVX-512
 // or AVX2 + FMA (the widest the CPU has and ATEN_CPU_CAPABILITY allows), bf16 on
 // AVX512-BF16's vdpbf16ps. On a 2-core Zen 4 they read W at 30–48 GB/s for 1–2 rows and

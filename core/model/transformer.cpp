@@ -45,7 +45,7 @@ torch::Tensor LoraLinearImpl::forward(const torch::Tensor &input)
     const bool inference = !torch::GradMode::is_enabled() || (!x.requires_grad() && !weight.requires_grad());
     // Decode steps have few rows and are bound by reading W: fewRowsLinear
     // (model/fusedops.h) reads it once for all of them.
-    if (inference && rows <= kFewRowsMax) {
+    if (inference && rows <= fewRowsMax(weight.scalar_type())) {
         y = fewRowsLinear(x, weight);
         if (bias.defined())
             y = y + bias;
