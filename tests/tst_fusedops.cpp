@@ -1,7 +1,7 @@
-// core/model/fusedops: the fused RMSNorm, RoPE, SwiGLU, dropout, few-rows and decode-attention
-// kernels against the ATen compositions or formulas they replace, values and gradients, in
-// fp32, bf16 and f64, on one thread and on two (the split must not change a result), and
-// the dropout's mask statistics.
+// core/model/fusedops: the fused RMSNorm, RoPE, SwiGLU, dropout, few-rows, decode-attention
+// and sampling-softmax kernels against the ATen compositions or formulas they replace,
+// values and gradients, in fp32, bf16 and f64, on one thread and on two (the split must
+// not change a result), and the dropout's mask statistics.
 #include "model/fusedops.h"
 #include "model/modelconfig.h"
 #include "model/transformer.h"
@@ -52,6 +52,7 @@ private Q_SLOTS:
     void decodeAttentionMatchesSoftmaxFormula_data();
     void decodeAttentionMatchesSoftmaxFormula();
     void decodeAttentionLeavesOtherCasesToAten();
+    void temperedExpIsSoftmaxUpToItsSum();
 };
 
 void TestFusedOps::rmsNormMatchesFormula_data()
@@ -443,6 +444,32 @@ void TestFusedOps::decodeAttentionLeavesOtherCasesToAten()
     }
     const torch::Tensor q = torch::randn({2, 2, 1, 16}, torch::requires_grad());
     QVERIFY(!decodeAttention(q, k, v, {}, {}, 1, bias).defined());
+}
+
+// temperedExp against softmax and log_softmax of x / T in f64: e / Σ e within 1e-6 of each
+// probability plus 1e-6 of the largest, the log-normaliser within 1e-5; a −inf logit
+// (a token masked out) gives 0 exactly. Rows of 4,096 (the tiny vocabulary) and 37 (not a
+// multiple of a vector), T 1, 0.7 and 1.5, logits spread like a model's (σ 4).
+void TestFusedOps::temperedExpIsSoftmaxUpToItsSum()
+{
+    torch::manual_seed(23);
+    for (int64_t n : {4096, 37})
+        for (double t : {1.0, 0.7, 1.5}) {
+            torch::Tensor x = torch::randn({n}) * 4.0;
+            x[n / 3] = -INFINITY;
+            std::vector<float> e(static_cast<size_t>(n));
+            const float logNormaliser = temperedExp(x.data_ptr<float>(), n, t, e.data());
+            const torch::Tensor scaled = x.to(torch::kFloat64) / t;
+            const torch::Tensor want = torch::softmax(scaled, 0);
+            const double lse = torch::logsumexp(scaled, 0).item<double>();
+            const torch::Tensor got = torch::from_blob(e.data(), {n}).to(torch::kFloat64);
+            const torch::Tensor p = got / got.sum();
+            QVERIFY2(((p - want).abs() <= want * 1e-6 + want.max() * 1e-6).all().item<bool>(),
+                     qPrintable(QString("n %1, T %2: worst %3").arg(n).arg(t).arg((p - want).abs().max().item<double>())));
+            QVERIFY2(std::abs(logNormaliser - lse) <= 1e-5 * std::max(1.0, std::abs(lse)),
+                     qPrintable(QString("n %1, T %2: %3 against %4").arg(n).arg(t).arg(logNormaliser).arg(lse)));
+            QCOMPARE(e[static_cast<size_t>(n / 3)], 0.0f);
+        }
 }
 
 QTEST_APPLESS_MAIN(TestFusedOps)

@@ -2,6 +2,7 @@
 #include "util/duration.h"
 
 #include "model/causallminternals.h"
+#include "model/fusedops.h"
 #include "model/workers.h"
 #include "model/precision.h"
 #include "model/rowdraw.h"
@@ -100,9 +101,30 @@ std::pair<torch::Tensor, torch::Tensor> sampleRows(torch::Tensor logits, const S
         const torch::Tensor lp = torch::log_softmax(logits, 1).gather(1, ids.unsqueeze(1)).squeeze(1);
         return {ids, lp};
     }
+    const bool filters = (o.topK > 0 && o.topK < logits.size(1)) || o.minP > 0.0 || o.topP < 1.0;
+    if (!filters && logits.device().is_cpu() && logits.scalar_type() == torch::kFloat32) {
+        // Two passes a row (temperedExp): the same inverse-CDF draw from p ∝ exp(x/T − m)
+        // where ATen's composition made five passes and four tensors.
+        const torch::Tensor x = logits.contiguous();
+        const int64_t rows = x.size(0), v = x.size(1);
+        const float t = static_cast<float>(o.temperature);
+        torch::Tensor ids = torch::empty({rows}, torch::kInt64);
+        torch::Tensor lp = torch::empty({rows}, torch::kFloat32);
+        auto idsA = ids.accessor<int64_t, 1>();
+        auto lpA = lp.accessor<float, 1>();
+        std::vector<float> e(static_cast<size_t>(v));
+        const float *data = x.data_ptr<float>();
+        for (int64_t r = 0; r < rows; ++r) {
+            const float *row = data + r * v;
+            const float logNormaliser = temperedExp(row, v, o.temperature, e.data());
+            const int64_t i = drawIndex(e.data(), v, uniform(generators[static_cast<size_t>(r)]));
+            idsA[r] = i;
+            lpA[r] = row[i] / t - logNormaliser;
+        }
+        return {ids, lp};
+    }
     const torch::Tensor scaled = logits / o.temperature;
     const torch::Tensor logProbs = torch::log_softmax(scaled, 1); // [R, V]
-    const bool filters = (o.topK > 0 && o.topK < scaled.size(1)) || o.minP > 0.0 || o.topP < 1.0;
     if (!filters) {
         const torch::Tensor ids = sampleFromProbs(logProbs.exp(), generators);
         return {ids, logProbs.gather(1, ids.unsqueeze(1)).squeeze(1)};

@@ -1010,6 +1010,39 @@ void decodeAttentionBaseline(const DecodeAttentionArgs<T> &a, int64_t from, int6
     decodeAttentionTasks<T, F16<4>>(a, from, to, scratch);
 }
 
+// temperedExp's passes; inlined into callers built for AVX-512, AVX2 or the baseline.
+[[gnu::always_inline]] inline float temperedExpRow(const float *x, int64_t n, float temperature, float *e)
+{
+    float top = -INFINITY;
+#pragma omp simd reduction(max : top)
+    for (int64_t i = 0; i < n; ++i)
+        top = std::max(top, x[i]);
+    const float m = top / temperature; // division by T > 0 keeps the order: the largest x / T
+    float total = 0.0f;
+#pragma omp simd reduction(+ : total)
+    for (int64_t i = 0; i < n; ++i) {
+        e[i] = expNonPositive(x[i] / temperature - m);
+        total += e[i];
+    }
+    return m + std::log(total);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,fma"))) float temperedExpAvx512(const float *x, int64_t n, float t,
+                                                                                 float *e)
+{
+    return temperedExpRow(x, n, t, e);
+}
+
+__attribute__((target("avx2,fma"))) float temperedExpAvx2(const float *x, int64_t n, float t, float *e)
+{
+    return temperedExpRow(x, n, t, e);
+}
+
+float temperedExpBaseline(const float *x, int64_t n, float t, float *e)
+{
+    return temperedExpRow(x, n, t, e);
+}
+
 template <typename T>
 void runDecodeAttention(const DecodeAttentionArgs<T> &a)
 {
@@ -1138,6 +1171,19 @@ torch::Tensor decodeAttention(const torch::Tensor &q, const torch::Tensor &k, co
     else
         run(uint16_t{});
     return out;
+}
+
+float temperedExp(const float *x, int64_t n, double temperature, float *e)
+{
+    const float t = static_cast<float>(temperature); // as ATen divides a float tensor by a double
+    switch (skinnyLevel()) {
+    case 2:
+        return temperedExpAvx512(x, n, t, e);
+    case 1:
+        return temperedExpAvx2(x, n, t, e);
+    default:
+        return temperedExpBaseline(x, n, t, e);
+    }
 }
 
 int64_t fewRowsMax(torch::ScalarType dtype)
