@@ -334,7 +334,7 @@ uint64_t drawSeed()
 // Decoding G rows reads each weight once per step: bound by memory. ATen's products of
 // [8, 1024] by [1024, 3072]ᵀ are tiled for many rows and read W at half the speed of
 // memory or less (docs/results.md), and one row's mv runs on one thread. Here a tile of 4
-// weight rows is dotted with up to 4 rows of x at a time (2 on AVX2: 16 registers), the
+// weight rows is dotted with up to 4 rows of x at a time (3 on AVX2: 16 registers), the
 // sums in vector registers over the whole row; the tile comes from memory once and from
 // L1 for the other rows of x. While a tile is computed, the next one is prefetched into
 // L2, its lines spread over all the passes over this tile: with the prefetch in the first
@@ -472,7 +472,8 @@ struct F32Avx512 {
 
 struct F32Avx2 {
     using T = float;
-    static constexpr int kMaxRows = 2, kStep = 8;
+    // 4 × 3 sums, 3 rows of x and one weight vector: AVX2's 16 registers.
+    static constexpr int kMaxRows = 3, kStep = 8;
     template <int NX>
     __attribute__((target("avx2,fma"))) static void tile(const float *const *wr, const float *x, int64_t in,
                                                          float sums[4][NX], const NextTile &next)
@@ -564,7 +565,7 @@ void runTiles(const typename K::T *w, const typename K::T *x, Out *y, int64_t m,
     using T = typename K::T;
     const int64_t rowBytes = in * static_cast<int64_t>(sizeof(T));
     const int64_t tilesPerTask = std::max<int64_t>(1, 65536 / rowBytes / kSkinnyTile);
-    const int passes = static_cast<int>(K::kMaxRows == 4 ? m / 4 + (m % 4) / 2 + m % 2 : m / 2 + m % 2);
+    const int passes = static_cast<int>(m / K::kMaxRows + (m % K::kMaxRows) / 2 + (m % K::kMaxRows) % 2);
     at::parallel_for(0, (out + kSkinnyTile - 1) / kSkinnyTile, tilesPerTask, [&](int64_t b, int64_t e) {
         const int64_t begin = b * kSkinnyTile, end = std::min(out, e * kSkinnyTile);
         for (int64_t o = begin; o < end; o += kSkinnyTile) {
@@ -589,9 +590,9 @@ void runTiles(const typename K::T *w, const typename K::T *x, Out *y, int64_t m,
                 ++next.pass;
             };
             int64_t r = 0;
-            if constexpr (K::kMaxRows == 4)
-                for (; r + 4 <= m; r += 4)
-                    rows(std::integral_constant<int, 4>{}, r);
+            if constexpr (K::kMaxRows > 2)
+                for (; r + K::kMaxRows <= m; r += K::kMaxRows)
+                    rows(std::integral_constant<int, K::kMaxRows>{}, r);
             for (; r + 2 <= m; r += 2)
                 rows(std::integral_constant<int, 2>{}, r);
             if (r < m)
@@ -1188,8 +1189,8 @@ float temperedExp(const float *x, int64_t n, double temperature, float *e)
 
 int64_t fewRowsMax(torch::ScalarType dtype)
 {
-    const bool avx512 = dtype == torch::kBFloat16 ? bf16DotAvailable() : dtype == torch::kFloat32 && skinnyLevel() == 2;
-    return avx512 ? 64 : 16;
+    const bool vectorKernel = dtype == torch::kBFloat16 ? bf16DotAvailable() : dtype == torch::kFloat32 && skinnyLevel() >= 1;
+    return vectorKernel ? 64 : 16;
 }
 
 const char *fewRowsKernel(torch::ScalarType dtype)

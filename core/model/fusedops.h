@@ -51,11 +51,11 @@ private:
 torch::Tensor swiGlu(const torch::Tensor &gate, const torch::Tensor &up);
 
 // The most rows fewRowsLinear takes for weights of this dtype on this CPU (more:
-// F::linear): 64 where its AVX-512 kernels run, 16 elsewhere. At 32 rows a worker, a GRPO
-// step's generation, MKL's AVX-512 product spent nearly as long packing W at every call
-// as multiplying (perf): ours made the tiny model's generation there 1.2–1.3× faster and
-// the 0.6B shape's at 32 rows 1.7× (fp32) and 1.14× (bf16). The AVX2 kernel (2 rows of x
-// a pass: 16 registers) was 0.75× MKL's AVX2 product at 32 rows (docs/results.md).
+// F::linear): 64 where its AVX-512 or AVX2 kernels run, 16 elsewhere. At 32 rows a worker,
+// a GRPO step's generation, MKL's product spent nearly as long packing W at every call as
+// multiplying (perf): ours made the tiny model's generation there 1.2–1.3× faster, 1.13–
+// 1.17× held to AVX2 (with 3 rows of x a pass there; with 2 it was 0.75× MKL's), and the
+// 0.6B shape's at 32 rows 2.1× (fp32) and 1.3× (bf16) (docs/results.md).
 int64_t fewRowsMax(torch::ScalarType dtype);
 
 // input [m, in] · weightᵀ for decoding's few rows (m ≤ fewRowsMax) without gradients, on the CPU,
