@@ -382,12 +382,11 @@ int generate(const std::vector<std::string> &argv)
             }
             double single = 0.0;
             for (int batch : {1, g * promptCount}) {
+                // B prompts in blocks on worker threads, as `rwb grpo` with thread_split "batches"
+                const int workers = batch > 1 && promptCount > 1 && lm->deviceName() == "cpu" ? bw.threads : 1;
                 model::SamplingOptions runOptions = so;
-                if (batch > 1 && promptCount > 1 && lm->deviceName() == "cpu")
-                    runOptions.workers = bw.threads; // as `rwb grpo` with thread_split "batches"
-                const model::Generation r = batch == 1 ? lm->generate({prompt}, 1, so)
-                                         : promptCount > 1 ? lm->generate(prompts, g, runOptions)
-                                                           : lm->generate({prompt}, batch, so);
+                runOptions.workers = workers;
+                const model::Generation r = batch == 1 ? lm->generate({prompt}, 1, so) : lm->generate(prompts, g, runOptions);
                 const double prefill = static_cast<double>(r.promptTokens) / r.prefillSeconds;
                 // The first token of each row comes from the prefill's logits.
                 const double decoded = static_cast<double>(r.generatedTokens - batch);
@@ -401,7 +400,7 @@ int generate(const std::vector<std::string> &argv)
                 run["weight_bytes"] = lm->weightBytes();
                 run["batch"] = batch;
                 run["prompts"] = batch == 1 ? 1 : promptCount;
-                run["workers"] = batch > 1 && promptCount > 1 && lm->deviceName() == "cpu" ? bw.threads : 1;
+                run["workers"] = workers;
                 run["prefill_tokens_per_s"] = prefill;
                 run["decode_tokens_per_s"] = decode;
                 run["decode_ms_per_step"] = 1000.0 * r.decodeSeconds / static_cast<double>(newTokens - 1);

@@ -709,8 +709,8 @@ struct DecodeAttentionArgs {
 // exp(x) for x ≤ 0 (a score minus its row's largest), in a form the vectoriser widens:
 // x = n·ln 2 + r with |r| ≤ ln 2 / 2, exp(r) by Cephes' degree-6 polynomial (relative
 // error ~2e-7), 2ⁿ put in the exponent's bits; 0 below −87.3 (fp32's smallest normal),
-// and so for a padding's −inf. glibc's expf, one value a call, took a third of the
-// kernel's time at the tiny model's 100-key contexts.
+// and so for a padding's −inf. glibc's expf takes one value a call; alone, this changed
+// no measured figure (docs/results.md), but it keeps the softmax's loops vectorised.
 [[gnu::always_inline]] inline float expNonPositive(float x)
 {
     constexpr float kLow = -87.33654f;
@@ -836,11 +836,11 @@ template <typename T, typename V>
     const int64_t nq = rowsPerTask * g;
     const int64_t blocks = (nq + kLanes - 1) / kLanes; // of 16 queries
     // qf [nq, D]; qt [blocks, D, 16]; scores [nq, span]; prefix weights [blocks, P, 16];
-    // sums [nq, D] and [blocks, D, 16]
-    scratch.resize(static_cast<size_t>(nq * d + blocks * d * kLanes + nq * span + blocks * a.prefix * kLanes +
-                                       nq * d + blocks * d * kLanes));
+    // one query's sums [D]; the prefix's sums [blocks, D, 16]
+    scratch.resize(static_cast<size_t>(nq * d + blocks * d * kLanes + nq * span + blocks * a.prefix * kLanes + d +
+                                       blocks * d * kLanes));
     float *qf = scratch.data(), *qt = qf + nq * d, *scores = qt + blocks * d * kLanes;
-    float *pw = scores + nq * span, *sums = pw + blocks * a.prefix * kLanes, *st = sums + nq * d;
+    float *pw = scores + nq * span, *sj = pw + blocks * a.prefix * kLanes, *st = sj + d;
     for (int64_t task = from; task < to; ++task) {
         const int64_t group = task / a.kvHeads, kh = task % a.kvHeads, first = group * rowsPerTask;
         std::fill(qt, qt + blocks * d * kLanes, 0.0f);
@@ -951,7 +951,6 @@ template <typename T, typename V>
             const int64_t r = first + rr;
             for (int64_t j = 0; j < g; ++j) {
                 const int64_t qi = rr * g + j;
-                float *sj = sums + qi * d;
                 const float *fromPrefix = st + qi / kLanes * d * kLanes + qi % kLanes;
                 for (int64_t i = 0; i < d; ++i)
                     sj[i] = fromPrefix[i * kLanes];
