@@ -4,6 +4,7 @@
 #include "data/jsonl.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
+#include "tasks/catalog.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -15,7 +16,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const std::string_view text(reinterpret_cast<const char *>(data), size);
-    const rwb::reward::Registry &registry = rwb::reward::Registry::builtin();
+    const rwb::reward::Registry &registry = rwb::task::Catalog::builtin().rewards();
     std::string again;
     try {
         again = rwb::reward::toJson(rwb::reward::parseRewardConfig(text, "reward.json", registry));

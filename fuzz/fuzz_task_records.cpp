@@ -1,11 +1,11 @@
 // Any bytes as a line of each task's JSONL dataset (company extraction, legal QA,
 // multi-hop QA, chat): refused with data::InputException, or a record whose own line
 // (toJsonLine) parses again. A record that cannot be read back is a bug: abort.
-#include "data/chatrecord.h"
-#include "data/extractionrecord.h"
+#include "tasks/chat/chatrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "data/jsonl.h"
-#include "data/legalquestion.h"
-#include "data/multihop.h"
+#include "tasks/legalqa/legalquestion.h"
+#include "tasks/multihop/multihop.h"
 
 #include <cstddef>
 #include <cstdint>

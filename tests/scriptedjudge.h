@@ -6,7 +6,7 @@
 // would (see judgeScript), so that each expected value can be worked out by hand.
 // Header-only; include it after loopbackserver.h, in one test file each.
 
-#include "data/legalquestion.h"
+#include "tasks/legalqa/legalquestion.h"
 #include "judge/judgeclient.h"
 
 #include <nlohmann/json.hpp>

@@ -28,12 +28,12 @@
 #include "sampledetailview.h"
 #include "samplescoremodel.h"
 
-#include "data/legalquestion.h"
+#include "tasks/legalqa/legalquestion.h"
 #include "judge/judgeconfig.h"
 #include "judge/rubricgen.h"
 #include "reward/judgerewards.h"
 #include "store/runstore.h"
-#include "task/legalqatask.h"
+#include "tasks/legalqa/legalqatask.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>

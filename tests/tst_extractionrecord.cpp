@@ -1,5 +1,5 @@
 // core/data: the extraction JSONL reader and its error messages.
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // core/eval: the failure categories, their priority, the recipient / third-party heuristic,
 // the optional fields of synthetic data, span positions, checkpoint comparison and loading.
 // Every expected category and offset below was worked out by hand from the e-mail text.
-#include "data/syntheticemails.h"
+#include "tasks/extraction/syntheticemails.h"
 #include "eval/failureanalysis.h"
 #include "store/runstore.h"
 #include "text/normalize.h"

@@ -6,7 +6,7 @@
 #include "failureexplorer.h"
 #include "failuretransitionmodel.h"
 
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "store/runstore.h"
 
 #include <QAbstractItemModelTester>

@@ -5,7 +5,7 @@
 // every loss variant and field-named config errors.
 #include "data/jsonl.h"
 #include "engine/job.h"
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "store/runstore.h"
 #include "train/sft.h"
 #include "util/rng.h"

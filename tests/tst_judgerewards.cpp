@@ -7,6 +7,7 @@
 // in the user message), so each expected value is worked out from the script by hand in
 // the comments. Tolerance 1e-12 (exact arithmetic on small fractions).
 #include "data/jsonl.h"
+#include "tasks/catalog.h"
 #include "judge/judgeagreement.h"
 #include "judge/judgeclient.h"
 #include "judge/judgeconfig.h"
@@ -14,12 +15,12 @@
 #include "judge/rubricgen.h"
 #include "judge/judgedata.h"
 #include "judge/judgeprompts.h"
-#include "eval/legalgrader.h"
+#include "tasks/legalqa/legalgrader.h"
 #include "reward/compositereward.h"
 #include "reward/judgerewards.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
-#include "task/legalqatask.h"
+#include "tasks/legalqa/legalqatask.h"
 #include "task/rubricoverride.h"
 
 #include <QTemporaryDir>
@@ -223,7 +224,7 @@ void TestJudgeRewards::rubricOverride()
     QVERIFY(std::abs(json::parse(d[0].verdict)["contribution"].get<double>() - 0.5) < kTol);
 
     // The task's own rewards refuse it; a null rubric or a task without judges is refused.
-    QVERIFY_THROWS_EXCEPTION(std::logic_error, reward::Registry::builtin().create("citation_f1")->score(o, right));
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, task::Catalog::builtin().rewards().create("citation_f1")->score(o, right));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, task::RubricOverrideExample(e, nullptr));
 }
 
@@ -323,17 +324,17 @@ void TestJudgeRewards::compositeAndConfig()
         {"reward": "rubric_explicit", "weight": 0, "options": {"mode": "all_items"}}],
       "judge": {"url": ")" + server.url() + R"(", "model": "scripted", "retries": 0,
                 "cache": "judge_cache.sqlite", "price": {"prompt_per_million": 1}}})";
-    reward::RewardConfig rc = reward::parseRewardConfig(cfg, "cfg.json", reward::Registry::builtin());
+    reward::RewardConfig rc = reward::parseRewardConfig(cfg, "cfg.json", task::Catalog::builtin().rewards());
     rc.baseDir = dir.path().toStdString();
     QCOMPARE(rc.components[3].options, std::string(R"({"mode":"all_items"})"));
     // Stored with absolute paths; read back the same.
     const reward::RewardConfig stored = reward::withAbsolutePaths(rc);
     QVERIFY(json::parse(stored.judge)["cache"].get<std::string>() == dir.filePath("judge_cache.sqlite").toStdString());
-    const reward::RewardConfig back = reward::parseRewardConfig(reward::toJson(stored), "back", reward::Registry::builtin());
+    const reward::RewardConfig back = reward::parseRewardConfig(reward::toJson(stored), "back", task::Catalog::builtin().rewards());
     QCOMPARE(back.judge, stored.judge);
     QCOMPARE(back.components[3].options, rc.components[3].options);
 
-    const reward::CompositeReward composite(rc, "cfg.json");
+    const reward::CompositeReward composite(rc, "cfg.json", task::Catalog::builtin().rewards());
     const task::LegalQaExample e(question());
     const task::LegalQaCompletion right(e, output("30日以内です。"));
     const task::LegalQaCompletion failing(e, output("FAIL"));
@@ -351,7 +352,7 @@ void TestJudgeRewards::compositeAndConfig()
     // A config naming a judge reward without a judge.
     const std::string noJudge = R"({"task": "legal_qa", "components": [{"reward": "coverage", "weight": 1}]})";
     try {
-        reward::CompositeReward r(reward::parseRewardConfig(noJudge, "nj.json", reward::Registry::builtin()), "nj.json");
+        reward::CompositeReward r(reward::parseRewardConfig(noJudge, "nj.json", task::Catalog::builtin().rewards()), "nj.json", task::Catalog::builtin().rewards());
         QFAIL("a judge reward without a judge was built");
     } catch (const data::InputException &ex) {
         QVERIFY2(QString(ex.what()).contains("nj.json") && QString(ex.what()).contains("judge: missing"), ex.what());
@@ -365,7 +366,7 @@ void TestJudgeRewards::badOptions()
                                 (options.empty() ? "" : ", \"options\": " + options) + "}], \"judge\": " + judgeJson +
                                 "}";
         try {
-            reward::CompositeReward r(reward::parseRewardConfig(cfg, "bad.json", reward::Registry::builtin()), "bad.json");
+            reward::CompositeReward r(reward::parseRewardConfig(cfg, "bad.json", task::Catalog::builtin().rewards()), "bad.json", task::Catalog::builtin().rewards());
         } catch (const std::exception &e) {
             return QString(e.what());
         }
@@ -391,7 +392,7 @@ void TestJudgeRewards::badOptions()
     {
         const std::string cfg = R"({"task": "legal_qa", "components": [{"reward": "rubric_explicit", "weight": 1}],
                                    "judge": {"url": "http://127.0.0.1:9/v1"}})";
-        const reward::CompositeReward r(reward::parseRewardConfig(cfg, "c.json", reward::Registry::builtin()), "c.json");
+        const reward::CompositeReward r(reward::parseRewardConfig(cfg, "c.json", task::Catalog::builtin().rewards()), "c.json", task::Catalog::builtin().rewards());
         const task::LegalQaExample withRubric(question(true)), without(question(false));
         r.checkExamples({&withRubric}, "c.json on d.jsonl");
         try {

@@ -4,13 +4,13 @@
 // questions (data::SyntheticLawGenerator), and the JSONL readers with their file:line
 // errors. Expected metric values are worked out by hand from the definitions in the
 // headers; tolerance 1e-12.
-#include "data/legalcorpus.h"
-#include "data/legalquestion.h"
-#include "data/syntheticlaw.h"
-#include "eval/citationmetrics.h"
-#include "eval/legalgrader.h"
-#include "eval/legaloutput.h"
-#include "eval/legalqametrics.h"
+#include "tasks/legalqa/legalcorpus.h"
+#include "tasks/legalqa/legalquestion.h"
+#include "tasks/legalqa/syntheticlaw.h"
+#include "tasks/legalqa/citationmetrics.h"
+#include "tasks/legalqa/legalgrader.h"
+#include "tasks/legalqa/legaloutput.h"
+#include "tasks/legalqa/legalqametrics.h"
 #include "util/rng.h"
 
 #include <QtTest>

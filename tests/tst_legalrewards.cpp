@@ -5,11 +5,11 @@
 #include "data/jsonl.h"
 #include "embed/lexicalembedder.h"
 #include "reward/compositereward.h"
-#include "reward/legalrewards.h"
+#include "tasks/legalqa/legalrewards.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
-#include "task/catalog.h"
-#include "task/legalqatask.h"
+#include "tasks/catalog.h"
+#include "tasks/legalqa/legalqatask.h"
 #include "tokenizer/promptformat.h"
 
 #include <QTemporaryDir>

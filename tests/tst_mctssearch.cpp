@@ -9,19 +9,19 @@
 #include "model/causallm.h"
 #include "rwbprocess.h"
 #include "store/runstore.h"
-#include "task/multihoptask.h"
+#include "tasks/multihop/multihoptask.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 #include "engine/job.h"
 #include "reward/registry.h"
-#include "task/catalog.h"
+#include "tasks/catalog.h"
 #include "train/environmentrollout.h"
 #include "train/evaluation.h"
 #include "train/grpo.h"
 #include "train/sft.h"
 #include "train/processrewardmodel.h"
 #include "train/rft.h"
-#include "task/multihopformat.h"
+#include "tasks/multihop/multihopformat.h"
 
 #include <nlohmann/json.hpp>
 

@@ -23,7 +23,7 @@
 #include "data/jsonl.h"
 #include "mcts/searchrecord.h"
 #include "store/runstore.h"
-#include "task/multihopformat.h"
+#include "tasks/multihop/multihopformat.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

@@ -1,5 +1,5 @@
 // core/eval: precision, recall and F1 with 不明 (the first paper's §2.4). Tolerance 1e-9.
-#include "eval/extractionmetrics.h"
+#include "tasks/extraction/extractionmetrics.h"
 
 #include <QtTest>
 

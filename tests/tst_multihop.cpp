@@ -2,12 +2,13 @@
 // knowledge base states, question wording, disjoint splits, the hop mix, options, and
 // that the local retriever finds a hop's passage from its sub-query.
 
-#include "data/multihop.h"
-#include "reward/multihoprewards.h"
+#include "tasks/multihop/multihop.h"
+#include "tasks/catalog.h"
+#include "tasks/multihop/multihoprewards.h"
 #include "reward/registry.h"
-#include "task/multihoptask.h"
+#include "tasks/multihop/multihoptask.h"
 #include "retrieval/bm25index.h"
-#include "task/multihopformat.h"
+#include "tasks/multihop/multihopformat.h"
 #include "retrieval/corpus.h"
 
 #include <QTemporaryDir>
@@ -360,7 +361,7 @@ QTEST_APPLESS_MAIN(TestMultihop)
 void TestMultihop::rewards()
 {
     // The multi-hop task's rewards, worked by hand against the gold answer 2005年.
-    const reward::Registry &registry = reward::Registry::builtin();
+    const reward::Registry &registry = task::Catalog::builtin().rewards();
     QCOMPARE(registry.names("multihop"), (std::vector<std::string>{"answer_f1", "answer_em", "step_format"}));
     data::MultihopQuestion q;
     q.id = "q1";

@@ -2,6 +2,7 @@
 // eq. 7's normalisation per step position within each group and eq. 8's token advantages
 // on a 2-group, 3-step example worked out by hand, the format check of a step, and the
 // split of a row's tokens into steps.
+#include "tasks/multihop/multihoptask.h"
 #include "train/processadvantages.h"
 
 #include <QtTest>
@@ -74,6 +75,12 @@ private Q_SLOTS:
         QVERIFY(std::abs(stepReward(0.0, true, true, 0.2) - 0.7) < 1e-12);
         QVERIFY(std::abs(stepReward(std::log(3.0), false, true, 0.2) - 0.75) < 1e-12);
         QVERIFY(std::abs(stepReward(-1.5, true, false, 0.5) - (-1.0)) < 1e-12);
+        // I_step, through the multi-hop task's steps (task::Steps), as GRPO reads it.
+        const rwb::task::MultihopTask task;
+        const rwb::task::Steps *steps = task.steps();
+        QVERIFY(steps);
+        QCOMPARE(steps->stepEnd(), std::string_view("</subanswer>"));
+        const auto stepFormatOk = [&](std::string_view block) { return steps->stepWellFormed(block); };
         QVERIFY(stepFormatOk("<step>a</step><subquery>b</subquery><retrieval>c</retrieval><subanswer>d</subanswer>"));
         QVERIFY(stepFormatOk("\n<step>done</step><answer>X</answer>"));
         QVERIFY(!stepFormatOk("<step>a</step><subquery>b</subquery><retrieval>c</retrieval>")); // no sub-answer

@@ -1,5 +1,6 @@
 // core/reward RewardConfig: parsing, validation messages, round trip, bundled presets.
 #include "data/jsonl.h"
+#include "tasks/catalog.h"
 #include "reward/compositereward.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
@@ -28,7 +29,7 @@ void TestRewardConfig::absolutePathsForTheStore()
     RewardConfig c = parseRewardConfig(
         R"({"task": "legal_qa", "embedding": "hf:../models/e5", "embedding_corpus": "../data/corpus.jsonl",
             "components": [{"reward": "semantic", "weight": 1}]})",
-        "r.json", Registry::builtin());
+        "r.json", rwb::task::Catalog::builtin().rewards());
     c.baseDir = "/ws/configs";
     const RewardConfig a = withAbsolutePaths(c);
     QCOMPARE(a.embedding, std::string("hf:/ws/models/e5"));
@@ -45,7 +46,7 @@ void TestRewardConfig::parsesIssueExample()
 {
     const RewardConfig c = parseRewardConfig(
         R"({"task": "company_extraction", "thinking": false, "components": [{"reward": "partial", "weight": 20}, {"reward": "marker", "weight": 80}]})",
-        "c.json", Registry::builtin());
+        "c.json", rwb::task::Catalog::builtin().rewards());
     QCOMPARE(c.task, std::string("company_extraction"));
     QCOMPARE(c.thinking, false);
     QCOMPARE(c.components.size(), size_t(2));
@@ -97,7 +98,7 @@ void TestRewardConfig::errors()
     QFETCH(QString, json);
     QFETCH(QString, message);
     try {
-        parseRewardConfig(json.toStdString(), "c.json", Registry::builtin());
+        parseRewardConfig(json.toStdString(), "c.json", rwb::task::Catalog::builtin().rewards());
         QFAIL("expected an error");
     } catch (const rwb::data::InputException &e) {
         const QString what = QString::fromStdString(e.what());
@@ -114,7 +115,7 @@ void TestRewardConfig::roundTrip()
     c.components = {{"format", 50, {}}, {"partial", 10.5, {}}, {"marker", 40, {}}};
     const std::string json = toJson(c);
     QVERIFY(json.find("\"weight\": 50\n") != std::string::npos); // whole weights stay integers
-    const RewardConfig back = parseRewardConfig(json, "x", Registry::builtin());
+    const RewardConfig back = parseRewardConfig(json, "x", rwb::task::Catalog::builtin().rewards());
     QCOMPARE(back.name, c.name);
     QCOMPARE(back.thinking, true);
     QCOMPARE(back.components.size(), size_t(3));
@@ -130,7 +131,7 @@ void TestRewardConfig::presets()
     const QStringList legal = dir.entryList({"legal_*.json"}, QDir::Files, QDir::Name);
     QCOMPARE(legal, (QStringList{"legal_citation_only.json", "legal_citation_semantic.json"}));
     for (const QString &f : legal) {
-        const RewardConfig c = loadRewardConfig(dir.filePath(f).toStdString(), Registry::builtin());
+        const RewardConfig c = loadRewardConfig(dir.filePath(f).toStdString(), rwb::task::Catalog::builtin().rewards());
         QCOMPARE(c.task, std::string("legal_qa"));
         QCOMPARE(c.components.size(), f.contains("semantic") ? size_t(4) : size_t(3));
     }
@@ -138,16 +139,16 @@ void TestRewardConfig::presets()
     QCOMPARE(files.size(), 13);
     int thinking = 0;
     for (const QString &f : files) {
-        const RewardConfig c = loadRewardConfig(dir.filePath(f).toStdString(), Registry::builtin());
+        const RewardConfig c = loadRewardConfig(dir.filePath(f).toStdString(), rwb::task::Catalog::builtin().rewards());
         QVERIFY(!c.name.empty());
         QVERIFY(c.weightSum() == 100.0 || c.components.size() == 1);
         thinking += c.thinking ? 1 : 0;
-        CompositeReward r(c, f.toStdString());
+        CompositeReward r(c, f.toStdString(), rwb::task::Catalog::builtin().rewards());
         QVERIFY(r.size() >= 1);
     }
     QCOMPARE(thinking, 2); // † and ‡
     const RewardConfig dagger =
-        loadRewardConfig(dir.filePath("table2_dagger_format50_partial10_marker40.json").toStdString(), Registry::builtin());
+        loadRewardConfig(dir.filePath("table2_dagger_format50_partial10_marker40.json").toStdString(), rwb::task::Catalog::builtin().rewards());
     QCOMPARE(dagger.components[0].reward, std::string("format"));
     QCOMPARE(dagger.components[0].weight, 50.0);
     QCOMPARE(dagger.components[2].weight, 40.0);
@@ -164,15 +165,15 @@ void TestRewardConfig::synonymsPathResolved()
     QVERIFY(cfg.open(QIODevice::WriteOnly));
     cfg.write(R"({"components": [{"reward": "domain", "weight": 1}], "synonyms": "syn.tsv"})");
     cfg.close();
-    const RewardConfig c = loadRewardConfig(cfg.fileName().toStdString(), Registry::builtin());
+    const RewardConfig c = loadRewardConfig(cfg.fileName().toStdString(), rwb::task::Catalog::builtin().rewards());
     QCOMPARE(QString::fromStdString(c.resolvedSynonyms()), tmp.filePath("syn.tsv"));
-    CompositeReward r(c);
+    CompositeReward r(c, "reward config", rwb::task::Catalog::builtin().rewards());
     QCOMPARE(r.size(), size_t(1));
     // A synonyms file that is missing is an error naming it.
     RewardConfig bad = c;
     bad.synonyms = "nope.tsv";
     try {
-        CompositeReward x(bad);
+        CompositeReward x(bad, "reward config", rwb::task::Catalog::builtin().rewards());
         QFAIL("expected an error");
     } catch (const rwb::data::InputException &e) {
         QVERIFY(QString::fromStdString(e.what()).contains("nope.tsv"));

@@ -1,9 +1,10 @@
 // core/reward: the five rewards of the first paper and the weighted composite.
 // Expected values are worked out by hand from the definitions in issue 2; tolerance 1e-9.
 #include "data/jsonl.h"
-#include "reward/companyrewards.h"
+#include "tasks/catalog.h"
+#include "tasks/extraction/companyrewards.h"
 #include "reward/compositereward.h"
-#include "reward/extraction.h"
+#include "tasks/extraction/extraction.h"
 #include "reward/registry.h"
 
 #include <QtTest>
@@ -306,7 +307,7 @@ void TestRewards::composite()
 {
     RewardConfig c;
     c.components = {{"partial", 20, {}}, {"marker", 80, {}}};
-    const CompositeReward r(c);
+    const CompositeReward r(c, "reward config", rwb::task::Catalog::builtin().rewards());
     const ExtractionPrompt p(kSender, kEmail, "株式会社きらめき商事");
     // partial 12/19, marker 1: (20·12/19 + 80·1) / 100.
     const auto s = r.score(p, ExtractionAnswer("(株)きらめき商事", false));
@@ -317,7 +318,7 @@ void TestRewards::composite()
     // A zero-weight component is scored but adds nothing.
     RewardConfig z;
     z.components = {{"partial", 0, {}}, {"exist", 3, {}}};
-    const CompositeReward rz(z);
+    const CompositeReward rz(z, "reward config", rwb::task::Catalog::builtin().rewards());
     const auto sz = rz.score(p, ExtractionAnswer("きらめき商事", false));
     QCOMPARE(sz.total, 1.0);
     QCOMPARE(sz.components[0], 0.75);
@@ -327,7 +328,7 @@ void TestRewards::compositeWeightsChange()
 {
     RewardConfig c;
     c.components = {{"partial", 1, {}}, {"marker", 1, {}}};
-    CompositeReward r(c);
+    CompositeReward r(c, "reward config", rwb::task::Catalog::builtin().rewards());
     QCOMPARE(r.combine({0.5, 1.0}), 0.75);
     r.setWeights({3, 1});
     QCOMPARE(r.combine({0.5, 1.0}), 0.625);
@@ -340,9 +341,9 @@ void TestRewards::compositeWeightsChange()
 void TestRewards::registryNames()
 {
     const std::vector<std::string> expected{"partial", "marker", "exist", "format", "domain"};
-    QCOMPARE(Registry::builtin().names("company_extraction"), expected);
+    QCOMPARE(rwb::task::Catalog::builtin().rewards().names("company_extraction"), expected);
     try {
-        Registry::builtin().create("parital");
+        rwb::task::Catalog::builtin().rewards().create("parital");
         QFAIL("expected an error");
     } catch (const std::invalid_argument &e) {
         QVERIFY(std::string(e.what()).find("allowed: partial, marker, exist, format, domain") != std::string::npos);

@@ -9,7 +9,8 @@
 // With RWB_BROWSER_DEMO=<store> (and optionally RWB_BROWSER_SHOT=<png>), demoScreenshot
 // also grabs the browser on run 1 of that store; otherwise it is skipped.
 #include "reward/compositereward.h"
-#include "reward/extraction.h"
+#include "tasks/catalog.h"
+#include "tasks/extraction/extraction.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "rewardtext.h"
@@ -385,7 +386,7 @@ void TestRolloutBrowser::detailPaneMarksAnswerAndGold()
     const QString markerWhy = "Common substring of 5 characters; answer 5, gold 5 characters: 2·5 / (5 + 5) = 1.000.";
     QVERIFY2(text.contains(partialWhy), qPrintable(text));
     QVERIFY(text.contains(markerWhy));
-    reward::CompositeReward composite(reward::parseRewardConfig(kConfig, "test", reward::Registry::builtin()));
+    reward::CompositeReward composite(reward::parseRewardConfig(kConfig, "test", task::Catalog::builtin().rewards()), "test", task::Catalog::builtin().rewards());
     const reward::ExtractionPrompt prompt("info@miharu.co.jp", "株式会社ミハル包装の山田です。", "ミハル包装");
     const auto core = composite.explain(prompt, reward::ExtractionAnswer("株式会社ミハル包装", false));
     QCOMPARE(RewardText::explanation(core[0]), partialWhy);

@@ -5,6 +5,7 @@
 // both found; files that are not there are named; config() round trips through
 // toJson / parseGrpoConfig; save and load; the demo preset; validityChanged.
 #include "judgesettingswidget.h"
+#include "tasks/catalog.h"
 #include "runsetupform.h"
 #include "tinygrpo.h"
 #include "workspace.h"
@@ -356,7 +357,7 @@ void TestRunSetupForm::judgeSettings()
     const QString run = form.rewardConfigForRun(&error);
     QVERIFY2(run.endsWith("/reward_config.json") && run != judged, qPrintable(run + error));
     QCOMPARE(QFileInfo(run).absolutePath(), QString::fromStdString(form.config().output));
-    const rwb::reward::RewardConfig c = rwb::reward::loadRewardConfig(run.toStdString(), rwb::reward::Registry::builtin());
+    const rwb::reward::RewardConfig c = rwb::reward::loadRewardConfig(run.toStdString(), rwb::task::Catalog::builtin().rewards());
     QCOMPARE(c.components.size(), size_t(2));
     QCOMPARE(c.components[1].reward, std::string("coverage"));
     const rwb::judge::JudgeOptions o = rwb::judge::parseJudgeOptions(c.judge, run.toStdString(), c.baseDir);

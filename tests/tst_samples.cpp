@@ -2,10 +2,11 @@
 // company_samples_thinking.jsonl), checked through the core API: they parse, they are
 // big and varied enough, their golds are right, and the rewards of the first paper
 // rank their completion kinds the way the reward design intends.
-#include "data/extractionrecord.h"
-#include "eval/extractionmetrics.h"
+#include "tasks/extraction/extractionrecord.h"
+#include "tasks/catalog.h"
+#include "tasks/extraction/extractionmetrics.h"
 #include "reward/compositereward.h"
-#include "reward/extraction.h"
+#include "tasks/extraction/extraction.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "text/normalize.h"
@@ -106,7 +107,7 @@ void TestSamples::initTestCase()
     // Throws (and fails the test) on the first bad line.
     m_main = data::readExtractionJsonl(kMainFile).records;
     m_thinking = data::readExtractionJsonl(kThinkingFile).records;
-    const reward::Registry &registry = reward::Registry::builtin();
+    const reward::Registry &registry = task::Catalog::builtin().rewards();
     m_partial = registry.create("partial");
     m_marker = registry.create("marker");
     m_exist = registry.create("exist");
@@ -231,7 +232,7 @@ void TestSamples::correctScoresPartialOne()
 void TestSamples::presetRanksKinds()
 {
     const std::string path = kResources + "/presets/table2_star_partial20_marker80.json";
-    const reward::CompositeReward composite(reward::loadRewardConfig(path, reward::Registry::builtin()), path);
+    const reward::CompositeReward composite(reward::loadRewardConfig(path, task::Catalog::builtin().rewards()), path, task::Catalog::builtin().rewards());
     QCOMPARE(composite.thinking(), false);
     std::map<std::string, std::pair<double, size_t>> sums;
     for (const data::ExtractionRecord &r : m_main) {
@@ -335,7 +336,7 @@ void TestSamples::thinkingPresetsPreferFormat()
     for (const char *file : {"table2_dagger_format50_partial10_marker40.json",
                              "table2_ddagger_format25_partial15_marker60.json"}) {
         const std::string path = kResources + "/presets/" + file;
-        const reward::CompositeReward composite(reward::loadRewardConfig(path, reward::Registry::builtin()), path);
+        const reward::CompositeReward composite(reward::loadRewardConfig(path, task::Catalog::builtin().rewards()), path, task::Catalog::builtin().rewards());
         QVERIFY(composite.thinking());
         double badSum = 0.0;
         size_t badN = 0;

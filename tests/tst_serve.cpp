@@ -16,7 +16,7 @@
 #include "serve/chatengine.h"
 #include "serve/openaiprotocol.h"
 #include "serve/openaiserver.h"
-#include "task/legalqatask.h"
+#include "tasks/legalqa/legalqatask.h"
 #include "text/utf8.h"
 #include "tokenizer/bpetrainer.h"
 #include "tokenizer/promptformat.h"

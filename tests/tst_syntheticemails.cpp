@@ -3,10 +3,10 @@
 // and are the most detailed form (checked here independently of the generator's own
 // check, with text::normalize and the markers), the share of 不明, distractors, lengths,
 // variety and the JSONL lines.
-#include "data/companycatalog.h"
-#include "data/extractionrecord.h"
-#include "data/goldrule.h"
-#include "data/syntheticemails.h"
+#include "tasks/extraction/companycatalog.h"
+#include "tasks/extraction/extractionrecord.h"
+#include "tasks/extraction/goldrule.h"
+#include "tasks/extraction/syntheticemails.h"
 #include "text/markers.h"
 #include "text/normalize.h"
 #include "text/utf8.h"

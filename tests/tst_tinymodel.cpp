@@ -1,7 +1,7 @@
 // The demo's default model end to end, through the rwb binary and the core API:
 // synthetic e-mails → tokenizer corpus → BPE tokenizer → tiny Qwen3 model in the Hugging
 // Face layout → loaded by the same loader as a real model → sampled with the paper's prompt.
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "data/jsonl.h"
 #include "model/causallm.h"
 #include "tokenizer/promptformat.h"

@@ -4,8 +4,8 @@
 #include <QColor>
 
 #include "taskpresenter.h"
-#include "data/extractionrecord.h"
-#include "task/catalog.h"
+#include "tasks/extraction/extractionrecord.h"
+#include "tasks/catalog.h"
 
 namespace rwb::widgets {
 

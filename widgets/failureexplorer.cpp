@@ -5,9 +5,9 @@
 #include "failuretransitionmodel.h"
 #include "taskpresenter.h"
 
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "eval/failureanalysis.h"
-#include "task/catalog.h"
+#include "tasks/catalog.h"
 #include "task/task.h"
 
 #include <QComboBox>

@@ -3,8 +3,8 @@
 #include "failurecategorymodel.h"
 #include "taskpresenter.h"
 
-#include "data/extractionrecord.h"
-#include "task/catalog.h"
+#include "tasks/extraction/extractionrecord.h"
+#include "tasks/catalog.h"
 
 #include <QBrush>
 #include <QColor>

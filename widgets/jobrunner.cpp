@@ -1,8 +1,8 @@
 #include "jobrunner.h"
 
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "data/jsonl.h"
-#include "data/syntheticemails.h"
+#include "tasks/extraction/syntheticemails.h"
 #include "model/initmodel.h"
 #include "tokenizer/bpetrainer.h"
 #include "tokenizer/promptformat.h"

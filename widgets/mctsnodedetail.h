@@ -1,7 +1,7 @@
 #pragma once
 
 #include "mcts/searchrecord.h"
-#include "task/multihopformat.h"
+#include "tasks/multihop/multihopformat.h"
 
 #include <QString>
 #include <QWidget>

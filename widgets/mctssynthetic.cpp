@@ -1,6 +1,6 @@
 #include "mctssynthetic.h"
 
-#include "task/multihopformat.h"
+#include "tasks/multihop/multihopformat.h"
 #include "util/rng.h"
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 #include "judgesetup.h"
 #include "rubriceditor.h"
 #include "rubricmodel.h"
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "data/jsonl.h"
 #include "judge/judgeconfig.h"
 #include "judge/rubric.h"
@@ -16,7 +16,7 @@
 #include "sampledetailview.h"
 #include "samplefilterproxy.h"
 #include "samplescoremodel.h"
-#include "task/catalog.h"
+#include "tasks/catalog.h"
 
 #include <nlohmann/json.hpp>
 
@@ -393,7 +393,7 @@ QVector<QPair<QString, QString>> RewardDesigner::bundledPresets(const QString &t
         if (!readAll(path, text, nullptr))
             continue;
         try {
-            const auto c = rwb::reward::parseRewardConfig(text, path.toStdString(), rwb::reward::Registry::builtin());
+            const auto c = rwb::reward::parseRewardConfig(text, path.toStdString(), rwb::task::Catalog::builtin().rewards());
             if (!task.isEmpty() && QString::fromStdString(c.task) != task)
                 continue;
             out.push_back({QString::fromStdString(c.name.empty() ? file.toStdString() : c.name), path});
@@ -504,7 +504,7 @@ bool RewardDesigner::loadConfig(const QString &path, QString *error)
         return false;
     rwb::reward::RewardConfig config;
     try {
-        config = rwb::reward::parseRewardConfig(text, path.toStdString(), rwb::reward::Registry::builtin());
+        config = rwb::reward::parseRewardConfig(text, path.toStdString(), rwb::task::Catalog::builtin().rewards());
         if (config.task != m_model->task().name()) {
             if (error)
                 *error = tr("%1: the config is for the task \"%2\"; the samples are of \"%3\". Open samples of that task first.")
@@ -590,7 +590,7 @@ bool RewardDesigner::saveConfig(const QString &path, QString *error) const
     if (c.name.empty())
         c.name = QFileInfo(path).completeBaseName().toStdString();
     try {
-        rwb::reward::validateRewardConfig(c, path.toStdString(), rwb::reward::Registry::builtin());
+        rwb::reward::validateRewardConfig(c, path.toStdString(), rwb::task::Catalog::builtin().rewards());
     } catch (const std::exception &e) {
         if (error)
             *error = QString::fromStdString(e.what());

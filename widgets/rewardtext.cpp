@@ -1,6 +1,6 @@
 #include "rewardtext.h"
 
-#include "reward/extraction.h"
+#include "tasks/extraction/extraction.h"
 #include "reward/reward.h"
 
 #include <QCoreApplication>

@@ -4,7 +4,7 @@
 
 #include "taskpresenter.h"
 
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "data/jsonl.h"
 #include "reward/compositereward.h"
 #include "reward/registry.h"
@@ -13,8 +13,8 @@
 #include "rewardtext.h"
 #include "rewardvalue.h"
 #include "store/runstore.h"
-#include "task/catalog.h"
-#include "task/extractiontask.h"
+#include "tasks/catalog.h"
+#include "tasks/extraction/extractiontask.h"
 #include "task/task.h"
 
 #include <nlohmann/json.hpp>

@@ -8,6 +8,7 @@
 #include "judge/judgeconfig.h"
 #include "reward/rewardconfig.h"
 #include "train/grpo.h"
+#include "tasks/catalog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -744,7 +745,7 @@ QStringList RunSetupForm::checkJudge()
     QString base;
     if (!path.isEmpty() && QFileInfo(path).isFile()) {
         try {
-            const reward::Registry &registry = reward::Registry::builtin();
+            const reward::Registry &registry = task::Catalog::builtin().rewards();
             const reward::RewardConfig config = reward::loadRewardConfig(path.toStdString(), registry);
             for (const reward::RewardComponent &c : config.components)
                 if (const auto *entry = registry.find(c.reward); entry && entry->needsJudge)
@@ -788,7 +789,7 @@ QString RunSetupForm::rewardConfigForRun(QString *error) const
         return path;
     reward::RewardConfig config;
     try {
-        config = reward::loadRewardConfig(path.toStdString(), reward::Registry::builtin());
+        config = reward::loadRewardConfig(path.toStdString(), task::Catalog::builtin().rewards());
     } catch (const std::exception &e) {
         if (error)
             *error = QString::fromUtf8(e.what());

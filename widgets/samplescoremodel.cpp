@@ -3,13 +3,13 @@
 #include "judgescorer.h"
 #include "judgesetup.h"
 
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "embed/lexicalembedder.h"
 #include "judge/rubric.h"
 #include "reward/registry.h"
 #include "reward/synonymtable.h"
 #include "store/runstore.h"
-#include "task/catalog.h"
+#include "tasks/catalog.h"
 #include "task/rubricoverride.h"
 
 #include <nlohmann/json.hpp>

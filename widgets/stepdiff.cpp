@@ -1,7 +1,7 @@
 #include "stepdiff.h"
 
 #include "rewardhtml.h"
-#include "task/multihopformat.h"
+#include "tasks/multihop/multihopformat.h"
 
 #include <QCoreApplication>
 

@@ -1,6 +1,6 @@
 #include "workspace.h"
 
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "data/jsonl.h"
 #include "model/modelconfig.h"
 #include "store/runstore.h"

@@ -1,14 +1,15 @@
 #include "cli.h"
 #include "commands.h"
 
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "model/causallm.h"
 #include "model/membench.h"
 #include "model/modelconfig.h"
 #include "model/precision.h"
 #include "model/threads.h"
 #include "reward/compositereward.h"
-#include "reward/extraction.h"
+#include "tasks/extraction/extraction.h"
+#include "tasks/catalog.h"
 
 #include <chrono>
 #include <cstdio>
@@ -79,7 +80,7 @@ int rewards(const std::vector<std::string> &argv)
 
     reward::RewardConfig config;
     config.components = {{"partial", 1.0, {}}, {"marker", 1.0, {}}, {"exist", 1.0, {}}};
-    const reward::CompositeReward composite(config, "bench");
+    const reward::CompositeReward composite(config, "bench", task::Catalog::builtin().rewards());
 
     // One prepared prompt per e-mail, shared by its completions.
     std::vector<std::shared_ptr<reward::ExtractionPrompt>> prompts;

@@ -1,7 +1,7 @@
 #include "cli.h"
 
 #include "data/jsonl.h"
-#include "eval/extractionmetrics.h"
+#include "tasks/extraction/extractionmetrics.h"
 
 #include <algorithm>
 #include <cstdlib>

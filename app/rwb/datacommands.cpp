@@ -1,14 +1,14 @@
 #include "cli.h"
 #include "commands.h"
 
-#include "data/emailstats.h"
-#include "data/extractionrecord.h"
-#include "data/legalcorpus.h"
-#include "data/legalquestion.h"
-#include "data/multihop.h"
-#include "data/syntheticlaw.h"
-#include "task/catalog.h"
-#include "data/syntheticemails.h"
+#include "tasks/extraction/emailstats.h"
+#include "tasks/extraction/extractionrecord.h"
+#include "tasks/legalqa/legalcorpus.h"
+#include "tasks/legalqa/legalquestion.h"
+#include "tasks/multihop/multihop.h"
+#include "tasks/legalqa/syntheticlaw.h"
+#include "tasks/catalog.h"
+#include "tasks/extraction/syntheticemails.h"
 #include "tokenizer/promptformat.h"
 
 #include <cerrno>

@@ -8,7 +8,7 @@
 #include "embed/embedderfactory.h"
 #include "embed/hfembedder.h"
 #include "embed/lexicalembedder.h"
-#include "data/syntheticlaw.h"
+#include "tasks/legalqa/syntheticlaw.h"
 #include "model/initencoder.h"
 #include "retrieval/corpus.h"
 #include "util/boundedjson.h"

@@ -1,10 +1,10 @@
 #include "cli.h"
 #include "commands.h"
 
-#include "data/extractionrecord.h"
-#include "eval/extractionmetrics.h"
+#include "tasks/extraction/extractionrecord.h"
+#include "tasks/extraction/extractionmetrics.h"
 #include "eval/failureanalysis.h"
-#include "reward/extraction.h"
+#include "tasks/extraction/extraction.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>

@@ -4,21 +4,21 @@
 
 #include "distlaunch.h"
 
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "dist/processgroup.h"
 #include "data/jsonl.h"
 #include "engine/job.h"
 #include "eval/bootstrap.h"
-#include "eval/extractionmetrics.h"
+#include "tasks/extraction/extractionmetrics.h"
 #include "eval/revisits.h"
 #include "eval/smoothing.h"
 #include "model/precision.h"
 #include "model/threads.h"
-#include "reward/extraction.h"
+#include "tasks/extraction/extraction.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "store/runstore.h"
-#include "task/catalog.h"
+#include "tasks/catalog.h"
 #include "train/grpo.h"
 #include "util/duration.h"
 #include "util/boundedjson.h"
@@ -255,7 +255,7 @@ int grpoTable(const std::vector<std::string> &argv)
         std::optional<reward::RewardConfig> firstConfig;
         if (!configs.empty()) {
             try {
-                firstConfig = reward::parseRewardConfig(configs.front().configJson, path, reward::Registry::builtin());
+                firstConfig = reward::parseRewardConfig(configs.front().configJson, path, task::Catalog::builtin().rewards());
             } catch (const data::InputException &) {
                 // a component this build does not know: no paired comparison for this run
             }
@@ -562,7 +562,7 @@ int grpo(const std::vector<std::string> &argv)
     std::string headline = "f1";
     std::vector<std::string> components;
     try {
-        const reward::RewardConfig rc = reward::loadRewardConfig(config.rewardConfig, reward::Registry::builtin());
+        const reward::RewardConfig rc = reward::loadRewardConfig(config.rewardConfig, task::Catalog::builtin().rewards());
         if (const task::Task *t = task::Catalog::builtin().find(rc.task))
             headline = std::string(t->headlineMetric());
         for (const reward::RewardComponent &c : rc.components)

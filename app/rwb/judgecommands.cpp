@@ -7,7 +7,7 @@
 #include "commands.h"
 
 #include "data/jsonl.h"
-#include "data/legalquestion.h"
+#include "tasks/legalqa/legalquestion.h"
 #include "judge/judgeagreement.h"
 #include "judge/judgeclient.h"
 #include "judge/judgeconfig.h"

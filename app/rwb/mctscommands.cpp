@@ -10,7 +10,7 @@
 #include "mcts/treejson.h"
 #include "model/threads.h"
 #include "store/runstore.h"
-#include "task/multihoptask.h"
+#include "tasks/multihop/multihoptask.h"
 #include "util/duration.h"
 
 #include <nlohmann/json.hpp>

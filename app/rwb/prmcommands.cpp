@@ -5,7 +5,7 @@
 #include "commands.h"
 
 #include "data/jsonl.h"
-#include "data/multihop.h"
+#include "tasks/multihop/multihop.h"
 #include "eval/bootstrap.h"
 #include "judge/judgeclient.h"
 #include "prm/agreement.h"
@@ -13,7 +13,7 @@
 #include "prm/preference.h"
 #include "prm/referencejudge.h"
 #include "store/runstore.h"
-#include "task/multihopformat.h"
+#include "tasks/multihop/multihopformat.h"
 #include "train/processrewardmodel.h"
 #include "train/prmtraining.h"
 #include "train/rft.h"

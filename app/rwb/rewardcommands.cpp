@@ -4,7 +4,7 @@
 #include "data/jsonl.h"
 #include "reward/compositereward.h"
 #include "reward/registry.h"
-#include "task/catalog.h"
+#include "tasks/catalog.h"
 #include "text/utf8.h"
 #include "util/boundedjson.h"
 
@@ -349,7 +349,7 @@ int list(const std::vector<std::string> &argv)
         std::cout << kListHelp;
         return kExitOk;
     }
-    for (const auto &e : reward::Registry::builtin().entries()) {
+    for (const auto &e : task::Catalog::builtin().rewards().entries()) {
         nlohmann::ordered_json j;
         j["name"] = e.name;
         j["task"] = e.task;

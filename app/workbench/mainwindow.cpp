@@ -19,8 +19,8 @@
 #include "tokenview.h"
 #include "trainingcontroller.h"
 
-#include "data/extractionrecord.h"
-#include "data/legalquestion.h"
+#include "tasks/extraction/extractionrecord.h"
+#include "tasks/legalqa/legalquestion.h"
 
 #include <QAction>
 #include <QActionGroup>

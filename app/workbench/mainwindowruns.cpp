@@ -22,6 +22,7 @@
 #include "train/grpo.h"
 #include "train/sft.h"
 #include "util/duration.h"
+#include "tasks/catalog.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -51,7 +52,7 @@ namespace {
 std::optional<rwb::reward::RewardConfig> readRewardConfig(const std::string &path, QString *error)
 {
     try {
-        return rwb::reward::loadRewardConfig(path, rwb::reward::Registry::builtin());
+        return rwb::reward::loadRewardConfig(path, rwb::task::Catalog::builtin().rewards());
     } catch (const std::exception &e) {
         if (error)
             *error = QString::fromUtf8(e.what());

@@ -1,9 +1,9 @@
 #include "eval/failureanalysis.h"
 
 #include "data/jsonl.h"
-#include "reward/extraction.h"
+#include "tasks/extraction/extraction.h"
 #include "store/runstore.h"
-#include "task/catalog.h"
+#include "tasks/catalog.h"
 #include "text/markers.h"
 #include "text/normalize.h"
 #include "text/utf8.h"

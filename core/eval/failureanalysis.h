@@ -1,6 +1,6 @@
 #pragma once
 
-#include "data/extractionrecord.h"
+#include "tasks/extraction/extractionrecord.h"
 #include "task/task.h"
 
 #include <array>

@@ -1,6 +1,6 @@
 #include "judge/judgeagreement.h"
 
-#include "data/chatrecord.h"
+#include "tasks/chat/chatrecord.h"
 #include "data/jsonfields.h"
 #include "judge/judgeclient.h"
 #include "judge/judgeprompts.h"

@@ -1,7 +1,7 @@
 #include "judge/judgedata.h"
 
-#include "data/legalquestion.h"
-#include "eval/legalgrader.h"
+#include "tasks/legalqa/legalquestion.h"
+#include "tasks/legalqa/legalgrader.h"
 #include "judge/judgeprompts.h"
 #include "util/rng.h"
 

@@ -1,6 +1,6 @@
 #include "judge/rubricgen.h"
 
-#include "data/legalquestion.h"
+#include "tasks/legalqa/legalquestion.h"
 #include "judge/verdict.h"
 
 #include <algorithm>

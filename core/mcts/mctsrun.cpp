@@ -2,10 +2,10 @@
 
 #include "data/configreader.h"
 #include "data/jsonl.h"
-#include "data/multihop.h"
+#include "tasks/multihop/multihop.h"
 #include "store/runstore.h"
-#include "task/multihopformat.h"
-#include "task/multihoptask.h"
+#include "tasks/multihop/multihopformat.h"
+#include "tasks/multihop/multihoptask.h"
 
 #include <nlohmann/json.hpp>
 

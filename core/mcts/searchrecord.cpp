@@ -2,7 +2,7 @@
 
 #include "data/jsonl.h"
 #include "mcts/treejson.h"
-#include "task/multihopformat.h"
+#include "tasks/multihop/multihopformat.h"
 #include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>

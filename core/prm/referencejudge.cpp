@@ -1,6 +1,6 @@
 #include "prm/referencejudge.h"
 
-#include "task/multihopformat.h"
+#include "tasks/multihop/multihopformat.h"
 
 #include <nlohmann/json.hpp>
 

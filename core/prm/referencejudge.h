@@ -17,7 +17,7 @@
 // 0. The step with more points wins; equal points are a tie. The reason says what each
 // step did. docs/prm.md.
 
-#include "data/multihop.h"
+#include "tasks/multihop/multihop.h"
 #include "judge/judgeclient.h"
 
 #include <map>

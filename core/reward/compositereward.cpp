@@ -4,7 +4,6 @@
 #include "judge/judgeconfig.h"
 
 #include "data/jsonl.h"
-#include "reward/extraction.h"
 #include "reward/registry.h"
 #include "embed/embedderfactory.h"
 #include "retrieval/corpus.h"
@@ -37,11 +36,6 @@ std::shared_ptr<const embed::Embedder> makeEmbedder(const RewardConfig &c, const
 }
 
 } // namespace
-
-CompositeReward::CompositeReward(RewardConfig config, const std::string &source)
-    : CompositeReward(std::move(config), source, Registry::builtin())
-{
-}
 
 CompositeReward::CompositeReward(RewardConfig config, const std::string &source, const Registry &registry)
     : m_config(std::move(config))

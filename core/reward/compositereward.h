@@ -17,9 +17,9 @@ class Registry;
 // steps, on its own thread).
 class CompositeReward {
 public:
-    // Builds the components; throws data::InputException for an invalid config
-    // (naming `source`) and when the synonym table it names cannot be read.
-    explicit CompositeReward(RewardConfig config, const std::string &source = "reward config");
+    // Builds the components from `registry` (the catalog's, tasks/catalog.h); throws
+    // data::InputException for an invalid config (naming `source`) and when the synonym
+    // table it names cannot be read.
     CompositeReward(RewardConfig config, const std::string &source, const Registry &registry);
     ~CompositeReward();
     CompositeReward(CompositeReward &&) noexcept;

@@ -32,8 +32,8 @@ struct RewardOptions {
     std::string baseDir;
 };
 
-// Rewards by name. The built-in registry holds the five extraction rewards of the
-// first paper, in this order: partial, marker, exist, format, domain.
+// Rewards by name, each for one task. A task brings its own (task::Task::addRewards);
+// tasks::Catalog::builtin().rewards() holds the built-in tasks' rewards.
 class Registry {
 public:
     using Factory = std::function<std::unique_ptr<Reward>(const RewardOptions &)>;
@@ -45,8 +45,6 @@ public:
         bool needsEmbedder = false; // make() wants RewardOptions::embedder
         bool needsJudge = false;    // make() wants RewardOptions::judge
     };
-
-    static const Registry &builtin();
 
     void add(Entry entry);
     const std::vector<Entry> &entries() const { return m_entries; }

@@ -29,6 +29,9 @@ struct InputError;
 namespace rwb::judge {
 struct Rubric;
 }
+namespace rwb::reward {
+class Registry;
+}
 
 namespace rwb::task {
 
@@ -120,6 +123,22 @@ struct ReadOptions {
     std::vector<data::InputError> *skipped = nullptr;
 };
 
+// How a task's completions divide into reasoning steps, for a task that has them (the
+// multi-hop task's hops). Dual-granularity GRPO scores each step with a process reward
+// model (train/grpo.h, "prm"), which reads the example's question beside the steps.
+class Steps {
+public:
+    virtual ~Steps() = default;
+    // The text that ends a step ("</subanswer>"): one token of the policy's tokenizer, so
+    // that a rollout's tokens divide into steps without decoding them.
+    virtual std::string_view stepEnd() const = 0;
+    // What a process reward model is shown of the example besides the steps.
+    virtual std::string stepQuestion(const Example &example) const = 0;
+    // Whether one step (a completion's text up to and including a stepEnd(), or its last,
+    // final piece) is well formed: the step format's indicator, I_step.
+    virtual bool stepWellFormed(std::string_view step) const = 0;
+};
+
 class Task {
 public:
     virtual ~Task() = default;
@@ -192,6 +211,15 @@ public:
     // task needs.
     virtual std::shared_ptr<const Example> exampleFromStore(const std::string &metaJson, const std::string &gold,
                                                             const std::string &source) const = 0;
+
+    // How its completions divide into steps; null (the default) for a task whose
+    // completions are one piece. The object lives as long as the task.
+    virtual const Steps *steps() const { return nullptr; }
+
+    // Adds the task's reward components to `registry`, each under this task's name; a
+    // catalog calls it when the task is added (tasks/catalog.h). None by default: a
+    // program may register a task's rewards itself.
+    virtual void addRewards(reward::Registry &registry) const { (void)registry; }
 
     // The failure categories, in the order views list them; the first is "right".
     virtual std::vector<FailureCategory> failureCategories() const = 0;

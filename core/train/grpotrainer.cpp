@@ -7,7 +7,7 @@
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "store/runstore.h"
-#include "task/catalog.h"
+#include "tasks/catalog.h"
 #include "tokenizer/tokenizer.h"
 #include "util/rng.h"
 
@@ -111,14 +111,16 @@ void Trainer::setUp()
     m_pad = m_tok->padId().value_or(m_tok->eosId().value_or(0));
     if (!c.processRewardModel.empty()) {
         const std::string &source = c.environment.source;
-        if (!m_env || m_task->name() != "multihop")
-            throw data::InputException({source, 0, "prm: process rewards need the multihop task with its "
-                                                    "retrieval_index (steps are its step blocks)"});
-        const std::optional<int32_t> end = m_tok->tokenToId("</subanswer>");
+        const task::Steps *steps = m_task->steps();
+        if (!steps)
+            throw data::InputException({source, 0, "prm: process rewards need a task whose completions are steps; task \"" +
+                                                    std::string(m_task->name()) + "\" has none"});
+        const std::string stepEnd(steps->stepEnd());
+        const std::optional<int32_t> end = m_tok->tokenToId(stepEnd);
         if (!end)
-            throw data::InputException({c.model, 0, "prm: the policy's tokenizer has no single token for </subanswer> "
-                                                    "(train it with --added-token \"</subanswer>\"): its steps cannot "
-                                                    "be told apart"});
+            throw data::InputException({c.model, 0, "prm: the policy's tokenizer has no single token for " + stepEnd +
+                                                    " (train it with --added-token \"" + stepEnd +
+                                                    "\"): its steps cannot be told apart"});
         m_stepEnd = *end;
         model::ModelOptions mo;
         mo.device = c.device;

@@ -246,7 +246,7 @@ private:
     std::unique_ptr<task::Environment> m_env;     // a multi-step task's; null for others
     std::unique_ptr<task::Environment> m_evalEnv; // eval_data's, when eval_retrieval_index names another
     std::unique_ptr<ProcessRewardModel> m_prm;    // dual-granularity advantages: the PRM (null: outcome only)
-    int32_t m_stepEnd = -1;                       // the token that ends a hop step (</subanswer>)
+    int32_t m_stepEnd = -1;                       // the token that ends a step (task::Steps::stepEnd)
     std::unique_ptr<tokenizer::Tokenizer> m_tok;
     tokenizer::PromptFormat m_format;
     std::unique_ptr<reward::CompositeReward> m_reward;

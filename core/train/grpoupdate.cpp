@@ -6,7 +6,6 @@
 
 #include "dist/processgroup.h"
 #include "train/trainingcommon.h"
-#include "task/multihoptask.h"
 #include "tokenizer/tokenizer.h"
 #include "train/processadvantages.h"
 
@@ -70,8 +69,7 @@ void Trainer::processAdvantages(UpdateResult &u)
             for (int &k : steps[r])
                 k = std::min(k, static_cast<int>(blocks[r].size()) - 1);
         }
-        const auto &q = task::as<task::MultihopExample>(*m_train[s.item].example).question();
-        inputs[r] = m_prm->input(q.question, blocks[r]);
+        inputs[r] = m_prm->input(m_task->steps()->stepQuestion(*m_train[s.item].example), blocks[r]);
     }
     // Each rank scores the rows it trains (whole micro-batches of whole groups); every
     // rank then has every row's scores, and computes the same advantages from them.
@@ -85,7 +83,7 @@ void Trainer::processAdvantages(UpdateResult &u)
     double scoreSum = 0, rewardSum = 0, stepCount = 0;
     for (size_t r = 0; r < R; ++r)
         for (size_t k = 0; k < blocks[r].size(); ++k) {
-            const double rs = stepReward(scores[r][k], stepFormatOk(blocks[r][k]), c.processSigmoid,
+            const double rs = stepReward(scores[r][k], m_task->steps()->stepWellFormed(blocks[r][k]), c.processSigmoid,
                                          c.processFormatBonus);
             stepRewards[r].push_back(rs);
             scoreSum += scores[r][k];

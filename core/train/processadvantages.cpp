@@ -1,21 +1,8 @@
 #include "train/processadvantages.h"
 
-#include "task/multihopformat.h"
-
 #include <cmath>
 
 namespace rwb::train {
-
-bool stepFormatOk(std::string_view block)
-{
-    // The final step is a whole trajectory of its own; a hop is one when an answer follows
-    // it (the format's reader checks whole trajectories).
-    const task::Trajectory final = task::parseTrajectory(block);
-    if (final.wellFormed)
-        return final.hops.empty() && final.answer.has_value();
-    const task::Trajectory hop = task::parseTrajectory(std::string(block) + "<step>-</step><answer>-</answer>");
-    return hop.wellFormed && hop.hops.size() == 1;
-}
 
 double stepReward(double prmScore, bool formatOk, bool sigmoid, double formatBonus)
 {

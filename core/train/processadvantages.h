@@ -21,10 +21,6 @@
 
 namespace rwb::train {
 
-// I_step: the block is one hop (<step>, <subquery>, <retrieval>, <subanswer>, nothing
-// else) or the final step (<step> then <answer>), well formed.
-bool stepFormatOk(std::string_view block);
-
 // Eq. 5.
 double stepReward(double prmScore, bool formatOk, bool sigmoid, double formatBonus);
 

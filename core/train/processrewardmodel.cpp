@@ -3,9 +3,9 @@
 #include "train/processrewardmodelinternals.h"
 
 #include "data/jsonl.h"
-#include "data/multihop.h"
+#include "tasks/multihop/multihop.h"
 #include "model/safetensors.h"
-#include "task/multihoptask.h"
+#include "tasks/multihop/multihoptask.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 #include "util/boundedjson.h"

@@ -2,10 +2,10 @@
 
 #include "data/configreader.h"
 #include "data/jsonl.h"
-#include "data/multihop.h"
+#include "tasks/multihop/multihop.h"
 #include "model/causallm.h"
-#include "task/multihopformat.h"
-#include "task/multihoptask.h"
+#include "tasks/multihop/multihopformat.h"
+#include "tasks/multihop/multihoptask.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 #include "train/environmentrollout.h"

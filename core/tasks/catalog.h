@@ -1,0 +1,45 @@
+#pragma once
+
+// The tasks a run can name, and their reward components: the one place that lists the
+// built-in tasks (company extraction, legal QA, chat, multi-hop QA; each a folder beside
+// this file). A program (or a test) copies the built-in catalog, adds its own task and
+// rewards, and hands the copy to the trainers (train/grpo.h, train/sft.h,
+// train/evaluation.h), which know nothing else about the task.
+
+#include "reward/registry.h"
+#include "task/task.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rwb::task {
+
+// The task a JSONL text is of: the "task" of its first JSON object line, or
+// "company_extraction" when that line names none (or there is no object line).
+std::string taskOfJsonl(std::string_view text);
+
+class Catalog {
+public:
+    // The built-in tasks and their rewards.
+    static const Catalog &builtin();
+
+    // Adds a task and, when no task of its name was here, its rewards
+    // (Task::addRewards); a task of the same name is replaced, its rewards kept.
+    void addTask(std::shared_ptr<const Task> task);
+    reward::Registry &rewards() { return m_rewards; }
+    const reward::Registry &rewards() const { return m_rewards; }
+
+    const Task *find(std::string_view name) const;
+    // The task named `name`; throws data::InputException naming `source` and `field`, and
+    // the tasks there are, when there is none.
+    const Task &get(std::string_view name, const std::string &source, const std::string &field) const;
+    std::vector<std::string> names() const;
+
+private:
+    std::vector<std::shared_ptr<const Task>> m_tasks;
+    reward::Registry m_rewards;
+};
+
+} // namespace rwb::task
