@@ -34,7 +34,7 @@ const char *const kConfig50_50 =
 // reward configs at step 1 (20/80, the initial one) and step 3 (50/50).
 int64_t writeAlpha(store::RunStore &w)
 {
-    const int64_t run = w.beginRun("alpha", store::RunKind::Grpo, "{}");
+    const int64_t run = w.beginRun("alpha", store::RunKind::Grpo, "{}", "company_extraction");
     w.recordRewardConfig(run, 1, kConfig20_80);
     w.writeStep(run, 0, {{"eval/f1", 0.25}}, {});
     for (int s = 1; s <= 5; ++s) {
@@ -66,7 +66,7 @@ TrainingStep liveStep(qint64 run, qint64 step, double reward)
 // last at or before step 1) to 0.17 (step 20): 0.05 > 0.02 (see tst_hackingmonitor).
 int64_t writeHacked(store::RunStore &w)
 {
-    const int64_t run = w.beginRun("hacked", store::RunKind::Grpo, "{}");
+    const int64_t run = w.beginRun("hacked", store::RunKind::Grpo, "{}", "company_extraction");
     w.writeStep(run, 0, {{"eval/f1", 0.22}}, {});
     for (int s = 1; s <= 20; ++s) {
         std::vector<store::Metric> m = {{"reward", 0.5}, {"rewards/exist/mean", s <= 10 ? 0.40 : 0.60},
@@ -418,7 +418,7 @@ void TestCurvePanel::overlays()
     {
         store::RunStore w(path.toStdString());
         a = writeAlpha(w);
-        b = w.beginRun("beta", store::RunKind::Grpo, "{}");
+        b = w.beginRun("beta", store::RunKind::Grpo, "{}", "company_extraction");
         w.recordRewardConfig(b, 1, kConfig20_80);
         for (int s = 1; s <= 3; ++s)
             w.writeStep(b, s, {{"reward", 0.3}, {"rewards/partial/mean", 0.4}, {"rewards/marker/mean", 0.5}}, {});
@@ -459,10 +459,10 @@ void TestCurvePanel::exportCsv()
     int64_t a = 0, b = 0;
     {
         store::RunStore w(path.toStdString());
-        a = w.beginRun("a", store::RunKind::Grpo, "{}");
+        a = w.beginRun("a", store::RunKind::Grpo, "{}", "company_extraction");
         w.writeStep(a, 1, {{"reward", 0.1}}, {});
         w.writeStep(a, 2, {{"reward", 0.25}, {"entropy", 1.5}}, {});
-        b = w.beginRun("b, test", store::RunKind::Grpo, "{}");
+        b = w.beginRun("b, test", store::RunKind::Grpo, "{}", "company_extraction");
         w.writeStep(b, 1, {{"reward", 0.75}}, {});
     }
     CurvePanel panel;

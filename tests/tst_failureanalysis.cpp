@@ -410,7 +410,7 @@ void TestFailureAnalysis::loadRun()
     {
         store::RunStore st(storePath);
         const int64_t run = st.beginRun(
-            "r", store::RunKind::Grpo, R"({"eval_data": "emails.jsonl", "reward_config": {"thinking": true}})");
+            "r", store::RunKind::Grpo, R"({"eval_data": "emails.jsonl", "reward_config": {"thinking": true}})", "company_extraction");
         st.writeEvalPredictions(run, 0,
                                 {{"b1", "<thinking>x</thinking><answer>三伸化学株式会社</answer>", "株式会社ミハル包装", false, "{}"},
                                  {"c1", "<thinking>x</thinking><answer>不明</answer>", "不明", true, "{}"},
@@ -448,8 +448,8 @@ void TestFailureAnalysis::loadRunMissingEmails()
     const std::string storePath = tempPath(dir, "runs.sqlite");
     {
         store::RunStore st(storePath);
-        st.beginRun("r", store::RunKind::Grpo, R"({"eval_data": "gone/test.jsonl"})");
-        st.beginRun("s", store::RunKind::Grpo, R"({"train_data": "x.jsonl"})");
+        st.beginRun("r", store::RunKind::Grpo, R"({"eval_data": "gone/test.jsonl"})", "company_extraction");
+        st.beginRun("s", store::RunKind::Grpo, R"({"train_data": "x.jsonl"})", "company_extraction");
     }
     try {
         eval::loadRunFailures(storePath, 1);

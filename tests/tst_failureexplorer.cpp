@@ -280,7 +280,7 @@ void TestFailureExplorer::openRun()
     const QString storePath = dir.filePath("runs.sqlite");
     {
         store::RunStore st(storePath.toStdString());
-        const int64_t run = st.beginRun("r", store::RunKind::Grpo, R"({"eval_data": "test.jsonl"})");
+        const int64_t run = st.beginRun("r", store::RunKind::Grpo, R"({"eval_data": "test.jsonl"})", "company_extraction");
         st.writeEvalPredictions(run, 0, {{"b1", "ナツメ株式会社", "株式会社ミハル包装", false, "{}"},
                                          {"c1", "不明", "不明", true, "{}"}});
         st.writeEvalPredictions(run, 20, {{"b1", "株式会社ミハル包装", "株式会社ミハル包装", true, "{}"},
@@ -306,7 +306,7 @@ void TestFailureExplorer::openRunMissingEmails()
     const QString storePath = dir.filePath("runs.sqlite");
     {
         store::RunStore st(storePath.toStdString());
-        const int64_t run = st.beginRun("r", store::RunKind::Grpo, R"({"eval_data": "data/test.jsonl"})");
+        const int64_t run = st.beginRun("r", store::RunKind::Grpo, R"({"eval_data": "data/test.jsonl"})", "company_extraction");
         st.writeEvalPredictions(run, 0, {{"b1", "x", "y", false, "{}"}});
     }
     FailureExplorer explorer;

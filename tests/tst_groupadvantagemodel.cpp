@@ -23,7 +23,7 @@ void TestGroupAdvantageModel::groupsOfAStep()
     QTemporaryDir dir;
     const std::string path = (dir.path() + "/runs.sqlite").toStdString();
     store::RunStore writer(path);
-    const int64_t run = writer.beginRun("g", store::RunKind::Grpo, "{}");
+    const int64_t run = writer.beginRun("g", store::RunKind::Grpo, "{}", "company_extraction");
     // Group 0: 1, 0, 0.5, 0.5 → mean 0.5, std √((0.25 + 0.25) / 3) = 0.408248.
     // Group 1: 0.3 × 4 → flat.  Group 2: 0.2, 0.4, 0.6, 0.8 → mean 0.5, std √(0.2 / 3) = 0.258199.
     const double rewards[3][4] = {{1, 0, 0.5, 0.5}, {0.3, 0.3, 0.3, 0.3}, {0.2, 0.4, 0.6, 0.8}};

@@ -69,7 +69,7 @@ void TestGroupAdvantageView::init()
     m_dir = std::make_unique<QTemporaryDir>();
     m_path = m_dir->path() + "/runs.sqlite";
     m_writer = std::make_unique<store::RunStore>(m_path.toStdString());
-    m_run = m_writer->beginRun("g", store::RunKind::Grpo, "{}");
+    m_run = m_writer->beginRun("g", store::RunKind::Grpo, "{}", "company_extraction");
     // Step 1 (ids 1–8): group 0 rewards 1, 0, 0.5, 0.5 (mean 0.5); group 1 flat at 0.3.
     writeStep(*m_writer, m_run, 1, {{1, 0, 0.5, 0.5}, {0.3, 0.3, 0.3, 0.3}});
     // Step 2 (ids 9–20): group 0 0.2 … 0.8 (mean 0.5); groups 1 and 2 flat at 1 and 0.

@@ -342,7 +342,7 @@ void TestMainWindow::showsTheHackingAlert()
     int64_t run = 0;
     {
         rwb::store::RunStore w(store.toStdString());
-        run = w.beginRun("hacked", rwb::store::RunKind::Grpo, "{}");
+        run = w.beginRun("hacked", rwb::store::RunKind::Grpo, "{}", "company_extraction");
         w.writeStep(run, 0, {{"eval/f1", 0.22}}, {});
         for (int s = 1; s <= 20; ++s) {
             std::vector<rwb::store::Metric> m = {{"rewards/exist/mean", s <= 10 ? 0.40 : 0.60}};

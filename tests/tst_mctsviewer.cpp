@@ -791,7 +791,7 @@ void TestMctsViewer::followStoreRun()
     second.questionId = "test-000002";
     int64_t run = 0, first = 0;
     store::RunStore writer(path);
-    const int64_t grpo = writer.beginRun("grpo", store::RunKind::Grpo, "{}");
+    const int64_t grpo = writer.beginRun("grpo", store::RunKind::Grpo, "{}", "company_extraction");
     run = writer.beginRun("search", store::RunKind::Mcts, "{}", "multihop");
     first = writer.writeMctsTree(run, firstIterations(r, 2));
     QCOMPARE(widgets::lastMctsRun(path), run);

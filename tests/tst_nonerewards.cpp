@@ -157,7 +157,7 @@ void TestNoneRewards::allNoneGroup()
     QTemporaryDir dir;
     const std::string path = (dir.path() + "/none.sqlite").toStdString();
     store::RunStore writer(path);
-    const int64_t run = writer.beginRun("n", store::RunKind::Grpo, "{}");
+    const int64_t run = writer.beginRun("n", store::RunKind::Grpo, "{}", "company_extraction");
     // Group 0: None, None → no mean; group 1: 0.2, None, 0.6 → mean 0.4, std √0.08.
     const double rewards[2][3] = {{kNaN, kNaN, kNaN}, {0.2, kNaN, 0.6}};
     std::vector<store::Rollout> rows;

@@ -113,6 +113,11 @@ void TestRewardConfig::roundTrip()
     c.name = "mine";
     c.thinking = true;
     c.components = {{"format", 50, {}}, {"partial", 10.5, {}}, {"marker", 40, {}}};
+    QVERIFY(c.task.empty()); // the registry's default task: company extraction, the first registered
+    QVERIFY(toJson(c).find("\"task\"") == std::string::npos);
+    QCOMPARE(parseRewardConfig(toJson(c), "x", rwb::task::Catalog::builtin().rewards()).task,
+             std::string("company_extraction"));
+    c.task = "company_extraction";
     const std::string json = toJson(c);
     QVERIFY(json.find("\"weight\": 50\n") != std::string::npos); // whole weights stay integers
     const RewardConfig back = parseRewardConfig(json, "x", rwb::task::Catalog::builtin().rewards());

@@ -89,7 +89,7 @@ std::vector<store::Prompt> prompts()
 int64_t writeStore(const QString &path, int64_t *thinkingRun = nullptr)
 {
     store::RunStore s(path.toStdString());
-    const int64_t run = s.beginRun("known", store::RunKind::Grpo, "{}");
+    const int64_t run = s.beginRun("known", store::RunKind::Grpo, "{}", "company_extraction");
     s.recordRewardConfig(run, 1, kConfig);
     for (int step = 1; step <= kSteps; ++step) {
         std::vector<store::Rollout> rows;
@@ -97,7 +97,7 @@ int64_t writeStore(const QString &path, int64_t *thinkingRun = nullptr)
             rows.push_back(makeRollout((step - 1) * kPerStep + k));
         s.writeStep(run, step, {{"reward", 0.5}}, rows, prompts());
     }
-    const int64_t t = s.beginRun("thinking", store::RunKind::Grpo, "{}");
+    const int64_t t = s.beginRun("thinking", store::RunKind::Grpo, "{}", "company_extraction");
     s.recordRewardConfig(t, 1, R"({"thinking": true, "components": [{"reward": "format", "weight": 1}, {"reward": "partial", "weight": 1}]})");
     store::Rollout r = makeRollout(0);
     r.completion = "<thinking>署名を見る</thinking>\n<answer>株式会社ミハル包装</answer>";
@@ -487,7 +487,7 @@ void TestRolloutBrowser::refreshAppendsLiveRows()
     QTemporaryDir dir;
     const QString path = dir.path() + "/live.sqlite";
     store::RunStore writer(path.toStdString());
-    const int64_t run = writer.beginRun("live", store::RunKind::Grpo, "{}");
+    const int64_t run = writer.beginRun("live", store::RunKind::Grpo, "{}", "company_extraction");
     writer.recordRewardConfig(run, 1, kConfig);
     auto step = [&](int s) {
         std::vector<store::Rollout> rows;

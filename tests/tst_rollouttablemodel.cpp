@@ -67,7 +67,7 @@ void TestRolloutTableModel::pagesThroughEveryRollout()
     int64_t run = 0;
     {
         store::RunStore s(path.toStdString());
-        run = s.beginRun("r", store::RunKind::Grpo, "{}");
+        run = s.beginRun("r", store::RunKind::Grpo, "{}", "company_extraction");
         s.recordRewardConfig(run, 1, R"({"components": [{"reward": "partial", "weight": 20}, {"reward": "marker", "weight": 80}]})");
         writeSteps(s, run, 1, 31); // 1,920 rollouts
     }
@@ -109,7 +109,7 @@ void TestRolloutTableModel::filtersAndSearch()
     int64_t run = 0;
     {
         store::RunStore s(path.toStdString());
-        run = s.beginRun("r", store::RunKind::Grpo, "{}");
+        run = s.beginRun("r", store::RunKind::Grpo, "{}", "company_extraction");
         s.recordRewardConfig(run, 1, R"({"components": [{"reward": "partial", "weight": 20}, {"reward": "marker", "weight": 80}]})");
         writeSteps(s, run, 1, 11); // 640 rollouts
     }
@@ -161,7 +161,7 @@ void TestRolloutTableModel::pollAppendsLiveRows()
     QTemporaryDir dir;
     const QString path = dir.path() + "/runs.sqlite";
     store::RunStore writer(path.toStdString());
-    const int64_t run = writer.beginRun("live", store::RunKind::Grpo, "{}");
+    const int64_t run = writer.beginRun("live", store::RunKind::Grpo, "{}", "company_extraction");
     writer.recordRewardConfig(run, 1, R"({"components": [{"reward": "partial", "weight": 1}]})");
     writeSteps(writer, run, 1, 3); // 128
     RolloutTableModel model;

@@ -25,12 +25,12 @@ void TestRunListModel::showsRunsAndRefreshes()
     QTemporaryDir dir;
     const QString path = dir.path() + "/runs.sqlite";
     store::RunStore writer(path.toStdString());
-    const int64_t a = writer.beginRun("sft-a", store::RunKind::Sft, "{}");
+    const int64_t a = writer.beginRun("sft-a", store::RunKind::Sft, "{}", "company_extraction");
     writer.writeStep(a, 1, {{"loss", 1.0}}, {});
     writer.finishRun(a, store::RunStatus::Finished);
-    const int64_t b = writer.beginRun("grpo-b", store::RunKind::Grpo, "{}");
+    const int64_t b = writer.beginRun("grpo-b", store::RunKind::Grpo, "{}", "company_extraction");
     writer.finishRun(b, store::RunStatus::Failed, "step 3: the loss is NaN");
-    const int64_t c = writer.beginRun("grpo-c", store::RunKind::Grpo, "{}");
+    const int64_t c = writer.beginRun("grpo-c", store::RunKind::Grpo, "{}", "company_extraction");
     writer.writeStep(c, 1, {{"reward", 0.1}}, {});
     writer.writeStep(c, 2, {{"reward", 0.2}}, {});
 
@@ -64,7 +64,7 @@ void TestRunListModel::showsRunsAndRefreshes()
     // The running run takes a step and finishes; a new run begins.
     writer.writeStep(c, 3, {{"reward", 0.3}}, {});
     writer.finishRun(c, store::RunStatus::Stopped, "stopped by the user");
-    const int64_t d = writer.beginRun("eval-d", store::RunKind::Eval, "{}");
+    const int64_t d = writer.beginRun("eval-d", store::RunKind::Eval, "{}", "company_extraction");
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);

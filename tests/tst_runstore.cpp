@@ -395,7 +395,7 @@ void TestRunStore::roundTripViews()
     const std::string path = file("views.sqlite");
     {
         RunStore store(path);
-        const int64_t run = store.beginRun("demo グループ", RunKind::Grpo, R"({"lr":3e-5})");
+        const int64_t run = store.beginRun("demo グループ", RunKind::Grpo, R"({"lr":3e-5})", "company_extraction");
         store.recordRewardConfig(run, 0, R"({"partial":20,"marker":80})");
         store.recordRewardConfig(run, 1, R"({"partial":50,"marker":50})");
         writeSteps(store, run, 0, 2);
@@ -491,7 +491,7 @@ void TestRunStore::roundTripViews()
 void TestRunStore::roundTripApi()
 {
     RunStore store(file("api.sqlite"));
-    const int64_t run = store.beginRun("api", RunKind::Grpo, "{}");
+    const int64_t run = store.beginRun("api", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(store, run, 0, 3);
     store.recordRewardConfig(run, 2, R"({"marker":1})");
     store.addCheckpoint(run, 2, "ckpt");
@@ -543,8 +543,8 @@ void TestRunStore::roundTripApi()
 void TestRunStore::paging()
 {
     RunStore store(file("paging.sqlite"));
-    const int64_t run = store.beginRun("paging", RunKind::Grpo, "{}");
-    const int64_t other = store.beginRun("other", RunKind::Grpo, "{}");
+    const int64_t run = store.beginRun("paging", RunKind::Grpo, "{}", "company_extraction");
+    const int64_t other = store.beginRun("other", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(store, run, 0, 2);
     writeSteps(store, other, 0, 1);
     writeSteps(store, run, 2, 3);
@@ -590,7 +590,7 @@ void TestRunStore::filters()
 {
     QFETCH(int, kind);
     RunStore store(file("filters.sqlite"));
-    const int64_t run = store.beginRun("filters", RunKind::Grpo, "{}");
+    const int64_t run = store.beginRun("filters", RunKind::Grpo, "{}", "company_extraction");
     constexpr int kSteps = 4;
     writeSteps(store, run, 0, kSteps);
 
@@ -661,7 +661,7 @@ void TestRunStore::fullTextJapanese()
     // The FTS5 indexes use the trigram tokenizer (SQLite ≥ 3.34; Debian bookworm has
     // 3.40.1): any substring of 3 or more characters matches, in any script.
     RunStore store(file("fts.sqlite"));
-    const int64_t run = store.beginRun("fts", RunKind::Grpo, "{}");
+    const int64_t run = store.beginRun("fts", RunKind::Grpo, "{}", "company_extraction");
     Rollout a = makeRollout(0, 0, 0);
     a.completion = "送信者は株式会社ひまわり電機の営業部です";
     Rollout b = makeRollout(0, 0, 1);
@@ -685,7 +685,7 @@ void TestRunStore::readerNeverBlocks()
 {
     const std::string path = file("wal.sqlite");
     RunStore writer(path);
-    const int64_t run = writer.beginRun("wal", RunKind::Grpo, "{}");
+    const int64_t run = writer.beginRun("wal", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(writer, run, 0, 1);
 
     // Another connection holds the write lock with an uncommitted step 1.
@@ -730,7 +730,7 @@ void TestRunStore::readerNeverBlocks()
 void TestRunStore::stepIsAtomic()
 {
     RunStore store(file("atomic.sqlite"));
-    const int64_t run = store.beginRun("atomic", RunKind::Grpo, "{}");
+    const int64_t run = store.beginRun("atomic", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(store, run, 0, 1);
     // A step whose last rollout names an unknown prompt writes nothing at all.
     std::vector<Rollout> rollouts{makeRollout(1, 0, 0), makeRollout(1, 0, 1)};
@@ -839,7 +839,7 @@ void TestRunStore::crashLosesAtMostOneStep()
             close(pipeFd[0]);
             try {
                 RunStore store(path);
-                const int64_t run = store.beginRun("crash " + std::to_string(round), RunKind::Grpo, "{}");
+                const int64_t run = store.beginRun("crash " + std::to_string(round), RunKind::Grpo, "{}", "company_extraction");
                 std::vector<Prompt> prompts;
                 for (int p = 0; p < kRollouts / 8; ++p)
                     prompts.push_back(makePrompt(p));
@@ -933,16 +933,16 @@ void TestRunStore::promptsOfADeletedRun()
     // the old ones, whether this store deleted the run or another connection did.
     const std::string path = file("reuse.sqlite");
     RunStore store(path);
-    const int64_t first = store.beginRun("first", RunKind::Grpo, "{}");
+    const int64_t first = store.beginRun("first", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(store, first, 0, 2);
     store.query("DELETE FROM runs WHERE id = " + std::to_string(first), [](auto &, auto &) { return true; });
-    const int64_t second = store.beginRun("second", RunKind::Grpo, "{}");
+    const int64_t second = store.beginRun("second", RunKind::Grpo, "{}", "company_extraction");
     QCOMPARE(second, first);
     writeSteps(store, second, 0, 1);
 
     RunStore other(path);
     other.query("DELETE FROM runs WHERE id = " + std::to_string(second), [](auto &, auto &) { return true; });
-    const int64_t third = store.beginRun("third", RunKind::Grpo, "{}");
+    const int64_t third = store.beginRun("third", RunKind::Grpo, "{}", "company_extraction");
     QCOMPARE(third, first);
     writeSteps(store, third, 0, 2);
     QCOMPARE(count(store, "SELECT count(*) FROM v_rollouts WHERE run_id = " + std::to_string(third)),
@@ -956,7 +956,7 @@ void TestRunStore::searchIsCompleteWithoutIndexing()
     // read-only reader through its private index, a read-write store by indexing the file.
     const std::string path = file("lazy.sqlite");
     RunStore writer(path);
-    const int64_t run = writer.beginRun("lazy", RunKind::Grpo, "{}");
+    const int64_t run = writer.beginRun("lazy", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(writer, run, 0, 2);
     QCOMPARE(writer.pendingIndexRows(), int64_t(2 * kRowsPerStep));
     QCOMPARE(count(writer, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'きらめき'"), int64_t(0));
@@ -1021,11 +1021,11 @@ void TestRunStore::searchAfterDeletes()
     };
     constexpr const char *kOther = "<answer>ひまわり電機</answer>";
     constexpr int kRows = 2 * kGroups * kGroup;
-    const int64_t keep = writer.beginRun("keep", RunKind::Grpo, "{}");
+    const int64_t keep = writer.beginRun("keep", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(writer, keep, 0, 1);
 
     // In the file's index when deleted.
-    const int64_t a = writer.beginRun("a", RunKind::Grpo, "{}");
+    const int64_t a = writer.beginRun("a", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(writer, a, 0, 2);
     const int64_t aFirst = firstId(a);
     writer.indexPending();
@@ -1033,7 +1033,7 @@ void TestRunStore::searchAfterDeletes()
     deleteRun(a);
     QCOMPARE(count(writer, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'きらめき商事'"),
              int64_t(kKirameki)); // run `keep`'s only
-    const int64_t b = writer.beginRun("b", RunKind::Grpo, "{}");
+    const int64_t b = writer.beginRun("b", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(writer, b, 0, 2, kOther);
     QCOMPARE(firstId(b), aFirst); // the ids came back
     QCOMPARE(searchCount(reader, b, "きらめき商事"), 0);
@@ -1043,12 +1043,12 @@ void TestRunStore::searchAfterDeletes()
     QCOMPARE(searchCount(reader, keep, "きらめき商事"), kKirameki);
 
     // Only in the reader's private index when deleted.
-    const int64_t c = writer.beginRun("c", RunKind::Grpo, "{}");
+    const int64_t c = writer.beginRun("c", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(writer, c, 0, 2);
     const int64_t cFirst = firstId(c);
     QCOMPARE(searchCount(reader, c, "きらめき商事"), 2 * kKirameki);
     deleteRun(c);
-    const int64_t d = writer.beginRun("d", RunKind::Grpo, "{}");
+    const int64_t d = writer.beginRun("d", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(writer, d, 0, 2, kOther);
     QCOMPARE(firstId(d), cFirst);
     QCOMPARE(searchCount(reader, d, "きらめき商事"), 0);
@@ -1074,7 +1074,7 @@ void TestRunStore::searchAfterResume()
     const std::string path = file("resume.sqlite");
     RunStore writer(path);
     const RunStore reader(path, RunStore::OpenMode::ReadOnly);
-    const int64_t run = writer.beginRun("resume", RunKind::Grpo, "{}");
+    const int64_t run = writer.beginRun("resume", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(writer, run, 0, 2);
     writer.indexPending();     // steps 0–1 in the file's index
     writeSteps(writer, run, 2, 4);

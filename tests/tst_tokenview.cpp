@@ -66,7 +66,7 @@ void TestTokenView::initTestCase()
     m_path = m_dir.path() + "/runs.sqlite";
     store::RunStore writer(m_path.toStdString());
     // The model folder relative to the store's folder, as the demo writes it.
-    const int64_t run = writer.beginRun("t", store::RunKind::Grpo, R"({"model": "tok"})");
+    const int64_t run = writer.beginRun("t", store::RunKind::Grpo, R"({"model": "tok"})", "company_extraction");
     store::Rollout full;
     full.promptId = "p";
     full.completion = kCompletion;
@@ -96,10 +96,10 @@ void TestTokenView::initTestCase()
     m_none = writer.stepRollouts(run, 1).at(2).id;
 
     const std::string missing = (m_dir.path() + "/missing-model").toStdString();
-    const int64_t run2 = writer.beginRun("m", store::RunKind::Grpo, R"({"model": ")" + missing + R"("})");
+    const int64_t run2 = writer.beginRun("m", store::RunKind::Grpo, R"({"model": ")" + missing + R"("})", "company_extraction");
     writer.writeStep(run2, 1, {}, {full}, {{"p", "prompt", "", "{}"}});
     m_missingModel = writer.stepRollouts(run2, 1).at(0).id;
-    const int64_t run3 = writer.beginRun("n", store::RunKind::Grpo, "{}");
+    const int64_t run3 = writer.beginRun("n", store::RunKind::Grpo, "{}", "company_extraction");
     writer.writeStep(run3, 1, {}, {full}, {{"p", "prompt", "", "{}"}});
     m_noModel = writer.stepRollouts(run3, 1).at(0).id;
 }

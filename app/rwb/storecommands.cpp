@@ -299,7 +299,7 @@ int storeBench(const std::vector<std::string> &argv)
         "step_time", "num_tokens"};
 
     store::RunStore store(path);
-    const int64_t run = store.beginRun("bench", store::RunKind::Grpo, R"({"benchmark":"store"})");
+    const int64_t run = store.beginRun("bench", store::RunKind::Grpo, R"({"benchmark":"store"})", "company_extraction");
     store.recordRewardConfig(run, 0, R"({"components":[{"reward":"partial","weight":20},{"reward":"marker","weight":80}]})");
 
     using Clock = std::chrono::steady_clock;

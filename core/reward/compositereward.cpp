@@ -41,6 +41,8 @@ CompositeReward::CompositeReward(RewardConfig config, const std::string &source,
     : m_config(std::move(config))
 {
     validateRewardConfig(m_config, source, registry);
+    if (m_config.task.empty())
+        m_config.task = registry.defaultTask();
     RewardOptions options;
     if (!m_config.synonyms.empty())
         options.synonyms = std::make_shared<const SynonymTable>(SynonymTable::load(m_config.resolvedSynonyms()));

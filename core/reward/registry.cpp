@@ -29,6 +29,11 @@ std::vector<std::string> Registry::names(std::string_view task) const
     return out;
 }
 
+std::string Registry::defaultTask() const
+{
+    return m_entries.empty() ? std::string() : m_entries.front().task;
+}
+
 std::vector<std::string> Registry::tasks() const
 {
     std::vector<std::string> out;

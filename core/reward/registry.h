@@ -39,7 +39,7 @@ public:
     using Factory = std::function<std::unique_ptr<Reward>(const RewardOptions &)>;
     struct Entry {
         std::string name;
-        std::string task;        // the task it scores ("company_extraction")
+        std::string task;        // the name of the task it scores
         std::string description; // one English line
         Factory make;
         bool needsEmbedder = false; // make() wants RewardOptions::embedder
@@ -51,6 +51,9 @@ public:
     const Entry *find(std::string_view name) const;
     // The names of every reward for `task`, in registration order.
     std::vector<std::string> names(std::string_view task) const;
+    // The task of a reward config that names none: the task of the first reward
+    // registered ("" when there is none).
+    std::string defaultTask() const;
     // The tasks that have rewards, in the order of their first registration.
     std::vector<std::string> tasks() const;
     // Throws std::invalid_argument listing the allowed names when `name` is unknown.

@@ -98,16 +98,17 @@ std::string RewardConfig::resolvedSynonyms() const
 
 void validateRewardConfig(const RewardConfig &c, const std::string &source, const Registry &registry)
 {
-    const std::vector<std::string> allowed = registry.names(c.task);
+    const std::string task = c.task.empty() ? registry.defaultTask() : c.task;
+    const std::vector<std::string> allowed = registry.names(task);
     if (allowed.empty())
-        fail(source, "task", "unknown task \"" + c.task + "\" (allowed: " + joinNames(registry.tasks()) + ")");
+        fail(source, "task", "unknown task \"" + task + "\" (allowed: " + joinNames(registry.tasks()) + ")");
     if (c.components.empty())
         fail(source, "components", "at least one component is needed (allowed rewards: " + joinNames(allowed) + ")");
     for (size_t i = 0; i < c.components.size(); ++i) {
         const RewardComponent &comp = c.components[i];
         const std::string field = "components[" + std::to_string(i) + "]";
         const Registry::Entry *e = registry.find(comp.reward);
-        if (!e || e->task != c.task)
+        if (!e || e->task != task)
             fail(source, field + ".reward",
                  "unknown reward \"" + comp.reward + "\" (allowed: " + joinNames(allowed) + ")");
         if (!std::isfinite(comp.weight) || comp.weight < 0.0)
@@ -210,6 +211,8 @@ RewardConfig parseRewardConfig(std::string_view text, const std::string &source,
         c.components.push_back(std::move(comp));
     }
     validateRewardConfig(c, source, registry);
+    if (c.task.empty())
+        c.task = registry.defaultTask();
     return c;
 }
 
@@ -227,7 +230,8 @@ std::string toJson(const RewardConfig &c)
         j["name"] = c.name;
     if (!c.description.empty())
         j["description"] = c.description;
-    j["task"] = c.task;
+    if (!c.task.empty()) // none: the default task, as when parsed
+        j["task"] = c.task;
     j["thinking"] = c.thinking;
     j["components"] = nlohmann::ordered_json::array();
     for (const RewardComponent &comp : c.components) {

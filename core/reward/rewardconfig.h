@@ -17,14 +17,14 @@ struct RewardComponent {
 };
 
 // A reward config (JSON), for example
-//   {"task": "company_extraction", "thinking": false,
+//   {"task": "<a task>", "thinking": false,
 //    "components": [{"reward": "partial", "weight": 20}, {"reward": "marker", "weight": 80}]}
 // with optional "name" and "description" (shown by the workbench) and "synonyms" (a
 // synonym table for `domain`, relative to the config's folder). See docs/config.md.
 struct RewardConfig {
     std::string name;
     std::string description;
-    std::string task = "company_extraction";
+    std::string task; // "": the registry's default task (Registry::defaultTask), set by parsing
     bool thinking = false;
     std::vector<RewardComponent> components;
     std::string synonyms; // as written in the file; resolvedSynonyms() gives the path to open

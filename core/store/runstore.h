@@ -54,7 +54,7 @@ public:
 
     // A new run with status "running" of the task named `task`; returns its id.
     int64_t beginRun(const std::string &name, RunKind kind, const std::string &configJson,
-                     const std::string &task = "company_extraction");
+                     const std::string &task);
     // One step: its metrics, the prompts first seen in it (a prompt already stored for the
     // run is kept as it was), and its rollouts. All or nothing. Throws StoreError for a
     // rollout whose prompt id is unknown, a step written twice, or a SQLite failure.

@@ -81,7 +81,7 @@ struct RunInfo {
     std::string finished; // "" while running
     int64_t steps = 0;    // steps written (writeStep calls that committed)
     int64_t lastStep = -1; // -1 when none
-    std::string task;     // the task's name ("company_extraction")
+    std::string task;     // the task's name, as its catalog knows it
 };
 
 struct MetricPoint {

@@ -142,7 +142,7 @@ public:
 class Task {
 public:
     virtual ~Task() = default;
-    // The name configs and JSONL lines use ("company_extraction").
+    // The name configs and JSONL lines use: lower case, words joined by "_".
     virtual std::string_view name() const = 0;
     // One English line for lists and logs.
     virtual std::string_view description() const = 0;

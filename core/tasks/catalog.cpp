@@ -1,6 +1,5 @@
 #include "tasks/catalog.h"
 
-#include "tasks/extraction/extractionrecord.h"
 #include "data/jsonl.h"
 #include "tasks/chat/chattask.h"
 #include "tasks/extraction/extractiontask.h"
@@ -40,6 +39,8 @@ void Catalog::addTask(std::shared_ptr<const Task> task)
 
 const Task *Catalog::find(std::string_view name) const
 {
+    if (name.empty())
+        return m_tasks.empty() ? nullptr : m_tasks.front().get();
     for (const auto &t : m_tasks)
         if (t->name() == name)
             return t.get();
@@ -74,7 +75,7 @@ std::string taskOfJsonl(std::string_view text)
             break;
         }
     }
-    return std::string(data::kCompanyExtractionTask);
+    return std::string(Catalog::builtin().find("")->name());
 }
 
 } // namespace rwb::task

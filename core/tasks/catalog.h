@@ -16,8 +16,8 @@
 
 namespace rwb::task {
 
-// The task a JSONL text is of: the "task" of its first JSON object line, or
-// "company_extraction" when that line names none (or there is no object line).
+// The task a JSONL text is of: the "task" of its first JSON object line, or the built-in
+// catalog's default task when that line names none (or there is no object line).
 std::string taskOfJsonl(std::string_view text);
 
 class Catalog {
@@ -31,8 +31,10 @@ public:
     reward::Registry &rewards() { return m_rewards; }
     const reward::Registry &rewards() const { return m_rewards; }
 
+    // The task named `name`; "" names the default task, the first added (the task of a
+    // config, a file or a run that names none). Null when there is none.
     const Task *find(std::string_view name) const;
-    // The task named `name`; throws data::InputException naming `source` and `field`, and
+    // The task named `name` ("" the default task); throws data::InputException naming `source` and `field`, and
     // the tasks there are, when there is none.
     const Task &get(std::string_view name, const std::string &source, const std::string &field) const;
     std::vector<std::string> names() const;
