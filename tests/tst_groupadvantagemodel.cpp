@@ -16,6 +16,7 @@ class TestGroupAdvantageModel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void groupsOfAStep();
+    void onePromptInTwoGroupsOfAStep();
 };
 
 void TestGroupAdvantageModel::groupsOfAStep()
@@ -75,6 +76,53 @@ void TestGroupAdvantageModel::groupsOfAStep()
     model.load(reader, run, 7);
     QCOMPARE(model.rowCount(), 0);
     QCOMPARE(model.columnCount(), 6);
+}
+
+// A step that straddles an epoch may draw one prompt twice (the quick demo draws 16 of
+// 120 e-mails a step): its two groups are two samples of G completions each, with their
+// own statistics. A group is (run, step, group_index): the model and v_rollouts keep the
+// two apart although they share the prompt id and the sample indices.
+void TestGroupAdvantageModel::onePromptInTwoGroupsOfAStep()
+{
+    QTemporaryDir dir;
+    const std::string path = (dir.path() + "/runs.sqlite").toStdString();
+    store::RunStore writer(path);
+    const int64_t run = writer.beginRun("twice", store::RunKind::Grpo, "{}", "company_extraction");
+    // Group 0 of "p": 1, 0 → mean 0.5, std √0.5; group 1 of "p": 0.2, 0.2 → flat.
+    const double rewards[2][2] = {{1, 0}, {0.2, 0.2}};
+    std::vector<store::Rollout> rows;
+    for (int g = 0; g < 2; ++g)
+        for (int j = 0; j < 2; ++j) {
+            store::Rollout r;
+            r.promptId = "p";
+            r.groupIndex = g;
+            r.sampleIndex = j;
+            r.completion = "c";
+            r.reward = rewards[g][j];
+            r.completionTokens = 1;
+            rows.push_back(r);
+        }
+    writer.writeStep(run, 1, {}, rows, {{"p", "prompt", "gold", "{}"}});
+
+    store::RunStore reader(path, store::RunStore::OpenMode::ReadOnly);
+    GroupAdvantageModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.load(reader, run, 1);
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.flatGroups(), 1);
+    QCOMPARE(model.data(model.index(0, GroupAdvantageModel::MeanColumn), GroupAdvantageModel::ValueRole).toDouble(), 0.5);
+    QVERIFY(std::abs(model.data(model.index(0, GroupAdvantageModel::StdColumn), GroupAdvantageModel::ValueRole).toDouble() -
+                     std::sqrt(0.5)) < 1e-9);
+    QCOMPARE(model.data(model.index(1, GroupAdvantageModel::MeanColumn), GroupAdvantageModel::ValueRole).toDouble(), 0.2);
+    // What a reader of the documented view groups by.
+    std::vector<std::pair<int64_t, int64_t>> groups;
+    reader.query("SELECT group_index, count(*) FROM v_rollouts WHERE run_id = " + std::to_string(run) +
+                     " AND step = 1 AND prompt_id = 'p' GROUP BY group_index ORDER BY group_index",
+                 [&](const std::vector<std::string> &, const std::vector<store::SqlValue> &v) {
+                     groups.emplace_back(v.at(0).integer, v.at(1).integer);
+                     return true;
+                 });
+    QCOMPARE(groups, (std::vector<std::pair<int64_t, int64_t>>{{0, 2}, {1, 2}}));
 }
 
 QTEST_MAIN(TestGroupAdvantageModel)

@@ -2499,8 +2499,8 @@ The change is stored with its step and marked on the curves.</source>
             <translation>この実行にはステップ %1 以前の報酬設定が記録されていません。</translation>
         </message>
         <message>
-            <source>The prompt has no recorded e-mail, so rewards that look at it are explained without it.</source>
-            <translation>プロンプトにメールが記録されていないため、メールを参照する報酬はメールなしで説明しています。</translation>
+            <source>The prompt has no recorded input, so rewards that look at it are explained without it.</source>
+            <translation>プロンプトに入力が記録されていないため、入力を参照する報酬は入力なしで説明しています。</translation>
         </message>
         <message>
             <source>The reward config could not be rebuilt to explain the values: %1</source>

@@ -15,7 +15,7 @@ using eval::PredictionSource;
 FailureCategoryModel::FailureCategoryModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
-    setCategories(task::Catalog::builtin().find(data::kCompanyExtractionTask)->failureCategories());
+    setCategories(task::Catalog::builtin().find("")->failureCategories());
 }
 
 void FailureCategoryModel::setCategories(const std::vector<task::FailureCategory> &categories)

@@ -18,7 +18,7 @@ using eval::FailureCategory;
 FailureTransitionModel::FailureTransitionModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
-    setCategories(task::Catalog::builtin().find(data::kCompanyExtractionTask)->failureCategories());
+    setCategories(task::Catalog::builtin().find("")->failureCategories());
 }
 
 void FailureTransitionModel::setCategories(const std::vector<task::FailureCategory> &categories)

@@ -88,7 +88,8 @@ public:
     // dropping unsaved edits).
     void editSelectedRubric();
 
-    // Loads an extraction JSONL file (a path or a ":/" resource). Malformed lines are
+    // Loads any task's JSONL samples (a path or a ":/" resource; the first line's "task"
+    // picks the task, task::taskOfJsonl). Malformed lines are
     // skipped and listed in `problems` ("file:line: reason"); nothing is changed when
     // the file cannot be read or holds no valid line (returns false, `error` says why).
     bool loadSamples(const QString &path, QString *error, QStringList *problems = nullptr);

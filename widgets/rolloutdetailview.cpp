@@ -4,7 +4,6 @@
 
 #include "taskpresenter.h"
 
-#include "tasks/extraction/extractionrecord.h"
 #include "data/jsonl.h"
 #include "reward/compositereward.h"
 #include "reward/registry.h"
@@ -14,7 +13,6 @@
 #include "rewardvalue.h"
 #include "store/runstore.h"
 #include "tasks/catalog.h"
-#include "tasks/extraction/extractiontask.h"
 #include "task/task.h"
 
 #include <nlohmann/json.hpp>
@@ -119,7 +117,7 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
     const store::StoredRollout &r = c.rollout;
     const store::RunInfo run = store.run(r.runId);
     c.runName = str(run.name);
-    c.task = run.task.empty() ? std::string(data::kCompanyExtractionTask) : run.task;
+    c.task = run.task;
 
     // The example as the rewards saw it (GRPO records it in the prompt's metadata).
     std::string meta;
@@ -159,6 +157,8 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
     c.judgeCalls = static_cast<int>(decisions.size());
     const task::Catalog &catalog = task::Catalog::builtin();
     const task::Task *task = catalog.find(c.task);
+    if (task) // a run that names no task: the default one
+        c.task = std::string(task->name());
     QStringList problems;
     // The example and the completion, for the outcome and the explanations.
     if (!task) {
@@ -168,12 +168,9 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
             c.example = task->exampleFromStore(meta.empty() ? "{}" : meta, r.gold,
                                                "run " + std::to_string(r.runId) + ", prompt of rollout " + std::to_string(rolloutId));
         } catch (const std::exception &e) {
-            if (c.task == data::kCompanyExtractionTask) {
-                // No e-mail recorded (an older store): explained without it, with the gold.
-                data::ExtractionRecord record;
-                record.gold = r.gold;
-                c.example = std::make_shared<const task::ExtractionExample>(std::move(record));
-                problems << tr("The prompt has no recorded e-mail, so rewards that look at it are explained without it.");
+            if ((c.example = task->exampleFromGold(r.gold))) {
+                // No input recorded (an older store): explained without it, with the gold.
+                problems << tr("The prompt has no recorded input, so rewards that look at it are explained without it.");
             } else {
                 problems << tr("The prompt's recorded input could not be read: %1").arg(str(e.what()));
             }

@@ -47,7 +47,7 @@ public:
     struct Content {
         store::StoredRollout rollout;    // with its token arrays
         QString runName;
-        std::string task;                // the run's task ("company_extraction")
+        std::string task;                // the run's task's name
         // The example rebuilt from the prompt's metadata and the completion parsed by the
         // task (null when the task or the metadata could not be read: Content::problem).
         std::shared_ptr<const task::Example> example;

@@ -74,7 +74,7 @@ SampleScoreModel::SampleScoreModel(QObject *parent) : QAbstractTableModel(parent
     connect(m_scorer, &JudgeScorer::finished, this, &SampleScoreModel::onJudgingFinished);
     connect(m_scorer, &JudgeScorer::logged, this, &SampleScoreModel::judgeCallsLogged);
 
-    m_task = rwb::task::Catalog::builtin().find(rwb::data::kCompanyExtractionTask);
+    m_task = rwb::task::Catalog::builtin().find("");
     m_names = rewardNames(*m_task);
     m_weights = QVector<double>(m_names.size(), 0.0);
     m_options.assign(static_cast<size_t>(m_names.size()), std::string());

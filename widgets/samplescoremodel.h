@@ -69,7 +69,7 @@ public:
     // current one changes the components (and resets the weights to 0). Rubric overrides
     // are dropped.
     void setSamples(const rwb::task::Task &task, std::vector<rwb::task::Record> records);
-    // The samples' task ("company_extraction" before any is set).
+    // The samples' task (the catalog's default task before any is set).
     const rwb::task::Task &task() const { return *m_task; }
     void setThinking(bool thinking);
     bool thinking() const { return m_thinking; }

@@ -19,8 +19,8 @@
 #include "tokenview.h"
 #include "trainingcontroller.h"
 
-#include "tasks/extraction/extractionrecord.h"
-#include "tasks/legalqa/legalquestion.h"
+#include "taskpresenter.h"
+#include "tasks/catalog.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -53,16 +53,22 @@
 #include <cmath>
 
 namespace {
-// The bundled sample set and the preset opened on a first start (the paper's best, table 2 *).
+// The bundled sample sets: the default task's, opened on a first start, and legal QA's.
 const char *const kBundledSamples = ":/samples/company_samples.jsonl";
-const char *const kDefaultPreset = ":/presets/table2_star_partial20_marker80.json";
 const char *const kBundledLegalSamples = ":/samples/legal_qa_samples.jsonl";
-const char *const kDefaultLegalPreset = ":/presets/legal_citation_semantic.json";
 
-// The preset the Designer falls back to for the samples' task.
+// The catalog's default task: the bundled samples' task.
+std::string_view defaultTask()
+{
+    return rwb::task::Catalog::builtin().find("")->name();
+}
+
+// The preset the Designer falls back to for the samples' task: the task's own (its
+// presenter's), else the default task's.
 QString defaultPresetFor(std::string_view task)
 {
-    return QString::fromLatin1(task == rwb::data::kLegalQaTask ? kDefaultLegalPreset : kDefaultPreset);
+    const QString own = rwb::widgets::TaskPresenter::forTask(task).defaultPreset();
+    return own.isEmpty() ? rwb::widgets::TaskPresenter::forTask(defaultTask()).defaultPreset() : own;
 }
 } // namespace
 
@@ -581,9 +587,9 @@ void MainWindow::openInitialFiles(const QString &samples, const QString &config)
 void MainWindow::openBundledSamples()
 {
     QString error;
-    const bool otherTask = m_designer->model()->task().name() != rwb::data::kCompanyExtractionTask;
+    const bool otherTask = m_designer->model()->task().name() != defaultTask();
     if (!m_designer->loadSamples(QString::fromLatin1(kBundledSamples), &error) ||
-        (otherTask && !m_designer->loadConfig(QString::fromLatin1(kDefaultPreset), &error)))
+        (otherTask && !m_designer->loadConfig(defaultPresetFor(defaultTask()), &error)))
         notify(tr("Open samples"), error);
 }
 

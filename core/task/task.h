@@ -221,6 +221,15 @@ public:
     // program may register a task's rewards itself.
     virtual void addRewards(reward::Registry &registry) const { (void)registry; }
 
+    // An example of which only the gold is known, for a stored rollout whose input the
+    // store did not keep (an older store): the views explain its rewards without the
+    // input. Null (the default) when the task cannot explain a completion without it.
+    virtual std::shared_ptr<const Example> exampleFromGold(const std::string &gold) const
+    {
+        (void)gold;
+        return nullptr;
+    }
+
     // The failure categories, in the order views list them; the first is "right".
     virtual std::vector<FailureCategory> failureCategories() const = 0;
     // The index in failureCategories() of the one category of a completion.

@@ -111,6 +111,13 @@ std::string ExtractionTask::predictionLine(const Example &example, const std::st
     return data::toJsonLine(r);
 }
 
+std::shared_ptr<const Example> ExtractionTask::exampleFromGold(const std::string &gold) const
+{
+    data::ExtractionRecord record;
+    record.gold = gold;
+    return std::make_shared<const ExtractionExample>(std::move(record));
+}
+
 std::shared_ptr<const Example> ExtractionTask::exampleFromStore(const std::string &metaJson, const std::string &gold,
                                                                 const std::string &source) const
 {

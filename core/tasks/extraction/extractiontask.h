@@ -44,6 +44,8 @@ public:
     // {"sender_email", "email_text"} and the gold.
     std::shared_ptr<const Example> exampleFromStore(const std::string &metaJson, const std::string &gold,
                                                     const std::string &source) const override;
+    // The e-mail left empty: the rewards that look at it see none.
+    std::shared_ptr<const Example> exampleFromGold(const std::string &gold) const override;
     void addRewards(reward::Registry &registry) const override;
     // eval::FailureCategory, in its order (eval/failureanalysis.h): exact, no_answer,
     // missed, marker_only, named_where_unknown, recipient, third_party, invented,
