@@ -1,7 +1,6 @@
 #include "cli.h"
 
 #include "data/jsonl.h"
-#include "tasks/extraction/extractionmetrics.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -169,18 +168,6 @@ int dispatch(const std::string &command, const char *help, const std::vector<std
     }
     printError(command + ": unknown subcommand \"" + args[0] + "\" (" + names + ")");
     return kExitBadInput;
-}
-
-nlohmann::ordered_json metricsJson(const eval::ExtractionMetrics &m)
-{
-    nlohmann::ordered_json j;
-    j["precision"] = m.precision;
-    j["recall"] = m.recall;
-    j["f1"] = m.f1;
-    j["n_output"] = m.nOutput;
-    j["n_exist"] = m.nExist;
-    j["n_tp"] = m.nTp;
-    return j;
 }
 
 // Writes `write(out)` to `path` through path.part, renamed when complete; to standard

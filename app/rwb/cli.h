@@ -7,10 +7,6 @@
 #include <string>
 #include <vector>
 
-namespace rwb::eval {
-struct ExtractionMetrics;
-}
-
 namespace rwb::cli {
 
 // Exit codes of every rwb command.
@@ -74,12 +70,10 @@ struct Subcommand {
 int dispatch(const std::string &command, const char *help, const std::vector<std::string> &args,
              const std::vector<Subcommand> &subcommands);
 
-// {"precision", "recall", "f1", "n_output", "n_exist", "n_tp"}: the form every eval command prints.
 // Writes `write(out)` to `path` through PATH.part, renamed when complete (to standard
 // output when `path` is empty); data::InputException naming the path when it cannot.
 void writeOutput(const std::string &path, const std::function<void(std::ostream &)> &write);
 
-nlohmann::ordered_json metricsJson(const eval::ExtractionMetrics &m);
 
 // True when the stream is a terminal (for progress lines).
 bool stderrIsTerminal();

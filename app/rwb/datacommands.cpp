@@ -1,17 +1,14 @@
 #include "cli.h"
 #include "commands.h"
 
+#include "tasks/synthesizers.h"
+
+#include "tasks/catalog.h"
 #include "tasks/extraction/emailstats.h"
 #include "tasks/extraction/extractionrecord.h"
-#include "tasks/legalqa/legalcorpus.h"
-#include "tasks/legalqa/legalquestion.h"
-#include "tasks/multihop/multihop.h"
-#include "tasks/legalqa/syntheticlaw.h"
-#include "tasks/catalog.h"
-#include "tasks/extraction/syntheticemails.h"
 #include "tokenizer/promptformat.h"
 
-#include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -93,146 +90,44 @@ first paper's gold rule (not the most detailed form, or not in the e-mail).
 )";
 
 // A whole number in [0, max] from an option value; UsageError otherwise.
-uint64_t parseCount(const std::string &option, const std::string &value, uint64_t max)
-{
-    if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
-        throw UsageError{"--" + option + " must be a whole number, not \"" + value + "\""};
-    errno = 0;
-    char *end = nullptr;
-    const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
-    if (errno == ERANGE || v > max)
-        throw UsageError{"--" + option + " is too large (at most " + std::to_string(max) + ")"};
-    return v;
-}
-
 double rounded(double v)
 {
     return std::round(v * 10000.0) / 10000.0;
 }
 
-// "generated N/M" on a terminal for long runs (n ≥ 10,000), ended with a newline.
-class SynthProgress {
-public:
-    explicit SynthProgress(uint64_t n) : m_on(stderrIsTerminal() && n >= 10000) {}
-    ~SynthProgress()
-    {
-        if (m_on)
-            std::cerr << "\n";
-    }
-    std::function<bool(size_t, size_t)> report() const
-    {
-        if (!m_on)
-            return {};
-        return [](size_t done, size_t total) {
-            std::cerr << "\rgenerated " << done << "/" << total << std::flush;
-            return true;
-        };
-    }
-
-private:
-    bool m_on;
-};
-
-// A synthetic data generator from its options; options out of range are usage errors.
-template <class Generator, class Options>
-std::unique_ptr<Generator> makeGenerator(const Options &options)
-{
-    try {
-        return std::make_unique<Generator>(options);
-    } catch (const std::invalid_argument &e) {
-        throw UsageError{e.what()};
-    }
-}
-
-// --corpus-out (when given) and the questions (--out, or standard output; nothing when
-// only the corpus was asked for, with --n 0).
-int writeCorpusAndQuestions(const Args &args, uint64_t n, const std::function<void(std::ostream &)> &corpus,
-                            const std::function<void(std::ostream &)> &questions)
-{
-    const std::string corpusPath = args.value("corpus-out");
-    if (!corpusPath.empty())
-        writeOutput(corpusPath, corpus);
-    const std::string outPath = args.value("out");
-    if (outPath.empty() && !corpusPath.empty() && n == 0)
-        return kExitOk;
-    writeOutput(outPath, questions);
-    return kExitOk;
-}
-
-int synthLegal(const Args &args, uint64_t n, uint64_t seed, data::DataSplit split)
-{
-    if (args.has("max-chars"))
-        throw UsageError{"--max-chars is for --task company_extraction only"};
-    data::LegalSynthOptions options;
-    options.seed = seed;
-    options.statutes = parseCount("statutes", args.value("statutes", "16"), 1000);
-    options.minSections = parseCount("min-sections", args.value("min-sections", "15"), 1000);
-    options.maxSections = parseCount("max-sections", args.value("max-sections", "24"), 1000);
-    const auto generator = makeGenerator<data::SyntheticLawGenerator>(options);
-    const SynthProgress progress(n);
-    return writeCorpusAndQuestions(
-        args, n, [&](std::ostream &out) { data::writeLegalCorpusJsonl(generator->corpus(), out); },
-        [&](std::ostream &out) {
-            data::writeLegalQuestionsJsonl(*generator, split, n, out, progress.report(), /*every=*/10000);
-        });
-}
-
-int synthMultihop(const Args &args, uint64_t n, uint64_t seed, data::DataSplit split)
-{
-    for (const char *option : {"max-chars", "statutes", "min-sections", "max-sections"})
-        if (args.has(option))
-            throw UsageError{std::string("--") + option + " is not for --task multihop"};
-    data::MultihopOptions options;
-    options.seed = seed;
-    options.people = parseCount("people", args.value("people", "160"), 100000);
-    options.organizations = parseCount("organizations", args.value("organizations", "48"), 100000);
-    options.cities = parseCount("cities", args.value("cities", "36"), 100000);
-    options.countries = parseCount("countries", args.value("countries", "8"), 100000);
-    const auto generator = makeGenerator<data::MultihopGenerator>(options);
-    return writeCorpusAndQuestions(
-        args, n, [&](std::ostream &out) { data::writeMultihopCorpusJsonl(*generator, out); },
-        [&](std::ostream &out) { data::writeMultihopQuestionsJsonl(*generator, split, n, out); });
-}
-
 int synth(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"task", "n", "seed", "split", "out", "max-chars", "corpus-out", "statutes", "min-sections",
-                            "max-sections", "people", "organizations", "cities", "countries"},
-                           {"help"}});
+    std::vector<std::string> valued = {"task", "n", "seed", "split", "out"};
+    for (const Synthesizer &s : synthesizers())
+        for (const std::string &o : s.options)
+            if (std::find(valued.begin(), valued.end(), o) == valued.end())
+                valued.push_back(o);
+    const Args args(argv, {valued, {"help"}});
     if (args.has("help")) {
         std::cout << kSynthHelp;
         return kExitOk;
     }
     const std::string task = args.required("task");
-    if (task != data::kCompanyExtractionTask && task != data::kLegalQaTask && task != data::kMultihopTask)
-        throw UsageError{"unknown task \"" + task + "\" (allowed: company_extraction, legal_qa, multihop)"};
+    const Synthesizer *synthesizer = nullptr;
+    std::vector<std::string> names;
+    for (const Synthesizer &s : synthesizers()) {
+        names.push_back(s.task);
+        if (s.task == task)
+            synthesizer = &s;
+    }
+    if (!synthesizer)
+        throw UsageError{"unknown task \"" + task + "\" (allowed: " + reward::joinNames(names) + ")"};
+    for (const std::string &o : valued)
+        if (args.has(o) && std::find(valued.begin(), valued.begin() + 5, o) == valued.begin() + 5 &&
+            std::find(synthesizer->options.begin(), synthesizer->options.end(), o) == synthesizer->options.end())
+            throw UsageError{"--" + o + " is not for --task " + task};
     const uint64_t n = parseCount("n", args.required("n"), 100'000'000);
     const uint64_t seed = parseCount("seed", args.required("seed"), UINT64_MAX);
     const std::string splitWord = args.required("split");
     const std::optional<data::DataSplit> split = data::parseSplit(splitWord);
     if (!split)
         throw UsageError{"unknown split \"" + splitWord + "\" (allowed: train, val, test)"};
-    if (task == data::kLegalQaTask) {
-        for (const char *option : {"people", "organizations", "cities", "countries"})
-            if (args.has(option))
-                throw UsageError{std::string("--") + option + " is for --task multihop only"};
-        return synthLegal(args, n, seed, *split);
-    }
-    if (task == data::kMultihopTask)
-        return synthMultihop(args, n, seed, *split);
-    for (const char *option : {"corpus-out", "statutes", "min-sections", "max-sections", "people", "organizations",
-                               "cities", "countries"})
-        if (args.has(option))
-            throw UsageError{std::string("--") + option + " is not for --task company_extraction"};
-    const uint64_t maxChars = parseCount("max-chars", args.value("max-chars", "600"), 1'000'000);
-    if (maxChars < 300)
-        throw UsageError{"--max-chars must be at least 300"};
-    const data::SyntheticEmailGenerator generator(seed, *split, maxChars);
-    const SynthProgress progress(n);
-    writeOutput(args.value("out"), [&](std::ostream &out) {
-        data::writeSyntheticJsonl(generator, n, out, progress.report(), /*every=*/10000);
-    });
-    return kExitOk;
+    return synthesizer->run(args, n, seed, *split);
 }
 
 int stats(const std::vector<std::string> &argv)
@@ -315,7 +210,7 @@ int corpus(const std::vector<std::string> &argv)
         std::cout << kCorpusHelp;
         return kExitOk;
     }
-    const std::string taskName = args.value("task", std::string(data::kCompanyExtractionTask));
+    const std::string taskName = args.value("task", ""); // "": the catalog's default task
     const task::Task *task = task::Catalog::builtin().find(taskName);
     if (!task)
         throw UsageError{"unknown task \"" + taskName + "\" (allowed: " +

@@ -2,9 +2,8 @@
 #include "commands.h"
 
 #include "tasks/extraction/extractionrecord.h"
-#include "tasks/extraction/extractionmetrics.h"
 #include "eval/failureanalysis.h"
-#include "tasks/extraction/extraction.h"
+#include "tasks/catalog.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -22,16 +21,19 @@ Subcommands:
 Run "rwb eval <subcommand> --help" for its options.
 )";
 
-const char *const kScoreHelp = R"(rwb eval score — precision, recall and F1 (the first paper's §2.4)
+const char *const kScoreHelp = R"(rwb eval score — a task's metrics of scored completions (company_extraction:
+precision, recall and F1, the first paper's §2.4)
 
-Usage: rwb eval score --task company_extraction --input I.jsonl [--thinking] [--skip-invalid]
+Usage: rwb eval score --task T --input I.jsonl [--thinking] [--skip-invalid]
 
-  --task T          the task; company_extraction
-  --input I.jsonl   lines {"id", "task", "sender_email", "email_text", "completion", "gold"}
+  --task T          the task (company_extraction, legal_qa, multihop, chat)
+  --input I.jsonl   the task's lines with the model's "completion" (company_extraction:
+                    {"id", "task", "sender_email", "email_text", "completion", "gold"})
   --thinking        the answer is the text of the first <answer>…</answer> ("" when none)
   --skip-invalid    report malformed lines on stderr and go on
 
-Prints one JSON object: {"precision", "recall", "f1", "n_output", "n_exist", "n_tp"}.
+Prints one JSON object: the task's metrics and the counts behind them; for
+company_extraction {"precision", "recall", "f1", "n_output", "n_exist", "n_tp"}:
   N_output: answers that are not 不明 after normalization (an empty answer counts)
   N_exist:  golds that are not 不明
   N_tp:     answers equal to their gold after normalization, the gold not 不明
@@ -46,20 +48,30 @@ int score(const std::vector<std::string> &argv)
         std::cout << kScoreHelp;
         return kExitOk;
     }
-    const std::string task = args.required("task");
-    if (task != data::kCompanyExtractionTask)
-        throw UsageError{"unknown task \"" + task + "\" (allowed: company_extraction)"};
+    const std::string taskName = args.required("task");
+    const task::Task *found = task::Catalog::builtin().find(taskName);
+    if (!found)
+        throw UsageError{"unknown task \"" + taskName + "\" (allowed: " +
+                         reward::joinNames(task::Catalog::builtin().names()) + ")"};
+    const task::Task &task = *found;
     const std::string inputPath = args.required("input");
-    data::ExtractionReadOptions options;
-    options.skipInvalid = args.has("skip-invalid");
-    const data::ExtractionReadResult input = data::readExtractionJsonl(inputPath, options);
-    for (const data::InputError &e : input.skipped)
+    std::vector<data::InputError> skipped;
+    task::ReadOptions options;
+    if (args.has("skip-invalid"))
+        options.skipped = &skipped;
+    const std::vector<task::Record> input = task.read(inputPath, options);
+    for (const data::InputError &e : skipped)
         std::cerr << e.toString() << " (skipped)" << std::endl;
-    eval::ExtractionScorer scorer;
-    for (const data::ExtractionRecord &r : input.records)
-        scorer.add(reward::extractAnswer(r.completion, args.has("thinking")), r.gold);
-    const eval::ExtractionMetrics m = scorer.result();
-    nlohmann::ordered_json j = metricsJson(m);
+    // The task's metrics, then the counts behind them (extraction: precision, recall, f1,
+    // n_output, n_exist, n_tp).
+    const std::unique_ptr<task::MetricSet> metrics = task.metrics();
+    for (const task::Record &r : input)
+        metrics->add(*r.example, *task.parse(*r.example, r.completion, args.has("thinking")));
+    nlohmann::ordered_json j;
+    for (const auto &[name, value] : metrics->result())
+        j[name] = value;
+    for (const auto &[name, value] : metrics->counts())
+        j[name] = value;
     std::cout << j.dump() << std::endl;
     return kExitOk;
 }

@@ -305,8 +305,8 @@ int grpoTable(const std::vector<std::string> &argv)
             }
         }
         std::map<int64_t, EvalRow> byStep;
-        const std::string taskName = run.task.empty() ? std::string(data::kCompanyExtractionTask) : run.task;
-        const task::Task *task = task::Catalog::builtin().find(taskName);
+        const task::Task *task = task::Catalog::builtin().find(run.task); // "": the default task
+        const std::string taskName = task ? std::string(task->name()) : run.task;
         if (!task) {
             std::cerr << path << ": run " << id << " is of the task \"" << taskName
                       << "\", which this build does not have: left out\n";
@@ -682,7 +682,7 @@ int grpoStepBench(const std::vector<std::string> &argv)
                 throw std::runtime_error("bench set-up failed");
         };
         if (!fs::exists(work / "tiny/config.json")) {
-            quietly(dataCommand, {"synth", "--task", "company_extraction", "--n", "600", "--seed", "7", "--split",
+            quietly(dataCommand, {"synth", "--task", std::string(task::Catalog::builtin().find("")->name()), "--n", "600", "--seed", "7", "--split",
                                   "train", "--out", w + "/train.jsonl"});
             quietly(dataCommand, {"corpus", "--input", w + "/train.jsonl", "--out", w + "/corpus.txt"});
             quietly(tokenizerCommand, {"train", "--input", w + "/corpus.txt", "--vocab-size", "1024", "--out", w + "/tok"});

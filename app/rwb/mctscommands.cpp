@@ -221,7 +221,8 @@ int importTrees(const std::vector<std::string> &argv)
         records.push_back(mcts::readRecordFile(path));
     store::RunStore store(args.required("store"));
     const int64_t runId = store.beginRun(args.value("run-name", "imported trees"), store::RunKind::Mcts,
-                                         nlohmann::ordered_json{{"imported", inputs}}.dump(), "multihop");
+                                         nlohmann::ordered_json{{"imported", inputs}}.dump(),
+                                         std::string(task::MultihopTask().name()));
     for (const mcts::SearchRecord &r : records)
         store.writeMctsTree(runId, r);
     store.finishRun(runId, store::RunStatus::Finished);

@@ -5,6 +5,7 @@
 #include "data/jsonl.h"
 #include "store/runstore.h"
 #include "store/storeerror.h"
+#include "tasks/catalog.h"
 
 #include <nlohmann/json.hpp>
 
@@ -299,7 +300,8 @@ int storeBench(const std::vector<std::string> &argv)
         "step_time", "num_tokens"};
 
     store::RunStore store(path);
-    const int64_t run = store.beginRun("bench", store::RunKind::Grpo, R"({"benchmark":"store"})", "company_extraction");
+    const int64_t run = store.beginRun("bench", store::RunKind::Grpo, R"({"benchmark":"store"})",
+                                      std::string(task::Catalog::builtin().find("")->name()));
     store.recordRewardConfig(run, 0, R"({"components":[{"reward":"partial","weight":20},{"reward":"marker","weight":80}]})");
 
     using Clock = std::chrono::steady_clock;

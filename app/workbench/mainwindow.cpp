@@ -587,7 +587,7 @@ void MainWindow::openInitialFiles(const QString &samples, const QString &config)
 void MainWindow::openBundledSamples()
 {
     QString error;
-    const bool otherTask = m_designer->model()->task().name() != defaultTask();
+    const bool otherTask = &m_designer->model()->task() != rwb::task::Catalog::builtin().find("");
     if (!m_designer->loadSamples(QString::fromLatin1(kBundledSamples), &error) ||
         (otherTask && !m_designer->loadConfig(defaultPresetFor(defaultTask()), &error)))
         notify(tr("Open samples"), error);

@@ -412,7 +412,7 @@ void OpenAiServer::routes()
         if (!m)
             return sendError(res, loading());
         const std::string id = req.matches[1];
-        bool found = m->chat && m->chat->name() == id;
+        bool found = m->chat && id == m->chat->name(); // the model's name
         for (const EmbeddingModel &e : m->embeddings)
             found = found || e.name == id;
         if (!found)
