@@ -641,6 +641,16 @@ void TestHfEncoder::handBert()
     QVERIFY(QString::fromStdString(e.poolingSource()).startsWith("default"));
     QCOMPARE(e.maxLength(), 6); // BERT: every position
     QCOMPARE(e.tokenIds("hello", EmbedRole::Document), (Ids{2, 4, 3}));
+    // The same, asked through the Embedder interface (what the server and the bench see).
+    const embed::Embedder &any = e;
+    QCOMPARE(any.tokenCount("hello", EmbedRole::Document), int64_t(3));
+    QVERIFY(any.model().has_value());
+    QCOMPARE(QString::fromStdString(any.model()->type), QString("bert"));
+    QCOMPARE(QString::fromStdString(any.model()->pooling), QString("cls"));
+    QCOMPARE(any.model()->maxLength, 6);
+    QVERIFY(!any.pairwise());
+    QVERIFY(any.state().empty());
+    QVERIFY(std::abs(any.similarity("hello", "hello") - 1.0) < 1e-6); // the embeddings' cosine
 
     const auto v = e.embed({"hello"}, EmbedRole::Document);
     QCOMPARE(v.size(), size_t(1));

@@ -499,6 +499,16 @@ void TestRetrieval::lexicalIdenticalAndDisjoint()
     // between these six features).
     QCOMPARE(e.similarity("東京", "大阪"), 0.0);
     QVERIFY(std::abs(embed::cosine(v[2], v[3])) < kCosTol);
+    // Through the Embedder interface: the exact sparse similarity, pair by pair, its
+    // fitted state to store beside vectors, no tokenizer and no model.
+    const embed::Embedder &any = e;
+    QVERIFY(any.pairwise());
+    QCOMPARE(any.similarity("東京", "大阪"), 0.0);
+    QVERIFY(std::abs(any.similarity("東京　都庁", "東京都庁") - 1.0) < kCosTol);
+    QCOMPARE(any.state(), e.state());
+    QVERIFY(!any.state().empty());
+    QCOMPARE(any.tokenCount("東京", embed::EmbedRole::Document), int64_t(-1));
+    QVERIFY(!any.model().has_value());
 }
 
 // Fitted on {東京, 京都} (N = 2), n = 1..3:

@@ -234,7 +234,7 @@ int embedBench(const std::vector<std::string> &argv)
                                          "answers", "step-seconds"},
                                         {"help"}});
     const auto embedder = makeFromArgs(modelArgs, texts);
-    const bool neural = dynamic_cast<const embed::HfEmbedder *>(embedder.get()) != nullptr;
+    const bool neural = embedder->model().has_value();
     const double seconds = std::max(0.2, args.number("seconds", 2.0));
     auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
 
@@ -247,22 +247,17 @@ int embedBench(const std::vector<std::string> &argv)
     const double textsPerSecond = static_cast<double>(embedded) / since(t0);
 
     // the semantic reward's pairs: text i against text (i + 1) mod n
-    const auto *lex = dynamic_cast<const embed::LexicalEmbedder *>(embedder.get());
+    const bool pairwise = embedder->pairwise();
     size_t pairs = 0;
     double checksum = 0.0;
     t0 = Clock::now();
     do {
         for (size_t i = 0; i < texts.size(); ++i, ++pairs) {
             const std::string &a = texts[i], &b = texts[(i + 1) % texts.size()];
-            if (lex) {
-                checksum += lex->similarity(a, b);
-            } else {
-                const auto v = embedder->embed({a, b}, embed::EmbedRole::Document);
-                checksum += embed::cosine(v[0], v[1]);
-                if (since(t0) >= seconds) { // a model is slow: stop within the time asked for
-                    ++pairs;
-                    break;
-                }
+            checksum += embedder->similarity(a, b);
+            if (!pairwise && since(t0) >= seconds) { // a model is slow: stop within the time asked for
+                ++pairs;
+                break;
             }
         }
     } while (since(t0) < seconds);
@@ -280,9 +275,9 @@ int embedBench(const std::vector<std::string> &argv)
     double stepChecksum = 0.0;
     t0 = Clock::now();
     do {
-        if (lex) {
+        if (pairwise) {
             for (size_t i = 0; i < stepAnswers.size(); ++i)
-                stepChecksum += lex->similarity(stepAnswers[i], stepReferences[i / 8]);
+                stepChecksum += embedder->similarity(stepAnswers[i], stepReferences[i / 8]);
         } else {
             const auto a = embedder->embed(stepAnswers, embed::EmbedRole::Document);
             const auto r = embedder->embed(stepReferences, embed::EmbedRole::Document);
@@ -312,13 +307,13 @@ int embedBench(const std::vector<std::string> &argv)
     j["share_of_step"] = msPerStep / (stepSeconds * 1e3);
     j["mean_step_similarity"] = stepChecksum / static_cast<double>(steps * answers);
     j["threads"] = neural ? threads : 1;
-    if (const auto *hf = dynamic_cast<const embed::HfEmbedder *>(embedder.get())) {
-        j["model_type"] = hf->modelType();
-        j["pooling"] = hf->pooling();
-        j["max_length"] = hf->maxLength();
+    if (const std::optional<embed::Embedder::ModelInfo> m = embedder->model()) {
+        j["model_type"] = m->type;
+        j["pooling"] = m->pooling;
+        j["max_length"] = m->maxLength;
         size_t tokens = 0;
         for (const std::string &t : texts)
-            tokens += hf->tokenIds(t, embed::EmbedRole::Document).size();
+            tokens += static_cast<size_t>(std::max<int64_t>(0, embedder->tokenCount(t, embed::EmbedRole::Document)));
         j["mean_tokens_per_text"] = static_cast<double>(tokens) / static_cast<double>(texts.size());
     }
     if (!randomModel.empty())

@@ -291,8 +291,7 @@ int buildIndex(const std::vector<std::string> &argv)
             if (terminal)
                 std::cerr << "\n";
             const std::unique_ptr<DenseRetriever> dense = DenseRetriever::build(embedder, corpus, report("embedded"));
-            const auto *lexical = dynamic_cast<const embed::LexicalEmbedder *>(embedder.get());
-            dense->save(part, lexical ? lexical->state() : std::string());
+            dense->save(part, embedder->state());
         };
     Bm25Index::build(corpus, out, options);
     if (terminal)

@@ -7,6 +7,12 @@ namespace rwb::embed {
 
 Embedder::~Embedder() = default;
 
+double Embedder::similarity(std::string_view a, std::string_view b) const
+{
+    const std::vector<std::vector<float>> v = embed({std::string(a), std::string(b)}, EmbedRole::Document);
+    return cosine(v.at(0), v.at(1));
+}
+
 double cosine(const std::vector<float> &a, const std::vector<float> &b)
 {
     if (a.size() != b.size())

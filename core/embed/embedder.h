@@ -1,6 +1,9 @@
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rwb::embed {
@@ -32,6 +35,36 @@ public:
     virtual int dimension() const = 0;
     // texts.size() vectors, each of dimension() floats (row-major: one row per text).
     virtual std::vector<std::vector<float>> embed(const std::vector<std::string> &texts, EmbedRole role) const = 0;
+
+    // What a backend can do beyond embed(), asked instead of its type (as TEI's backend
+    // trait does):
+
+    // The similarity of two documents: by default the cosine of their embeddings (one
+    // embed() call); a backend with an exact, cheaper form overrides it (lexical: the
+    // sparse vectors' cosine).
+    virtual double similarity(std::string_view a, std::string_view b) const;
+    // Whether similarity() of one pair costs less than embedding many texts in one call,
+    // so that batch scorers should go pair by pair (lexical: true).
+    virtual bool pairwise() const { return false; }
+    // The number of tokens the backend's model reads of `text` (usage figures); -1 when
+    // it runs no tokenizer here (lexical, an outside server).
+    virtual int64_t tokenCount(const std::string &text, EmbedRole role) const
+    {
+        (void)text;
+        (void)role;
+        return -1;
+    }
+    // What must be stored beside vectors to make this embedder again (lexical: its fitted
+    // document frequencies); empty when the name says it all.
+    virtual std::string state() const { return {}; }
+    // The model behind it, when one runs in this process (hf:): its type ("bert",
+    // "qwen3"), pooling ("cls", "mean", "lasttoken") and longest input in tokens.
+    struct ModelInfo {
+        std::string type;
+        std::string pooling;
+        int maxLength = 0;
+    };
+    virtual std::optional<ModelInfo> model() const { return std::nullopt; }
 };
 
 // Cosine similarity of two vectors of the same length: a·b / (|a| |b|), accumulated in

@@ -98,6 +98,11 @@ public:
     // The token ids the model sees for `text` as `role`: prefix + text, tokenized, cut to
     // maxLength(), special tokens around. Empty for a blank text.
     std::vector<int32_t> tokenIds(const std::string &text, EmbedRole role) const;
+    int64_t tokenCount(const std::string &text, EmbedRole role) const override
+    {
+        return static_cast<int64_t>(tokenIds(text, role).size());
+    }
+    std::optional<ModelInfo> model() const override { return ModelInfo{modelType(), pooling(), maxLength()}; }
 
 private:
     struct Impl;

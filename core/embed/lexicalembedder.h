@@ -73,7 +73,7 @@ public:
     // The fitted state as bytes (options, N, every n-gram key with its df; little-endian,
     // keys ascending) and back. fromState() throws data::InputException naming `source`
     // (a file, or "index.sqlite: embedder lexical") when the bytes are not such a state.
-    std::string state() const;
+    std::string state() const override;
     static LexicalEmbedder fromState(std::string_view state, const std::string &source);
     // state() in a file (written to PATH.part, then renamed) and back. Failures throw
     // data::InputException naming the file.
@@ -89,7 +89,9 @@ public:
     // Cosine of two sparse vectors from embedSparse() (their dot product; 0 if either is empty).
     static double cosine(const SparseVector &a, const SparseVector &b);
     // cosine(embedSparse(a), embedSparse(b)).
-    double similarity(std::string_view a, std::string_view b) const;
+    double similarity(std::string_view a, std::string_view b) const override;
+    // Exact and without a dense vector: pair by pair.
+    bool pairwise() const override { return true; }
 
     const Options &options() const { return m_options; }
     // N: how many texts it was fitted on.

@@ -1,7 +1,6 @@
 #include "serve/openaiserver.h"
 
 #include "embed/embedder.h"
-#include "embed/hfembedder.h"
 #include "serve/apierror.h"
 #include "serve/chatengine.h"
 #include "serve/headgate.h"
@@ -466,9 +465,8 @@ void OpenAiServer::routes()
                                         "unsupported_value");
             const std::vector<std::vector<float>> vectors = model->embedder->embed(r.input, embed::EmbedRole::Document);
             int64_t tokens = 0;
-            if (const auto *hf = dynamic_cast<const embed::HfEmbedder *>(model->embedder.get()))
-                for (const std::string &t : r.input)
-                    tokens += static_cast<int64_t>(hf->tokenIds(t, embed::EmbedRole::Document).size());
+            for (const std::string &t : r.input) // none counted for a backend without a tokenizer here
+                tokens += std::max<int64_t>(0, model->embedder->tokenCount(t, embed::EmbedRole::Document));
             res.set_content(embeddingsJson(vectors, r.base64, model->name, tokens), kJson);
         } catch (const ApiError &e) {
             sendError(res, e);

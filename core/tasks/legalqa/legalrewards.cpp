@@ -116,10 +116,7 @@ double SemanticReward::score(const task::LegalQaExample &e, const task::LegalQaC
 {
     if (c.answer().empty())
         return 0.0;
-    if (const auto *lex = dynamic_cast<const embed::LexicalEmbedder *>(m_embedder.get()))
-        return std::max(0.0, lex->similarity(c.answer(), e.question().referenceAnswer));
-    const auto v = m_embedder->embed({c.answer(), e.question().referenceAnswer}, embed::EmbedRole::Document);
-    return std::max(0.0, embed::cosine(v[0], v[1]));
+    return std::max(0.0, m_embedder->similarity(c.answer(), e.question().referenceAnswer));
 }
 
 void SemanticReward::scoreBatch(const std::vector<const task::Example *> &examples,
@@ -127,8 +124,8 @@ void SemanticReward::scoreBatch(const std::vector<const task::Example *> &exampl
                                 std::vector<double> &out, ScoreLog *) const
 {
     out.assign(examples.size(), 0.0);
-    if (dynamic_cast<const embed::LexicalEmbedder *>(m_embedder.get())) {
-        Reward::scoreBatch(examples, completions, out); // exact sparse path, no request
+    if (m_embedder->pairwise()) {
+        Reward::scoreBatch(examples, completions, out); // pair by pair (lexical: exact, sparse)
         return;
     }
     // One request for the non-empty answers, one for their distinct references.
