@@ -1,7 +1,13 @@
-// core/data: the extraction JSONL reader and its error messages.
+// core/data: the extraction JSONL reader and its error messages; the atomic file write
+// every writer of whole files goes through.
+#include "data/jsonl.h"
 #include "tasks/extraction/extractionrecord.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <filesystem>
+#include <ostream>
 
 using namespace rwb::data;
 
@@ -14,6 +20,7 @@ private Q_SLOTS:
     void skipInvalid();
     void roundTrip();
     void missingFile();
+    void writeFileAtomically();
 };
 
 void TestExtractionRecord::parsesLines()
@@ -95,6 +102,33 @@ void TestExtractionRecord::missingFile()
         QFAIL("expected an error");
     } catch (const InputException &e) {
         QVERIFY(QString::fromStdString(e.what()).startsWith("/nonexistent/x.jsonl: cannot open"));
+    }
+}
+
+void TestExtractionRecord::writeFileAtomically()
+{
+    QTemporaryDir dir;
+    const std::string path = (dir.path() + "/out.txt").toStdString();
+    rwb::data::writeFileAtomically(path, "first\n");
+    QCOMPARE(readTextFile(path), std::string("first\n"));
+    // A writer that fails half-way: the old file stays whole, no .part is left.
+    try {
+        rwb::data::writeFileAtomically(path, [](std::ostream &out) {
+            out << "half";
+            throw std::runtime_error("stopped");
+        });
+        QFAIL("expected the writer's exception");
+    } catch (const std::runtime_error &e) {
+        QCOMPARE(std::string(e.what()), std::string("stopped"));
+    }
+    QCOMPARE(readTextFile(path), std::string("first\n"));
+    QVERIFY(!std::filesystem::exists(path + ".part"));
+    // A folder that does not exist: an InputException naming the file.
+    try {
+        rwb::data::writeFileAtomically("/nonexistent/dir/out.txt", "x");
+        QFAIL("expected an error");
+    } catch (const InputException &e) {
+        QVERIFY2(QString::fromStdString(e.what()).startsWith("/nonexistent/dir/out.txt: cannot write"), e.what());
     }
 }
 

@@ -178,15 +178,7 @@ void writeOutput(const std::string &path, const std::function<void(std::ostream 
         write(std::cout);
         return;
     }
-    const std::string partPath = path + ".part";
-    std::ofstream file(partPath, std::ios::binary | std::ios::trunc);
-    if (!file)
-        throw data::InputException({path, 0, "cannot write"});
-    write(file);
-    file.close();
-    if (!file)
-        throw data::InputException({path, 0, "write failed (disk full?)"});
-    std::filesystem::rename(partPath, path);
+    data::writeFileAtomically(path, write);
 }
 
 bool stderrIsTerminal()

@@ -220,20 +220,14 @@ int corpus(const std::vector<std::string> &argv)
     const std::string out = args.required("out");
     const bool thinking = args.has("thinking");
     const tokenizer::PromptFormat plain;
-    std::ofstream file(out + ".part", std::ios::binary | std::ios::trunc);
-    if (!file)
-        throw data::InputException({out, 0, "cannot write"});
     size_t lines = 0;
-    for (const std::string &input : args.values("input")) {
-        for (const task::Record &r : task->read(input, task::ReadOptions{})) {
-            file << task->prompt(*r.example, plain, thinking) << task->sftTarget(*r.example, thinking) << "\n\n";
-            ++lines;
-        }
-    }
-    file.close();
-    if (!file)
-        throw data::InputException({out, 0, "write failed (disk full?)"});
-    std::filesystem::rename(out + ".part", out);
+    data::writeFileAtomically(out, [&](std::ostream &file) {
+        for (const std::string &input : args.values("input"))
+            for (const task::Record &r : task->read(input, task::ReadOptions{})) {
+                file << task->prompt(*r.example, plain, thinking) << task->sftTarget(*r.example, thinking) << "\n\n";
+                ++lines;
+            }
+    });
     nlohmann::ordered_json j;
     j["out"] = out;
     j["examples"] = lines;

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -31,6 +32,40 @@ std::string readTextFile(const std::string &path)
     if (in.bad())
         throw InputException({path, 0, "read error"});
     return ss.str();
+}
+
+void writeFileAtomically(const std::string &path, const std::function<void(std::ostream &)> &write)
+{
+    const std::string part = path + ".part";
+    std::error_code ec;
+    {
+        std::ofstream out(part, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw InputException({path, 0, std::string("cannot write: ") + std::strerror(errno)});
+        try {
+            write(out);
+        } catch (...) {
+            out.close();
+            std::filesystem::remove(part, ec);
+            throw;
+        }
+        out.close();
+        if (!out) {
+            std::filesystem::remove(part, ec);
+            throw InputException({path, 0, "write failed (disk full?)"});
+        }
+    }
+    std::filesystem::rename(part, path, ec);
+    if (ec) {
+        const std::string why = ec.message();
+        std::filesystem::remove(part, ec);
+        throw InputException({path, 0, "cannot write: " + why});
+    }
+}
+
+void writeFileAtomically(const std::string &path, std::string_view bytes)
+{
+    writeFileAtomically(path, [&](std::ostream &out) { out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); });
 }
 
 void forEachLine(std::string_view text, const std::function<bool(size_t, std::string_view)> &fn)

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <iosfwd>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -30,6 +31,13 @@ private:
 
 // Reads a whole file; throws InputException (line 0) if it cannot be read.
 std::string readTextFile(const std::string &path);
+
+// Writes a file so that a reader finds the old one or the whole new one, never a part:
+// `write` fills PATH.part, which is renamed over PATH once complete. Throws
+// InputException naming PATH (and why) when it cannot be written, PATH.part removed;
+// an exception from `write` propagates, PATH.part removed, PATH untouched.
+void writeFileAtomically(const std::string &path, const std::function<void(std::ostream &)> &write);
+void writeFileAtomically(const std::string &path, std::string_view bytes);
 
 // Calls `fn(lineNumber, line)` for each line of `text` (1-based; "\r\n" and "\n"
 // endings; a UTF-8 BOM at the start is skipped). Lines that are empty or only

@@ -332,20 +332,7 @@ LexicalEmbedder LexicalEmbedder::fromState(std::string_view state, const std::st
 
 void LexicalEmbedder::save(const std::string &path) const
 {
-    const std::string part = path + ".part";
-    {
-        std::ofstream out(part, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw data::InputException({path, 0, "cannot write"});
-        const std::string bytes = state();
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        out.close();
-        if (!out) {
-            std::remove(part.c_str());
-            throw data::InputException({path, 0, "write failed (disk full?)"});
-        }
-    }
-    std::filesystem::rename(part, path);
+    data::writeFileAtomically(path, state());
 }
 
 LexicalEmbedder LexicalEmbedder::load(const std::string &path)

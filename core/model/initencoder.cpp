@@ -1,4 +1,5 @@
 #include "model/initencoder.h"
+#include "data/jsonl.h"
 
 #include "model/encoderconfig.h"
 #include "model/safetensors.h"
@@ -28,14 +29,7 @@ const char *const kSpecials[] = {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"};
 void writeText(const fs::path &path, const std::string &text)
 {
     fs::create_directories(path.parent_path());
-    const fs::path part = path.string() + ".part";
-    {
-        std::ofstream out(part, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out)
-            throw std::runtime_error(path.string() + ": cannot write");
-    }
-    fs::rename(part, path);
+    data::writeFileAtomically(path.string(), text);
 }
 
 } // namespace

@@ -44,20 +44,7 @@ struct HeapEntry {
 
 void writeFile(const std::string &path, const std::string &text)
 {
-    const std::string part = path + ".part";
-    {
-        std::ofstream out(part, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw data::InputException({path, 0, std::string("cannot write: ") + std::strerror(errno)});
-        out << text;
-        out.close();
-        if (!out)
-            throw data::InputException({path, 0, "write failed (disk full?)"});
-    }
-    std::error_code ec;
-    std::filesystem::rename(part, path, ec);
-    if (ec)
-        throw data::InputException({path, 0, "cannot write: " + ec.message()});
+    data::writeFileAtomically(path, text);
 }
 
 } // namespace

@@ -27,14 +27,7 @@ constexpr const char *kMetaFile = "prm.json";
 
 void writeFile(const fs::path &path, const std::string &text)
 {
-    const fs::path tmp = path.string() + ".part";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out)
-            throw std::runtime_error(path.string() + ": cannot write");
-    }
-    fs::rename(tmp, path);
+    data::writeFileAtomically(path.string(), text);
 }
 
 } // namespace
