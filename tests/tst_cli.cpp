@@ -366,9 +366,35 @@ void TestCli::evalScoreThinking()
 
 void TestCli::evalScoreUnknownTask()
 {
-    const Result r = runRwb({"eval", "score", "--task", "legal_qa", "--input", dataPath("cli_eval.jsonl")});
+    // A task the catalog does not have: a usage error listing the ones it has.
+    Result r = runRwb({"eval", "score", "--task", "no_such_task", "--input", dataPath("cli_eval.jsonl")});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains("company_extraction"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("unknown task \"no_such_task\"") && r.err.contains("company_extraction") &&
+                 r.err.contains("legal_qa"),
+             qPrintable(r.err));
+    // Another task's lines: its reader refuses them, naming the file and the line.
+    r = runRwb({"eval", "score", "--task", "legal_qa", "--input", dataPath("cli_eval.jsonl")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("cli_eval.jsonl:1"), qPrintable(r.err));
+    // Any task of the catalog scores its own lines: the bundled legal-QA samples, one
+    // JSON object with the task's metrics and its counts (188 lines, each an example).
+    r = runRwb({"eval", "score", "--task", "legal_qa", "--input", resourcePath("samples/legal_qa_samples.jsonl")});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o.value("examples").toInt(), 188);
+    for (const char *key : {"citation_f1", "coverage", "consistency", "format_ok"})
+        QVERIFY2(o.value(key).isDouble() && o.value(key).toDouble() >= 0 && o.value(key).toDouble() <= 1, key);
+    // A line without the model's completion is an error, as it was for extraction.
+    QTemporaryDir dir;
+    const QString noCompletion = dir.filePath("no_completion.jsonl");
+    QFile f(noCompletion);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"id": "a", "task": "company_extraction", "sender_email": "x@y.jp", "email_text": "t", "gold": "A"})"
+            "\n");
+    f.close();
+    r = runRwb({"eval", "score", "--task", "company_extraction", "--input", noCompletion});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("no_completion.jsonl:1") && r.err.contains("completion"), qPrintable(r.err));
 }
 
 void TestCli::help_data()

@@ -1,4 +1,4 @@
-// The legal-QA task (task/legalqatask.h) and its four rewards (reward/legalrewards.h):
+// The legal-QA task (tasks/legalqa/legalqatask.h) and its four rewards (tasks/legalqa/legalrewards.h):
 // every value worked out by hand from the third paper's definitions (§3: f1 format, f2
 // non-hallucination 0.5, f3 citation F1; the semantic reward's cosine), tolerance 1e-12;
 // the prompt and SFT target of appendix D; the task's metrics; and bad lines named.

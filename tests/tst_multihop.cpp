@@ -1,4 +1,4 @@
-// The synthetic multi-hop QA data (data/multihop.h): determinism, chains that the
+// The synthetic multi-hop QA data (tasks/multihop/multihop.h): determinism, chains that the
 // knowledge base states, question wording, disjoint splits, the hop mix, options, and
 // that the local retriever finds a hop's passage from its sub-query.
 

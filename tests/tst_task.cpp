@@ -9,6 +9,7 @@
 #include "tasks/extraction/companyrewards.h"
 #include "reward/judgerewards.h"
 #include "store/runstore.h"
+#include "reward/rewardconfig.h"
 #include "tasks/catalog.h"
 #include "tasks/extraction/extractiontask.h"
 #include "tokenizer/promptformat.h"
@@ -194,6 +195,7 @@ class TestTask : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void builtinCatalog();
+    void catalogAddsATasksRewardsWholeOrNot();
     void rewardRefusesAnotherTasksData();
     void unknownTaskIsNamed();
     void aTaskOfTheTestTrainsWithGrpo();
@@ -214,6 +216,47 @@ void TestTask::initTestCase()
                                                     "{\"id\": \"w3\", \"word\": \"東和\"}\n"));
     QVERIFY(writeFile(m_dir.path() + "/echo_reward.json",
                       R"({"task": "echo", "components": [{"reward": "echo_overlap", "weight": 1}]})"));
+}
+
+// A task brings its rewards (Task::addRewards) when it is added; a reward name already
+// taken refuses the whole task and leaves the catalog as it was. The first task added is
+// the default one, for the catalog (find("")) and its registry's reward configs alike.
+void TestTask::catalogAddsATasksRewardsWholeOrNot()
+{
+    class Bringing : public EchoTask {
+    public:
+        explicit Bringing(std::vector<std::string> names) : m_names(std::move(names)) {}
+        void addRewards(reward::Registry &registry) const override
+        {
+            for (const std::string &n : m_names)
+                registry.add({n, "echo", "a reward of the test",
+                              [](const reward::RewardOptions &) { return std::make_unique<EchoOverlap>(); }});
+        }
+
+    private:
+        std::vector<std::string> m_names;
+    };
+    task::Catalog c;
+    QVERIFY(!c.find(""));
+    c.addTask(std::make_shared<Bringing>(std::vector<std::string>{"echo_a", "echo_b"}));
+    QCOMPARE(c.rewards().names("echo"), (std::vector<std::string>{"echo_a", "echo_b"}));
+    QCOMPARE(std::string(c.find("")->name()), std::string("echo"));
+    QCOMPARE(c.rewards().defaultTask(), std::string("echo"));
+    QCOMPARE(reward::parseRewardConfig(R"({"components": [{"reward": "echo_a", "weight": 1}]})", "c.json", c.rewards()).task,
+             std::string("echo"));
+
+    task::Catalog builtin = task::Catalog::builtin();
+    const size_t before = builtin.rewards().entries().size();
+    class Clashing : public Bringing {
+    public:
+        Clashing() : Bringing({"echo_new", "partial"}) {}
+        std::string_view name() const override { return "clash"; }
+    };
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, builtin.addTask(std::make_shared<Clashing>()));
+    QCOMPARE(builtin.rewards().entries().size(), before); // not even echo_new
+    QVERIFY(!builtin.find("clash"));
+    QCOMPARE(std::string(builtin.find("")->name()), std::string("company_extraction"));
+    QCOMPARE(builtin.rewards().defaultTask(), std::string("company_extraction"));
 }
 
 void TestTask::builtinCatalog()
@@ -481,7 +524,7 @@ void TestTask::aTaskOfTheTestFineTunesAndEvaluates()
     QCOMPARE(e.metrics[0].second, right / 3.0);
 }
 
-// The chat task (task/chattask.h): lines in the OpenAI messages shape, the prompt the
+// The chat task (tasks/chat/chattask.h): lines in the OpenAI messages shape, the prompt the
 // model's chat prompt, the reply the target; metrics worked by hand; bad lines named; a
 // stored example rebuilt; SFT and evaluation run on it.
 void TestTask::chatTask()

@@ -9,7 +9,7 @@ struct JudgeVerdictSummary;
 // What a judge reward's decisions can be checked against: the legal-QA task's reference
 // grader, whose per-answer "coverage" (0, 0.5, 1) and "consistency" (1 − contradiction:
 // 1 or 0) the task stores in each rollout's (and evaluation prediction's) details_json
-// (core/task/legalqatask.h).
+// (core/tasks/legalqa/legalqatask.h).
 enum class GradedQuantity { None, Coverage, Consistency };
 
 // The labels both sides are put in, so that a judge and the grader can be counted in one

@@ -21,7 +21,7 @@ namespace rwb::widgets {
 // ancestor's step text parsed into its blocks: step, sub-query, retrieved passages,
 // sub-answer), the node's own step in full with the passages it retrieved (gold ones
 // marked ★), and for a terminal node its answer against the gold answer (exact match and
-// answer F1, task/multihopformat.h) with the value the search gave it. A step that
+// answer F1, tasks/multihop/multihopformat.h) with the value the search gave it. A step that
 // breaks the format is shown raw with the parser's complaint. GUI thread only.
 class MctsNodeDetail : public QWidget {
     Q_OBJECT

@@ -57,6 +57,7 @@ int score(const std::vector<std::string> &argv)
     const std::string inputPath = args.required("input");
     std::vector<data::InputError> skipped;
     task::ReadOptions options;
+    options.requireCompletion = true; // a line without the model's completion is an error
     if (args.has("skip-invalid"))
         options.skipped = &skipped;
     const std::vector<task::Record> input = task.read(inputPath, options);

@@ -181,7 +181,7 @@ Usage: rwb prm table --row NAME=PREDICTIONS.jsonl [--row …] [--baseline NAME] 
 
 Each PREDICTIONS file is what `rwb eval run --task multihop --output` writes (the
 questions with the model's "completion"). For every row: the questions, answer EM and F1
-(task/multihopformat.h), F1's 95 % bootstrap interval, and F1's difference from the
+(tasks/multihop/multihopformat.h), F1's 95 % bootstrap interval, and F1's difference from the
 baseline row (default the first) with its paired bootstrap interval (the same questions
 resampled together: eval/bootstrap.h). The rows must hold the same questions (by id).
 )HELP";

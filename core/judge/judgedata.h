@@ -3,7 +3,7 @@
 // Training data for a small legal-QA judge (the demo's judge, issue 12): answers to legal
 // questions made from their reference answers — right, with a fact left vague, with a
 // fact's value changed, both, or another question's answer — each labelled by the
-// reference grader (eval/legalgrader.h) with coverage and contradiction, and rendered as
+// reference grader (tasks/legalqa/legalgrader.h) with coverage and contradiction, and rendered as
 // the exact request the coverage / consistency rewards send (legalCoverageMessages) and the
 // verdict JSON a judge should reply. `rwb judge data` writes them as chat-task lines for
 // `rwb sft`; docs/judges.md, "A judge the demo can afford".

@@ -4,7 +4,7 @@
 // loop, on the local policy and retriever. No libtorch in this header.
 //
 // A state is the question's prompt plus the actions so far; an action is one step block
-// of the step format (task/multihopformat.h): the policy writes <step> and <subquery>,
+// of the step format (tasks/multihop/multihopformat.h): the policy writes <step> and <subquery>,
 // generation stops at </subquery>, the environment appends <retrieval> (the retriever's
 // top-k passages for the sub-query), and generation resumes, the KV cache kept, to
 // </subanswer> — or the policy writes <step> and <answer>, a terminal action. A step

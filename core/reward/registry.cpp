@@ -31,6 +31,8 @@ std::vector<std::string> Registry::names(std::string_view task) const
 
 std::string Registry::defaultTask() const
 {
+    if (!m_defaultTask.empty())
+        return m_defaultTask;
     return m_entries.empty() ? std::string() : m_entries.front().task;
 }
 

@@ -51,9 +51,10 @@ public:
     const Entry *find(std::string_view name) const;
     // The names of every reward for `task`, in registration order.
     std::vector<std::string> names(std::string_view task) const;
-    // The task of a reward config that names none: the task of the first reward
-    // registered ("" when there is none).
+    // The task of a reward config that names none: the one set (a catalog sets its first
+    // task), else the task of the first reward registered ("" when there is none).
     std::string defaultTask() const;
+    void setDefaultTask(std::string task) { m_defaultTask = std::move(task); }
     // The tasks that have rewards, in the order of their first registration.
     std::vector<std::string> tasks() const;
     // Throws std::invalid_argument listing the allowed names when `name` is unknown.
@@ -61,6 +62,7 @@ public:
 
 private:
     std::vector<Entry> m_entries;
+    std::string m_defaultTask;
 };
 
 // "a, b, c"

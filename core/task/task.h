@@ -5,8 +5,8 @@
 // prompts, parses completions, holds its gold, names its evaluation metrics and tells the
 // store what to keep; its reward components are registered by name with the task's name
 // (reward/registry.h). The first paper's company extraction is one task
-// (task/extractiontask.h); a user's own task implements these classes and is added to a
-// task::Catalog (task/catalog.h). See docs/development.md, "Tasks".
+// (tasks/extraction/extractiontask.h); a user's own task implements these classes and is added to a
+// task::Catalog (tasks/catalog.h). See docs/development.md, "Tasks".
 //
 // Every object here is immutable after construction and safe to read from several threads.
 

@@ -33,7 +33,11 @@ void Catalog::addTask(std::shared_ptr<const Task> task)
             t = std::move(task);
             return;
         }
-    task->addRewards(m_rewards);
+    reward::Registry rewards = m_rewards; // all of the task's rewards, or none (a name taken throws)
+    task->addRewards(rewards);
+    if (m_tasks.empty())
+        rewards.setDefaultTask(std::string(task->name()));
+    m_rewards = std::move(rewards);
     m_tasks.push_back(std::move(task));
 }
 

@@ -26,7 +26,10 @@ public:
     static const Catalog &builtin();
 
     // Adds a task and, when no task of its name was here, its rewards
-    // (Task::addRewards); a task of the same name is replaced, its rewards kept.
+    // (Task::addRewards); a task of the same name is replaced, its rewards kept. The
+    // first task added is the default one (find("")), for the registry's reward configs
+    // too. Throws std::invalid_argument, changing nothing, when one of the task's rewards
+    // has the name of a reward already registered.
     void addTask(std::shared_ptr<const Task> task);
     reward::Registry &rewards() { return m_rewards; }
     const reward::Registry &rewards() const { return m_rewards; }

@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace rwb::widgets {
 
@@ -18,6 +19,8 @@ namespace {
 struct Presenters {
     std::mutex mutex;
     std::map<std::string, std::shared_ptr<const TaskPresenter>, std::less<>> byTask;
+    // Presenters add() replaced: kept, since a view may still hold the reference forTask gave.
+    std::vector<std::shared_ptr<const TaskPresenter>> replaced;
     std::shared_ptr<const TaskPresenter> generic = std::make_shared<const TaskPresenter>();
 
     Presenters()
@@ -47,7 +50,10 @@ void TaskPresenter::add(std::string task, std::shared_ptr<const TaskPresenter> p
 {
     Presenters &p = presenters();
     const std::lock_guard lock(p.mutex);
-    p.byTask[std::move(task)] = std::move(presenter);
+    auto &slot = p.byTask[std::move(task)];
+    if (slot)
+        p.replaced.push_back(std::move(slot));
+    slot = std::move(presenter);
 }
 
 } // namespace rwb::widgets

@@ -1,6 +1,6 @@
 #pragma once
 
-// A chat dataset line (the "chat" task, task/chattask.h): a conversation in the OpenAI
+// A chat dataset line (the "chat" task, tasks/chat/chattask.h): a conversation in the OpenAI
 // messages shape and the assistant reply it should get —
 //   {"id": "train-000001-right", "task": "chat",
 //    "messages": [{"role": "system", "content": "…"}, {"role": "user", "content": "…"}],

@@ -1,7 +1,7 @@
 #pragma once
 
 // The chat task: a conversation in the OpenAI messages shape and the reply it should get
-// (data/chatrecord.h). The prompt is the model's chat prompt of the messages
+// (tasks/chat/chatrecord.h). The prompt is the model's chat prompt of the messages
 // (PromptFormat::chatPrompt, what rwb serve sends the model), the SFT target the reply —
 // so `rwb sft` distils a judge from `rwb judge data`'s requests and verdicts, and `rwb
 // eval run` measures how close a model's replies come. It has no reward components of its

@@ -1,8 +1,8 @@
 #pragma once
 
 // The first paper's task: extract the sender's company from a Japanese e-mail
-// (data/extractionrecord.h for its JSONL, reward/extraction.h for its parsing,
-// reward/companyrewards.h for its five rewards, eval/extractionmetrics.h for its metrics).
+// (tasks/extraction/extractionrecord.h for its JSONL, tasks/extraction/extraction.h for its parsing,
+// tasks/extraction/companyrewards.h for its five rewards, tasks/extraction/extractionmetrics.h for its metrics).
 
 #include "tasks/extraction/extractionrecord.h"
 #include "tasks/extraction/extraction.h"

@@ -2,9 +2,9 @@
 
 // The legal-QA task of the third paper (GRPO with citation and semantic rewards): answer a
 // question from the statute sections a retriever put in the prompt and cite them, in the
-// format of its appendix D.2. Data: data/legalquestion.h (`rwb data synth --task
-// legal_qa`, sections added by `rwb retrieve annotate`); parsing: eval/legaloutput.h;
-// grading: eval/legalgrader.h and eval/legalqametrics.h; rewards: reward/legalrewards.h.
+// format of its appendix D.2. Data: tasks/legalqa/legalquestion.h (`rwb data synth --task
+// legal_qa`, sections added by `rwb retrieve annotate`); parsing: tasks/legalqa/legaloutput.h;
+// grading: tasks/legalqa/legalgrader.h and tasks/legalqa/legalqametrics.h; rewards: tasks/legalqa/legalrewards.h.
 
 #include "tasks/legalqa/legalquestion.h"
 #include "tasks/legalqa/legalgrader.h"

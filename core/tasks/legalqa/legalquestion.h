@@ -23,7 +23,7 @@ struct LegalFact {
 };
 
 // Every value each slot takes in a corpus: slot → values as written, sorted, no repeats.
-// The reference grader (eval/legalgrader.h) uses it to recognise a wrong value.
+// The reference grader (tasks/legalqa/legalgrader.h) uses it to recognise a wrong value.
 using SlotUniverse = std::map<std::string, std::vector<std::string>>;
 
 // A passage a retriever put in the question's prompt (`rwb retrieve annotate` writes them

@@ -1,7 +1,7 @@
 #pragma once
 
 // The rewards of the third paper (GRPO for legal QA, §3) on the legal-QA task
-// (task/legalqatask.h). Citation rewards: xml_format f1, non_hallucination f2, citation_f1
+// (tasks/legalqa/legalqatask.h). Citation rewards: xml_format f1, non_hallucination f2, citation_f1
 // f3; answer reward: semantic, the cosine similarity of the answer and the reference
 // answer under an embedding backend (embed/embedder.h).
 

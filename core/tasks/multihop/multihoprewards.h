@@ -1,6 +1,6 @@
 #pragma once
 
-// The rewards of the multi-hop task (task/multihoptask.h): the fourth paper's outcome
+// The rewards of the multi-hop task (tasks/multihop/multihoptask.h): the fourth paper's outcome
 // reward and its format check (ProRAG §3.2–3.3: the value of a finished trajectory is its
 // answer's F1 against the gold answer when the trajectory is in the step format).
 // Split into components so that a user weighs the format on its own: answer_f1 and

@@ -1,10 +1,10 @@
 #pragma once
 
 // The multi-hop QA task of the fourth paper (ProRAG §3.1): answer a question by chained
-// retrieval in the step format (task/multihopformat.h). The prompt is the question; the
+// retrieval in the step format (tasks/multihop/multihopformat.h). The prompt is the question; the
 // policy writes <step> and <subquery>, the environment appends <retrieval> (the top-k
 // passages of the local retriever for the sub-query), the policy writes <subanswer>, and
-// so on to <step> and <answer>. Data: data/multihop.h (`rwb data synth --task multihop`,
+// so on to <step> and <answer>. Data: tasks/multihop/multihop.h (`rwb data synth --task multihop`,
 // per-hop retrievals added by `rwb retrieve annotate --chain`); search: mcts/search.h.
 //
 // Metrics (the paper's): exact match and F1 of the answer (multihopformat.h's
