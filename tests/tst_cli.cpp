@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 
 #include "loopbackserver.h"
+#include "store/runstore.h"
 #include "testtime.h"
 #include <QtTest>
 
@@ -109,6 +110,7 @@ private Q_SLOTS:
     void evalScore();
     void evalScoreThinking();
     void evalScoreUnknownTask();
+    void grpoTablePairsF1AsCounts();
 
     void help_data();
     void help();
@@ -362,6 +364,46 @@ void TestCli::evalScoreThinking()
     QCOMPARE(p.value("n_exist").toInt(-1), 5);
     QCOMPARE(p.value("n_tp").toInt(-1), 1);
     QVERIFY2(near(p.value("f1").toDouble(-1), 2.0 / 11.0), qPrintable(plain.out));
+}
+
+// rwb grpo table's paired comparison, start → last evaluation: the mean reward, and F1
+// resampled as counts for a task whose metrics report n_output, n_exist and n_tp
+// (extraction), none for one whose do not (legal QA). Worked out by hand:
+//   step 0:  e1 "X" (gold A) wrong, e2 B right, e3 不明 (gold C: no output), e4 D right
+//            output 3, exist 4, tp 2 → F1 = 2·2 / (3 + 4) = 0.5714
+//   step 10: all four right → F1 = 1; difference +0.429
+//   partial reward 0, 1, 0, 1 → 0.5, then 1 → 1; difference +0.500
+void TestCli::grpoTablePairsF1AsCounts()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("runs.sqlite").toStdString();
+    {
+        rwb::store::RunStore st(path);
+        const int64_t run = st.beginRun("ext", rwb::store::RunKind::Grpo, "{}", "company_extraction");
+        st.recordRewardConfig(run, 1, R"({"task": "company_extraction", "components": [{"reward": "partial", "weight": 1}]})");
+        const auto r = [](double v) { return "{\"partial\": " + std::to_string(v) + "}"; };
+        st.writeStep(run, 0, {{"eval/precision", 2.0 / 3}, {"eval/recall", 0.5}, {"eval/f1", 4.0 / 7}, {"eval/reward", 0.5}}, {});
+        st.writeEvalPredictions(run, 0, {{"e1", "X", "A", false, r(0)}, {"e2", "B", "B", true, r(1)},
+                                         {"e3", "不明", "C", false, r(0)}, {"e4", "D", "D", true, r(1)}});
+        st.writeStep(run, 10, {{"eval/precision", 1.0}, {"eval/recall", 1.0}, {"eval/f1", 1.0}, {"eval/reward", 1.0}}, {});
+        st.writeEvalPredictions(run, 10, {{"e1", "A", "A", true, r(1)}, {"e2", "B", "B", true, r(1)},
+                                          {"e3", "C", "C", true, r(1)}, {"e4", "D", "D", true, r(1)}});
+        const int64_t legal = st.beginRun("legal", rwb::store::RunKind::Grpo, "{}", "legal_qa");
+        st.recordRewardConfig(legal, 1, R"({"task": "legal_qa", "components": [{"reward": "citation_f1", "weight": 1}]})");
+        const auto c = [](double v) { return "{\"citation_f1\": " + std::to_string(v) + "}"; };
+        st.writeStep(legal, 0, {{"eval/reward", 0.25}}, {});
+        st.writeEvalPredictions(legal, 0, {{"q1", "a", "g", false, c(0)}, {"q2", "a", "g", false, c(0.5)}});
+        st.writeStep(legal, 10, {{"eval/reward", 0.75}}, {});
+        st.writeEvalPredictions(legal, 10, {{"q1", "a", "g", true, c(1)}, {"q2", "a", "g", false, c(0.5)}});
+    }
+    const Result r = runRwb({"grpo", "table", "--store", QString::fromStdString(path)});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("ext: step 0 → 10 on 4 examples: reward +0.500 ["), qPrintable(r.out));
+    QVERIFY2(r.out.contains("], F1 +0.429 ["), qPrintable(r.out));
+    // Legal QA: the reward's difference (0.25 → 0.75), no F1 of counts.
+    QVERIFY2(r.out.contains("legal: step 0 → 10 on 2 examples: reward +0.500 ["), qPrintable(r.out));
+    const qsizetype legalLine = r.out.indexOf("legal: step 0");
+    QVERIFY(!r.out.mid(legalLine, r.out.indexOf('\n', legalLine) - legalLine).contains("F1"));
 }
 
 void TestCli::evalScoreUnknownTask()

@@ -120,9 +120,9 @@ tokens and seconds per sample; one table per task. The reward config is the one 
 force at the run's first step.
 
 Below the table, for each run evaluated at step 0 and later on the same examples: the
-paired difference last − start of the mean reward (and, for extraction, of F1) on those
-examples, with a 95 % bootstrap interval (2,000 resamples of the examples, both checkpoints resampled
-together; eval/bootstrap.h), e.g.
+paired difference last − start of the mean reward (and of F1, for a task whose F1 is a
+ratio of counts, as extraction's) on those examples, with a 95 % bootstrap interval (2,000
+resamples of the examples, both checkpoints resampled together; eval/bootstrap.h), e.g.
   demo: step 0 → 100 on 500 examples: reward +0.061 [+0.048, +0.075], F1 +0.012 [-0.006, +0.030]
 
 Then, for each run that trained at least 11 steps: its training reward (the mean over the
@@ -141,14 +141,33 @@ struct EvalRow {
     double reward = 0, tokens = 0, seconds = 0;
 };
 
-// One evaluated checkpoint's per-example composite reward and (extraction) F1 counts, by example id.
+// One evaluated checkpoint's per-example composite reward and, for a task whose F1 is a
+// ratio of counts, the example's counts, by example id.
 struct ScoredExample {
     double reward = 0.0;
-    eval::F1Counts f1;
+    std::optional<eval::F1Counts> f1;
 };
 
+// The counts a set F1 is a ratio of, when a task's metrics report them for one example
+// (MetricSet::counts: n_output, n_exist, n_tp; P = tp / output, R = tp / exist).
+std::optional<eval::F1Counts> f1Counts(const std::vector<std::pair<std::string, int64_t>> &counts)
+{
+    std::optional<int64_t> output, exist, tp;
+    for (const auto &[name, n] : counts) {
+        if (name == "n_output")
+            output = n;
+        else if (name == "n_exist")
+            exist = n;
+        else if (name == "n_tp")
+            tp = n;
+    }
+    if (!output || !exist || !tp)
+        return std::nullopt;
+    return eval::F1Counts{*output == 1, *exist == 1, *tp == 1};
+}
+
 std::map<std::string, ScoredExample> scoredExamples(const store::RunStore &s, int64_t runId, int64_t step,
-                                                    const reward::RewardConfig &config)
+                                                    const reward::RewardConfig &config, const task::Task &task)
 {
     std::map<std::string, ScoredExample> out;
     for (const store::StoredEvalPrediction &sp : s.evalPredictions(runId, step)) {
@@ -170,15 +189,13 @@ std::map<std::string, ScoredExample> scoredExamples(const store::RunStore &s, in
                 den += c.weight;
             }
         e.reward = none ? std::nan("") : den > 0.0 ? num / den : 0.0;
-        if (config.task != data::kCompanyExtractionTask) {
-            out[p.exampleId] = e;
-            continue;
+        // The example's counts, from the gold the store kept (a task that cannot score
+        // without the example's input has none).
+        if (const std::shared_ptr<const task::Example> example = task.exampleFromGold(p.gold)) {
+            const std::unique_ptr<task::MetricSet> one = task.metrics();
+            one->add(*example, *task.parse(*example, p.prediction, config.thinking));
+            e.f1 = f1Counts(one->counts());
         }
-        const reward::ExtractionAnswer answer(p.prediction, config.thinking);
-        eval::ExtractionScorer one;
-        one.add(answer.answer(), p.gold);
-        const eval::ExtractionMetrics m = one.result();
-        e.f1 = {m.nOutput == 1, m.nExist == 1, m.nTp == 1};
         out[p.exampleId] = e;
     }
     return out;
@@ -194,18 +211,22 @@ std::string signedNumber(double v)
 // "step 0 → 100 on 500 examples: reward +0.061 [+0.048, +0.075], F1 …", or "" when the run
 // has no two evaluations of the same examples.
 std::string pairedComparison(const store::RunStore &s, int64_t runId, int64_t from, int64_t to,
-                             const reward::RewardConfig &config)
+                             const reward::RewardConfig &config, const task::Task &task)
 {
-    const auto a = scoredExamples(s, runId, from, config);
-    const auto b = scoredExamples(s, runId, to, config);
+    const auto a = scoredExamples(s, runId, from, config, task);
+    const auto b = scoredExamples(s, runId, to, config, task);
     std::vector<double> ra, rb;
     std::vector<eval::F1Counts> fa, fb;
+    bool counts = true; // every joined example has F1 counts at both checkpoints
     for (const auto &[id, x] : a)
         if (auto it = b.find(id); it != b.end() && !std::isnan(x.reward) && !std::isnan(it->second.reward)) {
             ra.push_back(x.reward);
             rb.push_back(it->second.reward);
-            fa.push_back(x.f1);
-            fb.push_back(it->second.f1);
+            counts = counts && x.f1 && it->second.f1;
+            if (counts) {
+                fa.push_back(*x.f1);
+                fb.push_back(*it->second.f1);
+            }
         }
     if (ra.empty())
         return {};
@@ -213,7 +234,7 @@ std::string pairedComparison(const store::RunStore &s, int64_t runId, int64_t fr
     std::string line = "step " + std::to_string(from) + " → " + std::to_string(to) + " on " + std::to_string(ra.size()) +
                        " examples: reward " + signedNumber(dr.estimate) + " [" + signedNumber(dr.low) + ", " +
                        signedNumber(dr.high) + "]";
-    if (config.task == data::kCompanyExtractionTask) { // F1 is a ratio of counts: resampled as counts
+    if (counts) { // F1 is a ratio of counts: resampled as counts
         const eval::Interval df = eval::pairedF1Difference(fa, fb);
         line += ", F1 " + signedNumber(df.estimate) + " [" + signedNumber(df.low) + ", " + signedNumber(df.high) + "]";
     }
@@ -337,7 +358,7 @@ int grpoTable(const std::vector<std::string> &argv)
             start.label = run.name + ": start (step 0)";
             rows.push_back(start);
             if (firstConfig) {
-                const std::string c = pairedComparison(s, id, 0, byStep.rbegin()->first, *firstConfig);
+                const std::string c = pairedComparison(s, id, 0, byStep.rbegin()->first, *firstConfig, *task);
                 if (!c.empty())
                     comparisons.push_back(run.name + ": " + c);
             }
@@ -363,7 +384,7 @@ int grpoTable(const std::vector<std::string> &argv)
         for (std::string &c : columns)
             if (c == "f1")
                 c = "F1";
-        if (tasks.size() > 1 || taskName != data::kCompanyExtractionTask)
+        if (tasks.size() > 1 || &task::Catalog::builtin().get(taskName, path, "task") != task::Catalog::builtin().find(""))
             std::cout << (&taskName == &tasks.front() ? "" : "\n") << (md ? "Task " : "task ") << taskName << ":\n";
         if (md) {
             std::cout << "| model |";
