@@ -89,7 +89,6 @@ and English company names, the golds' marker forms, and the ids of golds that br
 first paper's gold rule (not the most detailed form, or not in the e-mail).
 )";
 
-// A whole number in [0, max] from an option value; UsageError otherwise.
 double rounded(double v)
 {
     return std::round(v * 10000.0) / 10000.0;
@@ -97,7 +96,9 @@ double rounded(double v)
 
 int synth(const std::vector<std::string> &argv)
 {
-    std::vector<std::string> valued = {"task", "n", "seed", "split", "out"};
+    // The options every generator takes, then each one's own.
+    const std::vector<std::string> shared = {"task", "n", "seed", "split", "out"};
+    std::vector<std::string> valued = shared;
     for (const Synthesizer &s : synthesizers())
         for (const std::string &o : s.options)
             if (std::find(valued.begin(), valued.end(), o) == valued.end())
@@ -118,7 +119,7 @@ int synth(const std::vector<std::string> &argv)
     if (!synthesizer)
         throw UsageError{"unknown task \"" + task + "\" (allowed: " + reward::joinNames(names) + ")"};
     for (const std::string &o : valued)
-        if (args.has(o) && std::find(valued.begin(), valued.begin() + 5, o) == valued.begin() + 5 &&
+        if (args.has(o) && std::find(shared.begin(), shared.end(), o) == shared.end() &&
             std::find(synthesizer->options.begin(), synthesizer->options.end(), o) == synthesizer->options.end())
             throw UsageError{"--" + o + " is not for --task " + task};
     const uint64_t n = parseCount("n", args.required("n"), 100'000'000);

@@ -4,17 +4,14 @@
 
 #include "distlaunch.h"
 
-#include "tasks/extraction/extractionrecord.h"
 #include "dist/processgroup.h"
 #include "data/jsonl.h"
 #include "engine/job.h"
 #include "eval/bootstrap.h"
-#include "tasks/extraction/extractionmetrics.h"
 #include "eval/revisits.h"
 #include "eval/smoothing.h"
 #include "model/precision.h"
 #include "model/threads.h"
-#include "tasks/extraction/extraction.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "store/runstore.h"
@@ -384,7 +381,7 @@ int grpoTable(const std::vector<std::string> &argv)
         for (std::string &c : columns)
             if (c == "f1")
                 c = "F1";
-        if (tasks.size() > 1 || &task::Catalog::builtin().get(taskName, path, "task") != task::Catalog::builtin().find(""))
+        if (tasks.size() > 1 || taskName != task::Catalog::builtin().find("")->name())
             std::cout << (&taskName == &tasks.front() ? "" : "\n") << (md ? "Task " : "task ") << taskName << ":\n";
         if (md) {
             std::cout << "| model |";
