@@ -12,6 +12,7 @@
 
 #include "loopbackserver.h"
 #include "store/runstore.h"
+#include "tasks/catalog.h"
 #include "testtime.h"
 #include <QtTest>
 
@@ -419,13 +420,29 @@ void TestCli::evalScoreUnknownTask()
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("cli_eval.jsonl:1"), qPrintable(r.err));
     // Any task of the catalog scores its own lines: the bundled legal-QA samples, one
-    // JSON object with the task's metrics and its counts (188 lines, each an example).
-    r = runRwb({"eval", "score", "--task", "legal_qa", "--input", resourcePath("samples/legal_qa_samples.jsonl")});
+    // JSON object with exactly the task's metrics and counts, in their order — the same
+    // figures as the task's MetricSet fed here, in the test, with the same lines (188).
+    const std::string legalPath = resourcePath("samples/legal_qa_samples.jsonl").toStdString();
+    r = runRwb({"eval", "score", "--task", "legal_qa", "--input", QString::fromStdString(legalPath)});
     QCOMPARE(r.exitCode, 0);
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
-    QCOMPARE(o.value("examples").toInt(), 188);
-    for (const char *key : {"citation_f1", "coverage", "consistency", "format_ok"})
-        QVERIFY2(o.value(key).isDouble() && o.value(key).toDouble() >= 0 && o.value(key).toDouble() <= 1, key);
+    const rwb::task::Task &legal = rwb::task::Catalog::builtin().get("legal_qa", "test", "task");
+    rwb::task::ReadOptions all;
+    all.requireCompletion = true;
+    const std::unique_ptr<rwb::task::MetricSet> expected = legal.metrics();
+    for (const rwb::task::Record &rec : legal.read(legalPath, all))
+        expected->add(*rec.example, *legal.parse(*rec.example, rec.completion, false));
+    QStringList keys;
+    for (const auto &[name, value] : expected->result()) {
+        keys << QString::fromStdString(name);
+        QCOMPARE(o.value(keys.back()).toDouble(), value); // JSON carries the double exactly
+    }
+    for (const auto &[name, value] : expected->counts()) {
+        keys << QString::fromStdString(name);
+        QCOMPARE(o.value(keys.back()).toInteger(), value);
+    }
+    QCOMPARE(o.keys().size(), keys.size());
+    QCOMPARE(o.value("examples").toInteger(), qint64(188));
     // A line without the model's completion is an error, as it was for extraction.
     QTemporaryDir dir;
     const QString noCompletion = dir.filePath("no_completion.jsonl");
