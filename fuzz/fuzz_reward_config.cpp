@@ -4,7 +4,7 @@
 #include "data/jsonl.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 
 #include <cstddef>
 #include <cstdint>

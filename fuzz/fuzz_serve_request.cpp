@@ -8,7 +8,7 @@
 #include "embed/lexicalembedder.h"
 #include "serve/openaiserver.h"
 #include "serve/rewardservice.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 
 #include <cstddef>
 #include <cstdint>

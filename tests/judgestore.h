@@ -17,7 +17,7 @@
 #include "judge/rubric.h"
 #include "reward/judgerewards.h"
 #include "store/runstore.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "task/task.h"
 
 #include <nlohmann/json.hpp>

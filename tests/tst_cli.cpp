@@ -12,7 +12,7 @@
 
 #include "loopbackserver.h"
 #include "store/runstore.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "testtime.h"
 #include <QtTest>
 

@@ -3,6 +3,7 @@
 // Every expected category and offset below was worked out by hand from the e-mail text.
 #include "tasks/extraction/syntheticemails.h"
 #include "eval/failureanalysis.h"
+#include "tasks/extraction/emailfailures.h"
 #include "store/runstore.h"
 #include "text/normalize.h"
 #include "text/utf8.h"
@@ -366,7 +367,6 @@ void TestFailureAnalysis::compare()
     const auto p = [](const char *id, FailureCategory c) {
         eval::AnalyzedPrediction a;
         a.exampleId = id;
-        a.failure.category = c;
         a.category = static_cast<size_t>(c);
         return a;
     };
@@ -374,7 +374,7 @@ void TestFailureAnalysis::compare()
                                                      p("e3", FailureCategory::Exact), p("e4", FailureCategory::Recipient)};
     const std::vector<eval::AnalyzedPrediction> b = {p("e2", FailureCategory::Exact), p("e1", FailureCategory::Recipient),
                                                      p("e3", FailureCategory::Exact), p("e5", FailureCategory::Invented)};
-    const eval::FailureComparison c = eval::compareFailures(a, b);
+    const eval::FailureComparison c = eval::compareFailures(a, b, eval::kFailureCategoryCount);
     QCOMPARE(c.joined, size_t(3));
     QCOMPARE(c.fixed, size_t(1));  // e2
     QCOMPARE(c.broke, size_t(1));  // e1
@@ -391,11 +391,11 @@ void TestFailureAnalysis::compare()
         for (size_t v : row)
             sum += v;
     QCOMPARE(sum, size_t(3));
-    const eval::FailureCounts counts = eval::countFailures(a);
+    const eval::FailureCounts counts = eval::countFailures(a, eval::kFailureCategoryCount);
     QCOMPARE(counts.total, size_t(4));
-    QCOMPARE(counts.of(FailureCategory::Exact), size_t(2));
-    QCOMPARE(counts.of(FailureCategory::Missed), size_t(1));
-    QCOMPARE(counts.of(FailureCategory::Recipient), size_t(1));
+    QCOMPARE(counts.of(size_t(FailureCategory::Exact)), size_t(2));
+    QCOMPARE(counts.of(size_t(FailureCategory::Missed)), size_t(1));
+    QCOMPARE(counts.of(size_t(FailureCategory::Recipient)), size_t(1));
 }
 
 // A run store whose config names its e-mails relative to the store's folder; thinking
@@ -421,21 +421,24 @@ void TestFailureAnalysis::loadRun()
         st.finishRun(run, store::RunStatus::Finished);
     }
     const eval::FailureData d = eval::loadRunFailures(storePath, 1);
-    QCOMPARE(d.emails.size(), size_t(2));
-    QCOMPARE(d.withoutEmail, size_t(1)); // "zz"
+    QCOMPARE(d.task, std::string("company_extraction"));
+    QCOMPARE(d.examples.size(), size_t(2));
+    QCOMPARE(d.withoutExample, size_t(1)); // "zz"
+    QCOMPARE(d.thinking, 1);
     QCOMPARE(d.checkpoints.size(), size_t(2));
     const auto &s0 = d.checkpoints.at(0);
     QCOMPARE(s0.size(), size_t(2));
     QCOMPARE(s0[0].exampleId, std::string("b1"));
     QCOMPARE(s0[0].answer, std::string("三伸化学株式会社"));
-    QCOMPARE(s0[0].failure.category, FailureCategory::Recipient);
-    QCOMPARE(s0[1].failure.category, FailureCategory::Exact);
+    QCOMPARE(s0[0].detailsJson, std::string(R"({"source":"recipient"})"));
+    QCOMPARE(s0[0].category, size_t(FailureCategory::Recipient));
+    QCOMPARE(s0[1].category, size_t(FailureCategory::Exact));
     const auto &s20 = d.checkpoints.at(20);
-    QCOMPARE(s20[0].failure.category, FailureCategory::Exact);
+    QCOMPARE(s20[0].category, size_t(FailureCategory::Exact));
     // Thinking mode: no <answer> block means no answer.
     QCOMPARE(s20[1].answer, std::string());
-    QCOMPARE(s20[1].failure.category, FailureCategory::NoAnswer);
-    const eval::FailureComparison c = eval::compareFailures(s0, s20);
+    QCOMPARE(s20[1].category, size_t(FailureCategory::NoAnswer));
+    const eval::FailureComparison c = eval::compareFailures(s0, s20, d.categories.size());
     QCOMPARE(c.fixed, size_t(1));
     QCOMPARE(c.broke, size_t(1));
     // No such run.
@@ -478,9 +481,9 @@ void TestFailureAnalysis::loadPredictions()
     writeFile(tempPath(dir, "b.jsonl"), data::toJsonLine(b) + "\n" + data::toJsonLine(c) + "\n");
     const eval::FailureData d = eval::loadPredictionFailures(tempPath(dir, "a.jsonl"), tempPath(dir, "b.jsonl"));
     QCOMPARE(d.checkpoints.size(), size_t(2));
-    QCOMPARE(d.checkpoints.at(0)[0].failure.category, FailureCategory::MarkerOnly);
-    QCOMPARE(d.checkpoints.at(0)[1].failure.category, FailureCategory::NamedWhereUnknown);
-    const eval::FailureComparison cmp = eval::compareFailures(d.checkpoints.at(0), d.checkpoints.at(1));
+    QCOMPARE(d.checkpoints.at(0)[0].category, size_t(FailureCategory::MarkerOnly));
+    QCOMPARE(d.checkpoints.at(0)[1].category, size_t(FailureCategory::NamedWhereUnknown));
+    const eval::FailureComparison cmp = eval::compareFailures(d.checkpoints.at(0), d.checkpoints.at(1), d.categories.size());
     QCOMPARE(cmp.fixed, size_t(2));
     QCOMPARE(cmp.broke, size_t(0));
     QVERIFY_THROWS_EXCEPTION(data::InputException, eval::loadPredictionFailures(tempPath(dir, "none.jsonl")));

@@ -5,7 +5,10 @@
 #include "failureexamplemodel.h"
 #include "failureexplorer.h"
 #include "failuretransitionmodel.h"
+#include "presenterhtml.h"
+#include "taskpresenter.h"
 
+#include "tasks/extraction/emailfailures.h"
 #include "tasks/extraction/extractionrecord.h"
 #include "store/runstore.h"
 
@@ -183,7 +186,7 @@ void TestFailureExplorer::highlightedEmail()
     // 株式会社ミハル包装 at code point 21 = UTF-16 unit 22 (𠮷 takes two): document 46–55.
     const QString text = doc->toPlainText();
     QCOMPARE(text.mid(46, 9), QString("株式会社ミハル包装"));
-    QCOMPARE(FailureExplorer::utf16Offset(QString::fromUtf8(kU1), 21), 22);
+    QCOMPARE(rwb::widgets::presenterhtml::utf16Offset(QString::fromUtf8(kU1), 21), 22);
     const auto formatAt = [&](int pos) {
         QTextCursor c(doc);
         c.setPosition(pos + 1); // the format of the character before the cursor (not at a block start)
@@ -204,8 +207,10 @@ void TestFailureExplorer::highlightedEmail()
     QVERIFY(!formatAt(44).fontOverline());
     // The explanation names both categories.
     auto *expl = explorer.findChild<QLabel *>("failureExplanation");
-    QVERIFY(expl->text().contains(FailureCategoryModel::categoryName(FailureCategory::MarkerOnly).toHtmlEscaped()));
-    QVERIFY(expl->text().contains(FailureCategoryModel::categoryName(FailureCategory::Exact).toHtmlEscaped()));
+    const auto &presenter = rwb::widgets::TaskPresenter::forTask("company_extraction");
+    QVERIFY(expl->text().contains(presenter.categoryName("marker_only", {}).toHtmlEscaped()));
+    QVERIFY(expl->text().contains(presenter.categoryName("exact", {}).toHtmlEscaped()));
+    QVERIFY(!presenter.categoryName("marker_only", {}).isEmpty());
 
     // b1: the recipient (三伸化学株式会社, body 0–8) in blue, the first thing of the body.
     QVERIFY(explorer.selectCategory(FailureCategoryModel::FixedFilter));

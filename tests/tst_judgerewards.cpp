@@ -7,7 +7,7 @@
 // in the user message), so each expected value is worked out from the script by hand in
 // the comments. Tolerance 1e-12 (exact arithmetic on small fractions).
 #include "data/jsonl.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "judge/judgeagreement.h"
 #include "judge/judgeclient.h"
 #include "judge/judgeconfig.h"

@@ -8,7 +8,7 @@
 #include "tasks/legalqa/legalrewards.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "tasks/legalqa/legalqatask.h"
 #include "tokenizer/promptformat.h"
 

@@ -14,7 +14,7 @@
 #include "tokenizer/tokenizer.h"
 #include "engine/job.h"
 #include "reward/registry.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "train/environmentrollout.h"
 #include "train/evaluation.h"
 #include "train/grpo.h"

@@ -3,7 +3,7 @@
 // that the local retriever finds a hop's passage from its sub-query.
 
 #include "tasks/multihop/multihop.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "tasks/multihop/multihoprewards.h"
 #include "reward/registry.h"
 #include "tasks/multihop/multihoptask.h"

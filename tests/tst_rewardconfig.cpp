@@ -1,6 +1,6 @@
 // core/reward RewardConfig: parsing, validation messages, round trip, bundled presets.
 #include "data/jsonl.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "reward/compositereward.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"

@@ -1,7 +1,7 @@
 // core/reward: the five rewards of the first paper and the weighted composite.
 // Expected values are worked out by hand from the definitions in issue 2; tolerance 1e-9.
 #include "data/jsonl.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "tasks/extraction/companyrewards.h"
 #include "reward/compositereward.h"
 #include "tasks/extraction/extraction.h"

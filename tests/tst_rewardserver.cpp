@@ -9,7 +9,7 @@
 #include "serve/rewardservice.h"
 #include "store/externalrun.h"
 #include "store/runstore.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "task/task.h"
 #include "testtime.h"
 

@@ -9,7 +9,7 @@
 // With RWB_BROWSER_DEMO=<store> (and optionally RWB_BROWSER_SHOT=<png>), demoScreenshot
 // also grabs the browser on run 1 of that store; otherwise it is skipped.
 #include "reward/compositereward.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "tasks/extraction/extraction.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"

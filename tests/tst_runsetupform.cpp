@@ -5,7 +5,7 @@
 // both found; files that are not there are named; config() round trips through
 // toJson / parseGrpoConfig; save and load; the demo preset; validityChanged.
 #include "judgesettingswidget.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "runsetupform.h"
 #include "tinygrpo.h"
 #include "workspace.h"

@@ -3,7 +3,7 @@
 // big and varied enough, their golds are right, and the rewards of the first paper
 // rank their completion kinds the way the reward design intends.
 #include "tasks/extraction/extractionrecord.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "tasks/extraction/extractionmetrics.h"
 #include "reward/compositereward.h"
 #include "tasks/extraction/extraction.h"

@@ -10,7 +10,7 @@
 #include "reward/judgerewards.h"
 #include "store/runstore.h"
 #include "reward/rewardconfig.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "tasks/extraction/extractiontask.h"
 #include "tokenizer/promptformat.h"
 #include "train/evaluation.h"

@@ -347,10 +347,6 @@ Click to see it on the curves.</source>
             <translation>学習を実行中です。実行中のステップの後で停止し(チェックポイントを保存します)、終了しますか?</translation>
         </message>
         <message>
-            <source>%1: cannot open</source>
-            <translation>%1: 開けません</translation>
-        </message>
-        <message>
             <source>Opened workspace %1</source>
             <translation>ワークスペース %1 を開きました</translation>
         </message>
@@ -3606,6 +3602,30 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Wrong citation</source>
             <translation>誤った引用</translation>
+        </message>
+        <message>
+            <source>Partial answer</source>
+            <translation>部分的な回答</translation>
+        </message>
+        <message>
+            <source>Wrong answer</source>
+            <translation>誤った回答</translation>
+        </message>
+        <message>
+            <source>The answer equals the gold answer (after normalization).</source>
+            <translation>回答が正解と一致する(正規化後)。</translation>
+        </message>
+        <message>
+            <source>The completion does not follow the step format to an &lt;answer&gt;.</source>
+            <translation>出力がステップ形式に従って &lt;answer&gt; まで書かれていない。</translation>
+        </message>
+        <message>
+            <source>The answer shares some characters with the gold answer but is not it.</source>
+            <translation>回答は正解と一部の文字を共有するが、正解ではない。</translation>
+        </message>
+        <message>
+            <source>The answer shares no character with the gold answer.</source>
+            <translation>回答は正解と一文字も共有しない。</translation>
         </message>
         <message>
             <source>Contradiction</source>

@@ -2,7 +2,7 @@
 
 #include "eval/smoothing.h"
 #include "store/runstore.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "task/task.h"
 
 #include <QDialog>

@@ -4,21 +4,19 @@
 #include <QColor>
 
 #include "taskpresenter.h"
-#include "tasks/extraction/extractionrecord.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 
 namespace rwb::widgets {
-
-using eval::FailureCategory;
-using eval::PredictionSource;
 
 FailureCategoryModel::FailureCategoryModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
-    setCategories(task::Catalog::builtin().find("")->failureCategories());
+    const task::Task &task = *task::Catalog::builtin().find("");
+    setCategories(task.failureCategories(), TaskPresenter::forTask(task.name()));
 }
 
-void FailureCategoryModel::setCategories(const std::vector<task::FailureCategory> &categories)
+void FailureCategoryModel::setCategories(const std::vector<task::FailureCategory> &categories,
+                                         const TaskPresenter &presenter)
 {
     beginResetModel();
     m_keys.clear();
@@ -27,8 +25,8 @@ void FailureCategoryModel::setCategories(const std::vector<task::FailureCategory
     for (const task::FailureCategory &c : categories) {
         const QString key = QString::fromStdString(c.key);
         m_keys << key;
-        m_names << TaskPresenter::failureCategoryName(key, QString::fromStdString(c.name));
-        m_explanations << TaskPresenter::failureCategoryExplanation(key, QString::fromStdString(c.explanation));
+        m_names << presenter.categoryName(key, QString::fromStdString(c.name));
+        m_explanations << presenter.categoryExplanation(key, QString::fromStdString(c.explanation));
     }
     endResetModel();
 }
@@ -67,60 +65,6 @@ int FailureCategoryModel::rowOf(int filter) const
     if (filter == BrokeFilter)
         return categoryCount() + 1;
     return -1;
-}
-
-QString FailureCategoryModel::categoryName(FailureCategory c)
-{
-    switch (c) {
-    case FailureCategory::Exact: return tr("Exact");
-    case FailureCategory::NoAnswer: return tr("No answer");
-    case FailureCategory::Missed: return tr("Missed (said 不明)");
-    case FailureCategory::MarkerOnly: return tr("Legal-entity marker only");
-    case FailureCategory::NamedWhereUnknown: return tr("Named a company where the answer is 不明");
-    case FailureCategory::Recipient: return tr("Recipient's company");
-    case FailureCategory::ThirdParty: return tr("Third party's company");
-    case FailureCategory::Invented: return tr("Invented (not in the input)");
-    case FailureCategory::OtherWrong: return tr("Other wrong span");
-    }
-    return {};
-}
-
-QString FailureCategoryModel::categoryExplanation(FailureCategory c)
-{
-    switch (c) {
-    case FailureCategory::Exact:
-        return tr("The prediction equals the gold after normalization (NFKC, white space removed). 不明 for 不明 counts here.");
-    case FailureCategory::NoAnswer:
-        return tr("The prediction is empty: the model wrote nothing, or in thinking mode no <answer> block.");
-    case FailureCategory::Missed:
-        return tr("The model answered 不明 although the e-mail states the sender's company.");
-    case FailureCategory::MarkerOnly:
-        return tr("Right company, but the legal-entity markers differ (株式会社, (株), … added, dropped or changed).");
-    case FailureCategory::NamedWhereUnknown:
-        return tr("The e-mail does not state the sender's company (gold 不明), but the model named one.");
-    case FailureCategory::Recipient:
-        return tr("The model picked the company the e-mail is addressed to, not the sender's.");
-    case FailureCategory::ThirdParty:
-        return tr("The model picked another company the e-mail mentions (neither sender nor recipient).");
-    case FailureCategory::Invented:
-        return tr("Neither the prediction nor its name without markers occurs in the e-mail or its sender line.");
-    case FailureCategory::OtherWrong:
-        return tr("The prediction is in the e-mail but is none of the above: a partial or overlapping span, a department, a person.");
-    }
-    return {};
-}
-
-QString FailureCategoryModel::sourceName(PredictionSource s)
-{
-    switch (s) {
-    case PredictionSource::None: return tr("no company");
-    case PredictionSource::Gold: return tr("overlaps the gold");
-    case PredictionSource::Recipient: return tr("the recipient's company");
-    case PredictionSource::ThirdParty: return tr("a third party's company");
-    case PredictionSource::InText: return tr("elsewhere in the e-mail");
-    case PredictionSource::NotInText: return tr("not in the e-mail");
-    }
-    return {};
 }
 
 int FailureCategoryModel::rowCount(const QModelIndex &parent) const

@@ -8,6 +8,8 @@
 
 namespace rwb::widgets {
 
+class TaskPresenter;
+
 // The failure categories of one checkpoint (A) as rows — the task's categories
 // (extraction: exact, marker only, recipient, …; legal QA: right, format, wrong
 // citation, …) — with name, count and share of all predictions; in compare mode (a second checkpoint B) the columns are A, B and B − A,
@@ -24,11 +26,13 @@ public:
 
     explicit FailureCategoryModel(QObject *parent = nullptr);
 
-    // The task's categories (task::Task::failureCategories; category 0 is "right"); the
-    // rows follow them. Extraction's until set.
-    void setCategories(const std::vector<rwb::task::FailureCategory> &categories);
+    // The task's categories (task::Task::failureCategories; category 0 is "right"),
+    // named and explained by the task's presenter; the rows follow them. The default
+    // task's until set.
+    void setCategories(const std::vector<rwb::task::FailureCategory> &categories, const TaskPresenter &presenter);
     int categoryCount() const { return static_cast<int>(m_keys.size()); }
-    // The translated name and explanation of category `i` of the current task.
+    // The key, translated name and explanation of category `i` of the current task.
+    QString key(int i) const { return m_keys.value(i); }
     QString name(int i) const { return m_names.value(i); }
     QString explanation(int i) const { return m_explanations.value(i); }
 
@@ -39,11 +43,6 @@ public:
     bool compareMode() const { return m_b.has_value(); }
     // The row of a filter value (-1: none).
     int rowOf(int filter) const;
-
-    // The translated name and explanation of a category.
-    static QString categoryName(rwb::eval::FailureCategory category);
-    static QString categoryExplanation(rwb::eval::FailureCategory category);
-    static QString sourceName(rwb::eval::PredictionSource source);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

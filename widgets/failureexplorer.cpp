@@ -5,9 +5,8 @@
 #include "failuretransitionmodel.h"
 #include "taskpresenter.h"
 
-#include "tasks/extraction/extractionrecord.h"
 #include "eval/failureanalysis.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "task/task.h"
 
 #include <QComboBox>
@@ -20,53 +19,16 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTextCursor>
-#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <exception>
 
 namespace rwb::widgets {
 
-using eval::FailureCategory;
-
 namespace {
 
-// The example list shows the e-mails of one A → B cell of the matrix.
+// The example list shows the examples of one A → B cell of the matrix.
 constexpr int kTransitionFilter = 200;
-
-// Backgrounds for the parties; prediction A underlined in red, prediction B overlined
-// and italic, so that overlapping spans (a prediction on the gold) show each of them.
-const QColor kGoldColor(0xc6, 0xef, 0xce);
-const QColor kRecipientColor(0xc9, 0xdd, 0xfb);
-const QColor kThirdPartyColor(0xfd, 0xe3, 0xb5);
-const QColor kPredictionColor(0xc0, 0x39, 0x2b);
-
-QTextCharFormat formatFor(eval::SpanRole role)
-{
-    QTextCharFormat f;
-    switch (role) {
-    case eval::SpanRole::Gold:
-        f.setBackground(kGoldColor);
-        break;
-    case eval::SpanRole::Recipient:
-        f.setBackground(kRecipientColor);
-        break;
-    case eval::SpanRole::ThirdParty:
-        f.setBackground(kThirdPartyColor);
-        break;
-    case eval::SpanRole::Prediction:
-        f.setUnderlineStyle(QTextCharFormat::SingleUnderline);
-        f.setUnderlineColor(kPredictionColor);
-        f.setForeground(kPredictionColor);
-        f.setFontWeight(QFont::Bold);
-        break;
-    case eval::SpanRole::ComparedPrediction:
-        f.setFontOverline(true);
-        f.setFontItalic(true);
-        break;
-    }
-    return f;
-}
 
 QString q(const std::string &s)
 {
@@ -177,17 +139,6 @@ FailureExplorer::FailureExplorer(QWidget *parent)
     layout->addLayout(top);
     layout->addWidget(splitter, 1);
 
-    const auto swatch = [](const QString &css, const QString &name) {
-        return QStringLiteral("<span style=\"%1\">&nbsp;%2&nbsp;</span>").arg(css, name.toHtmlEscaped());
-    };
-    const QString bg = QStringLiteral("background-color:%1;");
-    m_legend->setText(tr("Highlights:") + QLatin1Char(' ') + swatch(bg.arg(kGoldColor.name()), tr("gold")) +
-                      QLatin1Char(' ') + swatch(bg.arg(kRecipientColor.name()), tr("recipient")) + QLatin1Char(' ') +
-                      swatch(bg.arg(kThirdPartyColor.name()), tr("third party")) + QLatin1Char(' ') +
-                      swatch(QStringLiteral("color:%1; font-weight:bold; text-decoration:underline;").arg(kPredictionColor.name()),
-                             tr("prediction (A)")) +
-                      QLatin1Char(' ') + swatch(QStringLiteral("font-style:italic; text-decoration:overline;"), tr("prediction B")));
-
     connect(m_comboA, qOverload<int>(&QComboBox::activated), this,
             [this](int i) { showCheckpoint(m_comboA->itemData(i).toLongLong()); });
     connect(m_comboB, qOverload<int>(&QComboBox::activated), this,
@@ -201,14 +152,6 @@ FailureExplorer::FailureExplorer(QWidget *parent)
 }
 
 FailureExplorer::~FailureExplorer() = default;
-
-int FailureExplorer::utf16Offset(const QString &text, qsizetype codePoint)
-{
-    int pos = 0;
-    for (qsizetype cp = 0; cp < codePoint && pos < text.size(); ++cp)
-        pos += (text.at(pos).isHighSurrogate() && pos + 1 < text.size() && text.at(pos + 1).isLowSurrogate()) ? 2 : 1;
-    return pos;
-}
 
 bool FailureExplorer::openRun(const QString &storePath, qint64 runId, QString *error)
 {
@@ -257,31 +200,21 @@ void FailureExplorer::adopt(std::unique_ptr<eval::FailureData> data, std::map<qi
     m_stepB = m_data->checkpoints.size() > 1 ? m_data->checkpoints.rbegin()->first : -1;
     m_filter = 0; // the right category
     m_currentId.clear();
-    m_categories->setCategories(m_data->categories);
-    m_transitions->setCategories(m_data->categories);
-    m_legend->setVisible(m_data->task == data::kCompanyExtractionTask);
-    QString status;
-    if (m_data->task == data::kCompanyExtractionTask) {
-        size_t fromData = 0;
-        for (const auto &[id, p] : m_data->parties)
-            fromData += p.fromData ? 1 : 0;
-        QString parties = fromData == m_data->parties.size()
-                              ? tr("recipients and third parties from the data")
-                          : fromData == 0
-                              ? tr("recipients and third parties guessed from the addressee block and legal-entity markers")
-                              : tr("recipients and third parties from the data for %1 of %2 e-mails, guessed for the rest")
-                                    .arg(fromData)
-                                    .arg(m_data->parties.size());
-        status = tr("%1 — %n e-mail(s); %2", nullptr, static_cast<int>(m_data->emails.size())).arg(source, parties);
-    } else {
-        status = tr("%1 — %2: %n example(s)", nullptr, static_cast<int>(m_data->examples.size()))
-                     .arg(source, QString::fromStdString(m_data->task));
-    }
-    if (m_data->withoutEmail)
-        status += tr("; %n prediction(s) left out: their id is not in %1", nullptr, static_cast<int>(m_data->withoutEmail))
-                      .arg(QFileInfo(q(m_data->emailsPath)).fileName());
+    const TaskPresenter &presenter = TaskPresenter::forTask(m_data->task);
+    m_categories->setCategories(m_data->categories, presenter);
+    m_transitions->setCategories(m_data->categories, presenter);
+    const QString legend = presenter.failureLegendHtml();
+    m_legend->setText(legend);
+    m_legend->setVisible(!legend.isEmpty());
+    std::vector<const task::Example *> examples;
+    for (const auto &[id, example] : m_data->examples)
+        examples.push_back(example.get());
+    QString status = presenter.failureStatus(source, m_data->task, examples);
+    if (m_data->withoutExample)
+        status += tr("; %n prediction(s) left out: their id is not in %1", nullptr, static_cast<int>(m_data->withoutExample))
+                      .arg(QFileInfo(q(m_data->examplesPath)).fileName());
     m_status->setText(status);
-    m_status->setToolTip(q(m_data->emailsPath));
+    m_status->setToolTip(q(m_data->examplesPath));
     fillCombos();
     refresh();
     selectCategory(m_filter);
@@ -477,8 +410,7 @@ void FailureExplorer::fillExamples()
         what = tr("%1 at A → %2 at B").arg(m_categories->name(m_transitionA), m_categories->name(m_transitionB));
     else
         what = m_categories->name(m_filter);
-    m_listTitle->setText(m_data->task == data::kCompanyExtractionTask ? tr("%1: %n e-mail(s)", nullptr, n).arg(what)
-                                                                      : tr("%1: %n example(s)", nullptr, n).arg(what));
+    m_listTitle->setText(TaskPresenter::forTask(m_data->task).failureListTitle(what, n));
     m_exampleView->resizeColumnsToContents();
     for (int c = 0; c < m_examples->columnCount(); ++c)
         m_exampleView->setColumnWidth(c, std::min(m_exampleView->columnWidth(c), 220));
@@ -508,69 +440,43 @@ void FailureExplorer::showExample(const QString &id)
     if (!m_data)
         return;
     const std::string key = id.toStdString();
-    if (m_data->task != data::kCompanyExtractionTask) {
-        showTaskExample(id);
-        return;
-    }
-    const auto email = m_data->emails.find(key);
-    if (email == m_data->emails.end()) {
+    const auto example = m_data->examples.find(key);
+    const task::Task *task = task::Catalog::builtin().find(m_data->task);
+    if (example == m_data->examples.end() || !task) {
         m_emailView->clear();
         m_explanation->clear();
         m_currentId.clear();
         return;
     }
+    const task::Example &e = *example->second;
     const eval::AnalyzedPrediction *a = prediction(m_stepA, key);
     const eval::AnalyzedPrediction *b = prediction(m_stepB, key);
-    const data::ExtractionRecord &r = email->second;
-    const eval::EmailParties &parties = m_data->parties.at(key);
-
-    // The document: "From: <sender>", a blank line, the body.
-    const QString prefix = tr("From: ");
-    const QString sender = q(r.senderEmail);
-    const QString body = q(r.emailText);
-    const int senderStart = static_cast<int>(prefix.size());
-    const int bodyStart = senderStart + static_cast<int>(sender.size()) + 2;
-    QTextDocument *doc = m_emailView->document();
-    m_emailView->setPlainText(prefix + sender + QStringLiteral("\n\n") + body);
-    QTextCursor cursor(doc);
-    QTextCharFormat bold;
-    bold.setFontWeight(QFont::Bold);
-    cursor.setPosition(senderStart);
-    cursor.setPosition(bodyStart - 2, QTextCursor::KeepAnchor);
-    cursor.mergeCharFormat(bold);
-    const auto spans = eval::highlightSpans(r, parties, a ? a->answer : std::string(), b ? b->answer : std::string());
-    for (const eval::HighlightSpan &s : spans) {
-        const QString &text = s.field == eval::SpanField::Sender ? sender : body;
-        const int base = s.field == eval::SpanField::Sender ? senderStart : bodyStart;
-        const int from = base + utf16Offset(text, static_cast<qsizetype>(s.range.begin));
-        const int to = base + utf16Offset(text, static_cast<qsizetype>(s.range.end));
-        cursor.setPosition(from);
-        cursor.setPosition(to, QTextCursor::KeepAnchor);
-        cursor.mergeCharFormat(formatFor(s.role));
-    }
+    const auto parse = [&](const eval::AnalyzedPrediction *p) -> std::unique_ptr<task::Completion> {
+        return p ? task->parse(e, p->completion, m_data->thinkingFor(p->completion)) : nullptr;
+    };
+    const std::unique_ptr<task::Completion> parsedA = parse(a), parsedB = parse(b);
+    const TaskPresenter &presenter = TaskPresenter::forTask(m_data->task);
+    // The example as the task presents it, against prediction A (and B).
+    m_emailView->setHtml(presenter.failureHtml(e, parsedA.get(), parsedB.get(), m_data->thinking == 1));
     m_emailView->moveCursor(QTextCursor::Start);
 
-    // The explanation.
     QStringList lines;
-    lines << tr("<b>Gold:</b> %1").arg(q(r.gold).toHtmlEscaped());
-    const auto describe = [&](const QString &label, const eval::AnalyzedPrediction &p) {
+    lines << tr("<b>Gold:</b> %1").arg(q(e.goldText()).toHtmlEscaped());
+    const auto describe = [&](const QString &label, const eval::AnalyzedPrediction &p, const task::Completion &parsed) {
+        const int c = static_cast<int>(p.category);
         QString line = tr("<b>%1:</b> %2 — <i>%3</i>")
                            .arg(label, p.answer.empty() ? tr("(empty)") : q(p.answer).toHtmlEscaped(),
-                                FailureCategoryModel::categoryName(p.failure.category).toHtmlEscaped());
-        // Where it came from, for the categories whose name does not say it.
-        if (p.failure.source != eval::PredictionSource::None &&
-            (p.failure.category == FailureCategory::NamedWhereUnknown || p.failure.category == FailureCategory::OtherWrong))
-            line += tr(" (%1)").arg(FailureCategoryModel::sourceName(p.failure.source));
-        lines << line << FailureCategoryModel::categoryExplanation(p.failure.category).toHtmlEscaped();
-        if (p.completion != p.answer)
-            lines << tr("Completion: %1").arg(q(p.completion).toHtmlEscaped());
+                                m_categories->name(c).toHtmlEscaped());
+        const QString note = presenter.failureCategoryNote(e, parsed, m_categories->key(c));
+        if (!note.isEmpty())
+            line += tr(" (%1)").arg(note);
+        lines << line << m_categories->explanation(c).toHtmlEscaped() << presenter.failureNotes(e, parsed);
     };
     if (a)
-        describe(b || m_stepB >= 0 ? tr("Prediction A") : tr("Prediction"), *a);
+        describe(b || m_stepB >= 0 ? tr("Prediction A") : tr("Prediction"), *a, *parsedA);
     if (b)
-        describe(tr("Prediction B"), *b);
-    lines << (parties.fromData ? tr("Recipient and third parties: from the data.")
-                               : tr("Recipient and third parties: guessed (addressee block, legal-entity markers)."));
+        describe(tr("Prediction B"), *b, *parsedB);
+    lines << presenter.failureExampleNotes(e);
     m_explanation->setText(lines.join(QStringLiteral("<br>")));
     const bool changed = m_currentId != id;
     m_currentId = id;
@@ -586,57 +492,6 @@ const eval::AnalyzedPrediction *FailureExplorer::prediction(qint64 step, const s
         if (p.exampleId == exampleId)
             return &p;
     return nullptr;
-}
-
-void FailureExplorer::showTaskExample(const QString &id)
-{
-    const std::string key = id.toStdString();
-    const auto example = m_data->examples.find(key);
-    const task::Task *task = task::Catalog::builtin().find(m_data->task);
-    if (example == m_data->examples.end() || !task) {
-        m_emailView->clear();
-        m_explanation->clear();
-        m_currentId.clear();
-        return;
-    }
-    const eval::AnalyzedPrediction *a = prediction(m_stepA, key);
-    const eval::AnalyzedPrediction *b = prediction(m_stepB, key);
-    const TaskPresenter &presenter = TaskPresenter::forTask(m_data->task);
-    // The example as the task presents it, against prediction A (and B's outcome below it).
-    QString html;
-    if (const eval::AnalyzedPrediction *first = a ? a : b) {
-        const auto parsed = task->parse(*example->second, first->completion, m_data->thinking);
-        html += presenter.outcomeHtml(*example->second, *parsed, {});
-        html += presenter.completionHtml(*example->second, *parsed, m_data->thinking);
-        if (a && b) {
-            const auto parsedB = task->parse(*example->second, b->completion, m_data->thinking);
-            html += QStringLiteral("<hr><h3>%1</h3>").arg(tr("Prediction B"));
-            html += presenter.outcomeHtml(*example->second, *parsedB, {});
-            html += presenter.completionHtml(*example->second, *parsedB, m_data->thinking);
-        }
-        html += QStringLiteral("<hr>") + presenter.inputHtml(*example->second, *parsed);
-    }
-    m_emailView->setHtml(html);
-    m_emailView->moveCursor(QTextCursor::Start);
-
-    QStringList lines;
-    lines << tr("<b>Gold:</b> %1").arg(q(example->second->goldText()).toHtmlEscaped());
-    const auto describe = [&](const QString &label, const eval::AnalyzedPrediction &p) {
-        const int c = static_cast<int>(p.category);
-        lines << tr("<b>%1:</b> %2 — <i>%3</i>")
-                     .arg(label, p.answer.empty() ? tr("(empty)") : q(p.answer).toHtmlEscaped(),
-                          m_categories->name(c).toHtmlEscaped())
-              << m_categories->explanation(c).toHtmlEscaped();
-    };
-    if (a)
-        describe(b || m_stepB >= 0 ? tr("Prediction A") : tr("Prediction"), *a);
-    if (b)
-        describe(tr("Prediction B"), *b);
-    m_explanation->setText(lines.join(QStringLiteral("<br>")));
-    const bool changed = m_currentId != id;
-    m_currentId = id;
-    if (changed)
-        Q_EMIT exampleSelected(id);
 }
 
 } // namespace rwb::widgets

@@ -26,27 +26,24 @@ class FailureTransitionModel;
 
 // The failure explorer: an evaluated checkpoint's predictions grouped by what went
 // wrong — the task's failure categories (task::Task::failureCategories; extraction:
-// exact, marker only, recipient, third party, invented, missed, named where 不明, …;
-// legal QA: right, format, hallucinated / missing / wrong citation, contradiction,
-// incomplete answer) — with counts and shares; the examples of a category; and one
-// example: for extraction the e-mail with the gold, the prediction(s), the recipient's
-// company and the third parties highlighted, with a legend; for other tasks what the
-// task's presenter shows (legal QA: citations against gold, facts against the
-// reference, the question and its sections); and the category's explanation. With a second
-// checkpoint B: A, B and B − A per category, fixed / broke counts and the A → B
-// transition matrix; clicking a cell lists its e-mails.
+// exact, marker only, recipient, third party, invented, …; legal QA: right, format,
+// hallucinated / missing / wrong citation, contradiction, incomplete answer) — with counts
+// and shares; the examples of a category; and one example as the task's presenter draws
+// it (TaskPresenter::failureHtml: extraction's e-mail with the gold, the predictions, the
+// recipient's company and the third parties highlighted under a legend; legal QA's
+// citations against gold and facts against the reference) with the category's
+// explanation. With a second checkpoint B: A, B and B − A per category, fixed / broke
+// counts and the A → B transition matrix; clicking a cell lists its examples.
 //
-// The recipient and the third parties come from the e-mails' "recipient_company" /
-// "other_companies" fields when they have them, else from eval::guessParties (the
-// status line says which). Loading runs on the GUI thread: a few milliseconds per
-// hundred predictions. Failures are returned as messages (open…() false), never thrown.
+// Loading runs on the GUI thread: a few milliseconds per hundred predictions. Failures
+// are returned as messages (open…() false), never thrown.
 class FailureExplorer : public QWidget {
     Q_OBJECT
 public:
     explicit FailureExplorer(QWidget *parent = nullptr);
     ~FailureExplorer() override;
 
-    // A run's stored evaluations (every checkpoint step with predictions); the e-mails
+    // A run's stored evaluations (every checkpoint step with predictions); the examples
     // come from the run config's "eval_data" JSONL (joined by id; relative paths resolve
     // against the store file's folder). Shows the first step as A and, when there are
     // two or more, the last as B. False with `error` set (naming the file) on failure;
@@ -60,7 +57,7 @@ public:
     qint64 checkpointA() const { return m_stepA; }
     qint64 checkpointB() const { return m_stepB; }
 
-    // The example shown in the e-mail view ("" for none).
+    // The example shown ("" for none).
     QString currentExample() const { return m_currentId; }
     // Selects the category row of `filter` (a category index, or
     // FailureCategoryModel::FixedFilter / BrokeFilter); false when there is no such row.
@@ -71,9 +68,6 @@ public:
     FailureCategoryModel *categoryModel() const { return m_categories; }
     FailureExampleModel *exampleModel() const { return m_examples; }
     FailureTransitionModel *transitionModel() const { return m_transitions; }
-
-    // The UTF-16 index (QString position) of code point `codePoint` of `text`.
-    static int utf16Offset(const QString &text, qsizetype codePoint);
 
 public Q_SLOTS:
     void showCheckpoint(qint64 step); // A
@@ -88,7 +82,6 @@ private:
     void refresh();
     void fillExamples();
     void showExample(const QString &id);
-    void showTaskExample(const QString &id); // a task other than extraction: its presenter's view
     // The prediction of `exampleId` at checkpoint `step` (null: none, or step < 0).
     const rwb::eval::AnalyzedPrediction *prediction(qint64 step, const std::string &exampleId) const;
     void categoryClicked(const QModelIndex &index);

@@ -3,8 +3,7 @@
 #include "failurecategorymodel.h"
 #include "taskpresenter.h"
 
-#include "tasks/extraction/extractionrecord.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 
 #include <QBrush>
 #include <QColor>
@@ -13,27 +12,23 @@
 
 namespace rwb::widgets {
 
-using eval::FailureCategory;
-
 FailureTransitionModel::FailureTransitionModel(QObject *parent)
     : QAbstractTableModel(parent)
 {
-    setCategories(task::Catalog::builtin().find("")->failureCategories());
+    const task::Task &task = *task::Catalog::builtin().find("");
+    setCategories(task.failureCategories(), TaskPresenter::forTask(task.name()));
 }
 
-void FailureTransitionModel::setCategories(const std::vector<task::FailureCategory> &categories)
+void FailureTransitionModel::setCategories(const std::vector<task::FailureCategory> &categories,
+                                           const TaskPresenter &presenter)
 {
     beginResetModel();
     m_short.clear();
     m_names.clear();
     for (const task::FailureCategory &c : categories) {
         const QString key = QString::fromStdString(c.key);
-        const QString name = TaskPresenter::failureCategoryName(key, QString::fromStdString(c.name));
-        QString shortName = name;
-        for (size_t i = 0; i < eval::kFailureCategoryCount; ++i)
-            if (key == QLatin1String(eval::categoryKey(static_cast<FailureCategory>(i))))
-                shortName = FailureTransitionModel::shortName(static_cast<FailureCategory>(i));
-        m_short << shortName;
+        const QString name = presenter.categoryName(key, QString::fromStdString(c.name));
+        m_short << presenter.categoryShortName(key, name);
         m_names << name;
     }
     endResetModel();
@@ -53,22 +48,6 @@ void FailureTransitionModel::clear()
     m_comparison = {};
     m_empty = true;
     endResetModel();
-}
-
-QString FailureTransitionModel::shortName(FailureCategory c)
-{
-    switch (c) {
-    case FailureCategory::Exact: return tr("exact");
-    case FailureCategory::NoAnswer: return tr("empty");
-    case FailureCategory::Missed: return tr("missed");
-    case FailureCategory::MarkerOnly: return tr("marker");
-    case FailureCategory::NamedWhereUnknown: return tr("not 不明");
-    case FailureCategory::Recipient: return tr("recipient");
-    case FailureCategory::ThirdParty: return tr("third");
-    case FailureCategory::Invented: return tr("invented");
-    case FailureCategory::OtherWrong: return tr("other");
-    }
-    return {};
 }
 
 int FailureTransitionModel::rowCount(const QModelIndex &parent) const

@@ -7,6 +7,8 @@
 
 namespace rwb::widgets {
 
+class TaskPresenter;
+
 // How the examples moved between categories from checkpoint A (rows) to B (columns):
 // cell (a, b) counts the examples in category a at A and b at B (blank for 0; the
 // diagonal is shaded, off-diagonal cells into the right category green, out of it red). CountRole
@@ -18,14 +20,11 @@ public:
 
     explicit FailureTransitionModel(QObject *parent = nullptr);
 
-    // The task's categories (rows and columns; category 0 is "right"). Extraction's until set.
-    void setCategories(const std::vector<rwb::task::FailureCategory> &categories);
+    // The task's categories (rows and columns; category 0 is "right"), named by the task's
+    // presenter (the headers are its short names). The default task's until set.
+    void setCategories(const std::vector<rwb::task::FailureCategory> &categories, const TaskPresenter &presenter);
     void setComparison(const rwb::eval::FailureComparison &comparison);
     void clear();
-
-    // A short name of an extraction category for the matrix headers (other tasks' headers
-    // are their category names).
-    static QString shortName(rwb::eval::FailureCategory category);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

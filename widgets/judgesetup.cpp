@@ -3,7 +3,7 @@
 #include "judge/judgeclient.h"
 #include "judge/judgeconfig.h"
 #include "reward/registry.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 
 namespace rwb::widgets {
 

@@ -15,6 +15,14 @@ QString str(const std::string &s)
     return QString::fromStdString(s);
 }
 
+int utf16Offset(const QString &text, qsizetype codePoint)
+{
+    int pos = 0;
+    for (qsizetype cp = 0; cp < codePoint && pos < text.size(); ++cp)
+        pos += (text.at(pos).isHighSurrogate() && pos + 1 < text.size() && text.at(pos + 1).isLowSurrogate()) ? 2 : 1;
+    return pos;
+}
+
 QString swatch(const char *colour, const QString &label)
 {
     return QStringLiteral("<span style=\"background:%1\">%2</span>").arg(QLatin1String(colour), label);

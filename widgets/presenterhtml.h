@@ -21,6 +21,8 @@ namespace rwb::widgets::presenterhtml {
 using RewardHtml::escape;
 
 QString str(const std::string &s);
+// The UTF-16 index (QString position) of code point `codePoint` of `text`.
+int utf16Offset(const QString &text, qsizetype codePoint);
 // `label` on a `colour` background.
 QString swatch(const char *colour, const QString &label);
 

@@ -16,7 +16,7 @@
 #include "sampledetailview.h"
 #include "samplefilterproxy.h"
 #include "samplescoremodel.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 
 #include <nlohmann/json.hpp>
 

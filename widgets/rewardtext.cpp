@@ -150,10 +150,11 @@ QString explanation(const rwb::reward::Explanation &e)
         return QCoreApplication::translate("RewardText", "The step format holds through %n retrieval hop(s) to an answer: 1.", nullptr, e.hops);
     case Reason::StepFormatBad:
         return QCoreApplication::translate("RewardText", "The step format does not hold (%1): 0.").arg(QString::fromStdString(e.formatName));
-    case Reason::JudgeVerdict:
-        return QCoreApplication::translate("RewardText", "The judge's verdict gives %1 (%n call(s)).", nullptr,
-                                           static_cast<int>(e.decisions.size()))
+    case Reason::JudgeVerdict: {
+        const int calls = static_cast<int>(e.decisions.size());
+        return QCoreApplication::translate("RewardText", "The judge's verdict gives %1 (%n call(s)).", nullptr, calls)
             .arg(num(e.value));
+    }
     case Reason::JudgeFailed:
         return QCoreApplication::translate("RewardText", "The judge gave no verdict, so the reward is None and GRPO leaves this rollout out of its group: %1")
             .arg(QString::fromStdString(e.detail));

@@ -12,7 +12,7 @@
 #include "rewardtext.h"
 #include "rewardvalue.h"
 #include "store/runstore.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "task/task.h"
 
 #include <nlohmann/json.hpp>

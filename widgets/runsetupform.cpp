@@ -8,7 +8,7 @@
 #include "judge/judgeconfig.h"
 #include "reward/rewardconfig.h"
 #include "train/grpo.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -9,7 +9,7 @@
 #include "reward/registry.h"
 #include "reward/synonymtable.h"
 #include "store/runstore.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "task/rubricoverride.h"
 
 #include <nlohmann/json.hpp>

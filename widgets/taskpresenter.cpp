@@ -1,11 +1,9 @@
 #include "taskpresenter.h"
 
-#include "failurecategorymodel.h"
 #include "rewardhtml.h"
 
 #include "presenterhtml.h"
 
-#include "eval/failureanalysis.h"
 #include "task/task.h"
 
 #include <QCoreApplication>
@@ -50,64 +48,65 @@ QString TaskPresenter::inputHtml(const task::Example &example, const task::Compl
     return QStringLiteral("<h4>%1</h4><p><tt>%2</tt></p>").arg(QCoreApplication::translate("TaskPresenter", "Input (as stored)"), escape(str(meta)));
 }
 
-QString TaskPresenter::failureCategoryName(const QString &key, const QString &fallback)
+QString TaskPresenter::categoryName(const QString &, const QString &fallback) const
 {
-    for (size_t i = 0; i < eval::kFailureCategoryCount; ++i)
-        if (key == QLatin1String(eval::categoryKey(static_cast<eval::FailureCategory>(i))))
-            return FailureCategoryModel::categoryName(static_cast<eval::FailureCategory>(i));
-    if (key == QLatin1String("right"))
-        return QCoreApplication::translate("TaskPresenter", "Right");
-    if (key == QLatin1String("format"))
-        return QCoreApplication::translate("TaskPresenter", "Format");
-    if (key == QLatin1String("hallucinated_citation"))
-        return QCoreApplication::translate("TaskPresenter", "Hallucinated citation");
-    if (key == QLatin1String("missing_citation"))
-        return QCoreApplication::translate("TaskPresenter", "Missing citation");
-    if (key == QLatin1String("wrong_citation"))
-        return QCoreApplication::translate("TaskPresenter", "Wrong citation");
-    if (key == QLatin1String("contradiction"))
-        return QCoreApplication::translate("TaskPresenter", "Contradiction");
-    if (key == QLatin1String("incomplete"))
-        return QCoreApplication::translate("TaskPresenter", "Incomplete answer");
-    if (key == QLatin1String("exact"))
-        return QCoreApplication::translate("TaskPresenter", "Exact match");
-    if (key == QLatin1String("not_json"))
-        return QCoreApplication::translate("TaskPresenter", "Not JSON");
-    if (key == QLatin1String("field_mismatch"))
-        return QCoreApplication::translate("TaskPresenter", "Field mismatch");
-    if (key == QLatin1String("different"))
-        return QCoreApplication::translate("TaskPresenter", "Different");
     return fallback;
 }
 
-QString TaskPresenter::failureCategoryExplanation(const QString &key, const QString &fallback)
+QString TaskPresenter::categoryExplanation(const QString &, const QString &fallback) const
 {
-    for (size_t i = 0; i < eval::kFailureCategoryCount; ++i)
-        if (key == QLatin1String(eval::categoryKey(static_cast<eval::FailureCategory>(i))))
-            return FailureCategoryModel::categoryExplanation(static_cast<eval::FailureCategory>(i));
-    if (key == QLatin1String("right"))
-        return QCoreApplication::translate("TaskPresenter", "Cites exactly the gold sections in the prompt, states every reference fact and contradicts none.");
-    if (key == QLatin1String("format"))
-        return QCoreApplication::translate("TaskPresenter", "The completion is not <reasoning>, <answer>, <citation> in that order and nothing else.");
-    if (key == QLatin1String("hallucinated_citation"))
-        return QCoreApplication::translate("TaskPresenter", "Cites a law code that is not among the sections in the prompt.");
-    if (key == QLatin1String("missing_citation"))
-        return QCoreApplication::translate("TaskPresenter", "Cites no law code.");
-    if (key == QLatin1String("wrong_citation"))
-        return QCoreApplication::translate("TaskPresenter", "Cites sections of the prompt, but not exactly the gold ones (a near-duplicate, one of two, an extra one).");
-    if (key == QLatin1String("contradiction"))
-        return QCoreApplication::translate("TaskPresenter", "Cites the right sections but states a reference fact with another value (a deadline, an amount, an authority).");
-    if (key == QLatin1String("incomplete"))
-        return QCoreApplication::translate("TaskPresenter", "Cites the right sections and contradicts nothing, but leaves out a reference fact.");
-    if (key == QLatin1String("exact"))
-        return QCoreApplication::translate("TaskPresenter", "The reply is the gold reply (white space at the ends aside).");
-    if (key == QLatin1String("not_json"))
-        return QCoreApplication::translate("TaskPresenter", "The gold reply is a JSON object and the reply is not one.");
-    if (key == QLatin1String("field_mismatch"))
-        return QCoreApplication::translate("TaskPresenter", "Both are JSON objects, but a field of the gold has another value or is missing.");
-    if (key == QLatin1String("different"))
-        return QCoreApplication::translate("TaskPresenter", "The gold reply is not a JSON object and the reply differs from it.");
     return fallback;
+}
+
+QString TaskPresenter::categoryShortName(const QString &, const QString &name) const
+{
+    return name;
+}
+
+QString TaskPresenter::failureStatus(const QString &source, std::string_view task,
+                                     const std::vector<const task::Example *> &examples) const
+{
+    const int n = static_cast<int>(examples.size());
+    return QCoreApplication::translate("rwb::widgets::FailureExplorer", "%1 — %2: %n example(s)", nullptr, n)
+        .arg(source, QString::fromUtf8(task.data(), static_cast<qsizetype>(task.size())));
+}
+
+QString TaskPresenter::failureListTitle(const QString &what, int count) const
+{
+    return QCoreApplication::translate("rwb::widgets::FailureExplorer", "%1: %n example(s)", nullptr, count).arg(what);
+}
+
+QString TaskPresenter::failureHtml(const task::Example &example, const task::Completion *a, const task::Completion *b,
+                                   bool thinking) const
+{
+    QString html;
+    const task::Completion *first = a ? a : b;
+    if (!first)
+        return html;
+    html += outcomeHtml(example, *first, {});
+    html += completionHtml(example, *first, thinking);
+    if (a && b) {
+        html += QStringLiteral("<hr><h3>%1</h3>").arg(QCoreApplication::translate("rwb::widgets::FailureExplorer", "Prediction B"));
+        html += outcomeHtml(example, *b, {});
+        html += completionHtml(example, *b, thinking);
+    }
+    html += QStringLiteral("<hr>") + inputHtml(example, *first);
+    return html;
+}
+
+QString TaskPresenter::failureCategoryNote(const task::Example &, const task::Completion &, const QString &) const
+{
+    return {};
+}
+
+QStringList TaskPresenter::failureNotes(const task::Example &, const task::Completion &) const
+{
+    return {};
+}
+
+QStringList TaskPresenter::failureExampleNotes(const task::Example &) const
+{
+    return {};
 }
 
 QString TaskPresenter::categoryHtml(const task::Task &task, const task::Example &example, const task::Completion &completion)
@@ -118,9 +117,10 @@ QString TaskPresenter::categoryHtml(const task::Task &task, const task::Example 
         return {};
     const task::FailureCategory &c = categories[i];
     const QString key = str(c.key);
+    const TaskPresenter &presenter = forTask(task.name());
     return QStringLiteral("<p>%1 <b>%2</b> — %3</p>")
-        .arg(QCoreApplication::translate("TaskPresenter", "Failure category:"), escape(failureCategoryName(key, str(c.name))),
-             escape(failureCategoryExplanation(key, str(c.explanation))));
+        .arg(QCoreApplication::translate("TaskPresenter", "Failure category:"), escape(presenter.categoryName(key, str(c.name))),
+             escape(presenter.categoryExplanation(key, str(c.explanation))));
 }
 
 } // namespace rwb::widgets

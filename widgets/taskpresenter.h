@@ -3,6 +3,7 @@
 #include "reward/reward.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <string>
@@ -53,14 +54,40 @@ public:
     // none is chosen; "" when the task has none of its own.
     virtual QString defaultPreset() const { return {}; }
 
-    // "Failure category: wrong citation — why" for a completion of `task`, translated
-    // when the key is known (failureCategoryName).
+    // A failure category's name and explanation as the views show them, translated; the
+    // task's English (`fallback`) for a key the presenter has no translation of (the
+    // generic presenter's case). The short name heads a column of the failure explorer's
+    // transition matrix (by default the name).
+    virtual QString categoryName(const QString &key, const QString &fallback) const;
+    virtual QString categoryExplanation(const QString &key, const QString &fallback) const;
+    virtual QString categoryShortName(const QString &key, const QString &name) const;
+
+    // What the failure explorer (failureexplorer.h) shows of the task's evaluation.
+    // Its status line: where the examples came from (`source`, "run 3 of runs.sqlite") and
+    // what they are; by default "<source> — <task>: n example(s)".
+    virtual QString failureStatus(const QString &source, std::string_view task,
+                                  const std::vector<const task::Example *> &examples) const;
+    // The example list's title: `what` (a category, "Fixed", a transition) and the count.
+    virtual QString failureListTitle(const QString &what, int count) const;
+    // A legend above the example view; "" (the default) for none.
+    virtual QString failureLegendHtml() const { return {}; }
+    // The example against prediction A and (optional, may be null) B, both parsed by the
+    // task: by default each one's outcome and completion, then the input.
+    virtual QString failureHtml(const task::Example &example, const task::Completion *a, const task::Completion *b,
+                                bool thinking) const;
+    // What the explanation adds after a prediction's category name (extraction: where a
+    // named company came from), "" for nothing; and lines after the category's explanation.
+    virtual QString failureCategoryNote(const task::Example &example, const task::Completion &completion,
+                                        const QString &categoryKey) const;
+    virtual QStringList failureNotes(const task::Example &example, const task::Completion &completion) const;
+    // Lines after the predictions, about the example (extraction: whether its parties came
+    // from the data); none by default.
+    virtual QStringList failureExampleNotes(const task::Example &example) const;
+
+    // "Failure category: wrong citation — why" for a completion of `task`, in the words of
+    // the task's presenter.
     static QString categoryHtml(const task::Task &task, const task::Example &example,
                                 const task::Completion &completion);
-    // The translated name and explanation of a task's failure category, by key; `fallback`
-    // (the task's English) for a key this build has no translation of.
-    static QString failureCategoryName(const QString &key, const QString &fallback);
-    static QString failureCategoryExplanation(const QString &key, const QString &fallback);
 };
 
 } // namespace rwb::widgets

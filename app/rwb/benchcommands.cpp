@@ -9,7 +9,7 @@
 #include "model/threads.h"
 #include "reward/compositereward.h"
 #include "tasks/extraction/extraction.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 
 #include <chrono>
 #include <cstdio>

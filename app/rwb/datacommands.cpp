@@ -3,7 +3,7 @@
 
 #include "tasks/synthesizers.h"
 
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "tasks/extraction/emailstats.h"
 #include "tasks/extraction/extractionrecord.h"
 #include "tokenizer/promptformat.h"

@@ -1,9 +1,10 @@
 #include "cli.h"
 #include "commands.h"
 
-#include "tasks/extraction/extractionrecord.h"
+#include "data/jsonl.h"
 #include "eval/failureanalysis.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
+#include "util/boundedjson.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -83,14 +84,17 @@ Usage: rwb eval failures --predictions P.jsonl [--against Q.jsonl] [--examples]
 
   --predictions P.jsonl   predictions as `rwb eval run --output` writes them (the model's
                           output as "completion"; thinking mode per line when it holds <answer>)
-  --against Q.jsonl       a second checkpoint's predictions of the same e-mails (by id)
-  --examples              also one line per prediction: {"id", "answer", "category", "source"}
+  --against Q.jsonl       a second checkpoint's predictions of the same examples (by id)
+  --examples              also one line per prediction: {"id", "answer", "category"} and
+                          what the task says besides (extraction: "source")
 
-Prints one JSON object: {"total", "counts": {category: n}, "parties_from_data"} and with
---against also "against": {"total", "counts"}, "fixed", "broke", "joined",
-"transitions": {"a->b": n}. Categories, first that fits: exact, no_answer, missed,
-marker_only, named_where_unknown, recipient, third_party, invented, other_wrong (see
-docs/guide.md). Recipients and third parties come from the lines' "recipient_company" /
+Prints one JSON object: {"task" (when not the default task), "total", "counts":
+{category: n}} and what the task counts over its examples (extraction:
+"parties_from_data"), and with --against also "against": {"total", "counts"}, "fixed",
+"broke", "joined", "transitions": {"a->b": n}. The categories are the task's (the first
+line's "task"; see docs/guide.md). Extraction's, first that fits: exact, no_answer,
+missed, marker_only, named_where_unknown, recipient, third_party, invented, other_wrong;
+recipients and third parties come from the lines' "recipient_company" /
 "other_companies" when present, else from the addressee block and legal-entity markers.
 )";
 
@@ -103,27 +107,42 @@ int failures(const std::vector<std::string> &argv)
     }
     const std::string first = args.required("predictions");
     const eval::FailureData d = eval::loadPredictionFailures(first, args.value("against"));
+    const task::Task &task = task::Catalog::builtin().get(d.task, first, "task");
     const size_t n = d.categories.size();
-    const bool extraction = d.task == data::kCompanyExtractionTask;
     const auto countsJson = [&](const eval::FailureCounts &c) {
         nlohmann::ordered_json j;
         for (size_t i = 0; i < n; ++i)
             j[d.categories[i].key] = c.of(i);
         return j;
     };
-    size_t fromData = 0;
-    for (const auto &[id, p] : d.parties)
-        fromData += p.fromData ? 1 : 0;
     if (!d.checkpoints.count(0))
         throw data::InputException({first, 0, "no prediction of a known example"});
     const auto &a = d.checkpoints.at(0);
     nlohmann::ordered_json j;
-    if (!extraction)
+    if (d.task != task::Catalog::builtin().find("")->name())
         j["task"] = d.task;
     j["total"] = a.size();
     j["counts"] = countsJson(eval::countFailures(a, n));
-    if (extraction)
-        j["parties_from_data"] = fromData;
+    // What the task says of its examples, summed over them (extraction: "parties_from_data").
+    nlohmann::ordered_json sums = nlohmann::ordered_json::object();
+    for (const auto &[id, example] : d.examples) {
+        const nlohmann::json facts = util::parseJsonOrDiscarded(task.failureExampleJson(*example));
+        if (!facts.is_object())
+            continue;
+        for (const auto &[key, value] : facts.items()) {
+            if (!value.is_boolean() && !value.is_number())
+                continue;
+            const double add = value.is_boolean() ? (value.get<bool>() ? 1.0 : 0.0) : value.get<double>();
+            sums[key] = sums.value(key, 0.0) + add;
+        }
+    }
+    for (const auto &[key, value] : sums.items()) {
+        const double v = value.get<double>();
+        if (v == static_cast<double>(static_cast<int64_t>(v)))
+            j[key] = static_cast<int64_t>(v);
+        else
+            j[key] = v;
+    }
     if (d.checkpoints.count(1)) {
         const auto &b = d.checkpoints.at(1);
         const eval::FailureComparison c = eval::compareFailures(a, b, n);
@@ -145,8 +164,11 @@ int failures(const std::vector<std::string> &argv)
             e["id"] = p.exampleId;
             e["answer"] = p.answer;
             e["category"] = p.category < n ? d.categories[p.category].key : std::string("?");
-            if (extraction)
-                e["source"] = eval::sourceKey(p.failure.source);
+            const nlohmann::json details = util::parseJsonOrDiscarded(p.detailsJson);
+            if (details.is_object())
+                for (const auto &[key, value] : details.items())
+                    if (!e.contains(key))
+                        e[key] = value;
             std::cout << e.dump() << std::endl;
         }
     return kExitOk;

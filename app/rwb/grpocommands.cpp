@@ -15,7 +15,7 @@
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "store/runstore.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "train/grpo.h"
 #include "util/duration.h"
 #include "util/boundedjson.h"

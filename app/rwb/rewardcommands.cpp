@@ -4,7 +4,7 @@
 #include "data/jsonl.h"
 #include "reward/compositereward.h"
 #include "reward/registry.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "text/utf8.h"
 #include "util/boundedjson.h"
 

@@ -11,7 +11,7 @@
 #include "serve/chatengine.h"
 #include "serve/openaiserver.h"
 #include "serve/rewardservice.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "util/boundedjson.h"
 
 #include <pthread.h>

@@ -5,7 +5,7 @@
 #include "data/jsonl.h"
 #include "store/runstore.h"
 #include "store/storeerror.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 
 #include <nlohmann/json.hpp>
 

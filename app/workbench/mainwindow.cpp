@@ -20,7 +20,7 @@
 #include "trainingcontroller.h"
 
 #include "taskpresenter.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 
 #include <QAction>
 #include <QActionGroup>

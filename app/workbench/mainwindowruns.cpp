@@ -22,7 +22,7 @@
 #include "train/grpo.h"
 #include "train/sft.h"
 #include "util/duration.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 
 #include <QApplication>
 #include <QDateTime>

@@ -1,139 +1,21 @@
 #pragma once
 
-#include "tasks/extraction/extractionrecord.h"
+// Failure analysis of any task: an evaluation's predictions, parsed by the task and put in
+// its failure categories, counted per checkpoint and compared between two (what the
+// failure explorer and `rwb eval failures` show). A task's own categories and the details
+// behind them live with the task (tasks/extraction/emailfailures.h for company extraction).
+
+#include "task/catalog.h"
 #include "task/task.h"
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace rwb::eval {
-
-// What went wrong with one prediction of the company-extraction task (what the failure
-// explorer groups by). "prediction" is the extracted answer (reward::extractAnswer), and
-// every comparison is made on normalized text (text::normalize: NFKC, white space
-// removed); the "core" of a name is its normalized form with the legal-entity markers
-// removed (text::stripMarkers; 一般 / 公益 before 社団法人 / 財団法人 go with them), or the
-// normalized form when nothing would be left.
-//
-// Exactly one category applies, the first that fits in this order:
-//   Exact             prediction == gold (also 不明 for 不明): the only right answer
-//   NoAnswer          the prediction is empty (no <answer> block in thinking mode)
-//   Missed            the prediction is 不明, the gold a company ("said 不明 wrongly")
-//   MarkerOnly        core(prediction) == core(gold): differs by legal-entity markers only
-//   NamedWhereUnknown the gold is 不明, the prediction a company (where it came from is in
-//                     FailureCase::source: the recipient's, a third party's, invented …)
-//   Recipient         the prediction names the recipient's company (see namesCompany)
-//   ThirdParty        the prediction names another company of the e-mail (not sender's,
-//                     not recipient's)
-//   Invented          neither the normalized prediction nor its core occurs in the
-//                     normalized sender header + "\n" + e-mail text
-//   OtherWrong        in the input but none of the above (a partial or overlapping span,
-//                     a department, a person, the gold with extra text …)
-enum class FailureCategory {
-    Exact,
-    NoAnswer,
-    Missed,
-    MarkerOnly,
-    NamedWhereUnknown,
-    Recipient,
-    ThirdParty,
-    Invented,
-    OtherWrong,
-};
-inline constexpr size_t kFailureCategoryCount = 9;
-
-// Where a prediction that names a company comes from (for every category; None for
-// empty and 不明 predictions). The first that fits: Gold (core equal to, or containing
-// or contained in, the gold's), Recipient, ThirdParty, InText (occurs in the input),
-// NotInText.
-enum class PredictionSource { None, Gold, Recipient, ThirdParty, InText, NotInText };
-
-// "exact", "no_answer", "missed", "marker_only", "named_where_unknown", "recipient",
-// "third_party", "invented", "other_wrong" (stable keys for JSON and tests).
-const char *categoryKey(FailureCategory category);
-// "none", "gold", "recipient", "third_party", "in_text", "not_in_text".
-const char *sourceKey(PredictionSource source);
-
-// The recipient's company and the other companies of one e-mail.
-struct EmailParties {
-    bool fromData = false;          // true: the record's own fields; false: guessParties
-    std::string recipient;          // "" when none is known
-    std::vector<std::string> others; // neither the sender's nor the recipient's
-};
-
-// The record's "recipient_company" / "other_companies" when it has them
-// (record.partiesKnown), else guessParties.
-EmailParties partiesOf(const data::ExtractionRecord &record);
-
-// The heuristic for data without those fields.
-// Recipient: the addressee block is the body's lines from the top (after blank lines
-// and a subject line: 件名…, 【…】, Subject…) up to the first blank
-// line or the first greeting line (お世話になって…, お世話になります, お疲れ様, はじめまして,
-// 突然のメール, いつも…, Dear …: the greeting line itself is not part of it except the
-// "Dear X様（会社 部署）" form), at most 4 lines; it counts only when one of its lines ends
-// with an honorific (様, 御中, さん, 殿, 各位, へ). In it the company is:
-//   - the first line, when the block has two or more lines and that line does not end
-//     with an honorific: its first word, a legal-entity
-//     marker standing alone joined to its neighbour (株式会社 ミハル → one name);
-//   - else the first word of the addressee line ("X 部署 御中", "X株式会社 浜口様") when
-//     the line has three or more words, ends with 御中, or its first word holds a marker
-//     ("三伸化学 浜口様" is not taken: it cannot be told from "浜口 太郎様");
-//   - in "Dear 浜口様（X 部署）", the first word inside the brackets.
-// Others: every company-like span in the header and body (a legal-entity marker with the
-// run of name characters before or after it: kanji, katakana, Latin letters, digits,
-// ー・&, and a hiragana stem of up to 6 characters at the far end, not a particle that
-// follows a word: 配送業務は|ひなた商事株式会社, 株式会社こがね運輸|の), minus the ones
-// whose core matches the gold's or the recipient's.
-EmailParties guessParties(std::string_view senderEmail, std::string_view emailText, std::string_view gold);
-
-// Whether `prediction` names `company`: equal cores, or one core contains the other
-// and the shorter has two or more code points. Empty names never match.
-bool namesCompany(std::string_view prediction, std::string_view company);
-
-// One prediction, categorized.
-struct FailureCase {
-    FailureCategory category = FailureCategory::OtherWrong;
-    PredictionSource source = PredictionSource::None;
-};
-
-// Categorizes `answer` (the extracted answer) for the e-mail of `record` (its gold,
-// sender header and text; its completion is not read).
-FailureCase categorize(const data::ExtractionRecord &record, std::string_view answer, const EmailParties &parties);
-
-// Half-open ranges of code points in the original (not normalized) text.
-struct CodePointRange {
-    size_t begin = 0;
-    size_t end = 0;
-    bool operator==(const CodePointRange &o) const { return begin == o.begin && end == o.end; }
-};
-
-// Where `needle` occurs in `text` when both are compared normalized (NFKC per code
-// point, white space skipped), as ranges of `text`'s code points; non-overlapping, in
-// order. A needle whose normalized form is empty occurs nowhere. (NFKC applied one code
-// point at a time can differ from the whole string's for combining marks: such spans may
-// not be found; categorize() is not affected.)
-std::vector<CodePointRange> findNormalized(std::string_view text, std::string_view needle);
-
-// What a highlighted span shows.
-enum class SpanRole { Gold, Prediction, ComparedPrediction, Recipient, ThirdParty };
-enum class SpanField { Sender, Body };
-struct HighlightSpan {
-    SpanRole role = SpanRole::Gold;
-    SpanField field = SpanField::Body;
-    CodePointRange range;
-};
-
-// The spans to highlight in the sender header and the body: the gold (its normalized
-// form, or where that is not found its core), the prediction (the same way, skipped for
-// 不明 and empty ones, and for cores shorter than two code points), the recipient and each
-// other party. `compared` (optional, may be empty) is a second checkpoint's prediction.
-std::vector<HighlightSpan> highlightSpans(const data::ExtractionRecord &record, const EmailParties &parties,
-                                          std::string_view answer, std::string_view compared = {});
 
 // One evaluated prediction joined with its example.
 struct AnalyzedPrediction {
@@ -141,9 +23,9 @@ struct AnalyzedPrediction {
     std::string completion; // what the model wrote
     std::string answer;     // the extracted answer
     // Its category: an index in FailureData::categories (the task's; category 0 is the
-    // right answer). For extraction it is FailureCategory's value.
+    // right answer).
     size_t category = 0;
-    FailureCase failure;    // extraction only: the category and where the answer came from
+    std::string detailsJson; // what the task says besides (Task::failureDetailsJson), "" none
 };
 
 // Predictions per category (counts[i] for category i).
@@ -151,11 +33,9 @@ struct FailureCounts {
     std::vector<size_t> counts;
     size_t total = 0;
     size_t of(size_t category) const { return category < counts.size() ? counts[category] : 0; }
-    size_t of(FailureCategory c) const { return of(static_cast<size_t>(c)); }
 };
-// Counts over `categories` categories (extraction's 9 by default).
-FailureCounts countFailures(const std::vector<AnalyzedPrediction> &predictions,
-                            size_t categories = kFailureCategoryCount);
+// Counts over `categories` categories.
+FailureCounts countFailures(const std::vector<AnalyzedPrediction> &predictions, size_t categories);
 
 // Two checkpoints' predictions of the same examples, joined by example id.
 struct FailureComparison {
@@ -168,45 +48,47 @@ struct FailureComparison {
     std::vector<std::vector<size_t>> transitions;
 };
 FailureComparison compareFailures(const std::vector<AnalyzedPrediction> &a, const std::vector<AnalyzedPrediction> &b,
-                                  size_t categories = kFailureCategoryCount);
+                                  size_t categories);
 
-// The examples and every checkpoint's predictions of one evaluation, analyzed by the
-// task's failure categories (task::Task::failureCategories). Extraction keeps its
-// e-mails and parties besides, for the view that highlights them.
+// The examples and every checkpoint's predictions of one evaluation, each prediction
+// parsed by the task and put in one of its failure categories (task::Task::failureCategories).
 struct FailureData {
-    std::string task{data::kCompanyExtractionTask};
-    std::vector<task::FailureCategory> categories;      // the task's, in its order
-    std::string emailsPath;                             // where the examples came from
-    std::map<std::string, data::ExtractionRecord> emails; // extraction: by id
-    std::map<std::string, EmailParties> parties;        // extraction: by id
-    // Other tasks: the examples by id (their gold, what the view shows).
-    std::map<std::string, std::shared_ptr<const task::Example>> examples;
-    std::map<int64_t, std::vector<AnalyzedPrediction>> checkpoints; // by step, in id order
-    size_t withoutEmail = 0; // predictions whose id is not among the examples (left out)
-    bool thinking = false;   // the run's thinking mode (for the task's parser)
+    std::string task;                              // the task's name
+    std::vector<task::FailureCategory> categories; // the task's, in its order
+    std::string examplesPath;                      // where the examples came from
+    std::map<std::string, std::shared_ptr<const task::Example>> examples; // by id
+    std::map<int64_t, std::vector<AnalyzedPrediction>> checkpoints;       // by step, in id order
+    size_t withoutExample = 0; // predictions whose id is not among the examples (left out)
+    // The run's thinking mode: 1 on, 0 off, -1 unknown (then a completion that holds an
+    // <answer> block, the thinking format's, is parsed in thinking mode).
+    int thinking = -1;
 
     // The gold of an example as text ("" for an unknown id).
     std::string goldOf(const std::string &id) const;
+    // Whether `completion` is parsed in thinking mode (`thinking` above).
+    bool thinkingFor(const std::string &completion) const;
 };
 
-// Answers are extracted in thinking mode when `thinking` is 1, plain when 0, and when -1
-// in thinking mode for each completion that contains "<answer>".
-// Adds `predictions` (records whose completion is the model's output) as checkpoint
-// `step`; their e-mails are the records themselves unless `data.emails` has the id.
-void addPredictions(FailureData &data, int64_t step, const std::vector<data::ExtractionRecord> &predictions,
-                    int thinking = -1);
+// Adds checkpoint `step`: each (example id, completion) parsed and categorized by `task`
+// (the task of data.examples); an id not among data.examples is counted in
+// withoutExample and left out.
+void addCheckpoint(FailureData &data, const task::Task &task, int64_t step,
+                   const std::vector<std::pair<std::string, std::string>> &predictions);
 
 // A run of a run store: its config's "eval_data" (relative paths resolve against the
-// store file's folder) gives the examples, read by the run's task and joined by id with
-// store.evalPredictions(runId); each prediction parsed and categorized by that task;
-// "reward_config" (a path, or an inline object) gives "thinking" when it can be read
-// (else -1 above). Throws data::InputException naming the store, the run or the file:
-// no such run, no "eval_data" in its config, a missing or malformed e-mails file.
-FailureData loadRunFailures(const std::string &storePath, int64_t runId);
+// store file's folder) gives the examples, read by the run's task (of `catalog`) and
+// joined by id with store.evalPredictions(runId); "reward_config" (a path, or an inline
+// object) gives "thinking" when it can be read (else -1 above). Throws
+// data::InputException naming the store, the run or the file: no such run, a task the
+// catalog lacks, no "eval_data" in its config, a missing or malformed examples file.
+FailureData loadRunFailures(const std::string &storePath, int64_t runId,
+                            const task::Catalog &catalog = task::Catalog::builtin());
 
 // Predictions files as `rwb eval run --output` writes them: `first` as step 0, `second`
-// (optional, "" for none) as step 1; the task is the first line's "task" (extraction
-// without one). Throws data::InputException naming the file.
-FailureData loadPredictionFailures(const std::string &first, const std::string &second = {});
+// (optional, "" for none) as step 1; the task is the first line's "task" (the catalog's
+// default without one); each file's lines are its examples, the first file's kept for an
+// id in both. Throws data::InputException naming the file.
+FailureData loadPredictionFailures(const std::string &first, const std::string &second = {},
+                                   const task::Catalog &catalog = task::Catalog::builtin());
 
 } // namespace rwb::eval

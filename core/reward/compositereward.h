@@ -17,7 +17,7 @@ class Registry;
 // steps, on its own thread).
 class CompositeReward {
 public:
-    // Builds the components from `registry` (the catalog's, tasks/catalog.h); throws
+    // Builds the components from `registry` (the catalog's, task/catalog.h); throws
     // data::InputException for an invalid config (naming `source`) and when the synonym
     // table it names cannot be read.
     CompositeReward(RewardConfig config, const std::string &source, const Registry &registry);

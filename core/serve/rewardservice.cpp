@@ -5,7 +5,7 @@
 #include "reward/rewardconfig.h"
 #include "serve/apierror.h"
 #include "store/runstore.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "task/task.h"
 #include "store/externalrun.h"
 #include "util/boundedjson.h"

@@ -6,7 +6,7 @@
 // store what to keep; its reward components are registered by name with the task's name
 // (reward/registry.h). The first paper's company extraction is one task
 // (tasks/extraction/extractiontask.h); a user's own task implements these classes and is added to a
-// task::Catalog (tasks/catalog.h). See docs/development.md, "Tasks".
+// task::Catalog (task/catalog.h). See docs/development.md, "Tasks".
 //
 // Every object here is immutable after construction and safe to read from several threads.
 
@@ -217,7 +217,7 @@ public:
     virtual const Steps *steps() const { return nullptr; }
 
     // Adds the task's reward components to `registry`, each under this task's name; a
-    // catalog calls it when the task is added (tasks/catalog.h). None by default: a
+    // catalog calls it when the task is added (task/catalog.h). None by default: a
     // program may register a task's rewards itself.
     virtual void addRewards(reward::Registry &registry) const { (void)registry; }
 
@@ -234,6 +234,25 @@ public:
     virtual std::vector<FailureCategory> failureCategories() const = 0;
     // The index in failureCategories() of the one category of a completion.
     virtual size_t failureCategory(const Example &example, const Completion &completion) const = 0;
+    // What the task says of a completion's failure beyond its category, as a flat JSON
+    // object (extraction: {"source": "recipient"}, where a named company came from);
+    // `rwb eval failures --examples` adds its fields to the prediction's line. "" (the
+    // default) for nothing.
+    virtual std::string failureDetailsJson(const Example &example, const Completion &completion) const
+    {
+        (void)example;
+        (void)completion;
+        return {};
+    }
+    // What the task says of an example for failure analysis, as a flat JSON object whose
+    // numbers and booleans `rwb eval failures` sums over the examples (extraction:
+    // {"parties_from_data": true}, whether the recipient and third parties came from the
+    // record or were guessed). "" (the default) for nothing.
+    virtual std::string failureExampleJson(const Example &example) const
+    {
+        (void)example;
+        return {};
+    }
 };
 
 // The example or completion as the task's own type; throws std::logic_error naming the

@@ -2,7 +2,7 @@
 
 #include "data/jsonl.h"
 #include "model/causallm.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 #include "train/environmentrollout.h"

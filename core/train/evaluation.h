@@ -24,7 +24,7 @@ struct EvaluationOptions {
     std::string model;    // model folder (Hugging Face layout, tokenizer beside it)
     std::string adapter;  // optional LoRA adapter folder (PEFT layout) loaded on top
     std::string data;     // the task's JSONL ("completion" not needed)
-    std::string task; // the task's name; "" the catalog's default task (tasks/catalog.h)
+    std::string task; // the task's name; "" the catalog's default task (task/catalog.h)
     bool thinking = false; // the paper's fig. 3 format; the answer is the first <answer>…</answer>
     int limit = 0;        // > 0: the first N lines only
     int batch = 8;        // prompts per generate call (≥ 1)

@@ -6,7 +6,7 @@
 #include "data/configreader.h"
 #include "data/jsonl.h"
 #include "engine/job.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "train/grpotrainer.h"
 #include "train/sft.h"
 

@@ -152,7 +152,7 @@ struct GrpoRunResult {
 // before the first step.
 engine::JobOutcome runGrpo(const GrpoConfig &config, engine::JobControl &control, engine::EventSink &sink,
                            GrpoRunResult *result = nullptr);
-// The same with the tasks and rewards of `catalog` (tasks/catalog.h): the reward config's
+// The same with the tasks and rewards of `catalog` (task/catalog.h): the reward config's
 // "task" names the task, whose dataset lines train_data and eval_data hold.
 engine::JobOutcome runGrpo(const GrpoConfig &config, const task::Catalog &catalog, engine::JobControl &control,
                            engine::EventSink &sink, GrpoRunResult *result = nullptr);

@@ -7,7 +7,7 @@
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
 #include "store/runstore.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "tokenizer/tokenizer.h"
 #include "util/rng.h"
 

@@ -1,7 +1,7 @@
 #include "train/sft.h"
 
 #include "data/configreader.h"
-#include "tasks/catalog.h"
+#include "task/catalog.h"
 #include "data/jsonl.h"
 #include "model/causallminternals.h"
 #include "model/fusedops.h"

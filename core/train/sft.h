@@ -30,7 +30,7 @@ struct SftConfig {
     std::string model;              // model folder (Hugging Face layout, tokenizer beside it)
     std::string output;             // where the adapter (LoRA) or the full model is written
     std::string trainData;          // the task's JSONL ("completion" not needed)
-    std::string task; // the task's name; "" the catalog's default task (tasks/catalog.h)
+    std::string task; // the task's name; "" the catalog's default task (task/catalog.h)
     bool thinking = false;
     bool lora = true;               // false: full fine-tuning
     model::LoraOptions loraOptions; // r 8, α 32, dropout 0.05 (the paper's table 4)

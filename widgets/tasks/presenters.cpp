@@ -5,7 +5,9 @@
 #include "taskpresenter.h"
 
 #include "tasks/extraction/extractiontask.h"
+#include "tasks/chat/chattask.h"
 #include "tasks/legalqa/legalqatask.h"
+#include "tasks/multihop/multihoptask.h"
 
 #include <map>
 #include <mutex>
@@ -27,6 +29,8 @@ struct Presenters {
     {
         byTask.emplace(std::string(task::ExtractionTask().name()), tasks::makeExtractionPresenter());
         byTask.emplace(std::string(task::LegalQaTask().name()), tasks::makeLegalQaPresenter());
+        byTask.emplace(std::string(task::ChatTask().name()), tasks::makeChatPresenter());
+        byTask.emplace(std::string(task::MultihopTask().name()), tasks::makeMultihopPresenter());
     }
 };
 

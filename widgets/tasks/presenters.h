@@ -13,5 +13,7 @@ namespace rwb::widgets::tasks {
 
 std::shared_ptr<const TaskPresenter> makeExtractionPresenter();
 std::shared_ptr<const TaskPresenter> makeLegalQaPresenter();
+std::shared_ptr<const TaskPresenter> makeChatPresenter();
+std::shared_ptr<const TaskPresenter> makeMultihopPresenter();
 
 } // namespace rwb::widgets::tasks

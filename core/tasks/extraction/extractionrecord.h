@@ -25,7 +25,7 @@ struct ExtractionRecord {
     // Optional, written by `rwb data synth`: the recipient's company ("" when the e-mail
     // names none) and every other company the e-mail names that is neither the sender's
     // nor the recipient's, each in its most detailed form. The failure analysis uses them
-    // instead of guessing (eval/failureanalysis.h). partiesKnown is true when the line had
+    // instead of guessing (tasks/extraction/emailfailures.h). partiesKnown is true when the line had
     // either field; toJsonLine writes both fields then, and neither otherwise.
     bool partiesKnown = false;
     std::string recipientCompany;

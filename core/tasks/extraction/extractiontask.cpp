@@ -4,7 +4,6 @@
 #include "reward/registry.h"
 
 #include "tasks/extraction/extractionmetrics.h"
-#include "eval/failureanalysis.h"
 #include "tokenizer/promptformat.h"
 #include "util/boundedjson.h"
 
@@ -50,6 +49,12 @@ ExtractionExample::ExtractionExample(data::ExtractionRecord record)
     : ExtractionPrompt(record.senderEmail, record.emailText, record.gold, record.id)
     , m_record(std::move(record))
 {
+}
+
+const eval::EmailParties &ExtractionExample::parties() const
+{
+    std::call_once(m_partiesOnce, [this] { m_parties = eval::partiesOf(m_record); });
+    return m_parties;
 }
 
 std::string_view ExtractionTask::name() const
@@ -160,8 +165,19 @@ std::vector<FailureCategory> ExtractionTask::failureCategories() const
 
 size_t ExtractionTask::failureCategory(const Example &example, const Completion &completion) const
 {
-    const data::ExtractionRecord &r = as<ExtractionExample>(example).record();
-    return static_cast<size_t>(eval::categorize(r, completion.answer(), eval::partiesOf(r)).category);
+    const ExtractionExample &e = as<ExtractionExample>(example);
+    return static_cast<size_t>(eval::categorize(e, completion.answer(), e.parties()).category);
+}
+
+std::string ExtractionTask::failureDetailsJson(const Example &example, const Completion &completion) const
+{
+    const ExtractionExample &e = as<ExtractionExample>(example);
+    return nlohmann::json{{"source", eval::sourceKey(eval::categorize(e, completion.answer(), e.parties()).source)}}.dump();
+}
+
+std::string ExtractionTask::failureExampleJson(const Example &example) const
+{
+    return nlohmann::json{{"parties_from_data", as<ExtractionExample>(example).parties().fromData}}.dump();
 }
 
 void ExtractionTask::addRewards(reward::Registry &r) const

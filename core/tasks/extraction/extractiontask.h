@@ -5,8 +5,11 @@
 // tasks/extraction/companyrewards.h for its five rewards, tasks/extraction/extractionmetrics.h for its metrics).
 
 #include "tasks/extraction/extractionrecord.h"
+#include "tasks/extraction/emailfailures.h"
 #include "tasks/extraction/extraction.h"
 #include "task/task.h"
+
+#include <mutex>
 
 namespace rwb::task {
 
@@ -15,9 +18,14 @@ class ExtractionExample : public reward::ExtractionPrompt {
 public:
     explicit ExtractionExample(data::ExtractionRecord record);
     const data::ExtractionRecord &record() const { return m_record; }
+    // The recipient's company and the third parties (eval::partiesOf), worked out on the
+    // first call (from any thread) and kept.
+    const eval::EmailParties &parties() const;
 
 private:
     data::ExtractionRecord m_record;
+    mutable std::once_flag m_partiesOnce;
+    mutable eval::EmailParties m_parties;
 };
 
 class ExtractionTask : public Task {
@@ -47,11 +55,15 @@ public:
     // The e-mail left empty: the rewards that look at it see none.
     std::shared_ptr<const Example> exampleFromGold(const std::string &gold) const override;
     void addRewards(reward::Registry &registry) const override;
-    // eval::FailureCategory, in its order (eval/failureanalysis.h): exact, no_answer,
-    // missed, marker_only, named_where_unknown, recipient, third_party, invented,
-    // other_wrong; the parties guessed from the e-mail when the example has none.
+    // eval::FailureCategory, in its order (tasks/extraction/emailfailures.h): exact,
+    // no_answer, missed, marker_only, named_where_unknown, recipient, third_party,
+    // invented, other_wrong; the parties guessed from the e-mail when the example has none.
     std::vector<FailureCategory> failureCategories() const override;
     size_t failureCategory(const Example &example, const Completion &completion) const override;
+    // {"source": eval::sourceKey}: where the answer came from.
+    std::string failureDetailsJson(const Example &example, const Completion &completion) const override;
+    // {"parties_from_data": bool}: the record's own parties, or guessed.
+    std::string failureExampleJson(const Example &example) const override;
 };
 
 } // namespace rwb::task

@@ -75,10 +75,12 @@ public:
         h += QStringLiteral("</table>");
         const eval::LegalOutput &o = c->output();
         QStringList notes;
-        if (o.duplicateCitations > 0)
-            notes << QCoreApplication::translate("TaskPresenter", "%n duplicate citation(s).", nullptr, static_cast<int>(o.duplicateCitations));
-        if (!o.invalidCodes.empty())
-            notes << QCoreApplication::translate("TaskPresenter", "%n <law_code> element(s) whose content is not an integer.", nullptr, static_cast<int>(o.invalidCodes.size()));
+        const int duplicates = static_cast<int>(o.duplicateCitations);
+        const int invalid = static_cast<int>(o.invalidCodes.size());
+        if (duplicates > 0)
+            notes << QCoreApplication::translate("TaskPresenter", "%n duplicate citation(s).", nullptr, duplicates);
+        if (invalid > 0)
+            notes << QCoreApplication::translate("TaskPresenter", "%n <law_code> element(s) whose content is not an integer.", nullptr, invalid);
         if (!o.formatOk())
             notes << QCoreApplication::translate("TaskPresenter", "The format breaks: %1.").arg(str(std::string(eval::legalFormatName(o.format))));
         if (!notes.isEmpty())
@@ -187,6 +189,44 @@ public:
         }
         h += QStringLiteral("<h4>%1</h4><p>%2</p>").arg(QCoreApplication::translate("TaskPresenter", "Reference answer"), escape(str(q.referenceAnswer)));
         return h;
+    }
+
+    QString categoryName(const QString &key, const QString &fallback) const override
+    {
+        if (key == QLatin1String("right"))
+            return QCoreApplication::translate("TaskPresenter", "Right");
+        if (key == QLatin1String("format"))
+            return QCoreApplication::translate("TaskPresenter", "Format");
+        if (key == QLatin1String("hallucinated_citation"))
+            return QCoreApplication::translate("TaskPresenter", "Hallucinated citation");
+        if (key == QLatin1String("missing_citation"))
+            return QCoreApplication::translate("TaskPresenter", "Missing citation");
+        if (key == QLatin1String("wrong_citation"))
+            return QCoreApplication::translate("TaskPresenter", "Wrong citation");
+        if (key == QLatin1String("contradiction"))
+            return QCoreApplication::translate("TaskPresenter", "Contradiction");
+        if (key == QLatin1String("incomplete"))
+            return QCoreApplication::translate("TaskPresenter", "Incomplete answer");
+        return fallback;
+    }
+
+    QString categoryExplanation(const QString &key, const QString &fallback) const override
+    {
+        if (key == QLatin1String("right"))
+            return QCoreApplication::translate("TaskPresenter", "Cites exactly the gold sections in the prompt, states every reference fact and contradicts none.");
+        if (key == QLatin1String("format"))
+            return QCoreApplication::translate("TaskPresenter", "The completion is not <reasoning>, <answer>, <citation> in that order and nothing else.");
+        if (key == QLatin1String("hallucinated_citation"))
+            return QCoreApplication::translate("TaskPresenter", "Cites a law code that is not among the sections in the prompt.");
+        if (key == QLatin1String("missing_citation"))
+            return QCoreApplication::translate("TaskPresenter", "Cites no law code.");
+        if (key == QLatin1String("wrong_citation"))
+            return QCoreApplication::translate("TaskPresenter", "Cites sections of the prompt, but not exactly the gold ones (a near-duplicate, one of two, an extra one).");
+        if (key == QLatin1String("contradiction"))
+            return QCoreApplication::translate("TaskPresenter", "Cites the right sections but states a reference fact with another value (a deadline, an amount, an authority).");
+        if (key == QLatin1String("incomplete"))
+            return QCoreApplication::translate("TaskPresenter", "Cites the right sections and contradicts nothing, but leaves out a reference fact.");
+        return fallback;
     }
 };
 

@@ -1,14 +1,15 @@
 #pragma once
 
-// The tasks a run can name, and their reward components: the one place that lists the
-// built-in tasks (company extraction, legal QA, chat, multi-hop QA; each a folder beside
-// this file). A program (or a test) copies the built-in catalog, adds its own task and
-// rewards, and hands the copy to the trainers (train/grpo.h, train/sft.h,
+// The tasks a run can name, and their reward components. The built-in catalog (company
+// extraction, legal QA, chat, multi-hop QA) is defined in tasks/catalog.cpp, the one place
+// that lists them, each a folder of core/tasks/. A program (or a test) copies it, adds its
+// own task and rewards, and hands the copy to the trainers (train/grpo.h, train/sft.h,
 // train/evaluation.h), which know nothing else about the task.
 
 #include "reward/registry.h"
 #include "task/task.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -16,13 +17,13 @@
 
 namespace rwb::task {
 
-// The task a JSONL text is of: the "task" of its first JSON object line, or the built-in
-// catalog's default task when that line names none (or there is no object line).
+// The task a JSONL text is of: the "task" of its first JSON object line; "" (a catalog's
+// default task, Catalog::find) when that line names none or there is no object line.
 std::string taskOfJsonl(std::string_view text);
 
 class Catalog {
 public:
-    // The built-in tasks and their rewards.
+    // The built-in tasks and their rewards (tasks/catalog.cpp).
     static const Catalog &builtin();
 
     // Adds a task and, when no task of its name was here, its rewards
@@ -43,7 +44,8 @@ public:
     std::vector<std::string> names() const;
 
 private:
-    std::vector<std::shared_ptr<const Task>> m_tasks;
+    std::vector<std::shared_ptr<const Task>> m_tasks; // in the order added
+    std::map<std::string, size_t, std::less<>> m_index; // name → position in m_tasks
     reward::Registry m_rewards;
 };
 

@@ -1,0 +1,67 @@
+#include "task/catalog.h"
+
+#include "data/jsonl.h"
+#include "util/boundedjson.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace rwb::task {
+
+void Catalog::addTask(std::shared_ptr<const Task> task)
+{
+    std::string name(task->name());
+    if (const auto it = m_index.find(name); it != m_index.end()) {
+        m_tasks[it->second] = std::move(task);
+        return;
+    }
+    reward::Registry rewards = m_rewards; // all of the task's rewards, or none (a name taken throws)
+    task->addRewards(rewards);
+    if (m_tasks.empty())
+        rewards.setDefaultTask(name);
+    m_rewards = std::move(rewards);
+    m_index.emplace(std::move(name), m_tasks.size());
+    m_tasks.push_back(std::move(task));
+}
+
+const Task *Catalog::find(std::string_view name) const
+{
+    if (name.empty())
+        return m_tasks.empty() ? nullptr : m_tasks.front().get();
+    const auto it = m_index.find(name);
+    return it == m_index.end() ? nullptr : m_tasks[it->second].get();
+}
+
+const Task &Catalog::get(std::string_view name, const std::string &source, const std::string &field) const
+{
+    if (const Task *t = find(name))
+        return *t;
+    throw data::InputException(
+        {source, 0, field + ": unknown task \"" + std::string(name) + "\" (allowed: " + reward::joinNames(names()) + ")"});
+}
+
+std::vector<std::string> Catalog::names() const
+{
+    std::vector<std::string> out;
+    for (const auto &t : m_tasks)
+        out.emplace_back(t->name());
+    return out;
+}
+
+std::string taskOfJsonl(std::string_view text)
+{
+    for (size_t pos = 0; pos < text.size();) {
+        const size_t end = std::min(text.find('\n', pos), text.size());
+        const nlohmann::json line = util::parseJsonOrDiscarded(text.substr(pos, end - pos));
+        pos = end + 1;
+        if (line.is_object()) {
+            if (auto t = line.find("task"); t != line.end() && t->is_string())
+                return t->get<std::string>();
+            break;
+        }
+    }
+    return {};
+}
+
+} // namespace rwb::task
