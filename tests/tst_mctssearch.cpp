@@ -522,7 +522,7 @@ void TestMctsSearch::rejectionSamplingKeepsRightTrajectories()
     // the memorised question 4 times at T 1.
     model::ModelOptions mo;
     mo.threads = 1;
-    const auto prm = train::ProcessRewardModel::fromPolicy((d + "/sft").toStdString(), mo, 5);
+    const auto prm = train::ProcessRewardModel::fromPolicy((d + "/sft").toStdString(), mo, 5, *task::Catalog::builtin().find("multihop"));
     prm->save((d + "/prm0").toStdString(), (d + "/sft").toStdString());
     QFile cfg(d + "/rft.json");
     QVERIFY(cfg.open(QIODevice::WriteOnly));

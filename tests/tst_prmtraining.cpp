@@ -128,13 +128,16 @@ void TestPrmTraining::oneForwardScoresEveryStep()
 {
     model::ModelOptions o;
     o.threads = 1;
-    const auto prm = train::ProcessRewardModel::fromPolicy((d + "/tiny").toStdString(), o, 3);
+    const auto prm = train::ProcessRewardModel::fromPolicy((d + "/tiny").toStdString(), o, 3, *task::Catalog::builtin().find("multihop"));
     const auto &e = task::as<task::MultihopExample>(*m_records[0].example);
     const std::vector<std::string> steps = task::stepBlocks(m_task.sftTarget(e, false));
     const train::PrmInput all = prm->input(e.question().question, steps);
     QCOMPARE(all.ends.size(), steps.size());
     // The ends are each step's last token: the prompt's tokens, then each step's.
     const train::PrmInput prompt = prm->input(e.question().question, {});
+    // The prompt is the one the policy sees for the question (the task's, in the model's format).
+    QCOMPARE(prompt.tokens, prm->tokenizer().encode(m_task.prompt(e, prm->format(), false)));
+    QCOMPARE(prm->task().name(), std::string_view("multihop"));
     size_t at = prompt.tokens.size();
     for (size_t k = 0; k < steps.size(); ++k) {
         at += prm->tokenizer().encode(steps[k]).size();
@@ -177,6 +180,23 @@ void TestPrmTraining::oneForwardScoresEveryStep()
     const std::vector<std::vector<double>> again = back->score({all});
     for (size_t k = 0; k < steps.size(); ++k)
         QVERIFY(std::abs(again[0][k] - whole[0][k]) < 1e-5);
+    // prm.json names the task whose prompts it reads; a task the build lacks, or one
+    // without steps, is an error that names the file.
+    const std::string metaPath = (d + "/fresh_prm/prm.json").toStdString();
+    nlohmann::json meta = nlohmann::json::parse(data::readTextFile(metaPath));
+    QCOMPARE(meta.value("task", std::string()), std::string("multihop"));
+    for (const auto &[task, expected] : {std::pair<const char *, const char *>{"company_extraction", "has no process steps"},
+                                         std::pair<const char *, const char *>{"nope", "unknown task"}}) {
+        meta["task"] = task;
+        data::writeFileAtomically(metaPath, meta.dump());
+        try {
+            train::ProcessRewardModel::load((d + "/fresh_prm").toStdString(), o);
+            QFAIL("expected an error");
+        } catch (const data::InputException &x) {
+            QVERIFY2(QString(x.what()).contains(QString::fromStdString(metaPath)) && QString(x.what()).contains(expected),
+                     x.what());
+        }
+    }
 }
 
 void TestPrmTraining::learnsAPlantedCue()
@@ -300,6 +320,21 @@ void TestPrmTraining::badInput()
                   "source_weights.human"));
     QVERIFY(fails(R"({"model": "m", "output": "o", "store": "s", "set": "x", "ties": "half"})", "ties"));
     QVERIFY(fails(R"({"model": "m", "output": "o", "store": "s", "set": "x", "epoch": 2})", "epoch"));
+    // The task: one with process steps (the first such by default).
+    QCOMPARE(train::parsePrmTrainConfig(R"({"model": "m", "output": "o", "store": "s", "set": "x"})", "prm.json").task,
+             std::string("multihop"));
+    QVERIFY(fails(R"({"model": "m", "output": "o", "store": "s", "set": "x", "task": "chat"})", "has no process steps"));
+    QVERIFY(fails(R"({"model": "m", "output": "o", "store": "s", "set": "x", "task": "nope"})", "unknown task"));
+    try {
+        train::parseRftConfig(R"({"policy": "p", "prm": "r", "questions": "q", "index": "i", "output": "o", "task": "legal_qa"})",
+                              "rft.json");
+        QFAIL("parsed");
+    } catch (const data::InputException &e) {
+        QVERIFY2(QString(e.what()).contains("rft.json") && QString(e.what()).contains("has no process steps"), e.what());
+    }
+    QCOMPARE(train::parseRftConfig(R"({"policy": "p", "prm": "r", "questions": "q", "index": "i", "output": "o"})", "rft.json")
+                 .sft.task,
+             std::string("multihop"));
     // An unknown set, and a set with no label from the sources asked for.
     train::PrmTrainConfig c;
     c.model = (d + "/tiny").toStdString();

@@ -41,6 +41,26 @@ const Task &Catalog::get(std::string_view name, const std::string &source, const
         {source, 0, field + ": unknown task \"" + std::string(name) + "\" (allowed: " + reward::joinNames(names()) + ")"});
 }
 
+const Task &Catalog::getWithSteps(std::string_view name, const std::string &source, const std::string &field) const
+{
+    std::vector<std::string> withSteps;
+    for (const auto &t : m_tasks)
+        if (t->steps())
+            withSteps.emplace_back(t->name());
+    const std::string allowed = withSteps.empty() ? std::string("none") : reward::joinNames(withSteps);
+    if (name.empty()) {
+        if (withSteps.empty())
+            throw data::InputException({source, 0, field + ": no task with process steps in this build"});
+        return *find(withSteps.front());
+    }
+    const Task &t = get(name, source, field);
+    if (!t.steps())
+        throw data::InputException({source, 0,
+                                    field + ": the task \"" + std::string(name) +
+                                        "\" has no process steps (tasks with them: " + allowed + ")"});
+    return t;
+}
+
 std::vector<std::string> Catalog::names() const
 {
     std::vector<std::string> out;

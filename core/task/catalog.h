@@ -41,6 +41,10 @@ public:
     // The task named `name` ("" the default task); throws data::InputException naming `source` and `field`, and
     // the tasks there are, when there is none.
     const Task &get(std::string_view name, const std::string &source, const std::string &field) const;
+    // The task named `name` that declares process steps (Task::steps); "" names the first
+    // such task. Throws data::InputException naming `source` and `field` when there is no
+    // such task or it has no steps, with the tasks that have them.
+    const Task &getWithSteps(std::string_view name, const std::string &source, const std::string &field) const;
     std::vector<std::string> names() const;
 
 private:

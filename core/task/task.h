@@ -137,6 +137,20 @@ public:
     // Whether one step (a completion's text up to and including a stepEnd(), or its last,
     // final piece) is well formed: the step format's indicator, I_step.
     virtual bool stepWellFormed(std::string_view step) const = 0;
+    // The steps of a completion's text, in order, as rejection sampling scores them with
+    // the PRM (train/rft.h): concatenated they give the text back, but for white space
+    // at the end. Never throws.
+    virtual std::vector<std::string> split(std::string_view completion) const = 0;
+    // An example that holds only a question (what stepQuestion() gives), for a process
+    // reward model's input built from stored step pairs (train/processrewardmodel.h): its
+    // prompt is the one the policy saw.
+    virtual std::shared_ptr<const Example> questionExample(const std::string &question) const = 0;
+    // A dataset line of the task that trains SFT on `completion` (a sampled trajectory
+    // of `example`) under the id `id`, the steps listed in `contextSteps` (indexes into
+    // split(completion)) kept as context with no loss: what rejection sampling writes of
+    // a trajectory it keeps, and what Task::noLossSpans then reads.
+    virtual std::string keptTrajectoryLine(const Example &example, const std::string &id, const std::string &completion,
+                                           const std::vector<int> &contextSteps) const = 0;
 };
 
 class Task {

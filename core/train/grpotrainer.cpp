@@ -125,7 +125,7 @@ void Trainer::setUp()
         model::ModelOptions mo;
         mo.device = c.device;
         mo.threads = threads();
-        m_prm = ProcessRewardModel::load(c.processRewardModel, mo);
+        m_prm = ProcessRewardModel::load(c.processRewardModel, mo, m_catalog);
     }
     m_train = loadItems(*m_task, c.trainData, 0, *m_tok, m_format, m_thinking);
     if (!c.evalData.empty())

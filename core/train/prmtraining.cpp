@@ -74,13 +74,14 @@ RankingLoss rankingLoss(const std::vector<double> &first, const std::vector<doub
 PrmTrainConfig parsePrmTrainConfig(std::string_view text, const std::string &source)
 {
     const data::ConfigReader r(text, source,
-                               {"model", "output", "store", "set", "sources", "source_weights", "ties", "holdout", "lora",
+                               {"model", "output", "store", "set", "task", "sources", "source_weights", "ties", "holdout", "lora",
                                 "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "use_rslora", "learning_rate",
                                 "weight_decay", "max_grad_norm", "schedule", "warmup_ratio", "epochs", "batch_size",
                                 "max_length", "seed", "dtype", "precision", "device", "threads", "limit"});
     PrmTrainConfig c;
     c.model = r.path("model", true);
     c.output = r.path("output", true);
+    c.task = std::string(task::Catalog::builtin().getWithSteps(r.text("task", ""), source, "task").name());
     c.store = r.path("store", true);
     c.set = r.text("set", "");
     if (c.set.empty())
@@ -152,7 +153,9 @@ PrmTrainResult runPrmTraining(const PrmTrainConfig &c, const PrmTrainCallback &c
     const model::PrecisionChoice precision = model::resolvePrecision(c.precision, c.device);
     result.precision = precision.name();
     std::unique_ptr<ProcessRewardModel> prm =
-        isPrmFolder(c.model) ? ProcessRewardModel::load(c.model, mo) : ProcessRewardModel::fromPolicy(c.model, mo, c.seed);
+        isPrmFolder(c.model)
+            ? ProcessRewardModel::load(c.model, mo)
+            : ProcessRewardModel::fromPolicy(c.model, mo, c.seed, task::Catalog::builtin().getWithSteps(c.task, c.output, "task"));
     ProcessRewardModel::Internals &d = prm->internals();
 
     // The pairs with a label, as inputs; a held-out question's pairs are all held out.

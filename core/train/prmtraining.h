@@ -29,6 +29,7 @@ struct PrmTrainConfig {
     std::string output;           // the PRM folder written
     std::string store;            // the run store holding the pairs
     std::string set;              // the pair set
+    std::string task;             // whose prompts a new PRM reads (a task with steps; absent: the first such task)
     std::vector<prm::Source> sources{prm::Source::Human, prm::Source::Judge, prm::Source::Tree, prm::Source::Import};
     std::map<prm::Source, double> sourceWeights{
         {prm::Source::Human, 2.0}, {prm::Source::Judge, 1.0}, {prm::Source::Tree, 1.0}, {prm::Source::Import, 1.0}};
@@ -52,7 +53,7 @@ struct PrmTrainConfig {
     int limit = 0;                // > 0: the first N labelled pairs
 };
 
-// Keys (docs/prm.md): model, output, store, set (required), sources (["human", "judge",
+// Keys (docs/prm.md): model, output, store, set (required), task, sources (["human", "judge",
 // "tree", "import"]), source_weights ({"human": 2, …}), ties, holdout, lora, lora_r,
 // lora_alpha, lora_dropout, lora_target_modules, learning_rate, weight_decay,
 // max_grad_norm, schedule, warmup_ratio, epochs, batch_size, max_length, seed, dtype,

@@ -3,9 +3,7 @@
 #include "train/processrewardmodelinternals.h"
 
 #include "data/jsonl.h"
-#include "tasks/multihop/multihop.h"
 #include "model/safetensors.h"
-#include "tasks/multihop/multihoptask.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 #include "util/boundedjson.h"
@@ -89,10 +87,15 @@ std::unique_ptr<ProcessRewardModel> ProcessRewardModel::withDecoder(const std::s
 }
 
 std::unique_ptr<ProcessRewardModel> ProcessRewardModel::fromPolicy(const std::string &folder,
-                                                                   const model::ModelOptions &options, uint64_t seed)
+                                                                   const model::ModelOptions &options, uint64_t seed,
+                                                                   const task::Task &task)
 {
+    if (!task.steps())
+        throw std::invalid_argument("a PRM reads the prompts of a task with steps; " + std::string(task.name()) +
+                                    " has none");
     std::unique_ptr<ProcessRewardModel> p = withDecoder(folder, options);
     Internals &d = *p->m_d;
+    d.task = &task;
     // The head's own generator: the global one (LoRA's start, dropout) is left alone.
     torch::Generator gen = torch::make_generator<torch::CPUGeneratorImpl>(seed);
     const torch::Tensor w = torch::randn({1, p->lm().config().hiddenSize}, gen, torch::TensorOptions().dtype(torch::kFloat64)) * 0.02;
@@ -103,14 +106,30 @@ std::unique_ptr<ProcessRewardModel> ProcessRewardModel::fromPolicy(const std::st
 
 bool isPrmFolder(const std::string &folder) { return fs::exists(fs::path(folder) / kHeadFile); }
 
-std::unique_ptr<ProcessRewardModel> ProcessRewardModel::load(const std::string &folder, const model::ModelOptions &options)
+std::unique_ptr<ProcessRewardModel> ProcessRewardModel::load(const std::string &folder, const model::ModelOptions &options,
+                                                             const task::Catalog &catalog)
 {
     const fs::path headPath = fs::path(folder) / kHeadFile;
     if (!fs::exists(headPath))
         throw data::InputException({folder, 0, std::string("not a PRM folder: no ") + kHeadFile +
                                                    " (rwb prm train writes one; a policy folder has none)"});
+    // Its task: prm.json's "task" (none in a folder without prm.json).
+    const fs::path metaPath = fs::path(folder) / kMetaFile;
+    std::string taskName;
+    if (fs::exists(metaPath)) {
+        const nlohmann::json meta = util::parseJsonOrDiscarded(data::readTextFile(metaPath.string()));
+        if (!meta.is_object())
+            throw data::InputException({metaPath.string(), 0, "not a JSON object"});
+        if (const auto t = meta.find("task"); t != meta.end()) {
+            if (!t->is_string())
+                throw data::InputException({metaPath.string(), 0, "\"task\" must be a task's name"});
+            taskName = t->get<std::string>();
+        }
+    }
+    const task::Task &task = catalog.getWithSteps(taskName, metaPath.string(), "task");
     std::unique_ptr<ProcessRewardModel> p = withDecoder(folder, options);
     Internals &d = *p->m_d;
+    d.task = &task;
     const model::SafetensorsFile file = model::SafetensorsFile::open(headPath.string());
     const int64_t hidden = p->lm().config().hiddenSize;
     torch::NoGradGuard noGrad;
@@ -151,7 +170,7 @@ void ProcessRewardModel::save(const std::string &folder, const std::string &base
     meta["format"] = "rwb-prm";
     meta["version"] = 1;
     meta["base"] = base;
-    meta["task"] = "multihop";
+    meta["task"] = std::string(d.task->name());
     meta["score"] = "R = score.weight · h + score.bias, h the final (normed) hidden state at a step's last token";
     const nlohmann::ordered_json trained = util::parseJsonOrDiscarded<nlohmann::ordered_json>(metaJson);
     meta["trained"] = trained.is_discarded() ? nlohmann::ordered_json::object() : trained;
@@ -164,15 +183,14 @@ const tokenizer::PromptFormat &ProcessRewardModel::format() const { return *m_d-
 int32_t ProcessRewardModel::padToken() const { return m_d->pad; }
 ProcessRewardModel::Internals &ProcessRewardModel::internals() { return *m_d; }
 
+const task::Task &ProcessRewardModel::task() const { return *m_d->task; }
+
 PrmInput ProcessRewardModel::input(const std::string &question, const std::vector<std::string> &steps) const
 {
-    data::MultihopQuestion q;
-    q.id = "prm";
-    q.question = question;
-    const task::MultihopExample example(q);
-    static const task::MultihopTask task;
+    const task::Task &task = *m_d->task;
+    const std::shared_ptr<const task::Example> example = task.steps()->questionExample(question);
     PrmInput in;
-    in.tokens = m_d->tok->encode(task.prompt(example, *m_d->format, false));
+    in.tokens = m_d->tok->encode(task.prompt(*example, *m_d->format, false));
     for (const std::string &s : steps) {
         const std::vector<int32_t> t = m_d->tok->encode(s);
         in.tokens.insert(in.tokens.end(), t.begin(), t.end());

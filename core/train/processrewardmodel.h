@@ -8,11 +8,14 @@
 //
 // A PRM folder is a model folder (config.json, model.safetensors with any LoRA merged,
 // the tokenizer) plus prm_head.safetensors ("score.weight" [1, H], "score.bias" [1]) and
-// prm.json ({"format": "rwb-prm", "version": 1, "base", "task", "trained": {…}}).
+// prm.json ({"format": "rwb-prm", "version": 1, "base", "task", "trained": {…}}). Its
+// "task" is the task (one that declares process steps, task::Steps) whose prompt the PRM
+// reads before the steps.
 // docs/prm.md. No libtorch in this header.
 
 #include "mcts/searchrecord.h"
 #include "model/causallm.h"
+#include "task/catalog.h"
 
 #include <cstdint>
 #include <map>
@@ -37,12 +40,17 @@ struct PrmInput {
 class ProcessRewardModel {
 public:
     // A new PRM on a causal LM folder: its weights and a head drawn from N(0, 0.02²)
-    // (bias 0) with `seed`. Throws data::InputException naming the folder.
+    // (bias 0) with `seed`, reading `task`'s prompts (a task with steps, which must
+    // outlive the PRM). Throws data::InputException naming the folder, std::invalid_argument
+    // for a task without steps.
     static std::unique_ptr<ProcessRewardModel> fromPolicy(const std::string &folder, const model::ModelOptions &options,
-                                                          uint64_t seed);
-    // A PRM folder. Throws data::InputException naming the folder and file when it is not
-    // one (no prm_head.safetensors, a head whose size is not the model's hidden size).
-    static std::unique_ptr<ProcessRewardModel> load(const std::string &folder, const model::ModelOptions &options = {});
+                                                          uint64_t seed, const task::Task &task);
+    // A PRM folder; its prm.json's "task" found in `catalog` (which must outlive the PRM;
+    // none named: the catalog's first task with steps). Throws data::InputException naming
+    // the folder and file when it is not one (no prm_head.safetensors, a head whose size
+    // is not the model's hidden size, a task the catalog lacks or that has no steps).
+    static std::unique_ptr<ProcessRewardModel> load(const std::string &folder, const model::ModelOptions &options = {},
+                                                    const task::Catalog &catalog = task::Catalog::builtin());
     ~ProcessRewardModel();
 
     // Writes the PRM folder (merging LoRA adapters first). `meta` goes into prm.json's
@@ -54,8 +62,11 @@ public:
     const tokenizer::PromptFormat &format() const;
     int32_t padToken() const;
 
-    // The tokens of a multi-hop question's prompt (the policy's: task prompt in the
-    // model's chat format) followed by each step's tokens, and where each step ends.
+    // The task whose prompts it reads.
+    const task::Task &task() const;
+    // The tokens of a question's prompt (the policy's: the task's prompt of
+    // Steps::questionExample in the model's chat format) followed by each step's tokens,
+    // and where each step ends.
     PrmInput input(const std::string &question, const std::vector<std::string> &steps) const;
 
     // R at each input's ends (no gradient), `batch` inputs per forward.

@@ -14,6 +14,10 @@ class PromptFormat;
 class Tokenizer;
 }
 
+namespace rwb::task {
+class Task;
+}
+
 namespace rwb::train {
 
 struct ProcessRewardModel::Internals {
@@ -21,6 +25,7 @@ struct ProcessRewardModel::Internals {
     std::unique_ptr<tokenizer::Tokenizer> tok;
     std::unique_ptr<tokenizer::PromptFormat> format;
     int32_t pad = 0;
+    const task::Task *task = nullptr; // whose prompt the PRM reads (it declares steps)
     torch::Tensor headWeight; // [1, H], the compute dtype (fp32; f64 for a f64 model)
     torch::Tensor headBias;   // [1]
 

@@ -2,10 +2,9 @@
 
 #include "data/configreader.h"
 #include "data/jsonl.h"
-#include "tasks/multihop/multihop.h"
 #include "model/causallm.h"
-#include "tasks/multihop/multihopformat.h"
-#include "tasks/multihop/multihoptask.h"
+#include "task/catalog.h"
+#include "task/environment.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 #include "train/environmentrollout.h"
@@ -27,13 +26,14 @@ namespace fs = std::filesystem;
 RftConfig parseRftConfig(std::string_view text, const std::string &source)
 {
     const data::ConfigReader r(text, source,
-                               {"policy", "prm", "questions", "index", "output", "data_output", "samples", "temperature",
+                               {"policy", "prm", "task", "questions", "index", "output", "data_output", "samples", "temperature",
                                 "top_p", "top_k", "max_completion_length", "max_turns", "max_turn_tokens",
                                 "retrieval_top_k", "answer", "min_f1", "threshold", "filter", "dedupe", "limit", "batch",
                                 "seed", "device", "threads", "sft", "eval_questions", "eval_index", "eval_limit"});
     RftConfig c;
     c.policy = r.path("policy", true);
     c.prm = r.path("prm", true);
+    c.task = std::string(task::Catalog::builtin().getWithSteps(r.text("task", ""), source, "task").name());
     c.questions = r.path("questions", true);
     c.index = r.path("index", true);
     c.output = r.path("output", true);
@@ -74,7 +74,7 @@ RftConfig parseRftConfig(std::string_view text, const std::string &source)
     sft["model"] = fs::absolute(c.policy).string();
     sft["output"] = fs::absolute(c.output).string();
     sft["train_data"] = fs::absolute(c.dataOutput).string();
-    sft["task"] = "multihop";
+    sft["task"] = c.task;
     if (!sft.contains("lora"))
         sft["lora"] = false;
     if (!sft.contains("threads") && c.threads > 0)
@@ -116,7 +116,7 @@ RftResult runRft(const RftConfig &c, const RftCallback &callback)
         EvaluationOptions eo;
         eo.model = model;
         eo.data = c.evalQuestions;
-        eo.task = "multihop";
+        eo.task = c.task;
         eo.limit = c.evalLimit;
         eo.maxNewTokens = c.maxCompletionLength;
         eo.device = c.device;
@@ -144,7 +144,22 @@ RftResult runRft(const RftConfig &c, const RftCallback &callback)
     }
 
     // Sampling, scoring, filtering.
-    const task::MultihopTask task;
+    const task::Task &task = task::Catalog::builtin().getWithSteps(c.task, c.questions, "task");
+    const task::Steps &taskSteps = *task.steps();
+    // A trajectory is right when its answer is: the task's own verdict (em), or its "f1"
+    // metric over that one example at least min_f1.
+    const auto right = [&](const task::Example &example, const task::Completion &completion) {
+        if (completion.answer().empty())
+            return false;
+        if (c.answer == "em")
+            return task.metrics()->correct(example, completion);
+        const std::unique_ptr<task::MetricSet> one = task.metrics();
+        one->add(example, completion);
+        for (const auto &[name, value] : one->result())
+            if (name == "f1")
+                return value >= c.minF1;
+        throw data::InputException({c.questions, 0, "answer: the task " + c.task + " has no \"f1\" metric; use \"em\""});
+    };
     task::ReadOptions ro;
     ro.limit = c.limit > 0 ? static_cast<size_t>(c.limit) : 0;
     const std::vector<task::Record> records = task.read(c.questions, ro);
@@ -196,17 +211,14 @@ RftResult runRft(const RftConfig &c, const RftCallback &callback)
             so.seed = c.seed * 1000003ULL + from;
             const std::vector<RolloutRow> rows = generateRollouts(*lm, *tokenizer, examples, prompts, c.samples, rollout);
             for (size_t i = from; i < to; ++i) {
-                const auto &example = task::as<task::MultihopExample>(*records[i].example);
+                const task::Example &example = *records[i].example;
                 std::vector<std::string> texts;
                 std::vector<std::vector<std::string>> steps;
                 std::set<std::string> seen;
                 for (int g = 0; g < c.samples; ++g) {
                     const RolloutRow &row = rows[(i - from) * static_cast<size_t>(c.samples) + static_cast<size_t>(g)];
                     ++result.sampled;
-                    const task::MultihopCompletion done(example, row.text);
-                    const bool right = !row.truncated && done.trajectory().answer &&
-                                       (c.answer == "em" ? done.em() > 0 : done.f1() >= c.minF1);
-                    if (!right)
+                    if (row.truncated || !right(example, *task.parse(example, row.text, false)))
                         continue;
                     ++result.right;
                     if (c.dedupe && !seen.insert(row.text).second) {
@@ -214,11 +226,11 @@ RftResult runRft(const RftConfig &c, const RftCallback &callback)
                         continue;
                     }
                     texts.push_back(row.text);
-                    steps.push_back(task::stepBlocks(row.text));
+                    steps.push_back(taskSteps.split(row.text));
                 }
                 std::vector<PrmInput> inputs;
                 for (const auto &s : steps)
-                    inputs.push_back(prm->input(example.question().question, s));
+                    inputs.push_back(prm->input(taskSteps.stepQuestion(example), s));
                 const std::vector<std::vector<double>> scores = prm->score(inputs);
                 size_t keptHere = 0;
                 for (size_t k = 0; k < texts.size(); ++k) {
@@ -231,20 +243,17 @@ RftResult runRft(const RftConfig &c, const RftCallback &callback)
                         ++result.droppedByPrm;
                         continue;
                     }
-                    data::MultihopQuestion q = example.question();
-                    q.id += "#" + std::to_string(k);
-                    q.hasCompletion = false;
-                    q.completion.clear();
-                    q.target = texts[k];
+                    std::vector<int> context;
                     for (size_t s = 0; s < keep.size(); ++s) {
                         if (keep[s])
                             ++result.keptSteps;
                         else {
                             ++result.contextSteps;
-                            q.contextSteps.push_back(static_cast<int>(s));
+                            context.push_back(static_cast<int>(s));
                         }
                     }
-                    out << data::toJsonLine(q) << "\n";
+                    out << taskSteps.keptTrajectoryLine(example, example.id() + "#" + std::to_string(k), texts[k], context)
+                        << "\n";
                     ++result.kept;
                     ++keptHere;
                 }

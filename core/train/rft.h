@@ -26,7 +26,8 @@ namespace rwb::train {
 struct RftConfig {
     std::string policy;        // the SFT policy's folder
     std::string prm;           // the PRM folder (rwb prm train)
-    std::string questions;     // training questions: multihop JSONL with gold answers
+    std::string task;          // the task (one with steps, task::Steps); absent: the first such task
+    std::string questions;     // training questions: the task's JSONL with gold answers
     std::string index;         // the BM25 index of their knowledge base
     std::string output;        // the fine-tuned policy
     std::string dataOutput;    // the kept trajectories as SFT lines; "": OUTPUT.rft.jsonl
@@ -55,7 +56,7 @@ struct RftConfig {
     int evalLimit = 0;
 };
 
-// Keys (docs/prm.md): policy, prm, questions, index, output (required), data_output,
+// Keys (docs/prm.md): policy, prm, questions, index, output (required), task, data_output,
 // samples, temperature, top_p, top_k, max_completion_length, max_turns, max_turn_tokens,
 // retrieval_top_k, answer, min_f1, threshold, filter, dedupe, limit, batch, seed, device,
 // threads, sft (an object of SFT keys), eval_questions, eval_index, eval_limit. Relative

@@ -336,6 +336,31 @@ bool MultihopSteps::stepWellFormed(std::string_view step) const
     return stepFormatOk(step);
 }
 
+std::vector<std::string> MultihopSteps::split(std::string_view completion) const
+{
+    return stepBlocks(completion);
+}
+
+std::shared_ptr<const Example> MultihopSteps::questionExample(const std::string &question) const
+{
+    data::MultihopQuestion q;
+    q.id = "prm";
+    q.question = question;
+    return std::make_shared<const MultihopExample>(std::move(q));
+}
+
+std::string MultihopSteps::keptTrajectoryLine(const Example &example, const std::string &id, const std::string &completion,
+                                              const std::vector<int> &contextSteps) const
+{
+    data::MultihopQuestion q = as<MultihopExample>(example).question();
+    q.id = id;
+    q.hasCompletion = false;
+    q.completion.clear();
+    q.target = completion;
+    q.contextSteps = contextSteps;
+    return data::toJsonLine(q);
+}
+
 void MultihopTask::addRewards(reward::Registry &r) const
 {
     const std::string multihop(name());

@@ -83,6 +83,12 @@ public:
     std::string_view stepEnd() const override { return "</subanswer>"; }
     std::string stepQuestion(const Example &example) const override;
     bool stepWellFormed(std::string_view step) const override;
+    // stepBlocks: each hop up to </subanswer>, the final step up to </answer>.
+    std::vector<std::string> split(std::string_view completion) const override;
+    std::shared_ptr<const Example> questionExample(const std::string &question) const override;
+    // The question's line with the new id, "target" and "context_steps".
+    std::string keptTrajectoryLine(const Example &example, const std::string &id, const std::string &completion,
+                                   const std::vector<int> &contextSteps) const override;
 };
 
 // I_step of the fourth paper's eq. 5: the block is one hop (<step>, <subquery>,
