@@ -155,6 +155,8 @@ QString explanation(const rwb::reward::Explanation &e)
         return QCoreApplication::translate("RewardText", "The judge's verdict gives %1 (%n call(s)).", nullptr, calls)
             .arg(num(e.value));
     }
+    case Reason::Custom:
+        return QString::fromStdString(e.detail);
     case Reason::JudgeFailed:
         return QCoreApplication::translate("RewardText", "The judge gave no verdict, so the reward is None and GRPO leaves this rollout out of its group: %1")
             .arg(QString::fromStdString(e.detail));

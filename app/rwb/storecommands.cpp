@@ -38,7 +38,7 @@ const char *const kInfoHelp = R"(rwb store info — what a run store holds
 Usage: rwb store info --store F.sqlite
 
 Prints one JSON object: the file, its schema version and, per run, its id, name,
-kind, status, message, created / finished times, steps written, the last step,
+kind, task, status, message, created / finished times, steps written, the last step,
 rollouts, metric names and checkpoints, and how many prompts and rollouts the
 file's search index lacks ("search_index_pending"). Opens the store read-only (safe
 while a trainer writes to it).
@@ -152,6 +152,7 @@ int info(const std::vector<std::string> &argv)
         run["id"] = r.id;
         run["name"] = r.name;
         run["kind"] = r.kind;
+        run["task"] = r.task;
         run["status"] = r.status;
         run["message"] = r.message;
         run["created"] = r.created;

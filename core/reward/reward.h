@@ -49,6 +49,8 @@ enum class Reason {
     // judge rewards (judgerewards.h)
     JudgeVerdict,      // the judge's verdict(s) gave the value (Explanation::decisions)
     JudgeFailed,       // a call failed or its reply did not parse: None
+    // any other component (a program's own): Explanation::detail says why
+    Custom,
 };
 
 // A value a component could not give — its judge failed after its retries, or the judge's
@@ -90,8 +92,8 @@ struct Span {
 struct Explanation {
     std::string reward;
     double value = 0.0;
-    Reason reason = Reason::Compared;
-    std::string detail;                 // one English line for logs and the CLI
+    Reason reason = Reason::Custom;     // a built-in component sets its own
+    std::string detail;                 // one English line for logs, the CLI and, for Custom, the views
 
     std::string answer;                 // the compared answer (normalized, markers stripped for `marker`)
     std::string gold;                   // the compared gold, the same way

@@ -9,6 +9,7 @@
 #include "reward/registry.h"
 #include "task/task.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -23,8 +24,15 @@ std::string taskOfJsonl(std::string_view text);
 
 class Catalog {
 public:
-    // The built-in tasks and their rewards (tasks/catalog.cpp).
+    // The process's catalog: the built-in tasks and their rewards (tasks/catalog.cpp),
+    // and what the program installed (install()). What the views and the CLI's generic
+    // commands look tasks up in.
     static const Catalog &builtin();
+    // Changes builtin() for the whole process: `edit` gets a copy to add tasks and rewards
+    // to, which replaces it when `edit` returns (nothing changes when it throws). For a
+    // program's own tasks (a plug-in, a test), at start: not while another thread reads
+    // the catalog, and a reference into its registry taken before does not see the change.
+    static void install(const std::function<void(Catalog &)> &edit);
 
     // Adds a task and, when no task of its name was here, its rewards
     // (Task::addRewards); a task of the same name is replaced, its rewards kept. The

@@ -8,9 +8,11 @@
 
 namespace rwb::task {
 
-const Catalog &Catalog::builtin()
+namespace {
+
+Catalog &processCatalog()
 {
-    static const Catalog catalog = [] {
+    static Catalog catalog = [] {
         Catalog c;
         c.addTask(std::make_shared<ExtractionTask>());
         c.addTask(std::make_shared<LegalQaTask>());
@@ -19,6 +21,20 @@ const Catalog &Catalog::builtin()
         return c;
     }();
     return catalog;
+}
+
+} // namespace
+
+const Catalog &Catalog::builtin()
+{
+    return processCatalog();
+}
+
+void Catalog::install(const std::function<void(Catalog &)> &edit)
+{
+    Catalog copy = processCatalog();
+    edit(copy);
+    processCatalog() = std::move(copy);
 }
 
 } // namespace rwb::task

@@ -1,0 +1,180 @@
+#pragma once
+
+// The "echo" task, defined in the tests only: the model is shown a word and should repeat
+// it. Its records, prompt, parsing, gold, metric, failure categories and rewards (one
+// rule, one LLM judge) are all this file's, so that a test can show a task the engine and
+// the workbench know nothing of going through them (tst_task: the trainers; tst_tasktour:
+// every view and the CLI's generic commands).
+
+#include "data/jsonl.h"
+#include "reward/judgerewards.h"
+#include "reward/reward.h"
+#include "task/catalog.h"
+#include "task/task.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+namespace rwbtest {
+
+using namespace rwb;
+
+// A record: {"id": "w1", "word": "きらめき"}.
+class EchoExample : public task::Example, public task::JudgedExample {
+public:
+    EchoExample(std::string id, std::string word) : m_id(std::move(id)), m_word(std::move(word)) {}
+    // What a judge sees: "Repeat: <word>", and the word as the reference.
+    std::string judgeQuestion() const override { return "Repeat: " + m_word; }
+    std::string judgeReference() const override { return m_word; }
+    const std::string &id() const override { return m_id; }
+    std::string goldText() const override { return m_word; }
+    std::string metaJson() const override { return nlohmann::json{{"echo_word", m_word}}.dump(); }
+    const std::string &word() const { return m_word; }
+
+private:
+    std::string m_id, m_word;
+};
+
+// The answer is the completion's first line; details: how many lines there were.
+class EchoCompletion : public task::Completion {
+public:
+    explicit EchoCompletion(std::string text) : m_text(std::move(text))
+    {
+        m_answer = m_text.substr(0, m_text.find('\n'));
+        m_lines = 1 + static_cast<int>(std::count(m_text.begin(), m_text.end(), '\n'));
+    }
+    const std::string &text() const override { return m_text; }
+    const std::string &answer() const override { return m_answer; }
+    std::string detailsJson() const override { return nlohmann::json{{"lines", m_lines}}.dump(); }
+
+private:
+    std::string m_text, m_answer;
+    int m_lines = 0;
+};
+
+// "exact": the share of answers equal to their word.
+class EchoMetrics : public task::MetricSet {
+public:
+    void add(const task::Example &e, const task::Completion &c) override
+    {
+        ++m_n;
+        m_right += correct(e, c) ? 1 : 0;
+    }
+    bool correct(const task::Example &e, const task::Completion &c) const override
+    {
+        return c.answer() == e.goldText();
+    }
+    std::vector<std::pair<std::string, double>> result() const override
+    {
+        return {{"exact", m_n ? static_cast<double>(m_right) / m_n : 0.0}};
+    }
+
+private:
+    int m_n = 0, m_right = 0;
+};
+
+// The share of the word's bytes that occur in the answer — this file's reward.
+inline double echoOverlap(const std::string &answer, const std::string &word)
+{
+    if (word.empty())
+        return 0.0;
+    int found = 0;
+    for (char ch : word)
+        found += answer.find(ch) != std::string::npos ? 1 : 0;
+    return static_cast<double>(found) / static_cast<double>(word.size());
+}
+
+class EchoOverlap : public reward::TaskReward<EchoExample, EchoCompletion> {
+public:
+    std::string_view name() const override { return "echo_overlap"; }
+    double score(const EchoExample &e, const EchoCompletion &c) const override { return echoOverlap(c.answer(), e.word()); }
+    reward::Explanation explain(const EchoExample &e, const EchoCompletion &c) const override
+    {
+        reward::Explanation x;
+        x.reward = "echo_overlap";
+        x.value = score(e, c);
+        x.detail = "bytes of the word in the answer";
+        return x;
+    }
+};
+
+class EchoTask : public task::Task {
+public:
+    std::string_view name() const override { return "echo"; }
+    std::string_view description() const override { return "repeat a word (tst_task)"; }
+    // Files are read line by line by Task::read's default.
+    // {"id", "word"} and, in a file of completions, "completion".
+    task::Record readLine(std::string_view line, const std::string &source, size_t lineNo,
+                          bool requireCompletion) const override
+    {
+        const auto j = nlohmann::json::parse(line, nullptr, false);
+        if (!j.is_object() || !j.contains("id") || !j.contains("word"))
+            throw data::InputException({source, lineNo, "expected {\"id\", \"word\"}"});
+        task::Record r;
+        r.line = lineNo;
+        r.example = std::make_shared<const EchoExample>(j.at("id").get<std::string>(), j.at("word").get<std::string>());
+        if (const auto c = j.find("completion"); c != j.end() && c->is_string()) {
+            r.hasCompletion = true;
+            r.completion = c->get<std::string>();
+        } else if (requireCompletion) {
+            throw data::InputException({source, lineNo, "missing field \"completion\""});
+        }
+        return r;
+    }
+    std::string prompt(const task::Example &e, const tokenizer::PromptFormat &, bool) const override
+    {
+        return "単語: " + e.goldText() + "\n答え: ";
+    }
+    std::string sftTarget(const task::Example &e, bool) const override { return e.goldText(); }
+    std::unique_ptr<task::Completion> parse(const task::Example &, std::string completion, bool) const override
+    {
+        return std::make_unique<EchoCompletion>(std::move(completion));
+    }
+    std::unique_ptr<task::MetricSet> metrics() const override { return std::make_unique<EchoMetrics>(); }
+    std::string predictionLine(const task::Example &e, const std::string &completion) const override
+    {
+        return nlohmann::json{{"id", e.id()}, {"task", "echo"}, {"word", e.goldText()}, {"completion", completion}}.dump();
+    }
+    std::string_view headlineMetric() const override { return "exact"; }
+    std::shared_ptr<const task::Example> exampleFromStore(const std::string &, const std::string &gold,
+                                                          const std::string &) const override
+    {
+        return std::make_shared<const EchoExample>("", gold);
+    }
+    std::vector<task::FailureCategory> failureCategories() const override
+    {
+        return {{"echoed", "echoed", "the completion is the word"}, {"other", "other", "anything else"}};
+    }
+    size_t failureCategory(const task::Example &e, const task::Completion &c) const override
+    {
+        return c.answer() == task::as<EchoExample>(e).word() ? 0 : 1;
+    }
+};
+
+// Adds the echo task and its two rewards to `c`.
+inline void addEcho(task::Catalog &c)
+{
+    c.addTask(std::make_shared<EchoTask>());
+    c.rewards().add({"echo_overlap", "echo", "bytes of the word in the answer",
+                     [](const reward::RewardOptions &) { return std::make_unique<EchoOverlap>(); }});
+    // A judge reward of this task: the built-in Reference-Likert, through the config's judge.
+    c.rewards().add({"echo_judge", "echo", "an LLM judge's rating against the word",
+                     [](const reward::RewardOptions &o) {
+                         return reward::makeJudgeReward("likert_reference", o.judge, {}, "echo_judge");
+                     },
+                     false, true});
+}
+
+// The built-in catalog and the echo task.
+inline task::Catalog echoCatalog()
+{
+    task::Catalog c = task::Catalog::builtin();
+    addEcho(c);
+    return c;
+}
+
+
+} // namespace rwbtest
