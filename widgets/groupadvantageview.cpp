@@ -190,13 +190,8 @@ bool GroupAdvantageView::openRun(const QString &storePath, qint64 runId, QString
     try {
         auto store = std::make_unique<store::RunStore>(storePath.toStdString(), store::RunStore::OpenMode::ReadOnly);
         const store::RunInfo info = store->run(runId);
-        qint64 first = info.lastStep;
-        store->query("SELECT min(step) FROM steps WHERE run_id = " + std::to_string(runId),
-                     [&](const auto &, const std::vector<store::SqlValue> &v) {
-                         if (!v.empty() && v[0].type == store::SqlValue::Type::Integer)
-                             first = v[0].integer;
-                         return false;
-                     });
+        const int64_t stored = store->firstStep(runId);
+        const qint64 first = stored >= 0 ? stored : info.lastStep;
         m_store = std::move(store);
         m_runId = runId;
         m_firstStep = std::max<qint64>(0, first);

@@ -20,89 +20,44 @@ namespace {
 // The colour of None values and failures.
 const char *const kFailureColour = "#c62828";
 
-double realOf(const store::SqlValue &v)
-{
-    switch (v.type) {
-    case store::SqlValue::Type::Integer: return static_cast<double>(v.integer);
-    case store::SqlValue::Type::Real: return v.real;
-    default: return std::numeric_limits<double>::quiet_NaN();
-    }
-}
-
-qint64 integerOf(const store::SqlValue &v)
-{
-    switch (v.type) {
-    case store::SqlValue::Type::Integer: return v.integer;
-    case store::SqlValue::Type::Real: return static_cast<qint64>(v.real);
-    default: return 0;
-    }
-}
-
-QString textOf(const store::SqlValue &v)
-{
-    return QString::fromStdString(v.bytes);
-}
-
-// The grade the reference grader stored in a details JSON, or NULL. Malformed JSON gives
-// NULL rather than failing the whole page.
-std::string gradeSql(const char *table, const char *key)
-{
-    return std::string("CASE WHEN json_valid(") + table + ".details_json) THEN json_extract(" + table +
-           ".details_json, '$." + key + "') END";
-}
-
 // Reads the decisions of `runId` with id > afterId in pages of `pageSize` and hands each
 // page to `page`, until there are no more or `cancel` is set. Throws store::StoreError.
 void readDecisions(const std::string &path, qint64 runId, qint64 afterId, int pageSize, const std::atomic_bool &cancel,
                    const std::function<void(std::vector<JudgeDecisionRow>)> &page)
 {
     const store::RunStore s(path, store::RunStore::OpenMode::ReadOnly);
-    if (s.schemaVersion() < 5) // written before judge decisions were stored
-        return;
-    const std::string head =
-        "SELECT d.id, d.step, coalesce(d.rollout_id, 0), d.example_id, d.reward, d.part, d.verdict, d.error, d.value, "
-        "d.latency, d.prompt_tokens, d.completion_tokens, d.cost, d.cache_hit, d.attempts, d.reply <> '', "
-        "CASE WHEN d.rollout_id IS NOT NULL THEN " + gradeSql("r", "coverage") + " ELSE " + gradeSql("e", "coverage") +
-        " END, CASE WHEN d.rollout_id IS NOT NULL THEN " + gradeSql("r", "consistency") + " ELSE " +
-        gradeSql("e", "consistency") + " END, coalesce(r.group_index, -1), coalesce(r.sample_index, -1) "
-        "FROM judge_decisions d LEFT JOIN rollouts r ON r.id = d.rollout_id "
-        "LEFT JOIN eval_predictions e ON d.rollout_id IS NULL AND e.run_id = d.run_id AND "
-        "e.checkpoint_step = d.step AND e.example_id = d.example_id "
-        "WHERE d.run_id = " + std::to_string(runId) + " AND d.id > ";
     qint64 after = afterId;
     while (!cancel.load()) {
         std::vector<JudgeDecisionRow> rows;
         rows.reserve(static_cast<size_t>(pageSize));
-        s.query(head + std::to_string(after) + " ORDER BY d.id LIMIT " + std::to_string(pageSize),
-                [&](const std::vector<std::string> &, const std::vector<store::SqlValue> &v) {
-                    JudgeDecisionRow r;
-                    r.id = integerOf(v[0]);
-                    r.step = integerOf(v[1]);
-                    r.rolloutId = integerOf(v[2]);
-                    r.exampleId = textOf(v[3]);
-                    r.reward = textOf(v[4]);
-                    r.part = textOf(v[5]);
-                    r.verdict = JudgeVerdictSummary::read(v[6].bytes);
-                    r.error = textOf(v[7]);
-                    r.value = realOf(v[8]);
-                    r.latencySeconds = realOf(v[9]);
-                    r.promptTokens = integerOf(v[10]);
-                    r.completionTokens = integerOf(v[11]);
-                    r.cost = realOf(v[12]);
-                    r.cacheHit = integerOf(v[13]) != 0;
-                    r.attempts = static_cast<int>(integerOf(v[14]));
-                    r.hasReply = integerOf(v[15]) != 0;
-                    r.graded = JudgeAgreement::quantity(r.reward, r.verdict, r.value);
-                    if (r.graded != GradedQuantity::None) {
-                        r.judgedLabel = r.error.isEmpty() ? JudgeAgreement::label(r.graded, r.value) : -1;
-                        const double grade = realOf(r.graded == GradedQuantity::Coverage ? v[16] : v[17]);
-                        r.referenceLabel = JudgeAgreement::label(r.graded, grade);
-                    }
-                    r.groupIndex = static_cast<int>(integerOf(v[18]));
-                    r.sampleIndex = static_cast<int>(integerOf(v[19]));
-                    rows.push_back(std::move(r));
-                    return !cancel.load();
-                });
+        for (const store::JudgeDecisionListing &d : s.judgeDecisionListing(runId, after, pageSize)) {
+            JudgeDecisionRow r;
+            r.id = d.id;
+            r.step = d.step;
+            r.rolloutId = d.rolloutId;
+            r.exampleId = QString::fromStdString(d.exampleId);
+            r.reward = QString::fromStdString(d.reward);
+            r.part = QString::fromStdString(d.part);
+            r.verdict = JudgeVerdictSummary::read(d.verdict);
+            r.error = QString::fromStdString(d.error);
+            r.value = d.value;
+            r.latencySeconds = d.latencySeconds;
+            r.promptTokens = d.promptTokens;
+            r.completionTokens = d.completionTokens;
+            r.cost = d.cost;
+            r.cacheHit = d.cacheHit;
+            r.attempts = d.attempts;
+            r.hasReply = d.hasReply;
+            r.graded = JudgeAgreement::quantity(r.reward, r.verdict, r.value);
+            if (r.graded != GradedQuantity::None) {
+                r.judgedLabel = r.error.isEmpty() ? JudgeAgreement::label(r.graded, r.value) : -1;
+                r.referenceLabel =
+                    JudgeAgreement::label(r.graded, r.graded == GradedQuantity::Coverage ? d.coverageGrade : d.consistencyGrade);
+            }
+            r.groupIndex = d.groupIndex;
+            r.sampleIndex = d.sampleIndex;
+            rows.push_back(std::move(r));
+        }
         if (rows.empty() || cancel.load())
             return;
         after = rows.back().id;

@@ -120,13 +120,7 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
     c.task = run.task;
 
     // The example as the rewards saw it (GRPO records it in the prompt's metadata).
-    std::string meta;
-    store.query("SELECT p.meta_json FROM rollouts r JOIN prompts p ON p.id = r.prompt WHERE r.id = " +
-                    std::to_string(rolloutId),
-                [&](const std::vector<std::string> &, const std::vector<store::SqlValue> &values) {
-                    meta = values.at(0).bytes;
-                    return false;
-                });
+    const std::string meta = store.rolloutPromptMeta(rolloutId);
 
     // The config in force: the last version recorded at or before the rollout's step.
     const std::vector<store::RewardConfigVersion> versions = store.rewardConfigs(r.runId);

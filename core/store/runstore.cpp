@@ -853,6 +853,79 @@ std::vector<StoredJudgeDecision> RunStore::judgeDecisions(int64_t runId, const J
     return out;
 }
 
+namespace {
+
+// The grade the reference grader stored in a details JSON, or NULL. Malformed JSON gives
+// NULL rather than failing the whole page.
+std::string gradeSql(const char *table, const char *key)
+{
+    return std::string("CASE WHEN json_valid(") + table + ".details_json) THEN json_extract(" + table +
+           ".details_json, '$." + key + "') END";
+}
+
+} // namespace
+
+std::vector<JudgeDecisionListing> RunStore::judgeDecisionListing(int64_t runId, int64_t afterId, int limit) const
+{
+    std::vector<JudgeDecisionListing> out;
+    if (d->version < 5) // written before judge decisions were stored
+        return out;
+    const std::string sql =
+        "SELECT d.id, d.step, coalesce(d.rollout_id, 0), d.example_id, d.reward, d.part, d.verdict, d.error, d.value, "
+        "d.latency, d.prompt_tokens, d.completion_tokens, d.cost, d.cache_hit, d.attempts, d.reply <> '', "
+        "CASE WHEN d.rollout_id IS NOT NULL THEN " + gradeSql("r", "coverage") + " ELSE " + gradeSql("e", "coverage") +
+        " END, CASE WHEN d.rollout_id IS NOT NULL THEN " + gradeSql("r", "consistency") + " ELSE " +
+        gradeSql("e", "consistency") + " END, coalesce(r.group_index, -1), coalesce(r.sample_index, -1) "
+        "FROM judge_decisions d LEFT JOIN rollouts r ON r.id = d.rollout_id "
+        "LEFT JOIN eval_predictions e ON d.rollout_id IS NULL AND e.run_id = d.run_id AND "
+        "e.checkpoint_step = d.step AND e.example_id = d.example_id "
+        "WHERE d.run_id = ?1 AND d.id > ?2 ORDER BY d.id LIMIT ?3";
+    Statement q(d->db, sql, d->path);
+    q.bind(1, runId);
+    q.bind(2, afterId);
+    q.bind(3, static_cast<int64_t>(std::max(0, limit)));
+    const auto real = [&](int c) { return q.isNull(c) ? std::numeric_limits<double>::quiet_NaN() : q.columnDouble(c); };
+    while (q.step()) {
+        JudgeDecisionListing r;
+        r.id = q.columnInt(0);
+        r.step = q.columnInt(1);
+        r.rolloutId = q.columnInt(2);
+        r.exampleId = q.columnText(3);
+        r.reward = q.columnText(4);
+        r.part = q.columnText(5);
+        r.verdict = q.columnText(6);
+        r.error = q.columnText(7);
+        r.value = real(8);
+        r.latencySeconds = real(9);
+        r.promptTokens = q.columnInt(10);
+        r.completionTokens = q.columnInt(11);
+        r.cost = real(12);
+        r.cacheHit = q.columnInt(13) != 0;
+        r.attempts = static_cast<int>(q.columnInt(14));
+        r.hasReply = q.columnInt(15) != 0;
+        r.coverageGrade = real(16);
+        r.consistencyGrade = real(17);
+        r.groupIndex = static_cast<int>(q.columnInt(18));
+        r.sampleIndex = static_cast<int>(q.columnInt(19));
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+int64_t RunStore::firstStep(int64_t runId) const
+{
+    Statement q(d->db, "SELECT min(step) FROM steps WHERE run_id = ?1", d->path);
+    q.bind(1, runId);
+    return q.step() && !q.isNull(0) ? q.columnInt(0) : -1;
+}
+
+std::string RunStore::rolloutPromptMeta(int64_t rolloutId) const
+{
+    Statement q(d->db, "SELECT p.meta_json FROM rollouts r JOIN prompts p ON p.id = r.prompt WHERE r.id = ?1", d->path);
+    q.bind(1, rolloutId);
+    return q.step() && !q.isNull(0) ? q.columnText(0) : std::string();
+}
+
 std::vector<StoredEvalPrediction> RunStore::evalPredictions(int64_t runId, int64_t checkpointStep) const
 {
     Statement s(d->db,

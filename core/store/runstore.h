@@ -140,6 +140,13 @@ public:
     // The judge decisions of a run matching `filter`, in the order they were written (a
     // file before schema 5 has none). Throws StoreError for a SQLite failure.
     std::vector<StoredJudgeDecision> judgeDecisions(int64_t runId, const JudgeDecisionFilter &filter = {}) const;
+    // The decisions of a run with id > afterId (training and evaluation alike), in id
+    // order, at most `limit`, as the judge view lists them. Throws StoreError.
+    std::vector<JudgeDecisionListing> judgeDecisionListing(int64_t runId, int64_t afterId, int limit) const;
+    // The first step the run wrote (its `steps` rows); -1 when none.
+    int64_t firstStep(int64_t runId) const;
+    // The stored example a rollout answered (its prompt's meta_json); "" when none.
+    std::string rolloutPromptMeta(int64_t rolloutId) const;
     // Rollouts matching `filter` with id > afterId, in id order, at most `limit`. Token
     // arrays are left empty (use rollout(id)). Throws StoreError for a bad FTS query or
     // a component name containing '"'.

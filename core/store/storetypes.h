@@ -6,6 +6,7 @@
 #include "judge/decision.h"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -159,6 +160,28 @@ struct StoredJudgeDecision {
     int64_t rolloutId = 0;     // 0 for a decision on an evaluation prediction
     std::string exampleId;     // the evaluation prediction's example ("" for rollouts)
     judge::Decision decision;  // decision.item is 0
+};
+
+// One judge decision as a list of them shows it (the judge view): without the request
+// and the reply, with where it stands (the rollout's group and sample) and the reference
+// grader's grades stored with what it judged (NaN when none).
+struct JudgeDecisionListing {
+    int64_t id = 0;
+    int64_t step = 0;
+    int64_t rolloutId = 0;       // 0 for an evaluation prediction
+    std::string exampleId;       // the evaluation prediction's ("" for rollouts)
+    int groupIndex = -1;         // the rollout's (−1 for evaluations)
+    int sampleIndex = -1;
+    std::string reward, part, verdict, error;
+    double value = std::numeric_limits<double>::quiet_NaN(); // NaN: None
+    double latencySeconds = 0.0;
+    int64_t promptTokens = 0, completionTokens = 0;
+    double cost = 0.0;
+    bool cacheHit = false;
+    int attempts = 0;
+    bool hasReply = false;       // the judge answered
+    double coverageGrade = std::numeric_limits<double>::quiet_NaN();
+    double consistencyGrade = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Which judge decisions of a run to list; every set field narrows the result (AND).
