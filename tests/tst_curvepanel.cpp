@@ -3,6 +3,7 @@
 // shared step cursor, overlays, CSV and PNG export, and redraw coalescing. Expected values
 // are worked out by hand in the comments; tolerance 1e-12 unless stated.
 #include "curvepanel.h"
+#include "runsessions.h"
 #include "curveseries.h"
 #include "store/runstore.h"
 
@@ -177,7 +178,7 @@ void TestCurvePanel::showRunFromStore()
     panel.setSmoothing(0.0);
     QCOMPARE(panel.plotCount(), 8);
     QString error;
-    QVERIFY2(panel.showRun(path, run, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRun(panel, path, run, &error), qPrintable(error));
 
     // Reward: band low, band high, raw, smoothed; 5 points each.
     QCustomPlot *reward = panel.plot(CurvePanel::RewardPlot);
@@ -235,13 +236,13 @@ void TestCurvePanel::showRunErrors()
         run = writeAlpha(w);
     }
     CurvePanel panel;
-    QVERIFY(panel.showRun(path, run));
+    QVERIFY(rwbtest::showRun(panel, path, run));
     QString error;
-    QVERIFY(!panel.showRun(dir.path() + "/missing.sqlite", 1, &error));
+    QVERIFY(!rwbtest::showRun(panel, dir.path() + "/missing.sqlite", 1, &error));
     QVERIFY2(error.contains("missing.sqlite"), qPrintable(error));
-    QVERIFY(!panel.showRun(path, 99, &error));
+    QVERIFY(!rwbtest::showRun(panel, path, 99, &error));
     QVERIFY2(error.contains("runs.sqlite") && error.contains("99"), qPrintable(error));
-    QVERIFY(!panel.addOverlay(path, 42, &error));
+    QVERIFY(!rwbtest::addOverlay(panel, path, 42, &error));
     QVERIFY2(error.contains("42"), qPrintable(error));
     // A file that is no run store.
     const QString junk = dir.path() + "/junk.sqlite";
@@ -250,7 +251,7 @@ void TestCurvePanel::showRunErrors()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("not a database at all, just text that goes on for a while to fill a page");
     }
-    QVERIFY(!panel.showRun(junk, 1, &error));
+    QVERIFY(!rwbtest::showRun(panel, junk, 1, &error));
     QVERIFY2(error.contains("junk.sqlite"), qPrintable(error));
     // The run shown before is still there.
     QCOMPARE(panel.plot(CurvePanel::RewardPlot)->graph(2)->dataCount(), 5);
@@ -267,7 +268,7 @@ void TestCurvePanel::liveStepsAndZoom()
         run = writeAlpha(w);
     }
     CurvePanel panel;
-    QVERIFY(panel.showRun(path, run));
+    QVERIFY(rwbtest::showRun(panel, path, run));
     QVERIFY(waitForRedraw(panel));
     QCustomPlot *reward = panel.plot(CurvePanel::RewardPlot);
     QCustomPlot *entropy = panel.plot(CurvePanel::EntropyPlot);
@@ -374,7 +375,7 @@ void TestCurvePanel::sharedCursor()
         run = writeAlpha(w);
     }
     CurvePanel panel;
-    QVERIFY(panel.showRun(path, run));
+    QVERIFY(rwbtest::showRun(panel, path, run));
     QSignalSpy spy(&panel, &CurvePanel::stepCursorChanged);
     QCOMPARE(panel.stepCursor(), qint64(-1));
     for (int i = 0; i < panel.plotCount(); ++i)
@@ -424,11 +425,11 @@ void TestCurvePanel::overlays()
             w.writeStep(b, s, {{"reward", 0.3}, {"rewards/partial/mean", 0.4}, {"rewards/marker/mean", 0.5}}, {});
     }
     CurvePanel panel;
-    QVERIFY(panel.showRun(path, a));
+    QVERIFY(rwbtest::showRun(panel, path, a));
     QString error;
-    QVERIFY2(panel.addOverlay(path, b, &error), qPrintable(error));
+    QVERIFY2(rwbtest::addOverlay(panel, path, b, &error), qPrintable(error));
     QCOMPARE(panel.overlayCount(), 1);
-    QVERIFY(panel.addOverlay(path, b)); // already shown: not twice
+    QVERIFY(rwbtest::addOverlay(panel, path, b)); // already shown: not twice
     QCOMPARE(panel.overlayCount(), 1);
     QCustomPlot *reward = panel.plot(CurvePanel::RewardPlot);
     QVERIFY(reward->legend->visible());
@@ -444,7 +445,7 @@ void TestCurvePanel::overlays()
     QVERIFY(!panel.plot(CurvePanel::EntropyPlot)->legend->visible());
 
     // A new primary keeps the overlay; clearOverlays drops it.
-    QVERIFY(panel.showRun(path, a));
+    QVERIFY(rwbtest::showRun(panel, path, a));
     QCOMPARE(panel.overlayCount(), 1);
     panel.clearOverlays();
     QCOMPARE(panel.overlayCount(), 0);
@@ -466,8 +467,8 @@ void TestCurvePanel::exportCsv()
         w.writeStep(b, 1, {{"reward", 0.75}}, {});
     }
     CurvePanel panel;
-    QVERIFY(panel.showRun(path, a));
-    QVERIFY(panel.addOverlay(path, b));
+    QVERIFY(rwbtest::showRun(panel, path, a));
+    QVERIFY(rwbtest::addOverlay(panel, path, b));
     const QString csv = dir.path() + "/curves.csv";
     QString error;
     QVERIFY2(panel.exportCsv(csv, &error), qPrintable(error));
@@ -490,7 +491,7 @@ void TestCurvePanel::exportPng()
         run = writeAlpha(w);
     }
     CurvePanel panel;
-    QVERIFY(panel.showRun(path, run));
+    QVERIFY(rwbtest::showRun(panel, path, run));
     const QString png = dir.path() + "/curves.png";
     QString error;
     QVERIFY2(panel.exportPng(png, &error), qPrintable(error));
@@ -512,7 +513,7 @@ void TestCurvePanel::redrawsCoalesce()
         run = writeAlpha(w);
     }
     CurvePanel panel;
-    QVERIFY(panel.showRun(path, run));
+    QVERIFY(rwbtest::showRun(panel, path, run));
     QVERIFY(waitForRedraw(panel));
     QTest::qWait(100); // QCustomPlot's own first replot, queued at construction, is over too
     QSignalSpy replots(panel.plot(CurvePanel::RewardPlot), &QCustomPlot::afterReplot);
@@ -537,7 +538,7 @@ void TestCurvePanel::hackingAlertBanner()
     }
     CurvePanel panel;
     QSignalSpy changed(&panel, &CurvePanel::alertsChanged);
-    QVERIFY(panel.showRun(path, run));
+    QVERIFY(rwbtest::showRun(panel, path, run));
     QVERIFY(changed.count() > 0);
     QCOMPARE(panel.alerts().size(), size_t(1));
     QVERIFY(!panel.alertBanner()->isHidden());
@@ -619,7 +620,7 @@ void TestCurvePanel::noAlertNoBanner()
         run = writeAlpha(w);
     }
     CurvePanel panel;
-    QVERIFY(panel.showRun(path, run));
+    QVERIFY(rwbtest::showRun(panel, path, run));
     QVERIFY(panel.alerts().empty());
     QVERIFY(panel.alertBanner()->isHidden());
     panel.clear();

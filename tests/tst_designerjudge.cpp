@@ -19,6 +19,7 @@
 // there (scripts/screenshots.sh, RWB_SHOTS=rubric) and nothing else is checked; otherwise
 // it is skipped.
 #include "componentweightseditor.h"
+#include "runsessions.h"
 #include "judgesettingswidget.h"
 #include "judgedecisionmodel.h"
 #include "judgescorer.h"
@@ -533,7 +534,7 @@ void TestDesignerJudge::callsLoggedForTheJudgeTab()
     // and 12 item calls, on the samples' ids.
     widgets::JudgeDecisionModel decisions;
     QSignalSpy loaded(&decisions, &widgets::JudgeDecisionModel::loadingFinished);
-    decisions.open(store, run);
+    decisions.open(*rwbtest::openSession(decisions, store, run));
     QVERIFY(loaded.wait(rwbtest::scaledMs(5000)));
     QCOMPARE(decisions.rowCount(), 17);
     QCOMPARE(decisions.rewards(), (QStringList{"coverage", "rubric_explicit"}));

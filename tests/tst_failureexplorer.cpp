@@ -2,6 +2,7 @@
 // transitions) on hand-made predictions, the highlighted e-mail (UTF-16 positions with a
 // character outside the BMP), and opening a run store (and its missing e-mails file).
 #include "failurecategorymodel.h"
+#include "runsessions.h"
 #include "failureexamplemodel.h"
 #include "failureexplorer.h"
 #include "failuretransitionmodel.h"
@@ -294,14 +295,14 @@ void TestFailureExplorer::openRun()
     }
     FailureExplorer explorer;
     QString error;
-    QVERIFY2(explorer.openRun(storePath, 1, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRun(explorer, storePath, 1, &error), qPrintable(error));
     QCOMPARE(explorer.checkpointSteps(), (QList<qint64>{0, 20}));
     QCOMPARE(explorer.checkpointB(), qint64(20));
     // b1 at step 0 named the other e-mail's company: not in b1's text → invented.
     QCOMPARE(countAt(explorer.categoryModel(), static_cast<int>(FailureCategory::Invented), 1), 1);
     QCOMPARE(countAt(explorer.categoryModel(), 9, 1), 1); // fixed
     QCOMPARE(countAt(explorer.categoryModel(), 10, 1), 0); // broke
-    QVERIFY(!explorer.openRun(storePath, 7, &error));
+    QVERIFY(!rwbtest::showRun(explorer, storePath, 7, &error));
     QVERIFY2(error.contains("run 7"), qPrintable(error));
 }
 
@@ -316,7 +317,7 @@ void TestFailureExplorer::openRunMissingEmails()
     }
     FailureExplorer explorer;
     QString error;
-    QVERIFY(!explorer.openRun(storePath, 1, &error));
+    QVERIFY(!rwbtest::showRun(explorer, storePath, 1, &error));
     QVERIFY2(error.contains(dir.filePath("data/test.jsonl")), qPrintable(error));
 }
 
@@ -330,7 +331,7 @@ void TestFailureExplorer::demoScreenshot()
     QString error;
     QElapsedTimer timer;
     timer.start();
-    QVERIFY2(explorer.openRun(storePath, 1, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRun(explorer, storePath, 1, &error), qPrintable(error));
     qInfo() << "openRun took" << timer.elapsed() << "ms";
     const QList<qint64> steps = explorer.checkpointSteps();
     explorer.showCheckpoint(steps.first());

@@ -3,6 +3,7 @@
 // stored rollout id when a sample cell is clicked and flags (greys) groups whose rewards
 // are all equal. The store is written here, so every figure is known by hand.
 #include "groupadvantagemodel.h"
+#include "runsessions.h"
 #include "groupadvantageview.h"
 #include "store/runstore.h"
 
@@ -82,7 +83,7 @@ void TestGroupAdvantageView::opensAtTheLastStep()
     QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy changed(&view, &GroupAdvantageView::stepChanged);
     QString error;
-    QVERIFY2(view.openRun(m_path, m_run, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRun(view, m_path, m_run, &error), qPrintable(error));
     QCOMPARE(view.step(), qint64(2));
     QCOMPARE(changed.size(), 1);
     QCOMPARE(changed.at(0).at(0).toLongLong(), qint64(2));
@@ -106,7 +107,7 @@ void TestGroupAdvantageView::showStepChangesTheTable()
 {
     GroupAdvantageView view;
     QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QVERIFY(view.openRun(m_path, m_run));
+    QVERIFY(rwbtest::showRun(view, m_path, m_run));
     QSignalSpy changed(&view, &GroupAdvantageView::stepChanged);
     view.showStep(1);
     QCOMPARE(view.step(), qint64(1));
@@ -139,7 +140,7 @@ void TestGroupAdvantageView::followsOnlyWhenFollowing()
 {
     GroupAdvantageView view;
     QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QVERIFY(view.openRun(m_path, m_run));
+    QVERIFY(rwbtest::showRun(view, m_path, m_run));
     QVERIFY(view.followLatest()); // the default
     // Step 3 (ids 21–24): one group 0, 0, 0, 1.
     writeStep(*m_writer, m_run, 3, {{0, 0, 0, 1}});
@@ -172,7 +173,7 @@ void TestGroupAdvantageView::clickOpensTheSample()
 {
     GroupAdvantageView view;
     view.resize(1100, 400);
-    QVERIFY(view.openRun(m_path, m_run));
+    QVERIFY(rwbtest::showRun(view, m_path, m_run));
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QSignalSpy activated(&view, &GroupAdvantageView::rolloutActivated);
@@ -207,7 +208,7 @@ void TestGroupAdvantageView::flatGroupsAreFlagged()
 {
     GroupAdvantageView view;
     view.resize(1100, 400);
-    QVERIFY(view.openRun(m_path, m_run));
+    QVERIFY(rwbtest::showRun(view, m_path, m_run));
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     const GroupAdvantageModel *m = view.model();
@@ -235,10 +236,10 @@ void TestGroupAdvantageView::badRunsAreNamed()
 {
     GroupAdvantageView view;
     QString error;
-    QVERIFY(!view.openRun(m_path, 42, &error));
+    QVERIFY(!rwbtest::showRun(view, m_path, 42, &error));
     QVERIFY2(error.contains("42") && error.contains(m_path), qPrintable(error));
     const QString missing = m_dir->path() + "/nothing.sqlite";
-    QVERIFY(!view.openRun(missing, 1, &error));
+    QVERIFY(!rwbtest::showRun(view, missing, 1, &error));
     QVERIFY2(error.contains(missing), qPrintable(error));
     QCOMPARE(view.model()->rowCount(), 0);
     QCOMPARE(view.step(), qint64(-1));

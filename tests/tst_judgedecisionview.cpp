@@ -11,6 +11,7 @@
 // demo run of judgestore.h; RWB_JUDGE_DEMO_STEPS steps, 6 by default) there and nothing
 // else is checked; otherwise it is skipped.
 #include "judgedecisiondetailview.h"
+#include "runsessions.h"
 #include "judgedecisionfilter.h"
 #include "judgedecisionmodel.h"
 #include "judgedecisionview.h"
@@ -56,7 +57,7 @@ QStringList highlighted(const QTextDocument *doc, const QColor &colour)
 bool openAndWait(JudgeDecisionView &view, const QString &path, qint64 run)
 {
     QSignalSpy finished(view.model(), &JudgeDecisionModel::loadingFinished);
-    if (!view.openRun(path, run))
+    if (!rwbtest::showRun(view, path, run))
         return false;
     return finished.wait(rwbtest::scaledMs(20000));
 }
@@ -250,7 +251,7 @@ void TestJudgeDecisionView::oneRollout()
     // Asked before the decisions are read: the first of them once they come.
     JudgeDecisionView early;
     QSignalSpy finished(early.model(), &JudgeDecisionModel::loadingFinished);
-    QVERIFY(early.openRun(m_path, m_run));
+    QVERIFY(rwbtest::showRun(early, m_path, m_run));
     early.showRollout(4);
     QVERIFY(finished.wait(rwbtest::scaledMs(20000)));
     QTRY_COMPARE(early.currentDecisionId(), qint64(14));
@@ -312,9 +313,9 @@ void TestJudgeDecisionView::badRun()
 {
     JudgeDecisionView view;
     QString error;
-    QVERIFY(!view.openRun(m_path, 42, &error));
+    QVERIFY(!rwbtest::showRun(view, m_path, 42, &error));
     QVERIFY(error.contains("run 42"));
-    QVERIFY(!view.openRun(m_dir.path() + "/nothing.sqlite", 1, &error));
+    QVERIFY(!rwbtest::showRun(view, m_dir.path() + "/nothing.sqlite", 1, &error));
     QVERIFY(error.contains("nothing.sqlite"));
 }
 

@@ -9,6 +9,7 @@
 // judge components explained from their stored decisions, never by calling the judge.
 // The token view's title is checked in tst_tokenview.
 #include "groupadvantagemodel.h"
+#include "runsessions.h"
 #include "groupadvantageview.h"
 #include "judgestore.h"
 #include "rewardhtml.h"
@@ -74,7 +75,7 @@ void TestNoneRewards::noneText()
     QCoreApplication::installTranslator(&ja);
     QCOMPARE(RewardValue::noneText(), QString::fromUtf8("なし"));
     RolloutTableModel model;
-    model.open(m_path, m_run);
+    model.open(rwbtest::openSession(model, m_path, m_run)->store(), m_run);
     QCOMPARE(model.index(4, RolloutTableModel::RewardColumn).data().toString(), QString::fromUtf8("なし"));
     QCoreApplication::removeTranslator(&ja);
     QCOMPARE(RewardValue::noneText(), QString("None"));
@@ -84,7 +85,7 @@ void TestNoneRewards::rolloutTable()
 {
     RolloutTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.open(m_path, m_run);
+    model.open(rwbtest::openSession(model, m_path, m_run)->store(), m_run);
     QCOMPARE(model.rowCount(), 6);
     QCOMPARE(model.componentNames(), QStringList({"coverage", "consistency", "rubric_explicit", "likert_simple"}));
     // Rollout 1: coverage 1, consistency 1, total 1. Rollout 5: None throughout.
@@ -143,7 +144,7 @@ void TestNoneRewards::groupStatisticsLeaveNoneOut()
     QCOMPARE(model.flatGroups(), 1);
 
     GroupAdvantageView view;
-    QVERIFY(view.openRun(m_path, m_run));
+    QVERIFY(rwbtest::showRun(view, m_path, m_run));
     view.showStep(1);
     QVERIFY2(view.summaryText().contains("mean reward 0.600"), qPrintable(view.summaryText()));
     QVERIFY(view.summaryText().contains("1 None reward (a judge gave no verdict) left out of the means."));

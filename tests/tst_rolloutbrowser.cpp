@@ -9,6 +9,7 @@
 // With RWB_BROWSER_DEMO=<store> (and optionally RWB_BROWSER_SHOT=<png>), demoScreenshot
 // also grabs the browser on run 1 of that store; otherwise it is skipped.
 #include "reward/compositereward.h"
+#include "runsessions.h"
 #include "task/catalog.h"
 #include "tasks/extraction/extraction.h"
 #include "reward/registry.h"
@@ -218,7 +219,7 @@ void TestRolloutBrowser::markerFilterCountsByHand()
     QAbstractItemModelTester tester(b.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     b.model()->setPageSize(1000);
     QString error;
-    QVERIFY2(b.openRun(m_path, m_run, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRun(b, m_path, m_run, &error), qPrintable(error));
     QCOMPARE(b.model()->rowCount(), kTotal);
     QCOMPARE(b.countLabel()->text(), QString("160 rollouts shown"));
     // marker < 0.5 ⇔ i % 7 ∈ {0, 1, 2} for i in 0 … 159: 23 each of 0, 1, 2 (i ≤ 154, 155, 156) = 69.
@@ -253,7 +254,7 @@ void TestRolloutBrowser::nextAndPreviousWalkTheFilteredRows()
     RolloutBrowser b;
     QAbstractItemModelTester tester(b.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     b.model()->setPageSize(20);
-    QVERIFY(b.openRun(m_path, m_run));
+    QVERIFY(rwbtest::showRun(b, m_path, m_run));
     b.resize(1000, 600);
     b.show();
     QVERIFY(QTest::qWaitForWindowExposed(&b));
@@ -317,7 +318,7 @@ void TestRolloutBrowser::selectRolloutFetchesLaterPages()
     RolloutBrowser b;
     QAbstractItemModelTester tester(b.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     b.model()->setPageSize(20);
-    QVERIFY(b.openRun(m_path, m_run));
+    QVERIFY(rwbtest::showRun(b, m_path, m_run));
     QCOMPARE(b.model()->rowCount(), 20);
     QCOMPARE(b.countLabel()->text(), QString("20 rollouts shown <a href=\"#more\">more…</a>"));
     Q_EMIT b.countLabel()->linkActivated("#more"); // the "more…" link fetches a page
@@ -352,7 +353,7 @@ void TestRolloutBrowser::detailPaneMarksAnswerAndGold()
 {
     RolloutBrowser b;
     QAbstractItemModelTester tester(b.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QVERIFY(b.openRun(m_path, m_run));
+    QVERIFY(rwbtest::showRun(b, m_path, m_run));
     b.selectRollout(kSpecial + 1);
     QCOMPARE(b.table()->currentIndex().row(), kSpecial);
     const RolloutDetailView *d = b.detail();
@@ -413,7 +414,7 @@ void TestRolloutBrowser::detailPaneMarksAnswerAndGold()
 void TestRolloutBrowser::detailPaneMarksTags()
 {
     RolloutBrowser b;
-    QVERIFY(b.openRun(m_path, m_thinkingRun));
+    QVERIFY(rwbtest::showRun(b, m_path, m_thinkingRun));
     QCOMPARE(b.model()->rowCount(), 1);
     b.next();
     const QString html = b.detail()->sourceHtml();
@@ -449,7 +450,7 @@ void TestRolloutBrowser::badSearchLeavesTheTable()
     RolloutBrowser b;
     QAbstractItemModelTester tester(b.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     b.model()->setPageSize(1000);
-    QVERIFY(b.openRun(m_path, m_run));
+    QVERIFY(rwbtest::showRun(b, m_path, m_run));
     // 株式会社 ⇔ i % 3 == 0 (54 of 0 … 159), plus the special rollout 3 (already i % 3 == 0): 54.
     b.searchEdit()->setText("株式会社");
     QVERIFY(b.applyFilter());
@@ -472,11 +473,11 @@ void TestRolloutBrowser::openRunErrors()
 {
     RolloutBrowser b;
     QString error;
-    QVERIFY(!b.openRun(m_path, 99, &error));
+    QVERIFY(!rwbtest::showRun(b, m_path, 99, &error));
     QVERIFY2(error.contains("run 99") && error.contains(m_path), qPrintable(error));
-    QVERIFY(!b.openRun(m_dir.path() + "/missing.sqlite", 1, &error));
+    QVERIFY(!rwbtest::showRun(b, m_dir.path() + "/missing.sqlite", 1, &error));
     QVERIFY2(error.contains("missing.sqlite"), qPrintable(error));
-    QVERIFY(b.openRun(m_path, m_run, &error));
+    QVERIFY(rwbtest::showRun(b, m_path, m_run, &error));
     b.close();
     QCOMPARE(b.model()->rowCount(), 0);
     QCOMPARE(b.currentRolloutId(), qint64(0));
@@ -499,7 +500,7 @@ void TestRolloutBrowser::refreshAppendsLiveRows()
     step(2);
     RolloutBrowser b;
     QAbstractItemModelTester tester(b.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QVERIFY(b.openRun(path, run));
+    QVERIFY(rwbtest::showRun(b, path, run));
     QCOMPARE(b.model()->rowCount(), 32);
     b.next();
     QCOMPARE(b.currentRolloutId(), qint64(1));
@@ -523,7 +524,7 @@ void TestRolloutBrowser::demoScreenshot()
     }
     RolloutBrowser b;
     QString error;
-    QVERIFY2(b.openRun(demo, 1, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRun(b, demo, 1, &error), qPrintable(error));
     b.resize(1500, 900);
     b.show();
     QVERIFY(QTest::qWaitForWindowExposed(&b));

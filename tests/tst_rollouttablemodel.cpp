@@ -3,6 +3,7 @@
 // component condition and a full-text search counted independently, live appends with
 // poll(), and a bad search that leaves the table as it was.
 #include "rollouttablemodel.h"
+#include "runsessions.h"
 #include "store/runstore.h"
 #include "store/storeerror.h"
 
@@ -74,7 +75,7 @@ void TestRolloutTableModel::pagesThroughEveryRollout()
     RolloutTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setPageSize(500);
-    model.open(path, run);
+    model.open(rwbtest::openSession(model, path, run)->store(), run);
     QCOMPARE(model.rowCount(), 500);
     QCOMPARE(model.componentNames(), QStringList({"partial", "marker"}));
     QCOMPARE(model.columnCount(), 5 + 2 + 5);
@@ -126,7 +127,7 @@ void TestRolloutTableModel::filtersAndSearch()
     model.setPageSize(100);
     store::RolloutFilter f;
     f.components.push_back({"marker", store::ComponentCondition::Op::Less, 0.5});
-    model.open(path, run, f);
+    model.open(rwbtest::openSession(model, path, run)->store(), run, f);
     while (model.canFetchMore({}))
         model.fetchMore({});
     QCOMPARE(model.rowCount(), lowMarker);
@@ -167,7 +168,7 @@ void TestRolloutTableModel::pollAppendsLiveRows()
     RolloutTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setPageSize(1000);
-    model.open(path, run);
+    model.open(rwbtest::openSession(model, path, run)->store(), run);
     QCOMPARE(model.rowCount(), 128);
     QCOMPARE(model.poll(), 0);
     writeSteps(writer, run, 3, 5); // the trainer goes on: 128 more

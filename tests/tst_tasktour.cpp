@@ -5,6 +5,7 @@
 // rollouts, the failure explorer, the judge view) and run through the CLI's generic
 // commands in-process. Every expected value comes from echotask.h's own definitions.
 #include "commands.h"
+#include "runsessions.h"
 #include "curvepanel.h"
 #include "failurecategorymodel.h"
 #include "failureexplorer.h"
@@ -198,7 +199,7 @@ void TestTaskTour::curves()
 {
     widgets::CurvePanel panel;
     QString error;
-    QVERIFY2(panel.showRun(m_store, m_run, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRun(panel, m_store, m_run, &error), qPrintable(error));
     QCustomPlot *reward = panel.plot(widgets::CurvePanel::RewardPlot);
     QVERIFY(reward->graphCount() > 0);
     bool twoSteps = false;
@@ -222,7 +223,7 @@ void TestTaskTour::groups()
 {
     widgets::GroupAdvantageView view;
     QString error;
-    QVERIFY2(view.openRun(m_store, m_run, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRun(view, m_store, m_run, &error), qPrintable(error));
     QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(view.model()->groupSize(), 4);
     QCOMPARE(view.model()->rowCount(), 2);
@@ -236,7 +237,7 @@ void TestTaskTour::tokens()
     QVERIFY(!rows.empty());
     widgets::TokenView view;
     QString error;
-    QVERIFY2(view.showRollout(m_store, rows[0].id, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRollout(view, m_store, rows[0].id, &error), qPrintable(error));
     QVERIFY(view.tokenCount() > 0);
 }
 
@@ -246,7 +247,7 @@ void TestTaskTour::rollouts()
 {
     widgets::RolloutBrowser browser;
     QString error;
-    QVERIFY2(browser.openRun(m_store, m_run, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRun(browser, m_store, m_run, &error), qPrintable(error));
     QAbstractItemModelTester tester(browser.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(browser.model()->rowCount(), 16); // 2 steps × 2 prompts × G 4
     const qint64 id = browser.model()->index(0, 0).data(widgets::RolloutTableModel::RolloutIdRole).toLongLong();
@@ -261,7 +262,7 @@ void TestTaskTour::failures()
 {
     widgets::FailureExplorer explorer;
     QString error;
-    QVERIFY2(explorer.openRun(m_store, m_run, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRun(explorer, m_store, m_run, &error), qPrintable(error));
     QCOMPARE(explorer.checkpointSteps(), (QList<qint64>{0, 2}));
     widgets::FailureCategoryModel *cats = explorer.categoryModel();
     QAbstractItemModelTester tester(cats, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -284,7 +285,7 @@ void TestTaskTour::judgeView()
 {
     widgets::JudgeDecisionView view;
     QString error;
-    QVERIFY2(view.openRun(m_store, m_run, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRun(view, m_store, m_run, &error), qPrintable(error));
     QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const store::RunStore s(m_store.toStdString(), store::RunStore::OpenMode::ReadOnly);
     store::JudgeDecisionFilter evaluations;

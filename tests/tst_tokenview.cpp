@@ -6,6 +6,7 @@
 // The tokenizer is trained here: byte-level BPE on "ab ab ab abc" with three merges
 // (ab, Ġab, Ġabc) and the default added tokens, so every kanji stays three byte tokens.
 #include "store/runstore.h"
+#include "runsessions.h"
 #include "tokenizer/bpetrainer.h"
 #include "tokenizer/bytelevelbpetokenizer.h"
 #include "tokenview.h"
@@ -108,7 +109,7 @@ void TestTokenView::piecesConcatenateToTheCompletion()
 {
     TokenView view;
     QString error;
-    QVERIFY2(view.showRollout(m_path, m_full, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRollout(view, m_path, m_full, &error), qPrintable(error));
     QCOMPARE(view.tokenCount(), 17);
     QString joined;
     for (int i = 0; i < view.tokenCount(); ++i) {
@@ -139,7 +140,7 @@ void TestTokenView::piecesConcatenateToTheCompletion()
 void TestTokenView::advantageValues()
 {
     TokenView view;
-    QVERIFY(view.showRollout(m_path, m_full));
+    QVERIFY(rwbtest::showRollout(view, m_path, m_full));
     QCOMPARE(view.colourBy(), TokenView::ColourBy::Advantage); // the default
     // No per-token advantages stored: the sequence's 0.75 on every token.
     for (int i = 0; i < view.tokenCount(); ++i)
@@ -149,7 +150,7 @@ void TestTokenView::advantageValues()
     // Scale ±max(|0.75|, 1) = ±1.
     QCOMPARE(view.legendRange(), std::make_pair(-1.0, 1.0));
     // Per-token advantages: 0.1 · i − 0.8 (float32 in the store).
-    QVERIFY(view.showRollout(m_path, m_bare));
+    QVERIFY(rwbtest::showRollout(view, m_path, m_bare));
     for (int i = 0; i < view.tokenCount(); ++i)
         QVERIFY(std::abs(view.tokenValue(i) - (0.1 * i - 0.8)) < kTol);
     QVERIFY(!view.toolTipAt(0).contains("the same for every token"));
@@ -160,7 +161,7 @@ void TestTokenView::advantageValues()
 void TestTokenView::ratioValues()
 {
     TokenView view;
-    QVERIFY(view.showRollout(m_path, m_full));
+    QVERIFY(rwbtest::showRollout(view, m_path, m_full));
     view.setColourBy(TokenView::ColourBy::Ratio);
     QCOMPARE(view.findChild<QComboBox *>()->currentIndex(), 1);
     // new − old = 0.05 · (i mod 3 − 1): ratios e^−0.05, 1, e^0.05.
@@ -182,7 +183,7 @@ void TestTokenView::ratioValues()
 void TestTokenView::entropyValues()
 {
     TokenView view;
-    QVERIFY(view.showRollout(m_path, m_full));
+    QVERIFY(rwbtest::showRollout(view, m_path, m_full));
     view.setColourBy(TokenView::ColourBy::Entropy);
     for (int i = 0; i < view.tokenCount(); ++i)
         QCOMPARE(view.tokenValue(i), 0.5 * i);
@@ -193,7 +194,7 @@ void TestTokenView::entropyValues()
 void TestTokenView::missingValuesAreNaN()
 {
     TokenView view;
-    QVERIFY(view.showRollout(m_path, m_bare));
+    QVERIFY(rwbtest::showRollout(view, m_path, m_bare));
     view.setColourBy(TokenView::ColourBy::Entropy);
     for (int i = 0; i < view.tokenCount(); ++i)
         QVERIFY(std::isnan(view.tokenValue(i)));
@@ -213,20 +214,20 @@ void TestTokenView::errorsNameWhatFailed()
     TokenView view;
     QString error;
     const QString missing = m_dir.path() + "/missing-model";
-    QVERIFY(!view.showRollout(m_path, m_missingModel, &error));
+    QVERIFY(!rwbtest::showRollout(view, m_path, m_missingModel, &error));
     QVERIFY2(error.contains(QDir::toNativeSeparators(missing)), qPrintable(error));
     QCOMPARE(view.tokenCount(), 0);
-    QVERIFY(!view.showRollout(m_path, m_noModel, &error));
+    QVERIFY(!rwbtest::showRollout(view, m_path, m_noModel, &error));
     QVERIFY2(error.contains("\"model\""), qPrintable(error));
-    QVERIFY(!view.showRollout(m_path, 999, &error));
+    QVERIFY(!rwbtest::showRollout(view, m_path, 999, &error));
     QVERIFY2(error.contains("999") && error.contains(m_path), qPrintable(error));
     // A folder without a tokenizer: the loader's message, naming the folder.
     QVERIFY(QDir(m_dir.path()).mkpath("missing-model"));
-    QVERIFY(!view.showRollout(m_path, m_missingModel, &error));
+    QVERIFY(!rwbtest::showRollout(view, m_path, m_missingModel, &error));
     QVERIFY2(error.contains(QDir::toNativeSeparators(missing)), qPrintable(error));
     QVERIFY(QDir(missing).removeRecursively());
     // A good one after a bad one.
-    QVERIFY2(view.showRollout(m_path, m_full, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRollout(view, m_path, m_full, &error), qPrintable(error));
     QCOMPARE(view.tokenCount(), 17);
 }
 
@@ -234,11 +235,11 @@ void TestTokenView::noneRewardInTheTitle()
 {
     TokenView view;
     QString error;
-    QVERIFY2(view.showRollout(m_path, m_none, &error), qPrintable(error));
+    QVERIFY2(rwbtest::showRollout(view, m_path, m_none, &error), qPrintable(error));
     const auto *title = view.findChild<QLabel *>("tokenViewTitle");
     QVERIFY(title);
     QVERIFY2(title->text().contains("reward None, advantage +0.000"), qPrintable(title->text()));
-    QVERIFY(view.showRollout(m_path, m_full, &error));
+    QVERIFY(rwbtest::showRollout(view, m_path, m_full, &error));
     QVERIFY(title->text().contains("reward 1.000, advantage +0.750"));
 }
 

@@ -581,8 +581,8 @@ The change is stored with its step and marked on the curves.</source>
             <translation>SFT の設定 (*.json)</translation>
         </message>
         <message>
-            <source>%1 · evaluated the start (F1 %2) · training…</source>
-            <translation>%1 · 開始時点を評価しました(F1 %2)· 学習中…</translation>
+            <source>%1 · evaluated the start (%2 %3) · training…</source>
+            <translation>%1 · 開始時点を評価しました(%2 %3)· 学習中…</translation>
         </message>
         <message>
             <source>Judge</source>
@@ -1738,10 +1738,6 @@ The change is stored with its step and marked on the curves.</source>
             <translation>データなし</translation>
         </message>
         <message>
-            <source>Cannot show run %1: the run store %2 does not exist.</source>
-            <translation>実行 %1 を表示できません: 実行ストア %2 がありません。</translation>
-        </message>
-        <message>
             <source>%1 #%2</source>
             <translation>%1 #%2</translation>
         </message>
@@ -2703,6 +2699,13 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Message</source>
             <translation>メッセージ</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RunSession</name>
+        <message>
+            <source>%1: cannot show run %2: %3</source>
+            <translation>%1: 実行 %2 を表示できません: %3</translation>
         </message>
     </context>
     <context>

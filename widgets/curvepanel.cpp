@@ -582,18 +582,18 @@ std::vector<CurvePanel::Run *> CurvePanel::runs() const
     return all;
 }
 
-std::unique_ptr<CurvePanel::Run> CurvePanel::loadRun(const QString &storePath, qint64 runId, QString *error) const
+std::unique_ptr<CurvePanel::Run> CurvePanel::loadRun(const RunSession &session, QString *error) const
 {
     auto fail = [&](const QString &message) {
         if (error)
             *error = message;
         return nullptr;
     };
-    if (!QFileInfo(storePath).isFile())
-        return fail(tr("Cannot show run %1: the run store %2 does not exist.").arg(runId).arg(storePath));
+    const QString storePath = session.storePath();
+    const qint64 runId = session.runId();
     auto run = std::make_unique<Run>();
     try {
-        const store::RunStore st(QFile::encodeName(storePath).toStdString(), store::RunStore::OpenMode::ReadOnly);
+        const store::RunStore &st = session.store();
         const store::RunInfo info = st.run(runId);
         run->id = runId;
         run->storePath = storePath;
@@ -615,11 +615,23 @@ std::unique_ptr<CurvePanel::Run> CurvePanel::loadRun(const QString &storePath, q
     return run;
 }
 
-bool CurvePanel::showRun(const QString &storePath, qint64 runId, QString *error)
+bool CurvePanel::setSession(RunSession *session, QString *error)
 {
-    std::unique_ptr<Run> run = loadRun(storePath, runId, error);
+    if (m_session)
+        disconnect(m_session, nullptr, this, nullptr);
+    m_session = nullptr;
+    if (!session) {
+        m_primary.reset();
+        m_structureDirty = true;
+        rejudgePrimary();
+        refresh();
+        return true;
+    }
+    std::unique_ptr<Run> run = loadRun(*session, error);
     if (!run)
         return false;
+    m_session = session;
+    connect(session, &RunSession::stepAdded, this, &CurvePanel::appendStep);
     m_primary = std::move(run);
     m_structureDirty = true;
     rejudgePrimary();
@@ -628,12 +640,12 @@ bool CurvePanel::showRun(const QString &storePath, qint64 runId, QString *error)
     return true;
 }
 
-bool CurvePanel::addOverlay(const QString &storePath, qint64 runId, QString *error)
+bool CurvePanel::addOverlay(const RunSession &session, QString *error)
 {
     for (const Run *run : runs())
-        if (run->id == runId && QFileInfo(run->storePath) == QFileInfo(storePath))
+        if (run->id == session.runId() && QFileInfo(run->storePath) == QFileInfo(session.storePath()))
             return true; // already shown
-    std::unique_ptr<Run> run = loadRun(storePath, runId, error);
+    std::unique_ptr<Run> run = loadRun(session, error);
     if (!run)
         return false;
     m_overlays.push_back(std::move(run));

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "curveseries.h"
+#include "runsession.h"
 #include "trainingcontroller.h"
 
 #include "eval/hackingmonitor.h"
 
 #include <QPoint>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 #include <QTimer>
@@ -38,7 +40,7 @@ namespace rwb::widgets {
 // Reward band is the raw mean ± std of each step. Validation F1 (a point every eval_every
 // steps) is never smoothed: its line joins the evaluations.
 //
-// Runs: one primary run (showRun, then live points through appendStep) and any number of
+// Runs: one primary run (setSession, then live points through the session's stepAdded) and any number of
 // overlays (addOverlay), each in its own colour, named "<run name> #<id>" in the legends.
 // Reward-weight changes are dashed vertical lines at the step they apply from (the run's
 // stored reward-config versions after the first, and markWeightChange for live ones),
@@ -65,8 +67,8 @@ namespace rwb::widgets {
 // Overlays are not watched.
 //
 // The panel reads stores through its own read-only RunStore, opened and closed within
-// showRun / addOverlay (GUI thread). Use it from the GUI thread only.
-class CurvePanel : public QWidget {
+// setSession / addOverlay (GUI thread). Use it from the GUI thread only.
+class CurvePanel : public QWidget, public RunView {
     Q_OBJECT
 public:
     enum Plot {
@@ -84,13 +86,14 @@ public:
     explicit CurvePanel(QWidget *parent = nullptr);
     ~CurvePanel() override;
 
-    // Loads a run's history from the store and makes it the primary (live) run; clears the
-    // previous primary, keeps overlays. Returns false with *error set (naming the file and
-    // the run) on failure, leaving the panel as it was.
-    bool showRun(const QString &storePath, qint64 runId, QString *error = nullptr);
-    // Adds a run for comparison (its stored history only); a run already shown is not added
-    // twice. Same errors as showRun.
-    bool addOverlay(const QString &storePath, qint64 runId, QString *error = nullptr);
+    // Loads the session's run history and makes it the primary run, extended by each step
+    // the session adds (null: no primary run); clears the previous primary, keeps overlays.
+    // Returns false with *error set (naming the file and the run) on failure, leaving the
+    // panel as it was.
+    bool setSession(RunSession *session, QString *error = nullptr) override;
+    // Adds a session's run for comparison (its stored history only, read now); a run
+    // already shown is not added twice. Same errors as setSession.
+    bool addOverlay(const RunSession &session, QString *error = nullptr);
     void clearOverlays();
     void clear(); // the primary run and every overlay
     int overlayCount() const;
@@ -185,7 +188,7 @@ private:
         QPoint pressPos;
     };
 
-    std::unique_ptr<Run> loadRun(const QString &storePath, qint64 runId, QString *error) const;
+    std::unique_ptr<Run> loadRun(const RunSession &session, QString *error) const;
     std::vector<Run *> runs() const; // primary first
     void setupPlot(int i);
     void rebuildGraphs();            // all graphs and markers from the runs' data
@@ -206,6 +209,7 @@ private:
     qint64 lastEvalAtOrBefore(qint64 step) const; // -1: none
 
     std::unique_ptr<Run> m_primary;
+    QPointer<RunSession> m_session; // the primary run's
     std::vector<std::unique_ptr<Run>> m_overlays;
     PlotState m_plots[PlotCount];
     QTimer m_redrawTimer;

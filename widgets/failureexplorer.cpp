@@ -10,6 +10,7 @@
 #include "task/task.h"
 
 #include <QComboBox>
+#include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -153,11 +154,34 @@ FailureExplorer::FailureExplorer(QWidget *parent)
 
 FailureExplorer::~FailureExplorer() = default;
 
-bool FailureExplorer::openRun(const QString &storePath, qint64 runId, QString *error)
+bool FailureExplorer::setSession(RunSession *session, QString *error)
 {
+    if (m_session)
+        disconnect(m_session, nullptr, this, nullptr);
+    m_session = nullptr;
+    if (!session) {
+        close();
+        return true;
+    }
+    m_session = session;
+    // The evaluations a run stores come at its checkpoints and at its end: read again then.
+    connect(session, &RunSession::ended, this, [this] {
+        QString e;
+        if (m_session)
+            loadSession(&e);
+    });
+    return loadSession(error);
+}
+
+bool FailureExplorer::loadSession(QString *error)
+{
+    const QString storePath = m_session->storePath();
+    const qint64 runId = m_session->runId();
     try {
-        auto data = std::make_unique<eval::FailureData>(eval::loadRunFailures(storePath.toStdString(), runId));
+        auto data = std::make_unique<eval::FailureData>(
+            eval::loadRunFailures(m_session->store(), QFile::encodeName(storePath).toStdString(), runId));
         if (data->checkpoints.empty()) {
+            close();
             if (error)
                 *error = tr("%1: run %2 has no stored evaluations").arg(storePath).arg(runId);
             return false;
@@ -168,6 +192,7 @@ bool FailureExplorer::openRun(const QString &storePath, qint64 runId, QString *e
         adopt(std::move(data), std::move(labels), tr("run %1 of %2").arg(runId).arg(QFileInfo(storePath).fileName()));
         return true;
     } catch (const std::exception &e) {
+        close();
         if (error)
             *error = QString::fromUtf8(e.what());
         return false;

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "runsession.h"
+
 #include <QList>
+#include <QPointer>
 #include <QString>
 #include <QWidget>
 #include <map>
@@ -37,18 +40,18 @@ class FailureTransitionModel;
 //
 // Loading runs on the GUI thread: a few milliseconds per hundred predictions. Failures
 // are returned as messages (open…() false), never thrown.
-class FailureExplorer : public QWidget {
+class FailureExplorer : public QWidget, public RunView {
     Q_OBJECT
 public:
     explicit FailureExplorer(QWidget *parent = nullptr);
     ~FailureExplorer() override;
 
-    // A run's stored evaluations (every checkpoint step with predictions); the examples
-    // come from the run config's "eval_data" JSONL (joined by id; relative paths resolve
-    // against the store file's folder). Shows the first step as A and, when there are
-    // two or more, the last as B. False with `error` set (naming the file) on failure;
-    // what was shown before stays.
-    bool openRun(const QString &storePath, qint64 runId, QString *error = nullptr);
+    // The session's stored evaluations (every checkpoint step with predictions), read
+    // again when the run ends (null: none). The examples come from the run config's
+    // "eval_data" JSONL (joined by id; relative paths resolve against the store file's
+    // folder). Shows the first step as A and, when there are two or more, the last as B.
+    // False with `error` set (naming the file) when there is nothing to show.
+    bool setSession(RunSession *session, QString *error = nullptr) override;
     // Predictions files as `rwb eval run --output` writes them (the completion is the
     // model's output): `jsonl` as step 0, `compareJsonl` (optional) as step 1 and B.
     bool openPredictions(const QString &jsonl, const QString &compareJsonl = {}, QString *error = nullptr);
@@ -77,6 +80,7 @@ Q_SIGNALS:
     void exampleSelected(const QString &exampleId);
 
 private:
+    bool loadSession(QString *error);
     void adopt(std::unique_ptr<rwb::eval::FailureData> data, std::map<qint64, QString> labels, const QString &source);
     void fillCombos();
     void refresh();
@@ -88,6 +92,7 @@ private:
     void transitionClicked(const QModelIndex &index);
     void exampleClicked(const QModelIndex &index);
 
+    QPointer<RunSession> m_session;
     std::unique_ptr<rwb::eval::FailureData> m_data;
     std::map<qint64, QString> m_labels; // step → what the combo boxes show
     qint64 m_stepA = -1;

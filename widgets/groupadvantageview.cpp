@@ -184,23 +184,30 @@ GroupAdvantageView::GroupAdvantageView(QWidget *parent)
 
 GroupAdvantageView::~GroupAdvantageView() = default;
 
-bool GroupAdvantageView::openRun(const QString &storePath, qint64 runId, QString *error)
+bool GroupAdvantageView::setSession(RunSession *session, QString *error)
 {
     close();
+    if (!session)
+        return true;
     try {
-        auto store = std::make_unique<store::RunStore>(storePath.toStdString(), store::RunStore::OpenMode::ReadOnly);
-        const store::RunInfo info = store->run(runId);
-        const int64_t stored = store->firstStep(runId);
-        const qint64 first = stored >= 0 ? stored : info.lastStep;
-        m_store = std::move(store);
-        m_runId = runId;
-        m_firstStep = std::max<qint64>(0, first);
+        const store::RunInfo &info = session->info();
+        const int64_t stored = session->store().firstStep(session->runId());
+        m_firstStep = std::max<qint64>(0, stored >= 0 ? stored : info.lastStep);
         m_lastStep = info.lastStep;
     } catch (const std::exception &e) {
         if (error)
-            *error = tr("Cannot open run %1 of %2: %3").arg(runId).arg(storePath, QString::fromUtf8(e.what()));
+            *error = tr("Cannot open run %1 of %2: %3")
+                         .arg(session->runId())
+                         .arg(session->storePath(), QString::fromUtf8(e.what()));
+        m_firstStep = 0;
+        m_lastStep = -1;
         return false;
     }
+    m_session = session;
+    m_store = &session->store();
+    m_runId = session->runId();
+    connect(session, &RunSession::stepAdded, this, [this](const TrainingStep &step) { stepWritten(step.step); });
+    connect(session, &QObject::destroyed, this, [this] { close(); });
     setEnabled(true);
     updateRange();
     if (m_lastStep >= 0)
@@ -212,7 +219,10 @@ bool GroupAdvantageView::openRun(const QString &storePath, qint64 runId, QString
 
 void GroupAdvantageView::close()
 {
-    m_store.reset();
+    if (m_session)
+        disconnect(m_session, nullptr, this, nullptr);
+    m_session = nullptr;
+    m_store = nullptr;
     m_runId = 0;
     m_firstStep = 0;
     m_lastStep = -1;

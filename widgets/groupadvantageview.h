@@ -1,5 +1,8 @@
 #pragma once
 
+#include "runsession.h"
+
+#include <QPointer>
 #include <QWidget>
 #include <memory>
 
@@ -26,19 +29,17 @@ class SampleBarDelegate;
 // (spin box, slider, "follow latest") and a summary line sit above the table. Clicking a
 // sample emits rolloutActivated() with its row id in the store.
 //
-// Reads the store through its own read-only connection; one step is a few dozen rows,
-// read on the GUI thread. GUI thread only.
-class GroupAdvantageView : public QWidget {
+// Reads the run through its session's connection (RunSession); one step is a few dozen
+// rows, read on the GUI thread. GUI thread only.
+class GroupAdvantageView : public QWidget, public RunView {
     Q_OBJECT
 public:
     explicit GroupAdvantageView(QWidget *parent = nullptr);
     ~GroupAdvantageView() override;
 
-    // Opens `runId` of the store at `storePath` read-only and shows its last step. On
-    // failure (no such file, not a run store, no such run) returns false with a message
-    // naming the file or the run in `error`, and shows nothing.
-    bool openRun(const QString &storePath, qint64 runId, QString *error = nullptr);
-    // Shows nothing and lets the store go.
+    // Shows the session's run at its last step and each step it adds (null: nothing).
+    bool setSession(RunSession *session, QString *error = nullptr) override;
+    // Shows nothing and lets the session go.
     void close();
 
     GroupAdvantageModel *model() const { return m_model; }
@@ -74,7 +75,8 @@ private:
     void updateSummary();
     void sampleClicked(const QModelIndex &index);
 
-    std::unique_ptr<rwb::store::RunStore> m_store;
+    QPointer<RunSession> m_session;
+    const rwb::store::RunStore *m_store = nullptr; // the session's
     qint64 m_runId = 0;
     qint64 m_firstStep = 0;
     qint64 m_lastStep = -1;

@@ -22,10 +22,11 @@ const char *const kFailureColour = "#c62828";
 
 // Reads the decisions of `runId` with id > afterId in pages of `pageSize` and hands each
 // page to `page`, until there are no more or `cancel` is set. Throws store::StoreError.
-void readDecisions(const std::string &path, qint64 runId, qint64 afterId, int pageSize, const std::atomic_bool &cancel,
-                   const std::function<void(std::vector<JudgeDecisionRow>)> &page)
+void readDecisions(const RunSession::Reader &reader, qint64 runId, qint64 afterId, int pageSize,
+                   const std::atomic_bool &cancel, const std::function<void(std::vector<JudgeDecisionRow>)> &page)
 {
-    const store::RunStore s(path, store::RunStore::OpenMode::ReadOnly);
+    const std::unique_ptr<store::RunStore> store = reader();
+    const store::RunStore &s = *store;
     qint64 after = afterId;
     while (!cancel.load()) {
         std::vector<JudgeDecisionRow> rows;
@@ -77,18 +78,16 @@ JudgeDecisionModel::~JudgeDecisionModel()
     stopWorker();
 }
 
-void JudgeDecisionModel::open(const QString &path, qint64 runId)
+void JudgeDecisionModel::open(const RunSession &session)
 {
-    {
-        const store::RunStore s(path.toStdString(), store::RunStore::OpenMode::ReadOnly);
-        s.run(runId); // throws when there is no such run
-    }
+    session.store().run(session.runId()); // throws when there is no such run
     stopWorker();
     beginResetModel();
     m_rows.clear();
     m_rewards.clear();
-    m_path = path;
-    m_runId = runId;
+    m_path = session.storePath();
+    m_reader = session.reader();
+    m_runId = session.runId();
     endResetModel();
     startWorker(0);
 }
@@ -100,6 +99,7 @@ void JudgeDecisionModel::close()
     m_rows.clear();
     m_rewards.clear();
     m_path.clear();
+    m_reader = nullptr;
     m_runId = 0;
     endResetModel();
 }
@@ -116,11 +116,11 @@ void JudgeDecisionModel::startWorker(qint64 afterId)
     const int generation = ++m_generation;
     auto cancel = std::make_shared<std::atomic_bool>(false);
     m_cancel = cancel;
-    m_thread = QThread::create([this, cancel, generation, afterId, path = m_path.toStdString(), run = m_runId,
+    m_thread = QThread::create([this, cancel, generation, afterId, reader = m_reader, run = m_runId,
                                 pageSize = m_pageSize] {
         QString error;
         try {
-            readDecisions(path, run, afterId, pageSize, *cancel, [&](std::vector<JudgeDecisionRow> rows) {
+            readDecisions(reader, run, afterId, pageSize, *cancel, [&](std::vector<JudgeDecisionRow> rows) {
                 auto page = std::make_shared<std::vector<JudgeDecisionRow>>(std::move(rows));
                 QMetaObject::invokeMethod(
                     this, [this, generation, page] { appendRows(generation, page); }, Qt::QueuedConnection);

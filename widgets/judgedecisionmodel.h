@@ -1,5 +1,7 @@
 #pragma once
 
+#include "runsession.h"
+
 #include "eval/confusionmatrix.h"
 #include "judgeagreement.h"
 #include "judgeverdictsummary.h"
@@ -98,11 +100,11 @@ public:
     explicit JudgeDecisionModel(QObject *parent = nullptr);
     ~JudgeDecisionModel() override; // stops the worker and waits for it
 
-    // Shows run `runId` of the store at `path`: empties the table and starts reading the
-    // run's decisions on a worker thread; rows arrive page by page, then loadingFinished().
-    // Throws store::StoreError when the file cannot be opened read-only or has no such
-    // run (checked here, before anything changes).
-    void open(const QString &path, qint64 runId);
+    // Shows the session's run: empties the table and starts reading the run's decisions
+    // on a worker thread (through a reader of the session's); rows arrive page by page,
+    // then loadingFinished(). Throws store::StoreError when the run is not in the store
+    // (checked here, before anything changes).
+    void open(const RunSession &session);
     // Stops any reading and shows nothing.
     void close();
     // Reads decisions written after the last row (a live run). Does nothing while a read
@@ -147,6 +149,7 @@ private:
     std::vector<JudgeDecisionRow> m_rows;
     QStringList m_rewards;
     QString m_path;
+    RunSession::Reader m_reader;
     qint64 m_runId = 0;
     int m_pageSize = 2000;
     int m_generation = 0;                       // bumped by every open / close: late pages are dropped

@@ -296,23 +296,26 @@ void JudgeDecisionView::resetFilterBar()
     updateScope();
 }
 
-bool JudgeDecisionView::openRun(const QString &storePath, qint64 runId, QString *error)
+bool JudgeDecisionView::setSession(RunSession *session, QString *error)
 {
-    std::unique_ptr<store::RunStore> s;
+    close();
+    if (!session)
+        return true;
     try {
-        s = std::make_unique<store::RunStore>(storePath.toStdString(), store::RunStore::OpenMode::ReadOnly);
-        s->run(runId); // throws when there is no such run
-        m_model->open(storePath, runId);
+        m_model->open(*session);
     } catch (const std::exception &e) {
         if (error)
             *error = tr("Cannot show the judge decisions of run %1 in %2: %3")
-                         .arg(runId)
-                         .arg(storePath, QString::fromUtf8(e.what()));
+                         .arg(session->runId())
+                         .arg(session->storePath(), QString::fromUtf8(e.what()));
         return false;
     }
-    m_store = std::move(s);
-    m_storePath = storePath;
-    m_runId = runId;
+    m_session = session;
+    m_store = &session->store();
+    m_storePath = session->storePath();
+    m_runId = session->runId();
+    connect(session, &RunSession::rowsAdded, this, &JudgeDecisionView::refresh);
+    connect(session, &QObject::destroyed, this, [this] { close(); });
     m_currentId = 0;
     m_pendingId = 0;
     m_selectFirst = true;
@@ -332,8 +335,11 @@ bool JudgeDecisionView::openRun(const QString &storePath, qint64 runId, QString 
 
 void JudgeDecisionView::close()
 {
+    if (m_session)
+        disconnect(m_session, nullptr, this, nullptr);
+    m_session = nullptr;
     m_model->close();
-    m_store.reset();
+    m_store = nullptr;
     m_storePath.clear();
     m_runId = 0;
     m_currentId = 0;

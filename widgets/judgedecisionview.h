@@ -1,6 +1,9 @@
 #pragma once
 
 #include <QString>
+#include "runsession.h"
+
+#include <QPointer>
 #include <QWidget>
 
 #include <map>
@@ -38,17 +41,15 @@ class JudgeDecisionModel;
 // reward (a tab each) with per-label precision, recall and F1 and the overall agreement;
 // clicking one of its cells lists the decisions behind it. The rollout detail view's
 // "judge calls" link shows one rollout's calls (showRollout). GUI thread only.
-class JudgeDecisionView : public QWidget {
+class JudgeDecisionView : public QWidget, public RunView {
     Q_OBJECT
 public:
     explicit JudgeDecisionView(QWidget *parent = nullptr);
     ~JudgeDecisionView() override;
 
-    // Shows the judge decisions of run `runId` of the store at `storePath` (read-only)
-    // with an empty filter bar; they load in the background. On failure (no file, not a
-    // run store, no such run) returns false with a message naming the file and the run in
-    // `error`, and keeps showing what it showed.
-    bool openRun(const QString &storePath, qint64 runId, QString *error = nullptr);
+    // Shows the session's judge decisions (null: none), read on a worker thread, and the
+    // new ones as the session adds rows. False with `error` naming the run and the file.
+    bool setSession(RunSession *session, QString *error = nullptr) override;
     void close();
     qint64 runId() const { return m_runId; }
     QString storePath() const { return m_storePath; }
@@ -124,7 +125,8 @@ private:
 
     JudgeDecisionModel *m_model = nullptr;
     JudgeDecisionFilter *m_filter = nullptr;
-    std::unique_ptr<store::RunStore> m_store; // for the detail (request, reply, rollout)
+    QPointer<RunSession> m_session;
+    const store::RunStore *m_store = nullptr; // the session's, for the detail (request, reply, rollout)
     QString m_storePath;
     qint64 m_runId = 0;
     qint64 m_currentId = 0;

@@ -226,20 +226,25 @@ void RolloutBrowser::resetFilterBar()
     m_debounce->stop();
 }
 
-bool RolloutBrowser::openRun(const QString &storePath, qint64 runId, QString *error)
+bool RolloutBrowser::setSession(RunSession *session, QString *error)
 {
-    std::unique_ptr<store::RunStore> s;
+    close();
+    if (!session)
+        return true;
     try {
-        s = std::make_unique<store::RunStore>(storePath.toStdString(), store::RunStore::OpenMode::ReadOnly);
-        s->run(runId); // throws when there is no such run
-        m_model->open(storePath, runId);
+        m_model->open(session->store(), session->runId());
     } catch (const std::exception &e) {
         if (error)
-            *error = tr("Cannot show the rollouts of run %1 in %2: %3").arg(runId).arg(storePath, QString::fromUtf8(e.what()));
+            *error = tr("Cannot show the rollouts of run %1 in %2: %3")
+                         .arg(session->runId())
+                         .arg(session->storePath(), QString::fromUtf8(e.what()));
         return false;
     }
-    m_store = std::move(s);
-    m_runId = runId;
+    m_session = session;
+    m_store = &session->store();
+    m_runId = session->runId();
+    connect(session, &RunSession::rowsAdded, this, &RolloutBrowser::refresh);
+    connect(session, &QObject::destroyed, this, [this] { close(); });
     m_currentId = 0;
     m_detail->clear();
     resetFilterBar();
@@ -253,8 +258,11 @@ bool RolloutBrowser::openRun(const QString &storePath, qint64 runId, QString *er
 
 void RolloutBrowser::close()
 {
+    if (m_session)
+        disconnect(m_session, nullptr, this, nullptr);
+    m_session = nullptr;
     m_model->close();
-    m_store.reset();
+    m_store = nullptr;
     m_runId = 0;
     m_currentId = 0;
     m_detail->clear();

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "runsession.h"
+
+#include <QPointer>
 #include <QString>
 #include <QWidget>
 
@@ -30,18 +33,18 @@ class RolloutTableModel;
 // the paged table (RolloutTableModel) and the detail pane of the current rollout
 // (RolloutDetailView). ← / → (keys on the table, or the buttons) step through the
 // filtered rows. A filter applies on Enter or after a short pause in typing; a bad one
-// shows a red message and leaves the table as it was. Reads the store through its own
-// read-only connections. GUI thread only.
-class RolloutBrowser : public QWidget {
+// shows a red message and leaves the table as it was. Reads the store through its run
+// session's connection (RunSession). GUI thread only.
+class RolloutBrowser : public QWidget, public RunView {
     Q_OBJECT
 public:
     explicit RolloutBrowser(QWidget *parent = nullptr);
     ~RolloutBrowser() override;
 
-    // Shows run `runId` of the store at `storePath` (read-only) with an empty filter bar.
-    // On failure (no file, not a run store, no such run) returns false with a message
-    // naming the file and the run in `error`, and keeps showing what it showed.
-    bool openRun(const QString &storePath, qint64 runId, QString *error = nullptr);
+    // Shows the session's run (null: nothing) with an empty filter bar, refreshed as the
+    // session adds rows. On failure returns false with a message naming the file and the
+    // run in `error`, and shows nothing.
+    bool setSession(RunSession *session, QString *error = nullptr) override;
     void close();
 
     RolloutTableModel *model() const { return m_model; }
@@ -94,7 +97,8 @@ private:
     void selectRow(int row);
 
     RolloutTableModel *m_model = nullptr;
-    std::unique_ptr<store::RunStore> m_store; // for the detail pane (full rollouts)
+    QPointer<RunSession> m_session;
+    const store::RunStore *m_store = nullptr; // the session's, for the detail pane (full rollouts)
     qint64 m_runId = 0;
     qint64 m_currentId = 0;
     bool m_selecting = false; // selectRow() in progress: the row change is ours

@@ -22,9 +22,9 @@ RolloutTableModel::RolloutTableModel(QObject *parent) : QAbstractTableModel(pare
 
 RolloutTableModel::~RolloutTableModel() = default;
 
-void RolloutTableModel::open(const QString &path, qint64 runId, store::RolloutFilter filter)
+void RolloutTableModel::open(const store::RunStore &store, qint64 runId, store::RolloutFilter filter)
 {
-    auto s = std::make_unique<store::RunStore>(path.toStdString(), store::RunStore::OpenMode::ReadOnly);
+    const store::RunStore *s = &store;
     s->run(runId); // throws when there is no such run
     QStringList names;
     for (const auto &version : s->rewardConfigs(runId))
@@ -34,7 +34,7 @@ void RolloutTableModel::open(const QString &path, qint64 runId, store::RolloutFi
     filter.runId = runId;
     store::RolloutPage first = s->rollouts(filter, 0, m_pageSize);
     resetTo(std::move(filter), std::move(first), [&] {
-        m_store = std::move(s);
+        m_store = s;
         m_components = names;
     });
 }
@@ -42,7 +42,7 @@ void RolloutTableModel::open(const QString &path, qint64 runId, store::RolloutFi
 void RolloutTableModel::close()
 {
     resetTo({}, {}, [&] {
-        m_store.reset();
+        m_store = nullptr;
         m_components.clear();
     });
 }

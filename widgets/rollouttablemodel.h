@@ -35,9 +35,10 @@ public:
     explicit RolloutTableModel(QObject *parent = nullptr);
     ~RolloutTableModel() override;
 
-    // Opens `path` read-only and shows `runId` with `filter` (its runId is replaced).
-    // Throws store::StoreError when the file cannot be opened or the run does not exist.
-    void open(const QString &path, qint64 runId, store::RolloutFilter filter = {});
+    // Shows `runId` of `store` (a run session's connection, which must outlive the model's
+    // use of it: close() lets it go) with `filter` (its runId is replaced). Throws
+    // store::StoreError when the run does not exist.
+    void open(const store::RunStore &store, qint64 runId, store::RolloutFilter filter = {});
     // Shows nothing and closes the connection.
     void close();
     // A new filter on the same run (starts again from the first page). Throws
@@ -86,7 +87,7 @@ private:
     void resetTo(store::RolloutFilter filter, store::RolloutPage first,
                  const std::function<void()> &alsoChange = {});
 
-    std::unique_ptr<store::RunStore> m_store;
+    const store::RunStore *m_store = nullptr;
     store::RolloutFilter m_filter;
     QStringList m_components;
     std::vector<Row> m_rows;

@@ -1,4 +1,5 @@
 #include "tokenview.h"
+#include "runsession.h"
 #include "rewardvalue.h"
 
 #include "colourscale.h"
@@ -253,8 +254,9 @@ TokenView::TokenView(QWidget *parent)
 
 TokenView::~TokenView() = default;
 
-bool TokenView::showRollout(const QString &storePath, qint64 rolloutId, QString *error)
+bool TokenView::showRollout(const RunSession &session, qint64 rolloutId, QString *error)
 {
+    const QString storePath = session.storePath();
     auto fail = [&](const QString &message) {
         clear();
         m_title->setText(message);
@@ -265,7 +267,7 @@ bool TokenView::showRollout(const QString &storePath, qint64 rolloutId, QString 
     store::StoredRollout row;
     store::RunInfo run;
     try {
-        const store::RunStore store(storePath.toStdString(), store::RunStore::OpenMode::ReadOnly);
+        const store::RunStore &store = session.store();
         row = store.rollout(rolloutId);
         run = store.run(row.runId);
     } catch (const std::exception &e) {

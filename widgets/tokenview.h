@@ -15,6 +15,8 @@ class Tokenizer;
 
 namespace rwb::widgets {
 
+class RunSession;
+
 class TokenCanvas;
 class ColourLegend;
 
@@ -37,13 +39,13 @@ public:
     explicit TokenView(QWidget *parent = nullptr);
     ~TokenView() override;
 
-    // Reads the rollout (with token arrays) from the store and decodes its tokens with the
+    // Reads the rollout (with token arrays) through the run session and decodes its tokens with the
     // tokenizer of the run's model (the run's config JSON names "model": a folder with
     // tokenizer.json or tokenizer.model; a relative path is tried against the working
     // folder, then against the store file's folder). On failure returns false, clears the
     // view and puts in `error` what failed, naming the store, rollout, config field or
     // model folder.
-    bool showRollout(const QString &storePath, qint64 rolloutId, QString *error = nullptr);
+    bool showRollout(const RunSession &session, qint64 rolloutId, QString *error = nullptr);
     void setColourBy(ColourBy by);
     ColourBy colourBy() const { return m_colourBy; }
     void clear();

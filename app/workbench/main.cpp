@@ -139,7 +139,8 @@ int benchBrowser(const QString &storePath)
     QElapsedTimer t;
     t.start();
     QString error;
-    if (!browser.openRun(storePath, runId, &error)) {
+    const std::unique_ptr<rwb::widgets::RunSession> session = rwb::widgets::RunSession::open(storePath, runId, &error);
+    if (!session || !browser.setSession(session.get(), &error)) {
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return 2;
     }

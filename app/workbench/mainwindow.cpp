@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "runsession.h"
 
 #include "curvepanel.h"
 #include "failureexplorer.h"
@@ -155,10 +156,12 @@ void MainWindow::createViews()
     // open in the judge view, and follow it while it shows them.
     connect(m_designer, &RewardDesigner::judgeCallsRequested, this, [this](const QString &store, qint64 run) {
         QString error;
-        if (!m_judge->openRun(store, run, &error)) {
+        std::unique_ptr<RunSession> session = RunSession::open(store, run, &error);
+        if (!session || !m_judge->setSession(session.get(), &error)) {
             notify(tr("Judge calls"), error);
             return;
         }
+        m_judgeSession = std::move(session);
         showView(View::Judge);
     });
     connect(m_designer, &RewardDesigner::judgeCallsLogged, this, [this](const QString &store, qint64 run) {
@@ -171,7 +174,7 @@ void MainWindow::createViews()
     });
     connect(m_rollouts, &RolloutBrowser::rolloutSelected, this, [this](qint64 id) {
         QString error;
-        if (!m_tokens->showRollout(m_storePath, id, &error))
+        if (m_session && !m_tokens->showRollout(*m_session, id, &error))
             statusBar()->showMessage(error, 8000);
     });
     // The reward-hacking alert's banner opens the rollouts of its steps, or the failure
@@ -453,14 +456,6 @@ void MainWindow::connectTraining()
     connect(m_controller, &TrainingController::stateChanged, this, &MainWindow::updateTrainingActions);
     connect(m_runForm, &RunSetupForm::validityChanged, this, &MainWindow::updateTrainingActions);
 
-    // The rollout browser takes new rows once a second while a run writes them.
-    m_rolloutPoll = new QTimer(this);
-    m_rolloutPoll->setInterval(1000);
-    connect(m_rolloutPoll, &QTimer::timeout, m_rollouts, &RolloutBrowser::refresh);
-    connect(m_rolloutPoll, &QTimer::timeout, m_judge, &JudgeDecisionView::refresh);
-    m_followPoll = new QTimer(this);
-    m_followPoll->setInterval(1000);
-    connect(m_followPoll, &QTimer::timeout, this, &MainWindow::followStoredRun);
 }
 
 void MainWindow::retranslate()

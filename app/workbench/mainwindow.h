@@ -5,6 +5,7 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <functional>
+#include <memory>
 #include <optional>
 
 class LanguageManager;
@@ -35,6 +36,7 @@ class MctsViewer;
 class PreferenceAnnotator;
 class RolloutBrowser;
 class RunListModel;
+class RunSession;
 class RunSetupForm;
 class TokenView;
 class TrainingController;
@@ -200,11 +202,12 @@ private:
     QTabWidget *m_tabs = nullptr;
     QTableView *m_runTable = nullptr;
     QPlainTextEdit *m_log = nullptr;
-    QTimer *m_rolloutPoll = nullptr;
-    // A run another process writes: polled once a second (followStoredRun).
-    QTimer *m_followPoll = nullptr;
-    qint64 m_followedStep = -1; // the last step the views have of it
-    void followStoredRun();
+    // The run shown, as a document the views bind to (null: none); the judge view's own
+    // when it shows the Designer's judge calls.
+    std::unique_ptr<rwb::widgets::RunSession> m_session;
+    std::unique_ptr<rwb::widgets::RunSession> m_judgeSession;
+    // Binds every run view to `session` (null: none); false when the curves cannot show it.
+    bool bindViews(rwb::widgets::RunSession *session, QString *error);
 
     QDockWidget *m_componentsDock = nullptr;
     QDockWidget *m_trainingDock = nullptr;

@@ -1,5 +1,6 @@
 // The main window's workspace, runs, training and background jobs.
 #include "mainwindow.h"
+#include "runsession.h"
 
 #include "curvepanel.h"
 #include "failureexplorer.h"
@@ -215,23 +216,42 @@ qint64 MainWindow::importRollouts(const QString &dump, const QString &storePath,
 
 // ---- runs -------------------------------------------------------------------------------
 
+bool MainWindow::bindViews(RunSession *session, QString *error)
+{
+    // The curves decide whether the run shows; the other views show what it has.
+    if (!m_curves->setSession(session, error))
+        return false;
+    for (RunView *view : std::initializer_list<RunView *>{m_groups, m_rollouts, m_failures, m_judge}) {
+        QString e;
+        if (!view->setSession(session, &e) && !e.isEmpty())
+            appendLog(e);
+    }
+    m_judgeSession.reset();
+    m_tokens->clear();
+    return true;
+}
+
 bool MainWindow::openRun(const QString &storePath, qint64 runId, QString *error)
 {
-    // The curves decide whether the run exists; the other views show what it has.
-    if (!m_curves->showRun(storePath, runId, error))
+    std::unique_ptr<RunSession> session = RunSession::open(storePath, runId, error);
+    if (!session || !bindViews(session.get(), error))
         return false;
+    m_session = std::move(session);
     m_storePath = storePath;
     m_runId = runId;
-    const auto show = [&](auto *view) {
-        QString e;
-        if (!view->openRun(storePath, runId, &e) && !e.isEmpty())
-            appendLog(e);
-    };
-    show(m_groups);
-    show(m_rollouts);
-    show(m_failures);
-    show(m_judge);
-    m_tokens->clear();
+    RunSession *s = m_session.get();
+    connect(s, &RunSession::problem, this, &MainWindow::appendLog);
+    connect(s, &RunSession::stepAdded, m_runList, [this] { m_runList->refresh(); });
+    connect(s, &RunSession::ended, this, [this, s](const QString &status, const QString &message) {
+        m_runList->refresh();
+        if (s->isLive())
+            return;
+        const QString what = status == QLatin1String("finished")  ? tr("finished")
+                             : status == QLatin1String("stopped") ? tr("stopped")
+                                                                  : tr("failed");
+        appendLog(message.isEmpty() ? tr("Run %1 (written by another process): %2").arg(s->runId()).arg(what)
+                                    : tr("Run %1 (written by another process): %2: %3").arg(s->runId()).arg(what, message));
+    });
     QString listError;
     if (m_runList->storePath() != storePath && !m_runList->open(storePath, &listError))
         appendLog(listError);
@@ -246,78 +266,18 @@ bool MainWindow::openRun(const QString &storePath, qint64 runId, QString *error)
     }
     statusBar()->showMessage(tr("Run %1 of %2").arg(runId).arg(QFileInfo(storePath).fileName()), 5000);
     // A run still being written, not by this window's own training: followed.
-    m_followPoll->stop();
     const bool ownLive = m_controller->isActive() && storePath == m_liveStorePath && runId == m_controller->runId();
-    if (!ownLive) {
-        try {
-            const rwb::store::RunStore store(storePath.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
-            const rwb::store::RunInfo info = store.run(runId);
-            if (info.status == "running") {
-                m_followedStep = info.lastStep;
-                m_followPoll->start();
-                statusBar()->showMessage(tr("Following run %1 of %2 as another process writes it")
-                                             .arg(runId)
-                                             .arg(QFileInfo(storePath).fileName()),
-                                         5000);
-            }
-        } catch (const std::exception &e) {
-            appendLog(QString::fromUtf8(e.what()));
-        }
-    }
+    if (ownLive)
+        s->beginLive();
+    else if (s->isFollowing())
+        statusBar()->showMessage(
+            tr("Following run %1 of %2 as another process writes it").arg(runId).arg(QFileInfo(storePath).fileName()), 5000);
     return true;
 }
 
 bool MainWindow::isFollowingStoredRun() const
 {
-    return m_followPoll->isActive();
-}
-
-void MainWindow::followStoredRun()
-{
-    rwb::store::RunInfo info;
-    std::vector<rwb::store::MetricPoint> points;
-    try {
-        const rwb::store::RunStore store(m_storePath.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
-        info = store.run(m_runId);
-        if (info.lastStep > m_followedStep)
-            points = store.metrics(m_runId, {}, m_followedStep);
-    } catch (const std::exception &e) {
-        // The writer may hold the file for a moment; a store that went away ends the follow.
-        if (!QFileInfo::exists(m_storePath)) {
-            m_followPoll->stop();
-            appendLog(QString::fromUtf8(e.what()));
-        }
-        return;
-    }
-    // Each new step as the curves and the group view take a live one.
-    for (size_t i = 0; i < points.size();) {
-        TrainingStep step;
-        step.runId = m_runId;
-        step.step = points[i].step;
-        for (; i < points.size() && points[i].step == step.step; ++i)
-            step.metrics.append({QString::fromStdString(points[i].name), points[i].value});
-        m_curves->appendStep(step);
-        m_groups->stepWritten(step.step);
-        m_followedStep = std::max(m_followedStep, step.step);
-    }
-    if (!points.empty() || info.status != "running") {
-        m_rollouts->refresh();
-        m_judge->refresh();
-        m_runList->refresh();
-    }
-    if (info.status != "running") {
-        m_followPoll->stop();
-        QString e;
-        if (!m_failures->openRun(m_storePath, m_runId, &e) && !e.isEmpty())
-            appendLog(e);
-        const QString what = info.status == "finished"  ? tr("finished")
-                             : info.status == "stopped" ? tr("stopped")
-                                                        : tr("failed");
-        appendLog(info.message.empty() ? tr("Run %1 (written by another process): %2").arg(m_runId).arg(what)
-                                       : tr("Run %1 (written by another process): %2: %3")
-                                             .arg(m_runId)
-                                             .arg(what, QString::fromStdString(info.message)));
-    }
+    return m_session && m_session->isFollowing();
 }
 
 qint64 MainWindow::selectedRunId() const
@@ -343,7 +303,8 @@ void MainWindow::overlaySelectedRun()
     if (id <= 0)
         return;
     QString error;
-    if (!m_curves->addOverlay(m_runList->storePath(), id, &error))
+    const std::unique_ptr<RunSession> session = RunSession::open(m_runList->storePath(), id, &error);
+    if (!session || !m_curves->addOverlay(*session, &error))
         notify(tr("Overlay run"), error);
     else
         showView(View::Curves);
@@ -353,7 +314,7 @@ void MainWindow::compareCheckpointsForAlert(qint64 beforeStep, qint64 latestStep
 {
     // Evaluations stored since the explorer opened the run (a live run) count too.
     QString error;
-    if (m_runId > 0 && !m_failures->openRun(m_storePath, m_runId, &error) && !error.isEmpty())
+    if (m_session && !m_failures->setSession(m_session.get(), &error) && !error.isEmpty())
         appendLog(error);
     const QList<qint64> steps = m_failures->checkpointSteps();
     if (steps.size() < 2) {
@@ -517,27 +478,28 @@ void MainWindow::onTrainingStarted(qint64 runId, qint64 totalSteps)
     QString error;
     if (!openRun(m_liveStorePath, runId, &error))
         appendLog(error);
-    m_followPoll->stop(); // this window's own run: its steps come from the controller
+    else
+        m_session->beginLive(); // this window's own run: its steps come from the controller
     m_stepProgress->setRange(0, static_cast<int>(std::max<qint64>(1, totalSteps)));
     m_stepProgress->setValue(0);
     m_stepProgress->show();
     m_trainingStatus->setText(tr("%1: starting…").arg(m_liveRunName));
-    m_rolloutPoll->start();
     showView(View::Curves);
 }
 
 void MainWindow::onStepFinished(const TrainingStep &step)
 {
-    if (m_storePath == m_liveStorePath && m_runId == step.runId) {
-        m_curves->appendStep(step);
-        m_groups->stepWritten(step.step);
-    }
+    if (m_session && m_session->isLive() && m_storePath == m_liveStorePath)
+        m_session->addLiveStep(step);
     m_stepProgress->setValue(static_cast<int>(step.step));
     const double reward = step.value(QStringLiteral("reward"));
     if (step.step == 0) { // the evaluation before training: no step timed yet
-        m_trainingStatus->setText(tr("%1 · evaluated the start (F1 %2) · training…")
-                                      .arg(m_liveRunName)
-                                      .arg(step.value(QStringLiteral("eval/f1")), 0, 'f', 3));
+        // The task's headline metric ("eval/f1" for extraction, "eval/em" for multi-hop).
+        const QString metric = m_session ? m_session->headlineMetric() : QString();
+        const double value = metric.isEmpty() ? std::nan("") : step.value(metric);
+        m_trainingStatus->setText(tr("%1 · evaluated the start (%2 %3) · training…")
+                                      .arg(m_liveRunName, metric.mid(5))
+                                      .arg(value, 0, 'f', 3));
         m_runList->refresh();
         return;
     }
@@ -590,7 +552,6 @@ void MainWindow::onWeightsApplied(qint64 atStep, const QVector<double> &weights)
 
 void MainWindow::onTrainingFinished(const QString &status, const QString &message)
 {
-    m_rolloutPoll->stop();
     m_designer->setRunningConfig(std::nullopt);
     m_stepProgress->hide();
     const QString what = status == QLatin1String("finished")  ? tr("finished")
@@ -599,12 +560,8 @@ void MainWindow::onTrainingFinished(const QString &status, const QString &messag
     m_trainingStatus->setText(tr("%1: %2").arg(m_liveRunName, what));
     appendLog(message.isEmpty() ? tr("Run %1").arg(what) : tr("Run %1: %2").arg(what, message));
     // Everything the run stored, the final evaluation included.
-    if (m_storePath == m_liveStorePath && m_runId == m_controller->runId()) {
-        m_rollouts->refresh();
-        m_judge->refresh();
-        QString error;
-        m_failures->openRun(m_storePath, m_runId, &error);
-    }
+    if (m_session && m_session->isLive())
+        m_session->endLive(status, message);
     m_runList->refresh();
     updateTrainingActions();
 }

@@ -82,8 +82,14 @@ void addCheckpoint(FailureData &data, const task::Task &task, int64_t step,
 
 FailureData loadRunFailures(const std::string &storePath, int64_t runId, const task::Catalog &catalog)
 {
-    namespace fs = std::filesystem;
     const store::RunStore st(storePath, store::RunStore::OpenMode::ReadOnly);
+    return loadRunFailures(st, storePath, runId, catalog);
+}
+
+FailureData loadRunFailures(const store::RunStore &st, const std::string &storePath, int64_t runId,
+                            const task::Catalog &catalog)
+{
+    namespace fs = std::filesystem;
     store::RunInfo run;
     try {
         run = st.run(runId);

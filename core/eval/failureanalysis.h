@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+namespace rwb::store {
+class RunStore;
+}
+
 namespace rwb::eval {
 
 // One evaluated prediction joined with its example.
@@ -82,6 +86,9 @@ void addCheckpoint(FailureData &data, const task::Task &task, int64_t step,
 // data::InputException naming the store, the run or the file: no such run, a task the
 // catalog lacks, no "eval_data" in its config, a missing or malformed examples file.
 FailureData loadRunFailures(const std::string &storePath, int64_t runId,
+                            const task::Catalog &catalog = task::Catalog::builtin());
+// The same through an open connection `store` to the file at `storePath`.
+FailureData loadRunFailures(const store::RunStore &store, const std::string &storePath, int64_t runId,
                             const task::Catalog &catalog = task::Catalog::builtin());
 
 // Predictions files as `rwb eval run --output` writes them: `first` as step 0, `second`
