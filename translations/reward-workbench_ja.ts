@@ -157,18 +157,6 @@ Click to see it on the curves.</source>
             <translation>&lt;h3&gt;Reward Workbench %1&lt;/h3&gt;&lt;p&gt;GRPO ファインチューニング用の報酬を設計し、各コンポーネントが実際のサンプルに与える値を確かめ、抽出の失敗をデバッグします。&lt;/p&gt;</translation>
         </message>
         <message>
-            <source>Error: %1</source>
-            <translation>エラー: %1</translation>
-        </message>
-        <message>
-            <source>Training failed</source>
-            <translation>学習に失敗しました</translation>
-        </message>
-        <message>
-            <source>Paused after step %1</source>
-            <translation>ステップ %1 の後で一時停止しました</translation>
-        </message>
-        <message>
             <source>Reward Workbench — %1</source>
             <translation>Reward Workbench — %1</translation>
         </message>
@@ -279,56 +267,12 @@ Click to see it on the curves.</source>
             <translation>曲線を CSV で書き出す(&amp;C)…</translation>
         </message>
         <message>
-            <source>&amp;Start</source>
-            <translation>開始(&amp;S)</translation>
-        </message>
-        <message>
-            <source>Start GRPO training with the training setup and the Designer's reward weights</source>
-            <translation>学習の設定とデザイナーの報酬の重みで GRPO 学習を開始します</translation>
-        </message>
-        <message>
-            <source>&amp;Pause</source>
-            <translation>一時停止(&amp;P)</translation>
-        </message>
-        <message>
-            <source>Pause after the step in flight</source>
-            <translation>実行中のステップの後で一時停止します</translation>
-        </message>
-        <message>
-            <source>&amp;Resume</source>
-            <translation>再開(&amp;R)</translation>
-        </message>
-        <message>
-            <source>St&amp;op</source>
-            <translation>停止(&amp;O)</translation>
-        </message>
-        <message>
-            <source>Stop after the step in flight and save a checkpoint</source>
-            <translation>実行中のステップの後で停止し、チェックポイントを保存します</translation>
-        </message>
-        <message>
             <source>Resume the selected run from its last checkpoint</source>
             <translation>選んだ実行を最後のチェックポイントから再開</translation>
         </message>
         <message>
             <source>Overlay the selected run on the curves</source>
             <translation>選んだ実行を曲線に重ねて表示</translation>
-        </message>
-        <message>
-            <source>S&amp;ynthesize e-mails…</source>
-            <translation>メールを合成(&amp;Y)…</translation>
-        </message>
-        <message>
-            <source>&amp;Evaluate a checkpoint…</source>
-            <translation>チェックポイントを評価(&amp;E)…</translation>
-        </message>
-        <message>
-            <source>Cancel</source>
-            <translation>キャンセル</translation>
-        </message>
-        <message>
-            <source>Cancel the background job</source>
-            <translation>バックグラウンドのジョブをキャンセルします</translation>
         </message>
         <message>
             <source>Workspace: %1</source>
@@ -395,64 +339,6 @@ Click to see it on the curves.</source>
             <translation>実行を再開</translation>
         </message>
         <message>
-            <source>Run %1 is a %2 run; only GRPO runs resume here.</source>
-            <translation>実行 %1 は %2 の実行です。ここで再開できるのは GRPO の実行だけです。</translation>
-        </message>
-        <message>
-            <source>Run %1 has no checkpoint to resume from.</source>
-            <translation>実行 %1 には再開に使えるチェックポイントがありません。</translation>
-        </message>
-        <message>
-            <source>A training run is already in progress.</source>
-            <translation>すでに学習を実行中です。</translation>
-        </message>
-        <message>
-            <source>Starting GRPO: %1</source>
-            <translation>GRPO を開始します: %1</translation>
-        </message>
-        <message>
-            <source>Start training</source>
-            <translation>学習の開始</translation>
-        </message>
-        <message>
-            <source>The training setup has problems:
-%1</source>
-            <translation>学習の設定に問題があります:
-%1</translation>
-        </message>
-        <message>
-            <source>%1: starting…</source>
-            <translation>%1: 開始中…</translation>
-        </message>
-        <message>
-            <source>%1 · step %2/%3 · reward %4 · %5 tok/s · ETA %6</source>
-            <translation>%1 · ステップ %2/%3 · 報酬 %4 · %5 トークン/秒 · 残り %6</translation>
-        </message>
-        <message>
-            <source>Change reward weights</source>
-            <translation>報酬の重みの変更</translation>
-        </message>
-        <message>
-            <source>Apply these weights to the run “%1” from its next step?
-
-%2
-
-The change is stored with its step and marked on the curves.</source>
-            <translation>この重みを実行「%1」の次のステップから適用しますか?
-
-%2
-
-変更はそのステップとともに保存され、曲線に印が付きます。</translation>
-        </message>
-        <message>
-            <source>New weights go to the run at its next step</source>
-            <translation>新しい重みは実行の次のステップから適用されます</translation>
-        </message>
-        <message>
-            <source>Reward weights changed at step %1: %2</source>
-            <translation>ステップ %1 で報酬の重みを変更しました: %2</translation>
-        </message>
-        <message>
             <source>finished</source>
             <translation>完了</translation>
         </message>
@@ -463,18 +349,6 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>failed</source>
             <translation>失敗</translation>
-        </message>
-        <message>
-            <source>%1: %2</source>
-            <translation>%1: %2</translation>
-        </message>
-        <message>
-            <source>Run %1</source>
-            <translation>実行は%1</translation>
-        </message>
-        <message>
-            <source>Run %1: %2</source>
-            <translation>実行は%1: %2</translation>
         </message>
         <message>
             <source>Export curves</source>
@@ -493,40 +367,106 @@ The change is stored with its step and marked on the curves.</source>
             <translation>%1 を保存しました</translation>
         </message>
         <message>
-            <source>Background job</source>
-            <translation>バックグラウンドのジョブ</translation>
+            <source>Judge</source>
+            <translation>審査</translation>
         </message>
         <message>
-            <source>Synthesize e-mails</source>
-            <translation>メールの合成</translation>
+            <source>Judge calls</source>
+            <translation>審査の呼び出し</translation>
         </message>
+    </context>
+    <context>
+        <name>TreeWindows</name>
+        <message>
+            <source>Preference pairs live in a run store: open the trees from a run store (File → Open run store, or --mcts store.sqlite) to annotate them.</source>
+            <translation>選好ペアは実行ストアに保存されます。注釈するには木を実行ストアから開いてください(ファイル → 実行ストアを開く、または --mcts store.sqlite)。</translation>
+        </message>
+        <message>
+            <source>Open a search tree &amp;record…</source>
+            <translation>探索木の記録を開く(&amp;R)…</translation>
+        </message>
+        <message>
+            <source>Open a folder of search tree records…</source>
+            <translation>探索木の記録のフォルダーを開く…</translation>
+        </message>
+        <message>
+            <source>Search &amp;trees</source>
+            <translation>探索木(&amp;T)</translation>
+        </message>
+        <message>
+            <source>&amp;Annotate preference pairs…</source>
+            <translation>選好ペアを注釈する(&amp;A)…</translation>
+        </message>
+        <message>
+            <source>Preference pairs</source>
+            <translation>選好ペア</translation>
+        </message>
+        <message>
+            <source>Search trees</source>
+            <translation>探索木</translation>
+        </message>
+        <message>
+            <source>Compare siblings</source>
+            <translation>兄弟ステップを比較</translation>
+        </message>
+        <message>
+            <source>Annotate the preference pairs of a run store</source>
+            <translation>実行ストアの選好ペアを注釈する</translation>
+        </message>
+        <message>
+            <source>Run stores (*.sqlite *.db);;All files (*)</source>
+            <translation>実行ストア (*.sqlite *.db);;すべてのファイル (*)</translation>
+        </message>
+        <message>
+            <source>Pair set</source>
+            <translation>ペアセット</translation>
+        </message>
+        <message>
+            <source>The pair set to annotate:</source>
+            <translation>注釈するペアセット:</translation>
+        </message>
+        <message>
+            <source>Annotate preference pairs</source>
+            <translation>選好ペアの注釈</translation>
+        </message>
+        <message>
+            <source>Cannot compare nodes %1 and %2: %3</source>
+            <translation>ノード %1 と %2 を比較できません: %3</translation>
+        </message>
+        <message>
+            <source>Search trees — run %1 of %2</source>
+            <translation>探索木 — %2 の実行 %1</translation>
+        </message>
+        <message>
+            <source>Search trees — %1</source>
+            <translation>探索木 — %1</translation>
+        </message>
+        <message>
+            <source>%1 has no tree search runs (rwb mcts run writes them).</source>
+            <translation>%1 には木探索の実行がありません（rwb mcts run が書き込みます）。</translation>
+        </message>
+        <message>
+            <source>Open a folder of search tree records</source>
+            <translation>探索木の記録のフォルダーを開く</translation>
+        </message>
+        <message>
+            <source>Open a search tree record</source>
+            <translation>探索木の記録を開く</translation>
+        </message>
+        <message>
+            <source>Search tree records (*.json);;Run stores (*.sqlite *.db);;All files (*)</source>
+            <translation>探索木の記録 (*.json);;実行ストア (*.sqlite *.db);;すべてのファイル (*)</translation>
+        </message>
+    </context>
+    <context>
+        <name>JobActions</name>
         <message>
             <source>How many e-mails (split into train, validation and test):</source>
             <translation>メールの件数(学習・検証・テストに分けます):</translation>
         </message>
         <message>
-            <source>Another background job is running.</source>
-            <translation>別のバックグラウンドのジョブを実行中です。</translation>
-        </message>
-        <message>
-            <source>Evaluate a checkpoint</source>
-            <translation>チェックポイントの評価</translation>
-        </message>
-        <message>
-            <source>Open a GRPO run first (Runs, or File → Open run store).</source>
-            <translation>先に GRPO の実行を開いてください(「実行」または「ファイル → 実行ストアを開く」)。</translation>
-        </message>
-        <message>
-            <source>Run %1 has no checkpoint.</source>
-            <translation>実行 %1 にはチェックポイントがありません。</translation>
-        </message>
-        <message>
-            <source>step %1 — %2</source>
-            <translation>ステップ %1 — %2</translation>
-        </message>
-        <message>
-            <source>Checkpoint:</source>
-            <translation>チェックポイント:</translation>
+            <source>S&amp;ynthesize e-mails…</source>
+            <translation>メールを合成(&amp;Y)…</translation>
         </message>
         <message>
             <source>Train a &amp;tokenizer…</source>
@@ -541,8 +481,32 @@ The change is stored with its step and marked on the curves.</source>
             <translation>設定から SFT(&amp;F)…</translation>
         </message>
         <message>
+            <source>&amp;Evaluate a checkpoint…</source>
+            <translation>チェックポイントを評価(&amp;E)…</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>キャンセル</translation>
+        </message>
+        <message>
+            <source>Cancel the background job</source>
+            <translation>バックグラウンドのジョブをキャンセルします</translation>
+        </message>
+        <message>
+            <source>Background job</source>
+            <translation>バックグラウンドのジョブ</translation>
+        </message>
+        <message>
             <source>Open or create a workspace first: data, models and configs go into its folders.</source>
             <translation>先にワークスペースを開くか作成してください。データ、モデル、設定はそのフォルダーに入ります。</translation>
+        </message>
+        <message>
+            <source>Synthesize e-mails</source>
+            <translation>メールの合成</translation>
+        </message>
+        <message>
+            <source>Another background job is running.</source>
+            <translation>別のバックグラウンドのジョブを実行中です。</translation>
         </message>
         <message>
             <source>Train a tokenizer</source>
@@ -581,92 +545,153 @@ The change is stored with its step and marked on the curves.</source>
             <translation>SFT の設定 (*.json)</translation>
         </message>
         <message>
+            <source>Evaluate a checkpoint</source>
+            <translation>チェックポイントの評価</translation>
+        </message>
+        <message>
+            <source>Open a GRPO run first (Runs, or File → Open run store).</source>
+            <translation>先に GRPO の実行を開いてください(「実行」または「ファイル → 実行ストアを開く」)。</translation>
+        </message>
+        <message>
+            <source>Run %1 has no checkpoint.</source>
+            <translation>実行 %1 にはチェックポイントがありません。</translation>
+        </message>
+        <message>
+            <source>step %1 — %2</source>
+            <translation>ステップ %1 — %2</translation>
+        </message>
+        <message>
+            <source>Checkpoint:</source>
+            <translation>チェックポイント:</translation>
+        </message>
+    </context>
+    <context>
+        <name>TrainingActions</name>
+        <message>
+            <source>Apply these weights to the run “%1” from its next step?
+
+%2
+
+The change is stored with its step and marked on the curves.</source>
+            <translation>この重みを実行「%1」の次のステップから適用しますか?
+
+%2
+
+変更はそのステップとともに保存され、曲線に印が付きます。</translation>
+        </message>
+        <message>
+            <source>Error: %1</source>
+            <translation>エラー: %1</translation>
+        </message>
+        <message>
+            <source>Training failed</source>
+            <translation>学習に失敗しました</translation>
+        </message>
+        <message>
+            <source>Paused after step %1</source>
+            <translation>ステップ %1 の後で一時停止しました</translation>
+        </message>
+        <message>
+            <source>&amp;Start</source>
+            <translation>開始(&amp;S)</translation>
+        </message>
+        <message>
+            <source>Start GRPO training with the training setup and the Designer's reward weights</source>
+            <translation>学習の設定とデザイナーの報酬の重みで GRPO 学習を開始します</translation>
+        </message>
+        <message>
+            <source>&amp;Pause</source>
+            <translation>一時停止(&amp;P)</translation>
+        </message>
+        <message>
+            <source>Pause after the step in flight</source>
+            <translation>実行中のステップの後で一時停止します</translation>
+        </message>
+        <message>
+            <source>&amp;Resume</source>
+            <translation>再開(&amp;R)</translation>
+        </message>
+        <message>
+            <source>St&amp;op</source>
+            <translation>停止(&amp;O)</translation>
+        </message>
+        <message>
+            <source>Stop after the step in flight and save a checkpoint</source>
+            <translation>実行中のステップの後で停止し、チェックポイントを保存します</translation>
+        </message>
+        <message>
+            <source>Run %1 is a %2 run; only GRPO runs resume here.</source>
+            <translation>実行 %1 は %2 の実行です。ここで再開できるのは GRPO の実行だけです。</translation>
+        </message>
+        <message>
+            <source>Run %1 has no checkpoint to resume from.</source>
+            <translation>実行 %1 には再開に使えるチェックポイントがありません。</translation>
+        </message>
+        <message>
+            <source>A training run is already in progress.</source>
+            <translation>すでに学習を実行中です。</translation>
+        </message>
+        <message>
+            <source>Starting GRPO: %1</source>
+            <translation>GRPO を開始します: %1</translation>
+        </message>
+        <message>
+            <source>Start training</source>
+            <translation>学習の開始</translation>
+        </message>
+        <message>
+            <source>The training setup has problems:
+%1</source>
+            <translation>学習の設定に問題があります:
+%1</translation>
+        </message>
+        <message>
+            <source>%1: starting…</source>
+            <translation>%1: 開始中…</translation>
+        </message>
+        <message>
             <source>%1 · evaluated the start (%2 %3) · training…</source>
             <translation>%1 · 開始時点を評価しました(%2 %3)· 学習中…</translation>
         </message>
         <message>
-            <source>Judge</source>
-            <translation>審査</translation>
+            <source>%1 · step %2/%3 · reward %4 · %5 tok/s · ETA %6</source>
+            <translation>%1 · ステップ %2/%3 · 報酬 %4 · %5 トークン/秒 · 残り %6</translation>
         </message>
         <message>
-            <source>Judge calls</source>
-            <translation>審査の呼び出し</translation>
+            <source>Change reward weights</source>
+            <translation>報酬の重みの変更</translation>
         </message>
         <message>
-            <source>Open a search tree &amp;record…</source>
-            <translation>探索木の記録を開く(&amp;R)…</translation>
+            <source>New weights go to the run at its next step</source>
+            <translation>新しい重みは実行の次のステップから適用されます</translation>
         </message>
         <message>
-            <source>Open a folder of search tree records…</source>
-            <translation>探索木の記録のフォルダーを開く…</translation>
+            <source>Reward weights changed at step %1: %2</source>
+            <translation>ステップ %1 で報酬の重みを変更しました: %2</translation>
         </message>
         <message>
-            <source>Search &amp;trees</source>
-            <translation>探索木(&amp;T)</translation>
+            <source>finished</source>
+            <translation>完了</translation>
         </message>
         <message>
-            <source>Search trees</source>
-            <translation>探索木</translation>
+            <source>stopped</source>
+            <translation>停止</translation>
         </message>
         <message>
-            <source>Search trees — %1</source>
-            <translation>探索木 — %1</translation>
+            <source>failed</source>
+            <translation>失敗</translation>
         </message>
         <message>
-            <source>Open a folder of search tree records</source>
-            <translation>探索木の記録のフォルダーを開く</translation>
+            <source>%1: %2</source>
+            <translation>%1: %2</translation>
         </message>
         <message>
-            <source>Open a search tree record</source>
-            <translation>探索木の記録を開く</translation>
+            <source>Run %1</source>
+            <translation>実行は%1</translation>
         </message>
         <message>
-            <source>Search tree records (*.json);;Run stores (*.sqlite *.db);;All files (*)</source>
-            <translation>探索木の記録 (*.json);;実行ストア (*.sqlite *.db);;すべてのファイル (*)</translation>
-        </message>
-        <message>
-            <source>Search trees — run %1 of %2</source>
-            <translation>探索木 — %2 の実行 %1</translation>
-        </message>
-        <message>
-            <source>%1 has no tree search runs (rwb mcts run writes them).</source>
-            <translation>%1 には木探索の実行がありません（rwb mcts run が書き込みます）。</translation>
-        </message>
-        <message>
-            <source>&amp;Annotate preference pairs…</source>
-            <translation>選好ペアを注釈する(&amp;A)…</translation>
-        </message>
-        <message>
-            <source>Preference pairs</source>
-            <translation>選好ペア</translation>
-        </message>
-        <message>
-            <source>Compare siblings</source>
-            <translation>兄弟ステップを比較</translation>
-        </message>
-        <message>
-            <source>Preference pairs live in a run store: open the trees from a run store (File → Open run store, or --mcts store.sqlite) to annotate them.</source>
-            <translation>選好ペアは実行ストアに保存されます。注釈するには木を実行ストアから開いてください(ファイル → 実行ストアを開く、または --mcts store.sqlite)。</translation>
-        </message>
-        <message>
-            <source>Annotate the preference pairs of a run store</source>
-            <translation>実行ストアの選好ペアを注釈する</translation>
-        </message>
-        <message>
-            <source>Pair set</source>
-            <translation>ペアセット</translation>
-        </message>
-        <message>
-            <source>The pair set to annotate:</source>
-            <translation>注釈するペアセット:</translation>
-        </message>
-        <message>
-            <source>Annotate preference pairs</source>
-            <translation>選好ペアの注釈</translation>
-        </message>
-        <message>
-            <source>Cannot compare nodes %1 and %2: %3</source>
-            <translation>ノード %1 と %2 を比較できません: %3</translation>
+            <source>Run %1: %2</source>
+            <translation>実行は%1: %2</translation>
         </message>
     </context>
     <context>

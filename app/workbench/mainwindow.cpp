@@ -1,4 +1,7 @@
 #include "mainwindow.h"
+#include "jobactions.h"
+#include "notice.h"
+#include "trainingactions.h"
 #include "runsession.h"
 
 #include "curvepanel.h"
@@ -79,16 +82,21 @@ MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow
 {
     setObjectName(QStringLiteral("mainWindow"));
     setDockNestingEnabled(true);
-    m_controller = new TrainingController(this);
-    m_jobs = new JobRunner(this);
+
+    m_jobActions = new JobActions(this, [this]() -> const std::optional<Workspace> & { return m_workspace; },
+                                  [this] { return m_session.get(); });
+    m_jobs = m_jobActions->runner();
     createViews();
     createDocks();
+    m_training = new TrainingActions(this, {m_designer, m_runForm, m_trainingDock, m_curves},
+                                     [this]() -> const std::optional<Workspace> & { return m_workspace; },
+                                     [this] { return m_session.get(); },
+                                     [this](const QString &title, const QString &text) { return confirm(title, text); });
     createActions();
     createStatusBar();
     connectTraining();
     restoreAlertSettings();
     retranslate();
-    updateTrainingActions();
     resize(1600, 950);
     m_defaultState = saveState();
     restoreLayout();
@@ -264,16 +272,7 @@ void MainWindow::createActions()
     connect(m_openStore, &QAction::triggered, this, &MainWindow::openStoreDialog);
     m_importRollouts = action();
     connect(m_importRollouts, &QAction::triggered, this, &MainWindow::importRolloutsDialog);
-    m_openTrees = action();
-    connect(m_openTrees, &QAction::triggered, this, [this] { openSearchTreesDialog(false); });
-    m_openTreesFolder = action();
-    connect(m_openTreesFolder, &QAction::triggered, this, [this] { openSearchTreesDialog(true); });
-    m_showTrees = action();
-    m_showTrees->setObjectName(QStringLiteral("showSearchTrees"));
-    connect(m_showTrees, &QAction::triggered, this, &MainWindow::showSearchTrees);
-    m_annotate = action();
-    m_annotate->setObjectName(QStringLiteral("annotatePairs"));
-    connect(m_annotate, &QAction::triggered, this, &MainWindow::openAnnotatorDialog);
+    m_treeWindows = new TreeWindows(this, [this] { return m_storePath; });
     m_openSamples = action();
     m_openSamples->setShortcut(QKeySequence::Open);
     connect(m_openSamples, &QAction::triggered, m_designer, &RewardDesigner::openSamplesDialog);
@@ -301,33 +300,26 @@ void MainWindow::createActions()
     m_quit->setShortcut(QKeySequence::Quit);
     connect(m_quit, &QAction::triggered, this, &QWidget::close);
 
-    m_start = action(QStyle::SP_MediaPlay);
-    m_start->setObjectName(QStringLiteral("startTraining"));
-    m_start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    connect(m_start, &QAction::triggered, this, &MainWindow::startFromForm);
-    m_pause = action(QStyle::SP_MediaPause);
-    connect(m_pause, &QAction::triggered, m_controller, &TrainingController::pause);
-    m_resume = action(QStyle::SP_MediaSeekForward);
-    connect(m_resume, &QAction::triggered, m_controller, &TrainingController::resume);
-    m_stop = action(QStyle::SP_MediaStop);
-    connect(m_stop, &QAction::triggered, m_controller, &TrainingController::stop);
     m_resumeRun = action();
     connect(m_resumeRun, &QAction::triggered, this, &MainWindow::resumeSelectedRun);
     m_overlayRun = action();
     connect(m_overlayRun, &QAction::triggered, this, &MainWindow::overlaySelectedRun);
     m_runTable->addActions({m_overlayRun, m_resumeRun});
-    m_synthesize = action();
-    connect(m_synthesize, &QAction::triggered, this, &MainWindow::synthesizeDialog);
-    m_trainTokenizer = action();
-    connect(m_trainTokenizer, &QAction::triggered, this, &MainWindow::trainTokenizerDialog);
-    m_initModel = action();
-    connect(m_initModel, &QAction::triggered, this, &MainWindow::initModelDialog);
-    m_sft = action();
-    connect(m_sft, &QAction::triggered, this, &MainWindow::sftDialog);
-    m_evaluate = action();
-    connect(m_evaluate, &QAction::triggered, this, &MainWindow::evaluateDialog);
-    m_cancelJob = action(QStyle::SP_DialogCancelButton);
-    connect(m_cancelJob, &QAction::triggered, m_jobs, &JobRunner::cancel);
+    connect(m_jobActions, &JobActions::log, this, &MainWindow::appendLog);
+    connect(m_jobActions, &JobActions::notice, this, &MainWindow::notify);
+    connect(m_jobActions, &JobActions::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(m_jobActions, &JobActions::jobFinished, this, [this] {
+        if (m_workspace)
+            m_runForm->setWorkspace(*m_workspace); // new data or models to choose from
+        m_runList->refresh();
+    });
+    connect(m_jobActions, &JobActions::predictionsWritten, this, [this](const QString &predictions) {
+        QString error;
+        if (m_failures->openPredictions(predictions, {}, &error))
+            showView(View::Failures);
+        else
+            appendLog(error);
+    });
     m_resetLayout = action();
     connect(m_resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
     m_about = action();
@@ -351,7 +343,8 @@ void MainWindow::createActions()
     m_fileMenu = menuBar()->addMenu(QString());
     m_fileMenu->addActions({m_newWorkspace, m_openWorkspace, m_openStore, m_importRollouts});
     m_fileMenu->addSeparator();
-    m_fileMenu->addActions({m_openTrees, m_openTreesFolder, m_annotate});
+    m_fileMenu->addActions({m_treeWindows->openRecordAction(), m_treeWindows->openFolderAction(),
+                            m_treeWindows->annotateAction()});
     m_fileMenu->addSeparator();
     m_fileMenu->addActions({m_openSamples, m_openBundled, m_openBundledLegal});
     m_fileMenu->addSeparator();
@@ -361,16 +354,16 @@ void MainWindow::createActions()
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_quit);
     m_trainingMenu = menuBar()->addMenu(QString());
-    m_trainingMenu->addActions({m_start, m_pause, m_resume, m_stop});
+    m_trainingMenu->addActions(m_training->runActions());
     m_trainingMenu->addSeparator();
     m_trainingMenu->addActions({m_resumeRun, m_overlayRun});
     m_trainingMenu->addSeparator();
-    m_trainingMenu->addActions({m_synthesize, m_trainTokenizer, m_initModel, m_sft, m_evaluate, m_cancelJob});
+    m_trainingMenu->addActions(m_jobActions->actions());
     m_viewMenu = menuBar()->addMenu(QString());
     for (QDockWidget *d : {m_componentsDock, m_trainingDock, m_runsDock, m_tokensDock, m_logDock})
         m_viewMenu->addAction(d->toggleViewAction());
     m_viewMenu->addSeparator();
-    m_viewMenu->addAction(m_showTrees);
+    m_viewMenu->addAction(m_treeWindows->showTreesAction());
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(m_resetLayout);
     m_settingsMenu = menuBar()->addMenu(QString());
@@ -384,26 +377,11 @@ void MainWindow::createActions()
     m_toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_toolBar->addActions({m_openWorkspace});
     m_toolBar->addSeparator();
-    m_toolBar->addActions({m_start, m_pause, m_resume, m_stop});
+    m_toolBar->addActions(m_training->runActions());
 }
 
 void MainWindow::createStatusBar()
 {
-    m_trainingStatus = new QLabel(this);
-    m_trainingStatus->setObjectName(QStringLiteral("trainingStatus"));
-    m_stepProgress = new QProgressBar(this);
-    m_stepProgress->setObjectName(QStringLiteral("stepProgress"));
-    m_stepProgress->setMaximumWidth(160);
-    m_stepProgress->hide();
-    m_jobStatus = new QLabel(this);
-    m_jobProgress = new QProgressBar(this);
-    m_jobProgress->setObjectName(QStringLiteral("jobProgress"));
-    m_jobProgress->setMaximumWidth(160);
-    m_cancelJobButton = new QToolButton(this);
-    m_cancelJobButton->setDefaultAction(m_cancelJob);
-    m_cancelJobButton->setAutoRaise(true);
-    for (QWidget *w : std::initializer_list<QWidget *>{m_jobStatus, m_jobProgress, m_cancelJobButton})
-        w->hide();
     m_workspaceStatus = new QLabel(this);
     m_samplesStatus = new QLabel(this);
     m_alertStatus = new QLabel(this);
@@ -415,17 +393,11 @@ void MainWindow::createStatusBar()
     connect(m_alertStatus, &QLabel::linkActivated, this, [this] { showView(View::Curves); });
     connect(m_curves, &CurvePanel::alertsChanged, this, &MainWindow::updateAlertStatus);
     statusBar()->addPermanentWidget(m_alertStatus);
-    statusBar()->addPermanentWidget(m_trainingStatus);
-    statusBar()->addPermanentWidget(m_stepProgress);
-    statusBar()->addPermanentWidget(m_jobStatus);
-    statusBar()->addPermanentWidget(m_jobProgress);
-    statusBar()->addPermanentWidget(m_cancelJobButton);
+    for (QWidget *w : m_training->statusWidgets() + m_jobActions->statusWidgets())
+        statusBar()->addPermanentWidget(w);
     statusBar()->addPermanentWidget(m_workspaceStatus);
     statusBar()->addPermanentWidget(m_samplesStatus);
 
-    connect(m_jobs, &JobRunner::started, this, &MainWindow::onJobStarted);
-    connect(m_jobs, &JobRunner::progress, this, &MainWindow::onJobProgress);
-    connect(m_jobs, &JobRunner::finished, this, &MainWindow::onJobFinished);
 }
 
 void MainWindow::connectTraining()
@@ -436,25 +408,18 @@ void MainWindow::connectTraining()
         const QString name = QString::fromStdString(m_designer->currentConfig().name);
         statusBar()->showMessage(tr("Reward config: %1").arg(name.isEmpty() ? path : name), 5000);
     });
-    connect(m_designer, &RewardDesigner::applyToRunRequested, this, &MainWindow::onApplyWeightsRequested);
-    connect(m_designer, &RewardDesigner::configLoaded, this, &MainWindow::syncFormRewardConfig);
-    // The training setup's judge settings follow the Designer's judge.
-    connect(m_designer, &RewardDesigner::judgeChanged, this, &MainWindow::syncFormRewardConfig);
-
-    connect(m_controller, &TrainingController::started, this, &MainWindow::onTrainingStarted);
-    connect(m_controller, &TrainingController::stepFinished, this, &MainWindow::onStepFinished);
-    connect(m_controller, &TrainingController::weightsApplied, this, &MainWindow::onWeightsApplied);
-    connect(m_controller, &TrainingController::finished, this, &MainWindow::onTrainingFinished);
-    connect(m_controller, &TrainingController::logLine, this, &MainWindow::appendLog);
-    connect(m_controller, &TrainingController::failed, this, [this](const QString &m) {
-        appendLog(tr("Error: %1").arg(m));
-        notify(tr("Training failed"), m);
+    connect(m_training, &TrainingActions::log, this, &MainWindow::appendLog);
+    connect(m_training, &TrainingActions::notice, this, &MainWindow::notify);
+    connect(m_training, &TrainingActions::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 5000); });
+    connect(m_training, &TrainingActions::stored, this, [this] { m_runList->refresh(); });
+    connect(m_training, &TrainingActions::stateChanged, m_resumeRun, &QAction::setEnabled);
+    // The run this window starts shows in every view, its steps handed to its session.
+    connect(m_training, &TrainingActions::runStarted, this, [this](const QString &storePath, qint64 runId) {
+        QString error;
+        if (!openRun(storePath, runId, &error))
+            appendLog(error);
+        showView(View::Curves);
     });
-    connect(m_controller, &TrainingController::pausedAt, this, [this](qint64 step) {
-        statusBar()->showMessage(tr("Paused after step %1").arg(step), 5000);
-    });
-    connect(m_controller, &TrainingController::stateChanged, this, &MainWindow::updateTrainingActions);
-    connect(m_runForm, &RunSetupForm::validityChanged, this, &MainWindow::updateTrainingActions);
 
 }
 
@@ -485,14 +450,7 @@ void MainWindow::retranslate()
     m_openStore->setText(tr("Open run s&tore…"));
     m_importRollouts->setText(tr("&Import rollouts of verl, TRL or OpenRLHF…"));
     m_importRollouts->setStatusTip(tr("Read another trainer's rollout dump folder into a run of the open run store"));
-    m_openTrees->setText(tr("Open a search tree &record…"));
-    m_openTreesFolder->setText(tr("Open a folder of search tree records…"));
-    m_showTrees->setText(tr("Search &trees"));
-    m_annotate->setText(tr("&Annotate preference pairs…"));
-    if (m_annotator)
-        m_annotator->setWindowTitle(tr("Preference pairs"));
-    if (m_trees)
-        m_trees->setWindowTitle(treesTitle());
+    m_treeWindows->retranslate();
     m_openSamples->setText(tr("&Open samples…"));
     m_openBundled->setText(tr("Open the &bundled samples"));
     m_openBundledLegal->setText(tr("Open the bundled &legal-QA samples"));
@@ -501,22 +459,10 @@ void MainWindow::retranslate()
     m_exportPng->setText(tr("Export curves as &PNG…"));
     m_exportCsv->setText(tr("Export curves as &CSV…"));
     m_quit->setText(tr("&Quit"));
-    m_start->setText(tr("&Start"));
-    m_start->setToolTip(tr("Start GRPO training with the training setup and the Designer's reward weights"));
-    m_pause->setText(tr("&Pause"));
-    m_pause->setToolTip(tr("Pause after the step in flight"));
-    m_resume->setText(tr("&Resume"));
-    m_stop->setText(tr("St&op"));
-    m_stop->setToolTip(tr("Stop after the step in flight and save a checkpoint"));
+    m_training->retranslate();
     m_resumeRun->setText(tr("Resume the selected run from its last checkpoint"));
     m_overlayRun->setText(tr("Overlay the selected run on the curves"));
-    m_synthesize->setText(tr("S&ynthesize e-mails…"));
-    m_trainTokenizer->setText(tr("Train a &tokenizer…"));
-    m_initModel->setText(tr("New tiny &model…"));
-    m_sft->setText(tr("S&FT from a config…"));
-    m_evaluate->setText(tr("&Evaluate a checkpoint…"));
-    m_cancelJob->setText(tr("Cancel"));
-    m_cancelJob->setToolTip(tr("Cancel the background job"));
+    m_jobActions->retranslate();
     m_resetLayout->setText(tr("&Reset layout"));
     m_about->setText(tr("&About Reward Workbench"));
     m_langSystem->setText(tr("System language"));
@@ -603,192 +549,6 @@ void MainWindow::showAbout()
                            .arg(QStringLiteral(RWB_VERSION)));
 }
 
-MctsViewer *MainWindow::searchTrees()
-{
-    if (!m_trees) {
-        // A window of its own, closed with the main window; closing it only hides it.
-        m_trees = new MctsViewer(this);
-        m_trees->setObjectName(QStringLiteral("mctsViewer"));
-        m_trees->setWindowFlag(Qt::Window);
-        m_trees->setWindowTitle(tr("Search trees"));
-        m_trees->resize(1500, 950);
-        connect(m_trees, &MctsViewer::compareSiblings, this, [this](qint64 treeId, int a, int b) {
-            const auto *source = dynamic_cast<const rwb::widgets::MctsStoreSource *>(m_trees->source().get());
-            if (!source) {
-                notify(tr("Compare siblings"), tr("Preference pairs live in a run store: open the trees from a run "
-                                                  "store (File → Open run store, or --mcts store.sqlite) to annotate them."));
-                return;
-            }
-            QString error;
-            compareSiblings(QString::fromStdString(source->storePath()), treeId, a, b, &error);
-        });
-    }
-    return m_trees;
-}
-
-PreferenceAnnotator *MainWindow::annotator()
-{
-    if (!m_annotator) {
-        // A window of its own, like the tree viewer's.
-        m_annotator = new PreferenceAnnotator(this);
-        m_annotator->setObjectName(QStringLiteral("preferenceAnnotator"));
-        m_annotator->setWindowFlag(Qt::Window);
-        m_annotator->setWindowTitle(tr("Preference pairs"));
-        m_annotator->resize(1600, 950);
-        const QString name = QSettings().value(QStringLiteral("annotation/annotator")).toString();
-        if (!name.isEmpty())
-            m_annotator->setAnnotator(name);
-        connect(m_annotator, &PreferenceAnnotator::labelled, this,
-                [this] { QSettings().setValue(QStringLiteral("annotation/annotator"), m_annotator->annotator()); });
-    }
-    return m_annotator;
-}
-
-bool MainWindow::openAnnotator(const QString &storePath, const QString &set, QString *error)
-{
-    PreferenceAnnotator *a = annotator();
-    const bool ok = a->open(storePath, set, error);
-    a->show();
-    a->raise();
-    a->activateWindow();
-    if (ok && a->annotator().isEmpty())
-        QTimer::singleShot(0, a, [a] { a->chooseAnnotator(); });
-    return ok;
-}
-
-void MainWindow::openAnnotatorDialog()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Annotate the preference pairs of a run store"),
-                                                      m_storePath, tr("Run stores (*.sqlite *.db);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    QString set;
-    try {
-        const rwb::store::RunStore s(path.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
-        QStringList sets;
-        for (const auto &info : s.pairSets())
-            sets << QString::fromStdString(info.name);
-        if (sets.size() > 1) {
-            bool ok = false;
-            set = QInputDialog::getItem(this, tr("Pair set"), tr("The pair set to annotate:"), sets, 0, false, &ok);
-            if (!ok)
-                return;
-        }
-    } catch (const std::exception &e) {
-        notify(tr("Annotate preference pairs"), QString::fromUtf8(e.what()));
-        return;
-    }
-    QString error;
-    openAnnotator(path, set, &error); // the view shows what went wrong
-}
-
-bool MainWindow::compareSiblings(const QString &storePath, qint64 treeId, int nodeA, int nodeB, QString *error)
-{
-    const QString set = QStringLiteral("manual pairs");
-    qint64 pairId = 0;
-    try {
-        rwb::store::RunStore s(storePath.toStdString());
-        std::vector<rwb::prm::StepPair> pairs{
-            rwb::prm::manualPair(s.mctsTree(treeId), nodeA, nodeB, treeId, set.toStdString())};
-        s.addPairs(pairs);
-        std::vector<rwb::prm::Label> tree{rwb::prm::treeLabel(pairs.front(), 0.0)};
-        s.setLabels(tree);
-        pairId = pairs.front().id;
-    } catch (const std::exception &e) {
-        const QString message = tr("Cannot compare nodes %1 and %2: %3").arg(nodeA).arg(nodeB).arg(QString::fromUtf8(e.what()));
-        if (error)
-            *error = message;
-        notify(tr("Compare siblings"), message);
-        return false;
-    }
-    if (!openAnnotator(storePath, set, error))
-        return false;
-    return annotator()->showPair(pairId);
-}
-
-void MainWindow::showSearchTrees()
-{
-    MctsViewer *viewer = searchTrees();
-    viewer->show();
-    viewer->raise();
-    viewer->activateWindow();
-}
-
-QString MainWindow::treesTitle() const
-{
-    if (m_treesPath.isEmpty())
-        return tr("Search trees");
-    if (m_treesRun > 0)
-        return tr("Search trees — run %1 of %2").arg(m_treesRun).arg(QFileInfo(m_treesPath).fileName());
-    return tr("Search trees — %1").arg(QFileInfo(m_treesPath).fileName());
-}
-
-namespace {
-
-// A run store is an SQLite file; a record is JSON. The first 16 bytes tell them apart
-// whatever the file is called.
-bool isSqliteFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) && f.read(16) == QByteArray("SQLite format 3\0", 16);
-}
-
-} // namespace
-
-bool MainWindow::openSearchTrees(const QString &path, QString *error)
-{
-    if (isSqliteFile(path)) {
-        qint64 run = 0;
-        QString e;
-        try {
-            run = rwb::widgets::lastMctsRun(path.toStdString());
-            if (run == 0)
-                e = tr("%1 has no tree search runs (rwb mcts run writes them).").arg(path);
-        } catch (const std::exception &ex) {
-            e = QString::fromUtf8(ex.what());
-        }
-        if (run > 0)
-            return openSearchTreesRun(path, run, error);
-        if (error)
-            *error = e;
-        notify(tr("Search trees"), e);
-        return false;
-    }
-    MctsViewer *viewer = searchTrees();
-    m_treesPath = path;
-    m_treesRun = 0;
-    viewer->setWindowTitle(treesTitle());
-    const bool ok = viewer->setSource(std::make_shared<MctsFileSource>(path.toStdString()), error);
-    showSearchTrees();
-    return ok;
-}
-
-bool MainWindow::openSearchTreesRun(const QString &storePath, qint64 runId, QString *error)
-{
-    MctsViewer *viewer = searchTrees();
-    m_treesPath = storePath;
-    m_treesRun = runId;
-    viewer->setWindowTitle(treesTitle());
-    auto source = std::make_shared<rwb::widgets::MctsStoreSource>(storePath.toStdString(), runId);
-    const bool ok = viewer->setSource(source, error);
-    // setSource read the run's status: a search still writing is followed.
-    viewer->setFollow(ok && source->runStatus() == "running");
-    showSearchTrees();
-    return ok;
-}
-
-void MainWindow::openSearchTreesDialog(bool folder)
-{
-    const QString path =
-        folder ? QFileDialog::getExistingDirectory(this, tr("Open a folder of search tree records"))
-               : QFileDialog::getOpenFileName(this, tr("Open a search tree record"), QString(),
-                                              tr("Search tree records (*.json);;Run stores (*.sqlite *.db);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    openSearchTrees(path, &error); // the viewer shows what went wrong
-}
-
 void MainWindow::showView(View view)
 {
     m_tabs->setCurrentIndex(static_cast<int>(view));
@@ -816,10 +576,7 @@ bool MainWindow::confirm(const QString &title, const QString &text)
 // is shown); it is also in the log.
 void MainWindow::notify(const QString &title, const QString &text)
 {
-    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setWindowModality(Qt::WindowModal);
-    box->open();
+    showNotice(this, title, text);
 }
 
 void MainWindow::appendLog(const QString &line)
@@ -884,7 +641,7 @@ void MainWindow::saveLayout()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (m_controller->isActive() &&
+    if (m_training->controller()->isActive() &&
         !confirm(tr("Quit"), tr("A training run is in progress. Stop it after the step in flight (a checkpoint is "
                                 "saved) and quit?"))) {
         event->ignore();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "trainingactions.h"
+#include "treewindows.h"
 #include "workspace.h"
 
 #include <QMainWindow>
@@ -8,6 +10,8 @@
 #include <memory>
 #include <optional>
 
+class JobActions;
+class TrainingActions;
 class LanguageManager;
 class QAction;
 class QActionGroup;
@@ -62,7 +66,7 @@ public:
     ~MainWindow() override;
 
     RewardDesigner *designer() const { return m_designer; }
-    rwb::widgets::TrainingController *controller() const { return m_controller; }
+    rwb::widgets::TrainingController *controller() const { return m_training->controller(); }
     rwb::widgets::CurvePanel *curves() const { return m_curves; }
     rwb::widgets::GroupAdvantageView *groups() const { return m_groups; }
     rwb::widgets::RolloutBrowser *rollouts() const { return m_rollouts; }
@@ -72,10 +76,9 @@ public:
     rwb::widgets::TokenView *tokens() const { return m_tokens; }
     rwb::widgets::RunSetupForm *runForm() const { return m_runForm; }
     rwb::widgets::JobRunner *jobs() const { return m_jobs; }
-    // The MCTS tree viewer's window (made on first use; hidden until opened).
-    rwb::widgets::MctsViewer *searchTrees();
-    // The annotation view's window for preference pairs (made on first use; hidden until opened).
-    rwb::widgets::PreferenceAnnotator *annotator();
+    // The MCTS tree viewer's window and the annotation view's (treewindows.h).
+    rwb::widgets::MctsViewer *searchTrees() { return m_treeWindows->searchTrees(); }
+    rwb::widgets::PreferenceAnnotator *annotator() { return m_treeWindows->annotator(); }
     const std::optional<rwb::widgets::Workspace> &workspace() const { return m_workspace; }
     QString storePath() const { return m_storePath; }
     qint64 runId() const { return m_runId; }
@@ -99,25 +102,22 @@ public:
     bool openRun(const QString &storePath, qint64 runId, QString *error);
     // Whether the run shown is followed as another process writes it.
     bool isFollowingStoredRun() const;
-    // Starts a GRPO run; the views follow it. `error` names the file or field at fault.
-    bool startTraining(const rwb::train::GrpoConfig &config, QString *error);
-    // Reads a GRPO config file (as `rwb grpo --config` takes) and starts it.
-    bool startTrainingFromFile(const QString &path, QString *error);
-    // Shows the search records of `path` (a record file, a folder of them, or a run store:
-    // its last MCTS run) in the tree viewer's window. On failure the window still opens,
-    // with the message naming the file and place, which `error` gets too.
-    bool openSearchTrees(const QString &path, QString *error);
-    // Shows the trees of MCTS run `runId` of a store; a run still searching is followed
-    // (Follow on), so its trees appear and grow as `rwb mcts run` writes them.
-    bool openSearchTreesRun(const QString &storePath, qint64 runId, QString *error);
-    // Opens pair set `set` of a store (the first when empty) in the annotation view's
-    // window. On failure the window still opens with the message, which `error` gets too.
-    bool openAnnotator(const QString &storePath, const QString &set, QString *error);
-    // A pair of sibling steps of a stored tree (the tree viewer's "Compare siblings"):
-    // added to the set "manual pairs" of the store when new, then shown for annotation.
-    bool compareSiblings(const QString &storePath, qint64 treeId, int nodeA, int nodeB, QString *error);
+    // Starts a GRPO run (a config, or a config file as `rwb grpo --config` takes); the
+    // views follow it. `error` names the file or field at fault (TrainingActions).
+    bool startTraining(const rwb::train::GrpoConfig &config, QString *error) { return m_training->startTraining(config, error); }
+    bool startTrainingFromFile(const QString &path, QString *error) { return m_training->startTrainingFromFile(path, error); }
+    // The tree viewer's and the annotation view's (TreeWindows).
+    bool openSearchTrees(const QString &path, QString *error) { return m_treeWindows->openSearchTrees(path, error); }
+    bool openSearchTreesRun(const QString &storePath, qint64 runId, QString *error)
+    {
+        return m_treeWindows->openSearchTreesRun(storePath, runId, error);
+    }
+    bool openAnnotator(const QString &storePath, const QString &set, QString *error)
+    {
+        return m_treeWindows->openAnnotator(storePath, set, error);
+    }
     // Continues a stopped or crashed run of a store from its last checkpoint.
-    bool resumeRun(const QString &storePath, qint64 runId, QString *error);
+    bool resumeRun(const QString &storePath, qint64 runId, QString *error) { return m_training->resumeRun(storePath, runId, error); }
 
     void showView(View view);
     View currentView() const;
@@ -152,32 +152,10 @@ private:
     void openStoreDialog();
     // File → Import rollouts: another trainer's dump folder into a run of the open store.
     void importRolloutsDialog();
-    void openSearchTreesDialog(bool folder);
-    void openAnnotatorDialog();
-    void showSearchTrees();
-    QString treesTitle() const;
-    void startFromForm();
-    QString saveDesignerConfigForRun(QString *error);
-    void syncFormRewardConfig();
-    void onTrainingStarted(qint64 runId, qint64 totalSteps);
-    void onStepFinished(const rwb::widgets::TrainingStep &step);
-    void onWeightsApplied(qint64 atStep, const QVector<double> &weights);
-    void onTrainingFinished(const QString &status, const QString &message);
-    void onApplyWeightsRequested(const QVector<double> &weights);
-    void updateTrainingActions();
     void activateRunRow(const QModelIndex &index);
     qint64 selectedRunId() const;
     void overlaySelectedRun();
     void resumeSelectedRun();
-    void synthesizeDialog();
-    void trainTokenizerDialog();
-    void initModelDialog();
-    void sftDialog();
-    bool needWorkspace(const QString &title);
-    void evaluateDialog();
-    void onJobStarted(const QString &title);
-    void onJobProgress(qint64 done, qint64 total, const QString &detail);
-    void onJobFinished(bool ok, const QString &message);
     void exportCurves(bool png);
     void appendLog(const QString &line);
     void notify(const QString &title, const QString &text);
@@ -185,17 +163,15 @@ private:
 
     LanguageManager *m_language = nullptr;
     RewardDesigner *m_designer = nullptr;
-    rwb::widgets::TrainingController *m_controller = nullptr;
     rwb::widgets::JobRunner *m_jobs = nullptr;
     rwb::widgets::CurvePanel *m_curves = nullptr;
     rwb::widgets::GroupAdvantageView *m_groups = nullptr;
     rwb::widgets::RolloutBrowser *m_rollouts = nullptr;
     rwb::widgets::FailureExplorer *m_failures = nullptr;
     rwb::widgets::JudgeDecisionView *m_judge = nullptr;
-    rwb::widgets::MctsViewer *m_trees = nullptr;
-    rwb::widgets::PreferenceAnnotator *m_annotator = nullptr;
-    QString m_treesPath; // what the tree viewer shows
-    qint64 m_treesRun = 0; // its run, when it shows a store's
+    TreeWindows *m_treeWindows = nullptr;
+    JobActions *m_jobActions = nullptr;
+    TrainingActions *m_training = nullptr;
     rwb::widgets::TokenView *m_tokens = nullptr;
     rwb::widgets::RunSetupForm *m_runForm = nullptr;
     rwb::widgets::RunListModel *m_runList = nullptr;
@@ -219,10 +195,6 @@ private:
     std::optional<rwb::widgets::Workspace> m_workspace;
     QString m_storePath;      // the store of the run shown
     qint64 m_runId = 0;       // the run shown (0: none)
-    QString m_liveStorePath;  // the store of the run in training
-    QString m_liveRunName;
-    qint64 m_liveTotalSteps = 0;
-    QString m_pendingPredictions; // the evaluation job's output, opened when it finishes
     std::function<bool(const QString &, const QString &)> m_confirm;
 
     QMenu *m_fileMenu = nullptr;
@@ -236,10 +208,6 @@ private:
     QAction *m_openWorkspace = nullptr;
     QAction *m_openStore = nullptr;
     QAction *m_importRollouts = nullptr;
-    QAction *m_openTrees = nullptr;
-    QAction *m_openTreesFolder = nullptr;
-    QAction *m_showTrees = nullptr;
-    QAction *m_annotate = nullptr;
     QAction *m_openSamples = nullptr;
     QAction *m_openBundled = nullptr;
     QAction *m_openBundledLegal = nullptr;
@@ -248,18 +216,8 @@ private:
     QAction *m_exportPng = nullptr;
     QAction *m_exportCsv = nullptr;
     QAction *m_quit = nullptr;
-    QAction *m_start = nullptr;
-    QAction *m_pause = nullptr;
-    QAction *m_resume = nullptr;
-    QAction *m_stop = nullptr;
     QAction *m_resumeRun = nullptr;
     QAction *m_overlayRun = nullptr;
-    QAction *m_synthesize = nullptr;
-    QAction *m_trainTokenizer = nullptr;
-    QAction *m_initModel = nullptr;
-    QAction *m_sft = nullptr;
-    QAction *m_evaluate = nullptr;
-    QAction *m_cancelJob = nullptr;
     QAction *m_resetLayout = nullptr;
     QAction *m_about = nullptr;
     QActionGroup *m_languageGroup = nullptr;
@@ -270,9 +228,4 @@ private:
     QLabel *m_alertStatus = nullptr; // the reward-hacking alert, a link to the curves
     QLabel *m_samplesStatus = nullptr;
     QLabel *m_workspaceStatus = nullptr;
-    QLabel *m_trainingStatus = nullptr;
-    QProgressBar *m_stepProgress = nullptr;
-    QLabel *m_jobStatus = nullptr;
-    QProgressBar *m_jobProgress = nullptr;
-    QToolButton *m_cancelJobButton = nullptr;
 };

@@ -1,0 +1,237 @@
+#include "jobactions.h"
+
+#include "jobrunner.h"
+#include "runsession.h"
+
+#include "store/runstore.h"
+#include "train/evaluation.h"
+#include "train/grpo.h"
+#include "train/sft.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QProgressBar>
+#include <QStyle>
+#include <QToolButton>
+
+#include <utility>
+
+using namespace rwb::widgets;
+
+JobActions::JobActions(QWidget *window, std::function<const std::optional<Workspace> &()> workspace,
+                       std::function<RunSession *()> session)
+    : QObject(window)
+    , m_window(window)
+    , m_workspace(std::move(workspace))
+    , m_session(std::move(session))
+    , m_jobs(new JobRunner(this))
+    , m_synthesize(new QAction(this))
+    , m_trainTokenizer(new QAction(this))
+    , m_initModel(new QAction(this))
+    , m_sft(new QAction(this))
+    , m_evaluate(new QAction(this))
+    , m_cancel(new QAction(QApplication::style()->standardIcon(QStyle::SP_DialogCancelButton), QString(), this))
+    , m_status(new QLabel(window))
+    , m_progress(new QProgressBar(window))
+    , m_cancelButton(new QToolButton(window))
+{
+    connect(m_synthesize, &QAction::triggered, this, &JobActions::synthesizeDialog);
+    connect(m_trainTokenizer, &QAction::triggered, this, &JobActions::trainTokenizerDialog);
+    connect(m_initModel, &QAction::triggered, this, &JobActions::initModelDialog);
+    connect(m_sft, &QAction::triggered, this, &JobActions::sftDialog);
+    connect(m_evaluate, &QAction::triggered, this, &JobActions::evaluateDialog);
+    connect(m_cancel, &QAction::triggered, m_jobs, &JobRunner::cancel);
+    m_progress->setObjectName(QStringLiteral("jobProgress"));
+    m_progress->setMaximumWidth(160);
+    m_cancelButton->setDefaultAction(m_cancel);
+    m_cancelButton->setAutoRaise(true);
+    for (QWidget *w : statusWidgets())
+        w->hide();
+    connect(m_jobs, &JobRunner::started, this, &JobActions::onJobStarted);
+    connect(m_jobs, &JobRunner::progress, this, &JobActions::onJobProgress);
+    connect(m_jobs, &JobRunner::finished, this, &JobActions::onJobFinished);
+    retranslate();
+}
+
+QList<QAction *> JobActions::actions() const
+{
+    return {m_synthesize, m_trainTokenizer, m_initModel, m_sft, m_evaluate, m_cancel};
+}
+
+QList<QWidget *> JobActions::statusWidgets() const
+{
+    return {m_status, m_progress, m_cancelButton};
+}
+
+void JobActions::retranslate()
+{
+    m_synthesize->setText(tr("S&ynthesize e-mails…"));
+    m_trainTokenizer->setText(tr("Train a &tokenizer…"));
+    m_initModel->setText(tr("New tiny &model…"));
+    m_sft->setText(tr("S&FT from a config…"));
+    m_evaluate->setText(tr("&Evaluate a checkpoint…"));
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Cancel the background job"));
+}
+
+void JobActions::onJobStarted(const QString &title)
+{
+    m_status->setText(title);
+    m_progress->setRange(0, 0);
+    for (QWidget *w : std::initializer_list<QWidget *>{m_status, m_progress, m_cancelButton})
+        w->show();
+    Q_EMIT log(title);
+}
+
+void JobActions::onJobProgress(qint64 done, qint64 total, const QString &detail)
+{
+    if (total > 0) {
+        // QProgressBar counts in int; scale large totals.
+        const double scale = total > 1000000 ? 1000000.0 / static_cast<double>(total) : 1.0;
+        m_progress->setRange(0, static_cast<int>(static_cast<double>(total) * scale));
+        m_progress->setValue(static_cast<int>(static_cast<double>(done) * scale));
+    }
+    if (!detail.isEmpty())
+        m_progress->setToolTip(detail);
+}
+
+void JobActions::onJobFinished(bool ok, const QString &message)
+{
+    for (QWidget *w : std::initializer_list<QWidget *>{m_status, m_progress, m_cancelButton})
+        w->hide();
+    Q_EMIT log(message);
+    if (!ok)
+        Q_EMIT notice(tr("Background job"), message);
+    else
+        Q_EMIT statusMessage(message);
+    Q_EMIT jobFinished(ok);
+    // An evaluation's predictions, for the failure explorer.
+    const QString predictions = std::exchange(m_pendingPredictions, QString());
+    if (ok && !predictions.isEmpty())
+        Q_EMIT predictionsWritten(predictions);
+}
+
+bool JobActions::needWorkspace(const QString &title)
+{
+    if (!m_workspace())
+        Q_EMIT notice(title, tr("Open or create a workspace first: data, models and configs go into its folders."));
+    return m_workspace().has_value();
+}
+
+void JobActions::synthesizeDialog()
+{
+    if (!needWorkspace(tr("Synthesize e-mails")))
+        return;
+    bool ok = false;
+    const int count = QInputDialog::getInt(m_window, tr("Synthesize e-mails"), tr("How many e-mails (split into train, "
+                                                                             "validation and test):"),
+                                           2000, 10, 1000000, 100, &ok);
+    if (ok && !m_jobs->synthesize(m_workspace()->dataDir(), count, 42))
+        Q_EMIT notice(tr("Synthesize e-mails"), tr("Another background job is running."));
+}
+
+void JobActions::trainTokenizerDialog()
+{
+    const QString title = tr("Train a tokenizer");
+    if (!needWorkspace(title))
+        return;
+    const QString data = QFileDialog::getOpenFileName(m_window, tr("Train a tokenizer: the training data"),
+                                                      m_workspace()->dataDir(), tr("Extraction data (*.jsonl)"));
+    if (data.isEmpty())
+        return;
+    bool ok = false;
+    const int vocab = QInputDialog::getInt(m_window, title, tr("Vocabulary size:"), 2048, 300, 262144, 256, &ok);
+    if (ok && !m_jobs->trainTokenizer(data, QDir(m_workspace()->modelsDir()).filePath(QStringLiteral("tokenizer")), vocab))
+        Q_EMIT notice(title, tr("Another background job is running."));
+}
+
+void JobActions::initModelDialog()
+{
+    const QString title = tr("New tiny model");
+    if (!needWorkspace(title))
+        return;
+    const QString tokenizer = QFileDialog::getExistingDirectory(
+        m_window, tr("New tiny model: the tokenizer folder"), QDir(m_workspace()->modelsDir()).filePath(QStringLiteral("tokenizer")));
+    if (tokenizer.isEmpty())
+        return;
+    if (!m_jobs->initModel(tokenizer, QDir(m_workspace()->modelsDir()).filePath(QStringLiteral("tiny"))))
+        Q_EMIT notice(title, tr("Another background job is running."));
+}
+
+void JobActions::sftDialog()
+{
+    const QString title = tr("SFT from a config");
+    const QString path = QFileDialog::getOpenFileName(m_window, tr("SFT: the config (JSON, as rwb sft takes)"),
+                                                      m_workspace() ? m_workspace()->configsDir() : QString(),
+                                                      tr("SFT configs (*.json)"));
+    if (path.isEmpty())
+        return;
+    try {
+        if (!m_jobs->trainSft(rwb::train::loadSftConfig(path.toStdString())))
+            Q_EMIT notice(title, tr("Another background job is running."));
+    } catch (const std::exception &e) {
+        Q_EMIT notice(title, QString::fromUtf8(e.what()));
+    }
+}
+
+void JobActions::evaluateDialog()
+{
+    // A checkpoint of the run shown, on its evaluation data, as the trainer evaluates.
+    rwb::widgets::RunSession *session = m_session();
+    if (!session) {
+        Q_EMIT notice(tr("Evaluate a checkpoint"), tr("Open a GRPO run first (Runs, or File → Open run store)."));
+        return;
+    }
+    const qint64 runId = session->runId();
+    rwb::train::EvaluationOptions options;
+    QStringList items;
+    std::vector<rwb::store::Checkpoint> checkpoints;
+    rwb::train::GrpoConfig config;
+    try {
+        const rwb::store::RunInfo &run = session->info();
+        config = rwb::train::parseGrpoConfig(run.configJson, session->storePath().toStdString());
+        if (!run.task.empty())
+            options.task = run.task;
+        checkpoints = session->store().checkpoints(runId);
+    } catch (const std::exception &e) {
+        Q_EMIT notice(tr("Evaluate a checkpoint"), QString::fromUtf8(e.what()));
+        return;
+    }
+    if (checkpoints.empty()) {
+        Q_EMIT notice(tr("Evaluate a checkpoint"), tr("Run %1 has no checkpoint.").arg(runId));
+        return;
+    }
+    for (const auto &c : checkpoints)
+        items << tr("step %1 — %2").arg(c.step).arg(QString::fromStdString(c.path));
+    bool ok = false;
+    const QString item = QInputDialog::getItem(m_window, tr("Evaluate a checkpoint"), tr("Checkpoint:"), items,
+                                               static_cast<int>(items.size()) - 1, false, &ok);
+    if (!ok)
+        return;
+    const auto &checkpoint = checkpoints[static_cast<size_t>(items.indexOf(item))];
+    const QString dir = QString::fromStdString(checkpoint.path);
+    if (QFileInfo::exists(QDir(dir).filePath(QStringLiteral("adapter_config.json")))) {
+        options.model = config.model;
+        options.adapter = checkpoint.path;
+    } else {
+        options.model = checkpoint.path;
+    }
+    options.data = config.evalData.empty() ? config.trainData : config.evalData;
+    options.limit = config.evalLimit;
+    options.maxNewTokens = config.maxNewTokens;
+    // A multi-step task answers from the index its evaluations used.
+    options.environment = config.environment;
+    if (!config.evalData.empty() && !config.evalRetrievalIndex.empty())
+        options.environment.index = config.evalRetrievalIndex;
+    options.output = QDir(dir).filePath(QStringLiteral("predictions.jsonl")).toStdString();
+    if (!m_jobs->evaluate(options)) {
+        Q_EMIT notice(tr("Evaluate a checkpoint"), tr("Another background job is running."));
+        return;
+    }
+    m_pendingPredictions = QString::fromStdString(options.output);
+}

@@ -1,0 +1,345 @@
+#include "trainingactions.h"
+
+#include "curvepanel.h"
+#include "rewarddesigner.h"
+#include "runsession.h"
+#include "runsetupform.h"
+#include "trainingcontroller.h"
+
+#include "reward/rewardconfig.h"
+#include "store/runstore.h"
+#include "task/catalog.h"
+#include "train/grpo.h"
+#include "util/duration.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QKeySequence>
+#include <QLabel>
+#include <QProgressBar>
+#include <QStyle>
+
+#include <cmath>
+
+using namespace rwb::widgets;
+
+namespace {
+
+// The reward config a GRPO config names, read as the trainer reads it.
+std::optional<rwb::reward::RewardConfig> readRewardConfig(const std::string &path, QString *error)
+{
+    try {
+        return rwb::reward::loadRewardConfig(path, rwb::task::Catalog::builtin().rewards());
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+TrainingActions::TrainingActions(QWidget *window, Views views, std::function<const std::optional<Workspace> &()> workspace,
+                                 std::function<RunSession *()> session,
+                                 std::function<bool(const QString &, const QString &)> confirm)
+    : QObject(window)
+    , m_window(window)
+    , m_views(views)
+    , m_workspace(std::move(workspace))
+    , m_session(std::move(session))
+    , m_confirm(std::move(confirm))
+    , m_controller(new TrainingController(this))
+    , m_start(new QAction(QApplication::style()->standardIcon(QStyle::SP_MediaPlay), QString(), this))
+    , m_pause(new QAction(QApplication::style()->standardIcon(QStyle::SP_MediaPause), QString(), this))
+    , m_resume(new QAction(QApplication::style()->standardIcon(QStyle::SP_MediaSeekForward), QString(), this))
+    , m_stop(new QAction(QApplication::style()->standardIcon(QStyle::SP_MediaStop), QString(), this))
+    , m_status(new QLabel(window))
+    , m_progress(new QProgressBar(window))
+{
+    m_start->setObjectName(QStringLiteral("startTraining"));
+    m_start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    connect(m_start, &QAction::triggered, this, &TrainingActions::startFromForm);
+    connect(m_pause, &QAction::triggered, m_controller, &TrainingController::pause);
+    connect(m_resume, &QAction::triggered, m_controller, &TrainingController::resume);
+    connect(m_stop, &QAction::triggered, m_controller, &TrainingController::stop);
+    m_status->setObjectName(QStringLiteral("trainingStatus"));
+    m_progress->setObjectName(QStringLiteral("stepProgress"));
+    m_progress->setMaximumWidth(160);
+    m_progress->hide();
+
+    RewardDesigner *designer = m_views.designer;
+    connect(designer, &RewardDesigner::applyToRunRequested, this, &TrainingActions::onApplyWeightsRequested);
+    connect(designer, &RewardDesigner::configLoaded, this, &TrainingActions::syncFormRewardConfig);
+    // The training setup's judge settings follow the Designer's judge.
+    connect(designer, &RewardDesigner::judgeChanged, this, &TrainingActions::syncFormRewardConfig);
+    connect(m_controller, &TrainingController::started, this, &TrainingActions::onStarted);
+    connect(m_controller, &TrainingController::stepFinished, this, &TrainingActions::onStep);
+    connect(m_controller, &TrainingController::weightsApplied, this, &TrainingActions::onWeightsApplied);
+    connect(m_controller, &TrainingController::finished, this, &TrainingActions::onFinished);
+    connect(m_controller, &TrainingController::logLine, this, &TrainingActions::log);
+    connect(m_controller, &TrainingController::failed, this, [this](const QString &m) {
+        Q_EMIT log(tr("Error: %1").arg(m));
+        Q_EMIT notice(tr("Training failed"), m);
+    });
+    connect(m_controller, &TrainingController::pausedAt, this,
+            [this](qint64 step) { Q_EMIT statusMessage(tr("Paused after step %1").arg(step)); });
+    connect(m_controller, &TrainingController::stateChanged, this, &TrainingActions::updateActions);
+    connect(m_views.form, &RunSetupForm::validityChanged, this, &TrainingActions::updateActions);
+    retranslate();
+}
+
+QList<QAction *> TrainingActions::runActions() const
+{
+    return {m_start, m_pause, m_resume, m_stop};
+}
+
+QList<QWidget *> TrainingActions::statusWidgets() const
+{
+    return {m_status, m_progress};
+}
+
+void TrainingActions::retranslate()
+{
+    m_start->setText(tr("&Start"));
+    m_start->setToolTip(tr("Start GRPO training with the training setup and the Designer's reward weights"));
+    m_pause->setText(tr("&Pause"));
+    m_pause->setToolTip(tr("Pause after the step in flight"));
+    m_resume->setText(tr("&Resume"));
+    m_stop->setText(tr("St&op"));
+    m_stop->setToolTip(tr("Stop after the step in flight and save a checkpoint"));
+}
+
+bool TrainingActions::isTraining(const QString &storePath, qint64 runId) const
+{
+    return m_controller->isActive() && storePath == m_liveStorePath && runId == m_controller->runId();
+}
+
+bool TrainingActions::resumeRun(const QString &storePath, qint64 runId, QString *error)
+{
+    rwb::train::GrpoConfig config;
+    try {
+        const rwb::store::RunStore store(storePath.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+        const rwb::store::RunInfo info = store.run(runId);
+        if (info.kind != "grpo") {
+            if (error)
+                *error = tr("Run %1 is a %2 run; only GRPO runs resume here.").arg(runId).arg(QString::fromStdString(info.kind));
+            return false;
+        }
+        const auto checkpoints = store.checkpoints(runId);
+        if (checkpoints.empty()) {
+            if (error)
+                *error = tr("Run %1 has no checkpoint to resume from.").arg(runId);
+            return false;
+        }
+        // The stored config names its files absolutely; an older one resolves against the store's folder.
+        config = rwb::train::parseGrpoConfig(info.configJson, storePath.toStdString());
+        config.resumeFrom = checkpoints.back().path;
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    return startTraining(config, error);
+}
+
+bool TrainingActions::startTrainingFromFile(const QString &path, QString *error)
+{
+    try {
+        const rwb::train::GrpoConfig config = rwb::train::loadGrpoConfig(path.toStdString());
+        m_views.form->setConfig(config);
+        m_views.formDock->raise(); // the config in force, beside the curves
+        return startTraining(config, error);
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+bool TrainingActions::startTraining(const rwb::train::GrpoConfig &config, QString *error)
+{
+    if (m_controller->isActive()) {
+        if (error)
+            *error = tr("A training run is already in progress.");
+        return false;
+    }
+    // The Designer shows the weights the run starts with, and from now on edits reach the
+    // run only when confirmed.
+    const auto reward = readRewardConfig(config.rewardConfig, error);
+    if (!reward)
+        return false;
+    QString loadError;
+    m_views.designer->loadConfig(QString::fromStdString(config.rewardConfig), &loadError);
+    m_liveStorePath = QString::fromStdString(config.store);
+    m_liveRunName = QString::fromStdString(config.runName);
+    if (!m_controller->startGrpo(config)) {
+        if (error)
+            *error = tr("A training run is already in progress.");
+        return false;
+    }
+    m_views.designer->setRunningConfig(*reward);
+    Q_EMIT log(tr("Starting GRPO: %1").arg(m_liveRunName));
+    updateActions();
+    return true;
+}
+
+QString TrainingActions::saveDesignerConfigForRun(QString *error)
+{
+    const QString path = QDir(m_workspace()->configsDir())
+                             .filePath(QStringLiteral("reward-%1.json")
+                                           .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+    return m_views.designer->saveConfig(path, error) ? path : QString();
+}
+
+// The form names the Designer's reward config (saved into the workspace as
+// configs/designer.json), so that it validates; a run started from the form gets its own
+// copy of the weights at that moment.
+void TrainingActions::syncFormRewardConfig()
+{
+    if (!m_workspace())
+        return;
+    const QString path = QDir(m_workspace()->configsDir()).filePath(QStringLiteral("designer.json"));
+    QString error;
+    if (m_views.designer->saveConfig(path, &error))
+        m_views.form->setRewardConfigPath(path);
+    else
+        Q_EMIT log(error);
+}
+
+void TrainingActions::startFromForm()
+{
+    // The run trains with the Designer's weights: saved next to the workspace's configs.
+    QString runReward;
+    if (m_workspace()) {
+        QString error;
+        runReward = saveDesignerConfigForRun(&error);
+        if (runReward.isEmpty()) {
+            Q_EMIT notice(tr("Start training"), error);
+            return;
+        }
+        m_views.form->setRewardConfigPath(runReward);
+    }
+    QStringList problems;
+    if (!m_views.form->validate(&problems)) {
+        m_views.formDock->show();
+        m_views.formDock->raise();
+        Q_EMIT notice(tr("Start training"), tr("The training setup has problems:\n%1").arg(problems.join(QLatin1Char('\n'))));
+        return;
+    }
+    rwb::train::GrpoConfig config = m_views.form->config();
+    QString error;
+    // The form's judge settings, when the reward config has judge rewards.
+    const QString reward = m_views.form->rewardConfigForRun(&error);
+    if (reward.isEmpty()) {
+        Q_EMIT notice(tr("Start training"), error);
+        return;
+    }
+    config.rewardConfig = reward.toStdString();
+    if (!startTraining(config, &error))
+        Q_EMIT notice(tr("Start training"), error);
+}
+
+void TrainingActions::onStarted(qint64 runId, qint64 totalSteps)
+{
+    Q_EMIT runStarted(m_liveStorePath, runId);
+    m_progress->setRange(0, static_cast<int>(std::max<qint64>(1, totalSteps)));
+    m_progress->setValue(0);
+    m_progress->show();
+    m_status->setText(tr("%1: starting…").arg(m_liveRunName));
+}
+
+void TrainingActions::onStep(const TrainingStep &step)
+{
+    RunSession *session = m_session();
+    if (session && session->isLive() && isTraining(session->storePath(), step.runId))
+        session->addLiveStep(step);
+    m_progress->setValue(static_cast<int>(step.step));
+    const double reward = step.value(QStringLiteral("reward"));
+    if (step.step == 0) { // the evaluation before training: no step timed yet
+        // The task's headline metric ("eval/f1" for extraction, "eval/em" for multi-hop).
+        const QString metric = session ? session->headlineMetric() : QString();
+        const double value = metric.isEmpty() ? std::nan("") : step.value(metric);
+        m_status->setText(tr("%1 · evaluated the start (%2 %3) · training…")
+                                      .arg(m_liveRunName, metric.mid(5))
+                                      .arg(value, 0, 'f', 3));
+        Q_EMIT stored();
+        return;
+    }
+    m_status->setText(
+        tr("%1 · step %2/%3 · reward %4 · %5 tok/s · ETA %6")
+            .arg(m_liveRunName)
+            .arg(step.step)
+            .arg(step.totalSteps)
+            .arg(std::isfinite(reward) ? QString::number(reward, 'f', 3) : QStringLiteral("–"))
+            .arg(step.tokensPerSecond, 0, 'f', 0)
+            .arg(QString::fromStdString(rwb::util::formatDuration(step.etaSeconds))));
+    Q_EMIT stored();
+}
+
+void TrainingActions::onApplyWeightsRequested(const QVector<double> &weights)
+{
+    const auto &running = m_views.designer->runningConfig();
+    if (!running || !m_controller->isActive())
+        return;
+    QStringList parts;
+    for (int i = 0; i < weights.size() && i < static_cast<int>(running->components.size()); ++i)
+        parts << QStringLiteral("%1 %2 → %3")
+                     .arg(QString::fromStdString(running->components[static_cast<size_t>(i)].reward))
+                     .arg(running->components[static_cast<size_t>(i)].weight)
+                     .arg(weights[i]);
+    if (!m_confirm(tr("Change reward weights"),
+                 tr("Apply these weights to the run “%1” from its next step?\n\n%2\n\nThe change is stored with its "
+                    "step and marked on the curves.")
+                     .arg(m_liveRunName, parts.join(QLatin1Char('\n')))))
+        return;
+    m_controller->setRewardWeights(weights);
+    Q_EMIT statusMessage(tr("New weights go to the run at its next step"));
+}
+
+void TrainingActions::onWeightsApplied(qint64 atStep, const QVector<double> &weights)
+{
+    auto running = m_views.designer->runningConfig();
+    if (running) {
+        for (int i = 0; i < weights.size() && i < static_cast<int>(running->components.size()); ++i)
+            running->components[static_cast<size_t>(i)].weight = weights[i];
+        m_views.designer->setRunningConfig(running);
+    }
+    if (RunSession *session = m_session(); session && isTraining(session->storePath(), session->runId()))
+        m_views.curves->markWeightChange(atStep, weights);
+    QStringList w;
+    for (double v : weights)
+        w << QString::number(v);
+    Q_EMIT log(tr("Reward weights changed at step %1: %2").arg(atStep).arg(w.join(QStringLiteral(", "))));
+}
+
+void TrainingActions::onFinished(const QString &status, const QString &message)
+{
+    m_views.designer->setRunningConfig(std::nullopt);
+    m_progress->hide();
+    const QString what = status == QLatin1String("finished")  ? tr("finished")
+                         : status == QLatin1String("stopped") ? tr("stopped")
+                                                              : tr("failed");
+    m_status->setText(tr("%1: %2").arg(m_liveRunName, what));
+    Q_EMIT log(message.isEmpty() ? tr("Run %1").arg(what) : tr("Run %1: %2").arg(what, message));
+    // Everything the run stored, the final evaluation included.
+    if (RunSession *session = m_session(); session && session->isLive())
+        session->endLive(status, message);
+    Q_EMIT stored();
+    updateActions();
+}
+
+void TrainingActions::updateActions()
+{
+    const auto state = m_controller->state();
+    const bool idle = state == TrainingController::State::Idle;
+    m_start->setEnabled(idle);
+    m_pause->setEnabled(state == TrainingController::State::Running);
+    m_resume->setEnabled(state == TrainingController::State::Paused);
+    m_stop->setEnabled(state == TrainingController::State::Running || state == TrainingController::State::Paused);
+    m_views.form->setEnabled(idle);
+    Q_EMIT stateChanged(idle);
+}
+

@@ -1,0 +1,103 @@
+#pragma once
+
+#include "workspace.h"
+
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <functional>
+#include <optional>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QProgressBar;
+class QWidget;
+class RewardDesigner;
+
+namespace rwb::train {
+struct GrpoConfig;
+}
+namespace rwb::widgets {
+class CurvePanel;
+class RunSession;
+class RunSetupForm;
+class TrainingController;
+struct TrainingStep;
+} // namespace rwb::widgets
+
+// GRPO training from the workbench: Start (the training setup with the Designer's
+// weights), Pause, Resume, Stop, resuming a stored run from its checkpoint; the training
+// controller (its own thread); the live weight changes the Designer asks for, confirmed
+// and marked on the curves; the status bar's run line and step bar. The main window shows
+// the run it starts (runStarted) and hands this window's live steps to the run session.
+// GUI thread only.
+class TrainingActions : public QObject {
+    Q_OBJECT
+public:
+    struct Views {
+        RewardDesigner *designer;
+        rwb::widgets::RunSetupForm *form;
+        QDockWidget *formDock;
+        rwb::widgets::CurvePanel *curves;
+    };
+    // `window` parents the widgets; `workspace` and `session` give the open workspace and
+    // the run shown; `confirm` asks the user (title, text).
+    TrainingActions(QWidget *window, Views views, std::function<const std::optional<rwb::widgets::Workspace> &()> workspace,
+                    std::function<rwb::widgets::RunSession *()> session,
+                    std::function<bool(const QString &, const QString &)> confirm);
+
+    rwb::widgets::TrainingController *controller() const { return m_controller; }
+    // Start, Pause, Resume, Stop.
+    QList<QAction *> runActions() const;
+    QAction *startAction() const { return m_start; }
+    QList<QWidget *> statusWidgets() const;
+    void retranslate();
+
+    // Starts a GRPO run; `error` names the file or field at fault.
+    bool startTraining(const rwb::train::GrpoConfig &config, QString *error);
+    // Reads a GRPO config file (as `rwb grpo --config` takes) and starts it.
+    bool startTrainingFromFile(const QString &path, QString *error);
+    // Continues a stopped or crashed GRPO run of a store from its last checkpoint.
+    bool resumeRun(const QString &storePath, qint64 runId, QString *error);
+    // Whether run `runId` of `storePath` is the one this window is training.
+    bool isTraining(const QString &storePath, qint64 runId) const;
+    // The form's reward config follows the Designer's (saved into the workspace).
+    void syncFormRewardConfig();
+
+Q_SIGNALS:
+    void log(const QString &line);
+    void notice(const QString &title, const QString &text);
+    void statusMessage(const QString &text);
+    void runStarted(const QString &storePath, qint64 runId);
+    // A step or the run's end was stored (the run list changes).
+    void stored();
+    // The training controller went idle or busy.
+    void stateChanged(bool idle);
+
+private:
+    void startFromForm();
+    QString saveDesignerConfigForRun(QString *error);
+    void onStarted(qint64 runId, qint64 totalSteps);
+    void onStep(const rwb::widgets::TrainingStep &step);
+    void onApplyWeightsRequested(const QVector<double> &weights);
+    void onWeightsApplied(qint64 atStep, const QVector<double> &weights);
+    void onFinished(const QString &status, const QString &message);
+    void updateActions();
+
+    QWidget *m_window;
+    Views m_views;
+    std::function<const std::optional<rwb::widgets::Workspace> &()> m_workspace;
+    std::function<rwb::widgets::RunSession *()> m_session;
+    std::function<bool(const QString &, const QString &)> m_confirm;
+    rwb::widgets::TrainingController *m_controller;
+    QString m_liveStorePath; // the store of the run in training
+    QString m_liveRunName;
+    QAction *m_start;
+    QAction *m_pause;
+    QAction *m_resume;
+    QAction *m_stop;
+    QLabel *m_status;
+    QProgressBar *m_progress;
+};
