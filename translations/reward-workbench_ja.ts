@@ -22,18 +22,10 @@
     </context>
     <context>
         <name>MainWindow</name>
-        <message>
-        <source>Following run %1 of %2 as another process writes it</source>
-        <translation>別のプロセスが書き込み中の %2 の実行 %1 を追跡しています</translation>
-    </message>
-    <message>
-        <source>Run %1 (written by another process): %2</source>
-        <translation>実行 %1（別のプロセスが書き込み）: %2</translation>
-    </message>
-    <message>
-        <source>Run %1 (written by another process): %2: %3</source>
-        <translation>実行 %1（別のプロセスが書き込み）: %2: %3</translation>
-    </message>
+            <message>
+            <source>Following run %1 of %2 as another process writes it</source>
+            <translation>別のプロセスが書き込み中の %2 の実行 %1 を追跡しています</translation>
+        </message>
     <message>
             <source>Open the bundled &amp;legal-QA samples</source>
             <translation>同梱の法律QAサンプルを開く(&amp;L)</translation>
@@ -41,20 +33,6 @@
         <message>
             <source>Reward config: %1</source>
             <translation>報酬設定: %1</translation>
-        </message>
-        <message>
-            <source>⚠ Reward-hacking alert</source>
-            <translation>⚠ 報酬ハッキングのアラート</translation>
-        </message>
-        <message>
-            <source>%1
-Click to see it on the curves.</source>
-            <translation>%1
-クリックすると曲線で確認できます。</translation>
-        </message>
-        <message>
-            <source>The run has no two evaluated checkpoints to compare yet.</source>
-            <translation>この実行には、比較できる評価済みのチェックポイントがまだ 2 つありません。</translation>
         </message>
         <message>
             <source>Reward Workbench</source>
@@ -339,6 +317,25 @@ Click to see it on the curves.</source>
             <translation>実行を再開</translation>
         </message>
         <message>
+            <source>Judge</source>
+            <translation>審査</translation>
+        </message>
+    </context>
+    <context>
+        <name>RunViews</name>
+        <message>
+            <source>Run %1 (written by another process): %2</source>
+            <translation>実行 %1（別のプロセスが書き込み）: %2</translation>
+        </message>
+        <message>
+            <source>Run %1 (written by another process): %2: %3</source>
+            <translation>実行 %1（別のプロセスが書き込み）: %2: %3</translation>
+        </message>
+        <message>
+            <source>Judge calls</source>
+            <translation>審査の呼び出し</translation>
+        </message>
+        <message>
             <source>finished</source>
             <translation>完了</translation>
         </message>
@@ -349,6 +346,10 @@ Click to see it on the curves.</source>
         <message>
             <source>failed</source>
             <translation>失敗</translation>
+        </message>
+        <message>
+            <source>The run has no two evaluated checkpoints to compare yet.</source>
+            <translation>この実行には、比較できる評価済みのチェックポイントがまだ 2 つありません。</translation>
         </message>
         <message>
             <source>Export curves</source>
@@ -367,12 +368,14 @@ Click to see it on the curves.</source>
             <translation>%1 を保存しました</translation>
         </message>
         <message>
-            <source>Judge</source>
-            <translation>審査</translation>
+            <source>⚠ Reward-hacking alert</source>
+            <translation>⚠ 報酬ハッキングのアラート</translation>
         </message>
         <message>
-            <source>Judge calls</source>
-            <translation>審査の呼び出し</translation>
+            <source>%1
+Click to see it on the curves.</source>
+            <translation>%1
+クリックすると曲線で確認できます。</translation>
         </message>
     </context>
     <context>

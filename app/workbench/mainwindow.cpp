@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 #include "jobactions.h"
 #include "notice.h"
+#include "runviews.h"
 #include "trainingactions.h"
 #include "runsession.h"
 
@@ -84,18 +85,17 @@ MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow
     setDockNestingEnabled(true);
 
     m_jobActions = new JobActions(this, [this]() -> const std::optional<Workspace> & { return m_workspace; },
-                                  [this] { return m_session.get(); });
+                                  [this] { return m_runViews->session(); });
     m_jobs = m_jobActions->runner();
     createViews();
     createDocks();
     m_training = new TrainingActions(this, {m_designer, m_runForm, m_trainingDock, m_curves},
                                      [this]() -> const std::optional<Workspace> & { return m_workspace; },
-                                     [this] { return m_session.get(); },
+                                     [this] { return m_runViews->session(); },
                                      [this](const QString &title, const QString &text) { return confirm(title, text); });
     createActions();
     createStatusBar();
     connectTraining();
-    restoreAlertSettings();
     retranslate();
     resize(1600, 950);
     m_defaultState = saveState();
@@ -107,16 +107,13 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createViews()
 {
     m_designer = new RewardDesigner(this);
-    m_curves = new CurvePanel;
-    m_curves->setObjectName(QStringLiteral("curvePanel"));
-    m_groups = new GroupAdvantageView;
-    m_groups->setObjectName(QStringLiteral("groupAdvantageView"));
-    m_rollouts = new RolloutBrowser;
-    m_rollouts->setObjectName(QStringLiteral("rolloutBrowser"));
-    m_failures = new FailureExplorer;
-    m_failures->setObjectName(QStringLiteral("failureExplorer"));
-    m_judge = new JudgeDecisionView;
-    m_judge->setObjectName(QStringLiteral("judgeDecisionView"));
+    m_runViews = new RunViews(this, m_designer);
+    m_curves = m_runViews->curves();
+    m_groups = m_runViews->groups();
+    m_rollouts = m_runViews->rollouts();
+    m_failures = m_runViews->failures();
+    m_judge = m_runViews->judge();
+    m_tokens = m_runViews->tokens();
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("views"));
@@ -146,53 +143,11 @@ void MainWindow::createViews()
     m_tabs->addTab(m_judge, QString());
     setCentralWidget(m_tabs);
 
-    // The views follow one another: a step picked on the curves shows its groups, a
-    // sample clicked in a group opens it in the rollout browser and the token view.
-    connect(m_curves, &CurvePanel::stepCursorChanged, m_groups, &GroupAdvantageView::showStep);
-    connect(m_groups, &GroupAdvantageView::stepChanged, m_curves, &CurvePanel::setStepCursor);
-    connect(m_groups, &GroupAdvantageView::rolloutActivated, this, [this](qint64 id) {
-        m_rollouts->selectRollout(id);
-        showView(View::Rollouts);
-    });
-    // A rollout's "judge calls" lists them in the judge view; a judge call's rollout opens
-    // in the browser.
-    connect(m_rollouts, &RolloutBrowser::judgeCallsRequested, this, [this](qint64 id) {
-        m_judge->showRollout(id);
-        showView(View::Judge);
-    });
-    // The Designer's judge calls (its re-scores are an evaluation run of their own store)
-    // open in the judge view, and follow it while it shows them.
-    connect(m_designer, &RewardDesigner::judgeCallsRequested, this, [this](const QString &store, qint64 run) {
-        QString error;
-        std::unique_ptr<RunSession> session = RunSession::open(store, run, &error);
-        if (!session || !m_judge->setSession(session.get(), &error)) {
-            notify(tr("Judge calls"), error);
-            return;
-        }
-        m_judgeSession = std::move(session);
-        showView(View::Judge);
-    });
-    connect(m_designer, &RewardDesigner::judgeCallsLogged, this, [this](const QString &store, qint64 run) {
-        if (m_judge->storePath() == store && m_judge->runId() == run)
-            m_judge->refresh();
-    });
-    connect(m_judge, &JudgeDecisionView::rolloutRequested, this, [this](qint64 id) {
-        m_rollouts->selectRollout(id);
-        showView(View::Rollouts);
-    });
-    connect(m_rollouts, &RolloutBrowser::rolloutSelected, this, [this](qint64 id) {
-        QString error;
-        if (m_session && !m_tokens->showRollout(*m_session, id, &error))
-            statusBar()->showMessage(error, 8000);
-    });
-    // The reward-hacking alert's banner opens the rollouts of its steps, or the failure
-    // explorer comparing the checkpoints around it.
-    connect(m_curves, &CurvePanel::rolloutsRequested, this, [this](qint64 from, qint64 to) {
-        m_rollouts->showSteps(from, to);
-        showView(View::Rollouts);
-    });
-    connect(m_curves, &CurvePanel::checkpointComparisonRequested, this, &MainWindow::compareCheckpointsForAlert);
-    connect(m_curves, &CurvePanel::alertSettingsEdited, this, &MainWindow::saveAlertSettings);
+    connect(m_runViews, &RunViews::viewRequested, m_tabs, [this](QWidget *view) { m_tabs->setCurrentWidget(view); });
+    connect(m_runViews, &RunViews::log, this, &MainWindow::appendLog);
+    connect(m_runViews, &RunViews::notice, this, &MainWindow::notify);
+    connect(m_runViews, &RunViews::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(m_runViews, &RunViews::runEnded, this, [this] { m_runList->refresh(); });
 }
 
 void MainWindow::createDocks()
@@ -235,8 +190,6 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_trainingDock, m_runsDock);
     m_componentsDock->raise();
 
-    m_tokens = new TokenView;
-    m_tokens->setObjectName(QStringLiteral("tokenView"));
     m_tokensDock = new QDockWidget(this);
     m_tokensDock->setObjectName(QStringLiteral("tokensDock"));
     m_tokensDock->setWidget(m_tokens);
@@ -293,9 +246,9 @@ void MainWindow::createActions()
     m_saveConfig->setShortcut(QKeySequence::Save);
     connect(m_saveConfig, &QAction::triggered, m_designer, &RewardDesigner::saveConfigDialog);
     m_exportPng = action();
-    connect(m_exportPng, &QAction::triggered, this, [this] { exportCurves(true); });
+    connect(m_exportPng, &QAction::triggered, m_runViews, [this] { m_runViews->exportCurves(true); });
     m_exportCsv = action();
-    connect(m_exportCsv, &QAction::triggered, this, [this] { exportCurves(false); });
+    connect(m_exportCsv, &QAction::triggered, m_runViews, [this] { m_runViews->exportCurves(false); });
     m_quit = action();
     m_quit->setShortcut(QKeySequence::Quit);
     connect(m_quit, &QAction::triggered, this, &QWidget::close);
@@ -384,14 +337,7 @@ void MainWindow::createStatusBar()
 {
     m_workspaceStatus = new QLabel(this);
     m_samplesStatus = new QLabel(this);
-    m_alertStatus = new QLabel(this);
-    m_alertStatus->setObjectName(QStringLiteral("alertStatus"));
-    m_alertStatus->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; border: 1px solid #e0a800; padding: 0 4px; }"));
-    m_alertStatus->setTextFormat(Qt::RichText);
-    m_alertStatus->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
-    m_alertStatus->hide();
-    connect(m_alertStatus, &QLabel::linkActivated, this, [this] { showView(View::Curves); });
-    connect(m_curves, &CurvePanel::alertsChanged, this, &MainWindow::updateAlertStatus);
+    m_alertStatus = m_runViews->alertStatus();
     statusBar()->addPermanentWidget(m_alertStatus);
     for (QWidget *w : m_training->statusWidgets() + m_jobActions->statusWidgets())
         statusBar()->addPermanentWidget(w);
@@ -470,18 +416,7 @@ void MainWindow::retranslate()
                                            : tr("No workspace"));
     if (m_designer->model())
         onSamplesLoaded(m_designer->samplesPath(), -1);
-    updateAlertStatus();
-}
-
-void MainWindow::updateAlertStatus()
-{
-    const auto &alerts = m_curves->alerts();
-    m_alertStatus->setVisible(!alerts.empty());
-    if (alerts.empty())
-        return;
-    m_alertStatus->setText(QStringLiteral("<a href=\"curves\" style=\"color: #664d03;\">%1</a>")
-                               .arg(tr("⚠ Reward-hacking alert").toHtmlEscaped()));
-    m_alertStatus->setToolTip(tr("%1\nClick to see it on the curves.").arg(CurvePanel::alertText(*m_curves->headlineAlert())));
+    m_runViews->retranslate();
 }
 
 void MainWindow::changeEvent(QEvent *event)
@@ -594,38 +529,6 @@ void MainWindow::restoreLayout()
 
 // The alert's thresholds (docs/guide.md, Reward-hacking alert); a missing or bad value
 // keeps its default.
-void MainWindow::restoreAlertSettings()
-{
-    QSettings s;
-    s.beginGroup(QStringLiteral("hackingAlert"));
-    rwb::eval::HackingSettings a;
-    const auto read = [&s](const char *key, double fallback, double min) {
-        bool ok = false;
-        const double v = s.value(QLatin1String(key)).toDouble(&ok);
-        return ok && std::isfinite(v) && v >= min ? v : fallback;
-    };
-    a.window = static_cast<int>(std::min(read("window", a.window, 2), 1e5)); // as the dialog allows
-    a.riseThreshold = read("riseThreshold", a.riseThreshold, 0);
-    a.f1DropThreshold = read("f1DropThreshold", a.f1DropThreshold, 0);
-    a.fallThreshold = read("fallThreshold", a.fallThreshold, 0);
-    a.minDistinctAnswers = read("minDistinctAnswers", a.minDistinctAnswers, 0);
-    a.maxTopAnswerShare = read("maxTopAnswerShare", a.maxTopAnswerShare, 0);
-    m_curves->setAlertSettings(a);
-}
-
-void MainWindow::saveAlertSettings() const
-{
-    const rwb::eval::HackingSettings &a = m_curves->alertSettings();
-    QSettings s;
-    s.beginGroup(QStringLiteral("hackingAlert"));
-    s.setValue(QStringLiteral("window"), a.window);
-    s.setValue(QStringLiteral("riseThreshold"), a.riseThreshold);
-    s.setValue(QStringLiteral("f1DropThreshold"), a.f1DropThreshold);
-    s.setValue(QStringLiteral("fallThreshold"), a.fallThreshold);
-    s.setValue(QStringLiteral("minDistinctAnswers"), a.minDistinctAnswers);
-    s.setValue(QStringLiteral("maxTopAnswerShare"), a.maxTopAnswerShare);
-}
-
 void MainWindow::saveLayout()
 {
     QSettings s;

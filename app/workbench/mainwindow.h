@@ -11,6 +11,7 @@
 #include <optional>
 
 class JobActions;
+class RunViews;
 class TrainingActions;
 class LanguageManager;
 class QAction;
@@ -138,10 +139,6 @@ private:
     void retranslate();
     void restoreLayout();
     void saveLayout();
-    void restoreAlertSettings();
-    void saveAlertSettings() const;
-    void updateAlertStatus();
-    void compareCheckpointsForAlert(qint64 beforeStep, qint64 latestStep);
     void openBundledSamples();
     void resetLayout();
     void showAbout();
@@ -156,7 +153,6 @@ private:
     qint64 selectedRunId() const;
     void overlaySelectedRun();
     void resumeSelectedRun();
-    void exportCurves(bool png);
     void appendLog(const QString &line);
     void notify(const QString &title, const QString &text);
     bool confirm(const QString &title, const QString &text);
@@ -178,12 +174,8 @@ private:
     QTabWidget *m_tabs = nullptr;
     QTableView *m_runTable = nullptr;
     QPlainTextEdit *m_log = nullptr;
-    // The run shown, as a document the views bind to (null: none); the judge view's own
-    // when it shows the Designer's judge calls.
-    std::unique_ptr<rwb::widgets::RunSession> m_session;
-    std::unique_ptr<rwb::widgets::RunSession> m_judgeSession;
-    // Binds every run view to `session` (null: none); false when the curves cannot show it.
-    bool bindViews(rwb::widgets::RunSession *session, QString *error);
+    // The run's views and the run session they bind to.
+    RunViews *m_runViews = nullptr;
 
     QDockWidget *m_componentsDock = nullptr;
     QDockWidget *m_trainingDock = nullptr;

@@ -1,6 +1,7 @@
 // The main window's workspace, runs, training and background jobs.
 #include "mainwindow.h"
 #include "runsession.h"
+#include "runviews.h"
 
 #include "curvepanel.h"
 #include "failureexplorer.h"
@@ -201,42 +202,14 @@ qint64 MainWindow::importRollouts(const QString &dump, const QString &storePath,
 
 // ---- runs -------------------------------------------------------------------------------
 
-bool MainWindow::bindViews(RunSession *session, QString *error)
-{
-    // The curves decide whether the run shows; the other views show what it has.
-    if (!m_curves->setSession(session, error))
-        return false;
-    for (RunView *view : std::initializer_list<RunView *>{m_groups, m_rollouts, m_failures, m_judge}) {
-        QString e;
-        if (!view->setSession(session, &e) && !e.isEmpty())
-            appendLog(e);
-    }
-    m_judgeSession.reset();
-    m_tokens->clear();
-    return true;
-}
-
 bool MainWindow::openRun(const QString &storePath, qint64 runId, QString *error)
 {
-    std::unique_ptr<RunSession> session = RunSession::open(storePath, runId, error);
-    if (!session || !bindViews(session.get(), error))
+    if (!m_runViews->openRun(storePath, runId, error))
         return false;
-    m_session = std::move(session);
     m_storePath = storePath;
     m_runId = runId;
-    RunSession *s = m_session.get();
-    connect(s, &RunSession::problem, this, &MainWindow::appendLog);
+    RunSession *s = m_runViews->session();
     connect(s, &RunSession::stepAdded, m_runList, [this] { m_runList->refresh(); });
-    connect(s, &RunSession::ended, this, [this, s](const QString &status, const QString &message) {
-        m_runList->refresh();
-        if (s->isLive())
-            return;
-        const QString what = status == QLatin1String("finished")  ? tr("finished")
-                             : status == QLatin1String("stopped") ? tr("stopped")
-                                                                  : tr("failed");
-        appendLog(message.isEmpty() ? tr("Run %1 (written by another process): %2").arg(s->runId()).arg(what)
-                                    : tr("Run %1 (written by another process): %2: %3").arg(s->runId()).arg(what, message));
-    });
     QString listError;
     if (m_runList->storePath() != storePath && !m_runList->open(storePath, &listError))
         appendLog(listError);
@@ -261,7 +234,7 @@ bool MainWindow::openRun(const QString &storePath, qint64 runId, QString *error)
 
 bool MainWindow::isFollowingStoredRun() const
 {
-    return m_session && m_session->isFollowing();
+    return m_runViews->session() && m_runViews->session()->isFollowing();
 }
 
 qint64 MainWindow::selectedRunId() const
@@ -287,38 +260,10 @@ void MainWindow::overlaySelectedRun()
     if (id <= 0)
         return;
     QString error;
-    const std::unique_ptr<RunSession> session = RunSession::open(m_runList->storePath(), id, &error);
-    if (!session || !m_curves->addOverlay(*session, &error))
+    if (!m_runViews->overlayRun(m_runList->storePath(), id, &error))
         notify(tr("Overlay run"), error);
     else
         showView(View::Curves);
-}
-
-void MainWindow::compareCheckpointsForAlert(qint64 beforeStep, qint64 latestStep)
-{
-    // Evaluations stored since the explorer opened the run (a live run) count too.
-    QString error;
-    if (m_session && !m_failures->setSession(m_session.get(), &error) && !error.isEmpty())
-        appendLog(error);
-    const QList<qint64> steps = m_failures->checkpointSteps();
-    if (steps.size() < 2) {
-        statusBar()->showMessage(tr("The run has no two evaluated checkpoints to compare yet."), 8000);
-        return;
-    }
-    // A: the last checkpoint at or before the alert's start; B: the last at or before the
-    // latest evaluation. A comes before B (the first two when B is the first).
-    const auto atOrBefore = [&steps](qint64 step, int fallback) {
-        int index = fallback;
-        for (int k = 0; k < steps.size(); ++k)
-            if (steps[k] <= step)
-                index = k;
-        return index;
-    };
-    const int b = std::max(1, atOrBefore(latestStep, static_cast<int>(steps.size()) - 1));
-    const int a = std::min(atOrBefore(beforeStep, 0), b - 1);
-    m_failures->showCheckpoint(steps[a]);
-    m_failures->compareWith(steps[b]);
-    showView(View::Failures);
 }
 
 void MainWindow::resumeSelectedRun()
@@ -329,15 +274,3 @@ void MainWindow::resumeSelectedRun()
         notify(tr("Resume run"), error);
 }
 
-void MainWindow::exportCurves(bool png)
-{
-    const QString path = png ? QFileDialog::getSaveFileName(this, tr("Export curves"), QString(), tr("PNG images (*.png)"))
-                             : QFileDialog::getSaveFileName(this, tr("Export curves"), QString(), tr("CSV files (*.csv)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!(png ? m_curves->exportPng(path, &error) : m_curves->exportCsv(path, &error)))
-        notify(tr("Export curves"), error);
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-}
