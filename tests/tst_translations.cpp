@@ -106,7 +106,7 @@ void TestTranslations::loadsAndTranslates()
     QVERIFY(t.load(":/i18n/reward-workbench_ja.qm"));
     QCOMPARE(t.translate("MainWindow", "&File"), QString::fromUtf8("ファイル(&F)"));
     QCOMPARE(t.translate("SampleScoreModel", "Gold"), QString::fromUtf8("正解"));
-    QCOMPARE(t.translate("MainWindow", "%1 · %n sample(s)", nullptr, 3), QString::fromUtf8("%1 · %n 件のサンプル")); // %n is filled by QCoreApplication::translate
+    QCOMPARE(t.translate("DesignerActions", "%1 · %n sample(s)", nullptr, 3), QString::fromUtf8("%1 · %n 件のサンプル")); // %n is filled by QCoreApplication::translate
 }
 
 QTEST_GUILESS_MAIN(TestTranslations)

@@ -22,13 +22,9 @@
     </context>
     <context>
         <name>MainWindow</name>
-            <message>
+        <message>
             <source>Following run %1 of %2 as another process writes it</source>
             <translation>別のプロセスが書き込み中の %2 の実行 %1 を追跡しています</translation>
-        </message>
-    <message>
-            <source>Open the bundled &amp;legal-QA samples</source>
-            <translation>同梱の法律QAサンプルを開く(&amp;L)</translation>
         </message>
         <message>
             <source>Reward config: %1</source>
@@ -63,22 +59,6 @@
             <translation>ヘルプ(&amp;H)</translation>
         </message>
         <message>
-            <source>&amp;Open samples…</source>
-            <translation>サンプルを開く(&amp;O)…</translation>
-        </message>
-        <message>
-            <source>Open the &amp;bundled samples</source>
-            <translation>同梱サンプルを開く(&amp;B)</translation>
-        </message>
-        <message>
-            <source>&amp;Load reward config…</source>
-            <translation>報酬設定を読み込む(&amp;L)…</translation>
-        </message>
-        <message>
-            <source>&amp;Save reward config as…</source>
-            <translation>報酬設定に名前を付けて保存(&amp;S)…</translation>
-        </message>
-        <message>
             <source>&amp;Quit</source>
             <translation>終了(&amp;Q)</translation>
         </message>
@@ -93,38 +73,6 @@
         <message>
             <source>System language</source>
             <translation>システムの言語</translation>
-        </message>
-        <message>
-            <source>bundled samples</source>
-            <translation>同梱サンプル</translation>
-        </message>
-        <message numerus="yes">
-            <source>%1 · %n sample(s)</source>
-            <translation>
-                <numerusform>%1 · %n 件のサンプル</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Open samples</source>
-            <translation>サンプルを開く</translation>
-        </message>
-        <message>
-            <source>The bundled samples are shown instead.</source>
-            <translation>代わりに同梱サンプルを表示します。</translation>
-        </message>
-        <message numerus="yes">
-            <source>%n malformed line(s) skipped: %1</source>
-            <translation>
-                <numerusform>不正な行を %n 行スキップしました: %1</numerusform>
-            </translation>
-        </message>
-        <message>
-            <source>Load reward config</source>
-            <translation>報酬設定の読み込み</translation>
-        </message>
-        <message>
-            <source>The paper's best preset is used instead.</source>
-            <translation>代わりに論文の最良プリセットを使います。</translation>
         </message>
         <message>
             <source>About Reward Workbench</source>
@@ -183,6 +131,128 @@
             <translation>学習(&amp;T)</translation>
         </message>
         <message>
+            <source>Export curves as &amp;PNG…</source>
+            <translation>曲線を PNG で書き出す(&amp;P)…</translation>
+        </message>
+        <message>
+            <source>Export curves as &amp;CSV…</source>
+            <translation>曲線を CSV で書き出す(&amp;C)…</translation>
+        </message>
+        <message>
+            <source>Resume the selected run from its last checkpoint</source>
+            <translation>選んだ実行を最後のチェックポイントから再開</translation>
+        </message>
+        <message>
+            <source>Overlay the selected run on the curves</source>
+            <translation>選んだ実行を曲線に重ねて表示</translation>
+        </message>
+        <message>
+            <source>Workspace: %1</source>
+            <translation>ワークスペース: %1</translation>
+        </message>
+        <message>
+            <source>No workspace</source>
+            <translation>ワークスペースなし</translation>
+        </message>
+        <message>
+            <source>Quit</source>
+            <translation>終了</translation>
+        </message>
+        <message>
+            <source>A training run is in progress. Stop it after the step in flight (a checkpoint is saved) and quit?</source>
+            <translation>学習を実行中です。実行中のステップの後で停止し(チェックポイントを保存します)、終了しますか?</translation>
+        </message>
+        <message>
+            <source>The last workspace did not open: %1</source>
+            <translation>前回のワークスペースを開けませんでした: %1</translation>
+        </message>
+        <message>
+            <source>The last run did not open: %1</source>
+            <translation>前回の実行を開けませんでした: %1</translation>
+        </message>
+        <message>
+            <source>Open run store</source>
+            <translation>実行ストアを開く</translation>
+        </message>
+        <message>
+            <source>Run %1 of %2</source>
+            <translation>%2 の実行 %1</translation>
+        </message>
+        <message>
+            <source>Open run</source>
+            <translation>実行を開く</translation>
+        </message>
+        <message>
+            <source>Overlay run</source>
+            <translation>実行を重ねて表示</translation>
+        </message>
+        <message>
+            <source>Resume run</source>
+            <translation>実行を再開</translation>
+        </message>
+        <message>
+            <source>Judge</source>
+            <translation>審査</translation>
+        </message>
+    </context>
+    <context>
+        <name>DesignerActions</name>
+        <message>
+            <source>Open the bundled &amp;legal-QA samples</source>
+            <translation>同梱の法律QAサンプルを開く(&amp;L)</translation>
+        </message>
+        <message>
+            <source>Open samples</source>
+            <translation>サンプルを開く</translation>
+        </message>
+        <message>
+            <source>&amp;Open samples…</source>
+            <translation>サンプルを開く(&amp;O)…</translation>
+        </message>
+        <message>
+            <source>Open the &amp;bundled samples</source>
+            <translation>同梱サンプルを開く(&amp;B)</translation>
+        </message>
+        <message>
+            <source>&amp;Load reward config…</source>
+            <translation>報酬設定を読み込む(&amp;L)…</translation>
+        </message>
+        <message>
+            <source>&amp;Save reward config as…</source>
+            <translation>報酬設定に名前を付けて保存(&amp;S)…</translation>
+        </message>
+        <message>
+            <source>bundled samples</source>
+            <translation>同梱サンプル</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 · %n sample(s)</source>
+            <translation>
+                <numerusform>%1 · %n 件のサンプル</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>The bundled samples are shown instead.</source>
+            <translation>代わりに同梱サンプルを表示します。</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n malformed line(s) skipped: %1</source>
+            <translation>
+                <numerusform>不正な行を %n 行スキップしました: %1</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Load reward config</source>
+            <translation>報酬設定の読み込み</translation>
+        </message>
+        <message>
+            <source>The paper's best preset is used instead.</source>
+            <translation>代わりに論文の最良プリセットを使います。</translation>
+        </message>
+    </context>
+    <context>
+        <name>WorkspaceActions</name>
+        <message>
             <source>&amp;New workspace…</source>
             <translation>新しいワークスペース(&amp;N)…</translation>
         </message>
@@ -201,6 +271,30 @@
         <message>
             <source>Read another trainer&apos;s rollout dump folder into a run of the open run store</source>
             <translation>他のトレーナーが書き出したロールアウトのフォルダーを、開いている実行ストアの実行として読み込みます</translation>
+        </message>
+        <message>
+            <source>Opened workspace %1</source>
+            <translation>ワークスペース %1 を開きました</translation>
+        </message>
+        <message>
+            <source>New workspace (an empty folder)</source>
+            <translation>新しいワークスペース(空のフォルダー)</translation>
+        </message>
+        <message>
+            <source>New workspace</source>
+            <translation>新しいワークスペース</translation>
+        </message>
+        <message>
+            <source>Open workspace</source>
+            <translation>ワークスペースを開く</translation>
+        </message>
+        <message>
+            <source>Open run store</source>
+            <translation>実行ストアを開く</translation>
+        </message>
+        <message>
+            <source>Run stores (*.sqlite *.db);;All files (*)</source>
+            <translation>実行ストア (*.sqlite *.db);;すべてのファイル (*)</translation>
         </message>
         <message>
             <source>Import rollouts</source>
@@ -235,90 +329,6 @@
         <message>
             <source>Skipped: %1</source>
             <translation>スキップ: %1</translation>
-        </message>
-        <message>
-            <source>Export curves as &amp;PNG…</source>
-            <translation>曲線を PNG で書き出す(&amp;P)…</translation>
-        </message>
-        <message>
-            <source>Export curves as &amp;CSV…</source>
-            <translation>曲線を CSV で書き出す(&amp;C)…</translation>
-        </message>
-        <message>
-            <source>Resume the selected run from its last checkpoint</source>
-            <translation>選んだ実行を最後のチェックポイントから再開</translation>
-        </message>
-        <message>
-            <source>Overlay the selected run on the curves</source>
-            <translation>選んだ実行を曲線に重ねて表示</translation>
-        </message>
-        <message>
-            <source>Workspace: %1</source>
-            <translation>ワークスペース: %1</translation>
-        </message>
-        <message>
-            <source>No workspace</source>
-            <translation>ワークスペースなし</translation>
-        </message>
-        <message>
-            <source>Quit</source>
-            <translation>終了</translation>
-        </message>
-        <message>
-            <source>A training run is in progress. Stop it after the step in flight (a checkpoint is saved) and quit?</source>
-            <translation>学習を実行中です。実行中のステップの後で停止し(チェックポイントを保存します)、終了しますか?</translation>
-        </message>
-        <message>
-            <source>Opened workspace %1</source>
-            <translation>ワークスペース %1 を開きました</translation>
-        </message>
-        <message>
-            <source>The last workspace did not open: %1</source>
-            <translation>前回のワークスペースを開けませんでした: %1</translation>
-        </message>
-        <message>
-            <source>The last run did not open: %1</source>
-            <translation>前回の実行を開けませんでした: %1</translation>
-        </message>
-        <message>
-            <source>New workspace (an empty folder)</source>
-            <translation>新しいワークスペース(空のフォルダー)</translation>
-        </message>
-        <message>
-            <source>New workspace</source>
-            <translation>新しいワークスペース</translation>
-        </message>
-        <message>
-            <source>Open workspace</source>
-            <translation>ワークスペースを開く</translation>
-        </message>
-        <message>
-            <source>Open run store</source>
-            <translation>実行ストアを開く</translation>
-        </message>
-        <message>
-            <source>Run stores (*.sqlite *.db);;All files (*)</source>
-            <translation>実行ストア (*.sqlite *.db);;すべてのファイル (*)</translation>
-        </message>
-        <message>
-            <source>Run %1 of %2</source>
-            <translation>%2 の実行 %1</translation>
-        </message>
-        <message>
-            <source>Open run</source>
-            <translation>実行を開く</translation>
-        </message>
-        <message>
-            <source>Overlay run</source>
-            <translation>実行を重ねて表示</translation>
-        </message>
-        <message>
-            <source>Resume run</source>
-            <translation>実行を再開</translation>
-        </message>
-        <message>
-            <source>Judge</source>
-            <translation>審査</translation>
         </message>
     </context>
     <context>

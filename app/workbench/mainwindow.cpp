@@ -1,21 +1,17 @@
 #include "mainwindow.h"
+#include "designeractions.h"
 #include "jobactions.h"
 #include "notice.h"
+#include "workspaceactions.h"
+#include "runsession.h"
 #include "runviews.h"
 #include "trainingactions.h"
-#include "runsession.h"
 
 #include "curvepanel.h"
 #include "failureexplorer.h"
 #include "groupadvantageview.h"
-#include "jobrunner.h"
 #include "judgedecisionview.h"
 #include "languagemanager.h"
-#include "mctstreesource.h"
-#include "mctsviewer.h"
-#include "preferenceannotator.h"
-#include "prm/preference.h"
-#include "store/runstore.h"
 #include "rewarddesigner.h"
 #include "rolloutbrowser.h"
 #include "runlistmodel.h"
@@ -32,50 +28,21 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QFile>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QSplitter>
-#include <QInputDialog>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTimer>
 #include <QToolBar>
-#include <QToolButton>
 #include <QVBoxLayout>
 
-#include <algorithm>
-#include <cmath>
 
-namespace {
-// The bundled sample sets: the default task's, opened on a first start, and legal QA's.
-const char *const kBundledSamples = ":/samples/company_samples.jsonl";
-const char *const kBundledLegalSamples = ":/samples/legal_qa_samples.jsonl";
-
-// The catalog's default task: the bundled samples' task.
-std::string_view defaultTask()
-{
-    return rwb::task::Catalog::builtin().find("")->name();
-}
-
-// The preset the Designer falls back to for the samples' task: the task's own (its
-// presenter's), else the default task's.
-QString defaultPresetFor(std::string_view task)
-{
-    const QString own = rwb::widgets::TaskPresenter::forTask(task).defaultPreset();
-    return own.isEmpty() ? rwb::widgets::TaskPresenter::forTask(defaultTask()).defaultPreset() : own;
-}
-} // namespace
 
 using namespace rwb::widgets;
 
@@ -84,13 +51,13 @@ MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow
     setObjectName(QStringLiteral("mainWindow"));
     setDockNestingEnabled(true);
 
-    m_jobActions = new JobActions(this, [this]() -> const std::optional<Workspace> & { return m_workspace; },
+    m_jobActions = new JobActions(this, [this]() -> const std::optional<Workspace> & { return workspace(); },
                                   [this] { return m_runViews->session(); });
     m_jobs = m_jobActions->runner();
     createViews();
     createDocks();
     m_training = new TrainingActions(this, {m_designer, m_runForm, m_trainingDock, m_curves},
-                                     [this]() -> const std::optional<Workspace> & { return m_workspace; },
+                                     [this]() -> const std::optional<Workspace> & { return workspace(); },
                                      [this] { return m_runViews->session(); },
                                      [this](const QString &title, const QString &text) { return confirm(title, text); });
     createActions();
@@ -217,34 +184,24 @@ void MainWindow::createActions()
             a->setIcon(style()->standardIcon(icon));
         return a;
     };
-    m_newWorkspace = action(QStyle::SP_FileDialogNewFolder);
-    connect(m_newWorkspace, &QAction::triggered, this, &MainWindow::newWorkspaceDialog);
-    m_openWorkspace = action(QStyle::SP_DirOpenIcon);
-    connect(m_openWorkspace, &QAction::triggered, this, &MainWindow::openWorkspaceDialog);
-    m_openStore = action();
-    connect(m_openStore, &QAction::triggered, this, &MainWindow::openStoreDialog);
-    m_importRollouts = action();
-    connect(m_importRollouts, &QAction::triggered, this, &MainWindow::importRolloutsDialog);
-    m_treeWindows = new TreeWindows(this, [this] { return m_storePath; });
-    m_openSamples = action();
-    m_openSamples->setShortcut(QKeySequence::Open);
-    connect(m_openSamples, &QAction::triggered, m_designer, &RewardDesigner::openSamplesDialog);
-    m_openBundled = action();
-    connect(m_openBundled, &QAction::triggered, this, &MainWindow::openBundledSamples);
-    m_openBundledLegal = action();
-    connect(m_openBundledLegal, &QAction::triggered, this, [this] {
-        QString error;
-        if (!m_designer->loadSamples(QString::fromLatin1(kBundledLegalSamples), &error) ||
-            !m_designer->loadConfig(defaultPresetFor(m_designer->model()->task().name()), &error))
-            notify(tr("Open samples"), error);
-        m_designer->selectRow(0);
+    m_workspaceActions = new WorkspaceActions(this, {m_designer, m_runForm, m_runList}, [this] { return m_storePath; });
+    connect(m_workspaceActions, &WorkspaceActions::workspaceOpened, this, [this] {
+        m_training->syncFormRewardConfig();
+        retranslate();
     });
-    m_loadConfig = action();
-    m_loadConfig->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    connect(m_loadConfig, &QAction::triggered, m_designer, &RewardDesigner::openConfigDialog);
-    m_saveConfig = action();
-    m_saveConfig->setShortcut(QKeySequence::Save);
-    connect(m_saveConfig, &QAction::triggered, m_designer, &RewardDesigner::saveConfigDialog);
+    connect(m_workspaceActions, &WorkspaceActions::runRequested, this, [this](const QString &store, qint64 run) {
+        QString error;
+        if (!openRun(store, run, &error))
+            notify(tr("Open run store"), error);
+    });
+    connect(m_workspaceActions, &WorkspaceActions::log, this, &MainWindow::appendLog);
+    connect(m_workspaceActions, &WorkspaceActions::notice, this, &MainWindow::notify);
+    connect(m_workspaceActions, &WorkspaceActions::statusMessage, this,
+            [this](const QString &m) { statusBar()->showMessage(m, 5000); });
+    m_treeWindows = new TreeWindows(this, [this] { return m_storePath; });
+    m_designerActions = new DesignerActions(this, m_designer);
+    connect(m_designerActions, &DesignerActions::notice, this, &MainWindow::notify);
+    connect(m_designerActions, &DesignerActions::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m); });
     m_exportPng = action();
     connect(m_exportPng, &QAction::triggered, m_runViews, [this] { m_runViews->exportCurves(true); });
     m_exportCsv = action();
@@ -262,8 +219,8 @@ void MainWindow::createActions()
     connect(m_jobActions, &JobActions::notice, this, &MainWindow::notify);
     connect(m_jobActions, &JobActions::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
     connect(m_jobActions, &JobActions::jobFinished, this, [this] {
-        if (m_workspace)
-            m_runForm->setWorkspace(*m_workspace); // new data or models to choose from
+        if (workspace())
+            m_runForm->setWorkspace(*workspace()); // new data or models to choose from
         m_runList->refresh();
     });
     connect(m_jobActions, &JobActions::predictionsWritten, this, [this](const QString &predictions) {
@@ -294,14 +251,14 @@ void MainWindow::createActions()
     });
 
     m_fileMenu = menuBar()->addMenu(QString());
-    m_fileMenu->addActions({m_newWorkspace, m_openWorkspace, m_openStore, m_importRollouts});
+    m_fileMenu->addActions(m_workspaceActions->actions());
     m_fileMenu->addSeparator();
     m_fileMenu->addActions({m_treeWindows->openRecordAction(), m_treeWindows->openFolderAction(),
                             m_treeWindows->annotateAction()});
     m_fileMenu->addSeparator();
-    m_fileMenu->addActions({m_openSamples, m_openBundled, m_openBundledLegal});
+    m_fileMenu->addActions(m_designerActions->sampleActions());
     m_fileMenu->addSeparator();
-    m_fileMenu->addActions({m_loadConfig, m_saveConfig});
+    m_fileMenu->addActions(m_designerActions->configActions());
     m_fileMenu->addSeparator();
     m_fileMenu->addActions({m_exportPng, m_exportCsv});
     m_fileMenu->addSeparator();
@@ -328,7 +285,7 @@ void MainWindow::createActions()
     m_toolBar = addToolBar(QString());
     m_toolBar->setObjectName(QStringLiteral("trainingToolBar"));
     m_toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_toolBar->addActions({m_openWorkspace});
+    m_toolBar->addActions({m_workspaceActions->openWorkspaceAction()});
     m_toolBar->addSeparator();
     m_toolBar->addActions(m_training->runActions());
 }
@@ -336,19 +293,17 @@ void MainWindow::createActions()
 void MainWindow::createStatusBar()
 {
     m_workspaceStatus = new QLabel(this);
-    m_samplesStatus = new QLabel(this);
     m_alertStatus = m_runViews->alertStatus();
     statusBar()->addPermanentWidget(m_alertStatus);
     for (QWidget *w : m_training->statusWidgets() + m_jobActions->statusWidgets())
         statusBar()->addPermanentWidget(w);
     statusBar()->addPermanentWidget(m_workspaceStatus);
-    statusBar()->addPermanentWidget(m_samplesStatus);
+    statusBar()->addPermanentWidget(m_designerActions->samplesStatus());
 
 }
 
 void MainWindow::connectTraining()
 {
-    connect(m_designer, &RewardDesigner::samplesLoaded, this, &MainWindow::onSamplesLoaded);
     connect(m_designer, &RewardDesigner::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 5000); });
     connect(m_designer, &RewardDesigner::configLoaded, this, [this](const QString &path) {
         const QString name = QString::fromStdString(m_designer->currentConfig().name);
@@ -371,7 +326,8 @@ void MainWindow::connectTraining()
 
 void MainWindow::retranslate()
 {
-    setWindowTitle(m_workspace ? tr("Reward Workbench — %1").arg(QFileInfo(m_workspace->dir()).fileName())
+    const std::optional<Workspace> &ws = workspace();
+    setWindowTitle(ws ? tr("Reward Workbench — %1").arg(QFileInfo(ws->dir()).fileName())
                                : tr("Reward Workbench"));
     m_tabs->setTabText(0, tr("Reward design"));
     m_tabs->setTabText(1, tr("Curves"));
@@ -391,17 +347,9 @@ void MainWindow::retranslate()
     m_settingsMenu->setTitle(tr("&Settings"));
     m_languageMenu->setTitle(tr("&Language"));
     m_helpMenu->setTitle(tr("&Help"));
-    m_newWorkspace->setText(tr("&New workspace…"));
-    m_openWorkspace->setText(tr("Open &workspace…"));
-    m_openStore->setText(tr("Open run s&tore…"));
-    m_importRollouts->setText(tr("&Import rollouts of verl, TRL or OpenRLHF…"));
-    m_importRollouts->setStatusTip(tr("Read another trainer's rollout dump folder into a run of the open run store"));
+    m_workspaceActions->retranslate();
     m_treeWindows->retranslate();
-    m_openSamples->setText(tr("&Open samples…"));
-    m_openBundled->setText(tr("Open the &bundled samples"));
-    m_openBundledLegal->setText(tr("Open the bundled &legal-QA samples"));
-    m_loadConfig->setText(tr("&Load reward config…"));
-    m_saveConfig->setText(tr("&Save reward config as…"));
+    m_designerActions->retranslate();
     m_exportPng->setText(tr("Export curves as &PNG…"));
     m_exportCsv->setText(tr("Export curves as &CSV…"));
     m_quit->setText(tr("&Quit"));
@@ -412,10 +360,8 @@ void MainWindow::retranslate()
     m_resetLayout->setText(tr("&Reset layout"));
     m_about->setText(tr("&About Reward Workbench"));
     m_langSystem->setText(tr("System language"));
-    m_workspaceStatus->setText(m_workspace ? tr("Workspace: %1").arg(QFileInfo(m_workspace->dir()).fileName())
+    m_workspaceStatus->setText(ws ? tr("Workspace: %1").arg(QFileInfo(ws->dir()).fileName())
                                            : tr("No workspace"));
-    if (m_designer->model())
-        onSamplesLoaded(m_designer->samplesPath(), -1);
     m_runViews->retranslate();
 }
 
@@ -424,49 +370,6 @@ void MainWindow::changeEvent(QEvent *event)
     if (event->type() == QEvent::LanguageChange)
         retranslate();
     QMainWindow::changeEvent(event);
-}
-
-void MainWindow::onSamplesLoaded(const QString &path, int count)
-{
-    if (path.isEmpty()) {
-        m_samplesStatus->clear();
-        return;
-    }
-    Q_UNUSED(count);
-    const QString name = path.startsWith(QLatin1String(":/")) ? tr("bundled samples") : QFileInfo(path).fileName();
-    m_samplesStatus->setText(tr("%1 · %n sample(s)", nullptr, m_designer->model()->rowCount(QModelIndex())).arg(name));
-}
-
-void MainWindow::openInitialFiles(const QString &samples, const QString &config)
-{
-    QSettings s;
-    QString samplesPath = samples.isEmpty() ? s.value(QStringLiteral("samples")).toString() : samples;
-    QString configPath = config.isEmpty() ? s.value(QStringLiteral("config")).toString() : config;
-    QString error;
-    QStringList problems;
-    if (samplesPath.isEmpty() || !m_designer->loadSamples(samplesPath, &error, &problems)) {
-        if (!samplesPath.isEmpty())
-            notify(tr("Open samples"), error + QLatin1Char('\n') + tr("The bundled samples are shown instead."));
-        m_designer->loadSamples(QString::fromLatin1(kBundledSamples), &error);
-    } else if (!problems.isEmpty()) {
-        statusBar()->showMessage(tr("%n malformed line(s) skipped: %1", nullptr, static_cast<int>(problems.size()))
-                                     .arg(problems.first()));
-    }
-    if (configPath.isEmpty() || !m_designer->loadConfig(configPath, &error)) {
-        if (!configPath.isEmpty())
-            notify(tr("Load reward config"), error + QLatin1Char('\n') + tr("The paper's best preset is used instead."));
-        m_designer->loadConfig(defaultPresetFor(m_designer->model()->task().name()), &error);
-    }
-    m_designer->selectRow(0);
-}
-
-void MainWindow::openBundledSamples()
-{
-    QString error;
-    const bool otherTask = &m_designer->model()->task() != rwb::task::Catalog::builtin().find("");
-    if (!m_designer->loadSamples(QString::fromLatin1(kBundledSamples), &error) ||
-        (otherTask && !m_designer->loadConfig(defaultPresetFor(defaultTask()), &error)))
-        notify(tr("Open samples"), error);
 }
 
 void MainWindow::resetLayout()
@@ -537,7 +440,7 @@ void MainWindow::saveLayout()
     s.setValue(QStringLiteral("window/view"), m_tabs->currentIndex());
     s.setValue(QStringLiteral("samples"), m_designer->samplesPath());
     s.setValue(QStringLiteral("config"), m_designer->configPath());
-    s.setValue(QStringLiteral("workspace"), m_workspace ? m_workspace->dir() : QString());
+    s.setValue(QStringLiteral("workspace"), workspace() ? workspace()->dir() : QString());
     s.setValue(QStringLiteral("store"), m_storePath);
     s.setValue(QStringLiteral("run"), m_runId);
 }
@@ -552,4 +455,97 @@ void MainWindow::closeEvent(QCloseEvent *event)
     }
     saveLayout();
     event->accept();
+}
+
+void MainWindow::restoreWorkspace()
+{
+    QSettings s;
+    const QString dir = s.value(QStringLiteral("workspace")).toString();
+    QString error;
+    if (!dir.isEmpty() && !openWorkspace(dir, &error))
+        appendLog(tr("The last workspace did not open: %1").arg(error));
+    const QString store = s.value(QStringLiteral("store")).toString();
+    const qint64 run = s.value(QStringLiteral("run"), 0).toLongLong();
+    if (!store.isEmpty() && run > 0 && QFileInfo::exists(store) && !openRun(store, run, &error))
+        appendLog(tr("The last run did not open: %1").arg(error));
+}
+
+// ---- runs -------------------------------------------------------------------------------
+
+bool MainWindow::openRun(const QString &storePath, qint64 runId, QString *error)
+{
+    if (!m_runViews->openRun(storePath, runId, error))
+        return false;
+    m_storePath = storePath;
+    m_runId = runId;
+    RunSession *s = m_runViews->session();
+    connect(s, &RunSession::stepAdded, m_runList, [this] { m_runList->refresh(); });
+    QString listError;
+    if (m_runList->storePath() != storePath && !m_runList->open(storePath, &listError))
+        appendLog(listError);
+    if (const int row = m_runList->rowOfRun(runId); row >= 0) {
+        m_runTable->selectRow(row);
+        // A tree search's results are its trees: the viewer's window opens on them.
+        if (const rwb::store::RunInfo *info = m_runList->run(row); info && info->kind == "mcts") {
+            QString treesError;
+            if (!openSearchTreesRun(storePath, runId, &treesError))
+                appendLog(treesError);
+        }
+    }
+    statusBar()->showMessage(tr("Run %1 of %2").arg(runId).arg(QFileInfo(storePath).fileName()), 5000);
+    // A run still being written, not by this window's own training: followed.
+    if (m_training->isTraining(storePath, runId))
+        s->beginLive();
+    else if (s->isFollowing())
+        statusBar()->showMessage(
+            tr("Following run %1 of %2 as another process writes it").arg(runId).arg(QFileInfo(storePath).fileName()), 5000);
+    return true;
+}
+
+bool MainWindow::isFollowingStoredRun() const
+{
+    return m_runViews->session() && m_runViews->session()->isFollowing();
+}
+
+qint64 MainWindow::selectedRunId() const
+{
+    const QModelIndex i = m_runTable->selectionModel()->currentIndex();
+    return i.isValid() ? m_runList->runId(i.row()) : 0;
+}
+
+void MainWindow::activateRunRow(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return;
+    QString error;
+    if (!openRun(m_runList->storePath(), m_runList->runId(index.row()), &error))
+        notify(tr("Open run"), error);
+    else
+        showView(View::Curves);
+}
+
+void MainWindow::overlaySelectedRun()
+{
+    const qint64 id = selectedRunId();
+    if (id <= 0)
+        return;
+    QString error;
+    if (!m_runViews->overlayRun(m_runList->storePath(), id, &error))
+        notify(tr("Overlay run"), error);
+    else
+        showView(View::Curves);
+}
+
+void MainWindow::resumeSelectedRun()
+{
+    const qint64 id = selectedRunId();
+    QString error;
+    if (id > 0 && !m_training->resumeRun(m_runList->storePath(), id, &error))
+        notify(tr("Resume run"), error);
+}
+
+qint64 MainWindow::importRollouts(const QString &dump, const QString &storePath, QString *error)
+{
+    const qint64 run = m_workspaceActions->importRollouts(dump, storePath, error);
+    return run > 0 && openRun(storePath, run, error) ? run : 0;
 }

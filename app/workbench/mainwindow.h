@@ -1,7 +1,9 @@
 #pragma once
 
+#include "designeractions.h"
 #include "trainingactions.h"
 #include "treewindows.h"
+#include "workspaceactions.h"
 #include "workspace.h"
 
 #include <QMainWindow>
@@ -80,23 +82,25 @@ public:
     // The MCTS tree viewer's window and the annotation view's (treewindows.h).
     rwb::widgets::MctsViewer *searchTrees() { return m_treeWindows->searchTrees(); }
     rwb::widgets::PreferenceAnnotator *annotator() { return m_treeWindows->annotator(); }
-    const std::optional<rwb::widgets::Workspace> &workspace() const { return m_workspace; }
+    const std::optional<rwb::widgets::Workspace> &workspace() const { return m_workspaceActions->workspace(); }
     QString storePath() const { return m_storePath; }
     qint64 runId() const { return m_runId; }
     // Reads another trainer's rollout dump (a folder or file) into a new run of the store
-    // at `storePath` and opens it; logs what was skipped or kept only in the details.
-    // Returns the run's id, or 0 with `error` naming the file, line and field (nothing
-    // imported).
+    // at `storePath` and opens it (WorkspaceActions::importRollouts). The run's id, or 0
+    // with `error` naming the file, line and field (nothing imported).
     qint64 importRollouts(const QString &dump, const QString &storePath, QString *error);
 
     // Opens the samples and the config given on the command line, else those of the
     // last session, else the bundled sample set and the paper's best preset (table 2 *).
-    void openInitialFiles(const QString &samples, const QString &config);
+    void openInitialFiles(const QString &samples, const QString &config)
+    {
+        m_designerActions->openInitialFiles(samples, config);
+    }
     // The workspace of the last session, when there is one and it still opens.
     void restoreWorkspace();
 
-    bool openWorkspace(const QString &dir, QString *error);
-    bool createWorkspace(const QString &dir, QString *error);
+    bool openWorkspace(const QString &dir, QString *error) { return m_workspaceActions->openWorkspace(dir, error); }
+    bool createWorkspace(const QString &dir, QString *error) { return m_workspaceActions->createWorkspace(dir, error); }
     // Shows a run of a store (the workspace's or any other) in every view. A run that
     // another process is writing (`rwb grpo`, with --nproc or not, `rwb serve`) is
     // followed: its new steps, rollouts and judge calls appear once a second until it ends.
@@ -139,16 +143,9 @@ private:
     void retranslate();
     void restoreLayout();
     void saveLayout();
-    void openBundledSamples();
     void resetLayout();
     void showAbout();
-    void onSamplesLoaded(const QString &path, int count);
 
-    void newWorkspaceDialog();
-    void openWorkspaceDialog();
-    void openStoreDialog();
-    // File → Import rollouts: another trainer's dump folder into a run of the open store.
-    void importRolloutsDialog();
     void activateRunRow(const QModelIndex &index);
     qint64 selectedRunId() const;
     void overlaySelectedRun();
@@ -176,6 +173,8 @@ private:
     QPlainTextEdit *m_log = nullptr;
     // The run's views and the run session they bind to.
     RunViews *m_runViews = nullptr;
+    WorkspaceActions *m_workspaceActions = nullptr;
+    DesignerActions *m_designerActions = nullptr;
 
     QDockWidget *m_componentsDock = nullptr;
     QDockWidget *m_trainingDock = nullptr;
@@ -184,7 +183,6 @@ private:
     QDockWidget *m_logDock = nullptr;
     QByteArray m_defaultState;
 
-    std::optional<rwb::widgets::Workspace> m_workspace;
     QString m_storePath;      // the store of the run shown
     qint64 m_runId = 0;       // the run shown (0: none)
     std::function<bool(const QString &, const QString &)> m_confirm;
@@ -196,15 +194,6 @@ private:
     QMenu *m_languageMenu = nullptr;
     QMenu *m_helpMenu = nullptr;
     QToolBar *m_toolBar = nullptr;
-    QAction *m_newWorkspace = nullptr;
-    QAction *m_openWorkspace = nullptr;
-    QAction *m_openStore = nullptr;
-    QAction *m_importRollouts = nullptr;
-    QAction *m_openSamples = nullptr;
-    QAction *m_openBundled = nullptr;
-    QAction *m_openBundledLegal = nullptr;
-    QAction *m_loadConfig = nullptr;
-    QAction *m_saveConfig = nullptr;
     QAction *m_exportPng = nullptr;
     QAction *m_exportCsv = nullptr;
     QAction *m_quit = nullptr;
@@ -218,6 +207,5 @@ private:
     QAction *m_langJapanese = nullptr;
 
     QLabel *m_alertStatus = nullptr; // the reward-hacking alert, a link to the curves
-    QLabel *m_samplesStatus = nullptr;
     QLabel *m_workspaceStatus = nullptr;
 };

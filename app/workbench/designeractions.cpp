@@ -1,0 +1,126 @@
+#include "designeractions.h"
+
+#include "rewarddesigner.h"
+#include "samplescoremodel.h"
+#include "taskpresenter.h"
+
+#include "task/catalog.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QLabel>
+#include <QSettings>
+
+namespace {
+
+// The bundled sample sets: the default task's, opened on a first start, and legal QA's.
+const char *const kBundledSamples = ":/samples/company_samples.jsonl";
+const char *const kBundledLegalSamples = ":/samples/legal_qa_samples.jsonl";
+
+// The catalog's default task: the bundled samples' task.
+std::string_view defaultTask()
+{
+    return rwb::task::Catalog::builtin().find("")->name();
+}
+
+// The preset the Designer falls back to for the samples' task: the task's own (its
+// presenter's), else the default task's.
+QString defaultPresetFor(std::string_view task)
+{
+    const QString own = rwb::widgets::TaskPresenter::forTask(task).defaultPreset();
+    return own.isEmpty() ? rwb::widgets::TaskPresenter::forTask(defaultTask()).defaultPreset() : own;
+}
+
+} // namespace
+
+DesignerActions::DesignerActions(QWidget *window, RewardDesigner *designer)
+    : QObject(window)
+    , m_designer(designer)
+    , m_openSamples(new QAction(this))
+    , m_openBundled(new QAction(this))
+    , m_openBundledLegal(new QAction(this))
+    , m_loadConfig(new QAction(this))
+    , m_saveConfig(new QAction(this))
+    , m_samplesStatus(new QLabel(window))
+{
+    m_openSamples->setShortcut(QKeySequence::Open);
+    connect(m_openSamples, &QAction::triggered, m_designer, &RewardDesigner::openSamplesDialog);
+    connect(m_openBundled, &QAction::triggered, this, &DesignerActions::openBundledSamples);
+    connect(m_openBundledLegal, &QAction::triggered, this, [this] {
+        QString error;
+        if (!m_designer->loadSamples(QString::fromLatin1(kBundledLegalSamples), &error) ||
+            !m_designer->loadConfig(defaultPresetFor(m_designer->model()->task().name()), &error))
+            Q_EMIT notice(tr("Open samples"), error);
+        m_designer->selectRow(0);
+    });
+    m_loadConfig->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(m_loadConfig, &QAction::triggered, m_designer, &RewardDesigner::openConfigDialog);
+    m_saveConfig->setShortcut(QKeySequence::Save);
+    connect(m_saveConfig, &QAction::triggered, m_designer, &RewardDesigner::saveConfigDialog);
+    connect(m_designer, &RewardDesigner::samplesLoaded, this, &DesignerActions::updateSamplesStatus);
+    retranslate();
+}
+
+QList<QAction *> DesignerActions::sampleActions() const
+{
+    return {m_openSamples, m_openBundled, m_openBundledLegal};
+}
+
+QList<QAction *> DesignerActions::configActions() const
+{
+    return {m_loadConfig, m_saveConfig};
+}
+
+void DesignerActions::retranslate()
+{
+    m_openSamples->setText(tr("&Open samples…"));
+    m_openBundled->setText(tr("Open the &bundled samples"));
+    m_openBundledLegal->setText(tr("Open the bundled &legal-QA samples"));
+    m_loadConfig->setText(tr("&Load reward config…"));
+    m_saveConfig->setText(tr("&Save reward config as…"));
+    updateSamplesStatus();
+}
+
+void DesignerActions::updateSamplesStatus()
+{
+    const QString path = m_designer->model() ? m_designer->samplesPath() : QString();
+    if (path.isEmpty()) {
+        m_samplesStatus->clear();
+        return;
+    }
+    const QString name = path.startsWith(QLatin1String(":/")) ? tr("bundled samples") : QFileInfo(path).fileName();
+    m_samplesStatus->setText(tr("%1 · %n sample(s)", nullptr, m_designer->model()->rowCount(QModelIndex())).arg(name));
+}
+
+void DesignerActions::openInitialFiles(const QString &samples, const QString &config)
+{
+    QSettings s;
+    QString samplesPath = samples.isEmpty() ? s.value(QStringLiteral("samples")).toString() : samples;
+    QString configPath = config.isEmpty() ? s.value(QStringLiteral("config")).toString() : config;
+    QString error;
+    QStringList problems;
+    if (samplesPath.isEmpty() || !m_designer->loadSamples(samplesPath, &error, &problems)) {
+        if (!samplesPath.isEmpty())
+            Q_EMIT notice(tr("Open samples"), error + QLatin1Char('\n') + tr("The bundled samples are shown instead."));
+        m_designer->loadSamples(QString::fromLatin1(kBundledSamples), &error);
+    } else if (!problems.isEmpty()) {
+        Q_EMIT statusMessage(tr("%n malformed line(s) skipped: %1", nullptr, static_cast<int>(problems.size()))
+                                 .arg(problems.first()));
+    }
+    if (configPath.isEmpty() || !m_designer->loadConfig(configPath, &error)) {
+        if (!configPath.isEmpty())
+            Q_EMIT notice(tr("Load reward config"), error + QLatin1Char('\n') + tr("The paper's best preset is used instead."));
+        m_designer->loadConfig(defaultPresetFor(m_designer->model()->task().name()), &error);
+    }
+    m_designer->selectRow(0);
+}
+
+void DesignerActions::openBundledSamples()
+{
+    QString error;
+    const bool otherTask = &m_designer->model()->task() != rwb::task::Catalog::builtin().find("");
+    if (!m_designer->loadSamples(QString::fromLatin1(kBundledSamples), &error) ||
+        (otherTask && !m_designer->loadConfig(defaultPresetFor(defaultTask()), &error)))
+        Q_EMIT notice(tr("Open samples"), error);
+}
