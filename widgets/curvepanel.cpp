@@ -617,6 +617,10 @@ std::unique_ptr<CurvePanel::Run> CurvePanel::loadRun(const RunSession &session, 
 
 bool CurvePanel::setSession(RunSession *session, QString *error)
 {
+    // A run that does not load leaves the panel, and what it follows, as they were.
+    std::unique_ptr<Run> run = session ? loadRun(*session, error) : nullptr;
+    if (session && !run)
+        return false;
     if (m_session)
         disconnect(m_session, nullptr, this, nullptr);
     m_session = nullptr;
@@ -627,9 +631,6 @@ bool CurvePanel::setSession(RunSession *session, QString *error)
         refresh();
         return true;
     }
-    std::unique_ptr<Run> run = loadRun(*session, error);
-    if (!run)
-        return false;
     m_session = session;
     connect(session, &RunSession::stepAdded, this, &CurvePanel::appendStep);
     m_primary = std::move(run);

@@ -31,7 +31,8 @@ void readDecisions(const RunSession::Reader &reader, qint64 runId, qint64 afterI
     while (!cancel.load()) {
         std::vector<JudgeDecisionRow> rows;
         rows.reserve(static_cast<size_t>(pageSize));
-        for (const store::JudgeDecisionListing &d : s.judgeDecisionListing(runId, after, pageSize)) {
+        for (const store::JudgeDecisionListing &d :
+             s.judgeDecisionListing(runId, after, pageSize, [&cancel] { return !cancel.load(); })) {
             JudgeDecisionRow r;
             r.id = d.id;
             r.step = d.step;

@@ -82,14 +82,15 @@ void RunSession::addLiveStep(const TrainingStep &step)
 void RunSession::endLive(const QString &status, const QString &message)
 {
     m_rowsTimer->stop();
-    m_live = false;
     try {
         m_info = m_store->run(m_runId);
     } catch (const std::exception &e) {
         Q_EMIT problem(QString::fromUtf8(e.what()));
     }
+    // Still live while the views hear the end (isLive() tells them it was this window's run).
     Q_EMIT rowsAdded();
     Q_EMIT ended(status, message);
+    m_live = false;
 }
 
 void RunSession::poll()

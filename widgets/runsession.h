@@ -60,6 +60,7 @@ public:
     // a second until endLive.
     void beginLive();
     void addLiveStep(const TrainingStep &step);
+    // The run ended: rowsAdded and ended (isLive() still true while they are handled).
     void endLive(const QString &status, const QString &message);
     bool isLive() const { return m_live; }
 

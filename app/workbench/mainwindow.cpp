@@ -69,7 +69,11 @@ MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow
     restoreLayout();
 }
 
-MainWindow::~MainWindow() = default;
+// The run's views go first, while the status bar and the docks they reach are alive.
+MainWindow::~MainWindow()
+{
+    delete m_runViews;
+}
 
 void MainWindow::createViews()
 {

@@ -49,6 +49,13 @@ RunViews::RunViews(QWidget *window, RewardDesigner *designer)
     // A rollout's "judge calls" lists them in the judge view; a judge call's rollout opens
     // in the browser.
     connect(m_rollouts, &RolloutBrowser::judgeCallsRequested, this, [this](qint64 id) {
+        // The judge view may show the Designer's calls: back to the open run's first.
+        if (m_judgeSession && m_session) {
+            QString error;
+            if (!m_judge->setSession(m_session.get(), &error) && !error.isEmpty())
+                Q_EMIT log(error);
+            m_judgeSession.reset();
+        }
         m_judge->showRollout(id);
         Q_EMIT viewRequested(m_judge);
     });
@@ -66,10 +73,17 @@ RunViews::RunViews(QWidget *window, RewardDesigner *designer)
     connect(m_designer, &RewardDesigner::judgeCallsRequested, this, [this](const QString &store, qint64 run) {
         QString error;
         std::unique_ptr<RunSession> session = RunSession::open(store, run, &error);
-        if (!session || !m_judge->setSession(session.get(), &error)) {
+        if (!session) { // the view as it was
             Q_EMIT notice(tr("Judge calls"), error);
             return;
         }
+        if (!m_judge->setSession(session.get(), &error)) {
+            QString again; // what it showed before
+            m_judge->setSession(m_judgeSession ? m_judgeSession.get() : m_session.get(), &again);
+            Q_EMIT notice(tr("Judge calls"), error);
+            return;
+        }
+        connect(session.get(), &RunSession::problem, this, &RunViews::log);
         m_judgeSession = std::move(session);
         Q_EMIT viewRequested(m_judge);
     });
@@ -98,6 +112,7 @@ RunViews::RunViews(QWidget *window, RewardDesigner *designer)
 // The views go before their sessions would: each lets its session go first.
 RunViews::~RunViews()
 {
+    disconnect(m_curves, nullptr, this, nullptr);
     for (RunView *view : std::initializer_list<RunView *>{m_curves, m_groups, m_rollouts, m_failures, m_judge})
         view->setSession(nullptr, nullptr);
 }

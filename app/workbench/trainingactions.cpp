@@ -89,6 +89,7 @@ TrainingActions::TrainingActions(QWidget *window, Views views, std::function<con
     connect(m_controller, &TrainingController::stateChanged, this, &TrainingActions::updateActions);
     connect(m_views.form, &RunSetupForm::validityChanged, this, &TrainingActions::updateActions);
     retranslate();
+    updateActions();
 }
 
 QList<QAction *> TrainingActions::runActions() const

@@ -865,7 +865,8 @@ std::string gradeSql(const char *table, const char *key)
 
 } // namespace
 
-std::vector<JudgeDecisionListing> RunStore::judgeDecisionListing(int64_t runId, int64_t afterId, int limit) const
+std::vector<JudgeDecisionListing> RunStore::judgeDecisionListing(int64_t runId, int64_t afterId, int limit,
+                                                                 const std::function<bool()> &keepGoing) const
 {
     std::vector<JudgeDecisionListing> out;
     if (d->version < 5) // written before judge decisions were stored
@@ -885,7 +886,7 @@ std::vector<JudgeDecisionListing> RunStore::judgeDecisionListing(int64_t runId, 
     q.bind(2, afterId);
     q.bind(3, static_cast<int64_t>(std::max(0, limit)));
     const auto real = [&](int c) { return q.isNull(c) ? std::numeric_limits<double>::quiet_NaN() : q.columnDouble(c); };
-    while (q.step()) {
+    while ((!keepGoing || keepGoing()) && q.step()) {
         JudgeDecisionListing r;
         r.id = q.columnInt(0);
         r.step = q.columnInt(1);

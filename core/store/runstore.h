@@ -142,7 +142,10 @@ public:
     std::vector<StoredJudgeDecision> judgeDecisions(int64_t runId, const JudgeDecisionFilter &filter = {}) const;
     // The decisions of a run with id > afterId (training and evaluation alike), in id
     // order, at most `limit`, as the judge view lists them. Throws StoreError.
-    std::vector<JudgeDecisionListing> judgeDecisionListing(int64_t runId, int64_t afterId, int limit) const;
+    // `keepGoing` (optional) is asked before each row; false ends the list there (a reader
+    // on another thread that was cancelled).
+    std::vector<JudgeDecisionListing> judgeDecisionListing(int64_t runId, int64_t afterId, int limit,
+                                                           const std::function<bool()> &keepGoing = {}) const;
     // The first step the run wrote (its `steps` rows); -1 when none.
     int64_t firstStep(int64_t runId) const;
     // The stored example a rollout answered (its prompt's meta_json); "" when none.
