@@ -7,10 +7,15 @@
 // every view and the CLI's generic commands).
 
 #include "data/jsonl.h"
+#include "engine/job.h"
 #include "reward/judgerewards.h"
 #include "reward/reward.h"
 #include "task/catalog.h"
 #include "task/task.h"
+
+#include <QByteArray>
+#include <QFile>
+#include <QString>
 
 #include <nlohmann/json.hpp>
 
@@ -176,5 +181,20 @@ inline task::Catalog echoCatalog()
     return c;
 }
 
+
+// What a run of it reports: its errors and how many steps it finished.
+class RecordingSink : public engine::EventSink {
+public:
+    std::vector<std::string> errors;
+    int steps = 0;
+    void error(const std::string &m) override { errors.push_back(m); }
+    void step(const engine::StepReport &) override { ++steps; }
+};
+
+inline bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
 
 } // namespace rwbtest

@@ -33,23 +33,6 @@
 using namespace rwb;
 using namespace rwbtest;
 
-namespace {
-
-class Sink : public engine::EventSink {
-public:
-    std::vector<std::string> errors;
-    int steps = 0;
-    void error(const std::string &m) override { errors.push_back(m); }
-    void step(const engine::StepReport &) override { ++steps; }
-};
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-} // namespace
 
 class TestTask : public QObject {
     Q_OBJECT
@@ -183,7 +166,7 @@ void TestTask::aTaskOfTheTestTrainsWithGrpo()
     c.evalEvery = 1;
     c.rewardConfig = (m_dir.path() + "/echo_reward.json").toStdString();
     engine::JobControl control;
-    Sink sink;
+    RecordingSink sink;
     const engine::JobOutcome out = train::runGrpo(c, catalog, control, sink);
     QVERIFY2(sink.errors.empty(), sink.errors.empty() ? "" : sink.errors[0].c_str());
     QCOMPARE(engine::toString(out.status), "finished");
@@ -282,7 +265,7 @@ void TestTask::aJudgedRunGoesOnThroughJudgeFailures()
     c.evalEvery = 2;
     c.rewardConfig = (m_dir.path() + "/judged_reward.json").toStdString();
     engine::JobControl control;
-    Sink sink;
+    RecordingSink sink;
     const engine::JobOutcome out = train::runGrpo(c, catalog, control, sink);
     QVERIFY2(sink.errors.empty(), sink.errors.empty() ? "" : sink.errors[0].c_str());
     QCOMPARE(engine::toString(out.status), "finished");

@@ -43,18 +43,6 @@ using namespace rwbtest;
 
 namespace {
 
-class Sink : public engine::EventSink {
-public:
-    std::vector<std::string> errors;
-    void error(const std::string &m) override { errors.push_back(m); }
-};
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
 // A CLI command run in-process: its exit code and what it printed.
 struct CliRun {
     int code = -1;
@@ -166,7 +154,7 @@ void TestTaskTour::initTestCase()
     c.evalEvery = 2;
     c.rewardConfig = (m_dir.path() + "/echo_reward.json").toStdString();
     engine::JobControl control;
-    Sink sink;
+    RecordingSink sink;
     const engine::JobOutcome out = train::runGrpo(c, task::Catalog::builtin(), control, sink);
     QVERIFY2(sink.errors.empty(), sink.errors.empty() ? "" : sink.errors[0].c_str());
     QCOMPARE(engine::toString(out.status), "finished");

@@ -12,11 +12,19 @@
 
 namespace rwb::widgets {
 
+namespace {
+
+std::unique_ptr<store::RunStore> openReadOnly(const std::string &path)
+{
+    return std::make_unique<store::RunStore>(path, store::RunStore::OpenMode::ReadOnly);
+}
+
+} // namespace
+
 std::unique_ptr<RunSession> RunSession::open(const QString &storePath, qint64 runId, QString *error)
 {
     try {
-        auto store = std::make_unique<store::RunStore>(QFile::encodeName(storePath).toStdString(),
-                                                       store::RunStore::OpenMode::ReadOnly);
+        auto store = openReadOnly(QFile::encodeName(storePath).toStdString());
         store::RunInfo info = store->run(runId);
         return std::unique_ptr<RunSession>(new RunSession(storePath, runId, std::move(store), std::move(info)));
     } catch (const std::exception &e) {
@@ -49,9 +57,7 @@ RunSession::~RunSession() = default;
 
 RunSession::Reader RunSession::reader() const
 {
-    return [path = QFile::encodeName(m_storePath).toStdString()] {
-        return std::make_unique<store::RunStore>(path, store::RunStore::OpenMode::ReadOnly);
-    };
+    return [path = QFile::encodeName(m_storePath).toStdString()] { return openReadOnly(path); };
 }
 
 QString RunSession::headlineMetric() const

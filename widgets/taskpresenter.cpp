@@ -48,13 +48,19 @@ QString TaskPresenter::inputHtml(const task::Example &example, const task::Compl
     return QStringLiteral("<h4>%1</h4><p><tt>%2</tt></p>").arg(QCoreApplication::translate("TaskPresenter", "Input (as stored)"), escape(str(meta)));
 }
 
-QString TaskPresenter::categoryName(const QString &, const QString &fallback) const
+QString TaskPresenter::categoryName(const QString &key, const QString &fallback) const
 {
+    for (const CategoryText &t : categoryTexts())
+        if (key == QLatin1String(t.key))
+            return QCoreApplication::translate("TaskPresenter", t.name);
     return fallback;
 }
 
-QString TaskPresenter::categoryExplanation(const QString &, const QString &fallback) const
+QString TaskPresenter::categoryExplanation(const QString &key, const QString &fallback) const
 {
+    for (const CategoryText &t : categoryTexts())
+        if (key == QLatin1String(t.key))
+            return QCoreApplication::translate("TaskPresenter", t.explanation);
     return fallback;
 }
 

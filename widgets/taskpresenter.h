@@ -56,8 +56,8 @@ public:
 
     // A failure category's name and explanation as the views show them, translated; the
     // task's English (`fallback`) for a key the presenter has no translation of (the
-    // generic presenter's case). The short name heads a column of the failure explorer's
-    // transition matrix (by default the name).
+    // generic presenter's case). By default looked up in categoryTexts(). The short name
+    // heads a column of the failure explorer's transition matrix (by default the name).
     virtual QString categoryName(const QString &key, const QString &fallback) const;
     virtual QString categoryExplanation(const QString &key, const QString &fallback) const;
     virtual QString categoryShortName(const QString &key, const QString &name) const;
@@ -83,6 +83,16 @@ public:
     // Lines after the predictions, about the example (extraction: whether its parties came
     // from the data); none by default.
     virtual QStringList failureExampleNotes(const task::Example &example) const;
+
+    // A task's failure categories in the words of the views: the English marked with
+    // QT_TRANSLATE_NOOP("TaskPresenter", …), translated when shown.
+    struct CategoryText {
+        const char *key;
+        const char *name;
+        const char *explanation;
+    };
+    // The presenter's category texts; none by default.
+    virtual std::vector<CategoryText> categoryTexts() const { return {}; }
 
     // "Failure category: wrong citation — why" for a completion of `task`, in the words of
     // the task's presenter.

@@ -12,30 +12,18 @@ namespace {
 
 class ChatPresenter : public TaskPresenter {
 public:
-    QString categoryName(const QString &key, const QString &fallback) const override
+    std::vector<CategoryText> categoryTexts() const override
     {
-        if (key == QLatin1String("exact"))
-            return QCoreApplication::translate("TaskPresenter", "Exact match");
-        if (key == QLatin1String("not_json"))
-            return QCoreApplication::translate("TaskPresenter", "Not JSON");
-        if (key == QLatin1String("field_mismatch"))
-            return QCoreApplication::translate("TaskPresenter", "Field mismatch");
-        if (key == QLatin1String("different"))
-            return QCoreApplication::translate("TaskPresenter", "Different");
-        return fallback;
-    }
-
-    QString categoryExplanation(const QString &key, const QString &fallback) const override
-    {
-        if (key == QLatin1String("exact"))
-            return QCoreApplication::translate("TaskPresenter", "The reply is the gold reply (white space at the ends aside).");
-        if (key == QLatin1String("not_json"))
-            return QCoreApplication::translate("TaskPresenter", "The gold reply is a JSON object and the reply is not one.");
-        if (key == QLatin1String("field_mismatch"))
-            return QCoreApplication::translate("TaskPresenter", "Both are JSON objects, but a field of the gold has another value or is missing.");
-        if (key == QLatin1String("different"))
-            return QCoreApplication::translate("TaskPresenter", "The gold reply is not a JSON object and the reply differs from it.");
-        return fallback;
+        return {
+            {"exact", QT_TRANSLATE_NOOP("TaskPresenter", "Exact match"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "The reply is the gold reply (white space at the ends aside).")},
+            {"not_json", QT_TRANSLATE_NOOP("TaskPresenter", "Not JSON"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "The gold reply is a JSON object and the reply is not one.")},
+            {"field_mismatch", QT_TRANSLATE_NOOP("TaskPresenter", "Field mismatch"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "Both are JSON objects, but a field of the gold has another value or is missing.")},
+            {"different", QT_TRANSLATE_NOOP("TaskPresenter", "Different"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "The gold reply is not a JSON object and the reply differs from it.")},
+        };
     }
 };
 

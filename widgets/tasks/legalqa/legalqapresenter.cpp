@@ -191,42 +191,24 @@ public:
         return h;
     }
 
-    QString categoryName(const QString &key, const QString &fallback) const override
+    std::vector<CategoryText> categoryTexts() const override
     {
-        if (key == QLatin1String("right"))
-            return QCoreApplication::translate("TaskPresenter", "Right");
-        if (key == QLatin1String("format"))
-            return QCoreApplication::translate("TaskPresenter", "Format");
-        if (key == QLatin1String("hallucinated_citation"))
-            return QCoreApplication::translate("TaskPresenter", "Hallucinated citation");
-        if (key == QLatin1String("missing_citation"))
-            return QCoreApplication::translate("TaskPresenter", "Missing citation");
-        if (key == QLatin1String("wrong_citation"))
-            return QCoreApplication::translate("TaskPresenter", "Wrong citation");
-        if (key == QLatin1String("contradiction"))
-            return QCoreApplication::translate("TaskPresenter", "Contradiction");
-        if (key == QLatin1String("incomplete"))
-            return QCoreApplication::translate("TaskPresenter", "Incomplete answer");
-        return fallback;
-    }
-
-    QString categoryExplanation(const QString &key, const QString &fallback) const override
-    {
-        if (key == QLatin1String("right"))
-            return QCoreApplication::translate("TaskPresenter", "Cites exactly the gold sections in the prompt, states every reference fact and contradicts none.");
-        if (key == QLatin1String("format"))
-            return QCoreApplication::translate("TaskPresenter", "The completion is not <reasoning>, <answer>, <citation> in that order and nothing else.");
-        if (key == QLatin1String("hallucinated_citation"))
-            return QCoreApplication::translate("TaskPresenter", "Cites a law code that is not among the sections in the prompt.");
-        if (key == QLatin1String("missing_citation"))
-            return QCoreApplication::translate("TaskPresenter", "Cites no law code.");
-        if (key == QLatin1String("wrong_citation"))
-            return QCoreApplication::translate("TaskPresenter", "Cites sections of the prompt, but not exactly the gold ones (a near-duplicate, one of two, an extra one).");
-        if (key == QLatin1String("contradiction"))
-            return QCoreApplication::translate("TaskPresenter", "Cites the right sections but states a reference fact with another value (a deadline, an amount, an authority).");
-        if (key == QLatin1String("incomplete"))
-            return QCoreApplication::translate("TaskPresenter", "Cites the right sections and contradicts nothing, but leaves out a reference fact.");
-        return fallback;
+        return {
+            {"right", QT_TRANSLATE_NOOP("TaskPresenter", "Right"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "Cites exactly the gold sections in the prompt, states every reference fact and contradicts none.")},
+            {"format", QT_TRANSLATE_NOOP("TaskPresenter", "Format"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "The completion is not <reasoning>, <answer>, <citation> in that order and nothing else.")},
+            {"hallucinated_citation", QT_TRANSLATE_NOOP("TaskPresenter", "Hallucinated citation"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "Cites a law code that is not among the sections in the prompt.")},
+            {"missing_citation", QT_TRANSLATE_NOOP("TaskPresenter", "Missing citation"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "Cites no law code.")},
+            {"wrong_citation", QT_TRANSLATE_NOOP("TaskPresenter", "Wrong citation"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "Cites sections of the prompt, but not exactly the gold ones (a near-duplicate, one of two, an extra one).")},
+            {"contradiction", QT_TRANSLATE_NOOP("TaskPresenter", "Contradiction"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "Cites the right sections but states a reference fact with another value (a deadline, an amount, an authority).")},
+            {"incomplete", QT_TRANSLATE_NOOP("TaskPresenter", "Incomplete answer"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "Cites the right sections and contradicts nothing, but leaves out a reference fact.")},
+        };
     }
 };
 

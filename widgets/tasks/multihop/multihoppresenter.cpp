@@ -12,30 +12,18 @@ namespace {
 
 class MultihopPresenter : public TaskPresenter {
 public:
-    QString categoryName(const QString &key, const QString &fallback) const override
+    std::vector<CategoryText> categoryTexts() const override
     {
-        if (key == QLatin1String("right"))
-            return QCoreApplication::translate("TaskPresenter", "Right");
-        if (key == QLatin1String("format"))
-            return QCoreApplication::translate("TaskPresenter", "Format");
-        if (key == QLatin1String("partial"))
-            return QCoreApplication::translate("TaskPresenter", "Partial answer");
-        if (key == QLatin1String("wrong"))
-            return QCoreApplication::translate("TaskPresenter", "Wrong answer");
-        return fallback;
-    }
-
-    QString categoryExplanation(const QString &key, const QString &fallback) const override
-    {
-        if (key == QLatin1String("right"))
-            return QCoreApplication::translate("TaskPresenter", "The answer equals the gold answer (after normalization).");
-        if (key == QLatin1String("format"))
-            return QCoreApplication::translate("TaskPresenter", "The completion does not follow the step format to an <answer>.");
-        if (key == QLatin1String("partial"))
-            return QCoreApplication::translate("TaskPresenter", "The answer shares some characters with the gold answer but is not it.");
-        if (key == QLatin1String("wrong"))
-            return QCoreApplication::translate("TaskPresenter", "The answer shares no character with the gold answer.");
-        return fallback;
+        return {
+            {"right", QT_TRANSLATE_NOOP("TaskPresenter", "Right"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "The answer equals the gold answer (after normalization).")},
+            {"format", QT_TRANSLATE_NOOP("TaskPresenter", "Format"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "The completion does not follow the step format to an <answer>.")},
+            {"partial", QT_TRANSLATE_NOOP("TaskPresenter", "Partial answer"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "The answer shares some characters with the gold answer but is not it.")},
+            {"wrong", QT_TRANSLATE_NOOP("TaskPresenter", "Wrong answer"),
+             QT_TRANSLATE_NOOP("TaskPresenter", "The answer shares no character with the gold answer.")},
+        };
     }
 };
 
