@@ -17,6 +17,7 @@
 #include "mctstreelayout.h"
 #include "mctstreelistmodel.h"
 #include "mctstreesource.h"
+#include "storedocument.h"
 #include "mctstreeview.h"
 #include "mctsviewer.h"
 
@@ -794,13 +795,14 @@ void TestMctsViewer::followStoreRun()
     const int64_t grpo = writer.beginRun("grpo", store::RunKind::Grpo, "{}", "company_extraction");
     run = writer.beginRun("search", store::RunKind::Mcts, "{}", "multihop");
     first = writer.writeMctsTree(run, firstIterations(r, 2));
-    QCOMPARE(widgets::lastMctsRun(path), run);
+    const std::shared_ptr<widgets::StoreDocument> document = widgets::StoreDocument::get(QString::fromStdString(path));
+    QCOMPARE(widgets::lastMctsRun(*document), run);
 
     MctsViewer viewer;
     viewer.resize(1200, 800);
     viewer.show();
     QVERIFY(QTest::qWaitForWindowExposed(&viewer));
-    auto source = std::make_shared<widgets::MctsStoreSource>(path, run);
+    auto source = std::make_shared<widgets::MctsStoreSource>(document, run);
     QString error;
     QVERIFY2(viewer.setSource(source, &error), qPrintable(error));
     QCOMPARE(source->runStatus(), std::string("running"));
@@ -834,7 +836,7 @@ void TestMctsViewer::followStoreRun()
     QCOMPARE(source->runStatus(), std::string("finished"));
 
     // Not an MCTS run: the message names the store and the run.
-    QVERIFY(!viewer.setSource(std::make_shared<widgets::MctsStoreSource>(path, grpo), &error));
+    QVERIFY(!viewer.setSource(std::make_shared<widgets::MctsStoreSource>(document, grpo), &error));
     QVERIFY2(error.contains(QString::fromStdString(path)) && error.contains(QString("run %1 is a grpo run").arg(grpo)),
              qPrintable(error));
 

@@ -1,8 +1,11 @@
 // widgets/RunListModel under QAbstractItemModelTester: runs written by the test (one
 // finished, one failed with its message, one running with two steps) shown with their
 // status, steps and last step; refresh() updating a row in place, appending a new run,
-// and a store that is not there reported by name.
+// and a store that is not there reported by name. The store's document (StoreDocument):
+// one per file, a run written through it shown in the list without a refresh, a missing
+// or foreign file named in the error, a missing file made when asked to.
 #include "runlistmodel.h"
+#include "storedocument.h"
 #include "store/runstore.h"
 
 #include <QAbstractItemModelTester>
@@ -18,6 +21,7 @@ class TestRunListModel : public QObject {
 private Q_SLOTS:
     void showsRunsAndRefreshes();
     void missingStore();
+    void storeDocument();
 };
 
 void TestRunListModel::showsRunsAndRefreshes()
@@ -99,4 +103,48 @@ void TestRunListModel::missingStore()
 }
 
 QTEST_MAIN(TestRunListModel)
+void TestRunListModel::storeDocument()
+{
+    using rwb::widgets::StoreDocument;
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    QString error;
+    // Missing: an error naming the file, unless the document is to make it.
+    QVERIFY(!StoreDocument::open(path, &error));
+    QVERIFY2(error.contains(path), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(path));
+    const std::shared_ptr<StoreDocument> doc = StoreDocument::open(path, &error, StoreDocument::Missing::Create);
+    QVERIFY2(doc, qPrintable(error));
+    QVERIFY(QFileInfo(path).isFile());
+    QCOMPARE(doc->store().runs().size(), size_t(0));
+    // One document per file, however the path is spelled.
+    QCOMPARE(StoreDocument::open(dir.path() + "/./runs.sqlite", &error).get(), doc.get());
+
+    // A run written through the document reaches the list without a refresh.
+    RunListModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY2(model.open(doc, &error), qPrintable(error));
+    QCOMPARE(model.rowCount(), 0);
+    const int64_t run = doc->writable().beginRun("imported", store::RunKind::Grpo, "{}", "company_extraction");
+    QCOMPARE(model.rowCount(), 0);
+    doc->announceChange();
+    QCOMPARE(model.rowCount(), 1);
+    QCOMPARE(model.runId(0), run);
+    // A worker thread's connections read and write the same file.
+    const std::unique_ptr<store::RunStore> reader = doc->reader()();
+    QCOMPARE(reader->run(run).name, std::string("imported"));
+    doc->writer()()->finishRun(run, store::RunStatus::Finished);
+    QCOMPARE(doc->store().run(run).status, std::string("finished"));
+
+    // Not a run store: the error names the file.
+    const QString garbage = dir.path() + "/notes.sqlite";
+    {
+        QFile f(garbage);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not SQLite, just text");
+    }
+    QVERIFY(!StoreDocument::open(garbage, &error, StoreDocument::Missing::Create));
+    QVERIFY2(error.contains(garbage), qPrintable(error));
+}
+
 #include "tst_runlistmodel.moc"

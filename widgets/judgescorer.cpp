@@ -122,9 +122,9 @@ void JudgeScorer::launch(Job job)
             return;
         const int perBatch = job.batchSamples > 0 ? job.batchSamples : std::max(1, client->options().concurrency);
         std::unique_ptr<store::RunStore> log;
-        if (!job.storePath.empty()) {
+        if (job.log) {
             try {
-                log = std::make_unique<store::RunStore>(job.storePath);
+                log = job.log();
             } catch (const std::exception &e) {
                 m_message = QString::fromStdString(e.what());
             }
@@ -256,7 +256,7 @@ void JudgeScorer::launch(Job job)
                     log.reset(); // one message is enough: stop logging this job
                 }
             }
-            const QString storePath = QString::fromStdString(job.storePath);
+            const QString storePath = job.logPath;
             const qint64 runId = job.runId;
             QMetaObject::invokeMethod(
                 this, [this, cells, done, total, written, storePath, runId] {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "storedocument.h"
+
 #include "reward/reward.h"
 #include "task/task.h"
 
@@ -76,8 +78,11 @@ public:
         std::vector<Sample> samples;
         std::vector<Component> components;
         std::vector<Cell> cells;
-        // Where the calls are logged ("" none): a run store and its evaluation run.
-        std::string storePath;
+        // Where the calls are logged (an empty function: not logged): what opens the run
+        // store's writing connection on the scorer's thread (StoreDocument::writer), the
+        // store's path, and its evaluation run.
+        StoreDocument::Connection log;
+        QString logPath;
         qint64 runId = 0;
         qint64 step = 0;
         int batchSamples = 0; // samples per batch; 0: the judge's concurrency

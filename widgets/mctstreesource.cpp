@@ -1,5 +1,7 @@
 #include "mctstreesource.h"
 
+#include "storedocument.h"
+
 #include "data/jsonl.h"
 #include "store/runstore.h"
 #include "store/storeerror.h"
@@ -96,35 +98,32 @@ std::string MctsFileSource::fileOf(int64_t treeId) const
 
 // ---- MctsStoreSource ----------------------------------------------------------------------
 
-MctsStoreSource::MctsStoreSource(std::string storePath, int64_t runId) : m_path(std::move(storePath)), m_runId(runId) {}
+MctsStoreSource::MctsStoreSource(std::shared_ptr<StoreDocument> document, int64_t runId)
+    : m_document(std::move(document))
+    , m_runId(runId)
+{
+}
 
 MctsStoreSource::~MctsStoreSource() = default;
 
-store::RunStore &MctsStoreSource::store() const
-{
-    if (!m_store)
-        m_store = std::make_unique<store::RunStore>(m_path, store::RunStore::OpenMode::ReadOnly);
-    return *m_store;
-}
-
 std::vector<mcts::TreeSummary> MctsStoreSource::trees() const
 {
-    const store::RunInfo info = store().run(m_runId);
+    const store::RunInfo info = m_document->store().run(m_runId);
     if (info.kind != "mcts")
-        throw store::StoreError(m_path, "run " + std::to_string(m_runId) + " is a " + info.kind +
-                                            " run, not a tree search (rwb mcts run)");
+        throw store::StoreError(m_document->path().toStdString(), "run " + std::to_string(m_runId) + " is a " +
+                                                                       info.kind + " run, not a tree search (rwb mcts run)");
     m_status = info.status;
-    return store().mctsTrees(m_runId);
+    return m_document->store().mctsTrees(m_runId);
 }
 
 mcts::SearchRecord MctsStoreSource::record(int64_t treeId) const
 {
-    return store().mctsTree(treeId);
+    return m_document->store().mctsTree(treeId);
 }
 
-int64_t lastMctsRun(const std::string &storePath)
+int64_t lastMctsRun(const StoreDocument &document)
 {
-    return store::RunStore(storePath, store::RunStore::OpenMode::ReadOnly).lastRun(store::RunKind::Mcts);
+    return document.store().lastRun(store::RunKind::Mcts);
 }
 
 } // namespace rwb::widgets

@@ -78,42 +78,36 @@ private:
 
 } // namespace rwb::widgets
 
-namespace rwb::store {
-class RunStore;
-}
-
 namespace rwb::widgets {
 
+class StoreDocument;
+
 // The trees of one MCTS run in a run store (`rwb mcts run` writes each question's tree
-// there as it grows). Opens the store read-only at the first call and keeps it open:
+// there as it grows), read through the store's document (its read-only connection):
 // readers never block the search that writes, and every call reads what the writer had
 // committed when it began, so Follow sees a growing tree (TreeSummary::complete false
 // until the tree's last simulation). trees() throws store::StoreError for a file that is
 // not a run store, an unknown run or a run that is not an MCTS run.
 class MctsStoreSource : public MctsTreeSource {
 public:
-    MctsStoreSource(std::string storePath, int64_t runId);
+    MctsStoreSource(std::shared_ptr<StoreDocument> document, int64_t runId);
     ~MctsStoreSource() override;
 
     std::vector<mcts::TreeSummary> trees() const override;
     mcts::SearchRecord record(int64_t treeId) const override;
 
-    const std::string &storePath() const { return m_path; }
+    const std::shared_ptr<StoreDocument> &document() const { return m_document; }
     int64_t runId() const { return m_runId; }
     // "running", "finished", "failed" or "stopped": the run's status at the last trees().
     const std::string &runStatus() const { return m_status; }
 
 private:
-    store::RunStore &store() const;
-
-    std::string m_path;
+    std::shared_ptr<StoreDocument> m_document;
     int64_t m_runId = 0;
-    mutable std::unique_ptr<store::RunStore> m_store;
     mutable std::string m_status;
 };
 
-// The last MCTS run of the store at `storePath` (0 when it has none). Throws
-// store::StoreError when the file is not a run store.
-int64_t lastMctsRun(const std::string &storePath);
+// The last MCTS run of the document's store (0 when it has none). Throws store::StoreError.
+int64_t lastMctsRun(const StoreDocument &document);
 
 } // namespace rwb::widgets

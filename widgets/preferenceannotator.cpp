@@ -311,16 +311,29 @@ void PreferenceAnnotator::showError(const QString &message)
 
 bool PreferenceAnnotator::open(const QString &storePath, const QString &set, QString *error)
 {
+    QString why;
+    std::shared_ptr<StoreDocument> document = StoreDocument::open(storePath, &why);
+    if (!document) {
+        showError(why);
+        if (error)
+            *error = why;
+        return false;
+    }
+    return open(std::move(document), set, error);
+}
+
+bool PreferenceAnnotator::open(std::shared_ptr<StoreDocument> document, const QString &set, QString *error)
+{
+    const QString storePath = document->path();
     try {
         // Read-write to label; a store this user cannot write is still shown, read-only.
-        std::unique_ptr<store::RunStore> s;
         QString readOnlyWhy;
         try {
-            s = std::make_unique<store::RunStore>(storePath.toStdString());
+            document->writable();
         } catch (const std::exception &e) {
-            s = std::make_unique<store::RunStore>(storePath.toStdString(), store::RunStore::OpenMode::ReadOnly);
             readOnlyWhy = QString::fromUtf8(e.what());
         }
+        const store::RunStore *s = &document->store();
         std::string name = set.toStdString();
         if (name.empty()) {
             const auto sets = s->pairSets();
@@ -335,8 +348,7 @@ bool PreferenceAnnotator::open(const QString &storePath, const QString &set, QSt
         if (pairs.empty())
             throw std::runtime_error(tr("%1 has no pair set \"%2\".").arg(storePath, QString::fromStdString(name)).toStdString());
         const std::vector<prm::Label> labels = s->labels(name);
-        m_store = std::move(s);
-        m_storePath = storePath;
+        m_document = std::move(document);
         m_set = QString::fromStdString(name);
         m_undo.clear();
         m_pairId = -1;
@@ -362,8 +374,8 @@ bool PreferenceAnnotator::open(const QString &storePath, const QString &set, QSt
 QStringList PreferenceAnnotator::sets() const
 {
     QStringList out;
-    if (m_store)
-        for (const auto &s : m_store->pairSets())
+    if (m_document)
+        for (const auto &s : m_document->store().pairSets())
             out << QString::fromStdString(s.name);
     return out;
 }
@@ -567,7 +579,7 @@ bool PreferenceAnnotator::write(const prm::Label &label)
 {
     try {
         std::vector<prm::Label> ls{label};
-        m_store->setLabels(ls);
+        m_document->writable().setLabels(ls);
         m_queue->setLabel(ls.front());
         showError({});
         return true;
@@ -579,7 +591,7 @@ bool PreferenceAnnotator::write(const prm::Label &label)
 
 void PreferenceAnnotator::label(prm::Choice choice)
 {
-    if (m_pairId < 0 || !m_store || m_readOnly)
+    if (m_pairId < 0 || !m_document || m_readOnly)
         return;
     if (annotator().isEmpty() && !chooseAnnotator()) {
         showError(tr("Choose your name first: labels are stored under it."));
@@ -617,17 +629,17 @@ void PreferenceAnnotator::label(prm::Choice choice)
 
 void PreferenceAnnotator::undo()
 {
-    if (m_undo.empty() || !m_store || m_readOnly)
+    if (m_undo.empty() || !m_document || m_readOnly)
         return;
     const UndoEntry e = m_undo.back();
     try {
         const std::string &me = e.annotator; // whose label it was, whoever annotates now
         if (e.previous) {
             std::vector<prm::Label> ls{*e.previous};
-            m_store->setLabels(ls);
+            m_document->writable().setLabels(ls);
             m_queue->setLabel(ls.front());
         } else {
-            m_store->removeLabel(e.pairId, prm::Source::Human, me);
+            m_document->writable().removeLabel(e.pairId, prm::Source::Human, me);
             m_queue->removeLabel(e.pairId, prm::Source::Human, me);
         }
     } catch (const std::exception &ex) {

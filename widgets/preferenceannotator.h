@@ -1,5 +1,7 @@
 #pragma once
 
+#include "storedocument.h"
+
 #include "prm/preference.h"
 
 #include <QString>
@@ -57,8 +59,10 @@ public:
 
     // Opens pair set `set` of the store (the first set when empty). On failure returns false
     // with the message in `error` (also shown).
+    bool open(std::shared_ptr<StoreDocument> document, const QString &set = {}, QString *error = nullptr);
+    // The same, opening the store's document first.
     bool open(const QString &storePath, const QString &set = {}, QString *error = nullptr);
-    QString storePath() const { return m_storePath; }
+    QString storePath() const { return m_document ? m_document->path() : QString(); }
     QString set() const { return m_set; }
     // The sets of the open store.
     QStringList sets() const;
@@ -128,8 +132,8 @@ private:
     int currentProxyRow() const;
     bool write(const prm::Label &label);
 
-    std::unique_ptr<store::RunStore> m_store;
-    QString m_storePath, m_set, m_guidelinesPath;
+    std::shared_ptr<StoreDocument> m_document; // labels are written through its writable()
+    QString m_set, m_guidelinesPath;
     qint64 m_pairId = -1;
     bool m_readOnly = false; // the store could only be opened read-only: no labelling
     struct UndoEntry {

@@ -13,18 +13,22 @@ RunListModel::RunListModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 RunListModel::~RunListModel() = default;
 
-bool RunListModel::open(const QString &storePath, QString *error)
+bool RunListModel::open(std::shared_ptr<StoreDocument> document, QString *error)
 {
     close();
-    try {
-        m_store = std::make_unique<store::RunStore>(storePath.toStdString(), store::RunStore::OpenMode::ReadOnly);
-    } catch (const std::exception &e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
+    m_document = std::move(document);
+    connect(m_document.get(), &StoreDocument::changed, this, [this] { refresh(); });
+    return refresh(error);
+}
+
+bool RunListModel::open(const QString &storePath, QString *error)
+{
+    std::shared_ptr<StoreDocument> document = StoreDocument::open(storePath, error);
+    if (!document) {
+        close();
         return false;
     }
-    m_path = storePath;
-    return refresh(error);
+    return open(std::move(document), error);
 }
 
 void RunListModel::close()
@@ -34,17 +38,18 @@ void RunListModel::close()
         m_runs.clear();
         endResetModel();
     }
-    m_store.reset();
-    m_path.clear();
+    if (m_document)
+        disconnect(m_document.get(), nullptr, this, nullptr);
+    m_document.reset();
 }
 
 bool RunListModel::refresh(QString *error)
 {
-    if (!m_store)
+    if (!m_document)
         return true;
     std::vector<store::RunInfo> runs;
     try {
-        runs = m_store->runs();
+        runs = m_document->store().runs();
     } catch (const std::exception &e) {
         if (error)
             *error = QString::fromStdString(e.what());

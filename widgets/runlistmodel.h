@@ -1,5 +1,6 @@
 #pragma once
 
+#include "storedocument.h"
 #include "store/storetypes.h"
 
 #include <QAbstractTableModel>
@@ -7,15 +8,11 @@
 #include <memory>
 #include <vector>
 
-namespace rwb::store {
-class RunStore;
-}
-
 namespace rwb::widgets {
 
-// The runs of one run store as a table, read through the model's own read-only
-// connection (a trainer writing the same file is never blocked). refresh() reads the
-// run list again: rows of known runs update in place, new runs are appended, and a
+// The runs of one run store as a table, read through its document's read-only connection
+// (a trainer writing the same file is never blocked). refresh() reads the run list again
+// (and is called when this process writes the store through its document): rows of known runs update in place, new runs are appended, and a
 // list that changed otherwise (runs deleted) resets the model. Lives on the GUI thread;
 // a refresh is one small query (the runs table, not their rollouts).
 //
@@ -41,11 +38,14 @@ public:
     explicit RunListModel(QObject *parent = nullptr);
     ~RunListModel() override;
 
-    // Opens `storePath` read-only and reads its runs. On failure returns false, sets
-    // *error (if given) to a message naming the file, and shows no runs.
+    // Shows the runs of the document's store. On failure returns false, sets *error (if
+    // given) to a message naming the file, and shows no runs.
+    bool open(std::shared_ptr<StoreDocument> document, QString *error);
+    // The same, opening the store's document first.
     bool open(const QString &storePath, QString *error);
     void close();
-    QString storePath() const { return m_path; }
+    QString storePath() const { return m_document ? m_document->path() : QString(); }
+    const std::shared_ptr<StoreDocument> &document() const { return m_document; }
     // Reads the run list again (no-op when no store is open). A store error keeps the
     // rows shown and returns false.
     bool refresh(QString *error = nullptr);
@@ -62,8 +62,7 @@ public:
 private:
     QString statusText(const std::string &status) const;
 
-    std::unique_ptr<store::RunStore> m_store;
-    QString m_path;
+    std::shared_ptr<StoreDocument> m_document;
     std::vector<store::RunInfo> m_runs; // by id
 };
 

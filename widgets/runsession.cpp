@@ -3,7 +3,6 @@
 #include "store/runstore.h"
 #include "task/catalog.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QTimer>
 
@@ -12,21 +11,12 @@
 
 namespace rwb::widgets {
 
-namespace {
-
-std::unique_ptr<store::RunStore> openReadOnly(const std::string &path)
+std::unique_ptr<RunSession> RunSession::open(std::shared_ptr<StoreDocument> document, qint64 runId, QString *error)
 {
-    return std::make_unique<store::RunStore>(path, store::RunStore::OpenMode::ReadOnly);
-}
-
-} // namespace
-
-std::unique_ptr<RunSession> RunSession::open(const QString &storePath, qint64 runId, QString *error)
-{
+    const QString storePath = document->path();
     try {
-        auto store = openReadOnly(QFile::encodeName(storePath).toStdString());
-        store::RunInfo info = store->run(runId);
-        return std::unique_ptr<RunSession>(new RunSession(storePath, runId, std::move(store), std::move(info)));
+        store::RunInfo info = document->store().run(runId);
+        return std::unique_ptr<RunSession>(new RunSession(std::move(document), runId, std::move(info)));
     } catch (const std::exception &e) {
         if (error)
             *error = tr("%1: cannot show run %2: %3").arg(storePath).arg(runId).arg(QString::fromUtf8(e.what()));
@@ -34,10 +24,21 @@ std::unique_ptr<RunSession> RunSession::open(const QString &storePath, qint64 ru
     }
 }
 
-RunSession::RunSession(QString storePath, qint64 runId, std::unique_ptr<store::RunStore> store, store::RunInfo info)
-    : m_storePath(std::move(storePath))
+std::unique_ptr<RunSession> RunSession::open(const QString &storePath, qint64 runId, QString *error)
+{
+    QString why;
+    std::shared_ptr<StoreDocument> document = StoreDocument::open(storePath, &why);
+    if (!document) {
+        if (error)
+            *error = tr("%1: cannot show run %2: %3").arg(storePath).arg(runId).arg(why);
+        return nullptr;
+    }
+    return open(std::move(document), runId, error);
+}
+
+RunSession::RunSession(std::shared_ptr<StoreDocument> document, qint64 runId, store::RunInfo info)
+    : m_document(std::move(document))
     , m_runId(runId)
-    , m_store(std::move(store))
     , m_info(std::move(info))
     , m_task(task::Catalog::builtin().find(m_info.task))
     , m_followTimer(new QTimer(this))
@@ -54,11 +55,6 @@ RunSession::RunSession(QString storePath, qint64 runId, std::unique_ptr<store::R
 }
 
 RunSession::~RunSession() = default;
-
-RunSession::Reader RunSession::reader() const
-{
-    return [path = QFile::encodeName(m_storePath).toStdString()] { return openReadOnly(path); };
-}
 
 QString RunSession::headlineMetric() const
 {
@@ -89,7 +85,7 @@ void RunSession::endLive(const QString &status, const QString &message)
 {
     m_rowsTimer->stop();
     try {
-        m_info = m_store->run(m_runId);
+        m_info = store().run(m_runId);
     } catch (const std::exception &e) {
         Q_EMIT problem(QString::fromUtf8(e.what()));
     }
@@ -103,12 +99,12 @@ void RunSession::poll()
 {
     std::vector<store::MetricPoint> points;
     try {
-        m_info = m_store->run(m_runId);
+        m_info = store().run(m_runId);
         if (m_info.lastStep > m_followedStep)
-            points = m_store->metrics(m_runId, {}, m_followedStep);
+            points = store().metrics(m_runId, {}, m_followedStep);
     } catch (const std::exception &e) {
         // The writer may hold the file for a moment; a store that went away ends the follow.
-        if (!QFileInfo::exists(m_storePath)) {
+        if (!QFileInfo::exists(storePath())) {
             m_followTimer->stop();
             Q_EMIT problem(QString::fromUtf8(e.what()));
         }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "storedocument.h"
 #include "trainingcontroller.h"
 
 #include "store/storetypes.h"
@@ -21,10 +22,10 @@ class Task;
 
 namespace rwb::widgets {
 
-// The run the workbench shows, as a document (Tiled's Document to its editors): one store
-// file, one run, one read-only connection to the file for the GUI thread, and what changed.
-// The views bind to it (RunView) and read what they show through store(); none opens the
-// file itself. A run that is still being written is followed: this window's own training
+// The run the workbench shows, as a document (Tiled's Document to its editors): one run of
+// one store file (its StoreDocument, whose read-only connection the GUI thread reads
+// through), and what changed. The views bind to it (RunView) and read what they show
+// through store(); none opens the file itself. A run that is still being written is followed: this window's own training
 // hands its steps in (beginLive, addLiveStep, endLive), a run another process writes
 // (`rwb grpo`, `rwb serve`) is polled once a second. Either way the views hear the same
 // signals: stepAdded for each new step's metrics, rowsAdded when rollouts or judge calls
@@ -35,20 +36,23 @@ public:
     // Opens run `runId` of the store at `storePath` read-only. Null with `error` naming the
     // file and the run when the file does not open or has no such run. A run whose status
     // is "running" is followed as another process's until beginLive says it is this one's.
+    static std::unique_ptr<RunSession> open(std::shared_ptr<StoreDocument> document, qint64 runId, QString *error);
+    // The same, opening the store's document first.
     static std::unique_ptr<RunSession> open(const QString &storePath, qint64 runId, QString *error);
     ~RunSession() override;
 
-    QString storePath() const { return m_storePath; }
+    const std::shared_ptr<StoreDocument> &document() const { return m_document; }
+    QString storePath() const { return m_document->path(); }
     qint64 runId() const { return m_runId; }
     // As read at open and at each poll.
     const store::RunInfo &info() const { return m_info; }
-    // The one connection of the GUI thread; read-only.
-    const store::RunStore &store() const { return *m_store; }
+    // The one connection of the GUI thread (the document's); read-only.
+    const store::RunStore &store() const { return m_document->store(); }
     // What a worker thread (a view's background loader) calls to get a read-only
     // connection of its own (SQLite connections are not shared between threads); it may
     // outlive the session. The function throws store::StoreError.
-    using Reader = std::function<std::unique_ptr<store::RunStore>()>;
-    Reader reader() const;
+    using Reader = StoreDocument::Connection;
+    Reader reader() const { return m_document->reader(); }
     // The run's task in the process's catalog; null when this build lacks it.
     const task::Task *task() const { return m_task; }
     // The name of its headline metric as stored ("eval/f1"; "" when the task is unknown).
@@ -72,12 +76,11 @@ Q_SIGNALS:
     void problem(const QString &message);
 
 private:
-    RunSession(QString storePath, qint64 runId, std::unique_ptr<store::RunStore> store, store::RunInfo info);
+    RunSession(std::shared_ptr<StoreDocument> document, qint64 runId, store::RunInfo info);
     void poll();
 
-    QString m_storePath;
+    std::shared_ptr<StoreDocument> m_document;
     qint64 m_runId = 0;
-    std::unique_ptr<store::RunStore> m_store;
     store::RunInfo m_info;
     const task::Task *m_task = nullptr;
     QTimer *m_followTimer = nullptr; // another process's run: steps and rows

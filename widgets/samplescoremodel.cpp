@@ -10,6 +10,8 @@
 #include "reward/synonymtable.h"
 #include "store/runstore.h"
 #include "task/catalog.h"
+
+#include <stdexcept>
 #include "task/rubricoverride.h"
 
 #include <nlohmann/json.hpp>
@@ -283,18 +285,25 @@ void SampleScoreModel::startJudging()
     if (!m_logPath.isEmpty()) {
         // The log run: made on the first re-score (a quick local write), one step per re-score.
         try {
-            rwb::store::RunStore store(m_logPath.toStdString());
+            if (!m_log) {
+                QString why;
+                m_log = rwb::widgets::StoreDocument::open(m_logPath, &why, rwb::widgets::StoreDocument::Missing::Create);
+                if (!m_log)
+                    throw std::runtime_error(why.toStdString());
+            }
+            rwb::store::RunStore &store = m_log->writable();
             if (m_logRun == 0) {
                 nlohmann::json config = {{"task", std::string(m_task->name())}, {"judge", m_judge->json()}};
                 m_logRun = store.beginRun(kLogRunName, rwb::store::RunKind::Eval, config.dump(), std::string(m_task->name()));
                 m_logTask = m_task->name();
                 m_logStep = 0;
             }
-            job.storePath = m_logPath.toStdString();
+            job.log = m_log->writer();
+            job.logPath = m_logPath;
             job.runId = m_logRun;
             job.step = ++m_logStep;
         } catch (const std::exception &) {
-            job.storePath.clear(); // scored all the same; the scorer is not asked to log
+            job.log = nullptr; // scored all the same; the scorer is not asked to log
         }
     }
     m_scorer->start(std::move(job));
@@ -460,6 +469,7 @@ void SampleScoreModel::setJudgeLog(const QString &storePath)
     if (storePath == m_logPath)
         return;
     m_logPath = storePath;
+    m_log.reset();
     m_logRun = 0;
     m_logStep = 0;
 }

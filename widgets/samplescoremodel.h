@@ -1,5 +1,7 @@
 #pragma once
 
+#include "storedocument.h"
+
 #include "reward/reward.h"
 #include "task/task.h"
 
@@ -198,6 +200,7 @@ private:
     rwb::widgets::JudgeScorer *m_scorer = nullptr;
     QTimer *m_judgeTimer = nullptr; // coalesces the edits of one event-loop turn into one re-score
     QString m_logPath;
+    std::shared_ptr<rwb::widgets::StoreDocument> m_log; // m_logPath's, opened (created) at the first re-score
     qint64 m_logRun = 0;
     std::string m_logTask;          // the task of m_logRun
     qint64 m_logStep = 0;

@@ -30,27 +30,22 @@ void setError(QString *error, const QString &message)
         *error = message;
 }
 
-// Makes the sub-folders and the store when they are missing.
-bool completeLayout(const QString &dir, QString *error)
+// Makes the sub-folders when they are missing, and opens the store (made when missing).
+std::shared_ptr<StoreDocument> completeLayout(const QString &dir, QString *error)
 {
     for (const char *sub : kSubfolders) {
         const QString path = QDir(dir).filePath(QLatin1String(sub));
         if (!QDir().mkpath(path)) {
             setError(error, QCoreApplication::translate("Workspace", "%1: cannot create the folder").arg(path));
-            return false;
+            return nullptr;
         }
     }
     const QString store = QDir(dir).filePath(QLatin1String(kStoreFile));
-    try {
-        // ReadWrite creates the file and schema when missing; an existing file is checked.
-        store::RunStore s(store.toStdString(), QFileInfo::exists(store) ? store::RunStore::OpenMode::ReadOnly
-                                                                          : store::RunStore::OpenMode::ReadWrite);
-    } catch (const std::exception &e) {
-        setError(error, QCoreApplication::translate("Workspace", "%1: not a run store (%2)")
-                            .arg(store, QString::fromStdString(e.what())));
-        return false;
-    }
-    return true;
+    QString why;
+    std::shared_ptr<StoreDocument> document = StoreDocument::open(store, &why, StoreDocument::Missing::Create);
+    if (!document)
+        setError(error, QCoreApplication::translate("Workspace", "%1: not a run store (%2)").arg(store, why));
+    return document;
 }
 
 QStringList sortedEntries(const QString &dir, const QStringList &filters, QDir::Filters kind)
@@ -85,9 +80,11 @@ std::optional<Workspace> Workspace::open(const QString &dir, QString *error)
                                                                                      : QCoreApplication::translate("Workspace", "top level")));
         return std::nullopt;
     }
-    if (!completeLayout(abs, error))
+    Workspace ws(abs);
+    ws.m_store = completeLayout(abs, error);
+    if (!ws.m_store)
         return std::nullopt;
-    return Workspace(abs);
+    return ws;
 }
 
 std::optional<Workspace> Workspace::create(const QString &dir, QString *error)
@@ -114,7 +111,10 @@ std::optional<Workspace> Workspace::create(const QString &dir, QString *error)
     QJsonObject settings;
     settings.insert(QStringLiteral("name"), QFileInfo(abs).fileName());
     settings.insert(QStringLiteral("created"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
-    if (!ws.saveSettings(settings, error) || !completeLayout(abs, error))
+    if (!ws.saveSettings(settings, error))
+        return std::nullopt;
+    ws.m_store = completeLayout(abs, error);
+    if (!ws.m_store)
         return std::nullopt;
     return ws;
 }

@@ -1,8 +1,11 @@
 #pragma once
 
+#include "storedocument.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <optional>
 
 namespace rwb::widgets {
@@ -20,7 +23,8 @@ namespace rwb::widgets {
 // missing runs.sqlite is created empty (a workspace whose store was deleted opens with no
 // runs); a runs.sqlite that is not a run store is an error naming it.
 //
-// A value type; cheap to copy. Any thread may use it; it caches nothing but the folder.
+// A value type; cheap to copy (copies share the store's document). GUI thread (the
+// document's); it caches nothing else but the folder.
 class Workspace {
 public:
     // Opens an existing workspace. On failure returns nullopt and sets *error (if given)
@@ -35,6 +39,8 @@ public:
     QString dir() const { return m_dir; }
     QString name() const;
     QString storePath() const;
+    // The run store's document, open while the workspace is.
+    const std::shared_ptr<StoreDocument> &store() const { return m_store; }
     QString modelsDir() const;
     QString dataDir() const;
     QString configsDir() const;
@@ -55,6 +61,7 @@ public:
 private:
     explicit Workspace(const QString &dir) : m_dir(dir) {}
     QString m_dir;
+    std::shared_ptr<StoreDocument> m_store;
 };
 
 // Checks that a model folder can be loaded, without loading its weights: config.json

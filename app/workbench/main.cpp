@@ -20,6 +20,7 @@
 #include "rolloutbrowser.h"
 #include "rollouttablemodel.h"
 #include "samplescoremodel.h"
+#include "storedocument.h"
 #include "store/runstore.h"
 
 #include <QApplication>
@@ -121,9 +122,10 @@ double percentile(std::vector<double> v, double p)
 int benchBrowser(const QString &storePath)
 {
     qint64 runId = 0;
+    std::shared_ptr<rwb::widgets::StoreDocument> document;
     try {
-        const rwb::store::RunStore s(storePath.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
-        const auto runs = s.runs();
+        document = rwb::widgets::StoreDocument::get(storePath);
+        const auto runs = document->store().runs();
         if (runs.empty())
             throw std::runtime_error(storePath.toStdString() + ": no run");
         runId = runs.back().id;
@@ -139,7 +141,7 @@ int benchBrowser(const QString &storePath)
     QElapsedTimer t;
     t.start();
     QString error;
-    const std::unique_ptr<rwb::widgets::RunSession> session = rwb::widgets::RunSession::open(storePath, runId, &error);
+    const std::unique_ptr<rwb::widgets::RunSession> session = rwb::widgets::RunSession::open(document, runId, &error);
     if (!session || !browser.setSession(session.get(), &error)) {
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return 2;
@@ -462,8 +464,7 @@ int main(int argc, char **argv)
         qint64 runId = parser.value(run).toLongLong();
         if (runId <= 0) {
             try { // the last run of the store
-                const rwb::store::RunStore s(parser.value(store).toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
-                const auto runs = s.runs();
+                const auto runs = rwb::widgets::StoreDocument::get(parser.value(store))->store().runs();
                 runId = runs.empty() ? 0 : runs.back().id;
             } catch (const std::exception &e) {
                 std::fprintf(stderr, "%s\n", e.what());

@@ -122,7 +122,7 @@ bool TrainingActions::resumeRun(const QString &storePath, qint64 runId, QString 
 {
     rwb::train::GrpoConfig config;
     try {
-        const rwb::store::RunStore store(storePath.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+        const rwb::store::RunStore &store = rwb::widgets::StoreDocument::get(storePath)->store();
         const rwb::store::RunInfo info = store.run(runId);
         if (info.kind != "grpo") {
             if (error)

@@ -3,6 +3,7 @@
 #include "notice.h"
 
 #include "mctstreesource.h"
+#include "storedocument.h"
 #include "mctsviewer.h"
 #include "preferenceannotator.h"
 #include "prm/preference.h"
@@ -66,7 +67,7 @@ MctsViewer *TreeWindows::searchTrees()
                 return;
             }
             QString error;
-            compareSiblings(QString::fromStdString(source->storePath()), treeId, a, b, &error);
+            compareSiblings(source->document()->path(), treeId, a, b, &error);
         });
     }
     return m_trees;
@@ -110,9 +111,8 @@ void TreeWindows::openAnnotatorDialog()
         return;
     QString set;
     try {
-        const rwb::store::RunStore s(path.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
         QStringList sets;
-        for (const auto &info : s.pairSets())
+        for (const auto &info : rwb::widgets::StoreDocument::get(path)->store().pairSets())
             sets << QString::fromStdString(info.name);
         if (sets.size() > 1) {
             bool ok = false;
@@ -133,7 +133,7 @@ bool TreeWindows::compareSiblings(const QString &storePath, qint64 treeId, int n
     const QString set = QStringLiteral("manual pairs");
     qint64 pairId = 0;
     try {
-        rwb::store::RunStore s(storePath.toStdString());
+        rwb::store::RunStore &s = rwb::widgets::StoreDocument::get(storePath)->writable();
         std::vector<rwb::prm::StepPair> pairs{
             rwb::prm::manualPair(s.mctsTree(treeId), nodeA, nodeB, treeId, set.toStdString())};
         s.addPairs(pairs);
@@ -187,7 +187,7 @@ bool TreeWindows::openSearchTrees(const QString &path, QString *error)
         qint64 run = 0;
         QString e;
         try {
-            run = rwb::widgets::lastMctsRun(path.toStdString());
+            run = rwb::widgets::lastMctsRun(*rwb::widgets::StoreDocument::get(path));
             if (run == 0)
                 e = tr("%1 has no tree search runs (rwb mcts run writes them).").arg(path);
         } catch (const std::exception &ex) {
@@ -215,8 +215,13 @@ bool TreeWindows::openSearchTreesRun(const QString &storePath, qint64 runId, QSt
     m_treesPath = storePath;
     m_treesRun = runId;
     viewer->setWindowTitle(treesTitle());
-    auto source = std::make_shared<rwb::widgets::MctsStoreSource>(storePath.toStdString(), runId);
-    const bool ok = viewer->setSource(source, error);
+    std::shared_ptr<rwb::widgets::MctsStoreSource> source;
+    QString why;
+    if (std::shared_ptr<rwb::widgets::StoreDocument> document = rwb::widgets::StoreDocument::open(storePath, &why))
+        source = std::make_shared<rwb::widgets::MctsStoreSource>(std::move(document), runId);
+    const bool ok = source ? viewer->setSource(source, error) : false;
+    if (!source && error)
+        *error = why;
     // setSource read the run's status: a search still writing is followed.
     viewer->setFollow(ok && source->runStatus() == "running");
     showSearchTrees();

@@ -61,8 +61,7 @@ bool WorkspaceActions::openWorkspace(const QString &dir, QString *error)
     // The form starts from the workspace's last GRPO run (a new run like it is one click
     // away), and trains with the Designer's weights.
     try {
-        const rwb::store::RunStore store(m_workspace->storePath().toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
-        const auto runs = store.runs();
+        const auto runs = m_workspace->store()->store().runs();
         for (auto it = runs.rbegin(); it != runs.rend(); ++it)
             if (it->kind == "grpo") {
                 rwb::train::GrpoConfig last = rwb::train::parseGrpoConfig(it->configJson, m_workspace->storePath().toStdString());
@@ -74,7 +73,7 @@ bool WorkspaceActions::openWorkspace(const QString &dir, QString *error)
         Q_EMIT log(QString::fromUtf8(e.what()));
     }
     QString listError;
-    if (QFileInfo::exists(m_workspace->storePath()) && !m_views.runs->open(m_workspace->storePath(), &listError))
+    if (!m_views.runs->open(m_workspace->store(), &listError))
         Q_EMIT log(listError);
     Q_EMIT workspaceOpened();
     Q_EMIT statusMessage(tr("Opened workspace %1").arg(m_workspace->dir()));
@@ -151,12 +150,13 @@ void WorkspaceActions::importRolloutsDialog()
 qint64 WorkspaceActions::importRollouts(const QString &dump, const QString &storePath, QString *error)
 {
     rwb::store::ImportReport report;
+    std::shared_ptr<rwb::widgets::StoreDocument> document;
     QString failure;
     QApplication::setOverrideCursor(Qt::WaitCursor);
     Q_EMIT statusMessage(tr("Importing %1…").arg(dump));
     try {
-        rwb::store::RunStore store(storePath.toStdString());
-        report = rwb::store::importRollouts(store, {dump.toStdString()}, {});
+        document = rwb::widgets::StoreDocument::get(storePath, rwb::widgets::StoreDocument::Missing::Create);
+        report = rwb::store::importRollouts(document->writable(), {dump.toStdString()}, {});
     } catch (const rwb::data::InputException &e) {
         failure = QString::fromStdString(e.error().toString());
     } catch (const std::exception &e) {
@@ -182,7 +182,8 @@ qint64 WorkspaceActions::importRollouts(const QString &dump, const QString &stor
         Q_EMIT log(tr("Kept only in each rollout's details: %1").arg(unmapped.join(QStringLiteral(", "))));
     for (const std::string &s : report.skipped)
         Q_EMIT log(tr("Skipped: %1").arg(QString::fromStdString(s)));
-    if (!m_views.runs->open(storePath, error))
+    document->announceChange();
+    if (m_views.runs->document() != document && !m_views.runs->open(document, error))
         return 0;
     return report.runId;
 }
