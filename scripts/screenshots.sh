@@ -46,6 +46,20 @@ legal_shots() {
     shot "$lang" failures "workbench_failures_legal_$lang.png" --run "$run" --compare "0,$last" --dock runs "${designer[@]}"
     shot "$lang" curves "workbench_curves_legal_$lang.png" --run "$run" --step "$last" "${designer[@]}"
   done
+  # The training setup with a judged reward config in the Designer: the Judge group says
+  # which judge the run calls (the Designer is its one editor).
+  local judged
+  judged=$(mktemp --suffix=.json)
+  cat > "$judged" <<'JSON'
+{"name": "legal citation + coverage", "task": "legal_qa",
+ "components": [{"reward": "citation_f1", "weight": 50}, {"reward": "coverage", "weight": 50}],
+ "judge": {"url": "http://127.0.0.1:8000/v1", "model": "judge-0.5b", "concurrency": 8}}
+JSON
+  for lang in en ja; do
+    shot "$lang" curves "workbench_setup_judge_$lang.png" --dock training \
+      --samples "$root/resources/samples/legal_qa_samples.jsonl" --config "$judged"
+  done
+  rm -f "$judged"
 }
 judge_shots() {
   # A legal-QA run whose judge calls (coverage, consistency, rubric items, ratings) agree

@@ -7,6 +7,7 @@
 #include "engine/job.h"
 #include "tasks/extraction/extractionrecord.h"
 #include "store/runstore.h"
+#include "task/catalog.h"
 #include "train/sft.h"
 #include "util/rng.h"
 #include "train/grpo.h"
@@ -76,6 +77,7 @@ private Q_SLOTS:
     void initTestCase();
     void configErrors_data();
     void configErrors();
+    void inlineRewardConfig();
     void storesEveryRolloutAndMetric();
     void weightsChangeAtNextStep();
     void pauseAndStop();
@@ -122,6 +124,77 @@ void TestGrpo::configErrors_data()
     QTest::newRow("cache > limit") << "{" + req + R"(, "max_completion_length": 16, "overlong_cache": 32})"
                                    << "overlong_cache: must not exceed max_completion_length (16)";
     QTest::newRow("not JSON") << "{" + req + ",\n}" << "grpo.json:2: not valid JSON";
+    const QString noReward = R"("model": "m", "train_data": "t", "store": "s", "output": "o")";
+    QTest::newRow("inline reward config, bad weight")
+        << "{" + noReward + R"(, "reward_config": {"task": "company_extraction", "components": [{"reward": "partial", "weight": -1}]}})"
+        << "grpo.json: reward_config: components[0].weight";
+    QTest::newRow("inline reward config, unknown reward")
+        << "{" + noReward + R"(, "reward_config": {"task": "company_extraction", "components": [{"reward": "nope", "weight": 1}]}})"
+        << "grpo.json: reward_config: components[0].reward";
+    QTest::newRow("reward config neither file nor object") << "{" + noReward + R"(, "reward_config": 3})"
+                                                           << "reward_config: must be a non-empty string (a path)";
+}
+
+// reward_config as the config itself (what the workbench hands the trainer, and what a run
+// stores): no file is read; its relative paths resolve against the GRPO config's folder;
+// toJson writes it back inline with its paths absolute, and that parses to the same config.
+void TestGrpo::inlineRewardConfig()
+{
+    const std::string json = R"({"model": "m", "train_data": "t", "store": "s", "output": "o",
+        "reward_config": {"name": "mine", "task": "company_extraction", "synonyms": "syn.tsv",
+                          "components": [{"reward": "partial", "weight": 20}, {"reward": "marker", "weight": 80}]}})";
+    const train::GrpoConfig c = train::parseGrpoConfig(json, "/work/configs/grpo.json");
+    QVERIFY(c.reward.has_value());
+    QVERIFY(c.rewardConfig.empty());
+    QCOMPARE(train::rewardConfigSource(c), std::string("reward_config"));
+    QCOMPARE(c.reward->name, std::string("mine"));
+    QCOMPARE(c.reward->components.size(), size_t(2));
+    QCOMPARE(c.reward->components[1].weight, 80.0);
+    QCOMPARE(c.reward->resolvedSynonyms(), std::string("/work/configs/syn.tsv"));
+    const train::GrpoConfig again = train::parseGrpoConfig(train::toJson(c), "/elsewhere/grpo.json");
+    QVERIFY(again.reward.has_value());
+    QCOMPARE(again.reward->synonyms, std::string("/work/configs/syn.tsv"));
+    QCOMPARE(again.reward->components[0].reward, std::string("partial"));
+    QCOMPARE(again.reward->components[0].weight, 20.0);
+    // The trainer's reading of it is the value, validated; a file config is read from its file.
+    const reward::RewardConfig read = train::rewardConfigOf(again, task::Catalog::builtin().rewards());
+    QCOMPARE(read.components.size(), size_t(2));
+    train::GrpoConfig file = base("file");
+    QCOMPARE(train::rewardConfigOf(file, task::Catalog::builtin().rewards()).components.size(), size_t(2));
+    file.rewardConfig = (m_dir.path() + "/missing.json").toStdString();
+    try {
+        train::rewardConfigOf(file, task::Catalog::builtin().rewards());
+        QFAIL("expected an error");
+    } catch (const data::InputException &e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains("missing.json"), e.what());
+    }
+
+    // A run given the file's config as a value trains exactly as the run reading the file.
+    train::GrpoConfig fromFile = base("reward-file");
+    fromFile.maxSteps = 2;
+    train::GrpoConfig fromValue = base("reward-value");
+    fromValue.maxSteps = 2;
+    fromValue.reward = train::rewardConfigOf(fromFile, task::Catalog::builtin().rewards());
+    fromValue.rewardConfig.clear();
+    engine::JobControl control;
+    Recorder sink;
+    QCOMPARE(engine::toString(train::runGrpo(fromFile, control, sink).status), "finished");
+    QCOMPARE(engine::toString(train::runGrpo(fromValue, control, sink).status), "finished");
+    const store::RunStore a(fromFile.store, store::RunStore::OpenMode::ReadOnly);
+    const store::RunStore b(fromValue.store, store::RunStore::OpenMode::ReadOnly);
+    for (int64_t step = 1; step <= 2; ++step) {
+        const auto ra = a.stepRollouts(a.runs().front().id, step);
+        const auto rb = b.stepRollouts(b.runs().front().id, step);
+        QCOMPARE(ra.size(), size_t(8));
+        QCOMPARE(rb.size(), ra.size());
+        for (size_t i = 0; i < ra.size(); ++i) {
+            QCOMPARE(rb[i].rollout.completion, ra[i].rollout.completion);
+            QCOMPARE(rb[i].rollout.reward, ra[i].rollout.reward);
+        }
+    }
+    // The run stores the value inline, so that it resumes and reopens without the file.
+    const QJsonObject stored = QJsonDocument::fromJson(QByteArray::fromStdString(b.runs().front().configJson)).object();
+    QVERIFY(stored.value("reward_config").isObject());
 }
 
 void TestGrpo::configErrors()

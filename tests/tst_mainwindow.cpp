@@ -285,8 +285,8 @@ void TestMainWindow::resumesAStoppedRun()
     QCOMPARE(w.groups()->step(), qint64(4));
 }
 
-// Training ▸ Start takes the training setup form and the Designer's weights: the weights
-// are saved as the run's reward config in the workspace's configs/ and the run uses them.
+// Training ▸ Start takes the training setup form and the Designer's weights: the trainer
+// gets the Designer's reward config as a value (no file) and the run uses it.
 void TestMainWindow::startsFromTheFormWithTheDesignersWeights()
 {
     QVERIFY(m_dir.isValid());
@@ -314,17 +314,18 @@ void TestMainWindow::startsFromTheFormWithTheDesignersWeights()
     QVERIFY(finished.wait(rwbtest::scaledMs(240000)));
     QCOMPARE(finished.last().at(0).toString(), QString("finished"));
 
-    // The Designer's weights (partial 50 + marker 50) went to configs/ and to the run.
-    const QStringList saved = QDir(ws + "/configs").entryList({"reward-*.json"}, QDir::Files);
-    QCOMPARE(saved.size(), 1);
-    QFile f(ws + "/configs/" + saved.first());
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    const QJsonObject config = QJsonDocument::fromJson(f.readAll()).object();
-    QCOMPARE(config["components"].toArray().size(), 2);
+    // The Designer's weights (partial 50 + marker 50) went to the run as a value: no file
+    // was written, and the run's stored config holds them inline.
+    QVERIFY(QDir(ws + "/configs").entryList(QDir::Files).isEmpty());
     rwb::store::RunStore store(c.store, rwb::store::RunStore::OpenMode::ReadOnly);
     const auto runs = store.runs();
     QCOMPARE(runs.size(), size_t(1));
     QCOMPARE(QString::fromStdString(runs[0].name), QString("from-form"));
+    const QJsonObject stored = QJsonDocument::fromJson(QByteArray::fromStdString(runs[0].configJson)).object();
+    const QJsonArray components = stored["reward_config"].toObject()["components"].toArray();
+    QCOMPARE(components.size(), 2);
+    QCOMPARE(components[0].toObject()["weight"].toDouble(), 50.0);
+    QCOMPARE(components[1].toObject()["weight"].toDouble(), 50.0);
     for (const auto &r : store.stepRollouts(runs[0].id, 2)) {
         const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(r.rollout.rewardsJson)).object();
         QVERIFY(std::abs(r.rollout.reward - 0.5 * (o["partial"].toDouble() + o["marker"].toDouble())) < 1e-12);

@@ -4,7 +4,6 @@
 // with the core parser's message and marks its widget (and only it); two bad values are
 // both found; files that are not there are named; config() round trips through
 // toJson / parseGrpoConfig; save and load; the demo preset; validityChanged.
-#include "judgesettingswidget.h"
 #include "task/catalog.h"
 #include "runsetupform.h"
 #include "tinygrpo.h"
@@ -19,6 +18,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGroupBox>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -329,9 +332,10 @@ void TestRunSetupForm::judgeSettings()
     QStringList problems;
     QVERIFY2(form.validate(&problems), qPrintable(problems.join('\n')));
     QVERIFY(!form.needsJudge());
-    QVERIFY(!form.judgeSettings()->isVisibleTo(&form));
-    QString error;
-    QCOMPARE(form.rewardConfigForRun(&error), m_dir.path() + "/reward.json");
+    auto *group = form.findChild<QGroupBox *>("judgeGroup");
+    QVERIFY(group && !group->isVisibleTo(&form));
+    QCOMPARE(QString::fromStdString(form.config().rewardConfig), m_dir.path() + "/reward.json");
+    QVERIFY(!form.config().reward);
 
     // coverage needs a judge: the group shows, and without one the form is not valid.
     const QString judged = m_dir.path() + "/judged.json";
@@ -343,34 +347,70 @@ void TestRunSetupForm::judgeSettings()
     form.setRewardConfigPath(judged);
     QVERIFY(!form.validate(&problems));
     QVERIFY(form.needsJudge());
-    QVERIFY(form.judgeSettings()->isVisibleTo(&form));
+    QVERIFY(group->isVisibleTo(&form));
     QVERIFY2(problems.join('\n').contains("judge: the reward config has a judge reward"), qPrintable(problems.join('\n')));
-    // A judge the engine refuses is named by its field.
-    form.judgeSettings()->setJudgeJson(R"({"url": "http://127.0.0.1:8000/v1", "temperature": 9})");
+    QCOMPARE(form.judgeSummary(), QString("No judge is set up."));
+
+    // The Designer's config, as a value: a judge the engine refuses is named by its field.
+    rwb::reward::RewardConfig designer =
+        rwb::reward::loadRewardConfig(judged.toStdString(), rwb::task::Catalog::builtin().rewards());
+    designer.name = "judged";
+    designer.judge = R"({"url": "http://127.0.0.1:8000/v1", "temperature": 9})";
+    form.setRewardConfig(designer);
     QVERIFY(!form.validate(&problems));
     QVERIFY2(problems.join('\n').contains("judge.temperature: must be within"), qPrintable(problems.join('\n')));
-    // Set up in the form: valid, and the run reads a copy of the config with it, every
-    // path absolute (the cache relative to the config's folder).
-    form.judgeSettings()->setJudgeJson(
-        R"({"url": "http://127.0.0.1:8000/v1", "model": "judge-0.5b", "concurrency": 8, "cache": "judge_cache.sqlite"})");
+    // A judge it accepts: valid. The run gets the config itself (no file), every path
+    // absolute (the cache relative to the config's folder), and the form says which judge.
+    designer.judge = R"({"url": "http://127.0.0.1:8000/v1", "model": "judge-0.5b", "concurrency": 8, "cache": "judge_cache.sqlite"})";
+    form.setRewardConfig(designer);
     QVERIFY2(form.validate(&problems), qPrintable(problems.join('\n')));
-    const QString run = form.rewardConfigForRun(&error);
-    QVERIFY2(run.endsWith("/reward_config.json") && run != judged, qPrintable(run + error));
-    QCOMPARE(QFileInfo(run).absolutePath(), QString::fromStdString(form.config().output));
-    const rwb::reward::RewardConfig c = rwb::reward::loadRewardConfig(run.toStdString(), rwb::task::Catalog::builtin().rewards());
-    QCOMPARE(c.components.size(), size_t(2));
-    QCOMPARE(c.components[1].reward, std::string("coverage"));
-    const rwb::judge::JudgeOptions o = rwb::judge::parseJudgeOptions(c.judge, run.toStdString(), c.baseDir);
+    QCOMPARE(form.judgeSummary(), QString("judge-0.5b at http://127.0.0.1:8000/v1, 8 calls at a time."));
+    auto *field = qobject_cast<QLineEdit *>(form.fieldWidget("reward_config"));
+    QVERIFY(field->isReadOnly());
+    QCOMPARE(field->text(), QString("judged, as in the Reward Designer"));
+    QVERIFY(form.json().value("reward_config").isObject());
+    const rwb::train::GrpoConfig run = form.config();
+    QVERIFY(run.reward.has_value());
+    QVERIFY(run.rewardConfig.empty());
+    QCOMPARE(run.reward->components.size(), size_t(2));
+    QCOMPARE(run.reward->components[1].reward, std::string("coverage"));
+    const rwb::judge::JudgeOptions o = rwb::judge::parseJudgeOptions(run.reward->judge, "judge", run.reward->baseDir);
     QCOMPARE(o.url, std::string("http://127.0.0.1:8000/v1"));
     QCOMPARE(o.model, std::string("judge-0.5b"));
     QCOMPARE(o.concurrency, 8);
     QCOMPARE(QString::fromStdString(o.cachePath), m_dir.path() + "/judge_cache.sqlite");
-    // Edits made in the form stay while the file's judge does not change.
-    form.setRewardConfigPath(judged);
-    QVERIFY(form.validate());
-    QCOMPARE(qobject_cast<QLineEdit *>(form.judgeSettings()->field("model"))->text(), QString("judge-0.5b"));
+    // The trainer reads the same value: it round trips through the config's JSON (what a run stores).
+    const rwb::train::GrpoConfig stored = rwb::train::parseGrpoConfig(rwb::train::toJson(run), "/elsewhere/grpo.json");
+    QVERIFY(stored.reward.has_value());
+    QCOMPARE(rwb::reward::toJson(*stored.reward), rwb::reward::toJson(*run.reward));
+    // Saved and loaded again, the config holds it inline.
+    const QString saved = m_dir.path() + "/inline-grpo.json";
+    QString error;
+    QVERIFY2(form.saveFile(saved, &error), qPrintable(error));
+    RunSetupForm again;
+    QVERIFY2(again.loadFile(saved, &error), qPrintable(error));
+    QVERIFY2(again.validate(&problems), qPrintable(problems.join('\n')));
+    QCOMPARE(qobject_cast<QLineEdit *>(again.fieldWidget("reward_config"))->text(), QString("judged, written in the config (no file)"));
+    QCOMPARE(again.judgeSummary(), form.judgeSummary());
+    // A bad weight inside the inline config marks the reward_config field.
+    QJsonObject j = again.json();
+    QJsonObject inlineReward = j.value("reward_config").toObject();
+    QJsonArray components = inlineReward.value("components").toArray();
+    QJsonObject first = components[0].toObject();
+    first.insert("weight", -1);
+    components[0] = first;
+    inlineReward.insert("components", components);
+    j.insert("reward_config", inlineReward);
+    QFile bad(saved);
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(QJsonDocument(j).toJson());
+    bad.close();
+    QVERIFY(again.loadFile(saved, &error));
+    QVERIFY(!again.validate(&problems));
+    QVERIFY2(problems.join('\n').contains("reward_config: components[0].weight"), qPrintable(problems.join('\n')));
+    QVERIFY(again.invalidFields().contains("reward_config"));
 
-    // A config with its own judge fills the settings, and the run reads that file as is.
+    // A config file with its own judge: the run reads that file as is.
     const QString own = m_dir.path() + "/own.json";
     {
         QFile f(own);
@@ -380,8 +420,10 @@ void TestRunSetupForm::judgeSettings()
     }
     form.setRewardConfigPath(own);
     QVERIFY2(form.validate(&problems), qPrintable(problems.join('\n')));
-    QCOMPARE(qobject_cast<QLineEdit *>(form.judgeSettings()->field("url"))->text(), QString("http://127.0.0.1:9000/v1"));
-    QCOMPARE(form.rewardConfigForRun(&error), own);
+    QVERIFY(!field->isReadOnly());
+    QCOMPARE(form.judgeSummary(), QString("m at http://127.0.0.1:9000/v1, 4 calls at a time."));
+    QCOMPARE(QString::fromStdString(form.config().rewardConfig), own);
+    QVERIFY(!form.config().reward);
 }
 
 void TestRunSetupForm::screenshot()

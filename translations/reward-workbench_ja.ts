@@ -3261,8 +3261,48 @@ The change is stored with its step and marked on the curves.</source>
             <translation>審査モデル（報酬設定の審査報酬用）</translation>
         </message>
         <message>
-            <source>judge: the reward config has a judge reward (coverage, rubric_explicit, …): set up its judge</source>
-            <translation>judge: 報酬設定に審査報酬（coverage、rubric_explicit など）があります。審査モデルを設定してください</translation>
+            <source>Edit in the Designer…</source>
+            <translation>デザイナーで編集…</translation>
+        </message>
+        <message>
+            <source>The judge is set up in the Reward Designer&apos;s judge settings</source>
+            <translation>審査モデルは報酬デザイナーの審査設定で設定します</translation>
+        </message>
+        <message>
+            <source>the Reward Designer&apos;s (not saved to a file)</source>
+            <translation>報酬デザイナーの設定（ファイルには保存されていません）</translation>
+        </message>
+        <message>
+            <source>%1, as in the Reward Designer</source>
+            <translation>%1（報酬デザイナーの設定）</translation>
+        </message>
+        <message>
+            <source>written in the config (no file)</source>
+            <translation>設定内に記述（ファイルなし）</translation>
+        </message>
+        <message>
+            <source>%1, written in the config (no file)</source>
+            <translation>%1（設定内に記述、ファイルなし）</translation>
+        </message>
+        <message>
+            <source>judge: the reward config has a judge reward (coverage, rubric_explicit, …): set up its judge in the Reward Designer</source>
+            <translation>judge: 報酬設定に審査報酬（coverage、rubric_explicit など）があります。報酬デザイナーで審査モデルを設定してください</translation>
+        </message>
+        <message>
+            <source>No judge is set up.</source>
+            <translation>審査モデルが設定されていません。</translation>
+        </message>
+        <message>
+            <source>The local model %1, in this process.</source>
+            <translation>ローカルモデル %1（このプロセス内）。</translation>
+        </message>
+        <message>
+            <source>%1 at %2, %3 calls at a time.</source>
+            <translation>%2 の %1、同時に %3 件の呼び出し。</translation>
+        </message>
+        <message>
+            <source>The server&apos;s model</source>
+            <translation>サーバーのモデル</translation>
         </message>
     </context>
     <context>

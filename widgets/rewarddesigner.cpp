@@ -467,6 +467,7 @@ bool RewardDesigner::loadSamples(const QString &path, QString *error, QStringLis
 
 void RewardDesigner::rebuildForTask()
 {
+    m_loaded = {}; // another task's config says nothing of this one
     // The components are the task's: a new weights editor in the old one's place.
     auto *old = m_weights;
     m_weights = new ComponentWeightsEditor(m_model->componentNames(), m_componentsInner);
@@ -505,14 +506,24 @@ bool RewardDesigner::loadConfig(const QString &path, QString *error)
     rwb::reward::RewardConfig config;
     try {
         config = rwb::reward::parseRewardConfig(text, path.toStdString(), rwb::task::Catalog::builtin().rewards());
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    config.baseDir = path.startsWith(QLatin1String(":/")) ? std::string() : QFileInfo(path).absolutePath().toStdString();
+    return setConfig(config, path, error);
+}
+
+bool RewardDesigner::setConfig(const rwb::reward::RewardConfig &config, const QString &source, QString *error)
+{
+    try {
         if (config.task != m_model->task().name()) {
             if (error)
                 *error = tr("%1: the config is for the task \"%2\"; the samples are of \"%3\". Open samples of that task first.")
-                             .arg(path, QString::fromStdString(config.task), QString::fromStdString(std::string(m_model->task().name())));
+                             .arg(source, QString::fromStdString(config.task), QString::fromStdString(std::string(m_model->task().name())));
             return false;
         }
-        if (!path.startsWith(QLatin1String(":/")))
-            config.baseDir = QFileInfo(path).absolutePath().toStdString();
         if (!config.synonyms.empty())
             m_model->setSynonyms(std::make_shared<const rwb::reward::SynonymTable>(
                 rwb::reward::SynonymTable::load(config.resolvedSynonyms())));
@@ -523,7 +534,9 @@ bool RewardDesigner::loadConfig(const QString &path, QString *error)
             *error = QString::fromStdString(e.what());
         return false;
     }
-    m_configPath = path;
+    m_configPath = source;
+    // What the Designer does not edit (description, synonyms, embedding) goes on with the config.
+    m_loaded = config;
     // The config's judge and the components' options, before the weights ask for anything.
     for (int i = 0; i < m_model->componentNames().size(); ++i) {
         QString options;
@@ -538,11 +551,11 @@ bool RewardDesigner::loadConfig(const QString &path, QString *error)
     applyConfig(config);
     // The bundled preset this is (by path, or by name for a copy of one on disk); none
     // (an empty choice) for any other config, rather than a preset that is not in force.
-    int preset = m_presets->findData(path);
+    int preset = m_presets->findData(source);
     if (preset < 0 && !config.name.empty())
         preset = m_presets->findText(QString::fromStdString(config.name));
     m_presets->setCurrentIndex(preset);
-    Q_EMIT configLoaded(path);
+    Q_EMIT configLoaded(source);
     return true;
 }
 
@@ -570,6 +583,12 @@ void RewardDesigner::applyConfig(const rwb::reward::RewardConfig &config)
 rwb::reward::RewardConfig RewardDesigner::currentConfig() const
 {
     rwb::reward::RewardConfig c;
+    c.description = m_loaded.description;
+    c.synonyms = m_loaded.synonyms;
+    c.embedding = m_loaded.embedding;
+    c.embeddingCorpus = m_loaded.embeddingCorpus;
+    c.embeddingOptions = m_loaded.embeddingOptions;
+    c.baseDir = m_loaded.baseDir;
     c.name = m_configName.toStdString();
     c.task = std::string(m_model->task().name());
     c.thinking = m_model->thinking();
@@ -586,7 +605,8 @@ rwb::reward::RewardConfig RewardDesigner::currentConfig() const
 
 bool RewardDesigner::saveConfig(const QString &path, QString *error) const
 {
-    rwb::reward::RewardConfig c = currentConfig();
+    // Its paths absolute: it may be saved in another folder than the one it came from.
+    rwb::reward::RewardConfig c = rwb::reward::withAbsolutePaths(currentConfig());
     if (c.name.empty())
         c.name = QFileInfo(path).completeBaseName().toStdString();
     try {

@@ -101,6 +101,9 @@ public:
     // Saves the current weights and mode as a reward config; components with weight 0 are left out.
     bool saveConfig(const QString &path, QString *error) const;
     void applyConfig(const rwb::reward::RewardConfig &config);
+    // Takes a config as loadConfig does a file's (its task must be the samples'; `source`
+    // names it in messages and in configLoaded). False with `error` otherwise.
+    bool setConfig(const rwb::reward::RewardConfig &config, const QString &source, QString *error);
     rwb::reward::RewardConfig currentConfig() const;
     QString configPath() const { return m_configPath; }
 
@@ -197,6 +200,7 @@ private:
     QPushButton *m_applyToRun = nullptr;
     QPushButton *m_revertToRun = nullptr;
     std::optional<rwb::reward::RewardConfig> m_running;
+    rwb::reward::RewardConfig m_loaded; // the last config loaded (what the Designer does not edit)
 
     QLineEdit *m_search = nullptr;
     QComboBox *m_conditionColumn = nullptr;

@@ -1,10 +1,10 @@
 #include "runsetupform.h"
 
-#include "judgesettingswidget.h"
 #include "workspace.h"
 
 #include "data/jsonl.h"
 #include "reward/registry.h"
+#include "judge/judgeclient.h"
 #include "judge/judgeconfig.h"
 #include "reward/rewardconfig.h"
 #include "train/grpo.h"
@@ -27,6 +27,7 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSignalBlocker>
 #include <QScrollArea>
 #include <QStyle>
 #include <QTimer>
@@ -159,7 +160,8 @@ void restyle(QWidget *w)
 struct RunSetupForm::Ui {
     QGroupBox *groups[GroupCount] = {};
     QGroupBox *judgeGroup = nullptr;
-    JudgeSettingsWidget *judge = nullptr;
+    QLabel *judge = nullptr;         // which judge the run calls
+    QPushButton *editJudge = nullptr; // … set up in the Designer
     QGridLayout *grid = nullptr;
     int columns = 0;
     QPushButton *paper = nullptr;
@@ -253,11 +255,16 @@ void RunSetupForm::build()
     m_ui->judgeGroup = new QGroupBox(inner);
     m_ui->judgeGroup->setObjectName(QStringLiteral("judgeGroup"));
     auto *judgeLayout = new QVBoxLayout(m_ui->judgeGroup);
-    m_ui->judge = new JudgeSettingsWidget(m_ui->judgeGroup);
+    m_ui->judge = new QLabel(m_ui->judgeGroup);
     m_ui->judge->setObjectName(QStringLiteral("runJudge"));
-    judgeLayout->addWidget(m_ui->judge);
+    m_ui->judge->setWordWrap(true);
+    m_ui->judge->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    judgeLayout->addWidget(m_ui->judge, 1);
+    m_ui->editJudge = new QPushButton(m_ui->judgeGroup);
+    m_ui->editJudge->setObjectName(QStringLiteral("editJudge"));
+    judgeLayout->addWidget(m_ui->editJudge, 0, Qt::AlignLeft);
+    connect(m_ui->editJudge, &QPushButton::clicked, this, &RunSetupForm::judgeEditRequested);
     m_ui->judgeGroup->hide();
-    connect(m_ui->judge, &JudgeSettingsWidget::edited, this, &RunSetupForm::scheduleValidation);
     m_ui->grid = grid;
     arrangeGroups(3);
     scroll->setWidget(inner);
@@ -354,6 +361,10 @@ void RunSetupForm::retranslate()
     m_ui->groups[LossGroup]->setTitle(tr("Loss"));
     m_ui->groups[EvaluationGroup]->setTitle(tr("Evaluation && checkpoints"));
     m_ui->judgeGroup->setTitle(tr("Judge (for the reward config's judge rewards)"));
+    m_ui->editJudge->setText(tr("Edit in the Designer…"));
+    m_ui->editJudge->setToolTip(tr("The judge is set up in the Reward Designer's judge settings"));
+    if (m_editors.contains(QStringLiteral("reward_config")))
+        showRewardField();
 
     // key → label, what it does.
     const QHash<QString, std::pair<QString, QString>> text = {
@@ -453,6 +464,18 @@ QStringList RunSetupForm::invalidFields() const
 
 void RunSetupForm::setValue(const QString &key, const QJsonValue &v)
 {
+    if (key == QLatin1String("reward_config")) {
+        // A file, or the config itself (an inline object; the same one stays the Designer's).
+        const bool same = m_rewardInline && v.isObject() && *m_rewardInline == v.toObject();
+        m_rewardInline.reset();
+        m_rewardFromDesigner = m_rewardFromDesigner && same;
+        if (v.isObject())
+            m_rewardInline = v.toObject();
+        else if (auto *line = qobject_cast<QLineEdit *>(m_editors.value(key)))
+            line->setText(v.toString());
+        showRewardField();
+        return;
+    }
     QWidget *w = m_editors.value(key);
     const FieldSpec *spec = specOf(key);
     if (!w || !spec)
@@ -478,6 +501,8 @@ void RunSetupForm::setValue(const QString &key, const QJsonValue &v)
 
 QJsonValue RunSetupForm::value(const QString &key) const
 {
+    if (key == QLatin1String("reward_config") && m_rewardInline)
+        return *m_rewardInline;
     QWidget *w = m_editors.value(key);
     const FieldSpec *spec = specOf(key);
     if (!w || !spec)
@@ -584,6 +609,40 @@ void RunSetupForm::setRewardConfigPath(const QString &path)
     runValidation();
 }
 
+void RunSetupForm::setRewardConfig(const std::optional<reward::RewardConfig> &config)
+{
+    if (!config) {
+        if (m_rewardInline)
+            setValue(QStringLiteral("reward_config"), QString());
+    } else {
+        // Its paths absolute: the form resolves relative ones against the workspace.
+        const std::string json = reward::toJson(reward::withAbsolutePaths(*config));
+        setValue(QStringLiteral("reward_config"), QJsonDocument::fromJson(QByteArray::fromStdString(json)).object());
+        m_rewardFromDesigner = true;
+        showRewardField();
+    }
+    runValidation();
+}
+
+void RunSetupForm::showRewardField()
+{
+    auto *line = qobject_cast<QLineEdit *>(m_editors.value(QStringLiteral("reward_config")));
+    QToolButton *browse = m_ui->browse.value(QStringLiteral("reward_config"));
+    if (!line)
+        return;
+    if (browse)
+        browse->setEnabled(!m_rewardInline);
+    line->setReadOnly(m_rewardInline.has_value());
+    if (!m_rewardInline)
+        return;
+    const QString name = m_rewardInline->value(QStringLiteral("name")).toString();
+    const QSignalBlocker quiet(line);
+    line->setText(m_rewardFromDesigner
+                      ? (name.isEmpty() ? tr("the Reward Designer's (not saved to a file)") : tr("%1, as in the Reward Designer").arg(name))
+                      : (name.isEmpty() ? tr("written in the config (no file)") : tr("%1, written in the config (no file)").arg(name)));
+    line->setCursorPosition(0);
+}
+
 void RunSetupForm::applyPaperDefaults()
 {
     QJsonObject j = defaultsJson();
@@ -677,7 +736,10 @@ QStringList RunSetupForm::check(QJsonObject json, QStringList *fields) const
             parsed = train::parseGrpoConfig(QJsonDocument(json).toJson(QJsonDocument::Compact).toStdString(), source);
             break;
         } catch (const data::InputException &e) {
-            const QString reason = QString::fromStdString(e.error().reason);
+            QString reason = QString::fromStdString(e.error().reason);
+            // A problem inside an inline reward config is the reward_config field's.
+            if (QString::fromStdString(e.error().file).endsWith(QLatin1String(": reward_config")))
+                reason = QStringLiteral("reward_config: ") + reason;
             const QString field = reason.section(QStringLiteral(": "), 0, 0);
             problems << reason;
             if (!m_editors.contains(field) || fields->contains(field))
@@ -738,80 +800,62 @@ QString RunSetupForm::rewardConfigPath() const
 
 QStringList RunSetupForm::checkJudge()
 {
-    // A small file, read at each validation: the Designer rewrites it under the same name.
+    // The value, or a small file read at each validation (its author may rewrite it).
     const QString path = rewardConfigPath();
-    bool needs = false;
-    QString judge;
-    QString base;
-    if (!path.isEmpty() && QFileInfo(path).isFile()) {
-        try {
-            const reward::Registry &registry = task::Catalog::builtin().rewards();
-            const reward::RewardConfig config = reward::loadRewardConfig(path.toStdString(), registry);
-            for (const reward::RewardComponent &c : config.components)
-                if (const auto *entry = registry.find(c.reward); entry && entry->needsJudge)
-                    needs = true;
-            judge = QString::fromStdString(config.judge);
-            base = QString::fromStdString(config.baseDir);
-        } catch (const std::exception &) {
-            // A config that does not parse fails the run's start with its own message.
+    std::optional<reward::RewardConfig> config;
+    try {
+        const reward::Registry &registry = task::Catalog::builtin().rewards();
+        if (m_rewardInline) {
+            config = reward::parseRewardConfig(QJsonDocument(*m_rewardInline).toJson(QJsonDocument::Compact).toStdString(),
+                                               "reward_config", registry);
+            config->baseDir = baseDir().toStdString();
+        } else if (!path.isEmpty() && QFileInfo(path).isFile()) {
+            config = reward::loadRewardConfig(path.toStdString(), registry);
         }
+    } catch (const std::exception &) {
+        // A config that does not parse is reported by the parser, by its field.
     }
+    bool needs = false;
+    if (config)
+        for (const reward::RewardComponent &c : config->components)
+            if (const auto *entry = task::Catalog::builtin().rewards().find(c.reward); entry && entry->needsJudge)
+                needs = true;
     m_needsJudge = needs;
     m_ui->judgeGroup->setVisible(needs);
-    if (!needs)
+    m_judgeSummary.clear();
+    if (!needs) {
+        m_ui->judge->clear();
         return {};
-    // The file's judge object fills the settings when it changed (the Designer saved
-    // another); edits made here are kept otherwise. Its paths are the config's.
-    if (m_ui->judge->baseDir() != base)
-        m_ui->judge->setBaseDir(base);
-    if (judge != m_judgeFromFile) {
-        m_judgeFromFile = judge;
-        m_ui->judge->setJudgeJson(judge);
-        m_judgeAsFilled = m_ui->judge->judgeJson();
     }
-    if (m_ui->judge->isEmpty())
-        return {tr("judge: the reward config has a judge reward (coverage, rubric_explicit, …): set up its judge")};
-    QString problem;
-    if (!m_ui->judge->parse(nullptr, &problem))
-        return {problem};
-    return {};
+    QStringList problems;
+    if (config->judge.empty()) {
+        problems << tr("judge: the reward config has a judge reward (coverage, rubric_explicit, …): set up its judge in "
+                       "the Reward Designer");
+        m_judgeSummary = tr("No judge is set up.");
+    } else {
+        try {
+            const judge::JudgeOptions o = judge::parseJudgeOptions(config->judge, "judge", config->baseDir);
+            m_judgeSummary = o.backend == "local"
+                                 ? tr("The local model %1, in this process.").arg(QString::fromStdString(o.folder))
+                                 : tr("%1 at %2, %3 calls at a time.")
+                                       .arg(o.model.empty() ? tr("The server's model") : QString::fromStdString(o.model),
+                                            QString::fromStdString(o.url))
+                                       .arg(o.concurrency);
+        } catch (const data::InputException &e) {
+            problems << QString::fromStdString(e.error().reason);
+            m_judgeSummary = QString::fromStdString(e.error().reason);
+        } catch (const std::exception &e) {
+            problems << QString::fromStdString(e.what());
+            m_judgeSummary = QString::fromStdString(e.what());
+        }
+    }
+    m_ui->judge->setText(m_judgeSummary);
+    return problems;
 }
 
-JudgeSettingsWidget *RunSetupForm::judgeSettings() const
+QString RunSetupForm::judgeSummary() const
 {
-    return m_ui->judge;
-}
-
-QString RunSetupForm::rewardConfigForRun(QString *error) const
-{
-    const QString path = rewardConfigPath();
-    if (!m_needsJudge)
-        return path;
-    reward::RewardConfig config;
-    try {
-        config = reward::loadRewardConfig(path.toStdString(), task::Catalog::builtin().rewards());
-    } catch (const std::exception &e) {
-        if (error)
-            *error = QString::fromUtf8(e.what());
-        return {};
-    }
-    const QString judge = m_ui->judge->judgeJson();
-    if (QString::fromStdString(config.judge) == m_judgeFromFile && judge == m_judgeAsFilled &&
-        m_ui->judge->baseDir() == QString::fromStdString(config.baseDir))
-        return path; // the settings are the file's, unedited
-    config.judge = judge::judgeWithAbsolutePaths(judge.toStdString(), m_ui->judge->baseDir().toStdString());
-    config = reward::withAbsolutePaths(config);
-    const QString dir = QString::fromStdString(this->config().output);
-    const QString out = QDir(dir).filePath(QStringLiteral("reward_config.json"));
-    const std::string text = reward::toJson(config);
-    QSaveFile f(out);
-    if (!QDir().mkpath(dir) || !f.open(QIODevice::WriteOnly) ||
-        f.write(text.data(), static_cast<qint64>(text.size())) < 0 || !f.commit()) {
-        if (error)
-            *error = tr("%1: cannot write (%2)").arg(out, f.errorString());
-        return {};
-    }
-    return out;
+    return m_judgeSummary;
 }
 
 bool RunSetupForm::validate(QStringList *problems) const

@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <QWidget>
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QTimer;
@@ -13,10 +14,12 @@ class QTimer;
 namespace rwb::train {
 struct GrpoConfig;
 }
+namespace rwb::reward {
+struct RewardConfig;
+}
 
 namespace rwb::widgets {
 
-class JudgeSettingsWidget;
 class Workspace;
 
 // The GRPO run's configuration as a form: every key of a GRPO config (docs/training.md)
@@ -31,11 +34,13 @@ class Workspace;
 // load (checkModelFolder) and the data and reward files must exist. Relative paths
 // resolve against the workspace's folder (the current folder without a workspace).
 //
-// When the reward config has a component that needs an LLM judge (reward::Registry's
-// needsJudge), a Judge group shows its judge settings (JudgeSettingsWidget, with a test
-// call that runs off the GUI thread), filled from the config's "judge" object whenever the
-// file's object changes; a judge the engine would refuse, or none, is a problem like any
-// other. The run gets them through rewardConfigForRun().
+// The reward config is a file (reward_config) or a value: in the workbench the run trains
+// with the Reward Designer's config, handed in by setRewardConfig() and held inline in
+// the config's JSON ("reward_config": {…}), so that no file is written for a run. When it
+// has a component that needs an LLM judge (reward::Registry's needsJudge), a Judge group
+// says which judge the run will call; the judge is edited in one place, the Designer
+// (judgeEditRequested), and a judge the engine would refuse, or none, is a problem like
+// any other.
 //
 // Lives on the GUI thread; validation reads only config.json of the model.
 class RunSetupForm : public QWidget {
@@ -47,7 +52,10 @@ public:
     // Offers the workspace's models and datasets, and sets the store to its runs.sqlite
     // and an empty output to WORKSPACE/runs/<run name>.
     void setWorkspace(const Workspace &ws);
-    // The Designer's reward config (a file written by the caller).
+    // The reward config the run trains with, as a value (the Designer's, its paths and its
+    // judge's resolved against its baseDir); none: the file reward_config names.
+    void setRewardConfig(const std::optional<rwb::reward::RewardConfig> &config);
+    // A reward config file instead (clears the value).
     void setRewardConfigPath(const QString &path);
 
     // Every problem as "field: message" (field = the config key); true when none.
@@ -66,15 +74,10 @@ public:
 
     // The widget editing a config key (nullptr for an unknown key), for tests and focus.
     QWidget *fieldWidget(const QString &key) const;
-    // The judge settings (shown only while the reward config needs a judge).
-    JudgeSettingsWidget *judgeSettings() const;
     // True when the reward config (as last validated) has a component that needs a judge.
     bool needsJudge() const { return m_needsJudge; }
-    // The reward config the run should read: the chosen file when it needs no judge or
-    // its "judge" object is what the form holds; otherwise a copy with the form's judge
-    // settings (every path absolute), written as OUTPUT/reward_config.json. "" with
-    // `error` naming the file when it cannot be read or written.
-    QString rewardConfigForRun(QString *error) const;
+    // The Judge group's line: which judge the run calls ("" when it needs none).
+    QString judgeSummary() const;
     // Keys of the fields marked invalid by the last validation.
     QStringList invalidFields() const;
 
@@ -87,6 +90,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void validityChanged(bool ok);
+    // "Edit the judge": the judge is set up in the Reward Designer.
+    void judgeEditRequested();
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -104,11 +109,12 @@ private:
     void runValidation();
     QString baseDir() const;
     QStringList check(QJsonObject json, QStringList *fields) const;
-    // Reads the reward config the form names (when it changed): whether it needs a judge,
-    // and its judge object into the judge settings when that object changed. The judge's
-    // problems, if any.
+    // Reads the reward config (the value, or the file the form names): whether it needs a
+    // judge, and which; the judge's problems, if any.
     QStringList checkJudge();
     QString rewardConfigPath() const;
+    // Shows the reward config field as its file or as the value it holds.
+    void showRewardField();
     void mark(const QStringList &fields, const QStringList &problems);
 
     QHash<QString, QWidget *> m_editors;   // config key → editor
@@ -122,8 +128,9 @@ private:
     bool m_lastValid = false;
     bool m_filling = false;
     bool m_needsJudge = false;
-    QString m_judgeFromFile;    // the judge object the reward config held when the settings were filled
-    QString m_judgeAsFilled;    // the settings' judgeJson() right after
+    std::optional<QJsonObject> m_rewardInline; // the reward config as a value (its JSON)
+    bool m_rewardFromDesigner = false;         // … handed in by setRewardConfig
+    QString m_judgeSummary;
     struct Ui;
     std::unique_ptr<Ui> m_ui;
 };

@@ -580,7 +580,7 @@ int grpo(const std::vector<std::string> &argv)
     std::string headline = "f1";
     std::vector<std::string> components;
     try {
-        const reward::RewardConfig rc = reward::loadRewardConfig(config.rewardConfig, task::Catalog::builtin().rewards());
+        const reward::RewardConfig rc = train::rewardConfigOf(config, task::Catalog::builtin().rewards());
         if (const task::Task *t = task::Catalog::builtin().find(rc.task))
             headline = std::string(t->headlineMetric());
         for (const reward::RewardComponent &c : rc.components)

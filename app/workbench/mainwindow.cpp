@@ -11,6 +11,7 @@
 #include "failureexplorer.h"
 #include "groupadvantageview.h"
 #include "judgedecisionview.h"
+#include "judgesettingswidget.h"
 #include "languagemanager.h"
 #include "rewarddesigner.h"
 #include "rolloutbrowser.h"
@@ -140,6 +141,12 @@ void MainWindow::createDocks()
     m_trainingDock->setWidget(training);
     addDockWidget(Qt::LeftDockWidgetArea, m_trainingDock);
     tabifyDockWidget(m_componentsDock, m_trainingDock);
+    // One judge editor, the Designer's: the form's "Edit" goes there.
+    connect(m_runForm, &RunSetupForm::judgeEditRequested, this, [this] {
+        m_componentsDock->show();
+        m_componentsDock->raise();
+        m_designer->judgeSettings()->setFocus();
+    });
 
     m_runList = new RunListModel(this);
     m_runTable = new QTableView;

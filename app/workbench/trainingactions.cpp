@@ -26,21 +26,6 @@
 
 using namespace rwb::widgets;
 
-namespace {
-
-// The reward config a GRPO config names, read as the trainer reads it.
-std::optional<rwb::reward::RewardConfig> readRewardConfig(const std::string &path, QString *error)
-{
-    try {
-        return rwb::reward::loadRewardConfig(path, rwb::task::Catalog::builtin().rewards());
-    } catch (const std::exception &e) {
-        if (error)
-            *error = QString::fromUtf8(e.what());
-        return std::nullopt;
-    }
-}
-
-} // namespace
 
 TrainingActions::TrainingActions(QWidget *window, Views views, std::function<const std::optional<Workspace> &()> workspace,
                                  std::function<RunSession *()> session,
@@ -88,6 +73,7 @@ TrainingActions::TrainingActions(QWidget *window, Views views, std::function<con
             [this](qint64 step) { Q_EMIT statusMessage(tr("Paused after step %1").arg(step)); });
     connect(m_controller, &TrainingController::stateChanged, this, &TrainingActions::updateActions);
     connect(m_views.form, &RunSetupForm::validityChanged, this, &TrainingActions::updateActions);
+    syncFormRewardConfig();
     retranslate();
     updateActions();
 }
@@ -162,18 +148,32 @@ bool TrainingActions::startTrainingFromFile(const QString &path, QString *error)
 
 bool TrainingActions::startTraining(const rwb::train::GrpoConfig &config, QString *error)
 {
+    return startTraining(config, error, /*fromDesigner=*/false);
+}
+
+bool TrainingActions::startTraining(const rwb::train::GrpoConfig &config, QString *error, bool fromDesigner)
+{
     if (m_controller->isActive()) {
         if (error)
             *error = tr("A training run is already in progress.");
         return false;
     }
-    // The Designer shows the weights the run starts with, and from now on edits reach the
-    // run only when confirmed.
-    const auto reward = readRewardConfig(config.rewardConfig, error);
-    if (!reward)
+    // The reward config as the trainer will read it.
+    std::optional<rwb::reward::RewardConfig> reward;
+    try {
+        reward = rwb::train::rewardConfigOf(config, rwb::task::Catalog::builtin().rewards());
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
         return false;
-    QString loadError;
-    m_views.designer->loadConfig(QString::fromStdString(config.rewardConfig), &loadError);
+    }
+    // The Designer shows the weights the run starts with (a config from a file or a stored
+    // run is loaded into it), and from now on edits reach the run only when confirmed.
+    if (!fromDesigner) {
+        QString loadError;
+        if (!m_views.designer->setConfig(*reward, QString::fromStdString(rwb::train::rewardConfigSource(config)), &loadError))
+            Q_EMIT log(loadError);
+    }
     m_liveStorePath = QString::fromStdString(config.store);
     m_liveRunName = QString::fromStdString(config.runName);
     if (!m_controller->startGrpo(config)) {
@@ -187,42 +187,16 @@ bool TrainingActions::startTraining(const rwb::train::GrpoConfig &config, QStrin
     return true;
 }
 
-QString TrainingActions::saveDesignerConfigForRun(QString *error)
-{
-    const QString path = QDir(m_workspace()->configsDir())
-                             .filePath(QStringLiteral("reward-%1.json")
-                                           .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
-    return m_views.designer->saveConfig(path, error) ? path : QString();
-}
-
-// The form names the Designer's reward config (saved into the workspace as
-// configs/designer.json), so that it validates; a run started from the form gets its own
-// copy of the weights at that moment.
+// The form trains with the Designer's reward config, handed over as a value: no file is
+// written for a run, and the judge is the Designer's.
 void TrainingActions::syncFormRewardConfig()
 {
-    if (!m_workspace())
-        return;
-    const QString path = QDir(m_workspace()->configsDir()).filePath(QStringLiteral("designer.json"));
-    QString error;
-    if (m_views.designer->saveConfig(path, &error))
-        m_views.form->setRewardConfigPath(path);
-    else
-        Q_EMIT log(error);
+    m_views.form->setRewardConfig(m_views.designer->currentConfig());
 }
 
 void TrainingActions::startFromForm()
 {
-    // The run trains with the Designer's weights: saved next to the workspace's configs.
-    QString runReward;
-    if (m_workspace()) {
-        QString error;
-        runReward = saveDesignerConfigForRun(&error);
-        if (runReward.isEmpty()) {
-            Q_EMIT notice(tr("Start training"), error);
-            return;
-        }
-        m_views.form->setRewardConfigPath(runReward);
-    }
+    syncFormRewardConfig(); // the Designer's weights at this moment
     QStringList problems;
     if (!m_views.form->validate(&problems)) {
         m_views.formDock->show();
@@ -230,16 +204,8 @@ void TrainingActions::startFromForm()
         Q_EMIT notice(tr("Start training"), tr("The training setup has problems:\n%1").arg(problems.join(QLatin1Char('\n'))));
         return;
     }
-    rwb::train::GrpoConfig config = m_views.form->config();
     QString error;
-    // The form's judge settings, when the reward config has judge rewards.
-    const QString reward = m_views.form->rewardConfigForRun(&error);
-    if (reward.isEmpty()) {
-        Q_EMIT notice(tr("Start training"), error);
-        return;
-    }
-    config.rewardConfig = reward.toStdString();
-    if (!startTraining(config, &error))
+    if (!startTraining(m_views.form->config(), &error, /*fromDesigner=*/true))
         Q_EMIT notice(tr("Start training"), error);
 }
 

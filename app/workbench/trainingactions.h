@@ -63,7 +63,7 @@ public:
     bool resumeRun(const QString &storePath, qint64 runId, QString *error);
     // Whether run `runId` of `storePath` is the one this window is training.
     bool isTraining(const QString &storePath, qint64 runId) const;
-    // The form's reward config follows the Designer's (saved into the workspace).
+    // The form's reward config follows the Designer's (a value, no file).
     void syncFormRewardConfig();
 
 Q_SIGNALS:
@@ -78,7 +78,8 @@ Q_SIGNALS:
 
 private:
     void startFromForm();
-    QString saveDesignerConfigForRun(QString *error);
+    // `fromDesigner`: the config's reward config is the Designer's own (not loaded into it again).
+    bool startTraining(const rwb::train::GrpoConfig &config, QString *error, bool fromDesigner);
     void onStarted(qint64 runId, qint64 totalSteps);
     void onStep(const rwb::widgets::TrainingStep &step);
     void onApplyWeightsRequested(const QVector<double> &weights);

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
 namespace rwb::train {
 
 GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
@@ -33,7 +35,13 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     c.initAdapter = r.path("init_adapter", false);
     c.trainData = r.path("train_data", true);
     c.evalData = r.path("eval_data", false);
-    c.rewardConfig = r.path("reward_config", true);
+    // A file, or the reward config itself (an object: inline in a config, or stored with a run).
+    if (const std::string inline_ = r.raw("reward_config"); !inline_.empty() && inline_.front() == '{') {
+        c.reward = reward::parseRewardConfig(inline_, source + ": reward_config", task::Catalog::builtin().rewards());
+        c.reward->baseDir = std::filesystem::absolute(std::filesystem::path(source).parent_path()).lexically_normal().string();
+    } else {
+        c.rewardConfig = r.path("reward_config", true);
+    }
     c.store = r.path("store", true);
     c.output = r.path("output", true);
     c.runName = r.text("run_name", "");
@@ -94,6 +102,22 @@ GrpoConfig loadGrpoConfig(const std::string &path)
     return parseGrpoConfig(data::readTextFile(path), path);
 }
 
+std::string rewardConfigSource(const GrpoConfig &c)
+{
+    return c.reward && c.rewardConfig.empty() ? std::string("reward_config") : c.rewardConfig;
+}
+
+reward::RewardConfig rewardConfigOf(const GrpoConfig &c, const reward::Registry &registry)
+{
+    if (c.reward) {
+        reward::validateRewardConfig(*c.reward, rewardConfigSource(c), registry);
+        return *c.reward;
+    }
+    if (!std::filesystem::exists(c.rewardConfig))
+        throw data::InputException({c.rewardConfig, 0, "reward_config: the file does not exist"});
+    return reward::loadRewardConfig(c.rewardConfig, registry);
+}
+
 std::string toJson(const GrpoConfig &c)
 {
     nlohmann::ordered_json j;
@@ -103,7 +127,10 @@ std::string toJson(const GrpoConfig &c)
     j["train_data"] = c.trainData;
     if (!c.evalData.empty())
         j["eval_data"] = c.evalData;
-    j["reward_config"] = c.rewardConfig;
+    if (c.reward)
+        j["reward_config"] = nlohmann::ordered_json::parse(reward::toJson(reward::withAbsolutePaths(*c.reward)));
+    else
+        j["reward_config"] = c.rewardConfig;
     j["store"] = c.store;
     j["output"] = c.output;
     if (!c.runName.empty())

@@ -8,15 +8,20 @@
 // store (docs/store.md).
 
 #include "model/causallm.h"
+#include "reward/rewardconfig.h"
 #include "task/environment.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace rwb::task {
 class Catalog;
+}
+namespace rwb::reward {
+class Registry;
 }
 
 namespace rwb::engine {
@@ -38,6 +43,11 @@ struct GrpoConfig {
     std::string trainData;    // the task's JSONL: the prompts
     std::string evalData;     // optional: validation JSONL for precision / recall / F1
     std::string rewardConfig; // reward config JSON (its "task" names the task, "thinking" the format)
+    // The reward config itself, when the caller has it as a value (the workbench hands in
+    // the Designer's; a config file may hold it inline as "reward_config": {…}, and a run
+    // stores it so): then no file is read and rewardConfig, when set, only names it in
+    // messages. Its baseDir resolves its relative paths.
+    std::optional<reward::RewardConfig> reward;
     std::string store;        // the run store (SQLite); created when missing
     std::string output;       // run folder: checkpoints and the final adapter
     std::string runName;      // "" = the output folder's name
@@ -119,8 +129,14 @@ struct GrpoConfig {
 // against the config's folder.
 GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source);
 GrpoConfig loadGrpoConfig(const std::string &path);
-// The config as JSON (stored with the run, and read back by parseGrpoConfig).
+// The config as JSON (stored with the run, and read back by parseGrpoConfig). A reward
+// config held as a value is written inline, its paths absolute.
 std::string toJson(const GrpoConfig &config);
+// The run's reward config, validated: the value when the config holds one, else the file
+// read. Throws data::InputException naming rewardConfigSource().
+reward::RewardConfig rewardConfigOf(const GrpoConfig &config, const reward::Registry &registry);
+// What messages call the reward config: its file, or "reward_config" for a value.
+std::string rewardConfigSource(const GrpoConfig &config);
 
 // Where a step's time went (seconds, summed over the steps run).
 struct GrpoTimings {

@@ -83,17 +83,17 @@ void Trainer::setUp()
 {
     m_lossType = *lossTypeFromString(c.lossType);
     m_scale = *scaleRewardsFromString(c.scaleRewards);
-    if (!fs::exists(c.rewardConfig))
-        throw data::InputException({c.rewardConfig, 0, "reward_config: the file does not exist"});
     const reward::Registry &registry = m_catalog.rewards();
-    reward::RewardConfig rc = reward::loadRewardConfig(c.rewardConfig, registry);
+    const std::string rewardSource = rewardConfigSource(c);
+    reward::RewardConfig rc = rewardConfigOf(c, registry);
     if (!c.resumeFrom.empty()) {
         m_state = readState(c.resumeFrom);
-        // The weights in force at the checkpoint win over the file's.
+        // The weights in force at the checkpoint win over the config's.
+        const std::string baseDir = rc.baseDir;
         rc = reward::parseRewardConfig(m_state.rewardConfigJson, c.resumeFrom + "/trainer_state.json", registry);
-        rc.baseDir = fs::path(c.rewardConfig).parent_path().string();
+        rc.baseDir = baseDir;
     }
-    m_task = &m_catalog.get(rc.task, c.rewardConfig, "task");
+    m_task = &m_catalog.get(rc.task, rewardSource, "task");
     m_thinking = rc.thinking;
     m_env = m_task->environment(c.environment);
     if (m_env && !c.evalRetrievalIndex.empty() && !c.evalData.empty()) {
@@ -101,7 +101,7 @@ void Trainer::setUp()
         eval.index = c.evalRetrievalIndex;
         m_evalEnv = m_task->environment(eval);
     }
-    m_reward = std::make_unique<reward::CompositeReward>(rc, c.rewardConfig, registry);
+    m_reward = std::make_unique<reward::CompositeReward>(rc, rewardSource, registry);
     for (const reward::RewardComponent &component : rc.components)
         if (const reward::Registry::Entry *e = registry.find(component.reward); e && e->needsJudge)
             m_judged = true;
@@ -138,8 +138,8 @@ void Trainer::setUp()
             train.push_back(item.example.get());
         for (const Item &item : m_eval)
             eval.push_back(item.example.get());
-        m_reward->checkExamples(train, c.rewardConfig + " on " + c.trainData);
-        m_reward->checkExamples(eval, c.rewardConfig + " on " + c.evalData);
+        m_reward->checkExamples(train, rewardSource + " on " + c.trainData);
+        m_reward->checkExamples(eval, rewardSource + " on " + c.evalData);
     }
     m_order = std::make_unique<PromptOrder>(m_train.size(), c.seed);
 
