@@ -1,10 +1,8 @@
 #include "judge/judgecache.h"
 
 #include "judge/judgeclient.h"
-#include "store/statement.h"
-#include "store/storeerror.h"
-
-#include <sqlite3.h>
+#include "sqlite/connection.h"
+#include "sqlite/statement.h"
 
 #include <chrono>
 #include <stdexcept>
@@ -22,38 +20,34 @@ double unixNow()
 
 JudgeCache::JudgeCache(const std::string &path) : m_path(path)
 {
-    if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                        nullptr) != SQLITE_OK) {
-        const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
-        sqlite3_close(m_db);
-        throw std::runtime_error("judge cache " + path + ": cannot open (" + message + ")");
-    }
-    sqlite3_busy_timeout(m_db, 10000);
+    sqlite::Connection::Options options;
+    options.busyTimeoutMs = 10000;
+    options.shared = true; // one client's threads share it (under m_mutex)
     try {
-        store::execSql(m_db, path,
-                       "PRAGMA journal_mode=WAL;"
-                       "CREATE TABLE IF NOT EXISTS judge_cache(key TEXT PRIMARY KEY, reply TEXT NOT NULL, "
-                       "created REAL NOT NULL)",
-                       "creating the judge cache");
+        m_db = std::make_unique<sqlite::Connection>(path, sqlite::Connection::Mode::Create, options);
     } catch (const std::exception &e) {
-        sqlite3_close(m_db);
-        m_db = nullptr;
+        throw std::runtime_error(std::string("judge cache: ") + e.what());
+    }
+    try {
+        m_db->exec("PRAGMA journal_mode=WAL;"
+                   "CREATE TABLE IF NOT EXISTS judge_cache(key TEXT PRIMARY KEY, reply TEXT NOT NULL, "
+                   "created REAL NOT NULL)",
+                   "creating the judge cache");
+    } catch (const std::exception &e) {
+        m_db.reset();
         throw std::runtime_error(std::string("judge cache: ") + e.what() +
                                  " (is it a SQLite file? give another cache path or --no-cache)");
     }
 }
 
-JudgeCache::~JudgeCache()
-{
-    sqlite3_close(m_db);
-}
+JudgeCache::~JudgeCache() = default;
 
 std::optional<ChatReply> JudgeCache::get(const std::string &key, double maxAgeSeconds) const
 {
     std::lock_guard<std::mutex> lock(m_mutex);
     try {
-        store::Statement q(m_db, "SELECT reply, created FROM judge_cache WHERE key = ?", m_path);
-        q.bindText(1, key);
+        sqlite::Statement q(*m_db, "SELECT reply, created FROM judge_cache WHERE key = ?");
+        q.bindTextCopy(1, key);
         if (!q.step())
             return std::nullopt;
         if (maxAgeSeconds > 0.0 && unixNow() - q.columnDouble(1) > maxAgeSeconds)
@@ -69,9 +63,9 @@ bool JudgeCache::put(const std::string &key, const ChatReply &reply) const
     std::lock_guard<std::mutex> lock(m_mutex);
     try {
         const std::string text = chatReplyJson(reply); // bound without a copy: must outlive run()
-        store::Statement q(m_db, "INSERT OR REPLACE INTO judge_cache(key, reply, created) VALUES (?, ?, ?)", m_path);
-        q.bindText(1, key);
-        q.bindText(2, text);
+        sqlite::Statement q(*m_db, "INSERT OR REPLACE INTO judge_cache(key, reply, created) VALUES (?, ?, ?)");
+        q.bindTextCopy(1, key);
+        q.bindTextCopy(2, text);
         q.bind(3, unixNow());
         q.run();
         return true;
@@ -84,8 +78,8 @@ bool JudgeCache::remove(const std::string &key) const
 {
     std::lock_guard<std::mutex> lock(m_mutex);
     try {
-        store::Statement q(m_db, "DELETE FROM judge_cache WHERE key = ?", m_path);
-        q.bindText(1, key);
+        sqlite::Statement q(*m_db, "DELETE FROM judge_cache WHERE key = ?");
+        q.bindTextCopy(1, key);
         q.run();
         return true;
     } catch (const std::exception &) {
@@ -96,7 +90,7 @@ bool JudgeCache::remove(const std::string &key) const
 int64_t JudgeCache::size() const
 {
     std::lock_guard<std::mutex> lock(m_mutex);
-    store::Statement q(m_db, "SELECT COUNT(*) FROM judge_cache", m_path);
+    sqlite::Statement q(*m_db, "SELECT COUNT(*) FROM judge_cache");
     return q.step() ? q.columnInt(0) : 0;
 }
 

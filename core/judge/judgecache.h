@@ -13,7 +13,9 @@
 #include <optional>
 #include <string>
 
-struct sqlite3;
+namespace rwb::sqlite {
+class Connection;
+}
 
 namespace rwb::judge {
 
@@ -38,7 +40,7 @@ public:
 
 private:
     std::string m_path;
-    sqlite3 *m_db = nullptr;
+    std::unique_ptr<sqlite::Connection> m_db;
     mutable std::mutex m_mutex;
 };
 

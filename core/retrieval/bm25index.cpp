@@ -1,7 +1,8 @@
 #include "retrieval/bm25index.h"
 
 #include "data/jsonl.h"
-#include "retrieval/sqlitefile.h"
+#include "retrieval/indexfile.h"
+#include "sqlite/statement.h"
 #include "text/normalize.h"
 #include "text/utf8.h"
 
@@ -144,24 +145,24 @@ bool Bm25Index::build(const Corpus &corpus, const std::string &path, const Build
     try {
         bool cancelled = false;
         {
-            SqliteFile db(part, SqliteFile::Mode::Create);
+            IndexFile db(part, IndexFile::Mode::Create);
             db.exec("BEGIN", "cannot start the build");
             db.exec(schemaSql(options.tokenizer), "cannot create the index tables");
-            SqliteFile::Statement addPassage(db, "INSERT INTO passages(seq, id, title, text, meta) VALUES (?, ?, ?, ?, ?)");
-            SqliteFile::Statement addFts(db, "INSERT INTO passages_fts(rowid, title, text) VALUES (?, ?, ?)");
+            sqlite::Statement addPassage(db, "INSERT INTO passages(seq, id, title, text, meta) VALUES (?, ?, ?, ?, ?)");
+            sqlite::Statement addFts(db, "INSERT INTO passages_fts(rowid, title, text) VALUES (?, ?, ?)");
             const std::vector<Passage> &passages = corpus.passages();
             for (size_t i = 0; i < passages.size(); ++i) {
                 const Passage &p = passages[i];
                 const int64_t seq = static_cast<int64_t>(i) + 1;
                 addPassage.bind(1, seq);
-                addPassage.bindText(2, p.id);
-                addPassage.bindText(3, p.title);
-                addPassage.bindText(4, p.text);
-                addPassage.bindText(5, p.meta);
+                addPassage.bindTextCopy(2, p.id);
+                addPassage.bindTextCopy(3, p.title);
+                addPassage.bindTextCopy(4, p.text);
+                addPassage.bindTextCopy(5, p.meta);
                 addPassage.run();
                 addFts.bind(1, seq);
-                addFts.bindText(2, indexedText(p.title, options.tokenizer));
-                addFts.bindText(3, indexedText(p.text, options.tokenizer));
+                addFts.bindTextCopy(2, indexedText(p.title, options.tokenizer));
+                addFts.bindTextCopy(3, indexedText(p.text, options.tokenizer));
                 addFts.run();
                 if (options.progress && ((i + 1) % kProgressEvery == 0 || i + 1 == passages.size()) &&
                     !options.progress(i + 1, passages.size())) {
@@ -170,7 +171,7 @@ bool Bm25Index::build(const Corpus &corpus, const std::string &path, const Build
                 }
             }
             if (!cancelled) {
-                SqliteFile::Statement addMeta(db, "INSERT INTO meta(key, value) VALUES (?, ?)");
+                sqlite::Statement addMeta(db, "INSERT INTO meta(key, value) VALUES (?, ?)");
                 const std::pair<const char *, std::string> meta[] = {
                     {"format", kFormat},
                     {"version", std::to_string(kFormatVersion)},
@@ -178,8 +179,8 @@ bool Bm25Index::build(const Corpus &corpus, const std::string &path, const Build
                     {"passages", std::to_string(passages.size())},
                 };
                 for (const auto &[key, value] : meta) {
-                    addMeta.bindText(1, key);
-                    addMeta.bindText(2, value);
+                    addMeta.bindTextCopy(1, key);
+                    addMeta.bindTextCopy(2, value);
                     addMeta.run();
                 }
                 // One b-tree per term instead of one per flushed batch: faster queries.
@@ -202,14 +203,14 @@ bool Bm25Index::build(const Corpus &corpus, const std::string &path, const Build
 }
 
 Bm25Index::Bm25Index(const std::string &path)
-    : m_path(path), m_db(std::make_unique<SqliteFile>(path, SqliteFile::Mode::ReadOnly))
+    : m_path(path), m_db(std::make_unique<IndexFile>(path, IndexFile::Mode::ReadOnly))
 {
     auto notIndex = [&](const std::string &why) {
         return data::InputException({path, 0, "not a retrieval index (" + why + ")"});
     };
     std::string format, version, tokenizer, passages;
     try {
-        SqliteFile::Statement meta(*m_db, "SELECT key, value FROM meta");
+        sqlite::Statement meta(*m_db, "SELECT key, value FROM meta");
         while (meta.step()) {
             const std::string key = meta.columnText(0);
             if (key == "format")
@@ -259,11 +260,11 @@ std::vector<Hit> Bm25Index::search(const std::string &query, int k) const
     std::string match;
     for (const std::string &t : terms)
         match += (match.empty() ? "" : " OR ") + quoted(t);
-    SqliteFile::Statement s(*m_db, "SELECT p.id, f.s FROM (SELECT rowid AS seq, bm25(passages_fts, ?1, 1.0) AS s "
+    sqlite::Statement s(*m_db, "SELECT p.id, f.s FROM (SELECT rowid AS seq, bm25(passages_fts, ?1, 1.0) AS s "
                                    "FROM passages_fts WHERE passages_fts MATCH ?2) AS f "
                                    "JOIN passages AS p ON p.seq = f.seq ORDER BY f.s, f.seq LIMIT ?3");
     s.bind(1, m_titleWeight);
-    s.bindText(2, match);
+    s.bindTextCopy(2, match);
     s.bind(3, static_cast<int64_t>(k));
     std::vector<Hit> hits;
     while (s.step())
@@ -273,7 +274,7 @@ std::vector<Hit> Bm25Index::search(const std::string &query, int k) const
 
 Corpus Bm25Index::passages() const
 {
-    SqliteFile::Statement s(*m_db, "SELECT id, title, text, meta FROM passages ORDER BY seq");
+    sqlite::Statement s(*m_db, "SELECT id, title, text, meta FROM passages ORDER BY seq");
     std::vector<Passage> out;
     out.reserve(m_passages);
     while (s.step())

@@ -13,7 +13,7 @@
 
 namespace rwb::retrieval {
 
-class SqliteFile;
+class IndexFile;
 
 // A BM25 index of a corpus in one SQLite file, searched with FTS5.
 //
@@ -121,7 +121,7 @@ public:
 
 private:
     std::string m_path;
-    std::unique_ptr<SqliteFile> m_db;
+    std::unique_ptr<IndexFile> m_db;
     Tokenizer m_tokenizer = Tokenizer::Trigram;
     size_t m_passages = 0;
     double m_titleWeight = 1.0;

@@ -2,7 +2,8 @@
 
 #include "data/jsonl.h"
 #include "retrieval/bm25index.h"
-#include "retrieval/sqlitefile.h"
+#include "retrieval/indexfile.h"
+#include "sqlite/statement.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,9 +49,9 @@ std::vector<T> decode(std::string_view bytes)
     return out;
 }
 
-bool hasVectorTables(const SqliteFile &db)
+bool hasVectorTables(const IndexFile &db)
 {
-    SqliteFile::Statement s(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('embedders', 'vectors')");
+    sqlite::Statement s(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('embedders', 'vectors')");
     return s.step() && s.columnInt(0) == 2;
 }
 
@@ -138,14 +139,14 @@ std::unique_ptr<DenseRetriever> DenseRetriever::build(std::shared_ptr<const embe
 std::vector<DenseRetriever::StoredEmbedder> DenseRetriever::stored(const std::string &indexPath)
 {
     const Bm25Index check(indexPath); // throws InputException when it is not an index
-    const SqliteFile db(indexPath, SqliteFile::Mode::ReadOnly);
+    const IndexFile db(indexPath, IndexFile::Mode::ReadOnly);
     std::vector<StoredEmbedder> out;
     if (!hasVectorTables(db))
         return out;
-    SqliteFile::Statement s(db, "SELECT e.name, e.dimension, e.state, (SELECT count(*) FROM vectors v WHERE "
+    sqlite::Statement s(db, "SELECT e.name, e.dimension, e.state, (SELECT count(*) FROM vectors v WHERE "
                                 "v.embedder = e.name) FROM embedders e ORDER BY e.name");
     while (s.step())
-        out.push_back({s.columnText(0), static_cast<int>(s.columnInt(1)), s.columnBlob(2),
+        out.push_back({s.columnText(0), static_cast<int>(s.columnInt(1)), std::string(s.columnBlob(2)),
                        static_cast<size_t>(s.columnInt(3))});
     return out;
 }
@@ -159,26 +160,26 @@ std::unique_ptr<DenseRetriever> DenseRetriever::load(const std::string &indexPat
         return data::InputException({indexPath, 0, "vectors of embedder \"" + name + "\": " + why});
     };
     const Bm25Index index(indexPath);
-    const SqliteFile db(indexPath, SqliteFile::Mode::ReadOnly);
+    const IndexFile db(indexPath, IndexFile::Mode::ReadOnly);
     if (!hasVectorTables(db))
         throw bad("the index holds no vectors (build it with a dense embedder)");
-    SqliteFile::Statement dim(db, "SELECT dimension FROM embedders WHERE name = ?");
-    dim.bindText(1, name);
+    sqlite::Statement dim(db, "SELECT dimension FROM embedders WHERE name = ?");
+    dim.bindTextCopy(1, name);
     if (!dim.step())
         throw bad("none in this index");
     if (dim.columnInt(0) != r->m_dimension)
         throw bad("stored with dimension " + std::to_string(dim.columnInt(0)) + ", the embedder gives " +
                   std::to_string(r->m_dimension));
-    SqliteFile::Statement s(db, "SELECT p.id, v.indices, v.vals, v.indices IS NULL FROM passages p LEFT JOIN vectors v "
+    sqlite::Statement s(db, "SELECT p.id, v.indices, v.vals, v.indices IS NULL FROM passages p LEFT JOIN vectors v "
                                 "ON v.seq = p.seq AND v.embedder = ? ORDER BY p.seq");
-    s.bindText(1, name);
+    s.bindTextCopy(1, name);
     while (s.step()) {
         const std::string id = s.columnText(0);
         if (s.isNull(2))
             throw bad("passage \"" + id + "\" has no vector");
-        const std::string vals = s.columnBlob(2);
+        const std::string vals(s.columnBlob(2));
         const bool dense = s.columnInt(3) != 0;
-        const std::string indices = dense ? std::string() : s.columnBlob(1);
+        const std::string indices = dense ? std::string() : std::string(s.columnBlob(1));
         if (vals.size() % 4 != 0 || (dense && vals.size() != 4 * static_cast<size_t>(r->m_dimension)) ||
             (!dense && indices.size() != vals.size()))
             throw bad("passage \"" + id + "\": the stored vector has the wrong size");
@@ -201,12 +202,12 @@ std::unique_ptr<DenseRetriever> DenseRetriever::load(const std::string &indexPat
 void DenseRetriever::save(const std::string &indexPath, std::string_view embedderState) const
 {
     const Bm25Index index(indexPath);
-    SqliteFile db(indexPath, SqliteFile::Mode::ReadWrite);
+    IndexFile db(indexPath, IndexFile::Mode::ReadWrite);
     db.exec("BEGIN IMMEDIATE", "cannot start writing vectors");
     db.exec(kVectorTablesSql, "cannot create the vector tables");
     std::unordered_map<std::string, int64_t> seqOf;
     {
-        SqliteFile::Statement s(db, "SELECT id, seq FROM passages");
+        sqlite::Statement s(db, "SELECT id, seq FROM passages");
         while (s.step())
             seqOf.emplace(s.columnText(0), s.columnInt(1));
     }
@@ -214,27 +215,27 @@ void DenseRetriever::save(const std::string &indexPath, std::string_view embedde
         throw data::InputException({indexPath, 0, "the index has " + std::to_string(seqOf.size()) +
                                                       " passages, the dense retriever " + std::to_string(m_ids.size())});
     const std::string name = m_embedder->name();
-    SqliteFile::Statement clear(db, "DELETE FROM vectors WHERE embedder = ?");
-    clear.bindText(1, name);
+    sqlite::Statement clear(db, "DELETE FROM vectors WHERE embedder = ?");
+    clear.bindTextCopy(1, name);
     clear.run();
-    SqliteFile::Statement addEmbedder(db, "INSERT OR REPLACE INTO embedders(name, dimension, state) VALUES (?, ?, ?)");
-    addEmbedder.bindText(1, name);
+    sqlite::Statement addEmbedder(db, "INSERT OR REPLACE INTO embedders(name, dimension, state) VALUES (?, ?, ?)");
+    addEmbedder.bindTextCopy(1, name);
     addEmbedder.bind(2, static_cast<int64_t>(m_dimension));
-    addEmbedder.bindBlob(3, embedderState);
+    addEmbedder.bindBlobCopy(3, embedderState);
     addEmbedder.run();
-    SqliteFile::Statement add(db, "INSERT INTO vectors(embedder, seq, indices, vals) VALUES (?, ?, ?, ?)");
+    sqlite::Statement add(db, "INSERT INTO vectors(embedder, seq, indices, vals) VALUES (?, ?, ?, ?)");
     for (size_t i = 0; i < m_ids.size(); ++i) {
         const auto seq = seqOf.find(m_ids[i]);
         if (seq == seqOf.end())
             throw data::InputException({indexPath, 0, "passage \"" + m_ids[i] + "\" of the dense retriever is not in the index"});
         const Row &row = m_rows[i];
-        add.bindText(1, name);
+        add.bindTextCopy(1, name);
         add.bind(2, seq->second);
         if (row.indices.empty() && row.values.size() == static_cast<size_t>(m_dimension))
             add.bindNull(3);
         else
-            add.bindBlob(3, encode(row.indices));
-        add.bindBlob(4, encode(row.values));
+            add.bindBlobCopy(3, encode(row.indices));
+        add.bindBlobCopy(4, encode(row.values));
         add.run();
     }
     db.exec("COMMIT", "cannot commit the vectors");

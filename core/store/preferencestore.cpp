@@ -2,7 +2,6 @@
 // under "preference pairs" in runstore.h.
 #include "store/runstore.h"
 #include "store/runstoreimpl.h"
-#include "store/transaction.h"
 #include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>

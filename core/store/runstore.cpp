@@ -7,9 +7,7 @@
 #include "store/blobcodec.h"
 #include "store/schema.h"
 #include "store/searchindex.h"
-#include "store/statement.h"
 #include "store/storeerror.h"
-#include "store/transaction.h"
 
 #include <sqlite3.h>
 
@@ -138,12 +136,12 @@ RunStore::RunStore(const std::string &path, OpenMode mode) : d(std::make_unique<
 {
     d->path = path;
     d->readOnly = mode == OpenMode::ReadOnly;
-    const int flags = (d->readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-                      SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(path.c_str(), &d->db, flags, nullptr) != SQLITE_OK)
-        d->fail(d->readOnly ? "cannot open the run store for reading" : "cannot open or create the run store");
-    sqlite3_extended_result_codes(d->db, 1);
-    sqlite3_busy_timeout(d->db, kBusyTimeoutMs);
+    sqlite::Connection::Options options;
+    options.busyTimeoutMs = kBusyTimeoutMs;
+    options.openContext = d->readOnly ? "cannot open the run store for reading" : "cannot open or create the run store";
+    d->connection = std::make_unique<sqlite::Connection>(
+        path, d->readOnly ? sqlite::Connection::Mode::ReadOnly : sqlite::Connection::Mode::Create, options);
+    d->db = d->connection->handle();
 
     {
         // Reading the header is the first access: a file that is not SQLite fails here.

@@ -5,7 +5,9 @@
 
 #include "store/runstore.h"
 #include "store/searchindex.h"
-#include "store/statement.h"
+#include "sqlite/connection.h"
+#include "sqlite/statement.h"
+#include "sqlite/transaction.h"
 #include "store/storeerror.h"
 
 #include <sqlite3.h>
@@ -16,10 +18,15 @@
 
 namespace rwb::store {
 
+using sqlite::execSql;
+using sqlite::Statement;
+using sqlite::Transaction;
+
 struct RunStore::Impl {
     std::string path;
     bool readOnly = false;
-    sqlite3 *db = nullptr;
+    std::unique_ptr<sqlite::Connection> connection;
+    sqlite3 *db = nullptr; // connection's
     int version = 0;
 
     // Prepared once, reused for every step (the writer's hot path).
@@ -43,8 +50,7 @@ struct RunStore::Impl {
         insertRollout.reset();
         insertDecision.reset();
         dataVersion.reset();
-        if (db)
-            sqlite3_close_v2(db);
+        connection.reset();
     }
 
     [[noreturn]] void fail(const std::string &context) const

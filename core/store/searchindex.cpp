@@ -1,14 +1,18 @@
 #include "store/searchindex.h"
 
-#include "store/statement.h"
+#include "sqlite/statement.h"
+#include "sqlite/transaction.h"
 #include "store/storeerror.h"
-#include "store/transaction.h"
 
 #include <sqlite3.h>
 
 #include <algorithm>
 
 namespace rwb::store {
+
+using sqlite::execSql;
+using sqlite::Statement;
+using sqlite::Transaction;
 
 namespace {
 

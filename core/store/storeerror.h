@@ -1,23 +1,12 @@
 #pragma once
 
-#include <stdexcept>
-#include <string>
+#include "sqlite/error.h"
 
 namespace rwb::store {
 
-// Thrown by the run store for anything SQLite refuses: the file cannot be opened, it is
-// not a run store or comes from a newer version, a statement fails, the disk is full.
-// what() reads "<file>: <context>: <SQLite's message>" so a user can act on it.
-class StoreError : public std::runtime_error {
-public:
-    StoreError(std::string path, const std::string &context, std::string sqliteMessage = {});
-
-    const std::string &path() const { return m_path; }
-    const std::string &sqliteMessage() const { return m_sqliteMessage; }
-
-private:
-    std::string m_path;
-    std::string m_sqliteMessage;
-};
+// What the run store throws for anything SQLite refuses (the file cannot be opened, it is
+// not a run store or comes from a newer version, a statement fails, the disk is full):
+// the SQLite module's error, "<file>: <context>: <SQLite's message>".
+using StoreError = sqlite::Error;
 
 } // namespace rwb::store

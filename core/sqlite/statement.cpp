@@ -1,10 +1,11 @@
-#include "store/statement.h"
+#include "sqlite/statement.h"
 
-#include "store/storeerror.h"
+#include "sqlite/connection.h"
+#include "sqlite/error.h"
 
 #include <sqlite3.h>
 
-namespace rwb::store {
+namespace rwb::sqlite {
 
 void execSql(sqlite3 *db, const std::string &path, const std::string &sql, const std::string &context)
 {
@@ -12,7 +13,7 @@ void execSql(sqlite3 *db, const std::string &path, const std::string &sql, const
     if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
         const std::string message = error ? error : sqlite3_errmsg(db);
         sqlite3_free(error);
-        throw StoreError(path, context, message);
+        throw Error(path, context, message);
     }
 }
 
@@ -20,7 +21,12 @@ Statement::Statement(sqlite3 *db, std::string_view sql, const std::string &path)
 {
     if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &m_stmt,
                            nullptr) != SQLITE_OK)
-        throw StoreError(m_path, "cannot prepare \"" + std::string(sql.substr(0, 120)) + "\"", sqlite3_errmsg(db));
+        throw Error(m_path, "cannot prepare \"" + std::string(sql.substr(0, 120)) + "\"", sqlite3_errmsg(db));
+}
+
+Statement::Statement(const Connection &connection, std::string_view sql)
+    : Statement(connection.handle(), sql, connection.path())
+{
 }
 
 Statement::~Statement()
@@ -34,7 +40,7 @@ void Statement::fail(const std::string &context) const
     std::string s(sql ? sql : "");
     if (s.size() > 120)
         s = s.substr(0, 120) + "…";
-    throw StoreError(m_path, context + " (" + s + ")", sqlite3_errmsg(m_db));
+    throw Error(m_path, context + " (" + s + ")", sqlite3_errmsg(m_db));
 }
 
 void Statement::bindNull(int index)
@@ -65,6 +71,19 @@ void Statement::bindText(int index, std::string_view text)
 void Statement::bindBlob(int index, std::string_view bytes)
 {
     if (sqlite3_bind_blob64(m_stmt, index, bytes.empty() ? "" : bytes.data(), bytes.size(), SQLITE_STATIC) !=
+        SQLITE_OK)
+        fail("cannot bind parameter " + std::to_string(index));
+}
+
+void Statement::bindTextCopy(int index, std::string_view text)
+{
+    if (sqlite3_bind_text64(m_stmt, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8) != SQLITE_OK)
+        fail("cannot bind parameter " + std::to_string(index));
+}
+
+void Statement::bindBlobCopy(int index, std::string_view bytes)
+{
+    if (sqlite3_bind_blob64(m_stmt, index, bytes.empty() ? "" : bytes.data(), bytes.size(), SQLITE_TRANSIENT) !=
         SQLITE_OK)
         fail("cannot bind parameter " + std::to_string(index));
 }
@@ -118,4 +137,4 @@ std::string_view Statement::columnBlob(int column) const
     return p ? std::string_view(static_cast<const char *>(p), static_cast<size_t>(n)) : std::string_view();
 }
 
-} // namespace rwb::store
+} // namespace rwb::sqlite

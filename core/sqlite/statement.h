@@ -7,18 +7,22 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-namespace rwb::store {
+namespace rwb::sqlite {
 
-// Runs SQL that returns no rows (one or more statements); throws StoreError naming
-// `path` and `context` with SQLite's message.
+class Connection;
+
+// Runs SQL that returns no rows (one or more statements); throws Error naming `path`
+// and `context` with SQLite's message.
 void execSql(sqlite3 *db, const std::string &path, const std::string &sql, const std::string &context);
 
-// One prepared SQLite statement, owned (finalized in the destructor). Internal to the
-// run store: every failure throws StoreError naming `path`. Not thread-safe; used by the
-// thread that owns its connection. Parameter indexes are 1-based, columns 0-based.
+// One prepared SQLite statement, owned (finalized in the destructor): every failure
+// throws Error naming `path`. Not thread-safe; used by the thread that owns it (a
+// connection opened with Connection::Options::shared may serve several threads, each
+// with statements of its own). Parameter indexes are 1-based, columns 0-based.
 class Statement {
 public:
     Statement(sqlite3 *db, std::string_view sql, const std::string &path);
+    Statement(const Connection &connection, std::string_view sql);
     ~Statement();
     Statement(const Statement &) = delete;
     Statement &operator=(const Statement &) = delete;
@@ -27,8 +31,14 @@ public:
     void bind(int index, int64_t value);
     void bind(int index, int value) { bind(index, static_cast<int64_t>(value)); }
     void bind(int index, double value);
+    // Text and blobs are bound without a copy (SQLITE_STATIC): the caller keeps the bytes
+    // alive until the statement has run (the run store's hot path). The *Copy variants
+    // copy them (SQLITE_TRANSIENT), for a temporary. An empty view binds a zero-length
+    // blob (not NULL).
     void bindText(int index, std::string_view text);
     void bindBlob(int index, std::string_view bytes);
+    void bindTextCopy(int index, std::string_view text);
+    void bindBlobCopy(int index, std::string_view bytes);
 
     // Steps once: true while a row is available, false when done. Throws on an error.
     bool step();
@@ -55,4 +65,4 @@ private:
     std::string m_path;
 };
 
-} // namespace rwb::store
+} // namespace rwb::sqlite

@@ -1,10 +1,10 @@
-#include "store/transaction.h"
+#include "sqlite/transaction.h"
 
-#include "store/statement.h"
+#include "sqlite/statement.h"
 
 #include <sqlite3.h>
 
-namespace rwb::store {
+namespace rwb::sqlite {
 
 Transaction::Transaction(sqlite3 *db, const std::string &path, Kind kind) : m_db(db), m_path(path)
 {
@@ -31,4 +31,4 @@ void Transaction::exec(const char *sql, const char *context)
     execSql(m_db, m_path, sql, context);
 }
 
-} // namespace rwb::store
+} // namespace rwb::sqlite

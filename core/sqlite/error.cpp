@@ -1,6 +1,6 @@
-#include "store/storeerror.h"
+#include "sqlite/error.h"
 
-namespace rwb::store {
+namespace rwb::sqlite {
 
 namespace {
 std::string compose(const std::string &path, const std::string &context, const std::string &message)
@@ -12,10 +12,10 @@ std::string compose(const std::string &path, const std::string &context, const s
 }
 } // namespace
 
-StoreError::StoreError(std::string path, const std::string &context, std::string sqliteMessage)
+Error::Error(std::string path, const std::string &context, std::string sqliteMessage)
     : std::runtime_error(compose(path, context, sqliteMessage)), m_path(std::move(path)),
       m_sqliteMessage(std::move(sqliteMessage))
 {
 }
 
-} // namespace rwb::store
+} // namespace rwb::sqlite

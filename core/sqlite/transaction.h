@@ -4,11 +4,11 @@
 
 struct sqlite3;
 
-namespace rwb::store {
+namespace rwb::sqlite {
 
 // One SQLite transaction on a connection, rolled back when destroyed uncommitted (an
-// exception unwinding). Internal to the run store; every failure throws StoreError
-// naming `path`. Used by the thread that owns the connection.
+// exception unwinding); every failure throws Error naming `path`. Used by the thread
+// that owns the connection.
 class Transaction {
 public:
     enum class Kind {
@@ -30,4 +30,4 @@ private:
     bool m_done = false;
 };
 
-} // namespace rwb::store
+} // namespace rwb::sqlite
