@@ -128,13 +128,13 @@ inline void judgeScript(int, const SeenRequest &req, httplib::Response &res)
 inline std::shared_ptr<const rwb::judge::JudgeClient> client(const ScriptedServer &server, int retries = 0)
 {
     rwb::judge::JudgeOptions o;
-    o.url = server.url();
+    o.server.url = server.url();
     o.model = "scripted";
     o.sampling.responseFormat = rwb::judge::ResponseFormat::JsonSchema;
-    o.maxRetries = retries;
-    o.backoffSeconds = 0.01;
-    o.backoffMaxSeconds = 0.01;
-    o.breakerThreshold = 0;
+    o.server.retry.maxRetries = retries;
+    o.server.retry.backoffSeconds = 0.01;
+    o.server.retry.backoffMaxSeconds = 0.01;
+    o.server.breaker.threshold = 0;
     return std::make_shared<const rwb::judge::JudgeClient>(o);
 }
 

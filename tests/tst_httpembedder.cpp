@@ -76,10 +76,10 @@ void indexVectors(int, const SeenRequest &request, httplib::Response &res)
 HttpEmbedder::Options options(const std::string &url)
 {
     HttpEmbedder::Options o;
-    o.url = url;
+    o.server.url = url;
     o.model = "test-model";
-    o.backoffSeconds = 0.01;
-    o.timeoutSeconds = 5.0;
+    o.server.retry.backoffSeconds = 0.01;
+    o.server.retry.timeoutSeconds = 5.0;
     return o;
 }
 
@@ -211,7 +211,7 @@ void TestHttpEmbedder::endpointUrl()
     }
     QCOMPARE(QString::fromStdString(HttpEmbedder::endpointUrl(url.toStdString())), endpoint);
     HttpEmbedder::Options o;
-    o.url = url.toStdString();
+    o.server.url = url.toStdString();
     o.model = "m";
     QCOMPARE(QString::fromStdString(HttpEmbedder(o).name()), "http:" + endpoint + "#m");
 }
@@ -224,8 +224,8 @@ void TestHttpEmbedder::badOptions()
         return errorOfInvalid([&] { HttpEmbedder e(o); });
     };
     QVERIFY(message([](auto &o) { o.batchSize = 0; }).contains("batch size"));
-    QVERIFY(message([](auto &o) { o.timeoutSeconds = 0; }).contains("timeout"));
-    QVERIFY(message([](auto &o) { o.maxRetries = -1; }).contains("retries"));
+    QVERIFY(message([](auto &o) { o.server.retry.timeoutSeconds = 0; }).contains("timeout"));
+    QVERIFY(message([](auto &o) { o.server.retry.maxRetries = -1; }).contains("retries"));
     QVERIFY(message([](auto &o) { o.encodingFormat = "binary"; }).contains("\"binary\""));
     QVERIFY(message([](auto &o) { o.dimensions = -2; }).contains("dimensions"));
     QCOMPARE(message([](auto &) {}), QString("(no exception)"));
@@ -363,7 +363,7 @@ void TestHttpEmbedder::clientErrorNotRetried()
     });
     QVERIFY(server.ok());
     HttpEmbedder::Options o = options(server.url());
-    o.maxRetries = 3;
+    o.server.retry.maxRetries = 3;
     HttpEmbedder embedder(o);
     const QString message = errorOf([&] { embedder.embed(texts(2), EmbedRole::Document); });
     QVERIFY2(message.startsWith("http embedder " + QString::fromStdString(server.endpoint()) + ": "), qPrintable(message));
@@ -390,7 +390,7 @@ void TestHttpEmbedder::hugeAnswerCutOff()
     });
     QVERIFY(server.ok());
     HttpEmbedder::Options o = options(server.url());
-    o.maxRetries = 3;
+    o.server.retry.maxRetries = 3;
     HttpEmbedder embedder(o);
     const QString message = errorOf([&] { embedder.embed(texts(2), EmbedRole::Document); });
     QVERIFY2(message.contains("the answer is larger than 64 MiB; it was cut off there (not retried)"), qPrintable(message));
@@ -453,7 +453,7 @@ void TestHttpEmbedder::badAnswer()
     ScriptedServer server([&](int, const SeenRequest &, httplib::Response &res) { reply(res, text); });
     QVERIFY(server.ok());
     HttpEmbedder::Options o = options(server.url());
-    o.maxRetries = 3;
+    o.server.retry.maxRetries = 3;
     HttpEmbedder embedder(o);
     std::vector<std::vector<float>> v;
     const QString error = errorOf([&] { v = embedder.embed(texts(3), EmbedRole::Document); });
@@ -492,7 +492,7 @@ void TestHttpEmbedder::droppedConnection()
     RawServer server(RawServer::Mode::Drop);
     QVERIFY(server.ok());
     HttpEmbedder::Options o = options(server.url());
-    o.maxRetries = 1;
+    o.server.retry.maxRetries = 1;
     HttpEmbedder embedder(o);
     const QString error = errorOf([&] { embedder.embed(texts(2), EmbedRole::Document); });
     QVERIFY2(error.startsWith("http embedder " + QString::fromStdString(server.url()) + "/embeddings: "),
@@ -511,7 +511,7 @@ void TestHttpEmbedder::staleKeepAliveConnection()
     RawServer server(RawServer::Mode::AnswerOnce, answer({json::array({1, 0})}));
     QVERIFY(server.ok());
     HttpEmbedder::Options o = options(server.url());
-    o.maxRetries = 0;
+    o.server.retry.maxRetries = 0;
     HttpEmbedder embedder(o);
     for (EmbedRole role : {EmbedRole::Document, EmbedRole::Query}) {
         std::vector<std::vector<float>> v;
@@ -533,7 +533,7 @@ void TestHttpEmbedder::resetWhileSending()
     RawServer server(RawServer::Mode::Reset);
     QVERIFY(server.ok());
     HttpEmbedder::Options o = options(server.url());
-    o.maxRetries = 1;
+    o.server.retry.maxRetries = 1;
     HttpEmbedder embedder(o);
     const QString error = errorOf([&] { embedder.embed({std::string(4 << 20, 'x')}, EmbedRole::Document); });
     QVERIFY2(error.startsWith("http embedder " + QString::fromStdString(server.url()) + "/embeddings: "),
@@ -548,8 +548,8 @@ void TestHttpEmbedder::timeout()
     RawServer server(RawServer::Mode::Silent);
     QVERIFY(server.ok());
     HttpEmbedder::Options o = options(server.url());
-    o.timeoutSeconds = 0.3;
-    o.maxRetries = 0;
+    o.server.retry.timeoutSeconds = 0.3;
+    o.server.retry.maxRetries = 0;
     HttpEmbedder embedder(o);
     QElapsedTimer timer;
     timer.start();
@@ -566,7 +566,7 @@ void TestHttpEmbedder::connectionRefused()
 {
     const std::string url = "http://127.0.0.1:" + std::to_string(closedPort()) + "/v1";
     HttpEmbedder::Options o = options(url);
-    o.maxRetries = 2;
+    o.server.retry.maxRetries = 2;
     HttpEmbedder embedder(o);
     const QString error = errorOf([&] { embedder.embed(texts(1), EmbedRole::Document); });
     QVERIFY2(error.startsWith(QString::fromStdString("http embedder " + url + "/embeddings: ")), qPrintable(error));
@@ -591,7 +591,7 @@ void TestHttpEmbedder::apiKeyFromEnvironment()
     });
     QVERIFY(server.ok());
     HttpEmbedder::Options o = options(server.url());
-    o.apiKeyEnv = kKeyEnv;
+    o.server.apiKeyEnv = kKeyEnv;
     HttpEmbedder embedder(o);
 
     qputenv(kKeyEnv, "sk-test-1234");
@@ -718,14 +718,14 @@ void TestHttpEmbedder::tls()
     QVERIFY(server.ok());
     {
         HttpEmbedder::Options o = options(server.url("https"));
-        o.caCertPath = RWB_TEST_DATA "/tls/loopback.crt";
+        o.server.caCertPath = RWB_TEST_DATA "/tls/loopback.crt";
         HttpEmbedder embedder(o);
         QCOMPARE(checkIndexVectors(embedder.embed(texts(2), EmbedRole::Document), 2), QString());
     }
     QCOMPARE(server.requests().size(), size_t(1));
     {
         HttpEmbedder::Options o = options(server.url("https"));
-        o.maxRetries = 2;
+        o.server.retry.maxRetries = 2;
         HttpEmbedder embedder(o);
         const QString error = errorOf([&] { embedder.embed(texts(2), EmbedRole::Document); });
         QVERIFY2(error.startsWith("http embedder " + QString::fromStdString(server.endpoint("https"))), qPrintable(error));
@@ -811,19 +811,19 @@ void TestHttpEmbedder::factoryLexical()
         R"({"model": "intfloat/multilingual-e5-large", "api_key_env": "KEY", "batch": 8, "timeout_s": 2.5,
             "deadline_s": 30, "retries": 1, "backoff_s": 0, "dimensions": 256, "encoding_format": "base64",
             "query_prefix": "query: ", "document_prefix": "passage: ", "ca_cert": "/ca.pem"})");
-    QCOMPARE(o.url, std::string("http://h/v1"));
+    QCOMPARE(o.server.url, std::string("http://h/v1"));
     QCOMPARE(o.model, std::string("intfloat/multilingual-e5-large"));
-    QCOMPARE(o.apiKeyEnv, std::string("KEY"));
+    QCOMPARE(o.server.apiKeyEnv, std::string("KEY"));
     QCOMPARE(o.batchSize, 8);
-    QCOMPARE(o.timeoutSeconds, 2.5);
-    QCOMPARE(o.deadlineSeconds, 30.0);
-    QCOMPARE(o.maxRetries, 1);
-    QCOMPARE(o.backoffSeconds, 0.0);
+    QCOMPARE(o.server.retry.timeoutSeconds, 2.5);
+    QCOMPARE(o.server.retry.deadlineSeconds, 30.0);
+    QCOMPARE(o.server.retry.maxRetries, 1);
+    QCOMPARE(o.server.retry.backoffSeconds, 0.0);
     QCOMPARE(o.dimensions, 256);
     QCOMPARE(o.encodingFormat, std::string("base64"));
     QCOMPARE(o.queryPrefix, std::string("query: "));
     QCOMPARE(o.documentPrefix, std::string("passage: "));
-    QCOMPARE(o.caCertPath, std::string("/ca.pem"));
+    QCOMPARE(o.server.caCertPath, std::string("/ca.pem"));
 }
 
 QTEST_APPLESS_MAIN(TestHttpEmbedder)

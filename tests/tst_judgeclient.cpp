@@ -73,14 +73,14 @@ std::vector<ChatRequest> numberedRequests(const std::string &prefix, int n)
 JudgeOptions options(const std::string &url, int retries = 3)
 {
     JudgeOptions o;
-    o.url = url;
+    o.server.url = url;
     o.model = "judge-test";
-    o.maxRetries = retries;
-    o.backoffSeconds = 0.01;
-    o.backoffMaxSeconds = 0.01;
-    o.timeoutSeconds = 2.0;
-    o.deadlineSeconds = 10.0;
-    o.breakerThreshold = 0;
+    o.server.retry.maxRetries = retries;
+    o.server.retry.backoffSeconds = 0.01;
+    o.server.retry.backoffMaxSeconds = 0.01;
+    o.server.retry.timeoutSeconds = 2.0;
+    o.server.retry.deadlineSeconds = 10.0;
+    o.server.breaker.threshold = 0;
     return o;
 }
 
@@ -257,7 +257,7 @@ void TestJudgeClient::success()
     JudgeOptions o = options(serverUrl(server));
     o.pricePromptPerMillion = 2.0;     // 1,000 prompt tokens: 0.002
     o.priceCompletionPerMillion = 8.0; // 500 completion tokens: 0.004
-    o.apiKeyEnv = "RWB_TEST_JUDGE_KEY";
+    o.server.apiKeyEnv = "RWB_TEST_JUDGE_KEY";
     qputenv("RWB_TEST_JUDGE_KEY", "sk-judge");
     JudgeClient client(o);
     const JudgeCall call = client.run(request());
@@ -347,7 +347,7 @@ void TestJudgeClient::clientErrorNotRetried()
         res.set_content(R"({"error": {"message": "invalid api key"}})", "application/json");
     }, false, kPath);
     JudgeOptions o = options(serverUrl(server));
-    o.apiKeyEnv = "RWB_TEST_JUDGE_UNSET";
+    o.server.apiKeyEnv = "RWB_TEST_JUDGE_UNSET";
     qunsetenv("RWB_TEST_JUDGE_UNSET");
     JudgeClient client(o);
     const JudgeCall call = client.run(request());
@@ -405,19 +405,19 @@ void TestJudgeClient::timeout()
         res.set_content(completion("ok"), "application/json");
     }, false, kPath);
     JudgeOptions o = options(serverUrl(server));
-    o.timeoutSeconds = 0.3;
+    o.server.retry.timeoutSeconds = 0.3;
     JudgeClient client(o);
     const JudgeCall call = client.run(request());
     QVERIFY2(call.ok(), call.error.c_str());
     QCOMPARE(call.attempts, 2);
     // With no retries the timeout is the error.
     JudgeOptions once = o;
-    once.maxRetries = 0;
+    once.server.retry.maxRetries = 0;
     ScriptedServer slow([](int, const SeenRequest &, httplib::Response &res) {
         std::this_thread::sleep_for(std::chrono::milliseconds(600));
         res.set_content(completion("ok"), "application/json");
     }, false, kPath);
-    once.url = serverUrl(slow);
+    once.server.url = serverUrl(slow);
     JudgeClient c2(once);
     const JudgeCall failed = c2.run(request());
     QVERIFY(!failed.ok());
@@ -438,7 +438,7 @@ void TestJudgeClient::slowTrickle()
                                  });
     }, false, kPath);
     JudgeOptions o = options(serverUrl(server), /*retries=*/1);
-    o.timeoutSeconds = 0.3;
+    o.server.retry.timeoutSeconds = 0.3;
     JudgeClient client(o);
     QElapsedTimer t;
     t.start();
@@ -474,8 +474,8 @@ void TestJudgeClient::circuitBreaker()
         res.set_content(completion("ok"), "application/json");
     }, false, kPath);
     JudgeOptions o = options(serverUrl(server), /*retries=*/0);
-    o.breakerThreshold = 2;
-    o.breakerCooldownSeconds = 0.3;
+    o.server.breaker.threshold = 2;
+    o.server.breaker.cooldownSeconds = 0.3;
     JudgeClient client(o);
     QVERIFY(!client.run(request("a")).ok());
     QVERIFY(!client.run(request("b")).ok());
@@ -506,8 +506,8 @@ void TestJudgeClient::breakerHalfOpenLetsOneTrialThrough()
         res.set_content(completion("ok"), "application/json");
     }, false, kPath);
     JudgeOptions o = options(serverUrl(server), /*retries=*/0);
-    o.breakerThreshold = 2;
-    o.breakerCooldownSeconds = 0.2;
+    o.server.breaker.threshold = 2;
+    o.server.breaker.cooldownSeconds = 0.2;
     o.concurrency = 4;
     JudgeClient client(o);
     QVERIFY(!client.run(request("a")).ok());
@@ -536,7 +536,7 @@ void TestJudgeClient::clientErrorsDoNotOpenTheBreaker()
         res.set_content(R"({"error": {"message": "maximum context length exceeded"}})", "application/json");
     }, false, kPath);
     JudgeOptions o = options(serverUrl(server), /*retries=*/0);
-    o.breakerThreshold = 2;
+    o.server.breaker.threshold = 2;
     JudgeClient client(o);
     for (int i = 0; i < 5; ++i) {
         const JudgeCall c = client.run(request("q" + std::to_string(i)));
@@ -575,7 +575,7 @@ void TestJudgeClient::failuresAndCutRepliesAreNotKept()
     ScriptedServer fine([](int, const SeenRequest &, httplib::Response &res) {
         res.set_content(completion("garble"), "application/json");
     }, false, kPath);
-    o.url = serverUrl(fine);
+    o.server.url = serverUrl(fine);
     JudgeClient c3(o);
     const JudgeCall first = c3.run(request("x"));
     QVERIFY(c3.run(request("x")).cacheHit);
@@ -782,9 +782,9 @@ void TestJudgeClient::cancelCutsAWaitingCallShort()
     }, false, kPath);
     JudgeOptions o = options(serverUrl(server));
     o.concurrency = 2;
-    o.timeoutSeconds = 60;
-    o.deadlineSeconds = 300;
-    o.breakerThreshold = 1; // a cancelled call must not open it
+    o.server.retry.timeoutSeconds = 60;
+    o.server.retry.deadlineSeconds = 300;
+    o.server.breaker.threshold = 1; // a cancelled call must not open it
     JudgeClient client(o);
     const std::vector<ChatRequest> requests = numberedRequests("w", 2);
     std::vector<JudgeCall> calls;
@@ -824,8 +824,8 @@ void TestJudgeClient::cancelEndsTheWaitBeforeARetry()
         res.set_content(R"({"error": {"message": "busy"}})", "application/json");
     }, false, kPath);
     JudgeOptions o = options(serverUrl(server));
-    o.maxRetries = 3;
-    o.deadlineSeconds = 300;
+    o.server.retry.maxRetries = 3;
+    o.server.retry.deadlineSeconds = 300;
     JudgeClient client(o);
     JudgeCall call;
     std::thread worker([&] { call = client.run(numberedRequests("r", 1)[0]); });
@@ -856,13 +856,13 @@ void TestJudgeClient::badOptions()
     };
     JudgeOptions o = options("http://127.0.0.1:9/v1");
     JudgeOptions noUrl = o;
-    noUrl.url.clear();
+    noUrl.server.url.clear();
     QVERIFY(message(noUrl).contains("needs a url"));
     JudgeOptions badUrl = o;
-    badUrl.url = "ftp://x";
+    badUrl.server.url = "ftp://x";
     QVERIFY2(message(badUrl).contains("scheme"), qPrintable(message(badUrl)));
     JudgeOptions keyInUrl = o;
-    keyInUrl.url = "http://127.0.0.1:9/v1?api_key=sk-x";
+    keyInUrl.server.url = "http://127.0.0.1:9/v1?api_key=sk-x";
     QVERIFY2(message(keyInUrl).contains("api_key_env") && !message(keyInUrl).contains("sk-x"),
              qPrintable(message(keyInUrl)));
     JudgeOptions backend = o;

@@ -59,7 +59,7 @@ void TestJudgeSettingsWidget::roundTrip()
     judge::JudgeOptions o;
     QVERIFY(w.parse(&o));
     QCOMPARE(o.concurrency, 8);
-    QCOMPARE(o.apiKeyEnv, std::string("JUDGE_KEY"));
+    QCOMPARE(o.server.apiKeyEnv, std::string("JUDGE_KEY"));
     QCOMPARE(o.cachePath, std::string("/work/configs/judge_cache.sqlite")); // relative to the base folder
     QCOMPARE(o.sampling.maxTokens, 512);
     // Written back: the shown keys as edited, the others as read.

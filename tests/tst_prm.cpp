@@ -402,7 +402,7 @@ private Q_SLOTS:
         g.stepA = "garble";
         judge::JudgeOptions jo;
         jo.backend = "http";
-        jo.url = "http://127.0.0.1:1/v1";
+        jo.server.url = "http://127.0.0.1:1/v1";
         {
             const judge::JudgeClient client(jo, std::make_shared<PreferGood>(false));
             prm::PairJudgeOptions o;
@@ -469,7 +469,7 @@ private Q_SLOTS:
         p.stepA = follows;
         p.stepB = jumps;
         judge::JudgeOptions o;
-        o.url = "reference";
+        o.server.url = "reference";
         const judge::JudgeClient client(o, std::make_shared<J>(std::vector<data::MultihopQuestion>{q}));
         prm::PairJudgeOptions po;
         po.bothOrders = true;

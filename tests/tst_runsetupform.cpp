@@ -375,7 +375,7 @@ void TestRunSetupForm::judgeSettings()
     QCOMPARE(run.reward->components.size(), size_t(2));
     QCOMPARE(run.reward->components[1].reward, std::string("coverage"));
     const rwb::judge::JudgeOptions o = rwb::judge::parseJudgeOptions(run.reward->judge, "judge", run.reward->baseDir);
-    QCOMPARE(o.url, std::string("http://127.0.0.1:8000/v1"));
+    QCOMPARE(o.server.url, std::string("http://127.0.0.1:8000/v1"));
     QCOMPARE(o.model, std::string("judge-0.5b"));
     QCOMPARE(o.concurrency, 8);
     QCOMPARE(QString::fromStdString(o.cachePath), m_dir.path() + "/judge_cache.sqlite");

@@ -986,11 +986,11 @@ void TestServe::judgeOverHttp()
     qputenv(kKeyEnv, kKey);
     judge::JudgeOptions o;
     o.backend = "http";
-    o.url = m_server->baseUrl();
+    o.server.url = m_server->baseUrl();
     o.model = "tiny";
-    o.apiKeyEnv = kKeyEnv;
+    o.server.apiKeyEnv = kKeyEnv;
     o.concurrency = 4;
-    o.maxRetries = 0;
+    o.server.retry.maxRetries = 0;
     judge::JudgeClient client(o);
     std::vector<judge::ChatRequest> requests;
     for (int i = 0; i < 6; ++i) {
@@ -1046,8 +1046,8 @@ void TestServe::judgeLocal()
     const std::vector<judge::JudgeCall> calls = local.run(requests);
     qputenv(kKeyEnv, kKey);
     judge::JudgeOptions h;
-    h.url = m_server->baseUrl();
-    h.apiKeyEnv = kKeyEnv;
+    h.server.url = m_server->baseUrl();
+    h.server.apiKeyEnv = kKeyEnv;
     judge::JudgeClient http(h);
     for (size_t i = 0; i < calls.size(); ++i) {
         QVERIFY2(calls[i].ok(), calls[i].error.c_str());
@@ -1089,8 +1089,8 @@ void TestServe::legalRewardsOverHttp()
     server.start();
     server.setModels(std::make_shared<serve::ChatEngine>(longer.string()), {});
     judge::JudgeOptions o;
-    o.url = server.baseUrl();
-    o.maxRetries = 0;
+    o.server.url = server.baseUrl();
+    o.server.retry.maxRetries = 0;
     o.sampling.maxTokens = 24;
     o.sampling.responseFormat = judge::ResponseFormat::JsonSchema;
     const auto client = std::make_shared<const judge::JudgeClient>(o);

@@ -403,11 +403,11 @@ void JudgeSettingsWidget::test()
     if (m_testing || !parse(&options, &problem))
         return;
     // A test asks once: no retries, no circuit breaker, the cache file untouched.
-    options.maxRetries = 0;
-    options.deadlineSeconds = std::min(options.deadlineSeconds, options.timeoutSeconds);
-    options.breakerThreshold = 0;
+    options.server.retry.maxRetries = 0;
+    options.server.retry.deadlineSeconds = std::min(options.server.retry.deadlineSeconds, options.server.retry.timeoutSeconds);
+    options.server.breaker.threshold = 0;
     options.noCache = true;
-    const QString where = options.backend == "http" ? QString::fromStdString(options.url)
+    const QString where = options.backend == "http" ? QString::fromStdString(options.server.url)
                                                     : QString::fromStdString(options.folder);
     m_testing = true;
     m_test->setEnabled(false);

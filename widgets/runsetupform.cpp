@@ -839,7 +839,7 @@ QStringList RunSetupForm::checkJudge()
                                  ? tr("The local model %1, in this process.").arg(QString::fromStdString(o.folder))
                                  : tr("%1 at %2, %3 calls at a time.")
                                        .arg(o.model.empty() ? tr("The server's model") : QString::fromStdString(o.model),
-                                            QString::fromStdString(o.url))
+                                            QString::fromStdString(o.server.url))
                                        .arg(o.concurrency);
         } catch (const data::InputException &e) {
             problems << QString::fromStdString(e.error().reason);

@@ -292,7 +292,7 @@ int judgeSet(const std::vector<std::string> &argv)
         owned = std::make_unique<judge::JudgeClient>(loadJudge(args.value("judge")));
     } else {
         judge::JudgeOptions o;
-        o.url = "reference";
+        o.server.url = "reference";
         owned = std::make_unique<judge::JudgeClient>(
             o, std::make_shared<prm::ReferencePairJudge>(args.value("reference-judge")));
     }

@@ -75,23 +75,23 @@ HttpEmbedderOptions parseHttpEmbedderOptions(const std::string &url, std::string
                                              const std::string &source)
 {
     HttpEmbedderOptions o;
-    o.url = url;
+    o.server.url = url;
     const OptionReader r(optionsJson, source);
     for (const auto &[key, v] : r.object().items()) {
         if (key == "model")
             o.model = r.text(key, v);
         else if (key == "api_key_env")
-            o.apiKeyEnv = r.text(key, v);
+            o.server.apiKeyEnv = r.text(key, v);
         else if (key == "batch")
             o.batchSize = r.integer(key, v, 1);
         else if (key == "timeout_s")
-            o.timeoutSeconds = r.seconds(key, v, false);
+            o.server.retry.timeoutSeconds = r.seconds(key, v, false);
         else if (key == "deadline_s")
-            o.deadlineSeconds = r.seconds(key, v, false);
+            o.server.retry.deadlineSeconds = r.seconds(key, v, false);
         else if (key == "retries")
-            o.maxRetries = r.integer(key, v, 0);
+            o.server.retry.maxRetries = r.integer(key, v, 0);
         else if (key == "backoff_s")
-            o.backoffSeconds = r.seconds(key, v, true);
+            o.server.retry.backoffSeconds = r.seconds(key, v, true);
         else if (key == "dimensions")
             o.dimensions = r.integer(key, v, 0);
         else if (key == "encoding_format") {
@@ -103,7 +103,7 @@ HttpEmbedderOptions parseHttpEmbedderOptions(const std::string &url, std::string
         else if (key == "document_prefix")
             o.documentPrefix = r.text(key, v);
         else if (key == "ca_cert")
-            o.caCertPath = r.text(key, v);
+            o.server.caCertPath = r.text(key, v);
         else if (key == "api_key")
             throw error(source, "embedder option \"api_key\" is not accepted: put the key in an environment "
                                 "variable and give its name in \"api_key_env\"");

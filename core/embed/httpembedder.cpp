@@ -172,16 +172,7 @@ std::string HttpEmbedder::endpointUrl(const std::string &url)
 
 HttpEmbedder::HttpEmbedder(const Options &options) : m_options(options)
 {
-    net::ClientOptions client;
-    client.who = "http embedder";
-    client.target = net::endpointUrl(net::parseUrl(options.url, client.who), "embeddings");
-    client.apiKeyEnv = options.apiKeyEnv;
-    client.caCertPath = options.caCertPath;
-    client.retry.timeoutSeconds = options.timeoutSeconds;
-    client.retry.deadlineSeconds = options.deadlineSeconds;
-    client.retry.maxRetries = options.maxRetries;
-    client.retry.backoffSeconds = options.backoffSeconds;
-    client.retry.backoffMaxSeconds = options.backoffMaxSeconds;
+    net::ClientOptions client = net::clientOptions(options.server, "http embedder", "embeddings");
     m_endpoint = client.target.text();
 
     const auto bad = [&](const std::string &what) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "embed/embedder.h"
+#include "net/httpjsonclient.h"
 
 #include <atomic>
 #include <cstdint>
@@ -17,35 +18,21 @@ namespace rwb::embed {
 
 // The settings of an HttpEmbedder (outside the class so it can be a default argument).
 struct HttpEmbedderOptions {
-    // http:// or https://, host, optional port and path. A path ending in "/embeddings"
-    // is used as is; one ending in "/v1" (any "/v<digits>") gets "/embeddings" appended;
-    // any other path (none included) gets "/v1/embeddings". No user:password@ part
-    // (the key comes from apiKeyEnv).
-    std::string url;
+    // The server: its base URL (a path ending in "/embeddings" is used as is; one ending
+    // in "/v1" (any "/v<digits>") gets "/embeddings" appended; any other path, none
+    // included, gets "/v1/embeddings"; no user:password@ part), the NAME of the
+    // environment variable holding the API key (read at each embed() call and sent as
+    // "Authorization: Bearer <key>"; the key itself is never stored, logged or put in a
+    // message), the CAs to trust for https, and the retries (one attempt's timeout; one
+    // batch's deadline, all its attempts and waits together: per batch, not per embed()
+    // call, since embedding a whole corpus may legitimately take hours; see HttpEmbedder
+    // for what is retried). No circuit breaker.
+    net::EndpointOptions server;
     // Sent as "model"; left out of the request when empty (TEI and llama.cpp serve one
     // model and ignore it; vLLM and Ollama need it).
     std::string model;
-    // The NAME of an environment variable holding the API key, read at each embed()
-    // call and sent as "Authorization: Bearer <key>". Empty, or a variable that is unset
-    // or empty: no Authorization header. The key itself is never stored, logged or put
-    // in a message.
-    std::string apiKeyEnv;
     // Texts per request.
     int batchSize = 32;
-    // One attempt: connecting, and each wait for data while sending or reading
-    // (cpp-httplib's timeouts are per socket operation, not per response).
-    double timeoutSeconds = 60.0;
-    // One batch, all its attempts and waits together: a retry that would start after it
-    // is not made. Per batch, not per embed() call: embedding a whole corpus may
-    // legitimately take hours.
-    double deadlineSeconds = 300.0;
-    // Attempts after the first one (0: never retry). See HttpEmbedder for what is retried.
-    int maxRetries = 4;
-    // The wait before retry n (n = 1, 2, …) is min(backoffMaxSeconds,
-    // backoffSeconds·2^(n−1)), times a random factor in [0.5, 1) (jitter), unless a
-    // 429 or 503 response says Retry-After: <seconds>, which is then waited as given.
-    double backoffSeconds = 1.0;
-    double backoffMaxSeconds = 30.0;
     // "float" (JSON numbers) or "base64" (little-endian float32, about 4 times smaller
     // on the wire). Either kind of answer is accepted whatever was asked for.
     std::string encodingFormat = "float";
@@ -56,9 +43,6 @@ struct HttpEmbedderOptions {
     // "Instruct: <task>\nQuery:" for queries and nothing for documents.
     std::string queryPrefix;
     std::string documentPrefix;
-    // PEM file of the certificate authorities to trust for https (a self-signed
-    // internal server); empty: the system's store (/etc/ssl/certs).
-    std::string caCertPath;
 };
 
 // Counters since construction, summed over threads (a snapshot; see HttpEmbedder::stats).

@@ -97,19 +97,7 @@ class HttpBackend final : public JudgeBackend {
 public:
     explicit HttpBackend(const JudgeOptions &o) : m_model(o.model)
     {
-        net::ClientOptions c;
-        c.who = "judge";
-        c.target = net::endpointUrl(net::parseUrl(o.url, "judge"), "chat/completions");
-        c.apiKeyEnv = o.apiKeyEnv;
-        c.caCertPath = o.caCertPath;
-        c.retry.timeoutSeconds = o.timeoutSeconds;
-        c.retry.deadlineSeconds = o.deadlineSeconds;
-        c.retry.maxRetries = o.maxRetries;
-        c.retry.backoffSeconds = o.backoffSeconds;
-        c.retry.backoffMaxSeconds = o.backoffMaxSeconds;
-        c.breaker.threshold = o.breakerThreshold;
-        c.breaker.cooldownSeconds = o.breakerCooldownSeconds;
-        m_client = std::make_unique<net::JsonHttpClient>(std::move(c));
+        m_client = std::make_unique<net::JsonHttpClient>(net::clientOptions(o.server, "judge", "chat/completions"));
     }
     std::string identity() const override { return "http " + m_client->endpoint(); }
     std::string model() const override { return m_model; }
@@ -291,7 +279,7 @@ std::shared_ptr<const JudgeBackend> makeLocalBackend(const JudgeOptions &options
 std::shared_ptr<const JudgeBackend> makeBackend(const JudgeOptions &options)
 {
     if (options.backend == "http") {
-        if (options.url.empty())
+        if (options.server.url.empty())
             throw std::invalid_argument("judge: backend \"http\" needs a url (the server's base URL, e.g. "
                                         "http://127.0.0.1:8000/v1)");
         return std::make_shared<HttpBackend>(options);

@@ -10,6 +10,7 @@
 // the error, and the reward it was for gives None for that rollout. See docs/judges.md.
 
 #include "judge/chat.h"
+#include "net/httpjsonclient.h"
 
 #include <atomic>
 #include <chrono>
@@ -59,25 +60,27 @@ public:
 // The settings of a judge (a reward config's "judge" object; see judgeconfig.h).
 struct JudgeOptions {
     std::string backend = "http"; // "http" | "local"
-    std::string url;              // http: the server's base URL ("http://127.0.0.1:8000/v1")
+    // http: the server (its base URL, "http://127.0.0.1:8000/v1"; the NAME of the
+    // environment variable with the key; the CAs; one attempt's timeout, one call's
+    // deadline with its retries and waits, the back-off; the circuit breaker, which opens
+    // after 20 failed calls in a row by default)
+    net::EndpointOptions server = defaultServer();
     std::string model;            // http: sent as "model"; local: "" (the folder's name)
     std::string folder;           // local: the model folder
-    std::string apiKeyEnv;        // http: NAME of the environment variable with the key
-    std::string caCertPath;
     SamplingParams sampling;      // every request's sampling (the rewards may set logprobs)
     int concurrency = 4;          // calls in flight at once
-    double timeoutSeconds = 60.0; // one attempt
-    double deadlineSeconds = 300.0; // one call, retries and waits included
-    int maxRetries = 4;
-    double backoffSeconds = 1.0;
-    double backoffMaxSeconds = 30.0;
-    int breakerThreshold = 20;    // failed calls in a row that open the circuit breaker; 0: none
-    double breakerCooldownSeconds = 30.0;
     std::string cachePath;        // SQLite file of the persistent cache; "": none
     bool noCache = false;         // neither read nor write the persistent cache
     double cacheExpiryDays = 0.0; // entries older than this are not used; 0: never expire
     double pricePromptPerMillion = 0.0;     // cost of 1,000,000 prompt tokens (any currency)
     double priceCompletionPerMillion = 0.0; // … and of completion tokens
+
+    static net::EndpointOptions defaultServer()
+    {
+        net::EndpointOptions o;
+        o.breaker.threshold = 20;
+        return o;
+    }
 };
 
 // The error of a call that JudgeClient::cancelSending() kept from being sent.

@@ -89,17 +89,17 @@ JudgeOptions parseJudgeOptions(const std::string &text, const std::string &sourc
     str("backend", o.backend);
     if (o.backend != "http" && o.backend != "local")
         fail(source, "backend", "\"" + o.backend + "\" is not a judge backend (allowed: http, local)");
-    str("url", o.url);
+    str("url", o.server.url);
     str("model", o.model);
     str("folder", o.folder);
-    str("api_key_env", o.apiKeyEnv);
-    str("ca_cert", o.caCertPath);
-    if (o.backend == "http" && o.url.empty())
+    str("api_key_env", o.server.apiKeyEnv);
+    str("ca_cert", o.server.caCertPath);
+    if (o.backend == "http" && o.server.url.empty())
         fail(source, "url", "missing: the http backend needs the server's base URL (\"http://127.0.0.1:8000/v1\")");
     if (o.backend == "local" && o.folder.empty())
         fail(source, "folder", "missing: the local backend needs a model folder");
     o.folder = resolve(o.folder, baseDir);
-    o.caCertPath = resolve(o.caCertPath, baseDir);
+    o.server.caCertPath = resolve(o.server.caCertPath, baseDir);
 
     SamplingParams &s = o.sampling;
     number(j, "temperature", s.temperature, 0.0, 2.0);
@@ -140,13 +140,13 @@ JudgeOptions parseJudgeOptions(const std::string &text, const std::string &sourc
         s.logprobs = true;
 
     integer("concurrency", o.concurrency, 1, 1024);
-    number(j, "timeout", o.timeoutSeconds, 1e-3, 86400.0);
-    number(j, "deadline", o.deadlineSeconds, 1e-3, 7 * 86400.0);
-    integer("retries", o.maxRetries, 0, 100);
-    number(j, "backoff", o.backoffSeconds, 0.0, 3600.0);
-    number(j, "backoff_max", o.backoffMaxSeconds, 0.0, 3600.0);
-    integer("breaker_threshold", o.breakerThreshold, 0, 1000000);
-    number(j, "breaker_cooldown", o.breakerCooldownSeconds, 0.0, 86400.0);
+    number(j, "timeout", o.server.retry.timeoutSeconds, 1e-3, 86400.0);
+    number(j, "deadline", o.server.retry.deadlineSeconds, 1e-3, 7 * 86400.0);
+    integer("retries", o.server.retry.maxRetries, 0, 100);
+    number(j, "backoff", o.server.retry.backoffSeconds, 0.0, 3600.0);
+    number(j, "backoff_max", o.server.retry.backoffMaxSeconds, 0.0, 3600.0);
+    integer("breaker_threshold", o.server.breaker.threshold, 0, 1000000);
+    number(j, "breaker_cooldown", o.server.breaker.cooldownSeconds, 0.0, 86400.0);
     str("cache", o.cachePath);
     o.cachePath = resolve(o.cachePath, baseDir);
     number(j, "cache_expiry_days", o.cacheExpiryDays, 0.0, 36500.0);

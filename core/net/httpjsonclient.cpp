@@ -300,6 +300,18 @@ Url endpointUrl(Url base, const std::string &endpoint)
     return base;
 }
 
+ClientOptions clientOptions(const EndpointOptions &server, const std::string &who, const std::string &endpoint)
+{
+    ClientOptions c;
+    c.who = who;
+    c.target = endpointUrl(parseUrl(server.url, who), endpoint);
+    c.apiKeyEnv = server.apiKeyEnv;
+    c.caCertPath = server.caCertPath;
+    c.retry = server.retry;
+    c.breaker = server.breaker;
+    return c;
+}
+
 // One keep-alive connection (a cpp-httplib client), used by one thread at a time.
 class JsonHttpClient::Connection {
 public:

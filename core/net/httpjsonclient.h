@@ -75,6 +75,20 @@ struct BreakerOptions {
     double cooldownSeconds = 30.0;
 };
 
+// How to reach one OpenAI-compatible server: what the judge's and the http embedder's
+// options hold (JudgeOptions::server, HttpEmbedderOptions::server), and what a client
+// for one of its endpoints is made from (clientOptions).
+struct EndpointOptions {
+    // http:// or https://, host, optional port and path: the server's base URL
+    // (endpointUrl makes an endpoint's URL of it). No user:password@ part.
+    std::string url;
+    // The NAME of an environment variable holding the API key (see ClientOptions).
+    std::string apiKeyEnv;
+    std::string caCertPath; // PEM of the CAs to trust for https; "": the system's store
+    RetryOptions retry;
+    BreakerOptions breaker;
+};
+
 struct ClientOptions {
     std::string who; // "http embedder", "judge": starts every message
     Url target;      // the endpoint itself (endpointUrl)
@@ -90,6 +104,11 @@ struct ClientOptions {
     // embeddings batch of 2,048 × 4,096 floats as JSON text.
     size_t maxReplyBytes = 64u << 20;
 };
+
+// The options of a client of `server`'s `endpoint` ("chat/completions", "embeddings");
+// `who` starts its messages. Throws std::invalid_argument for a URL that does not parse
+// (naming `who`).
+ClientOptions clientOptions(const EndpointOptions &server, const std::string &who, const std::string &endpoint);
 
 // What a caller's check of a 2xx body throws when the answer is not what was asked for.
 // `retry`: whether another attempt may help (a truncated or garbled body from a proxy);
