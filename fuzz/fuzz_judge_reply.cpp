@@ -9,6 +9,7 @@
 #include "judge/rubric.h"
 #include "judge/rubricgen.h"
 #include "judge/verdict.h"
+#include "llm/chatjson.h"
 #include "reward/judgerewards.h"
 
 #include <cmath>
@@ -54,9 +55,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     // The content alone, as a reply whose body was well formed.
     std::vector<judge::ChatChoice> choices{judge::ChatChoice{body, "stop", {}}};
     try {
-        const judge::ChatReply reply = judge::parseChatReply(body);
+        const judge::ChatReply reply = llm::parseChatReply(body);
         choices.insert(choices.end(), reply.choices.begin(), reply.choices.end());
-        (void)judge::chatReplyJson(reply);
+        (void)llm::chatReplyJson(reply);
     } catch (const std::runtime_error &) {
     }
     for (const judge::ChatChoice &c : choices) {

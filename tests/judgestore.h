@@ -4,7 +4,7 @@
 // screenshots: legal-QA rollouts whose details_json holds the reference grader's coverage
 // and consistency (the task grades each completion), and the judge calls a run with the
 // judge rewards stores with them — built the way core/reward/judgerewards.cpp writes
-// them: the request from core's prompt builders (judge::requestJson), a reply, the verdict
+// them: the request from core's prompt builders (llm::requestJson), a reply, the verdict
 // JSON with the "span" core's parsers report, the value, latency, tokens, cost, cache hit
 // and attempts. Header-only; include it in one test file each.
 //
@@ -15,6 +15,7 @@
 #include "judge/judgeclient.h"
 #include "judge/judgeprompts.h"
 #include "judge/rubric.h"
+#include "llm/chatjson.h"
 #include "reward/judgerewards.h"
 #include "store/runstore.h"
 #include "task/catalog.h"
@@ -53,7 +54,7 @@ inline std::vector<std::string> legalQuestionLines(const std::string &resourcesD
     return out;
 }
 
-inline const char *kJudgeBackend = "http http://127.0.0.1:8000/v1/chat/completions";
+inline const char *kChatBackend = "http http://127.0.0.1:8000/v1/chat/completions";
 inline const char *kJudgeModel = "judge-0.5b";
 
 // The reward config of the judge runs: coverage and consistency weigh, the rubric and
@@ -73,7 +74,7 @@ inline std::string judgeRequest(std::vector<rwb::judge::ChatMessage> messages, c
     r.sampling.responseFormat = rwb::judge::ResponseFormat::JsonSchema;
     r.sampling.schemaName = schema.name;
     r.sampling.schema = schema.schema;
-    return rwb::judge::requestJson(r, kJudgeModel);
+    return rwb::llm::requestJson(r, kJudgeModel);
 }
 
 // How a reply wraps its JSON object.
@@ -132,7 +133,7 @@ inline rwb::judge::Decision legalDecision(const std::string &reward, const std::
     namespace judge = rwb::judge;
     judge::Decision d;
     d.reward = reward;
-    d.backend = kJudgeBackend;
+    d.backend = kChatBackend;
     d.request = judgeRequest(judge::legalCoverageMessages(question, reference, answer), judge::legalSchema());
     d.reply = reply;
     applyCost(d, cost);
@@ -153,7 +154,7 @@ inline rwb::judge::Decision failedCall(const std::string &reward, const std::str
     rwb::judge::Decision d;
     d.reward = reward;
     d.part = part;
-    d.backend = kJudgeBackend;
+    d.backend = kChatBackend;
     d.request = std::move(request);
     d.error = error;
     d.latencySeconds = latency;
@@ -194,7 +195,7 @@ inline rwb::judge::Decision rubricItemDecision(const std::string &question, cons
     judge::Decision d;
     d.reward = "rubric_explicit";
     d.part = "items[" + std::to_string(k) + "]";
-    d.backend = kJudgeBackend;
+    d.backend = kChatBackend;
     d.request = judgeRequest(judge::rubricItemMessages(question, answer, rubric.items[k], judge::ItemMode::Binary, reference),
                              judge::rubricItemSchema(judge::ItemMode::Binary));
     d.reply = wrapReply(json{{"explanation", met ? "回答はこの基準を満たしている。" : "回答にこの点は書かれていない。"},
@@ -218,7 +219,7 @@ inline rwb::judge::Decision rubricAllItemsDecision(const std::string &question, 
     namespace judge = rwb::judge;
     judge::Decision d;
     d.reward = "rubric_explicit";
-    d.backend = kJudgeBackend;
+    d.backend = kChatBackend;
     d.request = judgeRequest(judge::rubricAllItemsMessages(question, answer, rubric, reference),
                              judge::rubricAllItemsSchema(rubric.items.size()));
     json items = json::array();
@@ -239,7 +240,7 @@ inline rwb::judge::Decision ratingDecision(const std::string &question, const st
     namespace judge = rwb::judge;
     judge::Decision d;
     d.reward = "likert_simple";
-    d.backend = kJudgeBackend;
+    d.backend = kChatBackend;
     d.request = judgeRequest(judge::likertSimpleMessages(question, answer), judge::ratingSchema());
     d.reply = wrapReply(json{{"rating", rating}}.dump(), form);
     applyCost(d, cost);

@@ -180,10 +180,10 @@ int proxyRow(RewardDesigner &d, const std::string &id)
 // facts read (an item "回答は…を「value」と述べている。" is met when the answer has the value),
 // under the identity and model of tests/judgestore.h's judge, so that the Designer pointed
 // at that URL finds every reply in the cache.
-class DemoJudge final : public judge::JudgeBackend {
+class DemoJudge final : public judge::ChatBackend {
 public:
     explicit DemoJudge(std::map<std::string, eval::LegalGrade> grades) : m_grades(std::move(grades)) {}
-    std::string identity() const override { return rwbtest::kJudgeBackend; }
+    std::string identity() const override { return rwbtest::kChatBackend; }
     std::string model() const override { return rwbtest::kJudgeModel; }
     judge::ChatReply complete(const judge::ChatRequest &request, int &attempts) const override
     {

@@ -8,6 +8,7 @@
 // about 3 s (Retry-After 0.3 s, timeouts of 0.3 s, a 0.6 s trickle).
 #include "judge/judgeclient.h"
 #include "judge/judgecache.h"
+#include "llm/chatjson.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -25,6 +26,9 @@
 
 using namespace rwb;
 using namespace rwb::judge;
+using rwb::llm::chatReplyJson;
+using rwb::llm::parseChatReply;
+using rwb::llm::requestJson;
 using rwbtest::RawServer;
 using rwbtest::ScriptedServer;
 using rwbtest::SeenRequest;

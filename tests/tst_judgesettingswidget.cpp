@@ -3,6 +3,7 @@
 // on a worker thread against a scripted loopback judge and against a closed port.
 #include "judgesettingswidget.h"
 
+#include "engine/localchatbackend.h"
 #include "judge/judgeclient.h"
 
 #include <QCheckBox>
@@ -35,6 +36,7 @@ QJsonObject parsed(const QString &text)
 class TestJudgeSettingsWidget : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase() { engine::installLocalChatBackend(); } // as the workbench's main does
     void roundTrip();
     void validation();
     void testCallAnswered();
@@ -94,7 +96,7 @@ void TestJudgeSettingsWidget::validation()
     w.setJudgeJson(R"({"url": "http://127.0.0.1:8000/v1", "temperature": 7})");
     QVERIFY2(w.problem().startsWith("judge.temperature: must be within"), qPrintable(w.problem()));
     w.setJudgeJson(R"({"backend": "grpc", "url": "http://127.0.0.1:8000/v1"})");
-    QVERIFY2(w.problem().contains("\"grpc\" is not a judge backend"), qPrintable(w.problem()));
+    QVERIFY2(w.problem().contains("\"grpc\" is not a chat backend of this program"), qPrintable(w.problem()));
     w.setJudgeJson(R"({"url": "http://127.0.0.1:8000/v1", "concurrency": 0})");
     QVERIFY2(w.problem().startsWith("judge.concurrency:"), qPrintable(w.problem()));
     QVERIFY(w.field("concurrency")->property("invalid").toBool());

@@ -72,7 +72,7 @@ std::map<int64_t, Choice> ratings(const std::string &letters)
 }
 
 // A judge that prefers the step with "good" in it, and one that always says A.
-class PreferGood final : public judge::JudgeBackend {
+class PreferGood final : public judge::ChatBackend {
 public:
     explicit PreferGood(bool alwaysA) : m_alwaysA(alwaysA) {}
     std::string identity() const override { return m_alwaysA ? "test always-a" : "test prefer-good"; }

@@ -5,6 +5,7 @@
 // the OpenAI Python SDK's shape (tests/data/openai) get answers in the official shape;
 // continuous batching gives the same texts as one request at a time; the judge client
 // talks to it over HTTP and runs the same engine in-process ("local").
+#include "engine/localchatbackend.h"
 #include "embed/embedderfactory.h"
 #include "judge/judgeclient.h"
 #include "model/batchdecoder.h"
@@ -259,6 +260,7 @@ private:
 
 void TestServe::initTestCase()
 {
+    engine::installLocalChatBackend(); // the judge's "local" backend, as rwb's main installs it
     QVERIFY(m_dir.isValid());
     const fs::path root = m_dir.path().toStdString();
     tokenizer::BpeTrainerOptions to;

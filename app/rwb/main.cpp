@@ -2,6 +2,7 @@
 // errors on stderr as "file:line: reason"; exit 0 on success, 2 on bad input.
 #include "cli.h"
 #include "commands.h"
+#include "engine/localchatbackend.h"
 
 #include <iostream>
 
@@ -75,6 +76,7 @@ Documentation: docs/cli.md
 
 int main(int argc, char **argv)
 {
+    rwb::engine::installLocalChatBackend(); // judges may run a model folder in-process
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         std::cout << kHelp;

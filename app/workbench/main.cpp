@@ -21,6 +21,7 @@
 #include "rollouttablemodel.h"
 #include "samplescoremodel.h"
 #include "storedocument.h"
+#include "engine/localchatbackend.h"
 #include "store/runstore.h"
 
 #include <QApplication>
@@ -333,6 +334,7 @@ int benchTreeView(int nodes)
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
+    rwb::engine::installLocalChatBackend(); // judges may run a model folder in-process
     QApplication::setOrganizationName(QStringLiteral("RewardWorkbench"));
     QApplication::setApplicationName(QStringLiteral("reward-workbench"));
     QApplication::setApplicationVersion(QStringLiteral(RWB_VERSION));

@@ -1,6 +1,7 @@
 #include "judge/judgecache.h"
 
 #include "judge/judgeclient.h"
+#include "llm/chatjson.h"
 #include "sqlite/connection.h"
 #include "sqlite/statement.h"
 
@@ -52,7 +53,7 @@ std::optional<ChatReply> JudgeCache::get(const std::string &key, double maxAgeSe
             return std::nullopt;
         if (maxAgeSeconds > 0.0 && unixNow() - q.columnDouble(1) > maxAgeSeconds)
             return std::nullopt;
-        return parseChatReply(q.columnText(0));
+        return llm::parseChatReply(q.columnText(0));
     } catch (const std::exception &) {
         return std::nullopt; // an unreadable entry is a miss; the fresh reply replaces it
     }
@@ -62,7 +63,7 @@ bool JudgeCache::put(const std::string &key, const ChatReply &reply) const
 {
     std::lock_guard<std::mutex> lock(m_mutex);
     try {
-        const std::string text = chatReplyJson(reply); // bound without a copy: must outlive run()
+        const std::string text = llm::chatReplyJson(reply);
         sqlite::Statement q(*m_db, "INSERT OR REPLACE INTO judge_cache(key, reply, created) VALUES (?, ?, ?)");
         q.bindTextCopy(1, key);
         q.bindTextCopy(2, text);

@@ -10,6 +10,7 @@
 // the error, and the reward it was for gives None for that rollout. See docs/judges.md.
 
 #include "judge/chat.h"
+#include "llm/backend.h"
 #include "net/httpjsonclient.h"
 
 #include <atomic>
@@ -28,38 +29,12 @@ namespace rwb::judge {
 
 class JudgeCache;
 
-// A backend's failure: the message names the backend (its URL or folder) and what went
-// wrong; `attempts` HTTP attempts were made (0: nothing was sent).
-struct BackendError : std::runtime_error {
-    BackendError(const std::string &what, int attempts, bool cancelled = false)
-        : std::runtime_error(what), attempts(attempts), cancelled(cancelled)
-    {
-    }
-    int attempts = 0;
-    bool cancelled = false; // cut short by cancel(): no verdict, and not the judge's failure
-};
-
-// What answers chat requests. Implementations are thread-safe.
-class JudgeBackend {
-public:
-    virtual ~JudgeBackend() = default;
-    // What identifies the backend in the cache key and in views: "http http://host/v1/chat/completions"
-    // or "local /path/to/model". Not the API key.
-    virtual std::string identity() const = 0;
-    // The model named in requests (or the folder's name).
-    virtual std::string model() const = 0;
-    // Answers one request; throws BackendError. `attempts` gets the HTTP attempts made.
-    virtual ChatReply complete(const ChatRequest &request, int &attempts) const = 0;
-    // Cuts the calls in flight short (BackendError with `cancelled`) and refuses new ones
-    // until resume(), where the backend can: http shuts its sockets down; local finishes
-    // the generation it is in. Any thread.
-    virtual void cancel() const {}
-    virtual void resume() const {}
-};
+using llm::BackendError;
+using llm::ChatBackend;
 
 // The settings of a judge (a reward config's "judge" object; see judgeconfig.h).
 struct JudgeOptions {
-    std::string backend = "http"; // "http" | "local"
+    std::string backend = "http"; // a registered chat backend (llm/backend.h): "http" | "local"
     // http: the server (its base URL, "http://127.0.0.1:8000/v1"; the NAME of the
     // environment variable with the key; the CAs; one attempt's timeout, one call's
     // deadline with its retries and waits, the back-off; the circuit breaker, which opens
@@ -74,6 +49,9 @@ struct JudgeOptions {
     double cacheExpiryDays = 0.0; // entries older than this are not used; 0: never expire
     double pricePromptPerMillion = 0.0;     // cost of 1,000,000 prompt tokens (any currency)
     double priceCompletionPerMillion = 0.0; // … and of completion tokens
+
+    // What its backend is made from (llm::makeBackend).
+    llm::BackendOptions backendOptions() const;
 
     static net::EndpointOptions defaultServer()
     {
@@ -113,23 +91,12 @@ struct JudgeStats {
     uint64_t cacheWriteFailures = 0; // replies the cache file could not store (a full disk)
 };
 
-// The request as the OpenAI chat-completions body for `model` (what is sent, and with
-// the backend's identity what the cache key hashes): model, messages, temperature, top_p,
-// max_tokens, n, and seed, stop, response_format, logprobs / top_logprobs when set.
-std::string requestJson(const ChatRequest &request, const std::string &model);
-
 // The cache key: hex SHA-256 of the backend's identity and requestJson().
 std::string cacheKey(const std::string &backendIdentity, const ChatRequest &request, const std::string &model);
 
-// Parses an OpenAI chat-completions response body. Throws std::runtime_error naming the
-// field ("choices[0].message.content is null").
-ChatReply parseChatReply(const std::string &body);
-// The inverse, for servers and caches: {"id", "object", "model", "choices", "usage"}.
-std::string chatReplyJson(const ChatReply &reply);
-
-// A backend from options; throws std::invalid_argument naming the field for bad options
-// (local needs a folder; http needs a URL). Contacts nothing.
-std::shared_ptr<const JudgeBackend> makeBackend(const JudgeOptions &options);
+// The judge's backend from its options (llm::makeBackend); throws std::invalid_argument
+// naming the field for bad options (local needs a folder; http needs a URL). Contacts nothing.
+std::shared_ptr<const ChatBackend> makeBackend(const JudgeOptions &options);
 
 class JudgeClient;
 
@@ -154,14 +121,14 @@ class JudgeClient {
 public:
     // Opens the cache when options.cachePath is set (throws std::runtime_error naming the
     // file when it cannot). Throws std::invalid_argument for options out of range.
-    JudgeClient(JudgeOptions options, std::shared_ptr<const JudgeBackend> backend);
+    JudgeClient(JudgeOptions options, std::shared_ptr<const ChatBackend> backend);
     explicit JudgeClient(JudgeOptions options);
     ~JudgeClient();
     JudgeClient(const JudgeClient &) = delete;
     JudgeClient &operator=(const JudgeClient &) = delete;
 
     const JudgeOptions &options() const { return m_options; }
-    const JudgeBackend &backend() const { return *m_backend; }
+    const ChatBackend &backend() const { return *m_backend; }
 
     // Runs every request, at most options().concurrency at once (across every run() of
     // this client), and returns one call per request in order. Identical requests (the
@@ -207,7 +174,7 @@ private:
     };
 
     JudgeOptions m_options;
-    std::shared_ptr<const JudgeBackend> m_backend;
+    std::shared_ptr<const ChatBackend> m_backend;
     std::unique_ptr<JudgeCache> m_cache;
     mutable std::mutex m_mutex; // the memo and the stats
     mutable std::unordered_map<std::string, ChatReply> m_memo; // replies this client got, by key

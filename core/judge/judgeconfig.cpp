@@ -1,9 +1,13 @@
 #include "judge/judgeconfig.h"
 
+#include "llm/backend.h"
+
 #include "data/jsonl.h"
 #include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 #include <cmath>
 #include <filesystem>
@@ -87,8 +91,13 @@ JudgeOptions parseJudgeOptions(const std::string &text, const std::string &sourc
         }
     };
     str("backend", o.backend);
-    if (o.backend != "http" && o.backend != "local")
-        fail(source, "backend", "\"" + o.backend + "\" is not a judge backend (allowed: http, local)");
+    if (const std::vector<std::string> names = llm::backendNames();
+        std::find(names.begin(), names.end(), o.backend) == names.end()) {
+        std::string allowed;
+        for (const std::string &n : names)
+            allowed += (allowed.empty() ? "" : ", ") + n;
+        fail(source, "backend", "\"" + o.backend + "\" is not a chat backend of this program (allowed: " + allowed + ")");
+    }
     str("url", o.server.url);
     str("model", o.model);
     str("folder", o.folder);

@@ -26,7 +26,7 @@
 
 namespace rwb::prm {
 
-class ReferencePairJudge : public judge::JudgeBackend {
+class ReferencePairJudge : public judge::ChatBackend {
 public:
     // Throws data::InputException naming the file for a question set it cannot read.
     explicit ReferencePairJudge(const std::string &questionsPath);

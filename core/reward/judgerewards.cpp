@@ -1,6 +1,7 @@
 #include "reward/judgerewards.h"
 
 #include "judge/judgeclient.h"
+#include "llm/chatjson.h"
 #include "judge/judgeprompts.h"
 #include "judge/rubric.h"
 #include "judge/verdict.h"
@@ -115,7 +116,7 @@ public:
                 d.reward = m_name;
                 d.part = a.part;
                 d.backend = m_client->backend().identity();
-                d.request = judge::requestJson(call.request, m_client->backend().model());
+                d.request = llm::requestJson(call.request, m_client->backend().model());
                 d.latencySeconds = call.latencySeconds;
                 d.cacheHit = call.cacheHit;
                 d.attempts = call.attempts;

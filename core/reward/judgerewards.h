@@ -18,10 +18,13 @@
 #include <string>
 #include <vector>
 
+namespace rwb::llm {
+struct ChatChoice;
+}
 namespace rwb::judge {
 class JudgeClient;
 struct Rubric;
-struct ChatChoice;
+using llm::ChatChoice;
 enum class ItemMode;
 } // namespace rwb::judge
 

@@ -103,14 +103,14 @@ void ChatEngine::shutdown()
         m_scheduler->shutdown();
 }
 
-std::vector<int32_t> ChatEngine::promptIds(const std::vector<judge::ChatMessage> &messages) const
+std::vector<int32_t> ChatEngine::promptIds(const std::vector<llm::ChatMessage> &messages) const
 {
     return m_format->chatPromptIds(messages, *m_tokenizer);
 }
 
-ChatCompletion ChatEngine::complete(const judge::ChatRequest &request, const std::function<bool()> &clientGone)
+ChatCompletion ChatEngine::complete(const llm::ChatRequest &request, const std::function<bool()> &clientGone)
 {
-    const judge::SamplingParams &s = request.sampling;
+    const llm::SamplingParams &s = request.sampling;
     if (request.messages.empty())
         throw ApiError::invalid("messages", "messages must hold at least one message");
     for (size_t i = 0; i < request.messages.size(); ++i) {

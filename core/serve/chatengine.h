@@ -5,7 +5,7 @@
 // requests of every thread. What rwb serve's /v1/chat/completions and the judge's
 // "local" backend answer with. See docs/serve.md.
 
-#include "judge/chat.h"
+#include "llm/chat.h"
 #include "model/causallm.h"
 #include "serve/generationscheduler.h"
 
@@ -78,7 +78,7 @@ public:
     const tokenizer::Tokenizer &tokenizer() const { return *m_tokenizer; }
 
     // The prompt's token ids for `messages` (tokenizer::PromptFormat::chatPromptIds).
-    std::vector<int32_t> promptIds(const std::vector<judge::ChatMessage> &messages) const;
+    std::vector<int32_t> promptIds(const std::vector<llm::ChatMessage> &messages) const;
 
     // Answers a chat request; blocks until every choice is done. sampling.maxTokens ≤ 0
     // means "up to the end of the context"; seed absent: a fresh random seed per choice;
@@ -91,7 +91,7 @@ public:
     // std::runtime_error for an engine failure.
     // `clientGone`, when given, is asked every 10 ms while the request waits or runs:
     // true stops it (its rows leave the batch) and complete() throws ApiError 499.
-    ChatCompletion complete(const judge::ChatRequest &request, const std::function<bool()> &clientGone = {});
+    ChatCompletion complete(const llm::ChatRequest &request, const std::function<bool()> &clientGone = {});
 
     SchedulerStats stats() const;
     // Stops the scheduler (see GenerationScheduler::shutdown). Idempotent.

@@ -175,7 +175,7 @@ ChatCompletionRequest parseChatCompletionRequest(const std::string &body)
 {
     const json j = parseObject(body);
     ChatCompletionRequest out;
-    judge::SamplingParams &s = out.chat.sampling;
+    llm::SamplingParams &s = out.chat.sampling;
     s.temperature = 1.0; // OpenAI's defaults
     s.topP = 1.0;
     s.maxTokens = 0;
@@ -267,11 +267,11 @@ ChatCompletionRequest parseChatCompletionRequest(const std::string &body)
                                     "missing_required_parameter");
         const std::string t = string(*type, "response_format.type");
         if (t == "text") {
-            s.responseFormat = judge::ResponseFormat::Text;
+            s.responseFormat = llm::ResponseFormat::Text;
         } else if (t == "json_object") {
-            s.responseFormat = judge::ResponseFormat::JsonObject;
+            s.responseFormat = llm::ResponseFormat::JsonObject;
         } else if (t == "json_schema") {
-            s.responseFormat = judge::ResponseFormat::JsonSchema;
+            s.responseFormat = llm::ResponseFormat::JsonSchema;
             const json *schema = field(*v, "json_schema");
             if (!schema)
                 throw ApiError::invalid("response_format.json_schema", "'response_format.json_schema' is missing",

@@ -5,7 +5,7 @@
 // official shapes. No HTTP here (openaiserver.h). See docs/serve.md for what is and is
 // not supported.
 
-#include "judge/chat.h"
+#include "llm/chat.h"
 #include "serve/apierror.h"
 #include "serve/chatengine.h"
 
@@ -17,7 +17,7 @@ namespace rwb::serve {
 
 struct ChatCompletionRequest {
     std::string model;       // "" when the request names none
-    judge::ChatRequest chat; // sampling.maxTokens 0: not given (up to the context's end)
+    llm::ChatRequest chat; // sampling.maxTokens 0: not given (up to the context's end)
 };
 
 // A /v1/chat/completions body. Read: model, messages (role system / developer (as

@@ -1,26 +1,31 @@
-// The judge's "local" backend: a model folder run in-process by our engine, through the
-// same ChatEngine and continuous-batching scheduler as rwb serve, so that the judge
-// client's concurrent calls decode together. judgeclient.cpp declares makeLocalBackend.
-#include "judge/judgeclient.h"
+// The chat layer's "local" backend: a model folder run in-process by our engine, through
+// the same ChatEngine and continuous-batching scheduler as rwb serve, so that a judge
+// client's concurrent calls decode together.
+#include "engine/localchatbackend.h"
+
+#include "llm/backend.h"
 #include "serve/apierror.h"
 #include "serve/chatengine.h"
 #include "text/utf8.h"
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 
-namespace rwb::judge {
+namespace rwb::engine {
+
+using namespace llm;
 
 namespace {
 
-class LocalBackend final : public JudgeBackend {
+class LocalBackend final : public ChatBackend {
 public:
-    explicit LocalBackend(const JudgeOptions &o)
+    explicit LocalBackend(const BackendOptions &o) : m_who(o.who)
     {
         serve::ChatEngineOptions options;
         options.name = o.model; // "" → the folder's name
-        // Every call the client has in flight, with all its choices, fits in one batch.
-        options.scheduler.maxBatch = std::max(1, o.concurrency) * std::max(1, o.sampling.n);
+        // Every request in flight, with all its choices, fits in one batch.
+        options.scheduler.maxBatch = std::max(1, o.parallel);
         m_engine = std::make_shared<serve::ChatEngine>(o.folder, options);
         m_identity = "local " + o.folder;
     }
@@ -33,7 +38,7 @@ public:
         try {
             c = m_engine->complete(request);
         } catch (const serve::ApiError &e) {
-            throw BackendError("judge " + m_identity + ": " + e.what(), 1);
+            throw BackendError(m_who + " " + m_identity + ": " + e.what(), 1);
         }
         ChatReply reply;
         reply.model = c.model;
@@ -57,18 +62,20 @@ public:
     }
 
 private:
+    std::string m_who;
     std::shared_ptr<serve::ChatEngine> m_engine;
     std::string m_identity;
 };
 
 } // namespace
 
-// Declared in judgeclient.cpp (which stays free of the engine's headers).
-std::shared_ptr<const JudgeBackend> makeLocalBackend(const JudgeOptions &options)
+void installLocalChatBackend()
 {
-    if (options.folder.empty())
-        throw std::invalid_argument("judge: backend \"local\" needs a folder (a Hugging Face model folder)");
-    return std::make_shared<LocalBackend>(options);
+    registerBackend("local", [](const BackendOptions &options) -> std::shared_ptr<const ChatBackend> {
+        if (options.folder.empty())
+            throw std::invalid_argument(options.who + ": backend \"local\" needs a folder (a Hugging Face model folder)");
+        return std::make_shared<LocalBackend>(options);
+    });
 }
 
-} // namespace rwb::judge
+} // namespace rwb::engine
