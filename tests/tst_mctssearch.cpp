@@ -171,11 +171,26 @@ void TestMctsSearch::taskReadsAndScores()
     const std::string goldAnswerTag = "<answer>" + e.question().answer + "</answer>";
     QVERIFY(other.find(goldAnswerTag) != std::string::npos);
     other.replace(other.find(goldAnswerTag), goldAnswerTag.size(), "<answer>1974年</answer>");
-    QVERIFY(std::abs(mcts::trajectoryValue(other, "1975年") - 0.5) < 1e-12);
-    QCOMPARE(mcts::trajectoryValue(other, "1975年", "em"), 0.0);
-    QCOMPARE(mcts::trajectoryValue(other, "1974年", "em"), 1.0);
-    QCOMPARE(mcts::trajectoryValue(other, "1974年", "f1"), 1.0);
-    QCOMPARE(mcts::trajectoryValue(gold.substr(0, gold.find("<answer>")), e.question().answer), 0.0);
+    const task::Steps &steps = *m_task.steps();
+    const auto withGold = [&](const std::string &answer) {
+        data::MultihopQuestion q = e.question();
+        q.answer = answer;
+        return task::MultihopExample(q);
+    };
+    const task::MultihopExample e1975 = withGold("1975年"), e1974 = withGold("1974年");
+    QVERIFY(std::abs(mcts::trajectoryValue(steps, e1975, other) - 0.5) < 1e-12);
+    QCOMPARE(mcts::trajectoryValue(steps, e1975, other, "em"), 0.0);
+    QCOMPARE(mcts::trajectoryValue(steps, e1974, other, "em"), 1.0);
+    QCOMPARE(mcts::trajectoryValue(steps, e1974, other, "f1"), 1.0);
+    QCOMPARE(mcts::trajectoryValue(steps, e, gold.substr(0, gold.find("<answer>"))), 0.0);
+    // What a step's answer and a search record's question are.
+    QCOMPARE(steps.answerEnd(), std::string_view("</answer>"));
+    QCOMPARE(steps.stepAnswer("<step>so</step><answer>1975年</answer>"), std::string("1975年"));
+    QCOMPARE(steps.stepAnswer("<step>so</step>"), std::string());
+    const task::StepQuestion sq = steps.stepQuestionRecord(e);
+    QCOMPARE(sq.id, e.id());
+    QCOMPARE(sq.goldAnswer, e.question().answer);
+    QCOMPARE(sq.hops, e.question().hops);
     // The store's copy rebuilds the example.
     const auto back = m_task.exampleFromStore(e.metaJson(), e.goldText(), "store");
     QCOMPARE(task::as<task::MultihopExample>(*back).question().chain.size(), e.question().chain.size());
@@ -277,14 +292,14 @@ void TestMctsSearch::rolloutStopsRetrievesAndResumes()
     po.model = (d + "/sft").toStdString();
     po.index = (d + "/index.sqlite").toStdString();
     po.threads = 1;
-    mcts::StepPolicy policy(po);
+    mcts::StepPolicy policy(po, m_task);
     const auto &e = task::as<task::MultihopExample>(*m_records[0].example);
     mcts::SearchParams params;
     params.topK = 1;
     params.maxStepTokens = 96;
     mcts::SearchStats stats;
     const std::vector<int32_t> prompt = policy.promptTokens(e);
-    const std::vector<mcts::StepBlock> blocks = policy.rollout(prompt, 10, 0.0, 0, params, stats);
+    const std::vector<mcts::StepBlock> blocks = policy.rollout(e, prompt, std::string(), 10, 0.0, 0, params, stats);
     // The memorized trajectory: every hop stopped at </subquery>, the environment
     // retrieved for the sub-query, the policy went on to </subanswer>; then the answer.
     std::string text;
@@ -724,7 +739,7 @@ void TestMctsSearch::searchIsDeterministicAndStored()
     po.model = (d + "/sft").toStdString();
     po.index = (d + "/index.sqlite").toStdString();
     po.threads = 1;
-    mcts::StepPolicy policy(po);
+    mcts::StepPolicy policy(po, m_task);
     const auto &e = task::as<task::MultihopExample>(*m_records[1].example);
     mcts::SearchParams params;
     params.simulations = 6;
@@ -799,7 +814,7 @@ void TestMctsSearch::badInput()
     po.model = (d + "/sft").toStdString();
     po.index = (d + "/no-index.sqlite").toStdString();
     try {
-        mcts::StepPolicy policy(po);
+        mcts::StepPolicy policy(po, m_task);
         QFAIL("no index accepted");
     } catch (const data::InputException &e) {
         QCOMPARE(e.error().file, po.index);
@@ -832,6 +847,19 @@ void TestMctsSearch::badInput()
     } catch (const data::InputException &e) {
         QVERIFY2(e.error().reason.find("sims") != std::string::npos, e.error().reason.c_str());
     }
+    // A task without reasoning steps: named, with the tasks that have them.
+    try {
+        mcts::parseMctsRunConfig(R"({"task": "company_extraction", "model": "m", "questions": "q", "store": "s"})",
+                                 "mcts.json");
+        QFAIL("a task without steps accepted");
+    } catch (const data::InputException &e) {
+        QCOMPARE(e.error().file, std::string("mcts.json"));
+        QVERIFY2(e.error().reason.find("task") != std::string::npos && e.error().reason.find("multihop") != std::string::npos,
+                 e.error().reason.c_str());
+    }
+    // No task: the first that declares steps.
+    QCOMPARE(mcts::parseMctsRunConfig(R"({"model": "m", "index": "i", "questions": "q", "store": "s"})", "mcts.json").task,
+             std::string());
 }
 
 QTEST_APPLESS_MAIN(TestMctsSearch)

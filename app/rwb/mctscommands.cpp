@@ -10,7 +10,7 @@
 #include "mcts/treejson.h"
 #include "model/threads.h"
 #include "store/runstore.h"
-#include "tasks/multihop/multihoptask.h"
+#include "task/catalog.h"
 #include "util/duration.h"
 
 #include <nlohmann/json.hpp>
@@ -40,8 +40,10 @@ const char *const kRunHelp = R"(rwb mcts run — tree search over a question set
 
 Usage: rwb mcts run --config mcts.json [--quiet]
 
-The config (docs/mcts.md): model (the SFT policy), index (BM25 index of the knowledge
-base), questions (multihop JSONL with gold answers), store, and the search's
+The config (docs/mcts.md): task (one that declares reasoning steps; default the first
+such task, multi-hop QA), model (the SFT policy), index (its environment's retrieval
+index: BM25 of the knowledge base), questions (the task's JSONL with gold answers),
+store, and the search's
 parameters: preset "small" (24 simulations, K 3, depth 6) or "paper" (§4.3: 200
 simulations, K 5, depth 10), simulations, expansions, max_depth, c_puct (2.5), gamma
 (0.99), temperature (1), max_step_tokens, top_k (2), seed, limit, greedy (true: also the
@@ -70,10 +72,11 @@ tree, which `rwb mcts import` and the workbench (--mcts) read back.
 const char *const kImportHelp = R"(rwb mcts import — search trees from JSON into a run store
 
 Usage: rwb mcts import --store runs.sqlite --input tree.json [--input more.json …]
-                       [--run-name NAME]
+                       [--run-name NAME] [--task NAME]
 
 Reads record files (rwb mcts export) or bare ProRAG trees and adds them as one run of
-kind "mcts". A file that does not parse stops the command before anything is written,
+kind "mcts" of the task --task (one that declares reasoning steps; default the first
+such task, multi-hop QA). A file that does not parse stops the command before anything is written,
 with the file and the JSON path of the problem. Prints {"run_id", "trees"}.
 )";
 
@@ -94,8 +97,8 @@ Questions a stopped run did not finish are left out. --markdown: a Markdown tabl
 const char *const kBenchHelp = R"(rwb bench mcts — how fast the search runs, and where the time goes
 
 Usage: rwb bench mcts --model DIR --index index.sqlite --questions Q.jsonl
-                      [--questions-limit 4] [--simulations 12] [--expansions 3]
-                      [--max-depth 6] [--threads N]
+                      [--task NAME] [--questions-limit 4] [--simulations 12]
+                      [--expansions 3] [--max-depth 6] [--threads N]
 
 Searches the first questions twice, children sharing their parent's prefill (the
 default) and each child prefilling the prefix itself, and prints one JSON object:
@@ -208,7 +211,7 @@ int exportTrees(const std::vector<std::string> &argv)
 
 int importTrees(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"store", "input", "run-name"}, {"help"}});
+    const Args args(argv, {{"store", "input", "run-name", "task"}, {"help"}});
     if (args.has("help")) {
         std::cout << kImportHelp;
         return kExitOk;
@@ -222,7 +225,9 @@ int importTrees(const std::vector<std::string> &argv)
     store::RunStore store(args.required("store"));
     const int64_t runId = store.beginRun(args.value("run-name", "imported trees"), store::RunKind::Mcts,
                                          nlohmann::ordered_json{{"imported", inputs}}.dump(),
-                                         std::string(task::MultihopTask().name()));
+                                         std::string(task::Catalog::builtin()
+                                                         .getWithSteps(args.value("task"), "rwb mcts import", "--task")
+                                                         .name()));
     for (const mcts::SearchRecord &r : records)
         store.writeMctsTree(runId, r);
     store.finishRun(runId, store::RunStatus::Finished);
@@ -316,14 +321,14 @@ int mctsCommand(const std::vector<std::string> &args)
 
 int mctsBench(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"model", "index", "questions", "questions-limit", "simulations", "expansions", "max-depth",
-                            "threads"},
+    const Args args(argv, {{"task", "model", "index", "questions", "questions-limit", "simulations", "expansions",
+                            "max-depth", "threads"},
                            {"help"}});
     if (args.has("help")) {
         std::cout << kBenchHelp;
         return kExitOk;
     }
-    const task::MultihopTask task;
+    const task::Task &task = task::Catalog::builtin().getWithSteps(args.value("task"), "rwb bench mcts", "--task");
     task::ReadOptions ro;
     ro.limit = static_cast<size_t>(args.number("questions-limit", 4));
     const std::vector<task::Record> records = task.read(args.required("questions"), ro);
@@ -339,15 +344,15 @@ int mctsBench(const std::vector<std::string> &argv)
     for (int shared = 1; shared >= 0; --shared) {
         mcts::PolicyOptions po;
         po.model = args.required("model");
-        po.index = args.required("index");
+        po.index = args.value("index");
         po.threads = static_cast<int>(args.number("threads", 0));
         po.sharePrefill = shared == 1;
-        mcts::StepPolicy policy(po);
+        mcts::StepPolicy policy(po, task);
         mcts::SearchStats stats;
         for (size_t i = 0; i < records.size(); ++i) {
             mcts::SearchParams p = params;
             p.seed = params.seed + i;
-            mcts::runSearch(policy, task::as<task::MultihopExample>(*records[i].example), p, stats);
+            mcts::runSearch(policy, *records[i].example, p, stats);
         }
         seconds[shared] = stats.total;
         j[shared ? "shared" : "unshared"] = statsJson(stats, static_cast<int>(records.size()) * params.simulations);

@@ -2,10 +2,8 @@
 
 #include "data/configreader.h"
 #include "data/jsonl.h"
-#include "tasks/multihop/multihop.h"
 #include "store/runstore.h"
-#include "tasks/multihop/multihopformat.h"
-#include "tasks/multihop/multihoptask.h"
+#include "task/catalog.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,12 +27,15 @@ SearchParams presetParams(std::string_view name)
 MctsRunConfig parseMctsRunConfig(std::string_view json, const std::string &source)
 {
     const data::ConfigReader r(json, source,
-                               {"model", "index", "questions", "store", "run_name", "preset", "simulations",
+                               {"task", "model", "index", "questions", "store", "run_name", "preset", "simulations",
                                 "expansions", "max_depth", "c_puct", "gamma", "temperature", "max_step_tokens", "top_k",
                                 "seed", "value", "limit", "greedy", "write_every", "device", "threads"});
     MctsRunConfig c;
+    c.task = r.text("task", "");
+    // The task is checked here, so that a config names its mistake before a model loads.
+    (void)task::Catalog::builtin().getWithSteps(c.task, source, "task");
     c.model = r.path("model", true);
-    c.index = r.path("index", true);
+    c.index = r.path("index", false);
     c.questions = r.path("questions", true);
     c.store = r.path("store", true);
     c.runName = r.text("run_name", "");
@@ -69,7 +70,8 @@ MctsRunResult runMcts(const MctsRunConfig &c, const MctsRunCallback &callback)
     using Clock = std::chrono::steady_clock;
     const auto start = Clock::now();
     MctsRunResult result;
-    const task::MultihopTask task;
+    const task::Task &task = task::Catalog::builtin().getWithSteps(c.task, "mcts config", "task");
+    result.task = task.name();
     task::ReadOptions ro;
     ro.limit = c.limit > 0 ? static_cast<size_t>(c.limit) : 0;
     const std::vector<task::Record> records = task.read(c.questions, ro);
@@ -79,11 +81,11 @@ MctsRunResult runMcts(const MctsRunConfig &c, const MctsRunCallback &callback)
     po.index = c.index;
     po.device = c.device;
     po.threads = c.threads;
-    StepPolicy policy(po);
+    StepPolicy policy(po, task);
 
     store::RunStore store(c.store);
-    nlohmann::ordered_json config{
-        {"model", c.model}, {"index", c.index}, {"questions", c.questions}, {"preset", c.preset}};
+    nlohmann::ordered_json config{{"task", std::string(task.name())}, {"model", c.model}, {"index", c.index},
+                                  {"questions", c.questions}, {"preset", c.preset}};
     config.update(toJson(c.params));
     const std::string name =
         c.runName.empty() ? "mcts " + std::filesystem::path(c.questions).filename().string() : c.runName;
@@ -94,7 +96,7 @@ MctsRunResult runMcts(const MctsRunConfig &c, const MctsRunCallback &callback)
     double greedyF1 = 0, bestF1 = 0;
     try {
         for (size_t i = 0; i < records.size() && !result.stopped; ++i) {
-            const auto &example = task::as<task::MultihopExample>(*records[i].example);
+            const task::Example &example = *records[i].example;
             progress.question = static_cast<int>(i) + 1;
             std::vector<store::Metric> metrics;
             if (c.greedy) {
@@ -123,11 +125,13 @@ MctsRunResult runMcts(const MctsRunConfig &c, const MctsRunCallback &callback)
             treeId = store.writeMctsTree(result.runId, record, treeId);
             const TreeSummary s = summarize(record, treeId);
             const Node *best = record.bestTerminal();
-            const double em = best ? task::exactMatch(best->answer, record.goldAnswer) : 0.0;
-            const double f1 = best ? task::answerF1(best->answer, record.goldAnswer) : 0.0;
+            const task::Steps &steps = policy.steps();
+            const double em = best ? steps.answerScore(example, best->answer, "em") : 0.0;
+            const double f1 = best ? steps.answerScore(example, best->answer, "f1") : 0.0;
             result.bestEm += em;
             bestF1 += f1;
-            const double found = record.bestFoundF1();
+            const double found =
+                record.bestFoundScore([&](const std::string &answer) { return steps.answerScore(example, answer, "f1"); });
             result.foundF1 += found;
             metrics.push_back({"mcts/best_em", em});
             metrics.push_back({"mcts/best_f1", f1});

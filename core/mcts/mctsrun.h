@@ -1,6 +1,7 @@
 #pragma once
 
-// `rwb mcts run`: searches a question set with the SFT policy and the local retriever,
+// `rwb mcts run`: searches a question set of a task with steps with the SFT policy and
+// the task's environment (the multi-hop task's: the local retriever),
 // writes every tree to the run store (run kind "mcts", as it grows, so the workbench can
 // follow it live), and measures the greedy SFT baseline on the same questions. No
 // libtorch in this header. docs/mcts.md.
@@ -14,9 +15,10 @@
 namespace rwb::mcts {
 
 struct MctsRunConfig {
+    std::string task;      // a task that declares steps; "": the catalog's first that does
     std::string model;     // the SFT policy's folder
-    std::string index;     // BM25 index of the knowledge base
-    std::string questions; // multihop JSONL (gold answers required)
+    std::string index;     // the task environment's retrieval index (BM25 of the knowledge base); "" none
+    std::string questions; // the task's JSONL (gold answers required)
     std::string store;     // run store (SQLite); created when missing
     std::string runName;   // "" → "mcts <questions file name>"
     std::string preset = "small"; // "paper" (§4.3: 200 simulations, K 5, depth 10) or "small"
@@ -31,7 +33,7 @@ struct MctsRunConfig {
 // The presets: "paper" is ProRAG §4.3's; "small" fits a tiny model on 2 cores (docs/mcts.md).
 SearchParams presetParams(std::string_view name);
 
-// Keys: model, index, questions, store (required), run_name, preset, simulations,
+// Keys: model, questions, store (required), task, index, run_name, preset, simulations,
 // expansions, max_depth, c_puct, gamma, temperature, max_step_tokens, top_k, seed, limit,
 // greedy, write_every, device, threads. Relative paths resolve against the config's
 // folder. Throws data::InputException naming `source` and the key.
@@ -51,7 +53,8 @@ struct MctsRunProgress {
 struct MctsRunResult {
     int64_t runId = 0;
     int questions = 0;
-    // Answer metrics over the questions (the answer's EM and F1):
+    std::string task;    // the task searched
+    // Answer metrics over the questions (the answer's EM and F1, Steps::answerScore):
     double greedyEm = 0, greedyF1 = 0;     // greedy SFT
     double bestEm = 0, bestF1 = 0;         // the most visited path (no gold used to pick it)
     double foundF1 = 0;                    // the best terminal the search reached (uses the gold: an upper bound)

@@ -3,8 +3,8 @@
 #include "data/jsonl.h"
 #include "model/batchdecoder.h"
 #include "model/causallm.h"
-#include "tasks/multihop/multihopformat.h"
-#include "tasks/multihop/multihoptask.h"
+#include "task/environment.h"
+#include "task/task.h"
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 #include "util/rng.h"
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace rwb::mcts {
@@ -28,18 +29,6 @@ double since(Clock::time_point t0)
 bool endsWith(const std::string &s, std::string_view tail)
 {
     return s.size() >= tail.size() && std::string_view(s).substr(s.size() - tail.size()) == tail;
-}
-
-// The text between the last `open` tag and the end, without `close` (the tag that ended
-// generation).
-std::string lastBlock(const std::string &text, std::string_view open, std::string_view close)
-{
-    const size_t b = text.rfind(open);
-    if (b == std::string::npos)
-        return {};
-    const size_t from = b + open.size();
-    const size_t to = text.size() >= close.size() ? text.size() - close.size() : text.size();
-    return to > from ? text.substr(from, to - from) : std::string();
 }
 
 // A sampling stream of (seed, a, b): util::Rng's stream derivation.
@@ -64,27 +53,45 @@ void SearchStats::add(const SearchStats &o)
 
 struct StepPolicy::Impl {
     PolicyOptions options;
+    const task::Task *task = nullptr;
+    const task::Steps *steps = nullptr;
     std::shared_ptr<const tokenizer::Tokenizer> tok;
     std::unique_ptr<tokenizer::PromptFormat> format;
     std::unique_ptr<model::CausalLM> lm;
-    std::unique_ptr<task::MultihopEnvironment> environment;
+    // The task's environment by passages a reply (made at the first search with that topK).
+    mutable std::map<int, std::unique_ptr<task::Environment>> environments;
+    mutable bool noEnvironment = false; // the task has none
     std::set<int32_t> stopIds;
-    task::MultihopTask task;
 
     // One row of a generation: the action it is writing and those it finished.
     struct Row {
         int handle = -1;
+        std::string prefixText;        // the trajectory's text before the action
         StepBlock block;
         std::vector<int32_t> phaseIds; // the policy's tokens since the last boundary
-        int phase = 0;                 // 0: until </subquery> or </answer>; 1: until </subanswer>
+        int phase = 0;                 // 0: until a pause or the answer's end; 1: until the step's end
         std::vector<StepBlock> done;
         bool finished = false;
     };
 
-    std::pair<std::string, std::vector<std::string>> retrieve(const std::string &subquery, int topK) const
+    const task::Environment *environment(int topK) const
     {
-        task::EnvironmentReply reply = environment->retrieve(subquery, topK);
-        return {std::move(reply.text), std::move(reply.sources)};
+        if (noEnvironment)
+            return nullptr;
+        auto it = environments.find(topK);
+        if (it == environments.end()) {
+            task::EnvironmentOptions o;
+            o.index = options.index;
+            o.topK = topK;
+            o.source = "the tree search's policy (index)";
+            std::unique_ptr<task::Environment> env = task->environment(o);
+            if (!env) {
+                noEnvironment = true;
+                return nullptr;
+            }
+            it = environments.emplace(topK, std::move(env)).first;
+        }
+        return it->second.get();
     }
 
     void finishAction(Row &r, bool terminal, int maxActions)
@@ -98,11 +105,13 @@ struct StepPolicy::Impl {
             r.finished = true;
     }
 
-    // Takes one sampled token of a row; a retrieval may feed the row more and sample again.
-    void accept(model::BatchDecoder &decoder, Row &r, model::SampledToken t, int maxActions,
-                const SearchParams &params, SearchStats &stats)
+    // Takes one sampled token of a row; the environment's reply may feed the row more and
+    // sample again.
+    void accept(model::BatchDecoder &decoder, const task::Example &example, Row &r, model::SampledToken t,
+                int maxActions, const SearchParams &params, SearchStats &stats)
     {
         const int64_t context = decoder.contextLength();
+        const task::Environment *env = environment(params.topK);
         for (;;) {
             if (stopIds.count(t.id)) { // the end of the completion: no answer after it
                 r.block.text += tok->decode(r.phaseIds);
@@ -115,25 +124,28 @@ struct StepPolicy::Impl {
             r.block.logProb += t.logProb;
             r.phaseIds.push_back(t.id);
             const std::string text = tok->decode(r.phaseIds);
-            if (r.phase == 0 && endsWith(text, "</answer>")) {
+            if (r.phase == 0 && endsWith(text, steps->answerEnd())) {
                 r.block.text += text;
-                r.block.answer = lastBlock(text, "<answer>", "</answer>");
+                r.block.answer = steps->stepAnswer(text);
                 finishAction(r, true, maxActions);
                 return;
             }
-            if (r.phase == 0 && endsWith(text, "</subquery>")) {
+            const bool paused = r.phase == 0 && env &&
+                                std::any_of(env->pauses().begin(), env->pauses().end(),
+                                            [&](const std::string &p) { return endsWith(text, p); });
+            if (paused) {
                 r.block.text += text;
                 const auto t0 = Clock::now();
-                auto [env, ids] = retrieve(lastBlock(text, "<subquery>", "</subquery>"), params.topK);
-                const std::vector<int32_t> envTokens = tok->encode(env);
+                task::EnvironmentReply reply = env->respond(example, r.prefixText + r.block.text);
+                const std::vector<int32_t> envTokens = tok->encode(reply.text);
                 stats.retrieval += since(t0);
                 if (context > 0 && decoder.length(r.handle) + static_cast<int64_t>(envTokens.size()) + 2 >= context) {
                     r.block.ranOut = true;
                     finishAction(r, true, maxActions);
                     return;
                 }
-                r.block.text += env;
-                r.block.retrieved = std::move(ids);
+                r.block.text += reply.text;
+                r.block.retrieved = std::move(reply.sources);
                 r.block.tokens.insert(r.block.tokens.end(), envTokens.begin(), envTokens.end());
                 r.block.fromEnvironment.insert(r.block.fromEnvironment.end(), envTokens.size(), 1);
                 r.phase = 1;
@@ -144,7 +156,8 @@ struct StepPolicy::Impl {
                 stats.prefilledTokens += static_cast<int64_t>(envTokens.size()) + 1;
                 continue;
             }
-            if (r.phase == 1 && endsWith(text, "</subanswer>")) {
+            // After the environment's reply, or in a task without an environment.
+            if ((r.phase == 1 || !env) && endsWith(text, steps->stepEnd())) {
                 r.block.text += text;
                 finishAction(r, false, maxActions);
                 return;
@@ -160,11 +173,14 @@ struct StepPolicy::Impl {
     }
 
     // n rows from `prefix`, each writing up to maxActions actions.
-    std::vector<std::vector<StepBlock>> generate(const std::vector<int32_t> &prefix, int n, int maxActions,
+    std::vector<std::vector<StepBlock>> generate(const task::Example &example, const std::vector<int32_t> &prefix,
+                                                 const std::string &prefixText, int n, int maxActions,
                                                  double temperature, uint64_t seed, const SearchParams &params,
                                                  SearchStats &stats)
     {
         std::vector<Row> rows(static_cast<size_t>(n));
+        for (Row &r : rows)
+            r.prefixText = prefixText;
         if (maxActions <= 0)
             return std::vector<std::vector<StepBlock>>(static_cast<size_t>(n));
         model::BatchDecoder decoder(*lm, tok->vocabSize());
@@ -202,7 +218,7 @@ struct StepPolicy::Impl {
             for (const model::SampledToken &t : tokens) {
                 Row &r = rowOf(t.row);
                 if (!r.finished)
-                    accept(decoder, r, t, maxActions, params, stats);
+                    accept(decoder, example, r, t, maxActions, params, stats);
             }
             std::vector<int> gone;
             for (Row &r : rows)
@@ -228,10 +244,17 @@ struct StepPolicy::Impl {
     }
 };
 
-StepPolicy::StepPolicy(const PolicyOptions &options) : m_d(std::make_unique<Impl>())
+StepPolicy::StepPolicy(const PolicyOptions &options, const task::Task &task) : m_d(std::make_unique<Impl>())
 {
     m_d->options = options;
-    m_d->environment = std::make_unique<task::MultihopEnvironment>(options.index, 2);
+    m_d->task = &task;
+    m_d->steps = task.steps();
+    if (!m_d->steps)
+        throw data::InputException({options.model, 0, "the task \"" + std::string(task.name()) +
+                                                           "\" has no reasoning steps: the tree search needs a task that declares them"});
+    // The environment first (a missing index is named before a model loads), with the
+    // default passages a reply; a search with another topK makes its own.
+    (void)m_d->environment(task::EnvironmentOptions{}.topK);
     m_d->tok = tokenizer::loadTokenizer(options.model);
     m_d->format = std::make_unique<tokenizer::PromptFormat>(tokenizer::PromptFormat::forModel(options.model, *m_d->tok));
     for (int32_t id : m_d->format->stopTokenIds(*m_d->tok))
@@ -250,29 +273,42 @@ const PolicyOptions &StepPolicy::options() const
     return m_d->options;
 }
 
-std::vector<int32_t> StepPolicy::promptTokens(const task::MultihopExample &example) const
+const task::Task &StepPolicy::task() const
 {
-    return m_d->tok->encode(m_d->task.prompt(example, *m_d->format, false));
+    return *m_d->task;
 }
 
-std::vector<StepBlock> StepPolicy::sample(const std::vector<int32_t> &prefix, int n, double temperature, uint64_t seed,
+const task::Steps &StepPolicy::steps() const
+{
+    return *m_d->steps;
+}
+
+std::vector<int32_t> StepPolicy::promptTokens(const task::Example &example) const
+{
+    return m_d->tok->encode(m_d->task->prompt(example, *m_d->format, false));
+}
+
+std::vector<StepBlock> StepPolicy::sample(const task::Example &example, const std::vector<int32_t> &prefix,
+                                          const std::string &prefixText, int n, double temperature, uint64_t seed,
                                           const SearchParams &params, SearchStats &stats)
 {
     std::vector<StepBlock> out;
-    for (auto &row : m_d->generate(prefix, n, 1, temperature, seed, params, stats))
+    for (auto &row : m_d->generate(example, prefix, prefixText, n, 1, temperature, seed, params, stats))
         out.push_back(row.empty() ? StepBlock{} : std::move(row.front()));
     return out;
 }
 
-std::vector<StepBlock> StepPolicy::rollout(const std::vector<int32_t> &prefix, int maxActions, double temperature,
+std::vector<StepBlock> StepPolicy::rollout(const task::Example &example, const std::vector<int32_t> &prefix,
+                                           const std::string &prefixText, int maxActions, double temperature,
                                            uint64_t seed, const SearchParams &params, SearchStats &stats)
 {
-    return std::move(m_d->generate(prefix, 1, maxActions, temperature, seed, params, stats).front());
+    return std::move(
+        m_d->generate(example, prefix, prefixText, 1, maxActions, temperature, seed, params, stats).front());
 }
 
-std::pair<std::string, std::vector<std::string>> StepPolicy::retrieve(const std::string &subquery, int topK) const
+const task::Environment *StepPolicy::environment(int topK) const
 {
-    return m_d->retrieve(subquery, topK);
+    return m_d->environment(topK);
 }
 
 std::string StepPolicy::decode(const std::vector<int32_t> &tokens) const
@@ -285,23 +321,23 @@ int64_t StepPolicy::contextLength() const
     return m_d->lm->config().maxPositions;
 }
 
-double trajectoryValue(const std::string &trajectory, const std::string &gold, const std::string &metric)
+double trajectoryValue(const task::Steps &steps, const task::Example &example, const std::string &trajectory,
+                       const std::string &metric)
 {
-    const task::Trajectory t = task::parseTrajectory(trajectory);
-    if (!t.wellFormed || !t.answer)
-        return 0.0;
-    return metric == "em" ? task::exactMatch(*t.answer, gold) : task::answerF1(*t.answer, gold);
+    const std::optional<std::string> answer = steps.trajectoryAnswer(trajectory);
+    return answer ? steps.answerScore(example, *answer, metric) : 0.0;
 }
 
-SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example, const SearchParams &params,
+SearchRecord runSearch(StepPolicy &policy, const task::Example &example, const SearchParams &params,
                        SearchStats &stats, const IterationCallback &callback)
 {
-    const data::MultihopQuestion &q = example.question();
+    const task::Steps &steps = policy.steps();
+    task::StepQuestion q = steps.stepQuestionRecord(example);
     SearchRecord record;
-    record.questionId = q.id;
-    record.question = q.question;
-    record.goldAnswer = q.answer;
-    record.goldPassages = q.goldPassages;
+    record.questionId = std::move(q.id);
+    record.question = std::move(q.question);
+    record.goldAnswer = std::move(q.goldAnswer);
+    record.goldPassages = std::move(q.goldSources);
     record.hops = q.hops;
     record.params = params;
     SearchTree &tree = record.tree;
@@ -350,8 +386,8 @@ SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example,
             rec.terminalDepth = leafNode.depth;
         } else {
             const uint64_t seed = streamSeed(params.seed, static_cast<uint64_t>(it), 1);
-            std::vector<StepBlock> blocks =
-                policy.sample(prefix, params.expansions, params.temperature, seed, params, local);
+            std::vector<StepBlock> blocks = policy.sample(example, prefix, textOf(leaf), params.expansions,
+                                                          params.temperature, seed, params, local);
             ++local.expansions;
             tt = Clock::now();
             // Identical actions are one child.
@@ -378,7 +414,7 @@ SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example,
                 n.answer = b.answer;
                 actionTokens.push_back(std::move(b.tokens));
                 if (b.terminal)
-                    tree.setTerminal(id, b.ranOut ? 0.0 : trajectoryValue(before + b.text, q.answer, params.value));
+                    tree.setTerminal(id, b.ranOut ? 0.0 : trajectoryValue(steps, example, before + b.text, params.value));
                 rec.created.push_back(id);
             }
             const int child = tree.selectChild(leaf, params.cPuct);
@@ -390,15 +426,16 @@ SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example,
                 rec.terminalDepth = c.depth;
             } else {
                 const uint64_t simSeed = streamSeed(params.seed, static_cast<uint64_t>(it), 2);
-                const std::vector<StepBlock> sim = policy.rollout(prefixOf(child), params.maxDepth - c.depth,
-                                                                  params.temperature, simSeed, params, local);
+                const std::vector<StepBlock> sim =
+                    policy.rollout(example, prefixOf(child), textOf(child), params.maxDepth - c.depth,
+                                   params.temperature, simSeed, params, local);
                 local.simulatedSteps += static_cast<int64_t>(sim.size());
                 for (const StepBlock &b : sim)
                     rec.simulation += b.text;
                 tt = Clock::now();
                 rec.terminalDepth = c.depth + static_cast<int>(sim.size());
                 const bool answered = !sim.empty() && sim.back().terminal && !sim.back().ranOut;
-                rec.value = answered ? trajectoryValue(textOf(child) + rec.simulation, q.answer, params.value) : 0.0;
+                rec.value = answered ? trajectoryValue(steps, example, textOf(child) + rec.simulation, params.value) : 0.0;
                 if (!sim.empty())
                     rec.simulationAnswer = sim.back().answer;
                 local.tree += since(tt);
@@ -417,22 +454,27 @@ SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example,
     return record;
 }
 
-GreedyResult greedyRollout(StepPolicy &policy, const task::MultihopExample &example, const SearchParams &params,
+GreedyResult greedyRollout(StepPolicy &policy, const task::Example &example, const SearchParams &params,
                            SearchStats &stats)
 {
     const auto t0 = Clock::now();
     GreedyResult g;
     const std::vector<StepBlock> blocks =
-        policy.rollout(policy.promptTokens(example), params.maxDepth, 0.0, 0, params, stats);
+        policy.rollout(example, policy.promptTokens(example), std::string(), params.maxDepth, 0.0, 0, params, stats);
     for (const StepBlock &b : blocks)
         g.text += b.text;
     g.actions = static_cast<int>(blocks.size());
-    const task::Trajectory t = task::parseTrajectory(g.text);
-    g.wellFormed = t.wellFormed;
-    if (t.answer) {
-        g.answer = *t.answer;
-        g.em = task::exactMatch(g.answer, example.question().answer);
-        g.f1 = task::answerF1(g.answer, example.question().answer);
+    g.answer = policy.steps().trajectoryAnswer(g.text).value_or(std::string());
+    const std::unique_ptr<task::MetricSet> metrics = policy.task().metrics();
+    metrics->add(example, *policy.task().parse(example, g.text, false));
+    g.metrics = metrics->result();
+    for (const auto &[name, value] : g.metrics) {
+        if (name == "em")
+            g.em = value;
+        else if (name == "f1")
+            g.f1 = value;
+        else if (name == "format")
+            g.wellFormed = value > 0.5;
     }
     stats.total += std::chrono::duration<double>(Clock::now() - t0).count();
     return g;

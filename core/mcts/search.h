@@ -1,15 +1,16 @@
 #pragma once
 
-// ProRAG's Monte-Carlo tree search over reasoning steps (§3.2) with retrieval in the
-// loop, on the local policy and retriever. No libtorch in this header.
+// ProRAG's Monte-Carlo tree search over reasoning steps (§3.2) with the environment in
+// the loop, on the local policy, for any task that declares steps (task::Steps). No
+// libtorch in this header.
 //
-// A state is the question's prompt plus the actions so far; an action is one step block
-// of the step format (tasks/multihop/multihopformat.h): the policy writes <step> and <subquery>,
-// generation stops at </subquery>, the environment appends <retrieval> (the retriever's
-// top-k passages for the sub-query), and generation resumes, the KV cache kept, to
-// </subanswer> — or the policy writes <step> and <answer>, a terminal action. A step
-// that runs past maxStepTokens, or reaches the end of the completion without an answer,
-// is terminal with value 0.
+// A state is the question's prompt plus the actions so far; an action is one step of the
+// task (for the multi-hop task one hop of its step format: the policy writes <step> and
+// <subquery>, generation pauses at </subquery>, the environment appends <retrieval> (the
+// retriever's top-k passages for the sub-query), and generation resumes, the KV cache
+// kept, to </subanswer>) — or a final step, ending at Steps::answerEnd() with the answer,
+// a terminal action. A step that runs past maxStepTokens, or reaches the end of the
+// completion without an answer, is terminal with value 0.
 //
 // One iteration (runSearch):
 //  1. selection: from the root, the PUCT child (eq. 2) down to a leaf;
@@ -19,8 +20,8 @@
 //     policy's probability of the step, per token, so that long and short steps compare);
 //  3. simulation: from the child PUCT picks among the new ones (the largest prior), the
 //     policy samples actions to a terminal state (or the depth limit);
-//  4. back-up (eq. 3): v = the answer's F1 against the gold answer if the whole
-//     trajectory is in the step format, else 0; every node of the path gets γ^(T − d) · v,
+//  4. back-up (eq. 3): v = the answer's score against the gold answer (Steps::answerScore,
+//     F1 or exact match) if the whole trajectory is well formed, else 0; every node of the path gets γ^(T − d) · v,
 //     T the depth of the terminal state reached.
 // A selected leaf that is terminal backs up its own value; one at the depth limit backs
 // up 0. Deterministic for a seed: the sampling seeds are a function of (seed, iteration,
@@ -32,10 +33,14 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rwb::task {
-class MultihopExample;
+class Environment;
+class Example;
+class Steps;
+class Task;
 }
 
 namespace rwb::mcts {
@@ -68,7 +73,7 @@ struct SearchStats {
 
 struct PolicyOptions {
     std::string model;          // model folder (tokenizer beside it)
-    std::string index;          // BM25 index of the knowledge base (`rwb retrieve index`)
+    std::string index;          // the task environment's retrieval index (`rwb retrieve index`), when it has one
     std::string device = "cpu";
     std::string dtype = "float32";
     int threads = 0;
@@ -77,28 +82,35 @@ struct PolicyOptions {
     bool sharePrefill = true;
 };
 
-// The SFT policy and the retrieval environment. Not thread-safe.
+// The SFT policy and the task's environment. Not thread-safe.
 class StepPolicy {
 public:
-    // Loads the model and its tokenizer, and opens the index. Throws data::InputException
-    // naming the folder or the index file ("… no such file: run `rwb retrieve index`").
-    explicit StepPolicy(const PolicyOptions &options);
+    // Loads the model and its tokenizer. `task` must declare steps (Task::steps()); its
+    // environment, when it has one, is made at the first search with options.index and
+    // the search's topK. Throws data::InputException naming the folder, or the task that
+    // has no steps.
+    StepPolicy(const PolicyOptions &options, const task::Task &task);
     ~StepPolicy();
     StepPolicy(const StepPolicy &) = delete;
     StepPolicy &operator=(const StepPolicy &) = delete;
 
-    // The prompt tokens of a question (the multihop task's prompt in the model's format).
-    std::vector<int32_t> promptTokens(const task::MultihopExample &example) const;
-    // `n` actions from the state `prefix` (prompt + earlier actions' tokens), each with
-    // its own sampling stream seeded (seed, i).
-    std::vector<StepBlock> sample(const std::vector<int32_t> &prefix, int n, double temperature, uint64_t seed,
+    const task::Task &task() const;
+    const task::Steps &steps() const;
+    // The prompt tokens of an example (the task's prompt in the model's format).
+    std::vector<int32_t> promptTokens(const task::Example &example) const;
+    // `n` actions from the state `prefix` (prompt + earlier actions' tokens; `prefixText`
+    // the earlier actions' text, which the environment reads), each with its own sampling
+    // stream seeded (seed, i).
+    std::vector<StepBlock> sample(const task::Example &example, const std::vector<int32_t> &prefix,
+                                  const std::string &prefixText, int n, double temperature, uint64_t seed,
                                   const SearchParams &params, SearchStats &stats);
     // Actions, one after another in one row (no second prefill), until a terminal one or
     // `maxActions` of them.
-    std::vector<StepBlock> rollout(const std::vector<int32_t> &prefix, int maxActions, double temperature,
-                                   uint64_t seed, const SearchParams &params, SearchStats &stats);
-    // The retrieval block the environment appends for a sub-query, and the passage ids.
-    std::pair<std::string, std::vector<std::string>> retrieve(const std::string &subquery, int topK) const;
+    std::vector<StepBlock> rollout(const task::Example &example, const std::vector<int32_t> &prefix,
+                                   const std::string &prefixText, int maxActions, double temperature, uint64_t seed,
+                                   const SearchParams &params, SearchStats &stats);
+    // The task's environment for `topK` passages a reply (null for a task without one).
+    const task::Environment *environment(int topK) const;
     std::string decode(const std::vector<int32_t> &tokens) const;
     int64_t contextLength() const;
     const PolicyOptions &options() const;
@@ -108,29 +120,32 @@ private:
     std::unique_ptr<Impl> m_d;
 };
 
-// The value of a trajectory (the actions' texts joined): when the text is in the step
-// format and ends with an answer, its answer's F1 against `gold` (metric "f1")
-// or its exact match (metric "em"); else 0.
-double trajectoryValue(const std::string &trajectory, const std::string &gold, const std::string &metric = "f1");
+// The value of a trajectory (the actions' texts joined) for `example`: when the task's
+// steps read it as well formed with an answer, the answer's score against the gold
+// (metric "f1" or "em"); else 0.
+double trajectoryValue(const task::Steps &steps, const task::Example &example, const std::string &trajectory,
+                       const std::string &metric = "f1");
 
 // Called after every iteration with the record so far; return false to stop early.
 using IterationCallback = std::function<bool(const SearchRecord &)>;
 
-// Searches one question. The record holds the question (id, text, gold answer and
-// passages), `params`, the tree and every iteration.
-SearchRecord runSearch(StepPolicy &policy, const task::MultihopExample &example, const SearchParams &params,
+// Searches one example. The record holds its question (Steps::stepQuestionRecord: id,
+// text, gold answer and sources), `params`, the tree and every iteration.
+SearchRecord runSearch(StepPolicy &policy, const task::Example &example, const SearchParams &params,
                        SearchStats &stats, const IterationCallback &callback = {});
 
-// The greedy trajectory (temperature 0) of the policy: the SFT baseline.
+// The greedy trajectory (temperature 0) of the policy: the SFT baseline, measured by the
+// task's own metrics (Task::metrics on the trajectory as a completion).
 struct GreedyResult {
     std::string text;
-    std::string answer;
-    double em = 0;
+    std::string answer; // of a well-formed trajectory (Steps::trajectoryAnswer), else ""
+    std::vector<std::pair<std::string, double>> metrics; // the task's, for this one trajectory
+    double em = 0;      // its metrics "em", "f1" and "format" (0 when the task has none)
     double f1 = 0;
     bool wellFormed = false;
     int actions = 0;
 };
-GreedyResult greedyRollout(StepPolicy &policy, const task::MultihopExample &example, const SearchParams &params,
+GreedyResult greedyRollout(StepPolicy &policy, const task::Example &example, const SearchParams &params,
                            SearchStats &stats);
 
 } // namespace rwb::mcts

@@ -2,7 +2,6 @@
 
 #include "data/jsonl.h"
 #include "mcts/treejson.h"
-#include "tasks/multihop/multihopformat.h"
 #include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
@@ -53,15 +52,15 @@ double SearchRecord::bestFoundValue() const
     return best;
 }
 
-double SearchRecord::bestFoundF1() const
+double SearchRecord::bestFoundScore(const std::function<double(const std::string &)> &score) const
 {
     double best = 0;
     for (const Node &n : tree.nodes())
         if (n.terminal && !n.answer.empty())
-            best = std::max(best, task::answerF1(n.answer, goldAnswer));
+            best = std::max(best, score(n.answer));
     for (const Iteration &it : iterations)
         if (!it.simulationAnswer.empty())
-            best = std::max(best, task::answerF1(it.simulationAnswer, goldAnswer));
+            best = std::max(best, score(it.simulationAnswer));
     return best;
 }
 

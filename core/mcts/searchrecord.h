@@ -12,6 +12,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -69,10 +70,11 @@ struct SearchRecord {
     // The largest terminal value the search found (0 when none): an upper bound, since the
     // values use the gold answer.
     double bestFoundValue() const;
-    // The best answer F1 against the gold among the answers the search reached (its
-    // terminal nodes' and its simulations'): bestFoundValue() under the "f1" value, and
-    // still the F1 when the search valued exact matches.
-    double bestFoundF1() const;
+    // The best score among the answers the search reached (its terminal nodes' and its
+    // simulations'), `score` saying how good one is (the task's F1 against the gold:
+    // bestFoundValue() under the "f1" value, and still the F1 when the search valued
+    // exact matches).
+    double bestFoundScore(const std::function<double(const std::string &answer)> &score) const;
     int maxDepth() const;
 };
 

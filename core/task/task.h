@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -123,9 +124,19 @@ struct ReadOptions {
     std::vector<data::InputError> *skipped = nullptr;
 };
 
+// What a tree search over steps keeps of an example (mcts/searchrecord.h).
+struct StepQuestion {
+    std::string id;
+    std::string question;
+    std::string goldAnswer;
+    std::vector<std::string> goldSources; // what the answer rests on (passage ids), for views
+    int hops = 0;                         // the steps a gold trajectory takes (0: unknown)
+};
+
 // How a task's completions divide into reasoning steps, for a task that has them (the
 // multi-hop task's hops). Dual-granularity GRPO scores each step with a process reward
-// model (train/grpo.h, "prm"), which reads the example's question beside the steps.
+// model (train/grpo.h, "prm"), which reads the example's question beside the steps; the
+// tree search (mcts/search.h) takes one step as one action.
 class Steps {
 public:
     virtual ~Steps() = default;
@@ -151,6 +162,24 @@ public:
     // a trajectory it keeps, and what Task::noLossSpans then reads.
     virtual std::string keptTrajectoryLine(const Example &example, const std::string &id, const std::string &completion,
                                            const std::vector<int> &contextSteps) const = 0;
+
+    // ---- the tree search (mcts/search.h)
+    // The text that ends a final step, the one that gives the answer ("</answer>"). A
+    // step ends at stepEnd() after the environment's reply when the task has an
+    // environment (the policy's text before the reply is the step's query), at stepEnd()
+    // or answerEnd() otherwise.
+    virtual std::string_view answerEnd() const = 0;
+    // The answer a final step's text gives: what its last answer block holds up to
+    // answerEnd() ("" when it has none).
+    virtual std::string stepAnswer(std::string_view finalStep) const = 0;
+    // The answer of a whole trajectory (its steps' texts joined) when the trajectory is
+    // well formed and ends with one; none otherwise. Never throws.
+    virtual std::optional<std::string> trajectoryAnswer(std::string_view trajectory) const = 0;
+    // How close `answer` comes to the example's gold answer by `metric`: "f1" or "em",
+    // in [0, 1].
+    virtual double answerScore(const Example &example, std::string_view answer, std::string_view metric) const = 0;
+    // What a search record keeps of the example.
+    virtual StepQuestion stepQuestionRecord(const Example &example) const = 0;
 };
 
 class Task {

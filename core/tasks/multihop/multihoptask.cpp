@@ -361,6 +361,37 @@ std::string MultihopSteps::keptTrajectoryLine(const Example &example, const std:
     return data::toJsonLine(q);
 }
 
+std::string MultihopSteps::stepAnswer(std::string_view finalStep) const
+{
+    static constexpr std::string_view open = "<answer>", close = "</answer>";
+    const size_t b = finalStep.rfind(open);
+    if (b == std::string_view::npos)
+        return {};
+    const size_t from = b + open.size();
+    const size_t to = finalStep.size() >= close.size() ? finalStep.size() - close.size() : finalStep.size();
+    return to > from ? std::string(finalStep.substr(from, to - from)) : std::string();
+}
+
+std::optional<std::string> MultihopSteps::trajectoryAnswer(std::string_view trajectory) const
+{
+    Trajectory t = parseTrajectory(trajectory);
+    if (!t.wellFormed || !t.answer)
+        return std::nullopt;
+    return std::move(t.answer);
+}
+
+double MultihopSteps::answerScore(const Example &example, std::string_view answer, std::string_view metric) const
+{
+    const std::string &gold = as<MultihopExample>(example).question().answer;
+    return metric == "em" ? exactMatch(answer, gold) : answerF1(answer, gold);
+}
+
+StepQuestion MultihopSteps::stepQuestionRecord(const Example &example) const
+{
+    const data::MultihopQuestion &q = as<MultihopExample>(example).question();
+    return {q.id, q.question, q.answer, q.goldPassages, q.hops};
+}
+
 void MultihopTask::addRewards(reward::Registry &r) const
 {
     const std::string multihop(name());

@@ -89,6 +89,15 @@ public:
     // The question's line with the new id, "target" and "context_steps".
     std::string keptTrajectoryLine(const Example &example, const std::string &id, const std::string &completion,
                                    const std::vector<int> &contextSteps) const override;
+    std::string_view answerEnd() const override { return "</answer>"; }
+    // The text after the last <answer>, without the closing tag (not trimmed).
+    std::string stepAnswer(std::string_view finalStep) const override;
+    // parseTrajectory's answer of a well-formed trajectory.
+    std::optional<std::string> trajectoryAnswer(std::string_view trajectory) const override;
+    // answerF1 ("f1") or exactMatch ("em") against the question's answer.
+    double answerScore(const Example &example, std::string_view answer, std::string_view metric) const override;
+    // The question's id, text, answer, gold passages and hops.
+    StepQuestion stepQuestionRecord(const Example &example) const override;
 };
 
 // I_step of the fourth paper's eq. 5: the block is one hop (<step>, <subquery>,
