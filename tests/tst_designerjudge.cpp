@@ -32,6 +32,7 @@
 #include "tasks/legalqa/legalquestion.h"
 #include "judge/judgeconfig.h"
 #include "judge/rubricgen.h"
+#include "tasks/legalqa/legalrubric.h"
 #include "reward/judgerewards.h"
 #include "store/runstore.h"
 #include "tasks/legalqa/legalqatask.h"

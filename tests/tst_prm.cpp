@@ -8,7 +8,7 @@
 #include "prm/agreement.h"
 #include "prm/pairjudge.h"
 #include "prm/preference.h"
-#include "prm/referencejudge.h"
+#include "tasks/multihop/multihopreferencejudge.h"
 #include "store/runstore.h"
 #include "store/storeerror.h"
 

@@ -2,7 +2,7 @@
 
 #include "judgeverdictsummary.h"
 
-#include "judge/judgeagreement.h"
+#include "tasks/legalqa/legaljudgeagreement.h"
 
 #include <QCoreApplication>
 

@@ -8,11 +8,12 @@
 
 #include "data/jsonl.h"
 #include "tasks/legalqa/legalquestion.h"
-#include "judge/judgeagreement.h"
+#include "tasks/legalqa/legaljudgeagreement.h"
 #include "judge/judgeclient.h"
 #include "judge/judgeconfig.h"
-#include "judge/judgedata.h"
+#include "tasks/legalqa/legaljudgedata.h"
 #include "judge/rubricgen.h"
+#include "tasks/legalqa/legalrubric.h"
 #include "util/boundedjson.h"
 
 #include <chrono>

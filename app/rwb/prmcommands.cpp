@@ -11,7 +11,7 @@
 #include "prm/agreement.h"
 #include "prm/pairjudge.h"
 #include "prm/preference.h"
-#include "prm/referencejudge.h"
+#include "tasks/multihop/multihopreferencejudge.h"
 #include "store/runstore.h"
 #include "tasks/multihop/multihopformat.h"
 #include "train/processrewardmodel.h"

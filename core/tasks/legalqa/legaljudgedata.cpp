@@ -1,4 +1,4 @@
-#include "judge/judgedata.h"
+#include "tasks/legalqa/legaljudgedata.h"
 
 #include "tasks/legalqa/legalquestion.h"
 #include "tasks/legalqa/legalgrader.h"

@@ -1,4 +1,4 @@
-#include "judge/judgeagreement.h"
+#include "tasks/legalqa/legaljudgeagreement.h"
 
 #include "tasks/chat/chatrecord.h"
 #include "data/jsonfields.h"

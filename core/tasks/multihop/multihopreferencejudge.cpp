@@ -1,4 +1,4 @@
-#include "prm/referencejudge.h"
+#include "tasks/multihop/multihopreferencejudge.h"
 
 #include "tasks/multihop/multihopformat.h"
 
