@@ -4,7 +4,7 @@
 // one-layer model (random, and over-fitted on one question).
 
 #include "data/jsonl.h"
-#include "mcts/mctsrun.h"
+#include "engine/mctsrun.h"
 #include "mcts/search.h"
 #include "model/causallm.h"
 #include "rwbprocess.h"

@@ -5,7 +5,7 @@
 #include "commands.h"
 
 #include "data/jsonl.h"
-#include "mcts/mctsrun.h"
+#include "engine/mctsrun.h"
 #include "mcts/searchrecord.h"
 #include "mcts/treejson.h"
 #include "model/threads.h"

@@ -1,4 +1,4 @@
-#include "mcts/mctsrun.h"
+#include "engine/mctsrun.h"
 
 #include "data/configreader.h"
 #include "data/jsonl.h"
