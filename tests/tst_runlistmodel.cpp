@@ -8,6 +8,8 @@
 #include "storedocument.h"
 #include "store/runstore.h"
 
+#include <sqlite3.h>
+
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -145,6 +147,39 @@ void TestRunListModel::storeDocument()
     }
     QVERIFY(!StoreDocument::open(garbage, &error, StoreDocument::Missing::Create));
     QVERIFY2(error.contains(garbage), qPrintable(error));
+
+    // A store deleted and made again is a new document, not the old one's connections.
+    const QString again = dir.path() + "/again.sqlite";
+    std::shared_ptr<StoreDocument> first = StoreDocument::open(again, &error, StoreDocument::Missing::Create);
+    QVERIFY2(first, qPrintable(error));
+    first->writable().beginRun("before", store::RunKind::Grpo, "{}", "company_extraction");
+    QVERIFY(QFile::remove(again));
+    QVERIFY(QFile::remove(again + "-wal") || !QFileInfo::exists(again + "-wal"));
+    QFile::remove(again + "-shm");
+    { store::RunStore made(again.toStdString()); }
+    const std::shared_ptr<StoreDocument> second = StoreDocument::open(again, &error);
+    QVERIFY2(second, qPrintable(error));
+    QVERIFY(second.get() != first.get());
+    QCOMPARE(second->store().runs().size(), size_t(0));
+
+    // An older file: the first write upgrades it, and the document's reader sees the new
+    // schema (a version 6 file has no preference pairs; after the upgrade they read).
+    const QString old = dir.path() + "/old.sqlite";
+    { store::RunStore made(old.toStdString()); }
+    sqlite3 *db = nullptr;
+    QCOMPARE(sqlite3_open(old.toUtf8().constData(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db, "DROP VIEW v_prm_labels; DROP VIEW v_prm_pairs; DROP TABLE prm_labels; "
+                              "DROP TABLE prm_pairs; PRAGMA user_version = 6",
+                          nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    sqlite3_close(db);
+    const std::shared_ptr<StoreDocument> oldDoc = StoreDocument::open(old, &error);
+    QVERIFY2(oldDoc, qPrintable(error));
+    QCOMPARE(oldDoc->store().schemaVersion(), 6);
+    const int current = oldDoc->writable().schemaVersion();
+    QVERIFY(current > 6);
+    QCOMPARE(oldDoc->store().schemaVersion(), current);
+    QCOMPARE(oldDoc->store().pairSets().size(), size_t(0));
 }
 
 #include "tst_runlistmodel.moc"

@@ -534,7 +534,10 @@ bool RewardDesigner::setConfig(const rwb::reward::RewardConfig &config, const QS
             *error = QString::fromStdString(e.what());
         return false;
     }
-    m_configPath = source;
+    // A file (or a bundled preset) is what the Designer reopens next time; a config given
+    // as a value (a stored run's) leaves the last file in place.
+    if (source.startsWith(QLatin1String(":/")) || QFileInfo(source).isFile())
+        m_configPath = source;
     // What the Designer does not edit (description, synonyms, embedding) goes on with the config.
     m_loaded = config;
     // The config's judge and the components' options, before the weights ask for anything.

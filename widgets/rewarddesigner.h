@@ -102,7 +102,8 @@ public:
     bool saveConfig(const QString &path, QString *error) const;
     void applyConfig(const rwb::reward::RewardConfig &config);
     // Takes a config as loadConfig does a file's (its task must be the samples'; `source`
-    // names it in messages and in configLoaded). False with `error` otherwise.
+    // names it in messages and in configLoaded, and becomes configPath() when it is a
+    // file). False with `error` otherwise.
     bool setConfig(const rwb::reward::RewardConfig &config, const QString &source, QString *error);
     rwb::reward::RewardConfig currentConfig() const;
     QString configPath() const { return m_configPath; }

@@ -12,7 +12,7 @@ namespace rwb::widgets {
 
 // The runs of one run store as a table, read through its document's read-only connection
 // (a trainer writing the same file is never blocked). refresh() reads the run list again
-// (and is called when this process writes the store through its document): rows of known runs update in place, new runs are appended, and a
+// (and is called when a writer in this process announces runs through the document): rows of known runs update in place, new runs are appended, and a
 // list that changed otherwise (runs deleted) resets the model. Lives on the GUI thread;
 // a refresh is one small query (the runs table, not their rollouts).
 //

@@ -759,9 +759,18 @@ QStringList RunSetupForm::check(QJsonObject json, QStringList *fields) const
             break;
         }
     }
-    // What the parser does not look at: the files must be there.
+    // What the parser does not look at: an inline reward config against the catalog, and
+    // the files must be there.
     if (!parsed)
         return problems;
+    if (parsed->reward) {
+        try {
+            train::rewardConfigOf(*parsed, task::Catalog::builtin().rewards());
+        } catch (const data::InputException &e) {
+            problems << QStringLiteral("reward_config: ") + QString::fromStdString(e.error().reason);
+            *fields << QStringLiteral("reward_config");
+        }
+    }
     const std::map<QString, std::string> paths{
         {QStringLiteral("model"), parsed->model},           {QStringLiteral("train_data"), parsed->trainData},
         {QStringLiteral("eval_data"), parsed->evalData},     {QStringLiteral("reward_config"), parsed->rewardConfig},

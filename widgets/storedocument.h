@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <utility>
 
 namespace rwb::store {
 class RunStore;
@@ -16,10 +17,11 @@ namespace rwb::widgets {
 // connections to it. The GUI thread reads through one read-only connection (store()) and
 // writes (labels, the Designer's judge log, imports) through one read-write connection
 // opened at the first write (writable()). Worker threads ask for connections of their own
-// (reader(), writer()): SQLite connections are not shared between threads. A write made
-// through the document is announced (changed()), so that the run list shows an imported
-// run without polling. One document per file in the process: open() of a file already
-// open gives the same document. GUI thread.
+// (reader(), writer()): SQLite connections are not shared between threads. A writer that
+// adds runs says so (announceChange(): an import does), so that the run list shows them
+// without a poll. One document per file in the process: open() of a file already open,
+// however its path is spelled, gives the same document; a file deleted and made again,
+// or replaced, gets a new one. GUI thread.
 class StoreDocument : public QObject {
     Q_OBJECT
 public:
@@ -34,6 +36,7 @@ public:
     static std::shared_ptr<StoreDocument> get(const QString &path, Missing missing = Missing::Fail);
     ~StoreDocument() override;
 
+    // The file's absolute path.
     QString path() const { return m_path; }
     // The GUI thread's read-only connection.
     const store::RunStore &store() const { return *m_reader; }
@@ -57,6 +60,7 @@ private:
     QString m_path;
     std::unique_ptr<store::RunStore> m_reader;
     std::unique_ptr<store::RunStore> m_writer;
+    std::pair<quint64, quint64> m_identity; // the file's device and inode when opened
 };
 
 } // namespace rwb::widgets

@@ -345,6 +345,8 @@ int mctsBench(const std::vector<std::string> &argv)
         mcts::PolicyOptions po;
         po.model = args.required("model");
         po.index = args.value("index");
+        po.topK = params.topK;
+        po.source = "--index";
         po.threads = static_cast<int>(args.number("threads", 0));
         po.sharePrefill = shared == 1;
         mcts::StepPolicy policy(po, task);

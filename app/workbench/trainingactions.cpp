@@ -3,6 +3,7 @@
 #include "curvepanel.h"
 #include "rewarddesigner.h"
 #include "runsession.h"
+#include "storedocument.h"
 #include "runsetupform.h"
 #include "trainingcontroller.h"
 
@@ -58,7 +59,7 @@ TrainingActions::TrainingActions(QWidget *window, Views views, std::function<con
     RewardDesigner *designer = m_views.designer;
     connect(designer, &RewardDesigner::applyToRunRequested, this, &TrainingActions::onApplyWeightsRequested);
     connect(designer, &RewardDesigner::configLoaded, this, &TrainingActions::syncFormRewardConfig);
-    // The training setup's judge settings follow the Designer's judge.
+    // The training setup says which judge the run will call: the Designer's.
     connect(designer, &RewardDesigner::judgeChanged, this, &TrainingActions::syncFormRewardConfig);
     connect(m_controller, &TrainingController::started, this, &TrainingActions::onStarted);
     connect(m_controller, &TrainingController::stepFinished, this, &TrainingActions::onStep);
@@ -108,7 +109,8 @@ bool TrainingActions::resumeRun(const QString &storePath, qint64 runId, QString 
 {
     rwb::train::GrpoConfig config;
     try {
-        const rwb::store::RunStore &store = rwb::widgets::StoreDocument::get(storePath)->store();
+        const std::shared_ptr<rwb::widgets::StoreDocument> document = rwb::widgets::StoreDocument::get(storePath);
+        const rwb::store::RunStore &store = document->store();
         const rwb::store::RunInfo info = store.run(runId);
         if (info.kind != "grpo") {
             if (error)

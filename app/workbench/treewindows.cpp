@@ -133,7 +133,8 @@ bool TreeWindows::compareSiblings(const QString &storePath, qint64 treeId, int n
     const QString set = QStringLiteral("manual pairs");
     qint64 pairId = 0;
     try {
-        rwb::store::RunStore &s = rwb::widgets::StoreDocument::get(storePath)->writable();
+        const std::shared_ptr<rwb::widgets::StoreDocument> document = rwb::widgets::StoreDocument::get(storePath);
+        rwb::store::RunStore &s = document->writable();
         std::vector<rwb::prm::StepPair> pairs{
             rwb::prm::manualPair(s.mctsTree(treeId), nodeA, nodeB, treeId, set.toStdString())};
         s.addPairs(pairs);

@@ -3,6 +3,7 @@
 #include "rewarddesigner.h"
 #include "runlistmodel.h"
 #include "runsetupform.h"
+#include "storedocument.h"
 
 #include "data/jsonl.h"
 #include "store/rolloutimport.h"

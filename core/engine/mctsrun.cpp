@@ -31,6 +31,7 @@ MctsRunConfig parseMctsRunConfig(std::string_view json, const std::string &sourc
                                 "expansions", "max_depth", "c_puct", "gamma", "temperature", "max_step_tokens", "top_k",
                                 "seed", "value", "limit", "greedy", "write_every", "device", "threads"});
     MctsRunConfig c;
+    c.source = source;
     c.task = r.text("task", "");
     // The task is checked here, so that a config names its mistake before a model loads.
     (void)task::Catalog::builtin().getWithSteps(c.task, source, "task");
@@ -79,6 +80,8 @@ MctsRunResult runMcts(const MctsRunConfig &c, const MctsRunCallback &callback)
     PolicyOptions po;
     po.model = c.model;
     po.index = c.index;
+    po.topK = c.params.topK;
+    po.source = c.source.empty() ? std::string("index") : c.source + ": index";
     po.device = c.device;
     po.threads = c.threads;
     StepPolicy policy(po, task);

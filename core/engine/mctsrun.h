@@ -15,6 +15,7 @@
 namespace rwb::mcts {
 
 struct MctsRunConfig {
+    std::string source;    // the config file (messages)
     std::string task;      // a task that declares steps; "": the catalog's first that does
     std::string model;     // the SFT policy's folder
     std::string index;     // the task environment's retrieval index (BM25 of the knowledge base); "" none

@@ -83,7 +83,7 @@ struct StepPolicy::Impl {
             task::EnvironmentOptions o;
             o.index = options.index;
             o.topK = topK;
-            o.source = "the tree search's policy (index)";
+            o.source = options.source;
             std::unique_ptr<task::Environment> env = task->environment(o);
             if (!env) {
                 noEnvironment = true;
@@ -96,6 +96,7 @@ struct StepPolicy::Impl {
 
     void finishAction(Row &r, bool terminal, int maxActions)
     {
+        r.prefixText += r.block.text; // the next action's environment reads the trajectory so far
         r.block.terminal = terminal;
         r.done.push_back(std::move(r.block));
         r.block = StepBlock();
@@ -252,9 +253,8 @@ StepPolicy::StepPolicy(const PolicyOptions &options, const task::Task &task) : m
     if (!m_d->steps)
         throw data::InputException({options.model, 0, "the task \"" + std::string(task.name()) +
                                                            "\" has no reasoning steps: the tree search needs a task that declares them"});
-    // The environment first (a missing index is named before a model loads), with the
-    // default passages a reply; a search with another topK makes its own.
-    (void)m_d->environment(task::EnvironmentOptions{}.topK);
+    // The environment first: a missing index is named before a model loads.
+    (void)m_d->environment(options.topK);
     m_d->tok = tokenizer::loadTokenizer(options.model);
     m_d->format = std::make_unique<tokenizer::PromptFormat>(tokenizer::PromptFormat::forModel(options.model, *m_d->tok));
     for (int32_t id : m_d->format->stopTokenIds(*m_d->tok))

@@ -74,6 +74,8 @@ struct SearchStats {
 struct PolicyOptions {
     std::string model;          // model folder (tokenizer beside it)
     std::string index;          // the task environment's retrieval index (`rwb retrieve index`), when it has one
+    int topK = 2;               // passages an environment reply holds (SearchParams::topK of the searches)
+    std::string source = "index"; // what names the index in messages ("mcts.json: index")
     std::string device = "cpu";
     std::string dtype = "float32";
     int threads = 0;
@@ -85,10 +87,10 @@ struct PolicyOptions {
 // The SFT policy and the task's environment. Not thread-safe.
 class StepPolicy {
 public:
-    // Loads the model and its tokenizer. `task` must declare steps (Task::steps()); its
-    // environment, when it has one, is made at the first search with options.index and
-    // the search's topK. Throws data::InputException naming the folder, or the task that
-    // has no steps.
+    // Loads the model and its tokenizer, and makes the task's environment (when it has one)
+    // with options.index and options.topK (a search with another topK makes its own).
+    // `task` must declare steps (Task::steps()). Throws data::InputException naming the
+    // folder, the index, or the task that has no steps.
     StepPolicy(const PolicyOptions &options, const task::Task &task);
     ~StepPolicy();
     StepPolicy(const StepPolicy &) = delete;

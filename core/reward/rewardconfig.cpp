@@ -122,7 +122,7 @@ void validateRewardConfig(const RewardConfig &c, const std::string &source, cons
         fail(source, "components", "the weights sum to 0; give at least one component a weight > 0");
 }
 
-RewardConfig parseRewardConfig(std::string_view text, const std::string &source, const Registry &registry)
+RewardConfig readRewardConfigJson(std::string_view text, const std::string &source)
 {
     nlohmann::json j;
     try {
@@ -210,6 +210,12 @@ RewardConfig parseRewardConfig(std::string_view text, const std::string &source,
         }
         c.components.push_back(std::move(comp));
     }
+    return c;
+}
+
+RewardConfig parseRewardConfig(std::string_view text, const std::string &source, const Registry &registry)
+{
+    RewardConfig c = readRewardConfigJson(text, source);
     validateRewardConfig(c, source, registry);
     if (c.task.empty())
         c.task = registry.defaultTask();

@@ -49,6 +49,11 @@ struct RewardConfig {
 // and what is allowed: unknown reward names (listing the registered ones), negative or
 // non-finite weights, an all-zero weight sum, a reward listed twice, an unknown key.
 RewardConfig parseRewardConfig(std::string_view json, const std::string &source, const Registry &registry);
+// The JSON alone: every key and type checked, nothing looked up in a registry (an empty
+// "task" stays empty). parseRewardConfig is this, then validateRewardConfig. For a config
+// that a registry known only later checks (an inline reward config of a GRPO config,
+// which the trainer validates against its own catalog).
+RewardConfig readRewardConfigJson(std::string_view json, const std::string &source);
 RewardConfig loadRewardConfig(const std::string &path, const Registry &registry);
 
 // Checks a config built in code (the same rules, without the JSON ones).

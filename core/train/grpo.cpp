@@ -36,9 +36,12 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     c.trainData = r.path("train_data", true);
     c.evalData = r.path("eval_data", false);
     // A file, or the reward config itself (an object: inline in a config, or stored with a run).
+    // Read here; checked against the trainer's catalog by rewardConfigOf.
     if (const std::string inline_ = r.raw("reward_config"); !inline_.empty() && inline_.front() == '{') {
-        c.reward = reward::parseRewardConfig(inline_, source + ": reward_config", task::Catalog::builtin().rewards());
-        c.reward->baseDir = std::filesystem::absolute(std::filesystem::path(source).parent_path()).lexically_normal().string();
+        c.reward = reward::readRewardConfigJson(inline_, source + ": reward_config");
+        c.reward->baseDir = (source.empty() ? std::filesystem::current_path() : std::filesystem::absolute(source).parent_path())
+                                .lexically_normal()
+                                .string();
     } else {
         c.rewardConfig = r.path("reward_config", true);
     }
@@ -104,14 +107,20 @@ GrpoConfig loadGrpoConfig(const std::string &path)
 
 std::string rewardConfigSource(const GrpoConfig &c)
 {
-    return c.reward && c.rewardConfig.empty() ? std::string("reward_config") : c.rewardConfig;
+    if (!c.reward || !c.rewardConfig.empty())
+        return c.rewardConfig;
+    // Inline: named by the GRPO config it was read from, when there was one.
+    return c.environment.source.empty() ? std::string("reward_config") : c.environment.source + ": reward_config";
 }
 
 reward::RewardConfig rewardConfigOf(const GrpoConfig &c, const reward::Registry &registry)
 {
     if (c.reward) {
-        reward::validateRewardConfig(*c.reward, rewardConfigSource(c), registry);
-        return *c.reward;
+        reward::RewardConfig rc = *c.reward;
+        reward::validateRewardConfig(rc, rewardConfigSource(c), registry);
+        if (rc.task.empty())
+            rc.task = registry.defaultTask();
+        return rc;
     }
     if (!std::filesystem::exists(c.rewardConfig))
         throw data::InputException({c.rewardConfig, 0, "reward_config: the file does not exist"});

@@ -135,7 +135,8 @@ std::string toJson(const GrpoConfig &config);
 // The run's reward config, validated: the value when the config holds one, else the file
 // read. Throws data::InputException naming rewardConfigSource().
 reward::RewardConfig rewardConfigOf(const GrpoConfig &config, const reward::Registry &registry);
-// What messages call the reward config: its file, or "reward_config" for a value.
+// What messages call the reward config: its file, or for a value "<the GRPO config>: reward_config"
+// (just "reward_config" for one built in code).
 std::string rewardConfigSource(const GrpoConfig &config);
 
 // Where a step's time went (seconds, summed over the steps run).

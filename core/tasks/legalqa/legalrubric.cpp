@@ -2,8 +2,10 @@
 
 #include "tasks/legalqa/legalquestion.h"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <vector>
 
 namespace rwb::judge {
 
