@@ -18,6 +18,7 @@
 #include "judge/judgeprompts.h"
 #include "tasks/legalqa/legalgrader.h"
 #include "reward/compositereward.h"
+#include "reward/judgekind.h"
 #include "reward/judgerewards.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
@@ -30,6 +31,7 @@
 #include "loopbackserver.h"
 #include "scriptedjudge.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -71,6 +73,7 @@ private Q_SLOTS:
     void explicitAgainstReferenceGrader();
     void judgeTrainingData();
     void agreementWithLabels();
+    void aProgramsOwnKind();
 };
 
 void TestJudgeRewards::legal()
@@ -654,6 +657,69 @@ void TestJudgeRewards::agreementWithLabels()
         QCOMPARE(e.error().line, size_t(7));
         QVERIFY2(std::string(e.what()).find("field \"coverage\" must be a number within 0–1") != std::string::npos,
                  e.what());
+    }
+}
+
+// A judge kind a program registers (reward/judgekind.h): it asks what likert_simple asks
+// (so the scripted judge answers it, and the client's memory serves the second ask) and
+// reads the rating upside down. Its value is 1 − likert_simple's; its options are its own.
+void TestJudgeRewards::aProgramsOwnKind()
+{
+    class InvertedRating final : public reward::JudgeKind {
+    public:
+        std::string_view name() const override { return "inverted_rating"; }
+        std::vector<std::string_view> options() const override { return {"geval"}; }
+        void check(const task::JudgedExample &, const reward::JudgeRewardOptions &, const std::string &) const override {}
+        std::vector<reward::JudgeAsk> asks(const task::JudgedExample &e, const task::Completion &c,
+                                           const reward::JudgeRewardOptions &, const std::string &) const override
+        {
+            reward::JudgeAsk a;
+            a.messages = judge::likertSimpleMessages(e.judgeQuestion(), c.answer());
+            a.schema = judge::ratingSchema();
+            return {a};
+        }
+        reward::ReadReply read(const reward::JudgeAsk &, const judge::ChatChoice &choice,
+                               const reward::JudgeRewardOptions &o) const override
+        {
+            reward::ReadReply r = reward::readRatingReply(choice, o.geval);
+            r.value = 1.0 - r.value;
+            return r;
+        }
+    };
+    reward::registerJudgeKind(std::make_shared<InvertedRating>());
+    const std::vector<std::string> kinds = reward::judgeKindNames();
+    for (const char *k : {"consistency", "coverage", "inverted_rating", "likert_reference", "likert_simple",
+                          "rubric_explicit", "rubric_implicit"})
+        QVERIFY2(std::find(kinds.begin(), kinds.end(), k) != kinds.end(), k);
+
+    ScriptedServer server(judgeScript, false, kPath);
+    const auto c = client(server);
+    const task::LegalQaExample e(question());
+    const task::LegalQaCompletion right(e, output("30日以内に届出が必要です。"));
+    const double likert = make("likert_simple", c)->score(e, right);
+    const size_t asked = server.requests().size();
+    reward::ScoreLog log;
+    std::vector<double> out;
+    make("inverted_rating", c)->scoreBatch({&e}, {&right}, out, &log);
+    QVERIFY(std::abs(out.front() - (1.0 - likert)) < kTol);
+    QCOMPARE(server.requests().size(), asked); // the same request: from the client's memory
+    const std::vector<reward::JudgeDecision> d = log.take();
+    QCOMPARE(d.size(), size_t(1));
+    QCOMPARE(d[0].reward, std::string("inverted_rating"));
+    QVERIFY(json::parse(d[0].verdict).contains("rating"));
+    // Its options are the ones it names; an unknown kind lists the kinds there are.
+    try {
+        reward::parseJudgeRewardOptions("inverted_rating", R"({"mode": "all_items"})", "");
+        QFAIL("an option the kind does not read was accepted");
+    } catch (const std::invalid_argument &ex) {
+        QCOMPARE(std::string(ex.what()), std::string("options.mode: not an option of inverted_rating"));
+    }
+    try {
+        reward::makeJudgeReward("nope", c, {});
+        QFAIL("an unknown kind was accepted");
+    } catch (const std::invalid_argument &ex) {
+        QVERIFY2(QString(ex.what()).contains("\"nope\" is not a judge reward") && QString(ex.what()).contains("inverted_rating"),
+                 ex.what());
     }
 }
 
