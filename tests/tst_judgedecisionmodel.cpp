@@ -7,6 +7,8 @@
 // the reference grader as exact confusion matrices, precision, recall and F1 (worked out
 // below; tolerance 1e-12).
 #include "eval/confusionmatrix.h"
+#include "reward/judgekind.h"
+#include "reward/judgerewards.h"
 #include "runsessions.h"
 #include "judgeconfusionmodel.h"
 #include "judgedecisionfilter.h"
@@ -70,6 +72,7 @@ private Q_SLOTS:
     void confusionMatrix();
     void verdictSummaries_data();
     void verdictSummaries();
+    void aKindsOwnVerdictLine();
     void readsEveryDecisionInPages();
     void filters();
     void sortsNoneLast();
@@ -177,6 +180,39 @@ void TestJudgeDecisionModel::verdictSummaries()
     QCOMPARE(s.text(), text);
     QCOMPARE(s.spanBegin, begin);
     QCOMPARE(s.spanEnd, end);
+}
+
+// A judge kind with a verdict of its own (reward/judgekind.h) gives the line the views show
+// of it; the same verdict under a reward that is no kind shows as its JSON.
+void TestJudgeDecisionModel::aKindsOwnVerdictLine()
+{
+    class Labelled final : public reward::JudgeKind {
+    public:
+        std::string_view name() const override { return "labelled"; }
+        std::vector<std::string_view> options() const override { return {}; }
+        void check(const task::JudgedExample &, const reward::JudgeRewardOptions &, const std::string &) const override {}
+        std::vector<reward::JudgeAsk> asks(const task::JudgedExample &, const task::Completion &,
+                                           const reward::JudgeRewardOptions &, const std::string &) const override
+        {
+            return {};
+        }
+        reward::ReadReply read(const reward::JudgeAsk &, const judge::ChatChoice &,
+                               const reward::JudgeRewardOptions &) const override
+        {
+            return {};
+        }
+        std::string verdictLine(const std::string &verdictJson) const override
+        {
+            return verdictJson.find("\"good\"") != std::string::npos ? "labelled good" : "labelled otherwise";
+        }
+    };
+    reward::registerJudgeKind(std::make_shared<Labelled>());
+    const JudgeVerdictSummary own = JudgeVerdictSummary::read(R"({"label":"good"})", "labelled");
+    QCOMPARE(own.kind, JudgeVerdictSummary::Kind::Other);
+    QCOMPARE(own.text(), QString("labelled good"));
+    QCOMPARE(JudgeVerdictSummary::read(R"({"label":"good"})", "unknown").text(), QString(R"({"label":"good"})"));
+    // A built-in shape stays the views' own, translated reading.
+    QCOMPARE(JudgeVerdictSummary::read(R"({"rating": 7, "unit": 0.6667})", "labelled").text(), QString("rating 7"));
 }
 
 void TestJudgeDecisionModel::readsEveryDecisionInPages()

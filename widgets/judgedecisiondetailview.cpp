@@ -240,7 +240,7 @@ QString JudgeDecisionDetailView::headerHtml() const
     JudgeDecisionRow row;
     row.error = str(d.error);
     row.hasReply = !d.reply.empty();
-    row.verdict = JudgeVerdictSummary::read(d.verdict);
+    row.verdict = JudgeVerdictSummary::read(d.verdict, d.reward);
     const bool none = RewardValue::isNone(d.value);
     h += QStringLiteral("<table cellpadding=2>");
     h += QStringLiteral("<tr><td>%1</td><td><b%2>%3</b></td><td>&nbsp;&nbsp;%4</td><td><b>%5</b></td></tr>")

@@ -40,7 +40,7 @@ void readDecisions(const RunSession::Reader &reader, qint64 runId, qint64 afterI
             r.exampleId = QString::fromStdString(d.exampleId);
             r.reward = QString::fromStdString(d.reward);
             r.part = QString::fromStdString(d.part);
-            r.verdict = JudgeVerdictSummary::read(d.verdict);
+            r.verdict = JudgeVerdictSummary::read(d.verdict, d.reward);
             r.error = QString::fromStdString(d.error);
             r.value = d.value;
             r.latencySeconds = d.latencySeconds;

@@ -1,5 +1,7 @@
 #include "judgeverdictsummary.h"
 
+#include "reward/judgekind.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,7 +24,7 @@ QString number(double v)
 
 } // namespace
 
-JudgeVerdictSummary JudgeVerdictSummary::read(const std::string &verdictJson)
+JudgeVerdictSummary JudgeVerdictSummary::read(const std::string &verdictJson, const std::string &reward)
 {
     JudgeVerdictSummary s;
     if (verdictJson.empty())
@@ -64,6 +66,11 @@ JudgeVerdictSummary JudgeVerdictSummary::read(const std::string &verdictJson)
             s.geval = o.value(QLatin1String("geval")).toDouble();
     } else {
         s.kind = Kind::Other;
+        if (const std::shared_ptr<const reward::JudgeKind> kind = reward::findJudgeKind(reward)) {
+            s.other = QString::fromStdString(kind->verdictLine(verdictJson));
+            if (!s.other.isEmpty())
+                return s;
+        }
         s.other = QString::fromUtf8(doc.toJson(QJsonDocument::Compact));
         if (s.other.size() > kOtherChars)
             s.other = s.other.left(kOtherChars - 1) + QChar(0x2026);

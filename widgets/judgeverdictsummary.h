@@ -54,8 +54,10 @@ struct JudgeVerdictSummary {
     // Other: the verdict as compact JSON, shortened.
     QString other;
 
-    // Reads a stored verdict ("" or unreadable JSON: Missing).
-    static JudgeVerdictSummary read(const std::string &verdictJson);
+    // Reads a stored verdict ("" or unreadable JSON: Missing). A verdict of another shape
+    // is shown by the line its judge kind gives (JudgeKind::verdictLine; the kind named
+    // `reward`, the decision's reward, when there is one), else as compact JSON.
+    static JudgeVerdictSummary read(const std::string &verdictJson, const std::string &reward = {});
     // One short line: "full / no contradiction", "met", "score 7/10", "3 of 5 met",
     // "rating 7", "" when Missing. Translated.
     QString text() const;

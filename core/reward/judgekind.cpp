@@ -39,6 +39,11 @@ double JudgeKind::aggregate(const std::vector<JudgeAsk> &, const std::vector<dou
     return values.front();
 }
 
+std::string JudgeKind::verdictLine(const std::string &) const
+{
+    return {};
+}
+
 void registerJudgeKind(std::shared_ptr<const JudgeKind> kind)
 {
     if (!kind)

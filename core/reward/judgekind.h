@@ -58,6 +58,11 @@ public:
     // The completion's value from its parts' values (by default the one part's).
     virtual double aggregate(const std::vector<JudgeAsk> &asks, const std::vector<double> &values,
                              const JudgeRewardOptions &options) const;
+    // How the views show one of its verdicts (read()'s JSON) in a line: "" (the default)
+    // when its verdict has one of the built-in kinds' shapes, which the views read and
+    // translate themselves (widgets/judgeverdictsummary.h); a kind with a verdict of its
+    // own gives its line here (English), else the views show the verdict's JSON.
+    virtual std::string verdictLine(const std::string &verdictJson) const;
 };
 
 // Registers (or replaces) a kind under its name. Not while rewards are being made on
