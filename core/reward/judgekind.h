@@ -5,7 +5,7 @@
 // a reply (the value and the verdict JSON kept in judge_decisions.verdict, docs/store.md),
 // how the parts of one completion add up, and which component options it reads.
 // JudgeReward (judgerewards.h) runs any kind through the judge client. The built-in kinds
-// are one file each in reward/judgekinds/; a program registers its own with
+// are in reward/judgekinds/, one file per family; a program registers its own with
 // registerJudgeKind before it makes rewards of it.
 
 #include "judge/chat.h"
