@@ -2,6 +2,7 @@
 #include "languagemanager.h"
 #include "mainwindow.h"
 #include "rewarddesigner.h"
+#include "task/catalog.h"
 #include "samplescoremodel.h"
 #include "componentweightseditor.h"
 #include "curvepanel.h"
@@ -238,12 +239,16 @@ void TestMainWindow::restoresWorkspaceAndRun()
 }
 
 // A run stopped after step 2 (with its checkpoint) is resumed from the window: the same
-// run goes on to step 4, and the views show all of it.
+// run goes on to step 4, and the views show all of it. Its reward config was given as a
+// value, as a run started from the window's form is: the run stored it inline and resumes
+// from that, with no file; the Designer shows it and keeps the file it had.
 void TestMainWindow::resumesAStoppedRun()
 {
     QVERIFY(m_dir.isValid());
     rwb::train::GrpoConfig c = rwbtest::tinyGrpoConfig(m_dir.path(), "resume", 4, 7);
     c.checkpointEvery = 1;
+    c.reward = rwb::train::rewardConfigOf(c, rwb::task::Catalog::builtin().rewards());
+    c.rewardConfig.clear();
     LanguageManager lang;
     lang.setChoice("en");
     MainWindow w(&lang);
@@ -271,7 +276,10 @@ void TestMainWindow::resumesAStoppedRun()
     QVERIFY(!w.resumeRun(QString::fromStdString(c.store), 99, &error));
     QVERIFY2(error.contains("99"), qPrintable(error));
 
+    const QString designerFile = w.designer()->configPath();
     QVERIFY2(w.resumeRun(QString::fromStdString(c.store), runId, &error), qPrintable(error));
+    QCOMPARE(w.designer()->configPath(), designerFile);
+    QCOMPARE(w.designer()->currentConfig().components.size(), c.reward->components.size());
     QVERIFY(finished.wait(rwbtest::scaledMs(240000)));
     QCOMPARE(finished.last().at(0).toString(), QString("finished"));
     QCOMPARE(controller->runId(), runId);
