@@ -13,6 +13,8 @@
 #include "task/catalog.h"
 #include "task/task.h"
 
+#include "loopbackserver.h"
+
 #include <QByteArray>
 #include <QFile>
 #include <QString>
@@ -190,6 +192,33 @@ public:
     void error(const std::string &m) override { errors.push_back(m); }
     void step(const engine::StepReport &) override { ++steps; }
 };
+
+// The echo judge, scripted for a loopback server: what a likert_reference request asks
+// about (its <response> and <reference_answer>), and the reply that rates 10 an answer
+// holding the word and 3 one that does not.
+struct EchoJudgeRequest {
+    std::string response;
+    std::string word;
+};
+
+inline EchoJudgeRequest readEchoJudgeRequest(const rwbtest::SeenRequest &req)
+{
+    const std::string user = req.body["messages"].back()["content"].get<std::string>();
+    const size_t open = user.find("<response>\n"), close = user.find("\n</response>");
+    const size_t ref = user.find("<reference_answer>\n"), refEnd = user.find("\n</reference_answer>");
+    return {user.substr(open + 11, close - open - 11), user.substr(ref + 19, refEnd - ref - 19)};
+}
+
+inline void answerEchoJudge(const EchoJudgeRequest &r, httplib::Response &res)
+{
+    const int rating = r.response.find(r.word) != std::string::npos ? 10 : 3;
+    res.set_content(nlohmann::json{{"choices", {{{"index", 0},
+                                                 {"message", {{"role", "assistant"},
+                                                              {"content", "{\"rating\": " + std::to_string(rating) + "}"}}}}}},
+                                   {"usage", {{"prompt_tokens", 40}, {"completion_tokens", 5}}}}
+                        .dump(),
+                    "application/json");
+}
 
 inline bool writeFile(const QString &path, const QByteArray &bytes)
 {

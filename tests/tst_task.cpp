@@ -234,23 +234,12 @@ void TestTask::aJudgedRunGoesOnThroughJudgeFailures()
 {
     rwbtest::ScriptedServer judgeServer(
         [](int, const rwbtest::SeenRequest &req, httplib::Response &res) {
-            const std::string user = req.body["messages"].back()["content"].get<std::string>();
-            const size_t open = user.find("<response>\n"), close = user.find("\n</response>");
-            const std::string response = user.substr(open + 11, close - open - 11);
-            const size_t ref = user.find("<reference_answer>\n"), refEnd = user.find("\n</reference_answer>");
-            const std::string word = user.substr(ref + 19, refEnd - ref - 19);
-            if (response.size() % 2 == 1) {
+            const EchoJudgeRequest r = readEchoJudgeRequest(req);
+            if (r.response.size() % 2 == 1) {
                 res.status = 500;
                 return;
             }
-            const int rating = response.find(word) != std::string::npos ? 10 : 3;
-            res.set_content(nlohmann::json{{"choices", {{{"index", 0},
-                                                         {"message", {{"role", "assistant"},
-                                                                      {"content", "{\"rating\": " +
-                                                                                      std::to_string(rating) + "}"}}}}}},
-                                           {"usage", {{"prompt_tokens", 40}, {"completion_tokens", 5}}}}
-                                .dump(),
-                            "application/json");
+            answerEchoJudge(r, res);
         },
         false, "/v1/chat/completions");
     const nlohmann::json rewardConfig = {

@@ -127,20 +127,7 @@ void TestTaskTour::initTestCase()
     QVERIFY(writeFile(m_dir.path() + "/echo_samples.jsonl", samples));
     // The judge rates 10 an answer that holds the word, 3 one that does not.
     m_judge = std::make_unique<rwbtest::ScriptedServer>(
-        [](int, const rwbtest::SeenRequest &req, httplib::Response &res) {
-            const std::string user = req.body["messages"].back()["content"].get<std::string>();
-            const size_t open = user.find("<response>\n"), close = user.find("\n</response>");
-            const size_t ref = user.find("<reference_answer>\n"), refEnd = user.find("\n</reference_answer>");
-            const std::string response = user.substr(open + 11, close - open - 11);
-            const std::string word = user.substr(ref + 19, refEnd - ref - 19);
-            const int rating = response.find(word) != std::string::npos ? 10 : 3;
-            res.set_content(nlohmann::json{{"choices", {{{"index", 0},
-                                                         {"message", {{"role", "assistant"},
-                                                                      {"content", "{\"rating\": " + std::to_string(rating) + "}"}}}}}},
-                                           {"usage", {{"prompt_tokens", 40}, {"completion_tokens", 5}}}}
-                                .dump(),
-                            "application/json");
-        },
+        [](int, const rwbtest::SeenRequest &req, httplib::Response &res) { answerEchoJudge(readEchoJudgeRequest(req), res); },
         false, "/v1/chat/completions");
     const nlohmann::json rewardConfig = {
         {"task", "echo"},
