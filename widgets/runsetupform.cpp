@@ -722,7 +722,7 @@ QString RunSetupForm::baseDir() const
     return m_workspaceDir.isEmpty() ? QDir::currentPath() : m_workspaceDir;
 }
 
-QStringList RunSetupForm::check(QJsonObject json, QStringList *fields) const
+QStringList RunSetupForm::check(QJsonObject json, QStringList *fields, std::optional<reward::RewardConfig> *reward) const
 {
     const QJsonObject original = json;
     const QJsonObject defaults = defaultsJson();
@@ -763,12 +763,20 @@ QStringList RunSetupForm::check(QJsonObject json, QStringList *fields) const
     // the files must be there.
     if (!parsed)
         return problems;
+    // The reward config as the trainer will read it: the value, or the file (read at each
+    // validation: its author may rewrite it; a file that does not read fails the run's
+    // start with its own message).
     if (parsed->reward) {
         try {
-            train::rewardConfigOf(*parsed, task::Catalog::builtin().rewards());
+            *reward = train::rewardConfigOf(*parsed, task::Catalog::builtin().rewards());
         } catch (const data::InputException &e) {
             problems << QStringLiteral("reward_config: ") + QString::fromStdString(e.error().reason);
             *fields << QStringLiteral("reward_config");
+        }
+    } else if (QFileInfo(QString::fromStdString(parsed->rewardConfig)).isFile()) {
+        try {
+            *reward = train::rewardConfigOf(*parsed, task::Catalog::builtin().rewards());
+        } catch (const std::exception &) {
         }
     }
     const std::map<QString, std::string> paths{
@@ -801,29 +809,8 @@ QStringList RunSetupForm::check(QJsonObject json, QStringList *fields) const
     return problems;
 }
 
-QString RunSetupForm::rewardConfigPath() const
+QStringList RunSetupForm::checkJudge(const std::optional<reward::RewardConfig> &config)
 {
-    const QString v = value(QStringLiteral("reward_config")).toString();
-    return v.isEmpty() ? QString() : QDir::cleanPath(QDir(baseDir()).absoluteFilePath(v));
-}
-
-QStringList RunSetupForm::checkJudge()
-{
-    // The value, or a small file read at each validation (its author may rewrite it).
-    const QString path = rewardConfigPath();
-    std::optional<reward::RewardConfig> config;
-    try {
-        const reward::Registry &registry = task::Catalog::builtin().rewards();
-        if (m_rewardInline) {
-            config = reward::parseRewardConfig(QJsonDocument(*m_rewardInline).toJson(QJsonDocument::Compact).toStdString(),
-                                               "reward_config", registry);
-            config->baseDir = baseDir().toStdString();
-        } else if (!path.isEmpty() && QFileInfo(path).isFile()) {
-            config = reward::loadRewardConfig(path.toStdString(), registry);
-        }
-    } catch (const std::exception &) {
-        // A config that does not parse is reported by the parser, by its field.
-    }
     bool needs = false;
     if (config)
         for (const reward::RewardComponent &c : config->components)
@@ -870,8 +857,9 @@ QString RunSetupForm::judgeSummary() const
 bool RunSetupForm::validate(QStringList *problems) const
 {
     QStringList fields;
-    QStringList p = check(json(), &fields);
-    p += const_cast<RunSetupForm *>(this)->checkJudge();
+    std::optional<reward::RewardConfig> reward;
+    QStringList p = check(json(), &fields, &reward);
+    p += const_cast<RunSetupForm *>(this)->checkJudge(reward);
     if (problems)
         *problems = p;
     const_cast<RunSetupForm *>(this)->mark(fields, p);

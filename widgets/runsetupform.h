@@ -108,11 +108,11 @@ private:
     void scheduleValidation();
     void runValidation();
     QString baseDir() const;
-    QStringList check(QJsonObject json, QStringList *fields) const;
-    // Reads the reward config (the value, or the file the form names): whether it needs a
-    // judge, and which; the judge's problems, if any.
-    QStringList checkJudge();
-    QString rewardConfigPath() const;
+    // The problems of a config's JSON, the fields they are in, and the reward config the
+    // run would read (none when it does not read).
+    QStringList check(QJsonObject json, QStringList *fields, std::optional<reward::RewardConfig> *reward) const;
+    // Whether the reward config needs a judge, and which; the judge's problems, if any.
+    QStringList checkJudge(const std::optional<reward::RewardConfig> &config);
     // Shows the reward config field as its file or as the value it holds.
     void showRewardField();
     void mark(const QStringList &fields, const QStringList &problems);
