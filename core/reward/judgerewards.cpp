@@ -6,7 +6,6 @@
 #include "llm/chatjson.h"
 #include "judge/judgeprompts.h"
 #include "judge/rubric.h"
-#include "judge/verdict.h"
 #include "data/jsonl.h"
 #include "util/boundedjson.h"
 
@@ -14,7 +13,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <optional>
 #include <stdexcept>
 
 namespace rwb::reward {
