@@ -362,7 +362,9 @@ void TestMultihop::rewards()
 {
     // The multi-hop task's rewards, worked by hand against the gold answer 2005年.
     const reward::Registry &registry = task::Catalog::builtin().rewards();
-    QCOMPARE(registry.names("multihop"), (std::vector<std::string>{"answer_f1", "answer_em", "step_format"}));
+    const std::vector<std::string> names = registry.names("multihop"); // its own, then the generic ones
+    QCOMPARE(std::vector<std::string>(names.begin(), names.begin() + std::min<size_t>(3, names.size())),
+             (std::vector<std::string>{"answer_f1", "answer_em", "step_format"}));
     data::MultihopQuestion q;
     q.id = "q1";
     q.question = "いつ？";

@@ -60,7 +60,7 @@ void TestRewardConfig::errors_data()
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("message"); // a part the error must contain
     QTest::newRow("unknown reward") << R"({"components": [{"reward": "parital", "weight": 1}]})"
-                                    << "components[0].reward: unknown reward \"parital\" (allowed: partial, marker, exist, format, domain)";
+                                    << "components[0].reward: unknown reward \"parital\" (allowed: partial, marker, exist, format, domain, exact_match, ";
     QTest::newRow("negative weight") << R"({"components": [{"reward": "partial", "weight": 1}, {"reward": "marker", "weight": -2}]})"
                                      << "components[1].weight: must be a finite number ≥ 0";
     QTest::newRow("all zero") << R"({"components": [{"reward": "partial", "weight": 0}, {"reward": "marker", "weight": 0}]})"
@@ -75,11 +75,11 @@ void TestRewardConfig::errors_data()
                                  << "componets: unknown key (allowed: name, description, task, thinking, components, "
                                     "synonyms, embedding, embedding_corpus, embedding_options, judge)";
     QTest::newRow("unknown task") << R"({"task": "summarization", "components": [{"reward": "partial", "weight": 1}]})"
-                                  << "task: unknown task \"summarization\" (allowed: company_extraction, legal_qa, multihop)";
+                                  << "task: unknown task \"summarization\" (allowed: company_extraction, legal_qa, chat, multihop)";
     QTest::newRow("another task's reward") << R"({"task": "legal_qa", "components": [{"reward": "partial", "weight": 1}]})"
                                            << "components[0].reward: unknown reward \"partial\" (allowed: xml_format, "
                                               "non_hallucination, citation_f1, semantic, coverage, consistency, rubric_explicit, "
-                                              "rubric_implicit, likert_simple, likert_reference)";
+                                              "rubric_implicit, likert_simple, likert_reference, exact_match, ";
     QTest::newRow("embedding backend") << R"({"task": "legal_qa", "embedding": "bge-m3", "components": [{"reward": "semantic", "weight": 1}]})"
                                        << "embedding: \"bge-m3\" is not an embedding backend (allowed: lexical, http:URL, hf:DIR)";
     QTest::newRow("embedding options") << R"({"task": "legal_qa", "embedding_options": [], "components": [{"reward": "semantic", "weight": 1}]})"

@@ -1217,6 +1217,362 @@ The change is stored with its step and marked on the curves.</source>
             <source>The step format does not hold (%1): 0.</source>
             <translation>ステップ形式が崩れている(%1): 0。</translation>
         </message>
+        <message>
+            <source>The example has no columns (it is not a record of a user&apos;s task), so the column "%1" cannot be read: None.</source>
+            <translation>この例には列がない（ユーザーのタスクのレコードではない）ため、列「%1」を読めない: None。</translation>
+        </message>
+        <message>
+            <source>The example has no column "%1": None.</source>
+            <translation>この例に列「%1」がない: None。</translation>
+        </message>
+        <message>
+            <source>The reply "%1" equals the reference "%2": 1.</source>
+            <translation>応答「%1」が参照「%2」と一致: 1。</translation>
+        </message>
+        <message>
+            <source>The reply "%1" differs from the reference "%2": 0.</source>
+            <translation>応答「%1」が参照「%2」と異なる: 0。</translation>
+        </message>
+        <message>
+            <source>The reply contains the forbidden string %1: 0.</source>
+            <translation>応答に禁止文字列 %1 が含まれる: 0。</translation>
+        </message>
+        <message>
+            <source>The reply contains none of the forbidden strings %1: 1.</source>
+            <translation>応答に禁止文字列 %1 のどれも含まれない: 1。</translation>
+        </message>
+        <message>
+            <source>%1 of the %2 required strings occur in the reply (missing: %3): %4.</source>
+            <translation>必須文字列 %2 個のうち %1 個が応答に含まれる（欠落: %3）: %4。</translation>
+        </message>
+        <message>
+            <source>The reply contains %1, one of the %2 required strings: 1.</source>
+            <translation>応答に必須文字列 %2 個のうちの %1 が含まれる: 1。</translation>
+        </message>
+        <message>
+            <source>The reply contains none of the %1 required strings (%2): 0.</source>
+            <translation>応答に必須文字列 %1 個（%2）のどれも含まれない: 0。</translation>
+        </message>
+        <message>
+            <source>The column "%1" is empty, so there is no string to look for: None.</source>
+            <translation>列「%1」が空なので、探す文字列がない: None。</translation>
+        </message>
+        <message>
+            <source>The pattern %1 matches "%2" in the reply: 1.</source>
+            <translation>パターン %1 が応答中の「%2」に一致: 1。</translation>
+        </message>
+        <message>
+            <source>The pattern %1 matches nowhere in the reply: 0.</source>
+            <translation>パターン %1 が応答のどこにも一致しない: 0。</translation>
+        </message>
+        <message>
+            <source>The whole reply matches the pattern %1: 1.</source>
+            <translation>応答全体がパターン %1 に一致: 1。</translation>
+        </message>
+        <message>
+            <source>The whole reply does not match the pattern %1: 0.</source>
+            <translation>応答全体はパターン %1 に一致しない: 0。</translation>
+        </message>
+        <message>
+            <source>The pattern %1 backtracked too much on the reply and gave up: None.</source>
+            <translation>パターン %1 が応答でバックトラックしすぎて打ち切られた: None。</translation>
+        </message>
+        <message>
+            <source>The reply&apos;s number %1 is within %4 of the reference&apos;s %2 (difference %3): 1.</source>
+            <translation>応答の数値 %1 と参照の数値 %2 の差 %3 が %4 以内: 1。</translation>
+        </message>
+        <message>
+            <source>The reply&apos;s number %1 is not within %4 of the reference&apos;s %2 (difference %3): 0.</source>
+            <translation>応答の数値 %1 と参照の数値 %2 の差 %3 が %4 を超える: 0。</translation>
+        </message>
+        <message>
+            <source>The reply holds no number (the reference&apos;s is %1): 0.</source>
+            <translation>応答に数値がない（参照の数値は %1）: 0。</translation>
+        </message>
+        <message>
+            <source>The gold holds no number: None.</source>
+            <translation>正解に数値がない: None。</translation>
+        </message>
+        <message>
+            <source>The column "%1" holds no number: None.</source>
+            <translation>列「%1」に数値がない: None。</translation>
+        </message>
+        <message>
+            <source>%1 tokens shared, of the reply&apos;s %2 and the reference&apos;s %3: precision %4, recall %5, F1 %6.</source>
+            <translation>応答の %2 トークンと参照の %3 トークンのうち共通は %1: 適合率 %4、再現率 %5、F1 %6。</translation>
+        </message>
+        <message>
+            <source>%1 characters shared, of the reply&apos;s %2 and the reference&apos;s %3: precision %4, recall %5, F1 %6.</source>
+            <translation>応答の %2 文字と参照の %3 文字のうち共通は %1: 適合率 %4、再現率 %5、F1 %6。</translation>
+        </message>
+        <message>
+            <source>The reply and the reference are both empty: 1.</source>
+            <translation>応答と参照がどちらも空: 1。</translation>
+        </message>
+        <message>
+            <source>The reply is empty: 0.</source>
+            <translation>応答が空: 0。</translation>
+        </message>
+        <message>
+            <source>The reference is empty: 0.</source>
+            <translation>参照が空: 0。</translation>
+        </message>
+        <message>
+            <source>The reply is not valid JSON (%1): 0.</source>
+            <translation>応答が正しい JSON ではない（%1）: 0。</translation>
+        </message>
+        <message>
+            <source>The reply is valid JSON (%1): 1.</source>
+            <translation>応答は正しい JSON（%1）: 1。</translation>
+        </message>
+        <message>
+            <source>The reply is valid JSON, but %1, not %2: 0.</source>
+            <translation>応答は正しい JSON だが、%2 ではなく %1: 0。</translation>
+        </message>
+        <message>
+            <source>The reply is valid JSON and matches the schema: 1.</source>
+            <translation>応答は正しい JSON で、スキーマに適合: 1。</translation>
+        </message>
+        <message>
+            <source>At %1 the schema allows no value: 0.</source>
+            <translation>%1 ではスキーマがどの値も許さない: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the value is %2, not %3: 0.</source>
+            <translation>%1 の値が %3 ではなく %2: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the value %2 is none of %3: 0.</source>
+            <translation>%1 の値 %2 が %3 のどれでもない: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the value %2 is not %3: 0.</source>
+            <translation>%1 の値 %2 が %3 ではない: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the value %2 is below the minimum %3: 0.</source>
+            <translation>%1 の値 %2 が最小値 %3 を下回る: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the value %2 is above the maximum %3: 0.</source>
+            <translation>%1 の値 %2 が最大値 %3 を上回る: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the value %2 is not above %3: 0.</source>
+            <translation>%1 の値 %2 が %3 より大きくない: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the value %2 is not below %3: 0.</source>
+            <translation>%1 の値 %2 が %3 より小さくない: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the string has %2 characters, fewer than %3: 0.</source>
+            <translation>%1 の文字列は %2 文字で、%3 文字に満たない: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the string has %2 characters, more than %3: 0.</source>
+            <translation>%1 の文字列は %2 文字で、%3 文字を超える: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the string does not match the pattern %2: 0.</source>
+            <translation>%1 の文字列がパターン %2 に一致しない: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the array has %2 items, fewer than %3: 0.</source>
+            <translation>%1 の配列は %2 要素で、%3 要素に満たない: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the array has %2 items, more than %3: 0.</source>
+            <translation>%1 の配列は %2 要素で、%3 要素を超える: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the required property "%2" is missing: 0.</source>
+            <translation>%1 に必須のプロパティ「%2」がない: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the property "%2" is not allowed: 0.</source>
+            <translation>%1 のプロパティ「%2」は許されていない: 0。</translation>
+        </message>
+        <message>
+            <source>At %1 the pattern %2 backtracked too much and gave up: None.</source>
+            <translation>%1 でパターン %2 がバックトラックしすぎて打ち切られた: None。</translation>
+        </message>
+        <message>
+            <source>%1 of %2 fields agree (agree: %3; differ: %4): %5.</source>
+            <translation>%2 フィールド中 %1 フィールドが一致（一致: %3、不一致: %4）: %5。</translation>
+        </message>
+        <message>
+            <source>The reply is valid JSON, but %1, not an object: 0.</source>
+            <translation>応答は正しい JSON だが、オブジェクトではなく %1: 0。</translation>
+        </message>
+        <message>
+            <source>The gold is not a JSON object: None.</source>
+            <translation>正解が JSON オブジェクトではない: None。</translation>
+        </message>
+        <message>
+            <source>The column "%1" does not hold a JSON object: None.</source>
+            <translation>列「%1」の値が JSON オブジェクトではない: None。</translation>
+        </message>
+        <message>
+            <source>The reference object has no fields to compare: None.</source>
+            <translation>参照のオブジェクトに比較するフィールドがない: None。</translation>
+        </message>
+        <message>
+            <source>Each of %1 occurs once, in that order: 1.</source>
+            <translation>%1 がそれぞれ 1 回ずつ、この順に現れる: 1。</translation>
+        </message>
+        <message>
+            <source>The reply is %1, once each and in that order, with nothing else: 1.</source>
+            <translation>応答は %1 をこの順に 1 回ずつ並べただけ: 1。</translation>
+        </message>
+        <message>
+            <source>The reply has no &lt;%1&gt;: %2.</source>
+            <translation>応答に &lt;%1&gt; がない: %2。</translation>
+        </message>
+        <message>
+            <source>&lt;%1&gt; occurs %2 times: %3.</source>
+            <translation>&lt;%1&gt; が %2 回現れる: %3。</translation>
+        </message>
+        <message>
+            <source>&lt;%1&gt; is not closed by &lt;/%1&gt;: %2.</source>
+            <translation>&lt;%1&gt; が &lt;/%1&gt; で閉じられていない: %2。</translation>
+        </message>
+        <message>
+            <source>&lt;/%1&gt; occurs %2 times: %3.</source>
+            <translation>&lt;/%1&gt; が %2 回現れる: %3。</translation>
+        </message>
+        <message>
+            <source>&lt;/%1&gt; comes before &lt;%1&gt;: %2.</source>
+            <translation>&lt;/%1&gt; が &lt;%1&gt; より前にある: %2。</translation>
+        </message>
+        <message>
+            <source>&lt;%1&gt; does not come after &lt;/%2&gt;: %3.</source>
+            <translation>&lt;%1&gt; が &lt;/%2&gt; の後にない: %3。</translation>
+        </message>
+        <message>
+            <source>The reply has text outside the tags ("%1"): %2.</source>
+            <translation>応答のタグの外にテキストがある（「%1」）: %2。</translation>
+        </message>
+        <message>
+            <source>The reply has %1 words, within %2: 1.</source>
+            <translation>応答は %1 語で、%2 の範囲内: 1。</translation>
+        </message>
+        <message>
+            <source>The reply has %1 words, %2 more than the maximum %3: 1 − %2 / %4 = %5.</source>
+            <translation>応答は %1 語で、最大 %3 を %2 語超える: 1 − %2 / %4 = %5。</translation>
+        </message>
+        <message>
+            <source>The reply has %1 words, fewer than the minimum %2: %1 / %2 = %3.</source>
+            <translation>応答は %1 語で、最小 %2 に満たない: %1 / %2 = %3。</translation>
+        </message>
+        <message>
+            <source>The reply has %1 characters, within %2: 1.</source>
+            <translation>応答は %1 文字で、%2 の範囲内: 1。</translation>
+        </message>
+        <message>
+            <source>The reply has %1 characters, %2 more than the maximum %3: 1 − %2 / %4 = %5.</source>
+            <translation>応答は %1 文字で、最大 %3 を %2 文字超える: 1 − %2 / %4 = %5。</translation>
+        </message>
+        <message>
+            <source>The reply has %1 characters, fewer than the minimum %2: %1 / %2 = %3.</source>
+            <translation>応答は %1 文字で、最小 %2 に満たない: %1 / %2 = %3。</translation>
+        </message>
+        <message>
+            <source>All %1 letters of the reply are in the scripts of %2 (%3): 1.</source>
+            <translation>応答の文字 %1 字はすべて %2 の文字体系（%3）: 1。</translation>
+        </message>
+        <message>
+            <source>%1 of the reply&apos;s %2 letters are in the scripts of %3 (%4); most of the others are %5 (%6): %7.</source>
+            <translation>応答の文字 %2 字のうち %1 字が %3 の文字体系（%4）。それ以外で最も多いのは %5（%6 字）: %7。</translation>
+        </message>
+        <message>
+            <source>The reply has no letters: 0.</source>
+            <translation>応答に文字がない: 0。</translation>
+        </message>
+        <message>
+            <source>%1 of the %2 word %3-grams are distinct; the most repeated, "%4", occurs %5 times: %6.</source>
+            <translation>単語 %3-gram %2 個のうち異なるものは %1 個。最も多く繰り返された「%4」は %5 回: %6。</translation>
+        </message>
+        <message>
+            <source>%1 of the %2 character %3-grams are distinct; the most repeated, "%4", occurs %5 times: %6.</source>
+            <translation>文字 %3-gram %2 個のうち異なるものは %1 個。最も多く繰り返された「%4」は %5 回: %6。</translation>
+        </message>
+        <message>
+            <source>All %1 word %2-grams are distinct: 1.</source>
+            <translation>単語 %2-gram %1 個がすべて異なる: 1。</translation>
+        </message>
+        <message>
+            <source>All %1 character %2-grams are distinct: 1.</source>
+            <translation>文字 %2-gram %1 個がすべて異なる: 1。</translation>
+        </message>
+        <message>
+            <source>The reply has %1 words, fewer than %2: 1.</source>
+            <translation>応答は %1 語で、%2 語に満たない: 1。</translation>
+        </message>
+        <message>
+            <source>The reply has %1 characters, fewer than %2: 1.</source>
+            <translation>応答は %1 文字で、%2 文字に満たない: 1。</translation>
+        </message>
+        <message>
+            <source>1 when the answer equals the reference (the gold or a column) after normalization, else 0.</source>
+            <translation>正規化した回答が参照（正解または列）と一致すれば 1、そうでなければ 0。</translation>
+        </message>
+        <message>
+            <source>The share of the required strings found in the completion (or 1 when any is); 0 when a forbidden string occurs.</source>
+            <translation>出力に含まれる必須文字列の割合（any ではどれか 1 つあれば 1）。禁止文字列があれば 0。</translation>
+        </message>
+        <message>
+            <source>1 when the regular expression (Python syntax) matches the completion, else 0.</source>
+            <translation>正規表現（Python の構文）が出力に一致すれば 1、そうでなければ 0。</translation>
+        </message>
+        <message>
+            <source>1 when the answer&apos;s last number equals the reference&apos;s within the tolerance, else 0.</source>
+            <translation>回答の最後の数値が参照の数値と許容誤差内で等しければ 1、そうでなければ 0。</translation>
+        </message>
+        <message>
+            <source>F1 of the answer&apos;s tokens (or characters) against the reference&apos;s, as SQuAD counts them.</source>
+            <translation>回答のトークン（または文字）の参照に対する F1（SQuAD の数え方）。</translation>
+        </message>
+        <message>
+            <source>1 when the answer is valid JSON (of the wanted type), else 0.</source>
+            <translation>回答が（指定した型の）正しい JSON なら 1、そうでなければ 0。</translation>
+        </message>
+        <message>
+            <source>1 when the answer is JSON that matches the JSON Schema (a documented subset), else 0.</source>
+            <translation>回答が JSON Schema（文書化したサブセット）に適合する JSON なら 1、そうでなければ 0。</translation>
+        </message>
+        <message>
+            <source>The share of the reference object&apos;s fields that the answer&apos;s JSON object has equal.</source>
+            <translation>参照オブジェクトのフィールドのうち、回答の JSON オブジェクトが等しい値を持つものの割合。</translation>
+        </message>
+        <message>
+            <source>1 when each of the tags (&lt;think&gt;, &lt;answer&gt;, …) occurs exactly once, in order, else 0.</source>
+            <translation>各タグ（&lt;think&gt;、&lt;answer&gt; など）がちょうど 1 回ずつ順に現れれば 1、そうでなければ 0。</translation>
+        </message>
+        <message>
+            <source>1 when the completion&apos;s length in words or characters is within [min, max], falling off outside.</source>
+            <translation>出力の長さ（語数または文字数）が [min, max] の範囲内なら 1、範囲外では下がる。</translation>
+        </message>
+        <message>
+            <source>The share of the completion&apos;s letters written in the language&apos;s scripts (script identification, not language identification).</source>
+            <translation>出力の文字のうち、その言語の文字体系で書かれたものの割合（文字体系による判定で、言語の判定ではない）。</translation>
+        </message>
+        <message>
+            <source>Distinct n-grams / all n-grams of the completion (1: nothing repeats).</source>
+            <translation>出力の異なる n-gram の数 / n-gram の総数（1: 繰り返しなし）。</translation>
+        </message>
+        <message>
+            <source>The function gave %1.</source>
+            <translation>関数の値は %1 です。</translation>
+        </message>
+        <message>
+            <source>The function gave no value: %1.</source>
+            <translation>関数は値を返しませんでした: %1。</translation>
+        </message>
+        <message>
+            <source>Your Python reward function (TRL&apos;s or verl&apos;s signature), run unchanged in a worker process.</source>
+            <translation>あなたの Python 報酬関数 (TRL または verl のシグネチャ)。ワーカープロセスでそのまま実行します。</translation>
+        </message>
     </context>
     <context>
         <name>RolloutCondition</name>
@@ -5700,6 +6056,21 @@ Tie: both steps are equally right or equally wrong. Skip: you cannot tell withou
         <message>
             <source>Opened read-only, labels cannot be saved: %1</source>
             <translation>読み取り専用で開きました。ラベルは保存できません: %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>TaskPresenter</name>
+        <message>
+            <source>Prompt</source>
+            <translation>プロンプト</translation>
+        </message>
+        <message>
+            <source>Columns</source>
+            <translation>列</translation>
+        </message>
+        <message>
+            <source>Why %1 gave no value</source>
+            <translation>%1 が値を返さなかった理由</translation>
         </message>
     </context>
 </TS>

@@ -8,6 +8,7 @@
 #include "embed/embedderfactory.h"
 #include "retrieval/corpus.h"
 
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 
@@ -70,6 +71,7 @@ CompositeReward::CompositeReward(RewardConfig config, const std::string &source,
     for (size_t i = 0; i < m_config.components.size(); ++i) {
         const RewardComponent &c = m_config.components[i];
         options.componentOptions = c.options;
+        options.label = c.label();
         try {
             m_components.push_back(registry.create(c.reward, options));
         } catch (const std::invalid_argument &ex) {
@@ -132,7 +134,11 @@ std::vector<double> CompositeReward::scoreBatch(const std::vector<const task::Ex
     components.assign(n, std::vector<double>(m_components.size(), 0.0));
     std::vector<double> values;
     for (size_t c = 0; c < m_components.size(); ++c) {
+        const auto t0 = std::chrono::steady_clock::now();
         m_components[c]->scoreBatch(examples, completions, values, log);
+        if (log)
+            log->addMetric("reward_time/" + componentName(c),
+                           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         for (size_t i = 0; i < n; ++i)
             components[i][c] = values[i];
     }

@@ -28,7 +28,8 @@ public:
     const RewardConfig &config() const { return m_config; }
     bool thinking() const { return m_config.thinking; }
     size_t size() const { return m_components.size(); }
-    const std::string &componentName(size_t i) const { return m_config.components[i].reward; }
+    // The component's label (RewardComponent::label): its reward's name unless the config names it.
+    const std::string &componentName(size_t i) const { return m_config.components[i].label(); }
     double weight(size_t i) const { return m_config.components[i].weight; }
     const Reward &component(size_t i) const { return *m_components[i]; }
 

@@ -24,7 +24,10 @@ std::vector<std::string> Registry::names(std::string_view task) const
 {
     std::vector<std::string> out;
     for (const Entry &e : m_entries)
-        if (e.task == task)
+        if (!e.task.empty() && e.task == task)
+            out.push_back(e.name);
+    for (const Entry &e : m_entries)
+        if (e.task.empty())
             out.push_back(e.name);
     return out;
 }
@@ -33,14 +36,23 @@ std::string Registry::defaultTask() const
 {
     if (!m_defaultTask.empty())
         return m_defaultTask;
-    return m_entries.empty() ? std::string() : m_entries.front().task;
+    for (const Entry &e : m_entries)
+        if (!e.task.empty())
+            return e.task;
+    return {};
+}
+
+void Registry::addTask(const std::string &task)
+{
+    if (!task.empty() && std::find(m_tasks.begin(), m_tasks.end(), task) == m_tasks.end())
+        m_tasks.push_back(task);
 }
 
 std::vector<std::string> Registry::tasks() const
 {
-    std::vector<std::string> out;
+    std::vector<std::string> out = m_tasks;
     for (const Entry &e : m_entries)
-        if (std::find(out.begin(), out.end(), e.task) == out.end())
+        if (!e.task.empty() && std::find(out.begin(), out.end(), e.task) == out.end())
             out.push_back(e.task);
     return out;
 }

@@ -49,6 +49,8 @@ enum class Reason {
     // judge rewards (judgerewards.h)
     JudgeVerdict,      // the judge's verdict(s) gave the value (Explanation::decisions)
     JudgeFailed,       // a call failed or its reply did not parse: None
+    // a generic component (library/library.h): Explanation::key names the sentence, args fill it
+    Library,
     // any other component (a program's own): Explanation::detail says why
     Custom,
 };
@@ -63,6 +65,15 @@ inline bool isNone(double value) { return std::isnan(value); }
 // One call of a judge made while scoring (judge/decision.h).
 using JudgeDecision = judge::Decision;
 
+// What a component says of one item of a batch beside its value: a user's Python
+// function's extra values (TRL's log_extra, verl's dict keys) and why a value is None.
+struct ItemNote {
+    std::string component; // the component's name (its label)
+    size_t item = 0;       // the item's index in the batch
+    std::string error;     // why the value is None (a traceback, a timeout); "" none
+    std::string extraJson; // a JSON object of extra values; "" none
+};
+
 // What scoring produced besides the values. Components append from any thread.
 class ScoreLog {
 public:
@@ -76,10 +87,35 @@ public:
         std::lock_guard<std::mutex> lock(m_mutex);
         return std::exchange(m_decisions, {});
     }
+    void addNote(ItemNote note)
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_notes.push_back(std::move(note));
+    }
+    std::vector<ItemNote> takeNotes()
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        return std::exchange(m_notes, {});
+    }
+    // A value a component logs for the batch ("accuracy/mean_length", TRL's log_metric),
+    // and the seconds a component took ("reward_time/<component>"); GRPO records them
+    // as the step's metrics.
+    void addMetric(std::string name, double value)
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_metrics.emplace_back(std::move(name), value);
+    }
+    std::vector<std::pair<std::string, double>> takeMetrics()
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        return std::exchange(m_metrics, {});
+    }
 
 private:
     std::mutex m_mutex;
     std::vector<JudgeDecision> m_decisions;
+    std::vector<ItemNote> m_notes;
+    std::vector<std::pair<std::string, double>> m_metrics;
 };
 
 // A half-open range of code points [begin, begin + length) in a normalized string.
@@ -94,6 +130,14 @@ struct Explanation {
     double value = 0.0;
     Reason reason = Reason::Custom;     // a built-in component sets its own
     std::string detail;                 // one English line for logs, the CLI and, for Custom, the views
+    // Library: which sentence explains the value ("exact_match.equal"), and what fills its
+    // %1, %2, … in order; the views translate the sentence by its key (widgets/rewardtext.cpp),
+    // `detail` is the same sentence in English.
+    std::string key;
+    std::vector<std::string> args;
+    // What the component failed with, beside a None value (a Python function's traceback,
+    // a remote reward's error); "" when nothing failed.
+    std::string error;
 
     std::string answer;                 // the compared answer (normalized, markers stripped for `marker`)
     std::string gold;                   // the compared gold, the same way

@@ -5,6 +5,7 @@
 #include "data/jsonl.h"
 #include "reward/registry.h"
 #include "util/boundedjson.h"
+#include "util/jsoncomments.h"
 
 #include <cmath>
 #include <filesystem>
@@ -33,6 +34,28 @@ std::pair<size_t, size_t> lineColumn(std::string_view text, size_t byte)
 [[noreturn]] void fail(const std::string &source, const std::string &field, const std::string &what)
 {
     throw data::InputException({source, 0, field + ": " + what});
+}
+
+TaskDescriptionHandler &taskDescriptionHandler()
+{
+    static TaskDescriptionHandler handler = nullptr;
+    return handler;
+}
+
+
+// A task description (an object) through the catalog's handler into `c`.
+void readTaskDescription(const nlohmann::json &description, const std::string &source, const std::string &baseDir,
+                         RewardConfig &c)
+{
+    if (!description.is_object())
+        fail(source, "(top level)", std::string("a task description must be a JSON object, found ") +
+                                        description.type_name());
+    const TaskDescriptionHandler handler = taskDescriptionHandler();
+    if (!handler)
+        fail(source, "task", "a task description needs the task catalog, which this program does not have");
+    c.taskDescription = handler(description.dump(), baseDir, source);
+    const nlohmann::json normalized = util::parseJson(c.taskDescription);
+    c.task = normalized.at("name").get<std::string>();
 }
 
 } // namespace
@@ -74,13 +97,25 @@ RewardConfig withAbsolutePaths(RewardConfig config)
         config.embedding = "hf:" + absolute(config.embedding.substr(3));
     if (!config.judge.empty())
         config.judge = judge::judgeWithAbsolutePaths(config.judge, config.baseDir);
+    // The components' files: "file" (a python function's), every "…_file" (rubric_file,
+    // schema_file), and a "python" interpreter given as a relative path.
     for (RewardComponent &c : config.components)
         if (!c.options.empty()) {
             nlohmann::json o = util::parseJsonOrDiscarded(c.options);
-            if (o.is_object() && o.contains("rubric_file") && o["rubric_file"].is_string()) {
-                o["rubric_file"] = absolute(o["rubric_file"].get<std::string>());
-                c.options = o.dump();
+            if (!o.is_object())
+                continue;
+            bool changed = false;
+            for (auto it = o.begin(); it != o.end(); ++it) {
+                const std::string &k = it.key();
+                const bool fileKey = k == "file" || (k.size() > 5 && k.compare(k.size() - 5, 5, "_file") == 0);
+                const bool interpreter = k == "python" && it->is_string() && it->get<std::string>().find('/') != std::string::npos;
+                if ((fileKey || interpreter) && it->is_string()) {
+                    *it = absolute(it->get<std::string>());
+                    changed = true;
+                }
             }
+            if (changed)
+                c.options = o.dump();
         }
     config.baseDir.clear();
     return config;
@@ -99,30 +134,59 @@ std::string RewardConfig::resolvedSynonyms() const
 void validateRewardConfig(const RewardConfig &c, const std::string &source, const Registry &registry)
 {
     const std::string task = c.task.empty() ? registry.defaultTask() : c.task;
+    const std::vector<std::string> tasks = registry.tasks();
+    if (std::find(tasks.begin(), tasks.end(), task) == tasks.end())
+        fail(source, "task", "unknown task \"" + task + "\" (allowed: " + joinNames(tasks) + ")");
     const std::vector<std::string> allowed = registry.names(task);
-    if (allowed.empty())
-        fail(source, "task", "unknown task \"" + task + "\" (allowed: " + joinNames(registry.tasks()) + ")");
     if (c.components.empty())
         fail(source, "components", "at least one component is needed (allowed rewards: " + joinNames(allowed) + ")");
     for (size_t i = 0; i < c.components.size(); ++i) {
         const RewardComponent &comp = c.components[i];
         const std::string field = "components[" + std::to_string(i) + "]";
         const Registry::Entry *e = registry.find(comp.reward);
-        if (!e || e->task != task)
+        if (!e || !Registry::serves(*e, task))
             fail(source, field + ".reward",
                  "unknown reward \"" + comp.reward + "\" (allowed: " + joinNames(allowed) + ")");
         if (!std::isfinite(comp.weight) || comp.weight < 0.0)
             fail(source, field + ".weight", "must be a finite number ≥ 0");
         for (size_t j = 0; j < i; ++j)
-            if (c.components[j].reward == comp.reward)
-                fail(source, field + ".reward",
-                     "\"" + comp.reward + "\" is listed twice (also components[" + std::to_string(j) + "])");
+            if (c.components[j].label() == comp.label())
+                fail(source, field + (comp.name.empty() ? ".reward" : ".name"),
+                     "\"" + comp.label() + "\" is listed twice (also components[" + std::to_string(j) +
+                         "]; give one a \"name\" of its own)");
     }
     if (!(c.weightSum() > 0.0))
         fail(source, "components", "the weights sum to 0; give at least one component a weight > 0");
 }
 
-RewardConfig readRewardConfigJson(std::string_view text, const std::string &source)
+void setTaskDescriptionHandler(TaskDescriptionHandler handler)
+{
+    taskDescriptionHandler() = handler;
+}
+
+bool isTaskDescriptionPath(const std::string &task)
+{
+    return task.size() > 5 && task.compare(task.size() - 5, 5, ".json") == 0;
+}
+
+std::string installTaskDescriptionFile(const std::string &path)
+{
+    namespace fs = std::filesystem;
+    // A description file may explain itself with // comments (`rwb task init` writes them).
+    const std::string text = util::withoutJsonComments(data::readTextFile(path));
+    nlohmann::json d;
+    try {
+        d = util::parseJson(text);
+    } catch (const nlohmann::json::parse_error &e) {
+        const auto [line, col] = lineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
+        throw data::InputException({path, line, "column " + std::to_string(col) + ": not valid JSON"});
+    }
+    RewardConfig c;
+    readTaskDescription(d, path, fs::absolute(path).parent_path().string(), c);
+    return c.taskDescription;
+}
+
+RewardConfig readRewardConfigJson(std::string_view text, const std::string &source, const std::string &baseDir)
 {
     nlohmann::json j;
     try {
@@ -158,7 +222,27 @@ RewardConfig readRewardConfigJson(std::string_view text, const std::string &sour
     };
     str("name", c.name);
     str("description", c.description);
-    str("task", c.task);
+    if (auto it = j.find("task"); it != j.end()) {
+        namespace fs = std::filesystem;
+        std::string dir = baseDir;
+        if (dir.empty()) {
+            std::error_code ec;
+            dir = fs::is_regular_file(source, ec) ? fs::absolute(source).parent_path().string() : fs::current_path().string();
+        }
+        if (it->is_object()) {
+            readTaskDescription(*it, source + ": task", dir, c);
+        } else if (it->is_string() && isTaskDescriptionPath(it->get<std::string>())) {
+            fs::path p(it->get<std::string>());
+            if (p.is_relative())
+                p = fs::path(dir) / p;
+            if (!fs::exists(p))
+                fail(source, "task", "the task description " + p.string() + " does not exist");
+            c.taskDescription = installTaskDescriptionFile(p.string());
+            c.task = util::parseJson(c.taskDescription).at("name").get<std::string>();
+        } else {
+            str("task", c.task);
+        }
+    }
     str("synonyms", c.synonyms);
     str("embedding", c.embedding);
     str("embedding_corpus", c.embeddingCorpus);
@@ -190,8 +274,8 @@ RewardConfig readRewardConfigJson(std::string_view text, const std::string &sour
         if (!o.is_object())
             fail(source, field, std::string("must be an object {\"reward\", \"weight\"}, found ") + o.type_name());
         for (auto it = o.begin(); it != o.end(); ++it)
-            if (it.key() != "reward" && it.key() != "weight" && it.key() != "options")
-                fail(source, field + "." + it.key(), "unknown key (allowed: reward, weight, options)");
+            if (it.key() != "reward" && it.key() != "weight" && it.key() != "options" && it.key() != "name")
+                fail(source, field + "." + it.key(), "unknown key (allowed: reward, name, weight, options)");
         RewardComponent comp;
         auto r = o.find("reward");
         if (r == o.end() || !r->is_string())
@@ -203,6 +287,11 @@ RewardConfig readRewardConfigJson(std::string_view text, const std::string &sour
         if (!w->is_number())
             fail(source, field + ".weight", std::string("must be a number, found ") + w->type_name());
         comp.weight = w->get<double>();
+        if (auto n = o.find("name"); n != o.end()) {
+            if (!n->is_string() || n->get<std::string>().empty())
+                fail(source, field + ".name", "must be a non-empty string");
+            comp.name = n->get<std::string>();
+        }
         if (auto opt = o.find("options"); opt != o.end()) {
             if (!opt->is_object())
                 fail(source, field + ".options", std::string("must be an object, found ") + opt->type_name());
@@ -236,13 +325,17 @@ std::string toJson(const RewardConfig &c)
         j["name"] = c.name;
     if (!c.description.empty())
         j["description"] = c.description;
-    if (!c.task.empty()) // none: the default task, as when parsed
+    if (!c.taskDescription.empty())
+        j["task"] = util::parseJson<nlohmann::ordered_json>(c.taskDescription);
+    else if (!c.task.empty()) // none: the default task, as when parsed
         j["task"] = c.task;
     j["thinking"] = c.thinking;
     j["components"] = nlohmann::ordered_json::array();
     for (const RewardComponent &comp : c.components) {
         nlohmann::ordered_json o;
         o["reward"] = comp.reward;
+        if (!comp.name.empty() && comp.name != comp.reward)
+            o["name"] = comp.name;
         // Whole weights stay integers in the file ("weight": 20, not 20.0).
         if (comp.weight == std::floor(comp.weight) && std::fabs(comp.weight) < 1e15)
             o["weight"] = static_cast<long long>(comp.weight);

@@ -14,6 +14,11 @@ struct RewardComponent {
     // The component's own settings, a JSON object ("" when none): for judge rewards,
     // e.g. {"mode": "all_items"} for rubric_explicit (docs/config.md).
     std::string options{};
+    // What the component is called in curves, the store and the views ("" = `reward`):
+    // needed when a generic reward is listed twice (two `python` functions, two `regex`).
+    std::string name{};
+
+    const std::string &label() const { return name.empty() ? reward : name; }
 };
 
 // A reward config (JSON), for example
@@ -25,6 +30,11 @@ struct RewardConfig {
     std::string name;
     std::string description;
     std::string task; // "": the registry's default task (Registry::defaultTask), set by parsing
+    // A user's task described in JSON (tasks/user/usertask.h), when "task" gave one (an
+    // object, or the path of a .json file) instead of a name: the description as a JSON
+    // object's text, its file paths absolute; `task` is then its "name". What a run
+    // store keeps, so that a run of it opens anywhere. "" for a task named.
+    std::string taskDescription;
     bool thinking = false;
     std::vector<RewardComponent> components;
     std::string synonyms; // as written in the file; resolvedSynonyms() gives the path to open
@@ -44,6 +54,23 @@ struct RewardConfig {
     std::string resolvedEmbeddingCorpus() const;
 };
 
+// What the process does with a task description (RewardConfig::taskDescription) when a
+// config that carries one is read: the task catalog reads it, installs the task
+// (tasks/catalog.cpp sets this), so that the registry the config is then checked against
+// knows the task, and returns the description with its relative paths made absolute
+// against `baseDir`. `source` names where it came from; throws data::InputException
+// naming it and the field.
+using TaskDescriptionHandler = std::string (*)(const std::string &descriptionJson, const std::string &baseDir,
+                                               const std::string &source);
+void setTaskDescriptionHandler(TaskDescriptionHandler handler);
+// Whether a task's name in a config ("task", --task) is a description file instead: it
+// ends with ".json".
+bool isTaskDescriptionPath(const std::string &task);
+// Reads a task description file (// comments allowed) and installs its task through the
+// handler; returns the description as stored. Throws data::InputException naming the
+// file (and the line of a JSON syntax error) or the field.
+std::string installTaskDescriptionFile(const std::string &path);
+
 // Parses and validates. Throws data::InputException naming `source` and, for JSON syntax
 // errors, the line and column; for every other problem the field ("components[1].weight")
 // and what is allowed: unknown reward names (listing the registered ones), negative or
@@ -53,7 +80,9 @@ RewardConfig parseRewardConfig(std::string_view json, const std::string &source,
 // "task" stays empty). parseRewardConfig is this, then validateRewardConfig. For a config
 // that a registry known only later checks (an inline reward config of a GRPO config,
 // which the trainer validates against its own catalog).
-RewardConfig readRewardConfigJson(std::string_view json, const std::string &source);
+// `baseDir` resolves a task description's path ("task": "mytask.json"); "" = the folder
+// of `source` when that is a file, else the working directory.
+RewardConfig readRewardConfigJson(std::string_view json, const std::string &source, const std::string &baseDir = {});
 RewardConfig loadRewardConfig(const std::string &path, const Registry &registry);
 
 // Checks a config built in code (the same rules, without the JSON ones).

@@ -1,5 +1,8 @@
 #include "task/catalog.h"
 
+#include "reward/library/library.h"
+#include "reward/rewardconfig.h"
+
 #include "data/jsonl.h"
 #include "util/boundedjson.h"
 
@@ -8,6 +11,11 @@
 #include <algorithm>
 
 namespace rwb::task {
+
+Catalog::Catalog()
+{
+    reward::addLibraryRewards(m_rewards);
+}
 
 void Catalog::addTask(std::shared_ptr<const Task> task)
 {
@@ -18,6 +26,7 @@ void Catalog::addTask(std::shared_ptr<const Task> task)
     }
     reward::Registry rewards = m_rewards; // all of the task's rewards, or none (a name taken throws)
     task->addRewards(rewards);
+    rewards.addTask(name);
     if (m_tasks.empty())
         rewards.setDefaultTask(name);
     m_rewards = std::move(rewards);
@@ -35,6 +44,16 @@ const Task *Catalog::find(std::string_view name) const
 
 const Task &Catalog::get(std::string_view name, const std::string &source, const std::string &field) const
 {
+    if (reward::isTaskDescriptionPath(std::string(name))) {
+        // A user's task described in a file (tasks/user/): installed in the process's
+        // catalog, which this is when a program hands it to a trainer.
+        const std::string stored = reward::installTaskDescriptionFile(std::string(name));
+        const std::string taskName = util::parseJson(stored).at("name").get<std::string>();
+        if (const Task *t = find(taskName))
+            return *t;
+        throw data::InputException({source, 0, field + ": the task \"" + taskName + "\" of " + std::string(name) +
+                                                   " is in the process's catalog, not in this one"});
+    }
     if (const Task *t = find(name))
         return *t;
     throw data::InputException(

@@ -24,6 +24,10 @@ std::string taskOfJsonl(std::string_view text);
 
 class Catalog {
 public:
+    // A catalog with no task, its registry holding the generic rewards
+    // (reward/library/library.h) that score every task.
+    Catalog();
+
     // The process's catalog: the built-in tasks and their rewards (tasks/catalog.cpp),
     // and what the program installed (install()). What the views and the CLI's generic
     // commands look tasks up in.
@@ -47,7 +51,9 @@ public:
     // config, a file or a run that names none). Null when there is none.
     const Task *find(std::string_view name) const;
     // The task named `name` ("" the default task); throws data::InputException naming `source` and `field`, and
-    // the tasks there are, when there is none.
+    // the tasks there are, when there is none. A name ending in ".json" is a user's task
+    // description file (tasks/user/usertask.h): read, and installed in the process's
+    // catalog (Catalog::install), whose task it then returns.
     const Task &get(std::string_view name, const std::string &source, const std::string &field) const;
     // The task named `name` that declares process steps (Task::steps); "" names the first
     // such task. Throws data::InputException naming `source` and `field` when there is no

@@ -66,6 +66,25 @@ public:
     virtual const judge::Rubric *judgeRubric() const { return nullptr; }
 };
 
+// What the generic reward components (reward/library/) and a user's Python reward
+// functions (reward/python/) read of an example beyond its gold: the dataset record's own
+// fields. Implemented, beside Example, by the examples of tasks read from the user's own
+// records (tasks/user/); a component given an example without it compares against the
+// gold (Example::goldText) and sees no other column.
+class RecordExample {
+public:
+    virtual ~RecordExample() = default;
+    // The record's fields as a JSON object's text, as read (a completion field excluded):
+    // what a TRL reward function gets as its keyword columns.
+    virtual const std::string &recordJson() const = 0;
+    // A field by name or dotted path ("reward_model.ground_truth"): a string as it is,
+    // any other value as its JSON text. None when the record has no such field.
+    virtual std::optional<std::string> column(std::string_view path) const = 0;
+    // The prompt as a TRL reward function gets it (`prompts`), as JSON: the record's
+    // prompt text as a JSON string, or its messages as a JSON array (conversational).
+    virtual std::string promptJson() const = 0;
+};
+
 // One completion, parsed once by its task and shared by every reward component.
 class Completion {
 public:

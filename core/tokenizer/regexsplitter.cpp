@@ -1,30 +1,14 @@
 #include "tokenizer/regexsplitter.h"
 
+#include "text/regex.h"
+
 #include <memory>
-#include <mutex>
 #include <oniguruma.h>
 #include <stdexcept>
 
 namespace rwb::tokenizer {
 
 namespace {
-
-// Oniguruma's global state (encoding tables) is set up once and its compiler is not
-// thread-safe: every onig_new / onig_free goes through this mutex.
-std::mutex &onigMutex()
-{
-    static std::mutex m;
-    return m;
-}
-
-void initializeOnce()
-{
-    static std::once_flag once;
-    std::call_once(once, [] {
-        OnigEncoding encodings[1] = {ONIG_ENCODING_UTF8};
-        onig_initialize(encodings, 1);
-    });
-}
 
 struct RegionDeleter {
     void operator()(OnigRegion *r) const { onig_region_free(r, 1); }
@@ -34,8 +18,7 @@ struct RegionDeleter {
 
 RegexSplitter::RegexSplitter(const std::string &pattern) : m_pattern(pattern)
 {
-    initializeOnce();
-    std::lock_guard<std::mutex> lock(onigMutex());
+    auto lock = text::onigurumaLock();
     OnigRegex regex = nullptr;
     OnigErrorInfo info;
     const auto *begin = reinterpret_cast<const OnigUChar *>(pattern.data());
@@ -52,7 +35,7 @@ RegexSplitter::RegexSplitter(const std::string &pattern) : m_pattern(pattern)
 RegexSplitter::~RegexSplitter()
 {
     if (m_regex) {
-        std::lock_guard<std::mutex> lock(onigMutex());
+        auto lock = text::onigurumaLock();
         onig_free(static_cast<OnigRegex>(m_regex));
     }
 }

@@ -19,9 +19,10 @@ inline constexpr const char *kGpt2SplitRegex =
 // A compiled Oniguruma regex over UTF-8 (Oniguruma syntax, no options: \s, \p{L}, \p{N}
 // are Unicode-aware; (?i:…) and look-ahead work), as Hugging Face tokenizers runs it.
 //
-// Compiling is serialized on a process-wide mutex (Oniguruma forbids compiling on several
-// threads at once); once built, matches() and split() may be called from any number of
-// threads at the same time. Not copyable; movable.
+// Compiling is serialized on a process-wide mutex (text::onigurumaLock(), which text::Regex
+// shares: Oniguruma forbids compiling on several threads at once); once built, matches()
+// and split() may be called from any number of threads at the same time. Not copyable;
+// movable.
 class RegexSplitter {
 public:
     // Throws std::invalid_argument with Oniguruma's message when the pattern does not compile.
