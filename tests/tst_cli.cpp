@@ -281,7 +281,8 @@ void TestCli::badConfig_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<QStringList>("mustContain");
 
-    const QString allowed = "(allowed: partial, marker, exist, format, domain)";
+    // The task's own rewards, then the generic ones (docs/rewards.md).
+    const QString allowed = "(allowed: partial, marker, exist, format, domain, exact_match, contains";
     QTest::newRow("unknown reward") << "cli_config_unknown.json"
                                     << QStringList{": components[0].reward: ", "\"parital\"", allowed};
     QTest::newRow("negative weight") << "cli_config_negative.json" << QStringList{": components[1].weight: ", "≥ 0"};
@@ -776,7 +777,10 @@ void TestCli::rewardList()
         QVERIFY(!o.value("description").toString().isEmpty());
         names << o.value("task").toString() + ":" + o.value("name").toString();
     }
-    QCOMPARE(names, (QStringList{"company_extraction:partial", "company_extraction:marker", "company_extraction:exist",
+    // The generic components first ("any": they score every task, docs/rewards.md), then each task's own.
+    QCOMPARE(names, (QStringList{"any:exact_match", "any:contains", "any:regex", "any:numeric", "any:f1", "any:json_valid",
+                                 "any:json_schema", "any:json_fields", "any:tag_format", "any:length", "any:language",
+                                 "any:repetition", "any:python", "company_extraction:partial", "company_extraction:marker", "company_extraction:exist",
                                  "company_extraction:format", "company_extraction:domain", "legal_qa:xml_format",
                                  "legal_qa:non_hallucination", "legal_qa:citation_f1", "legal_qa:semantic",
                                  "legal_qa:coverage", "legal_qa:consistency", "legal_qa:rubric_explicit",

@@ -68,15 +68,13 @@ QColor colour(int i)
 
 // "eval/<headline>" of every task the workbench knows (eval/f1, eval/joint): a run logs
 // its own task's, which the validation plot and the hacking monitor follow.
-const std::vector<std::string> &validationMetrics()
+// Asked each time: a user's task installed since (a run of it opened) brings its own.
+std::vector<std::string> validationMetrics()
 {
-    static const std::vector<std::string> metrics = [] {
-        std::vector<std::string> out;
-        for (const std::string &name : task::Catalog::builtin().names())
-            out.push_back("eval/" + std::string(task::Catalog::builtin().find(name)->headlineMetric()));
-        return out;
-    }();
-    return metrics;
+    std::vector<std::string> out;
+    for (const std::string &name : task::Catalog::builtin().names())
+        out.push_back("eval/" + std::string(task::Catalog::builtin().find(name)->headlineMetric()));
+    return out;
 }
 
 // Which plot a metric goes on (-1: none) and its name in that plot's legend. TRL's names,

@@ -17,6 +17,7 @@
 #include "samplefilterproxy.h"
 #include "samplescoremodel.h"
 #include "task/catalog.h"
+#include "tasks/user/usertask.h"
 
 #include <nlohmann/json.hpp>
 
@@ -412,7 +413,11 @@ bool RewardDesigner::loadSamples(const QString &path, QString *error, QStringLis
     // The samples' task: the "task" of the first line that has one (extraction without).
     const rwb::task::Catalog &catalog = rwb::task::Catalog::builtin();
     const std::string taskName = rwb::task::taskOfJsonl(text);
-    const rwb::task::Task *task = catalog.find(taskName);
+    // A user's records name no task: they are of the user's task in force (its config
+    // opened first), when one is.
+    const rwb::task::Task *task = taskName.empty() && dynamic_cast<const rwb::task::UserTask *>(&m_model->task())
+                                      ? &m_model->task()
+                                      : catalog.find(taskName);
     if (!task) {
         if (error)
             *error = tr("%1: the samples are of the task \"%2\", which this build does not have").arg(path, QString::fromStdString(taskName));
@@ -465,10 +470,9 @@ bool RewardDesigner::loadSamples(const QString &path, QString *error, QStringLis
     return true;
 }
 
-void RewardDesigner::rebuildForTask()
+void RewardDesigner::rebuildWeightsEditor()
 {
-    m_loaded = {}; // another task's config says nothing of this one
-    // The components are the task's: a new weights editor in the old one's place.
+    // A new weights editor, for the model's components, in the old one's place.
     auto *old = m_weights;
     m_weights = new ComponentWeightsEditor(m_model->componentNames(), m_componentsInner);
     connect(m_weights, &ComponentWeightsEditor::weightsChanged, this, &RewardDesigner::onWeightsChanged);
@@ -478,6 +482,17 @@ void RewardDesigner::rebuildForTask()
         old->hide();
         old->deleteLater();
     }
+    const QFontMetrics fm = m_table->fontMetrics();
+    for (int c = SampleScoreModel::FirstComponentColumn; c < m_model->columnCount(); ++c)
+        m_table->setColumnWidth(c, fm.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 22);
+    fitComponentsWidth();
+}
+
+void RewardDesigner::rebuildForTask()
+{
+    m_loaded = {}; // another task's config says nothing of this one
+    // The components are the task's.
+    rebuildWeightsEditor();
     // The presets of this task only.
     {
         const QSignalBlocker b(m_presets);
@@ -486,9 +501,6 @@ void RewardDesigner::rebuildForTask()
             m_presets->addItem(name, path);
         m_presets->setCurrentIndex(-1);
     }
-    const QFontMetrics fm = m_table->fontMetrics();
-    for (int c = SampleScoreModel::FirstComponentColumn; c < m_model->columnCount(); ++c)
-        m_table->setColumnWidth(c, fm.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 22);
     m_configName.clear();
     m_configPath.clear();
     retranslate();
@@ -518,6 +530,15 @@ bool RewardDesigner::loadConfig(const QString &path, QString *error)
 bool RewardDesigner::setConfig(const rwb::reward::RewardConfig &config, const QString &source, QString *error)
 {
     try {
+        const rwb::task::Task *configTask = rwb::task::Catalog::builtin().find(config.task);
+        if (config.task != m_model->task().name() && configTask && !config.taskDescription.empty()) {
+            // A user's task (its description came with the config): its samples are the
+            // user's own records, opened next (they name no task).
+            m_model->setSamples(*configTask, {});
+            rebuildForTask();
+            m_samplesPath.clear();
+            updateCount();
+        }
         if (config.task != m_model->task().name()) {
             if (error)
                 *error = tr("%1: the config is for the task \"%2\"; the samples are of \"%3\". Open samples of that task first.")
@@ -540,13 +561,29 @@ bool RewardDesigner::setConfig(const rwb::reward::RewardConfig &config, const QS
         m_configPath = source;
     // What the Designer does not edit (description, synonyms, embedding) goes on with the config.
     m_loaded = config;
-    // The config's judge and the components' options, before the weights ask for anything.
-    for (int i = 0; i < m_model->componentNames().size(); ++i) {
-        QString options;
-        for (const auto &c : config.components)
-            if (QString::fromStdString(c.reward) == m_model->componentNames()[i])
-                options = QString::fromStdString(c.options);
-        m_model->setComponentOptions(i, options);
+    // The columns: the task's own rewards, then what else the config lists (generic
+    // components, a component under a name of its own), each with the config's options.
+    {
+        std::vector<SampleScoreModel::Component> columns = SampleScoreModel::taskComponents(m_model->task());
+        for (const auto &c : config.components) {
+            const QString label = QString::fromStdString(c.label());
+            const auto same = std::find_if(columns.begin(), columns.end(), [&](const auto &x) { return x.label == label; });
+            if (same == columns.end())
+                columns.push_back({label, c.reward, c.options});
+            else
+                same->options = c.options;
+        }
+        bool changed = static_cast<int>(columns.size()) != m_model->componentNames().size();
+        for (size_t i = 0; !changed && i < columns.size(); ++i)
+            changed = columns[i].label != m_model->componentNames()[static_cast<int>(i)] ||
+                      columns[i].reward != m_model->componentReward(static_cast<int>(i));
+        if (changed) {
+            m_model->setComponents(columns);
+            rebuildWeightsEditor();
+        } else {
+            for (size_t i = 0; i < columns.size(); ++i)
+                m_model->setComponentOptions(static_cast<int>(i), QString::fromStdString(columns[i].options));
+        }
     }
     m_judgeSettings->setBaseDir(QString::fromStdString(config.baseDir));
     m_judgeSettings->setJudgeJson(QString::fromStdString(config.judge));
@@ -566,7 +603,7 @@ void RewardDesigner::applyConfig(const rwb::reward::RewardConfig &config)
 {
     QVector<double> w(m_model->componentNames().size(), 0.0);
     for (const auto &c : config.components) {
-        const int i = m_model->componentNames().indexOf(QString::fromStdString(c.reward));
+        const int i = m_model->componentNames().indexOf(QString::fromStdString(c.label()));
         if (i >= 0)
             w[i] = c.weight;
     }
@@ -596,10 +633,15 @@ rwb::reward::RewardConfig RewardDesigner::currentConfig() const
     c.task = std::string(m_model->task().name());
     c.thinking = m_model->thinking();
     const QVector<double> w = m_weights->weights();
+    if (!m_loaded.taskDescription.empty() && m_loaded.task == c.task)
+        c.taskDescription = m_loaded.taskDescription; // a user's task goes on with its config
     for (int i = 0; i < w.size(); ++i)
-        if (w[i] > 0.0)
-            c.components.push_back({m_model->componentNames()[i].toStdString(), w[i],
-                                    m_model->componentOptions(i).toStdString()});
+        if (w[i] > 0.0) {
+            const std::string label = m_model->componentNames()[i].toStdString();
+            const std::string &reward = m_model->componentReward(i);
+            c.components.push_back({reward, w[i], m_model->componentOptions(i).toStdString(),
+                                    label == reward ? std::string() : label});
+        }
     // The judge in force, its paths absolute: the config may be saved in another folder.
     if (!m_judgeJson.isEmpty())
         c.judge = rwb::judge::judgeWithAbsolutePaths(m_judgeJson.toStdString(), m_judgeBaseDir.toStdString());
@@ -714,13 +756,13 @@ std::optional<QVector<double>> RewardDesigner::weightsForRun(QString *problem) c
     const QVector<double> w = m_weights->weights();
     QVector<double> out;
     for (const auto &c : m_running->components) {
-        const int i = m_model->componentNames().indexOf(QString::fromStdString(c.reward));
+        const int i = m_model->componentNames().indexOf(QString::fromStdString(c.label()));
         out.push_back(i >= 0 ? w[i] : 0.0);
     }
     for (int i = 0; i < w.size(); ++i) {
         const std::string name = m_model->componentNames()[i].toStdString();
         const bool inRun = std::any_of(m_running->components.begin(), m_running->components.end(),
-                                       [&](const auto &c) { return c.reward == name; });
+                                       [&](const auto &c) { return c.label() == name; });
         if (w[i] > 0.0 && !inRun) {
             if (problem)
                 *problem = tr("“%1” is not a component of the running config; only the weights of its components "
@@ -747,7 +789,7 @@ bool RewardDesigner::differsFromRun() const
     for (int i = 0; i < w.size(); ++i) {
         double running = 0.0;
         for (const auto &c : m_running->components)
-            if (c.reward == m_model->componentNames()[i].toStdString())
+            if (c.label() == m_model->componentNames()[i].toStdString())
                 running = c.weight;
         if (std::abs(running - w[i]) > 1e-9)
             return true;
@@ -786,7 +828,7 @@ void RewardDesigner::updateRunBar()
         return;
     QStringList parts;
     for (const auto &c : m_running->components)
-        parts << QStringLiteral("%1 %2").arg(QString::fromStdString(c.reward)).arg(c.weight);
+        parts << QStringLiteral("%1 %2").arg(QString::fromStdString(c.label())).arg(c.weight);
     const bool differs = differsFromRun();
     m_runLabel->setText(differs ? tr("The training run uses %1. Your weights differ: they re-score the samples here "
                                      "and reach the run only when you apply them (from its next step).")

@@ -165,6 +165,7 @@ private:
     void showCurrent();
     void retranslate();
     void rebuildForTask();
+    void rebuildWeightsEditor();
     void updateRunBar();
     void updateJudgeUi();
     void updateJudgeColumns();

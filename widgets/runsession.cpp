@@ -2,6 +2,7 @@
 
 #include "store/runstore.h"
 #include "task/catalog.h"
+#include "tasks/user/usertask.h"
 
 #include <QFileInfo>
 #include <QTimer>
@@ -36,11 +37,28 @@ std::unique_ptr<RunSession> RunSession::open(const QString &storePath, qint64 ru
     return open(std::move(document), runId, error);
 }
 
+namespace {
+
+// The run's task: the catalog's, or a user's task its stored configs describe (installed).
+const task::Task *taskOf(const StoreDocument &document, qint64 runId, const store::RunInfo &info)
+{
+    std::vector<std::string> configs{info.configJson};
+    try {
+        for (const store::RewardConfigVersion &v : document.store().rewardConfigs(runId))
+            configs.push_back(v.configJson);
+    } catch (const std::exception &) {
+        // An older store without versions: the run's own config alone.
+    }
+    return task::findOrInstallTask(info.task, configs);
+}
+
+} // namespace
+
 RunSession::RunSession(std::shared_ptr<StoreDocument> document, qint64 runId, store::RunInfo info)
     : m_document(std::move(document))
     , m_runId(runId)
     , m_info(std::move(info))
-    , m_task(task::Catalog::builtin().find(m_info.task))
+    , m_task(taskOf(*m_document, runId, m_info))
     , m_followTimer(new QTimer(this))
     , m_rowsTimer(new QTimer(this))
 {

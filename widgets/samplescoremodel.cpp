@@ -48,14 +48,6 @@ QColor scoreTint(double v, const QColor &base)
                             static_cast<float>(base.blueF() * (1 - kAlpha) + b * kAlpha));
 }
 
-// The task's rewards, in registry order: the rule rewards and the judge rewards.
-QStringList rewardNames(const rwb::task::Task &task)
-{
-    QStringList out;
-    for (const std::string &n : rwb::task::Catalog::builtin().rewards().names(task.name()))
-        out << QString::fromStdString(n);
-    return out;
-}
 
 // The name of a run the Designer logs its judge calls to.
 constexpr const char *kLogRunName = "Designer";
@@ -77,10 +69,43 @@ SampleScoreModel::SampleScoreModel(QObject *parent) : QAbstractTableModel(parent
     connect(m_scorer, &JudgeScorer::logged, this, &SampleScoreModel::judgeCallsLogged);
 
     m_task = rwb::task::Catalog::builtin().find("");
-    m_names = rewardNames(*m_task);
-    m_weights = QVector<double>(m_names.size(), 0.0);
-    m_options.assign(static_cast<size_t>(m_names.size()), std::string());
+    useComponents(taskComponents(*m_task));
     setSynonyms(nullptr);
+}
+
+std::vector<SampleScoreModel::Component> SampleScoreModel::taskComponents(const rwb::task::Task &task)
+{
+    // The task's own rewards, in registry order: the rule rewards and the judge rewards.
+    std::vector<Component> out;
+    for (const auto &e : rwb::task::Catalog::builtin().rewards().entries())
+        if (e.task == task.name())
+            out.push_back({QString::fromStdString(e.name), e.name, {}});
+    return out;
+}
+
+void SampleScoreModel::useComponents(const std::vector<Component> &components)
+{
+    m_names.clear();
+    m_rewardNames.clear();
+    m_options.clear();
+    for (const Component &c : components) {
+        m_names << c.label;
+        m_rewardNames.push_back(c.reward);
+        m_options.push_back(c.options);
+    }
+    m_weights = QVector<double>(m_names.size(), 0.0);
+}
+
+void SampleScoreModel::setComponents(const std::vector<Component> &components)
+{
+    beginResetModel();
+    useComponents(components);
+    makeRewards();
+    m_values.clear(); // every cell anew
+    scoreRules();
+    resetJudgeCells(allRows(), judgeComponents());
+    recomputeTotals();
+    endResetModel();
 }
 
 SampleScoreModel::~SampleScoreModel() = default;
@@ -109,9 +134,7 @@ void SampleScoreModel::setSamples(const rwb::task::Task &task, std::vector<rwb::
     m_overrides.assign(m_records.size(), nullptr);
     if (&task != m_task) {
         m_task = &task;
-        m_names = rewardNames(task);
-        m_weights = QVector<double>(m_names.size(), 0.0);
-        m_options.assign(static_cast<size_t>(m_names.size()), std::string());
+        useComponents(taskComponents(task));
     }
     if (m_logTask != task.name())
         m_logRun = 0; // the next re-score starts a run of this task
@@ -163,8 +186,8 @@ void SampleScoreModel::makeRewards()
     rwb::reward::RewardOptions options;
     options.synonyms = m_synonyms;
     bool needsEmbedder = false;
-    for (const QString &n : std::as_const(m_names))
-        if (const auto *entry = registry.find(n.toStdString()))
+    for (const std::string &n : m_rewardNames)
+        if (const auto *entry = registry.find(n))
             needsEmbedder = needsEmbedder || entry->needsEmbedder;
     if (needsEmbedder) {
         // Fitted on the samples' own texts: the parsed answers and the gold texts.
@@ -177,16 +200,25 @@ void SampleScoreModel::makeRewards()
             texts.emplace_back();
         options.embedder = std::make_shared<const rwb::embed::LexicalEmbedder>(texts);
     }
-    for (int c = 0; c < m_names.size(); ++c) {
-        const auto *entry = registry.find(m_names[c].toStdString());
+    m_makeErrors.assign(m_rewardNames.size(), std::string());
+    for (size_t c = 0; c < m_rewardNames.size(); ++c) {
+        const auto *entry = registry.find(m_rewardNames[c]);
         const bool judge = entry && entry->needsJudge;
         m_isJudge.push_back(judge);
         if (judge) {
             m_rewards.push_back(nullptr); // the JudgeSetup makes it, with its client
             continue;
         }
-        options.componentOptions = m_options[static_cast<size_t>(c)];
-        m_rewards.push_back(registry.create(m_names[c].toStdString(), options));
+        options.componentOptions = m_options[c];
+        options.label = m_names[static_cast<int>(c)].toStdString();
+        try {
+            m_rewards.push_back(registry.create(m_rewardNames[c], options));
+        } catch (const std::exception &e) {
+            // Bad options (a regex that does not compile, a Python file with a syntax
+            // error): the column shows None with the message; the rest scores on.
+            m_rewards.push_back(nullptr);
+            m_makeErrors[c] = e.what();
+        }
     }
 }
 
@@ -211,7 +243,21 @@ void SampleScoreModel::scoreRules()
     for (size_t c = 0; c < k; ++c) {
         if (m_isJudge[c])
             continue;
-        m_rewards[c]->scoreBatch(examples, completions, values);
+        if (!m_rewards[c]) {
+            for (size_t row = 0; row < n; ++row) {
+                m_values[row * k + c] = rwb::reward::kNone;
+                m_states[row * k + c] = CellState::Value;
+                m_notes[row * k + c] = QString::fromStdString(m_makeErrors[c]);
+            }
+            continue;
+        }
+        try {
+            m_rewards[c]->scoreBatch(examples, completions, values);
+        } catch (const std::exception &e) {
+            values.assign(n, rwb::reward::kNone);
+            for (size_t row = 0; row < n; ++row)
+                m_notes[row * k + c] = QString::fromStdString(e.what());
+        }
         for (size_t row = 0; row < n; ++row) {
             m_values[row * k + c] = values[row];
             m_states[row * k + c] = CellState::Value;
@@ -273,7 +319,7 @@ void SampleScoreModel::startJudging()
             }
             if (componentOf[static_cast<size_t>(c)] < 0) {
                 componentOf[static_cast<size_t>(c)] = static_cast<int>(job.components.size());
-                job.components.push_back({c, m_names[c].toStdString(), m_options[static_cast<size_t>(c)]});
+                job.components.push_back({c, m_rewardNames[static_cast<size_t>(c)], m_options[static_cast<size_t>(c)]});
             }
             job.cells.push_back({sampleOf[row], componentOf[static_cast<size_t>(c)], m_versions[i]});
         }
@@ -369,6 +415,13 @@ void SampleScoreModel::setComponentOptions(int component, const QString &options
     if (m_isJudge[static_cast<size_t>(component)]) {
         resetJudgeCells(allRows(), {component});
         emitScoresChanged();
+    } else {
+        // A rule component made anew with its options, and its column scored again.
+        beginResetModel();
+        makeRewards();
+        scoreRules();
+        recomputeTotals();
+        endResetModel();
     }
 }
 
@@ -626,7 +679,26 @@ std::vector<rwb::reward::Explanation> SampleScoreModel::explain(int row) const
     const auto i = static_cast<size_t>(row);
     for (int c = 0; c < m_names.size(); ++c) {
         if (m_rewards[static_cast<size_t>(c)]) {
-            out.push_back(m_rewards[static_cast<size_t>(c)]->explain(*m_records[i].example, *m_completions[i]));
+            try {
+                out.push_back(m_rewards[static_cast<size_t>(c)]->explain(*m_records[i].example, *m_completions[i]));
+            } catch (const std::exception &ex) {
+                rwb::reward::Explanation e;
+                e.reward = m_names[c].toStdString();
+                e.value = rwb::reward::kNone;
+                e.detail = ex.what();
+                e.error = ex.what();
+                out.push_back(std::move(e));
+            }
+            continue;
+        }
+        if (!m_isJudge[static_cast<size_t>(c)]) {
+            // A component that could not be made: why, for the detail view.
+            rwb::reward::Explanation e;
+            e.reward = m_names[c].toStdString();
+            e.value = rwb::reward::kNone;
+            e.detail = m_makeErrors[static_cast<size_t>(c)];
+            e.error = e.detail;
+            out.push_back(std::move(e));
             continue;
         }
         // A judge component: what its calls gave (none is sent here).
@@ -743,7 +815,7 @@ QVariant SampleScoreModel::headerData(int section, Qt::Orientation orientation, 
             return tr("Σ weight·reward / Σ weight");
         if (section >= FirstComponentColumn) {
             const int c = section - FirstComponentColumn;
-            const QString description = RewardText::description(m_names[c]);
+            const QString description = RewardText::description(QString::fromStdString(m_rewardNames[static_cast<size_t>(c)]));
             return isJudgeComponent(c) ? tr("%1 Asked of the judge in the background, only while its weight is above 0.")
                                              .arg(description)
                                        : description;

@@ -86,8 +86,23 @@ public:
     // stay and only later calls use it (concurrency, the cache file).
     void setJudge(std::shared_ptr<const rwb::widgets::JudgeSetup> judge, bool rescore = true);
     const std::shared_ptr<const rwb::widgets::JudgeSetup> &judge() const { return m_judge; }
+    // A column of the table: a reward component under its label (RewardComponent::label).
+    struct Component {
+        QString label;
+        std::string reward;
+        std::string options;
+    };
+    // The columns: by default the task's own rewards (setSamples); a config that lists
+    // generic components (reward/library/library.h), or one under a name of its own,
+    // brings them. Resets the weights to 0 and scores every cell anew.
+    void setComponents(const std::vector<Component> &components);
+    // The registry's reward of a column (its label unless the config named it).
+    const std::string &componentReward(int component) const { return m_rewardNames[static_cast<size_t>(component)]; }
+    // The task's own rewards as columns (what setSamples starts from).
+    static std::vector<Component> taskComponents(const rwb::task::Task &task);
     // A component's options (a JSON object, "" for none; reward config "options"). A
-    // judge component's weighted cells are asked again.
+    // judge component's weighted cells are asked again; a rule component is made anew
+    // with them and scores its column again.
     void setComponentOptions(int component, const QString &options);
     QString componentOptions(int component) const;
     bool isJudgeComponent(int component) const;
@@ -161,6 +176,7 @@ private:
     {
         return static_cast<size_t>(row) * static_cast<size_t>(m_names.size()) + static_cast<size_t>(component);
     }
+    void useComponents(const std::vector<Component> &components);
     void makeRewards();
     void parseCompletions();
     void scoreRules();
@@ -177,7 +193,9 @@ private:
     std::vector<int> judgeComponents() const;
 
     const rwb::task::Task *m_task = nullptr;
-    QStringList m_names;
+    QStringList m_names;                                    // labels, per component
+    std::vector<std::string> m_rewardNames;                 // the registry's reward, per component
+    std::vector<std::string> m_makeErrors;                  // per component: why it could not be made ("" none)
     std::vector<bool> m_isJudge;                            // per component
     std::vector<std::string> m_options;                     // per component
     std::vector<std::unique_ptr<rwb::reward::Reward>> m_rewards; // per component; null for judge components

@@ -5,6 +5,9 @@
 #include "presenterhtml.h"
 
 #include "task/task.h"
+#include "tasks/user/usertask.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QCoreApplication>
 #include <QStringList>
@@ -29,9 +32,19 @@ QString TaskPresenter::outcomeHtml(const task::Example &example, const task::Com
     return h;
 }
 
-QString TaskPresenter::componentDetailHtml(const std::vector<reward::Explanation> &) const
+QString TaskPresenter::componentDetailHtml(const std::vector<reward::Explanation> &explanations) const
 {
-    return {};
+    // What a component failed with (a Python function's traceback, a remote reward's
+    // error): its value is None, and this says why.
+    QString h;
+    for (const reward::Explanation &e : explanations) {
+        if (e.error.empty())
+            continue;
+        h += QStringLiteral("<h4>%1</h4><pre>%2</pre>")
+                 .arg(QCoreApplication::translate("TaskPresenter", "Why %1 gave no value").arg(escape(str(e.reward))),
+                      escape(str(e.error)));
+    }
+    return h;
 }
 
 QString TaskPresenter::completionHtml(const task::Example &, const task::Completion &completion, bool) const
@@ -42,6 +55,19 @@ QString TaskPresenter::completionHtml(const task::Example &, const task::Complet
 
 QString TaskPresenter::inputHtml(const task::Example &example, const task::Completion &) const
 {
+    if (const auto *user = dynamic_cast<const task::UserExample *>(&example)) {
+        // A user's record: the prompt's messages as the model saw them, then its columns.
+        QString h = QStringLiteral("<h4>%1</h4><table cellpadding=2>").arg(QCoreApplication::translate("TaskPresenter", "Prompt"));
+        for (const task::UserExample::Message &m : user->messages())
+            h += QStringLiteral("<tr><td valign=top><b>%1</b></td><td><tt>%2</tt></td></tr>").arg(escape(str(m.role)), escape(str(m.content)));
+        h += QStringLiteral("</table><h4>%1</h4><table cellpadding=2>").arg(QCoreApplication::translate("TaskPresenter", "Columns"));
+        const nlohmann::json record = nlohmann::json::parse(user->recordJson(), nullptr, false);
+        if (record.is_object())
+            for (auto it = record.begin(); it != record.end(); ++it)
+                h += QStringLiteral("<tr><td valign=top><b>%1</b></td><td><tt>%2</tt></td></tr>")
+                         .arg(escape(str(it.key())), escape(str(it->is_string() ? it->get<std::string>() : it->dump())));
+        return h + QStringLiteral("</table>");
+    }
     const std::string meta = example.metaJson();
     if (meta.empty() || meta == "{}")
         return {};

@@ -13,6 +13,8 @@ namespace rwb::cli {
 // "tokenizer", "model", "generate", "store") and returns the process exit code. They print
 // errors themselves.
 int rewardCommand(const std::vector<std::string> &args);
+// "rwb task": a user's task from data (taskcommands.cpp).
+int taskCommand(const std::vector<std::string> &args);
 int evalCommand(const std::vector<std::string> &args);
 int benchCommand(const std::vector<std::string> &args);
 int dataCommand(const std::vector<std::string> &args);

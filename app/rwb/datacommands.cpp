@@ -4,6 +4,7 @@
 #include "tasks/synthesizers.h"
 
 #include "task/catalog.h"
+#include "reward/rewardconfig.h"
 #include "tasks/extraction/emailstats.h"
 #include "tasks/extraction/extractionrecord.h"
 #include "tokenizer/promptformat.h"
@@ -200,7 +201,8 @@ its SFT target, as the model will see them in SFT and GRPO, so that a tokenizer 
 on it covers the template, the inputs and the answers. --task: company_extraction
 (default; the first paper's prompt, fig. 2 or fig. 3 with --thinking, then the gold
 answer), legal_qa (the question and its retrieved sections, then the D.2 output) or chat
-(the messages in the plain chat rendering, then the reply: e.g. rwb judge data lines).
+(the messages in the plain chat rendering, then the reply: e.g. rwb judge data lines),
+or a task description file of your own task (NAME.task.json, docs/your-task.md).
 Written to corpus.txt.part first and renamed when complete.
 )";
 
@@ -212,7 +214,10 @@ int corpus(const std::vector<std::string> &argv)
         return kExitOk;
     }
     const std::string taskName = args.value("task", ""); // "": the catalog's default task
-    const task::Task *task = task::Catalog::builtin().find(taskName);
+    // A user's task description file (NAME.task.json) is read and installed.
+    const task::Task *task = reward::isTaskDescriptionPath(taskName)
+                                 ? &task::Catalog::builtin().get(taskName, "--task", "task")
+                                 : task::Catalog::builtin().find(taskName);
     if (!task)
         throw UsageError{"unknown task \"" + taskName + "\" (allowed: " +
                          reward::joinNames(task::Catalog::builtin().names()) + ")"};

@@ -16,6 +16,7 @@
 #include "reward/rewardconfig.h"
 #include "store/runstore.h"
 #include "task/catalog.h"
+#include "tasks/user/usertask.h"
 #include "train/grpo.h"
 #include "util/duration.h"
 #include "util/boundedjson.h"
@@ -176,8 +177,8 @@ std::map<std::string, ScoredExample> scoredExamples(const store::RunStore &s, in
         double num = 0.0, den = 0.0;
         bool none = false;
         for (const reward::RewardComponent &c : config.components)
-            if (c.weight != 0.0 && components.is_object() && components.contains(c.reward)) {
-                const nlohmann::json &v = components[c.reward];
+            if (c.weight != 0.0 && components.is_object() && components.contains(c.label())) {
+                const nlohmann::json &v = components[c.label()];
                 if (!v.is_number()) {
                     none = true;
                     continue;
@@ -323,7 +324,11 @@ int grpoTable(const std::vector<std::string> &argv)
             }
         }
         std::map<int64_t, EvalRow> byStep;
-        const task::Task *task = task::Catalog::builtin().find(run.task); // "": the default task
+        // "": the default task; a user's task is installed from the run's stored config.
+        std::vector<std::string> storedConfigs{run.configJson};
+        for (const store::RewardConfigVersion &v : s.rewardConfigs(id))
+            storedConfigs.push_back(v.configJson);
+        const task::Task *task = task::findOrInstallTask(run.task, storedConfigs);
         const std::string taskName = task ? std::string(task->name()) : run.task;
         if (!task) {
             std::cerr << path << ": run " << id << " is of the task \"" << taskName

@@ -16,6 +16,8 @@ Commands:
   reward score    score completions with a reward config (JSONL in, JSONL out)
   reward compare  mean total per completion kind for several reward configs
   reward list     the registered reward components
+  task init       a first description of your own task, guessed from your records (JSONL)
+  task check      your records read with a task description; the first prompts as the model sees them
   eval score      precision / recall / F1 of extracted answers (the first paper's §2.4)
   bench rewards   component evaluations per second on one thread
   bench generate  prefill / decode tokens/s of the decoder against the bandwidth bound
@@ -90,6 +92,8 @@ int main(int argc, char **argv)
     args.erase(args.begin());
     if (command == "reward")
         return rwb::cli::rewardCommand(args);
+    if (command == "task")
+        return rwb::cli::taskCommand(args);
     if (command == "eval")
         return rwb::cli::evalCommand(args);
     if (command == "bench")
@@ -127,7 +131,7 @@ int main(int argc, char **argv)
     if (command == "dist")
         return rwb::cli::distCommand(args);
     rwb::cli::printError("unknown command \"" + command +
-                         "\" (commands: reward, eval, bench, data, tokenizer, model, generate, sft, grpo, store, retrieve, embed, judge, "
+                         "\" (commands: reward, task, eval, bench, data, tokenizer, model, generate, sft, grpo, store, retrieve, embed, judge, "
                          "rubric, serve, mcts, prm, import, dist; see rwb --help)");
     return rwb::cli::kExitBadInput;
 }

@@ -62,7 +62,8 @@ input labels its lines with "kind", as the bundled sample set does.
 const char *const kListHelp = R"(rwb reward list — the registered reward components
 
 Usage: rwb reward list
-Prints one JSON object per line: {"name", "task", "description"}.
+Prints one JSON object per line: {"name", "task", "description"}; "task" is "any" for
+the generic components (docs/rewards.md), which score every task.
 )";
 
 const char *const kRewardHelp = R"(rwb reward — reward components and configs
@@ -352,7 +353,7 @@ int list(const std::vector<std::string> &argv)
     for (const auto &e : task::Catalog::builtin().rewards().entries()) {
         nlohmann::ordered_json j;
         j["name"] = e.name;
-        j["task"] = e.task;
+        j["task"] = e.task.empty() ? std::string("any") : e.task; // a generic component scores every task
         j["description"] = e.description;
         std::cout << j.dump(-1, ' ', false) << "\n";
     }

@@ -5,10 +5,17 @@
 #include "tasks/extraction/extractiontask.h"
 #include "tasks/legalqa/legalqatask.h"
 #include "tasks/multihop/multihoptask.h"
+#include "tasks/user/usertask.h"
+
+#include "reward/rewardconfig.h"
 
 namespace rwb::task {
 
 namespace {
+
+// A reward config's task description ("task": {…} or "task": "mine.json") makes a user's
+// task and installs it here (tasks/user/usertask.h).
+[[maybe_unused]] const bool kTaskDescriptionsInstalled = (reward::setTaskDescriptionHandler(&installUserTask), true);
 
 Catalog &processCatalog()
 {

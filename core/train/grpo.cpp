@@ -38,10 +38,12 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     // A file, or the reward config itself (an object: inline in a config, or stored with a run).
     // Read here; checked against the trainer's catalog by rewardConfigOf.
     if (const std::string inline_ = r.raw("reward_config"); !inline_.empty() && inline_.front() == '{') {
-        c.reward = reward::readRewardConfigJson(inline_, source + ": reward_config");
-        c.reward->baseDir = (source.empty() ? std::filesystem::current_path() : std::filesystem::absolute(source).parent_path())
-                                .lexically_normal()
-                                .string();
+        const std::string baseDir =
+            (source.empty() ? std::filesystem::current_path() : std::filesystem::absolute(source).parent_path())
+                .lexically_normal()
+                .string();
+        c.reward = reward::readRewardConfigJson(inline_, source + ": reward_config", baseDir);
+        c.reward->baseDir = baseDir;
     } else {
         c.rewardConfig = r.path("reward_config", true);
     }

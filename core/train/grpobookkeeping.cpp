@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace rwb::train::grpo {
@@ -108,6 +109,23 @@ Metrics Trainer::stepMetrics(const SampledStep &step, const UpdateResult &u) con
         metrics.emplace_back("rewards/overlong/mean", meanOf(pen));
     }
     metrics.emplace_back("reward_time", step.rewardSeconds);
+    {
+        // What the components logged: each one's seconds summed over the step's rounds,
+        // a Python function's own metrics (log_metric) averaged over its calls.
+        std::vector<std::string> order;
+        std::map<std::string, std::pair<double, int>> byName;
+        for (const auto &[name, value] : step.rewardMetrics) {
+            auto [it, added] = byName.try_emplace(name, 0.0, 0);
+            if (added)
+                order.push_back(name);
+            it->second.first += value;
+            it->second.second += 1;
+        }
+        for (const std::string &name : order) {
+            const auto &[sum, n] = byName[name];
+            metrics.emplace_back(name, name.rfind("reward_time/", 0) == 0 ? sum : sum / n);
+        }
+    }
     if (m_judged) {
         // The judge's share of the step (docs/judges.md, "Metrics"): every call made for
         // the step's samples, cache hits included.
@@ -171,6 +189,15 @@ void Trainer::storeRows(const SampledStep &step, UpdateResult &u, std::vector<st
         r.completion = s.parsed->text();
         r.answer = s.parsed->answer();
         r.detailsJson = s.parsed->detailsJson();
+        if (!s.notesJson.empty()) { // what the reward components said beside their values
+            nlohmann::ordered_json details =
+                util::parseJsonOrDiscarded<nlohmann::ordered_json>(r.detailsJson.empty() ? "{}" : r.detailsJson);
+            if (!details.is_object())
+                details = nlohmann::ordered_json::object();
+            for (auto &[key, value] : util::parseJson<nlohmann::ordered_json>(s.notesJson).items())
+                details[key] = value;
+            r.detailsJson = details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }
         r.tokenIds = s.tokens;
         r.logprobsOld = s.samplingLogProbs;
         r.reward = s.reward;

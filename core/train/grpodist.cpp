@@ -126,7 +126,8 @@ Json encodeSamples(const std::vector<Sample> &samples)
                            {"components", s.components},
                            {"overlong", s.overlong},
                            {"reward", s.reward},
-                           {"decisions", decisionsJson(s.decisions)}});
+                           {"decisions", decisionsJson(s.decisions)},
+                           {"notes", s.notesJson}});
     }
     return all;
 }
@@ -148,6 +149,7 @@ std::vector<Sample> decodeSamples(const Json &all)
         s.overlong = j.at("overlong").get<double>();
         s.reward = j.at("reward").get<double>();
         s.decisions = decisionsFrom(j.at("decisions"));
+        s.notesJson = j.value("notes", std::string());
         out.push_back(std::move(s));
     }
     return out;

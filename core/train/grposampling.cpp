@@ -83,7 +83,7 @@ SampledStep Trainer::sample(int stepIndex)
         m_timings.generate += secondsSince(t);
         t = Clock::now();
         if (!more.empty())
-            score(more);
+            score(more, &out.rewardMetrics);
         out.rewardSeconds += secondsSince(t);
         m_timings.reward += secondsSince(t);
         t = Clock::now();

@@ -7,11 +7,39 @@
 #include "store/runstore.h"
 #include "tokenizer/tokenizer.h"
 #include "train/overlongpenalty.h"
+#include "util/boundedjson.h"
+
+#include <nlohmann/json.hpp>
 
 namespace rwb::train::grpo {
 
 
-void Trainer::score(std::vector<Sample> &samples) const
+namespace {
+
+// A rollout's notes (reward::ItemNote) as the JSON its details keep.
+void addNotes(std::vector<Sample> &samples, std::vector<reward::ItemNote> notes)
+{
+    std::vector<nlohmann::ordered_json> perSample(samples.size());
+    for (reward::ItemNote &n : notes) {
+        if (n.item >= samples.size())
+            continue;
+        nlohmann::ordered_json &j = perSample[n.item];
+        if (!n.error.empty())
+            j["reward_errors"][n.component] = n.error;
+        if (!n.extraJson.empty()) {
+            const nlohmann::ordered_json extra = util::parseJsonOrDiscarded<nlohmann::ordered_json>(n.extraJson);
+            if (extra.is_object() && !extra.empty())
+                j["reward_extra"][n.component] = extra;
+        }
+    }
+    for (size_t i = 0; i < samples.size(); ++i)
+        if (!perSample[i].empty())
+            samples[i].notesJson = perSample[i].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+} // namespace
+
+void Trainer::score(std::vector<Sample> &samples, std::vector<std::pair<std::string, double>> *rewardMetrics) const
 {
     std::vector<const task::Example *> examples;
     std::vector<const task::Completion *> completions;
@@ -31,6 +59,10 @@ void Trainer::score(std::vector<Sample> &samples) const
     }
     for (reward::JudgeDecision &d : log.take())
         samples[d.item].decisions.push_back(std::move(d));
+    addNotes(samples, log.takeNotes());
+    if (rewardMetrics)
+        for (auto &m : log.takeMetrics())
+            rewardMetrics->push_back(std::move(m));
     if (c.overlongPenalty) {
         std::vector<double> lengths;
         for (const Sample &s : samples)

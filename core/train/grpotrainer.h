@@ -99,6 +99,9 @@ struct Sample {
     double overlong = 0.0;
     double reward = 0.0; // the weighted composite (+ the over-long penalty), what is optimized; NaN: None
     std::vector<reward::JudgeDecision> decisions; // the judge calls its rewards made
+    // What its components said beside their values (reward::ItemNote), for the rollout's
+    // details: {"reward_extra": {component: {…}}, "reward_errors": {component: "…"}}; "" none.
+    std::string notesJson;
 };
 
 // A step's samples: every group sampled, and which of them are trained on.
@@ -107,6 +110,10 @@ struct SampledStep {
     std::vector<size_t> trainedGroups; // indices of groups in `samples`
     int rounds = 0;                  // generation rounds (dynamic sampling)
     double rewardSeconds = 0.0;      // wall time of scoring (judges included)
+    // What the components logged for the step (reward::ScoreLog::takeMetrics): each
+    // component's seconds ("reward_time/<component>") and a Python function's metrics,
+    // summed over the rounds (seconds) or averaged (the rest) when the step is recorded.
+    std::vector<std::pair<std::string, double>> rewardMetrics;
 };
 
 // What the update made of the rows trained on (rows = trainedGroups' samples, in order).
@@ -168,7 +175,8 @@ private:
     RolloutOptions rolloutOptions(bool evaluation = false) const;
     // grposcoring.cpp
     // Parses every sample (its decoded text moves into `parsed`) and scores it.
-    void score(std::vector<Sample> &samples) const;
+    // Scores `samples`; what the components log goes to `rewardMetrics` when given.
+    void score(std::vector<Sample> &samples, std::vector<std::pair<std::string, double>> *rewardMetrics = nullptr) const;
     // Greedy predictions on the eval set, scored: every rank generates and scores a
     // contiguous share of the batches one process makes; rank 0 gathers them, writes the
     // predictions and returns the metrics (the other ranks return none).

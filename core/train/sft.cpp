@@ -2,6 +2,7 @@
 
 #include "data/configreader.h"
 #include "task/catalog.h"
+#include "reward/rewardconfig.h"
 #include "data/jsonl.h"
 #include "model/causallminternals.h"
 #include "model/fusedops.h"
@@ -95,6 +96,8 @@ SftConfig parseSftConfig(std::string_view text, const std::string &source)
     c.output = r.path("output", true);
     c.trainData = r.path("train_data", true);
     c.task = r.text("task", c.task);
+    if (reward::isTaskDescriptionPath(c.task))
+        c.task = r.path("task", false); // a user's task description, relative to the config's folder
     c.thinking = r.boolean("thinking", c.thinking);
     readTrainerKeys(r, c);
     c.epochs = r.integer("epochs", c.epochs, 1, 1000);
