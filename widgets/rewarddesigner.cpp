@@ -565,7 +565,9 @@ bool RewardDesigner::setConfig(const rwb::reward::RewardConfig &config, const QS
     // components, a component under a name of its own), each with the config's options.
     {
         std::vector<SampleScoreModel::Component> columns = SampleScoreModel::taskComponents(m_model->task());
-        for (const auto &c : config.components) {
+        // Their files (a Python function's, a schema) absolute: the model has no folder.
+        const rwb::reward::RewardConfig absolute = rwb::reward::withAbsolutePaths(config);
+        for (const auto &c : absolute.components) {
             const QString label = QString::fromStdString(c.label());
             const auto same = std::find_if(columns.begin(), columns.end(), [&](const auto &x) { return x.label == label; });
             if (same == columns.end())

@@ -194,8 +194,9 @@ void Trainer::storeRows(const SampledStep &step, UpdateResult &u, std::vector<st
                 util::parseJsonOrDiscarded<nlohmann::ordered_json>(r.detailsJson.empty() ? "{}" : r.detailsJson);
             if (!details.is_object())
                 details = nlohmann::ordered_json::object();
-            for (auto &[key, value] : util::parseJson<nlohmann::ordered_json>(s.notesJson).items())
-                details[key] = value;
+            const nlohmann::ordered_json notes = util::parseJson<nlohmann::ordered_json>(s.notesJson);
+            for (auto it = notes.begin(); it != notes.end(); ++it) // (the parsed value outlives the loop)
+                details[it.key()] = it.value();
             r.detailsJson = details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         }
         r.tokenIds = s.tokens;
