@@ -153,7 +153,10 @@ def as_reward(value, index):
         if is_bool(value):
             return None, "reward %d is a bool (%r), not a number (a bool is not a reward)" % (index, value)
     if isinstance(value, numbers.Real):
-        number = float(value)
+        try:
+            number = float(value)
+        except (OverflowError, ValueError, TypeError):  # 10**400: an int too large for a float
+            return None, "reward %d (%s) cannot be read as a float" % (index, quote(value))
         if math.isnan(number):
             return None, None
         if math.isinf(number):
@@ -471,10 +474,21 @@ def main(argv):
             reply = Reply(None, 0)
             reply.fail("the request is not valid JSON: %s" % exc)
         else:
-            reply = handle(module, request)
-        answer = reply.to_json()
-        answer["seconds"] = round(time.monotonic() - started, 6)
-        channel.send(answer)
+            try:
+                reply = handle(module, request)
+            except Exception as exc:  # a bug here, not the user's: the batch fails, the worker goes on
+                reply = Reply(request.get("id"), len(request.get("completions") or []))
+                reply.fail("the worker could not handle the request: %s" % exception_line(exc))
+        try:
+            answer = reply.to_json()
+            answer["seconds"] = round(time.monotonic() - started, 6)
+            channel.send(answer)
+        except (TypeError, ValueError, OverflowError) as exc:  # a value json cannot write (inf in a metric)
+            failed = Reply(reply.id, reply.n)
+            failed.fail("the reply could not be written as JSON: %s" % exception_line(exc))
+            answer = failed.to_json()
+            answer["seconds"] = round(time.monotonic() - started, 6)
+            channel.send(answer)
 
 
 if __name__ == "__main__":

@@ -63,6 +63,10 @@ private Q_SLOTS:
     void badDescriptions();
     void badRecords_data();
     void badRecords();
+    void otherCategory();
+    void referenceNamedCompletion();
+    void componentNames_data();
+    void componentNames();
     void rewardConfigInstallsTheTask();
     void rewardConfigNamesADescriptionFile();
     void builtinNameRefused();
@@ -267,7 +271,7 @@ void TestUserTask::badDescriptions_data()
 {
     QTest::addColumn<QString>("description");
     QTest::addColumn<QString>("message");
-    QTest::newRow("not JSON") << "{" << "test.json: (top level): not valid JSON";
+    QTest::newRow("not JSON") << "{\n  \"name\": }" << "test.json:2: column 11: not valid JSON";
     QTest::newRow("no name") << "{}" << "test.json: name: missing";
     QTest::newRow("bad name") << R"({"name": "My Task"})" << "test.json: name: \"My Task\" is not lower-case";
     QTest::newRow("unknown key") << R"({"name": "x", "promt": "q"})" << "test.json: promt: unknown key (allowed: name,";
@@ -279,6 +283,12 @@ void TestUserTask::badDescriptions_data()
                                            << "test.json: answer.pattern: missing";
     QTest::newRow("metric") << R"({"name": "x", "metrics": [{"reward": "accuracy"}]})"
                             << "metrics[0].reward: unknown reward \"accuracy\"";
+    QTest::newRow("regex does not compile") << R"({"name": "x", "answer": {"extract": "regex", "pattern": "(a"}})"
+                                            << "test.json: answer.pattern: ";
+    QTest::newRow("regex group") << R"j({"name": "x", "answer": {"extract": "regex", "pattern": "a(b)", "group": 2}})j"
+                                 << "test.json: answer.group: 2 is more than the pattern's 1 group(s)";
+    QTest::newRow("metric named no_answer") << R"({"name": "x", "metrics": [{"reward": "exact_match", "name": "no_answer"}]})"
+                                            << "test.json: metrics[0].name: \"no_answer\" names a failure category";
     QTest::newRow("failure when") << R"({"name": "x", "failures": [{"key": "w", "when": "accuracy"}]})"
                                   << "test.json: failures[0].when: \"accuracy\" is no metric of this task (allowed: no_answer, exact_match)";
 }
@@ -322,6 +332,52 @@ void TestUserTask::badRecords()
     const task::UserTask t = makeTask(description.toStdString());
     const std::string error = inputError([&] { t.readLine(line.toStdString(), "data.jsonl", 3, false); });
     QVERIFY2(QString::fromStdString(error).startsWith(message), error.c_str());
+}
+
+void TestUserTask::otherCategory()
+{
+    // Only no_answer listed: a wrong answer is not "right" but "other" (the headline says wrong).
+    const task::UserTask t = makeTask(R"({"name": "o", "answer": "boxed", "failures": [{"key": "none", "when": "no_answer"}]})");
+    const std::vector<task::FailureCategory> cats = t.failureCategories();
+    QCOMPARE(cats.size(), size_t(3));
+    QCOMPARE(cats[2].key, std::string("other"));
+    const task::Record r = t.readLine(R"({"prompt": "p", "answer": "5"})", "d.jsonl", 1, false);
+    QCOMPARE(t.failureCategory(*r.example, *t.parse(*r.example, "\\boxed{5}", false)), size_t(0));
+    QCOMPARE(t.failureCategory(*r.example, *t.parse(*r.example, "5", false)), size_t(1));
+    QCOMPARE(t.failureCategory(*r.example, *t.parse(*r.example, "\\boxed{6}", false)), size_t(2));
+}
+
+void TestUserTask::referenceNamedCompletion()
+{
+    // TRL's prompt-completion shape named as the reference: the value is read before the
+    // line's completion is taken out of its columns.
+    const task::UserTask t = makeTask(R"({"name": "pc", "reference": "completion"})");
+    const task::Record r = t.readLine(R"({"prompt": "2+2?", "completion": "4"})", "d.jsonl", 1, false);
+    QCOMPARE(r.example->goldText(), std::string("4"));
+    QVERIFY(r.hasCompletion);
+}
+
+void TestUserTask::componentNames_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("a slash") << "a/b" << "components[0].name: \"a/b\" must be letters, digits";
+    QTest::newRow("GRPO's metric") << "overlong" << "components[0].name: \"overlong\" names one of GRPO's own metrics";
+    QTest::newRow("another reward") << "exact_match" << "components[0].name: \"exact_match\" is the name of another reward";
+    QTest::newRow("fine") << "my-check_2" << "";
+}
+
+void TestUserTask::componentNames()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, message);
+    const std::string config = R"({"task": "chat", "components": [{"reward": "contains", "name": ")" + name.toStdString() +
+                               R"(", "weight": 1, "options": {"strings": ["x"]}}]})";
+    const std::string error = inputError([&] { reward::parseRewardConfig(config, "c.json", task::Catalog::builtin().rewards()); });
+    if (message.isEmpty())
+        QVERIFY2(error.empty(), error.c_str());
+    else
+        QVERIFY2(QString::fromStdString(error).contains(message), error.c_str());
 }
 
 void TestUserTask::rewardConfigInstallsTheTask()

@@ -415,9 +415,10 @@ bool RewardDesigner::loadSamples(const QString &path, QString *error, QStringLis
     const std::string taskName = rwb::task::taskOfJsonl(text);
     // A user's records name no task: they are of the user's task in force (its config
     // opened first), when one is.
-    const rwb::task::Task *task = taskName.empty() && dynamic_cast<const rwb::task::UserTask *>(&m_model->task())
-                                      ? &m_model->task()
-                                      : catalog.find(taskName);
+    // (A user's record may have a "task" column of its own, "math": one no catalog knows.)
+    const bool userTaskInForce = dynamic_cast<const rwb::task::UserTask *>(&m_model->task()) != nullptr;
+    const rwb::task::Task *task =
+        userTaskInForce && (taskName.empty() || !catalog.find(taskName)) ? &m_model->task() : catalog.find(taskName);
     if (!task) {
         if (error)
             *error = tr("%1: the samples are of the task \"%2\", which this build does not have").arg(path, QString::fromStdString(taskName));

@@ -193,7 +193,8 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
             for (size_t i = 0; i < composite.size(); ++i) {
                 const QString name = str(composite.componentName(i));
                 Component k = component(name, composite.weight(i));
-                const reward::Registry::Entry *entry = catalog.rewards().find(composite.componentName(i));
+                // By its reward, not its name: a judge component may be named otherwise.
+                const reward::Registry::Entry *entry = catalog.rewards().find(composite.config().components[i].reward);
                 k.explanation = entry && entry->needsJudge ? storedJudgeExplanation(name, k, decisions)
                                                            : composite.component(i).explain(*c.example, *c.completion);
                 k.explained = true;

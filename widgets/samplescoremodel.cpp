@@ -243,6 +243,8 @@ void SampleScoreModel::scoreRules()
     for (size_t c = 0; c < k; ++c) {
         if (m_isJudge[c])
             continue;
+        for (size_t row = 0; row < n; ++row)
+            m_notes.erase(row * k + c); // a note of an earlier scoring says nothing now
         if (!m_rewards[c]) {
             for (size_t row = 0; row < n; ++row) {
                 m_values[row * k + c] = rwb::reward::kNone;

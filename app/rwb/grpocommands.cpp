@@ -282,7 +282,8 @@ int grpoTable(const std::vector<std::string> &argv)
             if (j.is_object()) {
                 rewardName.clear();
                 for (const auto &c : j.value("components", nlohmann::json::array()))
-                    rewardName += (rewardName.empty() ? "" : " + ") + c.value("reward", std::string("?")) + " " +
+                    rewardName += (rewardName.empty() ? "" : " + ") +
+                                  c.value("name", c.value("reward", std::string("?"))) + " " +
                                   shortNumber(c.value("weight", 0.0));
             }
         }
@@ -589,7 +590,7 @@ int grpo(const std::vector<std::string> &argv)
         if (const task::Task *t = task::Catalog::builtin().find(rc.task))
             headline = std::string(t->headlineMetric());
         for (const reward::RewardComponent &c : rc.components)
-            components.push_back(c.reward);
+            components.push_back(c.label());
     } catch (const std::exception &) {
     }
     TerminalSink sink(args.has("quiet") || rank != 0, headline);

@@ -256,7 +256,7 @@ void TrainingActions::onApplyWeightsRequested(const QVector<double> &weights)
     QStringList parts;
     for (int i = 0; i < weights.size() && i < static_cast<int>(running->components.size()); ++i)
         parts << QStringLiteral("%1 %2 → %3")
-                     .arg(QString::fromStdString(running->components[static_cast<size_t>(i)].reward))
+                     .arg(QString::fromStdString(running->components[static_cast<size_t>(i)].label()))
                      .arg(running->components[static_cast<size_t>(i)].weight)
                      .arg(weights[i]);
     if (!m_confirm(tr("Change reward weights"),

@@ -7,6 +7,7 @@
 #include "util/boundedjson.h"
 #include "util/jsoncomments.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -98,7 +99,7 @@ RewardConfig withAbsolutePaths(RewardConfig config)
     if (!config.judge.empty())
         config.judge = judge::judgeWithAbsolutePaths(config.judge, config.baseDir);
     // The components' files: "file" (a python function's), every "…_file" (rubric_file,
-    // schema_file), and a "python" interpreter given as a relative path.
+    // schema_file, cache_file), "ca_cert", and a "python" interpreter given as a relative path.
     for (RewardComponent &c : config.components)
         if (!c.options.empty()) {
             nlohmann::json o = util::parseJsonOrDiscarded(c.options);
@@ -107,7 +108,8 @@ RewardConfig withAbsolutePaths(RewardConfig config)
             bool changed = false;
             for (auto it = o.begin(); it != o.end(); ++it) {
                 const std::string &k = it.key();
-                const bool fileKey = k == "file" || (k.size() > 5 && k.compare(k.size() - 5, 5, "_file") == 0);
+                const bool fileKey = k == "file" || k == "ca_cert" ||
+                                     (k.size() > 5 && k.compare(k.size() - 5, 5, "_file") == 0);
                 const bool interpreter = k == "python" && it->is_string() && it->get<std::string>().find('/') != std::string::npos;
                 if ((fileKey || interpreter) && it->is_string()) {
                     *it = absolute(it->get<std::string>());
@@ -147,6 +149,10 @@ void validateRewardConfig(const RewardConfig &c, const std::string &source, cons
         if (!e || !Registry::serves(*e, task))
             fail(source, field + ".reward",
                  "unknown reward \"" + comp.reward + "\" (allowed: " + joinNames(allowed) + ")");
+        // A name of its own must not be another reward's: views and stored values would
+        // take the one for the other.
+        if (!comp.name.empty() && comp.name != comp.reward && registry.find(comp.name))
+            fail(source, field + ".name", "\"" + comp.name + "\" is the name of another reward; call it otherwise");
         if (!std::isfinite(comp.weight) || comp.weight < 0.0)
             fail(source, field + ".weight", "must be a finite number ≥ 0");
         for (size_t j = 0; j < i; ++j)
@@ -291,6 +297,17 @@ RewardConfig readRewardConfigJson(std::string_view text, const std::string &sour
             if (!n->is_string() || n->get<std::string>().empty())
                 fail(source, field + ".name", "must be a non-empty string");
             comp.name = n->get<std::string>();
+            // It names curves and stored values ("rewards/<name>/mean", "<name>/<metric>"):
+            // letters, digits, "_" and "-" only.
+            const bool plain = std::all_of(comp.name.begin(), comp.name.end(), [](char ch) {
+                return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+                       ch == '-';
+            });
+            if (!plain || comp.name.size() > 64)
+                fail(source, field + ".name", "\"" + comp.name + "\" must be letters, digits, \"_\" and \"-\" (64 at most)");
+            for (const char *reserved : {"overlong", "reward", "reward_time", "rewards", "completions"})
+                if (comp.name == reserved)
+                    fail(source, field + ".name", "\"" + comp.name + "\" names one of GRPO's own metrics; call it otherwise");
         }
         if (auto opt = o.find("options"); opt != o.end()) {
             if (!opt->is_object())

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <utility>
 
 namespace rwb::task {
 
@@ -21,7 +22,9 @@ void Catalog::addTask(std::shared_ptr<const Task> task)
 {
     std::string name(task->name());
     if (const auto it = m_index.find(name); it != m_index.end()) {
-        m_tasks[it->second] = std::move(task);
+        // The task it replaces lives on: views, a trainer and metric sets hold plain
+        // pointers to it (a user's task read again from another description).
+        m_replaced.push_back(std::exchange(m_tasks[it->second], std::move(task)));
         return;
     }
     reward::Registry rewards = m_rewards; // all of the task's rewards, or none (a name taken throws)

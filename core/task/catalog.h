@@ -39,7 +39,8 @@ public:
     static void install(const std::function<void(Catalog &)> &edit);
 
     // Adds a task and, when no task of its name was here, its rewards
-    // (Task::addRewards); a task of the same name is replaced, its rewards kept. The
+    // (Task::addRewards); a task of the same name is replaced, its rewards kept, and the
+    // replaced one kept alive (pointers to it stay valid). The
     // first task added is the default one (find("")), for the registry's reward configs
     // too. Throws std::invalid_argument, changing nothing, when one of the task's rewards
     // has the name of a reward already registered.
@@ -63,6 +64,7 @@ public:
 
 private:
     std::vector<std::shared_ptr<const Task>> m_tasks; // in the order added
+    std::vector<std::shared_ptr<const Task>> m_replaced; // tasks addTask replaced, kept alive for the pointers to them
     std::map<std::string, size_t, std::less<>> m_index; // name → position in m_tasks
     reward::Registry m_rewards;
 };

@@ -145,6 +145,50 @@ std::optional<Regex::Match> Regex::search(std::string_view text) const
     return Match{static_cast<size_t>(region->beg[0]), static_cast<size_t>(region->end[0])};
 }
 
+int Regex::groupCount() const
+{
+    return m_regex ? onig_number_of_captures(static_cast<OnigRegex>(m_regex)) : 0;
+}
+
+std::optional<std::string> Regex::lastMatch(std::string_view text, int group) const
+{
+    if (!m_regex)
+        return std::nullopt;
+    std::string valid;
+    if (!isValidUtf8(text)) {
+        valid = validUtf8(text);
+        text = valid;
+    }
+    std::unique_ptr<OnigRegion, RegionDeleter> region(onig_region_new());
+    const auto param = matchParam();
+    const auto *str = reinterpret_cast<const OnigUChar *>(text.data());
+    const OnigUChar *end = str + text.size();
+    std::optional<std::string> last;
+    for (const OnigUChar *start = str; start <= end;) {
+        onig_region_clear(region.get());
+        const int r = onig_search_with_param(static_cast<OnigRegex>(m_regex), str, end, start, end, region.get(),
+                                             ONIG_OPTION_NONE, param.get());
+        if (!matched(r, m_pattern))
+            break;
+        if (group < region->num_regs && region->beg[group] >= 0)
+            last = std::string(text.substr(static_cast<size_t>(region->beg[group]),
+                                           static_cast<size_t>(region->end[group] - region->beg[group])));
+        // The next search starts after this match (a character on, after an empty one).
+        const OnigUChar *next = str + region->end[0];
+        if (next > start) {
+            start = next;
+        } else if (start == end) {
+            break;
+        } else {
+            const unsigned char lead = *start;
+            start += lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+            if (start > end)
+                break;
+        }
+    }
+    return last;
+}
+
 bool Regex::fullMatch(std::string_view text) const
 {
     if (!m_full)

@@ -62,6 +62,12 @@ public:
     // UTF-8 in `text` is read as U+FFFD; the offsets then count the replaced text. Throws
     // RegexLimitError (above).
     std::optional<Match> search(std::string_view text) const;
+    // The text of group `group` (0: the whole match) of the last of the non-overlapping
+    // matches in `text`, as Python's re.findall walks them; none when there is no match or
+    // that match left the group unset. Throws RegexLimitError.
+    std::optional<std::string> lastMatch(std::string_view text, int group = 0) const;
+    // The pattern's capturing groups.
+    int groupCount() const;
     // Whether the whole of `text` matches (Python's re.fullmatch). Throws RegexLimitError.
     bool fullMatch(std::string_view text) const;
 

@@ -269,6 +269,10 @@ Subprocess::Io Subprocess::readLine(std::string &line, Clock::time_point deadlin
             return Io::Ok;
         }
         searched = m_outBuffer.size();
+        if (m_outBuffer.size() > kMaxLine) {
+            m_outBuffer.clear();
+            return Io::TooLong;
+        }
         if (m_stdout < 0) {
             line = std::exchange(m_outBuffer, {});
             return Io::Closed;

@@ -50,7 +50,10 @@ public:
         Ok,
         Timeout, // the deadline passed first
         Closed,  // the child closed its end (usually: it ended)
+        TooLong, // readLine: more than kMaxLine bytes came without a newline
     };
+    // A line longer than this is not read into memory (a child writing without end).
+    static constexpr size_t kMaxLine = size_t(256) << 20;
 
     // Starts the child. Throws std::runtime_error naming argv[0] and the system's reason
     // ("cannot start python3.99: No such file or directory"), or the working directory.
@@ -68,7 +71,8 @@ public:
     // Closes the child's stdin: it reads end of file.
     void closeStdin();
     // The next line of the child's stdout, without its newline. On Closed, `line` holds
-    // what came after the last newline (usually nothing).
+    // what came after the last newline (usually nothing). TooLong when kMaxLine bytes came
+    // without a newline (the child should then be stopped).
     Io readLine(std::string &line, Clock::time_point deadline);
 
     // Reads what stderr has now and returns the last 64 KiB of everything it wrote

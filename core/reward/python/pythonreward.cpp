@@ -208,6 +208,13 @@ PythonReward::PythonReward(PythonRewardOptions options, std::string label)
     PythonWorker::Key key;
     key.interpreter = m_options.python;
     key.file = m_options.file;
+    {
+        std::error_code ec;
+        const auto time = fs::last_write_time(m_options.file, ec);
+        const auto size = fs::file_size(m_options.file, ec);
+        if (!ec)
+            key.fileVersion = std::to_string(time.time_since_epoch().count()) + ":" + std::to_string(size);
+    }
     key.workingDir = fs::path(m_options.file).parent_path().string();
     key.env = m_options.env;
     try {

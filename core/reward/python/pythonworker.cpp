@@ -195,6 +195,12 @@ void PythonWorker::start(double helloSeconds, const std::string &required)
                                 who + " was not ready within " + formatSeconds(helloSeconds) +
                                     " s (loading the file takes too long, or it waits for something)");
     }
+    if (io == Io::TooLong) {
+        process->kill();
+        throw PythonWorkerError(PythonWorkerError::Kind::Load, who + " wrote more than " +
+                                                                  std::to_string(util::Subprocess::kMaxLine >> 20) +
+                                                                  " MiB without a line break before it was ready");
+    }
     if (io == Io::Closed)
         throw ended("ended before it was ready (is it Python 3.8 or later? did the file end the process as it "
                     "loaded?)");
@@ -294,6 +300,11 @@ PythonWorker::Outcome PythonWorker::call(nlohmann::json request, double timeoutS
     if (io == Io::Timeout) {
         out.output = m_process->stderrTail();
         return finish(stop(timedOut));
+    }
+    if (io == Io::TooLong) {
+        out.output = m_process->stderrTail();
+        return finish(stop("the Python worker's reply was longer than " +
+                           std::to_string(util::Subprocess::kMaxLine >> 20) + " MiB; it was stopped"));
     }
     return died();
 }

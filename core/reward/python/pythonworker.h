@@ -59,6 +59,9 @@ public:
         std::string file;        // the user's file, absolute
         std::string workingDir;  // the process's working directory
         std::vector<std::pair<std::string, std::string>> env; // extra variables, sorted by name
+        // The file as it was (its modification time and size): an edited file gets a new
+        // worker, which loads it anew, rather than the old one's code.
+        std::string fileVersion;
         auto operator<=>(const Key &) const = default;
     };
 

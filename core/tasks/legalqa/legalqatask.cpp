@@ -280,7 +280,8 @@ void LegalQaTask::addRewards(reward::Registry &r) const
     // Judge rewards (judgerewards.h): the config's "judge" answers them.
     const auto judged = [](const std::string &name) {
         return [name](const RewardOptions &o) {
-            return makeJudgeReward(name, o.judge, parseJudgeRewardOptions(name, o.componentOptions, o.baseDir));
+            // Under the config's name for it, when it gives one: its decisions are kept by it.
+            return makeJudgeReward(name, o.judge, parseJudgeRewardOptions(name, o.componentOptions, o.baseDir), o.label);
         };
     };
     r.add({"coverage", legal, "an LLM judge's coverage of the reference answer's points: none 0, partial 0.5, full 1",

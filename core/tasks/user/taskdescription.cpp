@@ -1,6 +1,7 @@
 #include "tasks/user/taskdescription.h"
 
 #include "data/jsonl.h"
+#include "text/regex.h"
 #include "reward/library/library.h"
 #include "reward/registry.h"
 #include "reward/reward.h"
@@ -92,8 +93,18 @@ TaskDescription parseTaskDescription(const std::string &text_, const std::string
     json j;
     try {
         j = util::parseJson(text_);
-    } catch (const json::parse_error &) {
-        fail(source, "(top level)", "not valid JSON");
+    } catch (const json::parse_error &e) {
+        // The line and column of the error, as a reward config's are given.
+        size_t line = 1, col = 1;
+        for (size_t i = 0; i + 1 < e.byte && i < text_.size(); ++i) {
+            if (text_[i] == '\n') {
+                ++line;
+                col = 1;
+            } else {
+                ++col;
+            }
+        }
+        throw data::InputException({source, line, "column " + std::to_string(col) + ": not valid JSON"});
     }
     if (!j.is_object())
         fail(source, "(top level)", std::string("a task description is a JSON object, found ") + j.type_name());
@@ -161,6 +172,15 @@ TaskDescription parseTaskDescription(const std::string &text_, const std::string
             } else {
                 d.answer.group = 0;
             }
+            // Python's syntax, as the regex component reads it (text/regex.h).
+            try {
+                const text::Regex re(d.answer.pattern);
+                if (d.answer.group > re.groupCount())
+                    fail(source, "answer.group", std::to_string(d.answer.group) + " is more than the pattern's " +
+                                                     std::to_string(re.groupCount()) + " group(s)");
+            } catch (const std::invalid_argument &e) {
+                fail(source, "answer.pattern", e.what());
+            }
         } else if (kind == "json_field") {
             d.answer.kind = AnswerExtractor::Kind::JsonField;
             d.answer.field = text(*a, "field", source, "answer.");
@@ -189,6 +209,8 @@ TaskDescription parseTaskDescription(const std::string &text_, const std::string
             metric.name = text(o, "name", source, field + ".", metric.reward);
             if (!isTaskName(metric.name))
                 fail(source, field + ".name", "\"" + metric.name + "\" is not lower-case letters, digits and \"_\"");
+            if (metric.name == "no_answer" || metric.name == "right")
+                fail(source, field + ".name", "\"" + metric.name + "\" names a failure category; call the metric otherwise");
             if (auto opt = o.find("options"); opt != o.end()) {
                 if (!opt->is_object())
                     fail(source, field + ".options", std::string("must be an object, found ") + opt->type_name());

@@ -69,7 +69,8 @@ TaskDraft draftTaskDescription(const std::string &path, const std::string &name)
         reference = "reward_model.ground_truth";
         draft.notes.push_back("records: verl's (a \"reward_model\" column); the reference is reward_model.ground_truth");
     } else if (first.contains("prompt")) {
-        for (const char *c : {"solution", "answer", "ground_truth", "reference", "label", "completion"})
+        // (Not "completion": a line's completion is a reply to score, not the reference.)
+        for (const char *c : {"solution", "answer", "ground_truth", "reference", "label"})
             if (first.contains(c)) {
                 reference = c;
                 break;

@@ -5,6 +5,7 @@
 #include "reward/registry.h"
 #include "reward/reward.h"
 #include "task/catalog.h"
+#include "text/regex.h"
 #include "text/utf8.h"
 #include "tokenizer/promptformat.h"
 #include "util/boundedjson.h"
@@ -13,7 +14,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
 
 namespace rwb::task {
 
@@ -185,17 +185,6 @@ std::string fillTemplate(const std::string &tmpl, const json &record, const std:
     return out;
 }
 
-// The last match of `pattern` in `s` (its group `group`); none when there is none.
-std::optional<std::string> lastRegexMatch(std::string_view s, const std::string &pattern, int group)
-{
-    const std::regex re(pattern);
-    std::optional<std::string> last;
-    for (auto it = std::cregex_iterator(s.data(), s.data() + s.size(), re); it != std::cregex_iterator(); ++it)
-        if (static_cast<size_t>(group) < it->size())
-            last = trimmed((*it)[group].str());
-    return last;
-}
-
 reward::Registry libraryRegistry()
 {
     reward::Registry r;
@@ -326,6 +315,8 @@ std::string UserCompletion::detailsJson() const
 UserTask::UserTask(TaskDescription description)
     : m_d(std::move(description))
 {
+    if (m_d.answer.kind == AnswerExtractor::Kind::Regex)
+        m_regex = std::make_shared<const text::Regex>(m_d.answer.pattern); // checked by parseTaskDescription
     static const reward::Registry registry = libraryRegistry();
     for (size_t i = 0; i < m_d.metrics.size(); ++i) {
         const TaskMetric &m = m_d.metrics[i];
@@ -398,6 +389,8 @@ Record UserTask::readLine(std::string_view line, const std::string &source, size
     const json *reference = at(record, referenceColumn);
     if (!reference)
         lineFail(source, lineNo, referenceColumn + ": the reference column is missing (columns: " + columnsOf(record) + ")");
+    // Copied now: erasing the completion below may free what `reference` points into.
+    const std::string referenceText = asText(*reference);
 
     // The completion, when the line has one (samples to score).
     Record out;
@@ -432,7 +425,6 @@ Record UserTask::readLine(std::string_view line, const std::string &source, size
     } else {
         id = "line-" + std::to_string(lineNo);
     }
-    const std::string referenceText = asText(*reference);
     std::string sft = referenceText;
     if (!m_d.sftTarget.empty()) {
         if (const json *v = m_d.sftTarget.find('{') == std::string::npos ? at(record, m_d.sftTarget) : nullptr)
@@ -475,7 +467,14 @@ std::optional<std::string> UserTask::extract(std::string_view s) const
     case AnswerExtractor::Kind::Tag:
         return lastTag(s, m_d.answer.tag);
     case AnswerExtractor::Kind::Regex:
-        return lastRegexMatch(s, m_d.answer.pattern, m_d.answer.group);
+        try {
+            std::optional<std::string> m = m_regex->lastMatch(s, m_d.answer.group);
+            if (m)
+                *m = trimmed(*m);
+            return m;
+        } catch (const text::RegexLimitError &) {
+            return std::nullopt; // a reply the pattern cannot get through in time has no answer
+        }
     case AnswerExtractor::Kind::JsonField: {
         const json o = replyObject(s);
         if (o.is_discarded())
@@ -516,7 +515,8 @@ std::string UserTask::predictionLine(const Example &example, const std::string &
     if (!record.is_object())
         record = json::object();
     record["completion"] = completion;
-    return record.dump();
+    // A completion cut inside a UTF-8 sequence is written with U+FFFD, not thrown on.
+    return record.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::shared_ptr<const Example> UserTask::exampleFromStore(const std::string &metaJson, const std::string &,
@@ -535,7 +535,16 @@ std::vector<FailureCategory> UserTask::failureCategories() const
                                                                       : "The metric " + f.when + " gave less than " +
                                                                             std::to_string(f.below).substr(0, 4) + ".")
                                              : f.explanation});
+    if (!headlineHasCategory())
+        out.push_back({"other", "other", "The headline metric is below 1, and no failure listed above applies."});
     return out;
+}
+
+bool UserTask::headlineHasCategory() const
+{
+    const std::string &headline = m_d.metrics.front().name;
+    return std::any_of(m_d.failures.begin(), m_d.failures.end(),
+                       [&](const TaskFailure &f) { return f.when == headline && f.below >= 1.0; });
 }
 
 size_t UserTask::failureCategory(const Example &example, const Completion &completion) const
@@ -555,6 +564,14 @@ size_t UserTask::failureCategory(const Example &example, const Completion &compl
             if (m_d.metrics[m].name == f.when && (reward::isNone(values[m]) || values[m] < f.below))
                 return i + 1;
     }
+    // Wrong by the headline metric (what correct() says), and none of the listed failures:
+    // "other", never "right".
+    if (!headlineHasCategory()) {
+        if (values.empty())
+            values = metricValues(example, completion);
+        if (reward::isNone(values[0]) || values[0] < 1.0 - 1e-12)
+            return m_d.failures.size() + 1;
+    }
     return 0;
 }
 
@@ -567,7 +584,10 @@ std::string installUserTask(const std::string &descriptionJson, const std::strin
         const auto *user = dynamic_cast<const UserTask *>(existing);
         if (!user)
             throw data::InputException({source, 0, "name: \"" + d.name + "\" is a built-in task's name; give yours another"});
-        if (user->taskDescription().toJson() == stored)
+        // The same description read from another folder is the same task.
+        TaskDescription same = user->taskDescription();
+        same.baseDir = d.baseDir;
+        if (same.toJson() == stored)
             return stored;
     }
     std::shared_ptr<const Task> task;

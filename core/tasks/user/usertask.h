@@ -20,6 +20,9 @@
 namespace rwb::reward {
 class Reward;
 }
+namespace rwb::text {
+class Regex;
+}
 
 namespace rwb::task {
 
@@ -105,8 +108,13 @@ public:
     std::vector<double> metricValues(const Example &example, const Completion &completion) const;
 
 private:
+    // Whether a listed failure catches every prediction the headline metric calls wrong;
+    // when none does, an "other" category comes last.
+    bool headlineHasCategory() const;
+
     TaskDescription m_d;
     std::vector<std::unique_ptr<reward::Reward>> m_metrics;
+    std::shared_ptr<const text::Regex> m_regex; // the regex extractor's, compiled once
 };
 
 // Reads a description, makes its task and installs it in the process's catalog
