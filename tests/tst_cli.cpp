@@ -780,7 +780,7 @@ void TestCli::rewardList()
     // The generic components first ("any": they score every task, docs/rewards.md), then each task's own.
     QCOMPARE(names, (QStringList{"any:exact_match", "any:contains", "any:regex", "any:numeric", "any:f1", "any:json_valid",
                                  "any:json_schema", "any:json_fields", "any:tag_format", "any:length", "any:language",
-                                 "any:repetition", "any:python", "company_extraction:partial", "company_extraction:marker", "company_extraction:exist",
+                                 "any:repetition", "any:python", "any:remote", "company_extraction:partial", "company_extraction:marker", "company_extraction:exist",
                                  "company_extraction:format", "company_extraction:domain", "legal_qa:xml_format",
                                  "legal_qa:non_hallucination", "legal_qa:citation_f1", "legal_qa:semantic",
                                  "legal_qa:coverage", "legal_qa:consistency", "legal_qa:rubric_explicit",

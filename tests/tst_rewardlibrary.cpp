@@ -939,9 +939,10 @@ void TestRewardLibrary::registry()
         QVERIFY(!e->needsEmbedder && !e->needsJudge);
         QVERIFY2(!RewardText::description(QString::fromStdString(n)).isEmpty(), n.c_str());
     }
-    // … and `python` (reward/python/pythonreward.h; tests/tst_pythonreward.cpp), registered with them.
-    QCOMPARE(libraryRegistry().entries().size(), library.size() + 1);
+    // … and `python` and `remote` (reward/python/, reward/remote/; their own tests), registered with them.
+    QCOMPARE(libraryRegistry().entries().size(), library.size() + 2);
     QVERIFY(libraryRegistry().find("python"));
+    QVERIFY(libraryRegistry().find("remote"));
 }
 
 void TestRewardLibrary::throughConfig()

@@ -109,6 +109,8 @@ QString libraryText(const rwb::reward::Explanation &e)
         {"repetition.chars_short", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 characters, fewer than %2: 1.")},
         {"python.value", QT_TRANSLATE_NOOP("RewardText", "The function gave %1.")},
         {"python.none", QT_TRANSLATE_NOOP("RewardText", "The function gave no value: %1.")},
+        {"remote.value", QT_TRANSLATE_NOOP("RewardText", "The reward server %1 gave %2.")},
+        {"remote.none", QT_TRANSLATE_NOOP("RewardText", "The reward server %1 gave no value: %2.")},
     };
     for (const Sentence &s : kSentences) {
         if (e.key != s.key)
@@ -206,6 +208,8 @@ QString description(const QString &reward)
         return QCoreApplication::translate("RewardText", "Distinct n-grams / all n-grams of the completion (1: nothing repeats).");
     if (reward == QLatin1String("python"))
         return QCoreApplication::translate("RewardText", "Your Python reward function (TRL's or verl's signature), run unchanged in a worker process.");
+    if (reward == QLatin1String("remote"))
+        return QCoreApplication::translate("RewardText", "A remote reward server of OpenRLHF's kind (OpenRLHF's serve_rm, rwb serve's /reward, your own), asked over HTTP with retries, a circuit breaker and a cache.");
     return {};
 }
 

@@ -4,6 +4,7 @@
 #include "reward/library/jsonrewards.h"
 #include "reward/library/matchrewards.h"
 #include "reward/python/pythonreward.h"
+#include "reward/remote/remotereward.h"
 #include "reward/registry.h"
 
 namespace rwb::reward {
@@ -49,6 +50,7 @@ void addLibraryRewards(Registry &registry)
                   factory<RepetitionReward>()});
     // A user's own Python function (TRL's or verl's signature), in a worker process.
     addPythonRewards(registry);
+    addRemoteRewards(registry);
 }
 
 } // namespace rwb::reward

@@ -100,6 +100,9 @@ const std::vector<std::pair<std::string_view, std::string_view>> kSentences = {
     // The `python` component (reward/python/pythonreward.h).
     {"python.value", "The function gave %1."},
     {"python.none", "The function gave no value: %1."},
+    // The `remote` component (reward/remote/remotereward.h): %1 is the server's URL.
+    {"remote.value", "The reward server %1 gave %2."},
+    {"remote.none", "The reward server %1 gave no value: %2."},
 };
 
 } // namespace
