@@ -249,6 +249,26 @@
             <source>The paper's best preset is used instead.</source>
             <translation>代わりに論文の最良プリセットを使います。</translation>
         </message>
+        <message>
+            <source>%1; the Designer shows the task&apos;s components. Open samples of it (its records with a "completion") to score them.</source>
+            <translation>%1。デザイナーにタスクのコンポーネントを表示しました。採点するには、そのタスクのサンプル（"completion" を持つレコード）を開いてください。</translation>
+        </message>
+        <message>
+            <source>Make your own task from your JSONL records: a task description and a starter reward config, no code</source>
+            <translation>JSONL のレコードから独自のタスクを作ります: タスク記述と最初の報酬設定を、コードなしで</translation>
+        </message>
+        <message>
+            <source>New task from data</source>
+            <translation>データから新しいタスク</translation>
+        </message>
+        <message>
+            <source>Wrote %1 and %2 in %3</source>
+            <translation>%3 に %1 と %2 を書き込みました</translation>
+        </message>
+        <message>
+            <source>New tas&amp;k from data…</source>
+            <translation>データから新しいタスク(&amp;K)…</translation>
+        </message>
     </context>
     <context>
         <name>WorkspaceActions</name>
@@ -1573,6 +1593,18 @@ The change is stored with its step and marked on the curves.</source>
             <source>Your Python reward function (TRL&apos;s or verl&apos;s signature), run unchanged in a worker process.</source>
             <translation>あなたの Python 報酬関数 (TRL または verl のシグネチャ)。ワーカープロセスでそのまま実行します。</translation>
         </message>
+        <message>
+            <source>The reward server %1 gave %2.</source>
+            <translation>報酬サーバー %1 の値は %2 です。</translation>
+        </message>
+        <message>
+            <source>The reward server %1 gave no value: %2.</source>
+            <translation>報酬サーバー %1 は値を返しませんでした: %2。</translation>
+        </message>
+        <message>
+            <source>A remote reward server of OpenRLHF&apos;s kind (OpenRLHF&apos;s serve_rm, rwb serve&apos;s /reward, your own), asked over HTTP with retries, a circuit breaker and a cache.</source>
+            <translation>OpenRLHF 形式のリモート報酬サーバー（OpenRLHF の serve_rm、rwb serve の /reward、独自のサーバー）。HTTP で問い合わせ、再試行・サーキットブレーカー・キャッシュを備えます。</translation>
+        </message>
     </context>
     <context>
         <name>RolloutCondition</name>
@@ -1905,6 +1937,10 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>A process reward model&apos;s folder: the tree viewer shows its score of every step.</source>
             <translation>プロセス報酬モデルのフォルダ。木ビューアに各ステップのスコアを表示します。</translation>
+        </message>
+        <message>
+            <source>Open File ▸ New task from data on this JSONL file.</source>
+            <translation>この JSONL ファイルで「ファイル ▸ データから新しいタスク」を開く。</translation>
         </message>
     </context>
     <context>
@@ -6071,6 +6107,249 @@ Tie: both steps are equally right or equally wrong. Skip: you cannot tell withou
         <message>
             <source>Why %1 gave no value</source>
             <translation>%1 が値を返さなかった理由</translation>
+        </message>
+    </context>
+    <context>
+        <name>NewTaskDialog</name>
+        <message>
+            <source>"%1" is the name of a built-in task: give yours another.</source>
+            <translation>「%1」は組み込みタスクの名前です。別の名前を付けてください。</translation>
+        </message>
+        <message>
+            <source>%1 and %2, in %3</source>
+            <translation>%3 に %1 と %2</translation>
+        </message>
+        <message>
+            <source>%1 cannot be written: %2</source>
+            <translation>%1 に書き込めません: %2</translation>
+        </message>
+        <message>
+            <source>(choose a data file and a name)</source>
+            <translation>（データファイルと名前を選んでください）</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Preview&lt;/b&gt;: the first records as the model will see them</source>
+            <translation>&lt;b&gt;プレビュー&lt;/b&gt;: 先頭のレコードをモデルが見るとおりに表示</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Task description&lt;/b&gt; (JSON; // comments are kept)</source>
+            <translation>&lt;b&gt;タスク記述&lt;/b&gt;（JSON。// コメントはそのまま保存）</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;The draft&apos;s guesses&lt;/b&gt;</source>
+            <translation>&lt;b&gt;下書きの推測&lt;/b&gt;</translation>
+        </message>
+        <message>
+            <source>A new draft guessed from the data file, replacing the text</source>
+            <translation>データファイルから推測した新しい下書きで本文を置き換えます</translation>
+        </message>
+        <message>
+            <source>A record does not read: %1</source>
+            <translation>読めないレコードがあります: %1</translation>
+        </message>
+        <message numerus="yes">
+            <source>All %n record(s) of the file read with this description.</source>
+            <translation>
+                <numerusform>ファイルの全 %n 件のレコードをこの記述で読めました。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Browse…</source>
+            <translation>参照…</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>キャンセル</translation>
+        </message>
+        <message>
+            <source>Choose a data file: your records, one JSON object a line (JSONL).</source>
+            <translation>データファイルを選んでください: 1 行に 1 つの JSON オブジェクトのレコード（JSONL）。</translation>
+        </message>
+        <message>
+            <source>Choose a model folder</source>
+            <translation>モデルフォルダーを選択</translation>
+        </message>
+        <message>
+            <source>Choose the data file</source>
+            <translation>データファイルを選択</translation>
+        </message>
+        <message>
+            <source>Create</source>
+            <translation>作成</translation>
+        </message>
+        <message>
+            <source>Creates:</source>
+            <translation>作成するファイル:</translation>
+        </message>
+        <message>
+            <source>Data file:</source>
+            <translation>データファイル:</translation>
+        </message>
+        <message>
+            <source>Draft again</source>
+            <translation>下書きし直す</translation>
+        </message>
+        <message>
+            <source>Give the task a name: lower-case letters, digits and "_", starting with a letter.</source>
+            <translation>タスクに名前を付けてください: 英小文字・数字・「_」で、英字で始まる名前。</translation>
+        </message>
+        <message>
+            <source>JSON lines (*.jsonl);;All files (*)</source>
+            <translation>JSON Lines (*.jsonl);;すべてのファイル (*)</translation>
+        </message>
+        <message>
+            <source>Line %1 of the data file does not read.</source>
+            <translation>データファイルの %1 行目が読めません。</translation>
+        </message>
+        <message>
+            <source>Model folder:</source>
+            <translation>モデルフォルダー:</translation>
+        </message>
+        <message>
+            <source>New task from data</source>
+            <translation>データから新しいタスク</translation>
+        </message>
+        <message>
+            <source>None yet: choose a data file.</source>
+            <translation>まだありません: データファイルを選んでください。</translation>
+        </message>
+        <message>
+            <source>Overwrite %1?</source>
+            <translation>%1 を上書きしますか？</translation>
+        </message>
+        <message>
+            <source>Overwrite files?</source>
+            <translation>ファイルを上書きしますか？</translation>
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation>プロンプト</translation>
+        </message>
+        <message>
+            <source>Prompt format: ChatML (the model folder&apos;s)</source>
+            <translation>プロンプト形式: ChatML（モデルフォルダーの指定）</translation>
+        </message>
+        <message>
+            <source>Prompt format: ChatML, Qwen3 without thinking (the model folder&apos;s)</source>
+            <translation>プロンプト形式: ChatML、Qwen3 の思考なし（モデルフォルダーの指定）</translation>
+        </message>
+        <message>
+            <source>Prompt format: plain (no model folder)</source>
+            <translation>プロンプト形式: プレーン（モデルフォルダーなし）</translation>
+        </message>
+        <message>
+            <source>Prompt format: plain (the model folder&apos;s)</source>
+            <translation>プロンプト形式: プレーン（モデルフォルダーの指定）</translation>
+        </message>
+        <message>
+            <source>Record %1 · line %2</source>
+            <translation>レコード %1 · %2 行目</translation>
+        </message>
+        <message>
+            <source>Records:</source>
+            <translation>レコード数:</translation>
+        </message>
+        <message>
+            <source>Reference</source>
+            <translation>参照回答</translation>
+        </message>
+        <message>
+            <source>Replace your edits to the description with a new draft from %1?</source>
+            <translation>記述への編集を破棄し、%1 からの新しい下書きに置き換えますか？</translation>
+        </message>
+        <message>
+            <source>SFT target</source>
+            <translation>SFT の目標出力</translation>
+        </message>
+        <message>
+            <source>Task name:</source>
+            <translation>タスク名:</translation>
+        </message>
+        <message>
+            <source>The answer the description&apos;s extractor finds in it:</source>
+            <translation>記述の抽出方法がここから取り出す回答:</translation>
+        </message>
+        <message>
+            <source>The data file does not read: %1</source>
+            <translation>データファイルが読めません: %1</translation>
+        </message>
+        <message>
+            <source>The description does not read: %1</source>
+            <translation>記述が読めません: %1</translation>
+        </message>
+        <message>
+            <source>The description&apos;s "name" is "%1", the task&apos;s name "%2": make them the same.</source>
+            <translation>記述の "name" は「%1」、タスク名は「%2」です。同じにしてください。</translation>
+        </message>
+        <message>
+            <source>The description&apos;s extractor finds no answer in it: a model trained on these targets would give none either.</source>
+            <translation>記述の抽出方法はここから回答を取り出せません。この目標出力で学習したモデルの返答からも取り出せません。</translation>
+        </message>
+        <message numerus="yes">
+            <source>The first %n records read with this description (rwb task check reads them all).</source>
+            <translation>
+                <numerusform>先頭の %n 件のレコードをこの記述で読めました（rwb task check ですべて読めます）。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>The folder %1 cannot be made.</source>
+            <translation>フォルダー %1 を作成できません。</translation>
+        </message>
+        <message>
+            <source>The model folder does not load (%1); the preview uses the plain prompt format.</source>
+            <translation>モデルフォルダーを読み込めません（%1）。プレビューはプレーンのプロンプト形式で表示します。</translation>
+        </message>
+        <message>
+            <source>The name "%1" is not lower-case letters, digits and "_" starting with a letter.</source>
+            <translation>名前「%1」は、英字で始まる英小文字・数字・「_」の並びではありません。</translation>
+        </message>
+        <message>
+            <source>lower-case letters, digits and "_", starting with a letter</source>
+            <translation>英小文字・数字・「_」、英字で始まる</translation>
+        </message>
+        <message>
+            <source>optional: the preview then uses the model&apos;s prompt format</source>
+            <translation>任意: 指定するとプレビューはそのモデルのプロンプト形式になります</translation>
+        </message>
+        <message>
+            <source>your records, one JSON object a line (JSONL)</source>
+            <translation>レコード: 1 行に 1 つの JSON オブジェクト（JSONL）</translation>
+        </message>
+        <message>
+            <source>Close without creating the task? Your edits to the description are lost.</source>
+            <translation>タスクを作成せずに閉じますか？記述への編集は失われます。</translation>
+        </message>
+        <message>
+            <source>Records: verl&apos;s (a "reward_model" column); the reference is reward_model.ground_truth.</source>
+            <translation>レコード: verl 形式 ("reward_model" 列あり)。参照は reward_model.ground_truth です。</translation>
+        </message>
+        <message>
+            <source>Records: TRL&apos;s (a "prompt" column).</source>
+            <translation>レコード: TRL 形式 ("prompt" 列あり)。</translation>
+        </message>
+        <message>
+            <source>Records: OpenRLHF&apos;s (an "input" column).</source>
+            <translation>レコード: OpenRLHF 形式 ("input" 列あり)。</translation>
+        </message>
+        <message>
+            <source>Records: no prompt column TRL, verl or OpenRLHF would read; the prompt is guessed to be "%1" (the first text column): check it.</source>
+            <translation>レコード: TRL・verl・OpenRLHF が読むプロンプト列がありません。プロンプトは "%1" (最初のテキスト列) と推定しました。確認してください。</translation>
+        </message>
+        <message>
+            <source>Reference: guessed to be "%1"; check it.</source>
+            <translation>参照: "%1" と推定しました。確認してください。</translation>
+        </message>
+        <message>
+            <source>Answer: every reference is a number, so the answer is the reply&apos;s last \boxed{}, compared as a number.</source>
+            <translation>答え: 参照がすべて数値なので、応答の最後の \boxed{} を答えとし、数値として比較します。</translation>
+        </message>
+        <message>
+            <source>Answer: every reference is a JSON object, so the reply&apos;s object is compared field by field.</source>
+            <translation>答え: 参照がすべて JSON オブジェクトなので、応答のオブジェクトをフィールドごとに比較します。</translation>
+        </message>
+        <message>
+            <source>Answer: the references are text, so the whole reply is compared with the reference (exact_match).</source>
+            <translation>答え: 参照がテキストなので、応答全体を参照と比較します (exact_match)。</translation>
         </message>
     </context>
 </TS>

@@ -64,8 +64,8 @@ int init(const std::vector<std::string> &argv)
     task::parseTaskDescription(util::withoutJsonComments(draft.description), out,
                                std::filesystem::absolute(out).parent_path().string());
     writeOutput(out, [&](std::ostream &o) { o << draft.description; });
-    for (const std::string &n : draft.notes)
-        std::cerr << "  " << n << "\n";
+    for (const task::TaskDraft::Note &n : draft.notes)
+        std::cerr << "  " << n.text << "\n";
     std::cerr << "wrote " << out << "; check it with: rwb task check --task " << out << " --data " << data << "\n";
     return kExitOk;
 }

@@ -1,5 +1,6 @@
 #include "designeractions.h"
 
+#include "newtaskdialog.h"
 #include "rewarddesigner.h"
 #include "samplescoremodel.h"
 #include "taskpresenter.h"
@@ -7,9 +8,11 @@
 #include "task/catalog.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 
 namespace {
@@ -34,12 +37,15 @@ QString defaultPresetFor(std::string_view task)
 
 } // namespace
 
-DesignerActions::DesignerActions(QWidget *window, RewardDesigner *designer)
+DesignerActions::DesignerActions(QWidget *window, RewardDesigner *designer, std::function<QString()> workspaceDir)
     : QObject(window)
+    , m_window(window)
     , m_designer(designer)
+    , m_workspaceDir(std::move(workspaceDir))
     , m_openSamples(new QAction(this))
     , m_openBundled(new QAction(this))
     , m_openBundledLegal(new QAction(this))
+    , m_newTask(new QAction(this))
     , m_loadConfig(new QAction(this))
     , m_saveConfig(new QAction(this))
     , m_samplesStatus(new QLabel(window))
@@ -54,6 +60,7 @@ DesignerActions::DesignerActions(QWidget *window, RewardDesigner *designer)
             Q_EMIT notice(tr("Open samples"), error);
         m_designer->selectRow(0);
     });
+    connect(m_newTask, &QAction::triggered, this, [this] { openNewTaskDialog(); });
     m_loadConfig->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     connect(m_loadConfig, &QAction::triggered, m_designer, &RewardDesigner::openConfigDialog);
     m_saveConfig->setShortcut(QKeySequence::Save);
@@ -69,7 +76,7 @@ QList<QAction *> DesignerActions::sampleActions() const
 
 QList<QAction *> DesignerActions::configActions() const
 {
-    return {m_loadConfig, m_saveConfig};
+    return {m_newTask, m_loadConfig, m_saveConfig};
 }
 
 void DesignerActions::retranslate()
@@ -77,6 +84,8 @@ void DesignerActions::retranslate()
     m_openSamples->setText(tr("&Open samples…"));
     m_openBundled->setText(tr("Open the &bundled samples"));
     m_openBundledLegal->setText(tr("Open the bundled &legal-QA samples"));
+    m_newTask->setText(tr("New tas&k from data…"));
+    m_newTask->setStatusTip(tr("Make your own task from your JSONL records: a task description and a starter reward config, no code"));
     m_loadConfig->setText(tr("&Load reward config…"));
     m_saveConfig->setText(tr("&Save reward config as…"));
     updateSamplesStatus();
@@ -123,4 +132,33 @@ void DesignerActions::openBundledSamples()
     if (!m_designer->loadSamples(QString::fromLatin1(kBundledSamples), &error) ||
         (otherTask && !m_designer->loadConfig(defaultPresetFor(defaultTask()), &error)))
         Q_EMIT notice(tr("Open samples"), error);
+}
+
+NewTaskDialog *DesignerActions::openNewTaskDialog(const QString &dataPath)
+{
+    auto *dialog = new NewTaskDialog(m_workspaceDir ? m_workspaceDir() : QString(), m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &NewTaskDialog::created, this, &DesignerActions::onTaskCreated);
+    if (!dataPath.isEmpty()) {
+        dialog->setDataFile(dataPath);
+        dialog->nameEdit()->setFocus(); // the data chosen, the name comes next
+    }
+    dialog->open();
+    return dialog;
+}
+
+void DesignerActions::onTaskCreated(const QString &taskPath, const QString &rewardConfigPath)
+{
+    QString error;
+    const QString written = tr("Wrote %1 and %2 in %3")
+                                .arg(QFileInfo(taskPath).fileName(), QFileInfo(rewardConfigPath).fileName(),
+                                     QDir::toNativeSeparators(QFileInfo(taskPath).absolutePath()));
+    if (!m_designer->loadConfig(rewardConfigPath, &error)) {
+        Q_EMIT notice(tr("New task from data"), written + QLatin1Char('\n') + error);
+        return;
+    }
+    m_designer->selectRow(0);
+    Q_EMIT statusMessage(tr("%1; the Designer shows the task's components. Open samples of it (its records with a "
+                            "\"completion\") to score them.")
+                             .arg(written));
 }

@@ -14,6 +14,7 @@
 #include "mctstreesource.h"
 #include "mctstreeview.h"
 #include "mctsviewer.h"
+#include "newtaskdialog.h"
 #include "preferenceannotator.h"
 #include "rubriceditor.h"
 #include "rubricmodel.h"
@@ -440,10 +441,13 @@ int main(int argc, char **argv)
         QStringLiteral("bench-tree-view"),
         QCoreApplication::translate("main", "Benchmark: the MCTS tree viewer on a synthetic tree of this many nodes, print JSON and quit."),
         QCoreApplication::translate("main", "count"));
+    const QCommandLineOption newTask(QStringLiteral("new-task"),
+                                     QCoreApplication::translate("main", "Open File ▸ New task from data on this JSONL file."),
+                                     QCoreApplication::translate("main", "file"));
     parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
                        step, rollout, compare, screenshotDelay, benchBrowserOption, dock, decision, rubricItem, sampleColumn,
                        mcts, mctsTree, mctsIteration, mctsNode, benchTreeViewOption, annotate, pairSet, annotatorName,
-                       pairOption, mctsPrm});
+                       pairOption, mctsPrm, newTask});
     parser.process(app);
     if (parser.isSet(benchTreeViewOption))
         return benchTreeView(std::max(1, parser.value(benchTreeViewOption).toInt()));
@@ -560,6 +564,10 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "no pair %s in the set\n", qPrintable(parser.value(pairOption)));
         shot = a;
     }
+
+    // The dialog opens over the main window (window-modal, not blocking); --screenshot grabs it.
+    if (parser.isSet(newTask))
+        shot = window.openNewTaskDialog(parser.value(newTask));
 
     if (parser.isSet(screenshot)) {
         const QString path = parser.value(screenshot);

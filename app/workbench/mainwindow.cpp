@@ -210,7 +210,7 @@ void MainWindow::createActions()
     connect(m_workspaceActions, &WorkspaceActions::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 5000); });
     m_treeWindows = new TreeWindows(this, [this] { return m_storePath; });
-    m_designerActions = new DesignerActions(this, m_designer);
+    m_designerActions = new DesignerActions(this, m_designer, [this] { return workspace() ? workspace()->dir() : QString(); });
     connect(m_designerActions, &DesignerActions::notice, this, &MainWindow::notify);
     connect(m_designerActions, &DesignerActions::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m); });
     m_exportPng = action();

@@ -98,6 +98,8 @@ public:
     }
     // The workspace of the last session, when there is one and it still opens.
     void restoreWorkspace();
+    // File → New task from data, opened on `dataPath` (DesignerActions::openNewTaskDialog).
+    NewTaskDialog *openNewTaskDialog(const QString &dataPath) { return m_designerActions->openNewTaskDialog(dataPath); }
 
     bool openWorkspace(const QString &dir, QString *error) { return m_workspaceActions->openWorkspace(dir, error); }
     bool createWorkspace(const QString &dir, QString *error) { return m_workspaceActions->createWorkspace(dir, error); }

@@ -67,7 +67,7 @@ TaskDraft draftTaskDescription(const std::string &path, const std::string &name)
     if (first.contains("reward_model")) {
         records_ = "verl";
         reference = "reward_model.ground_truth";
-        draft.notes.push_back("records: verl's (a \"reward_model\" column); the reference is reward_model.ground_truth");
+        draft.notes.push_back({"records.verl", {}, "records: verl's (a \"reward_model\" column); the reference is reward_model.ground_truth"});
     } else if (first.contains("prompt")) {
         // (Not "completion": a line's completion is a reply to score, not the reference.)
         for (const char *c : {"solution", "answer", "ground_truth", "reference", "label"})
@@ -75,12 +75,12 @@ TaskDraft draftTaskDescription(const std::string &path, const std::string &name)
                 reference = c;
                 break;
             }
-        draft.notes.push_back("records: TRL's (a \"prompt\" column)");
+        draft.notes.push_back({"records.trl", {}, "records: TRL's (a \"prompt\" column)"});
     } else if (first.contains("input")) {
         records_ = "openrlhf";
         prompt = "input";
         reference = first.contains("label") ? "label" : "";
-        draft.notes.push_back("records: OpenRLHF's (an \"input\" column)");
+        draft.notes.push_back({"records.openrlhf", {}, "records: OpenRLHF's (an \"input\" column)"});
     } else {
         // No known prompt column: the first text column.
         prompt.clear();
@@ -89,8 +89,9 @@ TaskDraft draftTaskDescription(const std::string &path, const std::string &name)
                 prompt = it.key();
                 break;
             }
-        draft.notes.push_back("records: no prompt column TRL, verl or OpenRLHF would read; guessed \"" + prompt +
-                              "\" (the first text column): check it");
+        draft.notes.push_back({"records.prompt_guessed", {prompt},
+                               "records: no prompt column TRL, verl or OpenRLHF would read; guessed \"" + prompt +
+                                   "\" (the first text column): check it"});
     }
     if (const auto p = first.find(prompt); p != first.end() && p->is_array())
         conversational = true;
@@ -100,7 +101,7 @@ TaskDraft draftTaskDescription(const std::string &path, const std::string &name)
                 reference = it.key();
                 break;
             }
-        draft.notes.push_back("reference: guessed \"" + reference + "\"; check it");
+        draft.notes.push_back({"reference.guessed", {reference}, "reference: guessed \"" + reference + "\"; check it"});
     }
 
     // What the references look like decides the extractor and the metric.
@@ -128,18 +129,21 @@ TaskDraft draftTaskDescription(const std::string &path, const std::string &name)
     std::string extract = "whole";
     std::string metric = "exact_match";
     std::string why;
+    std::string whyKey = "answer.text";
     if (n > 0 && numeric == n) {
+        whyKey = "answer.numeric";
         extract = "boxed";
         metric = "numeric";
         why = "every reference is a number: the answer is the reply's last \\boxed{}, compared as a number";
     } else if (n > 0 && objects == n) {
+        whyKey = "answer.json";
         extract = "whole";
         metric = "json_fields";
         why = "every reference is a JSON object: the reply's object is compared field by field";
     } else {
         why = "the references are text: the whole reply is compared with the reference (exact_match)";
     }
-    draft.notes.push_back("answer: " + why);
+    draft.notes.push_back({whyKey, {}, "answer: " + why});
 
     std::string d;
     d += "// A task description for Reward Workbench (docs/your-task.md), guessed by `rwb task init`\n";

@@ -11,8 +11,15 @@
 namespace rwb::task {
 
 struct TaskDraft {
+    // One guess: a stable key a view translates ("records.trl", "answer.numeric"), what
+    // fills its %1, %2 … and the English line a terminal shows.
+    struct Note {
+        std::string key;
+        std::vector<std::string> args;
+        std::string text;
+    };
     std::string description; // the description, JSON with // comments explaining each choice
-    std::vector<std::string> notes; // one English line per guess, for a terminal or a dialog
+    std::vector<Note> notes; // in the order guessed
 };
 
 // Guesses from the first records of `path` (a JSONL file; up to 50 lines read). `name`
