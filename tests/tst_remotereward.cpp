@@ -692,7 +692,7 @@ void TestRemoteReward::openRlhfReplyShape()
     // One number per request: a metric, averaged over the requests: (0.5 + 1) / 2.
     const auto metrics = log.takeMetrics();
     QCOMPARE(metrics.size(), size_t(1));
-    QCOMPARE(metrics[0].first, std::string("rm/math_accuracy"));
+    QCOMPARE(metrics[0].first, std::string("reward_metric/rm/math_accuracy"));
     QCOMPARE(metrics[0].second, 0.75);
     // A bare list; a dotted field.
     auto bare = make(fast(endpoint(server), {{"cache", false}}));

@@ -200,6 +200,8 @@ void TestUserTaskTour::curves()
     for (int g = 0; g < components->graphCount(); ++g)
         names << components->graph(g)->name();
     QVERIFY2(names.join(" ").contains("echo_reward") && names.join(" ").contains("f1"), qPrintable(names.join(", ")));
+    // … and what the function logged (log_metric), beside them.
+    QVERIFY2(names.contains("echo_reward/hits"), qPrintable(names.join(", ")));
     QCustomPlot *headline = panel.plot(widgets::CurvePanel::F1Plot);
     int points = 0;
     for (int g = 0; g < headline->graphCount(); ++g)
@@ -207,9 +209,9 @@ void TestUserTaskTour::curves()
     QVERIFY2(points >= 2, "the task's headline metric (eval/exact) at steps 0 and 2");
     // What the function and the components logged, as the step's metrics.
     const store::RunStore s(m_store.toStdString(), store::RunStore::OpenMode::ReadOnly);
-    QCOMPARE(s.metrics(m_run, "echo_reward/hits").size(), size_t(2));
+    QCOMPARE(s.metrics(m_run, "reward_metric/echo_reward/hits").size(), size_t(2));
     QCOMPARE(s.metrics(m_run, "reward_time/echo_reward").size(), size_t(2));
-    for (const store::MetricPoint &m : s.metrics(m_run, "echo_reward/hits"))
+    for (const store::MetricPoint &m : s.metrics(m_run, "reward_metric/echo_reward/hits"))
         QVERIFY(m.value >= 0.0 && m.value <= 1.0);
 }
 

@@ -93,6 +93,12 @@ int plotOf(const QString &metric, QString *label = nullptr)
         named(metric.mid(8, metric.size() - 8 - 5));
         return CurvePanel::ComponentsPlot;
     }
+    // What a component's own function logged (a Python reward's log_metric, a remote
+    // reward's extra_logs): beside the components, as "<component>/<name>".
+    if (metric.startsWith(QLatin1String("reward_metric/"))) {
+        named(metric.mid(14));
+        return CurvePanel::ComponentsPlot;
+    }
     if (metric == QLatin1String("kl")) {
         named(metric);
         return CurvePanel::KlPlot;

@@ -492,6 +492,11 @@ void RewardDesigner::rebuildWeightsEditor()
 void RewardDesigner::rebuildForTask()
 {
     m_loaded = {}; // another task's config says nothing of this one
+    // A user's task finds its answer with its description's extractor: the thinking
+    // switch (the built-in tasks' <answer> parsing) does nothing there.
+    const bool userTask = dynamic_cast<const rwb::task::UserTask *>(&m_model->task()) != nullptr;
+    m_thinking->setVisible(!userTask);
+    m_thinkingHint->setVisible(!userTask);
     // The components are the task's.
     rebuildWeightsEditor();
     // The presets of this task only.

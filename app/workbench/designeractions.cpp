@@ -7,6 +7,10 @@
 
 #include "task/catalog.h"
 
+#include <QJsonValue>
+#include <QJsonObject>
+#include <QJsonDocument>
+#include <QFile>
 #include <QAction>
 #include <QDir>
 #include <QFileInfo>
@@ -16,6 +20,17 @@
 #include <QSettings>
 
 namespace {
+
+// Whether a reward config file's "task" is a user's task description (an object, or a
+// .json file) rather than a task's name.
+bool describesUserTask(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const QJsonValue task = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("task"));
+    return task.isObject() || (task.isString() && task.toString().endsWith(QLatin1String(".json")));
+}
 
 // The bundled sample sets: the default task's, opened on a first start, and legal QA's.
 const char *const kBundledSamples = ":/samples/company_samples.jsonl";
@@ -109,6 +124,22 @@ void DesignerActions::openInitialFiles(const QString &samples, const QString &co
     QString configPath = config.isEmpty() ? s.value(QStringLiteral("config")).toString() : config;
     QString error;
     QStringList problems;
+    if (!configPath.isEmpty() && describesUserTask(configPath)) {
+        // A user's task comes with its config: the config first (it switches the Designer
+        // to the task), then the samples, the user's records, which name no task.
+        if (!m_designer->loadConfig(configPath, &error)) {
+            Q_EMIT notice(tr("Load reward config"), error + QLatin1Char('\n') + tr("The paper's best preset is used instead."));
+            configPath.clear();
+        } else {
+            if (!samplesPath.isEmpty() && !m_designer->loadSamples(samplesPath, &error, &problems))
+                Q_EMIT notice(tr("Open samples"), error);
+            else if (!problems.isEmpty())
+                Q_EMIT statusMessage(tr("%n malformed line(s) skipped: %1", nullptr, static_cast<int>(problems.size()))
+                                         .arg(problems.first()));
+            m_designer->selectRow(0);
+            return;
+        }
+    }
     if (samplesPath.isEmpty() || !m_designer->loadSamples(samplesPath, &error, &problems)) {
         if (!samplesPath.isEmpty())
             Q_EMIT notice(tr("Open samples"), error + QLatin1Char('\n') + tr("The bundled samples are shown instead."));

@@ -297,7 +297,7 @@ RewardConfig readRewardConfigJson(std::string_view text, const std::string &sour
             if (!n->is_string() || n->get<std::string>().empty())
                 fail(source, field + ".name", "must be a non-empty string");
             comp.name = n->get<std::string>();
-            // It names curves and stored values ("rewards/<name>/mean", "<name>/<metric>"):
+            // It names curves and stored values ("rewards/<name>/mean", "reward_metric/<name>/<metric>"):
             // letters, digits, "_" and "-" only.
             const bool plain = std::all_of(comp.name.begin(), comp.name.end(), [](char ch) {
                 return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||

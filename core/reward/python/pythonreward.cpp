@@ -440,7 +440,7 @@ void PythonReward::scoreBatch(const std::vector<const task::Example *> &examples
             if (!r.errors[i].empty() || (!r.extra[i].empty() && r.extra[i] != "{}"))
                 log->addNote({m_name, i, r.errors[i], r.extra[i] == "{}" ? std::string() : r.extra[i]});
         for (const auto &[metric, value] : r.metrics)
-            log->addMetric(m_name + "/" + metric, value);
+            log->addMetric("reward_metric/" + m_name + "/" + metric, value);
     }
     out = std::move(r.values);
 }

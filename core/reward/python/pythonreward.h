@@ -89,7 +89,7 @@ public:
     Explanation explain(const task::Example &example, const task::Completion &completion) const override;
     // One request per options.batch items (all of them when 0). Never throws for what the
     // function does. `log`, when given, gets a note per item with an error or extra values
-    // and the function's metrics as "<name>/<metric>".
+    // and the function's metrics as "reward_metric/<name>/<metric>".
     void scoreBatch(const std::vector<const task::Example *> &examples,
                     const std::vector<const task::Completion *> &completions, std::vector<double> &out,
                     ScoreLog *log = nullptr) const override;

@@ -700,7 +700,7 @@ void RemoteReward::scoreBatch(const std::vector<const task::Example *> &examples
             if (!r.errors[i].empty() || r.extra[i] != "{}")
                 log->addNote({m_name, i, r.errors[i], r.extra[i] == "{}" ? std::string() : r.extra[i]});
         for (const auto &[metric, value] : r.metrics)
-            log->addMetric(m_name + "/" + metric, value);
+            log->addMetric("reward_metric/" + m_name + "/" + metric, value);
     }
     out = std::move(r.values);
 }

@@ -115,7 +115,7 @@ public:
     // One request per options.batch items not in the cache (all of them when 0), at most
     // options.concurrency at once. Never throws for what the server does. `log`, when
     // given, gets a note per item with an error or extra values, and each per-request
-    // extra_logs number as "<name>/<key>".
+    // extra_logs number as "reward_metric/<name>/<key>".
     void scoreBatch(const std::vector<const task::Example *> &examples,
                     const std::vector<const task::Completion *> &completions, std::vector<double> &out,
                     ScoreLog *log = nullptr) const override;
