@@ -1001,6 +1001,15 @@ void TestRewardLibrary::sentences()
         QVERIFY2(x.detail.find('%') == std::string::npos, (x.key + ": " + x.detail).c_str());
         QCOMPARE(RewardText::explanation(x).toStdString(), x.detail);
     }
+    // The workbench translates every key core sets, and no other (an unknown key would
+    // fall back to the English detail, which the comparison above cannot see).
+    QStringList coreKeys;
+    for (const auto &[key, sentence] : librarySentences())
+        coreKeys << QString::fromLatin1(key.data(), static_cast<qsizetype>(key.size()));
+    QStringList workbenchKeys = RewardText::librarySentenceKeys();
+    coreKeys.sort();
+    workbenchKeys.sort();
+    QCOMPARE(workbenchKeys, coreKeys);
     // One pass: an argument that holds "%2" is not read as a marker.
     Explanation x;
     x.reason = Reason::Library;

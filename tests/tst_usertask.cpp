@@ -83,6 +83,10 @@ void TestUserTask::trlStandard()
     QCOMPARE(e.column("difficulty").value(), std::string("1")); // a number as its JSON
     QCOMPARE(e.column("meta.src").value(), std::string("gen"));  // a dotted path, a string as is
     QVERIFY(!e.column("nope"));
+    // A list's index, as the python component reads columns.
+    const task::Record listed = t.readLine(R"({"prompt": "p", "solution": "5", "answers": ["a", "b"]})", "d.jsonl", 5, false);
+    QCOMPARE(userExample(listed).column("answers.1").value(), std::string("b"));
+    QVERIFY(!userExample(listed).column("answers.2"));
     QCOMPARE(e.promptJson(), std::string(R"("2+3?")")); // standard: the text as a JSON string
     QVERIFY(!e.conversational());
     QVERIFY(!r.hasCompletion);

@@ -45,11 +45,21 @@ bool writeFile(const QString &path, const QByteArray &bytes)
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
-// What the run reports: its errors.
+// What the run reports: its errors. After its first step it changes the reward's
+// weights, as the workbench does while a run trains.
 class RecordingSink : public engine::EventSink {
 public:
+    explicit RecordingSink(engine::JobControl &control) : m_control(control) {}
     std::vector<std::string> errors;
     void error(const std::string &m) override { errors.push_back(m); }
+    void step(const engine::StepReport &report) override
+    {
+        if (report.step == 1)
+            m_control.setRewardWeights({1.0, 1.0, 2.0});
+    }
+
+private:
+    engine::JobControl &m_control;
 };
 
 const char *const kWords[] = {"きらめき", "ひまわり", "東和"};
@@ -71,6 +81,11 @@ def echo_reward(completions, solution, log_extra=None, log_metric=None, **kwargs
     if log_metric is not None:
         log_metric("hits", sum(1 for r in rewards if r == 1.0) / len(rewards))
     return rewards
+
+
+def echoed(completions, solution, **kwargs):
+    # A failure check of the user's: 1 when the reply holds the word.
+    return [1.0 if want in completion else 0.0 for completion, want in zip(completions, solution)]
 )";
 
 double expected(const std::string &completion, const std::string &want)
@@ -97,6 +112,7 @@ private Q_SLOTS:
     void tokens();
     void rollouts();
     void failures();
+    void weightsChangedWhileTraining();
     void storedRunKeepsTheTask();
 
 private:
@@ -130,8 +146,12 @@ void TestUserTaskTour::initTestCase()
   "name": "user_echo",
   "records": "trl",
   "reference": "solution",  // the column the metrics compare with
-  "metrics": [{"reward": "exact_match", "name": "exact"}, {"reward": "length", "name": "short", "options": {"max": 8, "unit": "chars"}}],
-  "failures": [{"key": "long", "name": "too long", "when": "short"},
+  "metrics": [{"reward": "exact_match", "name": "exact"},
+              {"reward": "python", "name": "echoed", "options": {"file": "rewards.py", "function": "echoed"}},
+              {"reward": "length", "name": "short", "options": {"max": 8, "unit": "chars"}}],
+  // A failure category may come from the user's own function (a python metric).
+  "failures": [{"key": "not_echoed", "name": "word missing", "when": "echoed"},
+               {"key": "long", "name": "too long", "when": "short"},
                {"key": "wrong", "name": "wrong word", "when": "exact"}]
 })"));
     QVERIFY(writeFile(m_dir.path() + "/reward.json", R"({
@@ -148,7 +168,7 @@ void TestUserTaskTour::initTestCase()
     c.evalEvery = 2;
     c.rewardConfig = (m_dir.path() + "/reward.json").toStdString();
     engine::JobControl control;
-    RecordingSink sink;
+    RecordingSink sink(control);
     const engine::JobOutcome out = train::runGrpo(c, task::Catalog::builtin(), control, sink);
     QVERIFY2(sink.errors.empty(), sink.errors.empty() ? "" : sink.errors[0].c_str());
     QCOMPARE(engine::toString(out.status), "finished");
@@ -272,14 +292,43 @@ void TestUserTaskTour::failures()
     QCOMPARE(explorer.checkpointSteps(), (QList<qint64>{0, 2}));
     widgets::FailureCategoryModel *cats = explorer.categoryModel();
     QAbstractItemModelTester tester(cats, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QCOMPARE(cats->categoryCount(), 3);
+    QCOMPARE(cats->categoryCount(), 4);
     QCOMPARE(cats->name(0), QString("right"));
-    QCOMPARE(cats->name(1), QString("too long"));
-    QCOMPARE(cats->name(2), QString("wrong word"));
+    QCOMPARE(cats->name(1), QString("word missing"));
+    QCOMPARE(cats->name(2), QString("too long"));
+    QCOMPARE(cats->name(3), QString("wrong word"));
     int count = 0;
-    for (int c = 0; c < 3; ++c)
+    for (int c = 0; c < 4; ++c)
         count += cats->index(c, 1).data().toInt();
     QCOMPARE(count, 3);
+    // The user's function decides "word missing": each stored prediction without its word is there.
+    const store::RunStore s(m_store.toStdString(), store::RunStore::OpenMode::ReadOnly);
+    int missing = 0;
+    for (const auto &p : s.evalPredictions(m_run, 0))
+        missing += p.prediction.prediction.find(p.prediction.gold) == std::string::npos ? 1 : 0;
+    QCOMPARE(cats->index(1, 1).data().toInt(), missing);
+}
+
+// The weights changed after step 1 (the sink's) apply from step 2: a second version of
+// the config, its components still under their names, with the new weights, and the
+// task's description kept with it.
+void TestUserTaskTour::weightsChangedWhileTraining()
+{
+    const store::RunStore s(m_store.toStdString(), store::RunStore::OpenMode::ReadOnly);
+    const std::vector<store::RewardConfigVersion> versions = s.rewardConfigs(m_run);
+    QCOMPARE(versions.size(), size_t(2));
+    QCOMPARE(versions[1].step, int64_t(2));
+    const nlohmann::json v = nlohmann::json::parse(versions[1].configJson);
+    QCOMPARE(v["components"][0]["name"].get<std::string>(), std::string("echo_reward"));
+    QCOMPARE(v["components"][0]["weight"].get<double>(), 1.0);
+    QCOMPARE(v["components"][2]["weight"].get<double>(), 2.0);
+    QCOMPARE(v["task"]["name"].get<std::string>(), std::string("user_echo"));
+    // Step 2's totals are the new weights' mean of the components: (1·python + 1·f1 + 2·repetition) / 4.
+    for (const auto &stored : s.stepRollouts(m_run, 2)) {
+        const nlohmann::json c = nlohmann::json::parse(stored.rollout.rewardsJson);
+        const double total = (c["echo_reward"].get<double>() + c["f1"].get<double>() + 2.0 * c["repetition"].get<double>()) / 4.0;
+        QVERIFY2(std::abs(stored.rollout.reward - total) < 1e-9, stored.rollout.rewardsJson.c_str());
+    }
 }
 
 // The run keeps the description: a process that never read the config gets the task back

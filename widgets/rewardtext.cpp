@@ -24,94 +24,95 @@ QString codes(const std::vector<int64_t> &v)
 // A generic component's sentence (Reason::Library), translated by its key: the sentences
 // of the components in core/reward/library/, %1, %2, … filled with Explanation::args.
 // A key this table does not know shows the English detail.
+struct Sentence {
+    const char *key;
+    const char *text;
+};
+// One entry per key the library's components set, the English exactly as core's
+// (rwb::reward::librarySentences(); tests/tst_rewardlibrary checks that they agree).
+static const Sentence kSentences[] = {
+    {"column.not_a_record", QT_TRANSLATE_NOOP("RewardText", "The example has no columns (it is not a record of a user's task), so the column \"%1\" cannot be read: None.")},
+    {"column.missing", QT_TRANSLATE_NOOP("RewardText", "The example has no column \"%1\": None.")},
+    {"exact_match.equal", QT_TRANSLATE_NOOP("RewardText", "The reply \"%1\" equals the reference \"%2\": 1.")},
+    {"exact_match.different", QT_TRANSLATE_NOOP("RewardText", "The reply \"%1\" differs from the reference \"%2\": 0.")},
+    {"contains.forbidden", QT_TRANSLATE_NOOP("RewardText", "The reply contains the forbidden string %1: 0.")},
+    {"contains.nothing_forbidden", QT_TRANSLATE_NOOP("RewardText", "The reply contains none of the forbidden strings %1: 1.")},
+    {"contains.all", QT_TRANSLATE_NOOP("RewardText", "%1 of the %2 required strings occur in the reply (missing: %3): %4.")},
+    {"contains.any_found", QT_TRANSLATE_NOOP("RewardText", "The reply contains %1, one of the %2 required strings: 1.")},
+    {"contains.any_missing", QT_TRANSLATE_NOOP("RewardText", "The reply contains none of the %1 required strings (%2): 0.")},
+    {"contains.empty_column", QT_TRANSLATE_NOOP("RewardText", "The column \"%1\" is empty, so there is no string to look for: None.")},
+    {"regex.match", QT_TRANSLATE_NOOP("RewardText", "The pattern %1 matches \"%2\" in the reply: 1.")},
+    {"regex.no_match", QT_TRANSLATE_NOOP("RewardText", "The pattern %1 matches nowhere in the reply: 0.")},
+    {"regex.full_match", QT_TRANSLATE_NOOP("RewardText", "The whole reply matches the pattern %1: 1.")},
+    {"regex.no_full_match", QT_TRANSLATE_NOOP("RewardText", "The whole reply does not match the pattern %1: 0.")},
+    {"regex.gave_up", QT_TRANSLATE_NOOP("RewardText", "The pattern %1 backtracked too much on the reply and gave up: None.")},
+    {"numeric.equal", QT_TRANSLATE_NOOP("RewardText", "The reply's number %1 is within %4 of the reference's %2 (difference %3): 1.")},
+    {"numeric.different", QT_TRANSLATE_NOOP("RewardText", "The reply's number %1 is not within %4 of the reference's %2 (difference %3): 0.")},
+    {"numeric.no_answer_number", QT_TRANSLATE_NOOP("RewardText", "The reply holds no number (the reference's is %1): 0.")},
+    {"numeric.no_gold_number", QT_TRANSLATE_NOOP("RewardText", "The gold holds no number: None.")},
+    {"numeric.no_column_number", QT_TRANSLATE_NOOP("RewardText", "The column \"%1\" holds no number: None.")},
+    {"f1.tokens", QT_TRANSLATE_NOOP("RewardText", "%1 tokens shared, of the reply's %2 and the reference's %3: precision %4, recall %5, F1 %6.")},
+    {"f1.chars", QT_TRANSLATE_NOOP("RewardText", "%1 characters shared, of the reply's %2 and the reference's %3: precision %4, recall %5, F1 %6.")},
+    {"f1.both_empty", QT_TRANSLATE_NOOP("RewardText", "The reply and the reference are both empty: 1.")},
+    {"f1.reply_empty", QT_TRANSLATE_NOOP("RewardText", "The reply is empty: 0.")},
+    {"f1.reference_empty", QT_TRANSLATE_NOOP("RewardText", "The reference is empty: 0.")},
+    {"json.invalid", QT_TRANSLATE_NOOP("RewardText", "The reply is not valid JSON (%1): 0.")},
+    {"json_valid.ok", QT_TRANSLATE_NOOP("RewardText", "The reply is valid JSON (%1): 1.")},
+    {"json_valid.wrong_type", QT_TRANSLATE_NOOP("RewardText", "The reply is valid JSON, but %1, not %2: 0.")},
+    {"json_schema.ok", QT_TRANSLATE_NOOP("RewardText", "The reply is valid JSON and matches the schema: 1.")},
+    {"json_schema.false", QT_TRANSLATE_NOOP("RewardText", "At %1 the schema allows no value: 0.")},
+    {"json_schema.type", QT_TRANSLATE_NOOP("RewardText", "At %1 the value is %2, not %3: 0.")},
+    {"json_schema.enum", QT_TRANSLATE_NOOP("RewardText", "At %1 the value %2 is none of %3: 0.")},
+    {"json_schema.const", QT_TRANSLATE_NOOP("RewardText", "At %1 the value %2 is not %3: 0.")},
+    {"json_schema.minimum", QT_TRANSLATE_NOOP("RewardText", "At %1 the value %2 is below the minimum %3: 0.")},
+    {"json_schema.maximum", QT_TRANSLATE_NOOP("RewardText", "At %1 the value %2 is above the maximum %3: 0.")},
+    {"json_schema.exclusive_minimum", QT_TRANSLATE_NOOP("RewardText", "At %1 the value %2 is not above %3: 0.")},
+    {"json_schema.exclusive_maximum", QT_TRANSLATE_NOOP("RewardText", "At %1 the value %2 is not below %3: 0.")},
+    {"json_schema.min_length", QT_TRANSLATE_NOOP("RewardText", "At %1 the string has %2 characters, fewer than %3: 0.")},
+    {"json_schema.max_length", QT_TRANSLATE_NOOP("RewardText", "At %1 the string has %2 characters, more than %3: 0.")},
+    {"json_schema.pattern", QT_TRANSLATE_NOOP("RewardText", "At %1 the string does not match the pattern %2: 0.")},
+    {"json_schema.min_items", QT_TRANSLATE_NOOP("RewardText", "At %1 the array has %2 items, fewer than %3: 0.")},
+    {"json_schema.max_items", QT_TRANSLATE_NOOP("RewardText", "At %1 the array has %2 items, more than %3: 0.")},
+    {"json_schema.required", QT_TRANSLATE_NOOP("RewardText", "At %1 the required property \"%2\" is missing: 0.")},
+    {"json_schema.additional", QT_TRANSLATE_NOOP("RewardText", "At %1 the property \"%2\" is not allowed: 0.")},
+    {"json_schema.gave_up", QT_TRANSLATE_NOOP("RewardText", "At %1 the pattern %2 backtracked too much and gave up: None.")},
+    {"json_fields.compared", QT_TRANSLATE_NOOP("RewardText", "%1 of %2 fields agree (agree: %3; differ: %4): %5.")},
+    {"json_fields.not_object", QT_TRANSLATE_NOOP("RewardText", "The reply is valid JSON, but %1, not an object: 0.")},
+    {"json_fields.gold_not_object", QT_TRANSLATE_NOOP("RewardText", "The gold is not a JSON object: None.")},
+    {"json_fields.column_not_object", QT_TRANSLATE_NOOP("RewardText", "The column \"%1\" does not hold a JSON object: None.")},
+    {"json_fields.no_fields", QT_TRANSLATE_NOOP("RewardText", "The reference object has no fields to compare: None.")},
+    {"tag_format.ok", QT_TRANSLATE_NOOP("RewardText", "Each of %1 occurs once, in that order: 1.")},
+    {"tag_format.ok_exact", QT_TRANSLATE_NOOP("RewardText", "The reply is %1, once each and in that order, with nothing else: 1.")},
+    {"tag_format.missing", QT_TRANSLATE_NOOP("RewardText", "The reply has no <%1>: %2.")},
+    {"tag_format.repeated", QT_TRANSLATE_NOOP("RewardText", "<%1> occurs %2 times: %3.")},
+    {"tag_format.unclosed", QT_TRANSLATE_NOOP("RewardText", "<%1> is not closed by </%1>: %2.")},
+    {"tag_format.repeated_close", QT_TRANSLATE_NOOP("RewardText", "</%1> occurs %2 times: %3.")},
+    {"tag_format.close_first", QT_TRANSLATE_NOOP("RewardText", "</%1> comes before <%1>: %2.")},
+    {"tag_format.order", QT_TRANSLATE_NOOP("RewardText", "<%1> does not come after </%2>: %3.")},
+    {"tag_format.outside", QT_TRANSLATE_NOOP("RewardText", "The reply has text outside the tags (\"%1\"): %2.")},
+    {"length.words_within", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 words, within %2: 1.")},
+    {"length.words_above", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 words, %2 more than the maximum %3: 1 − %2 / %4 = %5.")},
+    {"length.words_below", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 words, fewer than the minimum %2: %1 / %2 = %3.")},
+    {"length.chars_within", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 characters, within %2: 1.")},
+    {"length.chars_above", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 characters, %2 more than the maximum %3: 1 − %2 / %4 = %5.")},
+    {"length.chars_below", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 characters, fewer than the minimum %2: %1 / %2 = %3.")},
+    {"language.all", QT_TRANSLATE_NOOP("RewardText", "All %1 letters of the reply are in the scripts of %2 (%3): 1.")},
+    {"language.share", QT_TRANSLATE_NOOP("RewardText", "%1 of the reply's %2 letters are in the scripts of %3 (%4); most of the others are %5 (%6): %7.")},
+    {"language.no_letters", QT_TRANSLATE_NOOP("RewardText", "The reply has no letters: 0.")},
+    {"repetition.words", QT_TRANSLATE_NOOP("RewardText", "%1 of the %2 word %3-grams are distinct; the most repeated, \"%4\", occurs %5 times: %6.")},
+    {"repetition.chars", QT_TRANSLATE_NOOP("RewardText", "%1 of the %2 character %3-grams are distinct; the most repeated, \"%4\", occurs %5 times: %6.")},
+    {"repetition.words_distinct", QT_TRANSLATE_NOOP("RewardText", "All %1 word %2-grams are distinct: 1.")},
+    {"repetition.chars_distinct", QT_TRANSLATE_NOOP("RewardText", "All %1 character %2-grams are distinct: 1.")},
+    {"repetition.words_short", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 words, fewer than %2: 1.")},
+    {"repetition.chars_short", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 characters, fewer than %2: 1.")},
+    {"python.value", QT_TRANSLATE_NOOP("RewardText", "The function gave %1.")},
+    {"python.none", QT_TRANSLATE_NOOP("RewardText", "The function gave no value: %1.")},
+    {"remote.value", QT_TRANSLATE_NOOP("RewardText", "The reward server %1 gave %2.")},
+    {"remote.none", QT_TRANSLATE_NOOP("RewardText", "The reward server %1 gave no value: %2.")},
+};
+
 QString libraryText(const rwb::reward::Explanation &e)
 {
-    struct Sentence {
-        const char *key;
-        const char *text;
-    };
-    // One entry per key the library's components set, the English exactly as core's
-    // (rwb::reward::librarySentences(); tests/tst_rewardlibrary checks that they agree).
-    static const Sentence kSentences[] = {
-        {"column.not_a_record", QT_TRANSLATE_NOOP("RewardText", "The example has no columns (it is not a record of a user's task), so the column \"%1\" cannot be read: None.")},
-        {"column.missing", QT_TRANSLATE_NOOP("RewardText", "The example has no column \"%1\": None.")},
-        {"exact_match.equal", QT_TRANSLATE_NOOP("RewardText", "The reply \"%1\" equals the reference \"%2\": 1.")},
-        {"exact_match.different", QT_TRANSLATE_NOOP("RewardText", "The reply \"%1\" differs from the reference \"%2\": 0.")},
-        {"contains.forbidden", QT_TRANSLATE_NOOP("RewardText", "The reply contains the forbidden string %1: 0.")},
-        {"contains.nothing_forbidden", QT_TRANSLATE_NOOP("RewardText", "The reply contains none of the forbidden strings %1: 1.")},
-        {"contains.all", QT_TRANSLATE_NOOP("RewardText", "%1 of the %2 required strings occur in the reply (missing: %3): %4.")},
-        {"contains.any_found", QT_TRANSLATE_NOOP("RewardText", "The reply contains %1, one of the %2 required strings: 1.")},
-        {"contains.any_missing", QT_TRANSLATE_NOOP("RewardText", "The reply contains none of the %1 required strings (%2): 0.")},
-        {"contains.empty_column", QT_TRANSLATE_NOOP("RewardText", "The column \"%1\" is empty, so there is no string to look for: None.")},
-        {"regex.match", QT_TRANSLATE_NOOP("RewardText", "The pattern %1 matches \"%2\" in the reply: 1.")},
-        {"regex.no_match", QT_TRANSLATE_NOOP("RewardText", "The pattern %1 matches nowhere in the reply: 0.")},
-        {"regex.full_match", QT_TRANSLATE_NOOP("RewardText", "The whole reply matches the pattern %1: 1.")},
-        {"regex.no_full_match", QT_TRANSLATE_NOOP("RewardText", "The whole reply does not match the pattern %1: 0.")},
-        {"regex.gave_up", QT_TRANSLATE_NOOP("RewardText", "The pattern %1 backtracked too much on the reply and gave up: None.")},
-        {"numeric.equal", QT_TRANSLATE_NOOP("RewardText", "The reply's number %1 is within %4 of the reference's %2 (difference %3): 1.")},
-        {"numeric.different", QT_TRANSLATE_NOOP("RewardText", "The reply's number %1 is not within %4 of the reference's %2 (difference %3): 0.")},
-        {"numeric.no_answer_number", QT_TRANSLATE_NOOP("RewardText", "The reply holds no number (the reference's is %1): 0.")},
-        {"numeric.no_gold_number", QT_TRANSLATE_NOOP("RewardText", "The gold holds no number: None.")},
-        {"numeric.no_column_number", QT_TRANSLATE_NOOP("RewardText", "The column \"%1\" holds no number: None.")},
-        {"f1.tokens", QT_TRANSLATE_NOOP("RewardText", "%1 tokens shared, of the reply's %2 and the reference's %3: precision %4, recall %5, F1 %6.")},
-        {"f1.chars", QT_TRANSLATE_NOOP("RewardText", "%1 characters shared, of the reply's %2 and the reference's %3: precision %4, recall %5, F1 %6.")},
-        {"f1.both_empty", QT_TRANSLATE_NOOP("RewardText", "The reply and the reference are both empty: 1.")},
-        {"f1.reply_empty", QT_TRANSLATE_NOOP("RewardText", "The reply is empty: 0.")},
-        {"f1.reference_empty", QT_TRANSLATE_NOOP("RewardText", "The reference is empty: 0.")},
-        {"json.invalid", QT_TRANSLATE_NOOP("RewardText", "The reply is not valid JSON (%1): 0.")},
-        {"json_valid.ok", QT_TRANSLATE_NOOP("RewardText", "The reply is valid JSON (%1): 1.")},
-        {"json_valid.wrong_type", QT_TRANSLATE_NOOP("RewardText", "The reply is valid JSON, but %1, not %2: 0.")},
-        {"json_schema.ok", QT_TRANSLATE_NOOP("RewardText", "The reply is valid JSON and matches the schema: 1.")},
-        {"json_schema.false", QT_TRANSLATE_NOOP("RewardText", "At %1 the schema allows no value: 0.")},
-        {"json_schema.type", QT_TRANSLATE_NOOP("RewardText", "At %1 the value is %2, not %3: 0.")},
-        {"json_schema.enum", QT_TRANSLATE_NOOP("RewardText", "At %1 the value %2 is none of %3: 0.")},
-        {"json_schema.const", QT_TRANSLATE_NOOP("RewardText", "At %1 the value %2 is not %3: 0.")},
-        {"json_schema.minimum", QT_TRANSLATE_NOOP("RewardText", "At %1 the value %2 is below the minimum %3: 0.")},
-        {"json_schema.maximum", QT_TRANSLATE_NOOP("RewardText", "At %1 the value %2 is above the maximum %3: 0.")},
-        {"json_schema.exclusive_minimum", QT_TRANSLATE_NOOP("RewardText", "At %1 the value %2 is not above %3: 0.")},
-        {"json_schema.exclusive_maximum", QT_TRANSLATE_NOOP("RewardText", "At %1 the value %2 is not below %3: 0.")},
-        {"json_schema.min_length", QT_TRANSLATE_NOOP("RewardText", "At %1 the string has %2 characters, fewer than %3: 0.")},
-        {"json_schema.max_length", QT_TRANSLATE_NOOP("RewardText", "At %1 the string has %2 characters, more than %3: 0.")},
-        {"json_schema.pattern", QT_TRANSLATE_NOOP("RewardText", "At %1 the string does not match the pattern %2: 0.")},
-        {"json_schema.min_items", QT_TRANSLATE_NOOP("RewardText", "At %1 the array has %2 items, fewer than %3: 0.")},
-        {"json_schema.max_items", QT_TRANSLATE_NOOP("RewardText", "At %1 the array has %2 items, more than %3: 0.")},
-        {"json_schema.required", QT_TRANSLATE_NOOP("RewardText", "At %1 the required property \"%2\" is missing: 0.")},
-        {"json_schema.additional", QT_TRANSLATE_NOOP("RewardText", "At %1 the property \"%2\" is not allowed: 0.")},
-        {"json_schema.gave_up", QT_TRANSLATE_NOOP("RewardText", "At %1 the pattern %2 backtracked too much and gave up: None.")},
-        {"json_fields.compared", QT_TRANSLATE_NOOP("RewardText", "%1 of %2 fields agree (agree: %3; differ: %4): %5.")},
-        {"json_fields.not_object", QT_TRANSLATE_NOOP("RewardText", "The reply is valid JSON, but %1, not an object: 0.")},
-        {"json_fields.gold_not_object", QT_TRANSLATE_NOOP("RewardText", "The gold is not a JSON object: None.")},
-        {"json_fields.column_not_object", QT_TRANSLATE_NOOP("RewardText", "The column \"%1\" does not hold a JSON object: None.")},
-        {"json_fields.no_fields", QT_TRANSLATE_NOOP("RewardText", "The reference object has no fields to compare: None.")},
-        {"tag_format.ok", QT_TRANSLATE_NOOP("RewardText", "Each of %1 occurs once, in that order: 1.")},
-        {"tag_format.ok_exact", QT_TRANSLATE_NOOP("RewardText", "The reply is %1, once each and in that order, with nothing else: 1.")},
-        {"tag_format.missing", QT_TRANSLATE_NOOP("RewardText", "The reply has no <%1>: %2.")},
-        {"tag_format.repeated", QT_TRANSLATE_NOOP("RewardText", "<%1> occurs %2 times: %3.")},
-        {"tag_format.unclosed", QT_TRANSLATE_NOOP("RewardText", "<%1> is not closed by </%1>: %2.")},
-        {"tag_format.repeated_close", QT_TRANSLATE_NOOP("RewardText", "</%1> occurs %2 times: %3.")},
-        {"tag_format.close_first", QT_TRANSLATE_NOOP("RewardText", "</%1> comes before <%1>: %2.")},
-        {"tag_format.order", QT_TRANSLATE_NOOP("RewardText", "<%1> does not come after </%2>: %3.")},
-        {"tag_format.outside", QT_TRANSLATE_NOOP("RewardText", "The reply has text outside the tags (\"%1\"): %2.")},
-        {"length.words_within", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 words, within %2: 1.")},
-        {"length.words_above", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 words, %2 more than the maximum %3: 1 − %2 / %4 = %5.")},
-        {"length.words_below", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 words, fewer than the minimum %2: %1 / %2 = %3.")},
-        {"length.chars_within", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 characters, within %2: 1.")},
-        {"length.chars_above", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 characters, %2 more than the maximum %3: 1 − %2 / %4 = %5.")},
-        {"length.chars_below", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 characters, fewer than the minimum %2: %1 / %2 = %3.")},
-        {"language.all", QT_TRANSLATE_NOOP("RewardText", "All %1 letters of the reply are in the scripts of %2 (%3): 1.")},
-        {"language.share", QT_TRANSLATE_NOOP("RewardText", "%1 of the reply's %2 letters are in the scripts of %3 (%4); most of the others are %5 (%6): %7.")},
-        {"language.no_letters", QT_TRANSLATE_NOOP("RewardText", "The reply has no letters: 0.")},
-        {"repetition.words", QT_TRANSLATE_NOOP("RewardText", "%1 of the %2 word %3-grams are distinct; the most repeated, \"%4\", occurs %5 times: %6.")},
-        {"repetition.chars", QT_TRANSLATE_NOOP("RewardText", "%1 of the %2 character %3-grams are distinct; the most repeated, \"%4\", occurs %5 times: %6.")},
-        {"repetition.words_distinct", QT_TRANSLATE_NOOP("RewardText", "All %1 word %2-grams are distinct: 1.")},
-        {"repetition.chars_distinct", QT_TRANSLATE_NOOP("RewardText", "All %1 character %2-grams are distinct: 1.")},
-        {"repetition.words_short", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 words, fewer than %2: 1.")},
-        {"repetition.chars_short", QT_TRANSLATE_NOOP("RewardText", "The reply has %1 characters, fewer than %2: 1.")},
-        {"python.value", QT_TRANSLATE_NOOP("RewardText", "The function gave %1.")},
-        {"python.none", QT_TRANSLATE_NOOP("RewardText", "The function gave no value: %1.")},
-        {"remote.value", QT_TRANSLATE_NOOP("RewardText", "The reward server %1 gave %2.")},
-        {"remote.none", QT_TRANSLATE_NOOP("RewardText", "The reward server %1 gave no value: %2.")},
-    };
     for (const Sentence &s : kSentences) {
         if (e.key != s.key)
             continue;
@@ -313,6 +314,15 @@ QString explanation(const rwb::reward::Explanation &e)
             .arg(QString::fromStdString(e.detail));
     }
     return {};
+}
+
+QStringList librarySentenceKeys()
+{
+    QStringList keys;
+    for (const Sentence &s : kSentences)
+        if (*s.key)
+            keys << QString::fromLatin1(s.key);
+    return keys;
 }
 
 } // namespace RewardText

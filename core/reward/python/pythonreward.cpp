@@ -136,6 +136,10 @@ PythonRewardOptions parsePythonRewardOptions(const std::string &text, const std:
             o.python = resolve(o.python, baseDir);
     } else if (const char *env = std::getenv("RWB_PYTHON"); env && *env) {
         o.python = env;
+        // A relative path is the working directory's, not the file's folder the worker
+        // starts in.
+        if (o.python.find('/') != std::string::npos)
+            o.python = fs::absolute(o.python).lexically_normal().string();
     } else {
         o.python = "python3";
     }

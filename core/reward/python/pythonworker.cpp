@@ -187,8 +187,13 @@ void PythonWorker::start(double helloSeconds, const std::string &required)
     };
     std::string line;
     Io io = process->write(script, deadline);
-    if (io == Io::Ok)
+    // The hello is the first JSON object line; a few lines before it (what a
+    // sitecustomize or a .pth file prints as Python starts) are passed over.
+    for (int skipped = 0; io == Io::Ok; ++skipped) {
         io = process->readLine(line, deadline);
+        if (io != Io::Ok || skipped >= 20 || util::parseJsonOrDiscarded(line).is_object())
+            break;
+    }
     if (io == Io::Timeout) {
         process->kill();
         throw PythonWorkerError(PythonWorkerError::Kind::Load,

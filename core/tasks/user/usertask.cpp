@@ -26,19 +26,32 @@ using json = nlohmann::json;
     throw data::InputException({source, lineNo, what});
 }
 
-// The value at a dotted path ("reward_model.ground_truth"); null when there is none.
+// The value at a dotted path ("reward_model.ground_truth", "answers.0"): a key, or a
+// list's index; a key that itself holds dots ("a.b") is found as it is first. Null when
+// there is none. (The same reading as the python component's columns.)
 const json *at(const json &record, std::string_view path)
 {
+    if (record.is_object())
+        if (const auto whole = record.find(std::string(path)); whole != record.end())
+            return &*whole;
     const json *cur = &record;
     while (!path.empty()) {
         const size_t dot = path.find('.');
         const std::string key(path.substr(0, dot));
-        if (!cur->is_object())
+        if (cur->is_object()) {
+            const auto it = cur->find(key);
+            if (it == cur->end())
+                return nullptr;
+            cur = &*it;
+        } else if (cur->is_array() && !key.empty() &&
+                   key.find_first_not_of("0123456789") == std::string::npos && key.size() < 10) {
+            const size_t i = std::stoul(key);
+            if (i >= cur->size())
+                return nullptr;
+            cur = &(*cur)[i];
+        } else {
             return nullptr;
-        const auto it = cur->find(key);
-        if (it == cur->end())
-            return nullptr;
-        cur = &*it;
+        }
         path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
     }
     return cur;
