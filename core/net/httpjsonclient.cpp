@@ -1,4 +1,6 @@
 #include "net/httpjsonclient.h"
+
+#include "util/sigpipeguard.h"
 #include "util/duration.h"
 #include "util/boundedjson.h"
 
@@ -121,43 +123,6 @@ double retryAfterSeconds(const httplib::Response &res)
         ++end;
     return *end == '\0' ? s : -1.0;
 }
-
-// Blocks SIGPIPE on this thread while it lives, and swallows one raised meanwhile: a
-// write to a socket the server has closed (OpenSSL writes without MSG_NOSIGNAL) must
-// fail with EPIPE, not kill the process. The process's signal handlers are untouched
-// (libpq does the same).
-class SigpipeGuard {
-public:
-    SigpipeGuard()
-    {
-        sigset_t pipe;
-        sigemptyset(&pipe);
-        sigaddset(&pipe, SIGPIPE);
-        pthread_sigmask(SIG_BLOCK, &pipe, &m_old);
-        sigset_t pending;
-        sigpending(&pending);
-        m_wasPending = sigismember(&pending, SIGPIPE) == 1;
-    }
-    ~SigpipeGuard()
-    {
-        sigset_t pending;
-        sigpending(&pending);
-        if (!m_wasPending && sigismember(&pending, SIGPIPE) == 1) {
-            sigset_t pipe;
-            sigemptyset(&pipe);
-            sigaddset(&pipe, SIGPIPE);
-            const timespec zero{0, 0};
-            sigtimedwait(&pipe, nullptr, &zero);
-        }
-        pthread_sigmask(SIG_SETMASK, &m_old, nullptr);
-    }
-    SigpipeGuard(const SigpipeGuard &) = delete;
-    SigpipeGuard &operator=(const SigpipeGuard &) = delete;
-
-private:
-    sigset_t m_old;
-    bool m_wasPending = false;
-};
 
 double jitter()
 {
@@ -568,7 +533,7 @@ CallResult JsonHttpClient::post(const std::string &body, const Check &check) con
             return true;
         };
         httplib::Result res = [&] {
-            const SigpipeGuard guard;
+            const util::SigpipeGuard guard;
             return connection->client->send(req);
         }();
         if (res)

@@ -13,6 +13,19 @@ void Reward::scoreBatch(const std::vector<const task::Example *> &examples,
         out[i] = score(*examples[i], *completions[i]);
 }
 
+void logBatch(ScoreLog &log, const std::string &component, const std::vector<std::string> &errors,
+              const std::vector<std::string> &extra, const std::vector<std::pair<std::string, double>> &metrics)
+{
+    for (size_t i = 0; i < errors.size() || i < extra.size(); ++i) {
+        const std::string error = i < errors.size() ? errors[i] : std::string();
+        const std::string values = i < extra.size() && extra[i] != "{}" ? extra[i] : std::string();
+        if (!error.empty() || !values.empty())
+            log.addNote({component, i, error, values});
+    }
+    for (const auto &[metric, value] : metrics)
+        log.addMetric("reward_metric/" + component + "/" + metric, value);
+}
+
 double partialRatio(std::u32string_view a, std::u32string_view b, Span *spanA, Span *spanB)
 {
     if (spanA)

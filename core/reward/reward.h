@@ -118,6 +118,13 @@ private:
     std::vector<std::pair<std::string, double>> m_metrics;
 };
 
+// What a component whose values come from elsewhere (a Python function, a reward server)
+// logs of one batch: a note per item with an error or extra values (errors[i], extra[i] a
+// JSON object's text, "" or "{}" for none), and each metric as
+// "reward_metric/<component>/<metric>".
+void logBatch(ScoreLog &log, const std::string &component, const std::vector<std::string> &errors,
+              const std::vector<std::string> &extra, const std::vector<std::pair<std::string, double>> &metrics);
+
 // A half-open range of code points [begin, begin + length) in a normalized string.
 struct Span {
     size_t begin = 0;

@@ -1,5 +1,7 @@
 #include "util/subprocess.h"
 
+#include "util/sigpipeguard.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -54,42 +56,6 @@ int pollMs(Subprocess::Clock::time_point deadline)
     const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
     return static_cast<int>(std::min<long long>(ms, INT_MAX));
 }
-
-// Blocks SIGPIPE on this thread while it lives and swallows one raised meanwhile, so that
-// a write to a pipe whose reader has gone fails with EPIPE instead of ending the process.
-// The process's handlers are untouched (net/httpjsonclient.cpp does the same for sockets).
-class SigpipeGuard {
-public:
-    SigpipeGuard()
-    {
-        sigset_t pipe;
-        sigemptyset(&pipe);
-        sigaddset(&pipe, SIGPIPE);
-        pthread_sigmask(SIG_BLOCK, &pipe, &m_old);
-        sigset_t pending;
-        sigpending(&pending);
-        m_wasPending = sigismember(&pending, SIGPIPE) == 1;
-    }
-    ~SigpipeGuard()
-    {
-        sigset_t pending;
-        sigpending(&pending);
-        if (!m_wasPending && sigismember(&pending, SIGPIPE) == 1) {
-            sigset_t pipe;
-            sigemptyset(&pipe);
-            sigaddset(&pipe, SIGPIPE);
-            const timespec zero{0, 0};
-            sigtimedwait(&pipe, nullptr, &zero);
-        }
-        pthread_sigmask(SIG_SETMASK, &m_old, nullptr);
-    }
-    SigpipeGuard(const SigpipeGuard &) = delete;
-    SigpipeGuard &operator=(const SigpipeGuard &) = delete;
-
-private:
-    sigset_t m_old;
-    bool m_wasPending = false;
-};
 
 // posix_spawn's attribute and file-action objects, destroyed on every path.
 struct SpawnSetup {
@@ -217,7 +183,7 @@ Subprocess::Io Subprocess::write(std::string_view data, Clock::time_point deadli
 {
     if (m_stdin < 0)
         return Io::Closed;
-    SigpipeGuard guard;
+    const util::SigpipeGuard guard;
     while (!data.empty()) {
         const ssize_t n = ::write(m_stdin, data.data(), data.size());
         if (n > 0) {

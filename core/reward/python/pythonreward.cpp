@@ -437,15 +437,8 @@ void PythonReward::scoreBatch(const std::vector<const task::Example *> &examples
                               ScoreLog *log) const
 {
     PythonBatchResult r = run(examples, completions);
-    if (log) {
-        // Each item's error and extra values, and the function's metrics (log_metric),
-        // for the rollout's details and the step's curves.
-        for (size_t i = 0; i < r.values.size(); ++i)
-            if (!r.errors[i].empty() || (!r.extra[i].empty() && r.extra[i] != "{}"))
-                log->addNote({m_name, i, r.errors[i], r.extra[i] == "{}" ? std::string() : r.extra[i]});
-        for (const auto &[metric, value] : r.metrics)
-            log->addMetric("reward_metric/" + m_name + "/" + metric, value);
-    }
+    if (log) // each item's error and extra values, the function's log_metric values
+        logBatch(*log, m_name, r.errors, r.extra, r.metrics);
     out = std::move(r.values);
 }
 

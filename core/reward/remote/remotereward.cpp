@@ -693,15 +693,8 @@ void RemoteReward::scoreBatch(const std::vector<const task::Example *> &examples
                               ScoreLog *log) const
 {
     RemoteBatchResult r = run(examples, completions);
-    if (log) {
-        // Each item's error and extra values (extra_logs), and the per-request numbers, for
-        // the rollout's details and the step's curves.
-        for (size_t i = 0; i < r.values.size(); ++i)
-            if (!r.errors[i].empty() || r.extra[i] != "{}")
-                log->addNote({m_name, i, r.errors[i], r.extra[i] == "{}" ? std::string() : r.extra[i]});
-        for (const auto &[metric, value] : r.metrics)
-            log->addMetric("reward_metric/" + m_name + "/" + metric, value);
-    }
+    if (log) // each item's error and extra values (extra_logs), the per-request numbers
+        logBatch(*log, m_name, r.errors, r.extra, r.metrics);
     out = std::move(r.values);
 }
 
