@@ -69,6 +69,7 @@ private Q_SLOTS:
     void componentNames();
     void rewardConfigInstallsTheTask();
     void rewardConfigNamesADescriptionFile();
+    void semanticAndJudgesServeAUsersTask();
     void builtinNameRefused();
 };
 
@@ -450,6 +451,29 @@ void TestUserTask::rewardConfigNamesADescriptionFile()
         reward::loadRewardConfig(dir.path().toStdString() + "/bad2.json", task::Catalog::builtin().rewards());
     });
     QVERIFY2(QString::fromStdString(error).startsWith(dir.path() + "/broken.task.json:2: column"), error.c_str());
+}
+
+void TestUserTask::semanticAndJudgesServeAUsersTask()
+{
+    // semantic (the config's embedding) compares a user's record's answer with its reference.
+    const std::string config = R"({"task": {"name": "sem_task"},
+        "components": [{"reward": "semantic", "weight": 1}]})";
+    const reward::RewardConfig c = reward::parseRewardConfig(config, "cfg.json", task::Catalog::builtin().rewards());
+    reward::CompositeReward composite(c, "cfg.json", task::Catalog::builtin().rewards());
+    const task::Task *t = task::Catalog::builtin().find("sem_task");
+    QVERIFY(t);
+    const task::Record r = t->readLine(R"({"prompt": "p", "answer": "the red fox"})", "d.jsonl", 1, false);
+    // The same text: cosine 1; no word in common: 0 (the lexical backend's n-grams).
+    QCOMPARE(composite.score(*r.example, *t->parse(*r.example, "the red fox", false)).total, 1.0);
+    QCOMPARE(composite.score(*r.example, *t->parse(*r.example, "zzz", false)).total, 0.0);
+    // The judge rewards are offered to it (they need the config's judge to be made).
+    const std::string judged = R"({"task": {"name": "sem_task"},
+        "components": [{"reward": "likert_reference", "weight": 1}]})";
+    QCOMPARE(reward::parseRewardConfig(judged, "cfg.json", task::Catalog::builtin().rewards()).components.size(), size_t(1));
+    const std::vector<std::string> names = task::Catalog::builtin().rewards().names("sem_task");
+    QVERIFY(std::find(names.begin(), names.end(), "rubric_explicit") != names.end());
+    // … but not NitiBench's legal prompts.
+    QVERIFY(std::find(names.begin(), names.end(), "coverage") == names.end());
 }
 
 void TestUserTask::builtinNameRefused()

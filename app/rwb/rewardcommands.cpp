@@ -63,7 +63,8 @@ const char *const kListHelp = R"(rwb reward list — the registered reward compo
 
 Usage: rwb reward list
 Prints one JSON object per line: {"name", "task", "description"}; "task" is "any" for
-the generic components (docs/rewards.md), which score every task.
+the generic components (docs/rewards.md), which score every task, and "any_task": true
+marks a task's reward that scores other tasks too (semantic, the judge rewards).
 )";
 
 const char *const kRewardHelp = R"(rwb reward — reward components and configs
@@ -354,6 +355,8 @@ int list(const std::vector<std::string> &argv)
         nlohmann::ordered_json j;
         j["name"] = e.name;
         j["task"] = e.task.empty() ? std::string("any") : e.task; // a generic component scores every task
+        if (e.anyTask)
+            j["any_task"] = true; // a task's own that scores other tasks' completions too
         j["description"] = e.description;
         std::cout << j.dump(-1, ' ', false) << "\n";
     }

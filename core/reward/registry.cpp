@@ -29,6 +29,9 @@ std::vector<std::string> Registry::names(std::string_view task) const
     for (const Entry &e : m_entries)
         if (e.task.empty())
             out.push_back(e.name);
+    for (const Entry &e : m_entries)
+        if (e.anyTask && !e.task.empty() && e.task != task)
+            out.push_back(e.name);
     return out;
 }
 

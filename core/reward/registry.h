@@ -50,15 +50,22 @@ public:
         Factory make;
         bool needsEmbedder = false; // make() wants RewardOptions::embedder
         bool needsJudge = false;    // make() wants RewardOptions::judge
+        // A task's reward that also scores every other task's completions (an LLM judge's
+        // rewards, `semantic`: any task::JudgedExample, else the gold): listed among its
+        // task's own, and offered to the others after the generic ones.
+        bool anyTask = false;
     };
 
     void add(Entry entry);
     const std::vector<Entry> &entries() const { return m_entries; }
     const Entry *find(std::string_view name) const;
     // Whether `entry` may score the completions of `task`: its own, or a generic one.
-    static bool serves(const Entry &entry, std::string_view task) { return entry.task.empty() || entry.task == task; }
-    // The names of every reward for `task` (its own, then the generic ones), in
-    // registration order.
+    static bool serves(const Entry &entry, std::string_view task)
+    {
+        return entry.task.empty() || entry.task == task || entry.anyTask;
+    }
+    // The names of every reward for `task` (its own, then the generic ones, then other
+    // tasks' that serve any task), in registration order.
     std::vector<std::string> names(std::string_view task) const;
     // The task of a reward config that names none: the one set (a catalog sets its first
     // task), else the task of the first reward registered ("" when there is none).

@@ -275,8 +275,14 @@ void LegalQaTask::addRewards(reward::Registry &r) const
            [](const RewardOptions &) { return std::make_unique<NonHallucinationReward>(); }});
     r.add({"citation_f1", legal, "F1 of the cited law codes against the gold ones",
            [](const RewardOptions &) { return std::make_unique<CitationF1Reward>(); }});
+    // semantic and the judge rewards below but coverage and consistency (NitiBench's legal
+    // prompts) score every task's completions too (anyTask): a user's task's reference,
+    // question and rubric are what its examples give as a task::JudgedExample.
     r.add({"semantic", legal, "cosine similarity of the answer and the reference answer (the config's embedding)",
-           [](const RewardOptions &o) { return std::make_unique<SemanticReward>(o.embedder); }, true});
+           [](const RewardOptions &o) {
+               return std::make_unique<SemanticReward>(o.embedder, o.label.empty() ? "semantic" : o.label);
+           },
+           true, false, true});
     // Judge rewards (judgerewards.h): the config's "judge" answers them.
     const auto judged = [](const std::string &name) {
         return [name](const RewardOptions &o) {
@@ -289,13 +295,13 @@ void LegalQaTask::addRewards(reward::Registry &r) const
     r.add({"consistency", legal, "1 − an LLM judge's contradiction of the reference answer (NitiBench)",
            judged("consistency"), false, true});
     r.add({"rubric_explicit", legal, "Σ w·c / Σ w⁺ over the rubric's items, each judged met or not (Rubrics as Rewards)",
-           judged("rubric_explicit"), false, true});
+           judged("rubric_explicit"), false, true, true});
     r.add({"rubric_implicit", legal, "an LLM judge's 1–10 rating given the whole rubric, (r − 1) / 9",
-           judged("rubric_implicit"), false, true});
+           judged("rubric_implicit"), false, true, true});
     r.add({"likert_simple", legal, "an LLM judge's 1–10 rating of the answer alone, (r − 1) / 9",
-           judged("likert_simple"), false, true});
+           judged("likert_simple"), false, true, true});
     r.add({"likert_reference", legal, "an LLM judge's 1–10 rating against the reference answer, (r − 1) / 9",
-           judged("likert_reference"), false, true});
+           judged("likert_reference"), false, true, true});
 }
 
 } // namespace rwb::task

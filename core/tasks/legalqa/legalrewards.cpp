@@ -106,17 +106,31 @@ Explanation CitationF1Reward::explain(const task::LegalQaExample &e, const task:
 
 // ---- semantic
 
-SemanticReward::SemanticReward(std::shared_ptr<const embed::Embedder> embedder) : m_embedder(std::move(embedder))
+namespace {
+
+// What semantic compares an answer with: a judged example's reference answer, else the gold.
+std::string referenceText(const task::Example &e)
+{
+    if (const auto *j = dynamic_cast<const task::JudgedExample *>(&e))
+        return j->judgeReference();
+    return e.goldText();
+}
+
+} // namespace
+
+SemanticReward::SemanticReward(std::shared_ptr<const embed::Embedder> embedder, std::string name)
+    : m_embedder(std::move(embedder))
+    , m_name(std::move(name))
 {
     if (!m_embedder)
         throw std::invalid_argument("semantic: no embedding backend");
 }
 
-double SemanticReward::score(const task::LegalQaExample &e, const task::LegalQaCompletion &c) const
+double SemanticReward::score(const task::Example &e, const task::Completion &c) const
 {
     if (c.answer().empty())
         return 0.0;
-    return std::max(0.0, m_embedder->similarity(c.answer(), e.question().referenceAnswer));
+    return std::max(0.0, m_embedder->similarity(c.answer(), referenceText(e)));
 }
 
 void SemanticReward::scoreBatch(const std::vector<const task::Example *> &examples,
@@ -133,14 +147,14 @@ void SemanticReward::scoreBatch(const std::vector<const task::Example *> &exampl
     std::vector<size_t> answerOf(examples.size(), SIZE_MAX), referenceOf(examples.size(), 0);
     std::map<const task::Example *, size_t> seen;
     for (size_t i = 0; i < examples.size(); ++i) {
-        const auto &c = task::as<task::LegalQaCompletion>(*completions[i]);
+        const task::Completion &c = *completions[i];
         if (c.answer().empty())
             continue;
         answerOf[i] = answers.size();
         answers.push_back(c.answer());
         auto [it, added] = seen.emplace(examples[i], references.size());
         if (added)
-            references.push_back(task::as<task::LegalQaExample>(*examples[i]).question().referenceAnswer);
+            references.push_back(referenceText(*examples[i]));
         referenceOf[i] = it->second;
     }
     if (answers.empty())
@@ -152,14 +166,14 @@ void SemanticReward::scoreBatch(const std::vector<const task::Example *> &exampl
             out[i] = std::max(0.0, embed::cosine(a[answerOf[i]], r[referenceOf[i]]));
 }
 
-Explanation SemanticReward::explain(const task::LegalQaExample &e, const task::LegalQaCompletion &c) const
+Explanation SemanticReward::explain(const task::Example &e, const task::Completion &c) const
 {
     Explanation x;
-    x.reward = "semantic";
+    x.reward = m_name;
     x.value = score(e, c);
     x.embedder = m_embedder->name();
     x.answer = c.answer();
-    x.gold = e.question().referenceAnswer;
+    x.gold = referenceText(e);
     if (c.answer().empty()) {
         x.reason = Reason::EmptyAnswer;
         x.detail = "the answer is empty: 0";

@@ -47,20 +47,21 @@ public:
 };
 
 // semantic: max(0, cosine(embed(answer), embed(reference answer))) — an empty answer 0.
-// Negative cosines (possible with dense models) count as no similarity; the lexical
-// embedder's are never negative. scoreBatch() embeds a batch's answers and its distinct
-// references in one call each, so an http: backend sends two requests per step.
-class SemanticReward final : public LegalQaReward {
+// The reference is a judged example's (task::JudgedExample::judgeReference: the legal
+// answer, a user's record's reference), else the gold: the reward scores every task's
+// completions (registered with anyTask).
+class SemanticReward final : public Reward {
 public:
-    explicit SemanticReward(std::shared_ptr<const embed::Embedder> embedder);
-    std::string_view name() const override { return "semantic"; }
-    double score(const task::LegalQaExample &e, const task::LegalQaCompletion &c) const override;
-    Explanation explain(const task::LegalQaExample &e, const task::LegalQaCompletion &c) const override;
+    explicit SemanticReward(std::shared_ptr<const embed::Embedder> embedder, std::string name = "semantic");
+    std::string_view name() const override { return m_name; }
+    double score(const task::Example &e, const task::Completion &c) const override;
+    Explanation explain(const task::Example &e, const task::Completion &c) const override;
     void scoreBatch(const std::vector<const task::Example *> &examples,
                     const std::vector<const task::Completion *> &completions, std::vector<double> &out, ScoreLog *log = nullptr) const override;
 
 private:
     std::shared_ptr<const embed::Embedder> m_embedder;
+    std::string m_name;
 };
 
 } // namespace rwb::reward
