@@ -281,6 +281,8 @@ void TestUserTaskTour::rollouts()
     browser.selectRollout(id);
     const QString text = browser.detail()->plainText();
     QVERIFY2(text.contains("echo_reward") && text.contains("Repeat the word"), qPrintable(text));
+    // The function's log_extra value for this rollout, among the values it logged.
+    QVERIFY2(text.contains("Values the reward functions logged") && text.contains("reply_chars"), qPrintable(text));
 }
 
 // The failures: the description's categories, every prediction in one.

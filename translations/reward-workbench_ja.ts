@@ -3024,6 +3024,26 @@ The change is stored with its step and marked on the curves.</source>
             <source>Token advantage</source>
             <translation>トークンのアドバンテージ</translation>
         </message>
+        <message>
+            <source>Values the reward functions logged</source>
+            <translation>報酬関数が記録した値</translation>
+        </message>
+        <message>
+            <source>Component</source>
+            <translation>コンポーネント</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>名前</translation>
+        </message>
+        <message>
+            <source>Value</source>
+            <translation>値</translation>
+        </message>
+        <message>
+            <source>Why %1 gave no value</source>
+            <translation>%1 が値を返さなかった理由</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::RolloutTableModel</name>

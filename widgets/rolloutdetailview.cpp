@@ -263,7 +263,8 @@ void RolloutDetailView::anchorClicked(const QUrl &url)
 
 void RolloutDetailView::render()
 {
-    m_html = headerHtml() + answerHtml() + componentsHtml() + processHtml() + completionHtml() + inputHtml() + promptHtml();
+    m_html = headerHtml() + answerHtml() + componentsHtml() + rewardNotesHtml() + processHtml() + completionHtml() +
+             inputHtml() + promptHtml();
     m_browser->setHtml(m_html);
 }
 
@@ -352,6 +353,39 @@ QString RolloutDetailView::componentsHtml() const
     if (m_content.judgeCalls > 0)
         h += QStringLiteral("<p><a href=\"#judge\">%1</a></p>")
                  .arg(tr("Judge calls (%1): the prompts, the replies and the verdicts").arg(m_content.judgeCalls));
+    return h;
+}
+
+QString RolloutDetailView::rewardNotesHtml() const
+{
+    // What the components said beside their values when the rollout was scored (GRPO's
+    // details_json): a Python function's log_extra values, a server's extra_logs, and why
+    // a value is None.
+    const nlohmann::json details = nlohmann::json::parse(m_content.rollout.rollout.detailsJson, nullptr, false);
+    if (!details.is_object())
+        return {};
+    QString h;
+    if (const auto extra = details.find("reward_extra"); extra != details.end() && extra->is_object() && !extra->empty()) {
+        h += QStringLiteral("<h4>%1</h4><table cellspacing=\"0\" cellpadding=\"3\" border=\"1\"><tr><th>%2</th><th>%3</th><th>%4</th></tr>")
+                 .arg(tr("Values the reward functions logged"), tr("Component"), tr("Name"), tr("Value"));
+        for (auto c = extra->begin(); c != extra->end(); ++c) {
+            if (!c->is_object())
+                continue;
+            for (auto v = c->begin(); v != c->end(); ++v)
+                h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>")
+                         .arg(QString::fromStdString(c.key()).toHtmlEscaped(), QString::fromStdString(v.key()).toHtmlEscaped(),
+                              QString::fromStdString(v->is_string() ? v->get<std::string>()
+                                                                    : v->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+                                  .toHtmlEscaped());
+        }
+        h += QStringLiteral("</table>");
+    }
+    if (const auto errors = details.find("reward_errors"); errors != details.end() && errors->is_object())
+        for (auto e = errors->begin(); e != errors->end(); ++e)
+            if (e->is_string())
+                h += QStringLiteral("<h4>%1</h4><pre>%2</pre>")
+                         .arg(tr("Why %1 gave no value").arg(QString::fromStdString(e.key()).toHtmlEscaped()),
+                              QString::fromStdString(e->get<std::string>()).toHtmlEscaped());
     return h;
 }
 

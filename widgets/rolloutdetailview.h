@@ -93,6 +93,7 @@ private:
     QString componentsHtml() const;
     // Dual-granularity GRPO's process rewards of the rollout's steps ("" without them).
     QString processHtml() const;
+    QString rewardNotesHtml() const;
     QString completionHtml() const;
     QString inputHtml() const;
     QString promptHtml() const;
