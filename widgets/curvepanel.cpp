@@ -362,6 +362,12 @@ void CurvePanel::setAlertSettings(const eval::HackingSettings &settings)
 
 void CurvePanel::rejudgePrimary()
 {
+    // The tasks' headlines as they are now: a user's task installed since the panel was
+    // made (its config read, a run of it opened) brings its own.
+    if (eval::HackingSettings s = m_monitor.settings(); s.validationMetrics != validationMetrics()) {
+        s.validationMetrics = validationMetrics();
+        m_monitor.setSettings(s);
+    }
     m_monitor.reset();
     m_alertsDismissed = 0;
     if (m_primary) {
