@@ -8,6 +8,8 @@
 #include "testtime.h"
 
 #include <QProcess>
+#include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -57,6 +59,7 @@ class TestRolloutImport : public QObject {
 
 private Q_SLOTS:
     void verlDump();
+    void verlValidationDump();
     void trlTables();
     void openRlhfSamples();
     void groupSizeAndWeights();
@@ -126,6 +129,41 @@ void TestRolloutImport::verlDump()
     QCOMPARE(json::parse(rows[1].rollout.rewardsJson), json::parse(R"({"acc":0.0})"));
     QCOMPARE(json::parse(rows[6].rollout.detailsJson), json::parse(R"({"note":"no answer tag"})"));
     QCOMPARE(rows[6].step, int64_t(2));
+}
+
+// What verl's validation dump and rwb serve's verl route put in a row (issue 42): the
+// score repeated as "reward", "pred": null, rwb serve's reward_none and Python's bare NaN.
+void TestRolloutImport::verlValidationDump()
+{
+    QTemporaryDir dir;
+    const QString dump = dir.path() + "/val";
+    QVERIFY(QDir().mkpath(dump));
+    QFile f(dump + "/0.jsonl");
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"input": "q1", "output": "a", "gts": "a", "score": 1.0, "reward": 1.0, "pred": "a", "acc": 1.0, "step": 0}
+{"input": "q1", "output": "b", "gts": "a", "score": 0.0, "reward": 0.0, "pred": null, "acc": 0.0, "step": 0}
+{"input": "q2", "output": "c", "gts": "d", "score": 0.0, "reward": 0.0, "reward_none": 1, "acc": NaN, "step": 0}
+{"input": "q2", "output": "d", "gts": "d", "score": NaN, "reward": NaN, "acc": -Infinity, "note": "NaN in text", "step": 0}
+)");
+    f.close();
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    const store::ImportReport r = store::importRollouts(st, {dump.toStdString()}, {});
+    QCOMPARE(r.format, store::DumpFormat::Verl);
+    QCOMPARE(r.rollouts, int64_t(4));
+    // Neither the repeated score, nor the None marker, nor a null pred is a component: acc only.
+    QVERIFY(!mappingOf(r.mapped, "reward") || mappingOf(r.mapped, "reward")->target != "reward component");
+    QVERIFY(!mappingOf(r.mapped, "pred") || mappingOf(r.mapped, "pred")->target == "answer");
+    QCOMPARE(mappingOf(r.mapped, "acc")->target, std::string("reward component"));
+    const auto rows = rolloutsOf(st, r.runId);
+    QCOMPARE(rows.size(), size_t(4));
+    for (const auto &row : rows)
+        QCOMPARE(json::parse(row.rollout.rewardsJson).size(), size_t(1)); // {"acc": …}
+    QCOMPARE(rows[0].rollout.answer, std::string("a"));
+    QCOMPARE(rows[1].rollout.answer, std::string(""));
+    QVERIFY(std::isnan(rows[2].rollout.reward)); // reward_none 1: None, not 0
+    QVERIFY(std::isnan(rows[3].rollout.reward)); // a bare NaN score: None
+    QVERIFY(json::parse(rows[3].rollout.rewardsJson)["acc"].is_null());
+    QCOMPARE(json::parse(rows[3].rollout.detailsJson)["note"], json("NaN in text")); // a string stays as it is
 }
 
 void TestRolloutImport::trlTables()

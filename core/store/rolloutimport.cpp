@@ -5,6 +5,7 @@
 #include "store/externalrun.h"
 #include "store/runstore.h"
 #include "util/boundedjson.h"
+#include "util/jsoncomments.h"
 
 #include <algorithm>
 #include <cmath>
@@ -189,8 +190,17 @@ void readJsonLines(DumpFile &file, std::string_view text)
         try {
             row.obj = util::parseJson<nlohmann::ordered_json>(content);
         } catch (const json::parse_error &e) {
-            throw data::InputException({file.path, line, util::isTooDeep(e) ? util::tooDeepMessage()
-                                                                              : "not valid JSON at column " + std::to_string(e.byte)});
+            // Python's json.dumps writes a NaN or an infinite score as a bare NaN / Infinity
+            // (verl's dumps do): read as null, None.
+            bool read = false;
+            if (!util::isTooDeep(e) && (content.find("NaN") != std::string_view::npos ||
+                                        content.find("Infinity") != std::string_view::npos)) {
+                row.obj = util::parseJsonOrDiscarded<nlohmann::ordered_json>(util::withNonFiniteAsNull(content));
+                read = !row.obj.is_discarded();
+            }
+            if (!read)
+                throw data::InputException({file.path, line, util::isTooDeep(e) ? util::tooDeepMessage()
+                                                                                  : "not valid JSON at column " + std::to_string(e.byte)});
         }
         if (!row.obj.is_object())
             throw data::InputException(
@@ -441,9 +451,25 @@ std::optional<Parsed> readVerl(RowReader &r, int64_t fileStep)
     if (r.has("uid"))
         s.group = r.id("uid", "group");
     std::set<std::string> taken = {"input", "output", "score", "step", "gts", "uid"};
-    if (r.has("pred") && r.at("pred").is_string()) {
-        s.answer = r.asText("pred", "answer");
+    if (r.has("pred") && (r.at("pred").is_string() || r.at("pred").is_null())) {
+        // null: the reward function found no answer in the output.
+        if (r.at("pred").is_string())
+            s.answer = r.asText("pred", "answer");
         taken.insert("pred");
+    }
+    // The validation dump repeats the score as "reward" (verl's _validate adds it to the
+    // reward extra info): the same value, not a component.
+    if (r.has("reward") && (r.at("reward").is_number() || r.at("reward").is_null())) {
+        const double again = r.number("reward", "reward (the score again, in validation dumps)");
+        if ((std::isnan(again) && std::isnan(s.reward)) || again == s.reward)
+            taken.insert("reward");
+    }
+    // rwb serve's verl route marks a None total as 0 with reward_none 1 (verl needs a
+    // number): the reward is None again.
+    if (r.has("reward_none") && (r.at("reward_none").is_number() || r.at("reward_none").is_boolean())) {
+        if (r.number("reward_none", "None marker (rwb serve's reward_none: the reward is None)") != 0.0)
+            s.reward = std::nan("");
+        taken.insert("reward_none");
     }
     json details = json::object();
     r.rest(taken, s, details, "reward component");
