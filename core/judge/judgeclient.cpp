@@ -1,4 +1,5 @@
 #include "judge/judgeclient.h"
+#include "util/sha256.h"
 #include "util/duration.h"
 
 #include "judge/judgecache.h"
@@ -7,7 +8,6 @@
 #include "util/boundedjson.h"
 
 #include <nlohmann/json.hpp>
-#include <openssl/evp.h>
 
 #include <algorithm>
 #include <condition_variable>
@@ -31,26 +31,12 @@ constexpr double kFailureMemoSeconds = 60.0;
 
 using util::secondsSince;
 
-std::string sha256Hex(const std::string &text)
-{
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
-    static const char *hex = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < length; ++i) {
-        out += hex[digest[i] >> 4];
-        out += hex[digest[i] & 15];
-    }
-    return out;
-}
-
 
 } // namespace
 
 std::string cacheKey(const std::string &backendIdentity, const ChatRequest &request, const std::string &model)
 {
-    return sha256Hex(backendIdentity + "\n" + llm::requestJson(request, model));
+    return util::sha256Hex(backendIdentity + "\n" + llm::requestJson(request, model));
 }
 
 llm::BackendOptions JudgeOptions::backendOptions() const

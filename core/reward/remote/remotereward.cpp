@@ -1,4 +1,5 @@
 #include "reward/remote/remotereward.h"
+#include "util/sha256.h"
 
 #include "reward/library/componentoptions.h"
 #include "reward/registry.h"
@@ -9,7 +10,6 @@
 #include "util/duration.h"
 
 #include <nlohmann/json.hpp>
-#include <openssl/evp.h>
 
 #include <algorithm>
 #include <atomic>
@@ -58,20 +58,6 @@ std::string resolve(const std::string &path, const std::string &baseDir)
     std::error_code ec;
     const fs::path abs = fs::absolute(p, ec);
     return (ec ? p : abs).lexically_normal().string();
-}
-
-std::string sha256Hex(const std::string &text)
-{
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
-    static const char *hex = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < length; ++i) {
-        out += hex[digest[i] >> 4];
-        out += hex[digest[i] & 15];
-    }
-    return out;
 }
 
 // A field of a reply by name or dotted path ("data.rewards"); null when it has none.
@@ -484,7 +470,7 @@ RemoteBatchResult RemoteReward::run(const std::vector<const task::Example *> &ex
         const std::string &text = completions[i]->text();
         it.query = m_options.query == RemoteQuery::PromptAndCompletion ? it.prompt + text : text;
         if (m_cache) {
-            it.key = sha256Hex(identity + json::array({it.query, it.prompt, it.label})
+            it.key = util::sha256Hex(identity + json::array({it.query, it.prompt, it.label})
                                               .dump(-1, ' ', false, json::error_handler_t::replace));
             if (const std::optional<Cache::Entry> hit = m_cache->get(it.key)) {
                 r.values[i] = hit->value;
