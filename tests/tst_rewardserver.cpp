@@ -16,6 +16,7 @@
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QThread>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -78,7 +79,7 @@ struct Server {
     std::unique_ptr<serve::OpenAiServer> http;
     std::unique_ptr<httplib::Client> client;
 
-    explicit Server(const std::string &storePath = {}, double gap = 5.0)
+    explicit Server(const std::string &storePath = {}, double gap = 5.0, int64_t stepRollouts = 0)
     {
         serve::RewardServiceOptions o;
         o.configPath = kConfig;
@@ -86,6 +87,7 @@ struct Server {
         o.storePath = storePath;
         o.runName = "trainer";
         o.stepGapSeconds = gap;
+        o.stepRollouts = stepRollouts;
         rewards = std::make_shared<serve::RewardService>(o, task::Catalog::builtin());
         serve::ServerOptions so;
         so.port = 0;
@@ -188,6 +190,7 @@ class TestRewardServer : public QObject {
 private Q_SLOTS:
     void openRlhfProtocol();
     void verlAndTrlProtocols();
+    void trlToolCallCompletions();
     void pythonClientsFromTheDocs();
     void badRequests_data();
     void badRequests();
@@ -200,6 +203,7 @@ private Q_SLOTS:
     void portInUse();
     void loggedRunWithoutSteps();
     void loggedRunWithTrainerSteps();
+    void loggedRunByRolloutCount();
 };
 
 void TestRewardServer::openRlhfProtocol()
@@ -265,6 +269,46 @@ void TestRewardServer::verlAndTrlProtocols()
     QCOMPARE(trl["components"]["marker"][0].get<double>(), 1.0);
 }
 
+// TRL's tool-calling completions: an assistant message of tool calls only (no "content",
+// or content null) was refused with 400 ("with string content"). Its text is now the calls
+// as <tool_call>{"name", "arguments"}</tool_call> (data/messagetext.h), content given as
+// parts is their text, and the tool's answer is a message of the completion like any other.
+void TestRewardServer::trlToolCallCompletions()
+{
+    Server s;
+    const json row5 = json::parse(dataLines().at("c5"));
+    // OpenAI's form: arguments as JSON text. transformers' form: arguments as an object,
+    // content null. Both render the same call text (the keys in the order written).
+    const json openai = {{"role", "assistant"},
+                         {"tool_calls", {{{"id", "call_1"}, {"type", "function"},
+                                          {"function", {{"name", "lookup"}, {"arguments", R"({"q": "差出人"})"}}}}}}};
+    const json hf = {{"role", "assistant"}, {"content", nullptr},
+                     {"tool_calls", {{{"type", "function"}, {"function", {{"name", "lookup"}, {"arguments", {{"q", "差出人"}}}}}}}}};
+    const json tool = {{"role", "tool"}, {"name", "lookup"}, {"content", {{{"type", "text"}, {"text", "株式会社あおぞら商会"}}}}};
+    const json answer = {{"role", "assistant"}, {"content", "株式会社あおぞら商会"}};
+    json body = {{"prompts", {"q", "q", "q"}},
+                 {"completions", {json::array({openai}), json::array({hf}), json::array({hf, tool, answer})}}};
+    for (auto it = row5.begin(); it != row5.end(); ++it)
+        body[it.key()] = json::array({it.value(), it.value(), it.value()});
+    auto [status, out] = s.post("/reward/trl", body);
+    QVERIFY2(status == 200, out.dump().c_str());
+    const std::string call = R"(<tool_call>{"name":"lookup","arguments":{"q":"差出人"}}</tool_call>)";
+    QCOMPARE(out["rewards"][0].get<double>(), direct("c5", call).first);
+    QCOMPARE(out["rewards"][1].get<double>(), direct("c5", call).first);
+    // The calls, the tool's text, the answer: one per line.
+    QCOMPARE(out["rewards"][2].get<double>(), direct("c5", call + "\n株式会社あおぞら商会\n株式会社あおぞら商会").first);
+    // A call without a name is still refused, and the field named.
+    body["completions"] = {json::array({{{"role", "assistant"}, {"tool_calls", {{{"function", {{"arguments", "{}"}}}}}}}})};
+    body["prompts"] = {"q"};
+    for (auto it = row5.begin(); it != row5.end(); ++it)
+        body[it.key()] = json::array({it.value()});
+    std::tie(status, out) = s.post("/reward/trl", body);
+    QCOMPARE(status, 400);
+    QCOMPARE(QString::fromStdString(out["error"]["param"].get<std::string>()), QStringLiteral("completions[0][0]"));
+    QVERIFY2(out["error"]["message"].get<std::string>().find("tool_calls[0] has no function name") != std::string::npos,
+             out.dump().c_str());
+}
+
 void TestRewardServer::pythonClientsFromTheDocs()
 {
     const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
@@ -272,8 +316,9 @@ void TestRewardServer::pythonClientsFromTheDocs()
     const auto clients = handoffClients();
     QCOMPARE(clients.size(), size_t(3));
     for (const auto &[name, code] : clients) {
-        // Short enough to paste (the issue asks for about 20 lines).
-        QVERIFY2(std::count(code.begin(), code.end(), '\n') <= 22, name.c_str());
+        // Short enough to paste: about 20 lines; verl's serves its batch manager, its
+        // per-sample reward loop and an async function.
+        QVERIFY2(std::count(code.begin(), code.end(), '\n') <= (name == "rwb_verl.py" ? 36 : 22), name.c_str());
     }
     QTemporaryDir dir;
     for (const auto &[name, code] : clients)
@@ -291,7 +336,10 @@ out = {}
 o = rwb_openrlhf.reward_func(["Q株式会社みどり製作所<|im_end|>", "Qみどり製作"], ["Q", "Q"], [recs["c1"], "c2"])
 out["openrlhf"] = {"rewards": list(o["rewards"]), "scores": list(o["scores"]),
                    "partial": list(o["extra_logs"]["partial"])}
-out["verl"] = rwb_verl.compute_score(["mail"], ["SKYネット"], [recs["c3"]], [{"index": 2}])
+out["verl"] = rwb_verl.compute_score(data_sources=["mail"], solution_strs=["SKYネット"], ground_truths=[recs["c3"]],
+                                     extra_infos=[{"index": 2}])
+out["verl1"] = rwb_verl.compute_score(data_source="mail", solution_str="SKYネット", ground_truth=recs["c3"],
+                                      extra_info={"index": 2, "num_turns": None, "rollout_reward_scores": {}})
 cols = {k: [json.loads(recs["c4"])[k]] for k in json.loads(recs["c4"])}
 out["trl"] = rwb_trl.rwb_reward(prompts=["Q"], completions=["（株）さくら運送"], completion_ids=[[1, 2]],
                                 trainer_state=State(), **cols)
@@ -315,6 +363,7 @@ print(json.dumps(out))
     QCOMPARE(out["openrlhf"]["rewards"][1].get<double>(), t2);
     QCOMPARE(out["openrlhf"]["partial"][1].get<double>(), c2[0]);
     QCOMPARE(out["verl"][0]["score"].get<double>(), direct("c3", "SKYネット").first);
+    QCOMPARE(out["verl1"]["score"].get<double>(), direct("c3", "SKYネット").first);
     QCOMPARE(out["trl"][0].get<double>(), direct("c4", "（株）さくら運送").first);
 }
 
@@ -683,4 +732,33 @@ void TestRewardServer::loggedRunWithTrainerSteps()
 }
 
 QTEST_APPLESS_MAIN(TestRewardServer)
+// OpenRLHF with --train.async_enable scores the next step's samples while the last one
+// trains: no pause marks a step. With --step-rollouts 3, each 3 rollouts are a step,
+// whatever the pauses (here none at all, and a gap of 1 ms that would otherwise split
+// every request); the last, partial step is written when the server stops.
+void TestRewardServer::loggedRunByRolloutCount()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("s.sqlite")).toStdString();
+    int64_t run = 0;
+    {
+        Server s(path, /*gap=*/0.001, /*stepRollouts=*/3);
+        run = s.rewards->runId();
+        for (int i = 0; i < 7; ++i) {
+            const std::string id = i % 3 == 2 ? "c2" : "c1";
+            QCOMPARE(s.post("/reward", {{"query", {"P株式会社"}}, {"prompts", {"P"}}, {"labels", {id}}}).first, 200);
+            QThread::msleep(5); // longer than the gap: pauses do not end steps
+        }
+    }
+    const store::RunStore st(path, store::RunStore::OpenMode::ReadOnly);
+    QCOMPARE(st.stepRollouts(run, 0).size(), size_t(3));
+    QCOMPARE(st.stepRollouts(run, 1).size(), size_t(3));
+    QCOMPARE(st.stepRollouts(run, 2).size(), size_t(1)); // written at the stop
+    QCOMPARE(st.stepRollouts(run, 3).size(), size_t(0));
+    // Step 0: c1, c1, c2: two groups.
+    const auto rows = st.stepRollouts(run, 0);
+    QCOMPARE(rows[0].rollout.groupIndex, rows[1].rollout.groupIndex);
+    QVERIFY(rows[2].rollout.groupIndex != rows[0].rollout.groupIndex);
+}
+
 #include "tst_rewardserver.moc"

@@ -38,7 +38,7 @@ using Clock = std::chrono::steady_clock;
 const char *const kServeHelp = R"(rwb serve — an OpenAI-compatible HTTP server over the engine
 
 Usage: rwb serve [--model DIR] [--embed hf:DIR ...] [--reward-config C.json
-                 [--reward-data D.jsonl] [--store S.sqlite [--run-name N] [--step-gap S]]
+                 [--reward-data D.jsonl] [--store S.sqlite [--run-name N] [--step-gap S | --step-rollouts N]]
                  [--no-cache]] [--host 127.0.0.1] [--port 8000]
                  [--api-key-env NAME | --api-key KEY] [--max-batch 32] [--max-queue 256] [--threads N]
                  [--name ID] [--dtype auto|float32|bfloat16] [--device auto|cpu|cuda]
@@ -55,6 +55,9 @@ Usage: rwb serve [--model DIR] [--embed hf:DIR ...] [--reward-config C.json
   --run-name N       that run's name (default "served rewards")
   --step-gap S       without step numbers from the trainer, a pause of S seconds between
                      requests starts a new step (default 5)
+  --step-rollouts N  without step numbers, a step is N rollouts instead, pauses or not
+                     (asynchronous trainers: OpenRLHF --train.async_enable; N = rollout
+                     batch size × samples per prompt)
   --no-cache         the judge's cache file is neither read nor written
   --embed hf:DIR     also serve /v1/embeddings with this encoder folder (repeatable; the
                      first is the default model)
@@ -133,7 +136,7 @@ int runServe(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"model", "embed", "host", "port", "api-key-env", "api-key", "max-batch", "threads", "name",
                             "dtype", "device", "http-threads", "reward-config", "reward-data", "store", "run-name",
-                            "step-gap", "allow-host", "allow-origin", "max-queue"},
+                            "step-gap", "step-rollouts", "allow-host", "allow-origin", "max-queue"},
                            {"quiet", "no-cache", "help"}});
     if (args.has("help")) {
         std::cout << kServeHelp;
@@ -142,7 +145,7 @@ int runServe(const std::vector<std::string> &argv)
     serve::RewardServiceOptions rewardOptions;
     rewardOptions.configPath = args.value("reward-config");
     const std::string folder = rewardOptions.configPath.empty() ? args.required("model") : args.value("model");
-    for (const char *option : {"reward-data", "store", "run-name", "step-gap", "no-cache"})
+    for (const char *option : {"reward-data", "store", "run-name", "step-gap", "step-rollouts", "no-cache"})
         if (args.has(option) && rewardOptions.configPath.empty())
             throw UsageError{"--" + std::string(option) + " goes with --reward-config"};
     if (args.has("run-name") && !args.has("store"))
@@ -153,6 +156,11 @@ int runServe(const std::vector<std::string> &argv)
     rewardOptions.stepGapSeconds = args.number("step-gap", rewardOptions.stepGapSeconds);
     if (!(rewardOptions.stepGapSeconds > 0.0 && rewardOptions.stepGapSeconds <= 86400.0))
         throw UsageError{"--step-gap must be more than 0 and at most 86400 seconds"};
+    if (args.has("step-rollouts") && args.has("step-gap"))
+        throw UsageError{"--step-rollouts and --step-gap both say where a step ends: give one"};
+    if (args.has("step-rollouts") && !args.has("store"))
+        throw UsageError{"--step-rollouts splits the run of --store into steps: give --store too"};
+    rewardOptions.stepRollouts = args.has("step-rollouts") ? wholeNumber(args, "step-rollouts", 0, 1, 100000000) : 0;
     rewardOptions.noCache = args.has("no-cache");
     serve::ChatEngineOptions engine = engineOptions(args);
     engine.scheduler.maxBatch = wholeNumber(args, "max-batch", 32, 1, 4096);

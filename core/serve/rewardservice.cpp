@@ -1,6 +1,7 @@
 #include "serve/rewardservice.h"
 
 #include "data/jsonl.h"
+#include "data/messagetext.h"
 #include "reward/compositereward.h"
 #include "reward/rewardconfig.h"
 #include "serve/apierror.h"
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace rwb::serve {
 
@@ -61,7 +63,8 @@ const json &arrayField(const json &body, const std::string &field, size_t n = SI
     return *it;
 }
 
-// A message list's text (TRL's conversational form): the contents, one per line.
+// A message list's text (TRL's conversational form): the messages' texts, one per line;
+// a message of tool calls only is its calls (data/messagetext.h).
 std::string textOf(const json &v, const std::string &field)
 {
     if (v.is_string())
@@ -69,10 +72,15 @@ std::string textOf(const json &v, const std::string &field)
     if (v.is_array()) {
         std::string out;
         for (size_t i = 0; i < v.size(); ++i) {
-            const json &m = v[i];
-            if (!m.is_object() || !m.contains("content") || !m["content"].is_string())
-                throw ApiError::invalid(index(field, i), "Expected a message {\"role\", \"content\"} with string content.");
-            out += (out.empty() ? "" : "\n") + m["content"].get<std::string>();
+            std::string text;
+            try {
+                text = data::messageText(v[i]);
+            } catch (const std::invalid_argument &e) {
+                throw ApiError::invalid(index(field, i), std::string("Expected a message {\"role\", \"content\"}: ") +
+                                                             e.what() + ".");
+            }
+            if (!text.empty())
+                out += (out.empty() ? "" : "\n") + text;
         }
         return out;
     }
@@ -401,7 +409,9 @@ std::vector<RewardOutcome> RewardService::score(std::vector<Item> &items, std::o
         }
         std::lock_guard lock(m_storeMutex);
         const auto now = std::chrono::steady_clock::now();
-        const bool gap = std::chrono::duration<double>(now - m_lastRequest).count() >= m_options.stepGapSeconds;
+        const bool byCount = m_options.stepRollouts > 0;
+        const bool gap = !byCount &&
+                         std::chrono::duration<double>(now - m_lastRequest).count() >= m_options.stepGapSeconds;
         // A new step: the trainer says so, or (when it sends no steps) it paused.
         if (!m_pending.empty() && (step ? step != m_pendingStep : (m_pendingStep.has_value() || gap)))
             writePendingLocked();
@@ -417,6 +427,9 @@ std::vector<RewardOutcome> RewardService::score(std::vector<Item> &items, std::o
         }
         for (store::ExternalSample &s : samples)
             m_pending.push_back(std::move(s));
+        // Or (told its size) the step is full.
+        if (!step && byCount && m_pending.size() >= static_cast<size_t>(m_options.stepRollouts))
+            writePendingLocked();
     }
     return outcomes;
 }
@@ -463,7 +476,7 @@ void RewardService::flusherLoop()
         if (m_stopping)
             break;
         const double idle = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_lastRequest).count();
-        if (!m_pending.empty() && !m_pendingStep && idle >= m_options.stepGapSeconds)
+        if (!m_pending.empty() && !m_pendingStep && m_options.stepRollouts <= 0 && idle >= m_options.stepGapSeconds)
             writePendingLocked();
     }
 }

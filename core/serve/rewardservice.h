@@ -46,6 +46,11 @@ struct RewardServiceOptions {
     // Without step numbers from the trainer, a pause this long between requests starts a
     // new step (OpenRLHF sends one request per sample, verl and TRL one per batch).
     double stepGapSeconds = 5.0;
+    // > 0: without step numbers, a step is this many rollouts instead (a request is never
+    // split, so a step of batch requests may hold more), and pauses are not steps: for
+    // trainers that score the next step while the last trains (OpenRLHF's
+    // --train.async_enable, verl's fully asynchronous trainers). rollout batch × samples.
+    int64_t stepRollouts = 0;
     bool noCache = false; // the judge's cache file is neither read nor written
     // Told what went wrong with the store (the trainer still gets its rewards) and each
     // step written; called with the store's lock held. Empty: nothing said.

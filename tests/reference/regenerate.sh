@@ -6,7 +6,8 @@
 # each difference listed otherwise. Then opens the adapter this engine wrote
 # (tests/data/hf/peft_rwb) in PEFT and compares its logits with ours (check_peft.py), and
 # renders the engine's chat templates with transformers (check_chat_template.py), and runs
-# all-MiniLM-L6-v2 through rwb embed against sentence_transformers (check_minilm.py).
+# all-MiniLM-L6-v2 through rwb embed against sentence_transformers (check_minilm.py), and
+# runs the trainers' reward code against rwb serve (check_trainers.py).
 # --write replaces the committed files instead: the Python goldens, then the engine's
 # adapter (tst_hfgolden from the build folder, RWB_BUILD_DIR or build/), then checks it.
 #   tests/reference/regenerate.sh [--write]
@@ -46,4 +47,18 @@ if [[ -x "$build/app/rwb/rwb" ]]; then
   "$venv/bin/python" "$root/tests/reference/check_minilm.py" --rwb "$build/app/rwb/rwb"
 else
   echo "reference: $build/app/rwb/rwb is not built: the MiniLM check is left out" >&2
+fi
+# The trainers' own reward code (verl's reward loop and batch manager, OpenRLHF's agent
+# executor, TRL's GRPOTrainer) against rwb serve on loopback, through docs/handoff.md's files.
+if [[ -x "$build/app/rwb/rwb" ]]; then
+  # Its log (the trainers' progress bars and warnings) is shown whole only when it fails.
+  if "$venv/bin/python" "$root/tests/reference/check_trainers.py" --rwb "$build/app/rwb/rwb" >"$tmp/trainers.log" 2>&1; then
+    grep -E '^(ok|trainers:)' "$tmp/trainers.log"
+  else
+    cat "$tmp/trainers.log" >&2
+    echo "reference: tests/reference/check_trainers.py failed" >&2
+    exit 1
+  fi
+else
+  echo "reference: $build/app/rwb/rwb is not built: the trainers check is left out" >&2
 fi
