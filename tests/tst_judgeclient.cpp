@@ -8,6 +8,7 @@
 // about 3 s (Retry-After 0.3 s, timeouts of 0.3 s, a 0.6 s trickle).
 #include "judge/judgeclient.h"
 #include "judge/judgecache.h"
+#include "judge/judgeconfig.h"
 #include "llm/chatjson.h"
 
 #include <QElapsedTimer>
@@ -120,6 +121,8 @@ private Q_SLOTS:
     void cancelCutsAWaitingCallShort();
     void cancelEndsTheWaitBeforeARetry();
     void badOptions();
+    void tokenLimitField();
+    void tokenLimitFieldAuto();
 };
 
 void TestJudgeClient::requestShape()
@@ -878,6 +881,137 @@ void TestJudgeClient::badOptions()
     JudgeOptions price = o;
     price.pricePromptPerMillion = -1;
     QVERIFY(message(price).contains("prices"));
+}
+
+// The field max_tokens is sent in: as told, in the body and in a judge config.
+void TestJudgeClient::tokenLimitField()
+{
+    const json plain = json::parse(requestJson(request(), "m"));
+    QCOMPARE(plain["max_tokens"].get<int>(), 64);
+    QVERIFY(!plain.contains("max_completion_tokens"));
+    const json auto_ = json::parse(requestJson(request(), "m", llm::TokenLimitField::Auto));
+    QCOMPARE(auto_, plain);
+    const json newer = json::parse(requestJson(request(), "m", llm::TokenLimitField::MaxCompletionTokens));
+    QCOMPARE(newer["max_completion_tokens"].get<int>(), 64);
+    QVERIFY(!newer.contains("max_tokens"));
+    json rest = newer;
+    rest.erase("max_completion_tokens");
+    json plainRest = plain;
+    plainRest.erase("max_tokens");
+    QCOMPARE(rest, plainRest); // nothing else changes
+
+    // Sent as configured; the cache key does not depend on it.
+    ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {
+        res.set_content(completion("ok"), "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(server));
+    o.tokenLimitField = llm::TokenLimitField::MaxCompletionTokens;
+    JudgeClient client(o);
+    const JudgeCall call = client.run(request());
+    QVERIFY2(call.ok(), call.error.c_str());
+    QCOMPARE(server.requests().at(0).body["max_completion_tokens"].get<int>(), 64);
+    QVERIFY(!server.requests().at(0).body.contains("max_tokens"));
+    QCOMPARE(call.key, judge::cacheKey(client.backend().identity(), request(), "judge-test"));
+
+    // The config key: auto by default, the two names, anything else refused naming it.
+    const auto parsed = [](const std::string &field) {
+        return parseJudgeOptions(R"({"url": "http://127.0.0.1:9/v1")" +
+                                     (field.empty() ? std::string() : R"(, "token_limit_field": ")" + field + "\"") + "}",
+                                 "r.json", "")
+            .tokenLimitField;
+    };
+    QCOMPARE(int(parsed("")), int(llm::TokenLimitField::Auto));
+    QCOMPARE(int(parsed("auto")), int(llm::TokenLimitField::Auto));
+    QCOMPARE(int(parsed("max_tokens")), int(llm::TokenLimitField::MaxTokens));
+    QCOMPARE(int(parsed("max_completion_tokens")), int(llm::TokenLimitField::MaxCompletionTokens));
+    try {
+        parsed("max_new_tokens");
+        QFAIL("no exception");
+    } catch (const std::exception &e) {
+        QVERIFY2(QString(e.what()).contains("judge.token_limit_field") && QString(e.what()).contains("max_new_tokens"),
+                 e.what());
+    }
+}
+
+// Auto: max_tokens first; a server that refuses it by name (OpenAI's reasoning models'
+// words) gets the call once more with max_completion_tokens, and every later call with
+// it. A 400 that names max_tokens for another reason, and a backend told max_tokens, are
+// not sent again.
+void TestJudgeClient::tokenLimitFieldAuto()
+{
+    // OpenAI's answer to max_tokens for o1 / o3 / gpt-5, as its API sends it.
+    const std::string refusal =
+        R"({"error": {"message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use )"
+        R"('max_completion_tokens' instead.", "type": "invalid_request_error", "param": "max_tokens", )"
+        R"("code": "unsupported_parameter"}})";
+    const auto reasoningModel = [refusal](int, const SeenRequest &r, httplib::Response &res) {
+        if (r.body.contains("max_tokens")) {
+            res.status = 400;
+            res.set_content(refusal, "application/json");
+            return;
+        }
+        res.set_content(completion("ok"), "application/json");
+    };
+    {
+        ScriptedServer server(reasoningModel, false, kPath);
+        JudgeClient client(options(serverUrl(server)));
+        const JudgeCall first = client.run(request("first"));
+        QVERIFY2(first.ok(), first.error.c_str());
+        QCOMPARE(first.attempts, 2);
+        const JudgeCall second = client.run(request("second"));
+        QVERIFY2(second.ok(), second.error.c_str());
+        QCOMPARE(second.attempts, 1);
+        const std::vector<SeenRequest> seen = server.requests();
+        QCOMPARE(seen.size(), size_t(3));
+        QVERIFY(seen[0].body.contains("max_tokens"));
+        QCOMPARE(seen[1].body["max_completion_tokens"].get<int>(), 64);
+        QCOMPARE(seen[2].body["max_completion_tokens"].get<int>(), 64);
+        QCOMPARE(seen[1].body["messages"], seen[0].body["messages"]);
+    }
+    // Told max_tokens: the refusal is the call's failure, after one request.
+    {
+        ScriptedServer server(reasoningModel, false, kPath);
+        JudgeOptions o = options(serverUrl(server));
+        o.tokenLimitField = llm::TokenLimitField::MaxTokens;
+        JudgeClient client(o);
+        const JudgeCall call = client.run(request());
+        QVERIFY(!call.ok());
+        QCOMPARE(call.attempts, 1);
+        QVERIFY2(QString::fromStdString(call.error).contains("HTTP 400"), call.error.c_str());
+        QCOMPARE(server.requests().size(), size_t(1));
+    }
+    // A limit beyond the context (vLLM's words name both fields): not sent again.
+    {
+        ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {
+            res.status = 400;
+            res.set_content(R"({"error": {"message": "'max_tokens' or 'max_completion_tokens' is too large: 64. This )"
+                            R"(model's maximum context length is 32 tokens and your request has 40 input tokens", )"
+                            R"("type": "BadRequestError", "param": null, "code": 400}})",
+                            "application/json");
+        }, false, kPath);
+        JudgeClient client(options(serverUrl(server)));
+        const JudgeCall call = client.run(request());
+        QVERIFY(!call.ok());
+        QCOMPARE(call.attempts, 1);
+        QCOMPARE(server.requests().size(), size_t(1));
+    }
+    // A server that refuses both: two requests, and the message says what was tried.
+    {
+        ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {
+            res.status = 400;
+            res.set_content(R"({"error": {"message": "Unsupported parameter: 'max_tokens' and 'max_completion_tokens' )"
+                            R"(are not supported"}})",
+                            "application/json");
+        }, false, kPath);
+        JudgeClient client(options(serverUrl(server)));
+        const JudgeCall call = client.run(request());
+        QVERIFY(!call.ok());
+        QCOMPARE(call.attempts, 2);
+        QCOMPARE(server.requests().size(), size_t(2));
+        QVERIFY2(QString::fromStdString(call.error).contains("sent with max_completion_tokens after the server refused "
+                                                             "max_tokens"),
+                 call.error.c_str());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestJudgeClient)

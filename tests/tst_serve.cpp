@@ -217,6 +217,155 @@ std::string corpus()
     return text;
 }
 
+// A streamed answer (stream: true) as the client read it: the status, the content type
+// and the body (the events, "data: …\n\n" each; a JSON error before the stream started).
+struct Streamed {
+    int status = 0; // 0: no answer at all
+    std::string contentType;
+    std::string raw;
+};
+
+Streamed streamChat(int port, json body, const std::string &key = kKey)
+{
+    body["stream"] = true;
+    httplib::Client client("127.0.0.1", port);
+    client.set_read_timeout(120, 0);
+    httplib::Headers headers;
+    if (!key.empty())
+        headers.emplace("Authorization", "Bearer " + key);
+    const httplib::Result r = client.Post("/v1/chat/completions", headers, body.dump(), "application/json");
+    Streamed s;
+    if (r) {
+        s.status = r->status;
+        s.contentType = r->get_header_value("Content-Type");
+        s.raw = r->body;
+    }
+    return s;
+}
+
+// The chunks of a stream, put together per choice, with what is wrong with the framing
+// ("" when nothing): every event "data: <JSON>\n\n"; chunks of one id, object
+// "chat.completion.chunk", model "tiny", one choice each; a choice's first chunk is
+// {role: assistant, content: ""}, its last the one with its finish_reason; with usage,
+// every chunk has "usage": null but a last one with choices [] and the counts; "[DONE]" last.
+struct Assembled {
+    QString problem;
+    std::map<size_t, std::string> text;
+    std::map<size_t, std::string> finish;
+    std::map<size_t, json> logprobs; // the tokens of every chunk, joined
+    std::map<size_t, int> chunks;    // content chunks (the role chunk not counted)
+    json usage;                      // null when none
+    json error;                      // an {"error"} event, null when none
+    bool done = false;               // "[DONE]" came
+};
+
+Assembled assemble(const std::string &raw, bool withUsage)
+{
+    Assembled out;
+    const auto bad = [&](const std::string &what) {
+        if (out.problem.isEmpty())
+            out.problem = QString::fromStdString(what);
+    };
+    std::string id;
+    size_t at = 0;
+    while (at < raw.size()) {
+        const size_t end = raw.find("\n\n", at);
+        if (end == std::string::npos) {
+            bad("an event without its blank line: " + raw.substr(at, 80));
+            break;
+        }
+        const std::string event = raw.substr(at, end - at);
+        at = end + 2;
+        if (event.rfind("data: ", 0) != 0) {
+            bad("an event that is not \"data: \": " + event.substr(0, 80));
+            continue;
+        }
+        const std::string data = event.substr(6);
+        if (out.done || !out.error.is_null())
+            bad("an event after [DONE] or an error: " + data.substr(0, 80));
+        if (data == "[DONE]") {
+            out.done = true;
+            continue;
+        }
+        const json j = json::parse(data, nullptr, false);
+        if (!j.is_object()) {
+            bad("not JSON: " + data.substr(0, 80));
+            continue;
+        }
+        if (j.contains("error")) {
+            out.error = j;
+            continue;
+        }
+        if (!out.usage.is_null())
+            bad("a chunk after the usage chunk");
+        if (j.value("object", "") != "chat.completion.chunk" || j.value("model", "") != "tiny" ||
+            !j["created"].is_number_integer() || j.value("system_fingerprint", "") != "rwb")
+            bad("a chunk's head: " + data.substr(0, 200));
+        if (id.empty())
+            id = j.value("id", "");
+        if (id.rfind("chatcmpl-", 0) != 0 || j.value("id", "") != id)
+            bad("ids " + id + " and " + j.value("id", ""));
+        if (withUsage != j.contains("usage"))
+            bad("usage present without include_usage, or absent with it");
+        if (j["choices"].empty()) {
+            if (!withUsage || !j["usage"].is_object())
+                bad("a chunk without choices that is not the usage chunk");
+            out.usage = j["usage"];
+            continue;
+        }
+        if (withUsage && !j["usage"].is_null())
+            bad("usage not null in a chunk with choices");
+        if (j["choices"].size() != 1) {
+            bad("a chunk with " + std::to_string(j["choices"].size()) + " choices");
+            continue;
+        }
+        const json &c = j["choices"][0];
+        const size_t index = c["index"].get<size_t>();
+        const json &delta = c["delta"];
+        const bool first = !out.text.count(index);
+        if (first) {
+            if (delta != json{{"role", "assistant"}, {"content", ""}} || !c["finish_reason"].is_null())
+                bad("choice " + std::to_string(index) + "'s first chunk: " + c.dump());
+            out.text[index] = "";
+            out.logprobs[index] = json::array();
+            continue;
+        }
+        if (out.finish.count(index))
+            bad("a chunk of choice " + std::to_string(index) + " after its finish_reason");
+        if (delta.contains("role"))
+            bad("a role after the first chunk");
+        if (delta.contains("content"))
+            out.text[index] += delta["content"].get<std::string>();
+        ++out.chunks[index];
+        if (c["logprobs"].is_object())
+            for (const json &t : c["logprobs"]["content"])
+                out.logprobs[index].push_back(t);
+        if (!c["finish_reason"].is_null())
+            out.finish[index] = c["finish_reason"].get<std::string>();
+    }
+    if (out.error.is_null() && !out.done)
+        bad("no [DONE]");
+    for (const auto &[index, text] : out.text)
+        if (out.error.is_null() && !out.finish.count(index))
+            bad("choice " + std::to_string(index) + " has no finish_reason");
+    if (withUsage && out.error.is_null() && out.usage.is_null())
+        bad("no usage chunk");
+    return out;
+}
+
+// The raw bytes that the tokens of a logprobs list spell, and where each token starts.
+std::string spelledBytes(const json &tokens, std::vector<size_t> *starts = nullptr)
+{
+    std::string bytes;
+    for (const json &t : tokens) {
+        if (starts)
+            starts->push_back(bytes.size());
+        for (const json &b : t["bytes"])
+            bytes += static_cast<char>(b.get<int>());
+    }
+    return bytes;
+}
+
 } // namespace
 
 class TestServe : public QObject {
@@ -246,6 +395,16 @@ private Q_SLOTS:
     void shutdownEndsRequests();
     void fullQueueGives503();
     void hangUpCancelsGeneration();
+    void settledUtf8End_data();
+    void settledUtf8End();
+    void chunkJsonByHand();
+    void streamMatchesPlain();
+    void streamChoices();
+    void streamKeepsCharactersWhole();
+    void streamErrorsBeforeTheFirstByte();
+    void streamErrorAfterTheFirstByte();
+    void streamHangUpCancelsGeneration();
+    void maxCompletionTokens();
     void cliStopsOnSignal();
 
 private:
@@ -902,7 +1061,12 @@ void TestServe::badRequests_data()
                                          << "response_format.type" << "";
     QTest::newRow("json_schema without schema") << c << "{" + msg + R"(, "response_format": {"type": "json_schema"}})"
                                                 << 400 << "response_format.json_schema" << "";
-    QTest::newRow("stream") << c << "{" + msg + R"(, "stream": true})" << 400 << "stream" << "unsupported_value";
+    QTest::newRow("stream a string") << c << "{" + msg + R"(, "stream": "yes"})" << 400 << "stream" << "invalid_type";
+    QTest::newRow("stream_options a list") << c << "{" + msg + R"(, "stream": true, "stream_options": []})" << 400
+                                           << "stream_options" << "invalid_type";
+    QTest::newRow("include_usage a string")
+        << c << "{" + msg + R"(, "stream": true, "stream_options": {"include_usage": "yes"}})" << 400
+        << "stream_options.include_usage" << "invalid_type";
     QTest::newRow("tools") << c << "{" + msg + R"(, "tools": [{"type": "function"}]})" << 400 << "tools"
                            << "unsupported_parameter";
     QTest::newRow("presence_penalty") << c << "{" + msg + R"(, "presence_penalty": 0.5})" << 400 << "presence_penalty"
@@ -1254,6 +1418,398 @@ void TestServe::hangUpCancelsGeneration()
     // The server goes on: the next request is answered.
     QCOMPARE(chat(server.port(), {{"messages", userMessage("hi")}, {"max_tokens", 3}}, "").status, 200);
     server.stop();
+}
+
+void TestServe::settledUtf8End_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<int>("from");
+    QTest::addColumn<int>("limit");
+    QTest::addColumn<int>("end");
+    // あ is E3 81 82, é C3 A9, 😀 F0 9F 98 80; U+FFFD written by a client is EF BF BD.
+    QTest::newRow("ASCII") << QByteArray("ab") << 0 << 2 << 2;
+    QTest::newRow("a character cut after 1 of 3 bytes") << QByteArray("a\xE3") << 0 << 2 << 1;
+    QTest::newRow("a character cut after 2 of 3 bytes") << QByteArray("a\xE3\x81") << 0 << 3 << 1;
+    QTest::newRow("the character complete") << QByteArray("a\xE3\x81\x82") << 0 << 4 << 4;
+    QTest::newRow("the limit inside the character") << QByteArray("a\xE3\x81\x82") << 0 << 3 << 1;
+    QTest::newRow("from after the first character") << QByteArray("a\xC3\xA9z") << 1 << 4 << 4;
+    QTest::newRow("4 bytes, 3 there") << QByteArray("\xF0\x9F\x98") << 0 << 3 << 0;
+    QTest::newRow("4 bytes, all there") << QByteArray("\xF0\x9F\x98\x80") << 0 << 4 << 4;
+    QTest::newRow("an ill-formed byte at the end waits") << QByteArray("\xFF") << 0 << 1 << 0;
+    QTest::newRow("an ill-formed byte, then a letter") << QByteArray("\xFF" "a") << 0 << 2 << 2;
+    QTest::newRow("a cut sequence that a letter ends") << QByteArray("\xE3\x81" "b") << 0 << 3 << 3;
+    QTest::newRow("a U+FFFD the client wrote") << QByteArray("\xEF\xBF\xBD") << 0 << 3 << 3;
+    QTest::newRow("a stray continuation byte, then a letter") << QByteArray("\x81" "a") << 0 << 1 << 1;
+    QTest::newRow("nothing") << QByteArray() << 0 << 0 << 0;
+}
+
+void TestServe::settledUtf8End()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(int, from);
+    QFETCH(int, limit);
+    QFETCH(int, end);
+    const std::string b(bytes.constData(), static_cast<size_t>(bytes.size()));
+    QCOMPARE(int(serve::settledUtf8End(b, size_t(from), size_t(limit))), end);
+}
+
+void TestServe::chunkJsonByHand()
+{
+    serve::ChunkHead head;
+    head.id = "chatcmpl-abc";
+    head.created = 1700000000;
+    head.model = "tiny";
+    serve::CompletionDelta role;
+    role.choice = 1;
+    QCOMPARE(serve::chatChunkJson(head, role, /*first=*/true, /*logprobs=*/true),
+             std::string(R"({"id":"chatcmpl-abc","object":"chat.completion.chunk","created":1700000000,"model":"tiny",)"
+                         R"("system_fingerprint":"rwb","choices":[{"index":1,"delta":{"role":"assistant","content":""},)"
+                         R"("logprobs":null,"finish_reason":null}]})"));
+    serve::CompletionDelta d;
+    d.choice = 0;
+    d.text = "caf\xC3\xA9";
+    serve::CompletionLogprob lp;
+    lp.token = {7, "\xC3\xA9", -0.5};
+    lp.top = {{7, "\xC3\xA9", -0.5}};
+    d.logprobs = {lp};
+    QCOMPARE(serve::chatChunkJson(head, d, /*first=*/false, /*logprobs=*/true),
+             std::string(R"({"id":"chatcmpl-abc","object":"chat.completion.chunk","created":1700000000,"model":"tiny",)"
+                         R"("system_fingerprint":"rwb","choices":[{"index":0,"delta":{"content":"caf)"
+                         "\xC3\xA9"
+                         R"("},"logprobs":{"content":[{"token":")"
+                         "\xC3\xA9"
+                         R"(","logprob":-0.5,"bytes":[195,169],"top_logprobs":[{"token":")"
+                         "\xC3\xA9"
+                         R"(","logprob":-0.5,"bytes":[195,169]}]}],"refusal":null},"finish_reason":null}]})"));
+    // The last chunk of a choice with no text left; with include_usage, "usage": null.
+    head.usage = true;
+    serve::CompletionDelta last;
+    last.choice = 2;
+    last.finishReason = "length";
+    QCOMPARE(serve::chatChunkJson(head, last, /*first=*/false, /*logprobs=*/false),
+             std::string(R"({"id":"chatcmpl-abc","object":"chat.completion.chunk","created":1700000000,"model":"tiny",)"
+                         R"("system_fingerprint":"rwb","choices":[{"index":2,"delta":{},"logprobs":null,)"
+                         R"("finish_reason":"length"}],"usage":null})"));
+    QCOMPARE(serve::chatUsageChunkJson(head, 12, 5),
+             std::string(R"({"id":"chatcmpl-abc","object":"chat.completion.chunk","created":1700000000,"model":"tiny",)"
+                         R"("system_fingerprint":"rwb","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":5,)"
+                         R"("total_tokens":17}})"));
+}
+
+// A streamed greedy answer is the plain one: the deltas join to its text, the chunks'
+// logprobs to its logprobs, the last chunk has its finish_reason and the usage chunk its
+// usage. A stop string (held back until it cannot begin one) cuts the stream as it cuts
+// the plain text.
+void TestServe::streamMatchesPlain()
+{
+    json request = {{"messages", userMessage("Tell me about the statute.")},
+                    {"temperature", 0},
+                    {"max_tokens", 40},
+                    {"logprobs", true},
+                    {"top_logprobs", 2}};
+    const Answer plain = chat(m_port, request);
+    QVERIFY2(plain.status == 200, plain.raw.c_str());
+    json streamed = request;
+    streamed["stream_options"] = {{"include_usage", true}};
+    const Streamed s = streamChat(m_port, streamed);
+    QCOMPARE(s.status, 200);
+    QCOMPARE(s.contentType, std::string("text/event-stream"));
+    const Assembled a = assemble(s.raw, /*withUsage=*/true);
+    QVERIFY2(a.problem.isEmpty(), qPrintable(a.problem + "\n" + QString::fromStdString(s.raw.substr(0, 2000))));
+    QCOMPARE(a.text.size(), size_t(1));
+    QCOMPARE(a.text.at(0), contentOf(plain));
+    QCOMPARE(a.finish.at(0), plain.body["choices"][0]["finish_reason"].get<std::string>());
+    QCOMPARE(a.logprobs.at(0), plain.body["choices"][0]["logprobs"]["content"]);
+    QCOMPARE(a.usage, plain.body["usage"]);
+    // Text came as it was made: more than one chunk (40 tokens, unless a stop token came first).
+    if (plain.body["usage"]["completion_tokens"].get<int>() > 2)
+        QVERIFY2(a.chunks.at(0) > 1, qPrintable(QString::number(a.chunks.at(0))));
+    // Without include_usage: no usage field at all.
+    const Streamed bare = streamChat(m_port, request);
+    const Assembled b = assemble(bare.raw, /*withUsage=*/false);
+    QVERIFY2(b.problem.isEmpty(), qPrintable(b.problem));
+    QCOMPARE(b.text.at(0), contentOf(plain));
+
+    const std::string text = contentOf(plain);
+    std::string stop;
+    for (size_t i = 4; i + 2 < text.size() && stop.empty(); ++i)
+        if (std::isalpha(static_cast<unsigned char>(text[i])) && std::isalpha(static_cast<unsigned char>(text[i + 1])) &&
+            std::isalpha(static_cast<unsigned char>(text[i + 2])))
+            stop = text.substr(i, 3);
+    if (stop.empty())
+        QSKIP("the greedy text holds no three ASCII letters in a row");
+    json stopped = request;
+    stopped["stop"] = json::array({"zzzzzz", stop});
+    const Assembled c = assemble(streamChat(m_port, stopped).raw, /*withUsage=*/false);
+    QVERIFY2(c.problem.isEmpty(), qPrintable(c.problem));
+    QCOMPARE(c.text.at(0), text.substr(0, text.find(stop)));
+    QCOMPARE(c.finish.at(0), std::string("stop"));
+}
+
+// n = 3 seeded choices: each index streams its own choice, the one a plain request with
+// the seed gets, with its own role chunk first and finish_reason last.
+void TestServe::streamChoices()
+{
+    const json request = {{"messages", userMessage("Write anything.")},
+                          {"temperature", 1.0},
+                          {"seed", 21},
+                          {"n", 3},
+                          {"max_tokens", 24}};
+    const Answer plain = chat(m_port, request);
+    QVERIFY2(plain.status == 200, plain.raw.c_str());
+    json streamed = request;
+    streamed["stream_options"] = {{"include_usage", true}};
+    const Assembled a = assemble(streamChat(m_port, streamed).raw, /*withUsage=*/true);
+    QVERIFY2(a.problem.isEmpty(), qPrintable(a.problem));
+    QCOMPARE(a.text.size(), size_t(3));
+    for (size_t i = 0; i < 3; ++i) {
+        QCOMPARE(a.text.at(i), contentOf(plain, i));
+        QCOMPARE(a.finish.at(i), plain.body["choices"][i]["finish_reason"].get<std::string>());
+    }
+    QCOMPARE(a.usage, plain.body["usage"]);
+}
+
+// A character whose bytes come in two tokens is never split between two deltas: it comes
+// whole with the token that completes it. The random model (nearly uniform over 400
+// tokens, 256 of them single bytes) writes such characters: at temperature 1, a lead byte
+// C2–DF then a continuation byte 80–BF is about 1 position in 80. Each seed's stream must
+// join to exactly the plain text (a split character would show as U+FFFD there).
+void TestServe::streamKeepsCharactersWhole()
+{
+    int spanning = 0;
+    for (int seed = 1; seed <= 12; ++seed) {
+        const json request = {{"messages", userMessage("Write anything.")},
+                              {"temperature", 1.0},
+                              {"seed", seed},
+                              {"max_tokens", 120},
+                              {"logprobs", true}};
+        const Answer plain = chat(m_port, request);
+        QVERIFY2(plain.status == 200, plain.raw.c_str());
+        const Assembled a = assemble(streamChat(m_port, request).raw, /*withUsage=*/false);
+        QVERIFY2(a.problem.isEmpty(), qPrintable(a.problem));
+        QCOMPARE(a.text.at(0), contentOf(plain));
+        // Characters of the text (not U+FFFD) whose bytes span two tokens or more. Special
+        // tokens ("<|im_start|>", "<pad>") are not in the text.
+        std::set<std::string> special;
+        for (const tokenizer::AddedToken &t : m_engine->tokenizer().addedTokens())
+            if (t.special)
+                special.insert(t.content);
+        json tokens = json::array();
+        for (const json &t : a.logprobs.at(0))
+            if (!special.count(t["token"].get<std::string>()))
+                tokens.push_back(t);
+        std::vector<size_t> starts;
+        const std::string bytes = spelledBytes(tokens, &starts);
+        // The text is the tokens' bytes read as UTF-8 at once (what a split would break).
+        QCOMPARE(a.text.at(0), text::encodeUtf8(text::decodeUtf8(bytes)));
+        for (size_t i = 0; i < bytes.size();) {
+            const auto [c, length] = text::decodeCharAt(bytes, i);
+            if (c != 0xFFFD && length > 1)
+                for (size_t start : starts)
+                    if (start > i && start < i + length) {
+                        ++spanning;
+                        break;
+                    }
+            i += length;
+        }
+    }
+    qInfo("characters whose bytes spanned tokens: %d", spanning);
+    QVERIFY2(spanning > 0, "no character spanned tokens: the test did not test anything");
+}
+
+// Before the first byte, a streamed request is refused as a plain one is: JSON errors with
+// their status, the key and the guards included.
+void TestServe::streamErrorsBeforeTheFirstByte()
+{
+    const json ok = {{"messages", userMessage("hi")}, {"max_tokens", 2}};
+    const auto refused = [&](const json &body, const std::string &key, int status, const std::string &code) {
+        const Streamed s = streamChat(m_port, body, key);
+        if (s.status != status)
+            return QString("status %1, not %2: %3").arg(s.status).arg(status).arg(QString::fromStdString(s.raw));
+        if (s.contentType != "application/json")
+            return QString("content type ") + QString::fromStdString(s.contentType);
+        const json e = json::parse(s.raw, nullptr, false);
+        if (const QString p = errorShapeProblem(e); !p.isEmpty())
+            return p;
+        if (e["error"]["code"].is_string() ? e["error"]["code"].get<std::string>() != code : !code.empty())
+            return QString("code ") + QString::fromStdString(e["error"]["code"].dump());
+        return QString();
+    };
+    json hot = ok;
+    hot["temperature"] = 3;
+    QCOMPARE(refused(hot, kKey, 400, "invalid_value"), QString());
+    json many = ok;
+    many["n"] = 9;
+    QCOMPARE(refused(many, kKey, 400, "invalid_value"), QString());
+    json other = ok;
+    other["model"] = "gpt-4o";
+    QCOMPARE(refused(other, kKey, 404, "model_not_found"), QString());
+    json longer = ok;
+    longer["max_tokens"] = 380;
+    QCOMPARE(refused(longer, kKey, 400, "context_length_exceeded"), QString());
+    QCOMPARE(refused(ok, "", 401, "invalid_api_key"), QString());
+    QCOMPARE(refused(ok, "sk-wrong", 401, "invalid_api_key"), QString());
+    json options = ok;
+    options["stream_options"] = "usage";
+    QCOMPARE(refused(options, kKey, 400, "invalid_type"), QString());
+    // stream_options without stream: read as nothing; a plain answer.
+    json plainWithOptions = ok;
+    plainWithOptions["stream_options"] = {{"include_usage", true}};
+    const Answer plain = chat(m_port, plainWithOptions);
+    QCOMPARE(plain.status, 200);
+    QCOMPARE(plain.body["object"].get<std::string>(), std::string("chat.completion"));
+}
+
+// After the first byte the status (200) is sent: an engine that stops mid-stream ends it
+// with an error event, OpenAI's error object, and no [DONE]. A sampled stop token can end
+// the completion before the shutdown: then another seed, on a new engine.
+void TestServe::streamErrorAfterTheFirstByte()
+{
+    bool seen = false;
+    for (int attempt = 0; attempt < 6 && !seen; ++attempt) {
+        serve::ChatEngineOptions eo;
+        eo.scheduler.maxBatch = 1;
+        auto engine = std::make_shared<serve::ChatEngine>(m_model, eo);
+        const auto served = servedOnAnyPort(engine);
+        const int port = served->port();
+        const json body = {{"messages", userMessage("long")}, {"max_tokens", 360}, {"temperature", 1.0},
+                           {"seed", attempt}};
+        auto reply = std::async(std::launch::async, [port, body] { return streamChat(port, body, ""); });
+        for (int i = 0; i < 500 && engine->stats().activeRows < 1 && engine->stats().completed == 0; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        engine->shutdown();
+        const Streamed s = reply.get();
+        served->stop();
+        QCOMPARE(s.status, 200);
+        const Assembled a = assemble(s.raw, /*withUsage=*/false);
+        if (engine->stats().completed == 1 && a.error.is_null())
+            continue; // it ended by itself first
+        QVERIFY2(a.problem.isEmpty(), qPrintable(a.problem));
+        QCOMPARE(errorShapeProblem(a.error), QString());
+        QVERIFY2(a.error["error"]["message"].get<std::string>().find("shutting down") != std::string::npos,
+                 a.error.dump().c_str());
+        QVERIFY(!a.done);
+        QCOMPARE(a.text.size(), size_t(1)); // the role chunk went out before
+        seen = true;
+    }
+    QVERIFY(seen);
+}
+
+// A streaming client that hangs up mid-stream stops its generation: its rows leave the
+// batch, the request counts as cancelled, nothing is left running, and the server goes on.
+void TestServe::streamHangUpCancelsGeneration()
+{
+    serve::ChatEngineOptions eo;
+    eo.scheduler.maxBatch = 1;
+    auto engine = std::make_shared<serve::ChatEngine>(m_model, eo);
+    const auto served = servedOnAnyPort(engine);
+    serve::OpenAiServer &server = *served;
+    uint64_t cancelled = 0;
+    for (int attempt = 0; attempt < 6 && cancelled == 0; ++attempt) {
+        const std::string body = json{{"messages", userMessage("long")},
+                                      {"max_tokens", 360},
+                                      {"temperature", 1.0},
+                                      {"seed", 40 + attempt},
+                                      {"stream", true}}
+                                     .dump();
+        const std::string request = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                    "application/json\r\nContent-Length: " +
+                                    std::to_string(body.size()) + "\r\n\r\n" + body;
+        const uint64_t completedBefore = engine->stats().completed;
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(static_cast<uint16_t>(server.port()));
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        QCOMPARE(::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr), 0);
+        QVERIFY(::send(fd, request.data(), request.size(), MSG_NOSIGNAL) > 0);
+        // Read until the role chunk and one more event came: the stream has started.
+        std::string got;
+        char buffer[4096];
+        timeval tv{rwbtest::scaledMs(10000) / 1000, 0};
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        const auto events = [&] {
+            size_t n = 0;
+            for (size_t at = got.find("data: "); at != std::string::npos; at = got.find("data: ", at + 1))
+                ++n;
+            return n;
+        };
+        while (events() < 2) {
+            const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+            if (n <= 0)
+                break;
+            got.append(buffer, static_cast<size_t>(n));
+        }
+        QVERIFY2(got.rfind("HTTP/1.1 200", 0) == 0, got.substr(0, 300).c_str());
+        QVERIFY2(got.find("Content-Type: text/event-stream") != std::string::npos, got.substr(0, 300).c_str());
+        QVERIFY2(events() >= 2, got.c_str());
+        ::close(fd); // the client goes away mid-stream
+        // Until the request has left: cancelled, or (a sampled stop token) completed.
+        for (int i = 0; i < rwbtest::scaledMs(3000) / 10; ++i) {
+            const serve::SchedulerStats st = engine->stats();
+            if (st.cancelled > 0 || st.completed > completedBefore)
+                break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        const serve::SchedulerStats st = engine->stats();
+        QCOMPARE(st.activeRows, 0);
+        QCOMPARE(st.queued, 0);
+        cancelled = st.cancelled;
+        if (cancelled == 0)
+            QCOMPARE(st.completed, completedBefore + 1); // it ended by itself first
+    }
+    QCOMPARE(cancelled, uint64_t(1));
+    // The server goes on: a plain and a streamed request are answered.
+    QCOMPARE(chat(server.port(), {{"messages", userMessage("hi")}, {"max_tokens", 3}}, "").status, 200);
+    const Assembled a = assemble(streamChat(server.port(), {{"messages", userMessage("hi")}, {"max_tokens", 3}}, "").raw,
+                                 /*withUsage=*/false);
+    QVERIFY2(a.problem.isEmpty(), qPrintable(a.problem));
+    server.stop();
+}
+
+// max_completion_tokens is read as max_tokens is; with both, max_completion_tokens wins
+// (as vLLM does). Greedy, so the longer answer starts with the shorter.
+void TestServe::maxCompletionTokens()
+{
+    const json base = {{"messages", userMessage("Tell me about the statute.")}, {"temperature", 0}};
+    json three = base;
+    three["max_completion_tokens"] = 3;
+    json threeOverTwenty = three;
+    threeOverTwenty["max_tokens"] = 20;
+    json twentyOverThree = base;
+    twentyOverThree["max_completion_tokens"] = 20;
+    twentyOverThree["max_tokens"] = 3;
+    json twenty = base;
+    twenty["max_tokens"] = 20;
+    const Answer a = chat(m_port, three), b = chat(m_port, threeOverTwenty), c = chat(m_port, twentyOverThree),
+                 d = chat(m_port, twenty);
+    for (const Answer *x : {&a, &b, &c, &d})
+        QVERIFY2(x->status == 200, x->raw.c_str());
+    if (d.body["usage"]["completion_tokens"].get<int>() <= 3)
+        QSKIP("the greedy answer ends within 3 tokens");
+    QCOMPARE(a.body["usage"]["completion_tokens"].get<int>(), 3);
+    QCOMPARE(a.body["choices"][0]["finish_reason"].get<std::string>(), std::string("length"));
+    QCOMPARE(b.body["usage"]["completion_tokens"].get<int>(), 3);
+    QCOMPARE(contentOf(b), contentOf(a));
+    QCOMPARE(c.body["usage"], d.body["usage"]);
+    QCOMPARE(contentOf(c), contentOf(d));
+    // The judge client sends the field it is told to.
+    qputenv(kKeyEnv, kKey);
+    judge::JudgeOptions o;
+    o.server.url = m_server->baseUrl();
+    o.server.apiKeyEnv = kKeyEnv;
+    o.server.retry.maxRetries = 0;
+    o.tokenLimitField = llm::TokenLimitField::MaxCompletionTokens;
+    judge::JudgeClient client(o);
+    judge::ChatRequest r;
+    r.messages = {{"user", "Tell me about the statute."}};
+    r.sampling.maxTokens = 3;
+    r.sampling.temperature = 0.0;
+    const judge::JudgeCall call = client.run(r);
+    qunsetenv(kKeyEnv);
+    QVERIFY2(call.ok(), call.error.c_str());
+    QCOMPARE(call.reply->completionTokens, int64_t(3));
+    QCOMPARE(call.reply->choices[0].content, contentOf(a));
 }
 
 void TestServe::cliStopsOnSignal()

@@ -76,7 +76,8 @@ bool readAll(const QString &path, std::string &out, QString *error)
 // changing only these keeps the verdicts already in the table.
 const char *const kKeysThatAskNothing[] = {"concurrency", "cache", "cache_expiry_days", "timeout", "deadline",
                                            "retries", "backoff", "backoff_max", "breaker_threshold",
-                                           "breaker_cooldown", "price", "api_key_env", "ca_cert"};
+                                           "breaker_cooldown", "price", "api_key_env", "ca_cert",
+                                           "token_limit_field"}; // the same limit, under another name
 
 QJsonObject askingPart(const QString &json)
 {

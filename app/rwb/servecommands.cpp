@@ -86,8 +86,8 @@ Endpoints: POST /v1/chat/completions, POST /v1/embeddings, GET /v1/models, GET /
 with --reward-config POST /reward (also /get_reward), /reward/verl and /reward/trl.
 Prints one JSON line on standard output when the model is loaded ({"url", "model", …});
 answers 503 while loading. SIGINT or SIGTERM stops it (requests in flight get 503).
-No streaming, no constrained decoding (response_format is accepted, not enforced), no
-tools. See docs/serve.md.
+stream: true answers server-sent events. No constrained decoding (response_format is
+accepted, not enforced), no tools. See docs/serve.md.
 )";
 
 const char *const kBenchServeHelp = R"(rwb bench serve — requests/s and tokens/s of rwb serve with concurrent clients

@@ -47,6 +47,7 @@ llm::BackendOptions JudgeOptions::backendOptions() const
     o.model = model;
     o.folder = folder;
     o.who = "judge";
+    o.tokenLimitField = tokenLimitField;
     // Every call the client has in flight, with all its choices, at once.
     o.parallel = std::max(1, concurrency) * std::max(1, sampling.n);
     return o;

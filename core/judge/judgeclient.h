@@ -43,6 +43,9 @@ struct JudgeOptions {
     std::string model;            // http: sent as "model"; local: "" (the folder's name)
     std::string folder;           // local: the model folder
     SamplingParams sampling;      // every request's sampling (the rewards may set logprobs)
+    // http: the field max_tokens is sent in (llm::BackendOptions::tokenLimitField). Not
+    // part of the cache key: the request asks the same either way.
+    llm::TokenLimitField tokenLimitField = llm::TokenLimitField::Auto;
     int concurrency = 4;          // calls in flight at once
     std::string cachePath;        // SQLite file of the persistent cache; "": none
     bool noCache = false;         // neither read nor write the persistent cache

@@ -37,9 +37,9 @@ std::string resolve(const std::string &path, const std::string &baseDir)
 }
 
 constexpr const char *kKeys[] = {"backend", "url", "model", "folder", "api_key_env", "ca_cert", "temperature",
-                                 "top_p", "max_tokens", "seed", "stop", "response_format", "logprobs",
-                                 "top_logprobs", "concurrency", "timeout", "deadline", "retries", "backoff",
-                                 "backoff_max", "breaker_threshold", "breaker_cooldown", "cache",
+                                 "top_p", "max_tokens", "token_limit_field", "seed", "stop", "response_format",
+                                 "logprobs", "top_logprobs", "concurrency", "timeout", "deadline", "retries",
+                                 "backoff", "backoff_max", "breaker_threshold", "breaker_cooldown", "cache",
                                  "cache_expiry_days", "price"};
 
 } // namespace
@@ -116,6 +116,17 @@ JudgeOptions parseJudgeOptions(const std::string &text, const std::string &sourc
     if (s.topP == 0.0)
         fail(source, "top_p", "must be > 0");
     integer("max_tokens", s.maxTokens, 1, 1 << 20);
+    std::string limitField = "auto";
+    str("token_limit_field", limitField);
+    if (limitField == "auto")
+        o.tokenLimitField = llm::TokenLimitField::Auto;
+    else if (limitField == "max_tokens")
+        o.tokenLimitField = llm::TokenLimitField::MaxTokens;
+    else if (limitField == "max_completion_tokens")
+        o.tokenLimitField = llm::TokenLimitField::MaxCompletionTokens;
+    else
+        fail(source, "token_limit_field",
+             "\"" + limitField + "\" is not one of auto, max_tokens, max_completion_tokens");
     if (auto it = j.find("seed"); it != j.end()) {
         if (!it->is_number_integer())
             fail(source, "seed", std::string("must be an integer, found ") + it->dump());

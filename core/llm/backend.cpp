@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
+#include <cctype>
 #include <map>
 #include <mutex>
 
@@ -15,16 +17,68 @@ namespace {
 
 using json = nlohmann::json;
 
+// Whether a call's error is a 400 (or FastAPI's 422) that refuses `field` by name:
+// OpenAI's reasoning models ("Unsupported parameter: 'max_tokens' is not supported with
+// this model. Use 'max_completion_tokens' instead."), Azure's older API versions
+// ("Unrecognized request argument supplied: max_completion_tokens"), strict servers
+// ("Extra inputs are not permitted"). A 400 that names it for another reason (vLLM's
+// "'max_tokens' or 'max_completion_tokens' is too large") is not.
+bool refusesField(const std::string &error, TokenLimitField field)
+{
+    std::string lower = error;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    const bool refused = lower.find("http 400") != std::string::npos || lower.find("http 422") != std::string::npos;
+    if (!refused || lower.find(tokenLimitFieldName(field)) == std::string::npos)
+        return false;
+    for (const char *refusal : {"unsupported", "not supported", "unrecognized", "unknown", "extra", "not permitted",
+                                "not allowed"})
+        if (lower.find(refusal) != std::string::npos)
+            return true;
+    return false;
+}
+
 // An OpenAI-compatible /v1/chat/completions endpoint.
 class HttpBackend final : public ChatBackend {
 public:
-    explicit HttpBackend(const BackendOptions &o) : m_model(o.model)
+    explicit HttpBackend(const BackendOptions &o)
+        : m_model(o.model), m_auto(o.tokenLimitField == TokenLimitField::Auto),
+          m_field(m_auto ? TokenLimitField::MaxTokens : o.tokenLimitField)
     {
         m_client = std::make_unique<net::JsonHttpClient>(net::clientOptions(o.server, o.who, "chat/completions"));
     }
     std::string identity() const override { return "http " + m_client->endpoint(); }
     std::string model() const override { return m_model; }
     ChatReply complete(const ChatRequest &request, int &attempts) const override
+    {
+        const TokenLimitField field = m_field.load();
+        try {
+            return post(request, field, attempts);
+        } catch (const BackendError &e) {
+            if (!m_auto || e.cancelled || !refusesField(e.what(), field))
+                throw;
+            // Once more with the other field; the one that works is kept for later calls.
+            const TokenLimitField other =
+                field == TokenLimitField::MaxTokens ? TokenLimitField::MaxCompletionTokens : TokenLimitField::MaxTokens;
+            int more = 0;
+            try {
+                ChatReply reply = post(request, other, more);
+                attempts = e.attempts + more;
+                m_field.store(other);
+                return reply;
+            } catch (const BackendError &again) {
+                attempts = e.attempts + more;
+                throw BackendError(std::string(again.what()) + " (sent with " + tokenLimitFieldName(other) +
+                                       " after the server refused " + tokenLimitFieldName(field) + ")",
+                                   attempts, again.cancelled);
+            }
+        }
+    }
+    void cancel() const override { m_client->cancel(); }
+    void resume() const override { m_client->resume(); }
+
+private:
+    // One call with the token limit in `field`; throws BackendError.
+    ChatReply post(const ChatRequest &request, TokenLimitField field, int &attempts) const
     {
         ChatReply reply;
         // A body that is not JSON (cut short, an HTML page from a proxy) is retried: a
@@ -43,7 +97,7 @@ public:
             }
         };
         try {
-            const net::CallResult r = m_client->post(requestJson(request, m_model), check);
+            const net::CallResult r = m_client->post(requestJson(request, m_model, field), check);
             attempts = r.attempts;
         } catch (const net::CallError &e) {
             attempts = e.attempts;
@@ -51,11 +105,10 @@ public:
         }
         return reply;
     }
-    void cancel() const override { m_client->cancel(); }
-    void resume() const override { m_client->resume(); }
 
-private:
     std::string m_model;
+    bool m_auto = false;
+    mutable std::atomic<TokenLimitField> m_field; // the field sent now (learnt in auto mode)
     std::unique_ptr<net::JsonHttpClient> m_client;
 };
 

@@ -6,6 +6,7 @@
 // (engine::installLocalChatBackend), so that nothing below the engine links the engine.
 
 #include "llm/chat.h"
+#include "llm/chatjson.h"
 #include "net/httpjsonclient.h"
 
 #include <functional>
@@ -52,6 +53,11 @@ struct BackendOptions {
     std::string model;            // http: sent as "model"; local: its name ("" the folder's)
     std::string folder;           // local: the model folder
     std::string who = "chat";     // starts its messages ("judge")
+    // http: the field the token limit is sent in. Auto sends max_tokens; when a server
+    // answers 400 naming the field sent as unsupported or unrecognized (OpenAI's reasoning
+    // models: "Unsupported parameter: 'max_tokens' …"), the call is made once more with
+    // the other field, and the backend sends that one from then on.
+    TokenLimitField tokenLimitField = TokenLimitField::Auto;
     int parallel = 1;             // requests × choices it should serve at once
 };
 

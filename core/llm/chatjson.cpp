@@ -62,7 +62,20 @@ std::vector<TokenLogprob> readLogprobs(const json &logprobs, const std::string &
 
 } // namespace
 
-std::string requestJson(const ChatRequest &request, const std::string &model)
+std::string tokenLimitFieldName(TokenLimitField field)
+{
+    switch (field) {
+    case TokenLimitField::Auto:
+        return "auto";
+    case TokenLimitField::MaxTokens:
+        return "max_tokens";
+    case TokenLimitField::MaxCompletionTokens:
+        return "max_completion_tokens";
+    }
+    return "auto";
+}
+
+std::string requestJson(const ChatRequest &request, const std::string &model, TokenLimitField field)
 {
     const SamplingParams &s = request.sampling;
     json j = json::object();
@@ -74,7 +87,7 @@ std::string requestJson(const ChatRequest &request, const std::string &model)
     j["messages"] = std::move(messages);
     j["temperature"] = s.temperature;
     j["top_p"] = s.topP;
-    j["max_tokens"] = s.maxTokens;
+    j[field == TokenLimitField::MaxCompletionTokens ? "max_completion_tokens" : "max_tokens"] = s.maxTokens;
     j["n"] = s.n;
     if (s.seed)
         j["seed"] = *s.seed;

@@ -4,11 +4,14 @@
 #include "tokenizer/promptformat.h"
 #include "tokenizer/tokenizer.h"
 
-#include <chrono>
-#include <future>
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <filesystem>
+#include <future>
+#include <mutex>
 #include <random>
 #include <sstream>
 
@@ -49,6 +52,31 @@ CompletionToken tokenOf(const tokenizer::Tokenizer &tokenizer, int32_t id, float
     t.bytes = tokenizer.decodeBytes({id}, /*skipSpecial=*/false, /*atStart=*/false);
     t.logprob = logprob;
     return t;
+}
+
+CompletionLogprob logprobOf(const tokenizer::Tokenizer &tokenizer, const model::SampledToken &t)
+{
+    CompletionLogprob lp;
+    lp.token = tokenOf(tokenizer, t.id, t.logProb);
+    for (const model::TokenLogProb &a : t.top)
+        lp.top.push_back(tokenOf(tokenizer, a.id, a.logProb));
+    return lp;
+}
+
+// The scheduler's exceptions as the ApiErrors the server answers with.
+[[noreturn]] void rethrowAsApiError(const std::exception_ptr &error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const SchedulerCancelled &e) {
+        throw ApiError(499, "invalid_request_error", "", "client_closed_request", std::string(e.what()));
+    } catch (const SchedulerStopped &e) {
+        throw ApiError(503, "server_error", "", "", std::string(e.what()));
+    } catch (const SchedulerBusy &e) {
+        throw ApiError(503, "server_error", "", "server_busy", std::string(e.what()));
+    } catch (const std::invalid_argument &e) { // checked before; the scheduler's own words otherwise
+        throw ApiError::invalid("", e.what());
+    }
 }
 
 } // namespace
@@ -108,7 +136,7 @@ std::vector<int32_t> ChatEngine::promptIds(const std::vector<llm::ChatMessage> &
     return m_format->chatPromptIds(messages, *m_tokenizer);
 }
 
-ChatCompletion ChatEngine::complete(const llm::ChatRequest &request, const std::function<bool()> &clientGone)
+GenerationRequest ChatEngine::prepare(const llm::ChatRequest &request) const
 {
     const llm::SamplingParams &s = request.sampling;
     if (request.messages.empty())
@@ -163,7 +191,13 @@ ChatCompletion ChatEngine::complete(const llm::ChatRequest &request, const std::
         row.topLogprobs = top;
         g.choices.push_back(row);
     }
+    return g;
+}
 
+ChatCompletion ChatEngine::complete(const llm::ChatRequest &request, const std::function<bool()> &clientGone)
+{
+    const llm::SamplingParams &s = request.sampling;
+    GenerationRequest g = prepare(request);
     GenerationResult result;
     try {
         if (clientGone)
@@ -175,14 +209,8 @@ ChatCompletion ChatEngine::complete(const llm::ChatRequest &request, const std::
             if (!cancelled->load() && clientGone())
                 cancelled->store(true);
         result = future.get();
-    } catch (const SchedulerCancelled &e) {
-        throw ApiError(499, "invalid_request_error", "", "client_closed_request", std::string(e.what()));
-    } catch (const SchedulerStopped &e) {
-        throw ApiError(503, "server_error", "", "", std::string(e.what()));
-    } catch (const SchedulerBusy &e) {
-        throw ApiError(503, "server_error", "", "server_busy", std::string(e.what()));
-    } catch (const std::invalid_argument &e) { // checked above; the scheduler's own words otherwise
-        throw ApiError::invalid("", e.what());
+    } catch (...) {
+        rethrowAsApiError(std::current_exception());
     }
 
     ChatCompletion out;
@@ -195,18 +223,103 @@ ChatCompletion ChatEngine::complete(const llm::ChatRequest &request, const std::
         choice.finishReason = c.finishReason;
         if (s.logprobs) {
             const size_t n = c.tokens.size() - (c.endedByStopToken ? 1 : 0);
-            for (size_t k = 0; k < n; ++k) {
-                const model::SampledToken &t = c.tokens[k];
-                CompletionLogprob lp;
-                lp.token = tokenOf(*m_tokenizer, t.id, t.logProb);
-                for (const model::TokenLogProb &a : t.top)
-                    lp.top.push_back(tokenOf(*m_tokenizer, a.id, a.logProb));
-                choice.logprobs.push_back(std::move(lp));
-            }
+            for (size_t k = 0; k < n; ++k)
+                choice.logprobs.push_back(logprobOf(*m_tokenizer, c.tokens[k]));
         }
         out.choices.push_back(std::move(choice));
     }
     return out;
+}
+
+// The pieces the scheduler thread has handed over and the reader has not taken yet.
+struct ChatEngine::Stream::Pieces {
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::vector<GeneratedPiece> pieces;
+};
+
+std::unique_ptr<ChatEngine::Stream> ChatEngine::stream(const llm::ChatRequest &request)
+{
+    GenerationRequest g = prepare(request);
+    std::unique_ptr<Stream> out(new Stream);
+    out->m_tokenizer = m_tokenizer;
+    out->m_pieces = std::make_shared<Stream::Pieces>();
+    out->m_cancelled = std::make_shared<std::atomic<bool>>(false);
+    out->m_logprobs = request.sampling.logprobs;
+    g.cancelled = out->m_cancelled;
+    g.onPiece = [pieces = out->m_pieces](GeneratedPiece piece) { // on the scheduler thread
+        {
+            std::lock_guard<std::mutex> lock(pieces->mutex);
+            pieces->pieces.push_back(std::move(piece));
+        }
+        pieces->ready.notify_one();
+    };
+    try {
+        out->m_future = m_scheduler->submit(std::move(g));
+    } catch (...) {
+        rethrowAsApiError(std::current_exception());
+    }
+    return out;
+}
+
+ChatEngine::Stream::~Stream()
+{
+    if (!m_over)
+        cancel();
+}
+
+void ChatEngine::Stream::cancel()
+{
+    m_cancelled->store(true);
+}
+
+bool ChatEngine::Stream::next(std::vector<CompletionDelta> &out, std::chrono::milliseconds wait)
+{
+    if (m_over)
+        return false;
+    std::vector<GeneratedPiece> taken;
+    const auto take = [&](bool waiting) {
+        std::unique_lock<std::mutex> lock(m_pieces->mutex);
+        if (waiting)
+            m_pieces->ready.wait_for(lock, wait, [&] { return !m_pieces->pieces.empty(); });
+        taken.swap(m_pieces->pieces);
+    };
+    take(/*waiting=*/true);
+    // The pieces come before the future is set: one that is ready now had every piece
+    // queued, and a second look takes those that came since the first.
+    const bool finished = m_future.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    if (finished && taken.empty())
+        take(/*waiting=*/false);
+    // A choice's pieces joined into one delta; the choices in the order of their first piece.
+    std::vector<CompletionDelta> deltas;
+    for (GeneratedPiece &p : taken) {
+        auto it = std::find_if(deltas.begin(), deltas.end(),
+                               [&](const CompletionDelta &d) { return d.choice == p.choice; });
+        if (it == deltas.end()) {
+            deltas.emplace_back();
+            it = deltas.end() - 1;
+            it->choice = p.choice;
+        }
+        it->text += p.text;
+        if (m_logprobs && !p.stopToken)
+            it->logprobs.push_back(logprobOf(*m_tokenizer, p.token));
+        if (!p.finishReason.empty())
+            it->finishReason = p.finishReason;
+    }
+    for (CompletionDelta &d : deltas)
+        if (!d.text.empty() || !d.logprobs.empty() || !d.finishReason.empty())
+            out.push_back(std::move(d));
+    if (!finished || !taken.empty())
+        return true;
+    m_over = true;
+    try {
+        const GenerationResult result = m_future.get();
+        m_promptTokens = result.promptTokens;
+        m_completionTokens = result.completionTokens;
+    } catch (...) {
+        rethrowAsApiError(std::current_exception());
+    }
+    return false;
 }
 
 } // namespace rwb::serve

@@ -9,8 +9,11 @@
 #include "model/causallm.h"
 #include "serve/generationscheduler.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +59,16 @@ struct ChatCompletion {
     int64_t completionTokens = 0; // every generated token of every choice, stop tokens included
 };
 
+// One piece of a streamed choice (ChatEngine::Stream).
+struct CompletionDelta {
+    size_t choice = 0;
+    std::string text; // what the choice's text grew by: whole UTF-8 characters; may be empty
+    // The tokens sampled since the choice's last delta, when logprobs were asked for (a final
+    // stop token left out, as in CompletionChoice::logprobs).
+    std::vector<CompletionLogprob> logprobs;
+    std::string finishReason; // "" while the choice runs; "stop" or "length" in its last delta
+};
+
 // Thread-safe: complete() may be called from any number of threads at once; their
 // requests are decoded together. Destroying the engine stops its scheduler (requests
 // still running fail with ApiError 503).
@@ -93,11 +106,56 @@ public:
     // true stops it (its rows leave the batch) and complete() throws ApiError 499.
     ChatCompletion complete(const llm::ChatRequest &request, const std::function<bool()> &clientGone = {});
 
+    // A completion that is read while it is generated (stream()). One thread reads it.
+    // Destroying it cancels the generation if it still runs (its rows leave the batch at
+    // the next step); it may outlive the engine.
+    class Stream {
+    public:
+        ~Stream();
+        Stream(const Stream &) = delete;
+        Stream &operator=(const Stream &) = delete;
+
+        // Waits up to `wait` for new text and appends what came, at most one delta per
+        // choice (a choice's pieces since the last call joined; choices in the order of
+        // their first piece among them). Returns true while the completion runs (`out` may then be unchanged),
+        // false once it is over and every delta was taken. Throws ApiError when it ended
+        // otherwise (499 after cancel(), 503 when the engine stopped first), or the
+        // engine's own exception (std::runtime_error) when it failed.
+        bool next(std::vector<CompletionDelta> &out, std::chrono::milliseconds wait);
+        // Stops the generation (from the reading thread; e.g. its client went away).
+        void cancel();
+        // The counts, once next() returned false: as ChatCompletion's.
+        int64_t promptTokens() const { return m_promptTokens; }
+        int64_t completionTokens() const { return m_completionTokens; }
+
+    private:
+        friend class ChatEngine;
+        struct Pieces;
+        Stream() = default;
+        std::shared_ptr<const tokenizer::Tokenizer> m_tokenizer;
+        std::shared_ptr<Pieces> m_pieces; // shared with the scheduler's callback
+        std::shared_ptr<std::atomic<bool>> m_cancelled;
+        std::future<GenerationResult> m_future;
+        bool m_logprobs = false;
+        bool m_over = false;
+        int64_t m_promptTokens = 0;
+        int64_t m_completionTokens = 0;
+    };
+
+    // Starts a chat request whose choices are read as they are generated. Checks the
+    // request as complete() does and throws the same ApiErrors before anything is
+    // generated (400, 503 for a full queue or an engine shutting down).
+    std::unique_ptr<Stream> stream(const llm::ChatRequest &request);
+
     SchedulerStats stats() const;
     // Stops the scheduler (see GenerationScheduler::shutdown). Idempotent.
     void shutdown();
 
 private:
+    // The scheduler's request for `request` (prompt, limits, one row per choice); throws
+    // ApiError 400 as complete() documents.
+    GenerationRequest prepare(const llm::ChatRequest &request) const;
+
     std::string m_folder;
     std::string m_name;
     std::string m_description;

@@ -24,7 +24,33 @@ double secondsBetween(Clock::time_point from, Clock::time_point to)
     return std::chrono::duration<double>(to - from).count();
 }
 
+// The UTF-8 replacement character as bytes: a U+FFFD that a client wrote, not one made of
+// ill-formed bytes.
+constexpr std::string_view kReplacementBytes = "\xEF\xBF\xBD";
+
+// bytes[from, to) as UTF-8 (ill-formed sequences as U+FFFD).
+std::string utf8Of(const std::string &bytes, size_t from, size_t to)
+{
+    return text::encodeUtf8(text::decodeUtf8(std::string_view(bytes).substr(from, to - from)));
+}
+
 } // namespace
+
+size_t settledUtf8End(std::string_view bytes, size_t from, size_t limit)
+{
+    limit = std::min(limit, bytes.size());
+    size_t end = from;
+    while (end < limit) {
+        const auto [c, length] = text::decodeCharAt(bytes, end);
+        if (end + length > limit)
+            break;
+        // Ill-formed bytes at the very end may yet be the start of a character.
+        if (end + length == bytes.size() && c == 0xFFFD && bytes.substr(end, length) != kReplacementBytes)
+            break;
+        end += length;
+    }
+    return end;
+}
 
 struct GenerationScheduler::Pending {
     GenerationRequest request;
@@ -36,7 +62,9 @@ struct GenerationScheduler::Active {
     struct Choice {
         int row = -1;
         GeneratedChoice out;
-        std::string bytes; // the text's raw bytes so far
+        std::string bytes;  // the text's raw bytes so far
+        std::string text;   // the text of bytes[0, settled) (UTF-8)
+        size_t settled = 0; // bytes whose text is known (settledUtf8End)
         bool done = false;
     };
     GenerationRequest request;
@@ -160,16 +188,34 @@ void GenerationScheduler::accept(Active &request, size_t index, const model::Sam
         return;
     c.out.tokens.push_back(token);
     const GenerationRequest &r = request.request;
+    GeneratedPiece piece;
+    // The text is settled piece by piece, streamed or not, so that a stream's pieces join
+    // to exactly the text a plain request gets.
+    const auto settle = [&](size_t end) {
+        piece.text = utf8Of(c.bytes, c.settled, end);
+        c.text += piece.text;
+        c.settled = end;
+    };
     const auto finish = [&](const char *reason) {
         c.done = true;
         c.out.finishReason = reason;
-        c.out.text = text::encodeUtf8(text::decodeUtf8(c.bytes)); // bytes that are not UTF-8 → U+FFFD
+        settle(c.bytes.size()); // bytes that are not UTF-8 → U+FFFD
+        c.out.text = c.text;
+        piece.finishReason = reason;
         --request.open;
+    };
+    const auto emit = [&] {
+        if (!r.onPiece)
+            return;
+        piece.choice = index;
+        piece.token = token;
+        r.onPiece(std::move(piece));
     };
     if (std::find(r.stopTokens.begin(), r.stopTokens.end(), token.id) != r.stopTokens.end()) {
         c.out.endedByStopToken = true;
+        piece.stopToken = true;
         finish("stop");
-        return;
+        return emit();
     }
     const size_t before = c.bytes.size();
     c.bytes += m_tokenizer->decodeBytes({token.id}, /*skipSpecial=*/true, /*atStart=*/c.bytes.empty());
@@ -181,14 +227,23 @@ void GenerationScheduler::accept(Active &request, size_t index, const model::Sam
             if (!stop.empty())
                 cut = std::min(cut, c.bytes.find(stop, from));
         if (cut != std::string::npos) {
-            c.bytes.resize(cut);
+            // Bytes that could begin a stop string were held back: cut ≥ c.settled.
+            c.bytes.resize(std::max(cut, c.settled));
             finish("stop");
-            return;
+            return emit();
         }
     }
     if (static_cast<int>(c.out.tokens.size()) >= r.maxTokens ||
-        (m_context > 0 && m_decoder->length(c.row) >= m_context))
+        (m_context > 0 && m_decoder->length(c.row) >= m_context)) {
         finish("length");
+        return emit();
+    }
+    // The last longestStop − 1 bytes may be the start of a stop string that the next
+    // tokens complete: they wait.
+    const size_t held = request.longestStop > 0 ? request.longestStop - 1 : 0;
+    const size_t limit = c.bytes.size() > held ? c.bytes.size() - held : 0;
+    settle(std::max(c.settled, settledUtf8End(c.bytes, c.settled, limit)));
+    emit();
 }
 
 // Removes the rows of finished choices and answers the requests that are complete.

@@ -12,12 +12,14 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <future>
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -64,6 +66,19 @@ struct SchedulerOptions {
     int threads = 0;
 };
 
+// What one sampled token added to a choice, for a request that streams
+// (GenerationRequest::onPiece). A choice's pieces' texts, joined, are its text.
+struct GeneratedPiece {
+    size_t choice = 0;
+    model::SampledToken token;
+    bool stopToken = false; // `token` is a stop token: it ends the choice and is not in the text
+    // The text this token settled: whole UTF-8 characters (a character whose bytes span
+    // tokens comes whole with the token that completes it), never part of a stop string
+    // (the last bytes that could start one are held back until they cannot). May be empty.
+    std::string text;
+    std::string finishReason; // "" while the choice runs; "stop" or "length" in its last piece
+};
+
 struct GenerationRequest {
     std::vector<int32_t> prompt;
     std::vector<model::RowSampling> choices; // one row per choice; at least one
@@ -73,6 +88,12 @@ struct GenerationRequest {
     // Set (from any thread) to stop the request: it leaves the queue or the batch before
     // the next step, and its future gets SchedulerCancelled. May be null.
     std::shared_ptr<std::atomic<bool>> cancelled;
+    // Called on the scheduler thread for each token of each choice, in order, before the
+    // request's future is set (so a reader that sees the future ready has had every
+    // piece). It runs between the decode steps of the whole batch: it must be quick (queue
+    // the piece and return) and must not throw. Not called for a request that fails or is
+    // cancelled after its last piece. May be empty.
+    std::function<void(GeneratedPiece)> onPiece;
 };
 
 struct GeneratedChoice {
@@ -108,6 +129,14 @@ struct SchedulerStats {
     int activeRows = 0;          // now
     int queued = 0;              // now
 };
+
+// Where the text of a choice may be cut while it is still growing: the end of the
+// characters of bytes[from, limit) whose decoding more bytes cannot change (as
+// text::decodeCharAt reads them: a complete character, or an ill-formed sequence that a
+// following byte ends); `from` must be such an end. Never splits a multi-byte character.
+// Examples: "a\xE3\x81" → 1 (the character is not complete), "a\xE3\x81\x82" → 4,
+// "\xFF" → 0 and "\xFF" "a" → 2 (U+FFFD, then "a").
+size_t settledUtf8End(std::string_view bytes, size_t from, size_t limit);
 
 // The scheduler's thread is the only one that touches the model. submit() and stats()
 // may be called from any thread. Destroying the scheduler shuts it down.

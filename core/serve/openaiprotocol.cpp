@@ -169,6 +169,21 @@ ordered tokenJson(const CompletionToken &t)
     return ordered{{"token", text::encodeUtf8(text::decodeUtf8(t.bytes))}, {"logprob", lp}, {"bytes", std::move(bytes)}};
 }
 
+// A choice's "logprobs": {content: [{token, logprob, bytes, top_logprobs}], refusal: null}.
+ordered logprobsJson(const std::vector<CompletionLogprob> &logprobs)
+{
+    ordered content = ordered::array();
+    for (const CompletionLogprob &lp : logprobs) {
+        ordered t = tokenJson(lp.token);
+        ordered top = ordered::array();
+        for (const CompletionToken &a : lp.top)
+            top.push_back(tokenJson(a));
+        t["top_logprobs"] = std::move(top);
+        content.push_back(std::move(t));
+    }
+    return ordered{{"content", std::move(content)}, {"refusal", nullptr}};
+}
+
 } // namespace
 
 ChatCompletionRequest parseChatCompletionRequest(const std::string &body)
@@ -180,9 +195,14 @@ ChatCompletionRequest parseChatCompletionRequest(const std::string &body)
     s.topP = 1.0;
     s.maxTokens = 0;
 
-    if (const json *stream = field(j, "stream"); stream && boolean(*stream, "stream"))
-        throw ApiError::invalid("stream", "stream: true is not supported by rwb serve (no server-sent events); send "
-                                          "stream: false or leave it out", "unsupported_value");
+    if (const json *stream = field(j, "stream"))
+        out.stream = boolean(*stream, "stream");
+    if (const json *options = field(j, "stream_options")) {
+        if (!options->is_object())
+            throw wrongType("stream_options", "an object", *options);
+        if (const json *usage = field(*options, "include_usage"))
+            out.includeUsage = boolean(*usage, "stream_options.include_usage") && out.stream;
+    }
     if (const json *model = field(j, "model"))
         out.model = string(*model, "model");
 
@@ -348,20 +368,7 @@ std::string chatCompletionJson(const ChatCompletion &completion, bool logprobs, 
         ordered choice;
         choice["index"] = i;
         choice["message"] = ordered{{"role", "assistant"}, {"content", c.text}, {"refusal", nullptr}};
-        if (logprobs) {
-            ordered content = ordered::array();
-            for (const CompletionLogprob &lp : c.logprobs) {
-                ordered t = tokenJson(lp.token);
-                ordered top = ordered::array();
-                for (const CompletionToken &a : lp.top)
-                    top.push_back(tokenJson(a));
-                t["top_logprobs"] = std::move(top);
-                content.push_back(std::move(t));
-            }
-            choice["logprobs"] = ordered{{"content", std::move(content)}, {"refusal", nullptr}};
-        } else {
-            choice["logprobs"] = nullptr;
-        }
+        choice["logprobs"] = logprobs ? logprobsJson(c.logprobs) : ordered(nullptr);
         choice["finish_reason"] = c.finishReason;
         choices.push_back(std::move(choice));
     }
@@ -375,6 +382,45 @@ std::string chatCompletionJson(const ChatCompletion &completion, bool logprobs, 
                      ordered{{"prompt_tokens", completion.promptTokens},
                       {"completion_tokens", completion.completionTokens},
                       {"total_tokens", completion.promptTokens + completion.completionTokens}}}};
+    return j.dump(-1, ' ', false, ordered::error_handler_t::replace);
+}
+
+namespace {
+
+ordered chunkJson(const ChunkHead &head, ordered choices)
+{
+    ordered j = {{"id", head.id},
+                 {"object", "chat.completion.chunk"},
+                 {"created", head.created},
+                 {"model", head.model},
+                 {"system_fingerprint", "rwb"},
+                 {"choices", std::move(choices)}};
+    if (head.usage)
+        j["usage"] = nullptr;
+    return j;
+}
+
+} // namespace
+
+std::string chatChunkJson(const ChunkHead &head, const CompletionDelta &delta, bool first, bool logprobs)
+{
+    ordered d = ordered::object();
+    if (first)
+        d = ordered{{"role", "assistant"}, {"content", delta.text}};
+    else if (!delta.text.empty())
+        d["content"] = delta.text;
+    ordered choice = {{"index", delta.choice}, {"delta", std::move(d)}};
+    choice["logprobs"] = logprobs && !first ? logprobsJson(delta.logprobs) : ordered(nullptr);
+    choice["finish_reason"] = delta.finishReason.empty() ? ordered(nullptr) : ordered(delta.finishReason);
+    return chunkJson(head, ordered::array({std::move(choice)})).dump(-1, ' ', false, ordered::error_handler_t::replace);
+}
+
+std::string chatUsageChunkJson(const ChunkHead &head, int64_t promptTokens, int64_t completionTokens)
+{
+    ordered j = chunkJson(head, ordered::array());
+    j["usage"] = ordered{{"prompt_tokens", promptTokens},
+                         {"completion_tokens", completionTokens},
+                         {"total_tokens", promptTokens + completionTokens}};
     return j.dump(-1, ' ', false, ordered::error_handler_t::replace);
 }
 

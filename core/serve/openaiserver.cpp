@@ -150,6 +150,88 @@ int64_t unixNow()
     return static_cast<int64_t>(std::time(nullptr));
 }
 
+// How long a streaming answer waits for new text before it looks at its client's socket.
+constexpr std::chrono::milliseconds kStreamPoll{10};
+
+// Writes a streamed chat completion as server-sent events: each choice's role chunk, the
+// deltas as the scheduler hands them over, the usage chunk (include_usage), "[DONE]". On
+// the HTTP worker, from cpp-httplib's content provider (after the 200 and its headers
+// went out). A client that hangs up, or whose socket takes no more, cancels the
+// generation (logged as 499); an engine that fails or stops sends {"error": …} as the last
+// event. Returns false when the connection is to be dropped.
+bool writeStream(ChatEngine::Stream &stream, const ChunkHead &head, int choices, bool logprobs,
+                 httplib::DataSink &sink, httplib::Response &res)
+{
+    const auto send = [&](const std::string &data) {
+        const std::string event = "data: " + data + "\n\n";
+        return sink.write(event.data(), event.size());
+    };
+    const auto gone = [&] {
+        stream.cancel();
+        res.status = 499; // for the log: the client saw a 200 cut short
+        return false;
+    };
+    for (int i = 0; i < choices; ++i) {
+        CompletionDelta role;
+        role.choice = static_cast<size_t>(i);
+        if (!send(chatChunkJson(head, role, /*first=*/true, logprobs)))
+            return gone();
+    }
+    try {
+        std::vector<CompletionDelta> deltas;
+        for (bool more = true; more;) {
+            deltas.clear();
+            more = stream.next(deltas, kStreamPoll);
+            for (const CompletionDelta &d : deltas)
+                if (!send(chatChunkJson(head, d, /*first=*/false, logprobs)))
+                    return gone();
+            if (more && GatedServer::clientHungUp())
+                return gone();
+        }
+    } catch (const std::exception &e) {
+        const ApiError *api = dynamic_cast<const ApiError *>(&e);
+        const ApiError error =
+            api ? *api : ApiError(500, "server_error", "", "", std::string("The model failed: ") + e.what());
+        res.status = error.status; // for the log; the client saw a 200 and gets the error as the last event
+        GatedServer::closeAfterThisRequest();
+        if (send(errorJson(error)))
+            sink.done();
+        return true;
+    }
+    if (head.usage && !send(chatUsageChunkJson(head, stream.promptTokens(), stream.completionTokens())))
+        return gone();
+    if (!send("[DONE]"))
+        return gone();
+    sink.done();
+    return true;
+}
+
+// Answers a chat request with stream: true. Errors found before the stream starts (the
+// request's checks, a full queue) are thrown as ApiError and answered as plain JSON.
+void streamChat(ChatEngine &engine, const ChatCompletionRequest &r, httplib::Response &res)
+{
+    std::shared_ptr<ChatEngine::Stream> stream = engine.stream(r.chat);
+    ChunkHead head;
+    head.id = "chatcmpl-" + randomHex(24);
+    head.created = unixNow();
+    head.model = engine.name();
+    head.usage = r.includeUsage;
+    const int choices = r.chat.sampling.n;
+    const bool logprobs = r.chat.sampling.logprobs;
+    res.set_header("Cache-Control", "no-cache");
+    res.set_header("X-Accel-Buffering", "no"); // a proxy (nginx) in front must not hold the events back
+    // Exactly "text/event-stream": cpp-httplib compresses other text/ types, which would
+    // hold the events back until the end.
+    res.set_chunked_content_provider(
+        "text/event-stream",
+        [stream, head, choices, logprobs, &res](size_t, httplib::DataSink &sink) {
+            return writeStream(*stream, head, choices, logprobs, sink, res);
+        },
+        // Called when the answer is done or dropped, written or not: a generation that
+        // still runs (the headers could not be sent) is cancelled.
+        [stream](bool) { stream->cancel(); });
+}
+
 // When the request being answered on this thread started (for the log).
 thread_local Clock::time_point t_requestStart;
 // More headers than any client sends (browsers send about 20).
@@ -427,6 +509,8 @@ void OpenAiServer::routes()
             const ChatCompletionRequest r = parseChatCompletionRequest(req.body);
             if (!m->chat || (!r.model.empty() && r.model != m->chat->name()))
                 throw m->unknown(r.model.empty() ? std::string("(none)") : r.model, " chat");
+            if (r.stream)
+                return streamChat(*m->chat, r, res);
             const ChatCompletion c = m->chat->complete(r.chat, [] { return GatedServer::clientHungUp(); });
             res.set_content(chatCompletionJson(c, r.chat.sampling.logprobs, "chatcmpl-" + randomHex(24), unixNow()),
                             kJson);

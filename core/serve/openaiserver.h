@@ -1,7 +1,8 @@
 #pragma once
 
 // rwb serve's HTTP side: an OpenAI-compatible server (cpp-httplib) in front of a
-// ChatEngine and embedders. Endpoints: POST /v1/chat/completions, POST /v1/embeddings,
+// ChatEngine and embedders. Endpoints: POST /v1/chat/completions (with stream: true as
+// server-sent events, written as the scheduler hands the text over), POST /v1/embeddings,
 // GET /v1/models, GET /v1/models/{id}, GET /health; with a RewardService, the reward
 // endpoints for other trainers: POST /reward (OpenRLHF; also /get_reward), /reward/verl,
 // /reward/trl. Errors in OpenAI's shape {"error": {"message", "type", "param", "code"}}.
