@@ -1,6 +1,6 @@
 // Any bytes as a trainer's rollout dump (`rwb import`): a verl JSONL, a TRL completions
-// table (.json / .jsonl / .csv), or OpenRLHF JSONL, named by the first byte along with
-// the format asked for. Refused with data::InputException (the store as it was), or
+// table (.json / .jsonl / .csv), OpenRLHF JSONL or wandb table, prime-rl's traces.jsonl or
+// NeMo-RL's train data, named by the first byte along with the format asked for. Refused with data::InputException (the store as it was), or
 // imported into a run store on tmpfs, which is started afresh every 1,000 inputs.
 #include "data/jsonl.h"
 #include "store/rolloutimport.h"
@@ -82,6 +82,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     options.format = kFormats[(choice >> 2) & 3];
     options.groupSize = (choice & 16) ? 2 : 0;
     options.includeEval = (choice & 32) != 0;
+    if (choice & 64) // prime-rl's episodes and NeMo-RL's train data, asked for by name
+        options.format = (choice & 128) ? rwb::store::DumpFormat::PrimeRl : rwb::store::DumpFormat::NemoRl;
     options.runName = "fuzz";
     try {
         (void)rwb::store::importRollouts(*store(), {file.string()}, options);

@@ -1,18 +1,25 @@
-// rwb import: verl's rollout dumps, TRL's completions table (JSONL, CSV, a wandb table) and
-// OpenRLHF's samples into a run of the store. Test files under tests/data/import are
-// written from each trainer's documented schema (verl's _dump_generations, TRL's
-// log_completions table, OpenRLHF's batch_inference output). Expected values worked by hand.
+// rwb import: verl's rollout dumps, TRL's completions table (its parquet files, written by
+// TRL itself through tests/reference/make_trl_completions.py; JSONL, CSV, a wandb table),
+// OpenRLHF's samples (batch_inference's, its wandb table, its agent executor's results),
+// prime-rl's episodes and NeMo-RL's train data into a run of the store. Test files under
+// tests/data/import are written from each trainer's schema (verl's _dump_generations, TRL's
+// log_completions table, OpenRLHF's batch_inference output; the README beside the newer ones
+// names the source files and commits). Expected values worked by hand.
 #include "data/jsonl.h"
 #include "store/rolloutimport.h"
 #include "store/runstore.h"
 #include "testtime.h"
+#include "tokenizer/bpetrainer.h"
 
 #include <QProcess>
 #include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -52,6 +59,22 @@ void writeFile(const QString &path, const std::string &text)
     std::ofstream(path.toStdString(), std::ios::binary) << text;
 }
 
+// The Python that reads the parquet files: the clone's .venv (tests/reference/setup.sh
+// installs pyarrow there, with datasets), or $RWB_VENV's. Empty when it has no pyarrow.
+QString pyarrowPython()
+{
+    const QString venv = qEnvironmentVariableIsEmpty("RWB_VENV") ? QStringLiteral(RWB_SOURCE_DIR "/.venv")
+                                                                 : qEnvironmentVariable("RWB_VENV");
+    const QString python = venv + "/bin/python";
+    if (!QFileInfo(python).isExecutable())
+        return {};
+    QProcess p;
+    p.start(python, {"-c", "import pyarrow"});
+    if (!p.waitForFinished(rwbtest::scaledMs(120000)) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+        return {};
+    return python;
+}
+
 } // namespace
 
 class TestRolloutImport : public QObject {
@@ -61,11 +84,25 @@ private Q_SLOTS:
     void verlDump();
     void verlValidationDump();
     void trlTables();
+    void trlParquet();
+    void trlStepAsText();
+    void trlToolCalls_data();
+    void trlToolCalls();
+    void parquetWithoutReader();
     void openRlhfSamples();
     void groupSizeAndWeights();
     void badInput_data();
     void badInput();
     void command();
+    // prime-rl, NeMo-RL and OpenRLHF's newer dumps (issue 42).
+    void primeRlEpisodes();
+    void primeRlAllAndEval();
+    void nemoRlTrainData();
+    void openRlhfWandbTable();
+    void openRlhfAgentRows();
+    void badTokenInput_data();
+    void badTokenInput();
+    void badTokenizerAndTable();
 };
 
 void TestRolloutImport::verlDump()
@@ -223,6 +260,233 @@ void TestRolloutImport::trlTables()
     QCOMPARE(metricAt(st, r.runId, "rewards/format_reward/mean", 1), 1.0);
 }
 
+// TRL's own tables (tests/data/import/trl_parquet, written by TRL 1.13's GRPOTrainer through
+// tests/reference/make_trl_completions.py): 3 steps of 2 prompts × 3 completions, reward
+// functions "digits" and "upper" (None for some completions), a log_extra column
+// "upper_note", and an evaluation at step 3 whose rows TRL wrote over step 3's table
+// (checkpoint-3/trainer_state.json logs it). The expected values are what that script
+// prints after reading the files back with pyarrow: its totals are TRL's rule (nansum of
+// the functions, None when all are None), its means and Bessel stds over the non-None
+// totals, in double precision, as ours: compared within 1e-9. TRL's own logged metrics
+// (in float32) agree with them within 1e-6.
+void TestRolloutImport::trlParquet()
+{
+    const QString python = pyarrowPython();
+    if (python.isEmpty())
+        QSKIP("no Python with pyarrow in .venv (tests/reference/setup.sh installs it) or $RWB_VENV");
+    QTemporaryDir dir;
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    store::ImportOptions o;
+    o.python = python.toStdString();
+    const store::ImportReport r = store::importRollouts(st, {kData + "/trl_parquet/completions"}, o);
+    QCOMPARE(r.format, store::DumpFormat::Trl);
+    QCOMPARE(r.files.size(), size_t(2)); // completions_00001 and 00002; 00003 holds eval rows
+    QCOMPARE(r.steps, int64_t(2));
+    QCOMPARE(r.rollouts, int64_t(12));
+    QCOMPARE(r.groups, int64_t(4));
+    bool evalSkipped = false;
+    for (const std::string &s : r.skipped)
+        evalSkipped = evalSkipped
+                      || (s.find("completions_00003.parquet: 6 eval rows") != std::string::npos
+                          && s.find("checkpoint-3/trainer_state.json logs an evaluation at step 3") != std::string::npos
+                          && s.find("--include-eval") != std::string::npos);
+    QVERIFY(evalSkipped);
+    QCOMPARE(mappingOf(r.mapped, "digits")->target, std::string("reward function"));
+    QCOMPARE(mappingOf(r.mapped, "upper")->target, std::string("reward function"));
+    QCOMPARE(mappingOf(r.mapped, "advantage")->target, std::string("advantage"));
+    QCOMPARE(mappingOf(r.mapped, "step")->rows, int64_t(18)); // every row's step is read, the eval rows' too
+    QCOMPARE(mappingOf(r.unmapped, "upper_note")->target, std::string("details"));
+
+    const auto rows = rolloutsOf(st, r.runId);
+    QCOMPARE(rows.size(), size_t(12));
+    // Step 1, row 1: digits None, upper 0.6000000238418579 (float32's 0.6): the total.
+    QCOMPARE(rows[0].step, int64_t(1));
+    QCOMPARE(rows[0].prompt, std::string("Q3:8-6="));
+    QCOMPARE(rows[0].rollout.completion, std::string("YR\"urG"));
+    QVERIFY(std::abs(rows[0].rollout.reward - 0.6000000238418579) < 1e-9);
+    QVERIFY(std::abs(rows[0].rollout.advantage - 0.7066072821617126) < 1e-9); // TRL's, as logged
+    QVERIFY(json::parse(rows[0].rollout.rewardsJson)["digits"].is_null());
+    QCOMPARE(json::parse(rows[0].rollout.detailsJson), json::parse(R"({"upper_note": "scored"})"));
+    // Row 3: both functions None: TRL (≥ 1.6) leaves its reward None and its advantage 0.
+    QVERIFY(std::isnan(rows[2].rollout.reward));
+    QCOMPARE(rows[2].rollout.advantage, 0.0);
+    // Step 2, row 2: 0.1666666716337204 + 0.6666666865348816.
+    QCOMPARE(rows[7].step, int64_t(2));
+    QCOMPARE(rows[7].rollout.completion, std::string("X6<j'F"));
+    QVERIFY(std::abs(rows[7].rollout.reward - 0.833333358168602) < 1e-9);
+    // A completion whose last byte alone is no UTF-8 (token 95, byte 0xA1) comes as TRL
+    // decoded it, with U+FFFD.
+    QCOMPARE(rows[8].rollout.completion, std::string("SIh^\xEF\xBF\xBD="));
+
+    QVERIFY(std::abs(metricAt(st, r.runId, "reward", 1) - 0.34666667580604554) < 1e-9);
+    QVERIFY(std::abs(metricAt(st, r.runId, "reward", 1) - 0.3466666340827942) < 1e-6); // TRL's logged reward
+    QVERIFY(std::abs(metricAt(st, r.runId, "reward_std", 1) - 0.1834847925863535) < 1e-9);
+    QVERIFY(std::abs(metricAt(st, r.runId, "reward_std", 1) - 0.1834847778081894) < 1e-6); // TRL's
+    QVERIFY(std::abs(metricAt(st, r.runId, "reward", 2) - 0.5133333444595337) < 1e-9);
+    QVERIFY(std::abs(metricAt(st, r.runId, "reward_std", 2) - 0.2545147973614404) < 1e-9);
+    QVERIFY(std::abs(metricAt(st, r.runId, "rewards/upper/mean", 1) - 0.3916666768491268) < 1e-9);
+    QVERIFY(std::abs(metricAt(st, r.runId, "rewards/digits/mean", 2) - 0.1666666716337204) < 1e-9);
+
+    // With --include-eval, step 3 is the evaluation's rows, marked so in their details.
+    o.includeEval = true;
+    const store::ImportReport withEval = store::importRollouts(st, {kData + "/trl_parquet/completions"}, o);
+    QCOMPARE(withEval.steps, int64_t(3));
+    QCOMPARE(withEval.rollouts, int64_t(18));
+    const auto all = rolloutsOf(st, withEval.runId);
+    QCOMPARE(all.size(), size_t(18));
+    QCOMPARE(all[12].step, int64_t(3));
+    QCOMPARE(all[12].prompt, std::string("E1:6*7="));
+    QCOMPARE(json::parse(all[12].rollout.detailsJson)["mode"], json("eval"));
+    QVERIFY(!json::parse(all[0].rollout.detailsJson).contains("mode"));
+    QVERIFY(std::abs(metricAt(st, withEval.runId, "reward", 3) - 0.4333333472410838) < 1e-9);
+    QVERIFY(std::abs(metricAt(st, withEval.runId, "reward", 3) - 0.4333333671092987) < 1e-6); // TRL's eval_reward
+
+    // The output folder itself: its checkpoint's trainer_state.json is read for the
+    // evaluation steps, and is not taken for a dump.
+    o.includeEval = false;
+    const store::ImportReport whole = store::importRollouts(st, {kData + "/trl_parquet"}, o);
+    QCOMPARE(whole.rollouts, int64_t(12));
+}
+
+// TRL before 0.28 logs the step as text (str(global_step)), in the wandb table and in any
+// JSONL made from it.
+void TestRolloutImport::trlStepAsText()
+{
+    QTemporaryDir dir;
+    const QString dump = dir.path() + "/completions";
+    QVERIFY(QDir().mkpath(dump));
+    writeFile(dump + "/completions_12_ab12.table.json",
+              R"({"columns": ["step", "prompt", "completion", "acc", "advantage"],)"
+              R"( "data": [["12", "q", "a", 1.0, 0.7], ["12", "q", "b", 0.0, -0.7]]})");
+    writeFile(dump + "/completions_00013.jsonl", R"({"step": "13", "prompt": "q", "completion": "c", "acc": 1.0})" "\n");
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    const store::ImportReport r = store::importRollouts(st, {dump.toStdString()}, {});
+    QCOMPARE(r.steps, int64_t(2));
+    const auto rows = rolloutsOf(st, r.runId);
+    QCOMPARE(rows.size(), size_t(3));
+    QCOMPARE(rows[0].step, int64_t(12));
+    QCOMPARE(rows[2].step, int64_t(13));
+    QCOMPARE(mappingOf(r.mapped, "step")->target, std::string("step"));
+}
+
+// A conversational completion whose assistant message is only tool calls (TRL's message
+// format: {"type": "function", "function": {"name", "arguments"}}, no "content"), made by
+// hand (TRL's own table holds decoded text) by tests/reference/make_trl_completions.py, as
+// JSON lines and as pandas' parquet (where every message has every field, null where it
+// lacks one).
+void TestRolloutImport::trlToolCalls_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::newRow("jsonl") << "completions_00005.jsonl";
+    QTest::newRow("parquet") << "completions_00005.parquet";
+}
+
+void TestRolloutImport::trlToolCalls()
+{
+    QFETCH(QString, file);
+    store::ImportOptions o;
+    if (file.endsWith(".parquet")) {
+        const QString python = pyarrowPython();
+        if (python.isEmpty())
+            QSKIP("no Python with pyarrow in .venv (tests/reference/setup.sh installs it) or $RWB_VENV");
+        o.python = python.toStdString();
+    }
+    QTemporaryDir dir;
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    const store::ImportReport r = store::importRollouts(st, {kData + "/trl_tool_calls/" + file.toStdString()}, o);
+    QCOMPARE(r.rollouts, int64_t(3));
+    QVERIFY(mappingOf(r.mapped, "completion")->target.find("tool calls") != std::string::npos);
+    const auto rows = rolloutsOf(st, r.runId);
+    QCOMPARE(rows.size(), size_t(3));
+    QCOMPARE(rows[0].prompt, std::string("user: Who sent mail 3?"));
+    // The call, the tool's reply and the answer, one message a line.
+    const std::string &first = rows[0].rollout.completion;
+    QVERIFY2(first.rfind("assistant: <tool_call>", 0) == 0, first.c_str());
+    QVERIFY2(first.find("\"name\":\"lookup_sender\"") != std::string::npos, first.c_str());
+    QVERIFY2(first.find("\"mail_id\":3") != std::string::npos, first.c_str());
+    QVERIFY2(first.find("</tool_call>\ntool: Acme Corp\nassistant: <answer>Acme</answer>") != std::string::npos,
+             first.c_str());
+    // The messages themselves are kept in the details.
+    const json details = json::parse(rows[0].rollout.detailsJson);
+    QCOMPARE(details["completion"][0]["tool_calls"][0]["function"]["name"], json("lookup_sender"));
+    QCOMPARE(details["completion"][1]["content"], json("Acme Corp"));
+    // Only the call, and no content at all.
+    QVERIFY2(rows[1].rollout.completion.rfind("assistant: <tool_call>", 0) == 0, rows[1].rollout.completion.c_str());
+    QVERIFY(rows[1].rollout.completion.find('\n') == std::string::npos);
+    QCOMPARE(rows[1].rollout.reward, 1.0); // correctness None + tool 1
+    // A plain answer is as before, with nothing added to the details.
+    QCOMPARE(rows[2].rollout.completion, std::string("assistant: <answer>Beta</answer>"));
+    QVERIFY(!json::parse(rows[2].rollout.detailsJson).contains("completion"));
+}
+
+// A parquet file without a Python that can read it: the message names the file, the
+// interpreter and what to do, and the store is left as it was.
+void TestRolloutImport::parquetWithoutReader()
+{
+    QTemporaryDir dir;
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    const std::string table = kData + "/trl_parquet/completions/completions_00001.parquet";
+    store::ImportOptions o;
+    o.python = (dir.path() + "/no-such-python").toStdString();
+    try {
+        store::importRollouts(st, {table}, o);
+        QFAIL("no error");
+    } catch (const data::InputException &e) {
+        const std::string message = e.error().toString();
+        QVERIFY2(message.rfind(table + ": parquet is read with Python's pyarrow", 0) == 0, message.c_str());
+        QVERIFY2(message.find("cannot start " + o.python) != std::string::npos, message.c_str());
+        QVERIFY2(message.find("pip install pyarrow") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("--python") != std::string::npos && message.find("RWB_PYTHON") != std::string::npos,
+                 message.c_str());
+    }
+    QVERIFY(st.runs().empty());
+
+    // A Python without pyarrow: python3 with no site-packages (-S).
+    const QString python3 = QStandardPaths::findExecutable("python3");
+    if (!python3.isEmpty()) {
+        const QString wrapper = dir.path() + "/python-without-site";
+        writeFile(wrapper, "#!/bin/sh\nexec " + python3.toStdString() + " -S \"$@\"\n");
+        QFile::setPermissions(wrapper, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        o.python = wrapper.toStdString();
+        try {
+            store::importRollouts(st, {table}, o);
+            QFAIL("no error");
+        } catch (const data::InputException &e) {
+            const std::string message = e.error().toString();
+            QVERIFY2(message.rfind(table + ": parquet is read with Python's pyarrow, which ", 0) == 0, message.c_str());
+            QVERIFY2(message.find("cannot import (ModuleNotFoundError: No module named 'pyarrow')") != std::string::npos,
+                     message.c_str());
+            QVERIFY2(message.find("pip install pyarrow") != std::string::npos, message.c_str());
+        }
+        QVERIFY(st.runs().empty());
+    }
+
+    // The command says the same and exits 2.
+    QProcess p;
+    p.start(RWB_BINARY, {"import", "--input", QString::fromStdString(table), "--store", dir.path() + "/cli.sqlite",
+                         "--python", dir.path() + "/no-such-python"});
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(60000)));
+    QCOMPARE(p.exitCode(), 2);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(QString::fromStdString(table) + ": parquet is read with Python's pyarrow"), qPrintable(err));
+
+    // A file pyarrow cannot read: its reason, and the reader still reads the next ones.
+    const QString python = pyarrowPython();
+    if (python.isEmpty())
+        QSKIP("no Python with pyarrow in .venv (tests/reference/setup.sh installs it) or $RWB_VENV");
+    const QString bad = dir.path() + "/completions_00004.parquet";
+    writeFile(bad, "PAR1 not a table");
+    o.python = python.toStdString();
+    try {
+        store::importRollouts(st, {table, bad.toStdString()}, o);
+        QFAIL("no error");
+    } catch (const data::InputException &e) {
+        const std::string message = e.error().toString();
+        QVERIFY2(message.rfind(bad.toStdString() + ": pyarrow cannot read it as parquet (", 0) == 0, message.c_str());
+    }
+    QVERIFY(st.runs().empty());
+}
+
 void TestRolloutImport::openRlhfSamples()
 {
     QTemporaryDir dir;
@@ -296,8 +560,9 @@ void TestRolloutImport::badInput_data()
                                               << "c.csv:2: a quoted field opened here is never closed";
     QTest::newRow("a wandb table's short row") << "t.json" << R"({"columns": ["prompt", "completion"], "data": [["q", "a"], ["q"]]})"
                                                << "auto" << "t.json: row 2: field \"data[1]\" must be an array of 2 values";
-    QTest::newRow("parquet") << "completions_00001.parquet" << "PAR1" << "auto"
-                             << "completions_00001.parquet: parquet is not read";
+    QTest::newRow("a step that is text but no number")
+        << "c.jsonl" << R"({"prompt": "q", "completion": "a", "step": "twelve"})" << "auto"
+        << "c.jsonl:1: field \"step\" must be an integer or its text (TRL before 0.28 logs it as text), not \"twelve\"";
     QTest::newRow("weights naming no column") << "c.jsonl" << R"({"prompt": "q", "completion": "a", "acc": 1})" << "weights"
                                               << "--weights names \"length\", which no column of the dump has";
 }
@@ -322,9 +587,7 @@ void TestRolloutImport::badInput()
         o.format = store::DumpFormat::Verl;
     if (format == "weights")
         o.weights = {{"length", 1.0}};
-    const std::string path = name.endsWith(".parquet") ? (dumpDir + "/" + name).toStdString()
-                             : format == "weights"     ? (dumpDir + "/" + name).toStdString()
-                                                       : dumpDir.toStdString();
+    const std::string path = format == "weights" ? (dumpDir + "/" + name).toStdString() : dumpDir.toStdString();
     try {
         store::importRollouts(st, {path}, o);
         QFAIL("no error");
@@ -365,7 +628,437 @@ void TestRolloutImport::command()
     p.start(RWB_BINARY, {"import", "--input", bad, "--store", storePath, "--format", "ray"});
     QVERIFY(p.waitForFinished(rwbtest::scaledMs(60000)));
     QCOMPARE(p.exitCode(), 2);
-    QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("--format: \"ray\" is not auto, verl, trl or openrlhf"));
+    QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("--format: \"ray\" is not auto, verl, trl, openrlhf, prime-rl or nemo-rl"));
+
+    // --tokenizer: a folder that is not there exits 2 naming it; the store keeps its one run.
+    const QString noModel = dir.path() + "/no-model";
+    p.start(RWB_BINARY, {"import", "--input", QString::fromStdString(kData + "/prime_rl"), "--store", storePath,
+                         "--format", "prime-rl", "--tokenizer", noModel});
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(60000)));
+    QCOMPARE(p.exitCode(), 2);
+    const QString tokErr = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(tokErr.contains(noModel + ": --tokenizer: no such folder"), qPrintable(tokErr));
+    QCOMPARE(store::RunStore(storePath.toStdString(), store::RunStore::OpenMode::ReadOnly).runs().size(), size_t(1));
+}
+
+// ---- prime-rl, NeMo-RL and OpenRLHF's newer dumps (issue 42): per-token values. Floats
+// go through the store as float32: per-token values are compared within 1e-6.
+
+namespace {
+
+constexpr double kTokenTol = 1e-6;
+
+bool sameFloats(const std::vector<float> &got, const std::vector<double> &want)
+{
+    if (got.size() != want.size())
+        return false;
+    for (size_t i = 0; i < got.size(); ++i)
+        if (std::abs(got[i] - want[i]) > kTokenTol)
+            return false;
+    return true;
+}
+
+// Every rollout of a run with its token arrays (a page of rollouts leaves them out).
+std::vector<store::StoredRollout> withTokens(const store::RunStore &st, int64_t runId)
+{
+    std::vector<store::StoredRollout> out;
+    for (const store::StoredRollout &r : rolloutsOf(st, runId))
+        out.push_back(st.rollout(r.id));
+    return out;
+}
+
+bool anyStartsWith(const std::vector<std::string> &lines, const std::string &prefix)
+{
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string &l) { return l.rfind(prefix, 0) == 0; });
+}
+
+bool anyContains(const std::vector<std::string> &lines, const std::string &part)
+{
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string &l) { return l.find(part) != std::string::npos; });
+}
+
+// A byte-level tokenizer whose ids 0–255 are the bytes (tst_tokenview trains the same).
+std::string trainByteTokenizer(const QString &dir)
+{
+    tokenizer::BpeTrainerOptions o;
+    o.vocabSize = 256 + 3 + 8;
+    o.minPairCount = 1;
+    tokenizer::BpeTrainer trainer(o);
+    trainer.addText("ab ab ab abc");
+    if (!trainer.train())
+        return {};
+    trainer.save(dir.toStdString());
+    return dir.toStdString();
+}
+
+} // namespace
+
+void TestRolloutImport::primeRlEpisodes()
+{
+    QTemporaryDir dir;
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    const store::ImportReport r = store::importRollouts(st, {kData + "/prime_rl"}, {});
+    QCOMPARE(r.format, store::DumpFormat::PrimeRl);
+    // step_3/eval/ and step_3/train/all/ (beside effective/) are skipped.
+    QCOMPARE(r.files.size(), size_t(2));
+    QVERIFY(anyContains(r.skipped, "eval/effective/traces.jsonl: prime-rl's eval episodes"));
+    QVERIFY(anyContains(r.skipped, "train/all/traces.jsonl: every finished episode, before advantages"));
+    QCOMPARE(r.steps, int64_t(2));
+    QCOMPARE(r.rollouts, int64_t(4));
+    QCOMPARE(r.groups, int64_t(2));
+    QCOMPARE(mappingOf(r.mapped, "group.id")->target, std::string("group"));
+    QCOMPARE(mappingOf(r.mapped, "traces[].nodes[].advantages")->target, std::string("per-token advantages"));
+    QCOMPARE(mappingOf(r.mapped, "traces[].nodes[].advantages")->rows, int64_t(4));
+    QCOMPARE(mappingOf(r.mapped, "traces[].nodes[].reference_logprobs")->rows, int64_t(2)); // step 3's only
+    QCOMPARE(mappingOf(r.mapped, "traces[].info.advantage")->target, std::string("advantage"));
+    QVERIFY(mappingOf(r.unmapped, "run.work.step"));
+    QVERIFY(anyStartsWith(r.computed, "steps: the step_N folders"));
+    QVERIFY(!anyStartsWith(r.computed, "advantages: GRPO"));
+    QVERIFY(!anyStartsWith(r.computed, "completion lengths in tokens"));
+    QVERIFY(!json::parse(st.run(r.runId).configJson).contains("model"));
+
+    const auto rows = withTokens(st, r.runId);
+    QCOMPARE(rows.size(), size_t(4));
+    // Step 3, group g-31: "Acme" (reward 1) and "Beta Corp" (0); prime-rl's advantages
+    // reward − mean = ±0.5 on every sampled token.
+    const store::Rollout &a1 = rows[0].rollout;
+    QCOMPARE(rows[0].step, int64_t(3));
+    QCOMPARE(rows[0].prompt, std::string("user: Who sent mail 1? Answer with the company."));
+    QCOMPARE(rows[0].gold, std::string("Acme"));
+    QCOMPARE(a1.completion, std::string("Acme"));
+    QCOMPARE(a1.tokenIds, (std::vector<int32_t>{20, 21, 3})); // the scaffold token 2 (mask false) left out
+    QVERIFY(sameFloats(a1.logprobsOld, {-0.1, -0.2, -0.05}));
+    QVERIFY(sameFloats(a1.logprobsRef, {-0.15, -0.25, -0.05}));
+    QVERIFY(sameFloats(a1.advantages, {0.5, 0.5, 0.5}));
+    QVERIFY(a1.logprobsNew.empty() && a1.entropies.empty());
+    QCOMPARE(a1.advantage, 0.5);
+    QCOMPARE(a1.reward, 1.0);
+    QCOMPARE(a1.completionTokens, 3);
+    QCOMPARE(json::parse(a1.rewardsJson), json::parse(R"({"correct": 1.0})"));
+    const json d1 = json::parse(a1.detailsJson);
+    QCOMPARE(d1["episode"], json("e-a1"));
+    QCOMPARE(d1["dispatch_step"], json(2));
+    QCOMPARE(d1["metrics"]["num_turns"], json(1.0));
+    QCOMPARE(rows[1].rollout.advantage, -0.5);
+    QCOMPARE(rows[1].rollout.groupIndex, 0);
+    QCOMPARE(rows[1].rollout.tokenIds.size(), size_t(4));
+    // Step 4, group g-41: a tool call, the tool's answer, the reply; reward 1 + 0.2 × 0.5.
+    const store::Rollout &b1 = rows[2].rollout;
+    QCOMPARE(rows[2].step, int64_t(4));
+    QCOMPARE(b1.completion, std::string("assistant: [tool call search({\"q\": \"mail 4\"})]\ntool: From: Delta\nassistant: Delta"));
+    QCOMPARE(b1.tokenIds, (std::vector<int32_t>{40, 41, 3, 60, 3})); // the model's tokens only
+    QVERIFY(sameFloats(b1.logprobsOld, {-0.3, -0.4, -0.02, -0.01, -0.02}));
+    QVERIFY(sameFloats(b1.advantages, {0.45, 0.45, 0.45, 0.45, 0.45}));
+    QVERIFY(b1.logprobsRef.empty());
+    QVERIFY(std::abs(b1.reward - 1.1) < 1e-12);
+    QCOMPARE(json::parse(b1.rewardsJson), json::parse(R"({"correct": 1.0, "format": 0.5})"));
+    QCOMPARE(json::parse(b1.detailsJson)["reward_weights"], json::parse(R"({"format": 0.2})"));
+    QVERIFY(!b1.truncated);
+    // The reply cut by the length limit: finish_reason "length".
+    QVERIFY(rows[3].rollout.truncated);
+    QVERIFY(std::abs(rows[3].rollout.reward - 0.2) < 1e-12);
+    QCOMPARE(rows[3].rollout.advantage, -0.45);
+    // Step 4's mean reward (1.1 + 0.2) / 2; lengths from the sampled tokens (5 and 2).
+    QVERIFY(std::abs(metricAt(st, r.runId, "reward", 4) - 0.65) < 1e-12);
+    QCOMPARE(metricAt(st, r.runId, "completions/mean_length", 4), 3.5);
+}
+
+void TestRolloutImport::primeRlAllAndEval()
+{
+    // The "all" file alone: no advantages (logged on arrival), a failed episode without a trace.
+    QTemporaryDir dir;
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    const store::ImportReport r =
+        store::importRollouts(st, {kData + "/prime_rl/rollouts/step_3/train/all/traces.jsonl"}, {});
+    QCOMPARE(r.rollouts, int64_t(2));
+    QVERIFY(anyStartsWith(r.skipped, "1 episodes without a trace"));
+    QVERIFY(anyStartsWith(r.computed, "advantages: GRPO"));
+    const auto rows = withTokens(st, r.runId);
+    QCOMPARE(rows[0].step, int64_t(3));
+    // (1 − 0.5) / (√0.5 + 1e-4) = 0.707007
+    QVERIFY(std::abs(rows[0].rollout.advantage - 0.707007) < 1e-5);
+    QVERIFY(rows[0].rollout.advantages.empty());
+    QVERIFY(sameFloats(rows[0].rollout.logprobsOld, {-0.1, -0.2, -0.05}));
+
+    // --include-eval: the eval episode too (step 3, a group of its own).
+    store::ImportOptions o;
+    o.includeEval = true;
+    const store::ImportReport e = store::importRollouts(st, {kData + "/prime_rl"}, o);
+    QCOMPARE(e.rollouts, int64_t(5));
+    QCOMPARE(e.groups, int64_t(3));
+}
+
+void TestRolloutImport::nemoRlTrainData()
+{
+    QTemporaryDir dir;
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    const store::ImportReport r = store::importRollouts(st, {kData + "/nemo_rl"}, {});
+    QCOMPARE(r.format, store::DumpFormat::NemoRl);
+    QCOMPARE(r.steps, int64_t(2));
+    QCOMPARE(r.rollouts, int64_t(6));
+    QCOMPARE(r.groups, int64_t(3)); // by prompt text: mail 1, mail 2, mail 3
+    QCOMPARE(mappingOf(r.mapped, "generation_logprobs")->target,
+             std::string("log-probs old (the inference engine's, at sampling)"));
+    QCOMPARE(mappingOf(r.mapped, "prev_logprobs")->rows, int64_t(6));
+    QCOMPARE(mappingOf(r.unmapped, "idx")->target, std::string("not imported (the row's number in the file)"));
+    QVERIFY(anyStartsWith(r.computed, "steps: from the file names"));
+    QVERIFY(anyStartsWith(r.computed, "prompt of a multi-turn row"));
+    QVERIFY(anyContains(r.skipped, "val_data_step0.jsonl: NeMo-RL's validation samples"));
+    QVERIFY(!anyStartsWith(r.computed, "advantages: GRPO"));
+
+    const auto rows = withTokens(st, r.runId);
+    QCOMPARE(rows.size(), size_t(6));
+    const store::Rollout &r0 = rows[0].rollout;
+    QCOMPARE(rows[0].step, int64_t(1));
+    QCOMPARE(rows[0].prompt, std::string("<|im_start|>user\nWho sent mail 1?<|im_end|>\n<|im_start|>assistant\n"));
+    QCOMPARE(r0.completion, std::string("Acme<|im_end|>"));
+    // token_loss_mask 1 at positions 4 and 5 (of 6 before the padding).
+    QCOMPARE(r0.tokenIds, (std::vector<int32_t>{21, 2}));
+    QVERIFY(sameFloats(r0.logprobsOld, {-0.25, -0.05}));
+    QVERIFY(sameFloats(r0.logprobsNew, {-0.3, -0.05}));
+    QVERIFY(sameFloats(r0.advantages, {1.0, 1.0}));
+    QCOMPARE(r0.advantage, 1.0);
+    QCOMPARE(r0.reward, 1.0);
+    QCOMPARE(json::parse(r0.detailsJson), json::parse(R"({"sample_loss_mask": 1.0})"));
+    QCOMPARE(rows[1].rollout.tokenIds, (std::vector<int32_t>{22, 23, 2}));
+    QCOMPARE(rows[1].rollout.advantage, -1.0);
+    QCOMPARE(rows[1].rollout.groupIndex, 0);
+    QCOMPARE(rows[2].rollout.groupIndex, 1);
+    QCOMPARE(rows[3].rollout.advantage, 0.0);
+    // Step 1: rewards 1, 0, 1, 1 → 0.75; lengths 2, 3, 2, 2 → 2.25.
+    QCOMPARE(metricAt(st, r.runId, "reward", 1), 0.75);
+    QCOMPARE(metricAt(st, r.runId, "completions/mean_length", 1), 2.25);
+    // Step 2's two-turn row: two runs of generated tokens (4–6 and 10–11), so the last three
+    // messages are the completion; the tool answer's tokens (7–9) are not the model's.
+    const store::Rollout &m = rows[4].rollout;
+    QCOMPARE(rows[4].prompt, std::string("<|im_start|>user\nFind who sent mail 3.<|im_end|>\n<|im_start|>assistant\n"));
+    QCOMPARE(m.completion, std::string("<tool_call>search(\"mail 3\")</tool_call><|im_end|>\n<|im_start|>user\n"
+                                       "<tool_response>From: Delta</tool_response><|im_end|>\n<|im_start|>assistant\n"
+                                       "Delta<|im_end|>"));
+    QCOMPARE(m.tokenIds, (std::vector<int32_t>{30, 31, 2, 25, 2}));
+    QVERIFY(sameFloats(m.logprobsOld, {-0.2, -0.3, -0.01, -0.4, -0.02}));
+    QVERIFY(sameFloats(m.logprobsNew, {-0.25, -0.3, -0.01, -0.45, -0.02}));
+    QCOMPARE(rows[5].rollout.groupIndex, rows[4].rollout.groupIndex); // the same prompt
+
+    // prev_logprobs all 0 (force_on_policy_ratio skipped the trainer's pass): not stored.
+    const QString skipped = dir.path() + "/train_data_step5.jsonl";
+    writeFile(skipped, R"({"content": [["q", "a"]], "rewards": [1.0], "input_lengths": [3], "token_ids": [[1, 5, 6]], )"
+                       R"("token_loss_mask": [[0, 1, 1]], "sample_loss_mask": [1.0], "advantages": [[0.5, 0.5, 0.5]], )"
+                       R"("generation_logprobs": [[0.0, -0.1, -0.2]], "prev_logprobs": [[0.0, 0.0, 0.0]], "idx": 0})" "\n"
+                       // The environment's answer after the model's one turn (tokens 3–4 not generated).
+                       R"({"content": [["q", "a", "env"]], "rewards": [0.0], "input_lengths": [5], "token_ids": [[1, 5, 6, 7, 8, 0]], )"
+                       R"("token_loss_mask": [[0, 1, 1, 0, 0, 0]], "sample_loss_mask": [1.0], "advantages": [[-0.5, -0.5, -0.5, -0.5, -0.5, -0.5]], )"
+                       R"("generation_logprobs": [[0.0, -0.3, -0.4, 0.0, 0.0, 0.0]], "prev_logprobs": [[0.0, 0.0, 0.0, 0.0, 0.0, 0.0]], "idx": 1})" "\n");
+    const store::ImportReport z = store::importRollouts(st, {skipped.toStdString()}, {});
+    QVERIFY(anyStartsWith(z.computed, "prev_logprobs: all 0"));
+    const auto zr = withTokens(st, z.runId);
+    QCOMPARE(zr[0].step, int64_t(5));
+    QVERIFY(zr[0].rollout.logprobsNew.empty());
+    QVERIFY(sameFloats(zr[0].rollout.logprobsOld, {-0.1, -0.2}));
+    QCOMPARE(zr[1].prompt, std::string("q"));
+    QCOMPARE(zr[1].rollout.completion, std::string("aenv"));
+    QCOMPARE(zr[1].rollout.tokenIds, (std::vector<int32_t>{5, 6}));
+
+    // With --include-eval, the validation file too: its message dicts' texts, no tokens.
+    store::ImportOptions o;
+    o.includeEval = true;
+    const store::ImportReport v = store::importRollouts(st, {kData + "/nemo_rl"}, o);
+    QCOMPARE(v.rollouts, int64_t(7));
+    const auto vr = withTokens(st, v.runId);
+    QCOMPARE(vr[0].step, int64_t(0));
+    QCOMPARE(vr[0].prompt, std::string("<|im_start|>user\nWho sent mail 5?<|im_end|>\n<|im_start|>assistant\n"));
+    QCOMPARE(vr[0].rollout.completion, std::string("Zeta<|im_end|>"));
+    QVERIFY(vr[0].rollout.tokenIds.empty());
+}
+
+void TestRolloutImport::openRlhfWandbTable()
+{
+    QTemporaryDir dir;
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    const store::ImportReport r = store::importRollouts(st, {kData + "/openrlhf_wandb"}, {});
+    QCOMPARE(r.format, store::DumpFormat::OpenRlhf);
+    // The step-3 table repeats the step-2 table's two rows.
+    QCOMPARE(r.rollouts, int64_t(3));
+    QCOMPARE(r.steps, int64_t(3));
+    QVERIFY(anyStartsWith(r.skipped, "2 rows an earlier wandb table already held"));
+    QVERIFY(anyStartsWith(r.computed, "prompts: none in OpenRLHF's wandb table"));
+    QCOMPARE(mappingOf(r.mapped, "global_step")->target, std::string("step"));
+    const auto rows = withTokens(st, r.runId);
+    QCOMPARE(rows[0].step, int64_t(1));
+    QCOMPARE(rows[0].rollout.completion,
+             std::string("system\nYou are a helpful assistant.\nuser\nWho sent mail 1?\nassistant\nAcme"));
+    QCOMPARE(rows[0].prompt, std::string());
+    QCOMPARE(rows[2].step, int64_t(3));
+    QCOMPARE(rows[2].rollout.reward, -0.25);
+    QCOMPARE(rows[2].rollout.advantage, 0.0); // one sample a step: a group of one
+}
+
+void TestRolloutImport::openRlhfAgentRows()
+{
+    QTemporaryDir dir;
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    const std::string file = kData + "/openrlhf_agent/agent_samples.jsonl";
+    const store::ImportReport r = store::importRollouts(st, {file}, {});
+    QCOMPARE(r.format, store::DumpFormat::OpenRlhf);
+    QCOMPARE(r.rollouts, int64_t(2));
+    QCOMPARE(r.groups, int64_t(1));
+    QVERIFY(anyStartsWith(r.computed, "completion text: not in the agent executor's rows"));
+    QVERIFY(anyStartsWith(r.computed, "advantages: GRPO"));
+    QCOMPARE(mappingOf(r.unmapped, "images")->target, std::string("not imported (images)"));
+    auto rows = withTokens(st, r.runId);
+    // The prompt is 23 bytes; the model's span [23, 27) is "Acme".
+    QCOMPARE(rows[0].rollout.tokenIds, (std::vector<int32_t>{'A', 'c', 'm', 'e'}));
+    QVERIFY(sameFloats(rows[0].rollout.logprobsOld, {-0.5, -0.1, -0.2, -0.05}));
+    QCOMPARE(rows[0].rollout.completion, std::string());
+    QCOMPARE(rows[0].gold, std::string("Acme"));
+    QCOMPARE(json::parse(rows[0].rollout.rewardsJson), json::parse(R"({"scores": 1.0, "acc": 1.0})"));
+    QVERIFY(std::abs(rows[0].rollout.advantage - 0.707007) < 1e-5);
+    // Two turns: [23, 37) "search(mail 7)" and [49, 53) "Beta"; the tool's answer between is not the model's.
+    const store::Rollout &m = rows[1].rollout;
+    QCOMPARE(m.tokenIds.size(), size_t(14 + 4));
+    QCOMPARE(m.tokenIds.front(), int32_t('s'));
+    QCOMPARE(m.tokenIds[14], int32_t('B'));
+    QCOMPARE(m.logprobsOld[13], -0.3f);
+    QCOMPARE(m.logprobsOld[14], -1.5f);
+    QVERIFY(m.truncated);
+    QCOMPARE(m.completionTokens, 18);
+
+    // With the tokenizer: the completion decoded from the first span on, and recorded as the model.
+    const std::string tok = trainByteTokenizer(dir.path() + "/tok");
+    QVERIFY(!tok.empty());
+    store::ImportOptions o;
+    o.tokenizerDir = tok;
+    const store::ImportReport t = store::importRollouts(st, {file}, o);
+    QVERIFY(anyStartsWith(t.computed, "completion text: observation_tokens from the first action_ranges start"));
+    QCOMPARE(json::parse(st.run(t.runId).configJson)["model"], json(QDir(dir.path() + "/tok").absolutePath().toStdString()));
+    rows = withTokens(st, t.runId);
+    QCOMPARE(rows[0].rollout.completion, std::string("Acme"));
+    QCOMPARE(rows[1].rollout.completion, std::string("search(mail 7)\nFrom: Beta\nBeta"));
+}
+
+void TestRolloutImport::badTokenInput_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("good");
+    QTest::addColumn<QString>("bad");
+    QTest::addColumn<QString>("expected");
+    // Each case: a good row of the same trainer on line 1, the bad one on line 2.
+    const QString prime = R"({"task": {"type": "T", "data": {}}, "traces": [{"nodes": [)"
+                          R"({"message": {"role": "user", "content": "q"}, "token_ids": [1], "mask": [false], "logprobs": []}, )"
+                          R"({"parent": 0, "message": {"role": "assistant", "content": "a"}, "sampled": true, "token_ids": [5, 6], )"
+                          R"("mask": [true, true], "logprobs": [-0.1, -0.2]}], "rewards": {"r": {"score": 1.0, "weight": 1.0}}}]})";
+    const QString nemo = R"({"content": [["q", "a"]], "rewards": [1.0], "input_lengths": [3], "token_ids": [[1, 5, 6]], )"
+                         R"("token_loss_mask": [[0, 1, 1]], "advantages": [[0.5, 0.5, 0.5]], )"
+                         R"("generation_logprobs": [[0.0, -0.1, -0.2]], "prev_logprobs": [[-1.0, -0.1, -0.2]], "idx": 0})";
+    const QString agent = R"({"prompt": "q", "label": "a", "observation_tokens": [1, 5, 6], "action_ranges": [[1, 3]], )"
+                          R"("rollout_log_probs": [0.0, -0.1, -0.2], "reward": 1.0, "scores": 1.0, "truncated": false, "extra_logs": {}})";
+    auto bad = [](const QString &row, const QString &from, const QString &to) {
+        QString b = row;
+        b.replace(from, to);
+        Q_ASSERT(b != row);
+        return b;
+    };
+    QTest::newRow("prime-rl: fewer log-probs than sampled tokens")
+        << "traces.jsonl" << prime << bad(prime, "[-0.1, -0.2]", "[-0.1]")
+        << "traces.jsonl:2: field \"traces[0].nodes[1].logprobs\" has 1 values for 2 sampled tokens";
+    QTest::newRow("prime-rl: a mask shorter than the token ids")
+        << "traces.jsonl" << prime << bad(prime, "[true, true]", "[true]")
+        << "traces.jsonl:2: field \"traces[0].nodes[1].mask\" has 1 values for 2 token_ids";
+    QTest::newRow("prime-rl: a token id that is text")
+        << "traces.jsonl" << prime << bad(prime, "[5, 6]", "[5, \"x\"]")
+        << "traces.jsonl:2: field \"traces[0].nodes[1].token_ids[1]\" must be a token id";
+    QTest::newRow("prime-rl: a parent after the node")
+        << "traces.jsonl" << prime << bad(prime, "\"parent\": 0", "\"parent\": 5")
+        << "traces.jsonl:2: field \"traces[0].nodes[1].parent\" must be the index of an earlier node";
+    QTest::newRow("prime-rl: a score that is text")
+        << "traces.jsonl" << prime << bad(prime, "\"score\": 1.0", "\"score\": \"high\"")
+        << "traces.jsonl:2: field \"traces[0].rewards.r.score\" must be a number";
+    QTest::newRow("prime-rl: traces that are no list")
+        << "traces.jsonl" << prime << R"({"task": {"type": "T"}, "traces": {}})"
+        << "traces.jsonl:2: field \"traces\" must be an array, not object";
+    QTest::newRow("NeMo-RL: advantages shorter than the tokens")
+        << "train_data_step1.jsonl" << nemo << bad(nemo, "[[0.5, 0.5, 0.5]]", "[[0.5, 0.5]]")
+        << "train_data_step1.jsonl:2: field \"advantages\" has 2 values for 3 tokens";
+    QTest::newRow("NeMo-RL: an input length past the tokens")
+        << "train_data_step1.jsonl" << nemo << bad(nemo, "\"input_lengths\": [3]", "\"input_lengths\": [4]")
+        << "train_data_step1.jsonl:2: field \"input_lengths\" is 4, more than the 3 tokens of \"token_loss_mask\"";
+    QTest::newRow("NeMo-RL: a message that is a number")
+        << "train_data_step1.jsonl" << nemo << bad(nemo, "[[\"q\", \"a\"]]", "[[\"q\", 5]]")
+        << "train_data_step1.jsonl:2: field \"content[1]\" must be a message's text (a string), not number";
+    QTest::newRow("NeMo-RL: a reward that is text")
+        << "train_data_step1.jsonl" << nemo << bad(nemo, "\"rewards\": [1.0]", "\"rewards\": [\"x\"]")
+        << "train_data_step1.jsonl:2: field \"rewards\" must be a number or null, not string";
+    QTest::newRow("NeMo-RL: a mask value that is text")
+        << "train_data_step1.jsonl" << nemo << bad(nemo, "[[0, 1, 1]]", "[[0, \"y\", 1]]")
+        << "train_data_step1.jsonl:2: field \"token_loss_mask[1]\" must be a boolean or 0/1, not string";
+    QTest::newRow("OpenRLHF agent: a span past the tokens")
+        << "agent.jsonl" << agent << bad(agent, "[[1, 3]]", "[[1, 4]]")
+        << "agent.jsonl:2: field \"action_ranges[0]\" must lie within the 3 observation_tokens";
+    QTest::newRow("OpenRLHF agent: log-probs for fewer tokens")
+        << "agent.jsonl" << agent << bad(agent, "[0.0, -0.1, -0.2]", "[0.0, -0.1]")
+        << "agent.jsonl:2: field \"rollout_log_probs\" has 2 values for 3 observation_tokens";
+    QTest::newRow("OpenRLHF agent: truncated as text")
+        << "agent.jsonl" << agent << bad(agent, "\"truncated\": false", "\"truncated\": \"no\"")
+        << "agent.jsonl:2: field \"truncated\" must be a boolean, not string";
+}
+
+void TestRolloutImport::badTokenInput()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, good);
+    QFETCH(QString, bad);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/" + name;
+    writeFile(path, (good + "\n" + bad + "\n").toStdString());
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    try {
+        store::importRollouts(st, {path.toStdString()}, {});
+        QFAIL("no error");
+    } catch (const data::InputException &e) {
+        const std::string message = e.error().toString();
+        QVERIFY2(message.find(expected.toStdString()) != std::string::npos, message.c_str());
+        QVERIFY2(message.find(dir.path().toStdString()) != std::string::npos, message.c_str());
+    }
+    QVERIFY(st.runs().empty()); // the good row on line 1 was not written either
+}
+
+void TestRolloutImport::badTokenizerAndTable()
+{
+    QTemporaryDir dir;
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    // A wandb table row whose reward is text: the file, the row and the field.
+    const QString table = dir.path() + "/generated_samples_2_ab.table.json";
+    writeFile(table, R"({"columns": ["global_step", "text", "reward"], "data": [[1, "t", 0.5], [2, "t2", "high"]]})");
+    try {
+        store::importRollouts(st, {table.toStdString()}, {});
+        QFAIL("no error");
+    } catch (const data::InputException &e) {
+        const std::string message = e.error().toString();
+        QVERIFY2(message.find(table.toStdString() + ": row 2: field \"reward\" must be a number or null, not string")
+                     != std::string::npos,
+                 message.c_str());
+    }
+    // A tokenizer folder that does not exist, or holds no tokenizer.
+    store::ImportOptions o;
+    o.tokenizerDir = (dir.path() + "/no-such-model").toStdString();
+    try {
+        store::importRollouts(st, {kData + "/openrlhf_agent"}, o);
+        QFAIL("no error");
+    } catch (const data::InputException &e) {
+        const std::string message = e.error().toString();
+        QVERIFY2(message.find(o.tokenizerDir + ": --tokenizer: no such folder") != std::string::npos, message.c_str());
+    }
+    QVERIFY(QDir(dir.path()).mkpath("empty-model"));
+    o.tokenizerDir = (dir.path() + "/empty-model").toStdString();
+    try {
+        store::importRollouts(st, {kData + "/openrlhf_agent"}, o);
+        QFAIL("no error");
+    } catch (const data::InputException &e) {
+        const std::string message = e.error().toString();
+        QVERIFY2(message.find(o.tokenizerDir + ": --tokenizer: cannot read a tokenizer") != std::string::npos, message.c_str());
+    }
+    QVERIFY(st.runs().empty());
 }
 
 QTEST_APPLESS_MAIN(TestRolloutImport)

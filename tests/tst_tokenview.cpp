@@ -1,7 +1,8 @@
 // widgets/TokenView: a completion's tokens decoded one by one with the run's tokenizer
 // (Japanese split over byte tokens included: the pieces concatenate to the completion),
 // the value of each colouring mode against hand-computed figures, NaN and "not stored"
-// for what a rollout lacks, and errors that name the missing model folder.
+// for what a rollout lacks, and tokens shown by id (with a note naming the missing model
+// folder or config field) when there is no tokenizer to decode them.
 //
 // The tokenizer is trained here: byte-level BPE on "ab ab ab abc" with three merges
 // (ab, Ġab, Ġabc) and the default added tokens, so every kanji stays three byte tokens.
@@ -36,13 +37,14 @@ private Q_SLOTS:
     void entropyValues();
     void missingValuesAreNaN();
     void errorsNameWhatFailed();
+    void idsWithoutATokenizer();
     void noneRewardInTheTitle();
 
 private:
     QTemporaryDir m_dir;
     QString m_path;
     std::vector<int32_t> m_ids;
-    qint64 m_full = 0, m_bare = 0, m_missingModel = 0, m_noModel = 0, m_none = 0;
+    qint64 m_full = 0, m_bare = 0, m_missingModel = 0, m_noModel = 0, m_none = 0, m_imported = 0, m_noTokens = 0;
 };
 
 void TestTokenView::initTestCase()
@@ -103,6 +105,27 @@ void TestTokenView::initTestCase()
     const int64_t run3 = writer.beginRun("n", store::RunKind::Grpo, "{}", "company_extraction");
     writer.writeStep(run3, 1, {}, {full}, {{"p", "prompt", "", "{}"}});
     m_noModel = writer.stepRollouts(run3, 1).at(0).id;
+    // An import without a tokenizer: ids 7, 8, 9; a log-prob the trainer did not log (NaN);
+    // per-token advantages that differ from the sequence's; and a rollout without tokens.
+    const int64_t run4 = writer.beginRun("imported", store::RunKind::External, R"({"imported": {"format": "prime-rl"}})", "");
+    store::Rollout imported;
+    imported.promptId = "p";
+    imported.completion = "abc";
+    imported.tokenIds = {7, 8, 9};
+    imported.logprobsOld = {-0.5f, std::numeric_limits<float>::quiet_NaN(), -0.25f};
+    imported.logprobsNew = {-0.5f, -1.0f, -0.5f};
+    imported.advantages = {0.4f, 0.4f, 0.0f};
+    imported.advantage = 0.4;
+    imported.reward = 1.0;
+    store::Rollout noTokens = imported;
+    noTokens.sampleIndex = 1;
+    noTokens.tokenIds.clear();
+    noTokens.logprobsOld.clear();
+    noTokens.logprobsNew.clear();
+    noTokens.advantages.clear();
+    writer.writeStep(run4, 1, {}, {imported, noTokens}, {{"p", "prompt", "", "{}"}});
+    m_imported = writer.stepRollouts(run4, 1).at(0).id;
+    m_noTokens = writer.stepRollouts(run4, 1).at(1).id;
 }
 
 void TestTokenView::piecesConcatenateToTheCompletion()
@@ -213,22 +236,56 @@ void TestTokenView::errorsNameWhatFailed()
 {
     TokenView view;
     QString error;
+    // Without a tokenizer the tokens show as ids, and the note names the folder or field.
     const QString missing = m_dir.path() + "/missing-model";
-    QVERIFY(!rwbtest::showRollout(view, m_path, m_missingModel, &error));
-    QVERIFY2(error.contains(QDir::toNativeSeparators(missing)), qPrintable(error));
-    QCOMPARE(view.tokenCount(), 0);
-    QVERIFY(!rwbtest::showRollout(view, m_path, m_noModel, &error));
-    QVERIFY2(error.contains("\"model\""), qPrintable(error));
+    QVERIFY(rwbtest::showRollout(view, m_path, m_missingModel, &error));
+    QVERIFY2(view.noteText().contains(QDir::toNativeSeparators(missing)), qPrintable(view.noteText()));
+    QCOMPARE(view.tokenCount(), 17);
+    QCOMPARE(view.tokenText(0), QString("⟨%1⟩").arg(m_ids[0]));
+    QVERIFY(rwbtest::showRollout(view, m_path, m_noModel, &error));
+    QVERIFY2(view.noteText().contains("\"model\""), qPrintable(view.noteText()));
     QVERIFY(!rwbtest::showRollout(view, m_path, 999, &error));
     QVERIFY2(error.contains("999") && error.contains(m_path), qPrintable(error));
     // A folder without a tokenizer: the loader's message, naming the folder.
     QVERIFY(QDir(m_dir.path()).mkpath("missing-model"));
-    QVERIFY(!rwbtest::showRollout(view, m_path, m_missingModel, &error));
-    QVERIFY2(error.contains(QDir::toNativeSeparators(missing)), qPrintable(error));
+    QVERIFY(rwbtest::showRollout(view, m_path, m_missingModel, &error));
+    QVERIFY2(view.noteText().contains("Cannot read the tokenizer") && view.noteText().contains(QDir::toNativeSeparators(missing)),
+             qPrintable(view.noteText()));
     QVERIFY(QDir(missing).removeRecursively());
-    // A good one after a bad one.
+    // A good one after a bad one: decoded, and no note about ids.
     QVERIFY2(rwbtest::showRollout(view, m_path, m_full, &error), qPrintable(error));
     QCOMPARE(view.tokenCount(), 17);
+    QCOMPARE(view.tokenText(0), QString("<answer>"));
+    QVERIFY2(!view.noteText().contains("their ids"), qPrintable(view.noteText()));
+}
+
+void TestTokenView::idsWithoutATokenizer()
+{
+    TokenView view;
+    QString error;
+    QVERIFY2(rwbtest::showRollout(view, m_path, m_imported, &error), qPrintable(error));
+    QCOMPARE(view.tokenCount(), 3);
+    QCOMPARE(view.tokenText(1), QString("⟨8⟩"));
+    QCOMPARE(view.tokenId(2), 9);
+    QVERIFY(!view.isSpecial(0));
+    QVERIFY2(view.noteText().contains("names no \"model\"") && view.noteText().contains("--tokenizer"),
+             qPrintable(view.noteText()));
+    // Per-token advantages as stored; an imported run's are the trainer's, not step rewards.
+    QCOMPARE(view.tokenValue(0), double(0.4f));
+    QCOMPARE(view.tokenValue(2), 0.0);
+    QVERIFY2(!view.toolTipAt(0).contains("process reward"), qPrintable(view.toolTipAt(0)));
+    // Ratio exp(new − old): token 0 exp(0) = 1; token 1's old log-prob is NaN (not logged): none.
+    view.setColourBy(TokenView::ColourBy::Ratio);
+    QVERIFY(std::abs(view.tokenValue(0) - 1.0) < kTol);
+    QVERIFY(std::isnan(view.tokenValue(1)));
+    QVERIFY(std::abs(view.tokenValue(2) - std::exp(-0.25)) < kTol);
+    QVERIFY2(view.toolTipAt(1).contains("ratio: not stored"), qPrintable(view.toolTipAt(1)));
+    // No token ids at all: a note says so.
+    QVERIFY(rwbtest::showRollout(view, m_path, m_noTokens, &error));
+    QCOMPARE(view.tokenCount(), 0);
+    QVERIFY2(view.noteText().contains("No token ids are stored"), qPrintable(view.noteText()));
+    view.clear();
+    QVERIFY(view.noteText().isEmpty());
 }
 
 void TestTokenView::noneRewardInTheTitle()

@@ -285,10 +285,6 @@
             <translation>実行ストアを開く(&amp;T)…</translation>
         </message>
         <message>
-            <source>&amp;Import rollouts of verl, TRL or OpenRLHF…</source>
-            <translation>verl・TRL・OpenRLHF のロールアウトを取り込む(&amp;I)…</translation>
-        </message>
-        <message>
             <source>Read another trainer&apos;s rollout dump folder into a run of the open run store</source>
             <translation>他のトレーナーが書き出したロールアウトのフォルダーを、開いている実行ストアの実行として読み込みます</translation>
         </message>
@@ -321,10 +317,6 @@
             <translation>ロールアウトの取り込み</translation>
         </message>
         <message>
-            <source>The rollout dump folder (verl&apos;s rollout_data_dir, TRL&apos;s completions, OpenRLHF&apos;s samples)</source>
-            <translation>ロールアウトの書き出しフォルダー（verl の rollout_data_dir、TRL の completions、OpenRLHF のサンプル）</translation>
-        </message>
-        <message>
             <source>Run store to import into</source>
             <translation>取り込み先の実行ストア</translation>
         </message>
@@ -349,6 +341,14 @@
         <message>
             <source>Skipped: %1</source>
             <translation>スキップ: %1</translation>
+        </message>
+        <message>
+            <source>&amp;Import rollouts of verl, TRL, OpenRLHF, prime-rl or NeMo-RL…</source>
+            <translation>verl・TRL・OpenRLHF・prime-rl・NeMo-RL のロールアウトを取り込む(&amp;I)…</translation>
+        </message>
+        <message>
+            <source>The rollout dump folder (verl&apos;s rollout_data_dir, TRL&apos;s completions, OpenRLHF&apos;s samples, prime-rl&apos;s rollouts, NeMo-RL&apos;s log folder)</source>
+            <translation>ロールアウトの書き出しフォルダー（verl の rollout_data_dir、TRL の completions、OpenRLHF のサンプル、prime-rl の rollouts、NeMo-RL のログフォルダー）</translation>
         </message>
     </context>
     <context>
@@ -3743,18 +3743,6 @@ The change is stored with its step and marked on the curves.</source>
             <source>Cannot read rollout %1: %2</source>
             <translation>ロールアウト %1 を読み込めません: %2</translation>
         </message>
-        <message>
-            <source>Run %1 of %2: its config names no "model" folder, so its tokens cannot be decoded.</source>
-            <translation>%2 のラン %1: 設定に "model" フォルダーがないため、トークンをデコードできません。</translation>
-        </message>
-        <message>
-            <source>The model folder %1 of run %2 does not exist, so its tokens cannot be decoded.</source>
-            <translation>ラン %2 のモデルフォルダー %1 が存在しないため、トークンをデコードできません。</translation>
-        </message>
-        <message>
-            <source>Cannot read the tokenizer of model folder %1: %2</source>
-            <translation>モデルフォルダー %1 のトークナイザーを読み込めません: %2</translation>
-        </message>
         <message numerus="yes">
             <source>Rollout %1 · run %2, step %3, group %4, sample %5 · reward %6, advantage %7 · %n token(s)</source>
             <translation>
@@ -3844,6 +3832,22 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Advantage of each token: the outcome&apos;s plus β × its step&apos;s process advantage (ProRAG&apos;s dual-granularity GRPO), so it changes from step to step.</source>
             <translation>各トークンのアドバンテージ: 結果のアドバンテージに、そのステップのプロセスアドバンテージの β 倍を加えたもの(ProRAG の二重粒度 GRPO)。ステップごとに変わります。</translation>
+        </message>
+        <message>
+            <source>Run %1 of %2 names no "model" folder in its config, so its tokens show as their ids (an import records one with rwb import --tokenizer DIR).</source>
+            <translation>%2 のラン %1 は設定に "model" フォルダーがないため、トークンを ID で表示します（取り込み時に rwb import --tokenizer DIR で指定できます）。</translation>
+        </message>
+        <message>
+            <source>The model folder %1 of run %2 does not exist, so its tokens show as their ids.</source>
+            <translation>ラン %2 のモデルフォルダー %1 が存在しないため、トークンを ID で表示します。</translation>
+        </message>
+        <message>
+            <source>Cannot read the tokenizer of model folder %1 (%2), so the tokens show as their ids.</source>
+            <translation>モデルフォルダー %1 のトークナイザーを読み込めない（%2）ため、トークンを ID で表示します。</translation>
+        </message>
+        <message>
+            <source>No token ids are stored for this rollout (the trainer&apos;s dump had none), so there are no tokens to show.</source>
+            <translation>このロールアウトにはトークン ID が保存されていない（トレーナーの書き出しになかった）ため、表示するトークンがありません。</translation>
         </message>
     </context>
 <context>

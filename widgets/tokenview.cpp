@@ -274,33 +274,38 @@ bool TokenView::showRollout(const RunSession &session, qint64 rolloutId, QString
         return fail(tr("Cannot read rollout %1: %2").arg(rolloutId).arg(QString::fromUtf8(e.what())));
     }
 
-    // The run's model folder, from its config.
+    // The run's model folder, from its config. Without a tokenizer the tokens show as ids.
+    QString noTokenizer; // why ("" when the tokenizer is read)
     QJsonParseError parseError;
     const QJsonDocument config = QJsonDocument::fromJson(QByteArray::fromStdString(run.configJson), &parseError);
     const QString model = config.object().value(QStringLiteral("model")).toString();
-    if (parseError.error != QJsonParseError::NoError || model.isEmpty())
-        return fail(tr("Run %1 of %2: its config names no \"model\" folder, so its tokens cannot be decoded.")
-                        .arg(row.runId)
-                        .arg(storePath));
     QString dir = model;
     if (QDir::isRelativePath(model) && !QFileInfo(model).isDir())
         dir = QFileInfo(storePath).absoluteDir().filePath(model);
-    if (!QFileInfo(dir).isDir())
-        return fail(tr("The model folder %1 of run %2 does not exist, so its tokens cannot be decoded.")
-                        .arg(QDir::toNativeSeparators(QFileInfo(dir).absoluteFilePath()))
-                        .arg(row.runId));
-    dir = QFileInfo(dir).canonicalFilePath();
-    if (!m_tokenizer || dir != m_tokenizerDir) {
-        m_tokenizer.reset();
-        m_tokenizerDir.clear();
-        try {
-            m_tokenizer = tokenizer::loadTokenizer(dir.toStdString());
-            m_tokenizerDir = dir;
-        } catch (const std::exception &e) {
-            return fail(tr("Cannot read the tokenizer of model folder %1: %2")
-                            .arg(QDir::toNativeSeparators(dir), QString::fromUtf8(e.what())));
+    if (parseError.error != QJsonParseError::NoError || model.isEmpty()) {
+        noTokenizer = tr("Run %1 of %2 names no \"model\" folder in its config, so its tokens show as their ids "
+                         "(an import records one with rwb import --tokenizer DIR).")
+                          .arg(row.runId)
+                          .arg(storePath);
+    } else if (!QFileInfo(dir).isDir()) {
+        noTokenizer = tr("The model folder %1 of run %2 does not exist, so its tokens show as their ids.")
+                          .arg(QDir::toNativeSeparators(QFileInfo(dir).absoluteFilePath()))
+                          .arg(row.runId);
+    } else {
+        dir = QFileInfo(dir).canonicalFilePath();
+        if (!m_tokenizer || dir != m_tokenizerDir) {
+            m_tokenizer.reset();
+            m_tokenizerDir.clear();
+            try {
+                m_tokenizer = tokenizer::loadTokenizer(dir.toStdString());
+                m_tokenizerDir = dir;
+            } catch (const std::exception &e) {
+                noTokenizer = tr("Cannot read the tokenizer of model folder %1 (%2), so the tokens show as their ids.")
+                                  .arg(QDir::toNativeSeparators(dir), QString::fromUtf8(e.what()));
+            }
         }
     }
+    const tokenizer::Tokenizer *tok = noTokenizer.isEmpty() ? m_tokenizer.get() : nullptr;
 
     const store::Rollout &r = row.rollout;
     const size_t n = r.tokenIds.size();
@@ -311,22 +316,27 @@ bool TokenView::showRollout(const RunSession &session, qint64 rolloutId, QString
     for (size_t i = 0; i < n; ++i) {
         Token &t = tokens[i];
         t.id = r.tokenIds[i];
-        t.special = m_tokenizer->isSpecial(t.id);
-        t.hasOld = i < r.logprobsOld.size();
-        t.hasNew = i < r.logprobsNew.size();
-        t.hasEntropy = i < r.entropies.size();
+        t.special = tok && tok->isSpecial(t.id);
+        // NaN: the trainer logged none for this token (an imported dump).
+        t.hasOld = i < r.logprobsOld.size() && !std::isnan(r.logprobsOld[i]);
+        t.hasNew = i < r.logprobsNew.size() && !std::isnan(r.logprobsNew[i]);
+        t.hasEntropy = i < r.entropies.size() && !std::isnan(r.entropies[i]);
         t.logprobOld = t.hasOld ? r.logprobsOld[i] : kNaN;
         t.logprobNew = t.hasNew ? r.logprobsNew[i] : kNaN;
         t.entropy = t.hasEntropy ? r.entropies[i] : kNaN;
         t.advantage = r.advantages.size() == n ? r.advantages[i] : r.advantage;
+        if (!tok) {
+            t.text = QStringLiteral("⟨%1⟩").arg(t.id);
+            continue;
+        }
         if (t.special) {
             // Not part of the completion's text; a split character goes on after it.
-            const std::string marker = m_tokenizer->decodeBytes({t.id});
+            const std::string marker = tok->decodeBytes({t.id});
             t.bytes = QByteArray::fromStdString(marker);
             t.text = QString::fromStdString(text::validUtf8(marker));
             continue;
         }
-        const std::string bytes = m_tokenizer->decodeBytes({t.id}, /*skipSpecial=*/false, atStart);
+        const std::string bytes = tok->decodeBytes({t.id}, /*skipSpecial=*/false, atStart);
         if (!bytes.empty())
             atStart = false;
         t.bytes = QByteArray::fromStdString(bytes);
@@ -343,10 +353,14 @@ bool TokenView::showRollout(const RunSession &session, qint64 rolloutId, QString
     m_sequenceAdvantage = r.advantages.size() != n;
     m_outcomeAdvantage = r.advantage;
     m_stepAdvantages = false;
-    if (!m_sequenceAdvantage)
+    // Another trainer's per-token advantages are its own (prime-rl's may differ by node).
+    if (!m_sequenceAdvantage && run.kind != "external")
         for (float a : r.advantages)
             m_stepAdvantages = m_stepAdvantages || std::abs(a - r.advantage) > 1e-6;
     m_entropiesStored = !r.entropies.empty();
+    m_tokensNote = n == 0 ? tr("No token ids are stored for this rollout (the trainer's dump had none), so there are "
+                               "no tokens to show.")
+                          : noTokenizer;
     m_title->setText(tr("Rollout %1 · run %2, step %3, group %4, sample %5 · reward %6, advantage %7 · %n token(s)",
                         nullptr, static_cast<int>(n))
                          .arg(rolloutId)
@@ -376,6 +390,7 @@ void TokenView::clear()
     m_sequenceAdvantage = false;
     m_stepAdvantages = false;
     m_entropiesStored = false;
+    m_tokensNote.clear();
     m_title->setText(tr("No rollout shown. Click a sample to see its tokens."));
     refresh();
 }
@@ -520,6 +535,8 @@ void TokenView::refresh()
     }
     if (tokenCount() == 0)
         note.clear();
+    if (!m_tokensNote.isEmpty())
+        note = note.isEmpty() ? m_tokensNote : m_tokensNote + QLatin1Char('\n') + note;
     m_legend->setVisible(any);
     m_legend->update();
     m_note->setText(note);

@@ -29,8 +29,10 @@ class ColourLegend;
 // Tokens are decoded one by one with the tokenizer of the run's model; a multi-byte
 // character split over tokens is shown whole on the token that completes it (the tokens
 // before show as thin chips, their bytes in the tooltip), so token texts concatenate to
-// the completion. GUI thread only; loading a tokenizer (a real model's tokenizer.json
-// takes a fraction of a second) happens once per model folder.
+// the completion. A run without a tokenizer it can read (an import without --tokenizer,
+// a model folder moved away) shows its tokens by id, "⟨id⟩", with a note saying why; a
+// log-prob stored as NaN counts as not stored. GUI thread only; loading a tokenizer (a
+// real model's tokenizer.json takes a fraction of a second) happens once per model folder.
 class TokenView : public QWidget {
     Q_OBJECT
 public:
@@ -42,9 +44,11 @@ public:
     // Reads the rollout (with token arrays) through the run session and decodes its tokens with the
     // tokenizer of the run's model (the run's config JSON names "model": a folder with
     // tokenizer.json or tokenizer.model; a relative path is tried against the working
-    // folder, then against the store file's folder). On failure returns false, clears the
-    // view and puts in `error` what failed, naming the store, rollout, config field or
-    // model folder.
+    // folder, then against the store file's folder). Without a config "model", or with a
+    // folder that is missing or holds no readable tokenizer, the tokens show as their ids
+    // and noteText() names the config field or folder. When the rollout cannot be read,
+    // returns false, clears the view and puts in `error` what failed, naming the store
+    // and rollout.
     bool showRollout(const RunSession &session, qint64 rolloutId, QString *error = nullptr);
     void setColourBy(ColourBy by);
     ColourBy colourBy() const { return m_colourBy; }
@@ -86,6 +90,7 @@ private:
     double m_outcomeAdvantage = 0.0;  // the sequence's (the outcome's) advantage
     bool m_stepAdvantages = false;    // per token and not all the sequence's: dual-granularity GRPO
     bool m_entropiesStored = false;
+    QString m_tokensNote; // why the tokens show as ids, or that the rollout has none ("" otherwise)
     ColourBy m_colourBy = ColourBy::Advantage;
     double m_low = 0.0, m_high = 0.0; // the current scale
 

@@ -1,4 +1,5 @@
-// rwb import: another trainer's rollout dump (verl, TRL, OpenRLHF) into a run of the store.
+// rwb import: another trainer's rollout dump (verl, TRL, OpenRLHF, prime-rl, NeMo-RL) into a
+// run of the store.
 #include "cli.h"
 #include "commands.h"
 
@@ -18,24 +19,36 @@ const char *const kImportHelp = R"HELP(rwb import — another trainer's rollouts
 
 Usage: rwb import --input PATH [--input PATH …] --store runs.sqlite [options]
 
-Reads the rollouts verl, TRL or OpenRLHF dumped and writes them to a new run of kind
+Reads the rollouts verl, TRL, OpenRLHF, prime-rl or NeMo-RL dumped and writes them to a new run of kind
 "external": curves, groups, the rollout browser and the failure explorer then work on it.
 Everything is read and checked first; a file of the wrong form is reported with its line
 and field, and the store is left as it was.
 
-  --input PATH      a dump file, or a folder searched for .jsonl, .json and .csv files
-                    (one per step, in the order of the number in their names); repeat it
-                    for several
+  --input PATH      a dump file, or a folder searched for .jsonl, .json, .csv and .parquet
+                    files (one per step, in the order of the number in their names);
+                    repeat it for several
   --store FILE      the run store (created when missing)
-  --format F        auto (default: from the first record's fields), verl, trl or openrlhf
+  --format F        auto (default: from the first record's fields), verl, trl, openrlhf,
+                    prime-rl or nemo-rl
                       verl      trainer.rollout_data_dir: {step}.jsonl with input, output,
                                 gts, score, step and the reward function's extra keys
-                      trl       GRPOTrainer's completions table (log_completions) as JSONL,
-                                CSV or a wandb table's JSON: step, prompt, completion, one
-                                column per reward function, advantage. TRL writes parquet,
-                                which no Debian library reads: convert it (docs/handoff.md)
+                      trl       GRPOTrainer's completions table (log_completions):
+                                <output_dir>/completions/completions_{step:05d}.parquet, or
+                                the same as JSONL or CSV, or a wandb table's JSON: step,
+                                prompt, completion, one column per reward function,
+                                advantage. Steps its trainer_state.json (checkpoint-N/)
+                                logs an evaluation at hold eval rows
                       openrlhf  dumped samples: {input, output, reward} (batch_inference),
-                                with step, label and group where present
+                                with step, label and group where present; the wandb table
+                                of train/generated_samples (global_step, text, reward);
+                                or its agent executor's results as JSON lines
+                                (observation_tokens, action_ranges, rollout_log_probs, …)
+                      prime-rl  rollouts/step_N/train/effective/traces.jsonl: episodes with
+                                their traces' tokens, log-probs and advantages (a folder's
+                                all/ files beside effective/ and eval/ are skipped)
+                      nemo-rl   train_data_step{N}.jsonl: content, rewards, token_ids,
+                                token_loss_mask, advantages, generation_logprobs,
+                                prev_logprobs
   --run-name NAME   the run's name (default: the first input's file or folder name)
   --task NAME       the task the rollouts are for, recorded with the run
   --group-size G    each step's rollouts form groups of G in the order of the dump
@@ -43,7 +56,14 @@ and field, and the store is left as it was.
                     "uid" / "group" field, form a group)
   --weights SPEC    TRL: the reward functions' weights for the total its table does not
                     log, "name=w,name=w" (default: every reward column weighs 1)
-  --include-eval    TRL: also import the rows whose "mode" is "eval"
+  --include-eval    TRL: also import the eval rows (the tables of evaluation steps, and
+                    rows whose "mode" is "eval"); prime-rl: also the eval episodes
+  --tokenizer DIR   the policy's tokenizer folder (tokenizer.json or tokenizer.model),
+                    recorded as the run's "model": the token view shows the tokens' text
+                    (without it, their ids); it also decodes completions a dump holds only
+                    as token ids (OpenRLHF's agent executor)
+  --python PATH     the Python that reads parquet files, which needs pyarrow (default:
+                    $RWB_PYTHON, else python3 on PATH; the one TRL ran in has pyarrow)
 
 Prints a JSON report: the run's id, the files read, steps, rollouts and groups, which
 fields became what ("mapped"), which were kept only in each rollout's details
@@ -84,7 +104,7 @@ nlohmann::ordered_json mappingsJson(const std::vector<store::FieldMapping> &mapp
 int importCommand(const std::vector<std::string> &argv)
 {
     return guarded("import", [&] {
-        const Args args(argv, {{"input", "store", "format", "run-name", "task", "group-size", "weights"},
+        const Args args(argv, {{"input", "store", "format", "run-name", "task", "group-size", "weights", "python", "tokenizer"},
                                {"include-eval", "help"}});
         if (args.has("help")) {
             std::cout << kImportHelp;
@@ -94,7 +114,7 @@ int importCommand(const std::vector<std::string> &argv)
         const std::string format = args.value("format", "auto");
         const auto parsed = store::parseDumpFormat(format);
         if (!parsed)
-            throw UsageError{"--format: \"" + format + "\" is not auto, verl, trl or openrlhf"};
+            throw UsageError{"--format: \"" + format + "\" is not auto, verl, trl, openrlhf, prime-rl or nemo-rl"};
         options.format = *parsed;
         options.runName = args.value("run-name");
         options.task = args.value("task");
@@ -105,6 +125,8 @@ int importCommand(const std::vector<std::string> &argv)
         if (args.has("weights"))
             options.weights = parseWeights(args.value("weights"));
         options.includeEval = args.has("include-eval");
+        options.python = args.value("python");
+        options.tokenizerDir = args.value("tokenizer");
         const std::vector<std::string> &inputs = args.values("input");
         if (inputs.empty())
             throw UsageError{"--input is required (a dump file or folder)"};

@@ -66,7 +66,7 @@ Commands:
   prm score       the PRM's score of every step of trajectories
   prm table       EM / F1 with bootstrap intervals of several models' predictions (ProRAG's ablation)
   prm rft         PRM-filtered rejection-sampling fine-tuning (sample, keep the right and PRM-approved, SFT)
-  import          rollouts another trainer dumped (verl, TRL, OpenRLHF) into a run of the store
+  import          rollouts another trainer dumped (verl, TRL, OpenRLHF, prime-rl, NeMo-RL) into a run of the store
   dist check      whether N processes (this machine's, or torchrun's) can train together, and all-reduce speed
 
 Run "rwb <command> --help" for a command's options.

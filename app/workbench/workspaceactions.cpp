@@ -46,7 +46,7 @@ void WorkspaceActions::retranslate()
     m_newWorkspace->setText(tr("&New workspace…"));
     m_openWorkspace->setText(tr("Open &workspace…"));
     m_openStore->setText(tr("Open run s&tore…"));
-    m_importRollouts->setText(tr("&Import rollouts of verl, TRL or OpenRLHF…"));
+    m_importRollouts->setText(tr("&Import rollouts of verl, TRL, OpenRLHF, prime-rl or NeMo-RL…"));
     m_importRollouts->setStatusTip(tr("Read another trainer's rollout dump folder into a run of the open run store"));
 }
 
@@ -128,7 +128,8 @@ void WorkspaceActions::importRolloutsDialog()
 {
     const QString title = tr("Import rollouts");
     const QString dump = QFileDialog::getExistingDirectory(
-        m_window, tr("The rollout dump folder (verl's rollout_data_dir, TRL's completions, OpenRLHF's samples)"));
+        m_window, tr("The rollout dump folder (verl's rollout_data_dir, TRL's completions, OpenRLHF's samples, "
+                     "prime-rl's rollouts, NeMo-RL's log folder)"));
     if (dump.isEmpty())
         return;
     QString storePath = m_currentStore();

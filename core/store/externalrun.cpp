@@ -103,6 +103,12 @@ void writeExternalStep(RunStore &store, int64_t runId, int64_t step, std::vector
             r.truncated = s.truncated;
             r.detailsJson = s.detailsJson.empty() ? "{}" : s.detailsJson;
             r.judgeDecisions = std::move(s.judgeDecisions);
+            r.tokenIds = std::move(s.tokenIds);
+            r.logprobsOld = std::move(s.logprobsOld);
+            r.logprobsNew = std::move(s.logprobsNew);
+            r.logprobsRef = std::move(s.logprobsRef);
+            r.advantages = std::move(s.advantages);
+            r.entropies = std::move(s.entropies);
             lengths.push_back(static_cast<double>(s.completionTokens));
             clipped += s.truncated ? 1.0 : 0.0;
             rollouts.push_back(std::move(r));

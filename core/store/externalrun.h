@@ -34,6 +34,14 @@ struct ExternalSample {
     bool truncated = false;
     std::string detailsJson = "{}";
     std::vector<judge::Decision> judgeDecisions{};
+    // Per token of the completion, where the trainer logged them (rwb import): each array
+    // empty or as long as tokenIds (store::Rollout's columns; NaN where a token lacks it).
+    std::vector<int32_t> tokenIds{};
+    std::vector<float> logprobsOld{}; // the sampling policy's (the inference engine's)
+    std::vector<float> logprobsNew{}; // the trainer's forward pass
+    std::vector<float> logprobsRef{}; // the reference policy's
+    std::vector<float> advantages{};  // as the loss used them
+    std::vector<float> entropies{};
 };
 
 // A prompt id made from a prompt's text: stable across runs and processes ("p-" and 16

@@ -2,10 +2,16 @@
 
 // Rollouts of other trainers read from their dumps into a run of the store (`rwb import`):
 // verl's rollout JSONL (`trainer.rollout_data_dir`, one `{step}.jsonl` per step), TRL's
-// completions table (the rows GRPOTrainer logs with `log_completions`, as JSONL, CSV or a
-// wandb table's JSON; its own files are parquet, which no Debian library reads) and
-// OpenRLHF's dumped samples (`{input, output, reward}`). The run is of kind "external", so
-// curves, groups, the browser and the failure explorer work on it. Without Qt or libtorch.
+// completions table (the rows GRPOTrainer logs with `log_completions`: its own
+// `completions/completions_{step:05d}.parquet`, read through a Python with pyarrow, or the
+// same as JSONL or CSV, or a wandb table's JSON),
+// OpenRLHF's samples (batch_inference's `{input, output, reward}`, the wandb table of
+// `generated_samples` it logs, and its agent executor's result dicts dumped as JSON lines),
+// prime-rl's episodes (`rollouts/step_N/train/effective/traces.jsonl`) and NeMo-RL's
+// `train_data_step{N}.jsonl`. Per-token token ids, log-probs and advantages, where a dump
+// has them, go to the rollout's token columns. The run is of kind "external", so curves,
+// groups, the browser, the token view and the failure explorer work on it. Without Qt or
+// libtorch.
 
 #include <cstdint>
 #include <map>
@@ -18,9 +24,9 @@ namespace rwb::store {
 
 class RunStore;
 
-enum class DumpFormat { Auto, Verl, Trl, OpenRlhf };
+enum class DumpFormat { Auto, Verl, Trl, OpenRlhf, PrimeRl, NemoRl };
 
-// "verl", "trl", "openrlhf" ("auto" for Auto).
+// "verl", "trl", "openrlhf", "prime-rl", "nemo-rl" ("auto" for Auto).
 const char *dumpFormatName(DumpFormat format);
 // The inverse; nullopt for a name it does not know.
 std::optional<DumpFormat> parseDumpFormat(std::string_view name);
@@ -38,7 +44,19 @@ struct ImportOptions {
     // (TRL's default); given: only the columns it names make the total, and the others
     // are shown as components of weight 0. A name no column has is an error.
     std::map<std::string, double> weights;
-    bool includeEval = false; // TRL: also rows whose "mode" is "eval"
+    // TRL: also the eval rows: the tables of the steps its trainer_state.json logs an
+    // evaluation at (TRL writes an evaluation's rows over that step's table; the state is
+    // looked for beside the completions folder, in checkpoint-N/), and rows whose "mode"
+    // is "eval" (a table a user wrote). prime-rl: also eval episodes.
+    bool includeEval = false;
+    // The Python that reads parquet files (it needs pyarrow): "python3" on PATH, or a path;
+    // "" → $RWB_PYTHON, else "python3". Started only when there is a parquet file.
+    std::string python;
+    // A folder with the policy's tokenizer (tokenizer.json or tokenizer.model), recorded as
+    // the run config's "model" (made absolute) so that the token view decodes the token
+    // ids; where a dump has token ids but no completion text (OpenRLHF's agent executor)
+    // the completion is decoded with it. "" none. A folder it cannot read is an error.
+    std::string tokenizerDir;
 };
 
 // One field of the dump and what it became.
@@ -53,7 +71,7 @@ struct ImportReport {
     int64_t runId = 0;
     std::string runName;
     std::vector<std::string> files;   // read, in step order
-    std::vector<std::string> skipped; // "path: why" (a repeat of the file before, parquet, eval rows …)
+    std::vector<std::string> skipped; // "path: why" (a repeat of the file before, eval rows …)
     int64_t steps = 0;
     int64_t rollouts = 0;
     int64_t groups = 0;
@@ -63,12 +81,16 @@ struct ImportReport {
 };
 
 // Reads every file first (a path may be a file or a folder, searched recursively for
-// .jsonl, .json and .csv, in the order of the step number in their names), and only then
-// writes a new run of kind External with one step per step of the dump. A file of the
-// wrong form throws data::InputException naming the file, line and field, and leaves the
-// store as it was. Rows that repeat the previous file's rows exactly (TRL logs the same
-// generation batch again when several optimizer steps share it) are skipped and reported.
-// A failure while writing marks the run failed and throws store::StoreError.
+// .jsonl, .json, .csv and .parquet, in the order of the step number in their names, or of the
+// `step_N` folder they are in), and only then writes a new run of kind External with one
+// step per step of the dump. A file of the wrong form throws data::InputException naming
+// the file, line and field, and leaves the store as it was; so does a tokenizer folder
+// that cannot be read, and a parquet file when no Python with pyarrow can be started
+// (the message says what to install or name). Rows that repeat the previous file's rows exactly (TRL logs the
+// same generation batch again when several optimizer steps share it), rows an earlier
+// wandb table of OpenRLHF's already held, prime-rl's `all` files beside an `effective` one
+// and its eval episodes (unless includeEval) are skipped and reported. A failure while
+// writing marks the run failed and throws store::StoreError.
 ImportReport importRollouts(RunStore &store, const std::vector<std::string> &paths, const ImportOptions &options);
 
 } // namespace rwb::store
