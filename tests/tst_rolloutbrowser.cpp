@@ -153,6 +153,7 @@ private Q_SLOTS:
     void selectRolloutFetchesLaterPages();
     void detailPaneMarksAnswerAndGold();
     void detailPaneMarksTags();
+    void importedRunWithoutTask();
     void answerBlock();
     void badSearchLeavesTheTable();
     void openRunErrors();
@@ -427,6 +428,42 @@ void TestRolloutBrowser::detailPaneMarksTags()
 }
 
 // core's answerBlock(), which the completion marks use: byte ranges counted by hand.
+// A run imported from another trainer without --task (an invoice extraction logged by
+// NeMo-RL, say) was parsed by the default task, company extraction: the pane showed a
+// failure category ("Invented (not in the input)"), an answer-against-gold table with no
+// gold and "no reward config" in red, all about a task the run never had. It is now shown
+// as the trainer logged it: the reward, the components stored, the completion and prompt.
+void TestRolloutBrowser::importedRunWithoutTask()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("imported.sqlite"));
+    int64_t run = 0;
+    {
+        store::RunStore s(path.toStdString());
+        run = s.beginRun("nemo-rl", store::RunKind::External, "{}", "");
+        store::Rollout r = makeRollout(1);
+        r.completion = R"({"vendor": "Northfield Hardware Inc", "total": "599.16"})";
+        r.answer.clear();
+        r.rewardsJson = R"({"vendor_right": 0.0})";
+        r.reward = 0.749;
+        r.promptId = "q1";
+        store::Prompt p{"q1", "Extract the vendor and the total as JSON.", "", "{}"};
+        s.writeStep(run, 80, {}, {r}, {p});
+    }
+    RolloutBrowser b;
+    QAbstractItemModelTester tester(b.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(rwbtest::showRun(b, path, run));
+    b.selectRollout(1);
+    const QString text = b.detail()->plainText();
+    QVERIFY2(text.contains("Run nemo-rl (#1) · step 80 · group 0 · sample 1"), qPrintable(text));
+    QVERIFY(text.contains("Northfield Hardware Inc"));
+    QVERIFY(text.contains("vendor_right"));
+    QVERIFY2(!text.contains("Failure category"), qPrintable(text));
+    QVERIFY(!text.contains("Answer against gold"));
+    QVERIFY(!text.contains("recorded no reward config"));
+    QVERIFY(!text.contains("recorded input"));
+}
+
 void TestRolloutBrowser::answerBlock()
 {
     using reward::answerBlock;

@@ -150,12 +150,17 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
     }());
     c.judgeCalls = static_cast<int>(decisions.size());
     const task::Catalog &catalog = task::Catalog::builtin();
-    const task::Task *task = catalog.find(c.task);
+    // A run imported from another trainer without --task has no task of ours: its
+    // rollouts are shown as the trainer logged them, not parsed by the default task (whose
+    // failure categories and gold comparison would be about another task's answers).
+    const bool untasked = run.task.empty() && run.kind == "external";
+    const task::Task *task = untasked ? nullptr : catalog.find(c.task);
     if (task) // a run that names no task: the default one
         c.task = std::string(task->name());
     QStringList problems;
     // The example and the completion, for the outcome and the explanations.
-    if (!task) {
+    if (untasked) {
+    } else if (!task) {
         problems << tr("This build has no task \"%1\", so the rollout is shown as stored.").arg(str(c.task));
     } else {
         try {
@@ -171,7 +176,8 @@ RolloutDetailView::Content RolloutDetailView::load(const store::RunStore &store,
         }
     }
     if (!inForce) {
-        problems << tr("The run recorded no reward config at or before step %1.").arg(r.step);
+        if (!untasked)
+            problems << tr("The run recorded no reward config at or before step %1.").arg(r.step);
         c.thinking = r.rollout.completion.find("<answer>") != std::string::npos;
         for (auto it = stored.begin(); it != stored.end(); ++it)
             c.components.push_back(component(it.key(), 0.0));
@@ -329,8 +335,11 @@ QString RolloutDetailView::answerHtml() const
     const TaskPresenter &presenter = TaskPresenter::forTask(m_content.task);
     if (m_content.example && m_content.completion)
         return presenter.outcomeHtml(*m_content.example, *m_content.completion, explanations());
-    // Without the task's view of it: the stored answer against the stored gold.
+    // Without the task's view of it: the stored answer against the stored gold, where the
+    // trainer logged either (an import may have neither: nothing to compare).
     const store::StoredRollout &s = m_content.rollout;
+    if (s.gold.empty() && s.rollout.answer.empty())
+        return {};
     return TaskPresenter::forTask("").outcomeHtml(StoredExample(s.gold), StoredCompletion(s.rollout.completion, s.rollout.answer), {});
 }
 

