@@ -995,6 +995,39 @@ void TestJudgeClient::tokenLimitFieldAuto()
         QCOMPARE(call.attempts, 1);
         QCOMPARE(server.requests().size(), size_t(1));
     }
+    // FastAPI's 422 for another field ("seed" not permitted) beside one that echoes the
+    // body, max_tokens and all: not a refusal of max_tokens, so not sent again.
+    {
+        ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {
+            res.status = 422;
+            res.set_content(R"({"detail": [{"type": "extra_forbidden", "loc": ["body", "seed"], "msg": "Extra inputs )"
+                            R"(are not permitted", "input": 7}, {"type": "missing", "loc": ["body", "messages", 0, )"
+                            R"("role"], "msg": "Field required", "input": {"model": "m", "max_tokens": 64}}]})",
+                            "application/json");
+        }, false, kPath);
+        JudgeClient client(options(serverUrl(server)));
+        const JudgeCall call = client.run(request());
+        QVERIFY(!call.ok());
+        QCOMPARE(server.requests().size(), size_t(1));
+    }
+    // … and FastAPI's 422 that does refuse it: sent again with max_completion_tokens.
+    {
+        ScriptedServer server([](int, const SeenRequest &r, httplib::Response &res) {
+            if (r.body.contains("max_tokens")) {
+                res.status = 422;
+                res.set_content(R"({"detail": [{"type": "extra_forbidden", "loc": ["body", "max_tokens"], )"
+                                R"("msg": "Extra inputs are not permitted", "input": 64}]})",
+                                "application/json");
+                return;
+            }
+            res.set_content(completion("ok"), "application/json");
+        }, false, kPath);
+        JudgeClient client(options(serverUrl(server)));
+        const JudgeCall call = client.run(request());
+        QVERIFY2(call.ok(), call.error.c_str());
+        QCOMPARE(server.requests().size(), size_t(2));
+        QCOMPARE(server.requests().at(1).body["max_completion_tokens"].get<int>(), 64);
+    }
     // A server that refuses both: two requests, and the message says what was tried.
     {
         ScriptedServer server([](int, const SeenRequest &, httplib::Response &res) {

@@ -297,6 +297,18 @@ void TestRewardServer::trlToolCallCompletions()
     QCOMPARE(out["rewards"][1].get<double>(), direct("c5", call).first);
     // The calls, the tool's text, the answer: one per line.
     QCOMPARE(out["rewards"][2].get<double>(), direct("c5", call + "\n株式会社あおぞら商会\n株式会社あおぞら商会").first);
+    // Arguments as JSON text nested 100,000 deep (a string, so the request's own depth
+    // limit never saw it) crashed the server copying the parsed value; now kept as text.
+    {
+        const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+        json deepCall = {{"role", "assistant"}, {"tool_calls", {{{"function", {{"name", "f"}, {"arguments", deep}}}}}}};
+        json one = {{"prompts", {"q"}}, {"completions", {json::array({deepCall})}}};
+        for (auto it = row5.begin(); it != row5.end(); ++it)
+            one[it.key()] = json::array({it.value()});
+        const auto [st, o] = s.post("/reward/trl", one);
+        QCOMPARE(st, 200);
+        QVERIFY(o["rewards"][0].is_number());
+    }
     // A call without a name is still refused, and the field named.
     body["completions"] = {json::array({{{"role", "assistant"}, {"tool_calls", {{{"function", {{"arguments", "{}"}}}}}}}})};
     body["prompts"] = {"q"};

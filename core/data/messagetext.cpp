@@ -1,5 +1,7 @@
 #include "data/messagetext.h"
 
+#include "util/boundedjson.h"
+
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -47,7 +49,10 @@ std::string toolCallText(const json &call, size_t i)
         throw std::invalid_argument(where + " has no function name");
     json arguments = fn.value("arguments", json::object());
     if (arguments.is_string()) {
-        json parsed = json::parse(arguments.get<std::string>(), nullptr, /*allow_exceptions=*/false);
+        // Text from outside (a request, a dump): parsed within util::kMaxJsonDepth, so that
+        // arguments nested 100,000 deep stay text instead of overflowing the stack when
+        // copied and written.
+        json parsed = util::parseJsonOrDiscarded(arguments.get<std::string>());
         if (!parsed.is_discarded())
             arguments = std::move(parsed);
     }

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <map>
 #include <mutex>
+#include <string_view>
 
 namespace rwb::llm {
 
@@ -28,12 +29,29 @@ bool refusesField(const std::string &error, TokenLimitField field)
     std::string lower = error;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
     const bool refused = lower.find("http 400") != std::string::npos || lower.find("http 422") != std::string::npos;
-    if (!refused || lower.find(tokenLimitFieldName(field)) == std::string::npos)
+    const std::string name = tokenLimitFieldName(field);
+    if (!refused || lower.find(name) == std::string::npos)
         return false;
-    for (const char *refusal : {"unsupported", "not supported", "unrecognized", "unknown", "extra", "not permitted",
-                                "not allowed"})
-        if (lower.find(refusal) != std::string::npos)
-            return true;
+    // FastAPI / pydantic name each refused field by its location, and may echo the whole
+    // body (with the field in it) beside another field's refusal: only the location counts.
+    if (lower.find("\"loc\"") != std::string::npos) {
+        std::string compact;
+        for (char c : lower)
+            if (!std::isspace(static_cast<unsigned char>(c)))
+                compact += c;
+        return compact.find("\"body\",\"" + name + "\"]") != std::string::npos &&
+               (compact.find("extra") != std::string::npos || compact.find("notpermitted") != std::string::npos);
+    }
+    // Elsewhere the refusal words stand near the field's name (within 100 characters).
+    constexpr size_t kNear = 100;
+    for (size_t at = lower.find(name); at != std::string::npos; at = lower.find(name, at + 1)) {
+        const size_t from = at > kNear ? at - kNear : 0;
+        const std::string_view near = std::string_view(lower).substr(from, at - from + name.size() + kNear);
+        for (const char *refusal : {"unsupported", "not supported", "unrecognized", "unknown", "extra", "not permitted",
+                                    "not allowed"})
+            if (near.find(refusal) != std::string_view::npos)
+                return true;
+    }
     return false;
 }
 
