@@ -6,6 +6,7 @@
 // log_completions table, OpenRLHF's batch_inference output; the README beside the newer ones
 // names the source files and commits). Expected values worked by hand.
 #include "data/jsonl.h"
+#include "store/parquetreader.h"
 #include "store/rolloutimport.h"
 #include "store/runstore.h"
 #include "testtime.h"
@@ -13,6 +14,7 @@
 
 #include <QProcess>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <QFile>
@@ -20,7 +22,9 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -103,6 +107,18 @@ private Q_SLOTS:
     void badTokenInput_data();
     void badTokenInput();
     void badTokenizerAndTable();
+    // Steps and eval rows.
+    void trlModeColumnOverState();
+    void stepFolderAboveInput();
+    // The parquet reader's interpreter: tests that never need pyarrow (a stand-in Python
+    // that speaks the reader's line protocol, or python3 with a made-up pyarrow).
+    void fakeParquetReader_data();
+    void fakeParquetReader();
+    void fakeParquetImport();
+    void fakeParquetReaderHangs();
+    void parquetLimits();
+    void parquetReaderIgnoresWorkingDir();
+    void pyarrowVersionRefused();
 };
 
 void TestRolloutImport::verlDump()
@@ -1059,6 +1075,482 @@ void TestRolloutImport::badTokenizerAndTable()
         QVERIFY2(message.find(o.tokenizerDir + ": --tokenizer: cannot read a tokenizer") != std::string::npos, message.c_str());
     }
     QVERIFY(st.runs().empty());
+}
+
+// A table with a "mode" column is trusted over trainer_state.json: at a step the state logs
+// an evaluation at, the rows marked "train" are imported and those marked "eval" skipped.
+void TestRolloutImport::trlModeColumnOverState()
+{
+    QTemporaryDir dir;
+    const QString dump = dir.path() + "/completions";
+    QVERIFY(QDir().mkpath(dump));
+    writeFile(dump + "/completions_00002.jsonl",
+              R"({"step": 2, "prompt": "q", "completion": "a", "acc": 1.0, "mode": "train"})" "\n"
+              R"({"step": 2, "prompt": "q", "completion": "b", "acc": 0.0, "mode": "train"})" "\n"
+              R"({"step": 2, "prompt": "e", "completion": "c", "acc": 1.0, "mode": "eval"})" "\n");
+    // Beside the completions folder, as TRL's output folder holds it: an evaluation at step 2.
+    writeFile(dir.path() + "/trainer_state.json",
+              R"({"global_step": 2, "log_history": [{"step": 2, "loss": 0.1}, {"step": 2, "eval_reward": 0.5}]})");
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    const store::ImportReport r = store::importRollouts(st, {dump.toStdString()}, {});
+    QCOMPARE(r.steps, int64_t(1));
+    QCOMPARE(r.rollouts, int64_t(2));
+    QVERIFY(anyStartsWith(r.skipped, "1 eval rows (\"mode\": \"eval\""));
+    QVERIFY(!anyContains(r.skipped, "logs an evaluation at step 2"));
+    const auto rows = rolloutsOf(st, r.runId);
+    QCOMPARE(rows.size(), size_t(2));
+    QCOMPARE(rows[0].rollout.completion, std::string("a"));
+    QCOMPARE(rows[1].rollout.completion, std::string("b"));
+    QVERIFY(!json::parse(rows[0].rollout.detailsJson).contains("mode"));
+
+    // --include-eval: the eval row too, marked so; the train rows are not.
+    store::ImportOptions o;
+    o.includeEval = true;
+    const store::ImportReport all = store::importRollouts(st, {dump.toStdString()}, o);
+    QCOMPARE(all.rollouts, int64_t(3));
+    const auto withEval = rolloutsOf(st, all.runId);
+    QCOMPARE(withEval.size(), size_t(3));
+    QVERIFY(!json::parse(withEval[0].rollout.detailsJson).contains("mode"));
+    QCOMPARE(json::parse(withEval[2].rollout.detailsJson)["mode"], json("eval"));
+}
+
+// The step of a file without a number in its name or a step field comes from a step_N
+// folder inside the folder searched, never from one above it (a checkpoint's
+// global_step_500/samples/ holds the dumps of several steps).
+void TestRolloutImport::stepFolderAboveInput()
+{
+    QTemporaryDir dir;
+    const QString ckpt = dir.path() + "/ckpt";
+    const QString samples = ckpt + "/global_step_500/samples";
+    QVERIFY(QDir().mkpath(samples));
+    writeFile(samples + "/a.jsonl", R"({"input": "q1", "output": "a", "score": 1.0})" "\n");
+    writeFile(samples + "/b.jsonl", R"({"input": "q2", "output": "b", "score": 0.0})" "\n");
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    auto stepsOf = [&](const store::ImportReport &r) {
+        std::vector<int64_t> out;
+        for (const store::StoredRollout &row : rolloutsOf(st, r.runId))
+            out.push_back(row.step);
+        return out;
+    };
+
+    // The folder itself: its files in the order of their names, steps 1 and 2.
+    const store::ImportReport r = store::importRollouts(st, {samples.toStdString()}, {});
+    QCOMPARE(r.steps, int64_t(2));
+    QCOMPARE(stepsOf(r), (std::vector<int64_t>{1, 2}));
+    QVERIFY(anyStartsWith(r.computed, "steps: from the file names"));
+    // With a trailing slash, as a shell completes it.
+    QCOMPARE(stepsOf(store::importRollouts(st, {samples.toStdString() + "/"}, {})), (std::vector<int64_t>{1, 2}));
+    // A file named: step 1, not 500.
+    QCOMPARE(stepsOf(store::importRollouts(st, {(samples + "/b.jsonl").toStdString()}, {})), (std::vector<int64_t>{1}));
+    // A folder above it: global_step_500 is inside the search, so both files are step 500.
+    const store::ImportReport above = store::importRollouts(st, {ckpt.toStdString()}, {});
+    QCOMPARE(above.steps, int64_t(1));
+    QCOMPARE(stepsOf(above), (std::vector<int64_t>{500, 500}));
+
+    // prime-rl's layout, named as a file or found in a folder searched below the step folder.
+    const QString prime = ckpt + "/global_step_500/rollouts/step_7/train/effective";
+    QVERIFY(QDir().mkpath(prime));
+    QVERIFY(QFile::copy(QString::fromStdString(kData + "/prime_rl/rollouts/step_4/train/effective/traces.jsonl"),
+                        prime + "/traces.jsonl"));
+    store::ImportOptions o;
+    o.format = store::DumpFormat::PrimeRl;
+    QCOMPARE(stepsOf(store::importRollouts(st, {(prime + "/traces.jsonl").toStdString()}, o)),
+             (std::vector<int64_t>{7, 7}));
+    QCOMPARE(stepsOf(store::importRollouts(st, {(ckpt + "/global_step_500/rollouts/step_7/train").toStdString()}, o)),
+             (std::vector<int64_t>{7, 7}));
+}
+
+namespace {
+
+// The stand-in for the Python that reads parquet files: a shell script that speaks the
+// reader's line protocol. It writes its process id to <dir>/pid and each path it is asked
+// for (in hex, as the reader sends it) to <dir>/asked, says `hello`, and answers each path
+// with `answer`, or runs `respond` (shell, where $D is `dir`) where one is given.
+QString fakePython(const QString &dir, const QByteArray &hello, const QByteArray &answer,
+                   const QByteArray &respond = {})
+{
+    writeFile(dir + "/hello", hello.toStdString() + "\n");
+    writeFile(dir + "/answer", answer.toStdString());
+    const std::string d = dir.toStdString();
+    const QString script = dir + "/fake-python";
+    writeFile(script, "#!/bin/sh\n"
+                      "D='" + d + "'\n"
+                      "echo $$ > \"$D/pid\"\n"
+                      "cat \"$D/hello\"\n"
+                      "while read -r hex; do\n"
+                      "  echo \"$hex\" >> \"$D/asked\"\n"
+                      "  " + (respond.isEmpty() ? std::string("cat \"$D/answer\"") : respond.toStdString()) + "\n"
+                      "done\n");
+    QFile::setPermissions(script, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return script;
+}
+
+// The process id a stand-in wrote to `file`; 0 when none.
+pid_t pidIn(const QString &file)
+{
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    return static_cast<pid_t>(f.readAll().trimmed().toLongLong());
+}
+
+// Whether the process has ended and been reaped: no such process any more (a zombie,
+// ended but not reaped, still answers).
+bool reaped(pid_t pid)
+{
+    return pid > 0 && ::kill(pid, 0) == -1 && errno == ESRCH;
+}
+
+// Whether the process has ended (reaped, or a zombie its parent, not us, is to reap).
+bool ended(pid_t pid)
+{
+    if (reaped(pid))
+        return true;
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return true;
+    const QByteArray s = stat.readAll();
+    const qsizetype close = s.lastIndexOf(')');
+    return close >= 0 && s.mid(close + 2, 1) == "Z";
+}
+
+const QByteArray kHello = R"({"rwb_parquet": 1, "python": "/opt/fake/python", "version": "3.11.0", "pyarrow": "15.0.0"})";
+const QByteArray kHead = R"({"columns": ["step", "prompt", "completion", "acc"], "rows": 2})" "\n";
+const QByteArray kRow1 = R"([3, "q", "a", 1.0])" "\n";
+const QByteArray kRow2 = R"([3, "q", "b", null])" "\n";
+
+} // namespace
+
+// The reader against a stand-in: how it reads a table, and what it says (naming the file)
+// and does with the interpreter when the interpreter writes something wrong. `killed`: the
+// interpreter is ended and reaped at once (what is left of the table is still in its
+// pipe); otherwise it is kept for the next file. Either way the reader's end ends it.
+void TestRolloutImport::fakeParquetReader_data()
+{
+    QTest::addColumn<QByteArray>("hello");
+    QTest::addColumn<QByteArray>("answer");
+    QTest::addColumn<QByteArray>("respond");
+    QTest::addColumn<int>("rows");       // read, where no error
+    QTest::addColumn<QString>("error");  // a part of the message; "" none
+    QTest::addColumn<bool>("killed");
+    QTest::addColumn<qulonglong>("maxRows");  // 0: ParquetLimits' own
+    QTest::addColumn<qulonglong>("maxBytes"); // 0: ParquetLimits' own
+
+    QTest::newRow("a table") << kHello << kHead + kRow1 + kRow2 << QByteArray() << 2 << "" << false << 0ull << 0ull;
+    QTest::newRow("a short row") << kHello << kHead + kRow1 + R"([3, "q", "b"])" "\n" << QByteArray() << 0
+                                 << "row 2: not one value per column" << true << 0ull << 0ull;
+    QTest::newRow("a row that is no JSON") << kHello << kHead + kRow1 + "[3, \"q\n" << QByteArray() << 0
+                                           << "row 2: " << true << 0ull << 0ull;
+    QTest::newRow("ends in the rows") << kHello << kHead + kRow1 << QByteArray("cat \"$D/answer\"; exit 0")
+                                      << 0 << "ended while reading its rows" << true << 0ull << 0ull;
+    QTest::newRow("something else") << kHello << QByteArray("Traceback (most recent call last):\n") << QByteArray()
+                                    << 0 << "wrote something else: \"Traceback" << true << 0ull << 0ull;
+    QTest::newRow("pyarrow's error") << kHello << QByteArray(R"({"error": "ArrowInvalid: Parquet magic bytes not found"})" "\n")
+                                     << QByteArray() << 0 << "pyarrow cannot read it as parquet (ArrowInvalid: Parquet magic bytes not found)"
+                                     << false << 0ull << 0ull;
+    // A row group that cannot be read after the first rows went out (the rows stream).
+    QTest::newRow("pyarrow's error in the rows")
+        << kHello << kHead + kRow1 + R"({"error": "OSError: Corrupt snappy compressed data."})" "\n" << QByteArray() << 0
+        << "pyarrow cannot read it as parquet (OSError: Corrupt snappy compressed data.)" << false << 0ull << 0ull;
+    // A row of more than Subprocess::kMaxLine (256 MiB) bytes without a newline.
+    QTest::newRow("a row too long")
+        << kHello << kHead
+        << QByteArray("cat \"$D/answer\"; head -c 270000000 /dev/zero | tr '\\0' x; echo")
+        << 0 << "a line of more than 256 MiB while reading its rows" << true << 0ull << 0ull;
+    // A count no table has: refused, never reserved.
+    QTest::newRow("rows past the cap") << kHello << QByteArray(R"({"columns": ["a"], "rows": 18446744073709551615})" "\n")
+                                       << QByteArray() << 0 << "18446744073709551615 rows, more than the 5000000" << true << 0ull << 0ull;
+    // The interpreter's own checks of the file's metadata against the caps.
+    QTest::newRow("too many rows") << kHello << QByteArray(R"({"limit": "rows", "rows": 7000000})" "\n") << QByteArray()
+                                   << 0 << "7000000 rows, more than the 5000000" << false << 0ull << 0ull;
+    QTest::newRow("too many bytes") << kHello << QByteArray(R"({"limit": "bytes", "bytes": 9000000000})" "\n")
+                                    << QByteArray() << 0 << "9000000000 bytes" << false << 0ull << 0ull;
+    // The caps checked as the rows come (a Python that does not check them): the count, and
+    // the JSON text: [3, "q", "a", 1.0] and its newline are 19 bytes, [3, "q", "b", null] 20.
+    QTest::newRow("rows past a cap of 1") << kHello << kHead + kRow1 + kRow2 << QByteArray() << 0
+                                          << "the table has 2 rows, more than the 1 rwb import reads from one table" << true
+                                          << 1ull << 0ull;
+    QTest::newRow("bytes past a cap of 20") << kHello << kHead + kRow1 + kRow2 << QByteArray() << 0
+                                            << "the table's rows come to more than 20 bytes as JSON text (by row 2)" << true
+                                            << 0ull << 20ull;
+    QTest::newRow("bytes at a cap of 39") << kHello << kHead + kRow1 + kRow2 << QByteArray() << 2 << "" << false << 0ull
+                                          << 39ull;
+    // pyarrow 0.14 to 14.0.0 runs code a crafted file carries (CVE-2023-47248), unless
+    // pyarrow_hotfix is imported.
+    QByteArray old = kHello;
+    old.replace("15.0.0", "14.0.0");
+    QTest::newRow("pyarrow 14.0.0") << old << kHead + kRow1 + kRow2 << QByteArray() << 0
+                                    << "pyarrow 14.0.0, which runs code a crafted parquet file carries (CVE-2023-47248)"
+                                    << true << 0ull << 0ull;
+    QByteArray hotfixed = kHello;
+    hotfixed.replace(R"("15.0.0")", R"("0.17.1", "hotfix": true)");
+    QTest::newRow("pyarrow 0.17.1 and pyarrow_hotfix") << hotfixed << kHead + kRow1 + kRow2 << QByteArray() << 2 << ""
+                                                        << false << 0ull << 0ull;
+    QByteArray fixed = kHello;
+    fixed.replace("15.0.0", "14.0.1");
+    QTest::newRow("pyarrow 14.0.1") << fixed << kHead + kRow1 + kRow2 << QByteArray() << 2 << "" << false << 0ull << 0ull;
+    QByteArray unknown = kHello;
+    unknown.replace(R"(, "pyarrow": "15.0.0")", "");
+    QTest::newRow("pyarrow of no version") << unknown << kHead + kRow1 + kRow2 << QByteArray() << 0
+                                           << "pyarrow of an unknown version" << true << 0ull << 0ull;
+}
+
+void TestRolloutImport::fakeParquetReader()
+{
+    QFETCH(QByteArray, hello);
+    QFETCH(QByteArray, answer);
+    QFETCH(QByteArray, respond);
+    QFETCH(int, rows);
+    QFETCH(QString, error);
+    QFETCH(bool, killed);
+    QFETCH(qulonglong, maxRows);
+    QFETCH(qulonglong, maxBytes);
+    QTemporaryDir dir;
+    const QString python = fakePython(dir.path(), hello, answer, respond);
+    const std::string table = (dir.path() + "/completions_00003.parquet").toStdString();
+    store::ParquetLimits limits;
+    if (maxRows > 0)
+        limits.maxRows = maxRows;
+    if (maxBytes > 0)
+        limits.maxBytes = maxBytes;
+    pid_t pid = 0;
+    {
+        store::ParquetReader reader(python.toStdString(), limits);
+        try {
+            const store::ParquetReader::Table t = reader.read(table);
+            QVERIFY2(error.isEmpty(), "no error");
+            QCOMPARE(t.columns, (std::vector<std::string>{"step", "prompt", "completion", "acc"}));
+            QCOMPARE(t.rows.size(), size_t(rows));
+            QCOMPARE(t.rows[1], nlohmann::ordered_json::parse(R"([3, "q", "b", null])"));
+        } catch (const data::InputException &e) {
+            const std::string message = e.error().toString();
+            QVERIFY2(!error.isEmpty(), message.c_str());
+            QVERIFY2(message.rfind(table + ": ", 0) == 0, message.c_str());
+            QVERIFY2(message.find(error.toStdString()) != std::string::npos, message.c_str());
+        }
+        pid = pidIn(dir.path() + "/pid");
+        QVERIFY(pid > 0);
+        QCOMPARE(reaped(pid), killed);
+    }
+    QVERIFY(reaped(pid));
+}
+
+// A whole import through the stand-in: the table's rows become TRL's rollouts, and the
+// path goes to the interpreter in hex (any bytes a file name may have).
+void TestRolloutImport::fakeParquetImport()
+{
+    QTemporaryDir dir;
+    const QString python = fakePython(dir.path(), kHello, kHead + kRow1 + kRow2);
+    const QString table = dir.path() + "/completions_00003.parquet";
+    writeFile(table, "PAR1");
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    store::ImportOptions o;
+    o.python = python.toStdString();
+    const store::ImportReport r = store::importRollouts(st, {table.toStdString()}, o);
+    QCOMPARE(r.format, store::DumpFormat::Trl);
+    QCOMPARE(r.rollouts, int64_t(2));
+    const auto rows = rolloutsOf(st, r.runId);
+    QCOMPARE(rows.size(), size_t(2));
+    QCOMPARE(rows[0].step, int64_t(3));
+    QCOMPARE(rows[0].rollout.completion, std::string("a"));
+    QCOMPARE(rows[0].rollout.reward, 1.0);
+    QVERIFY(std::isnan(rows[1].rollout.reward)); // its one function returned None
+    QFile asked(dir.path() + "/asked");
+    QVERIFY(asked.open(QIODevice::ReadOnly));
+    QCOMPARE(asked.readAll(), table.toUtf8().toHex() + "\n");
+    QVERIFY(reaped(pidIn(dir.path() + "/pid"))); // the import's end ended it
+}
+
+// The reader's Python never imports from the folder it runs in: `python -c` puts that
+// folder first on sys.path, where a json.py or pyarrow.py of the user's would run.
+void TestRolloutImport::parquetReaderIgnoresWorkingDir()
+{
+    QString python = pyarrowPython();
+    const bool withPyarrow = !python.isEmpty();
+    if (!withPyarrow)
+        python = QStandardPaths::findExecutable("python3");
+    if (python.isEmpty())
+        QSKIP("no python3");
+    QTemporaryDir dir;
+    const QString marker = dir.path() + "/ran";
+    for (const char *module : {"json", "pyarrow", "math"})
+        writeFile(dir.path() + "/" + module + ".py",
+                  "open(" + json(marker.toStdString()).dump() + ", 'a').write('" + module + "\\n')\nraise SystemExit(3)\n");
+    const QString table = QString::fromStdString(kData + "/trl_parquet/completions/completions_00001.parquet");
+    // The interpreter as it is (Python 3.11 and later leave the folder off sys.path for
+    // PYTHONSAFEPATH, which the reader sets), and without PYTHONSAFEPATH, as an older
+    // Python is: the script itself takes the folder out.
+    const QString unsafe = dir.path() + "/python-unsafe-path";
+    writeFile(unsafe, "#!/bin/sh\nunset PYTHONSAFEPATH\nexec " + python.toStdString() + " \"$@\"\n");
+    QFile::setPermissions(unsafe, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    for (const QString &interpreter : {python, unsafe}) {
+        QProcess p;
+        p.setWorkingDirectory(dir.path());
+        p.start(RWB_BINARY, {"import", "--input", table, "--store", dir.path() + "/runs.sqlite", "--python", interpreter});
+        QVERIFY(p.waitForFinished(rwbtest::scaledMs(120000)));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(!QFileInfo::exists(marker), qPrintable(interpreter + ": " + err));
+        if (withPyarrow) {
+            QCOMPARE(p.exitCode(), 0);
+            QCOMPARE(json::parse(p.readAllStandardOutput().toStdString())["rollouts"], json(6));
+        } else {
+            QCOMPARE(p.exitCode(), 2);
+            QVERIFY2(err.contains("cannot import (ModuleNotFoundError: No module named 'pyarrow')"), qPrintable(err));
+        }
+    }
+}
+
+// The reader's own Python script against python3 with a made-up pyarrow 13.0.0 (no
+// pyarrow needed): refused, naming the file and what to install; with pyarrow_hotfix
+// beside it, the script imports it (it writes a marker) and goes on.
+void TestRolloutImport::pyarrowVersionRefused()
+{
+    const QString python3 = QStandardPaths::findExecutable("python3");
+    if (python3.isEmpty())
+        QSKIP("no python3");
+    QTemporaryDir dir;
+    const QString site = dir.path() + "/site";
+    QVERIFY(QDir().mkpath(site + "/pyarrow"));
+    writeFile(site + "/pyarrow/__init__.py", "__version__ = '13.0.0'\n");
+    writeFile(site + "/pyarrow/parquet.py", "");
+    const QString python = dir.path() + "/python-with-old-pyarrow";
+    writeFile(python, "#!/bin/sh\nPYTHONPATH='" + site.toStdString() + "' exec " + python3.toStdString() + " \"$@\"\n");
+    QFile::setPermissions(python, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    const std::string table = (dir.path() + "/completions_00001.parquet").toStdString();
+    {
+        store::ParquetReader reader(python.toStdString());
+        try {
+            reader.read(table);
+            QFAIL("no error");
+        } catch (const data::InputException &e) {
+            const std::string message = e.error().toString();
+            QVERIFY2(message.rfind(table + ": parquet is read with Python's pyarrow, and ", 0) == 0, message.c_str());
+            QVERIFY2(message.find("has pyarrow 13.0.0, which runs code a crafted parquet file carries (CVE-2023-47248)")
+                         != std::string::npos,
+                     message.c_str());
+            QVERIFY2(message.find("pip install") != std::string::npos && message.find("pyarrow_hotfix") != std::string::npos,
+                     message.c_str());
+        }
+        // Every later read says the same, without starting the interpreter again.
+        QVERIFY_THROWS_EXCEPTION(data::InputException, reader.read(table));
+    }
+
+    const QString marker = dir.path() + "/hotfix-imported";
+    writeFile(site + "/pyarrow_hotfix.py", "open(" + json(marker.toStdString()).dump() + ", 'w').write('yes')\n");
+    store::ParquetReader reader(python.toStdString());
+    try {
+        reader.read(table); // the made-up pyarrow cannot read it: pq has no ParquetFile
+        QFAIL("no error");
+    } catch (const data::InputException &e) {
+        const std::string message = e.error().toString();
+        QVERIFY2(message.rfind(table + ": pyarrow cannot read it as parquet (AttributeError", 0) == 0, message.c_str());
+    }
+    QVERIFY(QFileInfo::exists(marker));
+}
+
+// An interpreter that stays silent past the reader's time limit, as it starts or while it
+// reads: the message says so, naming the file, and it is ended and reaped with what it
+// started.
+void TestRolloutImport::fakeParquetReaderHangs()
+{
+    QTemporaryDir dir;
+    const std::string table = (dir.path() + "/completions_00003.parquet").toStdString();
+    store::ParquetLimits limits;
+    limits.startTimeout = std::chrono::seconds(1);
+    limits.readTimeout = std::chrono::seconds(1);
+    const QByteArray sleep = "sleep 600 & echo $! > \"$D/sleep-pid\"; wait";
+
+    const QString reading = fakePython(dir.path(), kHello, {}, sleep);
+    QElapsedTimer timer;
+    timer.start();
+    {
+        store::ParquetReader reader(reading.toStdString(), limits);
+        try {
+            reader.read(table);
+            QFAIL("no error");
+        } catch (const data::InputException &e) {
+            const std::string message = e.error().toString();
+            QVERIFY2(message.rfind(table + ": " + reading.toStdString() + " (reading parquet with pyarrow) wrote nothing "
+                                   "for 1 s while reading the file (killed by signal 9", 0) == 0,
+                     message.c_str());
+        }
+        QVERIFY(reaped(pidIn(dir.path() + "/pid")));
+        QVERIFY(ended(pidIn(dir.path() + "/sleep-pid")));
+    }
+    QVERIFY(timer.elapsed() < rwbtest::scaledMs(30000));
+
+    const QString starting = dir.path() + "/silent-python";
+    writeFile(starting, "#!/bin/sh\nD='" + dir.path().toStdString() + "'\necho $$ > \"$D/pid\"\n" + sleep.toStdString() + "\n");
+    QFile::setPermissions(starting, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QFile::remove(dir.path() + "/pid");
+    QFile::remove(dir.path() + "/sleep-pid");
+    store::ParquetReader reader(starting.toStdString(), limits);
+    try {
+        reader.read(table);
+        QFAIL("no error");
+    } catch (const data::InputException &e) {
+        const std::string message = e.error().toString();
+        QVERIFY2(message.rfind(table + ": parquet is read with Python's pyarrow, and " + starting.toStdString()
+                                   + " did not start within 1 s",
+                               0) == 0,
+                 message.c_str());
+    }
+    QVERIFY(reaped(pidIn(dir.path() + "/pid")));
+    QVERIFY(ended(pidIn(dir.path() + "/sleep-pid")));
+}
+
+// The reader's script with pyarrow: a table of several batches (1024 rows each) streamed
+// whole, and the caps checked against the file's metadata before a row is read (the
+// interpreter is kept for the next file).
+void TestRolloutImport::parquetLimits()
+{
+    const QString python = pyarrowPython();
+    if (python.isEmpty())
+        QSKIP("no Python with pyarrow in .venv (tests/reference/setup.sh installs it) or $RWB_VENV");
+    QTemporaryDir dir;
+    const QString big = dir.path() + "/completions_00007.parquet";
+    QProcess p;
+    p.start(python, {"-c", "import sys, pyarrow as pa, pyarrow.parquet as pq\n"
+                           "pq.write_table(pa.table({'step': [7] * 2500, 'i': list(range(2500))}), sys.argv[1],"
+                           " row_group_size=1000)\n",
+                     big});
+    QVERIFY(p.waitForFinished(rwbtest::scaledMs(120000)));
+    QCOMPARE(p.exitCode(), 0);
+    {
+        store::ParquetReader reader(python.toStdString());
+        const store::ParquetReader::Table t = reader.read(big.toStdString());
+        QCOMPARE(t.columns, (std::vector<std::string>{"step", "i"}));
+        QCOMPARE(t.rows.size(), size_t(2500));
+        QCOMPARE(t.rows[1024], nlohmann::ordered_json::parse("[7, 1024]"));
+        QCOMPARE(t.rows[2499], nlohmann::ordered_json::parse("[7, 2499]"));
+    }
+
+    const std::string six = kData + "/trl_parquet/completions/completions_00001.parquet";
+    const std::string three = kData + "/trl_tool_calls/completions_00005.parquet";
+    store::ParquetLimits limits;
+    limits.maxRows = 5;
+    store::ParquetReader reader(python.toStdString(), limits);
+    try {
+        reader.read(six);
+        QFAIL("no error");
+    } catch (const data::InputException &e) {
+        QCOMPARE(e.error().toString(), six + ": the table has 6 rows, more than the 5 rwb import reads from one table: "
+                                             "split it into smaller files");
+    }
+    QCOMPARE(reader.read(three).rows.size(), size_t(3));
+
+    limits.maxRows = store::ParquetLimits::kMaxRows;
+    limits.maxBytes = 100;
+    store::ParquetReader small(python.toStdString(), limits);
+    try {
+        small.read(big.toStdString());
+        QFAIL("no error");
+    } catch (const data::InputException &e) {
+        const std::string message = e.error().toString();
+        QVERIFY2(message.rfind(big.toStdString() + ": the table has ", 0) == 0, message.c_str());
+        QVERIFY2(message.find(" bytes of column data (uncompressed), more than the 100 rwb import reads") != std::string::npos,
+                 message.c_str());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestRolloutImport)

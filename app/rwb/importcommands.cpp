@@ -25,8 +25,8 @@ Everything is read and checked first; a file of the wrong form is reported with 
 and field, and the store is left as it was.
 
   --input PATH      a dump file, or a folder searched for .jsonl, .json, .csv and .parquet
-                    files (one per step, in the order of the number in their names);
-                    repeat it for several
+                    files (one per step, in the order of the number in their names, or
+                    of a step_N folder inside it); repeat it for several
   --store FILE      the run store (created when missing)
   --format F        auto (default: from the first record's fields), verl, trl, openrlhf,
                     prime-rl or nemo-rl
@@ -62,8 +62,9 @@ and field, and the store is left as it was.
                     recorded as the run's "model": the token view shows the tokens' text
                     (without it, their ids); it also decodes completions a dump holds only
                     as token ids (OpenRLHF's agent executor)
-  --python PATH     the Python that reads parquet files, which needs pyarrow (default:
-                    $RWB_PYTHON, else python3 on PATH; the one TRL ran in has pyarrow)
+  --python PATH     the Python that reads parquet files, which needs pyarrow 14.0.1 or
+                    later, or an older one with pyarrow_hotfix (default: $RWB_PYTHON,
+                    else python3 on PATH; the one TRL ran in has pyarrow)
 
 Prints a JSON report: the run's id, the files read, steps, rollouts and groups, which
 fields became what ("mapped"), which were kept only in each rollout's details

@@ -18,8 +18,10 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
 #include <unordered_set>
 
 namespace rwb::store {
@@ -87,21 +89,37 @@ std::optional<int64_t> numberInName(const fs::path &p)
     return std::nullopt;
 }
 
-// The step of a dump file: the number in its name, else that of the nearest folder above
-// it named step_N (prime-rl's rollouts/step_N/train/effective/traces.jsonl).
-std::optional<int64_t> stepOfPath(const fs::path &p)
+// N of a folder named step_N (prime-rl's), step-N, global_stepN or global_step_N (verl's).
+std::optional<int64_t> stepFolderNumber(const fs::path &dir)
+{
+    const std::string name = dir.filename().string();
+    for (const char *prefix : {"step_", "step-", "global_step_", "global_step"}) {
+        const std::string rest = name.rfind(prefix, 0) == 0 ? name.substr(std::strlen(prefix)) : std::string();
+        if (!rest.empty() && rest.size() <= 15
+            && std::all_of(rest.begin(), rest.end(), [](unsigned char c) { return std::isdigit(c); }))
+            return std::stoll(rest);
+    }
+    return std::nullopt;
+}
+
+// The step of a dump file `depth` folders below the folder searched (0 for a file named
+// itself): the number in its name, else that of prime-rl's layout it is in
+// (step_N/{train,eval}/{all,effective}/traces.jsonl), else that of the nearest step_N
+// folder above it inside the folder searched. Never a folder above that: a checkpoint's
+// global_step_500/samples/ may hold the dumps of many steps.
+std::optional<int64_t> stepOfPath(const fs::path &p, int depth)
 {
     if (std::optional<int64_t> n = numberInName(p))
         return n;
-    for (fs::path dir = p.parent_path(); !dir.empty() && dir != dir.parent_path(); dir = dir.parent_path()) {
-        const std::string name = dir.filename().string();
-        for (const char *prefix : {"step_", "step-", "global_step_", "global_step"}) {
-            const std::string rest = name.rfind(prefix, 0) == 0 ? name.substr(std::strlen(prefix)) : std::string();
-            if (!rest.empty() && rest.size() <= 15
-                && std::all_of(rest.begin(), rest.end(), [](unsigned char c) { return std::isdigit(c); }))
-                return std::stoll(rest);
-        }
-    }
+    const fs::path subset = p.parent_path(), kind = subset.parent_path();
+    if (p.filename() == "traces.jsonl" && (subset.filename() == "all" || subset.filename() == "effective")
+        && (kind.filename() == "train" || kind.filename() == "eval"))
+        if (std::optional<int64_t> n = stepFolderNumber(kind.parent_path()))
+            return n;
+    fs::path dir = p.parent_path();
+    for (int d = 0; d < depth && !dir.empty(); ++d, dir = dir.parent_path())
+        if (std::optional<int64_t> n = stepFolderNumber(dir))
+            return n;
     return std::nullopt;
 }
 
@@ -132,7 +150,7 @@ std::vector<DumpFile> collectFiles(const std::vector<std::string> &paths, std::v
                     // evaluation steps are read from it (TrlEvalSteps).
                     skipped.push_back(it->path().string() + ": the trainer's state, not a dump");
                 } else if (ext == ".jsonl" || ext == ".json" || ext == ".csv" || ext == ".parquet") {
-                    files.push_back({it->path().string(), stepOfPath(it->path()), {}});
+                    files.push_back({it->path().string(), stepOfPath(it->path(), it.depth()), {}});
                     ++found;
                 }
             }
@@ -141,7 +159,7 @@ std::vector<DumpFile> collectFiles(const std::vector<std::string> &paths, std::v
             if (found == 0)
                 throw data::InputException({path, 0, "the folder holds no .jsonl, .json, .csv or .parquet file"});
         } else {
-            files.push_back({path, stepOfPath(path), {}});
+            files.push_back({path, stepOfPath(path, /*depth=*/0), {}});
         }
     }
     std::stable_sort(files.begin(), files.end(), [](const DumpFile &a, const DumpFile &b) {
@@ -292,7 +310,7 @@ void readParquet(DumpFile &file, ParquetReader &parquet)
     }
 }
 
-void readFile(DumpFile &file, ParquetReader &parquet)
+void readFileAs(DumpFile &file, ParquetReader &parquet)
 {
     const std::string ext = extensionOf(file.path);
     if (ext == ".parquet") {
@@ -306,6 +324,21 @@ void readFile(DumpFile &file, ParquetReader &parquet)
         readJson(file, text);
     else
         readJsonLines(file, text);
+}
+
+// Reads a file's rows; one too big for memory is an InputException naming it.
+void readFile(DumpFile &file, ParquetReader &parquet)
+{
+    try {
+        readFileAs(file, parquet);
+        return;
+    } catch (const std::bad_alloc &) {
+    } catch (const std::length_error &) {
+    }
+    const size_t rows = file.rows.size();
+    std::vector<Row>().swap(file.rows);
+    throw data::InputException({file.path, 0, "does not fit in memory (after " + std::to_string(rows)
+                                                  + " rows): split it into smaller files, or import fewer at once"});
 }
 
 DumpFormat detect(const DumpFile &file, const Row &row)
@@ -715,7 +748,8 @@ private:
 
 // TRL's completions table: step, prompt, completion, one column per reward function
 // (null: the function returned None), the log_extra columns, advantage. TRL writes no
-// "mode" column; a table a user wrote with one has its "eval" rows skipped too.
+// "mode" column; a table a user wrote with one has its "eval" rows skipped too, and its
+// "train" rows kept whatever trainer_state.json says of their step.
 std::optional<Parsed> readTrl(RowReader &r, int64_t fileStep, const ImportOptions &options, int64_t &evalRows,
                               TrlEvalSteps &evalSteps)
 {
@@ -731,7 +765,8 @@ std::optional<Parsed> readTrl(RowReader &r, int64_t fileStep, const ImportOption
     Parsed p;
     ExternalSample &s = p.sample;
     p.step = r.has("step") ? trlStep(r) : fileStep;
-    if (evalSteps.isEval(r.path(), p.step)) {
+    // A row that says its mode is trusted; the trainer's state is for TRL's own table.
+    if (!r.has("mode") && evalSteps.isEval(r.path(), p.step)) {
         evalSteps.count(r.path(), p.step);
         if (!options.includeEval)
             return std::nullopt;

@@ -82,11 +82,13 @@ struct ImportReport {
 
 // Reads every file first (a path may be a file or a folder, searched recursively for
 // .jsonl, .json, .csv and .parquet, in the order of the step number in their names, or of the
-// `step_N` folder they are in), and only then writes a new run of kind External with one
+// `step_N` folder they are in inside the folder searched, or of prime-rl's layout for a file
+// named), and only then writes a new run of kind External with one
 // step per step of the dump. A file of the wrong form throws data::InputException naming
 // the file, line and field, and leaves the store as it was; so does a tokenizer folder
-// that cannot be read, and a parquet file when no Python with pyarrow can be started
-// (the message says what to install or name). Rows that repeat the previous file's rows exactly (TRL logs the
+// that cannot be read, a parquet file when no Python with a safe pyarrow can be started
+// (the message says what to install or name), a table past store::ParquetLimits and a
+// file too big for memory. Rows that repeat the previous file's rows exactly (TRL logs the
 // same generation batch again when several optimizer steps share it), rows an earlier
 // wandb table of OpenRLHF's already held, prime-rl's `all` files beside an `effective` one
 // and its eval episodes (unless includeEval) are skipped and reported. A failure while
