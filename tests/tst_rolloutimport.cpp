@@ -22,6 +22,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <tuple>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -104,6 +105,7 @@ private Q_SLOTS:
     void nemoRlTrainData();
     void openRlhfWandbTable();
     void openRlhfAgentRows();
+    void wandbTablesFromTheLoggers();
     void badTokenInput_data();
     void badTokenInput();
     void badTokenizerAndTable();
@@ -907,6 +909,56 @@ void TestRolloutImport::openRlhfWandbTable()
     QCOMPARE(rows[2].step, int64_t(3));
     QCOMPARE(rows[2].rollout.reward, -0.25);
     QCOMPARE(rows[2].rollout.advantage, 0.0); // one sample a step: a group of one
+}
+
+// W&B tables as the trainers' own loggers and wandb itself write them (offline; made by
+// tests/reference/make_wandb_tables.py): verl's ValidationGenerationsLogger and
+// OpenRLHF's WandbLogger. Before, verl's val/generations table (samples side by side,
+// input_i / output_i / score_i) was refused: "cannot tell which trainer wrote this".
+void TestRolloutImport::wandbTablesFromTheLoggers()
+{
+    QTemporaryDir dir;
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    // verl: two tables (both named generations_0_…: wandb's own step), the second
+    // repeating the first's row; validations at steps 0 and 10 of three samples each.
+    const store::ImportReport v = store::importRollouts(st, {kData + "/wandb/verl"}, {});
+    QCOMPARE(v.format, store::DumpFormat::Verl);
+    QCOMPARE(v.steps, int64_t(2));
+    QCOMPARE(v.rollouts, int64_t(6));
+    QVERIFY(anyStartsWith(v.skipped, "3 samples an earlier wandb table already held"));
+    QVERIFY(anyStartsWith(v.computed, "samples: verl's val/generations table"));
+    QCOMPARE(mappingOf(v.mapped, "input")->target, std::string("prompt"));
+    QCOMPARE(mappingOf(v.unmapped, "sample")->rows, int64_t(6));
+    const auto rows = withTokens(st, v.runId);
+    QCOMPARE(rows.size(), size_t(6));
+    // The values make_wandb_tables.py logs: step 0 (0.5, 0.0, 0.8), step 10 (1.0, 1.0, 0.8).
+    const std::vector<std::tuple<int64_t, std::string, double>> want = {
+        {0, "みどり製作所", 0.5},           {0, "不明", 0.0},
+        {0, "さくら運送", 0.8},             {10, "株式会社みどり製作所", 1.0},
+        {10, "株式会社あおぞら商会", 1.0}, {10, "さくら運送", 0.8}};
+    for (size_t i = 0; i < want.size(); ++i) {
+        QCOMPARE(rows[i].step, std::get<0>(want[i]));
+        QCOMPARE(rows[i].rollout.completion, std::get<1>(want[i]));
+        QCOMPARE(rows[i].rollout.reward, std::get<2>(want[i]));
+        QCOMPARE(rows[i].rollout.advantage, 0.0); // one sample of each prompt: groups of one
+        QCOMPARE(json::parse(rows[i].rollout.detailsJson)["sample"].get<int>(), int(i % 3) + 1);
+        QCOMPARE(rows[i].rollout.rewardsJson, std::string("{}"));
+    }
+    QCOMPARE(rows[1].prompt, std::string("Who sent this mail? 差出人: info@aozora.jp"));
+
+    // OpenRLHF: three tables (wandb's steps 0, 2, 4: log_train logs twice a step), each
+    // holding the rows before; global_step 1, 2, 3 with rewards 0, 0.5, 1.
+    const store::ImportReport o = store::importRollouts(st, {kData + "/wandb/openrlhf"}, {});
+    QCOMPARE(o.format, store::DumpFormat::OpenRlhf);
+    QCOMPARE(o.steps, int64_t(3));
+    QCOMPARE(o.rollouts, int64_t(3));
+    QVERIFY(anyStartsWith(o.skipped, "3 rows an earlier wandb table already held"));
+    const auto orows = withTokens(st, o.runId);
+    QCOMPARE(orows[0].step, int64_t(1));
+    QCOMPARE(orows[1].rollout.reward, 0.5);
+    QCOMPARE(orows[2].step, int64_t(3));
+    QCOMPARE(orows[2].rollout.completion,
+             std::string("user\nWho sent this mail? 差出人: sato@sakura-unso.jp\nassistant\n有限会社さくら運送"));
 }
 
 void TestRolloutImport::openRlhfAgentRows()

@@ -45,6 +45,9 @@ struct DumpFile {
     std::string path;
     std::optional<int64_t> number; // the step number in its name ("12.jsonl", "completions_00012.csv")
     std::vector<Row> rows;
+    // A wandb table whose rows each hold several samples side by side (verl's
+    // val/generations), read as one row per sample: its tables repeat the rows before.
+    bool wideTable = false;
 };
 
 // A sample read from a row, with its step.
@@ -265,6 +268,19 @@ void readJson(DumpFile &file, std::string_view text)
         for (size_t c = 0; c < columns.size(); ++c)
             if (!columns[c].is_string())
                 throw data::InputException({file.path, 0, "field \"columns[" + std::to_string(c) + "]\" must be a string"});
+        // verl's val/generations (ValidationGenerationsLogger): "step", then input_i,
+        // output_i, score_i for each of the samples it logs, one row per validation.
+        size_t wide = 0;
+        if (columns.size() >= 4 && (columns.size() - 1) % 3 == 0 && columns[0] == "step") {
+            wide = (columns.size() - 1) / 3;
+            for (size_t i = 0; i < wide && wide; ++i) {
+                const std::string n = std::to_string(i + 1);
+                if (columns[1 + 3 * i] != "input_" + n || columns[2 + 3 * i] != "output_" + n
+                    || columns[3 + 3 * i] != "score_" + n)
+                    wide = 0;
+            }
+        }
+        file.wideTable = wide > 0;
         for (size_t r = 0; r < data.size(); ++r) {
             Row row;
             row.where = "row " + std::to_string(r + 1);
@@ -272,6 +288,22 @@ void readJson(DumpFile &file, std::string_view text)
                 failAt(file.path, row,
                        "field \"data[" + std::to_string(r) + "]\" must be an array of " + std::to_string(columns.size())
                            + " values, one per column");
+            if (wide) {
+                // One row per sample: {step, input, output, score, sample}, as verl's
+                // rollout dumps name them.
+                for (size_t i = 0; i < wide; ++i) {
+                    Row one;
+                    one.where = "row " + std::to_string(r + 1) + ", sample " + std::to_string(i + 1);
+                    one.obj = json::object();
+                    one.obj["step"] = data[r][0];
+                    one.obj["input"] = data[r][1 + 3 * i];
+                    one.obj["output"] = data[r][2 + 3 * i];
+                    one.obj["score"] = data[r][3 + 3 * i];
+                    one.obj["sample"] = static_cast<int64_t>(i + 1);
+                    file.rows.push_back(std::move(one));
+                }
+                continue;
+            }
             row.obj = json::object();
             for (size_t c = 0; c < columns.size(); ++c)
                 row.obj[columns[c].get<std::string>()] = data[r][c];
@@ -561,6 +593,12 @@ std::optional<Parsed> readVerl(RowReader &r, int64_t fileStep)
         taken.insert("reward_none");
     }
     json details = json::object();
+    // A val/generations table's sample index (its input_i, output_i, score_i): details.
+    if (r.has("sample") && r.at("sample").is_number_integer()) {
+        details["sample"] = r.at("sample");
+        r.note("sample", "details (the sample's place in verl's val/generations table)");
+        taken.insert("sample");
+    }
     r.rest(taken, s, details, "reward component");
     s.detailsJson = dumpDetails(details);
     return p;
@@ -1718,11 +1756,15 @@ ImportReport importRollouts(RunStore &store, const std::vector<std::string> &pat
     }
     PrimeRlCounts primeRl;
     NemoRlNotes nemoRl;
+    std::set<std::string> wideRowsSeen; // verl's val/generations samples read so far
+    int64_t wideRowsRepeated = 0;
+    bool wideTables = false;
     OpenRlhfState openRlhf;
     openRlhf.tokenizer = tok.get();
     for (size_t f = 0; f < files.size(); ++f) {
         DumpFile &file = files[f];
         readFile(file, parquet);
+        wideTables = wideTables || file.wideTable;
         if (file.rows.empty()) {
             report.skipped.push_back(file.path + ": no rows");
             continue;
@@ -1763,6 +1805,11 @@ ImportReport importRollouts(RunStore &store, const std::vector<std::string> &pat
         const int64_t fileStep = file.number ? *file.number : static_cast<int64_t>(f) + 1;
         std::vector<Parsed> parsed;
         for (const Row &row : file.rows) {
+            // Each wandb table of verl's validations holds every row logged before it.
+            if (file.wideTable && !wideRowsSeen.insert(row.obj.dump()).second) {
+                ++wideRowsRepeated;
+                continue;
+            }
             RowReader reader(file, row, mapping);
             std::optional<Parsed> p;
             if (format == DumpFormat::PrimeRl) {
@@ -1821,6 +1868,13 @@ ImportReport importRollouts(RunStore &store, const std::vector<std::string> &pat
     if (openRlhf.repeatedTableRows > 0)
         report.skipped.push_back(std::to_string(openRlhf.repeatedTableRows)
                                  + " rows an earlier wandb table already held (each step's table repeats the rows before)");
+    if (wideRowsRepeated > 0)
+        report.skipped.push_back(std::to_string(wideRowsRepeated)
+                                 + " samples an earlier wandb table already held (each val/generations table repeats "
+                                   "the validations before)");
+    if (wideTables)
+        report.computed.push_back("samples: verl's val/generations table, one row per validation with input_i, "
+                                  "output_i, score_i side by side, read as one rollout per sample (\"sample\": i)");
     if (format == DumpFormat::Trl)
         trlEvalSteps.report(report, options.includeEval);
 
