@@ -189,6 +189,15 @@ def check_verl(rwb, server, tmp, folder, tok, recs):
         check("verl %s reward loop (NaiveRewardManager.run_single), %s" % (verl.__version__, fn),
               worst < 1e-9 and parts and all(o["reward_extra_info"]["reward_none"] == 0 for o in out),
               "8 rollouts, largest difference from rwb reward score %.2g" % worst)
+    # The recipe this page gave before, reward_manager=batch, names no manager of the loop.
+    from verl.experimental.reward_loop.reward_manager import get_reward_manager_cls
+    try:
+        get_reward_manager_cls("batch")
+        check("verl %s: the reward loop has no batch manager (the old recipe)" % verl.__version__, False,
+              "it has one now: docs/handoff.md can name it again")
+    except ValueError as e:
+        check("verl %s: the reward loop has no batch manager (the old recipe)" % verl.__version__, "batch" in str(e),
+              str(e))
     # The legacy batch manager: one call for the whole batch, the score on the last token.
     config = OmegaConf.create({"reward": {"custom_reward_function": {"path": client, "name": "compute_score"}}})
     time.sleep(STEP_GAP * 2)
