@@ -63,6 +63,7 @@ class TestJudgeRewards : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void legal();
+    void requestLoggedAsSent();
     void rubricExplicit();
     void rubricOverride();
     void rubricImplicitAndLikert();
@@ -117,6 +118,38 @@ void TestJudgeRewards::legal()
     QCOMPARE(x.value, 0.0);
     QCOMPARE(x.reason, reward::Reason::JudgeVerdict);
     QCOMPARE(x.decisions.size(), size_t(1));
+}
+
+// A judge on a server that refuses max_tokens (OpenAI's reasoning models): the client asks
+// again with max_completion_tokens, and the judge log keeps the request as it was sent,
+// not with the max_tokens the server refused.
+void TestJudgeRewards::requestLoggedAsSent()
+{
+    ScriptedServer server(
+        [](int n, const SeenRequest &r, httplib::Response &res) {
+            if (r.body.contains("max_tokens")) {
+                res.status = 400;
+                res.set_content(R"({"error": {"message": "Unsupported parameter: 'max_tokens' is not supported with )"
+                                R"(this model. Use 'max_completion_tokens' instead.", "param": "max_tokens"}})",
+                                "application/json");
+                return;
+            }
+            judgeScript(n, r, res);
+        },
+        false, kPath);
+    const auto coverage = make("coverage", client(server));
+    const task::LegalQaExample e(question());
+    const task::LegalQaCompletion right(e, output("30日以内に届出が必要です。"));
+    std::vector<double> v;
+    reward::ScoreLog log;
+    coverage->scoreBatch({&e}, {&right}, v, &log);
+    QCOMPARE(v, std::vector<double>{1.0});
+    QCOMPARE(server.requests().size(), size_t(2));
+    const std::vector<reward::JudgeDecision> d = log.take();
+    QCOMPARE(d.size(), size_t(1));
+    const json sent = json::parse(d[0].request);
+    QVERIFY2(sent.contains("max_completion_tokens") && !sent.contains("max_tokens"), d[0].request.c_str());
+    QCOMPARE(sent["max_completion_tokens"], server.requests()[1].body["max_completion_tokens"]);
 }
 
 void TestJudgeRewards::rubricExplicit()

@@ -66,6 +66,7 @@ public:
     }
     std::string identity() const override { return "http " + m_client->endpoint(); }
     std::string model() const override { return m_model; }
+    TokenLimitField tokenLimitField() const override { return m_field.load(); }
     ChatReply complete(const ChatRequest &request, int &attempts) const override
     {
         const TokenLimitField field = m_field.load();

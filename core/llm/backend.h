@@ -39,6 +39,9 @@ public:
     virtual std::string model() const = 0;
     // Answers one request; throws BackendError. `attempts` gets the HTTP attempts made.
     virtual ChatReply complete(const ChatRequest &request, int &attempts) const = 0;
+    // The field the token limit goes in now (http's auto mode learns it from the server):
+    // the request as it was sent, for the judge's log.
+    virtual TokenLimitField tokenLimitField() const { return TokenLimitField::MaxTokens; }
     // Cuts the calls in flight short (BackendError with `cancelled`) and refuses new ones
     // until resume(), where the backend can: http shuts its sockets down; local finishes
     // the generation it is in. Any thread.

@@ -97,7 +97,8 @@ public:
                 d.reward = m_name;
                 d.part = a.part;
                 d.backend = m_client->backend().identity();
-                d.request = llm::requestJson(call.request, m_client->backend().model());
+                d.request = llm::requestJson(call.request, m_client->backend().model(),
+                                             m_client->backend().tokenLimitField());
                 d.latencySeconds = call.latencySeconds;
                 d.cacheHit = call.cacheHit;
                 d.attempts = call.attempts;
