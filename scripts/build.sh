@@ -18,6 +18,17 @@ if [[ -z "$libtorch" ]]; then
 elif [[ "$libtorch" == system ]]; then
   libtorch=""
 fi
+# A build folder configured for another checkout (this one copied or moved, or build/
+# shared): CMake would stop with "does not match the source ... used to generate cache".
+cache="$build/CMakeCache.txt"
+if [[ -f "$cache" ]]; then
+  configured=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache")
+  if [[ -n "$configured" && "$(cd "$configured" 2>/dev/null && pwd -P)" != "$(cd "$root" && pwd -P)" ]]; then
+    echo "scripts/build.sh: $build was configured for the checkout at $configured, not this one ($root)." >&2
+    echo "  Remove it (rm -rf $build) and run again, or build elsewhere: RWB_BUILD_DIR=/some/dir $0" >&2
+    exit 1
+  fi
+fi
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${RWB_BUILD_TYPE:-Release}" \
   -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DRWB_LIBTORCH="$libtorch" "$@" >/dev/null
 cmake --build "$build" -j "$jobs"

@@ -8,6 +8,7 @@
 # with the evaluation and the table. Without one (or with --headless) GRPO runs in the
 # terminal with a progress line.
 #   scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa|multihop] [--judge] [--prm]
+#                   [--print-workspace]
 #     --quick     a smaller run (5 to 7 minutes on 2 cores instead of about 21, where
 #                 the CPU runs bf16 natively; on an AVX2-only CPU 6 to 8 instead of
 #                 about 25: the demo says which at its start)
@@ -25,11 +26,15 @@
 #                 fresh knowledge base's questions, the reference judge's and the tree's
 #                 labels, the PRM, PRM-filtered RFT, GRPO outcome-only and with
 #                 dual-granularity advantages (β sweep), and the ablation table
-# RWB_DEMO_OUT: where everything goes (default build/demo), laid out as a workspace:
+#     --print-workspace  print the workspace folder the demo would use and stop (nothing
+#                 is set up, built or removed)
+# RWB_DEMO_OUT: where everything goes (default build/demo; build/demo-legal and
+# build/demo-multihop for the other tasks; the same folder with --quick or not: each run
+# of the demo replaces what the last one left there), laid out as a workspace:
 #   workspace.json, runs.sqlite, data/, models/ (tokenizer, tiny, sft), configs/, checkpoints/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-quick=0; headless=0; task=company_extraction; judge=0; prm=0
+quick=0; headless=0; task=company_extraction; judge=0; prm=0; print_workspace=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -37,7 +42,8 @@ while [[ $# -gt 0 ]]; do
     --task) task=${2:-}; shift ;;
     --judge) judge=1 ;;
     --prm) prm=1 ;;
-    *) echo "usage: scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa|multihop] [--judge] [--prm]" >&2; exit 2 ;;
+    --print-workspace) print_workspace=1 ;;
+    *) echo "usage: scripts/demo.sh [--quick] [--headless] [--task company_extraction|legal_qa|multihop] [--judge] [--prm] [--print-workspace]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -51,6 +57,16 @@ fi
 if [[ $prm == 1 && $task != multihop ]]; then
   echo "scripts/demo.sh: --prm goes with --task multihop (the PRM scores multi-hop steps)" >&2; exit 2
 fi
+# The workspace the README and docs/guide.md name, with --quick or not.
+case "$task" in
+  legal_qa) out=${RWB_DEMO_OUT:-$root/build/demo-legal} ;;
+  multihop) out=${RWB_DEMO_OUT:-$root/build/demo-multihop} ;;
+  *) out=${RWB_DEMO_OUT:-$root/build/demo} ;;
+esac
+if [[ $print_workspace == 1 ]]; then
+  echo "$out"; exit 0
+fi
+echo "scripts/demo.sh: the workspace is $out (what a previous demo left there is replaced)." >&2
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 build=${RWB_BUILD_DIR:-$root/build}
@@ -58,18 +74,12 @@ rwb="$build/app/rwb/rwb"
 gui=0
 [[ $headless == 0 && -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]] && gui=1
 if [[ $task == legal_qa ]]; then
-  legal_out=${RWB_DEMO_OUT:-$root/build/demo-legal}
-  [[ $quick == 1 ]] && legal_out="$legal_out-quick"
-  exec "$root/scripts/demo-legal.sh" "$rwb" "$legal_out" "$quick" "$gui" "$judge"
+  exec "$root/scripts/demo-legal.sh" "$rwb" "$out" "$quick" "$gui" "$judge"
 fi
 if [[ $task == multihop ]]; then
-  multihop_out=${RWB_DEMO_OUT:-$root/build/demo-multihop}
-  [[ $quick == 1 ]] && multihop_out="$multihop_out-quick"
-  exec "$root/scripts/demo-multihop.sh" "$rwb" "$multihop_out" "$quick" "$gui" "$prm"
+  exec "$root/scripts/demo-multihop.sh" "$rwb" "$out" "$quick" "$gui" "$prm"
 fi
 preset="$root/resources/presets/table2_star_partial20_marker80.json"
-out=${RWB_DEMO_OUT:-$root/build/demo}
-[[ $quick == 1 ]] && out="$out-quick"
 rm -rf "$out"; mkdir -p "$out"/{data,models,configs,checkpoints}
 cd "$out"
 printf '{"name": "demo", "created": "%s"}\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > workspace.json

@@ -1,14 +1,19 @@
 // widgets/CurvePanel and curveseries.h: the debiased EMA, loading a run from a real store
 // (points, the ± std band, weight-change markers), live points with zoom / follow, the
-// shared step cursor, overlays, CSV and PNG export, and redraw coalescing. Expected values
+// shared step cursor, overlays, the metric picker and legends below the plots, CSV and
+// PNG export, and redraw coalescing. Expected values
 // are worked out by hand in the comments; tolerance 1e-12 unless stated.
 #include "curvepanel.h"
 #include "runsessions.h"
 #include "curveseries.h"
+#include "metriclistmodel.h"
 #include "store/runstore.h"
 
 #include <QFile>
+#include <QAbstractItemModelTester>
 #include <QImage>
+#include <QLineEdit>
+#include <QListView>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -144,6 +149,7 @@ private Q_SLOTS:
     void liveRunWithoutStore();
     void sharedCursor();
     void overlays();
+    void metricPicker();
     void exportCsv();
     void exportPng();
     void redrawsCoalesce();
@@ -451,6 +457,99 @@ void TestCurvePanel::overlays()
     QCOMPARE(panel.overlayCount(), 0);
     QCOMPARE(reward->graphCount(), 4);
     QVERIFY(!reward->legend->visible());
+}
+
+// The metric picker lists every metric the store has for the runs shown (the eight plots
+// show only some), filters them, and a checked one gets a plot of its own; the legends
+// sit below their plot, outside its axis rect.
+void TestCurvePanel::metricPicker()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t a = 0, b = 0;
+    {
+        store::RunStore w(path.toStdString());
+        a = w.beginRun("alpha", store::RunKind::Grpo, "{}", "company_extraction");
+        // policy_loss 0.5 − 0.1·s, grad_norm 2·s, reward 0.1·s, steps 1…3.
+        for (int s = 1; s <= 3; ++s)
+            w.writeStep(a, s,
+                        {{"reward", 0.1 * s}, {"policy_loss", 0.5 - 0.1 * s}, {"grad_norm", 2.0 * s},
+                         {"reward_metric/py/len", 10.0 + s}},
+                        {});
+        b = w.beginRun("beta", store::RunKind::Grpo, "{}", "company_extraction");
+        for (int s = 1; s <= 2; ++s)
+            w.writeStep(b, s, {{"reward", 0.2}, {"policy_loss", 0.4}}, {});
+    }
+    CurvePanel panel;
+    rwb::widgets::MetricListModel *model = panel.metricModel();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(rwbtest::showRun(panel, path, a));
+    QCOMPARE(model->metrics(), (QStringList{"grad_norm", "policy_loss", "reward", "reward_metric/py/len"}));
+    QCOMPARE(panel.plotCount(), int(CurvePanel::PlotCount));
+    QVERIFY(model->index(3).data(Qt::ToolTipRole).toString().contains("Reward components")); // also on a fixed plot
+    QVERIFY(panel.metricPicker()->isVisibleTo(&panel));
+
+    // The filter field narrows the list, case-insensitively.
+    panel.metricFilter()->setText("NORM");
+    auto *view = panel.findChild<QListView *>("curvesMetricList");
+    QVERIFY(view);
+    QCOMPARE(view->model()->rowCount(), 1);
+    QCOMPARE(view->model()->index(0, 0).data().toString(), QString("grad_norm"));
+    // Checking it (as a click on its box does) gives it a plot of its own.
+    QVERIFY(view->model()->setData(view->model()->index(0, 0), Qt::Checked, Qt::CheckStateRole));
+    panel.metricFilter()->clear();
+    QCOMPARE(view->model()->rowCount(), 4);
+    QCOMPARE(panel.plotCount(), int(CurvePanel::PlotCount) + 1);
+    QCustomPlot *grad = panel.metricPlot("grad_norm");
+    QVERIFY(grad);
+    QCOMPARE(panel.plot(CurvePanel::PlotCount), grad);
+    QCOMPARE(qobject_cast<QCPTextElement *>(grad->plotLayout()->element(0, 0))->text(), QString("grad_norm"));
+    QCOMPARE(grad->graphCount(), 2); // raw points, smoothed line
+    QCOMPARE(grad->graph(0)->dataCount(), 3);
+    QCOMPARE(grad->graph(0)->data()->at(2)->value, 6.0);
+
+    // Through the panel: policy_loss, with an overlay that has it too.
+    panel.setMetricPlotted("policy_loss", true);
+    QVERIFY(model->isChecked("policy_loss"));
+    QVERIFY(rwbtest::addOverlay(panel, path, b));
+    QCustomPlot *loss = panel.metricPlot("policy_loss");
+    QVERIFY(loss);
+    QCOMPARE(loss->graphCount(), 4);
+    QCOMPARE(legendNames(loss), (QStringList{"alpha #1", "beta #2"}));
+    QVERIFY(std::abs(loss->graph(1)->data()->at(0)->value - 0.4) < kTol); // alpha at step 1, smoothed from itself
+    QCOMPARE(loss->graph(2)->dataCount(), 2);
+    QCOMPARE(grad->graphCount(), 2); // beta has no grad_norm
+
+    // Legends below the plot: in the plot's own layout, not inside its axis rect.
+    panel.resize(1200, 1400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCustomPlot *reward = panel.plot(CurvePanel::RewardPlot);
+    for (QCustomPlot *p : {reward, loss}) {
+        QVERIFY(p->legend->visible());
+        QCOMPARE(p->legend->layout(), static_cast<QCPLayout *>(p->plotLayout()));
+        p->replot();
+        QVERIFY2(!p->legend->outerRect().intersects(p->axisRect()->rect()), qPrintable(p->objectName()));
+        QVERIFY(p->legend->outerRect().top() >= p->axisRect()->rect().bottom());
+    }
+
+    // A live step brings a new metric to the list at the next redraw.
+    TrainingStep live;
+    live.runId = a;
+    live.step = 4;
+    live.metrics = {{"reward", 0.4}, {"step_time", 1.5}, {"grad_norm", 8.0}};
+    panel.appendStep(live);
+    QTRY_VERIFY(model->metrics().contains("step_time"));
+    QTRY_COMPARE(grad->graph(0)->dataCount(), 4);
+
+    // Unchecking takes the plot away; overlays gone, the legend goes too.
+    QVERIFY(model->setData(model->index(model->rowOf("grad_norm")), Qt::Unchecked, Qt::CheckStateRole));
+    QVERIFY(!panel.metricPlot("grad_norm"));
+    QCOMPARE(panel.plotCount(), int(CurvePanel::PlotCount) + 1);
+    QCOMPARE(panel.pickedMetrics(), QStringList{"policy_loss"});
+    panel.clearOverlays();
+    QVERIFY(!reward->legend->visible());
+    QVERIFY(!reward->legend->layout());
 }
 
 void TestCurvePanel::exportCsv()

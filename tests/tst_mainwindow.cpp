@@ -1,12 +1,16 @@
 // app/workbench: the main window, live language switching and the restored layout.
 #include "languagemanager.h"
 #include "mainwindow.h"
+#include "helpactions.h"
+#include "outputfolder.h"
 #include "rewarddesigner.h"
 #include "task/catalog.h"
 #include "samplescoremodel.h"
 #include "componentweightseditor.h"
 #include "curvepanel.h"
+#include "failureexplorer.h"
 #include "groupadvantageview.h"
+#include "tokenview.h"
 #include "groupadvantagemodel.h"
 #include "judgedecisionfilter.h"
 #include "judgedecisionmodel.h"
@@ -29,9 +33,13 @@
 #include "curveqcp.h"
 #include "testtime.h"
 
+#include <QCheckBox>
 #include <QDockWidget>
+#include <QTableView>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
+#include <QPainter>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -51,6 +59,9 @@ private Q_SLOTS:
     void restoresWorkspaceAndRun();
     void resumesAStoppedRun();
     void startsFromTheFormWithTheDesignersWeights();
+    void picksAFreshOutputFolder_data();
+    void picksAFreshOutputFolder();
+    void helpOpensTheGuide();
     void showsTheHackingAlert();
     void judgeTabFollowsTheRun();
     void judgeTabShowsTheDesignersCalls();
@@ -102,9 +113,39 @@ void TestMainWindow::switchesLanguageLive()
     QCOMPARE(w.designer()->model()->headerData(SampleScoreModel::GoldColumn, Qt::Horizontal).toString(),
              QString::fromUtf8("正解"));
     QCOMPARE(QSettings().value("language").toString(), QString("ja"));
+    // Every view follows, not only the menus and docks: the curves (titles, toolbar,
+    // picker), the group view (controls and headers), the failure explorer's header and
+    // the tokens dock.
+    auto curveTitle = [&] { return qobject_cast<QCPTextElement *>(w.curves()->plot(0)->plotLayout()->element(0, 0))->text(); };
+    auto groupHeader = [&] { return w.groups()->table()->model()->headerData(0, Qt::Horizontal).toString(); };
+    auto failureHeader = [&] {
+        return w.failures()->findChild<QTableView *>("failureCategories")->model()->headerData(0, Qt::Horizontal).toString();
+    };
+    auto tokensLabel = [&] {
+        for (QLabel *l : w.tokens()->findChildren<QLabel *>())
+            if (l->buddy())
+                return l->text();
+        return QString();
+    };
+    auto followText = [&] { return w.groups()->findChild<QCheckBox *>()->text(); };
+    auto metricsButton = [&] { return w.curves()->findChild<QPushButton *>("curvesMetricsButton")->text(); };
+    QCOMPARE(curveTitle(), QString::fromUtf8("報酬（平均 ± 標準偏差）"));
+    QCOMPARE(w.curves()->plot(0)->xAxis->label(), QString::fromUtf8("ステップ"));
+    QCOMPARE(metricsButton(), QString::fromUtf8("メトリクス"));
+    QCOMPARE(groupHeader(), QString::fromUtf8("グループ"));
+    QCOMPARE(followText(), QString::fromUtf8("最新を追う"));
+    QCOMPARE(failureHeader(), QString::fromUtf8("分類"));
+    QCOMPARE(tokensLabel(), QString::fromUtf8("色分け"));
     lang.setChoice("en");
     QTRY_COMPARE(w.menuBar()->actions().first()->text(), QString("&File"));
     QCOMPARE(dock->windowTitle(), QString("Reward components"));
+    QCOMPARE(curveTitle(), QString("Reward (mean ± std)"));
+    QCOMPARE(w.curves()->plot(0)->xAxis->label(), QString("step"));
+    QCOMPARE(metricsButton(), QString("Metrics"));
+    QCOMPARE(groupHeader(), QString("Group"));
+    QCOMPARE(followText(), QString("Follow latest"));
+    QCOMPARE(failureHeader(), QString("Category"));
+    QCOMPARE(tokensLabel(), QString("Colour by"));
 }
 
 void TestMainWindow::restoresLayoutAndFiles()
@@ -309,6 +350,11 @@ void TestMainWindow::startsFromTheFormWithTheDesignersWeights()
     c.store = (ws + "/runs.sqlite").toStdString();
     c.output = (ws + "/out").toStdString();
     c.runName = "from-form";
+    // The output folder holds an earlier run's final adapter: this run writes beside it.
+    QVERIFY(QDir().mkpath(ws + "/out/final"));
+    QFile earlier(ws + "/out/final/adapter.safetensors");
+    QVERIFY(earlier.open(QIODevice::WriteOnly) && earlier.write("earlier") == 7);
+    earlier.close();
     w.runForm()->setConfig(c);
     QStringList problems;
     QVERIFY2(w.runForm()->validate(&problems), qPrintable(problems.join('\n')));
@@ -334,11 +380,118 @@ void TestMainWindow::startsFromTheFormWithTheDesignersWeights()
     QCOMPARE(components.size(), 2);
     QCOMPARE(components[0].toObject()["weight"].toDouble(), 50.0);
     QCOMPARE(components[1].toObject()["weight"].toDouble(), 50.0);
+    // Its checkpoints and final adapter went to a fresh folder; the earlier run's are untouched.
+    QCOMPARE(stored["output"].toString(), ws + "/out-2");
+    QVERIFY(QFileInfo(ws + "/out-2/final").isDir());
+    QCOMPARE(QDir(ws + "/out").entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{"final"});
+    QCOMPARE(QDir(ws + "/out/final").entryList(QDir::Files), QStringList{"adapter.safetensors"});
     for (const auto &r : store.stepRollouts(runs[0].id, 2)) {
         const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(r.rollout.rewardsJson)).object();
         QVERIFY(std::abs(r.rollout.reward - 0.5 * (o["partial"].toDouble() + o["marker"].toDouble())) < 1e-12);
     }
     QVERIFY(start->isEnabled());
+}
+
+void TestMainWindow::picksAFreshOutputFolder_data()
+{
+    QTest::addColumn<QStringList>("existing"); // folders made first ("name/" = holds a file)
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("missing") << QStringList{} << "out";
+    QTest::newRow("empty") << QStringList{"out"} << "out";
+    QTest::newRow("holds a run") << QStringList{"out/"} << "out-2";
+    QTest::newRow("-2 empty") << QStringList{"out/", "out-2"} << "out-2";
+    QTest::newRow("-2 holds a run") << QStringList{"out/", "out-2/"} << "out-3";
+    QTest::newRow("a file named out") << QStringList{"out!"} << "out-2";
+}
+
+void TestMainWindow::picksAFreshOutputFolder()
+{
+    QFETCH(QStringList, existing);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (QString name : existing) {
+        if (name.endsWith('!')) { // a plain file
+            QFile f(dir.filePath(name.chopped(1)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            continue;
+        }
+        const bool holds = name.endsWith('/');
+        if (holds)
+            name.chop(1);
+        QVERIFY(QDir(dir.path()).mkpath(name + (holds ? "/final" : "")));
+    }
+    QCOMPARE(rwb::widgets::freshOutputFolder(dir.filePath("out")), dir.filePath(expected));
+}
+
+// Help ▸ User guide and CLI reference show docs/guide.md and docs/cli.md (found above the
+// test program, in the checkout), as Markdown; the search-trees window without a source
+// says how to get one.
+void TestMainWindow::helpOpensTheGuide()
+{
+    LanguageManager lang;
+    lang.setChoice("en");
+    MainWindow w(&lang);
+    QMenu *help = w.menuBar()->actions().last()->menu();
+    QVERIFY(help);
+    QCOMPARE(help->title(), QString("&Help"));
+    auto *guide = w.findChild<QAction *>("helpUserGuide");
+    auto *cli = w.findChild<QAction *>("helpCliReference");
+    QVERIFY(guide && cli);
+    QVERIFY(help->actions().contains(guide) && help->actions().contains(cli));
+    QCOMPARE(QDir(HelpActions::docsDir()), QDir(RWB_SOURCE_DIR "/docs"));
+    guide->trigger();
+    auto *browser = w.findChild<QTextBrowser *>("helpBrowser");
+    QVERIFY(browser);
+    QVERIFY(browser->isVisible());
+    QVERIFY2(browser->toPlainText().startsWith("User guide: the workbench"), qPrintable(browser->toPlainText().left(80)));
+    QVERIFY(browser->toPlainText().contains("output folder of its own"));
+    cli->trigger();
+    QVERIFY(browser->toPlainText().startsWith("rwb command-line reference"));
+    // A page that is not there: the message names where it looked.
+    HelpActions other(&w);
+    QString error;
+    QVERIFY(!other.openPage("no-such-page.md", &error));
+    QVERIFY2(error.contains("no-such-page.md") && error.contains("docs"), qPrintable(error));
+
+    // The search-trees window, made on demand, with no source.
+    for (QAction *a : w.findChildren<QAction *>())
+        if (a->text() == "Search &trees")
+            a->trigger();
+    auto *question = w.findChild<QLabel *>("mctsQuestion");
+    QVERIFY(question);
+    QVERIFY2(question->text().contains("rwb mcts run"), qPrintable(question->text()));
+
+    // RWB_HELP_SHOTS=DIR: the window with its Help menu open, en and ja
+    // (docs/images/help-menu-{en,ja}.png), and the guide's window (help-guide-en.png).
+    const QString shots = qEnvironmentVariable("RWB_HELP_SHOTS");
+    if (shots.isEmpty())
+        return;
+    w.openInitialFiles({}, {}); // the bundled samples in the Designer, behind the menu
+    browser->close();
+    if (QWidget *trees = w.findChild<QWidget *>("mctsViewer"))
+        trees->close();
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    for (const char *language : {"en", "ja"}) {
+        lang.setChoice(language);
+        QTest::qWait(100);
+        QAction *menuAction = w.menuBar()->actions().last();
+        help->popup(w.menuBar()->mapToGlobal(w.menuBar()->actionGeometry(menuAction).bottomLeft()));
+        QTest::qWait(200);
+        QPixmap image = w.grab();
+        {
+            QPainter painter(&image);
+            painter.drawPixmap(w.mapFromGlobal(help->pos()), help->grab());
+        }
+        help->hide();
+        QVERIFY(image.save(shots + "/help-menu-" + language + ".png"));
+    }
+    lang.setChoice("en");
+    guide->trigger();
+    QTest::qWait(200);
+    QVERIFY(browser->grab().save(shots + "/help-guide-en.png"));
 }
 
 // A stored run whose exist reward rises 0.40 → 0.60 over steps 1–20 while F1 falls

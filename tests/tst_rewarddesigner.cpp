@@ -14,6 +14,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QComboBox>
+#include <QPushButton>
 #include <QtTest>
 
 namespace {
@@ -68,6 +69,7 @@ private Q_SLOTS:
     void detailExplains();
     void legalSamples();
     void presetsLoadAndSave();
+    void editedPresetAndRestart();
     void badInputKeepsState();
     void thinkingMode();
     void weightsDuringRun();
@@ -295,6 +297,38 @@ void TestRewardDesigner::presetsLoadAndSave()
     QCOMPARE(eBox->currentIndex(), -1);
 }
 
+void TestRewardDesigner::editedPresetAndRestart()
+{
+    RewardDesigner d;
+    QString error;
+    QVERIFY(d.loadSamples(m_samples, &error));
+    QVERIFY(d.loadConfig(":/presets/table2_star_partial20_marker80.json", &error));
+    auto *box = d.componentsPanel()->findChild<QComboBox *>(QStringLiteral("presets"));
+    QVERIFY(box);
+    const QString preset = box->currentText();
+    QVERIFY(box->currentIndex() >= 0);
+    QVERIFY(!d.isEdited());
+    QVERIFY(d.edits().isEmpty());
+    // An edit: the preset is no longer in force, and the box says which one was edited.
+    const int marker = d.model()->componentNames().indexOf("marker");
+    d.weightsEditor()->editWeight(marker, 50);
+    QVERIFY(d.isEdited());
+    QCOMPARE(box->currentIndex(), -1);
+    QCOMPARE(box->placeholderText(), preset + " (edited)");
+    // What the window keeps between sessions, put back on the same config.
+    const QVariantMap edits = d.edits();
+    RewardDesigner e;
+    QVERIFY(e.loadSamples(m_samples, &error));
+    QVERIFY(e.loadConfig(":/presets/table2_star_partial20_marker80.json", &error));
+    e.restoreEdits(edits);
+    QCOMPARE(e.weightsEditor()->weights(), d.weightsEditor()->weights());
+    QVERIFY(e.isEdited());
+    // The edit undone: the preset is back.
+    d.weightsEditor()->editWeight(marker, 80);
+    QVERIFY(!d.isEdited());
+    QCOMPARE(box->currentText(), preset);
+}
+
 void TestRewardDesigner::badInputKeepsState()
 {
     RewardDesigner d;
@@ -374,6 +408,15 @@ void TestRewardDesigner::weightsDuringRun()
     d.requestApplyToRun();
     QCOMPARE(spy.size(), 1);
     QCOMPARE(spy.at(0).at(0).value<QVector<double>>(), (QVector<double>{20.0, 50.0}));
+    // Sent (after the window's confirmation): not offered again until the weights change.
+    auto *apply = d.componentsPanel()->findChild<QPushButton *>("applyToRun");
+    QVERIFY(apply && apply->isEnabled());
+    d.setWeightsSentToRun(spy.at(0).at(0).value<QVector<double>>());
+    QVERIFY(!apply->isEnabled());
+    d.weightsEditor()->editWeight(marker, 60);
+    QVERIFY(apply->isEnabled());
+    d.weightsEditor()->editWeight(marker, 50);
+    QVERIFY(!apply->isEnabled());
 
     // A component the run does not have cannot be added during the run.
     d.weightsEditor()->editWeight(exist, 10);

@@ -293,19 +293,19 @@ void TestRunSetupForm::demoPreset()
     QStringList problems;
     QVERIFY2(form.validate(&problems), qPrintable(problems.join('\n')));
     const rwb::train::GrpoConfig c = form.config();
-    // scripts/demo.sh's grpo.json (full run).
+    // scripts/demo.sh --quick's grpo.json: a short run, not the full demo's 600 steps.
     QCOMPARE(c.groupSize, 8);
     QCOMPARE(c.promptsPerStep, 16);
     QCOMPARE(c.maxNewTokens, 24);
-    QCOMPARE(c.temperature, 0.7);
+    QCOMPARE(c.temperature, 0.8);
     QCOMPARE(c.learningRate, 2e-3);
     QCOMPARE(c.schedule, std::string("cosine"));
     QCOMPARE(c.warmupRatio, 0.03);
     QCOMPARE(c.loraOptions.rank, 16);
-    QCOMPARE(c.maxSteps, 600);
-    QCOMPARE(c.evalEvery, 100);
-    QCOMPARE(c.evalLimit, 500);
-    QCOMPARE(c.checkpointEvery, 100);
+    QCOMPARE(c.maxSteps, 60);
+    QCOMPARE(c.evalEvery, 20);
+    QCOMPARE(c.evalLimit, 64);
+    QCOMPARE(c.checkpointEvery, 20);
     QCOMPARE(c.seed, uint64_t(1));
     QCOMPARE(c.loraOptions.alpha, 32.0); // the rest stays at the paper's values
 }

@@ -726,6 +726,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>Run %1: %2</source>
             <translation>実行は%1: %2</translation>
         </message>
+        <message>
+            <source>%1 already holds files; this run writes to %2</source>
+            <translation>%1 には既にファイルがあります。この実行は %2 に書き込みます</translation>
+        </message>
     </context>
     <context>
         <name>RewardDesigner</name>
@@ -984,6 +988,22 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Use this judge</source>
             <translation>この審査モデルを使う</translation>
+        </message>
+        <message>
+            <source>(unsaved)</source>
+            <translation>（未保存）</translation>
+        </message>
+        <message>
+            <source>Config: %1 — edited, not saved</source>
+            <translation>設定: %1 — 編集済み・未保存</translation>
+        </message>
+        <message>
+            <source>%1 (edited)</source>
+            <translation>%1（編集済み）</translation>
+        </message>
+        <message>
+            <source>The training run uses %1. Your weights were sent to it: they apply from its next step.</source>
+            <translation>学習中の実行は %1 を使っています。あなたの重みは送信済みで、次のステップから適用されます。</translation>
         </message>
     </context>
     <context>
@@ -1942,6 +1962,34 @@ The change is stored with its step and marked on the curves.</source>
             <source>Open File ▸ New task from data on this JSONL file.</source>
             <translation>この JSONL ファイルで「ファイル ▸ データから新しいタスク」を開く。</translation>
         </message>
+        <message>
+            <source>Failure explorer: the category to list, by key (grader_failure), its first example opened.</source>
+            <translation>失敗の分析: 一覧にするカテゴリをキーで指定（grader_failure）し、最初の例を開きます。</translation>
+        </message>
+        <message>
+            <source>key</source>
+            <translation>キー</translation>
+        </message>
+        <message>
+            <source>Open workspace</source>
+            <translation>ワークスペースを開く</translation>
+        </message>
+        <message>
+            <source>Open run store</source>
+            <translation>実行ストアを開く</translation>
+        </message>
+        <message>
+            <source>%1: no such run store</source>
+            <translation>%1: そのような実行ストアはありません</translation>
+        </message>
+        <message>
+            <source>Curves: give these metrics (comma-separated) plots of their own, as the metric picker does.</source>
+            <translation>曲線: 指定したメトリクス（カンマ区切り）に、メトリクス選択と同じく専用のプロットを追加します。</translation>
+        </message>
+        <message>
+            <source>names</source>
+            <translation>名前</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::CurvePanel</name>
@@ -2198,6 +2246,26 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Cannot write %1: %2</source>
             <translation>%1 を書き込めません: %2</translation>
+        </message>
+        <message>
+            <source>Metrics</source>
+            <translation>メトリクス</translation>
+        </message>
+        <message>
+            <source>Show or hide the list of every metric in the store; check one to give it a plot</source>
+            <translation>ストアにあるすべてのメトリクスの一覧を表示／非表示にします。チェックするとそのメトリクスのプロットを追加します</translation>
+        </message>
+        <message>
+            <source>Check a metric to plot it:</source>
+            <translation>チェックしたメトリクスをプロットします:</translation>
+        </message>
+        <message>
+            <source>Filter metrics</source>
+            <translation>メトリクスを絞り込む</translation>
+        </message>
+        <message>
+            <source>Also on the plot “%1”</source>
+            <translation>「%1」のプロットにも表示されています</translation>
         </message>
     </context>
     <context>
@@ -2545,6 +2613,10 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Recipient and third parties: guessed (addressee block, legal-entity markers).</source>
             <translation>宛先と第三者: 推定（宛名部分、法人格）。</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;Grader error:&lt;/b&gt; %1</source>
+            <translation>&lt;b&gt;採点器のエラー:&lt;/b&gt; %1</translation>
         </message>
     </context>
     <context>
@@ -2905,6 +2977,22 @@ The change is stored with its step and marked on the curves.</source>
             <source>Rollout %1: %2</source>
             <translation>ロールアウト %1: %2</translation>
         </message>
+        <message>
+            <source>the filtered rollouts</source>
+            <translation>フィルタ後のロールアウト</translation>
+        </message>
+        <message>
+            <source>Select a rollout first: its group or step is re-scored.</source>
+            <translation>先にロールアウトを選んでください。そのグループかステップを再採点します。</translation>
+        </message>
+        <message>
+            <source>step %1, group %2</source>
+            <translation>ステップ %1、グループ %2</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <translation>ステップ %1</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::RolloutDetailView</name>
@@ -3179,10 +3267,6 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Demo (tiny model)</source>
             <translation>デモ（小型モデル）</translation>
-        </message>
-        <message>
-            <source>The demo's GRPO values for the tiny model (scripts/demo.sh): G 8, 16 prompts, 24 tokens, temperature 0.7, LoRA r 16, learning rate 2e-3 on a cosine schedule, 600 steps, evaluation of 500 e-mails every 100. Train on e-mails the SFT never saw: on its own, the model recalls memorised answers and the training reward cannot rise</source>
-            <translation>小型モデル用のデモの GRPO 設定（scripts/demo.sh）: G 8、プロンプト 16、24 トークン、温度 0.7、LoRA r 16、学習率 2e-3（コサインスケジュール）、600 ステップ、100 ステップごとに 500 通で評価。SFT で使っていないメールで学習してください。SFT のメールでは、モデルが暗記した答えを思い出すため、学習報酬が上がりません</translation>
         </message>
         <message>
             <source>Data &amp;&amp; model</source>
@@ -3715,6 +3799,26 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>The server&apos;s model</source>
             <translation>サーバーのモデル</translation>
+        </message>
+        <message>
+            <source>No reward (grader failed)</source>
+            <translation>報酬なし（採点の失敗）</translation>
+        </message>
+        <message>
+            <source>A completion whose grader failed (judge error, Python or remote reward error, timeout): skip (left out of its group, advantage 0), zero (scored 0) or stop (stop the run when too many fail)</source>
+            <translation>採点器が失敗した生成（ジャッジのエラー、Python またはリモート報酬のエラー、タイムアウト）の扱い: skip（グループから除外し、アドバンテージ 0）、zero（0 点とする）、stop（失敗が多すぎると実行を止める）</translation>
+        </message>
+        <message>
+            <source>Stop above failed share</source>
+            <translation>停止する失敗の割合</translation>
+        </message>
+        <message>
+            <source>With stop: the run stops when more than this share of a step&apos;s completions has no reward (0: any)</source>
+            <translation>stop のとき: 1 ステップの生成のうち報酬のないものがこの割合を超えると実行を止めます（0: 1 件でも）</translation>
+        </message>
+        <message>
+            <source>The quick demo&apos;s GRPO values for the tiny model (scripts/demo.sh --quick), a run of a few minutes on 2 cores: G 8, 16 prompts, 24 tokens, temperature 0.8, LoRA r 16, learning rate 2e-3 on a cosine schedule, 60 steps, evaluation of 64 e-mails and a checkpoint every 20. The full demo: 600 steps, 500 e-mails every 100. Train on e-mails the SFT never saw: on its own, the model recalls memorised answers and the training reward cannot rise</source>
+            <translation>小型モデル用のクイックデモの GRPO 設定（scripts/demo.sh --quick）、2 コアで数分の実行: G 8、プロンプト 16、24 トークン、温度 0.8、LoRA r 16、学習率 2e-3（コサインスケジュール）、60 ステップ、20 ステップごとに 64 通で評価しチェックポイントを保存。フルのデモは 600 ステップ、100 ステップごとに 500 通。SFT で使っていないメールで学習してください。SFT のメールでは、モデルが暗記した答えを思い出すため、学習報酬が上がりません</translation>
         </message>
     </context>
     <context>
@@ -5766,6 +5870,10 @@ Best path&apos;s answer: %3</source>
             <source>The process reward model could not score this tree: %1</source>
             <translation>プロセス報酬モデルでこの木を採点できませんでした: %1</translation>
         </message>
+        <message>
+            <source>Run a search with &lt;code&gt;rwb mcts run CONFIG.json&lt;/code&gt; (docs/mcts.md), then open its run store (File ▸ Open run store…, or &lt;code&gt;reward-workbench --mcts runs.sqlite&lt;/code&gt;) or a tree record (File ▸ Open a search tree record…).</source>
+            <translation>&lt;code&gt;rwb mcts run CONFIG.json&lt;/code&gt; で探索を実行し（docs/mcts.md）、その実行ストア（ファイル ▸ 実行ストアを開く…、または &lt;code&gt;reward-workbench --mcts runs.sqlite&lt;/code&gt;）か探索木の記録（ファイル ▸ 探索木の記録を開く…）を開いてください。</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::AgreementMatrixModel</name>
@@ -6132,6 +6240,14 @@ Tie: both steps are equally right or equally wrong. Skip: you cannot tell withou
             <source>Why %1 gave no value</source>
             <translation>%1 が値を返さなかった理由</translation>
         </message>
+        <message>
+            <source>grader failure (no reward)</source>
+            <translation>採点の失敗（報酬なし）</translation>
+        </message>
+        <message>
+            <source>The grader gave no reward (a judge that failed or timed out, a Python reward that raised or timed out, a remote reward that failed): the policy&apos;s answer was not judged.</source>
+            <translation>採点器が報酬を返しませんでした（ジャッジの失敗やタイムアウト、Python 報酬の例外やタイムアウト、リモート報酬の失敗）。方策の答えは採点されていません。</translation>
+        </message>
     </context>
     <context>
         <name>NewTaskDialog</name>
@@ -6374,6 +6490,267 @@ Tie: both steps are equally right or equally wrong. Skip: you cannot tell withou
         <message>
             <source>Answer: the references are text, so the whole reply is compared with the reference (exact_match).</source>
             <translation>答え: 参照がテキストなので、応答全体を参照と比較します (exact_match)。</translation>
+        </message>
+    </context>
+    <context>
+        <name>HelpActions</name>
+        <message>
+            <source>Help</source>
+            <translation>ヘルプ</translation>
+        </message>
+        <message>
+            <source>&amp;User guide</source>
+            <translation>ユーザーガイド(&amp;U)</translation>
+        </message>
+        <message>
+            <source>The workbench&apos;s guide (docs/guide.md)</source>
+            <translation>ワークベンチのガイド（docs/guide.md）</translation>
+        </message>
+        <message>
+            <source>&amp;CLI reference</source>
+            <translation>CLI リファレンス(&amp;C)</translation>
+        </message>
+        <message>
+            <source>Every rwb command and its options (docs/cli.md)</source>
+            <translation>rwb の全コマンドとそのオプション（docs/cli.md）</translation>
+        </message>
+        <message>
+            <source>Reward Workbench documentation</source>
+            <translation>Reward Workbench ドキュメント</translation>
+        </message>
+        <message>
+            <source>The documentation page %1 was not found. Looked in:
+%2
+
+Set RWB_DOCS_DIR to the docs folder of a checkout.</source>
+            <translation>ドキュメントのページ %1 が見つかりません。探した場所:
+%2
+
+RWB_DOCS_DIR にチェックアウトの docs フォルダを設定してください。</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RescoreButton</name>
+        <message>
+            <source>Re-score…</source>
+            <translation>再採点…</translation>
+        </message>
+        <message>
+            <source>What if: score these rollouts again with the Designer&apos;s reward config and compare the advantages</source>
+            <translation>もしも: これらのロールアウトをデザイナーの報酬設定で採点し直し、アドバンテージを比べます</translation>
+        </message>
+        <message>
+            <source>Re-score the filtered rollouts with the Designer&apos;s config…</source>
+            <translation>フィルタ後のロールアウトをデザイナーの設定で再採点…</translation>
+        </message>
+        <message>
+            <source>Re-score the current rollout&apos;s group with the Designer&apos;s config…</source>
+            <translation>現在のロールアウトのグループをデザイナーの設定で再採点…</translation>
+        </message>
+        <message>
+            <source>Re-score the current rollout&apos;s step with the Designer&apos;s config…</source>
+            <translation>現在のロールアウトのステップをデザイナーの設定で再採点…</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RescoreTableModel</name>
+        <message>
+            <source>flips</source>
+            <translation>反転</translation>
+        </message>
+        <message>
+            <source>Recomputed from the stored totals with the run&apos;s advantage settings (stored: %1)</source>
+            <translation>保存された合計から実行のアドバンテージ設定で再計算（保存値: %1）</translation>
+        </message>
+        <message>
+            <source>★ before the arrow: among the group&apos;s best by stored total; after it: its best by new total</source>
+            <translation>矢印の前の★: 保存された合計でグループ最良の一つ。後の★: 新しい合計でのグループ最良</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>Group</source>
+            <translation>グループ</translation>
+        </message>
+        <message>
+            <source>Sample</source>
+            <translation>サンプル</translation>
+        </message>
+        <message>
+            <source>Answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <source>Stored total</source>
+            <translation>保存された合計</translation>
+        </message>
+        <message>
+            <source>New total</source>
+            <translation>新しい合計</translation>
+        </message>
+        <message>
+            <source>Old advantage</source>
+            <translation>旧アドバンテージ</translation>
+        </message>
+        <message>
+            <source>New advantage</source>
+            <translation>新アドバンテージ</translation>
+        </message>
+        <message>
+            <source>Sign</source>
+            <translation>符号</translation>
+        </message>
+        <message>
+            <source>Best</source>
+            <translation>最良</translation>
+        </message>
+        <message>
+            <source>Error</source>
+            <translation>エラー</translation>
+        </message>
+        <message>
+            <source>%1 (stored)</source>
+            <translation>%1（保存）</translation>
+        </message>
+        <message>
+            <source>%1 (new)</source>
+            <translation>%1（新）</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RescoreGroupModel</name>
+        <message>
+            <source>%1 (changed)</source>
+            <translation>%1（変化）</translation>
+        </message>
+        <message>
+            <source>A rollout of this group could not be re-scored: no new advantages</source>
+            <translation>このグループのロールアウトを再採点できなかったため、新しいアドバンテージはありません</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>Group</source>
+            <translation>グループ</translation>
+        </message>
+        <message>
+            <source>Rollouts</source>
+            <translation>ロールアウト</translation>
+        </message>
+        <message>
+            <source>Stored mean</source>
+            <translation>保存された平均</translation>
+        </message>
+        <message>
+            <source>New mean</source>
+            <translation>新しい平均</translation>
+        </message>
+        <message>
+            <source>Best before</source>
+            <translation>変更前の最良</translation>
+        </message>
+        <message>
+            <source>Best after</source>
+            <translation>変更後の最良</translation>
+        </message>
+        <message>
+            <source>Sign flips</source>
+            <translation>符号反転</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RescoreView</name>
+        <message>
+            <source>Cancelled: nothing was re-scored.</source>
+            <translation>キャンセルしました。何も再採点していません。</translation>
+        </message>
+        <message>
+            <source>The re-score failed: %1</source>
+            <translation>再採点に失敗しました: %1</translation>
+        </message>
+        <message>
+            <source>The re-score could not be saved: %1</source>
+            <translation>再採点を保存できませんでした: %1</translation>
+        </message>
+        <message>
+            <source>Saved as evaluation run %1 “%2” of this store.</source>
+            <translation>このストアの評価実行 %1「%2」として保存しました。</translation>
+        </message>
+        <message>
+            <source>What-if re-score</source>
+            <translation>もしもの再採点</translation>
+        </message>
+        <message>
+            <source>the Designer&apos;s reward config</source>
+            <translation>デザイナーの報酬設定</translation>
+        </message>
+        <message>
+            <source>Run %1, %2, re-scored with %3</source>
+            <translation>実行 %1、%2 を %3 で再採点</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>キャンセル</translation>
+        </message>
+        <message>
+            <source>Save as evaluation</source>
+            <translation>評価として保存</translation>
+        </message>
+        <message>
+            <source>Store the new scores as an evaluation run of this store; the run itself is not changed</source>
+            <translation>新しい採点をこのストアの評価実行として保存します。実行そのものは変わりません</translation>
+        </message>
+        <message>
+            <source>Groups</source>
+            <translation>グループ</translation>
+        </message>
+        <message>
+            <source>Rollouts (a group&apos;s rows all come, whatever the scope asked for)</source>
+            <translation>ロールアウト（範囲の指定にかかわらず、グループの行はすべて含まれます）</translation>
+        </message>
+        <message>
+            <source>Advantages recomputed as the run computed them: scale_rewards = %1, none_rewards = %2, ε = %3.</source>
+            <translation>アドバンテージは実行と同じ方法で再計算: scale_rewards = %1、none_rewards = %2、ε = %3。</translation>
+        </message>
+        <message>
+            <source>The run&apos;s config names none of them: GRPO&apos;s defaults.</source>
+            <translation>実行の設定にはどれも指定がないため、GRPO の既定値を使いました。</translation>
+        </message>
+        <message>
+            <source>The batch std is the step&apos;s: whole steps were re-scored.</source>
+            <translation>バッチの標準偏差はステップ全体のものなので、ステップ全体を再採点しました。</translation>
+        </message>
+        <message>
+            <source>Dual-granularity run: the process advantages (β = %1) come from the PRM and do not change with the reward; the outcome advantages are compared.</source>
+            <translation>二粒度の実行: プロセスアドバンテージ（β = %1）は PRM によるもので報酬では変わらないため、結果アドバンテージを比べています。</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n rollout(s) in %1 group(s): %2 re-scored, %3 skipped, %4 with a None total.</source>
+            <translation>
+                <numerusform>%1 グループの %n 件のロールアウト: 再採点 %2 件、スキップ %3 件、合計が None のもの %4 件。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>The best completion changes in %1 of %2 group(s); %n advantage(s) flip sign.</source>
+            <translation>
+                <numerusform>%2 グループ中 %1 グループで最良の補完が変わり、%n 件のアドバンテージの符号が反転します。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Old against new advantage: Pearson %1, Spearman %2 (%3 rollouts).</source>
+            <translation>旧と新のアドバンテージの相関: ピアソン %1、スピアマン %2（%3 件のロールアウト）。</translation>
+        </message>
+        <message>
+            <source>Mean change of the total: %1.</source>
+            <translation>合計の平均変化: %1。</translation>
+        </message>
+        <message>
+            <source>Re-scoring…</source>
+            <translation>再採点中…</translation>
         </message>
     </context>
 </TS>

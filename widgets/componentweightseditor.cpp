@@ -27,7 +27,7 @@ ComponentWeightsEditor::ComponentWeightsEditor(const QStringList &components, QW
         r.slider = new QSlider(Qt::Horizontal, this);
         r.slider->setObjectName(QStringLiteral("slider_") + components[i]);
         r.slider->setRange(0, 100);
-        r.slider->setMinimumWidth(120);
+        r.slider->setMinimumWidth(60); // the spin box is exact: the slider may be short in a narrow dock
         r.spin = new QDoubleSpinBox(this);
         r.spin->setObjectName(QStringLiteral("weight_") + components[i]);
         r.spin->setRange(0.0, kMaxWeight);

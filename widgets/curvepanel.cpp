@@ -17,14 +17,19 @@
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListView>
 #include <QLocale>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStyle>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -34,6 +39,7 @@
 #include <set>
 
 #include "curveqcp.h"
+#include "metriclistmodel.h"
 #include "storedrewardconfig.h"
 
 namespace rwb::widgets {
@@ -165,6 +171,26 @@ QString fixed2(double v)
     return QString::number(v, 'f', 2);
 }
 
+// The fixed plots' titles and value axes (translated where shown).
+const char *const kTitles[CurvePanel::PlotCount] = {
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "Reward (mean ± std)"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "Reward components"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "KL divergence"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "Entropy"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "Clip ratios"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "Completion length"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "Validation (headline metric)"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "Groups with equal rewards")};
+const char *const kUnits[CurvePanel::PlotCount] = {
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "reward"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "mean reward"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "KL (k3)"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "nats / token"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "fraction of tokens"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "tokens"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "headline metric"),
+    QT_TRANSLATE_NOOP("rwb::widgets::CurvePanel", "fraction of groups")};
+
 } // namespace
 
 CurvePanel::CurvePanel(QWidget *parent)
@@ -179,56 +205,105 @@ CurvePanel::CurvePanel(QWidget *parent)
     outer->setContentsMargins(0, 0, 0, 0);
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(6, 4, 6, 0);
-    auto *smoothingLabel = new QLabel(tr("Smoothing"), this);
+    m_metricsButton = new QPushButton(this);
+    m_metricsButton->setObjectName(QStringLiteral("curvesMetricsButton"));
+    m_metricsButton->setCheckable(true);
+    m_metricsButton->setChecked(true);
+    m_smoothingLabel = new QLabel(this);
     m_smoothingSlider = new QSlider(Qt::Horizontal, this);
     m_smoothingSlider->setRange(0, kSliderSteps);
     m_smoothingSlider->setMaximumWidth(160);
-    m_smoothingSlider->setToolTip(tr("Exponential moving average of each curve (0 = off); the raw points stay visible as dots."));
     m_smoothingSpin = new QDoubleSpinBox(this);
     m_smoothingSpin->setRange(0.0, kSliderSteps / 100.0);
     m_smoothingSpin->setSingleStep(0.01);
     m_smoothingSpin->setDecimals(2);
-    m_smoothingSpin->setToolTip(m_smoothingSlider->toolTip());
-    smoothingLabel->setBuddy(m_smoothingSpin);
-    auto *fitButton = new QPushButton(tr("Fit"), this);
-    fitButton->setToolTip(tr("Show every point and follow new ones again (double-click a plot to fit that plot only)."));
-    auto *pngButton = new QPushButton(tr("Export PNG…"), this);
-    auto *csvButton = new QPushButton(tr("Export CSV…"), this);
-    bar->addWidget(smoothingLabel);
+    m_smoothingLabel->setBuddy(m_smoothingSpin);
+    m_fitButton = new QPushButton(this);
+    m_pngButton = new QPushButton(this);
+    m_csvButton = new QPushButton(this);
+    bar->addWidget(m_metricsButton);
+    bar->addSpacing(8);
+    bar->addWidget(m_smoothingLabel);
     bar->addWidget(m_smoothingSlider);
     bar->addWidget(m_smoothingSpin);
     bar->addStretch(1);
     m_alertSettingsButton = new QPushButton(this);
-    bar->addWidget(fitButton);
-    bar->addWidget(pngButton);
-    bar->addWidget(csvButton);
+    bar->addWidget(m_fitButton);
+    bar->addWidget(m_pngButton);
+    bar->addWidget(m_csvButton);
     bar->addWidget(m_alertSettingsButton);
     outer->addLayout(bar);
     buildAlertBanner();
     outer->addWidget(m_alertBanner);
 
-    auto *grid = new QGridLayout;
-    grid->setContentsMargins(2, 2, 2, 2);
-    grid->setSpacing(2);
-    for (int i = 0; i < PlotCount; ++i) {
+    // The metric picker: a filter field over the runs' metric names, each checkable.
+    m_metricModel = new MetricListModel(this);
+    m_pickerProxy = new QSortFilterProxyModel(this);
+    m_pickerProxy->setSourceModel(m_metricModel);
+    m_pickerProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_picker = new QWidget(this);
+    m_picker->setObjectName(QStringLiteral("curvesMetricPicker"));
+    auto *pickerLayout = new QVBoxLayout(m_picker);
+    pickerLayout->setContentsMargins(4, 2, 0, 2);
+    m_pickerTitle = new QLabel(m_picker);
+    m_pickerTitle->setWordWrap(true);
+    m_pickerFilter = new QLineEdit(m_picker);
+    m_pickerFilter->setObjectName(QStringLiteral("curvesMetricFilter"));
+    m_pickerFilter->setClearButtonEnabled(true);
+    m_pickerView = new QListView(m_picker);
+    m_pickerView->setObjectName(QStringLiteral("curvesMetricList"));
+    m_pickerView->setModel(m_pickerProxy);
+    m_pickerView->setUniformItemSizes(true);
+    m_pickerView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    pickerLayout->addWidget(m_pickerTitle);
+    pickerLayout->addWidget(m_pickerFilter);
+    pickerLayout->addWidget(m_pickerView, 1);
+    m_picker->setMinimumWidth(120);
+
+    m_plotArea = new QWidget(this);
+    m_grid = new QGridLayout(m_plotArea);
+    m_grid->setContentsMargins(2, 2, 2, 2);
+    m_grid->setSpacing(2);
+    for (int i = 0; i < PlotCount; ++i)
         setupPlot(i);
-        grid->addWidget(m_plots[i].plot, i / kColumns, i % kColumns);
-    }
-    outer->addLayout(grid, 1);
+    layoutPlots();
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(QStringLiteral("curvesScroll"));
+    m_scroll->setWidget(m_plotArea);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setObjectName(QStringLiteral("curvesSplitter"));
+    splitter->addWidget(m_picker);
+    splitter->addWidget(m_scroll);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({200, 1000});
+    outer->addWidget(splitter, 1);
+
+    connect(m_metricsButton, &QPushButton::toggled, m_picker, &QWidget::setVisible);
+    connect(m_pickerFilter, &QLineEdit::textChanged, m_pickerProxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_metricModel, &MetricListModel::checkedChanged, this, &CurvePanel::setMetricPlotted);
+    // A click anywhere on a row toggles it, not only on its check box.
+    connect(m_pickerView, &QListView::activated, this, [this](const QModelIndex &index) {
+        const QString name = index.data(Qt::DisplayRole).toString();
+        m_metricModel->setChecked(name, !m_metricModel->isChecked(name));
+    });
 
     m_smoothingSlider->setValue(qRound(m_smoothing * 100));
     m_smoothingSpin->setValue(m_smoothing);
     connect(m_smoothingSlider, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 100.0); });
     connect(m_smoothingSpin, &QDoubleSpinBox::valueChanged, this, &CurvePanel::setSmoothing);
-    connect(fitButton, &QPushButton::clicked, this, &CurvePanel::fit);
-    connect(pngButton, &QPushButton::clicked, this, [this] {
+    connect(m_fitButton, &QPushButton::clicked, this, &CurvePanel::fit);
+    connect(m_pngButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export curves as PNG"), QStringLiteral("curves.png"),
                                                           tr("PNG images (*.png)"));
         QString error;
         if (!path.isEmpty() && !exportPng(path, &error))
             QMessageBox::warning(this, tr("Export failed"), error);
     });
-    connect(csvButton, &QPushButton::clicked, this, [this] {
+    connect(m_csvButton, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export curves as CSV"), QStringLiteral("curves.csv"),
                                                           tr("CSV files (*.csv)"));
         QString error;
@@ -241,7 +316,7 @@ CurvePanel::CurvePanel(QWidget *parent)
     m_redrawTimer.setSingleShot(true);
     m_redrawTimer.setInterval(kRedrawMs);
     connect(&m_redrawTimer, &QTimer::timeout, this, &CurvePanel::redraw);
-    retranslateAlerts();
+    retranslate();
 }
 
 CurvePanel::~CurvePanel() = default;
@@ -314,8 +389,33 @@ void CurvePanel::retranslateAlerts()
 void CurvePanel::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
-        retranslateAlerts();
+        retranslate();
     QWidget::changeEvent(event);
+}
+
+void CurvePanel::retranslate()
+{
+    m_metricsButton->setText(tr("Metrics"));
+    m_metricsButton->setToolTip(tr("Show or hide the list of every metric in the store; check one to give it a plot"));
+    m_smoothingLabel->setText(tr("Smoothing"));
+    m_smoothingSlider->setToolTip(tr("Exponential moving average of each curve (0 = off); the raw points stay visible as dots."));
+    m_smoothingSpin->setToolTip(m_smoothingSlider->toolTip());
+    m_fitButton->setText(tr("Fit"));
+    m_fitButton->setToolTip(tr("Show every point and follow new ones again (double-click a plot to fit that plot only)."));
+    m_pngButton->setText(tr("Export PNG…"));
+    m_csvButton->setText(tr("Export CSV…"));
+    m_pickerTitle->setText(tr("Check a metric to plot it:"));
+    m_pickerFilter->setPlaceholderText(tr("Filter metrics"));
+    for (int i = 0; i < static_cast<int>(m_plots.size()); ++i) {
+        PlotState &ps = m_plots[static_cast<size_t>(i)];
+        ps.title->setText(i < PlotCount ? tr(kTitles[i]) : ps.metric);
+        ps.plot->xAxis->setLabel(tr("step"));
+        ps.plot->yAxis->setLabel(i < PlotCount ? tr(kUnits[i]) : QString());
+        ps.empty->setText(i == KlPlot ? tr("No data: KL is logged when β > 0") : tr("No data"));
+        ps.plot->replot();
+    }
+    updateMetricList(); // the notes name the fixed plots
+    retranslateAlerts();
 }
 
 QString CurvePanel::alertText(const eval::HackingAlert &a)
@@ -501,19 +601,14 @@ void CurvePanel::editAlertSettings()
     Q_EMIT alertSettingsEdited(edited);
 }
 
-void CurvePanel::setupPlot(int i)
+void CurvePanel::setupPlot(int i, const QString &metric)
 {
-    static const char *const titles[PlotCount] = {
-        QT_TR_NOOP("Reward (mean ± std)"), QT_TR_NOOP("Reward components"), QT_TR_NOOP("KL divergence"),
-        QT_TR_NOOP("Entropy"), QT_TR_NOOP("Clip ratios"), QT_TR_NOOP("Completion length"),
-        QT_TR_NOOP("Validation (headline metric)"), QT_TR_NOOP("Groups with equal rewards")};
-    static const char *const units[PlotCount] = {
-        QT_TR_NOOP("reward"), QT_TR_NOOP("mean reward"), QT_TR_NOOP("KL (k3)"), QT_TR_NOOP("nats / token"),
-        QT_TR_NOOP("fraction of tokens"), QT_TR_NOOP("tokens"), QT_TR_NOOP("headline metric"), QT_TR_NOOP("fraction of groups")};
-    PlotState &s = m_plots[i];
-    auto *p = new QCustomPlot(this);
+    m_plots.insert(m_plots.begin() + i, PlotState{});
+    PlotState &s = m_plots[static_cast<size_t>(i)];
+    s.metric = metric;
+    auto *p = new QCustomPlot(m_plotArea);
     s.plot = p;
-    p->setMinimumSize(240, 170);
+    p->setMinimumSize(240, 130); // four rows of plots fit a 1280 × 800 screen (tst_windowsize)
     p->setAutoAddPlottableToLegend(false);
     p->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     p->setNoAntialiasingOnDrag(true);
@@ -524,7 +619,8 @@ void CurvePanel::setupPlot(int i)
     titleFont.setPointSizeF(9);
     titleFont.setBold(true);
     p->plotLayout()->insertRow(0);
-    p->plotLayout()->addElement(0, 0, new QCPTextElement(p, tr(titles[i]), titleFont));
+    s.title = new QCPTextElement(p, i < PlotCount ? tr(kTitles[i]) : metric, titleFont);
+    p->plotLayout()->addElement(0, 0, s.title);
     p->plotLayout()->setRowSpacing(0);
     for (QCPAxis *axis : {p->xAxis, p->yAxis}) {
         axis->setTickLabelFont(small);
@@ -532,15 +628,18 @@ void CurvePanel::setupPlot(int i)
         axis->setLabelPadding(2);
     }
     p->xAxis->setLabel(tr("step"));
-    p->yAxis->setLabel(tr(units[i]));
+    p->yAxis->setLabel(i < PlotCount ? tr(kUnits[i]) : QString());
     p->legend->setFont(small);
     p->legend->setBrush(QColor(255, 255, 255, 210));
     p->legend->setBorderPen(QPen(QColor(180, 180, 180)));
-    p->legend->setRowSpacing(-2);
+    p->legend->setRowSpacing(0); // less and the underscores of metric names are cut
     p->legend->setIconSize(16, 8);
     p->legend->setMargins(QMargins(4, 2, 4, 2));
-    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    p->legend->setVisible(false);
+    // Below the plot, in columns (never over the curves); placeLegend() adds it when it
+    // names more than one curve.
+    p->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    p->legend->setWrap(3);
+    placeLegend(s, false);
 
     s.empty = new QCPItemText(p);
     s.empty->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -554,27 +653,138 @@ void CurvePanel::setupPlot(int i)
     s.cursor->setPen(QPen(QColor(40, 40, 40), 1));
     s.cursor->setVisible(false);
 
-    connect(p->xAxis, QOverload<const QCPRange &>::of(&QCPAxis::rangeChanged), this, [this, i] { onRangeChanged(i); });
-    connect(p->yAxis, QOverload<const QCPRange &>::of(&QCPAxis::rangeChanged), this, [this, i] { onRangeChanged(i); });
-    connect(p, &QCustomPlot::mousePress, this, [this, i](QMouseEvent *e) { m_plots[i].pressPos = e->position().toPoint(); });
-    connect(p, &QCustomPlot::mouseRelease, this, [this, i](QMouseEvent *e) {
-        if (e->button() == Qt::LeftButton)
-            onMouseRelease(i, e->position().toPoint());
+    // By the plot, not its index: picked plots come and go.
+    connect(p->xAxis, QOverload<const QCPRange &>::of(&QCPAxis::rangeChanged), this, [this, p] { onRangeChanged(indexOf(p)); });
+    connect(p->yAxis, QOverload<const QCPRange &>::of(&QCPAxis::rangeChanged), this, [this, p] { onRangeChanged(indexOf(p)); });
+    connect(p, &QCustomPlot::mousePress, this, [this, p](QMouseEvent *e) {
+        if (const int k = indexOf(p); k >= 0)
+            m_plots[static_cast<size_t>(k)].pressPos = e->position().toPoint();
     });
-    connect(p, &QCustomPlot::mouseDoubleClick, this, [this, i](QMouseEvent *) {
-        setFollow(i, true);
+    connect(p, &QCustomPlot::mouseRelease, this, [this, p](QMouseEvent *e) {
+        if (e->button() == Qt::LeftButton)
+            onMouseRelease(indexOf(p), e->position().toPoint());
+    });
+    connect(p, &QCustomPlot::mouseDoubleClick, this, [this, p](QMouseEvent *) {
+        setFollow(indexOf(p), true);
         scheduleRedraw();
     });
 }
 
+int CurvePanel::indexOf(const QCustomPlot *p) const
+{
+    for (size_t k = 0; k < m_plots.size(); ++k)
+        if (m_plots[k].plot == p)
+            return static_cast<int>(k);
+    return -1;
+}
+
+void CurvePanel::placeLegend(PlotState &s, bool show)
+{
+    QCustomPlot *p = s.plot;
+    QCPLayoutGrid *layout = p->plotLayout();
+    if (!show) {
+        if (p->legend->layout())
+            p->legend->layout()->take(p->legend);
+        layout->simplify();
+        p->legend->setVisible(false);
+        return;
+    }
+    if (p->legend->layout() != layout) {
+        if (p->legend->layout())
+            p->legend->layout()->take(p->legend);
+        layout->simplify();
+        layout->addElement(layout->rowCount(), 0, p->legend);
+        layout->setRowStretchFactor(layout->rowCount() - 1, 0.001);
+    }
+    p->legend->setVisible(true);
+}
+
+void CurvePanel::layoutPlots()
+{
+    for (const PlotState &s : m_plots)
+        m_grid->removeWidget(s.plot);
+    for (size_t k = 0; k < m_plots.size(); ++k)
+        m_grid->addWidget(m_plots[k].plot, static_cast<int>(k) / kColumns, static_cast<int>(k) % kColumns);
+    for (int r = 0; r < m_grid->rowCount(); ++r)
+        m_grid->setRowStretch(r, r * kColumns < static_cast<int>(m_plots.size()) ? 1 : 0);
+}
+
+QCustomPlot *CurvePanel::metricPlot(const QString &metric) const
+{
+    for (size_t k = PlotCount; k < m_plots.size(); ++k)
+        if (m_plots[k].metric == metric)
+            return m_plots[k].plot;
+    return nullptr;
+}
+
+QStringList CurvePanel::pickedMetrics() const
+{
+    QStringList out;
+    for (size_t k = PlotCount; k < m_plots.size(); ++k)
+        out << m_plots[k].metric;
+    return out;
+}
+
+void CurvePanel::setMetricPlotted(const QString &metric, bool plotted)
+{
+    if (metric.isEmpty() || (metricPlot(metric) != nullptr) == plotted)
+        return;
+    if (m_metricModel->isChecked(metric) != plotted) {
+        m_metricModel->setChecked(metric, plotted); // comes back here through checkedChanged
+        return;
+    }
+    if (plotted) {
+        setupPlot(static_cast<int>(m_plots.size()), metric);
+        PlotState &s = m_plots.back();
+        s.cursor->setVisible(m_cursor >= 0);
+        s.cursor->point1->setCoords(static_cast<double>(m_cursor), 0.0);
+        s.cursor->point2->setCoords(static_cast<double>(m_cursor), 1.0);
+        // The new plot comes into view once the grid has laid it out.
+        QTimer::singleShot(0, this, [this, p = QPointer<QCustomPlot>(s.plot)] {
+            if (p)
+                m_scroll->ensureWidgetVisible(p, 0, 0);
+        });
+    } else {
+        const int k = indexOf(metricPlot(metric));
+        QCustomPlot *gone = m_plots[static_cast<size_t>(k)].plot;
+        m_plots.erase(m_plots.begin() + k);
+        for (Run *run : runs())
+            run->picked.erase(metric);
+        m_grid->removeWidget(gone);
+        delete gone;
+    }
+    layoutPlots();
+    m_structureDirty = true;
+    refresh();
+    scheduleRedraw();
+}
+
+void CurvePanel::updateMetricList()
+{
+    m_metricsDirty = false;
+    QStringList names;
+    QHash<QString, QString> notes;
+    for (const Run *run : runs()) {
+        for (const auto &entry : run->series) {
+            const QString &name = entry.first;
+            names << name;
+            const int fixed = plotOf(name == kRewardStd ? QStringLiteral("reward") : name);
+            if (fixed >= 0 && !notes.contains(name))
+                notes.insert(name, tr("Also on the plot “%1”").arg(tr(kTitles[fixed])));
+        }
+    }
+    m_metricModel->setMetrics(names);
+    m_metricModel->setNotes(notes);
+}
+
 QCustomPlot *CurvePanel::plot(int i) const
 {
-    return i >= 0 && i < PlotCount ? m_plots[i].plot : nullptr;
+    return i >= 0 && i < plotCount() ? m_plots[static_cast<size_t>(i)].plot : nullptr;
 }
 
 bool CurvePanel::isFollowing(int i) const
 {
-    return i >= 0 && i < PlotCount && m_plots[i].follow;
+    return i >= 0 && i < plotCount() && m_plots[static_cast<size_t>(i)].follow;
 }
 
 int CurvePanel::overlayCount() const
@@ -639,6 +849,7 @@ bool CurvePanel::setSession(RunSession *session, QString *error)
         m_structureDirty = true;
         rejudgePrimary();
         refresh();
+        updateMetricList();
         return true;
     }
     m_session = session;
@@ -648,6 +859,7 @@ bool CurvePanel::setSession(RunSession *session, QString *error)
     rejudgePrimary();
     fit();
     refresh();
+    updateMetricList();
     return true;
 }
 
@@ -663,6 +875,7 @@ bool CurvePanel::addOverlay(const RunSession &session, QString *error)
     m_structureDirty = true;
     fit();
     refresh();
+    updateMetricList();
     return true;
 }
 
@@ -671,6 +884,7 @@ void CurvePanel::clearOverlays()
     m_overlays.clear();
     m_structureDirty = true;
     refresh();
+    updateMetricList();
     scheduleRedraw();
 }
 
@@ -681,6 +895,7 @@ void CurvePanel::clear()
     rejudgePrimary();
     m_structureDirty = true;
     refresh();
+    updateMetricList();
     fit();
 }
 
@@ -708,13 +923,25 @@ void CurvePanel::appendStep(const TrainingStep &step)
         auto it = run.series.find(name);
         const bool isNew = it == run.series.end();
         run.series[name].set(step.step, value);
+        if (isNew)
+            m_metricsDirty = true; // the picker lists it at the next redraw
+        auto markDirty = [&run](const QString &metric) {
+            if (std::find(run.dirty.begin(), run.dirty.end(), metric) == run.dirty.end())
+                run.dirty.push_back(metric);
+        };
         const QString graphed = name == kRewardStd ? QStringLiteral("reward") : name;
-        if (plotOf(graphed) < 0)
-            continue;
-        if (isNew || run.graphs.find(graphed) == run.graphs.end())
-            m_structureDirty = true;
-        else if (std::find(run.dirty.begin(), run.dirty.end(), graphed) == run.dirty.end())
-            run.dirty.push_back(graphed);
+        if (plotOf(graphed) >= 0) {
+            if (isNew || run.graphs.find(graphed) == run.graphs.end())
+                m_structureDirty = true;
+            else
+                markDirty(graphed);
+        }
+        if (metricPlot(name)) {
+            if (run.picked.find(name) == run.picked.end())
+                m_structureDirty = true;
+            else
+                markDirty(name);
+        }
     }
     scheduleRedraw();
 }
@@ -778,6 +1005,8 @@ void CurvePanel::setSmoothing(double weight)
         run->dirty.clear();
         for (const auto &g : run->graphs)
             run->dirty.push_back(g.first);
+        for (const auto &g : run->picked)
+            run->dirty.push_back(g.first);
     }
     refresh();
     scheduleRedraw();
@@ -785,14 +1014,15 @@ void CurvePanel::setSmoothing(double weight)
 
 void CurvePanel::fit()
 {
-    for (int i = 0; i < PlotCount; ++i)
+    for (int i = 0; i < plotCount(); ++i)
         setFollow(i, true);
     scheduleRedraw();
 }
 
 void CurvePanel::setFollow(int i, bool follow)
 {
-    m_plots[i].follow = follow;
+    if (i >= 0 && i < plotCount())
+        m_plots[static_cast<size_t>(i)].follow = follow;
 }
 
 void CurvePanel::onRangeChanged(int i)
@@ -803,6 +1033,8 @@ void CurvePanel::onRangeChanged(int i)
 
 void CurvePanel::onMouseRelease(int i, const QPoint &pos)
 {
+    if (i < 0 || i >= plotCount())
+        return;
     QCustomPlot *p = m_plots[i].plot;
     if ((pos - m_plots[i].pressPos).manhattanLength() > kClickSlop || !p->axisRect()->rect().contains(pos))
         return;
@@ -828,6 +1060,7 @@ void CurvePanel::rebuildGraphs()
     for (size_t r = 0; r < all.size(); ++r) {
         Run &run = *all[r];
         run.graphs.clear();
+        run.picked.clear();
         run.dirty.clear();
         const QColor runColour = colour(static_cast<int>(r));
         int seriesInPlot[PlotCount] = {};
@@ -868,9 +1101,28 @@ void CurvePanel::rebuildGraphs()
             run.graphs[name] = g;
             updateGraphs(run, name);
         }
+        // The picked metrics, each on its own plot: one curve per run, in the run's colour.
+        for (size_t k = PlotCount; k < m_plots.size(); ++k) {
+            const QString &metric = m_plots[k].metric;
+            if (run.series.find(metric) == run.series.end())
+                continue;
+            QCustomPlot *p = m_plots[k].plot;
+            Graphs g;
+            g.raw = p->addGraph();
+            QColor dots = runColour;
+            dots.setAlpha(110);
+            g.raw->setLineStyle(QCPGraph::lsNone);
+            g.raw->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, dots, dots, 3));
+            g.smooth = p->addGraph();
+            g.smooth->setPen(QPen(runColour, 1.6));
+            g.smooth->setName(run.label);
+            g.smooth->addToLegend();
+            run.picked[metric] = g;
+            updateGraphs(run, metric);
+        }
         // Weight changes: a dashed line on every plot, the weights written on the Reward plot.
         for (const Marker &m : run.markers) {
-            for (int i = 0; i < PlotCount; ++i) {
+            for (size_t i = 0; i < m_plots.size(); ++i) {
                 PlotState &s = m_plots[i];
                 QColor c = runColour;
                 c.setAlpha(190);
@@ -900,31 +1152,30 @@ void CurvePanel::rebuildGraphs()
         }
     }
     for (PlotState &s : m_plots)
-        s.plot->legend->setVisible(s.plot->legend->itemCount() > 1);
+        placeLegend(s, s.plot->legend->itemCount() > 1);
     m_structureDirty = false;
 }
 
 void CurvePanel::updateGraphs(Run &run, const QString &metric)
 {
-    const auto git = run.graphs.find(metric);
     const auto sit = run.series.find(metric);
-    if (git == run.graphs.end() || sit == run.series.end())
+    if (sit == run.series.end())
         return;
-    const Graphs &g = git->second;
     const CurveSeries &series = sit->second;
-    // Evaluations are few and far apart (every eval_every steps): an average over them
-    // would lag by whole evaluations, so validation F1 is drawn unsmoothed.
-    const bool sparse = plotOf(metric) == F1Plot;
-    const std::vector<double> smooth = eval::emaSmooth(series.values(), sparse ? 0.0 : m_smoothing);
-    QVector<QCPGraphData> raw(series.size()), sm(series.size());
-    for (int k = 0; k < series.size(); ++k) {
-        const double x = static_cast<double>(series.steps()[static_cast<size_t>(k)]);
-        raw[k] = QCPGraphData(x, series.values()[static_cast<size_t>(k)]);
-        sm[k] = QCPGraphData(x, smooth[static_cast<size_t>(k)]);
-    }
-    g.raw->data()->set(raw, /*alreadySorted=*/true);
-    g.smooth->data()->set(sm, /*alreadySorted=*/true);
-    if (g.bandLow) {
+    // `sparse`: evaluations are few and far apart (every eval_every steps): an average
+    // over them would lag by whole evaluations, so they are drawn unsmoothed.
+    const auto fill = [&](const Graphs &g, bool sparse) {
+        const std::vector<double> smooth = eval::emaSmooth(series.values(), sparse ? 0.0 : m_smoothing);
+        QVector<QCPGraphData> raw(series.size()), sm(series.size());
+        for (int k = 0; k < series.size(); ++k) {
+            const double x = static_cast<double>(series.steps()[static_cast<size_t>(k)]);
+            raw[k] = QCPGraphData(x, series.values()[static_cast<size_t>(k)]);
+            sm[k] = QCPGraphData(x, smooth[static_cast<size_t>(k)]);
+        }
+        g.raw->data()->set(raw, /*alreadySorted=*/true);
+        g.smooth->data()->set(sm, /*alreadySorted=*/true);
+        if (!g.bandLow)
+            return;
         const auto stdIt = run.series.find(kRewardStd);
         QVector<QCPGraphData> low, high;
         if (stdIt != run.series.end()) {
@@ -940,7 +1191,11 @@ void CurvePanel::updateGraphs(Run &run, const QString &metric)
         }
         g.bandLow->data()->set(low, /*alreadySorted=*/true);
         g.bandHigh->data()->set(high, /*alreadySorted=*/true);
-    }
+    };
+    if (const auto git = run.graphs.find(metric); git != run.graphs.end())
+        fill(git->second, plotOf(metric) == F1Plot);
+    if (const auto pit = run.picked.find(metric); pit != run.picked.end())
+        fill(pit->second, metric.startsWith(QLatin1String("eval/")));
 }
 
 void CurvePanel::refresh()
@@ -1001,7 +1256,9 @@ void CurvePanel::autoRange(int i)
 void CurvePanel::redraw()
 {
     refresh();
-    for (int i = 0; i < PlotCount; ++i) {
+    if (m_metricsDirty)
+        updateMetricList();
+    for (int i = 0; i < plotCount(); ++i) {
         if (m_plots[i].follow)
             autoRange(i);
         m_plots[i].plot->replot();
@@ -1014,15 +1271,15 @@ bool CurvePanel::exportPng(const QString &path, QString *error) const
     // every point received, even those waiting for the next redraw tick.
     auto *self = const_cast<CurvePanel *>(this);
     self->refresh();
-    for (int i = 0; i < PlotCount; ++i)
+    for (int i = 0; i < plotCount(); ++i)
         if (m_plots[i].follow)
             self->autoRange(i);
-    const int rows = (PlotCount + kColumns - 1) / kColumns;
+    const int rows = (plotCount() + kColumns - 1) / kColumns;
     QImage image(kColumns * kExportWidth, rows * kExportHeight, QImage::Format_RGB32);
     image.fill(Qt::white);
     {
         QPainter painter(&image);
-        for (int i = 0; i < PlotCount; ++i) {
+        for (int i = 0; i < plotCount(); ++i) {
             const QPixmap pm = m_plots[i].plot->toPixmap(kExportWidth, kExportHeight);
             painter.drawPixmap((i % kColumns) * kExportWidth, (i / kColumns) * kExportHeight, pm);
         }

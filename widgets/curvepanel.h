@@ -24,11 +24,19 @@ class QCPItemStraightLine;
 class QCPItemText;
 class QDoubleSpinBox;
 class QFrame;
+class QGridLayout;
+class QCPTextElement;
 class QLabel;
+class QLineEdit;
+class QListView;
 class QPushButton;
+class QScrollArea;
 class QSlider;
+class QSortFilterProxyModel;
 
 namespace rwb::widgets {
+
+class MetricListModel;
 
 // Live training curves of a GRPO run (issue 5): a toolbar and a grid of small plots,
 //   0 Reward (mean ± std band)   1 Reward components (rewards/<c>/mean)
@@ -66,6 +74,12 @@ namespace rwb::widgets {
 // Reward and Reward components plots. The banner's × hides it until a new alert comes.
 // Overlays are not watched.
 //
+// Metric picker: a searchable, checkable list of every metric the runs shown have in the
+// store (left of the plots; the Metrics button shows or hides it). A checked metric gets a
+// plot of its own after the eight (policy_loss, grad_norm, learning_rate, step_time,
+// reward_metric/<component>/<name>, …), drawn like the others and overlaid the same way.
+// Legends sit below their plot, never over the curves. Plots scroll when they do not fit.
+//
 // The panel reads stores through its own read-only RunStore, opened and closed within
 // setSession / addOverlay (GUI thread). Use it from the GUI thread only.
 class CurvePanel : public QWidget, public RunView {
@@ -99,17 +113,28 @@ public:
     int overlayCount() const;
 
     qint64 stepCursor() const { return m_cursor; } // -1 when none
-    int plotCount() const { return PlotCount; }
+    // The eight fixed plots and then one per picked metric.
+    int plotCount() const { return static_cast<int>(m_plots.size()); }
     // Plot i (nullptr when out of range). Its graphs, in order, for each run (primary
     // first) and each plotted metric by name: [Reward plot only: mean − std, mean + std,]
     // raw points, smoothed line.
     QCustomPlot *plot(int i) const;
+    // The plot of a picked metric (nullptr when it is not picked).
+    QCustomPlot *metricPlot(const QString &metric) const;
+    // Every metric name of the runs shown (and the picked ones), sorted: the picker's list.
+    MetricListModel *metricModel() const { return m_metricModel; }
+    // Gives `metric` a plot of its own, or takes it away.
+    void setMetricPlotted(const QString &metric, bool plotted);
+    QStringList pickedMetrics() const;
+    // The picker (shown by default) and its filter field.
+    QWidget *metricPicker() const { return m_picker; }
+    QLineEdit *metricFilter() const { return m_pickerFilter; }
     bool isFollowing(int i) const;   // whether plot i fits new points
     double smoothing() const { return m_smoothing; } // EMA weight 0…0.99 (0 = off)
     // Whether new data waits for the next redraw tick (at most 40 ms away).
     bool redrawPending() const { return m_redrawTimer.isActive(); }
 
-    // Every plot in one image (2 columns, 640 × 320 pixels a plot). False with *error
+    // Every plot (the picked ones too) in one image (2 columns, 640 × 320 pixels a plot). False with *error
     // naming the file when it cannot be written.
     bool exportPng(const QString &path, QString *error = nullptr) const;
     // CSV (RFC 4180, UTF-8): a "step" column, then one column per metric per run (the
@@ -175,11 +200,14 @@ private:
         std::map<QString, CurveSeries> series; // every metric, by name
         QVector<Marker> markers;
         QStringList componentNames; // of its reward config in force, config order (labels live changes)
-        std::map<QString, Graphs> graphs; // the plotted metrics
+        std::map<QString, Graphs> graphs; // the plotted metrics (on the fixed plots)
+        std::map<QString, Graphs> picked; // on their own plots
         std::vector<QString> dirty;       // metrics with points not drawn yet
     };
     struct PlotState {
         QCustomPlot *plot = nullptr;
+        QCPTextElement *title = nullptr;
+        QString metric; // a picked metric's own plot ("" for the fixed plots)
         bool follow = true;
         QCPItemStraightLine *cursor = nullptr;
         QCPItemText *empty = nullptr;
@@ -190,7 +218,12 @@ private:
 
     std::unique_ptr<Run> loadRun(const RunSession &session, QString *error) const;
     std::vector<Run *> runs() const; // primary first
-    void setupPlot(int i);
+    void setupPlot(int i, const QString &metric = QString());
+    int indexOf(const QCustomPlot *p) const; // -1 when not one of ours
+    void placeLegend(PlotState &s, bool show);
+    void layoutPlots();             // the grid: the fixed plots, then the picked ones
+    void updateMetricList();        // the picker's names from the runs' series
+    void retranslate();
     void rebuildGraphs();            // all graphs and markers from the runs' data
     void updateGraphs(Run &run, const QString &metric);
     void refresh();                  // brings every graph up to date (no replot)
@@ -211,7 +244,11 @@ private:
     std::unique_ptr<Run> m_primary;
     QPointer<RunSession> m_session; // the primary run's
     std::vector<std::unique_ptr<Run>> m_overlays;
-    PlotState m_plots[PlotCount];
+    std::vector<PlotState> m_plots; // PlotCount fixed ones, then the picked metrics
+    QWidget *m_plotArea = nullptr;  // holds the grid, in m_scroll
+    QScrollArea *m_scroll = nullptr;
+    QGridLayout *m_grid = nullptr;
+    bool m_metricsDirty = false;    // a run has a metric the picker does not list yet
     QTimer m_redrawTimer;
     bool m_structureDirty = false;
     bool m_autoRanging = false; // range changes made by the panel itself
@@ -219,6 +256,17 @@ private:
     double m_smoothing = 0.6;
     QSlider *m_smoothingSlider = nullptr;
     QDoubleSpinBox *m_smoothingSpin = nullptr;
+    QLabel *m_smoothingLabel = nullptr;
+    QPushButton *m_metricsButton = nullptr;
+    QPushButton *m_fitButton = nullptr;
+    QPushButton *m_pngButton = nullptr;
+    QPushButton *m_csvButton = nullptr;
+    QWidget *m_picker = nullptr;
+    QLabel *m_pickerTitle = nullptr;
+    QLineEdit *m_pickerFilter = nullptr;
+    QListView *m_pickerView = nullptr;
+    MetricListModel *m_metricModel = nullptr;
+    QSortFilterProxyModel *m_pickerProxy = nullptr;
 
     eval::HackingMonitor m_monitor; // of the primary run
     size_t m_alertsDismissed = 0;   // the banner shows only when there are more alerts than this

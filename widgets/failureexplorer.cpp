@@ -9,6 +9,7 @@
 #include "task/catalog.h"
 #include "task/task.h"
 
+#include <QEvent>
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
@@ -45,10 +46,12 @@ FailureExplorer::FailureExplorer(QWidget *parent)
     , m_transitions(new FailureTransitionModel(this))
     , m_comboA(new QComboBox(this))
     , m_comboB(new QComboBox(this))
+    , m_labelA(new QLabel(this))
+    , m_labelB(new QLabel(this))
     , m_status(new QLabel(this))
     , m_categoryView(new QTableView(this))
     , m_compareSummary(new QLabel(this))
-    , m_transitionLabel(new QLabel(tr("Category at A (rows) → at B (columns); click a cell for its e-mails"), this))
+    , m_transitionLabel(new QLabel(this))
     , m_transitionView(new QTableView(this))
     , m_listTitle(new QLabel(this))
     , m_exampleView(new QTableView(this))
@@ -64,14 +67,13 @@ FailureExplorer::FailureExplorer(QWidget *parent)
     m_emailView->setObjectName("failureEmail");
     m_explanation->setObjectName("failureExplanation");
     m_compareSummary->setObjectName("failureCompareSummary");
-    m_comboA->setToolTip(tr("The checkpoint whose predictions are grouped (A)"));
-    m_comboB->setToolTip(tr("A second checkpoint to compare with (B)"));
+    retranslate();
 
     auto *top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Checkpoint A:"), this));
+    top->addWidget(m_labelA);
     top->addWidget(m_comboA);
     top->addSpacing(12);
-    top->addWidget(new QLabel(tr("compare with B:"), this));
+    top->addWidget(m_labelB);
     top->addWidget(m_comboB);
     top->addSpacing(12);
     top->addWidget(m_status, 1);
@@ -245,6 +247,36 @@ void FailureExplorer::adopt(std::unique_ptr<eval::FailureData> data, std::map<qi
     selectCategory(m_filter);
 }
 
+void FailureExplorer::retranslate()
+{
+    m_comboA->setToolTip(tr("The checkpoint whose predictions are grouped (A)"));
+    m_comboB->setToolTip(tr("A second checkpoint to compare with (B)"));
+    m_labelA->setText(tr("Checkpoint A:"));
+    m_labelB->setText(tr("compare with B:"));
+    m_transitionLabel->setText(tr("Category at A (rows) → at B (columns); click a cell for its e-mails"));
+}
+
+void FailureExplorer::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        if (!m_data) {
+            m_status->setText(tr("No evaluation open."));
+        } else {
+            // The categories' names and the legend come from the task's presenter, in the
+            // language of the moment; refresh() keeps the category, list and example shown.
+            const TaskPresenter &presenter = TaskPresenter::forTask(m_data->task);
+            m_categories->setCategories(m_data->categories, presenter);
+            m_transitions->setCategories(m_data->categories, presenter);
+            m_legend->setText(presenter.failureLegendHtml());
+            if (m_comboB->count() > 0)
+                m_comboB->setItemText(0, tr("(none)"));
+            refresh();
+        }
+    }
+    QWidget::changeEvent(event);
+}
+
 void FailureExplorer::close()
 {
     m_data.reset();
@@ -318,7 +350,7 @@ void FailureExplorer::refresh()
     if (compare) {
         const auto &b = m_data->checkpoints.at(m_stepB);
         const size_t n = m_data->categories.size();
-        const eval::FailureComparison c = eval::compareFailures(a, b, n);
+        const eval::FailureComparison c = eval::compareFailures(a, b, n, m_data->graderCategory());
         m_categories->setCounts(eval::countFailures(a, n), eval::countFailures(b, n), c);
         m_transitions->setComparison(c);
         QString summary = tr("<b>%1</b> → <b>%2</b>: <span style=\"color:#1e8449\">fixed %3</span> (wrong at A, right at B), "
@@ -495,7 +527,11 @@ void FailureExplorer::showExample(const QString &id)
         const QString note = presenter.failureCategoryNote(e, parsed, m_categories->key(c));
         if (!note.isEmpty())
             line += tr(" (%1)").arg(note);
-        lines << line << m_categories->explanation(c).toHtmlEscaped() << presenter.failureNotes(e, parsed);
+        lines << line << m_categories->explanation(c).toHtmlEscaped();
+        if (!p.graderError.empty()) // why its grader gave no reward, as stored
+            lines << tr("<b>Grader error:</b> %1").arg(q(p.graderError).toHtmlEscaped());
+        else
+            lines << presenter.failureNotes(e, parsed);
     };
     if (a)
         describe(b || m_stepB >= 0 ? tr("Prediction A") : tr("Prediction"), *a, *parsedA);

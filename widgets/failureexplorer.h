@@ -79,7 +79,11 @@ public Q_SLOTS:
 Q_SIGNALS:
     void exampleSelected(const QString &exampleId);
 
+protected:
+    void changeEvent(QEvent *event) override; // LanguageChange: retranslate()
+
 private:
+    void retranslate();
     bool loadSession(QString *error);
     void adopt(std::unique_ptr<rwb::eval::FailureData> data, std::map<qint64, QString> labels, const QString &source);
     void fillCombos();
@@ -107,6 +111,8 @@ private:
     FailureTransitionModel *m_transitions;
     QComboBox *m_comboA;
     QComboBox *m_comboB;
+    QLabel *m_labelA;
+    QLabel *m_labelB;
     QLabel *m_status;
     QTableView *m_categoryView;
     QLabel *m_compareSummary;

@@ -125,28 +125,20 @@ public:
 GroupAdvantageView::GroupAdvantageView(QWidget *parent)
     : QWidget(parent), m_model(new GroupAdvantageModel(this)), m_delegate(new SampleBarDelegate(this)),
       m_table(new QTableView(this)), m_spin(new QSpinBox(this)), m_slider(new QSlider(Qt::Horizontal, this)),
-      m_follow(new QCheckBox(tr("Follow latest"), this)), m_summary(new QLabel(this))
+      m_follow(new QCheckBox(this)), m_summary(new QLabel(this)), m_stepLabel(new QLabel(this)), m_key(new QLabel(this))
 {
     auto *chooser = new QHBoxLayout;
-    auto *stepLabel = new QLabel(tr("Step"), this);
-    stepLabel->setBuddy(m_spin);
-    chooser->addWidget(stepLabel);
+    m_stepLabel->setBuddy(m_spin);
+    chooser->addWidget(m_stepLabel);
     chooser->addWidget(m_spin);
     chooser->addWidget(m_slider, 1);
     chooser->addWidget(m_follow);
-    m_spin->setToolTip(tr("The GRPO step whose groups are shown"));
-    m_slider->setToolTip(m_spin->toolTip());
-    m_follow->setToolTip(tr("Show each new step as training writes it"));
     m_follow->setChecked(true);
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setWordWrap(true);
-    auto *key = new QLabel(tr("Each sample: its reward and advantage; the bar is the reward on the step's reward "
-                              "axis, blue for a positive advantage, red for a negative one; the black tick is the "
-                              "group's mean, the grey band its ±std. Click a sample to open it."),
-                           this);
-    key->setWordWrap(true);
-    key->setTextFormat(Qt::PlainText);
-    key->setForegroundRole(QPalette::PlaceholderText); // secondary text
+    m_key->setWordWrap(true);
+    m_key->setTextFormat(Qt::PlainText);
+    m_key->setForegroundRole(QPalette::PlaceholderText); // secondary text
 
     m_table->setModel(m_model);
     m_table->setItemDelegate(m_delegate);
@@ -161,7 +153,7 @@ GroupAdvantageView::GroupAdvantageView(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(chooser);
     layout->addWidget(m_summary);
-    layout->addWidget(key);
+    layout->addWidget(m_key);
     layout->addWidget(m_table, 1);
 
     // Choosing a step other than the latest stops following (showStep does).
@@ -179,10 +171,36 @@ GroupAdvantageView::GroupAdvantageView(QWidget *parent)
                             index.data(GroupAdvantageModel::RolloutIdRole).isValid();
         m_table->viewport()->setCursor(sample ? Qt::PointingHandCursor : Qt::ArrowCursor);
     });
+    retranslate();
     close();
 }
 
 GroupAdvantageView::~GroupAdvantageView() = default;
+
+void GroupAdvantageView::retranslate()
+{
+    m_stepLabel->setText(tr("Step"));
+    m_follow->setText(tr("Follow latest"));
+    m_spin->setToolTip(tr("The GRPO step whose groups are shown"));
+    m_slider->setToolTip(m_spin->toolTip());
+    m_follow->setToolTip(tr("Show each new step as training writes it"));
+    m_key->setText(tr("Each sample: its reward and advantage; the bar is the reward on the step's reward "
+                      "axis, blue for a positive advantage, red for a negative one; the black tick is the "
+                      "group's mean, the grey band its ±std. Click a sample to open it."));
+}
+
+void GroupAdvantageView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        updateSummary();
+        // The model's headers and tooltips are translated as they are asked for.
+        if (const int columns = m_model->columnCount(); columns > 0)
+            Q_EMIT m_model->headerDataChanged(Qt::Horizontal, 0, columns - 1);
+        m_table->viewport()->update();
+    }
+    QWidget::changeEvent(event);
+}
 
 bool GroupAdvantageView::setSession(RunSession *session, QString *error)
 {

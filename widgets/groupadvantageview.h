@@ -68,8 +68,10 @@ Q_SIGNALS:
 protected:
     // Enter or Return on a sample cell opens it, as a click does.
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void changeEvent(QEvent *event) override; // LanguageChange: retranslate()
 
 private:
+    void retranslate();
     void load(qint64 step);
     void updateRange();
     void updateSummary();
@@ -89,6 +91,8 @@ private:
     QSlider *m_slider = nullptr;
     QCheckBox *m_follow = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_stepLabel = nullptr;
+    QLabel *m_key = nullptr;
 };
 
 } // namespace rwb::widgets

@@ -625,7 +625,13 @@ QString MctsViewer::iterationText(const mcts::SearchRecord &record, int i)
 void MctsViewer::updateQuestion()
 {
     if (!m_record) {
-        m_question->setText(m_source ? tr("<i>No search tree to show.</i>") : tr("<i>No source of search trees.</i>"));
+        // With no source, how to get one: run a search, then open what it wrote.
+        m_question->setText(m_source ? tr("<i>No search tree to show.</i>")
+                                     : tr("<i>No source of search trees.</i>") + QStringLiteral("<br>") +
+                                           tr("Run a search with <code>rwb mcts run CONFIG.json</code> (docs/mcts.md), then "
+                                              "open its run store (File ▸ Open run store…, or "
+                                              "<code>reward-workbench --mcts runs.sqlite</code>) or a tree record "
+                                              "(File ▸ Open a search tree record…)."));
         return;
     }
     const mcts::SearchRecord &r = *m_record;

@@ -98,6 +98,9 @@ QString judgeLabel(const QString &json)
     return model.isEmpty() ? where : where + QStringLiteral(" · ") + model;
 }
 
+// The components panel's minimum width at most (pixels): it scrolls sideways below its content's.
+constexpr int kComponentsMaxMinimumWidth = 320;
+
 bool sameRubric(const rwb::judge::Rubric &a, const rwb::judge::Rubric &b)
 {
     return rwb::judge::toHealthBench(a) == rwb::judge::toHealthBench(b);
@@ -245,7 +248,7 @@ void RewardDesigner::buildComponentsPanel()
     scroll->setObjectName(QStringLiteral("rewardComponentsPanel"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     scroll->setWidget(panel);
     m_componentsInner = panel;
     m_componentsPanel = scroll;
@@ -254,11 +257,13 @@ void RewardDesigner::buildComponentsPanel()
 
 void RewardDesigner::fitComponentsWidth()
 {
-    // As wide as the panel needs: the scroll area only scrolls it up and down.
+    // As wide as the panel needs, up to a third of a laptop's screen: a task with the
+    // judge's settings scrolls sideways in a narrower dock rather than widen the window.
     auto *scroll = qobject_cast<QScrollArea *>(m_componentsPanel.data());
     if (scroll && m_componentsInner)
-        scroll->setMinimumWidth(m_componentsInner->minimumSizeHint().width() +
-                                scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth());
+        scroll->setMinimumWidth(std::min(kComponentsMaxMinimumWidth,
+                                         m_componentsInner->minimumSizeHint().width() +
+                                             scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth()));
 }
 
 
@@ -323,14 +328,7 @@ void RewardDesigner::buildSamplesPanel()
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setWordWrap(false);
     m_table->sortByColumn(SampleScoreModel::IdColumn, Qt::AscendingOrder);
-    // Column widths that show every score without scrolling in a 1600-pixel window.
-    const QFontMetrics fm = m_table->fontMetrics();
-    m_table->setColumnWidth(SampleScoreModel::IdColumn, fm.horizontalAdvance(QStringLiteral("e00-c00")) + 24);
-    m_table->setColumnWidth(SampleScoreModel::KindColumn, fm.horizontalAdvance(QStringLiteral("marker_only")) + 16);
-    m_table->setColumnWidth(SampleScoreModel::AnswerColumn, fm.horizontalAdvance(QStringLiteral("株式会社きらめき")) + 16);
-    m_table->setColumnWidth(SampleScoreModel::GoldColumn, fm.horizontalAdvance(QStringLiteral("株式会社きらめき")) + 16);
-    for (int c = SampleScoreModel::FirstComponentColumn; c < m_model->columnCount(); ++c)
-        m_table->setColumnWidth(c, fm.horizontalAdvance(QStringLiteral("partial")) + 22);
+    fitColumns();
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &RewardDesigner::showCurrent);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &RewardDesigner::updateCount);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &RewardDesigner::updateCount);
@@ -467,6 +465,7 @@ bool RewardDesigner::loadSamples(const QString &path, QString *error, QStringLis
     updateJudgeColumns();
     m_samplesPath = path;
     m_detail->clear();
+    fitColumns();
     updateCount();
     Q_EMIT samplesLoaded(path, count);
     return true;
@@ -484,10 +483,28 @@ void RewardDesigner::rebuildWeightsEditor()
         old->hide();
         old->deleteLater();
     }
-    const QFontMetrics fm = m_table->fontMetrics();
-    for (int c = SampleScoreModel::FirstComponentColumn; c < m_model->columnCount(); ++c)
-        m_table->setColumnWidth(c, fm.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 22);
+    fitColumns();
     fitComponentsWidth();
+}
+
+void RewardDesigner::fitColumns()
+{
+    // The scores and the total as wide as their headers; the answer and the gold share
+    // what is left, so that every score stays in view in a narrow table (they elide) and
+    // a wide one has no empty strip on the right. (A model reset forgets per-section
+    // modes: called again whenever the columns change.)
+    QHeaderView *h = m_table->horizontalHeader();
+    const QFontMetrics fm = m_table->fontMetrics();
+    const int minimum = fm.horizontalAdvance(QStringLiteral("株式会社")) + 16;
+    h->setMinimumSectionSize(std::min(h->minimumSectionSize(), minimum));
+    m_table->setColumnWidth(SampleScoreModel::IdColumn, fm.horizontalAdvance(QStringLiteral("e00-c00")) + 24);
+    m_table->setColumnWidth(SampleScoreModel::KindColumn, fm.horizontalAdvance(QStringLiteral("marker_only")) + 16);
+    for (int c : {static_cast<int>(SampleScoreModel::AnswerColumn), static_cast<int>(SampleScoreModel::GoldColumn)})
+        h->setSectionResizeMode(c, QHeaderView::Stretch);
+    for (int c = SampleScoreModel::FirstComponentColumn; c < m_model->columnCount(); ++c) {
+        const QString header = m_model->headerData(c, Qt::Horizontal).toString();
+        m_table->setColumnWidth(c, std::max(fm.horizontalAdvance(header), fm.horizontalAdvance(QStringLiteral("0.000"))) + 22);
+    }
 }
 
 void RewardDesigner::rebuildForTask()
@@ -510,6 +527,7 @@ void RewardDesigner::rebuildForTask()
     }
     m_configName.clear();
     m_configPath.clear();
+    m_editedPreset.clear();
     retranslate();
     updateRunBar();
     updateJudgeUi();
@@ -597,6 +615,7 @@ bool RewardDesigner::setConfig(const rwb::reward::RewardConfig &config, const QS
     m_judgeSettings->setBaseDir(QString::fromStdString(config.baseDir));
     m_judgeSettings->setJudgeJson(QString::fromStdString(config.judge));
     setJudge(m_judgeSettings->judgeJson(), QString::fromStdString(config.baseDir), /*rescore=*/false);
+    m_editedPreset.clear();
     applyConfig(config);
     // The bundled preset this is (by path, or by name for a copy of one on disk); none
     // (an empty choice) for any other config, rather than a preset that is not in force.
@@ -604,6 +623,7 @@ bool RewardDesigner::setConfig(const rwb::reward::RewardConfig &config, const QS
     if (preset < 0 && !config.name.empty())
         preset = m_presets->findText(QString::fromStdString(config.name));
     m_presets->setCurrentIndex(preset);
+    updateEdited();
     Q_EMIT configLoaded(source);
     return true;
 }
@@ -740,11 +760,90 @@ void RewardDesigner::onWeightsChanged(const QVector<double> &weights)
     updateJudgeColumns();
     showCurrent();
     updateRunBar();
+    updateEdited();
+}
+
+bool RewardDesigner::isEdited() const
+{
+    if (m_model->thinking() != m_loaded.thinking)
+        return true;
+    const QVector<double> w = m_weights->weights();
+    for (int i = 0; i < w.size(); ++i) {
+        double loaded = 0.0;
+        for (const auto &c : m_loaded.components)
+            if (c.label() == m_model->componentNames()[i].toStdString())
+                loaded = c.weight;
+        if (std::abs(loaded - w[i]) > 1e-9)
+            return true;
+    }
+    return false;
+}
+
+QVariantMap RewardDesigner::edits() const
+{
+    QVariantMap out;
+    if (!isEdited())
+        return out;
+    QVariantMap weights;
+    const QVector<double> w = m_weights->weights();
+    for (int i = 0; i < w.size(); ++i)
+        weights.insert(m_model->componentNames()[i], w[i]);
+    out.insert(QStringLiteral("task"), QString::fromStdString(std::string(m_model->task().name())));
+    out.insert(QStringLiteral("weights"), weights);
+    out.insert(QStringLiteral("thinking"), m_model->thinking());
+    return out;
+}
+
+void RewardDesigner::restoreEdits(const QVariantMap &edits)
+{
+    if (edits.isEmpty() || edits.value(QStringLiteral("task")).toString() !=
+                               QString::fromStdString(std::string(m_model->task().name())))
+        return;
+    const QVariantMap weights = edits.value(QStringLiteral("weights")).toMap();
+    QVector<double> w = m_weights->weights();
+    for (int i = 0; i < w.size(); ++i) {
+        bool ok = false;
+        const double v = weights.value(m_model->componentNames()[i]).toDouble(&ok);
+        if (ok && std::isfinite(v) && v >= 0.0)
+            w[i] = std::min(v, ComponentWeightsEditor::kMaxWeight);
+    }
+    const bool thinking = edits.value(QStringLiteral("thinking"), m_model->thinking()).toBool();
+    {
+        const QSignalBlocker b(m_thinking);
+        m_thinking->setChecked(thinking);
+    }
+    m_model->setThinking(thinking);
+    m_weights->setWeights(w);
+    onWeightsChanged(w);
+}
+
+void RewardDesigner::updateEdited()
+{
+    if (!m_configLabel)
+        return;
+    const bool edited = isEdited();
+    const QString name = m_configName.isEmpty() ? tr("(unsaved)") : m_configName;
+    m_configLabel->setText(edited ? tr("Config: %1 — edited, not saved").arg(name)
+                           : m_configName.isEmpty() ? tr("Config: (unsaved)")
+                                                    : tr("Config: %1").arg(m_configName));
+    // A preset whose weights were edited is no longer that preset: the box says so (its
+    // item chosen again loads the preset as it was); edits undone bring it back.
+    const QSignalBlocker b(m_presets);
+    if (edited && m_presets->currentIndex() >= 0) {
+        m_editedPreset = m_presets->currentText();
+        m_presets->setCurrentIndex(-1);
+    } else if (!edited && !m_editedPreset.isEmpty()) {
+        m_presets->setCurrentIndex(m_presets->findText(m_editedPreset));
+        m_editedPreset.clear();
+    }
+    m_presets->setPlaceholderText(edited && !m_editedPreset.isEmpty() ? tr("%1 (edited)").arg(m_editedPreset)
+                                                                      : QString());
 }
 
 void RewardDesigner::setRunningConfig(const std::optional<rwb::reward::RewardConfig> &config)
 {
     m_running = config;
+    m_sentToRun.reset(); // applied (the run's weights now), or no run
     updateRunBar();
 }
 
@@ -828,6 +927,12 @@ void RewardDesigner::requestApplyToRun()
     Q_EMIT applyToRunRequested(*w);
 }
 
+void RewardDesigner::setWeightsSentToRun(const QVector<double> &runWeights)
+{
+    m_sentToRun = runWeights;
+    updateRunBar();
+}
+
 void RewardDesigner::updateRunBar()
 {
     if (!m_runBar)
@@ -839,11 +944,15 @@ void RewardDesigner::updateRunBar()
     for (const auto &c : m_running->components)
         parts << QStringLiteral("%1 %2").arg(QString::fromStdString(c.label())).arg(c.weight);
     const bool differs = differsFromRun();
-    m_runLabel->setText(differs ? tr("The training run uses %1. Your weights differ: they re-score the samples here "
-                                     "and reach the run only when you apply them (from its next step).")
-                                      .arg(parts.join(QStringLiteral(" · ")))
-                                : tr("The training run uses these weights (%1).").arg(parts.join(QStringLiteral(" · "))));
-    m_applyToRun->setEnabled(differs);
+    // Weights sent and not yet applied at a step are not offered again.
+    const bool sent = differs && m_sentToRun && weightsForRun() == m_sentToRun;
+    m_runLabel->setText(sent      ? tr("The training run uses %1. Your weights were sent to it: they apply from its next step.")
+                                        .arg(parts.join(QStringLiteral(" · ")))
+                        : differs ? tr("The training run uses %1. Your weights differ: they re-score the samples here "
+                                       "and reach the run only when you apply them (from its next step).")
+                                        .arg(parts.join(QStringLiteral(" · ")))
+                                  : tr("The training run uses these weights (%1).").arg(parts.join(QStringLiteral(" · "))));
+    m_applyToRun->setEnabled(differs && !sent);
     m_revertToRun->setEnabled(differs);
 }
 
@@ -852,6 +961,7 @@ void RewardDesigner::onThinkingToggled(bool thinking)
     m_model->setThinking(thinking);
     showCurrent();
     updateRunBar();
+    updateEdited();
 }
 
 void RewardDesigner::onPresetChosen(int index)
@@ -1105,7 +1215,7 @@ void RewardDesigner::retranslate()
     m_revertToRun->setText(tr("Revert to the run's"));
     updateRunBar();
     m_thinkingHint->setText(tr("The answer is the text inside the first <answer>…</answer> of the completion."));
-    m_configLabel->setText(m_configName.isEmpty() ? tr("Config: (unsaved)") : tr("Config: %1").arg(m_configName));
+    updateEdited();
     m_search->setPlaceholderText(tr("Search id, kind, answer, gold…"));
     m_judgeBox->setTitle(tr("Judge"));
     m_judgeHint->setText(tr("The LLM judge of the judge rewards (coverage, rubric_explicit, …). Only components "

@@ -6,6 +6,7 @@
 #include <QPointer>
 #include <QString>
 #include <QStringList>
+#include <QVariantMap>
 #include <QVector>
 #include <memory>
 #include <optional>
@@ -133,6 +134,18 @@ public:
     void revertToRun();
     // Emits applyToRunRequested() when the weights can go to the run (as the button does).
     void requestApplyToRun();
+    // The weights the run was sent (after its confirmation), not yet applied at a step:
+    // "Apply to the run…" is not offered again for them until the weights change.
+    void setWeightsSentToRun(const QVector<double> &runWeights);
+
+    // Whether the weights or the thinking mode differ from the config last loaded: the
+    // config's label and the preset then say "edited".
+    bool isEdited() const;
+    // The edits as a settings value (each component's weight, and "thinking"; empty when
+    // not edited), and back onto the config loaded: components it does not have are
+    // ignored. The main window keeps them between sessions with the config's path.
+    QVariantMap edits() const;
+    void restoreEdits(const QVariantMap &edits);
 
     // File dialogs with error messages, for menus and buttons.
     void openSamplesDialog();
@@ -167,9 +180,11 @@ private:
     void rebuildForTask();
     void rebuildWeightsEditor();
     void updateRunBar();
+    void updateEdited();
     void updateJudgeUi();
     void updateJudgeColumns();
     void fitComponentsWidth();
+    void fitColumns();
     void onJudgingStarted(int cells);
     void onJudgingProgress(int done, int total);
     void onJudgingFinished(bool cancelled, int failures, const QString &message);
@@ -202,6 +217,7 @@ private:
     QPushButton *m_applyToRun = nullptr;
     QPushButton *m_revertToRun = nullptr;
     std::optional<rwb::reward::RewardConfig> m_running;
+    std::optional<QVector<double>> m_sentToRun; // sent to the run, not applied yet
     rwb::reward::RewardConfig m_loaded; // the last config loaded (what the Designer does not edit)
 
     QLineEdit *m_search = nullptr;
@@ -233,4 +249,5 @@ private:
     QString m_samplesPath;
     QString m_configPath;
     QString m_configName;
+    QString m_editedPreset; // the preset in force before its weights were edited
 };

@@ -2,6 +2,7 @@
 
 #include "arrowsteps.h"
 
+#include "rescorebutton.h"
 #include "rolloutcondition.h"
 #include "rolloutdetailview.h"
 #include "rollouttablemodel.h"
@@ -106,6 +107,9 @@ void RolloutBrowser::buildUi()
     row1->addWidget(m_count);
     row1->addWidget(m_previous);
     row1->addWidget(m_next);
+    m_rescore = new RescoreButton(this);
+    m_rescore->setCurrentAvailable(true);
+    connect(m_rescore, &RescoreButton::requested, this, &RolloutBrowser::requestRescore);
     layout->addLayout(row1);
 
     auto *row2 = new QHBoxLayout;
@@ -133,6 +137,9 @@ void RolloutBrowser::buildUi()
     row2->addWidget(m_searchLabel);
     row2->addWidget(m_search, 2);
     row2->addWidget(m_searchIn);
+    // On the second row, where the text fields give way: the first holds the window's
+    // width at 1280 px already (tst_windowsize).
+    row2->addWidget(m_rescore);
     layout->addLayout(row2);
 
     m_error = new QLabel(this);
@@ -421,6 +428,36 @@ void RolloutBrowser::showDetail(qint64 rolloutId)
     }
     m_currentId = rolloutId;
     Q_EMIT rolloutSelected(rolloutId);
+}
+
+void RolloutBrowser::requestRescore(int scope)
+{
+    if (!m_store || m_runId == 0)
+        return;
+    train::RescoreScope s;
+    s.filter.runId = m_runId;
+    if (scope == RescoreButton::Filtered) {
+        s.filter = m_model->filter();
+        s.filter.runId = m_runId;
+        Q_EMIT rescoreRequested(s, tr("the filtered rollouts"));
+        return;
+    }
+    if (m_currentId == 0) {
+        showError(tr("Select a rollout first: its group or step is re-scored."));
+        return;
+    }
+    try {
+        const store::StoredRollout r = m_store->rollout(m_currentId);
+        if (scope == RescoreButton::Group) {
+            s.rolloutIds = {m_currentId}; // a rollout brings its whole group
+            Q_EMIT rescoreRequested(s, tr("step %1, group %2").arg(r.step).arg(r.rollout.groupIndex));
+        } else {
+            s.filter.stepMin = s.filter.stepMax = r.step;
+            Q_EMIT rescoreRequested(s, tr("step %1").arg(r.step));
+        }
+    } catch (const std::exception &e) {
+        showError(tr("Rollout %1: %2").arg(m_currentId).arg(QString::fromUtf8(e.what())));
+    }
 }
 
 void RolloutBrowser::selectRollout(qint64 rolloutId)

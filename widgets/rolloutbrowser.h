@@ -2,6 +2,8 @@
 
 #include "runsession.h"
 
+#include "train/rescore.h"
+
 #include <QPointer>
 #include <QString>
 #include <QWidget>
@@ -26,6 +28,7 @@ struct RolloutFilter;
 namespace rwb::widgets {
 
 class RolloutDetailView;
+class RescoreButton;
 class RolloutTableModel;
 
 // The rollouts of one run: a filter bar (steps, reward range, component conditions
@@ -78,6 +81,9 @@ Q_SIGNALS:
     void rolloutSelected(qint64 rolloutId);
     // The detail pane's "judge calls" link for a rollout.
     void judgeCallsRequested(qint64 rolloutId);
+    // "Re-score…" (what if): re-score `scope` of the run with the Designer's config;
+    // `scopeText` says what it is ("step 3").
+    void rescoreRequested(const rwb::train::RescoreScope &scope, const QString &scopeText);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -95,6 +101,7 @@ private:
     void showDetail(qint64 rolloutId);
     int rowOf(qint64 rolloutId) const;
     void selectRow(int row);
+    void requestRescore(int scope);
 
     RolloutTableModel *m_model = nullptr;
     QPointer<RunSession> m_session;
@@ -117,6 +124,7 @@ private:
     QPushButton *m_previous = nullptr, *m_next = nullptr;
     QLabel *m_count = nullptr;
     QLabel *m_error = nullptr;
+    RescoreButton *m_rescore = nullptr;
     QTimer *m_debounce = nullptr;
 };
 

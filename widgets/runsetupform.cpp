@@ -97,6 +97,8 @@ const FieldSpec kFields[] = {
     {"use_bias_correction_kl", Kind::Boolean, LossGroup},
     {"num_iterations", Kind::Integer, LossGroup},
     {"mask_truncated_completions", Kind::Boolean, LossGroup},
+    {"none_rewards", Kind::Choice, LossGroup, {"skip", "zero", "stop"}},
+    {"none_stop_fraction", Kind::Number, LossGroup},
     {"overlong_penalty", Kind::Boolean, LossGroup},
     {"overlong_cache", Kind::Integer, LossGroup},
     {"eval_every", Kind::Integer, EvaluationGroup},
@@ -251,6 +253,9 @@ void RunSetupForm::build()
     for (int g = 0; g < GroupCount; ++g) {
         m_ui->groups[g] = new QGroupBox(inner);
         forms[g] = new QFormLayout(m_ui->groups[g]);
+        // In a narrow dock a field goes under its label rather than out of sight.
+        forms[g]->setRowWrapPolicy(QFormLayout::WrapLongRows);
+        forms[g]->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     }
     m_ui->judgeGroup = new QGroupBox(inner);
     m_ui->judgeGroup->setObjectName(QStringLiteral("judgeGroup"));
@@ -301,7 +306,7 @@ void RunSetupForm::build()
             combo->setEditable(true);
             combo->setInsertPolicy(QComboBox::NoInsert);
             combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-            combo->setMinimumContentsLength(24);
+            combo->setMinimumContentsLength(12); // a path is read whole in its tooltip
             connect(combo, &QComboBox::currentTextChanged, this, &RunSetupForm::scheduleValidation);
             editor = combo;
             break;
@@ -351,10 +356,12 @@ void RunSetupForm::retranslate()
     m_ui->paper->setText(tr("Paper defaults"));
     m_ui->paper->setToolTip(tr("The first paper's table 4 values for everything but the paths and the run name"));
     m_ui->demo->setText(tr("Demo (tiny model)"));
-    m_ui->demo->setToolTip(tr("The demo's GRPO values for the tiny model (scripts/demo.sh): G 8, 16 prompts, 24 "
-                              "tokens, temperature 0.7, LoRA r 16, learning rate 2e-3 on a cosine schedule, 600 "
-                              "steps, evaluation of 500 e-mails every 100. Train on e-mails the SFT never saw: on "
-                              "its own, the model recalls memorised answers and the training reward cannot rise"));
+    m_ui->demo->setToolTip(tr("The quick demo's GRPO values for the tiny model (scripts/demo.sh --quick), a run of a "
+                              "few minutes on 2 cores: G 8, 16 prompts, 24 tokens, temperature 0.8, LoRA r 16, "
+                              "learning rate 2e-3 on a cosine schedule, 60 steps, evaluation of 64 e-mails and a "
+                              "checkpoint every 20. The full demo: 600 steps, 500 e-mails every 100. Train on e-mails "
+                              "the SFT never saw: on its own, the model recalls memorised answers and the training "
+                              "reward cannot rise"));
     m_ui->groups[DataGroup]->setTitle(tr("Data && model"));
     m_ui->groups[SamplingGroup]->setTitle(tr("Sampling"));
     m_ui->groups[OptimizationGroup]->setTitle(tr("Optimization"));
@@ -410,6 +417,13 @@ void RunSetupForm::retranslate()
         {"use_bias_correction_kl", {tr("KL ratio-weighted"),
                                     tr("The KL term times the importance ratio: the unbiased KL gradient (TRL's default)")}},
         {"mask_truncated_completions", {tr("Mask truncated"), tr("Truncated completions get no gradient")}},
+        {"none_rewards", {tr("No reward (grader failed)"),
+                          tr("A completion whose grader failed (judge error, Python or remote reward error, timeout): "
+                             "skip (left out of its group, advantage 0), zero (scored 0) or stop (stop the run when "
+                             "too many fail)")}},
+        {"none_stop_fraction", {tr("Stop above failed share"),
+                                tr("With stop: the run stops when more than this share of a step's completions "
+                                   "has no reward (0: any)")}},
         {"overlong_penalty", {tr("Over-long penalty"), tr("DAPO's soft punishment of completions near the limit")}},
         {"overlong_cache", {tr("Over-long cache"), tr("L_cache: tokens before the limit where the penalty starts")}},
         {"eval_every", {tr("Evaluate every"), tr("> 0: evaluate before training, every N steps and at the end (needs validation data)")}},
@@ -660,19 +674,21 @@ void RunSetupForm::applyDemoPreset()
 {
     m_filling = true;
     applyPaperDefaults();
-    // scripts/demo.sh's grpo.json (the full run).
+    // scripts/demo.sh --quick's grpo.json: a short run (about a minute of GRPO on 2 cores
+    // with the quick demo's model, a few minutes with the full demo's); the full demo's
+    // 600 steps are "Steps" 600, "Evaluate every" 100 and 500 evaluation e-mails.
     setValue(QStringLiteral("num_generations"), 8);
     setValue(QStringLiteral("prompts_per_step"), 16);
     setValue(QStringLiteral("max_completion_length"), 24);
-    setValue(QStringLiteral("temperature"), 0.7);
+    setValue(QStringLiteral("temperature"), 0.8);
     setValue(QStringLiteral("learning_rate"), 0.002);
     setValue(QStringLiteral("schedule"), QStringLiteral("cosine"));
     setValue(QStringLiteral("warmup_ratio"), 0.03);
     setValue(QStringLiteral("lora_r"), 16);
-    setValue(QStringLiteral("max_steps"), 600);
-    setValue(QStringLiteral("eval_every"), 100);
-    setValue(QStringLiteral("eval_limit"), 500);
-    setValue(QStringLiteral("checkpoint_every"), 100);
+    setValue(QStringLiteral("max_steps"), 60);
+    setValue(QStringLiteral("eval_every"), 20);
+    setValue(QStringLiteral("eval_limit"), 64);
+    setValue(QStringLiteral("checkpoint_every"), 20);
     setValue(QStringLiteral("seed"), 1);
     m_filling = false;
     runValidation();
@@ -880,7 +896,11 @@ void RunSetupForm::mark(const QStringList &fields, const QStringList &problems)
             w->setProperty("invalid", bad);
             restyle(w);
         }
-        w->setToolTip(bad ? message.toHtmlEscaped() : w->property("rwbTip").toString());
+        // A path, whole in the tooltip: the field shows its end in a narrow dock.
+        QString tip = w->property("rwbTip").toString();
+        if (const QJsonValue v = value(key); isPath(specOf(key)->kind) && v.isString() && !v.toString().isEmpty())
+            tip += QStringLiteral("<br><code>%1</code>").arg(v.toString().toHtmlEscaped());
+        w->setToolTip(bad ? message.toHtmlEscaped() : tip);
     }
     m_problems->setText(problems.join(QLatin1Char('\n')));
     m_problems->setVisible(!problems.isEmpty());

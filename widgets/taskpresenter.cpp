@@ -74,8 +74,21 @@ QString TaskPresenter::inputHtml(const task::Example &example, const task::Compl
     return QStringLiteral("<h4>%1</h4><p><tt>%2</tt></p>").arg(QCoreApplication::translate("TaskPresenter", "Input (as stored)"), escape(str(meta)));
 }
 
+namespace {
+
+// The grader-failure category every task's failure analysis may append (eval/failureanalysis.h).
+const TaskPresenter::CategoryText kGraderFailureText{
+    "grader_failure", QT_TRANSLATE_NOOP("TaskPresenter", "grader failure (no reward)"),
+    QT_TRANSLATE_NOOP("TaskPresenter",
+                      "The grader gave no reward (a judge that failed or timed out, a Python reward that raised or "
+                      "timed out, a remote reward that failed): the policy's answer was not judged.")};
+
+} // namespace
+
 QString TaskPresenter::categoryName(const QString &key, const QString &fallback) const
 {
+    if (key == QLatin1String(kGraderFailureText.key))
+        return QCoreApplication::translate("TaskPresenter", kGraderFailureText.name);
     for (const CategoryText &t : categoryTexts())
         if (key == QLatin1String(t.key))
             return QCoreApplication::translate("TaskPresenter", t.name);
@@ -84,6 +97,8 @@ QString TaskPresenter::categoryName(const QString &key, const QString &fallback)
 
 QString TaskPresenter::categoryExplanation(const QString &key, const QString &fallback) const
 {
+    if (key == QLatin1String(kGraderFailureText.key))
+        return QCoreApplication::translate("TaskPresenter", kGraderFailureText.explanation);
     for (const CategoryText &t : categoryTexts())
         if (key == QLatin1String(t.key))
             return QCoreApplication::translate("TaskPresenter", t.explanation);

@@ -220,16 +220,15 @@ TokenView::TokenView(QWidget *parent)
     // A wrapped label asks for a width that grows with its text; let the dock decide.
     m_title->setMinimumWidth(120);
     m_note->setMinimumWidth(120);
-    m_colourCombo->addItem(tr("Advantage"));
-    m_colourCombo->addItem(tr("Ratio to the old policy"));
-    m_colourCombo->addItem(tr("Entropy"));
-    m_colourCombo->setToolTip(tr("What the token colours show"));
-    auto *label = new QLabel(tr("Colour by"), this);
-    label->setBuddy(m_colourCombo);
+    for (int k = 0; k < 3; ++k) // Advantage, Ratio, Entropy: named by retranslate()
+        m_colourCombo->addItem(QString());
+    m_colourLabel = new QLabel(this);
+    m_colourLabel->setBuddy(m_colourCombo);
+    retranslate();
 
     // The colour key on a row of its own, so that the view fits a narrow dock.
     auto *top = new QHBoxLayout;
-    top->addWidget(label);
+    top->addWidget(m_colourLabel);
     top->addWidget(m_colourCombo);
     top->addStretch(1);
     auto *key = new QHBoxLayout;
@@ -254,11 +253,32 @@ TokenView::TokenView(QWidget *parent)
 
 TokenView::~TokenView() = default;
 
+void TokenView::retranslate()
+{
+    m_colourCombo->setItemText(static_cast<int>(ColourBy::Advantage), tr("Advantage"));
+    m_colourCombo->setItemText(static_cast<int>(ColourBy::Ratio), tr("Ratio to the old policy"));
+    m_colourCombo->setItemText(static_cast<int>(ColourBy::Entropy), tr("Entropy"));
+    m_colourCombo->setToolTip(tr("What the token colours show"));
+    m_colourLabel->setText(tr("Colour by"));
+}
+
+void TokenView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        if (m_titleText)
+            m_title->setText(m_titleText());
+        refresh(); // the legend's note
+    }
+    QWidget::changeEvent(event);
+}
+
 bool TokenView::showRollout(const RunSession &session, qint64 rolloutId, QString *error)
 {
     const QString storePath = session.storePath();
     auto fail = [&](const QString &message) {
         clear();
+        m_titleText = [message] { return message; };
         m_title->setText(message);
         if (error)
             *error = message;
@@ -361,15 +381,20 @@ bool TokenView::showRollout(const RunSession &session, qint64 rolloutId, QString
     m_tokensNote = n == 0 ? tr("No token ids are stored for this rollout (the trainer's dump had none), so there are "
                                "no tokens to show.")
                           : noTokenizer;
-    m_title->setText(tr("Rollout %1 · run %2, step %3, group %4, sample %5 · reward %6, advantage %7 · %n token(s)",
-                        nullptr, static_cast<int>(n))
-                         .arg(rolloutId)
-                         .arg(row.runId)
-                         .arg(row.step)
-                         .arg(r.groupIndex)
-                         .arg(r.sampleIndex)
-                         .arg(RewardValue::format(r.reward, 3))
-                         .arg(signedNumber(r.advantage, 3)));
+    m_titleText = [rolloutId, runId = row.runId, step = row.step, group = r.groupIndex, sample = r.sampleIndex,
+                   reward = RewardValue::format(r.reward, 3), advantage = signedNumber(r.advantage, 3),
+                   count = static_cast<int>(n)] {
+        return tr("Rollout %1 · run %2, step %3, group %4, sample %5 · reward %6, advantage %7 · %n token(s)", nullptr,
+                  count)
+            .arg(rolloutId)
+            .arg(runId)
+            .arg(step)
+            .arg(group)
+            .arg(sample)
+            .arg(reward)
+            .arg(advantage);
+    };
+    m_title->setText(m_titleText());
     refresh();
     return true;
 }
@@ -391,7 +416,8 @@ void TokenView::clear()
     m_stepAdvantages = false;
     m_entropiesStored = false;
     m_tokensNote.clear();
-    m_title->setText(tr("No rollout shown. Click a sample to see its tokens."));
+    m_titleText = [] { return tr("No rollout shown. Click a sample to see its tokens."); };
+    m_title->setText(m_titleText());
     refresh();
 }
 

@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -71,7 +72,11 @@ public:
     // The line under the legend (what is coloured, notes such as "entropies not stored").
     QString noteText() const;
 
+protected:
+    void changeEvent(QEvent *event) override; // LanguageChange: retranslate()
+
 private:
+    void retranslate();
     struct Token {
         int id = 0;
         QString text;
@@ -98,6 +103,8 @@ private:
     std::unique_ptr<rwb::tokenizer::Tokenizer> m_tokenizer;
 
     QLabel *m_title = nullptr;
+    std::function<QString()> m_titleText; // the title in the language of the moment
+    QLabel *m_colourLabel = nullptr;
     QComboBox *m_colourCombo = nullptr;
     ColourLegend *m_legend = nullptr;
     QLabel *m_note = nullptr;

@@ -152,6 +152,9 @@ void DesignerActions::openInitialFiles(const QString &samples, const QString &co
         if (!configPath.isEmpty())
             Q_EMIT notice(tr("Load reward config"), error + QLatin1Char('\n') + tr("The paper's best preset is used instead."));
         m_designer->loadConfig(defaultPresetFor(m_designer->model()->task().name()), &error);
+    } else if (config.isEmpty()) {
+        // The last session's config: with the weights edited then and not saved.
+        m_designer->restoreEdits(s.value(QStringLiteral("configEdits")).toMap());
     }
     m_designer->selectRow(0);
 }

@@ -1,6 +1,7 @@
 // reward-workbench: the desktop workbench.
 #include "languagemanager.h"
 #include "mainwindow.h"
+#include "notice.h"
 #include "rewarddesigner.h"
 
 #include "componentweightseditor.h"
@@ -29,6 +30,7 @@
 #include <QElapsedTimer>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QHash>
 #include <QLineEdit>
 #include <QJsonDocument>
@@ -391,6 +393,14 @@ int main(int argc, char **argv)
     const QCommandLineOption compare(QStringLiteral("compare"),
                                      QCoreApplication::translate("main", "Failure explorer: checkpoint steps A,B to compare."),
                                      QCoreApplication::translate("main", "a,b"));
+    const QCommandLineOption metricPlots(
+        QStringLiteral("metrics"),
+        QCoreApplication::translate("main", "Curves: give these metrics (comma-separated) plots of their own, as the metric picker does."),
+        QCoreApplication::translate("main", "names"));
+    const QCommandLineOption failureCategory(
+        QStringLiteral("failure-category"),
+        QCoreApplication::translate("main", "Failure explorer: the category to list, by key (grader_failure), its first example opened."),
+        QCoreApplication::translate("main", "key"));
     const QCommandLineOption screenshotDelay(QStringLiteral("screenshot-delay"),
                                              QCoreApplication::translate("main", "Milliseconds to wait before the screenshot."),
                                              QCoreApplication::translate("main", "ms"), QStringLiteral("1500"));
@@ -445,7 +455,7 @@ int main(int argc, char **argv)
                                      QCoreApplication::translate("main", "Open File ▸ New task from data on this JSONL file."),
                                      QCoreApplication::translate("main", "file"));
     parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
-                       step, rollout, compare, screenshotDelay, benchBrowserOption, dock, decision, rubricItem, sampleColumn,
+                       step, rollout, compare, failureCategory, metricPlots, screenshotDelay, benchBrowserOption, dock, decision, rubricItem, sampleColumn,
                        mcts, mctsTree, mctsIteration, mctsNode, benchTreeViewOption, annotate, pairSet, annotatorName,
                        pairOption, mctsPrm, newTask});
     parser.process(app);
@@ -460,24 +470,35 @@ int main(int argc, char **argv)
     window.openInitialFiles(parser.value(samples), parser.value(config));
     window.designer()->selectRow(parser.value(select).toInt());
     QString error;
+    // What the command line named and could not be opened: on stderr, and in the window
+    // once it shows (an empty window alone would not say why).
+    const auto report = [&window](const QString &title, const QString &message) {
+        std::fprintf(stderr, "%s\n", qPrintable(message));
+        QTimer::singleShot(0, &window, [&window, title, message] { showNotice(&window, title, message); });
+    };
     if (parser.isSet(workspace)) {
         if (!window.openWorkspace(parser.value(workspace), &error))
-            std::fprintf(stderr, "%s\n", qPrintable(error));
+            report(QCoreApplication::translate("main", "Open workspace"), error);
     } else {
         window.restoreWorkspace();
     }
     if (parser.isSet(store)) {
         qint64 runId = parser.value(run).toLongLong();
-        if (runId <= 0) {
+        const QString storePath = parser.value(store);
+        if (!QFileInfo::exists(storePath)) {
+            report(QCoreApplication::translate("main", "Open run store"),
+                   QCoreApplication::translate("main", "%1: no such run store").arg(QFileInfo(storePath).absoluteFilePath()));
+            runId = 0;
+        } else if (runId <= 0) {
             try { // the last run of the store
-                const auto runs = rwb::widgets::StoreDocument::get(parser.value(store))->store().runs();
+                const auto runs = rwb::widgets::StoreDocument::get(storePath)->store().runs();
                 runId = runs.empty() ? 0 : runs.back().id;
             } catch (const std::exception &e) {
-                std::fprintf(stderr, "%s\n", e.what());
+                report(QCoreApplication::translate("main", "Open run store"), QString::fromUtf8(e.what()));
             }
         }
-        if (runId > 0 && !window.openRun(parser.value(store), runId, &error))
-            std::fprintf(stderr, "%s\n", qPrintable(error));
+        if (runId > 0 && !window.openRun(storePath, runId, &error))
+            report(QCoreApplication::translate("main", "Open run store"), error);
     }
     if (parser.isSet(train) && !window.startTrainingFromFile(parser.value(train), &error)) {
         std::fprintf(stderr, "%s\n", qPrintable(error));
@@ -504,6 +525,20 @@ int main(int argc, char **argv)
                                                      .toString());
         }
     }
+    if (parser.isSet(failureCategory)) {
+        const rwb::widgets::FailureCategoryModel *categories = window.failures()->categoryModel();
+        for (int i = 0; i < categories->categoryCount(); ++i)
+            if (categories->key(i) == parser.value(failureCategory) && window.failures()->selectCategory(i) &&
+                window.failures()->exampleModel()->rowCount() > 0)
+                window.failures()->selectExample(window.failures()
+                                                     ->exampleModel()
+                                                     ->index(0, 0)
+                                                     .data(rwb::widgets::FailureExampleModel::IdRole)
+                                                     .toString());
+    }
+    if (parser.isSet(metricPlots))
+        for (const QString &name : parser.value(metricPlots).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            window.curves()->setMetricPlotted(name.trimmed(), true);
     if (parser.isSet(view)) {
         const QStringList names{QStringLiteral("design"),   QStringLiteral("curves"),   QStringLiteral("groups"),
                                 QStringLiteral("rollouts"), QStringLiteral("failures"), QStringLiteral("judge")};

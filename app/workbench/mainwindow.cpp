@@ -34,6 +34,8 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QPlainTextEdit>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QSettings>
 #include <QStatusBar>
@@ -46,6 +48,11 @@
 
 
 using namespace rwb::widgets;
+
+namespace {
+// Narrower than this (pixels), the window has no right dock column.
+constexpr int kWideWindow = 1500;
+} // namespace
 
 MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow(parent), m_language(language)
 {
@@ -65,7 +72,20 @@ MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow
     createStatusBar();
     connectTraining();
     retranslate();
-    resize(1600, 950);
+    // 1600 × 950, or the screen's free area less a title bar where that is smaller.
+    QSize size(1600, 950);
+    if (const QScreen *s = screen())
+        size = size.boundedTo(s->availableGeometry().size() - QSize(0, 40));
+    resize(size);
+    // On a laptop's screen the views need the width: the token view and the log join the
+    // left docks' tabs instead of a column of their own (View ▸ Reset layout keeps this).
+    if (size.width() < kWideWindow) {
+        for (QDockWidget *d : {m_tokensDock, m_logDock}) {
+            addDockWidget(Qt::LeftDockWidgetArea, d);
+            tabifyDockWidget(m_runsDock, d);
+        }
+        m_componentsDock->raise();
+    }
     m_defaultState = saveState();
     restoreLayout();
 }
@@ -107,15 +127,26 @@ void MainWindow::createViews()
     design->setStretchFactor(0, 3);
     design->setStretchFactor(1, 2);
     design->setSizes({520, 300});
-    m_tabs->addTab(design, QString());
-    m_tabs->addTab(m_curves, QString());
-    m_tabs->addTab(m_groups, QString());
-    m_tabs->addTab(m_rollouts, QString());
-    m_tabs->addTab(m_failures, QString());
-    m_tabs->addTab(m_judge, QString());
+    // Each view in a scroll area of its own: where the window is narrower or shorter than
+    // a view asks for (a laptop's 1280 × 800 screen, the docks open), the view scrolls
+    // instead of holding the window larger than the screen.
+    for (QWidget *view : {static_cast<QWidget *>(design), static_cast<QWidget *>(m_curves),
+                          static_cast<QWidget *>(m_groups), static_cast<QWidget *>(m_rollouts),
+                          static_cast<QWidget *>(m_failures), static_cast<QWidget *>(m_judge)}) {
+        auto *page = new QScrollArea;
+        page->setObjectName(view->objectName().isEmpty() ? QStringLiteral("viewPage") : view->objectName() + QStringLiteral("Page"));
+        page->setWidgetResizable(true);
+        page->setFrameShape(QFrame::NoFrame);
+        page->setWidget(view);
+        m_tabs->addTab(page, QString());
+    }
     setCentralWidget(m_tabs);
 
-    connect(m_runViews, &RunViews::viewRequested, m_tabs, [this](QWidget *view) { m_tabs->setCurrentWidget(view); });
+    connect(m_runViews, &RunViews::viewRequested, m_tabs, [this](QWidget *view) {
+        for (int i = 0; i < m_tabs->count(); ++i)
+            if (static_cast<QScrollArea *>(m_tabs->widget(i))->widget() == view)
+                m_tabs->setCurrentIndex(i);
+    });
     connect(m_runViews, &RunViews::log, this, &MainWindow::appendLog);
     connect(m_runViews, &RunViews::notice, this, &MainWindow::notify);
     connect(m_runViews, &RunViews::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
@@ -291,6 +322,9 @@ void MainWindow::createActions()
     m_languageMenu = m_settingsMenu->addMenu(QString());
     m_languageMenu->addActions(m_languageGroup->actions());
     m_helpMenu = menuBar()->addMenu(QString());
+    m_helpActions = new HelpActions(this);
+    m_helpMenu->addActions(m_helpActions->actions());
+    m_helpMenu->addSeparator();
     m_helpMenu->addAction(m_about);
 
     m_toolBar = addToolBar(QString());
@@ -370,6 +404,8 @@ void MainWindow::retranslate()
     m_jobActions->retranslate();
     m_resetLayout->setText(tr("&Reset layout"));
     m_about->setText(tr("&About Reward Workbench"));
+    if (m_helpActions)
+        m_helpActions->retranslate();
     m_langSystem->setText(tr("System language"));
     m_workspaceStatus->setText(ws ? tr("Workspace: %1").arg(QFileInfo(ws->dir()).fileName())
                                            : tr("No workspace"));
@@ -451,6 +487,8 @@ void MainWindow::saveLayout()
     s.setValue(QStringLiteral("window/view"), m_tabs->currentIndex());
     s.setValue(QStringLiteral("samples"), m_designer->samplesPath());
     s.setValue(QStringLiteral("config"), m_designer->configPath());
+    // Weights edited and not saved: reapplied to that config at the next start.
+    s.setValue(QStringLiteral("configEdits"), m_designer->edits());
     s.setValue(QStringLiteral("workspace"), workspace() ? workspace()->dir() : QString());
     s.setValue(QStringLiteral("store"), m_storePath);
     s.setValue(QStringLiteral("run"), m_runId);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "designeractions.h"
+#include "helpactions.h"
 #include "trainingactions.h"
 #include "treewindows.h"
 #include "workspaceactions.h"
@@ -203,6 +204,7 @@ private:
     QAction *m_overlayRun = nullptr;
     QAction *m_resetLayout = nullptr;
     QAction *m_about = nullptr;
+    HelpActions *m_helpActions = nullptr; // User guide, CLI reference
     QActionGroup *m_languageGroup = nullptr;
     QAction *m_langSystem = nullptr;
     QAction *m_langEnglish = nullptr;

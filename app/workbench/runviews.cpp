@@ -4,6 +4,7 @@
 #include "failureexplorer.h"
 #include "groupadvantageview.h"
 #include "judgedecisionview.h"
+#include "rescoreview.h"
 #include "rewarddesigner.h"
 #include "rolloutbrowser.h"
 #include "runsession.h"
@@ -68,6 +69,19 @@ RunViews::RunViews(QWidget *window, RewardDesigner *designer)
         if (m_session && !m_tokens->showRollout(*m_session, id, &error))
             Q_EMIT statusMessage(error);
     });
+    // What if: the rollout browser's "Re-score…" opens a window re-scoring its scope with
+    // the Designer's config; a rollout activated there opens in the browser.
+    connect(m_rollouts, &RolloutBrowser::rescoreRequested, this,
+            [this](const rwb::train::RescoreScope &scope, const QString &text) {
+                if (!m_session)
+                    return;
+                RescoreView *view = RescoreView::openWindow(m_window, m_session->document(), m_session->runId(), scope,
+                                                            m_designer->currentConfig(), text);
+                connect(view, &RescoreView::rolloutActivated, this, [this](qint64 id) {
+                    m_rollouts->selectRollout(id);
+                    Q_EMIT viewRequested(m_rollouts);
+                });
+            });
     // The Designer's judge calls (its re-scores are an evaluation run of their own store)
     // open in the judge view, and follow it while it shows them.
     connect(m_designer, &RewardDesigner::judgeCallsRequested, this, [this](const QString &store, qint64 run) {

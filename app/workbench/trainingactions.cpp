@@ -1,6 +1,7 @@
 #include "trainingactions.h"
 
 #include "curvepanel.h"
+#include "outputfolder.h"
 #include "rewarddesigner.h"
 #include "runsession.h"
 #include "storedocument.h"
@@ -18,6 +19,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QKeySequence>
 #include <QLabel>
 #include <QProgressBar>
@@ -153,12 +155,25 @@ bool TrainingActions::startTraining(const rwb::train::GrpoConfig &config, QStrin
     return startTraining(config, error, /*fromDesigner=*/false);
 }
 
-bool TrainingActions::startTraining(const rwb::train::GrpoConfig &config, QString *error, bool fromDesigner)
+bool TrainingActions::startTraining(const rwb::train::GrpoConfig &requested, QString *error, bool fromDesigner)
 {
     if (m_controller->isActive()) {
         if (error)
             *error = tr("A training run is already in progress.");
         return false;
+    }
+    rwb::train::GrpoConfig config = requested;
+    // A new run gets a folder of its own: one that already holds a run's checkpoints or
+    // final adapter is left alone and the run writes beside it (OUTPUT-2, …). A resumed
+    // run goes on in its own folder.
+    if (config.resumeFrom.empty()) {
+        const QString asked = QString::fromStdString(config.output);
+        const QString fresh = freshOutputFolder(asked);
+        if (fresh != asked) {
+            config.output = fresh.toStdString();
+            Q_EMIT log(tr("%1 already holds files; this run writes to %2").arg(QDir::toNativeSeparators(asked),
+                                                                               QDir::toNativeSeparators(fresh)));
+        }
     }
     // The reward config as the trainer will read it.
     std::optional<rwb::reward::RewardConfig> reward;
@@ -178,6 +193,8 @@ bool TrainingActions::startTraining(const rwb::train::GrpoConfig &config, QStrin
     }
     m_liveStorePath = QString::fromStdString(config.store);
     m_liveRunName = QString::fromStdString(config.runName);
+    if (m_liveRunName.isEmpty()) // the trainer names it after its output folder
+        m_liveRunName = QFileInfo(QString::fromStdString(config.output)).fileName();
     if (!m_controller->startGrpo(config)) {
         if (error)
             *error = tr("A training run is already in progress.");
@@ -265,6 +282,7 @@ void TrainingActions::onApplyWeightsRequested(const QVector<double> &weights)
                      .arg(m_liveRunName, parts.join(QLatin1Char('\n')))))
         return;
     m_controller->setRewardWeights(weights);
+    m_views.designer->setWeightsSentToRun(weights);
     Q_EMIT statusMessage(tr("New weights go to the run at its next step"));
 }
 

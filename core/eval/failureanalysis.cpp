@@ -21,8 +21,58 @@ FailureCounts countFailures(const std::vector<AnalyzedPrediction> &predictions, 
     return c;
 }
 
+task::FailureCategory graderFailureCategory()
+{
+    return {kGraderFailureKey, "grader failure (no reward)",
+            "The grader gave no reward (a judge that failed or timed out, a Python reward that raised or timed out, "
+            "a remote reward that failed): the policy's answer was not judged."};
+}
+
+std::string graderErrorOf(const std::string &rewardsJson, const std::string &detailsJson,
+                          const std::vector<std::string> &judgeErrors)
+{
+    // A grader failed when a component is None (null) or the details name its error.
+    std::vector<std::string> parts;
+    const auto add = [&](std::string part) {
+        if (std::find(parts.begin(), parts.end(), part) == parts.end())
+            parts.push_back(std::move(part));
+    };
+    bool failed = false;
+    if (const nlohmann::json d = util::parseJsonOrDiscarded(detailsJson.empty() ? "{}" : detailsJson); d.is_object())
+        if (const auto errors = d.find("reward_errors"); errors != d.end() && errors->is_object())
+            for (auto it = errors->begin(); it != errors->end(); ++it) {
+                failed = true;
+                add(it.key() + ": " + (it->is_string() ? it->get<std::string>() : it->dump()));
+            }
+    std::vector<std::string> none; // the None components
+    if (const nlohmann::json r = util::parseJsonOrDiscarded(rewardsJson.empty() ? "{}" : rewardsJson); r.is_object())
+        for (auto it = r.begin(); it != r.end(); ++it)
+            if (it->is_null())
+                none.push_back(it.key());
+    if (!failed && none.empty())
+        return {};
+    for (const std::string &e : judgeErrors)
+        if (!e.empty())
+            add("judge: " + e);
+    if (parts.empty()) // only the None values were stored
+        for (const std::string &component : none)
+            add(component + ": no reward");
+    std::string out;
+    for (const std::string &p : parts)
+        out += (out.empty() ? "" : "; ") + p;
+    return out;
+}
+
+size_t FailureData::graderCategory() const
+{
+    for (size_t i = 0; i < categories.size(); ++i)
+        if (categories[i].key == kGraderFailureKey)
+            return i;
+    return kNoCategory;
+}
+
 FailureComparison compareFailures(const std::vector<AnalyzedPrediction> &a, const std::vector<AnalyzedPrediction> &b,
-                                  size_t categories)
+                                  size_t categories, size_t graderCategory)
 {
     FailureComparison c;
     c.transitions.assign(categories, std::vector<size_t>(categories, 0));
@@ -41,6 +91,8 @@ FailureComparison compareFailures(const std::vector<AnalyzedPrediction> &a, cons
         const size_t ca = it->second, cb = p.category;
         if (ca < categories && cb < categories)
             ++c.transitions[ca][cb];
+        if (ca == graderCategory || cb == graderCategory)
+            continue; // not judged: neither fixed nor broke
         if (ca != 0 && cb == 0)
             ++c.fixed;
         if (ca == 0 && cb != 0)
@@ -58,10 +110,12 @@ bool FailureData::thinkingFor(const std::string &completion) const
 }
 
 void addCheckpoint(FailureData &data, const task::Task &task, int64_t step,
-                   const std::vector<std::pair<std::string, std::string>> &predictions)
+                   const std::vector<std::pair<std::string, std::string>> &predictions,
+                   const std::vector<std::string> &graderErrors)
 {
     std::vector<AnalyzedPrediction> &out = data.checkpoints[step];
-    for (const auto &[id, completion] : predictions) {
+    for (size_t i = 0; i < predictions.size(); ++i) {
+        const auto &[id, completion] = predictions[i];
         const auto example = data.examples.find(id);
         if (example == data.examples.end()) {
             ++data.withoutExample;
@@ -74,6 +128,12 @@ void addCheckpoint(FailureData &data, const task::Task &task, int64_t step,
         a.answer = parsed->answer();
         a.category = task.failureCategory(*example->second, *parsed);
         a.detailsJson = task.failureDetailsJson(*example->second, *parsed);
+        if (i < graderErrors.size() && !graderErrors[i].empty()) {
+            if (data.graderCategory() == kNoCategory)
+                data.categories.push_back(graderFailureCategory());
+            a.category = data.graderCategory();
+            a.graderError = graderErrors[i];
+        }
         out.push_back(std::move(a));
     }
     std::sort(out.begin(), out.end(),
@@ -137,10 +197,27 @@ FailureData loadRunFailures(const store::RunStore &st, const std::string &storeP
     for (const task::Record &r : task.read(data.examplesPath, task::ReadOptions{}))
         data.examples.emplace(r.example->id(), r.example);
     std::map<int64_t, std::vector<std::pair<std::string, std::string>>> byStep;
-    for (const store::StoredEvalPrediction &sp : st.evalPredictions(runId))
+    std::map<int64_t, std::vector<std::string>> errorsByStep;
+    // The evaluations' failed judge calls, by (checkpoint step, example id): their errors
+    // tell why a prediction has no reward.
+    std::map<std::pair<int64_t, std::string>, std::vector<std::string>> judgeErrorsOf;
+    store::JudgeDecisionFilter failed;
+    failed.evaluation = true;
+    failed.failuresOnly = true;
+    for (const store::StoredJudgeDecision &d : st.judgeDecisions(runId, failed))
+        judgeErrorsOf[{d.step, d.exampleId}].push_back(d.decision.error);
+    for (const store::StoredEvalPrediction &sp : st.evalPredictions(runId)) {
         byStep[sp.checkpointStep].emplace_back(sp.prediction.exampleId, sp.prediction.prediction);
+        std::vector<std::string> judgeErrors;
+        for (const judge::Decision &d : sp.prediction.judgeDecisions)
+            judgeErrors.push_back(d.error);
+        if (const auto it = judgeErrorsOf.find({sp.checkpointStep, sp.prediction.exampleId}); it != judgeErrorsOf.end())
+            judgeErrors.insert(judgeErrors.end(), it->second.begin(), it->second.end());
+        errorsByStep[sp.checkpointStep].push_back(
+            graderErrorOf(sp.prediction.rewardsJson, sp.prediction.detailsJson, judgeErrors));
+    }
     for (const auto &[step, predictions] : byStep)
-        addCheckpoint(data, task, step, predictions);
+        addCheckpoint(data, task, step, predictions, errorsByStep[step]);
     return data;
 }
 

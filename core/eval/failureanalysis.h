@@ -30,7 +30,27 @@ struct AnalyzedPrediction {
     // right answer).
     size_t category = 0;
     std::string detailsJson; // what the task says besides (Task::failureDetailsJson), "" none
+    // Why its grader gave no reward ("" when it gave one): a judge's error, a Python or
+    // remote reward's error, or "no reward" when only the None value was stored. Such a
+    // prediction is in the grader-failure category, not the task's.
+    std::string graderError;
 };
+
+// The category of predictions whose reward is None because a grader failed (a judge that
+// errored or timed out, a Python reward that raised or timed out, a remote reward that
+// failed): infrastructure, not the policy. FailureData appends it after the task's
+// categories when a checkpoint has such a prediction.
+inline constexpr const char *kGraderFailureKey = "grader_failure";
+task::FailureCategory graderFailureCategory();
+
+// Why a stored prediction or rollout got no reward, "" when its grader did not fail (no
+// None (null) component in its rewards, no "reward_errors" in its details): its details'
+// "reward_errors" ({component: error}) and the errors of its judge decisions, joined with
+// "; "; "<component>: no reward" when neither says more. `rewardsJson` is the stored
+// {component: value} object, `detailsJson` the stored details, `judgeErrors` the errors of
+// its judge decisions ("" entries are ignored). Never throws (malformed JSON is ignored).
+std::string graderErrorOf(const std::string &rewardsJson, const std::string &detailsJson,
+                          const std::vector<std::string> &judgeErrors);
 
 // Predictions per category (counts[i] for category i).
 struct FailureCounts {
@@ -40,10 +60,14 @@ struct FailureCounts {
 };
 // Counts over `categories` categories.
 FailureCounts countFailures(const std::vector<AnalyzedPrediction> &predictions, size_t categories);
+// The sentinel for "no grader-failure category" (compareFailures' graderCategory).
+inline constexpr size_t kNoCategory = static_cast<size_t>(-1);
 
 // Two checkpoints' predictions of the same examples, joined by example id.
 struct FailureComparison {
     size_t joined = 0;  // ids in both
+    // A grader failure (graderCategory) at A or B is neither fixed nor broke: the policy's
+    // answer was not judged.
     size_t fixed = 0;   // not right (category 0) at A, right at B
     size_t broke = 0;   // right at A, not right at B
     size_t onlyA = 0;   // ids in A only
@@ -52,7 +76,7 @@ struct FailureComparison {
     std::vector<std::vector<size_t>> transitions;
 };
 FailureComparison compareFailures(const std::vector<AnalyzedPrediction> &a, const std::vector<AnalyzedPrediction> &b,
-                                  size_t categories);
+                                  size_t categories, size_t graderCategory = kNoCategory);
 
 // The examples and every checkpoint's predictions of one evaluation, each prediction
 // parsed by the task and put in one of its failure categories (task::Task::failureCategories).
@@ -71,17 +95,24 @@ struct FailureData {
     std::string goldOf(const std::string &id) const;
     // Whether `completion` is parsed in thinking mode (`thinking` above).
     bool thinkingFor(const std::string &completion) const;
+    // The index of the grader-failure category in `categories` (kNoCategory: none so far).
+    size_t graderCategory() const;
 };
 
 // Adds checkpoint `step`: each (example id, completion) parsed and categorized by `task`
 // (the task of data.examples); an id not among data.examples is counted in
-// withoutExample and left out.
+// withoutExample and left out. `graderErrors` (empty, or one per prediction): a non-empty
+// entry puts its prediction in the grader-failure category (appended to data.categories
+// the first time) with that error.
 void addCheckpoint(FailureData &data, const task::Task &task, int64_t step,
-                   const std::vector<std::pair<std::string, std::string>> &predictions);
+                   const std::vector<std::pair<std::string, std::string>> &predictions,
+                   const std::vector<std::string> &graderErrors = {});
 
 // A run of a run store: its config's "eval_data" (relative paths resolve against the
 // store file's folder) gives the examples, read by the run's task (of `catalog`) and
-// joined by id with store.evalPredictions(runId); "reward_config" (a path, or an inline
+// joined by id with store.evalPredictions(runId) (a prediction whose grader failed —
+// graderErrorOf its rewards, details and judge decisions — in the grader-failure
+// category); "reward_config" (a path, or an inline
 // object) gives "thinking" when it can be read (else -1 above). Throws
 // data::InputException naming the store, the run or the file: no such run, a task the
 // catalog lacks, no "eval_data" in its config, a missing or malformed examples file.

@@ -118,14 +118,25 @@ void writeExternalStep(RunStore &store, int64_t runId, int64_t step, std::vector
     std::vector<Metric> metrics;
     if (!samples.empty()) {
         const util::RewardStats rs = util::rewardStats(groupRewards);
-        metrics.push_back({"reward", rs.mean});
-        metrics.push_back({"reward_std", rs.std});
-        metrics.push_back({"group_reward_std", rs.groupStdMean});
+        std::vector<double> totals;
+        for (const ExternalSample &s : samples)
+            totals.push_back(s.reward);
+        // Means over the rows that have a reward; none when every row is None (as GRPO's).
+        const double noneFrac = util::noneFraction(totals);
+        if (noneFrac < 1.0) {
+            metrics.push_back({"reward", rs.mean});
+            metrics.push_back({"reward_std", rs.std});
+            metrics.push_back({"group_reward_std", rs.groupStdMean});
+        }
         for (const std::string &name : componentNames) {
+            if (util::noneFraction(perComponent[name]) >= 1.0)
+                continue;
             metrics.push_back({"rewards/" + name + "/mean", util::meanOf(perComponent[name])});
             metrics.push_back({"rewards/" + name + "/std", util::stdOf(perComponent[name])});
         }
         metrics.push_back({"frac_reward_zero_std", rs.fracZeroStd});
+        // Grader failures apart from the policy's: the share of rollouts with a None total.
+        metrics.push_back({"reward_none_frac", noneFrac});
         // Lengths only where the trainer told them: a curve of zeros would say the
         // completions were empty.
         if (*std::max_element(lengths.begin(), lengths.end()) > 0.0) {

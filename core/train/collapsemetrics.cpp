@@ -39,7 +39,11 @@ CollapseMetrics collapseMetrics(const std::vector<std::string> &answers, const s
     for (const auto &[answer, n] : notFull)
         top = std::max(top, n);
     m.distinctAnswersPerGroup = distinct / static_cast<double>(groups);
-    m.topAnswerShare = static_cast<double>(top) / static_cast<double>(answers.size());
+    // Of the completions that have a reward: a None (its grader failed) shifts no share.
+    size_t scored = 0;
+    for (double r : rewards)
+        scored += std::isnan(r) ? 0 : 1;
+    m.topAnswerShare = scored == 0 ? 0.0 : static_cast<double>(top) / static_cast<double>(scored);
     return m;
 }
 

@@ -15,7 +15,8 @@ struct CollapseMetrics {
     // Mean over the groups of the number of different answers among their G completions.
     double distinctAnswersPerGroup = 0.0;
     // The step's most common answer among the completions that did not earn the full reward,
-    // as a share of all R completions. Answers that earn the full reward are left out: a
+    // as a share of the R completions that have a reward (None, a grader's failure, is
+    // neither wrong nor counted). Answers that earn the full reward are left out: a
     // right answer given for many prompts (不明 where the e-mails name no sender, which is
     // most of a step now and then) is not a policy that answers the same whatever it reads.
     double topAnswerShare = 0.0;

@@ -26,7 +26,7 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
          "prm_beta", "prm_format_bonus", "prm_score", "prm_batch", "lora",
          "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "use_rslora", "learning_rate", "weight_decay",
          "max_grad_norm", "schedule", "warmup_ratio", "max_steps", "micro_batch", "loss_type", "scale_rewards",
-         "epsilon", "epsilon_high", "beta", "use_bias_correction_kl", "num_iterations", "mask_truncated_completions", "overlong_penalty",
+         "epsilon", "epsilon_high", "beta", "use_bias_correction_kl", "num_iterations", "mask_truncated_completions", "none_rewards", "none_stop_fraction", "overlong_penalty",
          "overlong_cache", "dynamic_sampling", "max_sampling_rounds", "eval_every", "eval_limit", "eval_batch",
          "eval_max_completion_length", "checkpoint_every", "seed", "resume_from", "dtype", "precision", "device",
          "threads", "thread_split", "debug_nan_step"});
@@ -78,6 +78,8 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     c.klBiasCorrection = r.boolean("use_bias_correction_kl", c.klBiasCorrection);
     c.iterations = r.integer("num_iterations", c.iterations, 1, 64);
     c.maskTruncated = r.boolean("mask_truncated_completions", c.maskTruncated);
+    c.noneRewards = r.choice("none_rewards", c.noneRewards, {"skip", "zero", "stop"});
+    c.noneStopFraction = r.number("none_stop_fraction", c.noneStopFraction, 0, 1);
     c.overlongPenalty = r.boolean("overlong_penalty", c.overlongPenalty);
     c.overlongCache = r.integer("overlong_cache", c.overlongCache, 0, 1 << 20);
     if (c.overlongCache > c.maxNewTokens)
@@ -187,6 +189,8 @@ std::string toJson(const GrpoConfig &c)
     j["use_bias_correction_kl"] = c.klBiasCorrection;
     j["num_iterations"] = c.iterations;
     j["mask_truncated_completions"] = c.maskTruncated;
+    j["none_rewards"] = c.noneRewards;
+    j["none_stop_fraction"] = c.noneStopFraction;
     j["overlong_penalty"] = c.overlongPenalty;
     j["overlong_cache"] = c.overlongCache;
     j["dynamic_sampling"] = c.dynamicSampling;

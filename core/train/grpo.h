@@ -100,6 +100,14 @@ struct GrpoConfig {
     bool klBiasCorrection = true; // use_bias_correction_kl: the KL term times the ratio (TRL's default)
     int iterations = 1;       // μ: updates per generation batch, against stored old log-probs
     bool maskTruncated = false; // truncated completions get no gradient
+    // Rollouts whose reward is None (a grader failed: a judge error, a Python reward that
+    // raised or timed out, a remote reward that failed; reward/reward.h, kNone):
+    //   "skip" (the default) its group's mean and std over the other rows, advantage 0;
+    //   "zero" scored as reward 0 in the advantages (the stored reward stays None);
+    //   "stop" as "skip", but a step whose share of None rewards is above
+    //          noneStopFraction stops the run: its rollouts are stored, not trained on.
+    std::string noneRewards = "skip"; // skip | zero | stop
+    double noneStopFraction = 0.0;    // "stop": the largest share of a step's rollouts allowed None
     bool overlongPenalty = false; // DAPO's soft over-long punishment added to the reward
     int overlongCache = 0;        // L_cache; L_max = maxNewTokens
     bool dynamicSampling = false; // DAPO: drop groups with equal rewards and sample more

@@ -55,14 +55,27 @@ Metrics Trainer::stepMetrics(const SampledStep &step, const UpdateResult &u) con
         }
     }
     const util::RewardStats rs = util::rewardStats(groupRewards);
-    metrics.emplace_back("reward", rs.mean);
-    metrics.emplace_back("reward_std", rs.std);
-    metrics.emplace_back("group_reward_std", rs.groupStdMean);
+    std::vector<double> totals;
+    for (const Sample &s : samples)
+        totals.push_back(s.reward);
+    // The means are over the rows that have a reward: a step whose every row is None logs
+    // none (a 0 would read as a fall, to the eye and to the hacking monitor).
+    const double noneFrac = util::noneFraction(totals);
+    if (noneFrac < 1.0) {
+        metrics.emplace_back("reward", rs.mean);
+        metrics.emplace_back("reward_std", rs.std);
+        metrics.emplace_back("group_reward_std", rs.groupStdMean);
+    }
     for (size_t k = 0; k < m_reward->size(); ++k) {
+        if (util::noneFraction(perComponent[k]) >= 1.0)
+            continue;
         metrics.emplace_back("rewards/" + m_reward->componentName(k) + "/mean", meanOf(perComponent[k]));
         metrics.emplace_back("rewards/" + m_reward->componentName(k) + "/std", stdOf(perComponent[k]));
     }
     metrics.emplace_back("frac_reward_zero_std", rs.fracZeroStd);
+    // Grader failures apart from the policy's: the share of the step's rollouts whose total
+    // is None (a judge, Python or remote reward of weight > 0 gave no value).
+    metrics.emplace_back("reward_none_frac", noneFrac);
     // ---- every update's tokens (clip ratios, kl) and the first's (entropy)
     const double uc = std::max(1.0, u.updateTokens);
     if (c.beta > 0.0)

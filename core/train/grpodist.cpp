@@ -261,7 +261,8 @@ std::vector<Trainer::EvalRow> Trainer::shareEvalRows(std::vector<EvalRow> mine)
                             {"policy_tokens", r.policyTokens},
                             {"reward", r.reward},
                             {"components", r.components},
-                            {"decisions", decisionsJson(r.decisions)}});
+                            {"decisions", decisionsJson(r.decisions)},
+                            {"notes", r.notesJson}});
     const std::vector<Json> all = allGatherJson(*m_group, rows);
     std::vector<EvalRow> out;
     for (int k = 0; k < worldSize(); ++k) {
@@ -269,10 +270,12 @@ std::vector<Trainer::EvalRow> Trainer::shareEvalRows(std::vector<EvalRow> mine)
             out.insert(out.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
             continue;
         }
-        for (const Json &j : all[static_cast<size_t>(k)])
+        for (const Json &j : all[static_cast<size_t>(k)]) {
             out.push_back(EvalRow{j.at("index").get<size_t>(), j.at("text").get<std::string>(),
                                   j.at("policy_tokens").get<int>(), j.at("reward").get<double>(),
                                   j.at("components").get<std::vector<double>>(), decisionsFrom(j.at("decisions"))});
+            out.back().notesJson = j.value("notes", std::string());
+        }
     }
     return out;
 }

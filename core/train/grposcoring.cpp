@@ -16,12 +16,12 @@ namespace rwb::train::grpo {
 
 namespace {
 
-// A rollout's notes (reward::ItemNote) as the JSON its details keep.
-void addNotes(std::vector<Sample> &samples, std::vector<reward::ItemNote> notes)
+// Each item's notes (reward::ItemNote) as the JSON its details keep ("" none).
+std::vector<std::string> notesPerItem(std::vector<reward::ItemNote> notes, size_t items)
 {
-    std::vector<nlohmann::ordered_json> perSample(samples.size());
+    std::vector<nlohmann::ordered_json> perSample(items);
     for (reward::ItemNote &n : notes) {
-        if (n.item >= samples.size())
+        if (n.item >= items)
             continue;
         nlohmann::ordered_json &j = perSample[n.item];
         if (!n.error.empty())
@@ -32,9 +32,34 @@ void addNotes(std::vector<Sample> &samples, std::vector<reward::ItemNote> notes)
                 j["reward_extra"][n.component] = extra;
         }
     }
-    for (size_t i = 0; i < samples.size(); ++i)
+    std::vector<std::string> out(items);
+    for (size_t i = 0; i < items; ++i)
         if (!perSample[i].empty())
-            samples[i].notesJson = perSample[i].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            out[i] = perSample[i].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return out;
+}
+
+// A rollout's notes as the JSON its details keep.
+void addNotes(std::vector<Sample> &samples, std::vector<reward::ItemNote> notes)
+{
+    std::vector<std::string> perSample = notesPerItem(std::move(notes), samples.size());
+    for (size_t i = 0; i < samples.size(); ++i)
+        samples[i].notesJson = std::move(perSample[i]);
+}
+
+// `details` (a JSON object, or "") with the fields of `notes` (notesPerItem's) added.
+std::string withNotes(const std::string &details, const std::string &notes)
+{
+    if (notes.empty())
+        return details;
+    nlohmann::ordered_json d = util::parseJsonOrDiscarded<nlohmann::ordered_json>(details.empty() ? "{}" : details);
+    if (!d.is_object())
+        d = nlohmann::ordered_json::object();
+    const nlohmann::ordered_json n = util::parseJsonOrDiscarded<nlohmann::ordered_json>(notes);
+    if (n.is_object())
+        for (auto it = n.begin(); it != n.end(); ++it)
+            d[it.key()] = it.value();
+    return d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace
@@ -108,9 +133,12 @@ Metrics Trainer::evaluate(int stepIndex)
         std::vector<std::vector<reward::JudgeDecision>> decisions(examples.size());
         for (reward::JudgeDecision &d : log.take())
             decisions[d.item].push_back(std::move(d));
-        for (size_t k = 0; k < rows.size(); ++k)
+        std::vector<std::string> notes = notesPerItem(log.takeNotes(), examples.size());
+        for (size_t k = 0; k < rows.size(); ++k) {
             mine.push_back(EvalRow{from + k, std::move(rows[k].text), rows[k].policyTokens, totals[k],
                                    std::move(components[k]), std::move(decisions[k]), std::move(parsed[k])});
+            mine.back().notesJson = std::move(notes[k]);
+        }
     }
     std::vector<EvalRow> all = shareEvalRows(std::move(mine));
     if (rank() != 0) {
@@ -140,7 +168,9 @@ Metrics Trainer::evaluate(int stepIndex)
         p.gold = example.goldText();
         p.correct = metrics->correct(example, *parsed);
         p.rewardsJson = rewardsJson(row.components);
-        p.detailsJson = parsed->detailsJson();
+        // What the task parsed, and why a reward component gave no value (the failure
+        // explorer's grader failures).
+        p.detailsJson = withNotes(parsed->detailsJson(), row.notesJson);
         p.judgeDecisions = std::move(row.decisions);
         predictions.push_back(std::move(p));
     }

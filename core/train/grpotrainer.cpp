@@ -83,6 +83,7 @@ void Trainer::setUp()
 {
     m_lossType = *lossTypeFromString(c.lossType);
     m_scale = *scaleRewardsFromString(c.scaleRewards);
+    m_none = *noneRewardsFromString(c.noneRewards);
     const reward::Registry &registry = m_catalog.rewards();
     const std::string rewardSource = rewardConfigSource(c);
     reward::RewardConfig rc = rewardConfigOf(c, registry);
@@ -273,6 +274,29 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
                 const SampledStep sampled = sample(s);
                 if (s == m_killAtStep)
                     ::raise(SIGKILL);
+                std::vector<double> sampledRewards;
+                for (const Sample &x : sampled.samples)
+                    sampledRewards.push_back(x.reward);
+                if (stopsOnNone(sampledRewards, m_none, c.noneStopFraction)) {
+                    // Too many grader failures: the step's rollouts are stored (the failure
+                    // explorer and the rollout browser show their errors), not trained on.
+                    const double frac = util::noneFraction(sampledRewards);
+                    if (m_store) {
+                        UpdateResult none;
+                        storeRows(sampled, none, rollouts, prompts);
+                        m_store->writeStep(m_state.runId, s, toStored(Metrics{{"reward_none_frac", frac}}), rollouts, prompts);
+                    }
+                    outcome.status = engine::JobStatus::Stopped;
+                    char share[32];
+                    std::snprintf(share, sizeof share, "%.0f %%", 100.0 * frac);
+                    char limit[32];
+                    std::snprintf(limit, sizeof limit, "%.0f %%", 100.0 * c.noneStopFraction);
+                    outcome.message = "stopped at step " + std::to_string(s) + ": " + share +
+                                      " of its rollouts have no reward (their grader failed; none_stop_fraction " +
+                                      limit + "); the step's rollouts are stored, not trained on";
+                    m_sink.log(outcome.message);
+                    break;
+                }
                 UpdateResult updated = update(s, sampled);
                 const auto t = Clock::now();
                 metrics = stepMetrics(sampled, updated);

@@ -24,6 +24,7 @@
 #include "util/stats.h"
 #include "train/grpo.h"
 #include "train/grpoloss.h"
+#include "train/nonerewards.h"
 #include "train/policygradient.h"
 #include "train/processrewardmodel.h"
 #include "util/duration.h"
@@ -192,6 +193,7 @@ private:
         std::vector<double> components;
         std::vector<reward::JudgeDecision> decisions;
         std::unique_ptr<task::Completion> parsed; // not sent to other ranks
+        std::string notesJson; // as Sample::notesJson: the reward components' errors and extras
     };
     // Every rank's rows in rank order (grpodist.cpp).
     std::vector<EvalRow> shareEvalRows(std::vector<EvalRow> mine);
@@ -270,6 +272,7 @@ private:
     std::set<std::string> m_storedPrompts;
     LossType m_lossType = LossType::Grpo;
     ScaleRewards m_scale = ScaleRewards::Group;
+    NoneRewards m_none = NoneRewards::Skip; // c.noneRewards
     bool m_thinking = false;
     int32_t m_pad = 0;
     model::SamplingOptions m_sampling; // its `workers` also sets the update's (thread_split)

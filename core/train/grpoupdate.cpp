@@ -131,7 +131,9 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
     u.entropies.resize(R);
     if (R == 0)
         return u;
-    const GroupAdvantages adv = groupAdvantages(torch::tensor(trainedRewards, torch::kFloat64), G, m_scale);
+    // None rewards (a grader failed): left out of their group's statistics, or 0 (c.noneRewards).
+    const GroupAdvantages adv =
+        groupAdvantages(torch::tensor(advantageRewards(std::move(trainedRewards), m_none), torch::kFloat64), G, m_scale);
     for (size_t i = 0; i < R; ++i)
         u.advantages[i] = adv.advantages[static_cast<int64_t>(i)].item<double>();
 

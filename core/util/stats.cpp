@@ -30,6 +30,14 @@ double stdOf(const std::vector<double> &v)
     return n < 2 ? 0.0 : std::sqrt(s / static_cast<double>(n - 1));
 }
 
+double noneFraction(const std::vector<double> &v)
+{
+    size_t none = 0;
+    for (double x : v)
+        none += std::isnan(x) ? 1 : 0;
+    return v.empty() ? 0.0 : static_cast<double>(none) / static_cast<double>(v.size());
+}
+
 RewardStats rewardStats(const std::vector<std::vector<double>> &groups)
 {
     constexpr double kZeroStd = 1e-8; // torch.isclose(std, 0)'s absolute tolerance, as TRL tests it

@@ -9,6 +9,9 @@ double meanOf(const std::vector<double> &v);
 // Their standard deviation, Bessel-corrected (torch.std's default, as TRL's reward_std);
 // 0 for fewer than two.
 double stdOf(const std::vector<double> &v);
+// The share of the values that are NaN (None: no reward, its grader failed); 0 for none.
+// GRPO's reward_none_frac.
+double noneFraction(const std::vector<double> &v);
 
 // A GRPO step's reward statistics, from its rewards in groups (NaN: None, left out):
 //   reward              mean over every row                            TRL's reward

@@ -212,7 +212,7 @@ public:
         case FailureCategory::Invented: return QCoreApplication::translate("rwb::widgets::FailureCategoryModel", "Invented (not in the input)");
         case FailureCategory::OtherWrong: return QCoreApplication::translate("rwb::widgets::FailureCategoryModel", "Other wrong span");
         }
-        return fallback;
+        return TaskPresenter::categoryName(key, fallback); // the grader-failure category
     }
 
     QString categoryExplanation(const QString &key, const QString &fallback) const override
@@ -237,7 +237,7 @@ public:
         case FailureCategory::OtherWrong:
             return QCoreApplication::translate("rwb::widgets::FailureCategoryModel", "The prediction is in the e-mail but is none of the above: a partial or overlapping span, a department, a person.");
         }
-        return fallback;
+        return TaskPresenter::categoryExplanation(key, fallback); // the grader-failure category
     }
 
     QString categoryShortName(const QString &key, const QString &name) const override
