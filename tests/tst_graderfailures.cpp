@@ -244,6 +244,17 @@ void TestGraderFailures::graderErrorOf()
              std::string("mine: KeyError: 'x'"));
     QCOMPARE(eval::graderErrorOf(R"({"remote": null, "b": null})", "", {}), std::string("b: no reward; remote: no reward"));
     QCOMPARE(eval::graderErrorOf("not json", "nor this", {}), std::string());
+    // A weight-0 diagnostic judge that timed out leaves the total standing: not a grader
+    // failure of the prediction (review of 475e6c4); a weighted one still is.
+    const std::set<std::string> weightless =
+        eval::weightlessComponents(R"({"components": [{"reward": "exact", "weight": 1},
+                                                      {"reward": "coverage", "name": "diag", "weight": 0}]})");
+    QCOMPARE(weightless, (std::set<std::string>{"diag"}));
+    QCOMPARE(eval::graderErrorOf(R"({"exact": 1, "diag": null})", R"({"reward_errors": {"diag": "timed out"}})", {},
+                                 weightless),
+             std::string());
+    QCOMPARE(eval::graderErrorOf(R"({"exact": null, "diag": null})", "{}", {}, weightless), std::string("exact: no reward"));
+    QCOMPARE(eval::weightlessComponents("nope"), std::set<std::string>{});
 }
 
 void TestGraderFailures::failureCategory()

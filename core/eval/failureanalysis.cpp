@@ -28,8 +28,24 @@ task::FailureCategory graderFailureCategory()
             "a remote reward that failed): the policy's answer was not judged."};
 }
 
+std::set<std::string> weightlessComponents(const std::string &rewardConfigJson)
+{
+    std::set<std::string> out;
+    const nlohmann::json c = util::parseJsonOrDiscarded(rewardConfigJson);
+    if (!c.is_object() || !c.contains("components") || !c["components"].is_array())
+        return out;
+    for (const nlohmann::json &k : c["components"]) {
+        if (!k.is_object() || !k.contains("weight") || !k["weight"].is_number() || k["weight"].get<double>() != 0.0)
+            continue;
+        const char *key = k.contains("name") && k["name"].is_string() ? "name" : "reward";
+        if (k.contains(key) && k[key].is_string())
+            out.insert(k[key].get<std::string>());
+    }
+    return out;
+}
+
 std::string graderErrorOf(const std::string &rewardsJson, const std::string &detailsJson,
-                          const std::vector<std::string> &judgeErrors)
+                          const std::vector<std::string> &judgeErrors, const std::set<std::string> &weightless)
 {
     // A grader failed when a component is None (null) or the details name its error.
     std::vector<std::string> parts;
@@ -41,13 +57,15 @@ std::string graderErrorOf(const std::string &rewardsJson, const std::string &det
     if (const nlohmann::json d = util::parseJsonOrDiscarded(detailsJson.empty() ? "{}" : detailsJson); d.is_object())
         if (const auto errors = d.find("reward_errors"); errors != d.end() && errors->is_object())
             for (auto it = errors->begin(); it != errors->end(); ++it) {
+                if (weightless.count(it.key()))
+                    continue; // its failure leaves the total standing
                 failed = true;
                 add(it.key() + ": " + (it->is_string() ? it->get<std::string>() : it->dump()));
             }
     std::vector<std::string> none; // the None components
     if (const nlohmann::json r = util::parseJsonOrDiscarded(rewardsJson.empty() ? "{}" : rewardsJson); r.is_object())
         for (auto it = r.begin(); it != r.end(); ++it)
-            if (it->is_null())
+            if (it->is_null() && !weightless.count(it.key()))
                 none.push_back(it.key());
     if (!failed && none.empty())
         return {};
@@ -206,6 +224,16 @@ FailureData loadRunFailures(const store::RunStore &st, const std::string &storeP
     failed.failuresOnly = true;
     for (const store::StoredJudgeDecision &d : st.judgeDecisions(runId, failed))
         judgeErrorsOf[{d.step, d.exampleId}].push_back(d.decision.error);
+    // Components of weight 0 in the config in force at each checkpoint: their graders'
+    // failures leave the total standing, so the prediction keeps its task's category.
+    const std::vector<store::RewardConfigVersion> versions = st.rewardConfigs(runId);
+    const auto weightlessAt = [&](int64_t step) {
+        const store::RewardConfigVersion *inForce = nullptr;
+        for (const auto &v : versions)
+            if (v.step <= step)
+                inForce = &v;
+        return inForce ? weightlessComponents(inForce->configJson) : std::set<std::string>{};
+    };
     for (const store::StoredEvalPrediction &sp : st.evalPredictions(runId)) {
         byStep[sp.checkpointStep].emplace_back(sp.prediction.exampleId, sp.prediction.prediction);
         std::vector<std::string> judgeErrors;
@@ -214,7 +242,8 @@ FailureData loadRunFailures(const store::RunStore &st, const std::string &storeP
         if (const auto it = judgeErrorsOf.find({sp.checkpointStep, sp.prediction.exampleId}); it != judgeErrorsOf.end())
             judgeErrors.insert(judgeErrors.end(), it->second.begin(), it->second.end());
         errorsByStep[sp.checkpointStep].push_back(
-            graderErrorOf(sp.prediction.rewardsJson, sp.prediction.detailsJson, judgeErrors));
+            graderErrorOf(sp.prediction.rewardsJson, sp.prediction.detailsJson, judgeErrors,
+                          weightlessAt(sp.checkpointStep)));
     }
     for (const auto &[step, predictions] : byStep)
         addCheckpoint(data, task, step, predictions, errorsByStep[step]);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,9 +49,15 @@ task::FailureCategory graderFailureCategory();
 // "reward_errors" ({component: error}) and the errors of its judge decisions, joined with
 // "; "; "<component>: no reward" when neither says more. `rewardsJson` is the stored
 // {component: value} object, `detailsJson` the stored details, `judgeErrors` the errors of
-// its judge decisions ("" entries are ignored). Never throws (malformed JSON is ignored).
+// its judge decisions ("" entries are ignored). Components named in `weightless` (weight 0
+// in the config in force: a diagnostic judge, say) do not count: their failure leaves the
+// total standing. Never throws (malformed JSON is ignored).
 std::string graderErrorOf(const std::string &rewardsJson, const std::string &detailsJson,
-                          const std::vector<std::string> &judgeErrors);
+                          const std::vector<std::string> &judgeErrors, const std::set<std::string> &weightless = {});
+
+// The components of weight 0 in a reward config's JSON, by the name they are stored under
+// ("name", else "reward"). Malformed JSON: none.
+std::set<std::string> weightlessComponents(const std::string &rewardConfigJson);
 
 // Predictions per category (counts[i] for category i).
 struct FailureCounts {
