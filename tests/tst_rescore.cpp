@@ -14,7 +14,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace rwb;
 
@@ -81,10 +83,13 @@ std::vector<store::Prompt> prompts()
 
 // Step 1: the two groups above (rollout ids 1 … 8); step 2: group 0 again (ids 9 … 12),
 // so that a scope of one step leaves the other out.
-int64_t writeRun(const QString &path)
+// `runConfig` is the run's stored GRPO config; `edit` changes each rollout before it is
+// written.
+int64_t writeRun(const QString &path, const char *runConfig = R"({"scale_rewards": "group"})",
+                 const std::function<void(store::Rollout &)> &edit = {})
 {
     store::RunStore s(path.toStdString());
-    const int64_t run = s.beginRun("known", store::RunKind::Grpo, R"({"scale_rewards": "group"})", "company_extraction");
+    const int64_t run = s.beginRun("known", store::RunKind::Grpo, runConfig, "company_extraction");
     s.recordRewardConfig(run, 1, kStoredConfig);
     for (int step = 1; step <= 2; ++step) {
         std::vector<store::Rollout> rows;
@@ -99,6 +104,8 @@ int64_t writeRun(const QString &path)
                 r.reward = kOldTotal[g * 4 + j];
                 r.rewardsJson = nlohmann::json{{"partial", k.partial}, {"marker", k.marker}}.dump();
                 r.advantage = kOldAdv[g * 4 + j];
+                if (edit)
+                    edit(r);
                 rows.push_back(r);
             }
         s.writeStep(run, step, {{"reward", 0.5}}, rows, prompts());
@@ -123,6 +130,10 @@ private Q_SLOTS:
     void correlations();
     void unreachableJudge();
     void cancelAndSave();
+    void cancelWhileCollecting();
+    void overlongPenalty();
+    void batchWithSkippedGroup();
+    void dynamicSamplingDropped();
 };
 
 void TestRescore::handWorked()
@@ -134,7 +145,7 @@ void TestRescore::handWorked()
     train::RescoreScope scope;
     scope.filter.runId = run;
     scope.filter.stepMin = scope.filter.stepMax = 1;
-    const train::RescoreResult r = train::rescore(s, scope, edited(), "edited");
+    const train::RescoreResult r = train::rescore(s, scope, train::rescoreTaskOf(s, run), edited(), "edited");
     QVERIFY(!r.cancelled);
     QCOMPARE(r.settings.scaleRewards, std::string("group"));
     QVERIFY(r.settings.fromConfig);
@@ -188,7 +199,7 @@ void TestRescore::scopeGrowsToGroups()
     train::RescoreScope scope;
     scope.filter.runId = run;
     scope.rolloutIds = {6};
-    const train::RescoreResult r = train::rescore(s, scope, edited(), "edited");
+    const train::RescoreResult r = train::rescore(s, scope, train::rescoreTaskOf(s, run), edited(), "edited");
     QCOMPARE(r.rows.size(), size_t(4));
     QCOMPARE(r.summary.selected, 1);
     for (const train::RescoredRollout &row : r.rows) {
@@ -202,7 +213,7 @@ void TestRescore::scopeGrowsToGroups()
     filtered.filter.runId = run;
     filtered.filter.stepMin = 2;
     filtered.filter.components = {{"marker", store::ComponentCondition::Op::Less, 0.5}};
-    const train::RescoreResult f = train::rescore(s, filtered, edited(), "edited");
+    const train::RescoreResult f = train::rescore(s, filtered, train::rescoreTaskOf(s, run), edited(), "edited");
     QCOMPARE(f.rows.size(), size_t(4));
     QCOMPARE(f.summary.selected, 1); // 不明 only
     QCOMPARE(f.rows[0].step, int64_t(2));
@@ -280,7 +291,7 @@ void TestRescore::unreachableJudge()
         "judged", task::Catalog::builtin().rewards());
     train::RescoreScope scope;
     scope.filter.runId = run;
-    const train::RescoreResult r = train::rescore(s, scope, config, "judged");
+    const train::RescoreResult r = train::rescore(s, scope, train::rescoreTaskOf(s, run), config, "judged");
     QCOMPARE(r.rows.size(), size_t(2));
     for (const train::RescoredRollout &row : r.rows) {
         QVERIFY2(row.rescored, row.error.c_str());
@@ -305,7 +316,9 @@ void TestRescore::cancelAndSave()
         const store::RunStore s(path.toStdString(), store::RunStore::OpenMode::ReadOnly);
         int calls = 0;
         size_t seenTotal = 0;
-        const train::RescoreResult c = train::rescore(s, scope, edited(), "edited", [&](size_t, size_t total) -> bool {
+        const train::RescoreResult c = train::rescore(s, scope, train::rescoreTaskOf(s, run), edited(), "edited", [&](size_t, size_t total) -> bool {
+            if (total == 0) // still collecting the rollouts
+                return true;
             seenTotal = total;
             return ++calls < 2; // stop after the first batch
         });
@@ -315,7 +328,7 @@ void TestRescore::cancelAndSave()
         QVERIFY(c.rows.empty());
     }
     store::RunStore w(path.toStdString());
-    const train::RescoreResult r = train::rescore(w, scope, edited(), "edited");
+    const train::RescoreResult r = train::rescore(w, scope, train::rescoreTaskOf(w, run), edited(), "edited");
     QCOMPARE(r.rows.size(), size_t(12));
     const auto before = w.runs().size();
     const int64_t eval = train::saveRescoreAsEvaluation(w, r, edited(), "What-if");
@@ -338,6 +351,151 @@ void TestRescore::cancelAndSave()
     // The re-scored run is as it was.
     QCOMPARE(w.run(run).steps, int64_t(2));
     QCOMPARE(w.stepRollouts(run, 1)[0].rollout.reward, kOldTotal[0]);
+}
+
+// A callback that says stop at once: the re-score ends while it still collects the
+// rollouts (total 0), before any is scored.
+void TestRescore::cancelWhileCollecting()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("runs.sqlite");
+    const int64_t run = writeRun(path);
+    const store::RunStore s(path.toStdString(), store::RunStore::OpenMode::ReadOnly);
+    train::RescoreScope scope;
+    scope.filter.runId = run;
+    std::vector<size_t> totals;
+    const train::RescoreResult c = train::rescore(s, scope, train::rescoreTaskOf(s, run), edited(), "edited",
+                                                  [&](size_t, size_t total) {
+                                                      totals.push_back(total);
+                                                      return false;
+                                                  });
+    QVERIFY(c.cancelled);
+    QVERIFY(c.rows.empty());
+    QCOMPARE(totals, std::vector<size_t>{0});
+}
+
+// DAPO's over-long penalty on: the stored "overlong" component (s0 −0.5, s3 −0.25 of group
+// 0, 0 elsewhere) was in the stored total and is added to the new one:
+//   s0 0.7714285714285714 − 0.5 = 0.2714285714285714, s1 0.8888888888888888, s2 0,
+//   s3 0.5714285714285714 − 0.25 = 0.3214285714285714 (group 1 as in handWorked).
+void TestRescore::overlongPenalty()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("runs.sqlite");
+    const double kPenalty[4] = {-0.5, 0, 0, -0.25};
+    const int64_t run = writeRun(path, R"({"scale_rewards": "group", "overlong_penalty": true})", [&](store::Rollout &r) {
+        const double p = r.groupIndex == 0 ? kPenalty[r.sampleIndex] : 0.0;
+        nlohmann::json j = nlohmann::json::parse(r.rewardsJson);
+        j["overlong"] = p;
+        r.rewardsJson = j.dump();
+        r.reward += p;
+    });
+    const store::RunStore s(path.toStdString(), store::RunStore::OpenMode::ReadOnly);
+    train::RescoreScope scope;
+    scope.filter.runId = run;
+    scope.filter.stepMin = scope.filter.stepMax = 1;
+    const train::RescoreResult r = train::rescore(s, scope, train::rescoreTaskOf(s, run), edited(), "edited");
+    QVERIFY(r.settings.overlongPenalty);
+    QCOMPARE(r.rows.size(), size_t(8));
+    const double expected[8] = {0.2714285714285714, 0.8888888888888888, 0, 0.3214285714285714, 1, 0.8, 0.8, 0};
+    const auto column = static_cast<size_t>(std::find(r.components.begin(), r.components.end(), "overlong") - r.components.begin());
+    QVERIFY(column < r.components.size());
+    for (size_t i = 0; i < 8; ++i) {
+        QVERIFY2(std::abs(r.rows[i].newTotal - expected[i]) < kTolerance,
+                 qPrintable(QString("%1: %2").arg(i).arg(r.rows[i].newTotal, 0, 'g', 17)));
+        QCOMPARE(r.rows[i].newComponents[column], i < 4 ? kPenalty[i] : 0.0);
+    }
+    // The change of the total is the reward's alone (the penalty on both sides):
+    // (−0.1714285714285714 − 0.15) / 8, as in handWorked.
+    QVERIFY2(std::abs(r.summary.meanTotalChange - (-0.0401785714285714)) < kTolerance,
+             qPrintable(QString::number(r.summary.meanTotalChange, 'g', 17)));
+}
+
+// scale_rewards = "batch", one group of the step not re-scored (its prompt's input is not
+// readable and legal QA cannot explain a completion from the gold alone): the other group
+// gets no new advantages (a batch std over one group is not the trainer's), with a note;
+// under "group" it gets them.
+void TestRescore::batchWithSkippedGroup()
+{
+    QFile samples(QStringLiteral(RWB_RESOURCES_DIR "/samples/legal_qa_samples.jsonl"));
+    QVERIFY(samples.open(QIODevice::ReadOnly));
+    const std::string line = samples.readLine().trimmed().toStdString();
+    const nlohmann::json q = nlohmann::json::parse(line);
+    for (const char *scale : {"batch", "group"}) {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("runs.sqlite");
+        int64_t run = 0;
+        {
+            store::RunStore w(path.toStdString());
+            run = w.beginRun("legal", store::RunKind::Grpo, nlohmann::json{{"scale_rewards", scale}}.dump(), "legal_qa");
+            w.recordRewardConfig(run, 1, R"({"task": "legal_qa", "components": [{"reward": "xml_format", "weight": 1}]})");
+            std::vector<store::Rollout> rows;
+            for (int g = 0; g < 2; ++g)
+                for (int j = 0; j < 2; ++j) {
+                    store::Rollout r;
+                    r.promptId = g == 0 ? "q" : "broken";
+                    r.groupIndex = g;
+                    r.sampleIndex = j;
+                    r.completion = j == 0 ? "<reasoning>r</reasoning><answer>a</answer><citation>1</citation>" : "わかりません";
+                    r.reward = j == 0 ? 1.0 : 0.0;
+                    r.rewardsJson = nlohmann::json{{"xml_format", r.reward}}.dump();
+                    rows.push_back(r);
+                }
+            w.writeStep(run, 1, {}, rows,
+                        {{"q", q["question"].get<std::string>(), q["reference_answer"].get<std::string>(), line},
+                         {"broken", "?", "", "{}"}});
+        }
+        const store::RunStore s(path.toStdString(), store::RunStore::OpenMode::ReadOnly);
+        train::RescoreScope scope;
+        scope.filter.runId = run;
+        scope.rolloutIds = {1};
+        const train::RescoreResult r = train::rescore(
+            s, scope, train::rescoreTaskOf(s, run),
+            reward::parseRewardConfig(R"({"task": "legal_qa", "components": [{"reward": "xml_format", "weight": 1}]})",
+                                      "same", task::Catalog::builtin().rewards()),
+            "same");
+        const bool batch = std::string(scale) == "batch";
+        QCOMPARE(r.rows.size(), size_t(batch ? 4 : 2)); // "batch" brings the whole step
+        QVERIFY2(r.groups[0].rescored, r.rows[0].error.c_str());
+        QVERIFY(!std::isnan(r.rows[0].oldAdvantage));
+        if (batch) {
+            QVERIFY(!r.groups[1].rescored);
+            QVERIFY(std::isnan(r.rows[0].newAdvantage));
+            QVERIFY(std::isnan(r.rows[1].newAdvantage));
+            const bool noted = std::any_of(r.notes.begin(), r.notes.end(), [](const std::string &n) {
+                return n.find("step 1: 1 of 2 groups not re-scored") != std::string::npos;
+            });
+            QVERIFY(noted);
+            QCOMPARE(r.summary.correlatedRows, 0);
+        } else {
+            QVERIFY(!std::isnan(r.rows[0].newAdvantage));
+            QVERIFY(!std::isnan(r.rows[1].newAdvantage));
+            QVERIFY(r.notes.empty());
+        }
+    }
+}
+
+// Dynamic sampling on: group 1 of each step stored with advantages all 0 (the trainer
+// dropped it) is marked and noted; group 0 is not.
+void TestRescore::dynamicSamplingDropped()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("runs.sqlite");
+    const int64_t run = writeRun(path, R"({"scale_rewards": "group", "dynamic_sampling": true})", [](store::Rollout &r) {
+        if (r.groupIndex == 1)
+            r.advantage = 0.0;
+    });
+    const store::RunStore s(path.toStdString(), store::RunStore::OpenMode::ReadOnly);
+    train::RescoreScope scope;
+    scope.filter.runId = run;
+    scope.filter.stepMin = scope.filter.stepMax = 1;
+    const train::RescoreResult r = train::rescore(s, scope, train::rescoreTaskOf(s, run), edited(), "edited");
+    QVERIFY(r.settings.dynamicSampling);
+    QCOMPARE(r.groups.size(), size_t(2));
+    QVERIFY(!r.groups[0].dropped);
+    QVERIFY(r.groups[1].dropped);
+    QCOMPARE(r.notes, (std::vector<std::string>{
+                          "step 1: group(s) 1 dropped by dynamic sampling (stored advantages all 0): not trained on."}));
 }
 
 QTEST_APPLESS_MAIN(TestRescore)

@@ -22,6 +22,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
@@ -89,6 +90,7 @@ class TestRescoreView : public QObject {
 private Q_SLOTS:
     void fromBrowser();
     void groupScopeAndCancel();
+    void scopesRun();
     void demoScreenshot();
 };
 
@@ -123,7 +125,7 @@ void TestRescoreView::fromBrowser()
     QSignalSpy progress(view.runner(), &widgets::RescoreRunner::progress);
     // The browser's session's document, as the main window hands it on.
     auto document = widgets::StoreDocument::get(path);
-    QVERIFY(view.start(document, run, scope, edited(), asked.at(0).at(1).toString()));
+    QVERIFY(view.start(document, scope, edited(), asked.at(0).at(1).toString()));
     QVERIFY(view.isRunning());
     QVERIFY(finished.wait(20000));
     QCOMPARE(finished.at(0).at(0).toBool(), true);
@@ -195,7 +197,7 @@ void TestRescoreView::groupScopeAndCancel()
 
     RescoreView view;
     QSignalSpy finished(&view, &RescoreView::finished);
-    QVERIFY(view.start(widgets::StoreDocument::get(path), run, scope, edited(), QStringLiteral("step 1, group 1")));
+    QVERIFY(view.start(widgets::StoreDocument::get(path), scope, edited(), QStringLiteral("step 1, group 1")));
     view.cancel(); // before the first batch has been scored, or after: either way it ends
     QVERIFY(finished.wait(20000));
     if (!finished.at(0).at(0).toBool()) {
@@ -204,6 +206,33 @@ void TestRescoreView::groupScopeAndCancel()
     } else {
         QCOMPARE(view.rolloutModel()->rowCount(), 4); // it had finished before the cancel came
     }
+}
+
+// Two runs in one store: the view re-scores the run the scope names (the browser's), run 2
+// (rollouts 9 … 16), and its title says so.
+void TestRescoreView::scopesRun()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("runs.sqlite");
+    writeRun(path);
+    const int64_t second = writeRun(path);
+    QCOMPARE(second, int64_t(2));
+    train::RescoreScope scope;
+    scope.filter.runId = second;
+    scope.rolloutIds = {10}; // group 0 of run 2
+    RescoreView view;
+    QSignalSpy finished(&view, &RescoreView::finished);
+    QVERIFY(view.start(widgets::StoreDocument::get(path), scope, edited(), QStringLiteral("step 1, group 0")));
+    QVERIFY(finished.wait(20000));
+    QVERIFY(finished.at(0).at(0).toBool());
+    QCOMPARE(view.rolloutModel()->rowCount(), 4);
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(view.rolloutModel()->rolloutAt(i).rolloutId, int64_t(9 + i));
+    QVERIFY(view.findChild<QLabel *>(QStringLiteral("rescoreTitle"))->text().startsWith(QStringLiteral("Run 2,")));
+    // A scope without a run: refused, with the reason.
+    RescoreView refused;
+    QVERIFY(!refused.start(widgets::StoreDocument::get(path), train::RescoreScope{}, edited(), QStringLiteral("all")));
+    QVERIFY2(refused.summaryText().contains(QStringLiteral("names no run")), qPrintable(refused.summaryText()));
 }
 
 // With RWB_RESCORE_DEMO=<store> and RWB_RESCORE_CONFIG=<reward config>, re-scores step
@@ -230,12 +259,13 @@ void TestRescoreView::demoScreenshot()
     config.name += " (" + component + " 1)";
     const qint64 step = qEnvironmentVariableIsSet("RWB_RESCORE_STEP") ? qEnvironmentVariableIntValue("RWB_RESCORE_STEP") : 1;
     train::RescoreScope scope;
+    scope.filter.runId = 1;
     scope.filter.stepMin = scope.filter.stepMax = step;
     RescoreView view;
     view.resize(1280, 800);
     view.show();
     QSignalSpy finished(&view, &RescoreView::finished);
-    QVERIFY(view.start(widgets::StoreDocument::get(storePath), 1, scope, config,
+    QVERIFY(view.start(widgets::StoreDocument::get(storePath), scope, config,
                        QCoreApplication::translate("rwb::widgets::RolloutBrowser", "step %1").arg(step)));
     QVERIFY(finished.wait(300000));
     QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(view.summaryText()));

@@ -26,8 +26,8 @@ RescoreRunner::~RescoreRunner()
     }
 }
 
-bool RescoreRunner::start(StoreDocument::Connection reader, train::RescoreScope scope, reward::RewardConfig config,
-                          QString source)
+bool RescoreRunner::start(StoreDocument::Connection reader, train::RescoreScope scope, const task::Task *task,
+                          reward::RewardConfig config, QString source)
 {
     if (m_thread)
         return false;
@@ -35,16 +35,17 @@ bool RescoreRunner::start(StoreDocument::Connection reader, train::RescoreScope 
     m_cancelled = false;
     m_result.reset();
     m_message.clear();
-    m_thread = QThread::create([this, reader = std::move(reader), scope = std::move(scope), config = std::move(config),
+    m_thread = QThread::create([this, reader = std::move(reader), scope = std::move(scope), task, config = std::move(config),
                                 source = source.toStdString()] {
         using Clock = std::chrono::steady_clock;
         Clock::time_point last{};
         try {
             const std::unique_ptr<store::RunStore> store = reader();
             auto result = std::make_shared<train::RescoreResult>(
-                train::rescore(*store, scope, config, source, [&](size_t done, size_t total) {
+                train::rescore(*store, scope, task, config, source, [&](size_t done, size_t total) {
                     const Clock::time_point now = Clock::now();
-                    if (done >= total || now - last >= kProgressInterval) {
+                    // (total 0: still collecting the rollouts; the bar stays busy)
+                    if (total > 0 && (done >= total || now - last >= kProgressInterval)) {
                         last = now;
                         QMetaObject::invokeMethod(
                             this, [this, done, total] { Q_EMIT progress(qint64(done), qint64(total)); },

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace rwb::widgets {
 
@@ -131,25 +132,25 @@ RescoreView::RescoreView(QWidget *parent)
 
 RescoreView::~RescoreView() = default;
 
-RescoreView *RescoreView::openWindow(QWidget *parent, std::shared_ptr<StoreDocument> document, qint64 runId,
+RescoreView *RescoreView::openWindow(QWidget *parent, std::shared_ptr<StoreDocument> document,
                                      train::RescoreScope scope, reward::RewardConfig config, const QString &scopeText)
 {
     auto *view = new RescoreView(parent);
     view->setWindowFlag(Qt::Window);
     view->setAttribute(Qt::WA_DeleteOnClose);
     view->resize(kWindowWidth, kWindowHeight);
-    view->start(std::move(document), runId, std::move(scope), std::move(config), scopeText);
+    view->start(std::move(document), std::move(scope), std::move(config), scopeText);
     view->show();
     return view;
 }
 
-bool RescoreView::start(std::shared_ptr<StoreDocument> document, qint64 runId, train::RescoreScope scope,
+bool RescoreView::start(std::shared_ptr<StoreDocument> document, train::RescoreScope scope,
                         reward::RewardConfig config, const QString &scopeText)
 {
     if (m_runner->isRunning() || !document)
         return false;
     m_document = std::move(document);
-    m_runId = runId;
+    m_runId = scope.filter.runId; // the run the scope was taken from (the browser's)
     m_config = config;
     m_scopeText = scopeText;
     m_result.reset();
@@ -157,14 +158,28 @@ bool RescoreView::start(std::shared_ptr<StoreDocument> document, qint64 runId, t
     m_savedRun = 0;
     m_rows->setResult(nullptr);
     m_groups->setResult(nullptr);
-    scope.filter.runId = runId;
+    // The task on this thread: finding a user's task installs it in the catalog, which the
+    // worker reads.
+    const task::Task *task = nullptr;
+    try {
+        if (m_runId <= 0)
+            throw std::invalid_argument("the scope names no run");
+        task = train::rescoreTaskOf(m_document->store(), m_runId);
+    } catch (const std::exception &e) {
+        m_message = tr("The re-score failed: %1").arg(QString::fromStdString(e.what()));
+        m_progress->hide();
+        m_cancel->setEnabled(false);
+        m_save->setEnabled(false);
+        retranslate();
+        return false;
+    }
     m_progress->setRange(0, 0); // busy until the first progress
     m_progress->show();
     m_cancel->setEnabled(true);
     m_save->setEnabled(false);
     const QString source = config.name.empty() ? QStringLiteral("the Designer's reward config")
                                                : QString::fromStdString(config.name);
-    m_runner->start(m_document->reader(), std::move(scope), std::move(config), source);
+    m_runner->start(m_document->reader(), std::move(scope), task, std::move(config), source);
     retranslate();
     return true;
 }

@@ -36,14 +36,18 @@ public:
     explicit RescoreView(QWidget *parent = nullptr);
     ~RescoreView() override;
 
-    // A top-level window (deleted when closed) re-scoring `scope` of run `runId` of
-    // `document` with `config`; `scopeText` says what was asked for ("step 3"). Shown.
-    static RescoreView *openWindow(QWidget *parent, std::shared_ptr<StoreDocument> document, qint64 runId,
+    // A top-level window (deleted when closed) re-scoring `scope` of `document` (the run
+    // its filter.runId names: the rollout browser's) with `config`; `scopeText` says what
+    // was asked for ("step 3"). Shown.
+    static RescoreView *openWindow(QWidget *parent, std::shared_ptr<StoreDocument> document,
                                    train::RescoreScope scope, reward::RewardConfig config, const QString &scopeText);
 
-    // Starts the re-score (one at a time: false while one runs).
-    bool start(std::shared_ptr<StoreDocument> document, qint64 runId, train::RescoreScope scope,
-               reward::RewardConfig config, const QString &scopeText);
+    // Starts the re-score of the run scope.filter.runId names (one at a time: false while
+    // one runs, and, with the reason shown, for a scope without a run or a store that
+    // cannot be read). The run's task is resolved (installed when it is a user's) here,
+    // on the GUI thread, before the worker starts.
+    bool start(std::shared_ptr<StoreDocument> document, train::RescoreScope scope, reward::RewardConfig config,
+               const QString &scopeText);
     bool isRunning() const;
     RescoreRunner *runner() const { return m_runner; }
     RescoreTableModel *rolloutModel() const { return m_rows; }

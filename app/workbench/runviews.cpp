@@ -75,8 +75,9 @@ RunViews::RunViews(QWidget *window, RewardDesigner *designer)
             [this](const rwb::train::RescoreScope &scope, const QString &text) {
                 if (!m_session)
                     return;
-                RescoreView *view = RescoreView::openWindow(m_window, m_session->document(), m_session->runId(), scope,
-                                                            m_designer->currentConfig(), text);
+                // The run the browser shows (the scope's), in the session's store.
+                RescoreView *view =
+                    RescoreView::openWindow(m_window, m_session->document(), scope, m_designer->currentConfig(), text);
                 connect(view, &RescoreView::rolloutActivated, this, [this](qint64 id) {
                     m_rollouts->selectRollout(id);
                     Q_EMIT viewRequested(m_rollouts);

@@ -141,6 +141,16 @@ int bestOf(const std::vector<double> &totals)
     return best;
 }
 
+// The stored component the trainer writes for DAPO's over-long penalty.
+constexpr const char *kOverlong = "overlong";
+
+RescoreResult cancelledResult()
+{
+    RescoreResult r;
+    r.cancelled = true;
+    return r;
+}
+
 // A rollout's example, rebuilt once per prompt.
 struct ExampleSlot {
     std::shared_ptr<const task::Example> example;
@@ -171,6 +181,10 @@ AdvantageSettings advantageSettingsOf(const std::string &runConfigJson)
         s.dualGranularity = true;
         s.processBeta = j.value("prm_beta", defaults.processBeta);
     }
+    if (auto it = j.find("overlong_penalty"); it != j.end() && it->is_boolean())
+        s.overlongPenalty = it->get<bool>();
+    if (auto it = j.find("dynamic_sampling"); it != j.end() && it->is_boolean())
+        s.dynamicSampling = it->get<bool>();
     return s;
 }
 
@@ -204,8 +218,22 @@ double spearman(const std::vector<double> &x, const std::vector<double> &y)
                    ranks(std::vector<double>(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(n))));
 }
 
-RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, const reward::RewardConfig &config,
-                      const std::string &source, const RescoreProgress &progress)
+const task::Task *rescoreTaskOf(const store::RunStore &store, int64_t runId)
+{
+    const store::RunInfo run = store.run(runId);
+    if (run.task.empty() && run.kind == "external")
+        return nullptr; // imported without a task
+    std::vector<std::string> configJsons{run.configJson};
+    for (const store::RewardConfigVersion &v : store.rewardConfigs(runId))
+        configJsons.push_back(v.configJson);
+    const task::Task *task = task::findOrInstallTask(run.task, configJsons);
+    if (!task && run.task.empty())
+        task = task::Catalog::builtin().find("");
+    return task;
+}
+
+RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, const task::Task *task,
+                      const reward::RewardConfig &config, const std::string &source, const RescoreProgress &progress)
 {
     const int64_t runId = scope.filter.runId;
     if (runId <= 0)
@@ -217,10 +245,14 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
     result.settings = advantageSettingsOf(run.configJson);
 
     // ---- the rollouts of the scope, then their whole groups (or steps, under "batch")
+    // (a whole run's worth of reads: the callback may cancel between pages and rollouts)
+    auto stopped = [&] { return progress && !progress(0, 0); };
     std::vector<int64_t> ids = scope.rolloutIds;
     if (ids.empty()) {
         int64_t after = 0;
         for (;;) {
+            if (stopped())
+                return cancelledResult();
             const store::RolloutPage page = store.rollouts(scope.filter, after, 1000);
             for (const store::StoredRollout &r : page.rows)
                 ids.push_back(r.id);
@@ -232,7 +264,10 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     std::map<int64_t, std::vector<int>> groupsOfStep; // step → the groups asked for
-    for (int64_t id : ids) {
+    for (size_t k = 0; k < ids.size(); ++k) {
+        const int64_t id = ids[k];
+        if (k % kBatchRows == 0 && stopped())
+            return cancelledResult();
         const store::StoredRollout r = store.rollout(id);
         if (r.runId != runId)
             throw std::invalid_argument("rescore: rollout " + std::to_string(id) + " is not of run " + std::to_string(runId));
@@ -241,6 +276,8 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
     const bool wholeSteps = result.settings.scaleRewards == "batch";
     std::vector<store::StoredRollout> stored;
     for (auto &[step, groups] : groupsOfStep) {
+        if (stopped())
+            return cancelledResult();
         std::vector<store::StoredRollout> rows = store.stepRollouts(runId, step); // by group, sample
         for (store::StoredRollout &r : rows)
             if (wholeSteps || std::find(groups.begin(), groups.end(), r.rollout.groupIndex) != groups.end())
@@ -249,13 +286,7 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
 
     // ---- the task, the new composite, the component columns
     const std::vector<store::RewardConfigVersion> versions = store.rewardConfigs(runId);
-    std::vector<std::string> configJsons{run.configJson};
-    for (const store::RewardConfigVersion &v : versions)
-        configJsons.push_back(v.configJson);
     const bool untasked = run.task.empty() && run.kind == "external";
-    const task::Task *task = untasked ? nullptr : task::findOrInstallTask(run.task, configJsons);
-    if (!task && !untasked && run.task.empty())
-        task = task::Catalog::builtin().find("");
     result.task = task ? std::string(task->name()) : run.task;
     const reward::CompositeReward composite(config, source, task::Catalog::builtin().rewards());
     for (const store::RewardConfigVersion &v : versions)
@@ -276,6 +307,14 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
     std::vector<std::shared_ptr<const task::Completion>> completions(stored.size());
     std::vector<const task::Example *> rowExample(stored.size(), nullptr);
     std::vector<std::string> golds(stored.size());
+    // The stored over-long penalty of each row (0 when not stored), added to its new total
+    // when the run had it on, as the trainer added it (train/grposcoring.cpp).
+    std::vector<double> overlong(stored.size(), 0.0);
+    const auto overlongColumn = static_cast<size_t>(
+        std::find(result.components.begin(), result.components.end(), kOverlong) - result.components.begin());
+    if (result.settings.overlongPenalty)
+        result.notes.push_back("overlong_penalty: each rollout's stored \"overlong\" penalty is added to its new total, "
+                               "as the trainer added it (the completion's length is the same).");
     const std::vector<int64_t> asked(ids.begin(), ids.end());
     for (size_t i = 0; i < stored.size(); ++i) {
         const store::StoredRollout &s = stored[i];
@@ -293,6 +332,11 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
         for (size_t c = 0; c < result.components.size(); ++c)
             if (auto it = old.find(result.components[c]); it != old.end())
                 row.oldComponents[c] = it->second;
+        if (result.settings.overlongPenalty)
+            if (auto it = old.find(kOverlong); it != old.end() && std::isfinite(it->second)) {
+                overlong[i] = it->second;
+                row.newComponents[overlongColumn] = it->second;
+            }
         golds[i] = s.gold;
         if (!task) {
             row.error = untasked ? "the run was imported without a task: its examples cannot be rebuilt"
@@ -328,11 +372,8 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
         if (rowExample[i])
             todo.push_back(i);
     size_t done = 0;
-    if (progress && !progress(0, todo.size())) {
-        RescoreResult cancelled;
-        cancelled.cancelled = true;
-        return cancelled;
-    }
+    if (progress && !progress(0, todo.size()))
+        return cancelledResult();
     for (size_t from = 0; from < todo.size(); from += kBatchRows) {
         const size_t to = std::min(todo.size(), from + kBatchRows);
         std::vector<const task::Example *> ex;
@@ -349,6 +390,8 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
                 RescoredRollout &row = result.rows[todo[k]];
                 row.rescored = true;
                 row.newTotal = totals[k - from];
+                if (result.settings.overlongPenalty && !reward::isNone(row.newTotal))
+                    row.newTotal += overlong[todo[k]];
                 for (size_t c = 0; c < composite.size(); ++c)
                     row.newComponents[newColumn[c]] = values[k - from][c];
             }
@@ -377,11 +420,8 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
                 result.rows[todo[k]].error = e.what();
         }
         done = to;
-        if (progress && !progress(done, todo.size())) {
-            RescoreResult cancelled;
-            cancelled.cancelled = true;
-            return cancelled;
-        }
+        if (progress && !progress(done, todo.size()))
+            return cancelledResult();
     }
     for (size_t i = 0; i < stored.size(); ++i)
         if (task && rowExample[i] && completions[i] && result.rows[i].rescored) {
@@ -401,8 +441,11 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
             ++i;
         g.rows = i - g.firstRow;
         g.rescored = true;
-        for (size_t k = g.firstRow; k < i; ++k)
+        g.dropped = result.settings.dynamicSampling;
+        for (size_t k = g.firstRow; k < i; ++k) {
             g.rescored = g.rescored && result.rows[k].rescored;
+            g.dropped = g.dropped && result.rows[k].storedAdvantage == 0.0;
+        }
         result.groups.push_back(g);
     }
     for (size_t gi = 0; gi < result.groups.size();) {
@@ -411,6 +454,23 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
         while (gEnd < result.groups.size() && result.groups[gEnd].step == step)
             ++gEnd;
         // Old: every group of the step from its stored totals; new: the groups re-scored.
+        // Under "batch" the std is the step's: a step not re-scored whole gets no new
+        // advantages, rather than a std over fewer groups than the old one's.
+        size_t skippedGroups = 0;
+        std::string droppedGroups;
+        for (size_t k = gi; k < gEnd; ++k) {
+            skippedGroups += result.groups[k].rescored ? 0 : 1;
+            if (result.groups[k].dropped)
+                droppedGroups += (droppedGroups.empty() ? "" : ", ") + std::to_string(result.groups[k].group);
+        }
+        const bool newForStep = !(result.settings.scaleRewards == "batch" && skippedGroups > 0);
+        if (!newForStep)
+            result.notes.push_back("step " + std::to_string(step) + ": " + std::to_string(skippedGroups) + " of " +
+                                   std::to_string(gEnd - gi) +
+                                   " groups not re-scored: no new advantages (the batch std is the whole step's).");
+        if (!droppedGroups.empty())
+            result.notes.push_back("step " + std::to_string(step) + ": group(s) " + droppedGroups +
+                                   " dropped by dynamic sampling (stored advantages all 0): not trained on.");
         std::vector<double> oldRewards, newRewards;
         std::vector<size_t> oldSizes, newSizes;
         for (size_t k = gi; k < gEnd; ++k) {
@@ -426,7 +486,8 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
         }
         try {
             const std::vector<double> oldAdv = advantagesOf(oldRewards, oldSizes, result.settings);
-            const std::vector<double> newAdv = advantagesOf(newRewards, newSizes, result.settings);
+            const std::vector<double> newAdv =
+                newForStep ? advantagesOf(newRewards, newSizes, result.settings) : std::vector<double>(newRewards.size(), kNan);
             size_t o = 0, n = 0;
             for (size_t k = gi; k < gEnd; ++k) {
                 const RescoredGroup &g = result.groups[k];

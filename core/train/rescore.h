@@ -30,6 +30,10 @@ namespace rwb::store {
 class RunStore;
 }
 
+namespace rwb::task {
+class Task;
+}
+
 namespace rwb::train {
 
 // Which rollouts of a run: the ids when any are given, else every rollout `filter`
@@ -48,6 +52,11 @@ struct AdvantageSettings {
     double epsilon = 1e-4;              // train::kDefaultStdEpsilon
     bool dualGranularity = false;       // the run had a PRM: β·A_proc rides on A_out
     double processBeta = 0.0;
+    // DAPO's over-long penalty: the trainer added the rollout's stored "overlong" component
+    // to its total, and the re-score adds it to each new total that is not None.
+    bool overlongPenalty = false;
+    // DAPO's dynamic sampling: groups of equal rewards were dropped (stored advantages 0).
+    bool dynamicSampling = false;
     bool fromConfig = false;            // false: the run's config names none of them
 };
 
@@ -85,7 +94,12 @@ struct RescoredGroup {
     int group = 0;
     size_t firstRow = 0;     // its rows in RescoreResult::rows: [firstRow, firstRow + rows)
     size_t rows = 0;
-    bool rescored = false;   // every rollout re-scored: new advantages computed
+    bool rescored = false;   // every rollout re-scored: new advantages computed (but see
+                             // RescoreResult::notes: under "batch", none when its step was
+                             // not re-scored whole)
+    // Dynamic sampling was on and every stored advantage of the group is 0: the trainer
+    // dropped it (or did not need it) and did not train on it.
+    bool dropped = false;
     // The sample index of the best completion (highest total, first on ties; None
     // totals left out); -1 when none.
     int oldBestSample = -1;
@@ -129,19 +143,31 @@ struct RescoreResult {
     bool cancelled = false;              // the callback said stop: rows and groups are empty
 };
 
-// Progress between batches of rollouts: `done` of `total` rollouts re-scored. Called on
-// the thread that runs rescore(); return false to cancel (a judge call in flight ends
-// first).
+// Progress between batches of rollouts: `done` of `total` rollouts re-scored (total 0
+// while the rollouts are still being collected). Called on the thread that runs
+// rescore(); return false to cancel (a judge call in flight ends first).
 using RescoreProgress = std::function<bool(size_t done, size_t total)>;
 
+// The task rescore() rebuilds a run's examples with: the process catalog's, or the user's
+// task the run's stored configs describe, installed in the catalog first
+// (task::findOrInstallTask). Null when the run was imported without a task or this build
+// has no task of its name. Installing writes the catalog, which no other thread may read
+// meanwhile: call it on the thread that installs tasks (the GUI thread) before running
+// rescore() elsewhere. The task stays valid for the process (the catalog keeps it alive).
+// Throws store::StoreError.
+const task::Task *rescoreTaskOf(const store::RunStore &store, int64_t runId);
+
 // Re-scores `scope` of a run with `config` (validated against the process's task
-// catalog; `source` names it in messages). Reads `store` only. Judge components go
+// catalog; `source` names it in messages), rebuilding examples with `task`
+// (rescoreTaskOf(); null: every rollout is skipped with the reason). Reads `store` only
+// and never writes the task catalog. Judge components go
 // through the config's judge client (its cache answers a request asked before). Throws
 // data::InputException for a config that does not build (naming `source`),
 // store::StoreError for the store, std::invalid_argument for a scope without a run.
 // Any thread, with its own RunStore.
-RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, const reward::RewardConfig &config,
-                      const std::string &source, const RescoreProgress &progress = {});
+RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, const task::Task *task,
+                      const reward::RewardConfig &config, const std::string &source,
+                      const RescoreProgress &progress = {});
 
 // The run's advantage settings from its stored config (a GRPO config's JSON).
 AdvantageSettings advantageSettingsOf(const std::string &runConfigJson);
