@@ -8,6 +8,8 @@
 #include "reward/rewardconfig.h"
 #include "task/catalog.h"
 
+#include "rescorerun.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QFile>
@@ -19,6 +21,7 @@
 #include <functional>
 
 using namespace rwb;
+using namespace rwbtest::rescorerun;
 
 namespace {
 
@@ -26,11 +29,10 @@ namespace {
 constexpr double kTolerance = 1e-9;
 
 // Stored config: total = 0.2·partial + 0.8·marker. Edited: total = 0.8·partial + 0.2·marker.
-const char *const kStoredConfig = R"({"task": "company_extraction", "components": [{"reward": "partial", "weight": 20}, {"reward": "marker", "weight": 80}]})";
 const char *const kEditedConfig = R"({"task": "company_extraction", "components": [{"reward": "partial", "weight": 80}, {"reward": "marker", "weight": 20}]})";
 
-// partial = 2·LCS / (|answer| + |gold|) (longest common substring, in characters);
-// marker = the same with the legal-entity markers (株式会社 …) stripped first.
+// The run of rescorerun.h (partial = 2·LCS / (|answer| + |gold|), marker the same without
+// the legal-entity markers).
 //
 // Group 0 (step 1), gold ミハル包装 (5 characters):
 //   s0 株式会社ミハル包装  partial 2·5/(9+5) = 5/7   marker 1      old 0.2·5/7 + 0.8 = 0.9428571428571429
@@ -58,28 +60,12 @@ const char *const kEditedConfig = R"({"task": "company_extraction", "components"
 //   Pearson r(old A, new A) = 0.985214868539654
 //   ranks old 8 6 2 3 | 7 5 4 1, new 6 8 2 3 | 7 4.5 4.5 1 → Spearman ρ = 0.8982196964349443
 //   mean total change = (−0.1714286 + 0 + 0 + 0 − 0.15 + 0 + 0 + 0)/8 = −0.0401785714285714
-struct Row {
-    const char *answer;
-    double partial, marker;
-};
-const Row kGroups[2][4] = {
-    {{"株式会社ミハル包装", 5.0 / 7, 1.0}, {"ミハル包", 8.0 / 9, 8.0 / 9}, {"不明", 0, 0}, {"包装", 4.0 / 7, 4.0 / 7}},
-    {{"サンプル商事", 1, 1}, {"株式会社サンプル商事", 0.75, 1}, {"サンプル", 0.8, 0.8}, {"不明", 0, 0}},
-};
 const double kOldTotal[8] = {0.9428571428571429, 0.8888888888888888, 0, 0.5714285714285714, 1, 0.95, 0.8, 0};
 const double kNewTotal[8] = {0.7714285714285714, 0.8888888888888888, 0, 0.5714285714285714, 1, 0.8, 0.8, 0};
 const double kOldAdv[8] = {0.7902559684468392, 0.6655752124041824, -1.3879901812395763, -0.0678409996114459,
                            0.6702476948410727, 0.5630080636665012, 0.2412891701427864,  -1.4745449286503610};
 const double kNewAdv[8] = {0.5412121701907655, 0.8389794608533424, -1.4143946306472412, 0.0342029996031337,
                            0.7890504034224823, 0.3381644586096354, 0.3381644586096354,  -1.4653793206417530};
-
-std::vector<store::Prompt> prompts()
-{
-    return {{"p0", "差出人: info@miharu.co.jp\n株式会社ミハル包装の山田です。", "ミハル包装",
-             R"({"sender_email": "info@miharu.co.jp", "email_text": "株式会社ミハル包装の山田です。"})"},
-            {"p1", "差出人: sato@sample.jp\nサンプル商事の佐藤です。", "サンプル商事",
-             R"({"sender_email": "sato@sample.jp", "email_text": "サンプル商事の佐藤です。"})"}};
-}
 
 // Step 1: the two groups above (rollout ids 1 … 8); step 2: group 0 again (ids 9 … 12),
 // so that a scope of one step leaves the other out.

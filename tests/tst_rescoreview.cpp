@@ -18,6 +18,8 @@
 #include "store/runstore.h"
 #include "task/catalog.h"
 
+#include "rescorerun.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QAbstractItemModelTester>
@@ -31,6 +33,7 @@
 #include <QtTest>
 
 using namespace rwb;
+using namespace rwbtest::rescorerun;
 using rwb::widgets::RescoreButton;
 using rwb::widgets::RescoreTableModel;
 using rwb::widgets::RescoreView;
@@ -38,28 +41,15 @@ using rwb::widgets::RolloutBrowser;
 
 namespace {
 
-// As tst_rescore: stored 0.2·partial + 0.8·marker, edited 0.8·partial + 0.2·marker.
-const char *const kStoredConfig = R"({"task": "company_extraction", "components": [{"reward": "partial", "weight": 20}, {"reward": "marker", "weight": 80}]})";
+// The run of rescorerun.h (stored 0.2·partial + 0.8·marker), edited 0.8·partial + 0.2·marker.
 const char *const kEditedConfig = R"({"name": "partial first", "task": "company_extraction", "components": [{"reward": "partial", "weight": 80}, {"reward": "marker", "weight": 20}]})";
-struct Row {
-    const char *answer;
-    double partial, marker;
-};
-const Row kGroups[2][4] = {
-    {{"株式会社ミハル包装", 5.0 / 7, 1.0}, {"ミハル包", 8.0 / 9, 8.0 / 9}, {"不明", 0, 0}, {"包装", 4.0 / 7, 4.0 / 7}},
-    {{"サンプル商事", 1, 1}, {"株式会社サンプル商事", 0.75, 1}, {"サンプル", 0.8, 0.8}, {"不明", 0, 0}},
-};
 
 int64_t writeRun(const QString &path)
 {
     store::RunStore s(path.toStdString());
     const int64_t run = s.beginRun("known", store::RunKind::Grpo, R"({"scale_rewards": "group"})", "company_extraction");
     s.recordRewardConfig(run, 1, kStoredConfig);
-    const std::vector<store::Prompt> prompts{
-        {"p0", "差出人: info@miharu.co.jp\n株式会社ミハル包装の山田です。", "ミハル包装",
-         R"({"sender_email": "info@miharu.co.jp", "email_text": "株式会社ミハル包装の山田です。"})"},
-        {"p1", "差出人: sato@sample.jp\nサンプル商事の佐藤です。", "サンプル商事",
-         R"({"sender_email": "sato@sample.jp", "email_text": "サンプル商事の佐藤です。"})"}};
+    const std::vector<store::Prompt> prompts = rwbtest::rescorerun::prompts();
     std::vector<store::Rollout> rows;
     for (int g = 0; g < 2; ++g)
         for (int j = 0; j < 4; ++j) {

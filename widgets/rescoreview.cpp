@@ -90,24 +90,20 @@ RescoreView::RescoreView(QWidget *parent)
     layout->addWidget(m_summary);
 
     auto *split = new QSplitter(Qt::Vertical, this);
-    auto *top = new QWidget(split);
-    auto *topLayout = new QVBoxLayout(top);
-    topLayout->setContentsMargins(0, 0, 0, 0);
-    m_groupsLabel = new QLabel(top);
-    m_groupTable = makeTable(top, QStringLiteral("rescoreGroups"));
-    m_groupTable->setModel(m_groups);
-    topLayout->addWidget(m_groupsLabel);
-    topLayout->addWidget(m_groupTable);
-    auto *bottom = new QWidget(split);
-    auto *bottomLayout = new QVBoxLayout(bottom);
-    bottomLayout->setContentsMargins(0, 0, 0, 0);
-    m_rowsLabel = new QLabel(bottom);
-    m_rowTable = makeTable(bottom, QStringLiteral("rescoreRollouts"));
-    m_rowTable->setModel(m_rows);
-    bottomLayout->addWidget(m_rowsLabel);
-    bottomLayout->addWidget(m_rowTable);
-    split->addWidget(top);
-    split->addWidget(bottom);
+    // A label over a table of `model`, one pane of the splitter.
+    const auto pane = [&](QLabel *&label, QTableView *&table, const QString &name, QAbstractItemModel *model) {
+        auto *w = new QWidget(split);
+        auto *l = new QVBoxLayout(w);
+        l->setContentsMargins(0, 0, 0, 0);
+        label = new QLabel(w);
+        table = makeTable(w, name);
+        table->setModel(model);
+        l->addWidget(label);
+        l->addWidget(table);
+        split->addWidget(w);
+    };
+    pane(m_groupsLabel, m_groupTable, QStringLiteral("rescoreGroups"), m_groups);
+    pane(m_rowsLabel, m_rowTable, QStringLiteral("rescoreRollouts"), m_rows);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);

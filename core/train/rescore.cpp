@@ -366,39 +366,40 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
         result.rows.push_back(std::move(row));
     }
 
-    // ---- scoring, in batches (a judge sends each batch at its concurrency)
-    std::vector<size_t> todo;
+    // ---- scoring, in batches (a judge sends each batch at its concurrency): the rows whose
+    // example could be rebuilt; the others keep their reason and no new total.
+    std::vector<size_t> scorable;
     for (size_t i = 0; i < stored.size(); ++i)
         if (rowExample[i])
-            todo.push_back(i);
+            scorable.push_back(i);
     size_t done = 0;
-    if (progress && !progress(0, todo.size()))
+    if (progress && !progress(0, scorable.size()))
         return cancelledResult();
-    for (size_t from = 0; from < todo.size(); from += kBatchRows) {
-        const size_t to = std::min(todo.size(), from + kBatchRows);
+    for (size_t from = 0; from < scorable.size(); from += kBatchRows) {
+        const size_t to = std::min(scorable.size(), from + kBatchRows);
         std::vector<const task::Example *> ex;
         std::vector<const task::Completion *> co;
         for (size_t k = from; k < to; ++k) {
-            ex.push_back(rowExample[todo[k]]);
-            co.push_back(completions[todo[k]].get());
+            ex.push_back(rowExample[scorable[k]]);
+            co.push_back(completions[scorable[k]].get());
         }
         std::vector<std::vector<double>> values;
         reward::ScoreLog log;
         try {
             const std::vector<double> totals = composite.scoreBatch(ex, co, values, &log);
             for (size_t k = from; k < to; ++k) {
-                RescoredRollout &row = result.rows[todo[k]];
+                RescoredRollout &row = result.rows[scorable[k]];
                 row.rescored = true;
                 row.newTotal = totals[k - from];
                 if (result.settings.overlongPenalty && !reward::isNone(row.newTotal))
-                    row.newTotal += overlong[todo[k]];
+                    row.newTotal += overlong[scorable[k]];
                 for (size_t c = 0; c < composite.size(); ++c)
                     row.newComponents[newColumn[c]] = values[k - from][c];
             }
             for (judge::Decision &d : log.take()) {
                 if (d.item >= to - from)
                     continue;
-                RescoredRollout &row = result.rows[todo[from + d.item]];
+                RescoredRollout &row = result.rows[scorable[from + d.item]];
                 if (row.error.empty() && !d.error.empty())
                     row.error = d.reward + ": " + d.error;
                 row.judgeDecisions.push_back(std::move(d));
@@ -406,21 +407,21 @@ RescoreResult rescore(const store::RunStore &store, const RescoreScope &scope, c
             for (const reward::ItemNote &n : log.takeNotes()) {
                 if (n.item >= to - from || n.error.empty())
                     continue;
-                RescoredRollout &row = result.rows[todo[from + n.item]];
+                RescoredRollout &row = result.rows[scorable[from + n.item]];
                 if (row.error.empty())
                     row.error = n.component + ": " + n.error;
             }
             for (size_t k = from; k < to; ++k) {
-                RescoredRollout &row = result.rows[todo[k]];
+                RescoredRollout &row = result.rows[scorable[k]];
                 if (reward::isNone(row.newTotal) && row.error.empty())
                     row.error = "a component gave None";
             }
         } catch (const std::exception &e) { // a reward that throws: the batch is not re-scored
             for (size_t k = from; k < to; ++k)
-                result.rows[todo[k]].error = e.what();
+                result.rows[scorable[k]].error = e.what();
         }
         done = to;
-        if (progress && !progress(done, todo.size()))
+        if (progress && !progress(done, scorable.size()))
             return cancelledResult();
     }
     for (size_t i = 0; i < stored.size(); ++i)
