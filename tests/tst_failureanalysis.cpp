@@ -93,6 +93,7 @@ private Q_SLOTS:
     void loadRun();
     void loadRunMissingEmails();
     void loadPredictions();
+    void addPredictionsFile();
     void cli();
     void synthWritesParties();
 };
@@ -487,6 +488,54 @@ void TestFailureAnalysis::loadPredictions()
     QCOMPARE(cmp.fixed, size_t(2));
     QCOMPARE(cmp.broke, size_t(0));
     QVERIFY_THROWS_EXCEPTION(data::InputException, eval::loadPredictionFailures(tempPath(dir, "none.jsonl")));
+}
+
+// A file evaluated outside the run (the workbench's "Evaluate a checkpoint") joins the
+// run's stored evaluations under its own key, parsed in the run's thinking mode; an
+// example the run's data lacks comes from the file.
+void TestFailureAnalysis::addPredictionsFile()
+{
+    QTemporaryDir dir;
+    writeFile(tempPath(dir, "emails.jsonl"), data::toJsonLine(business(), false) + "\n");
+    const std::string storePath = tempPath(dir, "runs.sqlite");
+    {
+        store::RunStore st(storePath);
+        const int64_t run = st.beginRun(
+            "r", store::RunKind::Grpo, R"({"eval_data": "emails.jsonl", "reward_config": {"thinking": true}})", "company_extraction");
+        st.writeEvalPredictions(run, 40, {{"b1", "<thinking>x</thinking><answer>三伸化学株式会社</answer>", "株式会社ミハル包装", false, "{}"}});
+    }
+    eval::FailureData d = eval::loadRunFailures(storePath, 1);
+    QCOMPARE(d.examples.size(), size_t(1));
+    data::ExtractionRecord b = business();
+    data::ExtractionRecord c = customer();
+    b.gold = "別の会社株式会社"; // the run's own example (its gold) is kept
+    b.completion = "<thinking>y</thinking><answer>株式会社ミハル包装</answer>"; // exact
+    c.completion = "株式会社ミハル包装"; // no <answer> block in thinking mode: no answer
+    writeFile(tempPath(dir, "predictions.jsonl"), data::toJsonLine(b) + "\n" + data::toJsonLine(c) + "\n");
+    eval::addPredictionsFile(d, tempPath(dir, "predictions.jsonl"), -2);
+    QCOMPARE(d.checkpoints.size(), size_t(2));
+    QCOMPARE(d.examples.size(), size_t(2)); // c1 from the file
+    QCOMPARE(d.examples.at("b1")->goldText(), std::string("株式会社ミハル包装"));
+    QVERIFY(d.goldOf("c1") == "不明");
+    const auto &here = d.checkpoints.at(-2);
+    QCOMPARE(here.size(), size_t(2));
+    QCOMPARE(here[0].exampleId, std::string("b1"));
+    QCOMPARE(here[0].category, size_t(FailureCategory::Exact));
+    QCOMPARE(here[1].category, size_t(FailureCategory::NoAnswer));
+    const eval::FailureComparison cmp = eval::compareFailures(d.checkpoints.at(40), here, d.categories.size());
+    QCOMPARE(cmp.joined, size_t(1));
+    QCOMPARE(cmp.fixed, size_t(1)); // b1: recipient → exact
+    QCOMPARE(cmp.onlyB, size_t(1));
+    // The same key again replaces it.
+    writeFile(tempPath(dir, "again.jsonl"), data::toJsonLine(b) + "\n");
+    eval::addPredictionsFile(d, tempPath(dir, "again.jsonl"), -2);
+    QCOMPARE(d.checkpoints.at(-2).size(), size_t(1));
+    // Another task's predictions, or no file: refused, the data as it was.
+    QVERIFY_THROWS_EXCEPTION(data::InputException,
+                             eval::addPredictionsFile(d, RWB_RESOURCES_DIR "/samples/legal_qa_samples.jsonl", -3));
+    QVERIFY_THROWS_EXCEPTION(data::InputException, eval::addPredictionsFile(d, tempPath(dir, "none.jsonl"), -3));
+    QCOMPARE(d.checkpoints.size(), size_t(2));
+    QCOMPARE(d.examples.size(), size_t(2));
 }
 
 namespace {

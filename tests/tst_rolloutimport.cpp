@@ -121,6 +121,13 @@ private Q_SLOTS:
     void parquetLimits();
     void parquetReaderIgnoresWorkingDir();
     void pyarrowVersionRefused();
+    // The workbench's import form (issue 43): a bounded preview through the import's own
+    // reading code, and a cancelled import that leaves nothing behind.
+    void previewMatchesTheImport();
+    void previewIsBounded();
+    void previewLeavesParquetToTheImport();
+    void previewFindsBadRowsItReads();
+    void cancelledImportLeavesNothing();
 };
 
 void TestRolloutImport::verlDump()
@@ -1602,6 +1609,164 @@ void TestRolloutImport::parquetLimits()
         QVERIFY2(message.rfind(big.toStdString() + ": the table has ", 0) == 0, message.c_str());
         QVERIFY2(message.find(" bytes of column data (uncompressed), more than the 100 rwb import reads") != std::string::npos,
                  message.c_str());
+    }
+}
+
+// A preview that reads the whole dump reports what the import reports: the same format,
+// files, mapping and counts; its rows are the import's rollouts in the order read.
+void TestRolloutImport::previewMatchesTheImport()
+{
+    const std::vector<std::string> paths = {kData + "/trl_jsonl"};
+    const store::ImportPreview p = store::previewImport(paths, {}, 200);
+    QTemporaryDir dir;
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    const store::ImportReport r = store::importRollouts(st, paths, {});
+    QCOMPARE(p.report.format, store::DumpFormat::Trl);
+    QCOMPARE(p.report.runId, int64_t(0));
+    QCOMPARE(p.report.runName, std::string("trl_jsonl"));
+    QVERIFY(!p.partial);
+    QVERIFY(p.notRead.empty());
+    QCOMPARE(p.allFiles.size(), size_t(3)); // completions_00001, 00002 (a repeat), 00003
+    QCOMPARE(p.report.files, r.files);
+    QCOMPARE(p.report.skipped, r.skipped);
+    QCOMPARE(p.report.computed, r.computed);
+    QCOMPARE(p.report.steps, r.steps);
+    QCOMPARE(p.report.rollouts, r.rollouts);
+    QCOMPARE(p.report.groups, r.groups);
+    const auto same = [](const std::vector<store::FieldMapping> &a, const std::vector<store::FieldMapping> &b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const store::FieldMapping &x, const store::FieldMapping &y) {
+            return x.field == y.field && x.target == y.target && x.rows == y.rows;
+        });
+    };
+    QVERIFY(same(p.report.mapped, r.mapped));
+    QVERIFY(same(p.report.unmapped, r.unmapped));
+    // By hand: 00001's four rows, 00002 skipped (the same rollouts), 00003's two train rows.
+    QCOMPARE(p.rows.size(), size_t(6));
+    QCOMPARE(p.rows[1].file, kData + "/trl_jsonl/completions/completions_00001.jsonl");
+    QCOMPARE(p.rows[1].line, size_t(2));
+    QCOMPARE(p.rows[1].step, int64_t(1));
+    QCOMPARE(p.rows[1].sample.prompt, std::string("Who sent mail 1?"));
+    QCOMPARE(p.rows[1].sample.completion, std::string("Acme, I think"));
+    QCOMPARE(p.rows[1].sample.reward, 0.0); // 0 + None
+    QCOMPARE(p.rows[1].sample.components.size(), size_t(2));
+    QVERIFY(std::isnan(p.rows[1].sample.components[1].second)); // format_reward: None
+    QCOMPARE(*p.rows[1].sample.advantage, -0.7071);
+    QCOMPARE(p.rows[4].step, int64_t(3));
+    QCOMPARE(p.rows[4].sample.reward, 1.5);
+    const auto rows = rolloutsOf(st, r.runId);
+    QCOMPARE(rows.size(), p.rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+        QCOMPARE(rows[i].rollout.completion, p.rows[i].sample.completion);
+        QCOMPARE(rows[i].step, p.rows[i].step);
+    }
+}
+
+// A preview reads the first rows only: of a JSON-lines file its first records, of a CSV
+// file as many records, with a quoted field's line breaks, and then no further file.
+void TestRolloutImport::previewIsBounded()
+{
+    const store::ImportPreview p = store::previewImport({kData + "/trl_jsonl"}, {}, 3);
+    QVERIFY(p.partial);
+    QCOMPARE(p.allFiles.size(), size_t(3));
+    QCOMPARE(p.report.files.size(), size_t(1));
+    QCOMPARE(p.rows.size(), size_t(3));
+    QCOMPARE(p.report.rollouts, int64_t(3));
+    QCOMPARE(p.rows[2].sample.completion, std::string("<answer>Beta</answer>"));
+
+    // The CSV's first record spans two lines (a quoted line break): the preview reads on
+    // (here to the end: the file is read whole) and lists one row.
+    const store::ImportPreview csv = store::previewImport({kData + "/trl_csv"}, {}, 1);
+    QCOMPARE(csv.report.format, store::DumpFormat::Trl);
+    QVERIFY(!csv.partial);
+    QCOMPARE(csv.report.rollouts, int64_t(2));
+    QCOMPARE(csv.rows.size(), size_t(1));
+    QCOMPARE(csv.rows[0].line, size_t(2));
+    QCOMPARE(csv.rows[0].sample.completion,
+             std::string("<think>first line\r\nsecond, with a comma and a \"quote\"</think><answer>Eta</answer>"));
+    const store::ImportPreview whole = store::previewImport({kData + "/trl_csv"}, {}, 5);
+    QVERIFY(!whole.partial);
+    QCOMPARE(whole.rows.size(), size_t(2));
+    QCOMPARE(whole.rows[1].line, size_t(4));
+    QCOMPARE(whole.rows[1].sample.reward, 0.0); // 0.0 + None
+}
+
+void TestRolloutImport::previewLeavesParquetToTheImport()
+{
+    // Reading parquet starts Python: the preview lists the tables and reads none of them,
+    // whatever Python there is; nothing it could read is no error.
+    store::ImportOptions o;
+    o.python = "/nonexistent/python3";
+    const store::ImportPreview p = store::previewImport({kData + "/trl_parquet/completions"}, o, 200);
+    QCOMPARE(p.notRead.size(), size_t(3));
+    QVERIFY2(p.notRead[0].find("completions_00001.parquet: a parquet table") != std::string::npos, p.notRead[0].c_str());
+    QVERIFY(p.rows.empty());
+    QVERIFY(p.partial);
+    QCOMPARE(p.report.format, store::DumpFormat::Auto);
+    // Beside a JSON-lines file, that one is read and the parquet table listed.
+    const store::ImportPreview mixed =
+        store::previewImport({kData + "/trl_tool_calls/completions_00005.parquet", kData + "/trl_jsonl/completions/completions_00001.jsonl"}, o, 200);
+    QCOMPARE(mixed.notRead.size(), size_t(1));
+    QCOMPARE(mixed.rows.size(), size_t(4));
+    QCOMPARE(mixed.report.format, store::DumpFormat::Trl);
+}
+
+void TestRolloutImport::previewFindsBadRowsItReads()
+{
+    // A bad row among those read is the import's error, file and line; one past the
+    // preview's rows is left to the import.
+    QTemporaryDir dir;
+    const QString bad = dir.path() + "/3.jsonl";
+    writeFile(bad, "{\"input\": \"q\", \"output\": \"a\", \"score\": 1}\n{\"input\": \"q\", \"output\": 2, \"score\": 1}\n");
+    try {
+        store::previewImport({bad.toStdString()}, {}, 200);
+        QFAIL("no error");
+    } catch (const data::InputException &e) {
+        QCOMPARE(QString::fromStdString(e.error().toString()),
+                 bad + ":2: field \"output\" must be a string or a list of messages, not number");
+    }
+    const store::ImportPreview first = store::previewImport({bad.toStdString()}, {}, 1);
+    QCOMPARE(first.rows.size(), size_t(1));
+    QCOMPARE(first.report.format, store::DumpFormat::Verl);
+    // A format named that the rows do not have.
+    store::ImportOptions o;
+    o.format = store::DumpFormat::Trl;
+    QVERIFY_THROWS_EXCEPTION(data::InputException, store::previewImport({bad.toStdString()}, o, 200));
+}
+
+void TestRolloutImport::cancelledImportLeavesNothing()
+{
+    // trl_jsonl: three files to read, then two steps (1 and 3) to write.
+    QTemporaryDir dir;
+    store::RunStore st((dir.path() + "/runs.sqlite").toStdString());
+    std::vector<std::tuple<store::ImportPhase, int64_t, int64_t>> calls;
+    store::ImportOptions o;
+    o.progress = [&](store::ImportPhase phase, int64_t done, int64_t total) {
+        calls.emplace_back(phase, done, total);
+        return true;
+    };
+    const store::ImportReport r = store::importRollouts(st, {kData + "/trl_jsonl"}, o);
+    using P = store::ImportPhase;
+    QCOMPARE(calls, (std::vector<std::tuple<P, int64_t, int64_t>>{{P::Reading, 0, 3}, {P::Reading, 1, 3}, {P::Reading, 2, 3},
+                                                                  {P::Reading, 3, 3}, {P::Writing, 0, 2}, {P::Writing, 1, 2},
+                                                                  {P::Writing, 2, 2}}));
+    QCOMPARE(st.runs().size(), size_t(1));
+
+    // Stopped while reading, and after the first of the two steps is written: no run is
+    // left of either.
+    for (const auto &[phase, at] : {std::pair{P::Reading, int64_t(1)}, std::pair{P::Writing, int64_t(1)}}) {
+        o.progress = [phase = phase, at = at](P p, int64_t done, int64_t) { return !(p == phase && done == at); };
+        try {
+            store::importRollouts(st, {kData + "/trl_jsonl"}, o);
+            QFAIL("not cancelled");
+        } catch (const store::ImportCancelled &e) {
+            const std::string m = e.what();
+            QVERIFY2(m.find(phase == P::Reading ? "cancelled while reading" : "cancelled after writing 1 of 2 steps")
+                         != std::string::npos, m.c_str());
+            QVERIFY2(m.find("nothing was imported") != std::string::npos, m.c_str());
+        }
+        QCOMPARE(st.runs().size(), size_t(1));
+        QCOMPARE(st.runs().front().id, r.runId);
+        QCOMPARE(rolloutsOf(st, r.runId).size(), size_t(6));
     }
 }
 

@@ -12,9 +12,13 @@
 
 #include <sqlite3.h>
 
+#include <QDateTime>
+#include <QTimeZone>
+
 #include <csignal>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <random>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -259,6 +263,72 @@ int64_t count(const RunStore &store, const std::string &sql)
     return n;
 }
 
+std::string text(const RunStore &store, const std::string &sql)
+{
+    std::string t = "(no row)";
+    store.query(sql, [&](const auto &, const std::vector<SqlValue> &v) {
+        t = v.at(0).type == SqlValue::Type::Null ? "NULL" : v.at(0).bytes;
+        return false;
+    });
+    return t;
+}
+
+// v_runs as version 8 made it (before its tags), for the upgrade test.
+const char *const kRunsViewVersion8 = R"SQL(
+CREATE VIEW v_runs AS
+  SELECT r.id AS run_id, r.name, r.created, r.kind, r.status, r.message, r.finished, r.config_json,
+         (SELECT count(*) FROM steps s WHERE s.run_id = r.id) AS steps,
+         (SELECT max(step) FROM steps s WHERE s.run_id = r.id) AS last_step,
+         r.task
+  FROM runs r;
+)SQL";
+
+// What fillRun() writes for one run, counted by hand: steps 0 and 1 of writeSteps() (3
+// prompts, 12 rollouts and 3 metrics each) and step 2 (one rollout of prompt p0, one
+// metric); the judge calls of that rollout and of one evaluation prediction.
+constexpr int64_t kFilledSteps = 3, kFilledMetrics = 7, kFilledRollouts = 25, kFilledPrompts = 6,
+                  kFilledRewardConfigs = 1, kFilledCheckpoints = 1, kFilledPredictions = 2, kFilledDecisions = 2,
+                  kFilledTrees = 1, kFilledNodes = 2, kFilledIterations = 1, kFilledTags = 2;
+
+// Everything a run can hold: the rows counted above, a search tree (2 nodes, 1 iteration)
+// with a preference pair made from it, and two tags. Every rollout's text is `completion`.
+void fillRun(RunStore &store, int64_t run, const char *completion)
+{
+    writeSteps(store, run, 0, 2, completion);
+    judge::Decision decision;
+    decision.reward = "coverage";
+    decision.request = R"({"messages":[]})";
+    decision.value = 1.0;
+    Rollout judged = makeRollout(2, 0, 0);
+    judged.promptId = "p0";
+    judged.completion = completion;
+    judged.judgeDecisions = {decision};
+    store.writeStep(run, 2, {{"reward", 1.0}}, {judged});
+    store.recordRewardConfig(run, 0, R"({"components":{"marker":1}})");
+    store.addCheckpoint(run, 2, "/tmp/checkpoint-" + std::to_string(run));
+    EvalPrediction right{"e1", "きらめき商事", "きらめき商事", true};
+    right.judgeDecisions = {decision};
+    store.writeEvalPredictions(run, 2, {right, EvalPrediction{"e2", "東和物産", "きらめき商事", false}});
+    const std::string id = std::to_string(run);
+    const auto exec = [&](const std::string &sql) { store.query(sql, [](auto &, auto &) { return true; }); };
+    exec("INSERT INTO mcts_trees(run_id, question_id, question, gold) VALUES (" + id + ", 'q" + id + "', 'Q', 'G')");
+    const std::string tree = std::to_string(count(store, "SELECT max(id) FROM mcts_trees"));
+    exec("INSERT INTO mcts_nodes(tree_id, node, parent, depth, action, prior, visits, value_sum, terminal, iteration) "
+         "VALUES (" + tree + ", 0, -1, 0, '', 1, 1, 0.5, 0, 0), (" + tree + ", 1, 0, 1, 'step', 0.5, 1, 0.5, 1, 1)");
+    exec("INSERT INTO mcts_iterations(tree_id, iteration, selected_json, expanded, created_json, backed_up_json, "
+         "value, terminal_depth) VALUES (" + tree + ", 1, '[0]', 0, '[1]', '[1,0]', 0.5, 1)");
+    rwb::prm::StepPair pair;
+    pair.set = "pairs of run " + id;
+    pair.treeId = std::stoll(tree);
+    pair.questionId = "q" + id;
+    pair.question = "Q";
+    pair.stepA = "a";
+    pair.stepB = "b";
+    std::vector<rwb::prm::StepPair> pairs{pair};
+    store.addPairs(pairs);
+    store.setRunTags(run, {"baseline", "run " + id});
+}
+
 } // namespace
 
 class TestRunStore : public QObject {
@@ -273,6 +343,7 @@ private Q_SLOTS:
     void filters_data();
     void filters();
     void fullTextJapanese();
+    void searchAcrossRuns();
     void readerNeverBlocks();
     void stepIsAtomic();
     void schemaVersion();
@@ -284,6 +355,9 @@ private Q_SLOTS:
     void searchAfterResume();
     void upgradeFromOlderVersions_data();
     void upgradeFromOlderVersions();
+    void renameAndTags();
+    void deleteRun();
+    void deleteRunningRun();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -679,6 +753,62 @@ void TestRunStore::fullTextJapanese()
     QCOMPARE(hits("ひまわり電気"), size_t(0));
     QCOMPARE(hits("\"Denki\" OR \"電機の\""), size_t(2));
     QVERIFY_THROWS_EXCEPTION(StoreError, hits("\"unbalanced"));
+}
+
+// allRuns: a search finds the rollouts of every run, each naming its run, in id order and
+// a page at a time; without it, the run's own only.
+void TestRunStore::searchAcrossRuns()
+{
+    const std::string path = file("runs.sqlite");
+    RunStore store(path);
+    const int64_t first = store.beginRun("first", RunKind::Grpo, "{}", "company_extraction");
+    writeSteps(store, first, 0, 2);
+    const int64_t second = store.beginRun("second", RunKind::Grpo, "{}", "company_extraction");
+    writeSteps(store, second, 0, 1);
+    const int64_t third = store.beginRun("third", RunKind::Grpo, "{}", "company_extraction");
+    writeSteps(store, third, 0, 1, "<answer>不明</answer>"); // no きらめき商事 in a completion
+
+    // Through a read-only connection as the GUI searches: the rows are not indexed yet.
+    const RunStore reader(path, RunStore::OpenMode::ReadOnly);
+    RolloutFilter f;
+    f.runId = second;
+    f.completionMatch = "\"きらめき商事\"";
+    QCOMPARE(static_cast<int>(reader.rollouts(f).rows.size()), kKirameki); // the second run's step
+    f.allRuns = true;
+    const RolloutPage all = reader.rollouts(f, 0, 1000);
+    // Three steps (two of the first run, one of the second) of kKirameki each.
+    QCOMPARE(static_cast<int>(all.rows.size()), 3 * kKirameki);
+    QVERIFY(!all.more);
+    int ofFirst = 0, ofSecond = 0;
+    for (size_t i = 0; i < all.rows.size(); ++i) {
+        const StoredRollout &r = all.rows[i];
+        QVERIFY(r.runId == first || r.runId == second);
+        (r.runId == first ? ofFirst : ofSecond) += 1;
+        QVERIFY(r.rollout.completion.find("きらめき商事") != std::string::npos);
+        if (i > 0)
+            QVERIFY(r.id > all.rows[i - 1].id);
+    }
+    QCOMPARE(ofFirst, 2 * kKirameki);
+    QCOMPARE(ofSecond, kKirameki);
+    // Bounded: a page of 4 says there is more, and the pages together are the whole.
+    const RolloutPage page = reader.rollouts(f, 0, 4);
+    QCOMPARE(page.rows.size(), size_t(4));
+    QVERIFY(page.more);
+    QCOMPARE(page.rows.back().id, all.rows[3].id);
+    const RolloutPage rest = reader.rollouts(f, page.nextAfterId, 1000);
+    QCOMPARE(rest.rows.size(), all.rows.size() - 4);
+    // Other filters still narrow; the run id is ignored.
+    f.runId = 0;
+    f.stepMin = f.stepMax = 1;
+    QCOMPARE(static_cast<int>(reader.rollouts(f).rows.size()), kKirameki); // the first run's step 1
+    f.stepMin.reset();
+    f.stepMax.reset();
+    f.completionMatch.clear();
+    f.promptMatch = "\"きらめき商事0の\""; // prompt p0: step 0, group 0 of every run
+    QCOMPARE(static_cast<int>(reader.rollouts(f).rows.size()), 3 * kGroup);
+    // No text: every rollout of the store.
+    f.promptMatch.clear();
+    QCOMPARE(static_cast<int>(reader.rollouts(f).rows.size()), 4 * kGroups * kGroup);
 }
 
 void TestRunStore::readerNeverBlocks()
@@ -1107,6 +1237,7 @@ void TestRunStore::upgradeFromOlderVersions_data()
     QTest::newRow("version 5") << 5;
     QTest::newRow("version 6") << 6;
     QTest::newRow("version 7") << 7;
+    QTest::newRow("version 8") << 8;
 }
 
 void TestRunStore::upgradeFromOlderVersions()
@@ -1121,9 +1252,13 @@ void TestRunStore::upgradeFromOlderVersions()
         // Version 2: also without rollouts.entropies.
         { RunStore created(path); }
         QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        // Version 8: without the run tags, and v_runs without its tags column.
+        rawExec(db, "DROP VIEW v_runs; DROP TABLE run_tags");
+        rawExec(db, kRunsViewVersion8);
         // Version 7: runs without the kind 'external' (the CHECK forged as 7 wrote it).
-        rawExec(db, "PRAGMA writable_schema=ON; UPDATE sqlite_schema SET sql = replace(sql, ',''external''', '') "
-                    "WHERE name = 'runs'; PRAGMA writable_schema=OFF");
+        if (version <= 7)
+            rawExec(db, "PRAGMA writable_schema=ON; UPDATE sqlite_schema SET sql = replace(sql, ',''external''', '') "
+                        "WHERE name = 'runs'; PRAGMA writable_schema=OFF");
         // Version 6: also without the preference pairs.
         if (version <= 6)
             rawExec(db, "DROP VIEW v_prm_labels; DROP VIEW v_prm_pairs; DROP TABLE prm_labels; DROP TABLE prm_pairs");
@@ -1182,9 +1317,25 @@ void TestRunStore::upgradeFromOlderVersions()
         QCOMPARE(searchCount(reader, 1, "ひまわり電機"), 1);
         QCOMPARE(searchCount(reader, 1, {}, "ひまわり電機"), 2);
         QCOMPARE(reader.metrics(1, "reward").size(), size_t(2));
+        QVERIFY(reader.run(1).tags.empty()); // no tags before 9
+        QCOMPARE(reader.runs().at(0).name, std::string("old"));
     }
     RunStore store(path); // upgrades
     QCOMPARE(store.schemaVersion(), Schema::kVersion);
+    {
+        // Version 9's tags work in the upgraded file, and v_runs has them at its end.
+        QCOMPARE(text(store, "SELECT tags FROM v_runs WHERE run_id = 1"), std::string("[]"));
+        store.setRunTags(1, {"old", "baseline"});
+        QCOMPARE(store.run(1).tags, (std::vector<std::string>{"baseline", "old"}));
+        QCOMPARE(text(store, "SELECT tags FROM v_runs WHERE run_id = 1"), std::string(R"(["baseline","old"])"));
+        store.renameRun(1, "old, renamed");
+        QCOMPARE(store.run(1).name, std::string("old, renamed"));
+        store.renameRun(1, "old");
+        const RunStore reader(path, RunStore::OpenMode::ReadOnly);
+        QCOMPARE(reader.schemaVersion(), Schema::kVersion);
+        QCOMPARE(reader.run(1).tags, (std::vector<std::string>{"baseline", "old"}));
+        store.setRunTags(1, {});
+    }
     {
         // Version 7's preference pairs work in the upgraded file.
         rwb::prm::StepPair p;
@@ -1268,6 +1419,202 @@ void TestRunStore::upgradeFromOlderVersions()
         return true;
     });
     QCOMPARE(store.integrityCheck(), std::string("ok"));
+}
+
+void TestRunStore::renameAndTags()
+{
+    const std::string path = file("tags.sqlite");
+    RunStore store(path);
+    const int64_t a = store.beginRun("grpo-a", RunKind::Grpo, "{}", "company_extraction");
+    const int64_t b = store.beginRun("grpo-b", RunKind::Grpo, "{}", "company_extraction");
+    QVERIFY(store.run(a).tags.empty());
+
+    // Renamed: seen by runs(), run(), v_runs and a second connection; the other run as it was.
+    store.renameRun(a, "lr 1e-5, β=0.04 (baseline)");
+    QCOMPARE(store.runs().at(0).name, std::string("lr 1e-5, β=0.04 (baseline)"));
+    QCOMPARE(store.runs().at(1).name, std::string("grpo-b"));
+    QCOMPARE(text(store, "SELECT name FROM v_runs WHERE run_id = " + std::to_string(a)),
+             std::string("lr 1e-5, β=0.04 (baseline)"));
+    QCOMPARE(RunStore(path, RunStore::OpenMode::ReadOnly).run(a).name, std::string("lr 1e-5, β=0.04 (baseline)"));
+    // A blank name or an unknown run: refused, nothing changed.
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.renameRun(a, " \t"));
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.renameRun(999, "x"));
+    QCOMPARE(store.run(a).name, std::string("lr 1e-5, β=0.04 (baseline)"));
+
+    // Tags: trimmed, each once, in byte order (ASCII before kana); the JSON array in v_runs.
+    store.setRunTags(a, {" sweep ", "ベースライン", "lr=1e-5", "sweep"});
+    const std::vector<std::string> expected{"lr=1e-5", "sweep", "ベースライン"};
+    QCOMPARE(store.run(a).tags, expected);
+    QCOMPARE(store.runs().at(0).tags, expected);
+    QVERIFY(store.runs().at(1).tags.empty());
+    QCOMPARE(text(store, "SELECT tags FROM v_runs WHERE run_id = " + std::to_string(a)),
+             std::string(R"(["lr=1e-5","sweep","ベースライン"])"));
+    QCOMPARE(count(store, "SELECT count(*) FROM run_tags"), int64_t(3));
+    store.setRunTags(b, {"sweep"});
+    QCOMPARE(count(store, "SELECT count(*) FROM v_runs WHERE EXISTS (SELECT 1 FROM json_each(tags) WHERE value = "
+                          "'sweep')"),
+             int64_t(2));
+    // Replaced, not added to.
+    store.setRunTags(a, {"best"});
+    QCOMPARE(store.run(a).tags, std::vector<std::string>{"best"});
+    // A tag with a comma, a control character or nothing in it: refused, the tags kept.
+    for (const std::string bad : {"a,b", "", "  ", "line\nbreak"}) {
+        QVERIFY_THROWS_EXCEPTION(StoreError, store.setRunTags(a, {"fine", bad}));
+        QCOMPARE(store.run(a).tags, std::vector<std::string>{"best"});
+    }
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.setRunTags(999, {"x"}));
+    store.setRunTags(a, {});
+    QVERIFY(store.run(a).tags.empty());
+    QCOMPARE(store.run(b).tags, std::vector<std::string>{"sweep"});
+    // Read-only: nothing can be written.
+    RunStore reader(path, RunStore::OpenMode::ReadOnly);
+    QVERIFY_THROWS_EXCEPTION(StoreError, reader.renameRun(a, "x"));
+    QVERIFY_THROWS_EXCEPTION(StoreError, reader.setRunTags(a, {"x"}));
+    QVERIFY_THROWS_EXCEPTION(StoreError, reader.deleteRun(a));
+}
+
+void TestRunStore::deleteRun()
+{
+    const std::string path = file("delete.sqlite");
+    RunStore store(path);
+    const int64_t a = store.beginRun("doomed", RunKind::Grpo, R"({"lr":1e-5})", "company_extraction");
+    fillRun(store, a, "ひまわり電機の田中です");
+    const int64_t b = store.beginRun("kept", RunKind::Grpo, R"({"lr":2e-5})", "company_extraction");
+    fillRun(store, b, "東和物産の佐藤です");
+    store.finishRun(a, RunStatus::Finished);
+    store.finishRun(b, RunStatus::Finished);
+
+    // What a confirmation names, counted by hand (fillRun()).
+    const RunContents c = store.runContents(a);
+    QCOMPARE(c.steps, kFilledSteps);
+    QCOMPARE(c.metrics, kFilledMetrics);
+    QCOMPARE(c.rollouts, kFilledRollouts);
+    QCOMPARE(c.prompts, kFilledPrompts);
+    QCOMPARE(c.rewardConfigs, kFilledRewardConfigs);
+    QCOMPARE(c.checkpoints, kFilledCheckpoints);
+    QCOMPARE(c.evalPredictions, kFilledPredictions);
+    QCOMPARE(c.judgeDecisions, kFilledDecisions);
+    QCOMPARE(c.searchTrees, kFilledTrees);
+    QVERIFY2(c.secondsSinceWrite >= 0.0 && c.secondsSinceWrite < 60.0, qPrintable(QString::number(c.secondsSinceWrite)));
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.runContents(999));
+
+    // Every table that has a run_id column, as this schema has them: a new one must be
+    // added to deleteRun() (and here).
+    std::vector<std::string> tables;
+    store.query("SELECT m.name FROM sqlite_schema m, pragma_table_info(m.name) p WHERE m.type = 'table' AND "
+                "p.name = 'run_id' ORDER BY m.name",
+                [&](auto &, const std::vector<SqlValue> &v) {
+                    tables.push_back(v[0].bytes);
+                    return true;
+                });
+    QCOMPARE(tables, (std::vector<std::string>{"checkpoints", "eval_predictions", "judge_decisions", "mcts_trees",
+                                               "metrics", "prompts", "reward_configs", "rollouts", "run_tags",
+                                               "steps"}));
+    const std::map<std::string, int64_t> perRun{
+        {"checkpoints", kFilledCheckpoints}, {"eval_predictions", kFilledPredictions},
+        {"judge_decisions", kFilledDecisions}, {"mcts_trees", kFilledTrees}, {"metrics", kFilledMetrics},
+        {"prompts", kFilledPrompts}, {"reward_configs", kFilledRewardConfigs}, {"rollouts", kFilledRollouts},
+        {"run_tags", kFilledTags}, {"steps", kFilledSteps}};
+    const auto rowsOf = [&](const std::string &table, int64_t run) {
+        return count(store, "SELECT count(*) FROM " + table + " WHERE run_id = " + std::to_string(run));
+    };
+    const auto treeRowsOf = [&](const char *table, int64_t run) {
+        return count(store, std::string("SELECT count(*) FROM ") + table +
+                                " WHERE tree_id IN (SELECT id FROM mcts_trees WHERE run_id = " + std::to_string(run) + ")");
+    };
+    for (const std::string &t : tables) {
+        QCOMPARE(rowsOf(t, a), perRun.at(t));
+        QCOMPARE(rowsOf(t, b), perRun.at(t));
+    }
+    QCOMPARE(treeRowsOf("mcts_nodes", a), kFilledNodes);
+    QCOMPARE(treeRowsOf("mcts_iterations", a), kFilledIterations);
+    store.indexPending(); // a's rows in the file's search index: the delete must take them out
+    QCOMPARE(searchCount(store, a, "ひまわり電機"), int(kFilledRollouts));
+    const int64_t treeOfA = count(store, "SELECT id FROM mcts_trees WHERE run_id = " + std::to_string(a));
+
+    store.deleteRun(a);
+
+    // a: no row left anywhere; b: every row as it was.
+    QCOMPARE(store.runs().size(), size_t(1));
+    QCOMPARE(store.runs().at(0).id, b);
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.run(a));
+    for (const std::string &t : tables) {
+        QCOMPARE(rowsOf(t, a), int64_t(0));
+        QCOMPARE(rowsOf(t, b), perRun.at(t));
+    }
+    QCOMPARE(count(store, "SELECT count(*) FROM mcts_nodes WHERE tree_id = " + std::to_string(treeOfA)), int64_t(0));
+    QCOMPARE(count(store, "SELECT count(*) FROM mcts_iterations WHERE tree_id = " + std::to_string(treeOfA)), int64_t(0));
+    QCOMPARE(treeRowsOf("mcts_nodes", b), kFilledNodes);
+    QCOMPARE(treeRowsOf("mcts_iterations", b), kFilledIterations);
+    QCOMPARE(count(store, "SELECT count(*) FROM v_runs"), int64_t(1));
+    // The preference pair made from a's tree stays, without its tree; b's keeps its tree.
+    QCOMPARE(count(store, "SELECT count(*) FROM prm_pairs"), int64_t(2));
+    QCOMPARE(count(store, "SELECT count(*) FROM v_prm_pairs WHERE tree_id IS NULL AND run_id IS NULL"), int64_t(1));
+    QCOMPARE(count(store, "SELECT count(*) FROM v_prm_pairs WHERE run_id = " + std::to_string(b)), int64_t(1));
+    // The search index lost a's texts and kept b's.
+    QCOMPARE(count(store, "SELECT count(*) FROM rollouts_fts WHERE rollouts_fts MATCH 'ひまわり電機'"), int64_t(0));
+    QCOMPARE(searchCount(store, b, "東和物産"), int(kFilledRollouts));
+    QCOMPARE(searchCount(RunStore(path, RunStore::OpenMode::ReadOnly), b, "東和物産"), int(kFilledRollouts));
+    store.query("INSERT INTO rollouts_fts(rollouts_fts) VALUES ('integrity-check')", [](auto &, auto &) { return true; });
+    store.query("INSERT INTO prompts_fts(prompts_fts) VALUES ('integrity-check')", [](auto &, auto &) { return true; });
+    QCOMPARE(store.integrityCheck(), std::string("ok"));
+    QCOMPARE(count(store, "SELECT count(*) FROM pragma_foreign_key_check"), int64_t(0));
+
+    // Gone: deleting it again says so. A run that takes its id back starts empty.
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.deleteRun(a));
+    const int64_t next = store.beginRun("next", RunKind::Grpo, "{}", "company_extraction");
+    writeSteps(store, next, 0, 1);
+    QCOMPARE(count(store, "SELECT count(*) FROM v_rollouts WHERE run_id = " + std::to_string(next)),
+             int64_t(kGroups * kGroup));
+    QVERIFY(store.run(next).tags.empty());
+}
+
+void TestRunStore::deleteRunningRun()
+{
+    const std::string path = file("running.sqlite");
+    RunStore store(path);
+    const auto exec = [&](const std::string &sql) { store.query(sql, [](auto &, auto &) { return true; }); };
+    const int64_t live = store.beginRun("live", RunKind::Grpo, "{}", "company_extraction");
+    writeSteps(store, live, 0, 1);
+    // Running and written just now: refused with a message that says why; nothing deleted.
+    try {
+        store.deleteRun(live);
+        QFAIL("a running run was deleted");
+    } catch (const StoreError &e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find(path) != std::string::npos && what.find("running") != std::string::npos, e.what());
+    }
+    QCOMPARE(store.runs().size(), size_t(1));
+    QCOMPARE(count(store, "SELECT count(*) FROM rollouts"), int64_t(kGroups * kGroup));
+
+    // Its last write long ago (created 2000-01-01, its step 2000-01-02, UTC): stale. The
+    // idle time is from the newest of them to now (±5 s).
+    exec("UPDATE runs SET created = '2000-01-01T00:00:00.000Z'");
+    exec("UPDATE steps SET written = '2000-01-02T00:00:00.000Z'");
+    const double expected = static_cast<double>(
+        QDateTime(QDate(2000, 1, 2), QTime(0, 0), QTimeZone::utc()).secsTo(QDateTime::currentDateTimeUtc()));
+    QVERIFY2(std::abs(store.runContents(live).secondsSinceWrite - expected) < 5.0,
+             qPrintable(QString::number(store.runContents(live).secondsSinceWrite, 'f', 1) + " vs " +
+                        QString::number(expected, 'f', 1)));
+    // … but a checkpoint written now is a write: not stale.
+    store.addCheckpoint(live, 0, "/tmp/checkpoint");
+    QVERIFY(store.runContents(live).secondsSinceWrite < 60.0);
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.deleteRun(live));
+    exec("UPDATE checkpoints SET created = '2000-01-03T00:00:00.000Z'");
+    // A staleness longer than its idle time: still refused. The default's: deleted.
+    QVERIFY_THROWS_EXCEPTION(StoreError, store.deleteRun(live, /*staleAfterSeconds=*/int64_t(expected) + 86400));
+    QCOMPARE(store.runs().size(), size_t(1));
+    store.deleteRun(live);
+    QVERIFY(store.runs().empty());
+    QCOMPARE(count(store, "SELECT count(*) FROM rollouts"), int64_t(0));
+
+    // 0: any running run may go. A finished one goes however recent.
+    const int64_t forced = store.beginRun("forced", RunKind::Grpo, "{}", "company_extraction");
+    store.deleteRun(forced, /*staleAfterSeconds=*/0);
+    const int64_t done = store.beginRun("done", RunKind::Eval, "{}", "company_extraction");
+    store.finishRun(done, RunStatus::Failed, "killed");
+    store.deleteRun(done);
+    QVERIFY(store.runs().empty());
 }
 
 QTEST_APPLESS_MAIN(TestRunStore)

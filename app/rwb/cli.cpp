@@ -3,6 +3,9 @@
 #include "data/jsonl.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string_view>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -184,6 +187,42 @@ void writeOutput(const std::string &path, const std::function<void(std::ostream 
 bool stderrIsTerminal()
 {
     return isatty(STDERR_FILENO) == 1;
+}
+
+bool jsonProgress()
+{
+    static const bool json = [] {
+        const char *v = std::getenv("RWB_PROGRESS");
+        return v && std::string_view(v) == "json";
+    }();
+    return json;
+}
+
+void printJsonProgress(int64_t done, int64_t total, const std::string &detail, const nlohmann::ordered_json &metrics,
+                       const nlohmann::ordered_json &extra)
+{
+    using Clock = std::chrono::steady_clock;
+    static Clock::time_point last{};
+    const bool hasMetrics = metrics.is_object() && !metrics.empty();
+    const Clock::time_point now = Clock::now();
+    if (!hasMetrics && !(total > 0 && done >= total) && now - last < std::chrono::milliseconds(100))
+        return;
+    last = now;
+    nlohmann::ordered_json p;
+    p["done"] = done;
+    p["total"] = total;
+    p["detail"] = detail;
+    if (hasMetrics)
+        p["metrics"] = metrics;
+    if (extra.is_object())
+        for (const auto &[key, value] : extra.items())
+            p[key] = value;
+    // One write per line: the reader takes whole lines.
+    const std::string line = nlohmann::ordered_json{{"progress", p}}.dump(-1, ' ', false,
+                                                                       nlohmann::json::error_handler_t::replace) +
+                             "\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
+    std::fflush(stderr);
 }
 
 } // namespace rwb::cli

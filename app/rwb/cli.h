@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <map>
@@ -77,5 +78,18 @@ void writeOutput(const std::string &path, const std::function<void(std::ostream 
 
 // True when the stream is a terminal (for progress lines).
 bool stderrIsTerminal();
+
+// Progress for a program that runs a command and reads its progress: with the environment
+// variable RWB_PROGRESS=json (the workbench's jobs set it), long commands write their
+// progress to stderr as one JSON object per line instead of the terminal's line:
+//   {"progress": {"done": 3, "total": 20, "detail": "loss 0.41", "metrics": {"loss": 0.41}}}
+// ("total" 0: unknown; "metrics" only when there are some: numbers to plot over "done";
+// a command may add keys of its own, e.g. "run_id" of the run it writes).
+bool jsonProgress();
+// Writes one such line; `extra`'s keys go into "progress" too. Lines without metrics
+// come at most 10 a second (the last, done == total, always); lines with metrics always.
+void printJsonProgress(int64_t done, int64_t total, const std::string &detail,
+                       const nlohmann::ordered_json &metrics = nlohmann::ordered_json(),
+                       const nlohmann::ordered_json &extra = nlohmann::ordered_json());
 
 } // namespace rwb::cli

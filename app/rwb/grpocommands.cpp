@@ -522,12 +522,29 @@ class TerminalSink : public engine::EventSink {
 public:
     // `headline`: the task's headline metric ("f1"), shown as the last evaluation's value.
     TerminalSink(bool quiet, std::string headline) : m_quiet(quiet), m_headline(std::move(headline)) {}
+    void started(int64_t runId, int64_t totalSteps) override
+    {
+        // A reader of the JSON progress learns the run before its first step ends.
+        if (jsonProgress() && !m_quiet)
+            printJsonProgress(0, totalSteps, "started", nlohmann::ordered_json(), {{"run_id", runId}});
+    }
     void step(const engine::StepReport &r) override
     {
         for (const auto &[name, value] : r.metrics) {
             m_last[name] = value;
             if (name == "eval/" + m_headline)
                 m_f1 = value;
+        }
+        if (jsonProgress() && !m_quiet) {
+            nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+            for (const auto &[name, value] : r.metrics)
+                metrics[name] = value;
+            char detail[96];
+            std::snprintf(detail, sizeof detail, "reward %.3f, %.0f tokens/s", m_last.value("reward", 0.0),
+                          r.tokensPerSecond);
+            printJsonProgress(r.step, r.totalSteps, detail, metrics,
+                              {{"eta_seconds", r.etaSeconds}, {"run_id", r.runId}});
+            return;
         }
         if (m_quiet)
             return;

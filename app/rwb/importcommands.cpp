@@ -2,6 +2,7 @@
 // run of the store.
 #include "cli.h"
 #include "commands.h"
+#include "stopsignals.h"
 
 #include "data/jsonl.h"
 #include "store/rolloutimport.h"
@@ -10,6 +11,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 
 namespace rwb::cli {
 
@@ -65,6 +67,9 @@ and field, and the store is left as it was.
   --python PATH     the Python that reads parquet files, which needs pyarrow 14.0.1 or
                     later, or an older one with pyarrow_hotfix (default: $RWB_PYTHON,
                     else python3 on PATH; the one TRL ran in has pyarrow)
+
+SIGTERM or Ctrl-C stops it: before the first write nothing is written; while it writes, after
+the step in flight, and the run begun is deleted again (exit code 1).
 
 Prints a JSON report: the run's id, the files read, steps, rollouts and groups, which
 fields became what ("mapped"), which were kept only in each rollout's details
@@ -141,7 +146,33 @@ int importCommand(const std::vector<std::string> &argv)
         } catch (const store::StoreError &e) {
             throw data::InputException({storePath, 0, std::string("cannot open the run store: ") + e.what()});
         }
-        const store::ImportReport report = store::importRollouts(*runStore, inputs, options);
+        // Progress counts the files read, then the steps written (a dump holds about a step
+        // per file: the total is twice the files until the steps are known). While reading,
+        // SIGTERM and Ctrl-C end the command at once (nothing is written yet); while
+        // writing, they stop it after the step in flight and the run begun is deleted.
+        std::optional<StopSignals> stop;
+        int64_t files = 0;
+        options.progress = [&](store::ImportPhase phase, int64_t done, int64_t total) {
+            if (phase == store::ImportPhase::Reading) {
+                files = total;
+                if (jsonProgress())
+                    printJsonProgress(done, 2 * total, "reading the dump");
+                return true;
+            }
+            if (!stop)
+                stop.emplace();
+            if (jsonProgress())
+                printJsonProgress(files + done, files + total, "writing step " + std::to_string(done) + " of "
+                                                                   + std::to_string(total));
+            return !stop->requested();
+        };
+        store::ImportReport report;
+        try {
+            report = store::importRollouts(*runStore, inputs, options);
+        } catch (const store::ImportCancelled &e) {
+            printError(std::string("import: ") + (stop ? stop->lastSignal() : "stopped") + ": " + e.what());
+            return kExitFailure;
+        }
 
         nlohmann::ordered_json j;
         j["run_id"] = report.runId;
@@ -156,7 +187,9 @@ int importCommand(const std::vector<std::string> &argv)
         j["unmapped"] = mappingsJson(report.unmapped);
         j["computed"] = report.computed;
         j["skipped"] = report.skipped;
-        std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+        // Indented for a person; on one line for a program that runs the command with
+        // RWB_PROGRESS=json (it reads the last line).
+        std::cout << j.dump(jsonProgress() ? -1 : 2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
         return kExitOk;
     });
 }

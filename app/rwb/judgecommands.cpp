@@ -229,9 +229,12 @@ int judgeEval(const std::vector<std::string> &argv)
     const judge::JudgeClient client(options);
     const bool tty = isatty(fileno(stderr)) != 0;
     const judge::LegalAgreement a = judge::measureLegalAgreement(client, requests, 64, [&](size_t done, size_t total) {
-        std::cerr << "judge eval " << done << "/" << total << (tty ? "\r" : "\n") << std::flush;
+        if (jsonProgress())
+            printJsonProgress(static_cast<int64_t>(done), static_cast<int64_t>(total), "requests");
+        else
+            std::cerr << "judge eval " << done << "/" << total << (tty ? "\r" : "\n") << std::flush;
     });
-    if (tty)
+    if (tty && !jsonProgress())
         std::cerr << "\n";
     if (args.has("out"))
         writeOutput(args.value("out"), [&](std::ostream &out) {

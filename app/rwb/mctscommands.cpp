@@ -140,7 +140,15 @@ int run(const std::vector<std::string> &argv)
             std::fprintf(stderr, "\n%s: stopping after the iteration in flight\n", signals.lastSignal());
             return false;
         }
-        if (!quiet) {
+        if (jsonProgress()) {
+            // Progress over all questions' iterations.
+            const int64_t total = static_cast<int64_t>(p.questions) * p.iterations;
+            const int64_t done = static_cast<int64_t>(p.question - 1) * p.iterations + p.iteration;
+            char detail[160];
+            std::snprintf(detail, sizeof detail, "question %d/%d, best-path F1 %.3f, greedy F1 %.3f", p.question,
+                          p.questions, p.meanBestF1, p.meanGreedyF1);
+            printJsonProgress(done, total, detail, {}, {{"run_id", p.runId}});
+        } else if (!quiet) {
             std::fprintf(stderr, "\rmcts question %d/%d  iteration %d/%d  best-path F1 %.3f  greedy F1 %.3f  %s   ",
                          p.question, p.questions, p.iteration, p.iterations, p.meanBestF1, p.meanGreedyF1,
                          util::formatDuration(p.elapsedSeconds).c_str());
@@ -149,7 +157,7 @@ int run(const std::vector<std::string> &argv)
         return true;
     });
     const nlohmann::ordered_json stats = statsJson(r.stats, r.questions * config.params.simulations);
-    if (!quiet) {
+    if (!quiet && !jsonProgress()) {
         std::fprintf(stderr, "\n%d questions in %s: %.2f simulations/s; time in generation %.1f %%, retrieval %.1f %%, "
                              "tree %.2f %%\n",
                      r.questions, util::formatDuration(r.seconds).c_str(), stats["simulations_per_second"].get<double>(),

@@ -3,6 +3,7 @@
 // agree (core/prm), and the process reward model: train, score (core/train).
 #include "cli.h"
 #include "commands.h"
+#include "stopsignals.h"
 
 #include "data/jsonl.h"
 #include "tasks/multihop/multihop.h"
@@ -313,8 +314,16 @@ int judgeSet(const std::vector<std::string> &argv)
     const bool quiet = args.has("quiet");
     size_t failed = 0, orderDependent = 0, counts[3] = {0, 0, 0};
     std::string firstError;
+    // Ctrl-C and SIGTERM stop after the batch in flight; the pairs judged so far are stored.
+    StopSignals signals;
     const std::vector<prm::JudgedPair> judged = prm::judgePairs(client, unjudged, o, 16, [&](size_t d, size_t total) {
-        if (!quiet) {
+        if (signals.takeRequest()) {
+            std::fprintf(stderr, "\n%s: stopping after the batch in flight\n", signals.lastSignal());
+            return false;
+        }
+        if (jsonProgress()) {
+            printJsonProgress(static_cast<int64_t>(d), static_cast<int64_t>(total), "pairs");
+        } else if (!quiet) {
             std::fprintf(stderr, "\rprm judge: %zu/%zu pairs  %s   ", d, total,
                          util::formatDuration(std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
                                                   .count())
@@ -536,8 +545,22 @@ int trainPrm(const std::vector<std::string> &argv)
     }
     const train::PrmTrainConfig config = train::loadPrmTrainConfig(args.required("config"));
     const bool quiet = args.has("quiet");
+    // Ctrl-C and SIGTERM stop after the step in flight; the model trained so far is
+    // measured and saved.
+    StopSignals signals;
     const train::PrmTrainResult r = train::runPrmTraining(config, [&](const train::PrmTrainProgress &p) {
-        if (!quiet) {
+        if (signals.takeRequest()) {
+            std::fprintf(stderr, "\n%s: stopping after the step in flight\n", signals.lastSignal());
+            return false;
+        }
+        if (jsonProgress()) {
+            nlohmann::ordered_json metrics{{"loss", p.loss}, {"batch_accuracy", p.accuracy}, {"learning_rate", p.learningRate}};
+            for (const train::PairAccuracy &a : p.heldOut)
+                metrics["held_out/" + a.source] = a.accuracy();
+            char detail[96];
+            std::snprintf(detail, sizeof detail, "loss %.4f, batch accuracy %.2f", p.loss, p.accuracy);
+            printJsonProgress(p.step, p.totalSteps, detail, metrics);
+        } else if (!quiet) {
             std::fprintf(stderr, "\rprm step %d/%d  loss %.4f  batch accuracy %.2f  lr %.2e  %s   ", p.step, p.totalSteps,
                          p.loss, p.accuracy, p.learningRate, util::formatDuration(p.elapsedSeconds).c_str());
             std::fflush(stderr);
@@ -634,8 +657,21 @@ int rftCommand(const std::vector<std::string> &argv)
     }
     const train::RftConfig config = train::loadRftConfig(args.required("config"));
     const bool quiet = args.has("quiet");
+    // Ctrl-C and SIGTERM: a stop while sampling trains on what was kept so far; while
+    // training, saves what was trained.
+    StopSignals signals;
+    bool stopping = false;
     const train::RftResult r = train::runRft(config, [&](const train::RftProgress &p) {
-        if (!quiet) {
+        if (signals.takeRequest()) {
+            std::fprintf(stderr, "\n%s: stopping\n", signals.lastSignal());
+            stopping = true;
+        }
+        if (stopping)
+            return false;
+        if (jsonProgress()) {
+            printJsonProgress(static_cast<int64_t>(p.done), static_cast<int64_t>(p.total), p.phase,
+                              nlohmann::ordered_json(), {{"phase", p.phase}});
+        } else if (!quiet) {
             std::fprintf(stderr, "\rprm rft: %-9s %zu/%zu  %s   ", p.phase.c_str(), p.done, p.total,
                          util::formatDuration(p.elapsedSeconds).c_str());
             std::fflush(stderr);

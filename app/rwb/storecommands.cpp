@@ -153,6 +153,7 @@ int info(const std::vector<std::string> &argv)
         run["name"] = r.name;
         run["kind"] = r.kind;
         run["task"] = r.task;
+        run["tags"] = r.tags;
         run["status"] = r.status;
         run["message"] = r.message;
         run["created"] = r.created;

@@ -95,6 +95,7 @@ MctsRunResult runMcts(const MctsRunConfig &c, const MctsRunCallback &callback)
     result.runId = store.beginRun(name, store::RunKind::Mcts, config.dump(), std::string(task.name()));
 
     MctsRunProgress progress;
+    progress.runId = result.runId;
     progress.questions = static_cast<int>(records.size());
     double greedyF1 = 0, bestF1 = 0;
     try {

@@ -42,6 +42,7 @@ MctsRunConfig parseMctsRunConfig(std::string_view json, const std::string &sourc
 MctsRunConfig loadMctsRunConfig(const std::string &path);
 
 struct MctsRunProgress {
+    int64_t runId = 0;  // the store's run the trees go to
     int question = 0;   // 1-based, of `questions`
     int questions = 0;
     int iteration = 0;  // of the question's search

@@ -273,6 +273,24 @@ FailureData loadPredictionFailures(const std::string &first, const std::string &
     return data;
 }
 
+void addPredictionsFile(FailureData &data, const std::string &path, int64_t key, const task::Catalog &catalog)
+{
+    const task::Task &task = catalog.get(data.task, path, "task");
+    const std::string named = task::taskOfJsonl(data::readTextFile(path));
+    if (!named.empty() && named != data.task)
+        throw data::InputException({path, 1, "predictions of task \"" + named + "\", not of \"" + data.task + "\""});
+    task::ReadOptions o;
+    o.requireCompletion = true;
+    const std::vector<task::Record> records = task.read(path, o); // throws before any change
+    data.checkpoints.erase(key);
+    std::vector<std::pair<std::string, std::string>> predictions;
+    for (const task::Record &r : records) {
+        data.examples.emplace(r.example->id(), r.example); // the examples already there win
+        predictions.emplace_back(r.example->id(), r.completion);
+    }
+    addCheckpoint(data, task, key, predictions);
+}
+
 std::string FailureData::goldOf(const std::string &id) const
 {
     if (const auto e = examples.find(id); e != examples.end())

@@ -136,4 +136,13 @@ FailureData loadRunFailures(const store::RunStore &store, const std::string &sto
 FailureData loadPredictionFailures(const std::string &first, const std::string &second = {},
                                    const task::Catalog &catalog = task::Catalog::builtin());
 
+// Adds a predictions file (as `rwb eval run --output` and the workbench's "Evaluate a
+// checkpoint" write it) to `data` as checkpoint `key` (replacing one there), so that it
+// compares with the evaluations already there: read by data.task's task (of `catalog`);
+// a line whose id data.examples lacks brings its example in. Throws
+// data::InputException naming the file: unreadable, malformed, or of another task (its
+// first line's "task"); `data` is left as it was.
+void addPredictionsFile(FailureData &data, const std::string &path, int64_t key,
+                        const task::Catalog &catalog = task::Catalog::builtin());
+
 } // namespace rwb::eval

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <new>
@@ -342,27 +343,103 @@ void readParquet(DumpFile &file, ParquetReader &parquet)
     }
 }
 
-void readFileAs(DumpFile &file, ParquetReader &parquet)
+// How far a preview reads (previewImport); the import itself reads everything.
+struct ReadLimits {
+    size_t maxRows = 0; // rollouts; of a JSON-lines or CSV file, this many records
+};
+// A .json file (one JSON value: a table, an array) is read whole for a preview, or not at
+// all: up to this size.
+constexpr uintmax_t kPreviewJsonBytes = 8u << 20;
+// Of a JSON-lines or CSV file a preview reads at most this much (its first records).
+constexpr size_t kPreviewTextBytes = 32u << 20;
+
+// The first `lines` non-blank lines of a text file; `cut` when more text follows.
+std::string readLinesPrefix(const std::string &path, size_t lines, bool &cut)
 {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw data::InputException({path, 0, std::string("cannot open: ") + std::strerror(errno)});
+    std::string text, line;
+    size_t read = 0;
+    cut = false;
+    while (std::getline(in, line)) {
+        const bool blank = line.find_first_not_of(" \t\r") == std::string::npos;
+        if (!blank && (read >= lines || text.size() >= kPreviewTextBytes)) {
+            cut = true;
+            break;
+        }
+        text += line;
+        text += '\n';
+        read += blank ? 0 : 1;
+    }
+    if (in.bad())
+        throw data::InputException({path, 0, "cannot read the file"});
+    return text;
+}
+
+// The lines of `text` before line `line` (1-based).
+std::string linesBefore(const std::string &text, size_t line)
+{
+    size_t end = 0;
+    for (size_t n = 1; n < line && end != std::string::npos; ++n) {
+        end = text.find('\n', end);
+        if (end != std::string::npos)
+            ++end;
+    }
+    return end == std::string::npos ? text : text.substr(0, end);
+}
+
+// Reads a file's rows; with `limits`, only the first records of a JSON-lines or CSV file
+// (`cut` when it holds more). The caller leaves parquet files and large .json files out
+// of a preview.
+void readFileAs(DumpFile &file, ParquetReader &parquet, const ReadLimits *limits, bool &cut)
+{
+    cut = false;
     const std::string ext = extensionOf(file.path);
     if (ext == ".parquet") {
         readParquet(file, parquet);
         return;
     }
-    const std::string text = data::readTextFile(file.path);
-    if (ext == ".csv")
-        readCsv(file, text);
-    else if (ext == ".json")
-        readJson(file, text);
-    else
-        readJsonLines(file, text);
+    if (!limits || ext == ".json") {
+        const std::string text = data::readTextFile(file.path);
+        if (ext == ".csv")
+            readCsv(file, text);
+        else if (ext == ".json")
+            readJson(file, text);
+        else
+            readJsonLines(file, text);
+        return;
+    }
+    if (ext != ".csv") {
+        readJsonLines(file, readLinesPrefix(file.path, limits->maxRows, cut));
+        return;
+    }
+    size_t lines = limits->maxRows + 1; // and the header
+    for (;;) {
+        const std::string text = readLinesPrefix(file.path, lines, cut);
+        try {
+            readCsv(file, text);
+            return;
+        } catch (const data::InputException &e) {
+            // The prefix may end inside a quoted field that closes further on: the records
+            // before the one it opens, or when that is the first, more lines.
+            if (!cut || e.error().reason.find("never closed") == std::string::npos || text.size() >= kPreviewTextBytes)
+                throw;
+            file.rows.clear();
+            if (e.error().line > 2) {
+                readCsv(file, linesBefore(text, e.error().line));
+                return;
+            }
+            lines *= 2;
+        }
+    }
 }
 
 // Reads a file's rows; one too big for memory is an InputException naming it.
-void readFile(DumpFile &file, ParquetReader &parquet)
+void readFile(DumpFile &file, ParquetReader &parquet, const ReadLimits *limits, bool &cut)
 {
     try {
-        readFileAs(file, parquet);
+        readFileAs(file, parquet, limits, cut);
         return;
     } catch (const std::bad_alloc &) {
     } catch (const std::length_error &) {
@@ -1724,17 +1801,38 @@ std::optional<DumpFormat> parseDumpFormat(std::string_view name)
     return std::nullopt;
 }
 
-ImportReport importRollouts(RunStore &store, const std::vector<std::string> &paths, const ImportOptions &options)
+namespace {
+
+// A dump read and checked, not yet written.
+struct DumpRead {
+    ImportReport report; // everything but the run's id and name
+    std::map<int64_t, std::vector<ExternalSample>> steps;
+    std::string modelDir; // the tokenizer's folder, absolute ("" none)
+    // A preview's (limits given):
+    std::vector<std::string> allFiles;
+    std::vector<std::string> notRead;
+    std::vector<ImportPreviewRow> rows;
+    bool partial = false;
+};
+
+// Reads and checks every file of the dump (importRollouts), or with `limits` its first
+// rows (previewImport): the one reading code of both.
+DumpRead readDump(const std::vector<std::string> &paths, const ImportOptions &options, const ReadLimits *limits)
 {
     if (paths.empty())
         throw data::InputException({"", 0, "no file or folder to import"});
-    ImportReport report;
+    DumpRead read;
+    ImportReport &report = read.report;
     std::vector<DumpFile> files = collectFiles(paths, report.skipped);
+    for (const DumpFile &file : files)
+        read.allFiles.push_back(file.path);
+    const bool reportProgress = options.progress && !limits;
+    size_t rowsRead = 0;
 
     // Read and check everything before the store is touched.
     DumpFormat format = options.format;
     Mapping mapping;
-    std::map<int64_t, std::vector<ExternalSample>> steps;
+    std::map<int64_t, std::vector<ExternalSample>> &steps = read.steps;
     std::string previousSignature, previousPath;
     int64_t evalRows = 0;
     ParquetReader parquet(options.python); // started at the first parquet file
@@ -1742,7 +1840,7 @@ ImportReport importRollouts(RunStore &store, const std::vector<std::string> &pat
     bool stepFromName = false;
     // The tokenizer: checked before anything is read; it decodes OpenRLHF's agent rows.
     std::unique_ptr<tokenizer::Tokenizer> tok;
-    std::string modelDir;
+    std::string &modelDir = read.modelDir;
     if (!options.tokenizerDir.empty()) {
         std::error_code ec;
         modelDir = fs::absolute(options.tokenizerDir, ec).lexically_normal().string();
@@ -1763,7 +1861,28 @@ ImportReport importRollouts(RunStore &store, const std::vector<std::string> &pat
     openRlhf.tokenizer = tok.get();
     for (size_t f = 0; f < files.size(); ++f) {
         DumpFile &file = files[f];
-        readFile(file, parquet);
+        if (reportProgress && !options.progress(ImportPhase::Reading, static_cast<int64_t>(f), static_cast<int64_t>(files.size())))
+            throw ImportCancelled("cancelled while reading " + file.path + ": nothing was imported");
+        if (limits) {
+            if (rowsRead >= limits->maxRows) {
+                read.partial = true;
+                break;
+            }
+            std::error_code ec;
+            const std::string ext = extensionOf(file.path);
+            if (ext == ".parquet") {
+                read.notRead.push_back(file.path + ": a parquet table (reading it starts Python with pyarrow): the "
+                                                   "import maps it");
+                continue;
+            }
+            if (ext == ".json" && fs::file_size(file.path, ec) > kPreviewJsonBytes && !ec) {
+                read.notRead.push_back(file.path + ": one JSON value of more than 8 MiB: the import maps it");
+                continue;
+            }
+        }
+        bool cut = false;
+        readFile(file, parquet, limits, cut);
+        read.partial = read.partial || cut;
         wideTables = wideTables || file.wideTable;
         if (file.rows.empty()) {
             report.skipped.push_back(file.path + ": no rows");
@@ -1804,6 +1923,7 @@ ImportReport importRollouts(RunStore &store, const std::vector<std::string> &pat
         }
         const int64_t fileStep = file.number ? *file.number : static_cast<int64_t>(f) + 1;
         std::vector<Parsed> parsed;
+        std::vector<const Row *> origins; // the row each of `parsed` came from
         for (const Row &row : file.rows) {
             // Each wandb table of verl's validations holds every row logged before it.
             if (file.wideTable && !wideRowsSeen.insert(row.obj.dump()).second) {
@@ -1813,8 +1933,10 @@ ImportReport importRollouts(RunStore &store, const std::vector<std::string> &pat
             RowReader reader(file, row, mapping);
             std::optional<Parsed> p;
             if (format == DumpFormat::PrimeRl) {
-                for (Parsed &q : readPrimeRl(reader, file.number, fileStep, options, primeRl))
+                for (Parsed &q : readPrimeRl(reader, file.number, fileStep, options, primeRl)) {
                     parsed.push_back(std::move(q));
+                    origins.push_back(&row);
+                }
                 continue;
             }
             switch (format) {
@@ -1838,6 +1960,7 @@ ImportReport importRollouts(RunStore &store, const std::vector<std::string> &pat
             if (!row.obj.contains("step") && !row.obj.contains("global_step"))
                 stepFromName = true;
             parsed.push_back(std::move(*p));
+            origins.push_back(&row);
         }
         if (parsed.empty()) {
             report.skipped.push_back(file.path + ": no rows to import");
@@ -1852,8 +1975,21 @@ ImportReport importRollouts(RunStore &store, const std::vector<std::string> &pat
         previousSignature = std::move(signature);
         previousPath = file.path;
         report.files.push_back(file.path);
-        for (Parsed &p : parsed)
-            steps[p.step].push_back(std::move(p.sample));
+        rowsRead += parsed.size();
+        for (size_t i = 0; i < parsed.size(); ++i) {
+            if (limits && read.rows.size() < limits->maxRows)
+                read.rows.push_back({file.path, origins[i]->line, origins[i]->where, parsed[i].step, parsed[i].sample});
+            steps[parsed[i].step].push_back(std::move(parsed[i].sample));
+        }
+    }
+    if (reportProgress && !options.progress(ImportPhase::Reading, static_cast<int64_t>(files.size()),
+                                            static_cast<int64_t>(files.size())))
+        throw ImportCancelled("cancelled after reading the dump: nothing was imported");
+    if (limits && steps.empty() && !read.notRead.empty()) {
+        // Nothing the preview could read: the import maps what it left.
+        read.partial = true;
+        report.format = format;
+        return read;
     }
     if (format == DumpFormat::Auto || steps.empty())
         throw data::InputException({paths.front(), 0, "no rollouts to import"});
@@ -1967,6 +2103,18 @@ ImportReport importRollouts(RunStore &store, const std::vector<std::string> &pat
         report.computed.push_back("completion text: observation_tokens from the first action_ranges start, decoded "
                                   "with --tokenizer");
 
+    return read;
+}
+
+} // namespace
+
+ImportReport importRollouts(RunStore &store, const std::vector<std::string> &paths, const ImportOptions &options)
+{
+    DumpRead read = readDump(paths, options, nullptr);
+    ImportReport &report = read.report;
+    const DumpFormat format = report.format;
+    const std::string &modelDir = read.modelDir;
+
     // Write.
     report.runName = options.runName.empty() ? defaultRunName(paths.front()) : options.runName;
     json config = {{"imported", {{"format", dumpFormatName(format)}, {"paths", paths}, {"files", report.files}}}};
@@ -1976,16 +2124,50 @@ ImportReport importRollouts(RunStore &store, const std::vector<std::string> &pat
         config["imported"]["weights"] = options.weights;
     if (!modelDir.empty())
         config["model"] = modelDir; // the token view decodes the token ids with it
+    const int64_t totalSteps = static_cast<int64_t>(read.steps.size());
+    int64_t written = 0;
+    const auto goOn = [&] { return !options.progress || options.progress(ImportPhase::Writing, written, totalSteps); };
+    if (!goOn())
+        throw ImportCancelled("cancelled before writing: nothing was imported");
     report.runId = store.beginRun(report.runName, RunKind::External, config.dump(), options.task);
     try {
-        for (auto &[step, samples] : steps)
+        for (auto &[step, samples] : read.steps) {
             writeExternalStep(store, report.runId, step, std::move(samples));
+            ++written;
+            if (!goOn())
+                throw ImportCancelled("cancelled after writing " + std::to_string(written) + " of "
+                                      + std::to_string(totalSteps) + " steps");
+        }
+    } catch (const ImportCancelled &e) {
+        // No part of a dump stays: the run begun goes again.
+        try {
+            store.deleteRun(report.runId, /*staleAfterSeconds=*/0);
+        } catch (const std::exception &d) {
+            store.finishRun(report.runId, RunStatus::Stopped, e.what());
+            throw ImportCancelled(std::string(e.what()) + "; run " + std::to_string(report.runId)
+                                  + " could not be deleted (" + d.what() + ") and is marked stopped");
+        }
+        throw ImportCancelled(std::string(e.what()) + ": the run begun was deleted, nothing was imported");
     } catch (const std::exception &e) {
         store.finishRun(report.runId, RunStatus::Failed, e.what());
         throw;
     }
     store.finishRun(report.runId, RunStatus::Finished);
     return report;
+}
+
+ImportPreview previewImport(const std::vector<std::string> &paths, const ImportOptions &options, size_t maxRows)
+{
+    const ReadLimits limits{std::max<size_t>(maxRows, 1)};
+    DumpRead read = readDump(paths, options, &limits);
+    ImportPreview preview;
+    preview.report = std::move(read.report);
+    preview.report.runName = options.runName.empty() ? defaultRunName(paths.front()) : options.runName;
+    preview.allFiles = std::move(read.allFiles);
+    preview.notRead = std::move(read.notRead);
+    preview.rows = std::move(read.rows);
+    preview.partial = read.partial;
+    return preview;
 }
 
 } // namespace rwb::store

@@ -13,9 +13,13 @@
 // groups, the browser, the token view and the failure explorer work on it. Without Qt or
 // libtorch.
 
+#include "store/externalrun.h"
+
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +34,15 @@ enum class DumpFormat { Auto, Verl, Trl, OpenRlhf, PrimeRl, NemoRl };
 const char *dumpFormatName(DumpFormat format);
 // The inverse; nullopt for a name it does not know.
 std::optional<DumpFormat> parseDumpFormat(std::string_view name);
+
+// What an import is doing when it reports progress.
+enum class ImportPhase { Reading, Writing };
+
+// Thrown by importRollouts when ImportOptions::progress asked it to stop.
+class ImportCancelled : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
 struct ImportOptions {
     DumpFormat format = DumpFormat::Auto; // Auto: from the first record's fields
@@ -57,6 +70,13 @@ struct ImportOptions {
     // ids; where a dump has token ids but no completion text (OpenRLHF's agent executor)
     // the completion is decoded with it. "" none. A folder it cannot read is an error.
     std::string tokenizerDir;
+    // Called on the calling thread: while reading, after each file (`done` of `total`
+    // files); while writing, before the first step and after each (`done` of `total`
+    // steps). Returning false stops the import: while reading, before anything is written;
+    // while writing, the run begun is deleted again (RunStore::deleteRun), so that no
+    // part of the dump is left in the store. importRollouts then throws ImportCancelled.
+    // Unset: the import runs to its end. previewImport never calls it.
+    std::function<bool(ImportPhase phase, int64_t done, int64_t total)> progress;
 };
 
 // One field of the dump and what it became.
@@ -92,7 +112,38 @@ struct ImportReport {
 // same generation batch again when several optimizer steps share it), rows an earlier
 // wandb table of OpenRLHF's already held, prime-rl's `all` files beside an `effective` one
 // and its eval episodes (unless includeEval) are skipped and reported. A failure while
-// writing marks the run failed and throws store::StoreError.
+// writing marks the run failed and throws store::StoreError. ImportOptions::progress may
+// stop it (ImportCancelled), leaving no run behind.
 ImportReport importRollouts(RunStore &store, const std::vector<std::string> &paths, const ImportOptions &options);
+
+// One rollout as the import reads it, for a preview.
+struct ImportPreviewRow {
+    std::string file;
+    size_t line = 0;    // its line in the file (0 for a row of a table or an array: `where`)
+    std::string where;  // "row 3", "record 2" where a line says nothing ("" otherwise)
+    int64_t step = 0;
+    ExternalSample sample;
+};
+
+struct ImportPreview {
+    // As importRollouts would report the rows read: the format found, the files read, the
+    // mapping of their fields, what would be worked out and skipped; runId 0, runName the
+    // name the run would get, and steps, rollouts and groups counted over the rows read.
+    ImportReport report;
+    std::vector<std::string> allFiles; // every file the import would read, in step order
+    std::vector<std::string> notRead;  // "path: why", files the preview leaves to the import
+    std::vector<ImportPreviewRow> rows; // the first rows, in the order read (at most maxRows)
+    bool partial = false;               // rows or files past the limits were not read
+};
+
+// What importRollouts would make of the first rows of a dump, without a store: the same
+// detection, reading and mapping code, bounded for a dialog on the GUI thread. Reads the
+// files in the import's order and stops once `maxRows` rollouts are read: of a JSON-lines
+// or CSV file only the first `maxRows` records, a .json file (one JSON value: a table, an
+// array) only when it is at most 8 MiB, and no parquet file (reading one starts Python:
+// listed in notRead; the import maps it). Throws as importRollouts does for a file of the
+// wrong form among the rows read, a bad tokenizer folder, an unknown weight's name, and
+// "no rollouts to import" only when every file was read. Any thread; touches no store.
+ImportPreview previewImport(const std::vector<std::string> &paths, const ImportOptions &options, size_t maxRows = 200);
 
 } // namespace rwb::store

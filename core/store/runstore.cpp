@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -691,13 +692,19 @@ void RunStore::discardAfter(int64_t runId, int64_t step)
 }
 
 namespace {
-// A file before version 4 read as it is has no task column: its runs are all extraction runs.
+// What separates a run's tags in runColumns()' list (a tag holds no control character).
+constexpr char kTagSeparator = '\x1f';
+
+// A file before version 4 read as it is has no task column: its runs are all extraction
+// runs; before 9 no run has tags.
 std::string runColumns(int version)
 {
     return std::string("SELECT id, name, created, kind, config_json, status, message, coalesce(finished, ''), "
                        "(SELECT count(*) FROM steps s WHERE s.run_id = runs.id), "
                        "coalesce((SELECT max(step) FROM steps s WHERE s.run_id = runs.id), -1), ") +
-           (version >= 4 ? "task" : "'company_extraction'") + " FROM runs";
+           (version >= 4 ? "task" : "'company_extraction'") + ", " +
+           (version >= 9 ? "(SELECT group_concat(t.tag, char(31)) FROM run_tags t WHERE t.run_id = runs.id)" : "NULL") +
+           " FROM runs";
 }
 
 RunInfo readRun(const Statement &s)
@@ -714,9 +721,165 @@ RunInfo readRun(const Statement &s)
     r.steps = s.columnInt(8);
     r.lastStep = s.columnInt(9);
     r.task = s.columnText(10);
+    if (!s.isNull(11)) {
+        const std::string tags = s.columnText(11);
+        for (size_t from = 0;;) {
+            const size_t to = tags.find(kTagSeparator, from);
+            r.tags.push_back(tags.substr(from, to == std::string::npos ? std::string::npos : to - from));
+            if (to == std::string::npos)
+                break;
+            from = to + 1;
+        }
+        std::sort(r.tags.begin(), r.tags.end());
+    }
     return r;
 }
+
+// Blanks a tag loses at either end.
+constexpr const char *kTagBlanks = " \t";
+
+// Seconds from the run's last write (its creation, its newest step, checkpoint or search
+// tree: the stored UTC times) to now; never negative. The run must exist.
+double secondsSinceWrite(sqlite3 *db, const std::string &path, int version, int64_t runId)
+{
+    const std::string sql =
+        std::string("SELECT max(0, (julianday('now') - julianday(max(r.created, "
+                    "coalesce((SELECT written FROM steps WHERE run_id = ?1 ORDER BY step DESC LIMIT 1), ''), "
+                    "coalesce((SELECT max(created) FROM checkpoints WHERE run_id = ?1), '')") +
+        (version >= 6 ? ", coalesce((SELECT max(updated) FROM mcts_trees WHERE run_id = ?1), '')" : "") +
+        "))) * 86400.0) FROM runs r WHERE r.id = ?1";
+    Statement q(db, sql, path);
+    q.bind(1, runId);
+    return q.step() && !q.isNull(0) ? q.columnDouble(0) : 0.0;
+}
 } // namespace
+
+void RunStore::renameRun(int64_t runId, const std::string &name)
+{
+    d->requireWritable("rename a run");
+    const std::string where = "cannot rename run " + std::to_string(runId);
+    if (name.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw StoreError(d->path, where, "the new name is blank");
+    Statement s(d->db, "UPDATE runs SET name = ? WHERE id = ?", d->path);
+    s.bindText(1, name);
+    s.bind(2, runId);
+    s.run();
+    if (sqlite3_changes(d->db) == 0)
+        throw StoreError(d->path, where, "there is no such run");
+}
+
+void RunStore::setRunTags(int64_t runId, const std::vector<std::string> &tags)
+{
+    d->requireWritable("tag a run");
+    const std::string where = "cannot set the tags of run " + std::to_string(runId);
+    std::vector<std::string> clean;
+    for (const std::string &tag : tags) {
+        const size_t first = tag.find_first_not_of(kTagBlanks);
+        if (first == std::string::npos)
+            throw StoreError(d->path, where, "a tag is blank");
+        std::string t = tag.substr(first, tag.find_last_not_of(kTagBlanks) - first + 1);
+        for (const char c : t)
+            if (c == ',' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+                throw StoreError(d->path, where, "the tag \"" + t + "\" holds a comma or a control character");
+        clean.push_back(std::move(t));
+    }
+    Transaction t(d->db, d->path);
+    {
+        Statement q(d->db, "SELECT 1 FROM runs WHERE id = ?", d->path);
+        q.bind(1, runId);
+        if (!q.step())
+            throw StoreError(d->path, where, "there is no such run");
+    }
+    {
+        Statement del(d->db, "DELETE FROM run_tags WHERE run_id = ?", d->path);
+        del.bind(1, runId);
+        del.run();
+    }
+    Statement ins(d->db, "INSERT OR IGNORE INTO run_tags(run_id, tag) VALUES (?, ?)", d->path);
+    for (const std::string &tag : clean) {
+        ins.bind(1, runId);
+        ins.bindText(2, tag);
+        ins.run();
+    }
+    t.commit();
+}
+
+RunContents RunStore::runContents(int64_t runId) const
+{
+    RunContents c;
+    Transaction snapshot(d->db, d->path, Transaction::Kind::Read);
+    {
+        Statement q(d->db, "SELECT 1 FROM runs WHERE id = ?", d->path);
+        q.bind(1, runId);
+        if (!q.step())
+            throw StoreError(d->path, "there is no run " + std::to_string(runId));
+    }
+    const auto countOf = [&](const char *sql) {
+        Statement q(d->db, sql, d->path);
+        q.bind(1, runId);
+        return q.step() ? q.columnInt(0) : int64_t(0);
+    };
+    c.steps = countOf("SELECT count(*) FROM steps WHERE run_id = ?");
+    c.metrics = countOf("SELECT count(*) FROM metrics WHERE run_id = ?");
+    c.rollouts = countOf("SELECT count(*) FROM rollouts WHERE run_id = ?");
+    c.prompts = countOf("SELECT count(*) FROM prompts WHERE run_id = ?");
+    c.rewardConfigs = countOf("SELECT count(*) FROM reward_configs WHERE run_id = ?");
+    c.checkpoints = countOf("SELECT count(*) FROM checkpoints WHERE run_id = ?");
+    c.evalPredictions = countOf("SELECT count(*) FROM eval_predictions WHERE run_id = ?");
+    if (d->version >= 5)
+        c.judgeDecisions = countOf("SELECT count(*) FROM judge_decisions WHERE run_id = ?");
+    if (d->version >= 6)
+        c.searchTrees = countOf("SELECT count(*) FROM mcts_trees WHERE run_id = ?");
+    c.secondsSinceWrite = secondsSinceWrite(d->db, d->path, d->version, runId);
+    snapshot.commit();
+    return c;
+}
+
+void RunStore::deleteRun(int64_t runId, int64_t staleAfterSeconds)
+{
+    d->requireWritable("delete a run");
+    const std::string where = "cannot delete run " + std::to_string(runId);
+    Transaction t(d->db, d->path);
+    {
+        Statement q(d->db, "SELECT status FROM runs WHERE id = ?", d->path);
+        q.bind(1, runId);
+        if (!q.step())
+            throw StoreError(d->path, where, "there is no such run");
+        if (q.columnText(0) == "running" && staleAfterSeconds > 0) {
+            const double idle = secondsSinceWrite(d->db, d->path, d->version, runId);
+            if (idle < static_cast<double>(staleAfterSeconds))
+                throw StoreError(d->path, where,
+                                 "it is running: it last wrote " + std::to_string(static_cast<int64_t>(idle)) +
+                                     " s ago, and a running run may be deleted only after " +
+                                     std::to_string(staleAfterSeconds) + " s without a write (stop it first)");
+        }
+    }
+    // Children first, each by its run (what the foreign keys would cascade to, row by row).
+    // A read-write store is always at the current schema: every table is there.
+    static const char *const kDeletes[] = {
+        "DELETE FROM judge_decisions WHERE run_id = ?",
+        "UPDATE prm_pairs SET tree_id = NULL WHERE tree_id IN (SELECT id FROM mcts_trees WHERE run_id = ?)",
+        "DELETE FROM mcts_nodes WHERE tree_id IN (SELECT id FROM mcts_trees WHERE run_id = ?)",
+        "DELETE FROM mcts_iterations WHERE tree_id IN (SELECT id FROM mcts_trees WHERE run_id = ?)",
+        "DELETE FROM mcts_trees WHERE run_id = ?",
+        "DELETE FROM rollouts WHERE run_id = ?",
+        "DELETE FROM prompts WHERE run_id = ?",
+        "DELETE FROM eval_predictions WHERE run_id = ?",
+        "DELETE FROM metrics WHERE run_id = ?",
+        "DELETE FROM steps WHERE run_id = ?",
+        "DELETE FROM reward_configs WHERE run_id = ?",
+        "DELETE FROM checkpoints WHERE run_id = ?",
+        "DELETE FROM run_tags WHERE run_id = ?",
+        "DELETE FROM runs WHERE id = ?",
+    };
+    for (const char *sql : kDeletes) {
+        Statement s(d->db, sql, d->path);
+        s.bind(1, runId);
+        s.run();
+    }
+    t.commit();
+    d->promptIds.erase(runId); // a new run may get its id back
+}
 
 std::vector<RunInfo> RunStore::runs() const
 {
@@ -983,8 +1146,10 @@ RolloutPage RunStore::Impl::listRollouts(const RolloutFilter &filter, int64_t af
     const bool byStep = filter.stepMin || filter.stepMax;
     // Without a step range, walk the rowid from afterId (no sort); with one, the
     // (run_id, step) index narrows first.
-    std::string sql = "SELECT " + rolloutColumns(version) + " FROM rollouts r JOIN prompts p ON p.id = r.prompt " +
-                      (byStep ? "WHERE r.run_id = ?" : "WHERE +r.run_id = ?") + " AND r.id > ?";
+    // Across runs (allRuns) there is no run to narrow by: the rowid walk from afterId.
+    const char *run = filter.allRuns ? "" : byStep ? "r.run_id = ? AND " : "+r.run_id = ? AND ";
+    std::string sql = "SELECT " + rolloutColumns(version) + " FROM rollouts r JOIN prompts p ON p.id = r.prompt WHERE " +
+                      run + "r.id > ?";
     if (filter.stepMin)
         sql += " AND r.step >= ?";
     if (filter.stepMax)
@@ -1008,7 +1173,8 @@ RolloutPage RunStore::Impl::listRollouts(const RolloutFilter &filter, int64_t af
 
     Statement s(db, sql, path);
     int i = 1;
-    s.bind(i++, filter.runId);
+    if (!filter.allRuns)
+        s.bind(i++, filter.runId);
     s.bind(i++, afterId);
     if (filter.stepMin)
         s.bind(i++, *filter.stepMin);

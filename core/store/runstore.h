@@ -95,6 +95,27 @@ public:
     // Deletes a set's pairs and their labels.
     void deletePairSet(const std::string &set);
     void finishRun(int64_t runId, RunStatus status, const std::string &message = {});
+    // Gives a run another name (any non-blank text, kept as given). Throws StoreError for a
+    // blank name or no such run.
+    void renameRun(int64_t runId, const std::string &name);
+    // Replaces a run's tags (schema 9; opening a file read-write upgrades it). Each tag is
+    // trimmed of ASCII blanks; duplicates count once. Throws StoreError, changing nothing,
+    // for a tag that is blank or holds a comma or a control character, or no such run.
+    void setRunTags(int64_t runId, const std::vector<std::string> &tags);
+    // A run whose status is "running" but that has written nothing for this long (seconds)
+    // counts as stale: its process was most likely killed (a run whose process dies stays
+    // "running"), and deleteRun() takes it. A live trainer writes each step, a search its
+    // tree every few iterations, far more often.
+    static constexpr int64_t kStaleRunSeconds = 3600;
+    // Deletes a run and everything that refers to it, in one transaction: its steps,
+    // metrics, prompts, rollouts (and their search-index entries), reward configs,
+    // checkpoint rows (not the folders on disk), evaluation predictions, judge decisions,
+    // search trees with their nodes and iterations, and tags. Preference pairs made from
+    // its trees stay, without their tree (labels are people's work). Throws StoreError,
+    // deleting nothing, for no such run, or a run whose status is "running" that wrote
+    // within the last `staleAfterSeconds` (0: any running run may go). A trainer writing
+    // the same file waits for the delete's commit (up to its busy timeout, 10 s).
+    void deleteRun(int64_t runId, int64_t staleAfterSeconds = kStaleRunSeconds);
     // Resuming from the checkpoint of `step`: deletes what the run wrote after it (steps,
     // metrics, rollouts, reward configs, checkpoints, evaluations) and marks it running.
     void discardAfter(int64_t runId, int64_t step);
@@ -127,6 +148,9 @@ public:
     std::vector<RunInfo> runs() const;
     // Throws StoreError when there is no such run.
     RunInfo run(int64_t runId) const;
+    // Row counts of what a run holds and how long ago it last wrote (RunContents). Throws
+    // StoreError when there is no such run.
+    RunContents runContents(int64_t runId) const;
     // The newest run of `kind` (the largest id), 0 when the store has none.
     int64_t lastRun(RunKind kind) const;
     // Ordered by step, then name. `name` "" = every metric; steps after `afterStep` only
@@ -150,7 +174,9 @@ public:
     int64_t firstStep(int64_t runId) const;
     // The stored example a rollout answered (its prompt's meta_json); "" when none.
     std::string rolloutPromptMeta(int64_t rolloutId) const;
-    // Rollouts matching `filter` with id > afterId, in id order, at most `limit`. Token
+    // Rollouts matching `filter` (of its run, or of every run with filter.allRuns: a
+    // search across runs, each row naming its run) with id > afterId, in id order, at
+    // most `limit`; a caller keeps a search across a big store bounded with it. Token
     // arrays are left empty (use rollout(id)). Throws StoreError for a bad FTS query or
     // a component name containing '"'.
     // A text filter (completionMatch / promptMatch) sees every committed row. On a

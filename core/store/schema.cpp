@@ -214,17 +214,31 @@ CREATE VIEW v_prm_labels AS
   FROM prm_labels l JOIN prm_pairs p ON p.id = l.pair_id;
 )SQL";
 
-// The stable views for other tools (version 4): columns are only ever appended.
-std::string viewsSql()
-{
-    return R"SQL(
+// Version 9: a run's tags (labels a person gives runs to find and group them), one row
+// per tag; they go with their run.
+constexpr const char *kRunTagsSql = R"SQL(
+CREATE TABLE run_tags(
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  tag    TEXT NOT NULL,
+  PRIMARY KEY (run_id, tag)
+) WITHOUT ROWID;
+)SQL";
+
+// v_runs (its tags appended in version 9: a JSON array, in the key's order, alphabetical).
+constexpr const char *kRunsViewSql = R"SQL(
 CREATE VIEW v_runs AS
   SELECT r.id AS run_id, r.name, r.created, r.kind, r.status, r.message, r.finished, r.config_json,
          (SELECT count(*) FROM steps s WHERE s.run_id = r.id) AS steps,
          (SELECT max(step) FROM steps s WHERE s.run_id = r.id) AS last_step,
-         r.task
+         r.task,
+         (SELECT json_group_array(t.tag) FROM run_tags t WHERE t.run_id = r.id) AS tags
   FROM runs r;
+)SQL";
 
+// The stable views for other tools (version 4): columns are only ever appended.
+std::string viewsSql()
+{
+    return std::string(kRunsViewSql) + R"SQL(
 CREATE VIEW v_metrics AS
   SELECT run_id, step, name, value FROM metrics;
 
@@ -348,7 +362,7 @@ CREATE VIRTUAL TABLE rollouts_fts USING fts5(completion, content='rollouts', con
         s.replace(s.find("@TRIGGERS@"), 10, triggers);
         s.replace(s.find("@VIEWS@"), 7, viewsSql());
         s.replace(s.find("@ROLLOUTS@"), 10, rolloutsSql("rollouts") + kRolloutIndexes);
-        s.replace(s.find("@JUDGE@"), 7, std::string(kJudgeSql) + kMctsSql + kPrmSql);
+        s.replace(s.find("@JUDGE@"), 7, std::string(kJudgeSql) + kMctsSql + kPrmSql + kRunTagsSql);
         s.replace(s.find("@RUNS@"), 6, runsSql("runs"));
         return s;
     }();
@@ -453,8 +467,16 @@ DROP VIEW IF EXISTS v_eval_predictions;
         s += "INSERT INTO runs_v8(id, name, created, kind, config_json, status, message, finished, task) "
              "SELECT id, name, created, kind, config_json, status, message, finished, task FROM runs;\n"
              "DROP TABLE runs;\nALTER TABLE runs_v8 RENAME TO runs;\n";
-        s += viewsSql();
     }
+    if (fromVersion < 9) {
+        // 8 → 9: run tags (a new table); v_runs gains `tags`, appended. A file of 8 has
+        // every view: only v_runs is made again.
+        s += kRunTagsSql;
+        if (fromVersion == 8)
+            s += std::string("DROP VIEW IF EXISTS v_runs;\n") + kRunsViewSql;
+    }
+    if (fromVersion < 8)
+        s += viewsSql(); // the views older upgrades dropped come back last, once
     return s;
 }
 

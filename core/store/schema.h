@@ -17,13 +17,14 @@ namespace rwb::store {
 // judge_decisions and v_judge_decisions. 6 adds MCTS runs (runs.kind 'mcts'), mcts_trees,
 // mcts_nodes, mcts_iterations, v_mcts_trees and v_mcts_nodes. 7 adds preference pairs
 // for the process reward model: prm_pairs, prm_labels, v_prm_pairs and v_prm_labels. 8 adds
-// runs of other trainers (runs.kind 'external'). Readers of this build read all eight (a file read
-// as it is without an upgrade has no entropies before 3, before 4 only extraction runs and
-// no details, and before 5 no judge decisions).
+// runs of other trainers (runs.kind 'external'). 9 adds run tags: run_tags and v_runs.tags.
+// Readers of this build read all nine (a file read as it is without an upgrade has no
+// entropies before 3, before 4 only extraction runs and no details, before 5 no judge
+// decisions, and before 9 no tags).
 class Schema {
 public:
     // PRAGMA user_version of a file written by this build.
-    static constexpr int kVersion = 8;
+    static constexpr int kVersion = 9;
     // The SQL that creates version kVersion in an empty database (one script).
     static const std::string &createSql();
     // The SQL that brings a file of `fromVersion` (1 … kVersion-1) to kVersion; run it in

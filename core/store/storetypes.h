@@ -83,6 +83,22 @@ struct RunInfo {
     int64_t steps = 0;    // steps written (writeStep calls that committed)
     int64_t lastStep = -1; // -1 when none
     std::string task;     // the task's name, as its catalog knows it
+    std::vector<std::string> tags; // alphabetical (byte order), each once; none before schema 9
+};
+
+// What a run holds, for a person about to delete it: row counts of each kind of data, and
+// how long ago the run last wrote (its creation, its newest step, checkpoint or search tree).
+struct RunContents {
+    int64_t steps = 0;
+    int64_t metrics = 0;
+    int64_t rollouts = 0;
+    int64_t prompts = 0;
+    int64_t rewardConfigs = 0;
+    int64_t checkpoints = 0;       // rows only: the checkpoint folders are files of their own
+    int64_t evalPredictions = 0;
+    int64_t judgeDecisions = 0;
+    int64_t searchTrees = 0;
+    double secondsSinceWrite = 0.0; // from the stored UTC times to now (≥ 0)
 };
 
 struct MetricPoint {
@@ -128,6 +144,9 @@ struct ComponentCondition {
 // Which rollouts of a run to list. Every set field narrows the result (AND).
 struct RolloutFilter {
     int64_t runId = 0;
+    // Every run of the store instead of runId's (a search across runs); rows still come
+    // in id order, a page at a time.
+    bool allRuns = false;
     std::optional<int64_t> stepMin, stepMax;   // inclusive
     std::optional<double> rewardMin, rewardMax; // inclusive
     std::vector<ComponentCondition> components;

@@ -77,7 +77,7 @@ PrmTrainConfig parsePrmTrainConfig(std::string_view text, const std::string &sou
                                {"model", "output", "store", "set", "task", "sources", "source_weights", "ties", "holdout", "lora",
                                 "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "use_rslora", "learning_rate",
                                 "weight_decay", "max_grad_norm", "schedule", "warmup_ratio", "epochs", "batch_size",
-                                "max_length", "seed", "dtype", "precision", "device", "threads", "limit"});
+                                "max_length", "seed", "dtype", "precision", "device", "threads", "limit", "eval_every"});
     PrmTrainConfig c;
     c.model = r.path("model", true);
     c.output = r.path("output", true);
@@ -122,6 +122,7 @@ PrmTrainConfig parsePrmTrainConfig(std::string_view text, const std::string &sou
     c.device = r.choice("device", c.device, {"auto", "cpu", "cuda"});
     c.threads = r.integer("threads", 0, 0, 1024);
     c.limit = r.integer("limit", 0, 0, 1000000000);
+    c.evalEvery = r.integer("eval_every", 0, 0, 1000000000);
     return c;
 }
 
@@ -328,6 +329,14 @@ PrmTrainResult runPrmTraining(const PrmTrainConfig &c, const PrmTrainCallback &c
                 p.learningRate = lr;
                 p.gradNorm = gradNorm;
                 p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+                // Held-out accuracy every eval_every steps (0: at each epoch's end).
+                const bool evalNow = !held.empty() && (c.evalEvery > 0 ? step % c.evalEvery == 0 || step == totalSteps
+                                                                        : s + 1 == stepsPerEpoch);
+                if (evalNow) {
+                    li.module->eval();
+                    measure(p.heldOut);
+                    li.module->train();
+                }
                 stop = !callback(p);
             }
         }

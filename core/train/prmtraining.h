@@ -51,13 +51,14 @@ struct PrmTrainConfig {
     std::string device = "auto";
     int threads = 0;
     int limit = 0;                // > 0: the first N labelled pairs
+    int evalEvery = 0;            // held-out accuracy every N steps (and at the last); 0: at each epoch's end
 };
 
 // Keys (docs/prm.md): model, output, store, set (required), task, sources (["human", "judge",
 // "tree", "import"]), source_weights ({"human": 2, …}), ties, holdout, lora, lora_r,
 // lora_alpha, lora_dropout, lora_target_modules, learning_rate, weight_decay,
 // max_grad_norm, schedule, warmup_ratio, epochs, batch_size, max_length, seed, dtype,
-// precision, device, threads, limit. Relative paths resolve against the config's folder.
+// precision, device, threads, limit, eval_every. Relative paths resolve against the config's folder.
 // Throws data::InputException naming `source` and the key.
 PrmTrainConfig parsePrmTrainConfig(std::string_view json, const std::string &source);
 PrmTrainConfig loadPrmTrainConfig(const std::string &path);
@@ -79,6 +80,9 @@ struct PrmTrainProgress {
     double learningRate = 0;
     double gradNorm = 0;
     double elapsedSeconds = 0;
+    // Held-out accuracy per label source, measured after this step (empty on the steps
+    // eval_every skips, and when nothing is held out).
+    std::vector<PairAccuracy> heldOut;
 };
 
 struct PrmTrainResult {

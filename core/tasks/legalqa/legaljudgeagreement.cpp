@@ -69,12 +69,31 @@ std::vector<LabelledRequest> readLabelledRequests(const std::string &path, size_
     return out;
 }
 
+void countAgreementItem(LegalAgreement &a, const AgreementItem &item)
+{
+    ++a.requests;
+    bool coverageAgreed = false, consistencyAgreed = false;
+    if (item.ok) {
+        const int refCoverage = coverageLabel(item.referenceCoverage);
+        const int judgedCoverage = coverageLabel(item.judgedCoverage);
+        const int refConsistency = consistencyLabel(item.referenceContradiction ? 0.0 : 1.0);
+        const int judgedConsistency = consistencyLabel(item.judgedContradiction ? 0.0 : 1.0);
+        a.coverage.add(refCoverage, judgedCoverage);
+        a.consistency.add(refConsistency, judgedConsistency);
+        coverageAgreed = refCoverage == judgedCoverage;
+        consistencyAgreed = refConsistency == judgedConsistency;
+    } else {
+        ++a.failed;
+    }
+    a.byKind[item.kind].add(coverageAgreed, consistencyAgreed);
+    a.byFacts[item.facts].add(coverageAgreed, consistencyAgreed);
+}
+
 LegalAgreement measureLegalAgreement(const JudgeClient &client, const std::vector<LabelledRequest> &requests,
                                      size_t batch, const std::function<void(size_t, size_t)> &progress)
 {
     const util::Clock::time_point start = util::Clock::now();
     LegalAgreement a;
-    a.requests = requests.size();
     batch = std::max<size_t>(batch, 1);
     for (size_t from = 0; from < requests.size(); from += batch) {
         const size_t to = std::min(requests.size(), from + batch);
@@ -110,21 +129,7 @@ LegalAgreement measureLegalAgreement(const JudgeClient &client, const std::vecto
                     item.error = std::string("the reply could not be read: ") + e.what();
                 }
             }
-            bool coverageAgreed = false, consistencyAgreed = false;
-            if (item.ok) {
-                const int refCoverage = coverageLabel(q.coverage);
-                const int judgedCoverage = coverageLabel(item.judgedCoverage);
-                const int refConsistency = consistencyLabel(q.contradiction ? 0.0 : 1.0);
-                const int judgedConsistency = consistencyLabel(item.judgedContradiction ? 0.0 : 1.0);
-                a.coverage.add(refCoverage, judgedCoverage);
-                a.consistency.add(refConsistency, judgedConsistency);
-                coverageAgreed = refCoverage == judgedCoverage;
-                consistencyAgreed = refConsistency == judgedConsistency;
-            } else {
-                ++a.failed;
-            }
-            a.byKind[q.kind].add(coverageAgreed, consistencyAgreed);
-            a.byFacts[q.facts].add(coverageAgreed, consistencyAgreed);
+            countAgreementItem(a, item);
             a.items.push_back(std::move(item));
         }
         if (progress)

@@ -97,6 +97,13 @@ struct LegalAgreement {
     std::vector<AgreementItem> items;
 };
 
+// Counts one request's outcome into `a`: a read reply into the two matrices (the judge's
+// labels against the reference's), and into a.byKind and a.byFacts, where a failed one
+// counts as a disagreement (and in a.failed); a.requests grows by one. Not a.items.
+// measureLegalAgreement counts each request so; a view of `rwb judge eval --out` lines
+// counts a slice of them again.
+void countAgreementItem(LegalAgreement &a, const AgreementItem &item);
+
 // Sends every request through `client` (in batches of `batch`, `progress(done, total)`
 // after each), reads each reply as the coverage / consistency rewards do, and counts the
 // labels. Failed or unreadable replies are counted in `failed`, not in the matrices.
