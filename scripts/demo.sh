@@ -152,7 +152,8 @@ cat > configs/grpo.json <<EOF
 EOF
 if [[ $gui == 1 ]]; then
   echo "The workbench follows the run live; close it when done to see the table." >&2
-  "$build/app/workbench/reward-workbench" --workspace "$out" --train configs/grpo.json --view curves \
+  # --tour: the guided tour of where everything lives, unless its "Don't show again" was checked.
+  "$build/app/workbench/reward-workbench" --workspace "$out" --train configs/grpo.json --view curves --tour \
     --samples "$root/resources/samples/company_samples.jsonl" --config "$preset" || true
 else
   "$rwb" grpo --config configs/grpo.json >/dev/null

@@ -17,6 +17,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTranslator>
 #include <QtTest>
 #include <cmath>
 #include <limits>
@@ -147,6 +148,7 @@ private Q_SLOTS:
     void showRunErrors();
     void liveStepsAndZoom();
     void liveRunWithoutStore();
+    void runLabelsFollowTheLanguage();
     void sharedCursor();
     void overlays();
     void metricPicker();
@@ -369,6 +371,34 @@ void TestCurvePanel::liveRunWithoutStore()
     panel.clear();
     QCOMPARE(reward->graphCount(), 0);
     QCOMPARE(markerSteps(reward), QList<double>{});
+}
+
+// Settings ▸ Language at run time: the legends' run names follow ("run #7" of a live run
+// known by its id, "<name> #<id>" of an overlay), and go back.
+void TestCurvePanel::runLabelsFollowTheLanguage()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t run = 0;
+    {
+        store::RunStore w(path.toStdString());
+        run = writeAlpha(w);
+    }
+    CurvePanel panel;
+    panel.appendStep(liveStep(7, 1, 0.25));
+    QVERIFY(rwbtest::addOverlay(panel, path, run));
+    QVERIFY(waitForRedraw(panel) || !panel.redrawPending());
+    QCustomPlot *reward = panel.plot(CurvePanel::RewardPlot);
+    const QStringList english{"run #7", QStringLiteral("alpha #%1").arg(run)};
+    QCOMPARE(legendNames(reward), english);
+    QTranslator ja;
+    QVERIFY(ja.load(":/i18n/reward-workbench_ja.qm"));
+    QCoreApplication::installTranslator(&ja);
+    QCoreApplication::processEvents(); // the posted LanguageChange
+    QCOMPARE(legendNames(reward), (QStringList{QString::fromUtf8("実行 #7"), QStringLiteral("alpha #%1").arg(run)}));
+    QCoreApplication::removeTranslator(&ja);
+    QCoreApplication::processEvents();
+    QCOMPARE(legendNames(reward), english);
 }
 
 void TestCurvePanel::sharedCursor()

@@ -1,6 +1,8 @@
 // widgets: the failure explorer and its three models (categories, examples, A → B
 // transitions) on hand-made predictions, the highlighted e-mail (UTF-16 positions with a
-// character outside the BMP), and opening a run store (and its missing e-mails file).
+// character outside the BMP), opening a run store (and its missing e-mails file), a
+// checkpoint evaluated here beside the run's stored evaluations (either as A or B), the
+// detail pane following the list, and the status line following the language.
 #include "failurecategorymodel.h"
 #include "runsessions.h"
 #include "failureexamplemodel.h"
@@ -14,11 +16,13 @@
 #include "store/runstore.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTextCursor>
+#include <QTranslator>
 #include <QtTest>
 
 #include <fstream>
@@ -60,6 +64,34 @@ int countAt(const QAbstractItemModel *m, int row, int column)
     return m->index(row, column).data().toString().toInt();
 }
 
+// A store in `dir` whose run 1 evaluated b1 and c1 at steps 0 and 20 (its e-mails in
+// test.jsonl beside it): b1 invented then exact, c1 exact twice.
+QString writeEvaluatedRun(const QTemporaryDir &dir)
+{
+    {
+        std::ofstream f(dir.filePath("test.jsonl").toStdString(), std::ios::binary);
+        f << data::toJsonLine(record("b1", "中島 <n@miharu.jp>", kB1, "株式会社ミハル包装", ""), false) << '\n'
+          << data::toJsonLine(record("c1", "中川 <n@gmail.com>", kC1, "不明", ""), false) << '\n';
+    }
+    const QString storePath = dir.filePath("runs.sqlite");
+    store::RunStore st(storePath.toStdString());
+    const int64_t run = st.beginRun("r", store::RunKind::Grpo, R"({"eval_data": "test.jsonl"})", "company_extraction");
+    st.writeEvalPredictions(run, 0, {{"b1", "ナツメ株式会社", "株式会社ミハル包装", false, "{}"},
+                                     {"c1", "不明", "不明", true, "{}"}});
+    st.writeEvalPredictions(run, 20, {{"b1", "株式会社ミハル包装", "株式会社ミハル包装", true, "{}"},
+                                      {"c1", "不明", "不明", true, "{}"}});
+    st.finishRun(run, store::RunStatus::Finished);
+    return storePath;
+}
+
+QStringList comboTexts(const QComboBox *combo)
+{
+    QStringList texts;
+    for (int i = 0; i < combo->count(); ++i)
+        texts << combo->itemText(i);
+    return texts;
+}
+
 } // namespace
 
 class TestFailureExplorer : public QObject {
@@ -72,6 +104,10 @@ private Q_SLOTS:
     void legalQaPredictions();
     void openRun();
     void openRunMissingEmails();
+    void evaluatedHereBesideStored();
+    void evaluatedHereAlone();
+    void detailFollowsTheList();
+    void statusFollowsTheLanguage();
     // Manual check, skipped unless RWB_FAILURES_DEMO_STORE names a run store: opens run 1,
     // compares its first and last checkpoints, prints the counts and saves a screenshot to
     // RWB_FAILURES_DEMO_PNG.
@@ -319,6 +355,175 @@ void TestFailureExplorer::openRunMissingEmails()
     QString error;
     QVERIFY(!rwbtest::showRun(explorer, storePath, 1, &error));
     QVERIFY2(error.contains(dir.filePath("data/test.jsonl")), qPrintable(error));
+}
+
+// Training ▸ Evaluate a checkpoint… on step 20: the file, labelled by run and step, beside
+// the run's stored evaluations; A is the file, B the stored step 20, and any of them can be
+// either side.
+void TestFailureExplorer::evaluatedHereBesideStored()
+{
+    QTemporaryDir dir;
+    const QString storePath = writeEvaluatedRun(dir);
+    // Evaluated here: b1 the recipient's company (三伸化学), c1 named a company.
+    const QString predictions = dir.filePath("predictions.jsonl");
+    writeLines(predictions, {record("b1", "中島 <n@miharu.jp>", kB1, "株式会社ミハル包装", "三伸化学株式会社"),
+                             record("c1", "中川 <n@gmail.com>", kC1, "不明", "ナツメ株式会社")});
+    FailureExplorer explorer;
+    QAbstractItemModelTester t1(explorer.categoryModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t2(explorer.exampleModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester t3(explorer.transitionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QString error;
+    QVERIFY2(rwbtest::showRun(explorer, storePath, 1, &error), qPrintable(error));
+    QVERIFY2(explorer.openEvaluation(predictions, storePath, 1, 20, &error), qPrintable(error));
+    QCOMPARE(explorer.checkpointSteps(), (QList<qint64>{0, 20}));
+    const QList<qint64> keys = explorer.checkpointKeys();
+    QCOMPARE(keys.size(), 3);
+    const qint64 here = keys.last();
+    QVERIFY(here <= -2);
+    QCOMPARE(explorer.checkpointLabel(here), QString("run 1 · step 20 (evaluated here)"));
+    QCOMPARE(explorer.checkpointLabel(20), QString("step 20"));
+    QCOMPARE(explorer.checkpointA(), here);
+    QCOMPARE(explorer.checkpointB(), qint64(20));
+    auto *comboA = explorer.findChild<QComboBox *>("failureCheckpointA");
+    auto *comboB = explorer.findChild<QComboBox *>("failureCheckpointB");
+    QCOMPARE(comboTexts(comboA), (QStringList{"step 0", "step 20", "run 1 · step 20 (evaluated here)"}));
+    QCOMPARE(comboTexts(comboB), (QStringList{"(none)", "step 0", "step 20", "run 1 · step 20 (evaluated here)"}));
+    QCOMPARE(comboA->currentText(), QString("run 1 · step 20 (evaluated here)"));
+    QCOMPARE(comboA->itemData(2, Qt::ToolTipRole).toString(), predictions);
+    // A (here): b1 recipient, c1 named where 不明; B (stored 20): both exact.
+    const QAbstractItemModel *cats = explorer.categoryModel();
+    QCOMPARE(countAt(cats, static_cast<int>(FailureCategory::Recipient), 1), 1);
+    QCOMPARE(countAt(cats, static_cast<int>(FailureCategory::NamedWhereUnknown), 1), 1);
+    QCOMPARE(countAt(cats, static_cast<int>(FailureCategory::Exact), 2), 2);
+    QCOMPARE(countAt(cats, 9, 1), 2); // fixed
+    auto *summary = explorer.findChild<QLabel *>("failureCompareSummary");
+    QVERIFY2(summary->text().contains("run 1 · step 20 (evaluated here)"), qPrintable(summary->text()));
+    // The file as B against the stored step 0 (b1 invented → recipient: neither fixed nor broke).
+    explorer.showCheckpoint(0);
+    explorer.compareWith(here);
+    QCOMPARE(explorer.checkpointA(), qint64(0));
+    QCOMPARE(explorer.checkpointB(), here);
+    QCOMPARE(countAt(cats, static_cast<int>(FailureCategory::Invented), 1), 1);
+    QCOMPARE(countAt(cats, static_cast<int>(FailureCategory::Recipient), 2), 1);
+    QCOMPARE(countAt(cats, 10, 1), 1); // broke: c1
+    QCOMPARE(comboB->currentText(), QString("run 1 · step 20 (evaluated here)"));
+    // Opened again (the run ended, or another session of it): the file is still there.
+    QVERIFY2(rwbtest::showRun(explorer, storePath, 1, &error), qPrintable(error));
+    QCOMPARE(explorer.checkpointKeys(), keys);
+    QCOMPARE(explorer.checkpointA(), qint64(0));
+    QCOMPARE(explorer.checkpointB(), qint64(20));
+    // Evaluated again: the same entry, its predictions read anew (b1 exact now).
+    writeLines(predictions, {record("b1", "中島 <n@miharu.jp>", kB1, "株式会社ミハル包装", "株式会社ミハル包装")});
+    QVERIFY2(explorer.openEvaluation(predictions, storePath, 1, 20, &error), qPrintable(error));
+    QCOMPARE(explorer.checkpointKeys(), keys);
+    QCOMPARE(explorer.checkpointA(), here);
+    QCOMPARE(countAt(cats, static_cast<int>(FailureCategory::Exact), 1), 1);
+    QCOMPARE(countAt(cats, static_cast<int>(FailureCategory::Recipient), 1), 0);
+    // A file that cannot be read: false, naming it, and the explorer as it was.
+    QVERIFY(!explorer.openEvaluation(dir.filePath("gone.jsonl"), storePath, 1, 0, &error));
+    QVERIFY2(error.contains("gone.jsonl"), qPrintable(error));
+    QCOMPARE(explorer.checkpointKeys(), keys);
+}
+
+// A run the explorer does not show (another run is open, or none): the file on its own,
+// still labelled by its run and step; with the run's other files evaluated here.
+void TestFailureExplorer::evaluatedHereAlone()
+{
+    QTemporaryDir dir;
+    const QString storePath = writeEvaluatedRun(dir);
+    FailureExplorer explorer;
+    QString error;
+    QVERIFY2(explorer.openEvaluation(m_a, storePath, 1, 40, &error), qPrintable(error));
+    QVERIFY(explorer.checkpointSteps().isEmpty());
+    QCOMPARE(explorer.checkpointKeys().size(), 1);
+    const qint64 first = explorer.checkpointKeys().first();
+    QCOMPARE(explorer.checkpointA(), first);
+    QCOMPARE(explorer.checkpointB(), qint64(-1)); // no stored step 40
+    QCOMPARE(explorer.checkpointLabel(first), QString("run 1 · step 40 (evaluated here)"));
+    QVERIFY2(explorer.statusText().contains("run 1 of runs.sqlite"), qPrintable(explorer.statusText()));
+    QCOMPARE(explorer.categoryModel()->rowCount(), 9);
+    QVERIFY2(explorer.openEvaluation(m_b, storePath, 1, 60, &error), qPrintable(error));
+    QCOMPARE(explorer.checkpointKeys().size(), 2);
+    QCOMPARE(explorer.checkpointKeys().first(), first);
+    const qint64 second = explorer.checkpointKeys().last();
+    QCOMPARE(explorer.checkpointA(), second);
+    explorer.compareWith(first);
+    // From the second file to the first: c1 fixed (named a company → 不明), b1 and u1 broke.
+    QCOMPARE(countAt(explorer.categoryModel(), 9, 1), 1);
+    QCOMPARE(countAt(explorer.categoryModel(), 10, 1), 2);
+    // The run opened afterwards: stored steps and both files.
+    QVERIFY2(rwbtest::showRun(explorer, storePath, 1, &error), qPrintable(error));
+    QCOMPARE(explorer.checkpointKeys(), (QList<qint64>{0, 20, first, second}));
+}
+
+// The detail pane describes an example of the list: a list without it clears the pane
+// (no stale e-mail), a list with it keeps it, drawn again for the A and B of the moment.
+void TestFailureExplorer::detailFollowsTheList()
+{
+    FailureExplorer explorer;
+    QVERIFY(explorer.openPredictions(m_a, m_b));
+    auto *email = explorer.findChild<QTextBrowser *>("failureEmail");
+    auto *expl = explorer.findChild<QLabel *>("failureExplanation");
+    QSignalSpy selected(&explorer, &FailureExplorer::exampleSelected);
+    QVERIFY(explorer.selectCategory(static_cast<int>(FailureCategory::MarkerOnly)));
+    QVERIFY(explorer.selectExample("u1"));
+    QVERIFY(!email->toPlainText().isEmpty());
+    QVERIFY(expl->text().contains("Prediction B"));
+    // Another category without u1: cleared.
+    QVERIFY(explorer.selectCategory(static_cast<int>(FailureCategory::Recipient)));
+    QCOMPARE(explorer.currentExample(), QString());
+    QVERIFY(email->toPlainText().isEmpty());
+    QVERIFY(expl->text().isEmpty());
+    QCOMPARE(selected.size(), 2);
+    QCOMPARE(selected.last().at(0).toString(), QString());
+    // Fixed holds u1: it stays through a change of B that keeps it listed…
+    QVERIFY(explorer.selectCategory(FailureCategoryModel::FixedFilter));
+    QVERIFY(explorer.selectExample("u1"));
+    explorer.compareWith(-1); // Fixed goes: the right category at A, which has no u1
+    QCOMPARE(explorer.currentExample(), QString());
+    QVERIFY(email->toPlainText().isEmpty());
+    // … and with A at the second file, whose right category holds u1, it stays, drawn
+    // without a B.
+    explorer.showCheckpoint(1);
+    QVERIFY(explorer.selectExample("u1"));
+    QVERIFY(expl->text().contains("Prediction B") == false);
+    explorer.compareWith(0);
+    QVERIFY(explorer.selectCategory(static_cast<int>(FailureCategory::Exact))); // b1, u1 right at A (file 2)
+    QCOMPARE(explorer.currentExample(), QString("u1"));
+    QVERIFY2(expl->text().contains("Prediction B"), qPrintable(expl->text()));
+    auto *list = explorer.findChild<QTableView *>("failureExamples");
+    QCOMPARE(list->currentIndex().row(), explorer.exampleModel()->rowOf("u1"));
+    // Opening other predictions clears it too.
+    QVERIFY(explorer.openPredictions(m_b));
+    QCOMPARE(explorer.currentExample(), QString());
+    QVERIFY(email->toPlainText().isEmpty());
+}
+
+// Settings ▸ Language at run time: the status line (and the combo boxes) follow.
+void TestFailureExplorer::statusFollowsTheLanguage()
+{
+    QTemporaryDir dir;
+    const QString storePath = writeEvaluatedRun(dir);
+    FailureExplorer explorer;
+    QString error;
+    QVERIFY2(rwbtest::showRun(explorer, storePath, 1, &error), qPrintable(error));
+    QVERIFY2(explorer.openEvaluation(m_a, storePath, 1, 20, &error), qPrintable(error));
+    const QString english = explorer.statusText();
+    // The run's two e-mails and u1, which only the file has.
+    QVERIFY2(english.startsWith("run 1 of runs.sqlite — 3 e-mail(s); "), qPrintable(english));
+    auto *comboA = explorer.findChild<QComboBox *>("failureCheckpointA");
+    QTranslator ja;
+    QVERIFY(ja.load(":/i18n/reward-workbench_ja.qm"));
+    QCoreApplication::installTranslator(&ja);
+    QCoreApplication::processEvents(); // the posted LanguageChange
+    const QString japanese = explorer.statusText();
+    QVERIFY2(japanese.startsWith(QString::fromUtf8("runs.sqlite の実行 1 — メール 3 通。")), qPrintable(japanese));
+    QCOMPARE(comboA->itemText(0), QString::fromUtf8("ステップ 0"));
+    QCOMPARE(comboA->currentText(), QString::fromUtf8("実行 1 · ステップ 20（ここで評価）"));
+    QCoreApplication::removeTranslator(&ja);
+    QCoreApplication::processEvents();
+    QCOMPARE(explorer.statusText(), english);
+    QCOMPARE(comboA->currentText(), QString("run 1 · step 20 (evaluated here)"));
 }
 
 void TestFailureExplorer::demoScreenshot()

@@ -65,6 +65,10 @@ void TestGroupAdvantageModel::groupsOfAStep()
     QCOMPARE(value(0, GroupAdvantageModel::FlatColumn).toBool(), false);
     QCOMPARE(value(1, GroupAdvantageModel::FlatColumn, Qt::DisplayRole).toString(), QString("all equal"));
     QCOMPARE(value(2, GroupAdvantageModel::GoldColumn).toString(), QString("gold 2"));
+    // The prompt: its text (the same in every group: nothing left out), its id behind it.
+    QCOMPARE(value(2, GroupAdvantageModel::PromptColumn, Qt::DisplayRole).toString(), QString("prompt"));
+    QCOMPARE(value(2, GroupAdvantageModel::PromptColumn).toString(), QString("p2"));
+    QVERIFY(value(2, GroupAdvantageModel::PromptColumn, Qt::ToolTipRole).toString().contains("Prompt p2"));
     // Sample 3 of group 2: reward 0.8, advantage (0.8 − 0.5) / (0.258199 + 1e-4) = 1.161440.
     const int s3 = GroupAdvantageModel::FirstSampleColumn + 3;
     QCOMPARE(value(2, s3).toDouble(), 0.8);

@@ -1,7 +1,8 @@
 // widgets/GroupAdvantageView: opens a run at its last step, shows the step the curves'
 // cursor picks, follows newly written steps only while "follow latest" is on, emits the
-// stored rollout id when a sample cell is clicked and flags (greys) groups whose rewards
-// are all equal. The store is written here, so every figure is known by hand.
+// stored rollout id when a sample cell is clicked, flags (greys) groups whose rewards are
+// all equal, fits all G = 8 samples in the width (scrolling when too narrow) and shows the
+// prompt's text. The store is written here, so every figure is known by hand.
 #include "groupadvantagemodel.h"
 #include "runsessions.h"
 #include "groupadvantageview.h"
@@ -9,6 +10,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
@@ -56,6 +58,7 @@ private Q_SLOTS:
     void followsOnlyWhenFollowing();
     void clickOpensTheSample();
     void flatGroupsAreFlagged();
+    void everySampleAndThePrompt();
     void badRunsAreNamed();
 
 private:
@@ -230,6 +233,73 @@ void TestGroupAdvantageView::flatGroupsAreFlagged()
     QCOMPARE(pixel(1), grey);
     QCOMPARE(pixel(2), grey);
     QCOMPARE(pixel(0), base);
+}
+
+// G = 8: every sample on screen in a table 900 px wide (the groups tab of a 1280 px
+// window is wider), narrower cells giving the reward alone; sideways scrolling when even
+// those do not fit. The prompt as text from the line where the prompts differ, whole in
+// its tooltip.
+void TestGroupAdvantageView::everySampleAndThePrompt()
+{
+    std::vector<store::Prompt> prompts;
+    std::vector<store::Rollout> rows;
+    for (int g = 0; g < 3; ++g) {
+        const std::string id = "s5p" + std::to_string(g);
+        prompts.push_back({id, "Extract the company of the sender.\nFrom: s" + std::to_string(g) +
+                                   "@example.com\nBody of e-mail " + std::to_string(g) + "\n", "gold", "{}"});
+        for (int j = 0; j < 8; ++j) {
+            store::Rollout r;
+            r.promptId = id;
+            r.groupIndex = g;
+            r.sampleIndex = j;
+            r.completion = "c";
+            r.reward = j / 8.0;
+            r.advantage = j / 4.0 - 0.875;
+            r.completionTokens = 1;
+            rows.push_back(r);
+        }
+    }
+    m_writer->writeStep(m_run, 5, {{"reward", 0.0}}, rows, prompts);
+
+    GroupAdvantageView view;
+    QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    view.resize(900, 400);
+    QVERIFY(rwbtest::showRun(view, m_path, m_run));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QCOMPARE(view.step(), qint64(5));
+    const GroupAdvantageModel *m = view.model();
+    QCOMPARE(m->groupSize(), 8);
+    QCOMPARE(m->columnCount(), GroupAdvantageModel::FirstSampleColumn + 8);
+    QTableView *table = view.table();
+    const QRect viewport = table->viewport()->rect();
+    for (int col = 0; col < m->columnCount(); ++col) {
+        const QRect cell = table->visualRect(m->index(0, col));
+        QVERIFY2(viewport.contains(cell), qPrintable(QString("column %1 at %2–%3 of %4 px")
+                                                         .arg(col)
+                                                         .arg(cell.left())
+                                                         .arg(cell.right())
+                                                         .arg(viewport.width())));
+    }
+    QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+    QVERIFY(table->columnWidth(GroupAdvantageModel::PromptColumn) >= 100);
+
+    // The prompt: from the line where the three differ; id and whole text in the tooltip.
+    const QModelIndex prompt = m->index(1, GroupAdvantageModel::PromptColumn);
+    QCOMPARE(prompt.data().toString(), QString("… From: s1@example.com ⏎ Body of e-mail 1"));
+    QCOMPARE(prompt.data(GroupAdvantageModel::ValueRole).toString(), QString("s5p1"));
+    const QString tip = prompt.data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains("Prompt s5p1") && tip.contains("Extract the company of the sender.<br>From: s1@example.com"),
+             qPrintable(tip));
+
+    // Too narrow for eight: the table scrolls, and the last sample scrolls into view whole.
+    view.resize(500, 400);
+    QCoreApplication::processEvents();
+    QVERIFY(table->horizontalScrollBar()->maximum() > 0);
+    const QModelIndex last = m->index(2, GroupAdvantageModel::FirstSampleColumn + 7);
+    table->scrollTo(last);
+    QVERIFY(table->viewport()->rect().contains(table->visualRect(last)));
+    QVERIFY(table->columnWidth(GroupAdvantageModel::FirstSampleColumn + 7) >= table->fontMetrics().horizontalAdvance("0.88"));
 }
 
 void TestGroupAdvantageView::badRunsAreNamed()

@@ -3,7 +3,8 @@
 // a "marker < 0.5" filter counted by hand, ← / → (slots, buttons and keys) walking the
 // filtered rows, selectRollout() fetching a later page, the detail pane's answer-gold
 // marks, stored values, weights and core's explanations, tag marks in a thinking-format
-// completion, and a bad search that leaves the table as it was. The table model runs
+// completion, a bad search that leaves the table as it was, and a search across the
+// store's runs (Run column, a rollout of another run, bounded). The table model runs
 // under QAbstractItemModelTester throughout.
 //
 // With RWB_BROWSER_DEMO=<store> (and optionally RWB_BROWSER_SHOT=<png>), demoScreenshot
@@ -14,6 +15,7 @@
 #include "tasks/extraction/extraction.h"
 #include "reward/registry.h"
 #include "reward/rewardconfig.h"
+#include "rescorebutton.h"
 #include "rewardtext.h"
 #include "rolloutbrowser.h"
 #include "rolloutcondition.h"
@@ -22,7 +24,9 @@
 #include "store/runstore.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QLabel>
+#include <QSignalSpy>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -156,6 +160,7 @@ private Q_SLOTS:
     void importedRunWithoutTask();
     void answerBlock();
     void badSearchLeavesTheTable();
+    void searchAcrossRuns();
     void openRunErrors();
     void refreshAppendsLiveRows();
     void demoScreenshot();
@@ -504,6 +509,73 @@ void TestRolloutBrowser::badSearchLeavesTheTable()
     QVERIFY(b.applyFilter());
     QCOMPARE(b.model()->rowCount(), 53);
     QVERIFY(b.errorLabel()->isHidden());
+}
+
+// The scope "all runs of the store": a search finds the rollouts of both runs, with a Run
+// column; one of the other run shows in the detail pane, and activating it asks for its
+// run; the search stays when that run opens; bounded, with "first N shown"; a re-score of
+// the filtered rows stays within the run shown.
+void TestRolloutBrowser::searchAcrossRuns()
+{
+    RolloutBrowser b;
+    QAbstractItemModelTester tester(b.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QVERIFY(rwbtest::showRun(b, m_path, m_run));
+    QCOMPARE(b.scopeBox()->currentIndex(), int(RolloutBrowser::ThisRun));
+    QVERIFY(b.table()->isColumnHidden(RolloutTableModel::RunColumn));
+    // ミハル包装 in a completion: rollout 3 (id 4) here, and the thinking run's one (id 161).
+    b.searchEdit()->setText("ミハル包装");
+    QVERIFY(b.applyFilter());
+    QCOMPARE(b.model()->rowCount(), 1);
+    b.scopeBox()->setCurrentIndex(RolloutBrowser::AllRuns); // applies at once
+    QCOMPARE(b.model()->rowCount(), 2);
+    QVERIFY(!b.table()->isColumnHidden(RolloutTableModel::RunColumn));
+    QCOMPARE(b.model()->headerData(RolloutTableModel::RunColumn, Qt::Horizontal).toString(), QString("Run"));
+    QCOMPARE(b.model()->index(0, RolloutTableModel::RunColumn).data().toString(), QString::number(m_run));
+    QCOMPARE(b.model()->index(1, RolloutTableModel::RunColumn).data().toString(), QString::number(m_thinkingRun));
+    QCOMPARE(b.model()->rollout(1).id, qint64(kTotal + 1));
+    QCOMPARE(b.countLabel()->text(), QString("2 rollouts of every run shown"));
+    // The other run's rollout: its detail here; activated, a request for its run.
+    QSignalSpy requested(&b, &RolloutBrowser::runRequested);
+    b.table()->selectRow(1);
+    QCOMPARE(b.currentRolloutId(), qint64(kTotal + 1));
+    QVERIFY2(b.detail()->findChild<QTextBrowser *>() != nullptr, "no detail pane");
+    QMetaObject::invokeMethod(b.table(), "activated", Q_ARG(QModelIndex, b.model()->index(1, 0)));
+    QCOMPARE(requested.size(), 1);
+    QCOMPARE(requested.at(0).at(0).toString(), m_path);
+    QCOMPARE(requested.at(0).at(1).toLongLong(), qint64(m_thinkingRun));
+    QCOMPARE(requested.at(0).at(2).toLongLong(), qint64(kTotal + 1));
+    QMetaObject::invokeMethod(b.table(), "activated", Q_ARG(QModelIndex, b.model()->index(0, 0)));
+    QCOMPARE(requested.size(), 1); // this run's own: nothing to switch
+    // A re-score of the filtered rows: this run's part only.
+    QSignalSpy rescore(&b, &RolloutBrowser::rescoreRequested);
+    auto *button = b.findChild<widgets::RescoreButton *>();
+    QVERIFY(button);
+    Q_EMIT button->requested(widgets::RescoreButton::Filtered);
+    QCOMPARE(rescore.size(), 1);
+    const auto scope = rescore.at(0).at(0).value<train::RescoreScope>();
+    QVERIFY(!scope.filter.allRuns);
+    QCOMPARE(scope.filter.runId, m_run);
+    QCOMPARE(rescore.at(0).at(1).toString(), QString("the filtered rollouts of this run"));
+    // The other run opens (as the main window does on the request): the search stays.
+    QVERIFY(rwbtest::showRun(b, m_path, m_thinkingRun));
+    QCOMPARE(b.scopeBox()->currentIndex(), int(RolloutBrowser::AllRuns));
+    QCOMPARE(b.searchEdit()->text(), QString("ミハル包装"));
+    QCOMPARE(b.model()->rowCount(), 2);
+    b.selectRollout(kTotal + 1);
+    QCOMPARE(b.table()->currentIndex().row(), 1);
+    // Bounded: at most the limit, and the count says more matched.
+    b.setAllRunsLimit(30);
+    b.searchEdit()->clear();
+    QVERIFY(b.applyFilter());
+    QCOMPARE(b.model()->rowCount(), 30);
+    QVERIFY(b.model()->limitReached());
+    QVERIFY(!b.model()->canFetchMore({}));
+    QCOMPARE(b.countLabel()->text(), QString("first 30 rollouts shown (more match: narrow the filter)"));
+    // Back to this run: no limit, no Run column.
+    b.scopeBox()->setCurrentIndex(RolloutBrowser::ThisRun);
+    QCOMPARE(b.model()->rowCount(), 1); // the thinking run's one rollout
+    QVERIFY(!b.model()->limitReached());
+    QVERIFY(b.table()->isColumnHidden(RolloutTableModel::RunColumn));
 }
 
 void TestRolloutBrowser::openRunErrors()

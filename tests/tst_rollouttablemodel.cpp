@@ -1,7 +1,8 @@
 // widgets/RolloutTableModel: rollouts paged from the run store under
 // QAbstractItemModelTester — first page, fetchMore to the end, values as written, a
 // component condition and a full-text search counted independently, live appends with
-// poll(), and a bad search that leaves the table as it was.
+// poll(), a bad search that leaves the table as it was, and every run's rows within a
+// row limit.
 #include "rollouttablemodel.h"
 #include "runsessions.h"
 #include "store/runstore.h"
@@ -59,6 +60,7 @@ private Q_SLOTS:
     void pagesThroughEveryRollout();
     void filtersAndSearch();
     void pollAppendsLiveRows();
+    void everyRunWithinALimit();
 };
 
 void TestRolloutTableModel::pagesThroughEveryRollout()
@@ -78,7 +80,7 @@ void TestRolloutTableModel::pagesThroughEveryRollout()
     model.open(rwbtest::openSession(model, path, run)->store(), run);
     QCOMPARE(model.rowCount(), 500);
     QCOMPARE(model.componentNames(), QStringList({"partial", "marker"}));
-    QCOMPARE(model.columnCount(), 5 + 2 + 5);
+    QCOMPARE(model.columnCount(), 6 + 2 + 5); // run … advantage, the components, answer … completion
     QVERIFY(model.canFetchMore({}));
     while (model.canFetchMore({}))
         model.fetchMore({});
@@ -177,6 +179,61 @@ void TestRolloutTableModel::pollAppendsLiveRows()
     QCOMPARE(model.rowCount(), 256);
     QCOMPARE(inserted.count(), 1);
     QCOMPARE(model.data(model.index(255, RolloutTableModel::StepColumn), RolloutTableModel::ValueRole).toDouble(), 4.0);
+}
+
+// filter.allRuns with a row limit: both runs' rows (the Run column names each), read page
+// by page up to the limit and no further; limitReached() only when more matched.
+void TestRolloutTableModel::everyRunWithinALimit()
+{
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/runs.sqlite";
+    int64_t first = 0, second = 0;
+    {
+        store::RunStore s(path.toStdString());
+        first = s.beginRun("a", store::RunKind::Grpo, "{}", "company_extraction");
+        writeSteps(s, first, 1, 3); // ids 1–128
+        second = s.beginRun("b", store::RunKind::Grpo, "{}", "company_extraction");
+        writeSteps(s, second, 1, 2); // ids 129–192
+    }
+    RolloutTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setPageSize(50);
+    model.setRowLimit(150);
+    model.open(rwbtest::openSession(model, path, first)->store(), first);
+    QCOMPARE(model.headerData(RolloutTableModel::RunColumn, Qt::Horizontal).toString(), QString("Run"));
+    // This run: 128 rows, under the limit.
+    while (model.canFetchMore({}))
+        model.fetchMore({});
+    QCOMPARE(model.rowCount(), 128);
+    QVERIFY(!model.limitReached());
+    // Every run: 192 rows match; pages of 50 up to 150, then no more.
+    store::RolloutFilter all;
+    all.allRuns = true;
+    model.setFilter(all);
+    QCOMPARE(model.rowCount(), 50);
+    QVERIFY(!model.limitReached());
+    while (model.canFetchMore({}))
+        model.fetchMore({});
+    QCOMPARE(model.rowCount(), 150);
+    QVERIFY(model.limitReached());
+    QCOMPARE(model.index(127, RolloutTableModel::RunColumn).data(RolloutTableModel::ValueRole).toDouble(), double(first));
+    QCOMPARE(model.index(128, RolloutTableModel::RunColumn).data(RolloutTableModel::ValueRole).toDouble(), double(second));
+    QCOMPARE(model.rollout(149).id, qint64(150));
+    QCOMPARE(model.poll(), 0); // bounded: live rows wait for a new filter
+    // 株式会社 across runs: i % 3 == 0 of 0 … 127 and of 0 … 63: 43 + 22 = 65, under the limit.
+    all.completionMatch = "株式会社";
+    model.setFilter(all);
+    while (model.canFetchMore({}))
+        model.fetchMore({});
+    QCOMPARE(model.rowCount(), 65);
+    QVERIFY(!model.limitReached());
+    // A limit of exactly what matches: not reached.
+    model.setRowLimit(65);
+    model.setFilter(all);
+    while (model.canFetchMore({}))
+        model.fetchMore({});
+    QCOMPARE(model.rowCount(), 65);
+    QVERIFY(!model.limitReached());
 }
 
 QTEST_MAIN(TestRolloutTableModel)

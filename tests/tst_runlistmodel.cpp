@@ -45,7 +45,7 @@ void TestRunListModel::showsRunsAndRefreshes()
     QString error;
     QVERIFY2(model.open(path, &error), qPrintable(error));
     QCOMPARE(model.rowCount(), 3);
-    QCOMPARE(model.columnCount(), 9);
+    QCOMPARE(model.columnCount(), 10);
     auto cell = [&](int row, int column) { return model.index(row, column).data(); };
     QCOMPARE(model.runId(0), a);
     QCOMPARE(model.runId(2), c);
@@ -169,7 +169,7 @@ void TestRunListModel::storeDocument()
     sqlite3 *db = nullptr;
     QCOMPARE(sqlite3_open(old.toUtf8().constData(), &db), SQLITE_OK);
     QCOMPARE(sqlite3_exec(db, "DROP VIEW v_prm_labels; DROP VIEW v_prm_pairs; DROP TABLE prm_labels; "
-                              "DROP TABLE prm_pairs; PRAGMA user_version = 6",
+                              "DROP TABLE prm_pairs; DROP TABLE run_tags; PRAGMA user_version = 6",
                           nullptr, nullptr, nullptr),
              SQLITE_OK);
     sqlite3_close(db);

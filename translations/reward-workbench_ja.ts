@@ -194,6 +194,18 @@
             <source>Judge</source>
             <translation>審査</translation>
         </message>
+        <message>
+            <source>Run %1 deleted</source>
+            <translation>実行 %1 を削除しました</translation>
+        </message>
+        <message>
+            <source>&amp;Jobs</source>
+            <translation>ジョブ(&amp;J)</translation>
+        </message>
+        <message>
+            <source>Jobs</source>
+            <translation>ジョブ</translation>
+        </message>
     </context>
     <context>
         <name>DesignerActions</name>
@@ -597,6 +609,10 @@ Click to see it on the curves.</source>
             <source>Checkpoint:</source>
             <translation>チェックポイント:</translation>
         </message>
+        <message>
+            <source>Another background job is running: cancel it first or wait for it (Jobs dock).</source>
+            <translation>別のバックグラウンドジョブが実行中です。先に取り消すか終わるのを待ってください(ジョブ ドック)。</translation>
+        </message>
     </context>
     <context>
         <name>TrainingActions</name>
@@ -729,6 +745,50 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>%1 already holds files; this run writes to %2</source>
             <translation>%1 には既にファイルがあります。この実行は %2 に書き込みます</translation>
+        </message>
+        <message>
+            <source>%1 · %2 processes · step %3/%4 · %5%6</source>
+            <translation>%1 · %2 プロセス · ステップ %3/%4 · %5%6</translation>
+        </message>
+        <message>
+            <source>%1: cannot write the run&apos;s config (%2)</source>
+            <translation>%1: ランの設定を書き込めません(%2)</translation>
+        </message>
+        <message>
+            <source>%1: cannot write the run&apos;s control file (%2)</source>
+            <translation>%1: ランの制御ファイルを書き込めません(%2)</translation>
+        </message>
+        <message>
+            <source>%1: starting %2 processes…</source>
+            <translation>%1: %2 プロセスを起動中…</translation>
+        </message>
+        <message>
+            <source>Another background job is running (Jobs dock): a run of several processes goes through the job runner; cancel the job or wait for it.</source>
+            <translation>別のバックグラウンドジョブが実行中です(ジョブ ドック)。複数プロセスのランはジョブ実行器を通るため、そのジョブを取り消すか終わるのを待ってください。</translation>
+        </message>
+        <message>
+            <source>Another background job is running.</source>
+            <translation>別のバックグラウンドジョブが実行中です。</translation>
+        </message>
+        <message>
+            <source>GRPO in %1 processes: %2</source>
+            <translation>%1 プロセスの GRPO: %2</translation>
+        </message>
+        <message>
+            <source>Reward weights sent to the run: %1</source>
+            <translation>報酬の重みをランに送りました: %1</translation>
+        </message>
+        <message>
+            <source>The run pauses after the step in flight</source>
+            <translation>ランは実行中のステップの後で一時停止します</translation>
+        </message>
+        <message>
+            <source>The run stops after the step in flight</source>
+            <translation>ランは実行中のステップの後で停止します</translation>
+        </message>
+        <message>
+            <source>Training</source>
+            <translation>学習</translation>
         </message>
     </context>
     <context>
@@ -1990,6 +2050,14 @@ The change is stored with its step and marked on the curves.</source>
             <source>names</source>
             <translation>名前</translation>
         </message>
+        <message>
+            <source>Open the guided tour above the views, unless its “Don&apos;t show again” was checked.</source>
+            <translation>ビューの上にガイドツアーを開きます（「次回から表示しない」をチェックした場合を除く）。</translation>
+        </message>
+        <message>
+            <source>Open the form of a Jobs menu job (mcts, prm-pairs, prm-train, prm-rft, judge-eval, import).</source>
+            <translation>ジョブ メニューのジョブのフォームを開く(mcts、prm-pairs、prm-train、prm-rft、judge-eval、import)。</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::CurvePanel</name>
@@ -2618,6 +2686,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>&lt;b&gt;Grader error:&lt;/b&gt; %1</source>
             <translation>&lt;b&gt;採点器のエラー:&lt;/b&gt; %1</translation>
         </message>
+        <message>
+            <source>run %1 · step %2 (evaluated here)</source>
+            <translation>実行 %1 · ステップ %2（ここで評価）</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::FailureTransitionModel</name>
@@ -2725,6 +2797,10 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>reward None (a judge gave no verdict): left out of the group&apos;s mean and std, advantage %1</source>
             <translation>報酬なし（審査モデルが判定を返さなかった）：グループの平均と標準偏差から除外、アドバンテージ %1</translation>
+        </message>
+        <message>
+            <source>Prompt %1</source>
+            <translation>プロンプト %1</translation>
         </message>
     </context>
     <context>
@@ -2845,6 +2921,22 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>%1 parameters, written to %2</source>
             <translation>パラメーター数 %1、%2 に書き込みました</translation>
+        </message>
+        <message>
+            <source>%1 could not be started: %2</source>
+            <translation>%1 を起動できませんでした: %2</translation>
+        </message>
+        <message>
+            <source>%1 crashed</source>
+            <translation>%1 が異常終了しました</translation>
+        </message>
+        <message>
+            <source>%1 ended with exit code %2</source>
+            <translation>%1 は終了コード %2 で終わりました</translation>
+        </message>
+        <message>
+            <source>the rwb program was not found beside the workbench or on PATH (set RWB_PROGRAM)</source>
+            <translation>rwb プログラムがワークベンチの隣にも PATH 上にも見つかりません(RWB_PROGRAM を設定してください)</translation>
         </message>
     </context>
     <context>
@@ -2992,6 +3084,34 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>step %1</source>
             <translation>ステップ %1</translation>
+        </message>
+        <message>
+            <source>this run</source>
+            <translation>この実行</translation>
+        </message>
+        <message>
+            <source>all runs of the store</source>
+            <translation>ストアのすべての実行</translation>
+        </message>
+        <message>
+            <source>Where the filter looks: the run shown, or every run of its store (the first %1 rollouts found; double-click one of another run to open that run)</source>
+            <translation>絞り込む範囲: 表示中の実行、またはそのストアのすべての実行（見つかった最初の %1 件のロールアウト。別の実行のロールアウトをダブルクリックするとその実行を開きます）</translation>
+        </message>
+        <message>
+            <source>first %1 rollouts shown (more match: narrow the filter)</source>
+            <translation>最初の %1 件のロールアウトを表示（ほかにも一致: 条件を絞り込んでください）</translation>
+        </message>
+        <message>
+            <source>1 rollout of every run shown</source>
+            <translation>すべての実行から 1 件のロールアウトを表示</translation>
+        </message>
+        <message>
+            <source>%1 rollouts of every run shown</source>
+            <translation>すべての実行から %1 件のロールアウトを表示</translation>
+        </message>
+        <message>
+            <source>the filtered rollouts of this run</source>
+            <translation>この実行のフィルタ後のロールアウト</translation>
         </message>
     </context>
     <context>
@@ -3183,6 +3303,14 @@ The change is stored with its step and marked on the curves.</source>
             <source>None: a judge gave no verdict, so GRPO left this rollout out of its group (advantage 0).</source>
             <translation>なし：審査モデルが判定を返さなかったため、GRPO はこのロールアウトをグループから除きました（アドバンテージ 0）。</translation>
         </message>
+        <message>
+            <source>Run %1 of the store</source>
+            <translation>ストアの実行 %1</translation>
+        </message>
+        <message>
+            <source>Run</source>
+            <translation>実行</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::RunListModel</name>
@@ -3237,6 +3365,30 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Message</source>
             <translation>メッセージ</translation>
+        </message>
+        <message>
+            <source>Tags</source>
+            <translation>タグ</translation>
+        </message>
+        <message>
+            <source>no run store is open</source>
+            <translation>実行ストアが開かれていません</translation>
+        </message>
+        <message>
+            <source>a run&apos;s name cannot be blank</source>
+            <translation>実行の名前は空にできません</translation>
+        </message>
+        <message>
+            <source>Run %1 was not renamed: %2</source>
+            <translation>実行 %1 の名前を変更できませんでした: %2</translation>
+        </message>
+        <message>
+            <source>The tags of run %1 were not changed: %2</source>
+            <translation>実行 %1 のタグを変更できませんでした: %2</translation>
+        </message>
+        <message>
+            <source>Run %1 was not deleted: %2</source>
+            <translation>実行 %1 を削除できませんでした: %2</translation>
         </message>
     </context>
     <context>
@@ -3819,6 +3971,50 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>The quick demo&apos;s GRPO values for the tiny model (scripts/demo.sh --quick), a run of a few minutes on 2 cores: G 8, 16 prompts, 24 tokens, temperature 0.8, LoRA r 16, learning rate 2e-3 on a cosine schedule, 60 steps, evaluation of 64 e-mails and a checkpoint every 20. The full demo: 600 steps, 500 e-mails every 100. Train on e-mails the SFT never saw: on its own, the model recalls memorised answers and the training reward cannot rise</source>
             <translation>小型モデル用のクイックデモの GRPO 設定（scripts/demo.sh --quick）、2 コアで数分の実行: G 8、プロンプト 16、24 トークン、温度 0.8、LoRA r 16、学習率 2e-3（コサインスケジュール）、60 ステップ、20 ステップごとに 64 通で評価しチェックポイントを保存。フルのデモは 600 ステップ、100 ステップごとに 500 通。SFT で使っていないメールで学習してください。SFT のメールでは、モデルが暗記した答えを思い出すため、学習報酬が上がりません</translation>
+        </message>
+        <message>
+            <source>%1: not a process reward model folder (no prm.json; rwb prm train writes one)</source>
+            <translation>%1: プロセス報酬モデルのフォルダではありません(prm.json がありません。rwb prm train が書きます)</translation>
+        </message>
+        <message>
+            <source>Data-parallel processes on this machine (rwb grpo --nproc): each samples, scores and back-propagates its share of every step. More than 1 runs the training as rwb grpo in the background; the Designer&apos;s weights, Pause and Stop still reach it (through --control)</source>
+            <translation>このマシンでのデータ並列プロセス数(rwb grpo --nproc)。各プロセスが毎ステップの担当分をサンプリング・採点・逆伝播します。2 以上ではバックグラウンドの rwb grpo として学習し、デザイナーの重み、一時停止、停止は --control を通じて届きます</translation>
+        </message>
+        <message>
+            <source>Optional: a PRM folder (rwb prm train) for dual-granularity advantages: each step&apos;s advantage adds β times its standardised step reward (the fourth paper, eq. 8); a task whose completions are steps</source>
+            <translation>任意: 二粒度アドバンテージのための PRM フォルダ(rwb prm train)。各ステップのアドバンテージに標準化したステップ報酬の β 倍を加えます(4 本目の論文の式 8)。出力がステップからなるタスク向け</translation>
+        </message>
+        <message>
+            <source>Process reward model</source>
+            <translation>プロセス報酬モデル</translation>
+        </message>
+        <message>
+            <source>Processes</source>
+            <translation>プロセス数</translation>
+        </message>
+        <message>
+            <source>Step format bonus</source>
+            <translation>ステップ形式ボーナス</translation>
+        </message>
+        <message>
+            <source>Step reward weight β</source>
+            <translation>ステップ報酬の重み β</translation>
+        </message>
+        <message>
+            <source>Step score</source>
+            <translation>ステップスコア</translation>
+        </message>
+        <message>
+            <source>sigmoid: σ(R), a probability; raw: the PRM&apos;s score R</source>
+            <translation>sigmoid: σ(R)(確率)、raw: PRM のスコア R そのもの</translation>
+        </message>
+        <message>
+            <source>β of eq. 8: how much the PRM&apos;s step rewards move each step&apos;s advantage (the paper: 0.3); used only with a process reward model</source>
+            <translation>式 8 の β: PRM のステップ報酬が各ステップのアドバンテージをどれだけ動かすか(論文: 0.3)。プロセス報酬モデルがあるときだけ使われます</translation>
+        </message>
+        <message>
+            <source>ν1 of eq. 5: added to a step&apos;s reward when it is well formed; used only with a process reward model</source>
+            <translation>式 5 の ν1: 形式の正しいステップの報酬に加えます。プロセス報酬モデルがあるときだけ使われます</translation>
         </message>
     </context>
     <context>
@@ -6751,6 +6947,1736 @@ RWB_DOCS_DIR にチェックアウトの docs フォルダを設定してくだ�
         <message>
             <source>Re-scoring…</source>
             <translation>再採点中…</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::TourPanel</name>
+        <message>
+            <source>Show me</source>
+            <translation>ここを表示</translation>
+        </message>
+        <message>
+            <source>Bring this part of the window to the front and outline it</source>
+            <translation>ウィンドウのこの部分を前面に出し、枠で囲んで示します</translation>
+        </message>
+        <message>
+            <source>Back</source>
+            <translation>戻る</translation>
+        </message>
+        <message>
+            <source>Don&apos;t show again</source>
+            <translation>次回から表示しない</translation>
+        </message>
+        <message>
+            <source>Do not open the tour at start; Help ▸ Guided tour still opens it</source>
+            <translation>起動時にツアーを開きません（ヘルプ ▸ ガイドツアーからはいつでも開けます）</translation>
+        </message>
+        <message>
+            <source>Close the tour (Help ▸ Guided tour opens it again)</source>
+            <translation>ツアーを閉じる（ヘルプ ▸ ガイドツアーで再び開けます）</translation>
+        </message>
+        <message>
+            <source>Guided tour %1 / %2</source>
+            <translation>ガイドツアー %1 / %2</translation>
+        </message>
+        <message>
+            <source>Finish</source>
+            <translation>終了</translation>
+        </message>
+        <message>
+            <source>Next</source>
+            <translation>次へ</translation>
+        </message>
+    </context>
+    <context>
+        <name>GuidedTour</name>
+        <message>
+            <source>&amp;Guided tour</source>
+            <translation>ガイドツアー(&amp;G)</translation>
+        </message>
+        <message>
+            <source>Where each part of the workbench lives, one step at a time</source>
+            <translation>ワークベンチの各部分の場所を一つずつ案内します</translation>
+        </message>
+        <message>
+            <source>Reward Designer</source>
+            <translation>報酬デザイナー</translation>
+        </message>
+        <message>
+            <source>Compose the reward from components and their weights in the %1 dock; the %2 tab shows what each component gives on real samples, and why. While a run trains, “Apply to the run…” there changes its weights from its next step.</source>
+            <translation>「%1」ドックで、報酬をコンポーネントとその重みから組み立てます。「%2」タブには、実際のサンプルで各コンポーネントが与える値とその理由が表示されます。学習中は、ドックの「実行に適用…」で次のステップから実行の重みを変えられます。</translation>
+        </message>
+        <message>
+            <source>Training setup and starting a run</source>
+            <translation>学習の設定と実行の開始</translation>
+        </message>
+        <message>
+            <source>The %1 dock holds the GRPO run&apos;s model, data and settings. %2 (in the %3 menu and on the toolbar) begins the run; Pause, Resume and Stop steer it.</source>
+            <translation>「%1」ドックで GRPO の実行のモデル、データ、設定を決めます。「%2」（「%3」メニューとツールバー）で実行が始まり、一時停止・再開・停止で操作します。</translation>
+        </message>
+        <message>
+            <source>Curves</source>
+            <translation>曲線</translation>
+        </message>
+        <message>
+            <source>Reward ± std, components, KL, entropy, clipping, length and validation F1, live while a run trains. The metric picker on the left gives any metric of the store a plot of its own.</source>
+            <translation>報酬 ± 標準偏差、コンポーネント、KL、エントロピー、クリッピング、長さ、検証 F1 を学習中にリアルタイムで表示します。左のメトリクス選択で、ストアのどのメトリクスにも専用のプロットを追加できます。</translation>
+        </message>
+        <message>
+            <source>Group advantages</source>
+            <translation>グループのアドバンテージ</translation>
+        </message>
+        <message>
+            <source>Every group&apos;s rewards and advantages at each step: which completions GRPO pushed up and which down.</source>
+            <translation>各ステップの全グループの報酬とアドバンテージ。GRPO がどの生成を押し上げ、どれを押し下げたかが分かります。</translation>
+        </message>
+        <message>
+            <source>Rollout browser and what-if re-scoring</source>
+            <translation>ロールアウトブラウザーともしもの再採点</translation>
+        </message>
+        <message>
+            <source>Every rollout of the run, filtered by component conditions or full-text search. “Re-score…” scores them again with the Designer&apos;s current config and compares the advantages: what a change would do, before you train with it.</source>
+            <translation>実行のすべてのロールアウトを、コンポーネントの条件や全文検索で絞り込めます。「再採点…」はデザイナーの現在の設定で採点し直してアドバンテージを比べます。変更の効果を、学習する前に確かめられます。</translation>
+        </message>
+        <message>
+            <source>Failures</source>
+            <translation>失敗の分析</translation>
+        </message>
+        <message>
+            <source>An evaluated checkpoint&apos;s mistakes grouped by kind, and two checkpoints compared. Answers that no grader could judge (a judge or a reward that failed) have a category of their own: grader failure.</source>
+            <translation>評価したチェックポイントの誤りを種類ごとにまとめ、2 つのチェックポイントを比べます。採点できなかった回答（失敗した審査モデルや報酬）は、専用のカテゴリ「採点の失敗」に入ります。</translation>
+        </message>
+        <message>
+            <source>Judge decisions</source>
+            <translation>審査モデルの判定</translation>
+        </message>
+        <message>
+            <source>Every call of an LLM judge: its prompt, reply and verdict, beside the reference grader&apos;s.</source>
+            <translation>LLM 審査モデルの呼び出しごとのプロンプト、応答、判定を、参照採点器の判定と並べて表示します。</translation>
+        </message>
+        <message>
+            <source>Tokens</source>
+            <translation>トークン</translation>
+        </message>
+        <message>
+            <source>The %1 dock colours the selected rollout&apos;s tokens by advantage, ratio or entropy.</source>
+            <translation>「%1」ドックは、選んだロールアウトのトークンをアドバンテージ、比率、エントロピーで色分けします。</translation>
+        </message>
+        <message>
+            <source>Search trees</source>
+            <translation>探索木</translation>
+        </message>
+        <message>
+            <source>%1 opens the MCTS tree viewer, which replays a tree search iteration by iteration.</source>
+            <translation>「%1」で MCTS の木ビューアーが開き、木探索を反復ごとに再生できます。</translation>
+        </message>
+        <message>
+            <source>Preference annotator</source>
+            <translation>選好ペアの注釈</translation>
+        </message>
+        <message>
+            <source>%1 labels sibling steps of the search trees for a process reward model, from the keyboard, with the agreement between raters.</source>
+            <translation>「%1」では、探索木の兄弟ステップにプロセス報酬モデル用のラベルをキーボードで付け、評価者間の一致度も確かめられます。</translation>
+        </message>
+        <message>
+            <source>Runs</source>
+            <translation>実行</translation>
+        </message>
+        <message>
+            <source>The %1 dock lists the workspace&apos;s runs: double-click one to show it in every view; its context menu overlays it on the curves or resumes it.</source>
+            <translation>「%1」ドックにはワークスペースの実行が並びます。ダブルクリックするとすべてのビューに表示し、コンテキストメニューで曲線に重ねたり再開したりできます。</translation>
+        </message>
+        <message>
+            <source>User guide</source>
+            <translation>ユーザーガイド</translation>
+        </message>
+        <message>
+            <source>%1 (F1) explains every view in detail; %2 opens this tour again.</source>
+            <translation>「%1」（F1）で各ビューの詳しい説明を読めます。「%2」でこのツアーをもう一度開けます。</translation>
+        </message>
+        <message>
+            <source>Jobs</source>
+            <translation>ジョブ</translation>
+        </message>
+        <message>
+            <source>The %1 menu starts the MCTS search, preference pairs and their judge labels, PRM training, PRM-filtered fine-tuning, a judge&apos;s evaluation and imports, each from a form; the Jobs dock follows the one running (progress, time left, Cancel, curves, result). Synthetic data, SFT and evaluating a checkpoint are in the Training menu.</source>
+            <translation>%1 メニューから MCTS 探索、選好ペアとジャッジのラベル、PRM の学習、PRM で選別したファインチューニング、ジャッジの評価、インポートをそれぞれフォームで始められます。ジョブ ドックが実行中のジョブを追います(進み具合、残り時間、取り消し、曲線、結果)。合成データ、SFT、チェックポイントの評価は学習メニューにあります。</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RunTableView</name>
+        <message>
+            <source>Rename run</source>
+            <translation>実行の名前を変更</translation>
+        </message>
+        <message>
+            <source>Edit tags</source>
+            <translation>タグを編集</translation>
+        </message>
+        <message>
+            <source>Tags of run %1 “%2”, separated by commas:</source>
+            <translation>実行 %1「%2」のタグ（カンマ区切り）:</translation>
+        </message>
+        <message>
+            <source>Delete run</source>
+            <translation>実行を削除</translation>
+        </message>
+        <message>
+            <source>Run %1 “%2” is being trained in this window: stop the training before deleting it.</source>
+            <translation>実行 %1「%2」はこのウィンドウで学習中です。削除する前に学習を停止してください。</translation>
+        </message>
+        <message>
+            <source>Run %1 was not deleted: %2</source>
+            <translation>実行 %1 を削除できませんでした: %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>Run %1 “%2” is marked running and last wrote %n minute(s) ago: a trainer may still be writing it. Stop it first. A run whose process was killed can be deleted once it has written nothing for an hour.</source>
+            <translation>
+                <numerusform>実行 %1「%2」は実行中と記録されており、最後の書き込みは %n 分前です。まだトレーナーが書き込んでいるかもしれません。先に停止してください。プロセスが強制終了された実行は、1 時間書き込みがなければ削除できます。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n step(s) and their metrics</source>
+            <translation>
+                <numerusform>%n ステップとそのメトリクス</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n rollout(s)</source>
+            <translation>
+                <numerusform>%n 件のロールアウト</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n evaluation prediction(s)</source>
+            <translation>
+                <numerusform>%n 件の評価の予測</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n judge call(s)</source>
+            <translation>
+                <numerusform>%n 回の審査の呼び出し</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n search tree(s)</source>
+            <translation>
+                <numerusform>%n 本の探索木</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n checkpoint record(s) (the checkpoint folders on disk are kept)</source>
+            <translation>
+                <numerusform>%n 件のチェックポイントの記録（ディスク上のチェックポイントのフォルダーは残ります）</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>its config, reward configs and tags</source>
+            <translation>設定、報酬設定、タグ</translation>
+        </message>
+        <message>
+            <source>Delete run %1 “%2” from %3?</source>
+            <translation>%3 から実行 %1「%2」を削除しますか？</translation>
+        </message>
+        <message>
+            <source>This cannot be undone. Deleted with it:</source>
+            <translation>元に戻せません。一緒に削除されるもの:</translation>
+        </message>
+        <message>
+            <source>Compare configs</source>
+            <translation>設定を比較</translation>
+        </message>
+        <message>
+            <source>Select two runs to compare their configs.</source>
+            <translation>設定を比較するには実行を 2 つ選んでください。</translation>
+        </message>
+        <message>
+            <source>Filter by name, tag or kind</source>
+            <translation>名前・タグ・種類で絞り込む</translation>
+        </message>
+        <message>
+            <source>Shows the runs whose name, tags or kind contain every word typed.</source>
+            <translation>入力したすべての語を名前・タグ・種類のどれかに含む実行を表示します。</translation>
+        </message>
+        <message>
+            <source>Rename…</source>
+            <translation>名前を変更…</translation>
+        </message>
+        <message>
+            <source>Edit tags…</source>
+            <translation>タグを編集…</translation>
+        </message>
+        <message>
+            <source>Show config…</source>
+            <translation>設定を表示…</translation>
+        </message>
+        <message>
+            <source>Compare configs…</source>
+            <translation>設定を比較…</translation>
+        </message>
+        <message>
+            <source>Select two runs to compare their configs</source>
+            <translation>設定を比較する実行を 2 つ選んでください</translation>
+        </message>
+        <message>
+            <source>Delete…</source>
+            <translation>削除…</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RunConfigDiffModel</name>
+        <message>
+            <source>(the whole config)</source>
+            <translation>（設定全体）</translation>
+        </message>
+        <message>
+            <source>(absent)</source>
+            <translation>（なし）</translation>
+        </message>
+        <message>
+            <source>This config has no such setting.</source>
+            <translation>この設定にはこの項目がありません。</translation>
+        </message>
+        <message>
+            <source>Setting</source>
+            <translation>設定項目</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::RunConfigDialog</name>
+        <message>
+            <source>Show all settings</source>
+            <translation>すべての設定項目を表示</translation>
+        </message>
+        <message>
+            <source>Config of run %1</source>
+            <translation>実行 %1 の設定</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n setting(s).</source>
+            <translation>
+                <numerusform>%n 件の設定項目。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Compare configs: %1 and %2</source>
+            <translation>設定の比較: %1 と %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>The configs are the same (%n setting(s)).</source>
+            <translation>
+                <numerusform>設定は同じです（%n 件の設定項目）。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 of %n setting(s) differ.</source>
+            <translation>
+                <numerusform>%n 件の設定項目のうち %1 件が異なります。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>The settings that differ are marked.</source>
+            <translation>異なる設定項目に色を付けています。</translation>
+        </message>
+    </context>
+    <context>
+        <name>PrmJobs</name>
+        <message>
+            <source>Preference pairs and judge labels</source>
+            <translation>選好ペアと審査モデルのラベル</translation>
+        </message>
+        <message>
+            <source>Makes preference pairs of sibling steps from an MCTS run&apos;s trees, each with the tree&apos;s label (the step with the larger Q), as rwb prm pairs does; then, when a judge is chosen, labels them with it as rwb prm judge does (docs/prm.md). The annotation view opens on the set at the end.</source>
+            <translation>rwb prm pairs と同じく、MCTS 実行の木の兄弟ステップから選好ペアを作り、それぞれに木のラベル(Q の大きい方のステップ)を付けます。審査モデルを選んだ場合は、続けて rwb prm judge と同じくそれでラベルを付けます(docs/prm.md)。終わるとそのセットで注釈ビューが開きます。</translation>
+        </message>
+        <message>
+            <source>Pairs</source>
+            <translation>ペア</translation>
+        </message>
+        <message>
+            <source>Run store</source>
+            <translation>実行ストア</translation>
+        </message>
+        <message>
+            <source>The run store holding the MCTS run; the pairs and labels go into it</source>
+            <translation>MCTS 実行を収めた実行ストア。ペアとラベルもここに書き込まれます</translation>
+        </message>
+        <message>
+            <source>Run stores (*.sqlite)</source>
+            <translation>実行ストア (*.sqlite)</translation>
+        </message>
+        <message>
+            <source>MCTS run</source>
+            <translation>MCTS 実行</translation>
+        </message>
+        <message>
+            <source>The search whose trees give the pairs (Jobs ▸ MCTS search makes one)</source>
+            <translation>ペアの元になる木を持つ探索(ジョブ ▸ MCTS 探索で作れます)</translation>
+        </message>
+        <message>
+            <source>Pair set</source>
+            <translation>ペアセット</translation>
+        </message>
+        <message>
+            <source>The set&apos;s name (default "mcts run N"); running again adds only the pairs it lacks</source>
+            <translation>セットの名前(既定は「mcts run N」)。もう一度実行すると、まだないペアだけが追加されます</translation>
+        </message>
+        <message>
+            <source>Margin</source>
+            <translation>マージン</translation>
+        </message>
+        <message>
+            <source>The least difference of Q between the two steps of a pair</source>
+            <translation>ペアの 2 つのステップの Q の差の最小値</translation>
+        </message>
+        <message>
+            <source>Minimum visits</source>
+            <translation>最小訪問回数</translation>
+        </message>
+        <message>
+            <source>Both steps visited at least this often (an unvisited step&apos;s Q is no estimate)</source>
+            <translation>両方のステップがこの回数以上訪問されていること(未訪問のステップの Q は推定値になりません)</translation>
+        </message>
+        <message>
+            <source>Pairs per state</source>
+            <translation>状態あたりのペア数</translation>
+        </message>
+        <message>
+            <source>At most this many pairs under one state, the largest differences first</source>
+            <translation>1 つの状態の下で作るペアの上限。差の大きいものから選びます</translation>
+        </message>
+        <message>
+            <source>Seed</source>
+            <translation>シード</translation>
+        </message>
+        <message>
+            <source>Orders steps A and B (the better step is not always A)</source>
+            <translation>ステップ A と B の並びを決めます(良い方が常に A とは限りません)</translation>
+        </message>
+        <message>
+            <source>Judge labels</source>
+            <translation>審査モデルのラベル</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>なし</translation>
+        </message>
+        <message>
+            <source>the reference judge (gold chains)</source>
+            <translation>参照審査モデル(正解の連鎖)</translation>
+        </message>
+        <message>
+            <source>an LLM judge (a config file)</source>
+            <translation>LLM 審査モデル(設定ファイル)</translation>
+        </message>
+        <message>
+            <source>Judge</source>
+            <translation>審査モデル</translation>
+        </message>
+        <message>
+            <source>After the pairs: labels from a judge. The reference judge knows a synthetic question set&apos;s gold chains and stands in where no LLM judge can be reached</source>
+            <translation>ペアの後に審査モデルがラベルを付けます。参照審査モデルは合成質問セットの正解の連鎖を知っており、LLM 審査モデルに接続できない環境での代わりになります</translation>
+        </message>
+        <message>
+            <source>Questions with gold chains</source>
+            <translation>正解の連鎖付きの質問</translation>
+        </message>
+        <message>
+            <source>The question set the trees searched (rwb data synth --task multihop): the reference judge reads its gold chains</source>
+            <translation>木が探索した質問セット(rwb data synth --task multihop)。参照審査モデルはその正解の連鎖を読みます</translation>
+        </message>
+        <message>
+            <source>Question sets (*.jsonl)</source>
+            <translation>質問セット (*.jsonl)</translation>
+        </message>
+        <message>
+            <source>Judge config</source>
+            <translation>審査モデルの設定</translation>
+        </message>
+        <message>
+            <source>A judge object, or a reward config with "judge" (docs/judges.md): its model labels the pairs</source>
+            <translation>審査モデルのオブジェクト、または "judge" を持つ報酬設定(docs/judges.md)。そのモデルがペアにラベルを付けます</translation>
+        </message>
+        <message>
+            <source>Judge configs (*.json)</source>
+            <translation>審査モデルの設定 (*.json)</translation>
+        </message>
+        <message>
+            <source>Both orders</source>
+            <translation>両方の順序</translation>
+        </message>
+        <message>
+            <source>Ask twice, the steps swapped the second time; a verdict that follows the position becomes a tie</source>
+            <translation>2 回尋ね、2 回目はステップを入れ替えます。位置に従っただけの判定は引き分けになります</translation>
+        </message>
+        <message>
+            <source>Pairs to judge (0: all)</source>
+            <translation>審査するペア数(0: すべて)</translation>
+        </message>
+        <message>
+            <source>Judge only the first N pairs not judged yet</source>
+            <translation>まだ審査していないペアのうち最初の N 個だけを審査します</translation>
+        </message>
+        <message>
+            <source>Then: %1</source>
+            <translation>続けて: %1</translation>
+        </message>
+        <message>
+            <source>the store has no MCTS run (Jobs ▸ MCTS search makes one)</source>
+            <translation>ストアに MCTS 実行がありません(ジョブ ▸ MCTS 探索で作れます)</translation>
+        </message>
+        <message>
+            <source>choose an MCTS run</source>
+            <translation>MCTS 実行を選んでください</translation>
+        </message>
+        <message>
+            <source>not a JSON object (a reward config with "judge", or a judge object)</source>
+            <translation>JSON オブジェクトではありません("judge" を持つ報酬設定、または審査モデルのオブジェクトが必要です)</translation>
+        </message>
+        <message>
+            <source>a reward config without a "judge" object (docs/judges.md)</source>
+            <translation>"judge" オブジェクトのない報酬設定です(docs/judges.md)</translation>
+        </message>
+        <message>
+            <source>PRM training</source>
+            <translation>PRM の学習</translation>
+        </message>
+        <message>
+            <source>Trains the process reward model on a pair set&apos;s labels with eq. 4, as rwb prm train does (docs/prm.md): the SFT policy&apos;s decoder with a scalar head. The Jobs dock plots the loss and the held-out pairwise accuracy of each label source as it trains.</source>
+            <translation>rwb prm train と同じく、ペアセットのラベルで過程報酬モデルを式 4 により学習します(docs/prm.md)。SFT 方策のデコーダーにスカラーのヘッドを付けたモデルです。学習中、ジョブドックに損失とラベルの出所ごとのホールドアウトでのペア正解率が描かれます。</translation>
+        </message>
+        <message>
+            <source>Model and pairs</source>
+            <translation>モデルとペア</translation>
+        </message>
+        <message>
+            <source>Policy model</source>
+            <translation>方策モデル</translation>
+        </message>
+        <message>
+            <source>The SFT policy&apos;s folder whose decoder the PRM starts from (or a PRM folder to go on training)</source>
+            <translation>PRM の出発点となるデコーダーを持つ SFT 方策のフォルダー(学習を続ける場合は PRM のフォルダー)</translation>
+        </message>
+        <message>
+            <source>PRM folder</source>
+            <translation>PRM のフォルダー</translation>
+        </message>
+        <message>
+            <source>Where the PRM is written (a model folder with the head)</source>
+            <translation>PRM の書き込み先(ヘッド付きのモデルフォルダー)</translation>
+        </message>
+        <message>
+            <source>The run store holding the pair set</source>
+            <translation>ペアセットを収めた実行ストア</translation>
+        </message>
+        <message>
+            <source>The labelled pairs to train on (Jobs ▸ Preference pairs makes them)</source>
+            <translation>学習に使うラベル付きのペア(ジョブ ▸ 選好ペアで作れます)</translation>
+        </message>
+        <message>
+            <source>Labels</source>
+            <translation>ラベル</translation>
+        </message>
+        <message>
+            <source>Label sources</source>
+            <translation>ラベルの出所</translation>
+        </message>
+        <message>
+            <source>Each pair&apos;s label comes from the first of these that labelled it (people by majority): human, judge, tree, import</source>
+            <translation>各ペアのラベルは、これらのうちそのペアにラベルを付けた最初のものから取ります(人は多数決): human, judge, tree, import</translation>
+        </message>
+        <message>
+            <source>Weight of %1 labels</source>
+            <translation>%1 のラベルの重み</translation>
+        </message>
+        <message>
+            <source>How much a pair labelled by this source counts in the loss (0 leaves them out)</source>
+            <translation>この出所がラベルを付けたペアが損失にどれだけ効くか(0 で除外)</translation>
+        </message>
+        <message>
+            <source>Ties</source>
+            <translation>引き分け</translation>
+        </message>
+        <message>
+            <source>drop: a tie says nothing about which step is better; equal: pulls the two scores together</source>
+            <translation>drop: 引き分けはどちらが良いかを何も語らないので除外。equal: 2 つのスコアを近づけます</translation>
+        </message>
+        <message>
+            <source>Held-out questions</source>
+            <translation>ホールドアウトする質問</translation>
+        </message>
+        <message>
+            <source>The share of questions whose pairs are held out to measure pairwise accuracy</source>
+            <translation>ペア正解率を測るためにペアを取り置く質問の割合</translation>
+        </message>
+        <message>
+            <source>Training</source>
+            <translation>学習</translation>
+        </message>
+        <message>
+            <source>LoRA</source>
+            <translation>LoRA</translation>
+        </message>
+        <message>
+            <source>LoRA adapters on the decoder (merged when saved); the head trains in full</source>
+            <translation>デコーダーに LoRA アダプターを付けます(保存時にマージ)。ヘッドは全体を学習します</translation>
+        </message>
+        <message>
+            <source>Learning rate</source>
+            <translation>学習率</translation>
+        </message>
+        <message>
+            <source>AdamW&apos;s learning rate</source>
+            <translation>AdamW の学習率</translation>
+        </message>
+        <message>
+            <source>Epochs</source>
+            <translation>エポック数</translation>
+        </message>
+        <message>
+            <source>Passes over the training pairs</source>
+            <translation>学習用ペアを通す回数</translation>
+        </message>
+        <message>
+            <source>Batch size</source>
+            <translation>バッチサイズ</translation>
+        </message>
+        <message>
+            <source>Pairs per optimizer step (two sequences each)</source>
+            <translation>最適化ステップあたりのペア数(それぞれ 2 系列)</translation>
+        </message>
+        <message>
+            <source>Maximum length</source>
+            <translation>最大長</translation>
+        </message>
+        <message>
+            <source>Tokens of a step&apos;s whole input; longer pairs are skipped and counted</source>
+            <translation>ステップの入力全体のトークン数。これより長いペアは飛ばして数えます</translation>
+        </message>
+        <message>
+            <source>The head&apos;s start, the order of the pairs, the held-out split</source>
+            <translation>ヘッドの初期値、ペアの順序、ホールドアウトの分割</translation>
+        </message>
+        <message>
+            <source>Evaluate every (steps)</source>
+            <translation>評価の間隔(ステップ)</translation>
+        </message>
+        <message>
+            <source>Held-out accuracy every N optimizer steps and at the last (0: at each epoch&apos;s end); the default gives about ten points</source>
+            <translation>N 最適化ステップごとと最後にホールドアウトでの正解率を測ります(0: 各エポックの終わり)。既定値ではおよそ 10 点になります</translation>
+        </message>
+        <message>
+            <source>Threads (0: auto)</source>
+            <translation>スレッド数(0: 自動)</translation>
+        </message>
+        <message>
+            <source>libtorch&apos;s CPU threads</source>
+            <translation>libtorch の CPU スレッド数</translation>
+        </message>
+        <message>
+            <source>the store has no pair set (Jobs ▸ Preference pairs makes them)</source>
+            <translation>ストアにペアセットがありません(ジョブ ▸ 選好ペアで作れます)</translation>
+        </message>
+        <message>
+            <source>no pair set "%1" in the store</source>
+            <translation>ストアにペアセット「%1」がありません</translation>
+        </message>
+        <message>
+            <source>Held-out pairwise accuracy per label source (each source&apos;s own labels: the PRM scores the step the label prefers higher), before and after training</source>
+            <translation>ラベルの出所ごとのホールドアウトでのペア正解率(各出所自身のラベルに対して、ラベルが良いとしたステップを PRM が高く採点した割合)、学習前と学習後</translation>
+        </message>
+        <message>
+            <source>Label source</source>
+            <translation>ラベルの出所</translation>
+        </message>
+        <message>
+            <source>Held-out pairs</source>
+            <translation>ホールドアウトのペア数</translation>
+        </message>
+        <message>
+            <source>Before</source>
+            <translation>学習前</translation>
+        </message>
+        <message>
+            <source>After</source>
+            <translation>学習後</translation>
+        </message>
+        <message>
+            <source>Change</source>
+            <translation>変化</translation>
+        </message>
+        <message>
+            <source>PRM-filtered fine-tuning (RFT)</source>
+            <translation>PRM で選別した微調整(RFT)</translation>
+        </message>
+        <message>
+            <source>The SFT policy samples trajectories of the training questions, the right ones are scored step by step by the PRM, and the policy is fine-tuned on what passes, as rwb prm rft does (ProRAG §3.3, docs/prm.md). With held-out questions, EM and F1 before and after are in the result.</source>
+            <translation>rwb prm rft と同じく、SFT 方策が学習用の質問の軌跡をサンプリングし、正しいものを PRM がステップごとに採点し、通ったもので方策を微調整します(ProRAG §3.3、docs/prm.md)。ホールドアウトの質問を指定すると、前後の EM と F1 が結果に入ります。</translation>
+        </message>
+        <message>
+            <source>Models and questions</source>
+            <translation>モデルと質問</translation>
+        </message>
+        <message>
+            <source>The SFT policy&apos;s folder: it samples, and is fine-tuned</source>
+            <translation>SFT 方策のフォルダー。これがサンプリングし、微調整されます</translation>
+        </message>
+        <message>
+            <source>The process reward model (Jobs ▸ PRM training writes one)</source>
+            <translation>過程報酬モデル(ジョブ ▸ PRM の学習で書き出せます)</translation>
+        </message>
+        <message>
+            <source>Training questions</source>
+            <translation>学習用の質問</translation>
+        </message>
+        <message>
+            <source>The task&apos;s JSONL with gold answers whose trajectories are sampled</source>
+            <translation>軌跡をサンプリングする、正解付きのタスクの JSONL</translation>
+        </message>
+        <message>
+            <source>Retrieval index</source>
+            <translation>検索インデックス</translation>
+        </message>
+        <message>
+            <source>BM25 index of the questions&apos; knowledge base (rwb retrieve index)</source>
+            <translation>質問の知識ベースの BM25 インデックス(rwb retrieve index)</translation>
+        </message>
+        <message>
+            <source>Retrieval indexes (*.sqlite)</source>
+            <translation>検索インデックス (*.sqlite)</translation>
+        </message>
+        <message>
+            <source>Fine-tuned policy</source>
+            <translation>微調整した方策</translation>
+        </message>
+        <message>
+            <source>Where the fine-tuned policy is written; the kept trajectories go beside it (.rft.jsonl)</source>
+            <translation>微調整した方策の書き込み先。残した軌跡はその隣に書かれます(.rft.jsonl)</translation>
+        </message>
+        <message>
+            <source>Questions (0: all)</source>
+            <translation>質問数(0: すべて)</translation>
+        </message>
+        <message>
+            <source>Sample only the first N questions</source>
+            <translation>最初の N 問だけをサンプリングします</translation>
+        </message>
+        <message>
+            <source>Sampling and filtering</source>
+            <translation>サンプリングと選別</translation>
+        </message>
+        <message>
+            <source>Samples per question</source>
+            <translation>質問あたりのサンプル数</translation>
+        </message>
+        <message>
+            <source>Trajectories sampled per training question</source>
+            <translation>学習用の質問 1 つあたりにサンプリングする軌跡の数</translation>
+        </message>
+        <message>
+            <source>Temperature</source>
+            <translation>温度</translation>
+        </message>
+        <message>
+            <source>Sampling temperature</source>
+            <translation>サンプリングの温度</translation>
+        </message>
+        <message>
+            <source>Completion tokens</source>
+            <translation>生成トークン数</translation>
+        </message>
+        <message>
+            <source>The policy&apos;s tokens per trajectory (retrieved passages not counted)</source>
+            <translation>軌跡あたりの方策のトークン数(検索したパッセージは数えません)</translation>
+        </message>
+        <message>
+            <source>Passages retrieved</source>
+            <translation>検索するパッセージ数</translation>
+        </message>
+        <message>
+            <source>Passages a sub-query&apos;s retrieval returns</source>
+            <translation>サブクエリの検索が返すパッセージの数</translation>
+        </message>
+        <message>
+            <source>Right answer</source>
+            <translation>正しい回答</translation>
+        </message>
+        <message>
+            <source>em: the answer matches the gold; f1: its token F1 is at least the minimum below</source>
+            <translation>em: 回答が正解と一致。f1: トークン F1 が下の最小値以上</translation>
+        </message>
+        <message>
+            <source>Minimum F1</source>
+            <translation>最小 F1</translation>
+        </message>
+        <message>
+            <source>With answer f1: the least F1 of a right answer</source>
+            <translation>f1 のとき: 正しい回答とみなす F1 の最小値</translation>
+        </message>
+        <message>
+            <source>PRM threshold</source>
+            <translation>PRM のしきい値</translation>
+        </message>
+        <message>
+            <source>On the PRM&apos;s raw score: a step scoring above it trains (ProRAG keeps R &gt; 0)</source>
+            <translation>PRM の生のスコアに対するしきい値。これを超えたステップが学習に使われます(ProRAG は R &gt; 0 を残します)</translation>
+        </message>
+        <message>
+            <source>Filter</source>
+            <translation>選別</translation>
+        </message>
+        <message>
+            <source>step: steps at or under the threshold stay as context only; trajectory: every step must clear</source>
+            <translation>step: しきい値以下のステップは文脈としてだけ残ります。trajectory: すべてのステップが超える必要があります</translation>
+        </message>
+        <message>
+            <source>The sampling&apos;s seed</source>
+            <translation>サンプリングのシード</translation>
+        </message>
+        <message>
+            <source>Fine-tuning</source>
+            <translation>微調整</translation>
+        </message>
+        <message>
+            <source>SFT&apos;s learning rate on the kept trajectories</source>
+            <translation>残した軌跡での SFT の学習率</translation>
+        </message>
+        <message>
+            <source>Passes over the kept trajectories</source>
+            <translation>残した軌跡を通す回数</translation>
+        </message>
+        <message>
+            <source>Sequences per micro-batch</source>
+            <translation>マイクロバッチあたりの系列数</translation>
+        </message>
+        <message>
+            <source>Prompt and trajectory tokens; longer trajectories are skipped and counted</source>
+            <translation>プロンプトと軌跡のトークン数。これより長い軌跡は飛ばして数えます</translation>
+        </message>
+        <message>
+            <source>Evaluation before and after</source>
+            <translation>前後の評価</translation>
+        </message>
+        <message>
+            <source>Questions for greedy EM and F1 before and after (empty: none)</source>
+            <translation>前後の貪欲デコードの EM と F1 を測る質問(空: なし)</translation>
+        </message>
+        <message>
+            <source>Their retrieval index</source>
+            <translation>その検索インデックス</translation>
+        </message>
+        <message>
+            <source>The held-out questions&apos; index (empty: the training questions&apos; index)</source>
+            <translation>ホールドアウトの質問のインデックス(空: 学習用の質問のインデックス)</translation>
+        </message>
+        <message>
+            <source>not a PRM folder (no prm_head.safetensors): Jobs ▸ PRM training writes one</source>
+            <translation>PRM のフォルダーではありません(prm_head.safetensors がありません)。ジョブ ▸ PRM の学習で書き出せます</translation>
+        </message>
+        <message>
+            <source>&amp;Preference pairs and judge labels…</source>
+            <translation>選好ペアと審査モデルのラベル(&amp;P)…</translation>
+        </message>
+        <message>
+            <source>Preference pairs of %1</source>
+            <translation>%1 の選好ペア</translation>
+        </message>
+        <message>
+            <source>Judge labels of %1</source>
+            <translation>%1 の審査モデルのラベル</translation>
+        </message>
+        <message>
+            <source>Preference pairs</source>
+            <translation>選好ペア</translation>
+        </message>
+        <message>
+            <source>PRM &amp;training…</source>
+            <translation>PRM の学習(&amp;T)…</translation>
+        </message>
+        <message>
+            <source>PRM training on %1</source>
+            <translation>%1 での PRM の学習</translation>
+        </message>
+        <message>
+            <source>loss, held-out pairwise accuracy</source>
+            <translation>損失、ホールドアウトでのペア正解率</translation>
+        </message>
+        <message>
+            <source>PRM-filtered &amp;fine-tuning (RFT)…</source>
+            <translation>PRM で選別した微調整(RFT)(&amp;F)…</translation>
+        </message>
+        <message>
+            <source>PRM-filtered fine-tuning of %1</source>
+            <translation>%1 の PRM で選別した微調整</translation>
+        </message>
+        <message numerus="yes">
+            <source>No pair: no two sibling steps of the run&apos;s %n tree(s), both visited often enough, differ in Q by the margin or more.</source>
+            <translation>
+                <numerusform>ペアがありません: 実行の %n 本の木に、十分に訪問された兄弟ステップで Q の差がマージン以上のものがありません。</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>MctsJob</name>
+        <message>
+            <source>&amp;MCTS search…</source>
+            <translation>MCTS 探索(&amp;M)…</translation>
+        </message>
+        <message>
+            <source>Also decode each question greedily, to compare</source>
+            <translation>比較のため各質問を貪欲デコードでも解く</translation>
+        </message>
+        <message>
+            <source>BM25 index of the questions&apos; knowledge base (rwb retrieve index); the multi-hop task needs it</source>
+            <translation>質問の知識ベースの BM25 インデックス(rwb retrieve index)。マルチホップタスクに必要です</translation>
+        </message>
+        <message>
+            <source>Children per expansion (K)</source>
+            <translation>展開ごとの子ノード数 (K)</translation>
+        </message>
+        <message>
+            <source>Empty: "mcts &lt;questions file&gt;"</source>
+            <translation>空欄: 「mcts &lt;質問ファイル&gt;」</translation>
+        </message>
+        <message>
+            <source>Exploration (c_puct)</source>
+            <translation>探索の重み (c_puct)</translation>
+        </message>
+        <message>
+            <source>Greedy baseline</source>
+            <translation>貪欲デコードの基準</translation>
+        </message>
+        <message>
+            <source>Iterations of select, expand, simulate, back up per question</source>
+            <translation>質問ごとの選択・展開・シミュレーション・逆伝播の反復回数</translation>
+        </message>
+        <message>
+            <source>MCTS search</source>
+            <translation>MCTS 探索</translation>
+        </message>
+        <message>
+            <source>MCTS search of %1</source>
+            <translation>%1 の MCTS 探索</translation>
+        </message>
+        <message>
+            <source>Maximum depth</source>
+            <translation>最大深さ</translation>
+        </message>
+        <message>
+            <source>PUCT&apos;s exploration weight (ProRAG: 2.5)</source>
+            <translation>PUCT の探索の重み(ProRAG: 2.5)</translation>
+        </message>
+        <message>
+            <source>Passages a retrieval step returns</source>
+            <translation>検索ステップが返す文書数</translation>
+        </message>
+        <message>
+            <source>Passages retrieved</source>
+            <translation>検索する文書数</translation>
+        </message>
+        <message>
+            <source>Policy and questions</source>
+            <translation>方策と質問</translation>
+        </message>
+        <message>
+            <source>Policy model</source>
+            <translation>方策モデル</translation>
+        </message>
+        <message>
+            <source>Preset</source>
+            <translation>プリセット</translation>
+        </message>
+        <message>
+            <source>Question sets (*.jsonl)</source>
+            <translation>質問セット (*.jsonl)</translation>
+        </message>
+        <message>
+            <source>Questions</source>
+            <translation>質問</translation>
+        </message>
+        <message>
+            <source>Questions (0: all)</source>
+            <translation>質問数(0: すべて)</translation>
+        </message>
+        <message>
+            <source>Retrieval index</source>
+            <translation>検索インデックス</translation>
+        </message>
+        <message>
+            <source>Retrieval indexes (*.sqlite)</source>
+            <translation>検索インデックス (*.sqlite)</translation>
+        </message>
+        <message>
+            <source>Run name</source>
+            <translation>ラン名</translation>
+        </message>
+        <message>
+            <source>Run store</source>
+            <translation>ランストア</translation>
+        </message>
+        <message>
+            <source>Run stores (*.sqlite)</source>
+            <translation>ランストア (*.sqlite)</translation>
+        </message>
+        <message>
+            <source>Sampling temperature of the expansions</source>
+            <translation>展開時のサンプリング温度</translation>
+        </message>
+        <message>
+            <source>Search</source>
+            <translation>探索</translation>
+        </message>
+        <message>
+            <source>Search only the first N questions</source>
+            <translation>先頭の N 問だけを探索する</translation>
+        </message>
+        <message>
+            <source>Searches every question of a question set with the policy and its retrieval environment, as rwb mcts run does (docs/mcts.md). Every tree goes to the run store as it grows; the search-trees window follows it live.</source>
+            <translation>rwb mcts run と同じく、方策と検索環境で質問セットの各質問を探索します(docs/mcts.md)。木は育つそばからランストアに書かれ、探索木ウィンドウがライブで追います。</translation>
+        </message>
+        <message>
+            <source>Seed</source>
+            <translation>シード</translation>
+        </message>
+        <message>
+            <source>Simulations</source>
+            <translation>シミュレーション回数</translation>
+        </message>
+        <message>
+            <source>Steps before a trajectory is cut</source>
+            <translation>軌跡を打ち切るまでのステップ数</translation>
+        </message>
+        <message>
+            <source>Steps sampled when a node is expanded</source>
+            <translation>ノード展開時にサンプリングするステップ数</translation>
+        </message>
+        <message>
+            <source>Temperature</source>
+            <translation>温度</translation>
+        </message>
+        <message>
+            <source>The SFT policy&apos;s folder (config.json, weights, tokenizer) that proposes each step</source>
+            <translation>各ステップを提案する SFT 方策のフォルダ(config.json、重み、トークナイザ)</translation>
+        </message>
+        <message>
+            <source>The longest step the policy may write</source>
+            <translation>方策が書けるステップの最大長</translation>
+        </message>
+        <message>
+            <source>The search&apos;s random seed</source>
+            <translation>探索の乱数シード</translation>
+        </message>
+        <message>
+            <source>The task&apos;s JSONL with gold answers (rwb data synth --task multihop)</source>
+            <translation>正解つきのタスク JSONL(rwb data synth --task multihop)</translation>
+        </message>
+        <message>
+            <source>Threads (0: auto)</source>
+            <translation>スレッド数(0: 自動)</translation>
+        </message>
+        <message>
+            <source>Tokens per step</source>
+            <translation>ステップあたりのトークン数</translation>
+        </message>
+        <message>
+            <source>Where the trees go (a run of kind "mcts")</source>
+            <translation>木の保存先(種類「mcts」のラン)</translation>
+        </message>
+        <message>
+            <source>libtorch&apos;s CPU threads</source>
+            <translation>libtorch の CPU スレッド数</translation>
+        </message>
+        <message>
+            <source>small: 24 simulations, K 3, depth 6 (a tiny model on 2 cores); paper: ProRAG §4.3&apos;s 200 simulations, K 5, depth 10. Choosing one sets the three fields below</source>
+            <translation>small: 24 シミュレーション、K 3、深さ 6(2 コアで小型モデル向け)。paper: ProRAG §4.3 の 200 シミュレーション、K 5、深さ 10。選ぶと下の 3 項目が設定されます</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::JobForm</name>
+        <message>
+            <source>%1: a file, not a folder: %2</source>
+            <translation>%1: フォルダではなくファイルです: %2</translation>
+        </message>
+        <message>
+            <source>%1: a folder, not a file: %2</source>
+            <translation>%1: ファイルではなくフォルダです: %2</translation>
+        </message>
+        <message>
+            <source>%1: cannot write the job&apos;s config (%2)</source>
+            <translation>%1: ジョブの設定を書き込めません(%2)</translation>
+        </message>
+        <message>
+            <source>%1: no such file: %2</source>
+            <translation>%1: ファイルがありません: %2</translation>
+        </message>
+        <message>
+            <source>%1: no such folder: %2</source>
+            <translation>%1: フォルダがありません: %2</translation>
+        </message>
+        <message>
+            <source>%1: required</source>
+            <translation>%1: 必須です</translation>
+        </message>
+        <message>
+            <source>Browse</source>
+            <translation>参照</translation>
+        </message>
+        <message>
+            <source>Copy command</source>
+            <translation>コマンドをコピー</translation>
+        </message>
+        <message>
+            <source>Start</source>
+            <translation>開始</translation>
+        </message>
+        <message>
+            <source>The command this runs (the CLI writes the same files):</source>
+            <translation>実行されるコマンド(CLI でも同じファイルが書かれます):</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::JobView</name>
+        <message>
+            <source>%1 elapsed</source>
+            <translation>経過 %1</translation>
+        </message>
+        <message>
+            <source>%1 of %2</source>
+            <translation>%1 / %2</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n item(s)</source>
+            <translation>
+                <numerusform>%n 項目</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取り消し</translation>
+        </message>
+        <message>
+            <source>Ended: %1</source>
+            <translation>終了: %1</translation>
+        </message>
+        <message>
+            <source>Finished in %1.</source>
+            <translation>%1 で完了しました。</translation>
+        </message>
+        <message>
+            <source>No job yet. The Jobs menu starts the MCTS search, preference pairs and their judge labels, PRM training, PRM-filtered fine-tuning, a judge&apos;s evaluation and imports; each is followed here.</source>
+            <translation>まだジョブはありません。ジョブ メニューから MCTS 探索、選好ペアとジャッジのラベル、PRM の学習、PRM で選別したファインチューニング、ジャッジの評価、インポートを始められ、ここで経過を追えます。</translation>
+        </message>
+        <message>
+            <source>Result</source>
+            <translation>結果</translation>
+        </message>
+        <message>
+            <source>Stop the job at its next step; what it did so far is kept</source>
+            <translation>次の区切りでジョブを止めます。それまでの結果は残ります</translation>
+        </message>
+        <message>
+            <source>Value</source>
+            <translation>値</translation>
+        </message>
+        <message>
+            <source>about %1 left</source>
+            <translation>残り約 %1</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>ステップ</translation>
+        </message>
+    </context>
+    <context>
+        <name>ImportJob</name>
+        <message>
+            <source>&amp;Import rollouts…</source>
+            <translation>ロールアウトの取り込み(&amp;I)…</translation>
+        </message>
+        <message>
+            <source>Add a folder…</source>
+            <translation>フォルダーを追加…</translation>
+        </message>
+        <message>
+            <source>Add files…</source>
+            <translation>ファイルを追加…</translation>
+        </message>
+        <message>
+            <source>Also eval rows</source>
+            <translation>評価の行も</translation>
+        </message>
+        <message>
+            <source>Another trainer&apos;s rollouts (verl, TRL, OpenRLHF, prime-rl, NeMo-RL) into a run of the store, as rwb import does (docs/handoff.md): the curves, groups, the rollout browser, the token view and the failure explorer then work on it. Choose the dump: the trainer is detected and what maps to what shows below before anything is imported.</source>
+            <translation>他のトレーナー（verl、TRL、OpenRLHF、prime-rl、NeMo-RL）のロールアウトを、rwb import と同じようにストアのランへ取り込みます（docs/handoff.md）。取り込んだランでは曲線、グループ、ロールアウトブラウザー、トークン表示、失敗エクスプローラーが使えます。ダンプを選ぶとトレーナーを判定し、何が何になるかを取り込む前に下に表示します。</translation>
+        </message>
+        <message>
+            <source>Dump</source>
+            <translation>ダンプ</translation>
+        </message>
+        <message>
+            <source>Each step&apos;s rollouts form groups of this many, in the order of the dump; 0: the rollouts of a step with the same prompt (or the same uid / group field) form a group</source>
+            <translation>各ステップのロールアウトをダンプの順にこの数ずつグループにします。0：同じステップで同じプロンプト（または同じ uid / group フィールド）のロールアウトを 1 グループにします</translation>
+        </message>
+        <message>
+            <source>Empty: the first input&apos;s file or folder name</source>
+            <translation>空欄：最初の入力のファイル名またはフォルダー名</translation>
+        </message>
+        <message>
+            <source>Every file or folder must be there to preview the dump.</source>
+            <translation>ダンプをプレビューするには、すべてのファイルとフォルダーが存在する必要があります。</translation>
+        </message>
+        <message>
+            <source>Files or folders</source>
+            <translation>ファイルまたはフォルダー</translation>
+        </message>
+        <message>
+            <source>Group size (0: by prompt)</source>
+            <translation>グループサイズ（0：プロンプトごと）</translation>
+        </message>
+        <message>
+            <source>Import of %1</source>
+            <translation>%1 の取り込み</translation>
+        </message>
+        <message>
+            <source>Import rollouts</source>
+            <translation>ロールアウトの取り込み</translation>
+        </message>
+        <message>
+            <source>Import rollouts: the dump&apos;s files</source>
+            <translation>ロールアウトの取り込み：ダンプのファイル</translation>
+        </message>
+        <message>
+            <source>Import rollouts: the dump&apos;s folder</source>
+            <translation>ロールアウトの取り込み：ダンプのフォルダー</translation>
+        </message>
+        <message>
+            <source>Rollout dumps (*.jsonl *.json *.csv *.parquet);;All files (*)</source>
+            <translation>ロールアウトのダンプ (*.jsonl *.json *.csv *.parquet);;すべてのファイル (*)</translation>
+        </message>
+        <message>
+            <source>Run</source>
+            <translation>ラン</translation>
+        </message>
+        <message>
+            <source>Run name</source>
+            <translation>ラン名</translation>
+        </message>
+        <message>
+            <source>Run store</source>
+            <translation>ランストア</translation>
+        </message>
+        <message>
+            <source>Run stores (*.sqlite)</source>
+            <translation>ランストア (*.sqlite)</translation>
+        </message>
+        <message>
+            <source>TRL: also the rows of its evaluation steps; prime-rl: also its eval episodes</source>
+            <translation>TRL：評価ステップの行も、prime-rl：評価エピソードも取り込みます</translation>
+        </message>
+        <message>
+            <source>Task</source>
+            <translation>タスク</translation>
+        </message>
+        <message>
+            <source>The dump: files (.jsonl, .json, .csv, .parquet) or folders searched for them, one step per file; several separated by ";"</source>
+            <translation>ダンプ：ファイル（.jsonl、.json、.csv、.parquet）またはそれらを探すフォルダー。1 ファイルが 1 ステップです。複数は ";" で区切ります</translation>
+        </message>
+        <message>
+            <source>The policy&apos;s tokenizer folder (tokenizer.json or tokenizer.model): the token view shows the tokens&apos; text; it also decodes completions a dump holds only as token ids</source>
+            <translation>方策のトークナイザーのフォルダー（tokenizer.json または tokenizer.model）。トークン表示がトークンの文字列を表示し、トークン ID しかないダンプの出力も復号します</translation>
+        </message>
+        <message>
+            <source>The store the run goes to (created when missing)</source>
+            <translation>ランを書き込むストア（なければ作成）</translation>
+        </message>
+        <message>
+            <source>The task the rollouts are for, recorded with the run (empty: none)</source>
+            <translation>ロールアウトのタスク。ランに記録されます（空欄：なし）</translation>
+        </message>
+        <message>
+            <source>The tokenizer folder must be there to preview the dump.</source>
+            <translation>ダンプをプレビューするには、トークナイザーのフォルダーが存在する必要があります。</translation>
+        </message>
+        <message>
+            <source>Tokenizer</source>
+            <translation>トークナイザー</translation>
+        </message>
+        <message>
+            <source>Trainer</source>
+            <translation>トレーナー</translation>
+        </message>
+        <message>
+            <source>What maps to what</source>
+            <translation>何が何になるか</translation>
+        </message>
+        <message>
+            <source>auto: from the first row&apos;s fields; or the trainer that wrote the dump</source>
+            <translation>auto：最初の行のフィールドから判定。またはダンプを書いたトレーナー</translation>
+        </message>
+        <message>
+            <source>no such file or folder: %1</source>
+            <translation>ファイルまたはフォルダーがありません：%1</translation>
+        </message>
+        <message>
+            <source>no such folder: %1</source>
+            <translation>フォルダーがありません：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::ImportMappingModel</name>
+        <message>
+            <source>Becomes</source>
+            <translation>取り込み先</translation>
+        </message>
+        <message>
+            <source>Field of the dump</source>
+            <translation>ダンプのフィールド</translation>
+        </message>
+        <message>
+            <source>How many of the rows read have the field</source>
+            <translation>読んだ行のうち、このフィールドを持つ行の数</translation>
+        </message>
+        <message>
+            <source>Rows</source>
+            <translation>行数</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::ImportPreviewModel</name>
+        <message>
+            <source>(computed)</source>
+            <translation>（計算）</translation>
+        </message>
+        <message>
+            <source>Advantage</source>
+            <translation>アドバンテージ</translation>
+        </message>
+        <message>
+            <source>Completion</source>
+            <translation>モデルの出力</translation>
+        </message>
+        <message>
+            <source>From</source>
+            <translation>出どころ</translation>
+        </message>
+        <message>
+            <source>Gold</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>Group</source>
+            <translation>グループ</translation>
+        </message>
+        <message>
+            <source>None</source>
+            <translation>None</translation>
+        </message>
+        <message>
+            <source>None: the dump gives this rollout no reward</source>
+            <translation>None：ダンプにこのロールアウトの報酬がありません</translation>
+        </message>
+        <message>
+            <source>Not in the dump: GRPO&apos;s, from the group&apos;s rewards, is worked out on import</source>
+            <translation>ダンプにありません：取り込み時にグループの報酬から GRPO のアドバンテージを計算します</translation>
+        </message>
+        <message>
+            <source>Prompt</source>
+            <translation>プロンプト</translation>
+        </message>
+        <message>
+            <source>Reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>Reward components</source>
+            <translation>報酬コンポーネント</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>ステップ</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::ImportPreviewPanel</name>
+        <message>
+            <source>%1 step(s), %2 group(s). The run: "%3".</source>
+            <translation>%1 ステップ、%2 グループ。ラン：「%3」。</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1, detected from the first row. %n file(s) to import.</source>
+            <translation>
+                <numerusform>%1（最初の行から判定）。取り込むファイルは %n 件。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n file(s); none could be previewed here (see below): the import reads them and its report shows the mapping.</source>
+            <translation>
+                <numerusform>%n 件のファイル。ここではどれもプレビューできません（下を参照）。取り込みで読み、その報告に対応が表示されます。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>All %n rollout(s) read:</source>
+            <translation>
+                <numerusform>全 %n 件のロールアウトを読みました：</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Choose a dump: its trainer, fields and first rows show here before importing.</source>
+            <translation>ダンプを選んでください。取り込む前に、トレーナー、フィールド、最初の行をここに表示します。</translation>
+        </message>
+        <message>
+            <source>NeMo-RL&apos;s train data</source>
+            <translation>NeMo-RL の学習データ</translation>
+        </message>
+        <message>
+            <source>Not previewed: %1</source>
+            <translation>プレビューなし：%1</translation>
+        </message>
+        <message>
+            <source>OpenRLHF&apos;s samples</source>
+            <translation>OpenRLHF のサンプル</translation>
+        </message>
+        <message>
+            <source>Skipped: %1</source>
+            <translation>スキップ：%1</translation>
+        </message>
+        <message>
+            <source>TRL&apos;s completions table</source>
+            <translation>TRL の completions テーブル</translation>
+        </message>
+        <message numerus="yes">
+            <source>The first %n rollout(s) read, of %1 file(s) so far:</source>
+            <translation>
+                <numerusform>最初の %n 件のロールアウトを読みました（ここまで %1 ファイル）：</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>The first rows, as the import reads them:</source>
+            <translation>取り込みで読まれる最初の行：</translation>
+        </message>
+        <message>
+            <source>The import would stop here: %1</source>
+            <translation>取り込みはここで止まります：%1</translation>
+        </message>
+        <message>
+            <source>What maps to what (grey: kept only in each rollout&apos;s details, or not imported):</source>
+            <translation>何が何になるか（灰色：各ロールアウトの詳細にだけ残るもの、または取り込まないもの）：</translation>
+        </message>
+        <message>
+            <source>Worked out: %1</source>
+            <translation>計算するもの：%1</translation>
+        </message>
+        <message>
+            <source>not detected</source>
+            <translation>判定できません</translation>
+        </message>
+        <message>
+            <source>prime-rl&apos;s episodes</source>
+            <translation>prime-rl のエピソード</translation>
+        </message>
+        <message>
+            <source>verl&apos;s rollout dump</source>
+            <translation>verl のロールアウトダンプ</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::JudgeEvalItemModel</name>
+        <message>
+            <source>%1 → %2</source>
+            <translation>%1 → %2</translation>
+        </message>
+        <message>
+            <source>Answer kind</source>
+            <translation>回答の種類</translation>
+        </message>
+        <message>
+            <source>Contradiction</source>
+            <translation>矛盾</translation>
+        </message>
+        <message>
+            <source>Coverage</source>
+            <translation>網羅度</translation>
+        </message>
+        <message>
+            <source>Facts</source>
+            <translation>事実数</translation>
+        </message>
+        <message>
+            <source>Reply or error</source>
+            <translation>応答またはエラー</translation>
+        </message>
+        <message>
+            <source>Request</source>
+            <translation>リクエスト</translation>
+        </message>
+        <message>
+            <source>The reference grader&apos;s label → the judge&apos;s</source>
+            <translation>参照採点器のラベル → 審査モデルのラベル</translation>
+        </message>
+        <message>
+            <source>failed</source>
+            <translation>失敗</translation>
+        </message>
+        <message>
+            <source>unknown</source>
+            <translation>不明</translation>
+        </message>
+    </context>
+    <context>
+        <name>JudgeEvalJob</name>
+        <message>
+            <source>&amp;Judge evaluation…</source>
+            <translation>審査モデルの評価(&amp;J)…</translation>
+        </message>
+        <message>
+            <source>A reward config with a "judge" object, or a file holding just that object (docs/judges.md)</source>
+            <translation>"judge" オブジェクトを持つ報酬設定、またはそのオブジェクトだけのファイル（docs/judges.md）</translation>
+        </message>
+        <message>
+            <source>Each request&apos;s result</source>
+            <translation>各リクエストの結果</translation>
+        </message>
+        <message>
+            <source>Grade only the first N requests</source>
+            <translation>最初の N 件のリクエストだけを採点します</translation>
+        </message>
+        <message>
+            <source>How far to trust a judge, as rwb judge eval measures it (docs/judges.md): the judge grades every labelled request through the same client, cache and reading as the coverage and consistency rewards, and its labels are counted against the reference grader&apos;s: per label precision and recall, and the agreement per kind of answer and per number of reference facts. The tables open in the Jobs dock when it ends.</source>
+            <translation>審査モデルをどこまで信頼できるかを rwb judge eval と同じように測ります（docs/judges.md）。審査モデルは、網羅度・一貫性の報酬と同じクライアント、キャッシュ、読み取りでラベル付きリクエストをすべて採点し、そのラベルを参照採点器のラベルと突き合わせます：ラベルごとの適合率と再現率、回答の種類ごと・参照の事実数ごとの一致率。終わるとジョブドックに表が開きます。</translation>
+        </message>
+        <message>
+            <source>JSON lines (*.jsonl)</source>
+            <translation>JSON Lines (*.jsonl)</translation>
+        </message>
+        <message>
+            <source>Judge and data</source>
+            <translation>審査モデルとデータ</translation>
+        </message>
+        <message>
+            <source>Judge config</source>
+            <translation>審査モデルの設定</translation>
+        </message>
+        <message>
+            <source>Judge data (*.jsonl)</source>
+            <translation>審査モデルのデータ (*.jsonl)</translation>
+        </message>
+        <message>
+            <source>Judge evaluation</source>
+            <translation>審査モデルの評価</translation>
+        </message>
+        <message>
+            <source>Judge evaluation on %1</source>
+            <translation>%1 での審査モデルの評価</translation>
+        </message>
+        <message>
+            <source>Judge or reward configs (*.json)</source>
+            <translation>審査モデルまたは報酬の設定 (*.json)</translation>
+        </message>
+        <message>
+            <source>Labelled requests</source>
+            <translation>ラベル付きリクエスト</translation>
+        </message>
+        <message>
+            <source>Lines of rwb judge data: each request with the reference grader&apos;s coverage and contradiction; answers the judge did not train on</source>
+            <translation>rwb judge data の行：各リクエストと参照採点器の網羅度・矛盾。審査モデルが学習していない回答にします</translation>
+        </message>
+        <message>
+            <source>Neither read nor write the judge&apos;s cache file: every request goes to the judge</source>
+            <translation>審査モデルのキャッシュファイルを読み書きしません。すべてのリクエストを審査モデルに送ります</translation>
+        </message>
+        <message>
+            <source>One JSON line per request: the labels, the judge&apos;s, the raw reply or error (rwb judge eval --out); the tables&apos; slices are counted from it</source>
+            <translation>リクエストごとに 1 行の JSON：ラベル、審査モデルのラベル、生の応答またはエラー（rwb judge eval --out）。表の切り口はここから数えます</translation>
+        </message>
+        <message>
+            <source>Output</source>
+            <translation>出力</translation>
+        </message>
+        <message>
+            <source>Requests (0: all)</source>
+            <translation>リクエスト数（0：すべて）</translation>
+        </message>
+        <message>
+            <source>Without the cache</source>
+            <translation>キャッシュを使わない</translation>
+        </message>
+        <message>
+            <source>no such folder: %1</source>
+            <translation>フォルダーがありません：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::JudgeEvalSliceModel</name>
+        <message>
+            <source>(none)</source>
+            <translation>（なし）</translation>
+        </message>
+        <message>
+            <source>All requests</source>
+            <translation>すべてのリクエスト</translation>
+        </message>
+        <message>
+            <source>Answer kind: %1</source>
+            <translation>回答の種類：%1</translation>
+        </message>
+        <message>
+            <source>Contradiction agrees</source>
+            <translation>矛盾の一致</translation>
+        </message>
+        <message>
+            <source>Coverage agrees</source>
+            <translation>網羅度の一致</translation>
+        </message>
+        <message>
+            <source>Failed</source>
+            <translation>失敗</translation>
+        </message>
+        <message>
+            <source>Reference facts: %1</source>
+            <translation>参照の事実数：%1</translation>
+        </message>
+        <message>
+            <source>Requests</source>
+            <translation>リクエスト</translation>
+        </message>
+        <message>
+            <source>Slice</source>
+            <translation>切り口</translation>
+        </message>
+        <message>
+            <source>The share of the slice&apos;s requests on which the judge gave the reference grader&apos;s label; a failed or unreadable reply counts as a disagreement</source>
+            <translation>この切り口のリクエストのうち、審査モデルが参照採点器と同じラベルを付けた割合。失敗した応答や読めない応答は不一致に数えます</translation>
+        </message>
+        <message>
+            <source>unknown</source>
+            <translation>不明</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::JudgeEvalView</name>
+        <message>
+            <source>%1 (n %2)</source>
+            <translation>%1（n %2）</translation>
+        </message>
+        <message>
+            <source>%1 on %2 requests: %3 failed or unreadable, %4 answered from the cache; %5 prompt and %6 completion tokens; %7 s.</source>
+            <translation>%1、%2 件のリクエスト：失敗または読めない応答 %3 件、キャッシュからの応答 %4 件。トークンはプロンプト %5、出力 %6。%7 秒。</translation>
+        </message>
+        <message>
+            <source>%1: agreement %2, macro F1 %3 (n %4; rows: the reference grader, columns: the judge)</source>
+            <translation>%1：一致率 %2、マクロ F1 %3（n %4。行：参照採点器、列：審査モデル）</translation>
+        </message>
+        <message>
+            <source>%1: cannot read the requests&apos; results (%2)</source>
+            <translation>%1：リクエストの結果を読めません（%2）</translation>
+        </message>
+        <message>
+            <source>%1:%2: %3</source>
+            <translation>%1:%2: %3</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n request(s) of the slice with %1 %2 by the reference grader and %3 by the judge.</source>
+            <translation>
+                <numerusform>この切り口で、%1 が参照採点器では %2、審査モデルでは %3 のリクエスト %n 件。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>&amp;Slice:</source>
+            <translation>切り口(&amp;S)：</translation>
+        </message>
+        <message>
+            <source>Agreement</source>
+            <translation>一致</translation>
+        </message>
+        <message>
+            <source>Contradiction</source>
+            <translation>矛盾</translation>
+        </message>
+        <message>
+            <source>Coverage</source>
+            <translation>網羅度</translation>
+        </message>
+        <message>
+            <source>Requests</source>
+            <translation>リクエスト</translation>
+        </message>
+        <message>
+            <source>Slices</source>
+            <translation>切り口</translation>
+        </message>
+        <message>
+            <source>The requests the tables count: all, one kind of answer, or those whose reference answer has a number of facts. A judge can agree well overall and badly on one slice, which a policy trained against it finds</source>
+            <translation>表が数えるリクエスト：すべて、ある種類の回答、または参照回答の事実数が同じもの。審査モデルは全体ではよく一致しても、ある切り口では一致しないことがあり、それに対して学習した方策はその切り口を見つけます</translation>
+        </message>
+        <message numerus="yes">
+            <source>The slice&apos;s %n request(s); click a cell of a matrix to list its requests.</source>
+            <translation>
+                <numerusform>この切り口のリクエスト %n 件。行列のセルをクリックすると、そのリクエストを一覧します。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>a request marked ok needs "judged_coverage" and "judged_contradiction"</source>
+            <translation>ok のリクエストには "judged_coverage" と "judged_contradiction" が必要です</translation>
+        </message>
+        <message>
+            <source>any</source>
+            <translation>すべて</translation>
+        </message>
+        <message>
+            <source>contradiction</source>
+            <translation>矛盾</translation>
+        </message>
+        <message>
+            <source>coverage</source>
+            <translation>網羅度</translation>
+        </message>
+        <message>
+            <source>field "%1" missing</source>
+            <translation>フィールド "%1" がありません</translation>
+        </message>
+        <message>
+            <source>not a JSON object (a line of rwb judge eval --out)</source>
+            <translation>JSON オブジェクトではありません（rwb judge eval --out の行）</translation>
+        </message>
+    </context>
+    <context>
+        <name>rwb::widgets::JudgeLabelScoresModel</name>
+        <message>
+            <source>F1</source>
+            <translation>F1</translation>
+        </message>
+        <message>
+            <source>Judged</source>
+            <translation>審査モデルの件数</translation>
+        </message>
+        <message>
+            <source>Label</source>
+            <translation>ラベル</translation>
+        </message>
+        <message>
+            <source>Of the %1 requests the judge called %2, the share the reference grader called %2 too</source>
+            <translation>審査モデルが %2 とした %1 件のうち、参照採点器も %2 とした割合</translation>
+        </message>
+        <message>
+            <source>Of the %1 requests the reference grader called %2, the share the judge called %2 too</source>
+            <translation>参照採点器が %2 とした %1 件のうち、審査モデルも %2 とした割合</translation>
+        </message>
+        <message>
+            <source>Precision</source>
+            <translation>適合率</translation>
+        </message>
+        <message>
+            <source>Recall</source>
+            <translation>再現率</translation>
+        </message>
+        <message>
+            <source>Support</source>
+            <translation>件数（参照）</translation>
+        </message>
+        <message>
+            <source>The harmonic mean of precision and recall</source>
+            <translation>適合率と再現率の調和平均</translation>
         </message>
     </context>
 </TS>

@@ -388,9 +388,18 @@ void CurvePanel::retranslateAlerts()
 
 void CurvePanel::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange) {
+        // The legends name the runs in words ("run #3"): drawn again (retranslate replots).
+        m_structureDirty = true;
+        refresh();
         retranslate();
+    }
     QWidget::changeEvent(event);
+}
+
+QString CurvePanel::runLabel(const Run &run) const
+{
+    return run.name.isEmpty() ? tr("run #%1").arg(run.id) : tr("%1 #%2").arg(run.name).arg(run.id);
 }
 
 void CurvePanel::retranslate()
@@ -817,7 +826,7 @@ std::unique_ptr<CurvePanel::Run> CurvePanel::loadRun(const RunSession &session, 
         const store::RunInfo info = st.run(runId);
         run->id = runId;
         run->storePath = storePath;
-        run->label = tr("%1 #%2").arg(QString::fromStdString(info.name)).arg(runId);
+        run->name = QString::fromStdString(info.name);
         for (const store::MetricPoint &m : st.metrics(runId))
             if (std::isfinite(m.value))
                 run->series[QString::fromStdString(m.name)].set(m.step, m.value);
@@ -904,7 +913,7 @@ void CurvePanel::appendStep(const TrainingStep &step)
     if (!m_primary) {
         m_primary = std::make_unique<Run>();
         m_primary->id = step.runId;
-        m_primary->label = tr("run #%1").arg(step.runId);
+        // Its name comes with the store, which a live run shown alone has not.
         m_structureDirty = true;
         rejudgePrimary();
     } else if (step.runId != m_primary->id) {
@@ -1093,9 +1102,9 @@ void CurvePanel::rebuildGraphs()
             g.raw->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, dots, dots, i == F1Plot ? 5 : 3));
             g.smooth = p->addGraph();
             g.smooth->setPen(line);
-            QString legend = multi ? label : run.label;
+            QString legend = multi ? label : runLabel(run);
             if (multi && overlaid)
-                legend = tr("%1 · %2").arg(run.label, label);
+                legend = tr("%1 · %2").arg(runLabel(run), label);
             g.smooth->setName(legend);
             g.smooth->addToLegend();
             run.graphs[name] = g;
@@ -1115,7 +1124,7 @@ void CurvePanel::rebuildGraphs()
             g.raw->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, dots, dots, 3));
             g.smooth = p->addGraph();
             g.smooth->setPen(QPen(runColour, 1.6));
-            g.smooth->setName(run.label);
+            g.smooth->setName(runLabel(run));
             g.smooth->addToLegend();
             run.picked[metric] = g;
             updateGraphs(run, metric);
@@ -1302,7 +1311,7 @@ bool CurvePanel::exportCsv(const QString &path, QString *error) const
     std::set<int64_t> steps;
     for (const Run *run : runs()) {
         for (const auto &[name, series] : run->series) {
-            columns.push_back({&series, run->label + QLatin1Char(':') + name});
+            columns.push_back({&series, runLabel(*run) + QLatin1Char(':') + name});
             steps.insert(series.steps().begin(), series.steps().end());
         }
     }

@@ -196,7 +196,7 @@ private:
     struct Run {
         qint64 id = 0;
         QString storePath;
-        QString label; // "<name> #<id>"
+        QString name; // the run's name; "" for a live run known by its id alone
         std::map<QString, CurveSeries> series; // every metric, by name
         QVector<Marker> markers;
         QStringList componentNames; // of its reward config in force, config order (labels live changes)
@@ -224,6 +224,9 @@ private:
     void layoutPlots();             // the grid: the fixed plots, then the picked ones
     void updateMetricList();        // the picker's names from the runs' series
     void retranslate();
+    // What the legends and the CSV call a run, in the language of the moment: "<name> #<id>",
+    // or "run #<id>" when its name is not known.
+    QString runLabel(const Run &run) const;
     void rebuildGraphs();            // all graphs and markers from the runs' data
     void updateGraphs(Run &run, const QString &metric);
     void refresh();                  // brings every graph up to date (no replot)

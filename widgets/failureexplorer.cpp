@@ -6,6 +6,7 @@
 #include "taskpresenter.h"
 
 #include "eval/failureanalysis.h"
+#include "store/runstore.h"
 #include "task/catalog.h"
 #include "task/task.h"
 
@@ -23,6 +24,7 @@
 #include <QTextCursor>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <exception>
 
 namespace rwb::widgets {
@@ -31,6 +33,8 @@ namespace {
 
 // The example list shows the examples of one A → B cell of the matrix.
 constexpr int kTransitionFilter = 200;
+// checkpointB() when there is no comparison.
+constexpr qint64 kNoCheckpoint = -1;
 
 QString q(const std::string &s)
 {
@@ -177,28 +181,66 @@ bool FailureExplorer::setSession(RunSession *session, QString *error)
 
 bool FailureExplorer::loadSession(QString *error)
 {
-    const QString storePath = m_session->storePath();
-    const qint64 runId = m_session->runId();
-    try {
-        auto data = std::make_unique<eval::FailureData>(
-            eval::loadRunFailures(m_session->store(), QFile::encodeName(storePath).toStdString(), runId));
-        if (data->checkpoints.empty()) {
-            close();
-            if (error)
-                *error = tr("%1: run %2 has no stored evaluations").arg(storePath).arg(runId);
-            return false;
+    return loadRun(&m_session->store(), m_session->storePath(), m_session->runId(), kNoCheckpoint, kNoCheckpoint, error);
+}
+
+bool FailureExplorer::loadRun(const store::RunStore *store, const QString &storePath, qint64 runId, qint64 a, qint64 b,
+                              QString *error)
+{
+    std::unique_ptr<eval::FailureData> data;
+    QString runError;
+    QString wantedError; // why A, a file evaluated here, could not join the run's
+    if (store) {
+        try {
+            data = std::make_unique<eval::FailureData>(
+                eval::loadRunFailures(*store, QFile::encodeName(storePath).toStdString(), runId));
+        } catch (const std::exception &e) {
+            runError = QString::fromUtf8(e.what());
         }
-        std::map<qint64, QString> labels;
+    }
+    std::map<qint64, Side> sides;
+    if (data)
         for (const auto &[step, preds] : data->checkpoints)
-            labels[step] = tr("step %1").arg(step);
-        adopt(std::move(data), std::move(labels), tr("run %1 of %2").arg(runId).arg(QFileInfo(storePath).fileName()));
-        return true;
-    } catch (const std::exception &e) {
+            sides[step] = {Side::Kind::Stored, runId, step, {}};
+    // The files evaluated here for this run, beside them (or on their own when the run
+    // has none to show); one that cannot be read any more is forgotten.
+    for (auto it = m_evaluated.begin(); it != m_evaluated.end();) {
+        if (it->runId != runId || QFileInfo(it->storePath) != QFileInfo(storePath)) {
+            ++it;
+            continue;
+        }
+        try {
+            const std::string path = QFile::encodeName(it->path).toStdString();
+            if (!data) {
+                data = std::make_unique<eval::FailureData>(eval::loadPredictionFailures(path));
+                data->checkpoints[it->key] = std::move(data->checkpoints.at(0));
+                data->checkpoints.erase(0);
+            } else {
+                eval::addPredictionsFile(*data, path, it->key);
+            }
+            sides[it->key] = {Side::Kind::EvaluatedHere, runId, it->step, it->path};
+            ++it;
+        } catch (const std::exception &e) {
+            if (it->key == a)
+                wantedError = QString::fromUtf8(e.what());
+            if (runError.isEmpty())
+                runError = QString::fromUtf8(e.what());
+            it = m_evaluated.erase(it);
+        }
+    }
+    if (!data || data->checkpoints.empty()) {
         close();
         if (error)
-            *error = QString::fromUtf8(e.what());
+            *error = !runError.isEmpty() ? runError : tr("%1: run %2 has no stored evaluations").arg(storePath).arg(runId);
         return false;
     }
+    m_sourceStore = storePath;
+    m_sourceRun = runId;
+    m_sourceFile.clear();
+    adopt(std::move(data), std::move(sides), a, b);
+    if (!wantedError.isEmpty() && error)
+        *error = wantedError;
+    return wantedError.isEmpty();
 }
 
 bool FailureExplorer::openPredictions(const QString &jsonl, const QString &compareJsonl, QString *error)
@@ -206,10 +248,13 @@ bool FailureExplorer::openPredictions(const QString &jsonl, const QString &compa
     try {
         auto data = std::make_unique<eval::FailureData>(
             eval::loadPredictionFailures(jsonl.toStdString(), compareJsonl.toStdString()));
-        std::map<qint64, QString> labels{{0, QFileInfo(jsonl).fileName()}};
+        std::map<qint64, Side> sides{{0, {Side::Kind::File, 0, 0, jsonl}}};
         if (!compareJsonl.isEmpty())
-            labels[1] = QFileInfo(compareJsonl).fileName();
-        adopt(std::move(data), std::move(labels), QFileInfo(jsonl).fileName());
+            sides[1] = {Side::Kind::File, 0, 1, compareJsonl};
+        m_sourceStore.clear();
+        m_sourceRun = 0;
+        m_sourceFile = jsonl;
+        adopt(std::move(data), std::move(sides));
         return true;
     } catch (const std::exception &e) {
         if (error)
@@ -218,33 +263,96 @@ bool FailureExplorer::openPredictions(const QString &jsonl, const QString &compa
     }
 }
 
-void FailureExplorer::adopt(std::unique_ptr<eval::FailureData> data, std::map<qint64, QString> labels,
-                            const QString &source)
+bool FailureExplorer::openEvaluation(const QString &jsonl, const QString &storePath, qint64 runId, qint64 step,
+                                     QString *error)
+{
+    // Readable at all? Else nothing changes.
+    try {
+        eval::loadPredictionFailures(QFile::encodeName(jsonl).toStdString());
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    const auto same = std::find_if(m_evaluated.begin(), m_evaluated.end(),
+                                   [&](const Evaluated &e) { return QFileInfo(e.path) == QFileInfo(jsonl); });
+    const qint64 key = same != m_evaluated.end() ? same->key : m_nextEvaluatedKey--;
+    if (same != m_evaluated.end())
+        m_evaluated.erase(same);
+    m_evaluated.push_back({key, jsonl, storePath, runId, step});
+    const bool shown = m_session && m_session->runId() == runId && QFileInfo(m_session->storePath()) == QFileInfo(storePath);
+    // B: the stored evaluation of the same checkpoint, when the run has one (loadRun
+    // leaves B out when it has not).
+    return loadRun(shown ? &m_session->store() : nullptr, storePath, runId, key, step, error);
+}
+
+void FailureExplorer::adopt(std::unique_ptr<eval::FailureData> data, std::map<qint64, Side> sides, qint64 a, qint64 b)
 {
     m_data = std::move(data);
-    m_labels = std::move(labels);
-    m_stepA = m_data->checkpoints.begin()->first;
-    m_stepB = m_data->checkpoints.size() > 1 ? m_data->checkpoints.rbegin()->first : -1;
+    m_sides = std::move(sides);
+    const QList<qint64> steps = checkpointSteps();
+    const QList<qint64> keys = checkpointKeys();
+    if (a == kNoCheckpoint || !m_data->checkpoints.count(a)) {
+        // The first and the last stored evaluation; the first file when there is none.
+        a = steps.isEmpty() ? keys.first() : steps.first();
+        b = steps.size() > 1 ? steps.last() : kNoCheckpoint;
+    }
+    m_stepA = a;
+    m_stepB = b != a && m_sides.count(b) ? b : kNoCheckpoint;
     m_filter = 0; // the right category
-    m_currentId.clear();
+    clearExample();
     const TaskPresenter &presenter = TaskPresenter::forTask(m_data->task);
     m_categories->setCategories(m_data->categories, presenter);
     m_transitions->setCategories(m_data->categories, presenter);
     const QString legend = presenter.failureLegendHtml();
     m_legend->setText(legend);
     m_legend->setVisible(!legend.isEmpty());
-    std::vector<const task::Example *> examples;
-    for (const auto &[id, example] : m_data->examples)
-        examples.push_back(example.get());
-    QString status = presenter.failureStatus(source, m_data->task, examples);
-    if (m_data->withoutExample)
-        status += tr("; %n prediction(s) left out: their id is not in %1", nullptr, static_cast<int>(m_data->withoutExample))
-                      .arg(QFileInfo(q(m_data->examplesPath)).fileName());
-    m_status->setText(status);
+    updateStatus();
     m_status->setToolTip(q(m_data->examplesPath));
     fillCombos();
     refresh();
     selectCategory(m_filter);
+}
+
+void FailureExplorer::updateStatus()
+{
+    if (!m_data) {
+        m_status->setText(tr("No evaluation open."));
+        return;
+    }
+    const QString source = m_sourceRun > 0 ? tr("run %1 of %2").arg(m_sourceRun).arg(QFileInfo(m_sourceStore).fileName())
+                                           : QFileInfo(m_sourceFile).fileName();
+    std::vector<const task::Example *> examples;
+    for (const auto &[id, example] : m_data->examples)
+        examples.push_back(example.get());
+    // The presenter's words, in the language of the moment.
+    QString status = TaskPresenter::forTask(m_data->task).failureStatus(source, m_data->task, examples);
+    if (m_data->withoutExample)
+        status += tr("; %n prediction(s) left out: their id is not in %1", nullptr, static_cast<int>(m_data->withoutExample))
+                      .arg(QFileInfo(q(m_data->examplesPath)).fileName());
+    m_status->setText(status);
+}
+
+QString FailureExplorer::statusText() const
+{
+    return m_status->text();
+}
+
+QString FailureExplorer::checkpointLabel(qint64 key) const
+{
+    const auto it = m_sides.find(key);
+    if (it == m_sides.end())
+        return {};
+    const Side &side = it->second;
+    switch (side.kind) {
+    case Side::Kind::Stored:
+        return tr("step %1").arg(side.step);
+    case Side::Kind::File:
+        return QFileInfo(side.path).fileName();
+    case Side::Kind::EvaluatedHere:
+        return tr("run %1 · step %2 (evaluated here)").arg(side.runId).arg(side.step);
+    }
+    return {};
 }
 
 void FailureExplorer::retranslate()
@@ -260,17 +368,15 @@ void FailureExplorer::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange) {
         retranslate();
-        if (!m_data) {
-            m_status->setText(tr("No evaluation open."));
-        } else {
+        updateStatus();
+        if (m_data) {
             // The categories' names and the legend come from the task's presenter, in the
             // language of the moment; refresh() keeps the category, list and example shown.
             const TaskPresenter &presenter = TaskPresenter::forTask(m_data->task);
             m_categories->setCategories(m_data->categories, presenter);
             m_transitions->setCategories(m_data->categories, presenter);
             m_legend->setText(presenter.failureLegendHtml());
-            if (m_comboB->count() > 0)
-                m_comboB->setItemText(0, tr("(none)"));
+            fillCombos();
             refresh();
         }
     }
@@ -280,9 +386,12 @@ void FailureExplorer::changeEvent(QEvent *event)
 void FailureExplorer::close()
 {
     m_data.reset();
-    m_labels.clear();
-    m_stepA = m_stepB = -1;
-    m_currentId.clear();
+    m_sides.clear();
+    m_sourceStore.clear();
+    m_sourceFile.clear();
+    m_sourceRun = 0;
+    m_stepA = m_stepB = kNoCheckpoint;
+    clearExample();
     m_categories->clear();
     m_examples->clear();
     m_transitions->clear();
@@ -294,17 +403,25 @@ void FailureExplorer::close()
     m_transitionView->hide();
     m_compareSummary->hide();
     m_listTitle->clear();
-    m_emailView->clear();
-    m_explanation->clear();
 }
 
 QList<qint64> FailureExplorer::checkpointSteps() const
 {
     QList<qint64> steps;
-    if (m_data)
-        for (const auto &[step, preds] : m_data->checkpoints)
-            steps.append(step);
+    for (const auto &[key, side] : m_sides)
+        if (side.kind != Side::Kind::EvaluatedHere)
+            steps.append(key);
     return steps;
+}
+
+QList<qint64> FailureExplorer::checkpointKeys() const
+{
+    QList<qint64> keys = checkpointSteps();
+    // The files evaluated here: -2, -3, … in the order they came.
+    for (auto it = m_sides.rbegin(); it != m_sides.rend(); ++it)
+        if (it->second.kind == Side::Kind::EvaluatedHere)
+            keys.append(it->first);
+    return keys;
 }
 
 void FailureExplorer::fillCombos()
@@ -312,10 +429,15 @@ void FailureExplorer::fillCombos()
     const QSignalBlocker ba(m_comboA), bb(m_comboB);
     m_comboA->clear();
     m_comboB->clear();
-    m_comboB->addItem(tr("(none)"), qint64(-1));
-    for (const auto &[step, label] : m_labels) {
-        m_comboA->addItem(label, step);
-        m_comboB->addItem(label, step);
+    m_comboB->addItem(tr("(none)"), kNoCheckpoint);
+    for (const qint64 key : checkpointKeys()) {
+        const QString label = checkpointLabel(key);
+        m_comboA->addItem(label, key);
+        m_comboB->addItem(label, key);
+        if (const QString &path = m_sides.at(key).path; !path.isEmpty()) {
+            m_comboA->setItemData(m_comboA->count() - 1, path, Qt::ToolTipRole);
+            m_comboB->setItemData(m_comboB->count() - 1, path, Qt::ToolTipRole);
+        }
     }
     m_comboA->setCurrentIndex(m_comboA->findData(m_stepA));
     m_comboB->setCurrentIndex(m_comboB->findData(m_stepB));
@@ -334,7 +456,7 @@ void FailureExplorer::showCheckpoint(qint64 step)
 
 void FailureExplorer::compareWith(qint64 step)
 {
-    if (!m_data || (step >= 0 && !m_data->checkpoints.count(step)) || step == m_stepB)
+    if (!m_data || (step != kNoCheckpoint && !m_data->checkpoints.count(step)) || step == m_stepB)
         return;
     m_stepB = step;
     fillCombos();
@@ -346,7 +468,7 @@ void FailureExplorer::refresh()
     if (!m_data)
         return;
     const auto &a = m_data->checkpoints.at(m_stepA);
-    const bool compare = m_stepB >= 0;
+    const bool compare = m_stepB != kNoCheckpoint;
     if (compare) {
         const auto &b = m_data->checkpoints.at(m_stepB);
         const size_t n = m_data->categories.size();
@@ -355,7 +477,7 @@ void FailureExplorer::refresh()
         m_transitions->setComparison(c);
         QString summary = tr("<b>%1</b> → <b>%2</b>: <span style=\"color:#1e8449\">fixed %3</span> (wrong at A, right at B), "
                              "<span style=\"color:#c0392b\">broke %4</span> (right at A, wrong at B), of %5 examples in both.")
-                              .arg(m_labels[m_stepA].toHtmlEscaped(), m_labels[m_stepB].toHtmlEscaped())
+                              .arg(checkpointLabel(m_stepA).toHtmlEscaped(), checkpointLabel(m_stepB).toHtmlEscaped())
                               .arg(c.fixed)
                               .arg(c.broke)
                               .arg(c.joined);
@@ -372,14 +494,11 @@ void FailureExplorer::refresh()
     m_compareSummary->setVisible(compare);
     m_transitionLabel->setVisible(compare);
     m_transitionView->setVisible(compare);
-    const QString keep = m_currentId;
     fillExamples();
     if (m_filter != kTransitionFilter) {
         const QSignalBlocker block(m_categoryView->selectionModel());
         m_categoryView->selectRow(m_categories->rowOf(m_filter));
     }
-    if (!keep.isEmpty() && !selectExample(keep))
-        showExample(keep); // not in this list any more: still show it
 }
 
 bool FailureExplorer::selectCategory(int filter)
@@ -423,7 +542,7 @@ void FailureExplorer::fillExamples()
         return;
     }
     const auto &a = m_data->checkpoints.at(m_stepA);
-    const bool compare = m_stepB >= 0;
+    const bool compare = m_stepB != kNoCheckpoint;
     std::map<std::string, const eval::AnalyzedPrediction *> atB;
     if (compare)
         for (const eval::AnalyzedPrediction &p : m_data->checkpoints.at(m_stepB))
@@ -471,6 +590,31 @@ void FailureExplorer::fillExamples()
     m_exampleView->resizeColumnsToContents();
     for (int c = 0; c < m_examples->columnCount(); ++c)
         m_exampleView->setColumnWidth(c, std::min(m_exampleView->columnWidth(c), 220));
+    // The detail pane describes an example of this list: while the list holds it, it stays
+    // selected and is drawn again (A or B may have changed); else the pane is cleared.
+    if (m_currentId.isEmpty())
+        return;
+    const int row = m_examples->rowOf(m_currentId);
+    if (row < 0) {
+        clearExample();
+        return;
+    }
+    {
+        const QSignalBlocker block(m_exampleView->selectionModel());
+        m_exampleView->selectRow(row);
+    }
+    m_exampleView->scrollTo(m_examples->index(row, 0));
+    showExample(m_currentId);
+}
+
+void FailureExplorer::clearExample()
+{
+    m_emailView->clear();
+    m_explanation->clear();
+    if (m_currentId.isEmpty())
+        return;
+    m_currentId.clear();
+    Q_EMIT exampleSelected(QString());
 }
 
 bool FailureExplorer::selectExample(const QString &exampleId)
@@ -500,9 +644,7 @@ void FailureExplorer::showExample(const QString &id)
     const auto example = m_data->examples.find(key);
     const task::Task *task = task::Catalog::builtin().find(m_data->task);
     if (example == m_data->examples.end() || !task) {
-        m_emailView->clear();
-        m_explanation->clear();
-        m_currentId.clear();
+        clearExample();
         return;
     }
     const task::Example &e = *example->second;
@@ -534,7 +676,7 @@ void FailureExplorer::showExample(const QString &id)
             lines << presenter.failureNotes(e, parsed);
     };
     if (a)
-        describe(b || m_stepB >= 0 ? tr("Prediction A") : tr("Prediction"), *a, *parsedA);
+        describe(b || m_stepB != kNoCheckpoint ? tr("Prediction A") : tr("Prediction"), *a, *parsedA);
     if (b)
         describe(tr("Prediction B"), *b, *parsedB);
     lines << presenter.failureExampleNotes(e);
@@ -547,7 +689,7 @@ void FailureExplorer::showExample(const QString &id)
 
 const eval::AnalyzedPrediction *FailureExplorer::prediction(qint64 step, const std::string &exampleId) const
 {
-    if (step < 0 || !m_data || !m_data->checkpoints.count(step))
+    if (!m_data || !m_data->checkpoints.count(step))
         return nullptr;
     for (const eval::AnalyzedPrediction &p : m_data->checkpoints.at(step))
         if (p.exampleId == exampleId)

@@ -16,7 +16,31 @@ namespace rwb::widgets {
 
 namespace {
 constexpr double kZeroStd = 1e-8; // the trainer's test for "all rewards equal" (core/train/advantages.h)
+
+// Where the prompts of a step start to differ, at a line's start: the length of the lines
+// they all begin with (0 with fewer than two different prompts).
+qsizetype sharedLines(const std::vector<QString> &prompts)
+{
+    if (prompts.size() < 2)
+        return 0;
+    const QString &first = prompts.front();
+    qsizetype common = first.size();
+    bool different = false;
+    for (const QString &p : prompts) {
+        different = different || p != first;
+        qsizetype i = 0;
+        const qsizetype n = std::min(common, p.size());
+        while (i < n && p[i] == first[i])
+            ++i;
+        common = i;
+    }
+    if (!different)
+        return 0;
+    // Back to the start of the line where they differ.
+    const qsizetype lineBreak = common > 0 ? first.lastIndexOf(QLatin1Char('\n'), common - 1) : -1;
+    return lineBreak + 1;
 }
+} // namespace
 
 GroupAdvantageModel::GroupAdvantageModel(QObject *parent) : QAbstractTableModel(parent) {}
 
@@ -29,6 +53,7 @@ void GroupAdvantageModel::load(const store::RunStore &store, qint64 runId, qint6
         Group &g = byIndex[r.rollout.groupIndex];
         g.index = r.rollout.groupIndex;
         g.promptId = QString::fromStdString(r.rollout.promptId);
+        g.prompt = QString::fromStdString(r.prompt);
         g.gold = QString::fromStdString(r.gold);
         const auto j = static_cast<size_t>(r.rollout.sampleIndex);
         if (g.samples.size() <= j)
@@ -36,8 +61,16 @@ void GroupAdvantageModel::load(const store::RunStore &store, qint64 runId, qint6
         g.samples[j] = {r.rollout.reward, r.rollout.advantage, r.id, true};
         groupSize = std::max(groupSize, r.rollout.sampleIndex + 1);
     }
+    std::vector<QString> prompts;
+    for (const auto &[index, g] : byIndex)
+        prompts.push_back(g.prompt);
+    const qsizetype shared = sharedLines(prompts);
     std::vector<Group> groups;
     for (auto &[index, g] : byIndex) {
+        g.shown = g.prompt.mid(shared).trimmed();
+        g.shown.replace(QLatin1Char('\n'), QStringLiteral(" ⏎ "));
+        if (shared > 0)
+            g.shown.prepend(QStringLiteral("… "));
         g.samples.resize(static_cast<size_t>(groupSize));
         // None rewards are left out, as the trainer leaves them out of its statistics.
         double sum = 0.0;
@@ -131,7 +164,15 @@ QVariant GroupAdvantageModel::data(const QModelIndex &index, int role) const
     case GroupColumn:
         return number(g.index, 0);
     case PromptColumn:
-        return role == Qt::DisplayRole || role == ValueRole ? QVariant(g.promptId) : QVariant();
+        if (role == Qt::DisplayRole)
+            return g.shown;
+        if (role == ValueRole)
+            return g.promptId;
+        if (role == Qt::ToolTipRole) // rich text: wrapped, line breaks kept
+            return QStringLiteral("<p><b>%1</b></p><p>%2</p>")
+                .arg(tr("Prompt %1").arg(g.promptId).toHtmlEscaped(),
+                     g.prompt.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+        return {};
     case GoldColumn:
         return role == Qt::DisplayRole || role == ValueRole ? QVariant(g.gold) : QVariant();
     case MeanColumn:

@@ -9,11 +9,15 @@ class RunStore;
 
 namespace rwb::widgets {
 
-// One GRPO step's groups as rows: the group, its prompt id and gold, the mean and the
+// One GRPO step's groups as rows: the group, its prompt and gold, the mean and the
 // (Bessel-corrected) standard deviation of its G rewards, whether they are all equal
-// (such a group has zero advantages and teaches nothing), then one column per sample
-// with its reward (AdvantageRole: the advantage used for it; RolloutIdRole: the row in
-// the store, to open it). Reads through a read-only RunStore the caller owns. GUI thread.
+// (such a group has zero advantages and teaches nothing), then one column per sample —
+// all G of them — with its reward (AdvantageRole: the advantage used for it;
+// RolloutIdRole: the row in the store, to open it). The prompt shows as text on one line
+// (line breaks as ⏎), from the first line where the step's prompts differ ("… " before
+// it: a task's instructions, the same in every prompt, are left out); its tooltip holds
+// the prompt id and the whole text, ValueRole the prompt id. Reads through a read-only
+// RunStore the caller owns. GUI thread.
 //
 // A reward may be None (a judge gave no verdict; NaN, NULL in the store). As the trainer
 // does (core/train/advantages.h), the mean and std of a group are taken over its other
@@ -63,6 +67,8 @@ private:
     struct Group {
         int index = 0;
         QString promptId;
+        QString prompt; // the whole text
+        QString shown;  // on one line, from where the step's prompts differ
         QString gold;
         double mean = 0.0;   // over the samples whose reward is not None (NaN when none is)
         double std = 0.0;    // likewise; 0 with fewer than two

@@ -28,8 +28,15 @@ namespace rwb::widgets {
 namespace {
 // An advantage of this size (in group standard deviations) gets the scale's full colour.
 constexpr double kFullAdvantage = 2.0;
-// Width of a sample cell: room for the bar and "0.80 (+1.16)".
+// Width of a sample cell: room for the bar and "0.80 (+1.16)". Narrower when G samples
+// need it (the reward alone then, the advantage in the colour and the tooltip), down to
+// the width of "0.80"; below that the table scrolls.
 constexpr int kSampleColumnWidth = 100;
+// The least the Prompt and Gold columns keep when the samples take the room.
+constexpr int kMinPromptWidth = 100;
+constexpr int kMinGoldWidth = 80;
+// … and the most Gold takes.
+constexpr int kMaxGoldWidth = 140;
 // Height of the reward strip under a sample's numbers; rows are tall enough for both.
 constexpr int kStripHeight = 8;
 constexpr int kRowHeight = 36;
@@ -108,7 +115,10 @@ public:
         }
         painter->setFont(f);
         painter->setPen(opt.palette.color(QPalette::Text));
-        painter->drawText(textRect, Qt::AlignRight | Qt::AlignVCenter, index.data(Qt::DisplayRole).toString());
+        QString text = index.data(Qt::DisplayRole).toString();
+        if (fm.horizontalAdvance(text) > textRect.width()) // a narrow cell: the reward alone
+            text = RewardValue::format(reward, 2);
+        painter->drawText(textRect, Qt::AlignRight | Qt::AlignVCenter, text);
         painter->restore();
     }
 
@@ -147,6 +157,7 @@ GroupAdvantageView::GroupAdvantageView(QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setMouseTracking(true);
+    m_table->setWordWrap(false); // the prompt on one line, elided (whole in its tooltip)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->verticalHeader()->setDefaultSectionSize(kRowHeight);
 
@@ -165,6 +176,7 @@ GroupAdvantageView::GroupAdvantageView(QWidget *parent)
     });
     connect(m_table, &QTableView::clicked, this, &GroupAdvantageView::sampleClicked);
     m_table->installEventFilter(this);
+    m_table->viewport()->installEventFilter(this); // its resizes fit the columns again
     // A pointing hand over the samples: they open on a click.
     connect(m_table, &QTableView::entered, this, [this](const QModelIndex &index) {
         const bool sample = index.column() >= GroupAdvantageModel::FirstSampleColumn &&
@@ -308,18 +320,44 @@ void GroupAdvantageView::load(qint64 step)
         m_spin->setValue(static_cast<int>(step));
         m_slider->setValue(static_cast<int>(step));
     }
-    for (int col = GroupAdvantageModel::FirstSampleColumn; col < m_model->columnCount(); ++col)
-        m_table->setColumnWidth(col, kSampleColumnWidth);
+    fitColumns();
+    updateSummary();
+    if (step != before)
+        Q_EMIT stepChanged(step);
+}
+
+void GroupAdvantageView::fitColumns()
+{
+    if (m_model->columnCount() == 0)
+        return;
     m_table->resizeColumnToContents(GroupAdvantageModel::GroupColumn);
     m_table->resizeColumnToContents(GroupAdvantageModel::MeanColumn);
     m_table->resizeColumnToContents(GroupAdvantageModel::StdColumn);
     m_table->setColumnWidth(GroupAdvantageModel::FlatColumn,
                             std::max(90, m_table->horizontalHeader()->sectionSizeHint(GroupAdvantageModel::FlatColumn)));
-    m_table->setColumnWidth(GroupAdvantageModel::PromptColumn, 90);
-    m_table->setColumnWidth(GroupAdvantageModel::GoldColumn, 140);
-    updateSummary();
-    if (step != before)
-        Q_EMIT stepChanged(step);
+    const int fixed = m_table->columnWidth(GroupAdvantageModel::GroupColumn) +
+                      m_table->columnWidth(GroupAdvantageModel::MeanColumn) +
+                      m_table->columnWidth(GroupAdvantageModel::StdColumn) +
+                      m_table->columnWidth(GroupAdvantageModel::FlatColumn);
+    // (sizeHintForColumn is public in QAbstractItemView, protected in QTableView.)
+    const int goldHint = static_cast<const QAbstractItemView *>(m_table)->sizeHintForColumn(GroupAdvantageModel::GoldColumn);
+    const int goldWanted = std::clamp(goldHint, kMinGoldWidth, kMaxGoldWidth);
+    // Every sample on screen first, as wide as the room allows (up to its full width), then
+    // Gold and Prompt share what is left; when even the narrowest samples do not fit, the
+    // table scrolls sideways.
+    const int g = m_model->groupSize();
+    QFont small = m_table->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9); // the delegate's
+    const int narrowest = QFontMetrics(small).horizontalAdvance(QStringLiteral("-0.00")) + 14;
+    const int room = m_table->viewport()->width() - fixed;
+    const int sample =
+        g > 0 ? std::clamp((room - kMinGoldWidth - kMinPromptWidth) / g, narrowest, kSampleColumnWidth) : kSampleColumnWidth;
+    const int left = room - g * sample;
+    const int gold = std::clamp(left - kMinPromptWidth, kMinGoldWidth, goldWanted);
+    for (int col = GroupAdvantageModel::FirstSampleColumn; col < m_model->columnCount(); ++col)
+        m_table->setColumnWidth(col, sample);
+    m_table->setColumnWidth(GroupAdvantageModel::GoldColumn, gold);
+    m_table->setColumnWidth(GroupAdvantageModel::PromptColumn, std::max(kMinPromptWidth, left - gold));
 }
 
 void GroupAdvantageView::updateRange()
@@ -368,6 +406,8 @@ void GroupAdvantageView::updateSummary()
 
 bool GroupAdvantageView::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
     if (watched == m_table && event->type() == QEvent::KeyPress) {
         const int key = static_cast<QKeyEvent *>(event)->key();
         if ((key == Qt::Key_Return || key == Qt::Key_Enter) && m_table->currentIndex().isValid()) {

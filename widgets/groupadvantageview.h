@@ -22,10 +22,13 @@ namespace rwb::widgets {
 class GroupAdvantageModel;
 class SampleBarDelegate;
 
-// One GRPO step's groups, a row each: the G samples drawn as bars whose length is the
-// reward and whose colour is the advantage (blue above the group's mean, red below), the
-// group's mean and ±std marked in every sample cell, and groups whose rewards are all
-// equal greyed and flagged (their advantages are 0: they teach nothing). A step chooser
+// One GRPO step's groups, a row each: the prompt's text (its tooltip the whole prompt),
+// the G samples drawn as bars whose length is the reward and whose colour is the advantage
+// (blue above the group's mean, red below), the group's mean and ±std marked in every
+// sample cell, and groups whose rewards are all equal greyed and flagged (their
+// advantages are 0: they teach nothing). The columns fit the width: all G samples show
+// (narrower cells give the reward alone) while the table is wide enough, and it scrolls
+// sideways when it is not. A step chooser
 // (spin box, slider, "follow latest") and a summary line sit above the table. Clicking a
 // sample emits rolloutActivated() with its row id in the store.
 //
@@ -75,6 +78,8 @@ private:
     void load(qint64 step);
     void updateRange();
     void updateSummary();
+    // Widths for every column: all G samples on screen when the table is wide enough.
+    void fitColumns();
     void sampleClicked(const QModelIndex &index);
 
     QPointer<RunSession> m_session;

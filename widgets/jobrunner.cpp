@@ -9,14 +9,22 @@
 #include "train/evaluation.h"
 #include "train/sft.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMetaObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QStandardPaths>
 #include <QThread>
+#include <QTimer>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 namespace rwb::widgets {
 
@@ -68,23 +76,40 @@ JobRunner::~JobRunner()
         m_thread->wait();
         delete m_thread;
     }
+    if (m_process) {
+        // Ask it to stop as Ctrl-C would (it keeps what it did); kill what does not.
+        m_process->disconnect(this);
+        m_process->terminate();
+        if (!m_process->waitForFinished(10000)) {
+            m_process->kill();
+            m_process->waitForFinished(2000);
+        }
+        delete m_process;
+    }
 }
 
 bool JobRunner::isRunning() const
 {
-    return m_thread != nullptr;
+    return m_thread != nullptr || m_process != nullptr;
 }
 
 void JobRunner::cancel()
 {
     if (m_thread)
         m_cancel = true;
+    if (m_process && !m_cancelled) {
+        m_cancelled = true;
+        m_process->terminate();
+        m_killTimer->start(kStopGraceMs);
+    }
 }
 
 bool JobRunner::start(const QString &title, Work work)
 {
-    if (m_thread)
+    if (isRunning())
         return false;
+    m_result = {};
+    m_commandLine.clear();
     m_cancel = false;
     m_ok = false;
     m_message.clear();
@@ -245,6 +270,169 @@ bool JobRunner::initModel(const QString &tokenizerDir, const QString &outDir, co
         report(1, 1, {});
         return tr("%1 parameters, written to %2").arg(r.parameters).arg(outDir);
     });
+}
+
+QString JobRunner::rwbProgram()
+{
+    const QString fromEnv = qEnvironmentVariable("RWB_PROGRAM");
+    if (!fromEnv.isEmpty())
+        return QFileInfo(fromEnv).isExecutable() ? fromEnv : QString();
+    const QDir here(QCoreApplication::applicationDirPath());
+    // Installed side by side; the build tree's app/workbench and app/rwb; a test in
+    // build/tests.
+    for (const QString &candidate : {here.filePath(QStringLiteral("rwb")), here.filePath(QStringLiteral("../rwb/rwb")),
+                                     here.filePath(QStringLiteral("../app/rwb/rwb"))}) {
+        const QFileInfo info(candidate);
+        if (info.isFile() && info.isExecutable())
+            return info.canonicalFilePath();
+    }
+    return QStandardPaths::findExecutable(QStringLiteral("rwb"));
+}
+
+QString JobRunner::shellQuoted(const QString &program, const QStringList &args)
+{
+    QStringList words{program};
+    for (const QString &a : args) {
+        static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./:=,+@%-]+$"));
+        if (plain.match(a).hasMatch())
+            words << a;
+        else
+            words << QLatin1Char('\'') + QString(a).replace(QLatin1String("'"), QLatin1String("'\\''")) + QLatin1Char('\'');
+    }
+    return words.join(QLatin1Char(' '));
+}
+
+bool JobRunner::runCommand(const QString &title, const QStringList &args, const QString &workingDir)
+{
+    if (isRunning())
+        return false;
+    const QString program = rwbProgram();
+    m_title = title;
+    m_result = {};
+    m_errorLines.clear();
+    m_stderrBuffer.clear();
+    m_cancelled = false;
+    m_startFailed = false;
+    m_ok = false;
+    m_message.clear();
+    m_commandLine = shellQuoted(QStringLiteral("rwb"), args);
+    m_process = new QProcess(this);
+    if (!m_killTimer) {
+        m_killTimer = new QTimer(this);
+        m_killTimer->setSingleShot(true);
+        connect(m_killTimer, &QTimer::timeout, this, [this] {
+            if (m_process)
+                m_process->kill();
+        });
+    }
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("RWB_PROGRESS"), QStringLiteral("json"));
+    m_process->setProcessEnvironment(env);
+    if (!workingDir.isEmpty())
+        m_process->setWorkingDirectory(workingDir);
+    connect(m_process, &QProcess::readyReadStandardError, this, [this] { readStderr(false); });
+    connect(m_process, &QProcess::finished, this, &JobRunner::processDone);
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            processDone();
+    });
+    Q_EMIT started(title);
+    if (program.isEmpty()) {
+        // Finished from the event loop, after started() was handled, as every job does.
+        m_startFailed = true;
+        m_errorLines << tr("the rwb program was not found beside the workbench or on PATH (set RWB_PROGRAM)");
+        QTimer::singleShot(0, this, &JobRunner::processDone);
+        return true;
+    }
+    m_process->start(program, args);
+    return true;
+}
+
+void JobRunner::readStderr(bool flush)
+{
+    if (!m_process)
+        return;
+    if (m_process->isOpen())
+        m_stderrBuffer += m_process->readAllStandardError();
+    qsizetype end = 0;
+    for (;;) {
+        qsizetype nl = m_stderrBuffer.indexOf('\n', end);
+        const bool last = nl < 0;
+        if (last && !(flush && end < m_stderrBuffer.size()))
+            break;
+        if (last)
+            nl = m_stderrBuffer.size();
+        const QByteArray line = m_stderrBuffer.mid(end, nl - end).trimmed();
+        end = nl + 1;
+        if (line.isEmpty())
+            continue;
+        if (line.startsWith("{\"progress\"")) {
+            const QJsonObject p = QJsonDocument::fromJson(line).object().value(QStringLiteral("progress")).toObject();
+            if (!p.isEmpty()) {
+                Q_EMIT progressData(p);
+                Q_EMIT progress(p.value(QStringLiteral("done")).toInteger(), p.value(QStringLiteral("total")).toInteger(),
+                                p.value(QStringLiteral("detail")).toString());
+                continue;
+            }
+        }
+        // A terminal's carriage-return line, or a warning: the log's.
+        const QString text = QString::fromUtf8(line).section(QLatin1Char('\r'), -1).trimmed();
+        if (text.isEmpty())
+            continue;
+        m_errorLines << text;
+        if (m_errorLines.size() > 20)
+            m_errorLines.removeFirst();
+        Q_EMIT logLine(text);
+    }
+    m_stderrBuffer.remove(0, std::min(end, m_stderrBuffer.size()));
+    // A line without an end that grows without bound is not a progress line.
+    if (m_stderrBuffer.size() > (1 << 20))
+        m_stderrBuffer.clear();
+}
+
+void JobRunner::processDone()
+{
+    if (!m_process)
+        return;
+    m_killTimer->stop();
+    readStderr(true); // what is left in the pipe
+    QProcess *process = std::exchange(m_process, nullptr);
+    // The result: stdout as one JSON object (indented or not), else its last line that is one.
+    const QByteArray out = process->isOpen() ? process->readAllStandardOutput() : QByteArray();
+    m_result = QJsonDocument::fromJson(out).object();
+    if (m_result.isEmpty()) {
+        const QList<QByteArray> lines = out.split('\n');
+        for (auto it = lines.rbegin(); it != lines.rend() && m_result.isEmpty(); ++it)
+            if (!it->trimmed().isEmpty())
+                m_result = QJsonDocument::fromJson(it->trimmed()).object();
+    }
+    const bool ran = !m_startFailed && process->error() != QProcess::FailedToStart;
+    const bool exitedOk = ran && process->exitStatus() == QProcess::NormalExit && process->exitCode() == 0;
+    bool ok = false;
+    QString message;
+    if (m_cancelled) {
+        message = tr("cancelled");
+    } else if (exitedOk) {
+        ok = true;
+        message = QString::fromUtf8(QJsonDocument(m_result).toJson(QJsonDocument::Compact));
+    } else {
+        // The command's own messages ("rwb: FILE:LINE: …") say what went wrong.
+        QStringList errors;
+        for (const QString &l : std::as_const(m_errorLines))
+            if (l.startsWith(QLatin1String("rwb:")))
+                errors << l;
+        if (errors.isEmpty() && !m_errorLines.isEmpty())
+            errors << m_errorLines.mid(std::max<qsizetype>(0, m_errorLines.size() - 3));
+        if (process->error() == QProcess::FailedToStart)
+            errors << tr("%1 could not be started: %2").arg(process->program(), process->errorString());
+        else if (process->exitStatus() == QProcess::CrashExit)
+            errors << tr("%1 crashed").arg(m_commandLine.section(QLatin1Char(' '), 0, 2));
+        else if (errors.isEmpty() && !m_startFailed)
+            errors << tr("%1 ended with exit code %2").arg(m_commandLine.section(QLatin1Char(' '), 0, 2)).arg(process->exitCode());
+        message = errors.join(QLatin1Char('\n'));
+    }
+    process->deleteLater();
+    Q_EMIT finished(ok, message);
 }
 
 } // namespace rwb::widgets

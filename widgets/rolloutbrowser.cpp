@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDoubleValidator>
 #include <QEvent>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
@@ -24,6 +25,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace rwb::widgets {
 
@@ -127,6 +129,10 @@ void RolloutBrowser::buildUi()
         if (!m_search->text().trimmed().isEmpty())
             applyFilter();
     });
+    m_scope = new QComboBox(this);
+    m_scope->setObjectName(QStringLiteral("searchScope"));
+    m_scope->addItems({QString(), QString()});
+    connect(m_scope, &QComboBox::currentIndexChanged, this, [this] { applyFilter(); });
     for (QLineEdit *e : {m_rewardMin, m_rewardMax, m_condition, m_search}) {
         connect(e, &QLineEdit::textEdited, this, &RolloutBrowser::scheduleApply);
         connect(e, &QLineEdit::returnPressed, this, [this] { applyFilter(); });
@@ -137,6 +143,7 @@ void RolloutBrowser::buildUi()
     row2->addWidget(m_searchLabel);
     row2->addWidget(m_search, 2);
     row2->addWidget(m_searchIn);
+    row2->addWidget(m_scope);
     // On the second row, where the text fields give way: the first holds the window's
     // width at 1280 px already (tst_windowsize).
     row2->addWidget(m_rescore);
@@ -164,8 +171,10 @@ void RolloutBrowser::buildUi()
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_table->installEventFilter(this);
+    m_table->setColumnHidden(RolloutTableModel::RunColumn, true); // until a search across runs
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { currentRowChanged(current.isValid() ? current.row() : -1); });
+    connect(m_table, &QTableView::activated, this, [this](const QModelIndex &index) { rowActivated(index.row()); });
     m_detail = new RolloutDetailView(m_splitter);
     connect(m_detail, &RolloutDetailView::judgeCallsRequested, this, &RolloutBrowser::judgeCallsRequested);
     m_splitter->addWidget(m_table);
@@ -204,6 +213,11 @@ void RolloutBrowser::retranslate()
     m_search->setPlaceholderText(tr("full-text search (SQLite FTS5, 3+ characters)"));
     m_searchIn->setItemText(0, tr("in completions"));
     m_searchIn->setItemText(1, tr("in prompts"));
+    m_scope->setItemText(ThisRun, tr("this run"));
+    m_scope->setItemText(AllRuns, tr("all runs of the store"));
+    m_scope->setToolTip(tr("Where the filter looks: the run shown, or every run of its store (the first %1 rollouts "
+                           "found; double-click one of another run to open that run)")
+                            .arg(m_allRunsRows));
     m_previous->setText(tr("← Previous"));
     m_next->setText(tr("Next →"));
     m_previous->setToolTip(tr("Previous rollout of the filtered table (←)"));
@@ -220,7 +234,7 @@ void RolloutBrowser::changeEvent(QEvent *event)
 
 void RolloutBrowser::resetFilterBar()
 {
-    const QSignalBlocker b1(m_stepFrom), b2(m_stepTo), b3(m_truncated), b4(m_searchIn);
+    const QSignalBlocker b1(m_stepFrom), b2(m_stepTo), b3(m_truncated), b4(m_searchIn), b5(m_scope);
     m_stepFrom->setValue(kAnyStep);
     m_stepTo->setValue(kAnyStep);
     m_rewardMin->clear();
@@ -229,12 +243,19 @@ void RolloutBrowser::resetFilterBar()
     m_truncated->setCurrentIndex(0);
     m_search->clear();
     m_searchIn->setCurrentIndex(0);
+    m_scope->setCurrentIndex(ThisRun);
     m_error->hide();
     m_debounce->stop();
 }
 
 bool RolloutBrowser::setSession(RunSession *session, QString *error)
 {
+    // A search across the runs of the store stays when another run of that store comes
+    // (one of its rollouts was opened, most likely): the rows found are what is looked at.
+    const bool keepSearch = session && m_session && m_scope->currentIndex() == AllRuns &&
+                            QFileInfo(m_session->storePath()) == QFileInfo(session->storePath());
+    const QString search = m_search->text();
+    const int searchIn = m_searchIn->currentIndex();
     close();
     if (!session)
         return true;
@@ -259,6 +280,16 @@ bool RolloutBrowser::setSession(RunSession *session, QString *error)
                                "Components of this run: %1")
                                 .arg(m_model->componentNames().join(QStringLiteral(", "))));
     sizeColumns();
+    m_table->setColumnHidden(RolloutTableModel::RunColumn, true);
+    if (keepSearch) {
+        {
+            const QSignalBlocker b1(m_searchIn), b2(m_scope);
+            m_search->setText(search);
+            m_searchIn->setCurrentIndex(searchIn);
+            m_scope->setCurrentIndex(AllRuns);
+        }
+        applyFilter();
+    }
     updateCount();
     return true;
 }
@@ -274,6 +305,8 @@ void RolloutBrowser::close()
     m_currentId = 0;
     m_detail->clear();
     resetFilterBar();
+    m_model->setRowLimit(0);
+    m_table->setColumnHidden(RolloutTableModel::RunColumn, true);
     updateCount();
 }
 
@@ -283,7 +316,8 @@ void RolloutBrowser::sizeColumns()
     QHeaderView *h = m_table->horizontalHeader();
     for (int c = 0; c < m_model->columnCount(); ++c) {
         int chars = kNumberChars;
-        if (c == RolloutTableModel::GroupColumn || c == RolloutTableModel::SampleColumn || c == RolloutTableModel::StepColumn)
+        if (c == RolloutTableModel::GroupColumn || c == RolloutTableModel::SampleColumn || c == RolloutTableModel::StepColumn ||
+            c == RolloutTableModel::RunColumn)
             chars = kIndexChars;
         else if (c == m_model->answerColumn() || c == m_model->goldColumn())
             chars = kTextChars;
@@ -354,12 +388,18 @@ bool RolloutBrowser::applyFilter()
         f.completionMatch = query;
     else
         f.promptMatch = query;
+    // Across runs: bounded, so that a big store answers at once.
+    f.allRuns = m_scope->currentIndex() == AllRuns;
+    const int limit = m_model->rowLimit();
+    m_model->setRowLimit(f.allRuns ? m_allRunsRows : 0);
     try {
         m_model->setFilter(f);
     } catch (const std::exception &e) {
+        m_model->setRowLimit(limit);
         showError(tr("Search: %1").arg(QString::fromUtf8(e.what())));
         return false;
     }
+    m_table->setColumnHidden(RolloutTableModel::RunColumn, !f.allRuns);
     showError({});
     // Keep the rollout in the detail pane selected when it is still among the rows shown.
     const int row = rowOf(m_currentId);
@@ -372,6 +412,10 @@ void RolloutBrowser::updateCount()
 {
     const int n = m_model->rowCount();
     QString text = n == 1 ? tr("1 rollout shown") : tr("%1 rollouts shown").arg(n);
+    if (m_model->limitReached())
+        text = tr("first %1 rollouts shown (more match: narrow the filter)").arg(n);
+    else if (m_model->filter().allRuns)
+        text = n == 1 ? tr("1 rollout of every run shown") : tr("%1 rollouts of every run shown").arg(n);
     if (m_model->canFetchMore({}))
         text += QStringLiteral(" <a href=\"#more\">%1</a>").arg(tr("more…"));
     m_count->setText(text);
@@ -439,7 +483,9 @@ void RolloutBrowser::requestRescore(int scope)
     if (scope == RescoreButton::Filtered) {
         s.filter = m_model->filter();
         s.filter.runId = m_runId;
-        Q_EMIT rescoreRequested(s, tr("the filtered rollouts"));
+        // A search across runs re-scores this run's part: the config is this run's.
+        const bool acrossRuns = std::exchange(s.filter.allRuns, false);
+        Q_EMIT rescoreRequested(s, acrossRuns ? tr("the filtered rollouts of this run") : tr("the filtered rollouts"));
         return;
     }
     if (m_currentId == 0) {
@@ -458,6 +504,15 @@ void RolloutBrowser::requestRescore(int scope)
     } catch (const std::exception &e) {
         showError(tr("Rollout %1: %2").arg(m_currentId).arg(QString::fromUtf8(e.what())));
     }
+}
+
+void RolloutBrowser::rowActivated(int row)
+{
+    if (row < 0 || row >= m_model->rowCount() || !m_session)
+        return;
+    const store::StoredRollout &r = m_model->rollout(row);
+    if (r.runId != m_runId)
+        Q_EMIT runRequested(m_session->storePath(), r.runId, r.id);
 }
 
 void RolloutBrowser::selectRollout(qint64 rolloutId)

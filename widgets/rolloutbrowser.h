@@ -38,6 +38,12 @@ class RolloutTableModel;
 // filtered rows. A filter applies on Enter or after a short pause in typing; a bad one
 // shows a red message and leaves the table as it was. Reads the store through its run
 // session's connection (RunSession). GUI thread only.
+//
+// The scope "all runs of the store" filters (and searches) every run of the file: a Run
+// column shows, at most kAllRunsRows rows are read ("first N shown" says when more
+// matched), and a rollout of another run shows in the detail pane like any other;
+// activating it (double-click, Enter) asks for its run (runRequested). When another run
+// of the same store is shown next, such a search stays: scope, text and where it looks.
 class RolloutBrowser : public QWidget, public RunView {
     Q_OBJECT
 public:
@@ -60,6 +66,12 @@ public:
     QLineEdit *searchEdit() const { return m_search; }
     QLabel *countLabel() const { return m_count; }
     QLabel *errorLabel() const { return m_error; }
+    // The scope: this run (0) or every run of the store (1).
+    QComboBox *scopeBox() const { return m_scope; }
+    enum Scope { ThisRun, AllRuns };
+    // The most rows a search across runs reads (kAllRunsRows unless set).
+    static constexpr int kAllRunsRows = 1000;
+    void setAllRunsLimit(int rows) { m_allRunsRows = rows > 0 ? rows : kAllRunsRows; }
     // Reads the filter bar and applies it now (what Enter does). Returns false, with the
     // table unchanged and the red message shown, for a bad condition or search.
     bool applyFilter();
@@ -82,8 +94,12 @@ Q_SIGNALS:
     // The detail pane's "judge calls" link for a rollout.
     void judgeCallsRequested(qint64 rolloutId);
     // "Re-score…" (what if): re-score `scope` of the run with the Designer's config;
-    // `scopeText` says what it is ("step 3").
+    // `scopeText` says what it is ("step 3"). Always of the run shown.
     void rescoreRequested(const rwb::train::RescoreScope &scope, const QString &scopeText);
+    // A rollout of another run, activated in a search across runs: show run `runId` of the
+    // store at `storePath`, then rollout `rolloutId`. (Emitted from the table's own event:
+    // connect it queued when the slot replaces the browser's session.)
+    void runRequested(const QString &storePath, qint64 runId, qint64 rolloutId);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -102,6 +118,7 @@ private:
     int rowOf(qint64 rolloutId) const;
     void selectRow(int row);
     void requestRescore(int scope);
+    void rowActivated(int row);
 
     RolloutTableModel *m_model = nullptr;
     QPointer<RunSession> m_session;
@@ -121,6 +138,8 @@ private:
     QComboBox *m_truncated = nullptr;
     QLineEdit *m_search = nullptr;
     QComboBox *m_searchIn = nullptr;
+    QComboBox *m_scope = nullptr;
+    int m_allRunsRows = kAllRunsRows;
     QPushButton *m_previous = nullptr, *m_next = nullptr;
     QLabel *m_count = nullptr;
     QLabel *m_error = nullptr;

@@ -8,6 +8,7 @@
 #include <QColor>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -32,8 +33,9 @@ void RolloutTableModel::open(const store::RunStore &store, qint64 runId, store::
             if (!name.isEmpty() && !names.contains(name))
                 names.append(name);
     filter.runId = runId;
-    store::RolloutPage first = s->rollouts(filter, 0, m_pageSize);
-    resetTo(std::move(filter), std::move(first), [&] {
+    bool limited = false;
+    store::RolloutPage first = readPage(*s, filter, 0, 0, &limited);
+    resetTo(std::move(filter), std::move(first), limited, [&] {
         m_store = s;
         m_components = names;
     });
@@ -41,7 +43,7 @@ void RolloutTableModel::open(const store::RunStore &store, qint64 runId, store::
 
 void RolloutTableModel::close()
 {
-    resetTo({}, {}, [&] {
+    resetTo({}, {}, false, [&] {
         m_store = nullptr;
         m_components.clear();
     });
@@ -52,11 +54,35 @@ void RolloutTableModel::setFilter(store::RolloutFilter filter)
     if (!m_store)
         return;
     filter.runId = m_filter.runId;
-    store::RolloutPage first = m_store->rollouts(filter, 0, m_pageSize); // throws before any change
-    resetTo(std::move(filter), std::move(first));
+    bool limited = false;
+    store::RolloutPage first = readPage(*m_store, filter, 0, 0, &limited); // throws before any change
+    resetTo(std::move(filter), std::move(first), limited);
 }
 
-void RolloutTableModel::resetTo(store::RolloutFilter filter, store::RolloutPage first,
+store::RolloutPage RolloutTableModel::readPage(const store::RunStore &store, const store::RolloutFilter &filter,
+                                               int64_t afterId, size_t shown, bool *limited) const
+{
+    *limited = false;
+    if (m_rowLimit == 0)
+        return store.rollouts(filter, afterId, m_pageSize);
+    const size_t limit = static_cast<size_t>(m_rowLimit);
+    const size_t room = limit - std::min(shown, limit);
+    if (room == 0)
+        return {};
+    if (room > static_cast<size_t>(m_pageSize))
+        return store.rollouts(filter, afterId, m_pageSize);
+    // The last page the limit allows: one row more says whether more match.
+    store::RolloutPage page = store.rollouts(filter, afterId, static_cast<int>(room) + 1);
+    if (page.rows.size() > room) {
+        page.rows.resize(room);
+        page.nextAfterId = page.rows.back().id;
+        *limited = true;
+    }
+    page.more = false;
+    return page;
+}
+
+void RolloutTableModel::resetTo(store::RolloutFilter filter, store::RolloutPage first, bool limited,
                                 const std::function<void()> &alsoChange)
 {
     beginResetModel();
@@ -67,6 +93,7 @@ void RolloutTableModel::resetTo(store::RolloutFilter filter, store::RolloutPage 
     m_rows.clear();
     m_afterId = 0;
     m_more = false;
+    m_limitReached = limited;
     appendPage(std::move(first));
     endResetModel();
     m_changing = false;
@@ -104,7 +131,9 @@ void RolloutTableModel::appendPage(store::RolloutPage page)
 
 int RolloutTableModel::insertNextPage()
 {
-    store::RolloutPage page = m_store->rollouts(m_filter, m_afterId, m_pageSize);
+    bool limited = false;
+    store::RolloutPage page = readPage(*m_store, m_filter, m_afterId, m_rows.size(), &limited);
+    m_limitReached = m_limitReached || limited;
     const int count = static_cast<int>(page.rows.size());
     if (count == 0)
         return 0;
@@ -119,7 +148,7 @@ int RolloutTableModel::insertNextPage()
 
 int RolloutTableModel::poll()
 {
-    if (!m_store || m_more || m_changing)
+    if (!m_store || m_more || m_changing || m_limitReached)
         return 0;
     return insertNextPage();
 }
@@ -193,6 +222,10 @@ QVariant RolloutTableModel::data(const QModelIndex &index, int role) const
         return {};
     };
     switch (col) {
+    case RunColumn:
+        if (role == Qt::ToolTipRole)
+            return tr("Run %1 of the store").arg(row.stored.runId);
+        return number(static_cast<double>(row.stored.runId), 0);
     case StepColumn:
         return number(static_cast<double>(row.stored.step), 0);
     case GroupColumn:
@@ -233,6 +266,8 @@ QVariant RolloutTableModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
+    case RunColumn:
+        return tr("Run");
     case StepColumn:
         return tr("Step");
     case GroupColumn:

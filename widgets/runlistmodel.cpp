@@ -4,8 +4,10 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QRegularExpression>
 #include <algorithm>
 #include <exception>
+#include <unordered_set>
 
 namespace rwb::widgets {
 
@@ -55,6 +57,23 @@ bool RunListModel::refresh(QString *error)
             *error = QString::fromStdString(e.what());
         return false;
     }
+    // Runs deleted since: their rows go, a block of neighbours at a time, from the bottom up.
+    std::unordered_set<int64_t> ids;
+    for (const store::RunInfo &r : runs)
+        ids.insert(r.id);
+    for (int last = rowCount() - 1; last >= 0;) {
+        if (ids.count(m_runs[static_cast<size_t>(last)].id) != 0) {
+            --last;
+            continue;
+        }
+        int first = last;
+        while (first > 0 && ids.count(m_runs[static_cast<size_t>(first - 1)].id) == 0)
+            --first;
+        beginRemoveRows({}, first, last);
+        m_runs.erase(m_runs.begin() + first, m_runs.begin() + last + 1);
+        endRemoveRows();
+        last = first - 1;
+    }
     // RunStore::runs() is in id order. The old rows must be the first new ones, in order; otherwise start again.
     bool prefix = runs.size() >= m_runs.size();
     for (size_t i = 0; prefix && i < m_runs.size(); ++i)
@@ -69,7 +88,8 @@ bool RunListModel::refresh(QString *error)
         const store::RunInfo &a = m_runs[i];
         const store::RunInfo &b = runs[i];
         if (a.name != b.name || a.status != b.status || a.steps != b.steps || a.lastStep != b.lastStep ||
-            a.finished != b.finished || a.message != b.message || a.kind != b.kind || a.created != b.created) {
+            a.finished != b.finished || a.message != b.message || a.kind != b.kind || a.created != b.created ||
+            a.tags != b.tags || a.configJson != b.configJson || a.task != b.task) {
             m_runs[i] = b;
             const int row = static_cast<int>(i);
             Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
@@ -99,6 +119,90 @@ int RunListModel::rowOfRun(qint64 id) const
 const store::RunInfo *RunListModel::run(int row) const
 {
     return row >= 0 && row < rowCount() ? &m_runs[static_cast<size_t>(row)] : nullptr;
+}
+
+bool RunListModel::renameRun(qint64 runId, const QString &name, QString *error)
+{
+    const QString trimmed = name.trimmed();
+    QString why;
+    if (!m_document)
+        why = tr("no run store is open");
+    else if (trimmed.isEmpty())
+        why = tr("a run's name cannot be blank");
+    if (why.isEmpty()) {
+        if (const store::RunInfo *r = run(rowOfRun(runId)); r && QString::fromStdString(r->name) == trimmed)
+            return true; // nothing to write
+        try {
+            m_document->writable().renameRun(runId, trimmed.toStdString());
+        } catch (const std::exception &e) {
+            why = QString::fromUtf8(e.what());
+        }
+    }
+    if (!why.isEmpty()) {
+        if (error)
+            *error = tr("Run %1 was not renamed: %2").arg(runId).arg(why);
+        return false;
+    }
+    m_document->announceChange();
+    return true;
+}
+
+bool RunListModel::setRunTags(qint64 runId, const QStringList &tags, QString *error)
+{
+    QString why;
+    if (!m_document) {
+        why = tr("no run store is open");
+    } else {
+        std::vector<std::string> clean;
+        for (const QString &t : tags)
+            if (!t.trimmed().isEmpty())
+                clean.push_back(t.trimmed().toStdString());
+        try {
+            m_document->writable().setRunTags(runId, clean);
+        } catch (const std::exception &e) {
+            why = QString::fromUtf8(e.what());
+        }
+    }
+    if (!why.isEmpty()) {
+        if (error)
+            *error = tr("The tags of run %1 were not changed: %2").arg(runId).arg(why);
+        return false;
+    }
+    m_document->announceChange();
+    return true;
+}
+
+bool RunListModel::deleteRun(qint64 runId, QString *error)
+{
+    QString why;
+    if (!m_document) {
+        why = tr("no run store is open");
+    } else {
+        try {
+            m_document->writable().deleteRun(runId);
+        } catch (const std::exception &e) {
+            why = QString::fromUtf8(e.what());
+        }
+    }
+    if (!why.isEmpty()) {
+        if (error)
+            *error = tr("Run %1 was not deleted: %2").arg(runId).arg(why);
+        return false;
+    }
+    m_document->announceChange();
+    return true;
+}
+
+QStringList RunListModel::parseTags(const QString &text)
+{
+    static const QRegularExpression separators(QStringLiteral("[,\\x{3001}\\x{ff0c}]"));
+    QStringList tags;
+    for (const QString &part : text.split(separators)) {
+        const QString t = part.trimmed();
+        if (!t.isEmpty() && !tags.contains(t))
+            tags << t;
+    }
+    return tags;
 }
 
 int RunListModel::rowCount(const QModelIndex &parent) const
@@ -133,6 +237,14 @@ QVariant RunListModel::data(const QModelIndex &index, int role) const
         return static_cast<qint64>(r.id);
     if (role == StatusRole)
         return QString::fromStdString(r.status);
+    if (role == TagsRole) {
+        QStringList tags;
+        for (const std::string &t : r.tags)
+            tags << QString::fromStdString(t);
+        return tags;
+    }
+    if (role == Qt::EditRole && index.column() == NameColumn)
+        return QString::fromStdString(r.name);
     if (role == Qt::ForegroundRole && index.column() == StatusColumn) {
         if (r.status == "failed")
             return QBrush(QColor(0xc0, 0x20, 0x20));
@@ -159,6 +271,12 @@ QVariant RunListModel::data(const QModelIndex &index, int role) const
         return static_cast<qint64>(r.id);
     case NameColumn:
         return QString::fromStdString(r.name);
+    case TagsColumn: {
+        QStringList tags;
+        for (const std::string &t : r.tags)
+            tags << QString::fromStdString(t);
+        return tags.join(QStringLiteral(", "));
+    }
     case KindColumn:
         return QString::fromStdString(r.kind);
     case StatusColumn:
@@ -187,6 +305,8 @@ QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Id");
     case NameColumn:
         return tr("Name");
+    case TagsColumn:
+        return tr("Tags");
     case KindColumn:
         return tr("Kind");
     case StatusColumn:
@@ -204,6 +324,27 @@ QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int 
     default:
         return {};
     }
+}
+
+Qt::ItemFlags RunListModel::flags(const QModelIndex &index) const
+{
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.isValid() && index.column() == NameColumn && m_document)
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool RunListModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (role != Qt::EditRole || index.column() != NameColumn ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return false;
+    QString error;
+    if (!renameRun(runId(index.row()), value.toString(), &error)) {
+        Q_EMIT editFailed(error);
+        return false;
+    }
+    return true;
 }
 
 } // namespace rwb::widgets

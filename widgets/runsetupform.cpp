@@ -101,6 +101,11 @@ const FieldSpec kFields[] = {
     {"none_stop_fraction", Kind::Number, LossGroup},
     {"overlong_penalty", Kind::Boolean, LossGroup},
     {"overlong_cache", Kind::Integer, LossGroup},
+    // Dual-granularity advantages (the fourth paper, eq. 8): a PRM's step rewards.
+    {"prm", Kind::Folder, LossGroup},
+    {"prm_beta", Kind::Number, LossGroup},
+    {"prm_format_bonus", Kind::Number, LossGroup},
+    {"prm_score", Kind::Choice, LossGroup, {"sigmoid", "raw"}},
     {"eval_every", Kind::Integer, EvaluationGroup},
     {"eval_limit", Kind::Integer, EvaluationGroup},
     {"eval_batch", Kind::Integer, EvaluationGroup},
@@ -112,6 +117,8 @@ const FieldSpec kFields[] = {
     {"precision", Kind::Choice, EvaluationGroup, {"auto", "bf16", "fp32"}},
     {"device", Kind::Choice, EvaluationGroup, {"auto", "cpu", "cuda"}},
     {"threads", Kind::Integer, EvaluationGroup},
+    // Not a config key: `rwb grpo --nproc` (processes()).
+    {"nproc", Kind::Integer, EvaluationGroup},
 };
 
 const FieldSpec *specOf(const QString &key)
@@ -133,8 +140,17 @@ const char *const kRequiredPaths[] = {"model", "train_data", "reward_config", "s
 // GrpoConfig's defaults as JSON: the paper's table 4 values.
 QJsonObject defaultsJson()
 {
-    static const QJsonObject d =
-        QJsonDocument::fromJson(QByteArray::fromStdString(train::toJson(train::GrpoConfig{}))).object();
+    static const QJsonObject d = [] {
+        QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(train::toJson(train::GrpoConfig{}))).object();
+        // The process rewards' keys, which the config writes only with a PRM, and the
+        // form's own Processes.
+        const train::GrpoConfig c;
+        j.insert(QStringLiteral("prm_beta"), c.processBeta);
+        j.insert(QStringLiteral("prm_format_bonus"), c.processFormatBonus);
+        j.insert(QStringLiteral("prm_score"), c.processSigmoid ? QStringLiteral("sigmoid") : QStringLiteral("raw"));
+        j.insert(QStringLiteral("nproc"), 1);
+        return j;
+    }();
     return d;
 }
 
@@ -376,6 +392,11 @@ void RunSetupForm::retranslate()
     // key → label, what it does.
     const QHash<QString, std::pair<QString, QString>> text = {
         {"model", {tr("Model"), tr("The policy's starting point: a model folder (e.g. the SFT output)")}},
+        {"prm", {tr("Process reward model"), tr("Optional: a PRM folder (rwb prm train) for dual-granularity advantages: each step's advantage adds β times its standardised step reward (the fourth paper, eq. 8); a task whose completions are steps")}},
+        {"prm_beta", {tr("Step reward weight β"), tr("β of eq. 8: how much the PRM's step rewards move each step's advantage (the paper: 0.3); used only with a process reward model")}},
+        {"prm_format_bonus", {tr("Step format bonus"), tr("ν1 of eq. 5: added to a step's reward when it is well formed; used only with a process reward model")}},
+        {"prm_score", {tr("Step score"), tr("sigmoid: σ(R), a probability; raw: the PRM's score R")}},
+        {"nproc", {tr("Processes"), tr("Data-parallel processes on this machine (rwb grpo --nproc): each samples, scores and back-propagates its share of every step. More than 1 runs the training as rwb grpo in the background; the Designer's weights, Pause and Stop still reach it (through --control)")}},
         {"init_adapter", {tr("Initial adapter"), tr("Optional: a LoRA adapter (e.g. SFT's) merged into the model first")}},
         {"train_data", {tr("Training data"), tr("Extraction JSONL: the prompts")}},
         {"eval_data", {tr("Validation data"), tr("Optional: extraction JSONL scored with precision / recall / F1")}},
@@ -544,10 +565,23 @@ QJsonValue RunSetupForm::value(const QString &key) const
     return d;
 }
 
+int RunSetupForm::processes() const
+{
+    const QJsonValue v = value(QStringLiteral("nproc"));
+    return v.isDouble() ? std::max(1, v.toInt()) : 1;
+}
+
+void RunSetupForm::setProcesses(int n)
+{
+    setValue(QStringLiteral("nproc"), std::max(1, n));
+}
+
 QJsonObject RunSetupForm::json() const
 {
     QJsonObject j = m_hidden;
     for (const QString &key : m_keys) {
+        if (key == QLatin1String("nproc")) // not the config's
+            continue;
         const QJsonValue v = value(key);
         if (v.isUndefined())
             j.remove(key);
@@ -817,6 +851,11 @@ QStringList RunSetupForm::check(QJsonObject json, QStringList *fields, std::opti
             problems << QStringLiteral("%1: %2").arg(QLatin1String(key), tr("%1: no such file").arg(resolved(key)));
             *fields << QLatin1String(key);
         }
+    if (fresh("prm") && !QFileInfo(QDir(QString::fromStdString(parsed->processRewardModel)).filePath(QStringLiteral("prm.json"))).isFile()) {
+        problems << QStringLiteral("prm: ") + tr("%1: not a process reward model folder (no prm.json; rwb prm train writes one)")
+                                                 .arg(QString::fromStdString(parsed->processRewardModel));
+        *fields << QStringLiteral("prm");
+    }
     for (const char *key : {"init_adapter", "resume_from"})
         if (fresh(key) && !QFileInfo(resolved(key)).isDir()) {
             problems << QStringLiteral("%1: %2").arg(QLatin1String(key), tr("%1: no such folder").arg(resolved(key)));

@@ -78,6 +78,9 @@ public:
     bool needsJudge() const { return m_needsJudge; }
     // The Judge group's line: which judge the run calls ("" when it needs none).
     QString judgeSummary() const;
+    // The Processes field: `rwb grpo --nproc` (1: trained in this window's process).
+    int processes() const;
+    void setProcesses(int n);
     // Keys of the fields marked invalid by the last validation.
     QStringList invalidFields() const;
 

@@ -1,6 +1,8 @@
 #include "jobactions.h"
 
+#include "jobform.h"
 #include "jobrunner.h"
+#include "jobview.h"
 #include "runsession.h"
 
 #include "store/runstore.h"
@@ -10,6 +12,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -39,7 +42,25 @@ JobActions::JobActions(QWidget *window, std::function<const std::optional<Worksp
     , m_status(new QLabel(window))
     , m_progress(new QProgressBar(window))
     , m_cancelButton(new QToolButton(window))
+    , m_view(new JobView(m_jobs, window))
 {
+    for (auto *kinds : {&mctsJobKinds, &prmJobKinds, &judgeEvalJobKinds, &importJobKinds})
+        for (JobKind &k : (*kinds)())
+            m_kinds.push_back(std::move(k));
+    for (const JobKind &k : m_kinds) {
+        auto *a = new QAction(this);
+        a->setObjectName(QStringLiteral("job-") + k.id);
+        const QString id = k.id;
+        connect(a, &QAction::triggered, this, [this, id] { openForm(id); });
+        m_kindActions << a;
+    }
+    m_openers.notice = [this](const QString &title, const QString &text) { Q_EMIT notice(title, text); };
+    connect(m_jobs, &JobRunner::progressData, this, [this](const QJsonObject &p) {
+        if (!m_kindJobRunning || !m_form)
+            return;
+        if (const JobKind *k = kind(m_formKind); k && k->progress)
+            k->progress(p, *m_form, m_openers);
+    });
     connect(m_synthesize, &QAction::triggered, this, &JobActions::synthesizeDialog);
     connect(m_trainTokenizer, &QAction::triggered, this, &JobActions::trainTokenizerDialog);
     connect(m_initModel, &QAction::triggered, this, &JobActions::initModelDialog);
@@ -77,6 +98,92 @@ void JobActions::retranslate()
     m_evaluate->setText(tr("&Evaluate a checkpoint…"));
     m_cancel->setText(tr("Cancel"));
     m_cancel->setToolTip(tr("Cancel the background job"));
+    for (int i = 0; i < m_kindActions.size(); ++i)
+        m_kindActions[i]->setText(m_kinds[static_cast<size_t>(i)].menuText());
+}
+
+const JobKind *JobActions::kind(const QString &id) const
+{
+    for (const JobKind &k : m_kinds)
+        if (k.id == id)
+            return &k;
+    return nullptr;
+}
+
+JobContext JobActions::context() const
+{
+    JobContext c;
+    c.workspace = m_workspace();
+    if (RunSession *s = m_session()) {
+        c.storePath = s->storePath();
+        c.runId = s->runId();
+        try {
+            c.runKind = QString::fromStdString(s->info().kind);
+            c.runConfigJson = QString::fromStdString(s->info().configJson);
+        } catch (const std::exception &) {
+        }
+    } else if (c.workspace) {
+        c.storePath = c.workspace->storePath();
+    }
+    return c;
+}
+
+JobForm *JobActions::openForm(const QString &id)
+{
+    const JobKind *k = kind(id);
+    if (!k)
+        return nullptr;
+    if (m_jobs->isRunning()) {
+        Q_EMIT notice(k->menuText().remove(QLatin1Char('&')).remove(QStringLiteral("…")),
+                      tr("Another background job is running: cancel it first or wait for it (Jobs dock)."));
+        return nullptr;
+    }
+    JobForm *form = k->form(context(), m_openers, m_window);
+    if (!form)
+        return nullptr;
+    form->setProperty("jobKind", id);
+    form->setAttribute(Qt::WA_DeleteOnClose, false);
+    connect(form, &QDialog::accepted, this, [this, form] { startForm(form); });
+    connect(form, &QDialog::rejected, form, &QObject::deleteLater);
+    form->validate();
+    form->show();
+    return form;
+}
+
+bool JobActions::startForm(JobForm *form)
+{
+    const QString id = form->property("jobKind").toString();
+    const JobKind *k = kind(id);
+    if (!k)
+        return false;
+    QStringList problems;
+    if (!form->validate(&problems)) {
+        Q_EMIT notice(form->windowTitle(), problems.join(QLatin1Char('\n')));
+        return false;
+    }
+    QString error;
+    if (!form->writeConfig(&error)) {
+        Q_EMIT notice(form->windowTitle(), error);
+        return false;
+    }
+    const QString title = k->title ? k->title(*form) : form->windowTitle();
+    m_view->setCurves(k->curvesTitle ? k->curvesTitle() : QString(), k->curvePrefixes);
+    // The command runs in the jobs folder, which a job without a config may be the first to use.
+    const QString jobsDir = context().jobsDir();
+    QDir().mkpath(jobsDir);
+    if (!m_jobs->runCommand(title, form->arguments(), jobsDir)) {
+        Q_EMIT notice(form->windowTitle(), tr("Another background job is running."));
+        return false;
+    }
+    if (m_form && m_form != form)
+        m_form->deleteLater();
+    m_form = form;
+    m_formKind = id;
+    m_kindJobRunning = true;
+    m_commandsRun = 1;
+    form->hide();
+    Q_EMIT log(m_jobs->commandLine());
+    return true;
 }
 
 void JobActions::onJobStarted(const QString &title)
@@ -102,9 +209,27 @@ void JobActions::onJobProgress(qint64 done, qint64 total, const QString &detail)
 
 void JobActions::onJobFinished(bool ok, const QString &message)
 {
+    // The kind's next command, as the same job (Cancel ended the chain: ok is false then).
+    if (m_kindJobRunning && ok && m_form)
+        if (const JobKind *k = kind(m_formKind); k && k->next)
+            if (const std::optional<JobFollowUp> next = k->next(m_commandsRun, m_jobs->result(), *m_form)) {
+                Q_EMIT log(message);
+                m_view->setCurves(k->curvesTitle ? k->curvesTitle() : QString(), k->curvePrefixes);
+                if (m_jobs->runCommand(next->title, next->arguments, context().jobsDir())) {
+                    ++m_commandsRun;
+                    Q_EMIT log(m_jobs->commandLine());
+                    return;
+                }
+            }
     for (QWidget *w : std::initializer_list<QWidget *>{m_status, m_progress, m_cancelButton})
         w->hide();
     Q_EMIT log(message);
+    if (std::exchange(m_kindJobRunning, false) && m_form) {
+        // The kind opens its output: also after a cancel, what the job kept.
+        m_openers.resultView = [this](QWidget *view) { m_view->setResultView(view); };
+        if (const JobKind *k = kind(m_formKind); k && k->finished)
+            k->finished(ok, m_jobs->result(), *m_form, m_openers);
+    }
     if (!ok)
         Q_EMIT notice(tr("Background job"), message);
     else
@@ -113,7 +238,7 @@ void JobActions::onJobFinished(bool ok, const QString &message)
     // An evaluation's predictions, for the failure explorer.
     const QString predictions = std::exchange(m_pendingPredictions, QString());
     if (ok && !predictions.isEmpty())
-        Q_EMIT predictionsWritten(predictions);
+        Q_EMIT predictionsWritten(predictions, m_pendingStore, m_pendingRun, m_pendingStep);
 }
 
 bool JobActions::needWorkspace(const QString &title)
@@ -234,4 +359,7 @@ void JobActions::evaluateDialog()
         return;
     }
     m_pendingPredictions = QString::fromStdString(options.output);
+    m_pendingStore = session->storePath();
+    m_pendingRun = runId;
+    m_pendingStep = checkpoint.step;
 }

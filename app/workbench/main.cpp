@@ -1,4 +1,7 @@
 // reward-workbench: the desktop workbench.
+#include "guidedtour.h"
+#include "jobactions.h"
+#include "jobform.h"
 #include "languagemanager.h"
 #include "mainwindow.h"
 #include "notice.h"
@@ -454,10 +457,16 @@ int main(int argc, char **argv)
     const QCommandLineOption newTask(QStringLiteral("new-task"),
                                      QCoreApplication::translate("main", "Open File ▸ New task from data on this JSONL file."),
                                      QCoreApplication::translate("main", "file"));
+    const QCommandLineOption tour(QStringLiteral("tour"),
+                                  QCoreApplication::translate("main", "Open the guided tour above the views, unless its “Don't show again” was checked."));
+    const QCommandLineOption job(QStringLiteral("job"),
+                                 QCoreApplication::translate("main", "Open the form of a Jobs menu job (mcts, prm-pairs, prm-train, prm-rft, judge-eval, import)."),
+                                 QStringLiteral("kind"));
+    parser.addOption(job);
     parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
                        step, rollout, compare, failureCategory, metricPlots, screenshotDelay, benchBrowserOption, dock, decision, rubricItem, sampleColumn,
                        mcts, mctsTree, mctsIteration, mctsNode, benchTreeViewOption, annotate, pairSet, annotatorName,
-                       pairOption, mctsPrm, newTask});
+                       pairOption, mctsPrm, newTask, tour});
     parser.process(app);
     if (parser.isSet(benchTreeViewOption))
         return benchTreeView(std::max(1, parser.value(benchTreeViewOption).toInt()));
@@ -562,6 +571,8 @@ int main(int argc, char **argv)
         d->show();
         d->raise();
     }
+    if (parser.isSet(tour))
+        window.tour()->showAtStart();
     window.show();
     if (parser.isSet(sampleColumn))
         window.designer()->showComponentColumn(parser.value(sampleColumn));
@@ -603,6 +614,14 @@ int main(int argc, char **argv)
     // The dialog opens over the main window (window-modal, not blocking); --screenshot grabs it.
     if (parser.isSet(newTask))
         shot = window.openNewTaskDialog(parser.value(newTask));
+
+    // A job's form opens over the main window (not modal); --screenshot grabs it.
+    if (parser.isSet(job)) {
+        if (rwb::widgets::JobForm *form = window.jobActions()->openForm(parser.value(job)))
+            shot = form;
+        else
+            std::fprintf(stderr, "--job: no job '%s' can start here\n", qPrintable(parser.value(job)));
+    }
 
     if (parser.isSet(screenshot)) {
         const QString path = parser.value(screenshot);

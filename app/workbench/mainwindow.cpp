@@ -1,6 +1,9 @@
 #include "mainwindow.h"
 #include "designeractions.h"
+#include "guidedtour.h"
 #include "jobactions.h"
+#include "jobrunner.h"
+#include "jobview.h"
 #include "notice.h"
 #include "workspaceactions.h"
 #include "runsession.h"
@@ -17,6 +20,7 @@
 #include "rolloutbrowser.h"
 #include "runlistmodel.h"
 #include "runsetupform.h"
+#include "runtableview.h"
 #include "samplescoremodel.h"
 #include "tokenview.h"
 #include "trainingcontroller.h"
@@ -68,6 +72,7 @@ MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow
                                      [this]() -> const std::optional<Workspace> & { return workspace(); },
                                      [this] { return m_runViews->session(); },
                                      [this](const QString &title, const QString &text) { return confirm(title, text); });
+    m_training->setJobRunner(m_jobs); // a run of several processes goes through it
     createActions();
     createStatusBar();
     connectTraining();
@@ -80,7 +85,7 @@ MainWindow::MainWindow(LanguageManager *language, QWidget *parent) : QMainWindow
     // On a laptop's screen the views need the width: the token view and the log join the
     // left docks' tabs instead of a column of their own (View ▸ Reset layout keeps this).
     if (size.width() < kWideWindow) {
-        for (QDockWidget *d : {m_tokensDock, m_logDock}) {
+        for (QDockWidget *d : {m_tokensDock, m_logDock, m_jobsDock}) {
             addDockWidget(Qt::LeftDockWidgetArea, d);
             tabifyDockWidget(m_runsDock, d);
         }
@@ -140,7 +145,16 @@ void MainWindow::createViews()
         page->setWidget(view);
         m_tabs->addTab(page, QString());
     }
-    setCentralWidget(m_tabs);
+    // The guided tour's panel above the views (GuidedTour fills it; hidden until opened).
+    m_tourPanel = new TourPanel;
+    auto *central = new QWidget;
+    central->setObjectName(QStringLiteral("centralArea"));
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_tourPanel);
+    centralLayout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
 
     connect(m_runViews, &RunViews::viewRequested, m_tabs, [this](QWidget *view) {
         for (int i = 0; i < m_tabs->count(); ++i)
@@ -180,18 +194,22 @@ void MainWindow::createDocks()
     });
 
     m_runList = new RunListModel(this);
-    m_runTable = new QTableView;
+    // The runs with their management (rename, tags, delete, configs): RunTableView.
+    m_runTable = new RunTableView;
     m_runTable->setObjectName(QStringLiteral("runTable"));
     m_runTable->setModel(m_runList);
-    m_runTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_runTable->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_runTable->verticalHeader()->setVisible(false);
-    m_runTable->horizontalHeader()->setStretchLastSection(true);
-    m_runTable->setContextMenuPolicy(Qt::ActionsContextMenu);
-    connect(m_runTable, &QTableView::activated, this, &MainWindow::activateRunRow);
-    // Columns fit what they show whenever the list is read again (a few runs: cheap).
-    connect(m_runList, &QAbstractItemModel::modelReset, m_runTable, &QTableView::resizeColumnsToContents);
-    connect(m_runList, &QAbstractItemModel::rowsInserted, m_runTable, &QTableView::resizeColumnsToContents);
+    m_runTable->setConfirmationHandler([this](const QString &title, const QString &text) { return confirm(title, text); });
+    m_runTable->setRunInUse([this](qint64 run) { return m_training && m_training->isTraining(m_runList->storePath(), run); });
+    connect(m_runTable, &RunTableView::activated, this, &MainWindow::activateRunRow);
+    connect(m_runTable, &RunTableView::notice, this, &MainWindow::notify);
+    // The run shown, deleted: the views let it go.
+    connect(m_runTable, &RunTableView::runDeleted, this, [this](const QString &store, qint64 run) {
+        if (run == m_runId && QFileInfo(store) == QFileInfo(m_storePath)) {
+            m_runViews->closeRun();
+            m_runId = 0;
+        }
+        statusBar()->showMessage(tr("Run %1 deleted").arg(run), 5000);
+    });
     m_runsDock = new QDockWidget(this);
     m_runsDock->setObjectName(QStringLiteral("runsDock"));
     m_runsDock->setWidget(m_runTable);
@@ -213,6 +231,12 @@ void MainWindow::createDocks()
     m_logDock->setWidget(m_log);
     addDockWidget(Qt::RightDockWidgetArea, m_logDock);
     tabifyDockWidget(m_tokensDock, m_logDock);
+    // The Jobs menu's jobs, followed: progress, curves, result.
+    m_jobsDock = new QDockWidget(this);
+    m_jobsDock->setObjectName(QStringLiteral("jobsDock"));
+    m_jobsDock->setWidget(m_jobActions->view());
+    addDockWidget(Qt::RightDockWidgetArea, m_jobsDock);
+    tabifyDockWidget(m_logDock, m_jobsDock);
     m_tokensDock->raise();
 
     resizeDocks({m_componentsDock, m_tokensDock}, {330, 300}, Qt::Horizontal);
@@ -256,7 +280,7 @@ void MainWindow::createActions()
     connect(m_resumeRun, &QAction::triggered, this, &MainWindow::resumeSelectedRun);
     m_overlayRun = action();
     connect(m_overlayRun, &QAction::triggered, this, &MainWindow::overlaySelectedRun);
-    m_runTable->addActions({m_overlayRun, m_resumeRun});
+    m_runTable->addRunActions({m_overlayRun, m_resumeRun});
     connect(m_jobActions, &JobActions::log, this, &MainWindow::appendLog);
     connect(m_jobActions, &JobActions::notice, this, &MainWindow::notify);
     connect(m_jobActions, &JobActions::statusMessage, this, [this](const QString &m) { statusBar()->showMessage(m, 8000); });
@@ -265,13 +289,43 @@ void MainWindow::createActions()
             m_runForm->setWorkspace(*workspace()); // new data or models to choose from
         m_runList->refresh();
     });
-    connect(m_jobActions, &JobActions::predictionsWritten, this, [this](const QString &predictions) {
-        QString error;
-        if (m_failures->openPredictions(predictions, {}, &error))
-            showView(View::Failures);
-        else
-            appendLog(error);
+    // What the Jobs menu's jobs open when they run and end.
+    JobOpeners openers;
+    openers.searchTreesRun = [this](const QString &store, qint64 run, QString *error) {
+        return m_treeWindows->openSearchTreesRun(store, run, error);
+    };
+    openers.annotator = [this](const QString &store, const QString &set, QString *error) {
+        return m_treeWindows->openAnnotator(store, set, error);
+    };
+    openers.run = [this](const QString &store, qint64 run, QString *error) { return openRun(store, run, error); };
+    openers.notice = [this](const QString &title, const QString &text) { notify(title, text); };
+    m_jobActions->setOpeners(openers);
+    connect(m_jobs, &rwb::widgets::JobRunner::started, this, [this] {
+        m_jobsDock->show();
+        m_jobsDock->raise();
     });
+    // An evaluation run here: beside the run's stored evaluations in the failure explorer.
+    connect(m_jobActions, &JobActions::predictionsWritten, this,
+            [this](const QString &predictions, const QString &store, qint64 run, qint64 step) {
+                QString error;
+                if (m_failures->openEvaluation(predictions, store, run, step, &error))
+                    showView(View::Failures);
+                else
+                    appendLog(error);
+            });
+    // A search across runs: a rollout of another run opens that run in every view.
+    connect(
+        m_rollouts, &RolloutBrowser::runRequested, this,
+        [this](const QString &store, qint64 run, qint64 rollout) {
+            QString error;
+            if (!openRun(store, run, &error)) {
+                notify(tr("Open run"), error);
+                return;
+            }
+            m_rollouts->selectRollout(rollout);
+            showView(View::Rollouts);
+        },
+        Qt::QueuedConnection); // the browser's session goes while its table's event is handled
     m_resetLayout = action();
     connect(m_resetLayout, &QAction::triggered, this, &MainWindow::resetLayout);
     m_about = action();
@@ -311,6 +365,11 @@ void MainWindow::createActions()
     m_trainingMenu->addActions({m_resumeRun, m_overlayRun});
     m_trainingMenu->addSeparator();
     m_trainingMenu->addActions(m_jobActions->actions());
+    m_jobsMenu = menuBar()->addMenu(QString());
+    m_jobsMenu->addActions(m_jobActions->kindActions());
+    m_jobsMenu->addSeparator();
+    m_jobsMenu->addAction(m_jobsDock->toggleViewAction());
+    m_jobsMenu->addAction(m_jobActions->actions().constLast()); // Cancel
     m_viewMenu = menuBar()->addMenu(QString());
     for (QDockWidget *d : {m_componentsDock, m_trainingDock, m_runsDock, m_tokensDock, m_logDock})
         m_viewMenu->addAction(d->toggleViewAction());
@@ -324,6 +383,11 @@ void MainWindow::createActions()
     m_helpMenu = menuBar()->addMenu(QString());
     m_helpActions = new HelpActions(this);
     m_helpMenu->addActions(m_helpActions->actions());
+    m_tour = new GuidedTour(this, m_tourPanel,
+                            {m_tabs, m_componentsDock, m_trainingDock, m_runsDock, m_tokensDock,
+                             m_training->startAction(), m_treeWindows->showTreesAction(), m_treeWindows->annotateAction(),
+                             m_jobActions->kindActions().value(0), m_helpActions->actions().value(0)});
+    m_helpMenu->addAction(m_tour->action());
     m_helpMenu->addSeparator();
     m_helpMenu->addAction(m_about);
 
@@ -385,6 +449,8 @@ void MainWindow::retranslate()
     m_runsDock->setWindowTitle(tr("Runs"));
     m_tokensDock->setWindowTitle(tr("Tokens"));
     m_logDock->setWindowTitle(tr("Log"));
+    m_jobsDock->setWindowTitle(tr("Jobs"));
+    m_jobsMenu->setTitle(tr("&Jobs"));
     m_toolBar->setWindowTitle(tr("Training"));
     m_fileMenu->setTitle(tr("&File"));
     m_trainingMenu->setTitle(tr("&Training"));
@@ -410,6 +476,7 @@ void MainWindow::retranslate()
     m_workspaceStatus->setText(ws ? tr("Workspace: %1").arg(QFileInfo(ws->dir()).fileName())
                                            : tr("No workspace"));
     m_runViews->retranslate();
+    m_tour->retranslate(); // after the menus and docks it names
 }
 
 void MainWindow::changeEvent(QEvent *event)
@@ -533,7 +600,7 @@ bool MainWindow::openRun(const QString &storePath, qint64 runId, QString *error)
     if (m_runList->storePath() != storePath && !m_runList->open(storePath, &listError))
         appendLog(listError);
     if (const int row = m_runList->rowOfRun(runId); row >= 0) {
-        m_runTable->selectRow(row);
+        m_runTable->selectRun(runId);
         // A tree search's results are its trees: the viewer's window opens on them.
         if (const rwb::store::RunInfo *info = m_runList->run(row); info && info->kind == "mcts") {
             QString treesError;
@@ -558,8 +625,7 @@ bool MainWindow::isFollowingStoredRun() const
 
 qint64 MainWindow::selectedRunId() const
 {
-    const QModelIndex i = m_runTable->selectionModel()->currentIndex();
-    return i.isValid() ? m_runList->runId(i.row()) : 0;
+    return m_runTable->currentRunId();
 }
 
 void MainWindow::activateRunRow(const QModelIndex &index)

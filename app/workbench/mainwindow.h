@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+class GuidedTour;
 class JobActions;
 class RunViews;
 class TrainingActions;
@@ -46,14 +47,16 @@ class RolloutBrowser;
 class RunListModel;
 class RunSession;
 class RunSetupForm;
+class RunTableView;
 class TokenView;
+class TourPanel;
 class TrainingController;
 struct TrainingStep;
 } // namespace rwb::widgets
 
 // The workbench's main window. The centre holds one tab per task: the Reward Designer,
 // the live curves, the group advantages, the rollout browser, the failure explorer and
-// the judge decisions.
+// the judge decisions; the guided tour's panel sits above them while it is open.
 // Docks hold the reward components, the training setup and the runs of the workspace
 // (left), the token view and the log (right). The MCTS tree viewer has a window of its
 // own (a search tree wants the whole screen), opened from the File and View menus. A
@@ -80,6 +83,9 @@ public:
     rwb::widgets::TokenView *tokens() const { return m_tokens; }
     rwb::widgets::RunSetupForm *runForm() const { return m_runForm; }
     rwb::widgets::JobRunner *jobs() const { return m_jobs; }
+    JobActions *jobActions() const { return m_jobActions; }
+    // The guided tour above the views (Help ▸ Guided tour, --tour).
+    GuidedTour *tour() const { return m_tour; }
     // The MCTS tree viewer's window and the annotation view's (treewindows.h).
     rwb::widgets::MctsViewer *searchTrees() { return m_treeWindows->searchTrees(); }
     rwb::widgets::PreferenceAnnotator *annotator() { return m_treeWindows->annotator(); }
@@ -172,7 +178,7 @@ private:
     rwb::widgets::RunSetupForm *m_runForm = nullptr;
     rwb::widgets::RunListModel *m_runList = nullptr;
     QTabWidget *m_tabs = nullptr;
-    QTableView *m_runTable = nullptr;
+    rwb::widgets::RunTableView *m_runTable = nullptr; // the Runs dock
     QPlainTextEdit *m_log = nullptr;
     // The run's views and the run session they bind to.
     RunViews *m_runViews = nullptr;
@@ -184,6 +190,8 @@ private:
     QDockWidget *m_runsDock = nullptr;
     QDockWidget *m_tokensDock = nullptr;
     QDockWidget *m_logDock = nullptr;
+    QDockWidget *m_jobsDock = nullptr;
+    QMenu *m_jobsMenu = nullptr;
     QByteArray m_defaultState;
 
     QString m_storePath;      // the store of the run shown
@@ -205,6 +213,8 @@ private:
     QAction *m_resetLayout = nullptr;
     QAction *m_about = nullptr;
     HelpActions *m_helpActions = nullptr; // User guide, CLI reference
+    rwb::widgets::TourPanel *m_tourPanel = nullptr; // above the views, hidden until the tour opens
+    GuidedTour *m_tour = nullptr;
     QActionGroup *m_languageGroup = nullptr;
     QAction *m_langSystem = nullptr;
     QAction *m_langEnglish = nullptr;

@@ -161,6 +161,15 @@ bool RunViews::openRun(const QString &storePath, qint64 runId, QString *error)
     return true;
 }
 
+void RunViews::closeRun()
+{
+    for (RunView *view : std::initializer_list<RunView *>{m_curves, m_groups, m_rollouts, m_failures, m_judge})
+        view->setSession(nullptr, nullptr);
+    m_judgeSession.reset();
+    m_tokens->clear();
+    m_session.reset();
+}
+
 bool RunViews::overlayRun(const QString &storePath, qint64 runId, QString *error)
 {
     const std::unique_ptr<RunSession> session = RunSession::open(storePath, runId, error);

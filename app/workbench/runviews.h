@@ -48,6 +48,8 @@ public:
     // Opens run `runId` of a store in every view (through one new session). False with
     // `error` when the curves cannot show it (the views keep the run they had).
     bool openRun(const QString &storePath, qint64 runId, QString *error);
+    // Lets the open run go (it was deleted): every view empties, the session ends.
+    void closeRun();
     // Adds a run of a store to the curves for comparison.
     bool overlayRun(const QString &storePath, qint64 runId, QString *error);
     // File → Export curves: PNG or CSV.

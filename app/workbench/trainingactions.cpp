@@ -1,6 +1,7 @@
 #include "trainingactions.h"
 
 #include "curvepanel.h"
+#include "jobrunner.h"
 #include "outputfolder.h"
 #include "rewarddesigner.h"
 #include "runsession.h"
@@ -20,12 +21,17 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
 #include <QKeySequence>
 #include <QLabel>
 #include <QProgressBar>
 #include <QStyle>
 
 #include <cmath>
+#include <utility>
 
 using namespace rwb::widgets;
 
@@ -50,9 +56,9 @@ TrainingActions::TrainingActions(QWidget *window, Views views, std::function<con
     m_start->setObjectName(QStringLiteral("startTraining"));
     m_start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     connect(m_start, &QAction::triggered, this, &TrainingActions::startFromForm);
-    connect(m_pause, &QAction::triggered, m_controller, &TrainingController::pause);
-    connect(m_resume, &QAction::triggered, m_controller, &TrainingController::resume);
-    connect(m_stop, &QAction::triggered, m_controller, &TrainingController::stop);
+    connect(m_pause, &QAction::triggered, this, &TrainingActions::pause);
+    connect(m_resume, &QAction::triggered, this, &TrainingActions::resume);
+    connect(m_stop, &QAction::triggered, this, &TrainingActions::stop);
     m_status->setObjectName(QStringLiteral("trainingStatus"));
     m_progress->setObjectName(QStringLiteral("stepProgress"));
     m_progress->setMaximumWidth(160);
@@ -100,6 +106,144 @@ void TrainingActions::retranslate()
     m_resume->setText(tr("&Resume"));
     m_stop->setText(tr("St&op"));
     m_stop->setToolTip(tr("Stop after the step in flight and save a checkpoint"));
+}
+
+void TrainingActions::setJobRunner(JobRunner *runner)
+{
+    m_jobs = runner;
+    // A multi-process run's progress lines: the run to show, the step bar.
+    connect(m_jobs, &JobRunner::progressData, this, [this](const QJsonObject &p) {
+        if (!m_external)
+            return;
+        const qint64 runId = p.value(QStringLiteral("run_id")).toInteger();
+        if (runId > 0 && m_externalRun != runId) {
+            m_externalRun = runId;
+            Q_EMIT runStarted(m_liveStorePath, runId);
+        }
+        const qint64 step = p.value(QStringLiteral("done")).toInteger();
+        const qint64 total = p.value(QStringLiteral("total")).toInteger();
+        m_progress->setRange(0, static_cast<int>(std::max<qint64>(1, total)));
+        m_progress->setValue(static_cast<int>(step));
+        m_progress->show();
+        const double eta = p.value(QStringLiteral("eta_seconds")).toDouble(-1);
+        m_status->setText(tr("%1 · %2 processes · step %3/%4 · %5%6")
+                              .arg(m_liveRunName)
+                              .arg(m_views.form->processes())
+                              .arg(step)
+                              .arg(total)
+                              .arg(p.value(QStringLiteral("detail")).toString())
+                              .arg(eta >= 0 && step > 0 ? QStringLiteral(" · ETA ") +
+                                                              QString::fromStdString(rwb::util::formatDuration(eta))
+                                                        : QString()));
+        if (step > 0)
+            Q_EMIT stored();
+    });
+    connect(m_jobs, &JobRunner::finished, this, [this](bool ok, const QString &message) {
+        if (!std::exchange(m_external, false))
+            return;
+        const QString status = m_jobs->result().value(QStringLiteral("status")).toString(ok ? QStringLiteral("finished")
+                                                                                            : QStringLiteral("failed"));
+        onFinished(status, ok ? m_jobs->result().value(QStringLiteral("message")).toString() : message);
+    });
+}
+
+bool TrainingActions::startExternal(const rwb::train::GrpoConfig &config, int processes, QString *error)
+{
+    if (!m_jobs || m_jobs->isRunning()) {
+        if (error)
+            *error = tr("Another background job is running (Jobs dock): a run of several processes goes through the "
+                        "job runner; cancel the job or wait for it.");
+        return false;
+    }
+    // The config as `rwb grpo` reads it (paths absolute, the Designer's reward config
+    // inline) and its control file, beside each other in the workspace's jobs folder.
+    const std::optional<Workspace> &ws = m_workspace();
+    const QDir dir(ws ? QDir(ws->dir()).filePath(QStringLiteral("jobs"))
+                      : QFileInfo(QString::fromStdString(config.output)).absolutePath());
+    dir.mkpath(QStringLiteral("."));
+    const QString stem = dir.filePath(QStringLiteral("grpo-") +
+                                      QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    const QString configPath = stem + QStringLiteral(".json");
+    m_controlPath = stem + QStringLiteral(".control.json");
+    QFile::remove(m_controlPath);
+    QSaveFile file(configPath);
+    const QByteArray json = QByteArray::fromStdString(rwb::train::toJson(config));
+    if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit()) {
+        if (error)
+            *error = tr("%1: cannot write the run's config (%2)").arg(configPath, file.errorString());
+        return false;
+    }
+    m_externalRun = 0;
+    m_externalPaused = false;
+    m_externalWeights.clear();
+    m_external = true;
+    const QStringList args{QStringLiteral("grpo"),  QStringLiteral("--config"),  configPath, QStringLiteral("--nproc"),
+                           QString::number(processes), QStringLiteral("--control"), m_controlPath};
+    if (!m_jobs->runCommand(tr("GRPO in %1 processes: %2").arg(processes).arg(m_liveRunName), args)) {
+        m_external = false;
+        if (error)
+            *error = tr("Another background job is running.");
+        return false;
+    }
+    m_status->setText(tr("%1: starting %2 processes…").arg(m_liveRunName).arg(processes));
+    updateActions();
+    return true;
+}
+
+bool TrainingActions::writeControl(bool stop)
+{
+    QJsonObject j;
+    if (!m_externalWeights.isEmpty()) {
+        QJsonArray w;
+        for (double v : std::as_const(m_externalWeights))
+            w.append(v);
+        j.insert(QStringLiteral("weights"), w);
+    }
+    j.insert(QStringLiteral("pause"), m_externalPaused);
+    if (stop)
+        j.insert(QStringLiteral("stop"), true);
+    // Whole, then renamed into place: the run never reads half a file.
+    QSaveFile file(m_controlPath);
+    const QByteArray bytes = QJsonDocument(j).toJson(QJsonDocument::Compact);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        Q_EMIT notice(tr("Training"), tr("%1: cannot write the run's control file (%2)").arg(m_controlPath, file.errorString()));
+        return false;
+    }
+    return true;
+}
+
+void TrainingActions::pause()
+{
+    if (!m_external) {
+        m_controller->pause();
+        return;
+    }
+    m_externalPaused = true;
+    if (writeControl())
+        Q_EMIT statusMessage(tr("The run pauses after the step in flight"));
+    updateActions();
+}
+
+void TrainingActions::resume()
+{
+    if (!m_external) {
+        m_controller->resume();
+        return;
+    }
+    m_externalPaused = false;
+    writeControl();
+    updateActions();
+}
+
+void TrainingActions::stop()
+{
+    if (!m_external) {
+        m_controller->stop();
+        return;
+    }
+    m_externalPaused = false;
+    if (writeControl(/*stop=*/true))
+        Q_EMIT statusMessage(tr("The run stops after the step in flight"));
 }
 
 bool TrainingActions::isTraining(const QString &storePath, qint64 runId) const
@@ -157,7 +301,7 @@ bool TrainingActions::startTraining(const rwb::train::GrpoConfig &config, QStrin
 
 bool TrainingActions::startTraining(const rwb::train::GrpoConfig &requested, QString *error, bool fromDesigner)
 {
-    if (m_controller->isActive()) {
+    if (m_controller->isActive() || m_external) {
         if (error)
             *error = tr("A training run is already in progress.");
         return false;
@@ -195,7 +339,12 @@ bool TrainingActions::startTraining(const rwb::train::GrpoConfig &requested, QSt
     m_liveRunName = QString::fromStdString(config.runName);
     if (m_liveRunName.isEmpty()) // the trainer names it after its output folder
         m_liveRunName = QFileInfo(QString::fromStdString(config.output)).fileName();
-    if (!m_controller->startGrpo(config)) {
+    // More than one process: `rwb grpo --nproc` in the background, the views following its run.
+    const int processes = fromDesigner ? m_views.form->processes() : 1;
+    if (processes > 1) {
+        if (!startExternal(config, processes, error))
+            return false;
+    } else if (!m_controller->startGrpo(config)) {
         if (error)
             *error = tr("A training run is already in progress.");
         return false;
@@ -268,7 +417,7 @@ void TrainingActions::onStep(const TrainingStep &step)
 void TrainingActions::onApplyWeightsRequested(const QVector<double> &weights)
 {
     const auto &running = m_views.designer->runningConfig();
-    if (!running || !m_controller->isActive())
+    if (!running || !(m_controller->isActive() || m_external))
         return;
     QStringList parts;
     for (int i = 0; i < weights.size() && i < static_cast<int>(running->components.size()); ++i)
@@ -281,7 +430,18 @@ void TrainingActions::onApplyWeightsRequested(const QVector<double> &weights)
                     "step and marked on the curves.")
                      .arg(m_liveRunName, parts.join(QLatin1Char('\n')))))
         return;
-    m_controller->setRewardWeights(weights);
+    if (m_external) {
+        // The run reads them at its next step boundary and stores them with that step.
+        m_externalWeights = weights;
+        if (!writeControl())
+            return;
+        QStringList w;
+        for (double v : weights)
+            w << QString::number(v);
+        Q_EMIT log(tr("Reward weights sent to the run: %1").arg(w.join(QStringLiteral(", "))));
+    } else {
+        m_controller->setRewardWeights(weights);
+    }
     m_views.designer->setWeightsSentToRun(weights);
     Q_EMIT statusMessage(tr("New weights go to the run at its next step"));
 }
@@ -321,11 +481,13 @@ void TrainingActions::onFinished(const QString &status, const QString &message)
 void TrainingActions::updateActions()
 {
     const auto state = m_controller->state();
-    const bool idle = state == TrainingController::State::Idle;
+    const bool idle = state == TrainingController::State::Idle && !m_external;
+    const bool running = state == TrainingController::State::Running || (m_external && !m_externalPaused);
+    const bool paused = state == TrainingController::State::Paused || (m_external && m_externalPaused);
     m_start->setEnabled(idle);
-    m_pause->setEnabled(state == TrainingController::State::Running);
-    m_resume->setEnabled(state == TrainingController::State::Paused);
-    m_stop->setEnabled(state == TrainingController::State::Running || state == TrainingController::State::Paused);
+    m_pause->setEnabled(running);
+    m_resume->setEnabled(paused);
+    m_stop->setEnabled(running || paused);
     m_views.form->setEnabled(idle);
     Q_EMIT stateChanged(idle);
 }

@@ -20,6 +20,7 @@ namespace rwb::train {
 struct GrpoConfig;
 }
 namespace rwb::widgets {
+class JobRunner;
 class CurvePanel;
 class RunSession;
 class RunSetupForm;
@@ -49,6 +50,14 @@ public:
                     std::function<bool(const QString &, const QString &)> confirm);
 
     rwb::widgets::TrainingController *controller() const { return m_controller; }
+    // The job runner a run of more than one process (the form's Processes) goes through:
+    // `rwb grpo --nproc N --control F` in the background, steered through F.
+    void setJobRunner(rwb::widgets::JobRunner *runner);
+    // Whether a multi-process run started here is going on (its run id, 0 before it is known).
+    bool isExternalRunning() const { return m_external; }
+    qint64 externalRunId() const { return m_externalRun; }
+    // Its control file ("" when none).
+    QString controlPath() const { return m_controlPath; }
     // Start, Pause, Resume, Stop.
     QList<QAction *> runActions() const;
     QAction *startAction() const { return m_start; }
@@ -86,6 +95,13 @@ private:
     void onWeightsApplied(qint64 atStep, const QVector<double> &weights);
     void onFinished(const QString &status, const QString &message);
     void updateActions();
+    // The form's run in N processes (`rwb grpo --nproc N --control F`).
+    bool startExternal(const rwb::train::GrpoConfig &config, int processes, QString *error);
+    // Writes the control file: the weights sent, paused, and stop when asked.
+    bool writeControl(bool stop = false);
+    void pause();
+    void resume();
+    void stop();
 
     QWidget *m_window;
     Views m_views;
@@ -101,4 +117,10 @@ private:
     QAction *m_stop;
     QLabel *m_status;
     QProgressBar *m_progress;
+    rwb::widgets::JobRunner *m_jobs = nullptr;
+    bool m_external = false;        // a multi-process run of this window goes on
+    bool m_externalPaused = false;
+    qint64 m_externalRun = 0;
+    QString m_controlPath;
+    QVector<double> m_externalWeights; // the last weights sent through the control file
 };
