@@ -10,14 +10,16 @@
 #   scripts/screenshots.sh [WORKSPACE [LEGAL_WORKSPACE]]
 #   (defaults build/demo and build/demo-legal; RWB_SHOTS=legal: the legal-QA shots only;
 #   RWB_SHOTS=judge: the judge view's only; RWB_SHOTS=rubric: the rubric editor's only;
-#   RWB_SHOTS=mcts: the tree viewer's only, from build/demo-multihop or RWB_MCTS_WS)
+#   RWB_SHOTS=mcts: the tree viewer's only, from build/demo-multihop or RWB_MCTS_WS;
+#   RWB_SHOTS=window: every tab at 1280 × 800 and 2560 × 1440, from the worked example;
+#   RWB_SHOTS=jobs: the Jobs menu's forms and dock, from the multi-hop demo with --prm)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${RWB_BUILD_DIR:-$root/build}
 ws=${1:-$root/build/demo}
 legal_ws=${2:-$root/build/demo-legal}
 only=${RWB_SHOTS:-all}
-[[ $only == legal || $only == judge || $only == rubric || $only == mcts || -f "$ws/runs.sqlite" ]] || { echo "no run store in $ws: run scripts/demo.sh first" >&2; exit 2; }
+[[ $only == legal || $only == judge || $only == rubric || $only == mcts || $only == window || $only == jobs || -f "$ws/runs.sqlite" ]] || { echo "no run store in $ws: run scripts/demo.sh first" >&2; exit 2; }
 out="$root/docs/images"
 # A settings folder of its own, so that the shots do not depend on (or change) yours.
 export XDG_CONFIG_HOME; XDG_CONFIG_HOME=$(mktemp -d)
@@ -112,6 +114,55 @@ mcts_shots() {
     done
   done
 }
+# Fewer colours, a third of the bytes, where Pillow is there (python3 -c "import PIL").
+shrink() { python3 -c 'import sys; from PIL import Image
+for p in sys.argv[1:]: Image.open(p).convert("RGB").quantize(256, method=2).save(p, optimize=True)' "$@" 2>/dev/null || true; }
+window_shots() {
+  # Every tab at a laptop's 1280 × 800 and at 2560 × 1440, in both languages, on the
+  # worked example's run (examples/invoices/run.sh; RWB_WINDOW_WS).
+  local ex=${RWB_WINDOW_WS:-$root/build/example-invoices}
+  [[ -f "$ex/runs.sqlite" ]] || { echo "no run store in $ex: run examples/invoices/run.sh first; skipped the window's shots" >&2; return 0; }
+  for size in 1280x800 2560x1440; do
+    for lang in en ja; do
+      for view in design curves groups rollouts failures judge; do
+        local png="$out/window-${size%%x*}-$view-$lang.png"
+        xvfb-run -a -s "-screen 0 ${size}x24" "$build/app/workbench/reward-workbench" --lang "$lang" --workspace "$ex" \
+          --store "$ex/runs.sqlite" --run 1 --view "$view" --screenshot "$png" --screenshot-delay 3000
+        shrink "$png"; echo "$png"
+      done
+    done
+  done
+}
+job_shots() {
+  # Each Jobs menu form over the multi-hop demo's workspace (scripts/demo.sh --task
+  # multihop --prm), and the Jobs dock following a PRM training.
+  local mh=${RWB_MCTS_WS:-$root/build/demo-multihop}
+  [[ -f "$mh/runs.sqlite" && -d "$mh/models/prm" ]] || { echo "no multi-hop demo with a PRM in $mh (scripts/demo.sh --task multihop --prm): skipped the jobs' shots" >&2; return 0; }
+  "$rwb" judge data --input "$root/resources/samples/legal_qa_samples.jsonl" --out "$mh/data/judge_labels.jsonl" --limit 6 >/dev/null
+  printf '{"url": "http://127.0.0.1:8000/v1", "model": "judge-0.5b", "concurrency": 8}\n' > "$mh/configs/judge.json"
+  local wb=("$build/app/workbench/reward-workbench" --workspace "$mh")
+  for lang in en ja; do
+    local args
+    for job in mcts prm-pairs prm-train prm-rft judge-eval import; do
+      case $job in
+        prm-pairs) args=(--job-value judge=reference) ;;
+        prm-rft) args=(--job-value "questions=$mh/data/q_8.jsonl" --job-value "index=$mh/data/kb_8.sqlite") ;;
+        judge-eval) args=(--job-value "config=$mh/configs/judge.json" --job-value "data=$mh/data/judge_labels.jsonl") ;;
+        import) args=(--job-value "input=$root/tests/data/import/trl_jsonl") ;;
+        *) args=() ;;
+      esac
+      xvfb-run -a -s "-screen 0 1280x800x24" "${wb[@]}" --lang "$lang" --job "$job" "${args[@]}" \
+        --screenshot "$out/job-$job-$lang.png" --screenshot-delay 3000
+      shrink "$out/job-$job-$lang.png"; echo "$out/job-$job-$lang.png"
+    done
+    # The dock after a PRM training of 8 epochs (about 50 s on 2 cores).
+    xvfb-run -a -s "-screen 0 1920x1080x24" "${wb[@]}" --lang "$lang" --job prm-train --job-value epochs=8 \
+      --job-value eval_every=4 --job-start --screenshot "$out/job-dock-prm-$lang.png" --screenshot-delay 60000
+    shrink "$out/job-dock-prm-$lang.png"; echo "$out/job-dock-prm-$lang.png"
+  done
+}
+if [[ $only == window ]]; then window_shots; exit 0; fi
+if [[ $only == jobs ]]; then job_shots; exit 0; fi
 if [[ $only == mcts ]]; then mcts_shots; exit 0; fi
 if [[ $only == legal ]]; then legal_shots; exit 0; fi
 if [[ $only == judge ]]; then judge_shots; exit 0; fi
@@ -141,3 +192,5 @@ legal_shots
 judge_shots
 rubric_shots
 mcts_shots
+window_shots
+job_shots

@@ -169,7 +169,7 @@ void TestRunListModel::storeDocument()
     sqlite3 *db = nullptr;
     QCOMPARE(sqlite3_open(old.toUtf8().constData(), &db), SQLITE_OK);
     QCOMPARE(sqlite3_exec(db, "DROP VIEW v_prm_labels; DROP VIEW v_prm_pairs; DROP TABLE prm_labels; "
-                              "DROP TABLE prm_pairs; DROP TABLE run_tags; PRAGMA user_version = 6",
+                              "DROP TABLE prm_pairs; DROP TABLE run_tags; DROP TABLE deleted_runs; PRAGMA user_version = 6",
                           nullptr, nullptr, nullptr),
              SQLITE_OK);
     sqlite3_close(db);

@@ -1252,8 +1252,8 @@ void TestRunStore::upgradeFromOlderVersions()
         // Version 2: also without rollouts.entropies.
         { RunStore created(path); }
         QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        // Version 8: without the run tags, and v_runs without its tags column.
-        rawExec(db, "DROP VIEW v_runs; DROP TABLE run_tags");
+        // Version 8: without the run tags and the deleted runs' ids, and v_runs without its tags column.
+        rawExec(db, "DROP VIEW v_runs; DROP TABLE run_tags; DROP TABLE deleted_runs");
         rawExec(db, kRunsViewVersion8);
         // Version 7: runs without the kind 'external' (the CHECK forged as 7 wrote it).
         if (version <= 7)
@@ -1560,13 +1560,20 @@ void TestRunStore::deleteRun()
     QCOMPARE(store.integrityCheck(), std::string("ok"));
     QCOMPARE(count(store, "SELECT count(*) FROM pragma_foreign_key_check"), int64_t(0));
 
-    // Gone: deleting it again says so. A run that takes its id back starts empty.
+    // Gone: deleting it again says so. A new run starts empty.
     QVERIFY_THROWS_EXCEPTION(StoreError, store.deleteRun(a));
     const int64_t next = store.beginRun("next", RunKind::Grpo, "{}", "company_extraction");
     writeSteps(store, next, 0, 1);
     QCOMPARE(count(store, "SELECT count(*) FROM v_rollouts WHERE run_id = " + std::to_string(next)),
              int64_t(kGroups * kGroup));
     QVERIFY(store.run(next).tags.empty());
+    // A deleted run's id is never given again, not even the newest's: a checkpoint or a
+    // window that names it cannot reach another run (ids 1, 2, 3 given; 3 deleted → 4).
+    QCOMPARE(next, b + 1);
+    store.finishRun(next, RunStatus::Finished);
+    store.deleteRun(next);
+    QCOMPARE(store.beginRun("after", RunKind::Grpo, "{}", "company_extraction"), next + 1);
+    QCOMPARE(RunStore(path).beginRun("reopened", RunKind::Grpo, "{}", "company_extraction"), next + 2);
 }
 
 void TestRunStore::deleteRunningRun()

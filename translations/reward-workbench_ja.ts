@@ -206,6 +206,14 @@
             <source>Jobs</source>
             <translation>ジョブ</translation>
         </message>
+        <message>
+            <source>“%1” is running in the background. Stop it at its next step (what it did so far is kept where the command allows) and quit?</source>
+            <translation>「%1」がバックグラウンドで実行中です。次の区切りで止めて(コマンドが許す限りそれまでの結果は残ります)終了しますか?</translation>
+        </message>
+        <message>
+            <source>Stopping “%1” before quitting…</source>
+            <translation>終了する前に「%1」を止めています…</translation>
+        </message>
     </context>
     <context>
         <name>DesignerActions</name>
@@ -613,6 +621,10 @@ Click to see it on the curves.</source>
             <source>Another background job is running: cancel it first or wait for it (Jobs dock).</source>
             <translation>別のバックグラウンドジョブが実行中です。先に取り消すか終わるのを待ってください(ジョブ ドック)。</translation>
         </message>
+        <message>
+            <source>%1: finished</source>
+            <translation>%1: 完了</translation>
+        </message>
     </context>
     <context>
         <name>TrainingActions</name>
@@ -789,6 +801,10 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Training</source>
             <translation>学習</translation>
+        </message>
+        <message>
+            <source> · ETA %1</source>
+            <translation> · 残り %1</translation>
         </message>
     </context>
     <context>
@@ -2057,6 +2073,14 @@ The change is stored with its step and marked on the curves.</source>
         <message>
             <source>Open the form of a Jobs menu job (mcts, prm-pairs, prm-train, prm-rft, judge-eval, import).</source>
             <translation>ジョブ メニューのジョブのフォームを開く(mcts、prm-pairs、prm-train、prm-rft、judge-eval、import)。</translation>
+        </message>
+        <message>
+            <source>With --job: set a field of the form (KEY=VALUE; may repeat).</source>
+            <translation>--job と共に: フォームの項目を設定する(KEY=VALUE、繰り返し可)。</translation>
+        </message>
+        <message>
+            <source>With --job: start the job at once (what Start does), and follow it in the Jobs dock.</source>
+            <translation>--job と共に: ジョブをすぐに開始し(「開始」と同じ)、ジョブ ドックで追う。</translation>
         </message>
     </context>
     <context>
@@ -8072,10 +8096,6 @@ RWB_DOCS_DIR にチェックアウトの docs フォルダを設定してくだ�
             <translation>結果</translation>
         </message>
         <message>
-            <source>Stop the job at its next step; what it did so far is kept</source>
-            <translation>次の区切りでジョブを止めます。それまでの結果は残ります</translation>
-        </message>
-        <message>
             <source>Value</source>
             <translation>値</translation>
         </message>
@@ -8086,6 +8106,18 @@ RWB_DOCS_DIR にチェックアウトの docs フォルダを設定してくだ�
         <message>
             <source>step</source>
             <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>Stop now</source>
+            <translation>すぐに止める</translation>
+        </message>
+        <message>
+            <source>Stop the job at once, without waiting for its step to end</source>
+            <translation>ステップの終わりを待たずにジョブをすぐに止めます</translation>
+        </message>
+        <message>
+            <source>Ask the job to stop at its next step, as Ctrl-C would: an MCTS run, PRM training, RFT, GRPO and pair judging keep what they did</source>
+            <translation>Ctrl-C と同じく、次の区切りで止まるようジョブに頼みます。MCTS 探索、PRM の学習、RFT、GRPO、ペアの審査はそれまでの結果を残します</translation>
         </message>
     </context>
     <context>

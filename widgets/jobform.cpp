@@ -237,8 +237,14 @@ QVariant JobForm::value(const QString &key) const
         return c->currentText();
     if (auto *b = qobject_cast<QCheckBox *>(w))
         return b->isChecked();
-    if (auto *l = qobject_cast<QLineEdit *>(w))
-        return l->text().trimmed();
+    if (auto *l = qobject_cast<QLineEdit *>(w)) {
+        const QString text = l->text().trimmed();
+        // A path as the form checked it: against the window's folder, whichever folder the
+        // command runs in and whichever folder its config resolves against.
+        if (isPath(it->spec.kind) && !text.isEmpty())
+            return QDir::cleanPath(QFileInfo(text).absoluteFilePath());
+        return text;
+    }
     return {};
 }
 

@@ -97,10 +97,16 @@ void JobRunner::cancel()
 {
     if (m_thread)
         m_cancel = true;
-    if (m_process && !m_cancelled) {
+    if (!m_process)
+        return;
+    if (!m_cancelled) {
+        // As Ctrl-C: the command stops at its next boundary and keeps what it did.
         m_cancelled = true;
         m_process->terminate();
         m_killTimer->start(kStopGraceMs);
+    } else {
+        // Asked twice: at once.
+        m_process->kill();
     }
 }
 
@@ -332,10 +338,15 @@ bool JobRunner::runCommand(const QString &title, const QStringList &args, const 
         m_process->setWorkingDirectory(workingDir);
     connect(m_process, &QProcess::readyReadStandardError, this, [this] { readStderr(false); });
     connect(m_process, &QProcess::finished, this, &JobRunner::processDone);
-    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart)
-            processDone();
-    });
+    // Queued: QProcess may report a failed start inside start(), before the caller has
+    // seen runCommand return; every job ends from the event loop.
+    connect(
+        m_process, &QProcess::errorOccurred, this,
+        [this](QProcess::ProcessError error) {
+            if (error == QProcess::FailedToStart)
+                processDone();
+        },
+        Qt::QueuedConnection);
     Q_EMIT started(title);
     if (program.isEmpty()) {
         // Finished from the event loop, after started() was handled, as every job does.

@@ -71,7 +71,7 @@ public:
     // lines (or how it ended) as the message. cancel() sends SIGTERM: the command stops at
     // its next boundary and keeps what it did (a run marked stopped, a model saved), then
     // finishes with "cancelled" and whatever result it printed; a command still running
-    // kStopGraceMs later is killed.
+    // kStopGraceMs later, or when cancel() is asked again, is killed.
     bool runCommand(const QString &title, const QStringList &args, const QString &workingDir = {});
     // The JSON object the last command job printed on stdout ({} when none or not a command).
     QJsonObject result() const { return m_result; }

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 namespace rwb::widgets {
 
@@ -103,13 +104,13 @@ JobView::JobView(JobRunner *runner, QWidget *parent)
     layout->addWidget(m_status);
 
     auto *split = new QSplitter(Qt::Vertical, this);
-    m_plot->setMinimumHeight(120);
+    m_plot->setMinimumHeight(160);
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(font());
     m_plot->plotLayout()->addElement(1, 0, m_plot->legend); // the legend under the plot, never over a curve
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    m_plot->legend->setWrap(3);
+    m_plot->legend->setWrap(2);
     split->addWidget(m_plot);
     auto *lower = new QWidget(split);
     lower->setLayout(m_resultBox);
@@ -124,9 +125,18 @@ JobView::JobView(JobRunner *runner, QWidget *parent)
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(2000);
     split->addWidget(m_log);
+    // The curves first; the result, then the warnings, below.
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 1);
     layout->addWidget(split, 1);
 
-    connect(m_cancel, &QPushButton::clicked, m_runner, &JobRunner::cancel);
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        // The first asks the command to stop at its next step; the second stops it at once.
+        m_cancelAsked = m_running;
+        m_runner->cancel();
+        retranslate();
+    });
     connect(m_runner, &JobRunner::started, this, &JobView::onStarted);
     connect(m_runner, &JobRunner::progressData, this, &JobView::onProgress);
     connect(m_runner, &JobRunner::progress, this, &JobView::onPlainProgress);
@@ -155,16 +165,21 @@ void JobView::setResultView(QWidget *view)
 void JobView::onStarted(const QString &title)
 {
     m_running = true;
+    m_cancelAsked = false;
+    retranslate();
     m_commandProgress = false;
     m_done = m_total = 0;
     m_eta = -1;
     m_detail.clear();
     m_message.clear();
     m_points.clear();
-    m_clock.start();
+    // A job's next command (pairs, then their judge) goes on in the same clock and log.
+    if (!std::exchange(m_continuing, false)) {
+        m_clock.start();
+        m_log->clear();
+    }
     delete m_resultView;
     m_result->setRowCount(0);
-    m_log->clear();
     m_idle->hide();
     m_title->setText(title);
     m_command->setText(m_runner->commandLine());
@@ -272,6 +287,8 @@ void JobView::replot()
 void JobView::onFinished(bool ok, const QString &message)
 {
     m_running = false;
+    m_cancelAsked = false;
+    retranslate();
     m_ok = ok;
     m_message = message;
     m_cancel->setEnabled(false);
@@ -311,8 +328,11 @@ void JobView::retranslate()
 {
     m_idle->setText(tr("No job yet. The Jobs menu starts the MCTS search, preference pairs and their judge labels, "
                        "PRM training, PRM-filtered fine-tuning, a judge's evaluation and imports; each is followed here."));
-    m_cancel->setText(tr("Cancel"));
-    m_cancel->setToolTip(tr("Stop the job at its next step; what it did so far is kept"));
+    m_cancel->setText(m_cancelAsked && m_running ? tr("Stop now") : tr("Cancel"));
+    m_cancel->setToolTip(m_cancelAsked && m_running
+                             ? tr("Stop the job at once, without waiting for its step to end")
+                             : tr("Ask the job to stop at its next step, as Ctrl-C would: an MCTS run, PRM training, "
+                                  "RFT, GRPO and pair judging keep what they did"));
     m_result->setHorizontalHeaderLabels({tr("Result"), tr("Value")});
     m_status->setText(statusText());
     if (!m_points.isEmpty())

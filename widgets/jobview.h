@@ -35,6 +35,8 @@ public:
     // Plots the metrics whose names start with one of `prefixes` (all when empty) under
     // `title` for the next job; called before it starts. An empty title: no curves.
     void setCurves(const QString &title, const QStringList &prefixes = {});
+    // The next start is the same job's next command: its log and clock go on.
+    void continueJob() { m_continuing = true; }
     // A view of the finished job's result, under the table (the view takes `view`).
     void setResultView(QWidget *view);
 
@@ -80,6 +82,8 @@ private:
     QString m_detail;
     double m_eta = -1;
     bool m_running = false;
+    bool m_continuing = false;
+    bool m_cancelAsked = false; // Cancel was pressed once: the next press kills
     bool m_ok = false;
     QString m_message;
 };

@@ -42,8 +42,8 @@ QStringList ImportJob::inputs(const JobForm &form)
 {
     QStringList out;
     for (const QString &p : form.text(QStringLiteral("input")).split(kSeparator))
-        if (!p.trimmed().isEmpty())
-            out << p.trimmed();
+        if (!p.trimmed().isEmpty()) // absolute: the command runs in the jobs folder
+            out << QDir::cleanPath(QFileInfo(p.trimmed()).absoluteFilePath());
     return out;
 }
 

@@ -55,7 +55,10 @@ JobActions::JobActions(QWidget *window, std::function<const std::optional<Worksp
         m_kindActions << a;
     }
     m_openers.notice = [this](const QString &title, const QString &text) { Q_EMIT notice(title, text); };
+    connect(m_jobs, &JobRunner::started, this, [this] { m_runningRunId = 0; });
     connect(m_jobs, &JobRunner::progressData, this, [this](const QJsonObject &p) {
+        if (const qint64 run = p.value(QStringLiteral("run_id")).toInteger(); run > 0)
+            m_runningRunId = run;
         if (!m_kindJobRunning || !m_form)
             return;
         if (const JobKind *k = kind(m_formKind); k && k->progress)
@@ -156,31 +159,37 @@ bool JobActions::startForm(JobForm *form)
     const JobKind *k = kind(id);
     if (!k)
         return false;
+    // A form that does not start stays open with what the user typed (Start hid it).
+    const auto refuse = [this, form](const QString &why) {
+        form->show();
+        form->raise();
+        Q_EMIT notice(form->windowTitle(), why);
+        return false;
+    };
+    if (m_jobs->isRunning())
+        return refuse(tr("Another background job is running: cancel it first or wait for it (Jobs dock)."));
     QStringList problems;
-    if (!form->validate(&problems)) {
-        Q_EMIT notice(form->windowTitle(), problems.join(QLatin1Char('\n')));
-        return false;
-    }
+    if (!form->validate(&problems))
+        return refuse(problems.join(QLatin1Char('\n')));
     QString error;
-    if (!form->writeConfig(&error)) {
-        Q_EMIT notice(form->windowTitle(), error);
-        return false;
-    }
+    if (!form->writeConfig(&error))
+        return refuse(error);
     const QString title = k->title ? k->title(*form) : form->windowTitle();
     m_view->setCurves(k->curvesTitle ? k->curvesTitle() : QString(), k->curvePrefixes);
     // The command runs in the jobs folder, which a job without a config may be the first to use.
     const QString jobsDir = context().jobsDir();
     QDir().mkpath(jobsDir);
-    if (!m_jobs->runCommand(title, form->arguments(), jobsDir)) {
-        Q_EMIT notice(form->windowTitle(), tr("Another background job is running."));
-        return false;
-    }
+    // The job's state is set before it starts: its end may come before runCommand returns.
     if (m_form && m_form != form)
         m_form->deleteLater();
     m_form = form;
     m_formKind = id;
     m_kindJobRunning = true;
     m_commandsRun = 1;
+    if (!m_jobs->runCommand(title, form->arguments(), jobsDir)) {
+        m_kindJobRunning = false;
+        return refuse(tr("Another background job is running."));
+    }
     form->hide();
     Q_EMIT log(m_jobs->commandLine());
     return true;
@@ -215,6 +224,7 @@ void JobActions::onJobFinished(bool ok, const QString &message)
             if (const std::optional<JobFollowUp> next = k->next(m_commandsRun, m_jobs->result(), *m_form)) {
                 Q_EMIT log(message);
                 m_view->setCurves(k->curvesTitle ? k->curvesTitle() : QString(), k->curvePrefixes);
+                m_view->continueJob();
                 if (m_jobs->runCommand(next->title, next->arguments, context().jobsDir())) {
                     ++m_commandsRun;
                     Q_EMIT log(m_jobs->commandLine());
@@ -224,6 +234,7 @@ void JobActions::onJobFinished(bool ok, const QString &message)
     for (QWidget *w : std::initializer_list<QWidget *>{m_status, m_progress, m_cancelButton})
         w->hide();
     Q_EMIT log(message);
+    const bool kindJob = m_kindJobRunning;
     if (std::exchange(m_kindJobRunning, false) && m_form) {
         // The kind opens its output: also after a cancel, what the job kept.
         m_openers.resultView = [this](QWidget *view) { m_view->setResultView(view); };
@@ -232,8 +243,8 @@ void JobActions::onJobFinished(bool ok, const QString &message)
     }
     if (!ok)
         Q_EMIT notice(tr("Background job"), message);
-    else
-        Q_EMIT statusMessage(message);
+    else // a command's result is its JSON (in the log and the Jobs dock): the bar names the job
+        Q_EMIT statusMessage(kindJob ? tr("%1: finished").arg(m_jobs->title()) : message);
     Q_EMIT jobFinished(ok);
     // An evaluation's predictions, for the failure explorer.
     const QString predictions = std::exchange(m_pendingPredictions, QString());

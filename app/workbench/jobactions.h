@@ -54,6 +54,8 @@ public:
     rwb::widgets::JobForm *currentForm() const { return m_form; }
     // What the window has open, for a form's defaults.
     JobContext context() const;
+    // The run the job running writes, as its progress lines name it (0: none or not yet).
+    qint64 runningRunId() const { return m_runningRunId; }
     // The status bar's job label, progress bar and cancel button (hidden but while a job runs).
     QList<QWidget *> statusWidgets() const;
     void retranslate();
@@ -92,6 +94,7 @@ private:
     rwb::widgets::JobForm *m_form = nullptr;  // the form of the job running or last run
     QString m_formKind;                       // its kind's id ("" for the Training menu's jobs)
     bool m_kindJobRunning = false;
+    qint64 m_runningRunId = 0;
     int m_commandsRun = 0;                    // the kind job's commands started (JobKind::next)
     QString m_pendingStore;       // … of this store's run and checkpoint
     qint64 m_pendingRun = 0;

@@ -463,6 +463,12 @@ int main(int argc, char **argv)
                                  QCoreApplication::translate("main", "Open the form of a Jobs menu job (mcts, prm-pairs, prm-train, prm-rft, judge-eval, import)."),
                                  QStringLiteral("kind"));
     parser.addOption(job);
+    const QCommandLineOption jobValue(QStringLiteral("job-value"),
+                                      QCoreApplication::translate("main", "With --job: set a field of the form (KEY=VALUE; may repeat)."),
+                                      QStringLiteral("key=value"));
+    const QCommandLineOption jobStart(QStringLiteral("job-start"),
+                                      QCoreApplication::translate("main", "With --job: start the job at once (what Start does), and follow it in the Jobs dock."));
+    parser.addOptions({jobValue, jobStart});
     parser.addOptions({samples, config, lang, select, screenshot, benchWeightsOption, workspace, store, run, train, view,
                        step, rollout, compare, failureCategory, metricPlots, screenshotDelay, benchBrowserOption, dock, decision, rubricItem, sampleColumn,
                        mcts, mctsTree, mctsIteration, mctsNode, benchTreeViewOption, annotate, pairSet, annotatorName,
@@ -617,10 +623,25 @@ int main(int argc, char **argv)
 
     // A job's form opens over the main window (not modal); --screenshot grabs it.
     if (parser.isSet(job)) {
-        if (rwb::widgets::JobForm *form = window.jobActions()->openForm(parser.value(job)))
+        if (rwb::widgets::JobForm *form = window.jobActions()->openForm(parser.value(job))) {
+            for (const QString &kv : parser.values(jobValue)) {
+                if (!form->field(kv.section(QLatin1Char('='), 0, 0)))
+                    std::fprintf(stderr, "--job-value: the form has no field '%s'\n", qPrintable(kv.section(QLatin1Char('='), 0, 0)));
+                form->setValue(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
+            }
             shot = form;
-        else
+            if (parser.isSet(jobStart)) {
+                // Validated first: Start refuses a form with problems, and says why.
+                QStringList problems;
+                if (!form->validate(&problems))
+                    std::fprintf(stderr, "--job-start: %s\n", qPrintable(problems.join(QStringLiteral("; "))));
+                else
+                    form->accept();
+                shot = &window;
+            }
+        } else {
             std::fprintf(stderr, "--job: no job '%s' can start here\n", qPrintable(parser.value(job)));
+        }
     }
 
     if (parser.isSet(screenshot)) {

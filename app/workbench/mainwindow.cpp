@@ -199,7 +199,12 @@ void MainWindow::createDocks()
     m_runTable->setObjectName(QStringLiteral("runTable"));
     m_runTable->setModel(m_runList);
     m_runTable->setConfirmationHandler([this](const QString &title, const QString &text) { return confirm(title, text); });
-    m_runTable->setRunInUse([this](qint64 run) { return m_training && m_training->isTraining(m_runList->storePath(), run); });
+    // A run this window writes, itself or through a background job, is not deleted under it.
+    m_runTable->setRunInUse([this](qint64 run) {
+        return m_training && (m_training->isTraining(m_runList->storePath(), run) ||
+                              (m_training->isExternalRunning() && m_training->externalRunId() == run) ||
+                              (m_jobs->isRunning() && m_jobActions->runningRunId() == run));
+    });
     connect(m_runTable, &RunTableView::activated, this, &MainWindow::activateRunRow);
     connect(m_runTable, &RunTableView::notice, this, &MainWindow::notify);
     // The run shown, deleted: the views let it go.
@@ -566,6 +571,25 @@ void MainWindow::closeEvent(QCloseEvent *event)
     if (m_training->controller()->isActive() &&
         !confirm(tr("Quit"), tr("A training run is in progress. Stop it after the step in flight (a checkpoint is "
                                 "saved) and quit?"))) {
+        event->ignore();
+        return;
+    }
+    // A background job (a Jobs menu command, or a run of several processes) is asked to
+    // stop as Ctrl-C would, so that it keeps what it did; the window closes when it has.
+    if (m_jobs->isRunning()) {
+        if (!m_closingAfterJob &&
+            !confirm(tr("Quit"), tr("“%1” is running in the background. Stop it at its next step (what it did so far "
+                                    "is kept where the command allows) and quit?")
+                                     .arg(m_jobs->title()))) {
+            event->ignore();
+            return;
+        }
+        if (!m_closingAfterJob) {
+            m_closingAfterJob = true;
+            connect(m_jobs, &rwb::widgets::JobRunner::finished, this, &QWidget::close, Qt::QueuedConnection);
+            m_jobs->cancel();
+            statusBar()->showMessage(tr("Stopping “%1” before quitting…").arg(m_jobs->title()));
+        }
         event->ignore();
         return;
     }

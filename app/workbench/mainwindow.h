@@ -192,6 +192,7 @@ private:
     QDockWidget *m_logDock = nullptr;
     QDockWidget *m_jobsDock = nullptr;
     QMenu *m_jobsMenu = nullptr;
+    bool m_closingAfterJob = false; // the window closes when the job it stopped has ended
     QByteArray m_defaultState;
 
     QString m_storePath;      // the store of the run shown

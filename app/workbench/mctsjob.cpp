@@ -3,6 +3,7 @@
 #include "jobkinds.h"
 
 #include "engine/mctsrun.h"
+#include "store/runstore.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -41,8 +42,17 @@ JobForm *mctsForm(const JobContext &c, const JobOpeners &, QWidget *parent)
     // Defaults: the MCTS run shown (search again with other settings), else the workspace's
     // models and data by name.
     QJsonObject shown;
-    if (c.runKind == QLatin1String("mcts"))
+    if (c.runKind == QLatin1String("mcts")) {
         shown = QJsonDocument::fromJson(c.runConfigJson.toUtf8()).object();
+    } else if (!c.storePath.isEmpty() && QFileInfo(c.storePath).isFile()) {
+        // The store's last search: the same policy, questions and index are the likely next.
+        try {
+            const rwb::store::RunStore store(c.storePath.toStdString(), rwb::store::RunStore::OpenMode::ReadOnly);
+            if (const int64_t last = store.lastRun(rwb::store::RunKind::Mcts))
+                shown = QJsonDocument::fromJson(QByteArray::fromStdString(store.run(last).configJson)).object();
+        } catch (const std::exception &) {
+        }
+    }
     const QStringList data = c.workspace ? c.workspace->datasets() : QStringList();
     const QString dataDir = c.workspace ? c.workspace->dataDir() : QString();
     QStringList indexes;
@@ -54,6 +64,23 @@ JobForm *mctsForm(const JobContext &c, const JobOpeners &, QWidget *parent)
         return v.isEmpty() ? fallback : v;
     };
     const rwb::mcts::SearchParams small = rwb::mcts::presetParams("small");
+    // Question sets, not knowledge bases (kb_*.jsonl) or corpora.
+    QStringList questionSets;
+    for (const QString &f : data) {
+        const QString name = QFileInfo(f).fileName();
+        if (!name.startsWith(QLatin1String("kb_")) && !name.contains(QLatin1String("corpus")))
+            questionSets << f;
+    }
+    // The index of the questions' knowledge base: kb_X.sqlite for X.jsonl or q_X.jsonl.
+    const auto indexFor = [&](const QString &questions) {
+        QString stem = QFileInfo(questions).completeBaseName();
+        if (stem.startsWith(QLatin1String("q_")))
+            stem = stem.mid(2);
+        for (const QString &i : std::as_const(indexes))
+            if (QFileInfo(i).completeBaseName() == QLatin1String("kb_") + stem)
+                return i;
+        return indexes.value(0);
+    };
 
     form->addGroup(MctsJob::tr("Policy and questions"));
     form->addField({"model", K::Folder, MctsJob::tr("Policy model"),
@@ -61,12 +88,15 @@ JobForm *mctsForm(const JobContext &c, const JobOpeners &, QWidget *parent)
                     pick("model", firstNamed(c.models(), {QStringLiteral("sft"), QStringLiteral("multihop")}))});
     form->addField({"questions", K::File, MctsJob::tr("Questions"),
                     MctsJob::tr("The task's JSONL with gold answers (rwb data synth --task multihop)"),
-                    pick("questions", firstNamed(data, {QStringLiteral("test"), QStringLiteral("question"), QStringLiteral("multihop")})),
+                    pick("questions", firstNamed(questionSets, {QStringLiteral("test"), QStringLiteral("question"),
+                                                                QStringLiteral("multihop")})),
                     0, 0, 0, {}, MctsJob::tr("Question sets (*.jsonl)")});
     JobField index{"index", K::File, MctsJob::tr("Retrieval index"),
                    MctsJob::tr("BM25 index of the questions' knowledge base (rwb retrieve index); the multi-hop task needs it"),
-                   pick("index", indexes.value(0)), 0, 0, 0, {}, MctsJob::tr("Retrieval indexes (*.sqlite)")};
+                   pick("index", QString()), 0, 0, 0, {}, MctsJob::tr("Retrieval indexes (*.sqlite)")};
     index.optional = true;
+    if (index.value.toString().isEmpty())
+        index.value = indexFor(form->text(QStringLiteral("questions")));
     form->addField(index);
     form->addField({"store", K::SaveFile, MctsJob::tr("Run store"), MctsJob::tr("Where the trees go (a run of kind \"mcts\")"),
                     c.storePath.isEmpty() ? QDir(c.jobsDir()).filePath(QStringLiteral("runs.sqlite")) : c.storePath,

@@ -132,9 +132,9 @@ void TrainingActions::setJobRunner(JobRunner *runner)
                               .arg(step)
                               .arg(total)
                               .arg(p.value(QStringLiteral("detail")).toString())
-                              .arg(eta >= 0 && step > 0 ? QStringLiteral(" · ETA ") +
-                                                              QString::fromStdString(rwb::util::formatDuration(eta))
-                                                        : QString()));
+                              .arg(eta >= 0 && step > 0
+                                       ? tr(" · ETA %1").arg(QString::fromStdString(rwb::util::formatDuration(eta)))
+                                       : QString()));
         if (step > 0)
             Q_EMIT stored();
     });
@@ -175,6 +175,7 @@ bool TrainingActions::startExternal(const rwb::train::GrpoConfig &config, int pr
     }
     m_externalRun = 0;
     m_externalPaused = false;
+    m_externalStopping = false;
     m_externalWeights.clear();
     m_external = true;
     const QStringList args{QStringLiteral("grpo"),  QStringLiteral("--config"),  configPath, QStringLiteral("--nproc"),
@@ -190,17 +191,19 @@ bool TrainingActions::startExternal(const rwb::train::GrpoConfig &config, int pr
     return true;
 }
 
-bool TrainingActions::writeControl(bool stop)
+bool TrainingActions::writeControl(bool withWeights)
 {
+    // The run applies every key of each new content: the weights go only in the write that
+    // changes them (written again, the run would store the same weights as a new version).
     QJsonObject j;
-    if (!m_externalWeights.isEmpty()) {
+    if (withWeights) {
         QJsonArray w;
         for (double v : std::as_const(m_externalWeights))
             w.append(v);
         j.insert(QStringLiteral("weights"), w);
     }
     j.insert(QStringLiteral("pause"), m_externalPaused);
-    if (stop)
+    if (m_externalStopping)
         j.insert(QStringLiteral("stop"), true);
     // Whole, then renamed into place: the run never reads half a file.
     QSaveFile file(m_controlPath);
@@ -242,8 +245,10 @@ void TrainingActions::stop()
         return;
     }
     m_externalPaused = false;
-    if (writeControl(/*stop=*/true))
+    m_externalStopping = true;
+    if (writeControl())
         Q_EMIT statusMessage(tr("The run stops after the step in flight"));
+    updateActions();
 }
 
 bool TrainingActions::isTraining(const QString &storePath, qint64 runId) const
@@ -433,7 +438,7 @@ void TrainingActions::onApplyWeightsRequested(const QVector<double> &weights)
     if (m_external) {
         // The run reads them at its next step boundary and stores them with that step.
         m_externalWeights = weights;
-        if (!writeControl())
+        if (!writeControl(/*withWeights=*/true))
             return;
         QStringList w;
         for (double v : weights)
@@ -482,8 +487,10 @@ void TrainingActions::updateActions()
 {
     const auto state = m_controller->state();
     const bool idle = state == TrainingController::State::Idle && !m_external;
-    const bool running = state == TrainingController::State::Running || (m_external && !m_externalPaused);
-    const bool paused = state == TrainingController::State::Paused || (m_external && m_externalPaused);
+    const bool running =
+        state == TrainingController::State::Running || (m_external && !m_externalPaused && !m_externalStopping);
+    const bool paused =
+        state == TrainingController::State::Paused || (m_external && m_externalPaused && !m_externalStopping);
     m_start->setEnabled(idle);
     m_pause->setEnabled(running);
     m_resume->setEnabled(paused);

@@ -97,8 +97,8 @@ private:
     void updateActions();
     // The form's run in N processes (`rwb grpo --nproc N --control F`).
     bool startExternal(const rwb::train::GrpoConfig &config, int processes, QString *error);
-    // Writes the control file: the weights sent, paused, and stop when asked.
-    bool writeControl(bool stop = false);
+    // Writes the control file: pause, stop when asked, and the weights when `withWeights`.
+    bool writeControl(bool withWeights = false);
     void pause();
     void resume();
     void stop();
@@ -120,6 +120,7 @@ private:
     rwb::widgets::JobRunner *m_jobs = nullptr;
     bool m_external = false;        // a multi-process run of this window goes on
     bool m_externalPaused = false;
+    bool m_externalStopping = false;
     qint64 m_externalRun = 0;
     QString m_controlPath;
     QVector<double> m_externalWeights; // the last weights sent through the control file

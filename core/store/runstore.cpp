@@ -211,7 +211,11 @@ int RunStore::schemaVersion() const { return d->version; }
 int64_t RunStore::beginRun(const std::string &name, RunKind kind, const std::string &configJson, const std::string &task)
 {
     d->requireWritable("begin a run");
-    Statement s(d->db, "INSERT INTO runs(name, kind, config_json, task) VALUES (?, ?, ?, ?)", d->path);
+    // Above every id ever given: a deleted run's id is not given again (deleted_runs).
+    Statement s(d->db,
+                "INSERT INTO runs(id, name, kind, config_json, task) VALUES (max(coalesce((SELECT max(id) FROM runs), 0), "
+                "coalesce((SELECT max(id) FROM deleted_runs), 0)) + 1, ?, ?, ?, ?)",
+                d->path);
     s.bindText(1, name);
     s.bindText(2, toString(kind));
     s.bindText(3, configJson.empty() ? std::string_view("{}") : std::string_view(configJson));
@@ -871,6 +875,7 @@ void RunStore::deleteRun(int64_t runId, int64_t staleAfterSeconds)
         "DELETE FROM checkpoints WHERE run_id = ?",
         "DELETE FROM run_tags WHERE run_id = ?",
         "DELETE FROM runs WHERE id = ?",
+        "INSERT OR IGNORE INTO deleted_runs(id) VALUES (?)",
     };
     for (const char *sql : kDeletes) {
         Statement s(d->db, sql, d->path);
@@ -878,7 +883,7 @@ void RunStore::deleteRun(int64_t runId, int64_t staleAfterSeconds)
         s.run();
     }
     t.commit();
-    d->promptIds.erase(runId); // a new run may get its id back
+    d->promptIds.erase(runId);
 }
 
 std::vector<RunInfo> RunStore::runs() const

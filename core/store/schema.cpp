@@ -215,13 +215,19 @@ CREATE VIEW v_prm_labels AS
 )SQL";
 
 // Version 9: a run's tags (labels a person gives runs to find and group them), one row
-// per tag; they go with their run.
+// per tag; they go with their run. And the ids of deleted runs, never given again.
 constexpr const char *kRunTagsSql = R"SQL(
 CREATE TABLE run_tags(
   run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   tag    TEXT NOT NULL,
   PRIMARY KEY (run_id, tag)
 ) WITHOUT ROWID;
+-- The ids of deleted runs (version 9): a new run's id is above every id ever given, so a
+-- checkpoint, a link or a window that names a deleted run never reaches another one.
+CREATE TABLE deleted_runs(
+  id      INTEGER PRIMARY KEY,
+  deleted TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
 )SQL";
 
 // v_runs (its tags appended in version 9: a JSON array, in the key's order, alphabetical).
