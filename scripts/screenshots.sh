@@ -127,7 +127,7 @@ window_shots() {
       for view in design curves groups rollouts failures judge; do
         local png="$out/window-${size%%x*}-$view-$lang.png"
         xvfb-run -a -s "-screen 0 ${size}x24" "$build/app/workbench/reward-workbench" --lang "$lang" --workspace "$ex" \
-          --store "$ex/runs.sqlite" --run 1 --view "$view" --screenshot "$png" --screenshot-delay 3000
+          --store "$ex/runs.sqlite" --run 1 --view "$view" --window-size "$size" --screenshot "$png" --screenshot-delay 3000
         shrink "$png"; echo "$png"
       done
     done

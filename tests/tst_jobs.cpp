@@ -49,6 +49,7 @@ private Q_SLOTS:
     void mctsFromFormToTrees();
     void mctsCancelled();
     void grpoInTwoProcessesFromTheForm();
+    void grpoInTwoProcessesStopped();
     void dualGranularityFieldsInTheForm();
 
 private:
@@ -421,6 +422,44 @@ void TestJobs::grpoInTwoProcessesFromTheForm()
     const auto versions = store.rewardConfigs(runId);
     QVERIFY2(versions.size() >= 2, qPrintable(QString::number(versions.size())));
     QVERIFY(versions.back().step > 0);
+}
+
+void TestJobs::grpoInTwoProcessesStopped()
+{
+    // Training ▸ Stop reaches a run of two processes through its control file: it stops
+    // after the step in flight, the run is marked stopped, and Start is offered again.
+    qputenv("RWB_PROGRAM", RWB_BINARY);
+    const QString g = d + "/grpo";
+    if (!QFileInfo::exists(g + "/tiny/config.json")) {
+        QVERIFY(QDir().mkpath(g));
+        QVERIFY(rwbtest::makeTinyGrpoWorkspace(g, 16, 8, 1));
+    }
+    LanguageManager lang;
+    MainWindow w(&lang);
+    w.openInitialFiles({}, ":/presets/table1_partial50_marker50.json");
+    rwb::train::GrpoConfig c = rwbtest::tinyGrpoConfig(g, "two-stopped", 500, 3);
+    c.checkpointEvery = 0;
+    w.runForm()->setConfig(c);
+    w.runForm()->setProcesses(2);
+    QVERIFY(w.runForm()->validate());
+    QSignalSpy finished(w.jobs(), &JobRunner::finished);
+    QAction *start = w.findChild<QAction *>("startTraining");
+    start->trigger();
+    TrainingActions *training = w.findChild<TrainingActions *>();
+    QVERIFY(training->isExternalRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(training->externalRunId() > 0, rwbtest::scaledMs(120000));
+    QAction *stop = w.findChild<QAction *>("stopTraining");
+    QVERIFY(stop);
+    QTRY_VERIFY_WITH_TIMEOUT(stop->isEnabled(), 5000);
+    stop->trigger();
+    QVERIFY(!stop->isEnabled()); // asked once: the run is stopping
+    QVERIFY(finished.wait(rwbtest::scaledMs(120000)));
+    QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
+    const rwb::store::RunStore store(c.store, rwb::store::RunStore::OpenMode::ReadOnly);
+    const rwb::store::RunInfo run = store.run(training->externalRunId());
+    QCOMPARE(run.status, std::string("stopped"));
+    QVERIFY(start->isEnabled());
+    QVERIFY(!training->isExternalRunning());
 }
 
 void TestJobs::dualGranularityFieldsInTheForm()

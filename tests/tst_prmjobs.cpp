@@ -10,6 +10,9 @@
 #include "mainwindow.h"
 #include "pairqueuemodel.h"
 #include "preferenceannotator.h"
+#include "rewarddesigner.h"
+#include "runsetupform.h"
+#include "trainingcontroller.h"
 #include "workspace.h"
 
 #include "data/jsonl.h"
@@ -21,6 +24,7 @@
 #include "tasks/multihop/multihoptask.h"
 #include "train/processrewardmodel.h"
 #include "train/prmtraining.h"
+#include "train/grpo.h"
 #include "train/sft.h"
 
 #include <QComboBox>
@@ -52,6 +56,9 @@ private Q_SLOTS:
     void formsNameTheirInvalidFields();
     void fineTunesWithRft();
     void cancelsATraining();
+    void cancelsAnRft();
+    void cancelledPairsDoNotGoOnToTheJudge();
+    void dualGranularityGrpoFromTheForm();
 
 private:
     // Starts the form's job and waits for the whole job (every command of it) to end.
@@ -536,6 +543,125 @@ void TestPrmJobs::cancelsATraining()
     QVERIFY2(steps >= 1 && steps < 1000, qPrintable(QString::number(steps)));
     // What it saved, measured: the held-out table of the PRM as it stopped.
     QVERIFY(w.jobActions()->view()->resultView());
+}
+
+// Cancel while sampling: RFT stops at the next question, and the job says "cancelled"
+// (what the command kept, it printed: its result is in the dock).
+void TestPrmJobs::cancelsAnRft()
+{
+    LanguageManager lang;
+    lang.setChoice("en");
+    MainWindow w(&lang);
+    QString error;
+    QVERIFY2(w.openWorkspace(m_ws, &error), qPrintable(error));
+    JobForm *form = w.jobActions()->openForm("prm-rft");
+    QVERIFY(form);
+    form->setValue("questions", m_ws + "/data/one.jsonl");
+    form->setValue("index", m_ws + "/data/index.sqlite");
+    form->setValue("output", d + "/rft-cancelled");
+    form->setValue("samples", 64); // many samples of one question: minutes, cancelled after the first line
+    form->setValue("max_completion_length", 200);
+    form->setValue("retrieval_top_k", 1);
+    form->setValue("threads", 1);
+    QVERIFY2(form->validate(), qPrintable(form->invalidFields().join(", ")));
+    QSignalSpy progress(w.jobs(), &widgets::JobRunner::progressData);
+    QSignalSpy finished(w.jobs(), &widgets::JobRunner::finished);
+    QVERIFY(w.jobActions()->startForm(form));
+    QVERIFY(progress.wait(rwbtest::scaledMs(60000)));
+    if (!finished.isEmpty())
+        QSKIP("the RFT ended before its first progress line was seen");
+    QElapsedTimer clock;
+    clock.start();
+    w.jobActions()->actions().constLast()->trigger(); // Cancel
+    QVERIFY(finished.wait(rwbtest::scaledMs(60000)));
+    QVERIFY2(clock.elapsed() < rwbtest::scaledMs(30000), qPrintable(QString::number(clock.elapsed())));
+    QCOMPARE(finished.first().at(0).toBool(), false);
+    QCOMPARE(finished.first().at(1).toString(), QString("cancelled"));
+    QVERIFY(!w.jobs()->isRunning());
+}
+
+// Cancelled during the pairs: the job ends "cancelled" and its second command, the
+// judge, never starts; the judge labels nothing.
+void TestPrmJobs::cancelledPairsDoNotGoOnToTheJudge()
+{
+    LanguageManager lang;
+    lang.setChoice("en");
+    MainWindow w(&lang);
+    QString error;
+    QVERIFY2(w.openWorkspace(m_ws, &error), qPrintable(error));
+    JobForm *form = w.jobActions()->openForm("prm-pairs");
+    QVERIFY(form);
+    form->setValue("set", "cancelled pairs");
+    qobject_cast<QComboBox *>(form->field("judge"))->setCurrentIndex(1); // the reference judge
+    form->setValue("reference_judge", m_ws + "/data/questions.jsonl");
+    QVERIFY2(form->validate(), qPrintable(form->invalidFields().join(", ")));
+    QSignalSpy started(w.jobs(), &widgets::JobRunner::started);
+    QSignalSpy finished(w.jobs(), &widgets::JobRunner::finished);
+    QVERIFY(w.jobActions()->startForm(form));
+    w.jobActions()->actions().constLast()->trigger(); // Cancel, at once
+    QVERIFY(finished.wait(rwbtest::scaledMs(30000)));
+    QTest::qWait(300); // a follow-up would start from the event loop
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(started.size(), 1);
+    QCOMPARE(finished.first().at(1).toString(), QString("cancelled"));
+    QVERIFY(!w.jobs()->isRunning());
+    const store::RunStore s(m_store.toStdString(), store::RunStore::OpenMode::ReadOnly);
+    for (const prm::Label &l : s.labels("cancelled pairs"))
+        QVERIFY(l.source != prm::Source::Judge);
+}
+
+// GRPO with dual-granularity advantages from the training setup: the PRM and β are fields
+// of the form; the run trains with them (its stored config has them, and its steps the
+// PRM's metrics).
+void TestPrmJobs::dualGranularityGrpoFromTheForm()
+{
+    LanguageManager lang;
+    lang.setChoice("en");
+    MainWindow w(&lang);
+    QString error;
+    QVERIFY2(w.openWorkspace(m_ws, &error), qPrintable(error));
+    {
+        QFile rc(d + "/reward_mh.json");
+        QVERIFY(rc.open(QIODevice::WriteOnly));
+        rc.write(R"({"task": "multihop", "components": [{"reward": "answer_f1", "weight": 1}, {"reward": "step_format", "weight": 0.5}]})");
+    }
+    train::GrpoConfig c;
+    c.model = (m_ws + "/models/sft").toStdString();
+    c.trainData = (m_ws + "/data/questions.jsonl").toStdString();
+    c.rewardConfig = (d + "/reward_mh.json").toStdString();
+    c.store = (d + "/dual.sqlite").toStdString();
+    c.output = (d + "/dual").toStdString();
+    c.groupSize = 4;
+    c.promptsPerStep = 1;
+    c.maxNewTokens = 120;
+    c.maxSteps = 1;
+    c.lora = true;
+    c.threads = 1;
+    c.temperature = 2.0;
+    c.environment.topK = 1;
+    c.environment.index = (m_ws + "/data/index.sqlite").toStdString();
+    c.processRewardModel = (m_ws + "/models/prm0").toStdString();
+    c.processBeta = 0.5;
+    w.runForm()->setConfig(c);
+    QStringList problems;
+    QVERIFY2(w.runForm()->validate(&problems), qPrintable(problems.join('\n')));
+    QCOMPARE(w.runForm()->json().value("prm_beta").toDouble(), 0.5);
+    // The run as the form holds it (its reward config the file the form names: the
+    // Designer holds extraction samples, which a multi-hop config does not score).
+    QSignalSpy finished(w.controller(), &widgets::TrainingController::finished);
+    QVERIFY2(w.startTraining(w.runForm()->config(), &error), qPrintable(error));
+    QVERIFY(finished.wait(rwbtest::scaledMs(240000)));
+    QCOMPARE(finished.last().at(0).toString(), QString("finished"));
+    const store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
+    const std::vector<store::RunInfo> runs = s.runs();
+    QCOMPARE(runs.size(), size_t(1));
+    const QJsonObject stored = QJsonDocument::fromJson(QByteArray::fromStdString(runs[0].configJson)).object();
+    QCOMPARE(stored.value("prm").toString(), m_ws + "/models/prm0");
+    QCOMPARE(stored.value("prm_beta").toDouble(), 0.5);
+    bool prmMetric = false;
+    for (const store::MetricPoint &m : s.metrics(runs[0].id))
+        prmMetric = prmMetric || m.name == "prm/process_advantage_abs_mean";
+    QVERIFY(prmMetric);
 }
 
 QTEST_MAIN(TestPrmJobs)

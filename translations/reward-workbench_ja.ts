@@ -2082,6 +2082,10 @@ The change is stored with its step and marked on the curves.</source>
             <source>With --job: start the job at once (what Start does), and follow it in the Jobs dock.</source>
             <translation>--job と共に: ジョブをすぐに開始し(「開始」と同じ)、ジョブ ドックで追う。</translation>
         </message>
+        <message>
+            <source>The main window&apos;s size in pixels (WIDTHxHEIGHT), e.g. a screen&apos;s whole size for a screenshot.</source>
+            <translation>メインウィンドウの大きさ(ピクセル、幅x高さ)。例えばスクリーンショットのために画面全体の大きさにする。</translation>
+        </message>
     </context>
     <context>
         <name>rwb::widgets::CurvePanel</name>
@@ -6091,8 +6095,8 @@ Best path&apos;s answer: %3</source>
             <translation>プロセス報酬モデルでこの木を採点できませんでした: %1</translation>
         </message>
         <message>
-            <source>Run a search with &lt;code&gt;rwb mcts run CONFIG.json&lt;/code&gt; (docs/mcts.md), then open its run store (File ▸ Open run store…, or &lt;code&gt;reward-workbench --mcts runs.sqlite&lt;/code&gt;) or a tree record (File ▸ Open a search tree record…).</source>
-            <translation>&lt;code&gt;rwb mcts run CONFIG.json&lt;/code&gt; で探索を実行し（docs/mcts.md）、その実行ストア（ファイル ▸ 実行ストアを開く…、または &lt;code&gt;reward-workbench --mcts runs.sqlite&lt;/code&gt;）か探索木の記録（ファイル ▸ 探索木の記録を開く…）を開いてください。</translation>
+            <source>Start a search from &lt;b&gt;Jobs ▸ MCTS search…&lt;/b&gt;: this window follows it as it grows. Or run &lt;code&gt;rwb mcts run --config mcts.json&lt;/code&gt; (docs/mcts.md) and open its run store (File ▸ Open run store…, or &lt;code&gt;reward-workbench --mcts runs.sqlite&lt;/code&gt;) or a tree record (File ▸ Open a search tree record…).</source>
+            <translation>&lt;b&gt;ジョブ ▸ MCTS 探索…&lt;/b&gt;から探索を始めると、このウィンドウが育つ木を追います。あるいは &lt;code&gt;rwb mcts run --config mcts.json&lt;/code&gt;(docs/mcts.md)を実行し、そのランストア(ファイル ▸ ランストアを開く…、または &lt;code&gt;reward-workbench --mcts runs.sqlite&lt;/code&gt;)か木の記録(ファイル ▸ 探索木の記録を開く…)を開いてください。</translation>
         </message>
     </context>
     <context>

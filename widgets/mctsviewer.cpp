@@ -628,8 +628,9 @@ void MctsViewer::updateQuestion()
         // With no source, how to get one: run a search, then open what it wrote.
         m_question->setText(m_source ? tr("<i>No search tree to show.</i>")
                                      : tr("<i>No source of search trees.</i>") + QStringLiteral("<br>") +
-                                           tr("Run a search with <code>rwb mcts run CONFIG.json</code> (docs/mcts.md), then "
-                                              "open its run store (File ▸ Open run store…, or "
+                                           tr("Start a search from <b>Jobs ▸ MCTS search…</b>: this window follows it as "
+                                              "it grows. Or run <code>rwb mcts run --config mcts.json</code> (docs/mcts.md) "
+                                              "and open its run store (File ▸ Open run store…, or "
                                               "<code>reward-workbench --mcts runs.sqlite</code>) or a tree record "
                                               "(File ▸ Open a search tree record…)."));
         return;

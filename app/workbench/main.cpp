@@ -463,6 +463,10 @@ int main(int argc, char **argv)
                                  QCoreApplication::translate("main", "Open the form of a Jobs menu job (mcts, prm-pairs, prm-train, prm-rft, judge-eval, import)."),
                                  QStringLiteral("kind"));
     parser.addOption(job);
+    const QCommandLineOption windowSize(QStringLiteral("window-size"),
+                                        QCoreApplication::translate("main", "The main window's size in pixels (WIDTHxHEIGHT), e.g. a screen's whole size for a screenshot."),
+                                        QStringLiteral("size"));
+    parser.addOption(windowSize);
     const QCommandLineOption jobValue(QStringLiteral("job-value"),
                                       QCoreApplication::translate("main", "With --job: set a field of the form (KEY=VALUE; may repeat)."),
                                       QStringLiteral("key=value"));
@@ -579,6 +583,15 @@ int main(int argc, char **argv)
     }
     if (parser.isSet(tour))
         window.tour()->showAtStart();
+    if (parser.isSet(windowSize)) {
+        const QStringList wh = parser.value(windowSize).split(QLatin1Char('x'));
+        const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
+        if (wh.size() == 2 && w > 0 && h > 0)
+            window.resize(w, h);
+        else
+            std::fprintf(stderr, "--window-size: expected WIDTHxHEIGHT, e.g. 2560x1440, not '%s'\n",
+                         qPrintable(parser.value(windowSize)));
+    }
     window.show();
     if (parser.isSet(sampleColumn))
         window.designer()->showComponentColumn(parser.value(sampleColumn));

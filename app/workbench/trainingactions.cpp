@@ -54,6 +54,9 @@ TrainingActions::TrainingActions(QWidget *window, Views views, std::function<con
     , m_progress(new QProgressBar(window))
 {
     m_start->setObjectName(QStringLiteral("startTraining"));
+    m_pause->setObjectName(QStringLiteral("pauseTraining"));
+    m_resume->setObjectName(QStringLiteral("resumeTraining"));
+    m_stop->setObjectName(QStringLiteral("stopTraining"));
     m_start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     connect(m_start, &QAction::triggered, this, &TrainingActions::startFromForm);
     connect(m_pause, &QAction::triggered, this, &TrainingActions::pause);
