@@ -161,6 +161,7 @@ private Q_SLOTS:
     void judgeEvalEveryReplyFailed();
     void importFromTheForm();
     void importCancelled();
+    void importTargetsInJapanese();
 
 private:
     QTemporaryDir m_dir;
@@ -630,6 +631,23 @@ void TestDataJobs::importCancelled()
         QVERIFY(st.runs().empty());
     }
     QCOMPARE(w.runId(), qint64(0));
+}
+
+// The preview's "Becomes" column in the user's language: the import's English targets,
+// looked up (a TRL conversation column's tool-call note too); one it does not know, as is.
+void TestDataJobs::importTargetsInJapanese()
+{
+    LanguageManager lang;
+    lang.setChoice("ja");
+    QCOMPARE(rwb::widgets::ImportMappingModel::translatedTarget("reward function"), QString::fromUtf8("報酬関数"));
+    QCOMPARE(rwb::widgets::ImportMappingModel::translatedTarget("train or eval (eval rows skipped unless --include-eval)"),
+             QString::fromUtf8("学習か評価か(--include-eval がなければ評価の行は飛ばす)"));
+    QCOMPARE(rwb::widgets::ImportMappingModel::translatedTarget(
+                 "completion (tool calls as <tool_call> text; the messages also in the details)"),
+             QString::fromUtf8("出力。ツール呼び出しは <tool_call> テキストとして、メッセージは詳細にも"));
+    QCOMPARE(rwb::widgets::ImportMappingModel::translatedTarget("something new"), QString("something new"));
+    lang.setChoice("en");
+    QCOMPARE(rwb::widgets::ImportMappingModel::translatedTarget("reward function"), QString("reward function"));
 }
 
 QTEST_MAIN(TestDataJobs)

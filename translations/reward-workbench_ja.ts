@@ -8715,4 +8715,183 @@ RWB_DOCS_DIR にチェックアウトの docs フォルダを設定してくだ�
             <translation>適合率と再現率の調和平均</translation>
         </message>
     </context>
+    <context>
+        <name>ImportTargets</name>
+        <message>
+            <source>None marker (rwb serve&apos;s reward_none: the reward is None)</source>
+            <translation>None の印(rwb serve の reward_none: 報酬が None)</translation>
+        </message>
+        <message>
+            <source>advantage</source>
+            <translation>アドバンテージ</translation>
+        </message>
+        <message>
+            <source>answer</source>
+            <translation>回答</translation>
+        </message>
+        <message>
+            <source>completion</source>
+            <translation>出力</translation>
+        </message>
+        <message>
+            <source>completion (prompt and completion decoded together: the table keeps no prompt)</source>
+            <translation>出力(プロンプトと出力をまとめてデコードしたもの: この表はプロンプトを持ちません)</translation>
+        </message>
+        <message>
+            <source>details</source>
+            <translation>詳細</translation>
+        </message>
+        <message>
+            <source>details (dispatch_step: when it was sampled; the step is the step_N folder&apos;s)</source>
+            <translation>詳細(dispatch_step: サンプリングした時点。ステップは step_N フォルダのもの)</translation>
+        </message>
+        <message>
+            <source>details (each error&apos;s type and message)</source>
+            <translation>詳細(各エラーの種類とメッセージ)</translation>
+        </message>
+        <message>
+            <source>details (info)</source>
+            <translation>詳細(info)</translation>
+        </message>
+        <message>
+            <source>details (metrics)</source>
+            <translation>詳細(metrics)</translation>
+        </message>
+        <message>
+            <source>details (the sample&apos;s place in verl&apos;s val/generations table)</source>
+            <translation>詳細(verl の val/generations 表でのサンプルの位置)</translation>
+        </message>
+        <message>
+            <source>gold answer</source>
+            <translation>正解</translation>
+        </message>
+        <message>
+            <source>group</source>
+            <translation>グループ</translation>
+        </message>
+        <message>
+            <source>log-probs new (the trainer&apos;s forward pass before the update)</source>
+            <translation>新しい対数確率(更新前のトレーナーの順伝播)</translation>
+        </message>
+        <message>
+            <source>log-probs old (the inference engine&apos;s, at sampling)</source>
+            <translation>古い対数確率(サンプリング時の推論エンジンのもの)</translation>
+        </message>
+        <message>
+            <source>log-probs ref (the reference model&apos;s)</source>
+            <translation>参照の対数確率(参照モデルのもの)</translation>
+        </message>
+        <message>
+            <source>not imported (all 0: the trainer&apos;s forward pass was skipped)</source>
+            <translation>取り込まない(すべて 0: トレーナーの順伝播が省かれた)</translation>
+        </message>
+        <message>
+            <source>not imported (images)</source>
+            <translation>取り込まない(画像)</translation>
+        </message>
+        <message>
+            <source>not imported (the row&apos;s number in the file)</source>
+            <translation>取り込まない(ファイル内での行番号)</translation>
+        </message>
+        <message>
+            <source>per-token advantages</source>
+            <translation>トークンごとのアドバンテージ</translation>
+        </message>
+        <message>
+            <source>per-token advantages (their mean: the advantage)</source>
+            <translation>トークンごとのアドバンテージ(その平均がアドバンテージ)</translation>
+        </message>
+        <message>
+            <source>prompt</source>
+            <translation>プロンプト</translation>
+        </message>
+        <message>
+            <source>prompt and completion (the last branch&apos;s messages; the first sampled one starts the completion)</source>
+            <translation>プロンプトと出力(最後の分岐のメッセージ。最初にサンプリングされたものから出力)</translation>
+        </message>
+        <message>
+            <source>prompt and completion (the messages&apos; texts, joined as the model saw them)</source>
+            <translation>プロンプトと出力(メッセージのテキストをモデルが見た形で連結)</translation>
+        </message>
+        <message>
+            <source>reward</source>
+            <translation>報酬</translation>
+        </message>
+        <message>
+            <source>reward (the score again, in validation dumps)</source>
+            <translation>報酬(検証ダンプでは score の繰り返し)</translation>
+        </message>
+        <message>
+            <source>reward component</source>
+            <translation>報酬コンポーネント</translation>
+        </message>
+        <message>
+            <source>reward components (each score) and reward (the sum of score × weight)</source>
+            <translation>報酬コンポーネント(各スコア)と報酬(スコア × 重みの和)</translation>
+        </message>
+        <message>
+            <source>reward components (numbers), details (the rest)</source>
+            <translation>報酬コンポーネント(数値)、詳細(それ以外)</translation>
+        </message>
+        <message>
+            <source>reward function</source>
+            <translation>報酬関数</translation>
+        </message>
+        <message>
+            <source>step</source>
+            <translation>ステップ</translation>
+        </message>
+        <message>
+            <source>step (the file is in no step_N folder)</source>
+            <translation>ステップ(ファイルが step_N フォルダにない)</translation>
+        </message>
+        <message>
+            <source>the prompt&apos;s record (meta)</source>
+            <translation>プロンプトの記録(meta)</translation>
+        </message>
+        <message>
+            <source>the tokens before the padding</source>
+            <translation>パディング前のトークン</translation>
+        </message>
+        <message>
+            <source>token ids (the generated tokens: token_loss_mask 1)</source>
+            <translation>トークン ID(生成したトークン: token_loss_mask 1)</translation>
+        </message>
+        <message>
+            <source>token ids (the model&apos;s spans of them, by action_ranges)</source>
+            <translation>トークン ID(action_ranges によるモデルの区間)</translation>
+        </message>
+        <message>
+            <source>token ids (the sampled tokens: mask true)</source>
+            <translation>トークン ID(サンプリングしたトークン: mask true)</translation>
+        </message>
+        <message>
+            <source>train or eval (eval episodes skipped unless --include-eval)</source>
+            <translation>学習か評価か(--include-eval がなければ評価エピソードは飛ばす)</translation>
+        </message>
+        <message>
+            <source>train or eval (eval rows skipped unless --include-eval)</source>
+            <translation>学習か評価か(--include-eval がなければ評価の行は飛ばす)</translation>
+        </message>
+        <message>
+            <source>truncated</source>
+            <translation>打ち切り</translation>
+        </message>
+        <message>
+            <source>truncated ("length")</source>
+            <translation>打ち切り("length")</translation>
+        </message>
+        <message>
+            <source>truncated (a length limit) and details</source>
+            <translation>打ち切り(長さの上限)と詳細</translation>
+        </message>
+        <message>
+            <source>which tokens the model generated</source>
+            <translation>モデルが生成したトークン</translation>
+        </message>
+        <message>
+            <source>; tool calls as &lt;tool_call&gt; text, the messages also in the details</source>
+            <translation>。ツール呼び出しは &lt;tool_call&gt; テキストとして、メッセージは詳細にも</translation>
+        </message>
+    </context>
 </TS>

@@ -1,10 +1,79 @@
 #include "importmappingmodel.h"
 
 #include <QBrush>
+#include <QCoreApplication>
 #include <QPalette>
 #include <QGuiApplication>
 
 namespace rwb::widgets {
+
+namespace {
+
+// What the import maps fields to (core/store/rolloutimport.cpp's targets, in English
+// there), so that the preview reads in the user's language. A target not listed shows as
+// the engine wrote it.
+const char *const kTargets[] = {
+    QT_TRANSLATE_NOOP("ImportTargets", "None marker (rwb serve's reward_none: the reward is None)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "advantage"),
+    QT_TRANSLATE_NOOP("ImportTargets", "answer"),
+    QT_TRANSLATE_NOOP("ImportTargets", "completion"),
+    QT_TRANSLATE_NOOP("ImportTargets", "completion (prompt and completion decoded together: the table keeps no prompt)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "details"),
+    QT_TRANSLATE_NOOP("ImportTargets", "details (dispatch_step: when it was sampled; the step is the step_N folder's)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "details (each error's type and message)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "details (info)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "details (metrics)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "details (the sample's place in verl's val/generations table)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "gold answer"),
+    QT_TRANSLATE_NOOP("ImportTargets", "group"),
+    QT_TRANSLATE_NOOP("ImportTargets", "log-probs new (the trainer's forward pass before the update)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "log-probs old (the inference engine's, at sampling)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "log-probs ref (the reference model's)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "not imported (all 0: the trainer's forward pass was skipped)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "not imported (images)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "not imported (the row's number in the file)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "per-token advantages"),
+    QT_TRANSLATE_NOOP("ImportTargets", "per-token advantages (their mean: the advantage)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "prompt"),
+    QT_TRANSLATE_NOOP("ImportTargets", "prompt and completion (the last branch's messages; the first sampled one starts the completion)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "prompt and completion (the messages' texts, joined as the model saw them)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "reward"),
+    QT_TRANSLATE_NOOP("ImportTargets", "reward (the score again, in validation dumps)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "reward component"),
+    QT_TRANSLATE_NOOP("ImportTargets", "reward components (each score) and reward (the sum of score × weight)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "reward components (numbers), details (the rest)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "reward function"),
+    QT_TRANSLATE_NOOP("ImportTargets", "step"),
+    QT_TRANSLATE_NOOP("ImportTargets", "step (the file is in no step_N folder)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "the prompt's record (meta)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "the tokens before the padding"),
+    QT_TRANSLATE_NOOP("ImportTargets", "token ids (the generated tokens: token_loss_mask 1)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "token ids (the model's spans of them, by action_ranges)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "token ids (the sampled tokens: mask true)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "train or eval (eval episodes skipped unless --include-eval)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "train or eval (eval rows skipped unless --include-eval)"),
+    QT_TRANSLATE_NOOP("ImportTargets", "truncated"),
+    QT_TRANSLATE_NOOP("ImportTargets", "truncated (\"length\")"),
+    QT_TRANSLATE_NOOP("ImportTargets", "truncated (a length limit) and details"),
+    QT_TRANSLATE_NOOP("ImportTargets", "which tokens the model generated"),
+};
+
+// A TRL conversation column's note after its target.
+const char kToolCalls[] = " (tool calls as <tool_call> text; the messages also in the details)";
+
+} // namespace
+
+QString ImportMappingModel::translatedTarget(const std::string &target)
+{
+    const QString text = QString::fromStdString(target);
+    if (text.endsWith(QLatin1String(kToolCalls)))
+        return translatedTarget(target.substr(0, target.size() - (sizeof kToolCalls - 1))) +
+               QCoreApplication::translate("ImportTargets", "; tool calls as <tool_call> text, the messages also in the details");
+    for (const char *t : kTargets)
+        if (target == t)
+            return QCoreApplication::translate("ImportTargets", t);
+    return text;
+}
 
 ImportMappingModel::ImportMappingModel(QObject *parent) : QAbstractTableModel(parent) {}
 
@@ -50,7 +119,7 @@ QVariant ImportMappingModel::data(const QModelIndex &index, int role) const
         case FieldColumn:
             return QString::fromStdString(r.field.field);
         case TargetColumn:
-            return QString::fromStdString(r.field.target);
+            return translatedTarget(r.field.target);
         case RowsColumn:
             return static_cast<qlonglong>(r.field.rows);
         default:

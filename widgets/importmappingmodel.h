@@ -24,6 +24,8 @@ public:
     void setMapping(const std::vector<store::FieldMapping> &mapped, const std::vector<store::FieldMapping> &unmapped);
     // The target of `field` ("" when the dump has no such field).
     QString target(const QString &field) const;
+    // A target as the import wrote it (English), in the user's language where it is known.
+    static QString translatedTarget(const std::string &target);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
