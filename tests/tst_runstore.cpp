@@ -1574,6 +1574,21 @@ void TestRunStore::deleteRun()
     store.deleteRun(next);
     QCOMPARE(store.beginRun("after", RunKind::Grpo, "{}", "company_extraction"), next + 1);
     QCOMPARE(RunStore(path).beginRun("reopened", RunKind::Grpo, "{}", "company_extraction"), next + 2);
+
+    // A run bigger than one batch (400 steps: 4,800 rollouts, 1,200 prompts; batches of
+    // 2,000 rows): every row goes, the other run's stay, the search index stays whole.
+    const int64_t big = store.beginRun("big", RunKind::Grpo, "{}", "company_extraction");
+    writeSteps(store, big, 0, 400);
+    QCOMPARE(count(store, "SELECT count(*) FROM rollouts WHERE run_id = " + std::to_string(big)),
+             int64_t(400 * kGroups * kGroup));
+    QVERIFY(400 * kGroups * kGroup > 2 * RunStore::kDeleteBatch);
+    store.finishRun(big, RunStatus::Finished);
+    store.deleteRun(big);
+    for (const char *t : {"rollouts", "prompts", "steps", "metrics"})
+        QCOMPARE(count(store, std::string("SELECT count(*) FROM ") + t + " WHERE run_id = " + std::to_string(big)), int64_t(0));
+    QCOMPARE(searchCount(store, b, "東和物産"), int(kFilledRollouts));
+    store.query("INSERT INTO rollouts_fts(rollouts_fts) VALUES ('integrity-check')", [](auto &, auto &) { return true; });
+    QCOMPARE(store.integrityCheck(), std::string("ok"));
 }
 
 void TestRunStore::deleteRunningRun()

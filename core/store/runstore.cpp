@@ -858,8 +858,28 @@ void RunStore::deleteRun(int64_t runId, int64_t staleAfterSeconds)
                                      std::to_string(staleAfterSeconds) + " s without a write (stop it first)");
         }
     }
+    t.commit();
+    // The bulk (rollouts and prompts, each row also leaving the search index) goes in
+    // batches, each its own short transaction: a trainer writing another run of the file
+    // waits for one batch, never for the whole delete. Stopped halfway (a crash), the run
+    // is there with fewer rows, and deleting it again finishes the job.
+    for (const char *table : {"rollouts", "prompts"}) {
+        const std::string sql = std::string("DELETE FROM ") + table + " WHERE id IN (SELECT id FROM " + table +
+                                " WHERE run_id = ? LIMIT " + std::to_string(kDeleteBatch) + ")";
+        for (;;) {
+            Transaction batch(d->db, d->path);
+            Statement del(d->db, sql, d->path);
+            del.bind(1, runId);
+            del.run();
+            const int n = sqlite3_changes(d->db);
+            batch.commit();
+            if (n == 0)
+                break;
+        }
+    }
     // Children first, each by its run (what the foreign keys would cascade to, row by row).
     // A read-write store is always at the current schema: every table is there.
+    Transaction last(d->db, d->path);
     static const char *const kDeletes[] = {
         "DELETE FROM judge_decisions WHERE run_id = ?",
         "UPDATE prm_pairs SET tree_id = NULL WHERE tree_id IN (SELECT id FROM mcts_trees WHERE run_id = ?)",
@@ -882,7 +902,7 @@ void RunStore::deleteRun(int64_t runId, int64_t staleAfterSeconds)
         s.bind(1, runId);
         s.run();
     }
-    t.commit();
+    last.commit();
     d->promptIds.erase(runId);
 }
 

@@ -107,15 +107,18 @@ public:
     // "running"), and deleteRun() takes it. A live trainer writes each step, a search its
     // tree every few iterations, far more often.
     static constexpr int64_t kStaleRunSeconds = 3600;
-    // Deletes a run and everything that refers to it, in one transaction: its steps,
-    // metrics, prompts, rollouts (and their search-index entries), reward configs,
-    // checkpoint rows (not the folders on disk), evaluation predictions, judge decisions,
-    // search trees with their nodes and iterations, and tags. Preference pairs made from
-    // its trees stay, without their tree (labels are people's work). Throws StoreError,
-    // deleting nothing, for no such run, or a run whose status is "running" that wrote
-    // within the last `staleAfterSeconds` (0: any running run may go). A trainer writing
-    // the same file waits for the delete's commit (up to its busy timeout, 10 s).
+    // Deletes a run and everything that refers to it: its steps, metrics, prompts,
+    // rollouts (and their search-index entries), reward configs, checkpoint rows (not the
+    // folders on disk), evaluation predictions, judge decisions, search trees with their
+    // nodes and iterations, and tags; its id is never given again (deleted_runs).
+    // Preference pairs made from its trees stay, without their tree (labels are people's
+    // work). Throws StoreError, deleting nothing, for no such run, or a run whose status
+    // is "running" that wrote within the last `staleAfterSeconds` (0: any running run may
+    // go). Rollouts and prompts go first, kDeleteBatch rows per transaction, then the rest
+    // in one: a trainer writing another run of the file waits for one batch at a time. A
+    // delete stopped halfway leaves the run with fewer rows; deleting again finishes it.
     void deleteRun(int64_t runId, int64_t staleAfterSeconds = kStaleRunSeconds);
+    static constexpr int kDeleteBatch = 2000;
     // Resuming from the checkpoint of `step`: deletes what the run wrote after it (steps,
     // metrics, rollouts, reward configs, checkpoints, evaluations) and marks it running.
     void discardAfter(int64_t runId, int64_t step);
