@@ -16,6 +16,8 @@
 #include <QListView>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStyle>
+#include <QStyleOptionViewItem>
 #include <QTemporaryDir>
 #include <QTranslator>
 #include <QtTest>
@@ -530,6 +532,29 @@ void TestCurvePanel::metricPicker()
     panel.metricFilter()->clear();
     QCOMPARE(view->model()->rowCount(), 4);
     QCOMPARE(panel.plotCount(), int(CurvePanel::PlotCount) + 1);
+    // One click on a row's name toggles it once, whatever the style's activation: on and
+    // off again (policy_loss, row 1).
+    panel.resize(1200, 800);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const QRect row = view->visualRect(view->model()->index(1, 0));
+    const QPoint onName(row.right() - 10, row.center().y());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, onName);
+    QVERIFY(model->isChecked("policy_loss"));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, onName);
+    QVERIFY(!model->isChecked("policy_loss"));
+    // On its box (which toggles it by itself): once too.
+    QStyleOptionViewItem option;
+    option.initFrom(view);
+    option.rect = row;
+    option.features |= QStyleOptionViewItem::HasCheckIndicator;
+    const QRect box = view->style()->subElementRect(QStyle::SE_ItemViewItemCheckIndicator, &option, view);
+    QVERIFY(box.isValid());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, box.center());
+    QVERIFY(model->isChecked("policy_loss"));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, box.center());
+    QVERIFY(!model->isChecked("policy_loss"));
+    panel.hide();
     QCustomPlot *grad = panel.metricPlot("grad_norm");
     QVERIFY(grad);
     QCOMPARE(panel.plot(CurvePanel::PlotCount), grad);

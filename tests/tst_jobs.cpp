@@ -17,6 +17,7 @@
 #include "rewarddesigner.h"
 #include "runsetupform.h"
 #include "trainingactions.h"
+#include "trainingcontroller.h"
 
 #include "rwbprocess.h"
 #include "testtime.h"
@@ -51,6 +52,7 @@ private Q_SLOTS:
     void grpoInTwoProcessesFromTheForm();
     void grpoInTwoProcessesStopped();
     void dualGranularityFieldsInTheForm();
+    void runFromAFileShowsItsFreshFolder();
 
 private:
     // An executable shell script standing in for rwb.
@@ -485,6 +487,32 @@ void TestJobs::dualGranularityFieldsInTheForm()
         rwb::train::parseGrpoConfig(QJsonDocument(j).toJson(QJsonDocument::Compact).toStdString(), "form");
     QCOMPARE(c.processBeta, 0.5);
     QCOMPARE(QString::fromStdString(c.processRewardModel), d);
+}
+
+void TestJobs::runFromAFileShowsItsFreshFolder()
+{
+    // Training ▸ Start from a config file whose output already holds a run: the run writes
+    // beside it (OUTPUT-2), and the form, which shows the config in force, says so.
+    const QString g = d + "/grpo";
+    if (!QFileInfo::exists(g + "/tiny/config.json")) {
+        QVERIFY(QDir().mkpath(g));
+        QVERIFY(rwbtest::makeTinyGrpoWorkspace(g, 16, 8, 1));
+    }
+    rwb::train::GrpoConfig c = rwbtest::tinyGrpoConfig(g, "fromfile", 1, 3);
+    QVERIFY(QDir().mkpath(g + "/fromfile/final"));
+    QFile(g + "/fromfile/final/adapter.safetensors").open(QIODevice::WriteOnly);
+    QFile file(g + "/fromfile.json");
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray::fromStdString(rwb::train::toJson(c)));
+    file.close();
+    LanguageManager lang;
+    MainWindow w(&lang);
+    QSignalSpy finished(w.controller(), &rwb::widgets::TrainingController::finished);
+    QString error;
+    QVERIFY2(w.startTrainingFromFile(g + "/fromfile.json", &error), qPrintable(error));
+    QCOMPARE(w.runForm()->json().value(QStringLiteral("output")).toString(), g + "/fromfile-2");
+    QVERIFY(finished.wait(rwbtest::scaledMs(120000)));
+    QVERIFY(QFileInfo(g + "/fromfile-2/final").isDir());
 }
 
 QTEST_MAIN(TestJobs)

@@ -491,8 +491,15 @@ void TestPrmJobs::fineTunesWithRft()
     QCOMPARE(form->config().value("threshold").toDouble(), -1e9);
 
     QSignalSpy progress(w.jobs(), &widgets::JobRunner::progressData);
+    // The dock names each phase in the user's language, not with the command's word.
+    bool samplingNamed = false;
+    connect(w.jobs(), &widgets::JobRunner::progressData, this, [&](const QJsonObject &p) {
+        if (p.value("phase").toString() == "sampling")
+            samplingNamed = samplingNamed || w.jobActions()->view()->statusText().contains("sampling and scoring trajectories");
+    });
     bool ok = false;
     QVERIFY(run(w, form, &ok));
+    QVERIFY(samplingNamed);
     QVERIFY2(ok, qPrintable(w.jobActions()->view()->statusText()));
     QSet<QString> phases;
     for (const QList<QVariant> &p : progress)

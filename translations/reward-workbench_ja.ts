@@ -7844,6 +7844,22 @@ RWB_DOCS_DIR にチェックアウトの docs フォルダを設定してくだ�
                 <numerusform>ペアがありません: 実行の %n 本の木に、十分に訪問された兄弟ステップで Q の差がマージン以上のものがありません。</numerusform>
             </translation>
         </message>
+        <message>
+            <source>evaluating the policy before</source>
+            <translation>微調整前の方策を評価中</translation>
+        </message>
+        <message>
+            <source>sampling and scoring trajectories</source>
+            <translation>軌跡をサンプリングして採点中</translation>
+        </message>
+        <message>
+            <source>fine-tuning on what passed</source>
+            <translation>通ったもので微調整中</translation>
+        </message>
+        <message>
+            <source>evaluating the policy after</source>
+            <translation>微調整後の方策を評価中</translation>
+        </message>
     </context>
     <context>
         <name>MctsJob</name>

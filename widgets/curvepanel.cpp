@@ -285,10 +285,19 @@ CurvePanel::CurvePanel(QWidget *parent)
     connect(m_metricsButton, &QPushButton::toggled, m_picker, &QWidget::setVisible);
     connect(m_pickerFilter, &QLineEdit::textChanged, m_pickerProxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_metricModel, &MetricListModel::checkedChanged, this, &CurvePanel::setMetricPlotted);
-    // A click anywhere on a row toggles it, not only on its check box.
-    connect(m_pickerView, &QListView::activated, this, [this](const QModelIndex &index) {
+    // A click anywhere on a row toggles it, not only on its check box: the state at the
+    // press is noted, and a click that has not changed it (not on the box, which toggles by
+    // itself) toggles it. Once per click whatever the style's single- or double-click
+    // activation; the keyboard's Space toggles the row as in any check list.
+    connect(m_pickerView, &QListView::pressed, this, [this](const QModelIndex &index) {
+        m_pressedMetric = index.data(Qt::DisplayRole).toString();
+        m_pressedChecked = m_metricModel->isChecked(m_pressedMetric);
+    });
+    connect(m_pickerView, &QListView::clicked, this, [this](const QModelIndex &index) {
         const QString name = index.data(Qt::DisplayRole).toString();
-        m_metricModel->setChecked(name, !m_metricModel->isChecked(name));
+        if (name == m_pressedMetric && m_metricModel->isChecked(name) == m_pressedChecked)
+            m_metricModel->setChecked(name, !m_pressedChecked);
+        m_pressedMetric.clear();
     });
 
     m_smoothingSlider->setValue(qRound(m_smoothing * 100));

@@ -269,6 +269,8 @@ private:
     QLineEdit *m_pickerFilter = nullptr;
     QListView *m_pickerView = nullptr;
     MetricListModel *m_metricModel = nullptr;
+    QString m_pressedMetric; // the picker's row under the last press, and its state then
+    bool m_pressedChecked = false;
     QSortFilterProxyModel *m_pickerProxy = nullptr;
 
     eval::HackingMonitor m_monitor; // of the primary run

@@ -217,7 +217,7 @@ void JobView::onProgress(const QJsonObject &p)
         }
         replot();
     }
-    showProgress(done, total, p.value(QStringLiteral("detail")).toString(),
+    showProgress(done, total, m_describe ? m_describe(p) : p.value(QStringLiteral("detail")).toString(),
                  p.contains(QStringLiteral("eta_seconds")) ? p.value(QStringLiteral("eta_seconds")).toDouble() : -1.0);
 }
 

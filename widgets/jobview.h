@@ -7,6 +7,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
+
 class QCustomPlot;
 class QLabel;
 class QPlainTextEdit;
@@ -35,6 +37,8 @@ public:
     // Plots the metrics whose names start with one of `prefixes` (all when empty) under
     // `title` for the next job; called before it starts. An empty title: no curves.
     void setCurves(const QString &title, const QStringList &prefixes = {});
+    // How a progress line reads in the dock (none: its "detail"); for the next job.
+    void setDescriber(std::function<QString(const QJsonObject &)> describe) { m_describe = std::move(describe); }
     // The next start is the same job's next command: its log and clock go on.
     void continueJob() { m_continuing = true; }
     // A view of the finished job's result, under the table (the view takes `view`).
@@ -82,6 +86,7 @@ private:
     QString m_detail;
     double m_eta = -1;
     bool m_running = false;
+    std::function<QString(const QJsonObject &)> m_describe;
     bool m_continuing = false;
     bool m_cancelAsked = false; // Cancel was pressed once: the next press kills
     bool m_ok = false;

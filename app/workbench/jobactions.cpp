@@ -176,6 +176,7 @@ bool JobActions::startForm(JobForm *form)
         return refuse(error);
     const QString title = k->title ? k->title(*form) : form->windowTitle();
     m_view->setCurves(k->curvesTitle ? k->curvesTitle() : QString(), k->curvePrefixes);
+    m_view->setDescriber(k->describe);
     // The command runs in the jobs folder, which a job without a config may be the first to use.
     const QString jobsDir = context().jobsDir();
     QDir().mkpath(jobsDir);

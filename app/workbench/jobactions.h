@@ -90,7 +90,6 @@ private:
     std::vector<JobKind> m_kinds;
     QList<QAction *> m_kindActions;
     JobOpeners m_openers;
-    rwb::widgets::JobView *m_view;
     rwb::widgets::JobForm *m_form = nullptr;  // the form of the job running or last run
     QString m_formKind;                       // its kind's id ("" for the Training menu's jobs)
     bool m_kindJobRunning = false;
@@ -108,4 +107,5 @@ private:
     QLabel *m_status;
     QProgressBar *m_progress;
     QToolButton *m_cancelButton;
+    rwb::widgets::JobView *m_view; // made after the status widgets (initialisation order)
 };

@@ -71,6 +71,9 @@ struct JobKind {
     // Metrics of the progress lines to plot in the Jobs dock: their axis title (translated
     // when called; none: no curves), and which (names starting with one of these; empty: all).
     std::function<QString()> curvesTitle;
+    // The Jobs dock's line for a progress line (optional; default: its "detail", the
+    // command's English words), e.g. a phase named in the user's language.
+    std::function<QString(const QJsonObject &progress)> describe;
     QStringList curvePrefixes;
 };
 

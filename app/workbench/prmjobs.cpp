@@ -817,6 +817,19 @@ std::vector<JobKind> PrmJobs::kinds()
     rft.id = QStringLiteral("prm-rft");
     rft.menuText = [] { return tr("PRM-filtered &fine-tuning (RFT)…"); };
     rft.form = rftForm;
+    // rwb prm rft's phases, in the user's language.
+    rft.describe = [](const QJsonObject &p) {
+        const QString phase = p.value(QStringLiteral("phase")).toString();
+        if (phase == QLatin1String("before"))
+            return tr("evaluating the policy before");
+        if (phase == QLatin1String("sampling"))
+            return tr("sampling and scoring trajectories");
+        if (phase == QLatin1String("training"))
+            return tr("fine-tuning on what passed");
+        if (phase == QLatin1String("after"))
+            return tr("evaluating the policy after");
+        return phase;
+    };
     rft.title = [](const JobForm &f) {
         return tr("PRM-filtered fine-tuning of %1").arg(QFileInfo(f.text(QStringLiteral("policy"))).fileName());
     };

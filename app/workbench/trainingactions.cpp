@@ -325,6 +325,9 @@ bool TrainingActions::startTraining(const rwb::train::GrpoConfig &requested, QSt
             config.output = fresh.toStdString();
             Q_EMIT log(tr("%1 already holds files; this run writes to %2").arg(QDir::toNativeSeparators(asked),
                                                                                QDir::toNativeSeparators(fresh)));
+            // A config from a file shows in the form as the run goes: with its folder.
+            if (!fromDesigner)
+                m_views.form->setConfig(config);
         }
     }
     // The reward config as the trainer will read it.
