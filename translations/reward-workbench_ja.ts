@@ -7860,6 +7860,10 @@ RWB_DOCS_DIR にチェックアウトの docs フォルダを設定してくだ�
             <source>evaluating the policy after</source>
             <translation>微調整後の方策を評価中</translation>
         </message>
+        <message>
+            <source>not measured</source>
+            <translation>未測定</translation>
+        </message>
     </context>
     <context>
         <name>MctsJob</name>

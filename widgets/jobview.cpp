@@ -188,7 +188,8 @@ void JobView::onStarted(const QString &title)
     for (QWidget *w : {static_cast<QWidget *>(m_title), static_cast<QWidget *>(m_bar), static_cast<QWidget *>(m_cancel),
                        static_cast<QWidget *>(m_status), m_plot->parentWidget()})
         w->show();
-    m_plot->setVisible(!m_curvesTitle.isEmpty());
+    m_plotTitle = m_curvesTitle;
+    m_plot->setVisible(!m_plotTitle.isEmpty());
     m_cancel->setEnabled(true);
     m_plot->clearGraphs();
     m_plot->replot();
@@ -208,14 +209,27 @@ void JobView::onProgress(const QJsonObject &p)
     const qint64 total = p.value(QStringLiteral("total")).toInteger();
     const QJsonObject metrics = p.value(QStringLiteral("metrics")).toObject();
     if (!m_curvesTitle.isEmpty() && !metrics.isEmpty()) {
+        bool newSeries = false;
         for (auto it = metrics.begin(); it != metrics.end(); ++it) {
             bool wanted = m_prefixes.isEmpty();
             for (const QString &prefix : std::as_const(m_prefixes))
                 wanted = wanted || it.key().startsWith(prefix);
-            if (wanted && it.value().isDouble() && std::isfinite(it.value().toDouble()))
-                m_points[it.key()].append(QPointF(static_cast<double>(done), it.value().toDouble()));
+            if (!wanted || !it.value().isDouble() || !std::isfinite(it.value().toDouble()))
+                continue;
+            newSeries = newSeries || !m_points.contains(it.key());
+            m_points[it.key()].append(QPointF(static_cast<double>(done), it.value().toDouble()));
+            // A series the plot has: its graph (in the map's order) takes the point.
+            if (!newSeries)
+                if (QCPGraph *g = m_plot->graph(static_cast<int>(std::distance(m_points.begin(), m_points.find(it.key())))))
+                    g->addData(static_cast<double>(done), it.value().toDouble());
         }
-        replot();
+        // A new series moves the others' colours and legend places: all drawn again.
+        if (newSeries) {
+            replot();
+        } else {
+            m_plot->rescaleAxes();
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
     }
     showProgress(done, total, m_describe ? m_describe(p) : p.value(QStringLiteral("detail")).toString(),
                  p.contains(QStringLiteral("eta_seconds")) ? p.value(QStringLiteral("eta_seconds")).toDouble() : -1.0);
@@ -279,13 +293,17 @@ void JobView::replot()
         g->setData(x, y, true);
     }
     m_plot->xAxis->setLabel(tr("step"));
-    m_plot->yAxis->setLabel(m_curvesTitle);
+    m_plot->yAxis->setLabel(m_plotTitle);
     m_plot->rescaleAxes();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void JobView::onFinished(bool ok, const QString &message)
 {
+    // The curves and the describer were for this job; the next one says its own.
+    m_curvesTitle.clear();
+    m_prefixes.clear();
+    m_describe = nullptr;
     m_running = false;
     m_cancelAsked = false;
     retranslate();

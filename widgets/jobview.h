@@ -35,9 +35,10 @@ public:
     explicit JobView(JobRunner *runner, QWidget *parent = nullptr);
 
     // Plots the metrics whose names start with one of `prefixes` (all when empty) under
-    // `title` for the next job; called before it starts. An empty title: no curves.
+    // `title` for the next job only; called before it starts. An empty title, or a job
+    // started without it: no curves.
     void setCurves(const QString &title, const QStringList &prefixes = {});
-    // How a progress line reads in the dock (none: its "detail"); for the next job.
+    // How a progress line reads in the dock (none: its "detail"); for the next job only.
     void setDescriber(std::function<QString(const QJsonObject &)> describe) { m_describe = std::move(describe); }
     // The next start is the same job's next command: its log and clock go on.
     void continueJob() { m_continuing = true; }
@@ -77,7 +78,8 @@ private:
     QVBoxLayout *m_resultBox;
     QPointer<QWidget> m_resultView;
     QLabel *m_idle;
-    QString m_curvesTitle;
+    QString m_curvesTitle; // asked for the next job
+    QString m_plotTitle;   // the job shown's
     QStringList m_prefixes;
     QMap<QString, QVector<QPointF>> m_points;
     QElapsedTimer m_clock;

@@ -225,6 +225,7 @@ void JobActions::onJobFinished(bool ok, const QString &message)
             if (const std::optional<JobFollowUp> next = k->next(m_commandsRun, m_jobs->result(), *m_form)) {
                 Q_EMIT log(message);
                 m_view->setCurves(k->curvesTitle ? k->curvesTitle() : QString(), k->curvePrefixes);
+                m_view->setDescriber(k->describe);
                 m_view->continueJob();
                 if (m_jobs->runCommand(next->title, next->arguments, context().jobsDir())) {
                     ++m_commandsRun;

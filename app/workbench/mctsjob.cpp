@@ -112,7 +112,8 @@ JobForm *mctsForm(const JobContext &c, const JobOpeners &, QWidget *parent)
                     MctsJob::tr("small: 24 simulations, K 3, depth 6 (a tiny model on 2 cores); paper: ProRAG §4.3's 200 "
                        "simulations, K 5, depth 10. Choosing one sets the three fields below"),
                     pick("preset", QStringLiteral("small")), 0, 0, 0, {QStringLiteral("small"), QStringLiteral("paper")}});
-    const auto num = [&](const char *key, double fallback) { return shown.value(QLatin1String(key)).toDouble(fallback); };
+    // A search parameter: the shown run's, else the small preset's.
+    const auto num = [&](const char *key, double preset) { return shown.value(QLatin1String(key)).toDouble(preset); };
     form->addField({"simulations", K::Int, MctsJob::tr("Simulations"), MctsJob::tr("Iterations of select, expand, simulate, back up per question"),
                     static_cast<int>(num("simulations", small.simulations)), 1, 100000});
     form->addField({"expansions", K::Int, MctsJob::tr("Children per expansion (K)"), MctsJob::tr("Steps sampled when a node is expanded"),

@@ -78,10 +78,9 @@ bool isPrm(const QString &folder)
 
 // The config a form builds, in the engine's shape: each visible field under its key, a
 // key "a.b" as {"a": {"b": …}}, `lists` (comma- or space-separated texts) as arrays,
-// `paths` made absolute (the config is written elsewhere: a relative path would resolve
-// against its folder), empty texts left out.
-QJsonObject engineConfig(const JobForm &form, const QStringList &keys, const QStringList &paths = {},
-                         const QStringList &lists = {})
+// empty texts left out. Paths come absolute from the form (JobForm::value): the config is
+// written elsewhere, where a relative path would resolve against its folder.
+QJsonObject engineConfig(const JobForm &form, const QStringList &keys, const QStringList &lists = {})
 {
     QJsonObject config;
     for (const QString &key : keys) {
@@ -99,7 +98,7 @@ QJsonObject engineConfig(const JobForm &form, const QStringList &keys, const QSt
                     items.append(item);
                 value = items;
             } else {
-                value = paths.contains(key) ? QFileInfo(text).absoluteFilePath() : text;
+                value = text; // a path field's value is absolute already (JobForm::value)
             }
         } else {
             value = QJsonValue::fromVariant(v);
@@ -220,12 +219,12 @@ QStringList PrmJobs::judgeArguments(const JobForm &f)
     if (choice != kReferenceJudge && choice != kLlmJudge)
         return {};
     QStringList args{QStringLiteral("prm"), QStringLiteral("judge"), QStringLiteral("--store"),
-                     QFileInfo(f.text(QStringLiteral("store"))).absoluteFilePath(), QStringLiteral("--set"),
+                     f.text(QStringLiteral("store")), QStringLiteral("--set"),
                      f.text(QStringLiteral("set"))};
     if (choice == kReferenceJudge)
-        args << QStringLiteral("--reference-judge") << QFileInfo(f.text(QStringLiteral("reference_judge"))).absoluteFilePath();
+        args << QStringLiteral("--reference-judge") << f.text(QStringLiteral("reference_judge"));
     else
-        args << QStringLiteral("--judge") << QFileInfo(f.text(QStringLiteral("judge_config"))).absoluteFilePath();
+        args << QStringLiteral("--judge") << f.text(QStringLiteral("judge_config"));
     if (f.checked(QStringLiteral("both_orders")))
         args << QStringLiteral("--both-orders");
     if (f.integer(QStringLiteral("limit")) > 0)
@@ -392,7 +391,7 @@ JobForm *PrmJobs::pairsForm(const JobContext &c, const JobOpeners &, QWidget *pa
         return QStringList{QStringLiteral("prm"),
                            QStringLiteral("pairs"),
                            QStringLiteral("--store"),
-                           QFileInfo(f.text(QStringLiteral("store"))).absoluteFilePath(),
+                           f.text(QStringLiteral("store")),
                            QStringLiteral("--run"),
                            QString::number(choiceRunId(f.text(QStringLiteral("run")))),
                            QStringLiteral("--set"),
@@ -530,9 +529,8 @@ JobForm *PrmJobs::trainForm(const JobContext &c, const JobOpeners &, QWidget *pa
           << QStringLiteral("eval_every") << QStringLiteral("threads");
         return k;
     }();
-    static const QStringList paths{QStringLiteral("model"), QStringLiteral("output"), QStringLiteral("store")};
     static const QStringList lists{QStringLiteral("sources")};
-    form->setConfigBuilder([](const JobForm &f) { return engineConfig(f, keys, paths, lists); });
+    form->setConfigBuilder([](const JobForm &f) { return engineConfig(f, keys, lists); });
     const QString configPath = c.freshPath(QStringLiteral("prm"), QStringLiteral(".json"));
     form->setConfigParser([configPath](const QJsonObject &json) {
         rwb::train::parsePrmTrainConfig(compact(engineShape(json, lists)), configPath.toStdString());
@@ -585,7 +583,7 @@ QWidget *PrmJobs::heldOutView(const QJsonObject &result)
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->horizontalHeader()->setStretchLastSection(true);
     const auto cell = [](const QJsonValue &v) {
-        return v.isDouble() ? QString::number(v.toDouble(), 'f', 3) : QStringLiteral("—");
+        return v.isDouble() ? QString::number(v.toDouble(), 'f', 3) : tr("not measured");
     };
     int row = 0;
     for (auto it = held.begin(); it != held.end(); ++it, ++row) {
@@ -593,7 +591,7 @@ QWidget *PrmJobs::heldOutView(const QJsonObject &result)
         const QJsonValue before = s.value(QStringLiteral("before")), after = s.value(QStringLiteral("after"));
         const QString change = before.isDouble() && after.isDouble()
                                    ? QString::asprintf("%+.3f", after.toDouble() - before.toDouble())
-                                   : QStringLiteral("—");
+                                   : tr("not measured");
         const QStringList cells{it.key(), QString::number(s.value(QStringLiteral("pairs")).toInteger()), cell(before),
                                 cell(after), change};
         for (int col = 0; col < cells.size(); ++col) {
@@ -726,10 +724,7 @@ JobForm *PrmJobs::rftForm(const JobContext &c, const JobOpeners &, QWidget *pare
                                   QStringLiteral("threads"),
                                   QStringLiteral("eval_questions"),
                                   QStringLiteral("eval_index")};
-    static const QStringList paths{QStringLiteral("policy"),         QStringLiteral("prm"),   QStringLiteral("questions"),
-                                   QStringLiteral("index"),          QStringLiteral("output"), QStringLiteral("eval_questions"),
-                                   QStringLiteral("eval_index")};
-    form->setConfigBuilder([](const JobForm &f) { return engineConfig(f, keys, paths); });
+    form->setConfigBuilder([](const JobForm &f) { return engineConfig(f, keys); });
     const QString configPath = c.freshPath(QStringLiteral("rft"), QStringLiteral(".json"));
     form->setConfigParser([configPath](const QJsonObject &json) {
         const std::string source = configPath.toStdString();

@@ -128,15 +128,15 @@ void TrainingActions::setJobRunner(JobRunner *runner)
         m_progress->setRange(0, static_cast<int>(std::max<qint64>(1, total)));
         m_progress->setValue(static_cast<int>(step));
         m_progress->show();
-        const double eta = p.value(QStringLiteral("eta_seconds")).toDouble(-1);
+        const QJsonValue eta = p.value(QStringLiteral("eta_seconds")); // rwb grpo's own estimate
         m_status->setText(tr("%1 · %2 processes · step %3/%4 · %5%6")
                               .arg(m_liveRunName)
                               .arg(m_views.form->processes())
                               .arg(step)
                               .arg(total)
                               .arg(p.value(QStringLiteral("detail")).toString())
-                              .arg(eta >= 0 && step > 0
-                                       ? tr(" · ETA %1").arg(QString::fromStdString(rwb::util::formatDuration(eta)))
+                              .arg(eta.isDouble() && step > 0
+                                       ? tr(" · ETA %1").arg(QString::fromStdString(rwb::util::formatDuration(eta.toDouble())))
                                        : QString()));
         if (step > 0)
             Q_EMIT stored();
