@@ -4,6 +4,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using namespace rwb::eval;
 
 class TestBootstrap : public QObject {
@@ -16,6 +18,9 @@ private Q_SLOTS:
     void f1OfCounts();
     void f1Difference();
     void mismatchedSizesAreRefused();
+    void standardErrorOfAShare();
+    void severalStatisticsShareTheResamples();
+    void powerFromTheStandardError();
 };
 
 void TestBootstrap::sameScoresGiveZero()
@@ -90,6 +95,69 @@ void TestBootstrap::mismatchedSizesAreRefused()
 {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pairedMeanDifference({1.0}, {1.0, 2.0}));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pairedMeanDifference({}, {}));
+}
+
+void TestBootstrap::standardErrorOfAShare()
+{
+    // As intervalCoversTheEstimate: half of 100 examples gain 1, so the resampled mean
+    // difference is a share of 100 draws at p = 0.5, sd √(0.25 / 100) = 0.05 (±0.004 for
+    // the bootstrap's own noise at 4,000 resamples: the sd of a sd estimate is about
+    // 0.05 / √(2 · 4000) = 0.0006, and the resampled sd itself is √((n − 1) / n) of it).
+    std::vector<double> a(100, 0.0), b(100, 0.0);
+    for (int i = 0; i < 50; ++i)
+        b[static_cast<size_t>(i)] = 1.0;
+    const Interval i = pairedMeanDifference(a, b, 4000, 7);
+    QVERIFY2(std::abs(i.standardError - 0.05) < 0.004, qPrintable(QString::number(i.standardError)));
+    // A constant shift has no spread at all.
+    const Interval c = pairedMeanDifference({0.0, 0.5}, {0.25, 0.75}, 500, 3);
+    QCOMPARE(c.standardError, 0.0);
+}
+
+void TestBootstrap::severalStatisticsShareTheResamples()
+{
+    // Two statistics of one resample loop: the first is pairedMeanDifference's own statistic,
+    // so with the same seed its interval is that function's to the last bit; the second is
+    // twice the first, so its interval and standard error are exactly twice.
+    const std::vector<double> a{0.1, 0.2, 0.3, 0.4, 0.5}, b{0.3, 0.1, 0.6, 0.4, 0.9};
+    const auto mean = [&](const std::vector<size_t> &pick) {
+        double s = 0.0;
+        for (size_t i : pick)
+            s += b[i] - a[i];
+        return s / static_cast<double>(pick.size());
+    };
+    const std::vector<Interval> both =
+        pairedDifferences(a.size(), [&](const std::vector<size_t> &pick) { return std::vector<double>{mean(pick), 2 * mean(pick)}; },
+                          300, 11);
+    const Interval one = pairedMeanDifference(a, b, 300, 11);
+    QCOMPARE(both.size(), size_t{2});
+    QCOMPARE(both[0].estimate, one.estimate);
+    QCOMPARE(both[0].low, one.low);
+    QCOMPARE(both[0].high, one.high);
+    QCOMPARE(both[0].standardError, one.standardError);
+    QCOMPARE(both[1].low, 2 * one.low);
+    QCOMPARE(both[1].high, 2 * one.high);
+    QVERIFY(std::abs(both[1].standardError - 2 * one.standardError) < 1e-12);
+    QVERIFY(one.standardError > 0.0);
+}
+
+void TestBootstrap::powerFromTheStandardError()
+{
+    // z(0.975) + z(0.80) = 1.959964 + 0.841621 = 2.801585 (normal quantiles).
+    QVERIFY(std::abs(kPowerZ - 2.801585) < 1e-6);
+    // se 0.01 on 100 examples: on the same 100 the detectable difference is 0.028016; on
+    // 400 the standard error halves, and so does it.
+    QVERIFY(std::abs(detectableEffect(0.01, 100, 100) - 0.02801585) < 1e-8);
+    QVERIFY(std::abs(detectableEffect(0.01, 100, 400) - 0.01400792) < 1e-8);
+    // To detect 0.02: 100 · (0.02801585 / 0.02)² = 196.22 → 197 examples.
+    QCOMPARE(examplesNeeded(0.01, 100, 0.02), size_t{197});
+    // The first paper's SFT → GRPO gain over SFT, +0.014, with the demo's paired sd of an
+    // exact-match difference, √((19 fixed + 17 broke) / 500) = 0.268 (se 0.268 / √500 on
+    // 500 e-mails): 500 · (2.8016 · 0.012 / 0.014)² ≈ 2,885 e-mails, the "≈ 2,900".
+    const double se = std::sqrt(36.0 / 500.0) / std::sqrt(500.0);
+    const size_t n = examplesNeeded(se, 500, 0.014);
+    QVERIFY2(n > 2800 && n < 2950, qPrintable(QString::number(n)));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, examplesNeeded(0.01, 100, 0.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, detectableEffect(0.01, 100, 0));
 }
 
 QTEST_APPLESS_MAIN(TestBootstrap)

@@ -111,6 +111,8 @@ private Q_SLOTS:
     void evalScore();
     void evalScoreThinking();
     void evalScoreUnknownTask();
+    void evalCompare();
+    void evalCompareBadInput();
     void grpoTablePairsF1AsCounts();
 
     void help_data();
@@ -408,6 +410,115 @@ void TestCli::grpoTablePairsF1AsCounts()
     QVERIFY(!r.out.mid(legalLine, r.out.indexOf('\n', legalLine) - legalLine).contains("F1"));
 }
 
+namespace {
+
+// A predictions file of four e-mails (gold A, B, C, D) whose answers are right where
+// `right` has a 1: every answer names a company, so precision = recall = F1 = the share
+// right. `skip` leaves one example out; `extra` adds an e-mail the others lack.
+QString writePredictions(const QTemporaryDir &dir, const QString &name, const QString &right, bool extra = false,
+                         int duplicate = -1)
+{
+    QFile f(dir.filePath(name));
+    f.open(QIODevice::WriteOnly);
+    const QStringList golds{"株式会社A商事", "B工業株式会社", "有限会社C運送", "D製作所株式会社"};
+    int lines = 0;
+    for (int i = 0; i < 4; ++i) {
+        const QString answer = right[i] == '1' ? golds[i] : QStringLiteral("株式会社ちがう");
+        QJsonObject o{{"id", QStringLiteral("e%1").arg(i)}, {"task", "company_extraction"},
+                      {"sender_email", "x@example.jp"}, {"email_text", "本文"}, {"gold", golds[i]}, {"completion", answer}};
+        f.write(QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n");
+        ++lines;
+        if (i == duplicate)
+            f.write(QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n");
+    }
+    if (extra)
+        f.write(R"({"id": "e9", "sender_email": "x@example.jp", "email_text": "本文", "gold": "E", "completion": "E"})" "\n");
+    return f.fileName();
+}
+
+} // namespace
+
+void TestCli::evalCompare()
+{
+    QTemporaryDir dir;
+    // One file a side: A right on 1 of 4, B on 3 of 4 → F1 0.25 → 0.75, +0.5.
+    Result r = runRwb({"eval", "compare", "--a", writePredictions(dir, "a.jsonl", "1000"), "--b",
+                       writePredictions(dir, "b.jsonl", "1110", true), "--effect", "0.1", "--examples", "400"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(j["task"].toString(), QStringLiteral("company_extraction"));
+    QCOMPARE(j["joined"].toInt(), 4);
+    QCOMPARE(j["dropped"].toInt(), 1); // B's e9
+    QVERIFY(std::abs(j["a"].toObject()["f1"].toDouble() - 0.25) < kTolerance);
+    QVERIFY(std::abs(j["b"].toObject()["f1"].toDouble() - 0.75) < kTolerance);
+    QJsonObject f1 = j["difference"].toObject()["f1"].toObject();
+    QVERIFY(std::abs(f1["estimate"].toDouble() - 0.5) < kTolerance);
+    QVERIFY(std::abs(j["difference"].toObject()["correct"].toObject()["estimate"].toDouble() - 0.5) < kTolerance);
+    // Each example's difference is 0 or +1, so no resample leaves [0, 1].
+    QVERIFY(f1["low"].toDouble() >= 0.0 && f1["high"].toDouble() <= 1.0);
+    // Power from the reported standard error: 2.8016 · se on the 4 examples, half of it on 400 / 4 = 100 times as many
+    // (√100 = 10); examples for 0.1: 4 · (2.8016 · se / 0.1)², rounded up.
+    const double se = f1["se"].toDouble();
+    QVERIFY(se > 0.1 && se < 0.4); // the sd of a share of 4 at p = 0.5 is 0.25
+    QVERIFY(std::abs(f1["detectable"].toDouble() - 2.801585 * se) < 1e-5);
+    QVERIFY(std::abs(f1["detectable_on_examples"].toDouble() - 2.801585 * se / 10) < 1e-5);
+    QCOMPARE(j["needed"].toObject()["f1"].toInt(), static_cast<int>(std::ceil(4 * std::pow(2.801585 * se / 0.1, 2) - 1e-6)));
+    QVERIFY(!j.contains("per_seed"));
+
+    // Two seeds a side, pooled: A right on 1 + 2 of 8, B on 3 + 4 of 8 → 0.375 → 0.875; per seed +0.5 and +0.5.
+    r = runRwb({"eval", "compare", "--a", writePredictions(dir, "a1.jsonl", "1000"), "--a",
+                writePredictions(dir, "a2.jsonl", "1100"), "--b", writePredictions(dir, "b1.jsonl", "1110"), "--b",
+                writePredictions(dir, "b2.jsonl", "1111")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QVERIFY(std::abs(j["a"].toObject()["f1"].toDouble() - 0.375) < kTolerance);
+    QVERIFY(std::abs(j["b"].toObject()["f1"].toDouble() - 0.875) < kTolerance);
+    QCOMPARE(j["per_seed"].toArray().size(), 2);
+    QVERIFY(std::abs(j["per_seed"].toArray()[0].toObject()["f1"].toDouble() - 0.5) < kTolerance);
+    QVERIFY(std::abs(j["per_seed"].toArray()[1].toObject()["f1"].toDouble() - 0.5) < kTolerance);
+
+    // All wrong → all right: every resample differs by exactly 1, standard error 0.
+    r = runRwb({"eval", "compare", "--a", writePredictions(dir, "none.jsonl", "0000"), "--b",
+                writePredictions(dir, "all.jsonl", "1111"), "--markdown", "--label-a", "SFT", "--label-b", "GRPO"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("| metric | SFT | GRPO | GRPO − SFT [95 % interval] |"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("| f1 | 0.000 | 1.000 | +1.000 [+1.000, +1.000] | 0.000 |"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("4 examples joined"), qPrintable(r.out));
+}
+
+void TestCli::evalCompareBadInput()
+{
+    QTemporaryDir dir;
+    const QString a = writePredictions(dir, "a.jsonl", "1000");
+    // Bad input exits 2 (cli.md). An id predicted twice: the file and the line of the second.
+    Result r = runRwb({"eval", "compare", "--a", a, "--b", writePredictions(dir, "dup.jsonl", "1000", false, 1)});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("dup.jsonl:3") && r.err.contains("\"e1\" predicted twice"), qPrintable(r.err));
+    // No id in common.
+    QFile other(dir.filePath("other.jsonl"));
+    other.open(QIODevice::WriteOnly);
+    other.write(R"({"id": "z1", "sender_email": "x@example.jp", "email_text": "本文", "gold": "E", "completion": "E"})" "\n");
+    other.close();
+    r = runRwb({"eval", "compare", "--a", a, "--b", other.fileName()});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("other.jsonl") && r.err.contains("no example id in common"), qPrintable(r.err));
+    // Usage errors name the option.
+    r = runRwb({"eval", "compare", "--a", a});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--a and --b"), qPrintable(r.err));
+    r = runRwb({"eval", "compare", "--a", a, "--b", a, "--effect", "0"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--effect"), qPrintable(r.err));
+    // A line without its completion.
+    QFile bare(dir.filePath("bare.jsonl"));
+    bare.open(QIODevice::WriteOnly);
+    bare.write(R"({"id": "e0", "sender_email": "x@example.jp", "email_text": "本文", "gold": "E"})" "\n");
+    bare.close();
+    r = runRwb({"eval", "compare", "--a", a, "--b", bare.fileName()});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("bare.jsonl:1") && r.err.contains("completion"), qPrintable(r.err));
+}
+
 void TestCli::evalScoreUnknownTask()
 {
     // A task the catalog does not have: a usage error listing the ones it has.
@@ -472,6 +583,8 @@ void TestCli::help_data()
     QTest::newRow("reward list") << QStringList{"reward", "list", "--help"} << QStringList{"rwb reward list"};
     QTest::newRow("eval score") << QStringList{"eval", "score", "--help"}
                                 << QStringList{"--task", "--input", "--thinking", "--skip-invalid", "n_output"};
+    QTest::newRow("eval compare") << QStringList{"eval", "compare", "--help"}
+                                  << QStringList{"--a", "--b", "--effect", "--examples", "--markdown", "2.80"};
     QTest::newRow("bench rewards") << QStringList{"bench", "rewards", "--help"}
                                    << QStringList{"--input", "--seconds", "evaluations_per_second"};
     QTest::newRow("bench few-rows") << QStringList{"bench", "few-rows", "--help"}

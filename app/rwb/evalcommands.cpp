@@ -2,12 +2,19 @@
 #include "commands.h"
 
 #include "data/jsonl.h"
+#include "eval/bootstrap.h"
 #include "eval/failureanalysis.h"
 #include "task/catalog.h"
 #include "util/boundedjson.h"
 
+#include <cmath>
+#include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <map>
+#include <numeric>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace rwb::cli {
 
@@ -19,6 +26,8 @@ Subcommands:
   score   precision / recall / F1 of completions against their golds
   run     generate with a model on a dataset and score it
   failures  predictions grouped by what went wrong (and what two checkpoints fixed / broke)
+  compare   two models' predictions of the same examples: the paired differences of the
+            task's metrics with bootstrap intervals, and the power of the comparison
 Run "rwb eval <subcommand> --help" for its options.
 )";
 
@@ -174,11 +183,269 @@ int failures(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
+const char *const kCompareHelp = R"(rwb eval compare — is B better than A on the same examples, and how sure is that
+
+Usage: rwb eval compare --a A.jsonl [--a A2.jsonl …] --b B.jsonl [--b B2.jsonl …]
+                        [--task T] [--thinking] [--effect D] [--examples N]
+                        [--resamples R] [--seed S] [--markdown] [--label-a NAME] [--label-b NAME]
+
+  --a, --b        predictions as `rwb eval run --output` writes them; several files on a
+                  side are that configuration's seeds (runs), pooled: each side's metric is
+                  the task's metric over every (example, seed) prediction
+  --task T        the task (default: the first line's "task", else company_extraction)
+  --thinking      the answer is the text of the first <answer>…</answer>
+  --effect D      also the examples needed to detect a difference of D at 80 % power
+  --examples N    also the difference detectable at 80 % power on N examples
+  --resamples R   bootstrap resamples (2000); --seed S their seed (1)
+  --markdown      a table instead of JSON
+  --label-a, --label-b   names for the table (default "A", "B")
+
+Examples are joined by id: only those every file predicts are compared (the others are
+counted). The bootstrap resamples examples, each with all its seeds' predictions on both
+sides, so the interval is that of the difference on the examples' population for these
+runs; with one file a side per seed, "per_seed" gives each seed's own difference, whose
+spread is what another seed would move it by. Metrics: the task's (company_extraction:
+precision, recall, f1) and "correct", the share of right predictions.
+
+Power (two-sided 5 % test, 80 % power): detectable = 2.80 · se · √(n / N), needed =
+n · (2.80 · se / D)², where se is the bootstrap standard error on these n examples.
+
+Prints {"task", "joined", "dropped", "a": {metric: value}, "b": {…}, "difference":
+{metric: {"estimate", "low", "high", "se", "detectable"}}, "per_seed" (when both sides
+have as many files), "needed" (with --effect)}.
+)";
+
+// One prediction file of a side, parsed: its predictions by example id.
+struct PredictionFile {
+    std::string path;
+    std::vector<task::Record> records;
+    std::vector<std::unique_ptr<task::Completion>> parsed;
+    std::map<std::string, size_t> byId;
+};
+
+std::string firstLineTask(const std::string &path)
+{
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos)
+            continue;
+        const nlohmann::json j = util::parseJsonOrDiscarded(line);
+        if (j.is_object() && j.contains("task") && j["task"].is_string())
+            return j["task"].get<std::string>();
+        return {};
+    }
+    return {};
+}
+
+std::string fixed3(double x)
+{
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(3) << x;
+    return o.str();
+}
+
+std::string signed3(double x)
+{
+    return (x >= 0.0 ? "+" : "") + fixed3(x == 0.0 ? 0.0 : x);
+}
+
+int compare(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"a", "b", "task", "effect", "examples", "resamples", "seed", "label-a", "label-b"},
+                           {"thinking", "markdown", "help"}});
+    if (args.has("help")) {
+        std::cout << kCompareHelp;
+        return kExitOk;
+    }
+    const std::vector<std::string> aPaths = args.values("a"), bPaths = args.values("b");
+    if (aPaths.empty() || bPaths.empty())
+        throw UsageError{"--a and --b: at least one predictions file each"};
+    const int resamples = static_cast<int>(args.number("resamples", 2000));
+    if (resamples < 100 || resamples > 1000000)
+        throw UsageError{"--resamples: between 100 and 1000000"};
+    const auto seed = static_cast<uint64_t>(args.number("seed", 1));
+    const double effect = args.number("effect", 0.0);
+    if (args.has("effect") && !(effect > 0.0 && effect < 1.0))
+        throw UsageError{"--effect: a difference above 0 and below 1 (0.014 for the first paper's SFT → GRPO over SFT → SFT)"};
+    const double targetExamples = args.number("examples", 0.0);
+    if (args.has("examples") && !(targetExamples >= 1.0 && targetExamples == std::floor(targetExamples)))
+        throw UsageError{"--examples: a whole number of examples, at least 1"};
+    std::string taskName = args.value("task");
+    if (taskName.empty())
+        taskName = firstLineTask(aPaths.front());
+    const task::Task &task = taskName.empty() ? *task::Catalog::builtin().find("")
+                                              : task::Catalog::builtin().get(taskName, aPaths.front(), "task");
+    const bool thinking = args.has("thinking");
+
+    const auto load = [&](const std::string &path) {
+        PredictionFile f;
+        f.path = path;
+        task::ReadOptions options;
+        options.requireCompletion = true;
+        f.records = task.read(path, options);
+        for (const task::Record &r : f.records) {
+            const std::string &id = r.example->id();
+            if (id.empty())
+                throw data::InputException({path, r.line, "id: every prediction needs one to be joined"});
+            if (!f.byId.emplace(id, f.parsed.size()).second)
+                throw data::InputException({path, r.line, "id: \"" + id + "\" predicted twice"});
+            f.parsed.push_back(task.parse(*r.example, r.completion, thinking));
+        }
+        return f;
+    };
+    std::vector<PredictionFile> a, b;
+    for (const std::string &p : aPaths)
+        a.push_back(load(p));
+    for (const std::string &p : bPaths)
+        b.push_back(load(p));
+
+    // The ids every file predicts, in the first file's order.
+    std::vector<std::string> ids;
+    for (const task::Record &r : a.front().records) {
+        const std::string &id = r.example->id();
+        bool everywhere = true;
+        for (const auto *side : {&a, &b})
+            for (const PredictionFile &f : *side)
+                everywhere = everywhere && f.byId.count(id);
+        if (everywhere)
+            ids.push_back(id);
+    }
+    if (ids.empty())
+        throw data::InputException({bPaths.front(), 0, "no example id in common with " + aPaths.front()});
+    size_t dropped = 0;
+    for (const auto *side : {&a, &b})
+        for (const PredictionFile &f : *side)
+            dropped += f.records.size() - ids.size();
+    // Per file, the index of each joined example's prediction.
+    const auto indexOf = [&](const std::vector<PredictionFile> &side) {
+        std::vector<std::vector<size_t>> at(side.size());
+        for (size_t k = 0; k < side.size(); ++k)
+            for (const std::string &id : ids)
+                at[k].push_back(side[k].byId.at(id));
+        return at;
+    };
+    const std::vector<std::vector<size_t>> aAt = indexOf(a), bAt = indexOf(b);
+
+    std::vector<std::string> names;
+    for (const auto &[name, value] : task.metrics()->result())
+        names.push_back(name);
+    names.push_back("correct");
+    // A side's metrics over the picked examples, every file's prediction of each.
+    const auto metricsOf = [&](const std::vector<PredictionFile> &side, const std::vector<std::vector<size_t>> &at,
+                               const std::vector<size_t> &pick, const std::vector<size_t> &files) {
+        const std::unique_ptr<task::MetricSet> m = task.metrics();
+        double right = 0.0, total = 0.0;
+        for (size_t k : files)
+            for (size_t i : pick) {
+                const size_t j = at[k][i];
+                const task::Example &example = *side[k].records[j].example;
+                m->add(example, *side[k].parsed[j]);
+                right += m->correct(example, *side[k].parsed[j]) ? 1.0 : 0.0;
+                total += 1.0;
+            }
+        std::vector<double> out;
+        for (const auto &[name, value] : m->result())
+            out.push_back(value);
+        out.push_back(total > 0.0 ? right / total : 0.0);
+        return out;
+    };
+    std::vector<size_t> aFiles(a.size()), bFiles(b.size());
+    std::iota(aFiles.begin(), aFiles.end(), size_t{0});
+    std::iota(bFiles.begin(), bFiles.end(), size_t{0});
+    const size_t n = ids.size();
+    std::vector<size_t> all(n);
+    std::iota(all.begin(), all.end(), size_t{0});
+    const std::vector<double> aAll = metricsOf(a, aAt, all, aFiles), bAll = metricsOf(b, bAt, all, bFiles);
+    const std::vector<eval::Interval> diff = eval::pairedDifferences(
+        n,
+        [&](const std::vector<size_t> &pick) {
+            const std::vector<double> x = metricsOf(a, aAt, pick, aFiles), y = metricsOf(b, bAt, pick, bFiles);
+            std::vector<double> d(x.size());
+            for (size_t k = 0; k < x.size(); ++k)
+                d[k] = y[k] - x[k];
+            return d;
+        },
+        resamples, seed);
+
+    nlohmann::ordered_json j;
+    j["task"] = std::string(task.name());
+    j["joined"] = n;
+    j["dropped"] = dropped;
+    j["a"] = {{"files", a.size()}};
+    j["b"] = {{"files", b.size()}};
+    for (size_t k = 0; k < names.size(); ++k) {
+        j["a"][names[k]] = aAll[k];
+        j["b"][names[k]] = bAll[k];
+        nlohmann::ordered_json d{{"estimate", diff[k].estimate},
+                                 {"low", diff[k].low},
+                                 {"high", diff[k].high},
+                                 {"se", diff[k].standardError},
+                                 {"detectable", eval::detectableEffect(diff[k].standardError, n, n)}};
+        if (args.has("examples"))
+            d["detectable_on_examples"] = eval::detectableEffect(diff[k].standardError, n, static_cast<size_t>(targetExamples));
+        j["difference"][names[k]] = d;
+        if (args.has("effect"))
+            j["needed"][names[k]] = eval::examplesNeeded(diff[k].standardError, n, effect);
+    }
+    if (a.size() == b.size() && a.size() > 1) {
+        nlohmann::ordered_json perSeed = nlohmann::ordered_json::array();
+        for (size_t k = 0; k < a.size(); ++k) {
+            const std::vector<double> x = metricsOf(a, aAt, all, {k}), y = metricsOf(b, bAt, all, {k});
+            nlohmann::ordered_json one;
+            for (size_t m = 0; m < names.size(); ++m)
+                one[names[m]] = y[m] - x[m];
+            perSeed.push_back(one);
+        }
+        j["per_seed"] = perSeed;
+    }
+    if (!args.has("markdown")) {
+        std::cout << j.dump() << std::endl;
+        return kExitOk;
+    }
+    const std::string la = args.value("label-a", "A"), lb = args.value("label-b", "B");
+    std::cout << "| metric | " << la << " | " << lb << " | " << lb << " − " << la
+              << " [95 % interval] | detectable at 80 % power";
+    if (args.has("examples"))
+        std::cout << " (on " << static_cast<size_t>(targetExamples) << ")";
+    if (args.has("effect"))
+        std::cout << " | examples for " << fixed3(effect);
+    if (j.contains("per_seed"))
+        std::cout << " | per seed";
+    std::cout << " |\n|---|---:|---:|---|---:";
+    if (args.has("effect"))
+        std::cout << "|---:";
+    if (j.contains("per_seed"))
+        std::cout << "|---";
+    std::cout << "|\n";
+    for (size_t k = 0; k < names.size(); ++k) {
+        std::cout << "| " << names[k] << " | " << fixed3(aAll[k]) << " | " << fixed3(bAll[k]) << " | "
+                  << signed3(diff[k].estimate) << " [" << signed3(diff[k].low) << ", " << signed3(diff[k].high) << "] | "
+                  << fixed3(eval::detectableEffect(diff[k].standardError, n,
+                                                   args.has("examples") ? static_cast<size_t>(targetExamples) : n));
+        if (args.has("effect"))
+            std::cout << " | " << eval::examplesNeeded(diff[k].standardError, n, effect);
+        if (j.contains("per_seed")) {
+            std::cout << " | ";
+            for (size_t s = 0; s < a.size(); ++s)
+                std::cout << (s ? ", " : "") << signed3(j["per_seed"][s][names[k]].get<double>());
+        }
+        std::cout << " |\n";
+    }
+    std::cout << "\n" << n << " examples joined";
+    if (dropped)
+        std::cout << " (" << dropped << " predictions of other examples left out)";
+    std::cout << "; " << la << ": " << a.size() << " file(s), " << lb << ": " << b.size() << " file(s); " << resamples
+              << " paired resamples.\n";
+    return kExitOk;
+}
+
 } // namespace
 
 int evalCommand(const std::vector<std::string> &args)
 {
-    return dispatch("eval", kEvalHelp, args, {{"score", score}, {"run", evalRunCommand}, {"failures", failures}});
+    return dispatch("eval", kEvalHelp, args,
+                    {{"score", score}, {"run", evalRunCommand}, {"failures", failures}, {"compare", compare}});
 }
 
 } // namespace rwb::cli

@@ -38,6 +38,7 @@ Commands:
   grpo            GRPO with a reward config; every rollout goes to the run store
   eval run        generate with a model on a task's dataset: its metrics (precision / recall / F1)
   eval failures   predictions grouped by what went wrong; fixed / broke against another
+  eval compare    two models' predictions: paired differences, intervals, power
   store info      the runs in a run store with their step counts
   store sql       a read-only SQL query on a run store (JSON lines out)
   retrieve index  a BM25 index (and dense vectors) of a passage corpus (SQLite FTS5)

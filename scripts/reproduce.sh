@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# One command per paper: its headline comparisons at reduced scale on this machine, with
+# paired bootstrap intervals and the power each comparison was planned for (written down
+# before running, in the plan the command prints first and keeps beside its results).
+#   scripts/reproduce.sh PAPER [--part P] [--smoke] [--plan]
+#     PAPER    000  the first paper (GRPO reward design for company-name extraction):
+#                   table 2's SFT vs SFT → SFT vs SFT → GRPO, three seeds, and table 1's
+#                   ten reward presets, three seeds each, on e-mails SFT never saw
+#     --part   000: table2 or table1 (default: both, table 2 first)
+#     --smoke  tiny sizes (a couple of minutes): checks that the pipeline runs, measures nothing
+#     --plan   print the plan (sizes, seeds, the effect each comparison can detect) and stop
+# RWB_REPRODUCE_OUT: where everything goes (default build/reproduce/PAPER; replaced).
+# The tables go to the terminal and to OUT/results.md; docs/results.md quotes them.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+usage() { echo "usage: scripts/reproduce.sh 000 [--part table2|table1] [--smoke] [--plan]" >&2; exit 2; }
+[[ $# -ge 1 ]] || usage
+paper=$1; shift
+part=all; smoke=0; plan_only=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --part) part=${2:-}; shift ;;
+    --smoke) smoke=1 ;;
+    --plan) plan_only=1 ;;
+    *) usage ;;
+  esac
+  shift
+done
+case "$paper" in
+  000) ;;
+  *) echo "scripts/reproduce.sh: no reproduction of paper \"$paper\" here yet (000 is; see docs/results.md, \"What reproduced\")" >&2; exit 2 ;;
+esac
+export RWB_REPRODUCE_ROOT=$root RWB_REPRODUCE_PART=$part RWB_REPRODUCE_SMOKE=$smoke RWB_REPRODUCE_PLAN=$plan_only
+export RWB_REPRODUCE_OUT=${RWB_REPRODUCE_OUT:-$root/build/reproduce/$paper}
+if [[ $plan_only == 0 ]]; then
+  "$root/scripts/setup.sh"
+  "$root/scripts/build.sh"
+fi
+exec "$root/scripts/reproduce/$paper.sh"
