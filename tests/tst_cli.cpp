@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 
 #include "loopbackserver.h"
+#include "mcts/searchrecord.h"
 #include "store/runstore.h"
 #include "task/catalog.h"
 #include "testtime.h"
@@ -112,6 +113,7 @@ private Q_SLOTS:
     void evalScoreThinking();
     void evalScoreUnknownTask();
     void evalCompare();
+    void mctsTablePairsTheSearchWithGreedy();
     void evalCompareBadInput();
     void grpoTablePairsF1AsCounts();
 
@@ -484,6 +486,38 @@ void TestCli::evalCompare()
     QVERIFY2(r.out.contains("| metric | SFT | GRPO | GRPO − SFT [95 % interval] |"), qPrintable(r.out));
     QVERIFY2(r.out.contains("| f1 | 0.000 | 1.000 | +1.000 [+1.000, +1.000] | 0.000 |"), qPrintable(r.out));
     QVERIFY2(r.out.contains("4 examples joined"), qPrintable(r.out));
+}
+
+void TestCli::mctsTablePairsTheSearchWithGreedy()
+{
+    // Three 2-hop questions: greedy F1 0, 0.5, 1 and EM 0, 0, 1; the search's path F1 1, 0.5, 1
+    // and EM 1, 0, 1. Paired differences {1, 0, 0} for both: mean +0.333. A resample of 3
+    // has all three the 1 with chance 1/27 (above 2.5 %) and none with 8/27: [0, 1].
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("runs.sqlite").toStdString();
+    {
+        rwb::store::RunStore st(path);
+        const int64_t run = st.beginRun("search", rwb::store::RunKind::Mcts, "{}", "multihop");
+        const double greedyF1[] = {0.0, 0.5, 1.0}, greedyEm[] = {0, 0, 1}, f1[] = {1.0, 0.5, 1.0}, em[] = {1, 0, 1};
+        for (int i = 0; i < 3; ++i) {
+            rwb::mcts::SearchRecord r;
+            r.questionId = "q" + std::to_string(i);
+            r.question = "Q?";
+            r.goldAnswer = "A";
+            r.hops = 2;
+            st.writeMctsTree(run, r);
+            st.writeStep(run, i + 1,
+                         {{"greedy/f1", greedyF1[i]}, {"greedy/em", greedyEm[i]}, {"mcts/best_f1", f1[i]},
+                          {"mcts/best_em", em[i]}, {"mcts/found_f1", f1[i]}},
+                         {});
+        }
+    }
+    const Result r = runRwb({"mcts", "table", "--store", QString::fromStdString(path), "--markdown"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("| **all** | 3 | 0.333 | 0.500 | 0.667 | 0.833 | 0.833 |"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("MCTS − greedy SFT, paired over 3 questions (95 % bootstrap interval, 2,000 resamples): "
+                            "EM +0.333 [+0.000, +1.000], F1 +0.333 [+0.000, +1.000]"),
+             qPrintable(r.out));
 }
 
 void TestCli::evalCompareBadInput()

@@ -5,6 +5,7 @@
 #include "commands.h"
 
 #include "data/jsonl.h"
+#include "eval/bootstrap.h"
 #include "engine/mctsrun.h"
 #include "mcts/searchrecord.h"
 #include "mcts/treejson.h"
@@ -92,6 +93,8 @@ The search's values are F1 against gold (ProRAG §3.2: the tree is supervision, 
 with the answers known), so its path is not a test-time prediction: the table says how
 much better than greedy decoding the trajectories are that the tree holds for the PRM.
 Questions a stopped run did not finish are left out. --markdown: a Markdown table.
+Below it, the search's path against greedy decoding on the same questions: the paired
+difference of EM and of F1 with its 95 % bootstrap interval (2,000 resamples).
 )";
 
 const char *const kBenchHelp = R"(rwb bench mcts — how fast the search runs, and where the time goes
@@ -270,11 +273,19 @@ int table(const std::vector<std::string> &argv)
         double greedyEm = 0, greedyF1 = 0, em = 0, f1 = 0, found = 0;
     };
     std::map<int, Row> rows; // by hops; 0 = all
+    // Per question with a greedy trajectory: greedy and search EM / F1, for the paired interval.
+    std::vector<double> greedyEm, greedyF1, searchEm, searchF1;
     for (size_t i = 0; i < trees.size(); ++i) {
         const auto it = byStep.find(static_cast<int64_t>(i) + 1);
         if (it == byStep.end() || !it->second.count("mcts/best_f1"))
             continue; // not finished
         const auto &m = it->second;
+        if (m.count("greedy/f1")) {
+            greedyEm.push_back(m.at("greedy/em"));
+            greedyF1.push_back(m.at("greedy/f1"));
+            searchEm.push_back(m.at("mcts/best_em"));
+            searchF1.push_back(m.at("mcts/best_f1"));
+        }
         for (const int key : {trees[i].hops, 0}) {
             Row &r = rows[key];
             ++r.n;
@@ -317,6 +328,14 @@ int table(const std::vector<std::string> &argv)
         if (hops > 0)
             print(std::to_string(hops), r);
     print(md ? "**all**" : "all", rows[0]);
+    if (!greedyF1.empty()) {
+        // The search against greedy decoding on the same questions (core/eval/bootstrap.h).
+        const eval::Interval em = eval::pairedMeanDifference(greedyEm, searchEm);
+        const eval::Interval f1 = eval::pairedMeanDifference(greedyF1, searchF1);
+        std::printf("\nMCTS − greedy SFT, paired over %zu questions (95 %% bootstrap interval, 2,000 resamples): "
+                    "EM %+.3f [%+.3f, %+.3f], F1 %+.3f [%+.3f, %+.3f]\n",
+                    greedyF1.size(), em.estimate, em.low, em.high, f1.estimate, f1.low, f1.high);
+    }
     return kExitOk;
 }
 
