@@ -19,6 +19,7 @@ private Q_SLOTS:
     void errors();
     void skipInvalid();
     void roundTrip();
+    void reasoningIsOptional();
     void missingFile();
     void writeFileAtomically();
 };
@@ -50,6 +51,8 @@ void TestExtractionRecord::errors_data()
                                      << "in.jsonl:2: field \"gold\" must be a string, not number";
     QTest::newRow("id object") << R"({"id": {}, "sender_email": "s", "email_text": "t", "completion": "c", "gold": "g"})"
                                << "in.jsonl:2: field \"id\" must be a string or an integer";
+    QTest::newRow("reasoning not string") << R"({"id": 1, "sender_email": "s", "email_text": "t", "completion": "c", "gold": "g", "reasoning": 2})"
+                                          << "in.jsonl:2: field \"reasoning\" must be a string, not number";
     QTest::newRow("unknown task") << R"({"id": 1, "task": "qa", "sender_email": "s", "email_text": "t", "completion": "c", "gold": "g"})"
                                   << "in.jsonl:2: unknown task \"qa\" (allowed: company_extraction)";
 }
@@ -93,6 +96,22 @@ void TestExtractionRecord::roundTrip()
     QCOMPARE(back.emailText, r.emailText);
     QCOMPARE(back.senderEmail, r.senderEmail);
     QCOMPARE(back.gold, r.gold);
+}
+
+void TestExtractionRecord::reasoningIsOptional()
+{
+    // Without one nothing is written; with one it comes back as it was.
+    ExtractionRecord r;
+    r.id = "x1";
+    r.senderEmail = "s";
+    r.emailText = "t";
+    r.gold = "g";
+    QVERIFY(toJsonLine(r, false).find("reasoning") == std::string::npos);
+    r.reasoning = "署名に「g」とある。";
+    const ExtractionRecord back = parseExtractionLine(toJsonLine(r, false), "f", 1, false);
+    QCOMPARE(back.reasoning, r.reasoning);
+    QVERIFY(parseExtractionLine(R"({"id": 1, "sender_email": "s", "email_text": "t", "gold": "g"})", "f", 1, false)
+                .reasoning.empty());
 }
 
 void TestExtractionRecord::missingFile()

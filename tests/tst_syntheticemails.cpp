@@ -140,6 +140,7 @@ private Q_SLOTS:
     void smallerCapIsKept();
     void varietyFeatures();
     void linesParse();
+    void templatedReasoningLeadsToTheGold();
 
 private:
     std::vector<SyntheticEmail> m_train;
@@ -521,6 +522,38 @@ void TestSyntheticEmails::linesParse()
     // Scoring needs a completion: such a line is rejected there with a clear reason.
     const std::string line = data::toJsonLine(m_train.front().record, /*withCompletion=*/false);
     QVERIFY_THROWS_EXCEPTION(data::InputException, data::parseExtractionLine(line, "synthetic", 1));
+}
+
+void TestSyntheticEmails::templatedReasoningLeadsToTheGold()
+{
+    // Written by hand from one e-mail's parts: the sender, the recipient's company and up
+    // to two third parties ruled out, then where the gold is written (or that it is not).
+    SyntheticEmail e;
+    e.record.senderEmail = "田中 <tanaka@midori.jp>";
+    e.record.gold = "株式会社みどり製作所";
+    e.recipientNamed = "あおぞら商会";
+    e.otherCompanies = {"ひかり運輸", "そら電機", "うみ食品"};
+    QCOMPARE(e.templatedReasoning(),
+             std::string("差出人は「田中 <tanaka@midori.jp>」。「あおぞら商会」は宛先の会社で、送信者の会社ではない。"
+                         "「ひかり運輸」は本文に出てくる別の会社。「そら電機」は本文に出てくる別の会社。"
+                         "送信者の会社は本文に「株式会社みどり製作所」と書かれている。答えは「株式会社みどり製作所」。"));
+    e.record.gold = "不明";
+    e.recipientNamed.clear();
+    e.otherCompanies.clear();
+    QCOMPARE(e.templatedReasoning(), std::string("差出人は「田中 <tanaka@midori.jp>」。本文にも署名にも送信者の会社名は書かれていない。"
+                                                 "答えは「不明」。"));
+    // Only with the option: the default lines keep their bytes (sameSeedSameBytes, corpusFingerprint).
+    const SyntheticEmailGenerator g(1, DataSplit::Train, 300);
+    for (size_t i = 0; i < 50; ++i) {
+        const SyntheticEmail one = g.email(i);
+        QVERIFY(one.datasetRecord().reasoning.empty());
+        const data::ExtractionRecord r = one.datasetRecord(true);
+        QCOMPARE(r.reasoning, one.templatedReasoning());
+        // It ends with the gold, so SFT on it teaches the answer the trace reached.
+        const std::string tail = "答えは「" + r.gold + "」。";
+        QVERIFY2(r.reasoning.size() > tail.size() && r.reasoning.compare(r.reasoning.size() - tail.size(), tail.size(), tail) == 0,
+                 describe(one).constData());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestSyntheticEmails)

@@ -124,6 +124,14 @@ void TestTask::builtinCatalog()
     const tokenizer::PromptFormat plain;
     QCOMPARE(t.prompt(e, plain, false), tokenizer::PromptFormat::paperPrompt(e.senderEmail(), e.emailText(), false));
     QCOMPARE(t.sftTarget(e, true), std::string("<thinking></thinking><answer>株式会社きらめき商事</answer>"));
+    // A line's "reasoning" (rwb data synth --reasoning templated) goes inside <thinking>,
+    // and only in thinking mode.
+    const task::Record withReasoning = t.readLine(
+        R"({"id": "e2", "sender_email": "a@kirameki.co.jp", "email_text": "株式会社きらめき商事の山田です。", "gold": "株式会社きらめき商事", "reasoning": "署名にある。"})",
+        "x.jsonl", 1, false);
+    QCOMPARE(t.sftTarget(*withReasoning.example, true),
+             std::string("<thinking>署名にある。</thinking><answer>株式会社きらめき商事</answer>"));
+    QCOMPARE(t.sftTarget(*withReasoning.example, false), std::string("株式会社きらめき商事"));
     const auto parsed = t.parse(e, "<thinking>x</thinking><answer> 株式会社きらめき商事 </answer>", true);
     QCOMPARE(parsed->answer(), std::string("株式会社きらめき商事"));
     auto m = t.metrics();

@@ -36,7 +36,7 @@ Run "rwb data <subcommand> --help" for its options.
 const char *const kSynthHelp = R"(rwb data synth — synthetic datasets
 
 Usage: rwb data synth --task company_extraction --n N --seed S --split train|val|test
-                      [--out F.jsonl] [--max-chars C]
+                      [--out F.jsonl] [--max-chars C] [--reasoning templated|none]
        rwb data synth --task legal_qa --n N --seed S --split train|val|test
                       [--out Q.jsonl] [--corpus-out CORPUS.jsonl]
                       [--statutes K] [--min-sections A] [--max-sections B]
@@ -55,6 +55,10 @@ Usage: rwb data synth --task company_extraction --n N --seed S --split train|val
   --out F.jsonl   where to write (default: standard output); written to F.jsonl.part
                   first and renamed when complete
   --max-chars C   company_extraction: longest email_text in characters (default 600, at least 300)
+  --reasoning R   company_extraction: templated adds "reasoning", a thinking trace that
+                  rules out the recipient's company and third parties and names where the
+                  sender's company is written (or that it is not), for SFT with "thinking":
+                  true (<thinking>reasoning</thinking><answer>gold</answer>); none (default)
   --corpus-out C  legal_qa: also write the corpus (all statutes of every split)
   --statutes K    legal_qa: statutes, 3 to 20 (default 16)
   --min-sections A, --max-sections B

@@ -118,10 +118,13 @@ int synthExtraction(const Args &args, uint64_t n, uint64_t seed, data::DataSplit
     const uint64_t maxChars = parseCount("max-chars", args.value("max-chars", "600"), 1'000'000);
     if (maxChars < 300)
         throw UsageError{"--max-chars must be at least 300"};
+    const std::string reasoning = args.value("reasoning", "none");
+    if (reasoning != "none" && reasoning != "templated")
+        throw UsageError{"--reasoning: templated or none, not \"" + reasoning + "\""};
     const data::SyntheticEmailGenerator generator(seed, split, maxChars);
     const SynthProgress progress(n);
     writeOutput(args.value("out"), [&](std::ostream &out) {
-        data::writeSyntheticJsonl(generator, n, out, progress.report(), /*every=*/10000);
+        data::writeSyntheticJsonl(generator, n, out, progress.report(), /*every=*/10000, reasoning == "templated");
     });
     return kExitOk;
 }
@@ -131,7 +134,7 @@ int synthExtraction(const Args &args, uint64_t n, uint64_t seed, data::DataSplit
 const std::vector<Synthesizer> &synthesizers()
 {
     static const std::vector<Synthesizer> all = {
-        {std::string(task::ExtractionTask().name()), {"max-chars"}, synthExtraction},
+        {std::string(task::ExtractionTask().name()), {"max-chars", "reasoning"}, synthExtraction},
         {std::string(task::LegalQaTask().name()), {"corpus-out", "statutes", "min-sections", "max-sections"}, synthLegal},
         {std::string(task::MultihopTask().name()), {"corpus-out", "people", "organizations", "cities", "countries"},
          synthMultihop},

@@ -74,6 +74,8 @@ ExtractionRecord parseExtractionLine(std::string_view line, const std::string &s
         }
         r.partiesKnown = true;
     }
+    if (obj.contains("reasoning"))
+        r.reasoning = requireString(obj, "reasoning", source, lineNo);
     return r;
 }
 
@@ -106,6 +108,8 @@ std::string toJsonLine(const ExtractionRecord &r, bool withCompletion)
         j["recipient_company"] = r.recipientCompany;
         j["other_companies"] = r.otherCompanies;
     }
+    if (!r.reasoning.empty())
+        j["reasoning"] = r.reasoning;
     if (!r.kind.empty())
         j["kind"] = r.kind;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -30,6 +30,10 @@ struct ExtractionRecord {
     bool partiesKnown = false;
     std::string recipientCompany;
     std::vector<std::string> otherCompanies;
+    // Optional "reasoning": a thinking trace that leads to the gold, for SFT in the paper's
+    // thinking format (fig. 3: <thinking>reasoning</thinking><answer>gold</answer>);
+    // `rwb data synth --reasoning templated` writes one. Written only when not empty.
+    std::string reasoning;
     size_t line = 0;  // 1-based line in the file it came from
 };
 
@@ -48,8 +52,8 @@ struct ExtractionReadResult {
 // Parses one line; throws InputException naming `source` and `lineNo` on any problem:
 // not JSON, not an object, a required field missing or not a string, an unknown task.
 // "id" may be a string or an integer. Unknown fields are ignored. "recipient_company"
-// (a string) and "other_companies" (an array of strings) are optional; either one of the
-// wrong type is an error naming it.
+// (a string), "other_companies" (an array of strings) and "reasoning" (a string) are
+// optional; any of them of the wrong type is an error naming it.
 ExtractionRecord parseExtractionLine(std::string_view line, const std::string &source, size_t lineNo,
                                      bool requireCompletion = true);
 

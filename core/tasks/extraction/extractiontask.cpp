@@ -96,7 +96,11 @@ std::string ExtractionTask::prompt(const Example &example, const tokenizer::Prom
 
 std::string ExtractionTask::sftTarget(const Example &example, bool thinking) const
 {
-    return tokenizer::PromptFormat::paperCompletion(example.goldText(), "", thinking);
+    // In thinking mode the line's "reasoning" goes inside <thinking> (empty without one, or
+    // for an example built in code rather than read from a line).
+    const auto *line = dynamic_cast<const ExtractionExample *>(&example);
+    return tokenizer::PromptFormat::paperCompletion(example.goldText(), line ? line->record().reasoning : std::string(),
+                                                    thinking);
 }
 
 std::unique_ptr<Completion> ExtractionTask::parse(const Example &, std::string completion, bool thinking) const

@@ -1310,13 +1310,32 @@ void EmailBuilder::nameParties(SyntheticEmail &email) const
 
 } // namespace
 
-ExtractionRecord SyntheticEmail::datasetRecord() const
+ExtractionRecord SyntheticEmail::datasetRecord(bool withReasoning) const
 {
     ExtractionRecord r = record;
     r.partiesKnown = true;
     r.recipientCompany = recipientNamed;
     r.otherCompanies = otherCompanies;
+    if (withReasoning)
+        r.reasoning = templatedReasoning();
     return r;
+}
+
+std::string SyntheticEmail::templatedReasoning() const
+{
+    std::string s = "差出人は「" + record.senderEmail + "」。";
+    if (!recipientNamed.empty())
+        s += "「" + recipientNamed + "」は宛先の会社で、送信者の会社ではない。";
+    // At most two third parties: the trace stays short, as the paper's thinking is a few
+    // sentences, not a list.
+    for (size_t i = 0; i < otherCompanies.size() && i < 2; ++i)
+        s += "「" + otherCompanies[i] + "」は本文に出てくる別の会社。";
+    if (record.gold == kUnknown)
+        s += "本文にも署名にも送信者の会社名は書かれていない。";
+    else
+        s += "送信者の会社は本文に「" + record.gold + "」と書かれている。";
+    s += "答えは「" + record.gold + "」。";
+    return s;
 }
 
 SyntheticEmailGenerator::SyntheticEmailGenerator(uint64_t seed, DataSplit split, size_t maxChars)
@@ -1372,11 +1391,11 @@ std::vector<SyntheticEmail> SyntheticEmailGenerator::generate(size_t n,
 }
 
 size_t writeSyntheticJsonl(const SyntheticEmailGenerator &generator, size_t n, std::ostream &out,
-                           const std::function<bool(size_t, size_t)> &progress, size_t every)
+                           const std::function<bool(size_t, size_t)> &progress, size_t every, bool withReasoning)
 {
     every = std::max<size_t>(1, every);
     for (size_t i = 0; i < n; ++i) {
-        out << toJsonLine(generator.email(i).datasetRecord(), /*withCompletion=*/false) << '\n';
+        out << toJsonLine(generator.email(i).datasetRecord(withReasoning), /*withCompletion=*/false) << '\n';
         if (progress && ((i + 1) % every == 0 || i + 1 == n) && !progress(i + 1, n))
             return i + 1;
     }

@@ -33,8 +33,14 @@ struct SyntheticEmail {
     std::string scene;
 
     // The dataset line as `rwb data synth` writes it: `record` with the optional
-    // "recipient_company" (recipientNamed) and "other_companies" fields filled in.
-    ExtractionRecord datasetRecord() const;
+    // "recipient_company" (recipientNamed) and "other_companies" fields filled in, and
+    // with `withReasoning` also "reasoning" (templatedReasoning()).
+    ExtractionRecord datasetRecord(bool withReasoning = false) const;
+    // A templated thinking trace that reaches the gold the way the first paper's GPT-4.1
+    // traces do (its fig. 4: from the input and the answer), from what the generator knows:
+    // the sender, the recipient's company and the third parties (each ruled out), then
+    // where the sender's company is written, or that it is not, and the answer.
+    std::string templatedReasoning() const;
 };
 
 // Fictional Japanese business e-mails for the company-extraction task of the first
@@ -85,7 +91,9 @@ private:
 // n)`, if given, is called on the calling thread after every `every` e-mails and at the end;
 // when it returns false, writing stops. Returns how many lines were written. Stream errors
 // are left to the caller to check.
+// With `withReasoning` each line also has its "reasoning" (SyntheticEmail::templatedReasoning).
 size_t writeSyntheticJsonl(const SyntheticEmailGenerator &generator, size_t n, std::ostream &out,
-                           const std::function<bool(size_t, size_t)> &progress = {}, size_t every = 1000);
+                           const std::function<bool(size_t, size_t)> &progress = {}, size_t every = 1000,
+                           bool withReasoning = false);
 
 } // namespace rwb::data
