@@ -6,14 +6,15 @@
 #     PAPER    000  the first paper (GRPO reward design for company-name extraction):
 #                   table 2's SFT vs SFT → SFT vs SFT → GRPO, three seeds, and table 1's
 #                   ten reward presets, three seeds each, on e-mails SFT never saw
-#     --part   000: table2 or table1 (default: both, table 2 first)
+#     --part   000: table2, table1 or thinking (default: all three, in that order;
+#              a single part reuses the data and SFT start a previous run left)
 #     --smoke  tiny sizes (a couple of minutes): checks that the pipeline runs, measures nothing
 #     --plan   print the plan (sizes, seeds, the effect each comparison can detect) and stop
 # RWB_REPRODUCE_OUT: where everything goes (default build/reproduce/PAPER; replaced).
 # The tables go to the terminal and to OUT/results.md; docs/results.md quotes them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { echo "usage: scripts/reproduce.sh 000 [--part table2|table1] [--smoke] [--plan]" >&2; exit 2; }
+usage() { echo "usage: scripts/reproduce.sh 000 [--part table2|table1|thinking] [--smoke] [--plan]" >&2; exit 2; }
 [[ $# -ge 1 ]] || usage
 paper=$1; shift
 part=all; smoke=0; plan_only=0

@@ -486,6 +486,26 @@ void TestCli::evalCompare()
     QVERIFY2(r.out.contains("| metric | SFT | GRPO | GRPO − SFT [95 % interval] |"), qPrintable(r.out));
     QVERIFY2(r.out.contains("| f1 | 0.000 | 1.000 | +1.000 [+1.000, +1.000] | 0.000 |"), qPrintable(r.out));
     QVERIFY2(r.out.contains("4 examples joined"), qPrintable(r.out));
+
+    // A model with thinking against one without: B's answers are read from <answer>…</answer>.
+    QFile thinking(dir.filePath("thinking.jsonl"));
+    thinking.open(QIODevice::WriteOnly);
+    const QStringList golds{"株式会社A商事", "B工業株式会社", "有限会社C運送", "D製作所株式会社"};
+    for (int i = 0; i < 4; ++i) {
+        QJsonObject o{{"id", QStringLiteral("e%1").arg(i)}, {"sender_email", "x@example.jp"}, {"email_text", "本文"},
+                      {"gold", golds[i]}, {"completion", "<thinking>署名にある。</thinking><answer>" + golds[i] + "</answer>"}};
+        thinking.write(QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n");
+    }
+    thinking.close();
+    r = runRwb({"eval", "compare", "--a", dir.filePath("a.jsonl"), "--b", thinking.fileName(), "--thinking-b"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QVERIFY(std::abs(j["b"].toObject()["f1"].toDouble() - 1.0) < kTolerance);
+    QVERIFY(std::abs(j["difference"].toObject()["f1"].toObject()["estimate"].toDouble() - 0.75) < kTolerance);
+    // Read without --thinking-b the whole completion is the answer, and none is right.
+    r = runRwb({"eval", "compare", "--a", dir.filePath("a.jsonl"), "--b", thinking.fileName()});
+    j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QVERIFY(std::abs(j["b"].toObject()["f1"].toDouble()) < kTolerance);
 }
 
 void TestCli::mctsTablePairsTheSearchWithGreedy()

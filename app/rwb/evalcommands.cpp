@@ -186,7 +186,7 @@ int failures(const std::vector<std::string> &argv)
 const char *const kCompareHelp = R"(rwb eval compare — is B better than A on the same examples, and how sure is that
 
 Usage: rwb eval compare --a A.jsonl [--a A2.jsonl …] --b B.jsonl [--b B2.jsonl …]
-                        [--task T] [--thinking] [--effect D] [--examples N]
+                        [--task T] [--thinking | --thinking-a | --thinking-b] [--effect D] [--examples N]
                         [--resamples R] [--seed S] [--markdown] [--label-a NAME] [--label-b NAME]
 
   --a, --b        predictions as `rwb eval run --output` writes them; several files on a
@@ -194,6 +194,8 @@ Usage: rwb eval compare --a A.jsonl [--a A2.jsonl …] --b B.jsonl [--b B2.jsonl
                   the task's metric over every (example, seed) prediction
   --task T        the task (default: the first line's "task", else company_extraction)
   --thinking      the answer is the text of the first <answer>…</answer>
+  --thinking-a, --thinking-b   so on one side only (a model trained with thinking
+                  against one without)
   --effect D      also the examples needed to detect a difference of D at 80 % power
   --examples N    also the difference detectable at 80 % power on N examples
   --resamples R   bootstrap resamples (2000); --seed S their seed (1)
@@ -253,7 +255,7 @@ std::string signed3(double x)
 int compare(const std::vector<std::string> &argv)
 {
     const Args args(argv, {{"a", "b", "task", "effect", "examples", "resamples", "seed", "label-a", "label-b"},
-                           {"thinking", "markdown", "help"}});
+                           {"thinking", "thinking-a", "thinking-b", "markdown", "help"}});
     if (args.has("help")) {
         std::cout << kCompareHelp;
         return kExitOk;
@@ -276,9 +278,10 @@ int compare(const std::vector<std::string> &argv)
         taskName = firstLineTask(aPaths.front());
     const task::Task &task = taskName.empty() ? *task::Catalog::builtin().find("")
                                               : task::Catalog::builtin().get(taskName, aPaths.front(), "task");
-    const bool thinking = args.has("thinking");
+    const bool thinkingA = args.has("thinking") || args.has("thinking-a");
+    const bool thinkingB = args.has("thinking") || args.has("thinking-b");
 
-    const auto load = [&](const std::string &path) {
+    const auto load = [&](const std::string &path, bool thinking) {
         PredictionFile f;
         f.path = path;
         task::ReadOptions options;
@@ -296,9 +299,9 @@ int compare(const std::vector<std::string> &argv)
     };
     std::vector<PredictionFile> a, b;
     for (const std::string &p : aPaths)
-        a.push_back(load(p));
+        a.push_back(load(p, thinkingA));
     for (const std::string &p : bPaths)
-        b.push_back(load(p));
+        b.push_back(load(p, thinkingB));
 
     // The ids every file predicts, in the first file's order.
     std::vector<std::string> ids;

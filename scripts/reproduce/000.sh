@@ -19,7 +19,7 @@ root=$RWB_REPRODUCE_ROOT
 out=$RWB_REPRODUCE_OUT
 part=$RWB_REPRODUCE_PART
 smoke=$RWB_REPRODUCE_SMOKE
-case "$part" in all|table2|table1) ;; *) echo "scripts/reproduce.sh 000: --part is table2 or table1, not \"$part\"" >&2; exit 2 ;; esac
+case "$part" in all|table2|table1|thinking) ;; *) echo "scripts/reproduce.sh 000: --part is table2, table1 or thinking, not \"$part\"" >&2; exit 2 ;; esac
 build=${RWB_BUILD_DIR:-$root/build}
 rwb="$build/app/rwb/rwb"
 presets="$root/resources/presets"
@@ -27,10 +27,10 @@ presets="$root/resources/presets"
 # The sizes, chosen before running from the power estimate printed below.
 if [[ $smoke == 1 ]]; then
   n_train=1500; n_add=64; n_test=60; n_valid=60; layers=2; sft_epochs=1; seeds="1 2"
-  grpo_steps=4; prompts=4; t1_steps=3; t1_prompts=4; t1_long_steps=4
+  grpo_steps=4; prompts=4; t1_steps=3; t1_prompts=4; t1_long_steps=4; n_think_test=30; think_steps=3
 else
   n_train=12000; n_add=1000; n_test=3000; n_valid=1000; layers=4; sft_epochs=2; seeds="1 2 3"
-  grpo_steps=300; prompts=16; t1_steps=150; t1_prompts=8; t1_long_steps=456
+  grpo_steps=300; prompts=16; t1_steps=150; t1_prompts=8; t1_long_steps=456; n_think_test=1000; think_steps=60
 fi
 # The matched control sees as many examples as GRPO draws prompts (rounded to epochs).
 ctrl_epochs=$(( (grpo_steps * prompts + n_add / 2) / n_add )); (( ctrl_epochs >= 1 )) || ctrl_epochs=1
@@ -55,6 +55,7 @@ Written before running; the measured standard errors come after, in the tables.
 | SFT → GRPO against SFT → SFT (table 2) | +0.003 | $n_test | $n_seeds | $(detectable "$n_test") | $(needed 0.003) |
 | a preset against partial alone (table 1) | −0.012 … +0.002 | $n_valid | $n_seeds | $(detectable "$n_valid") | $(needed 0.002) (for +0.002) |
 | partial + domain 20:80 against partial (table 1) | −0.920 | $n_valid | $n_seeds | $(detectable "$n_valid") | $(needed 0.92) |
+| SFT with thinking against SFT without (table 2) | −0.080 | $n_think_test | 1 | $(detectable "$n_think_test") | $(needed 0.08) |
 
 Pilot: sd of an e-mail's paired exact-match difference 0.268 (the demo: 19 fixed, 17
 broken of 500); detectable = 2.80 · 0.268 / √n. So with $n_test test e-mails this run
@@ -70,11 +71,22 @@ SFT → SFT with the same LoRA and learning rate for $ctrl_epochs epochs (matche
 examples against GRPO's $((grpo_steps * prompts)) prompts) and for 1 epoch; table 1:
 $t1_steps steps × $t1_prompts prompts per preset (the paper's 64 completions a step),
 partial + domain 20:80 also $t1_long_steps steps; test $n_test e-mails, table 1 on $n_valid.
+Thinking rows (one seed; the first $n_think_test test e-mails): the same SFT recipe on the same
+e-mails with templated thinking traces (\`rwb data synth --reasoning templated\`), SFT → SFT
+thinking ($ctrl_epochs epochs), SFT → GRPO † (format 50 + partial 10 + marker 40) for
+$think_steps steps × 8 prompts, up to 128 new tokens; table 3's cost from the same evaluations.
 EOF
 }
 if [[ ${RWB_REPRODUCE_PLAN:-0} == 1 ]]; then plan; exit 0; fi
 
-rm -rf "$out"; mkdir -p "$out"/{data,models,configs,runs,predictions,logs}
+# The whole command starts afresh; a single --part reuses the data and the SFT start a
+# previous run left in OUT (and makes them when there are none).
+fresh=0
+if [[ $part == all || ! -f "$out/models/sft/config.json" ]]; then
+  fresh=1
+  rm -rf "$out"
+fi
+mkdir -p "$out"/{data,models,configs,runs,predictions,logs}
 cd "$out"
 plan > plan.md
 cat plan.md >&2
@@ -123,8 +135,36 @@ EOF
   "$rwb" sft --config "configs/$name.json" --quiet
   evaluate "$name" data/test.jsonl "runs/$name"
 }
-export -f evaluate grpo sft_control
+evaluate_thinking() { # NAME [ADAPTER]
+  local adapter=(); [[ -n "${2:-}" ]] && adapter=(--adapter "$2")
+  "$rwb" eval run --model models/sft_thinking "${adapter[@]}" --data data/test_thinking.jsonl --thinking --max-new-tokens 128 \
+    --threads 1 --output "predictions/$1.jsonl" > "predictions/$1.metrics.json"
+}
+grpo_thinking() { # NAME SEED STEPS
+  local name=$1 seed=$2 steps=$3
+  cat > "configs/$name.json" <<EOF
+{"model": "../models/sft_thinking", "train_data": "../data/add.jsonl", "eval_data": "../data/test_thinking.jsonl",
+ "reward_config": "$presets/table2_dagger_format50_partial10_marker40.json", "store": "../runs/$name.sqlite", "output": "../runs/$name",
+ "run_name": "$name", "num_generations": 8, "prompts_per_step": 8, "max_completion_length": 128, "temperature": 0.7,
+ "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "lora_r": 16, "max_steps": $steps,
+ "eval_every": $steps, "eval_limit": 100, "checkpoint_every": 0, "seed": $seed, "threads": 1}
+EOF
+  "$rwb" grpo --config "configs/$name.json" --quiet
+  evaluate_thinking "$name" "runs/$name/final"
+}
+sft_control_thinking() { # NAME EPOCHS SEED
+  local name=$1 epochs=$2 seed=$3
+  cat > "configs/$name.json" <<EOF
+{"model": "../models/sft_thinking", "output": "../runs/$name", "train_data": "../data/add_thinking.jsonl", "thinking": true,
+ "lora": true, "lora_r": 16, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "batch_size": 16,
+ "gradient_accumulation": 1, "epochs": $epochs, "prompt_loss_weight": 0, "seed": $seed, "threads": 1}
+EOF
+  "$rwb" sft --config "configs/$name.json" --quiet
+  evaluate_thinking "$name" "runs/$name"
+}
+export -f evaluate grpo sft_control evaluate_thinking grpo_thinking sft_control_thinking
 
+if [[ $fresh == 1 ]]; then
 stage "data: $n_train SFT, $n_add further, $n_test test and $n_valid validation e-mails (companies of one split in no other)"
 "$rwb" data synth --task company_extraction --n "$n_train" --seed 1 --split train --max-chars 300 --out data/train.jsonl
 "$rwb" data synth --task company_extraction --n "$n_add" --seed 1 --split val --max-chars 300 --out data/add.jsonl
@@ -152,15 +192,16 @@ cat > configs/sft.json <<EOF
  "gradient_accumulation": 1, "epochs": $sft_epochs, "prompt_loss_weight": 0, "seed": 1}
 EOF
 "$rwb" sft --config configs/sft.json --quiet > logs/sft.log
+fi
 
 names() { local p=$1; shift; for s in "$@"; do printf -- "$p " "$s"; done; }
 files() { local flag=$1 p=$2; shift 2; for s in "$@"; do printf -- "$flag predictions/$p.jsonl " "$s"; done; }
 metric() { python3 -c 'import json,sys; print(f"{json.load(open(sys.argv[1]))[sys.argv[2]]:.3f}")' "$@"; }
 {
-  echo "# scripts/reproduce.sh 000$([[ $smoke == 1 ]] && echo " --smoke")"
+  echo "# scripts/reproduce.sh 000$([[ $smoke == 1 ]] && echo " --smoke")$([[ $part != all ]] && echo " --part $part")"
   echo
   echo "$(cat machine.txt); $(date -u +%Y-%m-%dT%H:%MZ)."
-} > results.md
+} > "results-$part.md"
 
 if [[ $part == all || $part == table2 ]]; then
   stage "table 2: the start's answers, then SFT → SFT ($ctrl_epochs epochs and 1) and SFT → GRPO ($grpo_steps steps), seeds $seeds"
@@ -208,7 +249,7 @@ PY
     for m in grpo_s1 sft_matched_s1 sft_1ep_s1; do
       echo "- $m: $("$rwb" eval failures --predictions predictions/start.jsonl --against "predictions/$m.jsonl")"
     done
-  } | tee -a results.md
+  } | tee -a "results-$part.md"
 fi
 
 if [[ $part == all || $part == table1 ]]; then
@@ -259,7 +300,55 @@ print(f"| {label} | {ratio} | {steps} | {vp['b']['f1']:.3f} | {per} | {d(vp['dif
       f"{c.get('exact', 0)} / {c.get('other_wrong', 0)} / {c.get('invented', 0)} |")
 PY
     done
-  } | tee -a results.md
+  } | tee -a "results-$part.md"
 fi
-stage "done: $out/results.md"
-echo "Total $(( $(date +%s) - start )) s on $(cat machine.txt)." | tee -a results.md
+if [[ $part == all || $part == thinking ]]; then
+  stage "thinking rows: SFT with templated traces from scratch, SFT → SFT and SFT → GRPO † with thinking (seed 1)"
+  "$rwb" data synth --task company_extraction --n "$n_train" --seed 1 --split train --max-chars 300 --reasoning templated --out data/train_thinking.jsonl
+  "$rwb" data synth --task company_extraction --n "$n_add" --seed 1 --split val --max-chars 300 --reasoning templated --out data/add_thinking.jsonl
+  head -n "$n_think_test" data/test.jsonl > data/test_thinking.jsonl
+  # The same tokenizer, initial weights, e-mails and recipe as the start without thinking.
+  sed -e 's|"../data/train.jsonl"|"../data/train_thinking.jsonl"|; s|"../models/sft"|"../models/sft_thinking"|' \
+      -e 's|"lora": false|"thinking": true, "lora": false|' configs/sft.json > configs/sft_thinking.json
+  "$rwb" sft --config configs/sft_thinking.json --quiet > logs/sft_thinking.log
+  queue evaluate_thinking sft_thinking
+  queue sft_control_thinking sft_thinking_matched_s1 "$ctrl_epochs" 1
+  queue grpo_thinking grpo_thinking_s1 1 "$think_steps"
+  [[ -f predictions/start.jsonl ]] || queue evaluate start data/test.jsonl
+  [[ -f predictions/grpo_s1.jsonl ]] || queue grpo grpo_s1 table2_star_partial20_marker80 1 "$grpo_steps" "$prompts" data/test.jsonl
+  run_queue
+  stage "thinking rows: comparisons"
+  {
+    echo
+    echo "## Table 2's thinking rows and table 3's cost ($n_think_test test e-mails, seed 1)"
+    echo
+    echo "| model | thinking | precision | recall | F1 | mean output tokens | s / e-mail |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
+    for row in "SFT|no|start" "SFT → GRPO partial 20 + marker 80|no|grpo_s1" "SFT|yes|sft_thinking" \
+               "SFT → SFT ($ctrl_epochs epochs)|yes|sft_thinking_matched_s1" "SFT → GRPO † format 50 + partial 10 + marker 40|yes|grpo_thinking_s1"; do
+      IFS='|' read -r label think id <<< "$row"
+      # The no-thinking models were evaluated on every test e-mail: score the same first ones.
+      head -n "$n_think_test" "predictions/$id.jsonl" > "predictions/$id.first.jsonl"
+      flags=(); [[ $think == yes ]] && flags=(--thinking)
+      scores=$("$rwb" eval score --task company_extraction --input "predictions/$id.first.jsonl" "${flags[@]}")
+      python3 - "$label" "$think" "$scores" "predictions/$id.metrics.json" <<'PY'
+import json, sys
+label, think, scores, metrics = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.load(open(sys.argv[4]))
+print(f"| {label} | {think} | {scores['precision']:.3f} | {scores['recall']:.3f} | {scores['f1']:.3f} | "
+      f"{metrics['mean_output_tokens']:.1f} | {metrics['seconds_per_sample']:.4f} |")
+PY
+    done
+    echo
+    echo "(Tokens and seconds per e-mail: each model's whole evaluation, greedy, one thread.)"
+    echo
+    echo "SFT with thinking against SFT without, paired by e-mail (the paper: 0.833 against 0.913):"; echo
+    "$rwb" eval compare --a predictions/start.first.jsonl --b predictions/sft_thinking.first.jsonl --thinking-b --effect 0.08 \
+      --markdown --label-a "SFT" --label-b "SFT thinking"
+    echo; echo "SFT → GRPO † against SFT, both with thinking:"; echo
+    "$rwb" eval compare --thinking --a predictions/sft_thinking.first.jsonl --b predictions/grpo_thinking_s1.first.jsonl --markdown --label-a "SFT thinking" --label-b "SFT → GRPO †"
+    echo; echo "SFT → GRPO † against SFT → SFT, both with thinking:"; echo
+    "$rwb" eval compare --thinking --a predictions/sft_thinking_matched_s1.first.jsonl --b predictions/grpo_thinking_s1.first.jsonl --markdown --label-a "SFT → SFT thinking" --label-b "SFT → GRPO †"
+  } | tee -a "results-$part.md"
+fi
+stage "done: $out/results-$part.md"
+echo "Total $(( $(date +%s) - start )) s on $(cat machine.txt)." | tee -a "results-$part.md"
