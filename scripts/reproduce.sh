@@ -11,7 +11,8 @@
 #     --smoke  tiny sizes (a couple of minutes): checks that the pipeline runs, measures nothing
 #     --plan   print the plan (sizes, seeds, the effect each comparison can detect) and stop
 # RWB_REPRODUCE_OUT: where everything goes (default build/reproduce/PAPER; replaced).
-# The tables go to the terminal and to OUT/results.md; docs/results.md quotes them.
+# The tables go to the terminal and to OUT/results-PART.md (PART: all or the --part);
+# docs/results.md quotes them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 usage() { echo "usage: scripts/reproduce.sh 000 [--part table2|table1|thinking] [--smoke] [--plan]" >&2; exit 2; }
@@ -20,7 +21,7 @@ paper=$1; shift
 part=all; smoke=0; plan_only=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --part) part=${2:-}; shift ;;
+    --part) [[ $# -ge 2 ]] || usage; part=$2; shift ;;
     --smoke) smoke=1 ;;
     --plan) plan_only=1 ;;
     *) usage ;;

@@ -58,11 +58,14 @@ Written before running; the measured standard errors come after, in the tables.
 | SFT with thinking against SFT without (table 2) | −0.080 | $n_think_test | 1 | $(detectable "$n_think_test") | $(needed 0.08) |
 
 Pilot: sd of an e-mail's paired exact-match difference 0.268 (the demo: 19 fixed, 17
-broken of 500); detectable = 2.80 · 0.268 / √n. So with $n_test test e-mails this run
+broken of 500); detectable = 2.80 · 0.268 / √n. $(if [[ $smoke == 1 ]]; then echo "(--smoke: these sizes detect nothing of interest.)"; else echo "So with $n_test test e-mails this run
 can see an effect of the size of GRPO's gain over SFT in the paper (+0.014), and cannot
 see GRPO's gain over the SFT → SFT control (+0.003, which needs $(needed 0.003) e-mails);
-in table 1 only the domain collapse is large enough to test. Seeds show how much a run
-moves with its seed, which the examples' interval does not include.
+in table 1 only the domain collapse is large enough to test."; fi) Seeds show how much a run
+moves with its seed, which the examples' interval does not include. The pilot compares a
+model with its own fine-tune; two models trained apart (thinking against not) disagree on
+more e-mails, so the thinking row's detectable effect is larger than planned: the
+measured standard errors in the tables below say by how much.
 
 Sizes: SFT on $n_train e-mails ($layers layers, $sft_epochs epochs, the demo's recipe);
 $n_add further e-mails for SFT → SFT and GRPO; GRPO $grpo_steps steps × $prompts prompts
@@ -73,26 +76,30 @@ $t1_steps steps × $t1_prompts prompts per preset (the paper's 64 completions a 
 partial + domain 20:80 also $t1_long_steps steps; test $n_test e-mails, table 1 on $n_valid.
 Thinking rows (one seed; the first $n_think_test test e-mails): the same SFT recipe on the same
 e-mails with templated thinking traces (\`rwb data synth --reasoning templated\`), SFT → SFT
-thinking ($ctrl_epochs epochs), SFT → GRPO † (format 50 + partial 10 + marker 40) for
-$think_steps steps × 8 prompts, up to 128 new tokens; table 3's cost from the same evaluations.
+thinking on as many e-mails as GRPO † draws prompts ($((think_steps * 8))), SFT → GRPO † (format 50 + partial 10 + marker 40) for
+$think_steps steps × 8 prompts, up to 192 new tokens (the longest trace is about 155); table 3's cost from the same evaluations.
 EOF
 }
 if [[ ${RWB_REPRODUCE_PLAN:-0} == 1 ]]; then plan; exit 0; fi
 
 # The whole command starts afresh; a single --part reuses the data and the SFT start a
 # previous run left in OUT (and makes them when there are none).
+# The sizes the workspace was made with: a part reuses it only when they match (a
+# --smoke workspace is never taken for a full one).
+stamp="smoke=$smoke n_train=$n_train n_add=$n_add n_test=$n_test n_valid=$n_valid layers=$layers sft_epochs=$sft_epochs"
 fresh=0
-if [[ $part == all || ! -f "$out/models/sft/config.json" ]]; then
+if [[ $part == all || ! -f "$out/models/sft/config.json" || "$(cat "$out/sizes.txt" 2>/dev/null)" != "$stamp" ]]; then
   fresh=1
   rm -rf "$out"
 fi
 mkdir -p "$out"/{data,models,configs,runs,predictions,logs}
 cd "$out"
+rm -f jobs.txt
 plan > plan.md
 cat plan.md >&2
 start=$(date +%s)
 stage() { printf '\n== [%4ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 isa=$(grep -ow 'avx512_bf16\|amx_bf16\|avx512f\|avx2' /proc/cpuinfo | sort -u | paste -sd, || true)
 caps="ATEN_CPU_CAPABILITY=${ATEN_CPU_CAPABILITY:-unset}, ONEDNN_MAX_CPU_ISA=${ONEDNN_MAX_CPU_ISA:-unset}"
 echo "CPU: $cpu, $(nproc) cores ($isa; $caps)" > machine.txt
@@ -104,8 +111,12 @@ queue() { echo "$*" >> jobs.txt; }
 run_queue() {
   [[ -s jobs.txt ]] || return 0
   local n; n=$(wc -l < jobs.txt)
-  xargs -P 2 -d '\n' -I{} bash -c 'set -euo pipefail; name=$(cut -d" " -f2 <<< "{}"); { {}; } > "logs/$name.log" 2>&1 || { echo "job failed: {} (logs/$name.log):" >&2; tail -5 "logs/$name.log" >&2; exit 1; }; echo "   done: {}" >&2' < jobs.txt
+  # Each job in a shell of its own with -e, so that a failing step ends the job (inside
+  # "f || handler" -e would not apply to f's commands).
+  local status=0
+  xargs -P 2 -d '\n' -I{} bash -c 'name=$(cut -d" " -f2 <<< "{}"); bash -euo pipefail -c "{}" > "logs/$name.log" 2>&1 || { echo "job failed: {} (logs/$name.log):" >&2; tail -5 "logs/$name.log" >&2; exit 1; }; echo "   done: {}" >&2' < jobs.txt || status=$?
   rm -f jobs.txt
+  (( status == 0 )) || exit "$status"
   echo "   ($n jobs)" >&2
 }
 evaluate() { # NAME DATA [ADAPTER]
@@ -137,7 +148,7 @@ EOF
 }
 evaluate_thinking() { # NAME [ADAPTER]
   local adapter=(); [[ -n "${2:-}" ]] && adapter=(--adapter "$2")
-  "$rwb" eval run --model models/sft_thinking "${adapter[@]}" --data data/test_thinking.jsonl --thinking --max-new-tokens 128 \
+  "$rwb" eval run --model models/sft_thinking "${adapter[@]}" --data data/test_thinking.jsonl --thinking --max-new-tokens 192 \
     --threads 1 --output "predictions/$1.jsonl" > "predictions/$1.metrics.json"
 }
 grpo_thinking() { # NAME SEED STEPS
@@ -145,19 +156,19 @@ grpo_thinking() { # NAME SEED STEPS
   cat > "configs/$name.json" <<EOF
 {"model": "../models/sft_thinking", "train_data": "../data/add.jsonl", "eval_data": "../data/test_thinking.jsonl",
  "reward_config": "$presets/table2_dagger_format50_partial10_marker40.json", "store": "../runs/$name.sqlite", "output": "../runs/$name",
- "run_name": "$name", "num_generations": 8, "prompts_per_step": 8, "max_completion_length": 128, "temperature": 0.7,
+ "run_name": "$name", "num_generations": 8, "prompts_per_step": 8, "max_completion_length": 192, "temperature": 0.7,
  "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "lora_r": 16, "max_steps": $steps,
  "eval_every": $steps, "eval_limit": 100, "checkpoint_every": 0, "seed": $seed, "threads": 1}
 EOF
   "$rwb" grpo --config "configs/$name.json" --quiet
   evaluate_thinking "$name" "runs/$name/final"
 }
-sft_control_thinking() { # NAME EPOCHS SEED
-  local name=$1 epochs=$2 seed=$3
+sft_control_thinking() { # NAME EXAMPLES SEED: one epoch over the first EXAMPLES e-mails
+  local name=$1 examples=$2 seed=$3
   cat > "configs/$name.json" <<EOF
 {"model": "../models/sft_thinking", "output": "../runs/$name", "train_data": "../data/add_thinking.jsonl", "thinking": true,
  "lora": true, "lora_r": 16, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "batch_size": 16,
- "gradient_accumulation": 1, "epochs": $epochs, "prompt_loss_weight": 0, "seed": $seed, "threads": 1}
+ "gradient_accumulation": 1, "epochs": 1, "limit": $examples, "prompt_loss_weight": 0, "seed": $seed, "threads": 1}
 EOF
   "$rwb" sft --config "configs/$name.json" --quiet
   evaluate_thinking "$name" "runs/$name"
@@ -192,6 +203,7 @@ cat > configs/sft.json <<EOF
  "gradient_accumulation": 1, "epochs": $sft_epochs, "prompt_loss_weight": 0, "seed": 1}
 EOF
 "$rwb" sft --config configs/sft.json --quiet > logs/sft.log
+echo "$stamp" > sizes.txt
 fi
 
 names() { local p=$1; shift; for s in "$@"; do printf -- "$p " "$s"; done; }
@@ -310,9 +322,9 @@ if [[ $part == all || $part == thinking ]]; then
   # The same tokenizer, initial weights, e-mails and recipe as the start without thinking.
   sed -e 's|"../data/train.jsonl"|"../data/train_thinking.jsonl"|; s|"../models/sft"|"../models/sft_thinking"|' \
       -e 's|"lora": false|"thinking": true, "lora": false|' configs/sft.json > configs/sft_thinking.json
-  "$rwb" sft --config configs/sft_thinking.json --quiet > logs/sft_thinking.log
+  "$rwb" sft --config configs/sft_thinking.json --quiet > logs/sft_thinking_train.log
   queue evaluate_thinking sft_thinking
-  queue sft_control_thinking sft_thinking_matched_s1 "$ctrl_epochs" 1
+  queue sft_control_thinking sft_thinking_matched_s1 "$((think_steps * 8))" 1
   queue grpo_thinking grpo_thinking_s1 1 "$think_steps"
   [[ -f predictions/start.jsonl ]] || queue evaluate start data/test.jsonl
   [[ -f predictions/grpo_s1.jsonl ]] || queue grpo grpo_s1 table2_star_partial20_marker80 1 "$grpo_steps" "$prompts" data/test.jsonl
@@ -325,7 +337,7 @@ if [[ $part == all || $part == thinking ]]; then
     echo "| model | thinking | precision | recall | F1 | mean output tokens | s / e-mail |"
     echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
     for row in "SFT|no|start" "SFT → GRPO partial 20 + marker 80|no|grpo_s1" "SFT|yes|sft_thinking" \
-               "SFT → SFT ($ctrl_epochs epochs)|yes|sft_thinking_matched_s1" "SFT → GRPO † format 50 + partial 10 + marker 40|yes|grpo_thinking_s1"; do
+               "SFT → SFT ($((think_steps * 8)) e-mails, matched)|yes|sft_thinking_matched_s1" "SFT → GRPO † format 50 + partial 10 + marker 40|yes|grpo_thinking_s1"; do
       IFS='|' read -r label think id <<< "$row"
       # The no-thinking models were evaluated on every test e-mail: score the same first ones.
       head -n "$n_think_test" "predictions/$id.jsonl" > "predictions/$id.first.jsonl"
