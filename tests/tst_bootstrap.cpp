@@ -149,12 +149,12 @@ void TestBootstrap::powerFromTheStandardError()
     QVERIFY(std::abs(detectableEffect(0.01, 100, 100) - 0.02801585) < 1e-8);
     QVERIFY(std::abs(detectableEffect(0.01, 100, 400) - 0.01400792) < 1e-8);
     // To detect 0.02: 100 · (0.02801585 / 0.02)² = 196.22 → 197 examples.
-    QCOMPARE(examplesNeeded(0.01, 100, 0.02), size_t{197});
+    QCOMPARE(examplesNeeded(0.01, 100, 0.02), 197.0);
     // The first paper's SFT → GRPO gain over SFT, +0.014, with the demo's paired sd of an
     // exact-match difference, √((19 fixed + 17 broke) / 500) = 0.268 (se 0.268 / √500 on
-    // 500 e-mails): 500 · (2.8016 · 0.012 / 0.014)² ≈ 2,885 e-mails, the "≈ 2,900".
+    // 500 e-mails): 500 · (2.8016 · 0.012 / 0.014)² = 2,884 e-mails, the "≈ 2,900".
     const double se = std::sqrt(36.0 / 500.0) / std::sqrt(500.0);
-    const size_t n = examplesNeeded(se, 500, 0.014);
+    const double n = examplesNeeded(se, 500, 0.014);
     QVERIFY2(n > 2800 && n < 2950, qPrintable(QString::number(n)));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, examplesNeeded(0.01, 100, 0.0));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, detectableEffect(0.01, 100, 0));

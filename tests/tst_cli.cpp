@@ -416,7 +416,7 @@ namespace {
 
 // A predictions file of four e-mails (gold A, B, C, D) whose answers are right where
 // `right` has a 1: every answer names a company, so precision = recall = F1 = the share
-// right. `skip` leaves one example out; `extra` adds an e-mail the others lack.
+// right. `extra` adds an e-mail the others lack; `duplicate` writes that example twice.
 QString writePredictions(const QTemporaryDir &dir, const QString &name, const QString &right, bool extra = false,
                          int duplicate = -1)
 {
@@ -484,7 +484,8 @@ void TestCli::evalCompare()
                 writePredictions(dir, "all.jsonl", "1111"), "--markdown", "--label-a", "SFT", "--label-b", "GRPO"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("| metric | SFT | GRPO | GRPO − SFT [95 % interval] |"), qPrintable(r.out));
-    QVERIFY2(r.out.contains("| f1 | 0.000 | 1.000 | +1.000 [+1.000, +1.000] | 0.000 |"), qPrintable(r.out));
+    // No resample differs from another: power is not estimable, and the table says so.
+    QVERIFY2(r.out.contains("| f1 | 0.000 | 1.000 | +1.000 [+1.000, +1.000] | no variation |"), qPrintable(r.out));
     QVERIFY2(r.out.contains("4 examples joined"), qPrintable(r.out));
 
     // A model with thinking against one without: B's answers are read from <answer>…</answer>.
@@ -548,6 +549,16 @@ void TestCli::evalCompareBadInput()
     Result r = runRwb({"eval", "compare", "--a", a, "--b", writePredictions(dir, "dup.jsonl", "1000", false, 1)});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("dup.jsonl:3") && r.err.contains("\"e1\" predicted twice"), qPrintable(r.err));
+    // The same ids for other e-mails (generated sets number their ids the same way): refused,
+    // naming the file and line where the example differs.
+    QFile shifted(dir.filePath("shifted.jsonl"));
+    shifted.open(QIODevice::WriteOnly);
+    shifted.write(R"({"id": "e0", "sender_email": "x@example.jp", "email_text": "別の本文", "gold": "株式会社A商事", "completion": "X"})" "\n");
+    shifted.close();
+    r = runRwb({"eval", "compare", "--a", a, "--b", shifted.fileName()});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("shifted.jsonl:1") && r.err.contains("another example than at") && r.err.contains("a.jsonl:1"),
+             qPrintable(r.err));
     // No id in common.
     QFile other(dir.filePath("other.jsonl"));
     other.open(QIODevice::WriteOnly);
@@ -563,6 +574,12 @@ void TestCli::evalCompareBadInput()
     r = runRwb({"eval", "compare", "--a", a, "--b", a, "--effect", "0"});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--effect"), qPrintable(r.err));
+    for (const QStringList &bad : {QStringList{"--examples", "inf"}, QStringList{"--resamples", "nan"},
+                                   QStringList{"--seed", "-1"}, QStringList{"--resamples", "1e300"}}) {
+        r = runRwb(QStringList{"eval", "compare", "--a", a, "--b", a} + bad);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(bad[0]), qPrintable(r.err));
+    }
     // A line without its completion.
     QFile bare(dir.filePath("bare.jsonl"));
     bare.open(QIODevice::WriteOnly);

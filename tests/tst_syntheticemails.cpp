@@ -536,7 +536,7 @@ void TestSyntheticEmails::templatedReasoningLeadsToTheGold()
     QCOMPARE(e.templatedReasoning(),
              std::string("差出人は「田中 <tanaka@midori.jp>」。「あおぞら商会」は宛先の会社で、送信者の会社ではない。"
                          "「ひかり運輸」は本文に出てくる別の会社。「そら電機」は本文に出てくる別の会社。"
-                         "送信者の会社は本文に「株式会社みどり製作所」と書かれている。答えは「株式会社みどり製作所」。"));
+                         "送信者の会社名は「株式会社みどり製作所」と書かれている。答えは「株式会社みどり製作所」。"));
     e.record.gold = "不明";
     e.recipientNamed.clear();
     e.otherCompanies.clear();

@@ -56,8 +56,8 @@ Usage: rwb data synth --task company_extraction --n N --seed S --split train|val
                   first and renamed when complete
   --max-chars C   company_extraction: longest email_text in characters (default 600, at least 300)
   --reasoning R   company_extraction: templated adds "reasoning", a thinking trace that
-                  rules out the recipient's company and third parties and names where the
-                  sender's company is written (or that it is not), for SFT with "thinking":
+                  rules out the recipient's company and third parties and names the
+                  sender's company as written (or says it is not), for SFT with "thinking":
                   true (<thinking>reasoning</thinking><answer>gold</answer>); none (default)
   --corpus-out C  legal_qa: also write the corpus (all statutes of every split)
   --statutes K    legal_qa: statutes, 3 to 20 (default 16)

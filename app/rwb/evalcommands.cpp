@@ -5,6 +5,7 @@
 #include "eval/bootstrap.h"
 #include "eval/failureanalysis.h"
 #include "task/catalog.h"
+#include "tokenizer/promptformat.h"
 #include "util/boundedjson.h"
 
 #include <cmath>
@@ -205,8 +206,9 @@ Usage: rwb eval compare --a A.jsonl [--a A2.jsonl …] --b B.jsonl [--b B2.jsonl
 Examples are joined by id: only those every file predicts are compared (the others are
 counted). The bootstrap resamples examples, each with all its seeds' predictions on both
 sides, so the interval is that of the difference on the examples' population for these
-runs; with one file a side per seed, "per_seed" gives each seed's own difference, whose
-spread is what another seed would move it by. Metrics: the task's (company_extraction:
+runs, not over training seeds; with as many files a side (two or more), "per_seed" gives
+seed k's difference against seed k, whose spread is what another seed would move the
+estimate by. An id must be the same example in every file (same gold, same input). Metrics: the task's (company_extraction:
 precision, recall, f1) and "correct", the share of right predictions.
 
 Power (two-sided 5 % test, 80 % power): detectable = 2.80 · se · √(n / N), needed =
@@ -263,16 +265,23 @@ int compare(const std::vector<std::string> &argv)
     const std::vector<std::string> aPaths = args.values("a"), bPaths = args.values("b");
     if (aPaths.empty() || bPaths.empty())
         throw UsageError{"--a and --b: at least one predictions file each"};
-    const int resamples = static_cast<int>(args.number("resamples", 2000));
-    if (resamples < 100 || resamples > 1000000)
-        throw UsageError{"--resamples: between 100 and 1000000"};
-    const auto seed = static_cast<uint64_t>(args.number("seed", 1));
+    // Checked as numbers before they are cast: NaN, infinities and out-of-range values are
+    // usage errors naming the option.
+    const double resamplesValue = args.number("resamples", 2000);
+    if (!(resamplesValue >= 100 && resamplesValue <= 1000000) || resamplesValue != std::floor(resamplesValue))
+        throw UsageError{"--resamples: a whole number between 100 and 1000000"};
+    const int resamples = static_cast<int>(resamplesValue);
+    const double seedValue = args.number("seed", 1);
+    if (!(seedValue >= 0 && seedValue <= 9007199254740992.0) || seedValue != std::floor(seedValue))
+        throw UsageError{"--seed: a whole number from 0 to 2^53"};
+    const auto seed = static_cast<uint64_t>(seedValue);
     const double effect = args.number("effect", 0.0);
     if (args.has("effect") && !(effect > 0.0 && effect < 1.0))
         throw UsageError{"--effect: a difference above 0 and below 1 (0.014 for the first paper's SFT → GRPO over SFT → SFT)"};
     const double targetExamples = args.number("examples", 0.0);
-    if (args.has("examples") && !(targetExamples >= 1.0 && targetExamples == std::floor(targetExamples)))
-        throw UsageError{"--examples: a whole number of examples, at least 1"};
+    if (args.has("examples") &&
+        !(targetExamples >= 1.0 && targetExamples <= 1e12 && targetExamples == std::floor(targetExamples)))
+        throw UsageError{"--examples: a whole number of examples, from 1 to 10^12"};
     std::string taskName = args.value("task");
     if (taskName.empty())
         taskName = firstLineTask(aPaths.front());
@@ -314,8 +323,35 @@ int compare(const std::vector<std::string> &argv)
         if (everywhere)
             ids.push_back(id);
     }
-    if (ids.empty())
-        throw data::InputException({bPaths.front(), 0, "no example id in common with " + aPaths.front()});
+    if (ids.empty()) {
+        // Name a file that shares no id with the first one, or say that no id is in all.
+        for (const auto *side : {&a, &b})
+            for (const PredictionFile &f : *side) {
+                bool any = false;
+                for (const auto &[id, at] : f.byId)
+                    any = any || a.front().byId.count(id);
+                if (!any)
+                    throw data::InputException({f.path, 0, "no example id in common with " + aPaths.front()});
+            }
+        throw data::InputException({bPaths.front(), 0, "no example id is predicted by every file"});
+    }
+    // The same id must be the same example in every file (the same gold and the same
+    // prompt): ids of generated sets repeat across seeds and splits ("test-000001").
+    const tokenizer::PromptFormat plain;
+    for (const std::string &id : ids) {
+        const task::Record &first = a.front().records[a.front().byId.at(id)];
+        const std::string gold = first.example->goldText();
+        const std::string prompt = task.prompt(*first.example, plain, false);
+        for (const auto *side : {&a, &b})
+            for (const PredictionFile &f : *side) {
+                const task::Record &r = f.records[f.byId.at(id)];
+                if (r.example->goldText() != gold || task.prompt(*r.example, plain, false) != prompt)
+                    throw data::InputException(
+                        {f.path, r.line,
+                         "id \"" + id + "\" is another example than at " + aPaths.front() + ":" + std::to_string(first.line) +
+                             " (its gold or its input differs): the files predict different example sets"});
+            }
+    }
     size_t dropped = 0;
     for (const auto *side : {&a, &b})
         for (const PredictionFile &f : *side)
@@ -380,16 +416,21 @@ int compare(const std::vector<std::string> &argv)
     for (size_t k = 0; k < names.size(); ++k) {
         j["a"][names[k]] = aAll[k];
         j["b"][names[k]] = bAll[k];
+        // Without variation (the same predictions, or the same change on every example) the
+        // standard error is 0 and power says nothing: null, not 0.
+        const bool varies = diff[k].standardError > 0.0;
+        const auto orNull = [&](double v) { return varies ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
         nlohmann::ordered_json d{{"estimate", diff[k].estimate},
                                  {"low", diff[k].low},
                                  {"high", diff[k].high},
                                  {"se", diff[k].standardError},
-                                 {"detectable", eval::detectableEffect(diff[k].standardError, n, n)}};
+                                 {"detectable", orNull(eval::detectableEffect(diff[k].standardError, n, n))}};
         if (args.has("examples"))
-            d["detectable_on_examples"] = eval::detectableEffect(diff[k].standardError, n, static_cast<size_t>(targetExamples));
+            d["detectable_on_examples"] =
+                orNull(eval::detectableEffect(diff[k].standardError, n, static_cast<size_t>(targetExamples)));
         j["difference"][names[k]] = d;
         if (args.has("effect"))
-            j["needed"][names[k]] = eval::examplesNeeded(diff[k].standardError, n, effect);
+            j["needed"][names[k]] = orNull(eval::examplesNeeded(diff[k].standardError, n, effect));
     }
     if (a.size() == b.size() && a.size() > 1) {
         nlohmann::ordered_json perSeed = nlohmann::ordered_json::array();
@@ -422,12 +463,17 @@ int compare(const std::vector<std::string> &argv)
         std::cout << "|---";
     std::cout << "|\n";
     for (size_t k = 0; k < names.size(); ++k) {
+        const bool varies = diff[k].standardError > 0.0;
         std::cout << "| " << names[k] << " | " << fixed3(aAll[k]) << " | " << fixed3(bAll[k]) << " | "
                   << signed3(diff[k].estimate) << " [" << signed3(diff[k].low) << ", " << signed3(diff[k].high) << "] | "
-                  << fixed3(eval::detectableEffect(diff[k].standardError, n,
-                                                   args.has("examples") ? static_cast<size_t>(targetExamples) : n));
-        if (args.has("effect"))
-            std::cout << " | " << eval::examplesNeeded(diff[k].standardError, n, effect);
+                  << (varies ? fixed3(eval::detectableEffect(diff[k].standardError, n,
+                                                             args.has("examples") ? static_cast<size_t>(targetExamples) : n))
+                             : std::string("no variation"));
+        if (args.has("effect")) {
+            std::ostringstream needed;
+            needed << std::fixed << std::setprecision(0) << eval::examplesNeeded(diff[k].standardError, n, effect);
+            std::cout << " | " << (varies ? needed.str() : std::string("no variation"));
+        }
         if (j.contains("per_seed")) {
             std::cout << " | ";
             for (size_t s = 0; s < a.size(); ++s)

@@ -118,12 +118,13 @@ double detectableEffect(double standardError, size_t n, size_t examples)
     return kPowerZ * standardError * std::sqrt(static_cast<double>(n) / static_cast<double>(examples));
 }
 
-size_t examplesNeeded(double standardError, size_t n, double effect)
+double examplesNeeded(double standardError, size_t n, double effect)
 {
     if (!(effect > 0.0))
         throw std::invalid_argument("power: the effect must be above 0");
     const double ratio = kPowerZ * standardError / effect;
-    return static_cast<size_t>(std::ceil(static_cast<double>(n) * ratio * ratio));
+    // A double: a tiny effect needs more examples than a size_t holds.
+    return std::ceil(static_cast<double>(n) * ratio * ratio);
 }
 
 } // namespace rwb::eval

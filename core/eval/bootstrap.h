@@ -54,6 +54,6 @@ std::vector<Interval> pairedDifferences(size_t n,
 // The standard error shrinks as 1 / √examples: a new sample must be drawn as this one was.
 constexpr double kPowerZ = 1.959963985 + 0.841621234;
 double detectableEffect(double standardError, size_t n, size_t examples);
-size_t examplesNeeded(double standardError, size_t n, double effect);
+double examplesNeeded(double standardError, size_t n, double effect); // whole, rounded up
 
 } // namespace rwb::eval

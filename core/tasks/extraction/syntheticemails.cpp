@@ -1333,7 +1333,7 @@ std::string SyntheticEmail::templatedReasoning() const
     if (record.gold == kUnknown)
         s += "本文にも署名にも送信者の会社名は書かれていない。";
     else
-        s += "送信者の会社は本文に「" + record.gold + "」と書かれている。";
+        s += "送信者の会社名は「" + record.gold + "」と書かれている。";
     s += "答えは「" + record.gold + "」。";
     return s;
 }

@@ -39,7 +39,7 @@ struct SyntheticEmail {
     // A templated thinking trace that reaches the gold the way the first paper's GPT-4.1
     // traces do (its fig. 4: from the input and the answer), from what the generator knows:
     // the sender, the recipient's company and the third parties (each ruled out), then
-    // where the sender's company is written, or that it is not, and the answer.
+    // how the sender's company is written, or that it is not, and the answer.
     std::string templatedReasoning() const;
 };
 
