@@ -39,6 +39,7 @@ core_pkgs=(
   libgloo-dev python3 python3-venv
   nlohmann-json3-dev libsqlite3-dev libutf8proc-dev libkakasi2-dev kakasi-dic
   libonig-dev libcpp-httplib-dev libssl-dev
+  jq  # the docs' rerun recipes (docs/training.md, docs/results.md) edit configs with it
 )
 gui_pkgs=(
   qt6-base-dev libqcustomplot-dev qt6-tools-dev qt6-l10n-tools qt6-translations-l10n
