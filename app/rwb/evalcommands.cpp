@@ -9,7 +9,6 @@
 #include "util/boundedjson.h"
 
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -227,21 +226,6 @@ struct PredictionFile {
     std::map<std::string, size_t> byId;
 };
 
-std::string firstLineTask(const std::string &path)
-{
-    std::ifstream in(path);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.find_first_not_of(" \t\r") == std::string::npos)
-            continue;
-        const nlohmann::json j = util::parseJsonOrDiscarded(line);
-        if (j.is_object() && j.contains("task") && j["task"].is_string())
-            return j["task"].get<std::string>();
-        return {};
-    }
-    return {};
-}
-
 std::string fixed3(double x)
 {
     std::ostringstream o;
@@ -284,7 +268,7 @@ int compare(const std::vector<std::string> &argv)
         throw UsageError{"--examples: a whole number of examples, from 1 to 10^12"};
     std::string taskName = args.value("task");
     if (taskName.empty())
-        taskName = firstLineTask(aPaths.front());
+        taskName = task::taskOfJsonl(data::readTextFile(aPaths.front()));
     const task::Task &task = taskName.empty() ? *task::Catalog::builtin().find("")
                                               : task::Catalog::builtin().get(taskName, aPaths.front(), "task");
     const bool thinkingA = args.has("thinking") || args.has("thinking-a");
