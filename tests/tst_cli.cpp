@@ -1118,16 +1118,17 @@ void TestCli::modelCheck()
     const Result r = runRwb({"model", "check", "--device", "cpu", "--threads", "1"});
     QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
     const QStringList lines = linesOf(r.out);
-    QCOMPARE(lines.size(), 17);
+    QCOMPARE(lines.size(), 18);
     // The checks in their order, each with the float32 tolerance docs/cli.md gives it.
     QStringList expected;
     for (const char *family : {"qwen3", "qwen2", "llama"})
         for (const char *check : {"logits", "kv_cache", "left_padding", "greedy", "seeded_sampling"})
             expected << QString("%1 %2 (random)").arg(check, family);
-    expected << "gradient qwen3 + LoRA (random)" << "gradient_vs_cpu qwen3 + LoRA (random)";
+    expected << "gradient qwen3 + LoRA (random)" << "gradient_vs_cpu qwen3 + LoRA (random)"
+             << "gradient_padded qwen3 + LoRA (random)";
     const QMap<QString, double> tolerance{{"logits", 1e-4}, {"kv_cache", 1e-4}, {"left_padding", 1e-4},
                                           {"greedy", 1e-4}, {"seeded_sampling", 0.0}, {"gradient", 1e-6},
-                                          {"gradient_vs_cpu", 1e-4}};
+                                          {"gradient_vs_cpu", 1e-4}, {"gradient_padded", 1e-4}};
     for (int i = 0; i < lines.size(); ++i) {
         const QJsonObject j = parseObject(lines[i]);
         const QString check = j.value("check").toString();
@@ -1135,7 +1136,7 @@ void TestCli::modelCheck()
         QCOMPARE(j.value("tolerance").toDouble(), tolerance.value(check));
         QVERIFY2(j.value("passed").toBool(), qPrintable(lines[i]));
     }
-    QVERIFY2(r.err.contains("17 of 17 checks passed on cpu in float32"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("18 of 18 checks passed on cpu in float32"), qPrintable(r.err));
 }
 
 // rwb bench grpo-step makes its own set-up (data, tokenizer, tiny model) and prints one

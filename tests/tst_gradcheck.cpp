@@ -537,8 +537,8 @@ void TestGradCheck::deviceCheckPassesOnTheCpu()
     int seen = 0;
     const train::DeviceCheckReport report = train::checkDevice(o, [&](const train::DeviceCheckResult &) { ++seen; });
     QCOMPARE(report.device, std::string("cpu"));
-    QCOMPARE(seen, 17);
-    QCOMPARE(report.results.size(), size_t(17));
+    QCOMPARE(seen, 18);
+    QCOMPARE(report.results.size(), size_t(18));
     QStringList checks;
     for (const train::DeviceCheckResult &r : report.results) {
         checks << QString::fromStdString(r.check + " " + r.model);
@@ -551,6 +551,7 @@ void TestGradCheck::deviceCheckPassesOnTheCpu()
             QVERIFY2(checks.contains(QString("%1 %2 (random)").arg(check, family)), qPrintable(checks.join(", ")));
     QVERIFY(checks.contains("gradient qwen3 + LoRA (random)"));
     QVERIFY(checks.contains("gradient_vs_cpu qwen3 + LoRA (random)"));
+    QVERIFY(checks.contains("gradient_padded qwen3 + LoRA (random)"));
     QVERIFY(report.passed());
     // The tolerances are the dtype's, and the figures are not suspiciously exact where the
     // dtype rounds (a check that compared a tensor with itself would give 0).

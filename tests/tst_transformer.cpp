@@ -49,6 +49,7 @@ private Q_SLOTS:
     void kvCacheMatchesFullRecompute_data();
     void kvCacheMatchesFullRecompute();
     void leftPaddingDoesNotChangeLogits();
+    void paddingQueriesSeeThemselves();
     void sharedPrefixMatchesRepeatedRows_data();
     void sharedPrefixMatchesRepeatedRows();
     void loraZeroBEqualsBase();
@@ -206,6 +207,43 @@ void TestTransformer::leftPaddingDoesNotChangeLogits()
     mask[0].narrow(0, 0, 3).zero_();
     const torch::Tensor batched = m->logits(m->hidden(ids, positionsFromMask(mask), mask, nullptr)).select(1, 8)[0];
     QVERIFY((batched - alone[0]).abs().max().item<double>() < 1e-4);
+}
+
+// attentionBias on a row left-padded by 2 of 4 positions, written out by hand: real queries
+// see the real keys up to themselves; padding queries, which would see no key (and made
+// cuDNN's attention backward return NaN in bf16 on an H200), see themselves alone; every
+// other row is as causal masking and the key mask make it. Decoding one new token after
+// the 4: it sees the real keys and itself.
+void TestTransformer::paddingQueriesSeeThemselves()
+{
+    const float m = -1e30f;
+    const torch::Tensor mask = torch::tensor({{0, 0, 1, 1}}, torch::kLong);
+    const torch::Tensor expected = torch::tensor({{0.f, m, m, m},   // padding: itself
+                                                  {m, 0.f, m, m},   // padding: itself
+                                                  {m, m, 0.f, m},   // first real token
+                                                  {m, m, 0.f, 0.f}}); // second
+    const torch::Tensor bias = attentionBias(mask, 4);
+    QCOMPARE(bias.sizes().vec(), (std::vector<int64_t>{1, 1, 4, 4}));
+    QVERIFY2(torch::equal(bias[0][0], expected), qPrintable(QString::fromStdString(c10::str(bias))));
+    const torch::Tensor decode = attentionBias(torch::tensor({{0, 0, 1, 1, 1}}, torch::kLong), 1);
+    QVERIFY(torch::equal(decode[0][0][0], torch::tensor({m, m, 0.f, 0.f, 0.f})));
+    // A query whose own key is masked but that sees earlier keys (right padding) is left
+    // as it was: it does not see itself (batched decoding masks such keys on purpose).
+    const torch::Tensor right = attentionBias(torch::tensor({{1, 1, 0}}, torch::kLong), 3);
+    QVERIFY(torch::equal(right[0][0][2], torch::tensor({0.f, 0.f, m})));
+
+    // Every row of a left-padded batch's bias has a key to see, so the gradient through the
+    // padded rows is finite wherever the attention kernel runs.
+    torch::manual_seed(3);
+    Transformer tm(tinyConfig());
+    torch::Tensor ids = torch::randint(1, 50, {2, 6}, torch::kLong);
+    torch::Tensor keys = torch::ones({2, 6}, torch::kLong);
+    keys[0].narrow(0, 0, 4).zero_();
+    const torch::Tensor loss = tm->logits(tm->hidden(ids, positionsFromMask(keys), keys, nullptr)).select(1, 5).sum();
+    loss.backward();
+    for (const auto &p : tm->parameters())
+        if (p.grad().defined())
+            QVERIFY(p.grad().isfinite().all().item<bool>());
 }
 
 void TestTransformer::sharedPrefixMatchesRepeatedRows_data()

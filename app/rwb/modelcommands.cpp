@@ -67,6 +67,8 @@ Runs the decoder on the device and compares it with references worked out anothe
   gradient         GRPO's loss gradient (LoRA, β > 0, clipped ratios) in float64 on the
                    device against five-point finite differences
   gradient_vs_cpu  that gradient as training takes it in --dtype against float64 on the CPU
+  gradient_padded  the same with both groups in one micro-batch, the shorter prompt
+                   left-padded (a NaN there fails it)
 Run it once on a new machine or after building against another libtorch (docs/gpu.md).
 
   --device   auto (CUDA when there is a GPU), cpu or cuda

@@ -629,7 +629,13 @@ torch::Tensor attentionBias(const torch::Tensor &keyMask, int64_t newTokens)
     const torch::Tensor qpos = torch::arange(s - newTokens, s, torch::TensorOptions().dtype(torch::kLong).device(dev));
     const torch::Tensor kpos = torch::arange(0, s, torch::TensorOptions().dtype(torch::kLong).device(dev));
     const torch::Tensor causal = kpos.unsqueeze(0) <= qpos.unsqueeze(1);                   // [T, S]
-    const torch::Tensor allowed = causal.unsqueeze(0) & keyMask.to(torch::kBool).unsqueeze(1); // [B, T, S]
+    torch::Tensor allowed = causal.unsqueeze(0) & keyMask.to(torch::kBool).unsqueeze(1); // [B, T, S]
+    // A query that sees no key at all (left padding: only padding before it) sees itself.
+    // Its output is never read, but a row with every key masked made cuDNN's attention
+    // backward return NaN in bf16 (an H200, 2026-11-30). Every other row is unchanged.
+    const torch::Tensor self = (kpos.unsqueeze(0) == qpos.unsqueeze(1)).unsqueeze(0);     // [1, T, S]
+    const torch::Tensor empty = allowed.any(/*dim=*/2, /*keepdim=*/true).logical_not();   // [B, T, 1]
+    allowed = allowed | (self & empty);
     return torch::zeros(allowed.sizes(), torch::TensorOptions().dtype(torch::kFloat32).device(dev))
         .masked_fill(allowed.logical_not(), kMasked)
         .unsqueeze(1); // [B, 1, T, S]

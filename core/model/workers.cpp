@@ -2,10 +2,14 @@
 
 #include <ATen/Parallel.h>
 #include <ATen/ThreadLocalState.h>
+#include <torch/csrc/autograd/anomaly_mode.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <exception>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -147,6 +151,15 @@ void runOnWorkers(int workers, size_t n, const std::function<void(size_t k)> &ta
 void backwardOnWorkers(int workers, size_t n, const std::vector<torch::Tensor> &params,
                        const std::function<torch::Tensor(size_t k)> &lossOf, const std::vector<double> &costs)
 {
+    // RWB_DETECT_ANOMALY=1: autograd checks every backward function's output and names the
+    // first that returns a NaN (docs/cli.md, Environment); slow, for finding one.
+    static const bool anomaly = [] {
+        const char *v = std::getenv("RWB_DETECT_ANOMALY");
+        return v != nullptr && std::string(v) == "1";
+    }();
+    std::optional<torch::autograd::DetectAnomalyGuard> detect;
+    if (anomaly)
+        detect.emplace();
     if (workers <= 1 || n <= 1) {
         for (size_t k = 0; k < n; ++k)
             lossOf(k).backward();

@@ -17,6 +17,35 @@ namespace rwb::train::grpo {
 
 namespace {
 
+// ": NAME (k of n values), …" for the trainable parameters whose gradient holds a NaN or an
+// infinity, the first three: where a non-finite gradient norm came from.
+std::string nonFiniteGradients(model::CausalLmInternals &d)
+{
+    std::string out;
+    int named = 0, more = 0;
+    for (const auto &item : d.module->named_parameters()) {
+        const torch::Tensor &g = item.value().grad();
+        if (!g.defined())
+            continue;
+        const int64_t bad = g.isfinite().logical_not().sum().item<int64_t>();
+        if (bad == 0)
+            continue;
+        if (named == 3) {
+            ++more;
+            continue;
+        }
+        out += std::string(named++ == 0 ? ": " : ", ") + item.key() + " (" + std::to_string(bad) + " of " +
+               std::to_string(g.numel()) + " values)";
+    }
+    if (more > 0)
+        out += " and " + std::to_string(more) + " more";
+    return out;
+}
+
+} // namespace
+
+namespace {
+
 // A row's first `len` values of a [rows, T] tensor, as floats.
 std::vector<float> rowValues(const torch::Tensor &cpu, int64_t r, int64_t len)
 {
@@ -247,7 +276,7 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
         t = Clock::now();
         u.gradNorm = torch::nn::utils::clip_grad_norm_(m_params, c.maxGradNorm > 0.0 ? c.maxGradNorm : 1e30);
         if (!std::isfinite(u.gradNorm))
-            throw NonFiniteLoss("the gradient norm is not finite");
+            throw NonFiniteLoss("the gradient norm is not finite" + nonFiniteGradients(d));
         u.learningRate = scheduledLearningRate(c.learningRate, c.schedule, c.warmupRatio, stepIndex - 1, c.maxSteps);
         setLearningRate(*m_optimizer, u.learningRate);
         m_optimizer->step();
