@@ -8,6 +8,7 @@
 #include "prm/agreement.h"
 #include "prm/pairjudge.h"
 #include "prm/preference.h"
+#include "tasks/multihop/multihopperturbedpairs.h"
 #include "tasks/multihop/multihopreferencejudge.h"
 #include "store/runstore.h"
 #include "store/storeerror.h"
@@ -428,6 +429,93 @@ private Q_SLOTS:
             QVERIFY(twice[0].orderDependent);
             QCOMPARE(twice[0].label.choice, Choice::Tie);
             QVERIFY(twice[0].label.reason.rfind("order-dependent: a as asked, b with the steps swapped", 0) == 0);
+        }
+    }
+
+    // rwb prm synth's pairs on a 2-hop question, worked out by hand with the reference
+    // judge's points (tasks/multihop/multihopreferencejudge.h: follows 1, grounded 1, gold
+    // value 2; an answer 4 when right, else 0). The pools come from both questions' chains.
+    void perturbedPairsFromAGoldChain()
+    {
+        auto hop = [](const std::string &entity, const std::string &relation, const std::string &value,
+                      const std::string &passage) {
+            data::MultihopStep s;
+            s.entity = entity;
+            s.relation = relation;
+            s.value = value;
+            s.subquery = entity + " " + relation;
+            s.subanswer = entity + "の" + relation + "は" + value + "です。";
+            if (!passage.empty())
+                s.retrieved = {{"kb-" + entity, entity, passage}};
+            return s;
+        };
+        data::MultihopQuestion q;
+        q.id = "q";
+        q.question = "榊原 灯の勤務先の本社所在地はどこですか。";
+        q.answer = "澄坂市";
+        q.chain = {hop("榊原 灯", "勤務先", "翠光食品", "榊原 灯は翠光食品に勤務している。出身地は雪台市。"),
+                   hop("翠光食品", "本社所在地", "澄坂市", "本社は澄坂市にある。創業者は朝霧 玲奈。")};
+        data::MultihopQuestion other;
+        other.id = "o";
+        other.chain = {hop("榊原 灯", "出身地", "雪台市", "x"), hop("西野 湊", "勤務先", "翠光書房", "x"),
+                       hop("翠光食品", "創業者", "朝霧 玲奈", "x"), hop("海原商事", "本社所在地", "雪台市", "x")};
+        const prm::PerturbedPairMaker maker({q, other});
+        const std::vector<prm::PerturbedPair> all = maker.pairs(q, 1, 0, 3);
+        // Hop 1: other_relation names 雪台市 (榊原 灯's birthplace, on the passage's line: 1 + 1),
+        // wrong_value 翠光書房 (not in the passage: 1), early_answer 榊原 灯 (0); the gold step 4.
+        // Hop 2, after the gold hop 1: 朝霧 玲奈 (2), 雪台市 (1), answering 翠光食品 (0).
+        // The final step: 雪台市 instead of 澄坂市 (0).
+        std::map<std::pair<size_t, std::string>, int> expected{
+            {{0, "other_relation"}, 2}, {{0, "wrong_value"}, 1}, {{0, "early_answer"}, 0},
+            {{1, "other_relation"}, 2}, {{1, "wrong_value"}, 1}, {{1, "early_answer"}, 0},
+            {{2, "wrong_answer"}, 0}};
+        QCOMPARE(all.size(), expected.size());
+        for (const prm::PerturbedPair &p : all) {
+            const auto it = expected.find({p.pair.history.size(), p.kind});
+            QVERIFY2(it != expected.end(), (p.kind + " at step " + std::to_string(p.pair.history.size())).c_str());
+            QCOMPARE(p.spoiledPoints, it->second);
+            QCOMPARE(p.goldPoints, 4);
+            QCOMPARE(p.label.choice, Choice::A);
+            QCOMPARE(p.label.source, prm::Source::Import);
+            QVERIFY(p.pair.stepA != p.pair.stepB);
+            expected.erase(it);
+        }
+        const std::string hop1 = "<step>榊原 灯の勤務先を調べる。</step><subquery>榊原 灯 勤務先</subquery><retrieval>榊原 灯："
+                                 "榊原 灯は翠光食品に勤務している。出身地は雪台市。</retrieval><subanswer>榊原 灯の勤務先は翠光食品です。</subanswer>";
+        for (const prm::PerturbedPair &p : all) {
+            if (p.pair.history.size() == 0)
+                QCOMPARE(p.pair.stepA, hop1);
+            if (p.pair.history.size() == 1 && p.kind == "other_relation") {
+                QCOMPARE(p.pair.history.front(), hop1);
+                QVERIFY(p.pair.stepB.find("<subanswer>翠光食品の本社所在地は朝霧 玲奈です。</subanswer>") != std::string::npos);
+            }
+            if (p.kind == "wrong_answer")
+                QCOMPARE(p.pair.stepB, std::string("<step>2回の検索で答えが分かった。</step><answer>雪台市</answer>"));
+        }
+        // One a step, the same ones for the same seed; the DPO lines import back.
+        const std::vector<prm::PerturbedPair> one = maker.pairs(q, 1, 0, 1);
+        QCOMPARE(one.size(), size_t(3));
+        const std::vector<prm::PerturbedPair> again = maker.pairs(q, 1, 0, 1);
+        std::string text;
+        for (size_t i = 0; i < one.size(); ++i) {
+            QCOMPARE(again[i].pair.stepB, one[i].pair.stepB);
+            text += prm::dpoLine(one[i].pair, one[i].label) + "\n";
+        }
+        const prm::ImportedPairs in = prm::parsePreferenceText(text, "pairs.jsonl", "synth");
+        QCOMPARE(in.pairs.size(), size_t(3));
+        for (size_t i = 0; i < 3; ++i) {
+            QCOMPARE(in.pairs[i].questionId, std::string("q"));
+            QCOMPARE(in.pairs[i].history, one[i].pair.history);
+            QCOMPARE(in.labels[i].annotator, std::string("perturbed gold"));
+        }
+        // A hop without its retrieved passages is named.
+        data::MultihopQuestion bare = q;
+        bare.chain[1].retrieved.clear();
+        try {
+            maker.pairs(bare, 1, 0, 1);
+            QFAIL("no exception");
+        } catch (const std::invalid_argument &e) {
+            QCOMPARE(std::string(e.what()), std::string("question q, hop 2: no retrieved passages (run rwb retrieve annotate --chain first)"));
         }
     }
 

@@ -33,6 +33,7 @@ private Q_SLOTS:
     void rankingLossByHand();
     void oneForwardScoresEveryStep();
     void learnsAPlantedCue();
+    void heldOutSetIsMeasuredNotTrained();
     void rftKeepsStepsAboveTheThreshold();
     void badInput();
 
@@ -249,6 +250,58 @@ void TestPrmTraining::learnsAPlantedCue()
     const nlohmann::json meta = nlohmann::json::parse(data::readTextFile(c.output + "/prm.json"));
     QCOMPARE(meta["format"].get<std::string>(), std::string("rwb-prm"));
     QCOMPARE(meta["trained"]["train_pairs"].get<size_t>(), r.trainPairs);
+}
+
+// held_out_set: every pair of a second set is held out (measured before and after, with
+// its own labels) and none trained on; with holdout 0 every pair of the set trains.
+void TestPrmTraining::heldOutSetIsMeasuredNotTrained()
+{
+    store::RunStore s((d + "/runs.sqlite").toStdString());
+    std::vector<prm::StepPair> other = s.pairs("cue");
+    other.resize(20);
+    for (prm::StepPair &p : other) {
+        p.id = 0;
+        p.set = "cue-other";
+    }
+    s.addPairs(other);
+    std::vector<prm::Label> labels;
+    for (const prm::StepPair &p : other)
+        labels.push_back(prm::treeLabel(p, 0.2));
+    s.setLabels(labels);
+
+    train::PrmTrainConfig c;
+    c.model = (d + "/tiny").toStdString();
+    c.output = (d + "/prm-other").toStdString();
+    c.store = (d + "/runs.sqlite").toStdString();
+    c.set = "cue";
+    c.heldOutSet = "cue-other";
+    c.holdout = 0;
+    c.epochs = 1;
+    c.batchSize = 16;
+    c.precision = "fp32";
+    c.threads = 1;
+    const train::PrmTrainResult r = train::runPrmTraining(c);
+    QCOMPARE(r.trainPairs, size_t(80));
+    QCOMPARE(r.heldOutPairs, size_t(20));
+    QCOMPARE(r.labelsBySource.at("tree"), size_t(80));
+    QCOMPARE(r.heldOutBefore.size(), size_t(1));
+    QCOMPARE(r.heldOutAfter[0].source, std::string("tree"));
+    QCOMPARE(r.heldOutAfter[0].pairs, size_t(20));
+    QCOMPARE(r.steps, 5); // 80 pairs in batches of 16
+
+    try {
+        train::parsePrmTrainConfig(R"({"model": "m", "output": "o", "store": "s", "set": "x", "held_out_set": "x"})", "prm.json");
+        QFAIL("parsed");
+    } catch (const data::InputException &e) {
+        QVERIFY2(QString(e.what()).contains("held_out_set"), e.what());
+    }
+    c.heldOutSet = "none such";
+    try {
+        train::runPrmTraining(c);
+        QFAIL("trained");
+    } catch (const data::InputException &e) {
+        QVERIFY2(QString(e.what()).contains("held_out_set: no pair set \"none such\""), e.what());
+    }
 }
 
 void TestPrmTraining::rftKeepsStepsAboveTheThreshold()

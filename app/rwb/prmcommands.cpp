@@ -12,6 +12,7 @@
 #include "prm/agreement.h"
 #include "prm/pairjudge.h"
 #include "prm/preference.h"
+#include "tasks/multihop/multihopperturbedpairs.h"
 #include "tasks/multihop/multihopreferencejudge.h"
 #include "store/runstore.h"
 #include "tasks/multihop/multihopformat.h"
@@ -42,6 +43,7 @@ Subcommands:
   judge      label a pair set with an LLM judge (A / B / tie with a reason)
   export     a pair set's labelled pairs as JSONL: DPO ({prompt, chosen, rejected}) or TRL stepwise
   import     DPO or stepwise JSONL into a pair set, with its labels
+  synth      pairs at scale from gold chains: each gold step against a spoiled one (DPO JSONL)
   label      a person's label of one pair, from a script (the annotation view is the usual way)
   agreement  agreement between the tree, the judges and the people on a pair set (κ, α)
   train      train the process reward model on a pair set's labels
@@ -108,6 +110,27 @@ and one false. The chosen step's label is stored with the line's "source" and
 "annotator" (default: import, the file's name). A line that does not parse stops the
 command before anything is written, naming the file, line and field. Prints {"set",
 "lines", "pairs", "added", "unpaired"}.
+)HELP";
+
+const char *const kSynthHelp = R"HELP(rwb prm synth — preference pairs made from gold chains, for training a PRM at scale
+
+Usage: rwb prm synth --questions Q.jsonl --out PAIRS.jsonl [--per-step 2] [--seed 1]
+                     [--limit N]
+
+For every question of Q.jsonl (multi-hop lines with their chains' retrieved passages:
+rwb retrieve annotate --chain) and every step of its gold trajectory, the gold step against
+up to --per-step spoiled versions of it, given the gold steps before it:
+  other_relation  the sub-answer names another relation's value of the entity looked up
+                  (stated in its passage: grounded, but wrong)
+  wrong_value     the sub-answer names another entity's value of the relation (not in the
+                  passages: a hallucination)
+  early_answer    an <answer> before the last hop, naming what is known so far
+  wrong_answer    the final <answer> names another value of the last relation
+The values come from every chain of Q.jsonl. A pair is kept only when the reference judge
+(rwb prm judge --reference-judge) gives the gold step more points; its reason is the
+label's. Writes DPO lines (rwb prm import reads them, source "import", annotator
+"perturbed gold") and prints {"questions", "steps", "pairs", "kinds": {kind: pairs}}.
+A PRM trained on them is checked on held-out questions before it is used (docs/prm.md).
 )HELP";
 
 const char *const kAgreementHelp = R"HELP(rwb prm agreement — how far the labels of a pair set agree
@@ -444,6 +467,51 @@ int importSet(const std::vector<std::string> &argv)
                                         {"unpaired", in.unpaired}}
                      .dump()
               << std::endl;
+    return kExitOk;
+}
+
+int synthPairs(const std::vector<std::string> &argv)
+{
+    const Args args(argv, {{"questions", "out", "per-step", "seed", "limit"}, {"help"}});
+    if (args.has("help")) {
+        std::cout << kSynthHelp;
+        return kExitOk;
+    }
+    const std::string path = args.required("questions");
+    const int perStep = static_cast<int>(args.number("per-step", 2));
+    if (perStep < 1 || perStep > 3)
+        throw UsageError{"--per-step must be 1, 2 or 3"};
+    const auto seed = static_cast<uint64_t>(args.number("seed", 1));
+    const auto limit = static_cast<size_t>(args.number("limit", 0));
+    std::vector<data::MultihopQuestion> questions = data::readMultihopQuestions(path);
+    if (questions.empty())
+        throw data::InputException({path, 0, "no questions"});
+    const prm::PerturbedPairMaker maker(questions);
+    if (limit > 0 && questions.size() > limit)
+        questions.resize(limit);
+    std::map<std::string, size_t> kinds;
+    size_t pairs = 0, steps = 0;
+    const std::string out = args.required("out");
+    writeOutput(out, [&](std::ostream &o) {
+        for (size_t i = 0; i < questions.size(); ++i) {
+            std::vector<prm::PerturbedPair> made;
+            try {
+                made = maker.pairs(questions[i], seed, i, perStep);
+            } catch (const std::invalid_argument &e) {
+                throw data::InputException({path, questions[i].line, e.what()});
+            }
+            steps += questions[i].chain.size() + 1;
+            for (const prm::PerturbedPair &p : made) {
+                o << prm::dpoLine(p.pair, p.label) << "\n";
+                ++kinds[p.kind];
+                ++pairs;
+            }
+        }
+    });
+    nlohmann::ordered_json j{{"questions", questions.size()}, {"steps", steps}, {"pairs", pairs}};
+    j["kinds"] = kinds;
+    j["out"] = out;
+    std::cout << j.dump() << std::endl;
     return kExitOk;
 }
 
@@ -790,6 +858,7 @@ int prmCommand(const std::vector<std::string> &args)
                      {"judge", judgeSet},
                      {"export", exportSet},
                      {"import", importSet},
+                     {"synth", synthPairs},
                      {"label", labelPair},
                      {"agreement", agreement},
                      {"train", trainPrm},

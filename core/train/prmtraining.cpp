@@ -74,7 +74,7 @@ RankingLoss rankingLoss(const std::vector<double> &first, const std::vector<doub
 PrmTrainConfig parsePrmTrainConfig(std::string_view text, const std::string &source)
 {
     const data::ConfigReader r(text, source,
-                               {"model", "output", "store", "set", "task", "sources", "source_weights", "ties", "holdout", "lora",
+                               {"model", "output", "store", "set", "task", "sources", "source_weights", "ties", "holdout", "held_out_set", "lora",
                                 "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "use_rslora", "learning_rate",
                                 "weight_decay", "max_grad_norm", "schedule", "warmup_ratio", "epochs", "batch_size",
                                 "max_length", "seed", "dtype", "precision", "device", "threads", "limit", "eval_every"});
@@ -112,6 +112,9 @@ PrmTrainConfig parsePrmTrainConfig(std::string_view text, const std::string &sou
     }
     c.ties = r.choice("ties", c.ties, {"drop", "equal"});
     c.holdout = r.number("holdout", c.holdout, 0, 0.9);
+    c.heldOutSet = r.text("held_out_set", "");
+    if (!c.heldOutSet.empty() && c.heldOutSet == c.set)
+        r.fail("held_out_set", "is the set trained on (\"" + c.set + "\"): name another set");
     readTrainerKeys(r, c);
     c.epochs = r.integer("epochs", c.epochs, 1, 1000);
     c.batchSize = r.integer("batch_size", c.batchSize, 1, 4096);
@@ -143,8 +146,21 @@ PrmTrainResult runPrmTraining(const PrmTrainConfig &c, const PrmTrainCallback &c
     const std::vector<prm::StepPair> pairs = store.pairs(c.set);
     if (pairs.empty())
         throw data::InputException({c.store, 0, "no pair set \"" + c.set + "\" (rwb prm pairs makes one)"});
-    const std::vector<prm::Label> labels = store.labels(c.set);
+    std::vector<prm::Label> labels = store.labels(c.set);
     const std::map<int64_t, prm::Label> chosen = prm::resolveLabels(labels, c.sources);
+    // held_out_set: every pair of it is measured, none trained on (its ids differ from the
+    // set's: one store numbers all pairs).
+    std::vector<prm::StepPair> heldOutPairs;
+    std::set<int64_t> inHeldOutSet;
+    if (!c.heldOutSet.empty()) {
+        heldOutPairs = store.pairs(c.heldOutSet);
+        if (heldOutPairs.empty())
+            throw data::InputException({c.store, 0, "held_out_set: no pair set \"" + c.heldOutSet + "\""});
+        for (const prm::StepPair &p : heldOutPairs)
+            inHeldOutSet.insert(p.id);
+        for (prm::Label &l : store.labels(c.heldOutSet))
+            labels.push_back(std::move(l));
+    }
 
     model::ModelOptions mo;
     mo.dtype = c.dtype;
@@ -176,10 +192,17 @@ PrmTrainResult runPrmTraining(const PrmTrainConfig &c, const PrmTrainCallback &c
         return static_cast<int>(std::max(t.first.tokens.size(), t.second.tokens.size())) <= c.maxLength;
     };
     std::vector<TrainPair> train, held;
-    for (const prm::StepPair &p : pairs) {
-        if (c.limit > 0 && static_cast<int>(result.labelledPairs) >= c.limit)
-            break;
-        const bool isHeld = heldOut(questionKey(p), c.holdout, c.seed);
+    std::vector<const prm::StepPair *> all;
+    for (const prm::StepPair &p : pairs)
+        all.push_back(&p);
+    for (const prm::StepPair &p : heldOutPairs)
+        all.push_back(&p);
+    for (const prm::StepPair *pp : all) {
+        const prm::StepPair &p = *pp;
+        const bool fromHeldOutSet = inHeldOutSet.count(p.id) > 0;
+        if (!fromHeldOutSet && c.limit > 0 && static_cast<int>(result.labelledPairs) >= c.limit)
+            continue;
+        const bool isHeld = fromHeldOutSet || heldOut(questionKey(p), c.holdout, c.seed);
         const auto it = chosen.find(p.id);
         if (it != chosen.end())
             ++result.labelledPairs;

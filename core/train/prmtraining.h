@@ -35,6 +35,7 @@ struct PrmTrainConfig {
         {prm::Source::Human, 2.0}, {prm::Source::Judge, 1.0}, {prm::Source::Tree, 1.0}, {prm::Source::Import, 1.0}};
     std::string ties = "drop";    // "drop" or "equal"
     double holdout = 0.2;         // share of questions held out
+    std::string heldOutSet;       // a second pair set, all of it held out (e.g. another knowledge base's)
     bool lora = false;            // true: LoRA adapters on the decoder (merged when saved), the head trained in full
     model::LoraOptions loraOptions;
     double learningRate = 1e-4;
@@ -55,7 +56,7 @@ struct PrmTrainConfig {
 };
 
 // Keys (docs/prm.md): model, output, store, set (required), task, sources (["human", "judge",
-// "tree", "import"]), source_weights ({"human": 2, …}), ties, holdout, lora, lora_r,
+// "tree", "import"]), source_weights ({"human": 2, …}), ties, holdout, held_out_set, lora, lora_r,
 // lora_alpha, lora_dropout, lora_target_modules, learning_rate, weight_decay,
 // max_grad_norm, schedule, warmup_ratio, epochs, batch_size, max_length, seed, dtype,
 // precision, device, threads, limit, eval_every. Relative paths resolve against the config's folder.
