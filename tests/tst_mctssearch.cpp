@@ -70,6 +70,7 @@ private Q_SLOTS:
     void grpoTrainsOnMultihop();
     void rejectionSamplingKeepsRightTrajectories();
     void grpoWithProcessRewards();
+    void grpoWithReferenceStepScores();
     void processRewardsInTwoProcesses();
     void searchIsDeterministicAndStored();
     void badInput();
@@ -671,6 +672,52 @@ void TestMctsSearch::grpoWithProcessRewards()
     for (const auto &[key, sum] : sums)
         QVERIFY2(std::abs(sum) < 1e-4, qPrintable(QString("group %1 step %2: Σ A_proc %3").arg(key.first).arg(key.second).arg(sum)));
     QVERIFY2(varies, "no row's steps got different process advantages");
+}
+
+// prm_reference: the step scores are the reference judge's points / 4 given the steps
+// before (an oracle in place of the PRM): each stored rollout's process scores are in
+// {0, 0.25, …, 1}, and the reward gets no sigmoid. prm and prm_reference together are a
+// config error naming both.
+void TestMctsSearch::grpoWithReferenceStepScores()
+{
+    train::GrpoConfig c = processRewardConfig(1, 1e-4);
+    c.processRewardModel.clear();
+    c.processReference = true;
+    c.processFormatBonus = 0.0;
+    c.store = (d + "/grpo_ref.sqlite").toStdString();
+    c.output = (d + "/grpo_ref").toStdString();
+    c.environment.source = "grpo_ref.json";
+    engine::JobControl control;
+    engine::EventSink sink;
+    const engine::JobOutcome out = train::runGrpo(c, control, sink);
+    QCOMPARE(engine::toString(out.status), "finished");
+    store::RunStore s(c.store, store::RunStore::OpenMode::ReadOnly);
+    int rows = 0, scored = 0;
+    for (const store::StoredRollout &sr : s.stepRollouts(out.runId, 1)) {
+        const store::Rollout r = s.rollout(sr.id).rollout;
+        const nlohmann::json details = nlohmann::json::parse(r.detailsJson);
+        QVERIFY2(details.contains("process"), r.detailsJson.c_str());
+        const std::vector<double> scores = details["process"]["scores"].get<std::vector<double>>();
+        const std::vector<double> rewards = details["process"]["step_rewards"].get<std::vector<double>>();
+        QCOMPARE(rewards.size(), scores.size());
+        for (size_t k = 0; k < scores.size(); ++k) {
+            QVERIFY2(scores[k] >= 0.0 && scores[k] <= 1.0 && std::abs(scores[k] * 4 - std::round(scores[k] * 4)) < 1e-12,
+                     qPrintable(QString::number(scores[k])));
+            QCOMPARE(rewards[k], scores[k]); // no sigmoid, no format bonus
+            ++scored;
+        }
+        ++rows;
+    }
+    QCOMPARE(rows, 8);
+    QVERIFY(scored >= rows);
+    try {
+        train::parseGrpoConfig(R"({"model": "m", "train_data": "t", "reward_config": "r", "store": "s", "output": "o",
+                                   "prm": "p", "prm_reference": true})",
+                               "grpo.json");
+        QFAIL("parsed");
+    } catch (const data::InputException &e) {
+        QVERIFY2(QString(e.what()).contains("prm_reference"), e.what());
+    }
 }
 
 // Dual-granularity GRPO data parallel: `rwb grpo --nproc 2` against one process, 2 steps.

@@ -181,6 +181,13 @@ public:
     // a trajectory it keeps, and what Task::noLossSpans then reads.
     virtual std::string keptTrajectoryLine(const Example &example, const std::string &id, const std::string &completion,
                                            const std::vector<int> &contextSteps) const = 0;
+    // The reference score in [0, 1] of `step` after `history` (the steps before it,
+    // joined), where the example carries what a reference judge needs to judge it (a
+    // synthetic question's gold chain); none otherwise. GRPO's "prm_reference" takes it as
+    // an oracle process reward, to tell the mechanism of process rewards apart from how
+    // well a PRM learns them (docs/grpo.md, "Process rewards").
+    virtual std::optional<double> referenceStepScore(const Example &example, std::string_view history,
+                                                     std::string_view step) const = 0;
 
     // ---- the tree search (mcts/search.h)
     // The text that ends a final step, the one that gives the answer ("</answer>"). A

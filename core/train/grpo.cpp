@@ -23,7 +23,7 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
         {"model", "init_adapter", "train_data", "eval_data", "reward_config", "store", "output", "run_name",
          "num_generations", "prompts_per_step", "temperature", "top_p", "top_k", "max_completion_length",
          "retrieval_index", "eval_retrieval_index", "retrieval_top_k", "max_turns", "max_turn_tokens", "prm",
-         "prm_beta", "prm_format_bonus", "prm_score", "prm_batch", "lora",
+         "prm_beta", "prm_format_bonus", "prm_score", "prm_batch", "prm_reference", "lora",
          "lora_r", "lora_alpha", "lora_dropout", "lora_target_modules", "use_rslora", "learning_rate", "weight_decay",
          "max_grad_norm", "schedule", "warmup_ratio", "max_steps", "micro_batch", "loss_type", "scale_rewards",
          "epsilon", "epsilon_high", "beta", "use_bias_correction_kl", "num_iterations", "mask_truncated_completions", "none_rewards", "none_stop_fraction", "overlong_penalty",
@@ -63,6 +63,9 @@ GrpoConfig parseGrpoConfig(std::string_view json, const std::string &source)
     c.environment.maxTurns = r.integer("max_turns", c.environment.maxTurns, 0, 1000);
     c.environment.maxTurnTokens = r.integer("max_turn_tokens", c.environment.maxTurnTokens, 0, 1 << 20);
     c.processRewardModel = r.path("prm", false);
+    c.processReference = r.boolean("prm_reference", false);
+    if (c.processReference && !c.processRewardModel.empty())
+        r.fail("prm_reference", "and \"prm\" both give step scores: name one");
     c.processBeta = r.number("prm_beta", c.processBeta, 0, 100);
     c.processFormatBonus = r.number("prm_format_bonus", c.processFormatBonus, 0, 100);
     c.processSigmoid = r.choice("prm_score", c.processSigmoid ? "sigmoid" : "raw", {"sigmoid", "raw"}) == "sigmoid";
@@ -161,8 +164,11 @@ std::string toJson(const GrpoConfig &c)
     j["retrieval_top_k"] = c.environment.topK;
     j["max_turns"] = c.environment.maxTurns;
     j["max_turn_tokens"] = c.environment.maxTurnTokens;
-    if (!c.processRewardModel.empty()) {
-        j["prm"] = c.processRewardModel;
+    if (!c.processRewardModel.empty() || c.processReference) {
+        if (c.processReference)
+            j["prm_reference"] = true;
+        else
+            j["prm"] = c.processRewardModel;
         j["prm_beta"] = c.processBeta;
         j["prm_format_bonus"] = c.processFormatBonus;
         j["prm_score"] = c.processSigmoid ? "sigmoid" : "raw";

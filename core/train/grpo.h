@@ -69,6 +69,7 @@ struct GrpoConfig {
     // ---- dual-granularity advantages (ProRAG §3.4; train/processadvantages.h): a PRM
     // folder turns them on (a multi-step task only); "" = the outcome's advantage alone
     std::string processRewardModel; // prm
+    bool processReference = false;   // prm_reference: the task's reference step scores instead of a PRM (an oracle)
     double processBeta = 0.3;        // prm_beta: β of eq. 8 (the paper's 0.3)
     double processFormatBonus = 0.0; // prm_format_bonus: ν1 of eq. 5
     bool processSigmoid = true;      // prm_score: "sigmoid" (σ(R), a probability) or "raw" (R)

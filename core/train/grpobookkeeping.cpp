@@ -105,7 +105,7 @@ Metrics Trainer::stepMetrics(const SampledStep &step, const UpdateResult &u) con
         metrics.emplace_back("completions/distinct_answers_per_group", cm.distinctAnswersPerGroup);
         metrics.emplace_back("completions/top_answer_share", cm.topAnswerShare);
     }
-    if (m_prm) {
+    if (m_prm || c.processReference) {
         // Dual-granularity advantages (docs/grpo.md, "Process rewards").
         metrics.emplace_back("prm/score_mean", u.prmScoreMean);
         metrics.emplace_back("prm/step_reward_mean", u.stepRewardMean);

@@ -110,7 +110,7 @@ void Trainer::setUp()
     m_tok = tokenizer::loadTokenizer(c.model);
     m_format = tokenizer::PromptFormat::forModel(c.model, *m_tok);
     m_pad = m_tok->padId().value_or(m_tok->eosId().value_or(0));
-    if (!c.processRewardModel.empty()) {
+    if (!c.processRewardModel.empty() || c.processReference) {
         const std::string &source = c.environment.source;
         const task::Steps *steps = m_task->steps();
         if (!steps)
@@ -123,10 +123,12 @@ void Trainer::setUp()
                                                     " (train it with --added-token \"" + stepEnd +
                                                     "\"): its steps cannot be told apart"});
         m_stepEnd = *end;
-        model::ModelOptions mo;
-        mo.device = c.device;
-        mo.threads = threads();
-        m_prm = ProcessRewardModel::load(c.processRewardModel, mo, m_catalog);
+        if (!c.processReference) {
+            model::ModelOptions mo;
+            mo.device = c.device;
+            mo.threads = threads();
+            m_prm = ProcessRewardModel::load(c.processRewardModel, mo, m_catalog);
+        }
     }
     m_train = loadItems(*m_task, c.trainData, 0, *m_tok, m_format, m_thinking);
     if (!c.evalData.empty())

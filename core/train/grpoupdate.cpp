@@ -4,12 +4,14 @@
 
 #include "train/grpotrainer.h"
 
+#include "data/jsonl.h"
 #include "dist/processgroup.h"
 #include "train/trainingcommon.h"
 #include "tokenizer/tokenizer.h"
 #include "train/processadvantages.h"
 
 #include <cmath>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -98,22 +100,42 @@ void Trainer::processAdvantages(UpdateResult &u)
             for (int &k : steps[r])
                 k = std::min(k, static_cast<int>(blocks[r].size()) - 1);
         }
-        inputs[r] = m_prm->input(m_task->steps()->stepQuestion(*m_train[s.item].example), blocks[r]);
+        if (m_prm)
+            inputs[r] = m_prm->input(m_task->steps()->stepQuestion(*m_train[s.item].example), blocks[r]);
     }
-    // Each rank scores the rows it trains (whole micro-batches of whole groups); every
-    // rank then has every row's scores, and computes the same advantages from them.
-    const auto [from, to] = rowShare(R);
-    const std::vector<PrmInput> mine(inputs.begin() + static_cast<std::ptrdiff_t>(from),
-                                     inputs.begin() + static_cast<std::ptrdiff_t>(to));
-    const std::vector<std::vector<double>> scores =
-        shareRowScores(mine.empty() ? std::vector<std::vector<double>>{} : m_prm->score(mine, c.processBatch), from, R);
+    std::vector<std::vector<double>> scores(R);
+    if (m_prm) {
+        // Each rank scores the rows it trains (whole micro-batches of whole groups); every
+        // rank then has every row's scores, and computes the same advantages from them.
+        const auto [from, to] = rowShare(R);
+        const std::vector<PrmInput> mine(inputs.begin() + static_cast<std::ptrdiff_t>(from),
+                                         inputs.begin() + static_cast<std::ptrdiff_t>(to));
+        scores = shareRowScores(mine.empty() ? std::vector<std::vector<double>>{} : m_prm->score(mine, c.processBatch),
+                                from, R);
+    } else {
+        // prm_reference: the task's reference score of each step given the steps before
+        // it (an oracle, cheap: every rank computes every row's).
+        for (size_t r = 0; r < R; ++r) {
+            const task::Example &example = *m_train[u.rows[r]->item].example;
+            std::string history;
+            for (const std::string &block : blocks[r]) {
+                const std::optional<double> s = m_task->steps()->referenceStepScore(example, history, block);
+                if (!s)
+                    throw data::InputException({c.trainData, 0, "prm_reference: example " + example.id() +
+                                                                    " has no reference to score its steps with"});
+                scores[r].push_back(*s);
+                history += block;
+            }
+        }
+    }
     // Eq. 5, then eq. 7 per step position within each group.
     std::vector<std::vector<double>> stepRewards(R);
     double scoreSum = 0, rewardSum = 0, stepCount = 0;
     for (size_t r = 0; r < R; ++r)
         for (size_t k = 0; k < blocks[r].size(); ++k) {
-            const double rs = stepReward(scores[r][k], m_task->steps()->stepWellFormed(blocks[r][k]), c.processSigmoid,
-                                         c.processFormatBonus);
+            // The reference's scores are already in [0, 1]: no sigmoid.
+            const double rs = stepReward(scores[r][k], m_task->steps()->stepWellFormed(blocks[r][k]),
+                                         c.processSigmoid && !c.processReference, c.processFormatBonus);
             stepRewards[r].push_back(rs);
             scoreSum += scores[r][k];
             rewardSum += rs;
@@ -180,7 +202,7 @@ UpdateResult Trainer::update(int stepIndex, const SampledStep &step)
         width = std::max<int64_t>(width, static_cast<int64_t>(s.tokens.size()));
     }
     batch.advantages = u.advantages;
-    if (m_prm) {
+    if (m_prm || c.processReference) {
         processAdvantages(u);
         batch.tokenAdvantages = u.tokenAdvantages;
     }

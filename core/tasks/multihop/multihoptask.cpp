@@ -1,5 +1,7 @@
 #include "tasks/multihop/multihoptask.h"
 
+#include "tasks/multihop/multihopreferencejudge.h"
+
 #include "tasks/multihop/multihoprewards.h"
 #include "reward/registry.h"
 
@@ -329,6 +331,17 @@ bool stepFormatOk(std::string_view block)
 std::string MultihopSteps::stepQuestion(const Example &example) const
 {
     return as<MultihopExample>(example).question().question;
+}
+
+std::optional<double> MultihopSteps::referenceStepScore(const Example &example, std::string_view history,
+                                                       std::string_view step) const
+{
+    // The reference judge's points (multihopreferencejudge.h): 4 for a hop that follows the
+    // history, is grounded in its passages and names the gold value, or for the gold answer.
+    const data::MultihopQuestion &q = as<MultihopExample>(example).question();
+    if (q.chain.empty())
+        return std::nullopt;
+    return prm::ReferencePairJudge::worth(q, std::string(history), std::string(step)).points / 4.0;
 }
 
 bool MultihopSteps::stepWellFormed(std::string_view step) const

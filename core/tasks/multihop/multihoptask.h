@@ -89,6 +89,8 @@ public:
     // The question's line with the new id, "target" and "context_steps".
     std::string keptTrajectoryLine(const Example &example, const std::string &id, const std::string &completion,
                                    const std::vector<int> &contextSteps) const override;
+    std::optional<double> referenceStepScore(const Example &example, std::string_view history,
+                                             std::string_view step) const override;
     std::string_view answerEnd() const override { return "</answer>"; }
     // The text after the last <answer>, without the closing tag (not trimmed).
     std::string stepAnswer(std::string_view finalStep) const override;
