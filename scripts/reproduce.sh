@@ -6,10 +6,12 @@
 #     PAPER    000  the first paper (GRPO reward design for company-name extraction):
 #                   table 2's SFT vs SFT → SFT vs SFT → GRPO, three seeds, and table 1's
 #                   ten reward presets, three seeds each, on e-mails SFT never saw
+#              001  Rubrics as Rewards: so far at judge level, rubric against Likert judges
+#                   ordering answers to legal questions by the reference grader's truth
 #              003  the fourth paper (ProRAG): so far its PRM, trained on pairs made at
 #                   scale from gold chains and measured on another knowledge base's
 #     --part   000: table2, table1 or thinking (default: all three, in that order;
-#              a single part reuses the data and SFT start a previous run left); 003: prm
+#              a single part reuses the data and SFT start a previous run left); 001: judges; 003: prm
 #     --smoke  tiny sizes (a couple of minutes): checks that the pipeline runs, measures nothing
 #     --plan   print the plan (sizes, seeds, the effect each comparison can detect) and stop
 # RWB_REPRODUCE_OUT: where everything goes (default build/reproduce/PAPER; replaced).
@@ -17,7 +19,7 @@
 # docs/results.md quotes them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { echo "usage: scripts/reproduce.sh 000|003 [--part P] [--smoke] [--plan]" >&2; exit 2; }
+usage() { echo "usage: scripts/reproduce.sh 000|001|003 [--part P] [--smoke] [--plan]" >&2; exit 2; }
 [[ $# -ge 1 ]] || usage
 paper=$1; shift
 part=all; smoke=0; plan_only=0
@@ -31,8 +33,8 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 case "$paper" in
-  000|003) ;;
-  *) echo "scripts/reproduce.sh: no reproduction of paper \"$paper\" here yet (000 and part of 003 are; see docs/results.md, \"What reproduced\")" >&2; exit 2 ;;
+  000|001|003) ;;
+  *) echo "scripts/reproduce.sh: no reproduction of paper \"$paper\" here yet (000 and parts of 001 and 003 are; see docs/results.md, \"What reproduced\")" >&2; exit 2 ;;
 esac
 export RWB_REPRODUCE_ROOT=$root RWB_REPRODUCE_PART=$part RWB_REPRODUCE_SMOKE=$smoke RWB_REPRODUCE_PLAN=$plan_only
 export RWB_REPRODUCE_OUT=${RWB_REPRODUCE_OUT:-$root/build/reproduce/$paper}

@@ -27,6 +27,18 @@ constexpr int kProcessTimeoutMs = 60000;
 // Tolerance for numbers compared with hand-computed values.
 constexpr double kTolerance = 1e-9;
 
+// A scripted judge's reply: one choice holding `content`, with the model and the usage a
+// server reports.
+void setChatReply(httplib::Response &res, const std::string &content)
+{
+    res.set_content(nlohmann::json{{"model", "scripted-judge"},
+                                   {"choices", {{{"index", 0}, {"message", {{"role", "assistant"},
+                                                                            {"content", content}}}}}},
+                                   {"usage", {{"prompt_tokens", 12}, {"completion_tokens", 4}}}}
+                        .dump(),
+                    "application/json");
+}
+
 struct Result {
     int exitCode = -1;
     QString out;
@@ -127,6 +139,7 @@ private Q_SLOTS:
     void benchRewards();
     void rewardList();
     void judgeCheckAndRubricGenerate();
+    void judgeDataKindsAndRanking();
     void rewardCompare();
 
     void dataSynth();
@@ -830,12 +843,7 @@ void TestCli::judgeCheckAndRubricGenerate()
         } else {
             content = {{"ok", true}};
         }
-        res.set_content(nlohmann::json{{"model", "scripted-judge"},
-                                       {"choices", {{{"index", 0}, {"message", {{"role", "assistant"},
-                                                                                {"content", content.dump()}}}}}},
-                                       {"usage", {{"prompt_tokens", 12}, {"completion_tokens", 4}}}}
-                            .dump(),
-                        "application/json");
+        setChatReply(res, content.dump());
     }, false, "/v1/chat/completions");
     const QString judgeFile = dir.filePath("judge.json");
     {
@@ -949,6 +957,178 @@ void TestCli::judgeCheckAndRubricGenerate()
     const QJsonArray generated = QJsonDocument::fromJson(jl[1]).object().value("rubric").toArray();
     QCOMPARE(generated.size(), 7);
     QCOMPARE(generated.at(0).toObject().value("weight").toInt(), -2);
+}
+
+// rwb judge data --kinds and rwb judge eval of rubric and rating judges: an unknown kind is
+// a usage error naming it; --kinds coverage writes the default's lines byte for byte, and
+// with the other kinds the same coverage lines among theirs; a scripted judge that replies
+// every request with its line's own completion orders the answers exactly as their true
+// scores (pairwise accuracy 1 and Spearman 1 for every kind: the bundled samples' ratings
+// 1 + round(9·s*) keep their scores apart), so every difference between kinds is 0; a
+// line without its score stops eval with the file, line and field.
+void TestCli::judgeDataKindsAndRanking()
+{
+    QTemporaryDir dir;
+    const QString samples = resourcePath("samples/legal_qa_samples.jsonl");
+    const Result unknown = runRwb({"judge", "data", "--input", samples, "--out", dir.filePath("x.jsonl"), "--kinds",
+                                   "coverage,likert"});
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY2(unknown.err.contains("--kinds: unknown judge kind \"likert\""), qPrintable(unknown.err));
+    QVERIFY(!QFile::exists(dir.filePath("x.jsonl")));
+
+    const auto readAll = [](const QString &path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const Result plain =
+        runRwb({"judge", "data", "--input", samples, "--out", dir.filePath("plain.jsonl"), "--limit", "4"});
+    QVERIFY2(plain.exitCode == 0, qPrintable(plain.err));
+    const Result coverage = runRwb({"judge", "data", "--input", samples, "--out", dir.filePath("coverage.jsonl"),
+                                    "--limit", "4", "--kinds", "coverage"});
+    QVERIFY2(coverage.exitCode == 0, qPrintable(coverage.err));
+    QVERIFY(!readAll(dir.filePath("plain.jsonl")).isEmpty());
+    QCOMPARE(readAll(dir.filePath("coverage.jsonl")), readAll(dir.filePath("plain.jsonl")));
+    // Against a golden file: the default's lines for the first two bundled questions
+    // (tests/data/judge_data_two.jsonl, seed 1) as the committed rwb judge data writes them
+    // (its coverage path — legalJudgeExamples, the grader's labels, the line's fields in
+    // this order — is unchanged), so a change to the coverage lines fails here.
+    for (const QStringList &kindsArg : {QStringList{}, QStringList{"--kinds", "coverage"}}) {
+        const Result golden = runRwb(QStringList{"judge", "data", "--input", dataPath("judge_data_two.jsonl"), "--out",
+                                                 dir.filePath("golden.jsonl")} + kindsArg);
+        QVERIFY2(golden.exitCode == 0, qPrintable(golden.err));
+        QCOMPARE(readAll(dir.filePath("golden.jsonl")), readAll(dataPath("judge_data_two_coverage.jsonl")));
+    }
+
+    const QString allPath = dir.filePath("all.jsonl");
+    const Result all = runRwb({"judge", "data", "--input", samples, "--out", allPath, "--limit", "4", "--kinds",
+                               "coverage,rubric_explicit,rubric_implicit,likert_simple,likert_reference"});
+    QVERIFY2(all.exitCode == 0, qPrintable(all.err));
+    QByteArray coverageLines;
+    std::map<std::string, std::string> replies; // the scripted judge's: each request's completion
+    std::map<QString, int> byKind;
+    QList<QByteArray> rubricLines;
+    for (const QByteArray &line : readAll(allPath).split('\n')) {
+        if (line.isEmpty())
+            continue;
+        const QJsonObject l = QJsonDocument::fromJson(line).object();
+        QCOMPARE(l.value("task").toString(), QString("chat"));
+        const QJsonArray messages = l.value("messages").toArray();
+        replies[messages.last().toObject().value("content").toString().toStdString()] =
+            l.value("completion").toString().toStdString();
+        if (!l.contains("judge_kind")) {
+            coverageLines += line + '\n';
+            continue;
+        }
+        rubricLines.push_back(line);
+        const QString kind = l.value("judge_kind").toString();
+        ++byKind[kind];
+        for (const char *field : {"answer_id", "question_id", "kind", "score"})
+            QVERIFY2(l.contains(field), field);
+        if (kind == "rubric_explicit")
+            QVERIFY(l.contains("item") && l.contains("items") && l.contains("weight") && l.contains("met"));
+        else
+            QCOMPARE(l.value("rating").toInt(), 1 + int(std::floor(9.0 * l.value("score").toDouble() + 0.5)));
+    }
+    QCOMPARE(coverageLines, readAll(dir.filePath("plain.jsonl")));
+    QCOMPARE(byKind.size(), size_t(4));
+    const int answers = byKind["likert_simple"]; // one line per answer
+    QVERIFY(answers >= 4);
+    QCOMPARE(byKind["rubric_implicit"], answers);
+    QCOMPARE(byKind["likert_reference"], answers);
+    QVERIFY(byKind["rubric_explicit"] >= 2 * answers); // at least one fact and its pitfall each
+
+    rwbtest::ScriptedServer server([&](int, const rwbtest::SeenRequest &req, httplib::Response &res) {
+        const auto it = replies.find(req.body["messages"].back()["content"].get<std::string>());
+        if (it == replies.end()) {
+            res.status = 400;
+            return;
+        }
+        setChatReply(res, it->second);
+    }, false, "/v1/chat/completions");
+    const QString judgeFile = dir.filePath("judge.json");
+    {
+        QFile f(judgeFile);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(nlohmann::json{{"url", server.url()}, {"retries", 0}}.dump()));
+    }
+    const Result eval = runRwb({"judge", "eval", "--config", judgeFile, "--data", allPath, "--json", "--no-cache"});
+    QVERIFY2(eval.exitCode == 0, qPrintable(eval.err));
+    const QJsonObject o = parseObject(linesOf(eval.out).at(0));
+    QCOMPARE(o.value("failed").toInt(), 0);
+    QCOMPARE(o.value("requests").toInt(), int(rubricLines.size()) + int(coverageLines.count('\n')));
+    QCOMPARE(o.value("coverage").toObject().value("agreement").toDouble(), 1.0);
+    const QJsonObject ranking = o.value("ranking").toObject();
+    const QJsonArray judges = ranking.value("judges").toArray();
+    QCOMPARE(judges.size(), 4);
+    const QStringList order{"rubric_explicit", "rubric_implicit", "likert_reference", "likert_simple"};
+    for (int i = 0; i < judges.size(); ++i) {
+        const QJsonObject k = judges.at(i).toObject();
+        QCOMPARE(k.value("judge_kind").toString(), order[i]);
+        QCOMPARE(k.value("answers").toInt(), answers);
+        QCOMPARE(k.value("scored").toInt(), answers);
+        QVERIFY(k.value("pairs").toInt() > 0);
+        QCOMPARE(k.value("pairwise_accuracy").toDouble(), 1.0);
+        QCOMPARE(k.value("pairwise_interval").toArray().at(0).toDouble(), 1.0);
+        QVERIFY2(std::abs(k.value("spearman").toDouble() - 1.0) < 1e-12, qPrintable(order[i]));
+        QCOMPARE(k.value("failed").toInt(), 0);
+    }
+    QCOMPARE(judges.at(0).toObject().value("mae").toDouble(), 0.0); // explicit: s* itself
+    const QJsonArray differences = ranking.value("differences").toArray();
+    QCOMPARE(differences.size(), 6);
+    for (const QJsonValue &d : differences)
+        QCOMPARE(d.toObject().value("difference").toDouble(), 0.0);
+    // The table names each difference.
+    const Result table = runRwb({"judge", "eval", "--config", judgeFile, "--data", allPath, "--no-cache"});
+    QVERIFY2(table.exitCode == 0, qPrintable(table.err));
+    QVERIFY2(table.out.contains("rubric_implicit − likert_simple"), qPrintable(table.out));
+    QVERIFY2(table.out.contains("coverage (n "), qPrintable(table.out));
+
+    // A question line whose own rubric is not its rubric from facts stops the rubric kinds
+    // (the targets are the facts' rubric's) with the file, the line and the question: the
+    // second of two bundled questions with its last rubric item dropped.
+    {
+        const Result facts = runRwb({"rubric", "generate", "--input", dataPath("judge_data_two.jsonl"), "--out",
+                                     dir.filePath("with_rubric.jsonl"), "--from-facts"});
+        QVERIFY2(facts.exitCode == 0, qPrintable(facts.err));
+        const QList<QByteArray> two = readAll(dir.filePath("with_rubric.jsonl")).split('\n');
+        QJsonObject second = QJsonDocument::fromJson(two.at(1)).object();
+        QJsonArray rubric = second.value("rubric").toArray();
+        QVERIFY(rubric.size() >= 2);
+        rubric.removeLast();
+        second.insert("rubric", rubric);
+        {
+            QFile q(dir.filePath("own_rubric.jsonl"));
+            QVERIFY(q.open(QIODevice::WriteOnly));
+            q.write(two.at(0) + '\n' + QJsonDocument(second).toJson(QJsonDocument::Compact) + '\n');
+        }
+        const Result own = runRwb({"judge", "data", "--input", dir.filePath("own_rubric.jsonl"), "--out",
+                                   dir.filePath("own.jsonl"), "--kinds", "coverage,likert_simple"});
+        QCOMPARE(own.exitCode, 2);
+        QVERIFY2(own.err.contains("own_rubric.jsonl:2: question " + second.value("id").toString() +
+                                  ": its \"rubric\" has " + QString::number(rubric.size()) + " items"),
+                 qPrintable(own.err));
+        QVERIFY(!QFile::exists(dir.filePath("own.jsonl")));
+        // The facts' own rubric on the line passes; coverage alone never looks at it.
+        const Result asGenerated = runRwb({"judge", "data", "--input", dir.filePath("with_rubric.jsonl"), "--out",
+                                           dir.filePath("own.jsonl"), "--kinds", "likert_simple"});
+        QVERIFY2(asGenerated.exitCode == 0, qPrintable(asGenerated.err));
+        const Result coverageOnly = runRwb({"judge", "data", "--input", dir.filePath("own_rubric.jsonl"), "--out",
+                                            dir.filePath("own2.jsonl")});
+        QVERIFY2(coverageOnly.exitCode == 0, qPrintable(coverageOnly.err));
+    }
+
+    // A rubric line without its score: the file, the line and the field.
+    const QString badPath = dir.filePath("bad.jsonl");
+    {
+        QFile f(badPath);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QJsonObject second = QJsonDocument::fromJson(rubricLines.at(1)).object();
+        second.remove("score");
+        f.write(rubricLines.at(0) + '\n' + QJsonDocument(second).toJson(QJsonDocument::Compact) + '\n');
+    }
+    const Result bad = runRwb({"judge", "eval", "--config", judgeFile, "--data", badPath});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("bad.jsonl:2: missing field \"score\""), qPrintable(bad.err));
 }
 
 void TestCli::rewardList()

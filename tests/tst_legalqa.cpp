@@ -2,18 +2,25 @@
 // precision / recall / F1 (eval::CitationScorer), the exact reference grader
 // (eval::LegalReferenceGrader) and the joint score, the synthetic body of law and its
 // questions (data::SyntheticLawGenerator), and the JSONL readers with their file:line
-// errors. Expected metric values are worked out by hand from the definitions in the
-// headers; tolerance 1e-12.
+// errors; and what a perfect rubric or rating judge replies for an answer (the targets of
+// `rwb judge data --kinds`, judge::legalRubricTruth). Expected metric values are worked
+// out by hand from the definitions in the headers; tolerance 1e-12.
 #include "tasks/legalqa/legalcorpus.h"
 #include "tasks/legalqa/legalquestion.h"
 #include "tasks/legalqa/syntheticlaw.h"
 #include "tasks/legalqa/citationmetrics.h"
 #include "tasks/legalqa/legalgrader.h"
+#include "tasks/legalqa/legaljudgedata.h"
 #include "tasks/legalqa/legaloutput.h"
+#include "tasks/legalqa/legalrubric.h"
+#include "judge/judgeprompts.h"
+#include "judge/rubric.h"
 #include "tasks/legalqa/legalqametrics.h"
 #include "util/rng.h"
 
 #include <QtTest>
+
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <map>
@@ -106,6 +113,24 @@ std::string slice(const std::string &s, eval::ByteSpan span)
     return s.substr(span.begin, span.end - span.begin);
 }
 
+// A question with two facts for the rubric judges' targets. rubricFromFacts gives it:
+//   0  Essential  5  回答は期限を「30日以内」と述べている。   (law 12, the first gold section)
+//   1  Important  3  回答は届出先を「甲局長」と述べている。   (law 30)
+//   2  Pitfall   −2  回答は期限を「14日以内」と述べている。   (after 30日以内, wrapping)
+//   3  Pitfall   −2  回答は届出先を「乙局長」と述べている。   (after 甲局長, wrapping)
+// so Σ w⁺ = 8.
+data::LegalQuestion twoFactQuestion()
+{
+    data::LegalQuestion q;
+    q.id = "q2f";
+    q.question = "届出はいつまでに、どこにする必要がありますか。";
+    q.referenceAnswer = "30日以内に、甲局長に届け出なければなりません。";
+    q.lawCodes = {12, 30};
+    q.facts = {{12, "deadline", "30日以内"}, {30, "authority", "甲局長"}};
+    q.slotValues = {{"deadline", {"14日以内", "30日以内"}}, {"authority", {"乙局長", "甲局長"}}};
+    return q;
+}
+
 } // namespace
 
 class TestLegalQa : public QObject {
@@ -124,6 +149,12 @@ private Q_SLOTS:
     void grader();
     void graderSpans();
     void jointAndScorer();
+    // What a perfect rubric or rating judge replies.
+    void rubricTruth_data();
+    void rubricTruth();
+    void rubricJudgeExamples();
+    void rubricPitfallsNameNoRightValue();
+    void rubricOnTheQuestionLine();
     // Generator.
     void determinism();
     void seedsDiffer();
@@ -426,6 +457,229 @@ void TestLegalQa::graderSpans()
     const std::string fee = "手数料は1,000円。";
     const eval::LegalGrade f = grader.grade(fee, factsOf("fee=1,000円"));
     QCOMPARE(slice(fee, f.facts[0].span), std::string("1,000円"));
+}
+
+// ---------------------------------------------------------------------------------------
+// The rubric and rating judges' targets (twoFactQuestion's rubric: items 5, 3, −2, −2)
+
+void TestLegalQa::rubricTruth_data()
+{
+    QTest::addColumn<QString>("answer");
+    QTest::addColumn<QString>("met"); // c* per item, "1" met
+    QTest::addColumn<double>("score");
+    QTest::addColumn<int>("rating");
+    // Both facts, no wrong value: (5 + 3) / 8 = 1 → 1 + round(9) = 10.
+    QTest::newRow("right") << "30日以内に、甲局長に届け出なければなりません。" << "1100" << 1.0 << 10;
+    // The deadline changed to the pitfall's value: 3 − 2 = 1 → 1/8 = 0.125 → 1 + round(1.125) = 2.
+    QTest::newRow("wrong, the pitfall's value") << "14日以内に、甲局長に届け出なければなりません。" << "0110" << 0.125
+                                                << 2;
+    // The deadline changed to a value the pitfall does not name: only item 1, 3/8 = 0.375 →
+    // 1 + round(3.375) = 4.
+    QTest::newRow("wrong, another value") << "60日以内に、甲局長に届け出なければなりません。" << "0100" << 0.375 << 4;
+    // The authority changed (its pitfall's value): 5 − 2 = 3 → 0.375 → 4.
+    QTest::newRow("wrong authority") << "30日以内に、乙局長に届け出なければなりません。" << "1001" << 0.375 << 4;
+    // The deadline left vague: 3/8 → 4.
+    QTest::newRow("vague") << "所定の期間内に、甲局長に届け出なければなりません。" << "0100" << 0.375 << 4;
+    // Both changed to the pitfalls' values: −4/8 clamped to 0 → 1.
+    QTest::newRow("both wrong") << "14日以内に、乙局長に届け出なければなりません。" << "0011" << 0.0 << 1;
+    // Another question's answer: nothing of either fact → 0 → 1.
+    QTest::newRow("other question's answer") << "手数料は5,000円です。" << "0000" << 0.0 << 1;
+    // The right value and the pitfall's both stated: 5 + 3 − 2 = 6 → 0.75 → 1 + round(6.75) = 8.
+    QTest::newRow("right and wrong value") << "30日以内（14日以内ではありません）に、甲局長に届け出なければなりません。"
+                                           << "1110" << 0.75 << 8;
+    // Full-width digits are the same values for the grader (its comparison form).
+    QTest::newRow("full-width digits") << "１４日以内に、甲局長に届け出なければなりません。" << "0110" << 0.125 << 2;
+}
+
+void TestLegalQa::rubricTruth()
+{
+    QFETCH(QString, answer);
+    QFETCH(QString, met);
+    QFETCH(double, score);
+    QFETCH(int, rating);
+    const judge::RubricTruth t = judge::legalRubricTruth(twoFactQuestion(), answer.toStdString());
+    QString got;
+    for (bool m : t.met)
+        got += m ? '1' : '0';
+    QCOMPARE(got, met);
+    QVERIFY2(std::abs(t.score - score) < kTol, qPrintable(QString::number(t.score, 'g', 17)));
+    QCOMPARE(t.rating, rating);
+    QCOMPARE(judge::targetRating(score), rating);
+}
+
+// The requests of each kind for one answer are the builders' (with the rubric as the
+// legal-QA task reads it back from its line), and each target reads back, through the
+// rewards' parsers, to the truth.
+void TestLegalQa::rubricJudgeExamples()
+{
+    const data::LegalQuestion q = twoFactQuestion();
+    // The rubric as a question line carries it (rwb rubric generate --from-facts) and the
+    // task parses it: the same items, so the same requests.
+    const judge::Rubric asRead = judge::parseRubricText(judge::toRaR(judge::rubricFromFacts(q)).dump(), "line");
+    QCOMPARE(asRead.items.size(), size_t(4));
+    QCOMPARE(asRead.items[3].criterion, std::string("回答は届出先を「乙局長」と述べている。"));
+    QCOMPARE(asRead.items[3].weight, -2.0);
+
+    judge::JudgeExample wrong;
+    wrong.id = "q2f-wrong";
+    wrong.kind = "wrong";
+    wrong.answer = "14日以内に、甲局長に届け出なければなりません。"; // c* 0110, s* 0.125, r* 2
+
+    const std::vector<judge::RubricJudgeExample> items = judge::legalRubricJudgeExamples(q, wrong, "rubric_explicit");
+    QCOMPARE(items.size(), size_t(4));
+    const std::vector<bool> met{false, true, true, false};
+    const std::vector<double> weights{5.0, 3.0, -2.0, -2.0};
+    for (size_t k = 0; k < items.size(); ++k) {
+        const judge::RubricJudgeExample &e = items[k];
+        QCOMPARE(e.id, "q2f-wrong-rubric_explicit-" + std::to_string(k));
+        QCOMPARE(e.answerId, std::string("q2f-wrong"));
+        QCOMPARE(e.questionId, std::string("q2f"));
+        QCOMPARE(e.kind, std::string("wrong"));
+        QCOMPARE(e.item, int(k));
+        QCOMPARE(e.items, 4);
+        QCOMPARE(e.weight, weights[k]);
+        QCOMPARE(e.met, bool(met[k]));
+        QCOMPARE(e.score, 0.125);
+        const auto sent = judge::rubricItemMessages(q.question, wrong.answer, asRead.items[k], judge::ItemMode::Binary,
+                                                    q.referenceAnswer);
+        QCOMPARE(e.messages.size(), sent.size());
+        QCOMPARE(e.messages[1].content, sent[1].content);
+        QCOMPARE(judge::parseRubricItemReply(e.target, judge::ItemMode::Binary).c, met[k] ? 1.0 : 0.0);
+    }
+    // The line: every field to regroup the items per answer and to train on.
+    const nlohmann::json line = nlohmann::json::parse(judge::rubricJudgeLine(items[2]));
+    QCOMPARE(line["task"].get<std::string>(), std::string("chat"));
+    QCOMPARE(line["judge_kind"].get<std::string>(), std::string("rubric_explicit"));
+    QCOMPARE(line["answer_id"].get<std::string>(), std::string("q2f-wrong"));
+    QCOMPARE(line["question_id"].get<std::string>(), std::string("q2f"));
+    QCOMPARE(line["kind"].get<std::string>(), std::string("wrong"));
+    QCOMPARE(line["label"].get<std::string>(), std::string("wrong"));
+    QCOMPARE(line["item"].get<int>(), 2);
+    QCOMPARE(line["items"].get<int>(), 4);
+    QCOMPARE(line["weight"].get<double>(), -2.0);
+    QCOMPARE(line["met"].get<bool>(), true);
+    QCOMPARE(line["score"].get<double>(), 0.125);
+    QCOMPARE(line["completion"].get<std::string>(), items[2].target);
+    QCOMPARE(line["messages"].size(), size_t(2));
+    QVERIFY(!line.contains("rating"));
+
+    // The rating kinds: one request each, the builders', target r* = 2 for all three.
+    const std::map<std::string, std::vector<judge::ChatMessage>> built{
+        {"rubric_implicit", judge::rubricImplicitMessages(q.question, wrong.answer, asRead)},
+        {"likert_simple", judge::likertSimpleMessages(q.question, wrong.answer)},
+        {"likert_reference", judge::likertReferenceMessages(q.question, q.referenceAnswer, wrong.answer)}};
+    for (const auto &[kind, sent] : built) {
+        const std::vector<judge::RubricJudgeExample> r = judge::legalRubricJudgeExamples(q, wrong, kind);
+        QCOMPARE(r.size(), size_t(1));
+        QCOMPARE(r[0].id, "q2f-wrong-" + kind);
+        QCOMPARE(r[0].item, -1);
+        QCOMPARE(r[0].rating, 2);
+        QCOMPARE(r[0].messages[1].content, sent[1].content);
+        QCOMPARE(judge::parseRatingReply(r[0].target).rating, 2.0);
+        const nlohmann::json l = nlohmann::json::parse(judge::rubricJudgeLine(r[0]));
+        QCOMPARE(l["rating"].get<int>(), 2);
+        QVERIFY(!l.contains("item"));
+    }
+
+    // Neither coverage (its lines are JudgeExample's) nor an unknown kind; nor a question
+    // without facts.
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, judge::legalRubricJudgeExamples(q, wrong, "coverage"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, judge::legalRubricJudgeExamples(q, wrong, "likert"));
+    data::LegalQuestion noFacts = q;
+    noFacts.facts.clear();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, judge::legalRubricJudgeExamples(noFacts, wrong, "likert_simple"));
+}
+
+// A pitfall names a wrong value only: the value after the right one in slot_values is
+// skipped when the grader reads it as a reference fact's value (comparisonForm).
+void TestLegalQa::rubricPitfallsNameNoRightValue()
+{
+    // The same fee written otherwise. slot_values sorted: "5,000円" < "5000円" (',' 0x2C <
+    // '0' 0x30); after "5,000円" comes "5000円", whose comparison form "5000円" is the fact's
+    // own: no pitfall, so the rubric is the Essential item alone.
+    data::LegalQuestion fee;
+    fee.id = "qfee";
+    fee.question = "手数料はいくらですか。";
+    fee.referenceAnswer = "手数料は5,000円です。";
+    fee.lawCodes = {7};
+    fee.facts = {{7, "fee", "5,000円"}};
+    fee.slotValues = {{"fee", {"5,000円", "5000円"}}};
+    QCOMPARE(eval::comparisonForm("5000円"), eval::comparisonForm("5,000円"));
+    const std::vector<judge::FactRubricItem> feeItems = judge::factRubricItems(fee);
+    QCOMPARE(feeItems.size(), size_t(1));
+    QCOMPARE(feeItems[0].pitfall, false);
+    const judge::Rubric feeRubric = judge::rubricFromFacts(fee);
+    QCOMPARE(feeRubric.items.size(), size_t(1));
+    QCOMPARE(feeRubric.items[0].weight, 5.0);
+    // Stating the fee either way meets the one item: s* 5/5 = 1.
+    QCOMPARE(judge::legalRubricTruth(fee, "手数料は5000円です。").score, 1.0);
+
+    // Another fact's value. deadline 30日以内 (law 12, Essential 5) and notice 14日以内
+    // (law 30, Important 3); slot_values deadline {14日以内, 30日以内}, notice {14日以内,
+    // 7日以内} ('1' < '7'). The deadline's next value wraps to 14日以内, the notice's own
+    // value: skipped. The notice's next is 7日以内: kept. Items: 5, 3, −2 (notice 7日以内).
+    data::LegalQuestion two;
+    two.id = "qtwo";
+    two.question = "届出と通知はいつまでに必要ですか。";
+    two.referenceAnswer = "30日以内に届け出て、14日以内に通知しなければなりません。";
+    two.lawCodes = {12, 30};
+    two.facts = {{12, "deadline", "30日以内"}, {30, "notice", "14日以内"}};
+    two.slotValues = {{"deadline", {"14日以内", "30日以内"}}, {"notice", {"14日以内", "7日以内"}}};
+    const judge::Rubric r = judge::rubricFromFacts(two);
+    QCOMPARE(r.items.size(), size_t(3));
+    QCOMPARE(r.items[0].weight, 5.0);
+    QCOMPARE(r.items[1].weight, 3.0);
+    QCOMPARE(r.items[2].weight, -2.0);
+    QCOMPARE(r.items[2].criterion, std::string("回答は通知の期限を「7日以内」と述べている。"));
+    // The reference answer: both facts, no pitfall: (5 + 3) / 8 = 1 → r* 10.
+    const judge::RubricTruth t = judge::legalRubricTruth(two, two.referenceAnswer);
+    QCOMPARE(t.met, (std::vector<bool>{true, true, false}));
+    QCOMPARE(t.score, 1.0);
+    QCOMPARE(t.rating, 10);
+}
+
+// A question line that carries a rubric: the facts' own passes; any other stops rwb judge
+// data naming the file, the line and the question (the targets are the facts' rubric's).
+void TestLegalQa::rubricOnTheQuestionLine()
+{
+    data::LegalQuestion q = twoFactQuestion();
+    q.line = 7;
+    judge::JudgeExample right;
+    right.id = "q2f-right";
+    right.kind = "right";
+    right.answer = q.referenceAnswer;
+    judge::requireRubricFromFacts(q, "q.jsonl"); // no rubric: nothing to check
+    const nlohmann::json own = judge::toRaR(judge::rubricFromFacts(q));
+    q.rubric = own.dump(); // rwb rubric generate --from-facts
+    judge::requireRubricFromFacts(q, "q.jsonl");
+    QCOMPARE(judge::legalRubricJudgeExamples(q, right, "rubric_explicit").size(), size_t(4));
+
+    const auto messageOf = [&](const data::LegalQuestion &x) {
+        try {
+            judge::requireRubricFromFacts(x, "q.jsonl");
+        } catch (const data::InputException &e) {
+            return QString::fromStdString(e.error().toString());
+        }
+        return QString();
+    };
+    // Item 1 weighted 4 instead of 3.
+    nlohmann::json reweighted = own;
+    reweighted[1]["weight"] = 4;
+    q.rubric = reweighted.dump();
+    const QString m = messageOf(q);
+    QVERIFY2(m.startsWith(R"(q.jsonl:7: question q2f: item 1 of its "rubric" is )"), qPrintable(m));
+    QVERIFY2(m.contains("rubric from facts"), qPrintable(m));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, judge::legalRubricJudgeExamples(q, right, "likert_simple"));
+    // The last pitfall left out: 3 items against 4.
+    nlohmann::json shorter = own;
+    shorter.erase(3);
+    q.rubric = shorter.dump();
+    QVERIFY2(messageOf(q).startsWith(R"(q.jsonl:7: question q2f: its "rubric" has 3 items, its rubric from facts 4)"),
+             qPrintable(messageOf(q)));
+    // A question without facts gets no rubric lines: nothing to check.
+    data::LegalQuestion noFacts = q;
+    noFacts.facts.clear();
+    QCOMPARE(messageOf(noFacts), QString());
 }
 
 void TestLegalQa::jointAndScorer()

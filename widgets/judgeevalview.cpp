@@ -167,6 +167,8 @@ bool JudgeEvalView::readItems(const QString &path, std::vector<judge::AgreementI
         };
         if (parseError.error != QJsonParseError::NoError || o.isEmpty())
             return bad(tr("not a JSON object (a line of rwb judge eval --out)"));
+        if (o.contains(QLatin1String("judge_kind")))
+            continue; // a rubric or rating judge's request: not the coverage tables'
         for (const char *key : {"id", "coverage", "contradiction", "ok"})
             if (!o.contains(QLatin1String(key)))
                 return bad(tr("field \"%1\" missing").arg(QLatin1String(key)));

@@ -1,6 +1,7 @@
 #include "train/rescore.h"
 
 #include "data/jsonl.h"
+#include "eval/correlation.h"
 #include "reward/compositereward.h"
 #include "store/runstore.h"
 #include "task/catalog.h"
@@ -15,9 +16,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
-#include <numeric>
 #include <stdexcept>
 #include <utility>
 
@@ -30,9 +31,9 @@ constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 // Rollouts scored per call of the composite (a judge sends them at its concurrency);
 // progress and cancellation are checked between batches.
 constexpr size_t kBatchRows = 16;
-// Values this close are tied: for the best completion, and in Spearman's ranks (the same
+// Values this close are tied for the best completion, as in Spearman's ranks (the same
 // reward reached by two roundings, 0.8·0.75 + 0.2·1 against 0.8·0.8 + 0.2·0.8).
-constexpr double kTieTolerance = 1e-12;
+constexpr double kTieTolerance = eval::kRankTieTolerance;
 
 // A rollout's stored component values by label (NaN for null: None).
 std::map<std::string, double> storedComponents(const std::string &rewardsJson)
@@ -75,25 +76,6 @@ void addUnique(std::vector<std::string> &names, const std::string &name)
 json numberOrNull(double v)
 {
     return std::isnan(v) ? json(nullptr) : json(v);
-}
-
-// The ranks of `v` from 1, ties (within kTieTolerance) given their mean rank.
-std::vector<double> ranks(const std::vector<double> &v)
-{
-    std::vector<size_t> order(v.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
-    std::vector<double> out(v.size());
-    for (size_t i = 0; i < order.size();) {
-        size_t j = i;
-        while (j + 1 < order.size() && v[order[j + 1]] - v[order[i]] <= kTieTolerance)
-            ++j;
-        const double mean = (static_cast<double>(i) + static_cast<double>(j)) / 2.0 + 1.0;
-        for (size_t k = i; k <= j; ++k)
-            out[order[k]] = mean;
-        i = j + 1;
-    }
-    return out;
 }
 
 // Group advantages of `rewards` (groups of `sizes[g]` rows, contiguous) with the run's
@@ -188,34 +170,15 @@ AdvantageSettings advantageSettingsOf(const std::string &runConfigJson)
     return s;
 }
 
+// Kept here for the rescore's callers; the functions are eval's (eval/correlation.h).
 double pearson(const std::vector<double> &x, const std::vector<double> &y)
 {
-    const size_t n = std::min(x.size(), y.size());
-    if (n < 2)
-        return kNan;
-    double mx = 0.0, my = 0.0;
-    for (size_t i = 0; i < n; ++i) {
-        mx += x[i];
-        my += y[i];
-    }
-    mx /= static_cast<double>(n);
-    my /= static_cast<double>(n);
-    double sxy = 0.0, sxx = 0.0, syy = 0.0;
-    for (size_t i = 0; i < n; ++i) {
-        sxy += (x[i] - mx) * (y[i] - my);
-        sxx += (x[i] - mx) * (x[i] - mx);
-        syy += (y[i] - my) * (y[i] - my);
-    }
-    if (!(sxx > 0.0) || !(syy > 0.0))
-        return kNan;
-    return sxy / std::sqrt(sxx * syy);
+    return eval::pearson(x, y);
 }
 
 double spearman(const std::vector<double> &x, const std::vector<double> &y)
 {
-    const size_t n = std::min(x.size(), y.size());
-    return pearson(ranks(std::vector<double>(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n))),
-                   ranks(std::vector<double>(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(n))));
+    return eval::spearman(x, y);
 }
 
 const task::Task *rescoreTaskOf(const store::RunStore &store, int64_t runId)

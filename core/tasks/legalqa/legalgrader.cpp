@@ -286,6 +286,11 @@ LegalGrade LegalReferenceGrader::grade(std::string_view answer, const std::vecto
     return g;
 }
 
+std::string comparisonForm(std::string_view text)
+{
+    return text::encodeUtf8(foldValue(text));
+}
+
 double legalJointScore(double citationF1, double coverage, double consistency)
 {
     return (citationF1 + coverage + consistency) / 3.0;

@@ -85,6 +85,11 @@ private:
     std::unique_ptr<const Impl> m_impl;
 };
 
+// `text` in the grader's comparison form (above), as ValueMention::value holds a value
+// found: "3ヶ月以内" → "3か月以内", "1,000円" → "1000円". Two values are the same for the
+// grader when their comparison forms are equal.
+std::string comparisonForm(std::string_view text);
+
 // The paper's joint score: the mean of citation F1, coverage and consistency.
 double legalJointScore(double citationF1, double coverage, double consistency);
 

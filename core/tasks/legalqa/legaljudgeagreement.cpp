@@ -27,41 +27,46 @@ int consistencyLabel(double consistency)
     return consistency < 0.5 ? 0 : 1;
 }
 
-std::vector<LabelledRequest> readLabelledRequests(const std::string &path, size_t limit)
+LabelledRequest labelledRequestOf(data::ChatRecord r, const std::string &path)
 {
     namespace jf = data::jsonfields;
+    const size_t lineNo = r.lineNumber;
+    const jf::Place place{path, lineNo};
+    LabelledRequest q;
+    q.id = r.id;
+    q.kind = r.label;
+    q.messages = std::move(r.messages);
+    q.line = lineNo;
+    const nlohmann::json &coverage = jf::require(r.line, "coverage", place);
+    if (!coverage.is_number() || coverage.get<double>() < 0.0 || coverage.get<double>() > 1.0)
+        jf::fail(place, "field \"coverage\" must be a number within 0–1 (the reference grader's), not " +
+                            coverage.dump());
+    q.coverage = coverage.get<double>();
+    const nlohmann::json &contradiction = jf::require(r.line, "contradiction", place);
+    if (!contradiction.is_boolean())
+        jf::fail(place, std::string("field \"contradiction\" must be true or false, not ") + contradiction.dump());
+    q.contradiction = contradiction.get<bool>();
+    if (const auto facts = r.line.find("facts"); facts != r.line.end()) {
+        if (!facts->is_number_integer() || facts->get<int64_t>() < 0 || facts->get<int64_t>() > 1000)
+            jf::fail(place, "field \"facts\" must be a whole number of facts, not " + facts->dump());
+        q.facts = facts->get<int>();
+    } else {
+        // Lines written before "facts" existed: the target's reference points.
+        const nlohmann::json target = util::parseJsonOrDiscarded(r.completion);
+        if (target.is_object() && target.contains("reference_points") && target["reference_points"].is_array())
+            q.facts = static_cast<int>(target["reference_points"].size());
+    }
+    return q;
+}
+
+std::vector<LabelledRequest> readLabelledRequests(const std::string &path, size_t limit)
+{
     const std::string text = data::readTextFile(path);
     std::vector<LabelledRequest> out;
     data::forEachLine(text, [&](size_t lineNo, std::string_view line) {
         if (limit > 0 && out.size() >= limit)
             return false;
-        data::ChatRecord r = data::parseChatLine(line, path, lineNo, false);
-        const jf::Place place{path, lineNo};
-        LabelledRequest q;
-        q.id = r.id;
-        q.kind = r.label;
-        q.messages = std::move(r.messages);
-        q.line = lineNo;
-        const nlohmann::json &coverage = jf::require(r.line, "coverage", place);
-        if (!coverage.is_number() || coverage.get<double>() < 0.0 || coverage.get<double>() > 1.0)
-            jf::fail(place, "field \"coverage\" must be a number within 0–1 (the reference grader's), not " +
-                                coverage.dump());
-        q.coverage = coverage.get<double>();
-        const nlohmann::json &contradiction = jf::require(r.line, "contradiction", place);
-        if (!contradiction.is_boolean())
-            jf::fail(place, std::string("field \"contradiction\" must be true or false, not ") + contradiction.dump());
-        q.contradiction = contradiction.get<bool>();
-        if (const auto facts = r.line.find("facts"); facts != r.line.end()) {
-            if (!facts->is_number_integer() || facts->get<int64_t>() < 0 || facts->get<int64_t>() > 1000)
-                jf::fail(place, "field \"facts\" must be a whole number of facts, not " + facts->dump());
-            q.facts = facts->get<int>();
-        } else {
-            // Lines written before "facts" existed: the target's reference points.
-            const nlohmann::json target = util::parseJsonOrDiscarded(r.completion);
-            if (target.is_object() && target.contains("reference_points") && target["reference_points"].is_array())
-                q.facts = static_cast<int>(target["reference_points"].size());
-        }
-        out.push_back(std::move(q));
+        out.push_back(labelledRequestOf(data::parseChatLine(line, path, lineNo, false), path));
         return true;
     });
     if (out.empty())

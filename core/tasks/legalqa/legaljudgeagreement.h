@@ -19,6 +19,10 @@
 #include <string>
 #include <vector>
 
+namespace rwb::data {
+struct ChatRecord;
+}
+
 namespace rwb::judge {
 
 class JudgeClient;
@@ -47,6 +51,10 @@ struct LabelledRequest {
 // Reads `rwb judge data` lines (chat lines with "coverage" and "contradiction"); the
 // first `limit` when > 0. Throws data::InputException naming the file, line and field.
 std::vector<LabelledRequest> readLabelledRequests(const std::string &path, size_t limit = 0);
+
+// One such line, already read as a chat line (`record`, line `record.lineNumber` of
+// `path`); the same checks. legaljudgeranking.h's reader of mixed files uses it.
+LabelledRequest labelledRequestOf(data::ChatRecord record, const std::string &path);
 
 // One request's outcome.
 struct AgreementItem {

@@ -1,5 +1,6 @@
 #include "tasks/legalqa/legalrubric.h"
 
+#include "tasks/legalqa/legalgrader.h"
 #include "tasks/legalqa/legalquestion.h"
 
 #include <algorithm>
@@ -24,34 +25,50 @@ std::string slotLabel(std::string_view slot)
     return it == labels.end() ? std::string(slot) : it->second;
 }
 
-Rubric rubricFromFacts(const data::LegalQuestion &q)
+std::vector<FactRubricItem> factRubricItems(const data::LegalQuestion &q)
 {
-    if (q.facts.empty())
-        throw std::invalid_argument("question " + q.id + " has no facts to make a rubric from");
-    Rubric r;
-    const int64_t first = q.lawCodes.empty() ? q.facts.front().lawCode : q.lawCodes.front();
-    for (const data::LegalFact &f : q.facts) {
-        RubricItem item;
-        item.title = f.slot;
-        item.criterion = "回答は" + slotLabel(f.slot) + "を「" + f.value + "」と述べている。";
-        item.category = f.lawCode == first ? RubricCategory::Essential : RubricCategory::Important;
-        item.weight = f.lawCode == first ? 5.0 : 3.0;
-        r.items.push_back(std::move(item));
+    std::vector<FactRubricItem> out;
+    std::vector<std::string> rightForms; // every reference fact's value, as the grader compares it
+    for (size_t k = 0; k < q.facts.size(); ++k) {
+        out.push_back({k, q.facts[k].value, false});
+        rightForms.push_back(eval::comparisonForm(q.facts[k].value));
     }
-    for (const data::LegalFact &f : q.facts) {
+    for (size_t k = 0; k < q.facts.size(); ++k) {
+        const data::LegalFact &f = q.facts[k];
         const auto values = q.slotValues.find(f.slot);
         if (values == q.slotValues.end() || values->second.size() < 2)
             continue;
         const std::vector<std::string> &v = values->second;
         const auto at = std::find(v.begin(), v.end(), f.value);
         const size_t next = at == v.end() ? 0 : static_cast<size_t>(at - v.begin() + 1) % v.size();
-        if (v[next] == f.value)
+        // A "wrong" value the grader takes for a right one (this fact's written otherwise,
+        // "5000円" for "5,000円", or another fact's) is no mistake: no pitfall.
+        const std::string wrongForm = eval::comparisonForm(v[next]);
+        if (std::find(rightForms.begin(), rightForms.end(), wrongForm) != rightForms.end())
             continue;
+        out.push_back({k, v[next], true});
+    }
+    return out;
+}
+
+Rubric rubricFromFacts(const data::LegalQuestion &q)
+{
+    if (q.facts.empty())
+        throw std::invalid_argument("question " + q.id + " has no facts to make a rubric from");
+    Rubric r;
+    const int64_t first = q.lawCodes.empty() ? q.facts.front().lawCode : q.lawCodes.front();
+    for (const FactRubricItem &fi : factRubricItems(q)) {
+        const data::LegalFact &f = q.facts[fi.fact];
         RubricItem item;
-        item.title = f.slot + "_wrong";
-        item.criterion = "回答は" + slotLabel(f.slot) + "を「" + v[next] + "」と述べている。";
-        item.category = RubricCategory::Pitfall;
-        item.weight = -2.0;
+        item.title = fi.pitfall ? f.slot + "_wrong" : f.slot;
+        item.criterion = "回答は" + slotLabel(f.slot) + "を「" + fi.value + "」と述べている。";
+        if (fi.pitfall) {
+            item.category = RubricCategory::Pitfall;
+            item.weight = -2.0;
+        } else {
+            item.category = f.lawCode == first ? RubricCategory::Essential : RubricCategory::Important;
+            item.weight = f.lawCode == first ? 5.0 : 3.0;
+        }
         r.items.push_back(std::move(item));
     }
     return r;
