@@ -8,10 +8,11 @@
 #                   ten reward presets, three seeds each, on e-mails SFT never saw
 #              001  Rubrics as Rewards: so far at judge level, rubric against Likert judges
 #                   ordering answers to legal questions by the reference grader's truth
-#              003  the fourth paper (ProRAG): so far its PRM, trained on pairs made at
-#                   scale from gold chains and measured on another knowledge base's
+#              003  the fourth paper (ProRAG): its PRM, trained on pairs made at scale from
+#                   gold chains and measured on another knowledge base's (prm), and the
+#                   β grid of table 3 with an oracle step reward and with that PRM (beta)
 #     --part   000: table2, table1 or thinking (default: all three, in that order;
-#              a single part reuses the data and SFT start a previous run left); 001: judges; 003: prm
+#              a single part reuses the data and SFT start a previous run left); 001: judges; 003: prm, then beta
 #     --smoke  tiny sizes (a couple of minutes): checks that the pipeline runs, measures nothing
 #     --plan   print the plan (sizes, seeds, the effect each comparison can detect) and stop
 # RWB_REPRODUCE_OUT: where everything goes (default build/reproduce/PAPER; replaced).

@@ -10,35 +10,44 @@
 # pairs made the same way from questions about a seventh knowledge base it never saw
 # (held_out_set): a PRM that learned the training questions' facts by heart cannot pass
 # that. ProRAG's use of a PRM is only sound past a threshold set before the run: 0.8.
-# The other parts of the paper's reproduction (GRPO with the reference judge's points as
-# an oracle step reward, the β grid 0–0.9 over enough questions) are not built yet.
+#
+# Part beta (after prm, in the same workspace): ProRAG's table 3, the β of the process
+# advantage on the paper's grid (0, 0.1, 0.3, 0.5, 0.7, 0.9), GRPO from the SFT policy on
+# questions about knowledge base 8, with the step scores from the reference judge (an
+# oracle: "prm_reference") and from the PRM of part prm, two seeds each, every model
+# evaluated greedily with retrieval on test questions about knowledge base 1, each β
+# against β 0 paired by question (rwb eval compare, seeds pooled).
 set -euo pipefail
 root=$RWB_REPRODUCE_ROOT
 out=$RWB_REPRODUCE_OUT
 part=$RWB_REPRODUCE_PART
 smoke=$RWB_REPRODUCE_SMOKE
-case "$part" in all|prm) ;; *) echo "scripts/reproduce.sh 003: --part is prm (the only part built so far), not \"$part\"" >&2; exit 2 ;; esac
+case "$part" in all|prm|beta) ;; *) echo "scripts/reproduce.sh 003: --part is prm or beta, not \"$part\"" >&2; exit 2 ;; esac
 build=${RWB_BUILD_DIR:-$root/build}
 rwb="$build/app/rwb/rwb"
 
 # The sizes, chosen before running (the plan below says what they can show).
 if [[ $smoke == 1 ]]; then
   kb_seeds="2 3"; n_sft=40; n_held=20; layers=1; epochs=1; per_step=1; pair_limit=200; prm_epochs=1
+  betas="0.3"; beta_seeds="1"; n_grpo=16; grpo_steps=2; n_test=12
 else
   kb_seeds="2 3 4 5 6 7"; n_sft=800; n_held=300; layers=2; epochs=3; per_step=1; pair_limit=12000; prm_epochs=1
+  betas="0.1 0.3 0.5 0.7 0.9"; beta_seeds="1 2"; n_grpo=800; grpo_steps=100; n_test=1000
 fi
+n_beta_seeds=$(wc -w <<< "$beta_seeds")
 held_seed=8; k=2; vocab=2048; threshold=0.8
 n_kbs=$(wc -w <<< "$kb_seeds")
 
 plan() {
   cat <<EOF
-# Plan of scripts/reproduce.sh 003 --part prm$([[ $smoke == 1 ]] && echo " --smoke (sizes for a pipeline check only)")
+# Plan of scripts/reproduce.sh 003 --part $part$([[ $smoke == 1 ]] && echo " --smoke (sizes for a pipeline check only)")
 
 Written before running.
 
 | question | measure | threshold | held-out pairs (about) | 95 % half-width at 0.8 |
 | --- | --- | ---: | ---: | ---: |
 | does a PRM trained on $pair_limit perturbed-gold pairs rank held-out steps? | pairwise accuracy on pairs from $n_held questions about knowledge base $held_seed, never seen | $threshold | $((n_held * 4 * per_step)) | $(awk -v n=$((n_held * 4 * per_step)) -v q=$n_held 'BEGIN { printf "%.3f (pairs) to %.3f (questions)", 1.96 * sqrt(0.16 / n), 1.96 * sqrt(0.16 / q) }') |
+| GRPO with process advantages at β against β 0 (table 3) | paired ΔF1 on $n_test test questions, $n_beta_seeds seeds pooled | the paper's effect, ~0.03 | | detectable at 80 % power: $(awk -v n=$n_test 'BEGIN { printf "%.3f", 2.80 * 0.28 / sqrt(n) }') (pilot sd of a question's paired ΔF1 0.28: the demo's full loop against SFT, −0.056 [−0.131, +0.014] on 60 questions) |
 
 A held-out accuracy's interval lies between the binomial one over pairs and the one over
 questions (the pairs of a question are not independent); the run prints the accuracy per
@@ -50,13 +59,24 @@ chains with frozen BM25 top-$k retrievals, $epochs epochs. Pairs: \`rwb prm synt
 $per_step\` on those questions; the PRM (the SFT decoder with a scalar head, learning rate
 1e-4, batch 8) trains on the first $pair_limit for $prm_epochs epoch(s), with every pair of
 knowledge base $held_seed's $n_held questions held out (\`held_out_set\`).
+Part beta: GRPO from the SFT policy ($grpo_steps steps × 4 prompts × G 4, 200 new tokens,
+retrieval in the loop, lr 5e-5, the outcome reward answer F1 + 0.5 step format) on $n_grpo
+questions about knowledge base $held_seed, β in {0, ${betas// /, }} with the oracle step
+scores and with the PRM, seeds $beta_seeds; evaluated on $n_test test questions about
+knowledge base 1.
 EOF
 }
 if [[ ${RWB_REPRODUCE_PLAN:-0} == 1 ]]; then plan; exit 0; fi
 
-rm -rf "$out"
-mkdir -p "$out"/{data,models,configs,logs}
+if [[ $part == beta ]]; then
+  [[ -f "$out/models/prm/prm_head.safetensors" && "$(cat "$out/sizes.txt" 2>/dev/null)" == "smoke=$smoke" ]] ||
+    { echo "scripts/reproduce.sh 003 --part beta: run --part prm$([[ $smoke == 1 ]] && echo " --smoke") first (it makes the SFT policy and the PRM in $out)" >&2; exit 2; }
+else
+  rm -rf "$out"
+fi
+mkdir -p "$out"/{data,models,configs,logs,runs,predictions}
 cd "$out"
+echo "smoke=$smoke" > sizes.txt
 plan > plan.md
 cat plan.md >&2
 start=$(date +%s)
@@ -65,6 +85,7 @@ cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 isa=$(grep -ow 'avx512_bf16\|amx_bf16\|avx512f\|avx2' /proc/cpuinfo | sort -u | paste -sd, || true)
 echo "CPU: $cpu, $(nproc) cores ($isa)" > machine.txt
 
+if [[ $part == all || $part == prm ]]; then
 stage "questions about knowledge bases $kb_seeds ($n_sft each) and $held_seed ($n_held, held out), each hop's BM25 top-$k"
 : > data/sft.jsonl
 for s in $kb_seeds $held_seed; do
@@ -159,4 +180,60 @@ print(f"\nThreshold set before the run: {threshold}. {'Reached' if ok else 'Not 
       f"({acc:.3f} [{lo:.3f}, {hi:.3f}]): "
       f"{'the PRM may feed the GRPO runs.' if ok else 'the PRM must not be used for RFT or dual-granularity GRPO.'}")
 PYEOF2
+fi
+
+if [[ $part == all || $part == beta ]]; then
+  stage "β grid: data for GRPO (knowledge base $held_seed) and the test (knowledge base 1)"
+  "$rwb" data synth --task multihop --n "$n_grpo" --seed $held_seed --split train --out data/grpo.jsonl >/dev/null
+  "$rwb" data synth --task multihop --n "$n_test" --seed 1 --split test --out data/test.jsonl --corpus-out data/kb_test.jsonl >/dev/null
+  "$rwb" retrieve index --corpus data/kb_test.jsonl --out data/kb_test.sqlite >/dev/null
+  cat > configs/reward.json <<EOF
+{"task": "multihop", "components": [{"reward": "answer_f1", "weight": 1}, {"reward": "step_format", "weight": 0.5}]}
+EOF
+  evaluate() { # NAME MODEL
+    "$rwb" eval run --model "$2" --data data/test.jsonl --task multihop --retrieval-index data/kb_test.sqlite \
+      --retrieval-top-k $k --max-new-tokens 200 --threads 1 --output "predictions/$1.jsonl" > "predictions/$1.metrics.json"
+  }
+  grpo() { # NAME SEED BETA SOURCE(reference|prm|none)
+    local name=$1 seed=$2 beta=$3 source=$4 extra=""
+    [[ $source == reference ]] && extra=", \"prm_reference\": true, \"prm_beta\": $beta"
+    [[ $source == prm ]] && extra=", \"prm\": \"../models/prm\", \"prm_beta\": $beta"
+    cat > "configs/$name.json" <<EOF
+{"model": "../models/sft", "train_data": "../data/grpo.jsonl", "reward_config": "reward.json",
+ "store": "../runs/$name.sqlite", "output": "../runs/$name", "run_name": "$name",
+ "retrieval_index": "../data/kb_$held_seed.sqlite", "retrieval_top_k": $k, "max_turns": 5, "num_generations": 4,
+ "prompts_per_step": 4, "max_completion_length": 200, "max_steps": $grpo_steps, "lora": false,
+ "learning_rate": 5e-5, "eval_every": 0, "checkpoint_every": 0, "seed": $seed, "threads": 1$extra}
+EOF
+    "$rwb" grpo --config "configs/$name.json" --quiet > "logs/$name.json"
+    evaluate "$name" "runs/$name/final"
+  }
+  export -f evaluate grpo
+  export rwb k held_seed grpo_steps
+  stage "β grid: $(( (1 + 2 * $(wc -w <<< "$betas")) * n_beta_seeds )) GRPO runs, two at a time, one thread each"
+  : > jobs.txt
+  echo "evaluate sft models/sft" >> jobs.txt
+  for seed in $beta_seeds; do
+    echo "grpo beta0_s$seed $seed 0 none" >> jobs.txt
+    for b in $betas; do
+      echo "grpo ref_beta${b}_s$seed $seed $b reference" >> jobs.txt
+      echo "grpo prm_beta${b}_s$seed $seed $b prm" >> jobs.txt
+    done
+  done
+  xargs -P 2 -d '\n' -I{} bash -c 'name=$(cut -d" " -f2 <<< "{}"); bash -euo pipefail -c "{}" > "logs/job_$name.log" 2>&1 || { echo "job failed: {} (logs/job_$name.log)" >&2; tail -5 "logs/job_$name.log" >&2; exit 1; }; echo "   done: {}" >&2' < jobs.txt
+  stage "β grid: each β against β 0, paired by question, seeds pooled"
+  {
+    echo "## ProRAG's table 3 at reduced scale: β of the process advantage (scripts/reproduce.sh 003 --part beta)"
+    echo; cat machine.txt; echo
+    base=(); for seed in $beta_seeds; do base+=(--a "predictions/beta0_s$seed.jsonl"); done
+    for source in ref prm; do
+      for b in $betas; do
+        other=(); for seed in $beta_seeds; do other+=(--b "predictions/${source}_beta${b}_s$seed.jsonl"); done
+        echo "### $([[ $source == ref ]] && echo "oracle step scores (the reference judge)" || echo "the PRM of part prm"), β $b against β 0"; echo
+        "$rwb" eval compare "${base[@]}" "${other[@]}" --effect 0.03 --markdown --label-a "β 0" --label-b "β $b"
+        echo
+      done
+    done
+  } | tee results-beta.md
+fi
 stage "done in $(( $(date +%s) - start )) s"
