@@ -51,7 +51,10 @@ Written before running.
 
 A held-out accuracy's interval lies between the binomial one over pairs and the one over
 questions (the pairs of a question are not independent); the run prints the accuracy per
-kind of spoiled step, which says what the PRM can and cannot tell apart.
+kind of spoiled step, which says what the PRM can and cannot tell apart. The PRM is then
+measured on the steps it would score in RFT and GRPO: sibling pairs from tree search over
+the same held-out questions, labelled by the reference judge (this check was added on
+2026-11-30 after the first full run, whose synthetic pairs reached the threshold).
 
 Sizes: SFT as the demo's (\`scripts/demo.sh --task multihop\`): the tiny model ($layers layers,
 vocabulary $vocab) on $n_sft questions about each of $n_kbs knowledge bases ($kb_seeds), gold
@@ -176,10 +179,68 @@ for kind in ("other_relation", "wrong_value", "early_answer", "wrong_answer", No
     print(f"| {kind or '**all**'} | {n} | {acc:.3f} | [{lo:.3f}, {hi:.3f}] |")
 n, acc, lo, hi = interval(lambda k: True)
 ok = acc >= threshold
-print(f"\nThreshold set before the run: {threshold}. {'Reached' if ok else 'Not reached'} "
-      f"({acc:.3f} [{lo:.3f}, {hi:.3f}]): "
-      f"{'the PRM may feed the GRPO runs.' if ok else 'the PRM must not be used for RFT or dual-granularity GRPO.'}")
+print(f"\nThreshold set before the run: {threshold}. On these pairs {'reached' if ok else 'not reached'} "
+      f"({acc:.3f} [{lo:.3f}, {hi:.3f}]); the PRM is used only if the real steps below reach it too.")
 PYEOF2
+  stage "the same PRM on real steps: sibling pairs from tree search over knowledge base $held_seed's $n_held questions, labelled by the reference judge"
+  mkdir -p trees
+  cat > configs/mcts.json <<EOF
+{"model": "../models/sft", "index": "../data/kb_$held_seed.sqlite", "questions": "../data/q_$held_seed.jsonl",
+ "store": "../trees/runs.sqlite", "run_name": "trees kb $held_seed", "preset": "small", "top_k": $k, "seed": 1, "threads": 2}
+EOF
+  "$rwb" mcts run --config configs/mcts.json --quiet > logs/mcts.json
+  "$rwb" prm pairs --store trees/runs.sqlite --set trees > logs/tree_pairs.json
+  if [[ $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["pairs"])' logs/tree_pairs.json) == 0 ]]; then
+    echo "No sibling pairs: every tree's siblings were alike (a smoke-size policy writes one step)." | tee -a results-prm.md >&2
+  else
+  "$rwb" prm judge --store trees/runs.sqlite --set trees --reference-judge "data/q_$held_seed.jsonl" --quiet > logs/tree_judge.json
+  "$rwb" prm export --store trees/runs.sqlite --set trees --out data/pairs_trees.jsonl --sources judge >/dev/null
+  python3 - data/pairs_trees.jsonl > data/tree_trajectories.jsonl <<'PYEOF2'
+import json, sys
+for n, line in enumerate(open(sys.argv[1])):
+    p = json.loads(line)
+    history = "".join(p["history"])
+    for side in ("chosen", "rejected"):
+        print(json.dumps({"id": f"{n}-{side}", "question": p["question"], "completion": history + p[side]}, ensure_ascii=False))
+PYEOF2
+  "$rwb" prm score --prm models/prm --input data/tree_trajectories.jsonl --out data/tree_scores.jsonl --batch 16 >/dev/null
+  python3 - "$out" "$threshold" <<'PYEOF2' | tee -a results-prm.md
+import json, random, sys, collections
+out, threshold = sys.argv[1], float(sys.argv[2])
+pairs = [json.loads(l) for l in open(f"{out}/data/pairs_trees.jsonl")]
+last = {}
+for l in open(f"{out}/data/tree_scores.jsonl"):
+    j = json.loads(l)
+    last[j["id"]] = j["last"]
+rows = []
+for n, p in enumerate(pairs):
+    kind = "answer step" if "<answer>" in p["chosen"] or "<answer>" in p["rejected"] else "hop step"
+    rows.append((p["question_id"], kind, 1.0 if last[f"{n}-chosen"] > last[f"{n}-rejected"] else 0.0))
+def interval(sel):
+    byq = collections.defaultdict(list)
+    for q, k, right in rows:
+        if sel(k):
+            byq[q].append(right)
+    qs = list(byq)
+    if not qs:
+        return 0, 0, float("nan"), float("nan"), float("nan")
+    total = lambda keys: sum(sum(byq[q]) for q in keys) / sum(len(byq[q]) for q in keys)
+    rng = random.Random(1)
+    draws = sorted(total([rng.choice(qs) for _ in qs]) for _ in range(2000))
+    return sum(len(byq[q]) for q in qs), len(qs), total(qs), draws[49], draws[1949]
+judge = json.load(open(f"{out}/logs/tree_judge.json"))
+print(f"\nOn real steps: the sibling pairs of tree search over the same held-out questions "
+      f"({judge['pairs']} pairs; the reference judge preferred one in {judge['a'] + judge['b']}, tied {judge['tie']}):\n")
+print("| sibling steps | pairs | questions | PRM agrees with the reference judge | 95 % interval (questions resampled) |")
+print("| --- | ---: | ---: | ---: | --- |")
+for name in ("hop step", "answer step", None):
+    n, q, acc, lo, hi = interval(lambda k: name is None or k == name)
+    print(f"| {name or '**all**'} | {n} | {q} | {acc:.3f} | [{lo:.3f}, {hi:.3f}] |")
+n, q, acc, lo, hi = interval(lambda k: True)
+print(f"\nOn the steps it would score in RFT and GRPO the threshold ({threshold}) is "
+      f"{'reached' if acc >= threshold else 'not reached'} ({acc:.3f} [{lo:.3f}, {hi:.3f}]).")
+PYEOF2
+  fi
 fi
 
 if [[ $part == all || $part == beta ]]; then
