@@ -132,40 +132,15 @@ EOF
 stage "held-out accuracy per kind of spoiled step, with intervals over questions"
 # Each held-out pair as two trajectories (the history, then the gold or the spoiled step),
 # scored by the PRM; a pair is right when the gold step's score is higher.
-python3 - data/pairs_held.jsonl > data/held_trajectories.jsonl <<'PYEOF2'
-import json, sys
-for n, line in enumerate(open(sys.argv[1])):
-    p = json.loads(line)
-    history = "".join(p["history"])
-    for side in ("chosen", "rejected"):
-        print(json.dumps({"id": f"{n}-{side}", "question": p["question"], "completion": history + p[side]}, ensure_ascii=False))
-PYEOF2
+pairs=(python3 "$root/scripts/reproduce/pairs.py")
+"${pairs[@]}" trajectories data/pairs_held.jsonl > data/held_trajectories.jsonl
 "$rwb" prm score --prm models/prm --input data/held_trajectories.jsonl --out data/held_scores.jsonl --batch 16 >/dev/null
+"${pairs[@]}" accuracy data/pairs_held.jsonl data/held_scores.jsonl reason > logs/held_accuracy.jsonl
 python3 - "$out" "$threshold" <<'PYEOF2' | tee results-prm.md
-import json, random, sys, collections
+import json, sys
 out, threshold = sys.argv[1], float(sys.argv[2])
 r = json.load(open(f"{out}/logs/prm_result.json"))
-pairs = [json.loads(l) for l in open(f"{out}/data/pairs_held.jsonl")]
-last = {}
-for l in open(f"{out}/data/held_scores.jsonl"):
-    j = json.loads(l)
-    last[j["id"]] = j["last"]
-rows = []  # (question, kind, right)
-for n, p in enumerate(pairs):
-    kind = p["reason"].split(":", 1)[0]
-    rows.append((p["question_id"], kind, 1.0 if last[f"{n}-chosen"] > last[f"{n}-rejected"] else 0.0))
-def interval(sel):
-    byq = collections.defaultdict(list)
-    for q, k, right in rows:
-        if sel(k):
-            byq[q].append(right)
-    qs = list(byq)
-    if not qs:
-        return 0, float("nan"), float("nan"), float("nan")
-    total = lambda keys: sum(sum(byq[q]) for q in keys) / sum(len(byq[q]) for q in keys)
-    rng = random.Random(1)
-    draws = sorted(total([rng.choice(qs) for _ in qs]) for _ in range(2000))
-    return sum(len(byq[q]) for q in qs), total(qs), draws[49], draws[1949]
+acc = {a["kind"]: a for a in map(json.loads, open(f"{out}/logs/held_accuracy.jsonl"))}
 print("## ProRAG's PRM from perturbed gold chains (scripts/reproduce.sh 003 --part prm)\n")
 print(open(f"{out}/machine.txt").read().strip() + "\n")
 held = r.get("held_out", {}).get("import", {})
@@ -175,12 +150,12 @@ print(f"Trained on {r['train_pairs']} pairs ({r['steps']} steps, {r['seconds']:.
 print("| spoiled step | held-out pairs | PRM ranks the gold step higher | 95 % interval (questions resampled) |")
 print("| --- | ---: | ---: | --- |")
 for kind in ("other_relation", "wrong_value", "early_answer", "wrong_answer", None):
-    n, acc, lo, hi = interval(lambda k: kind is None or k == kind)
-    print(f"| {kind or '**all**'} | {n} | {acc:.3f} | [{lo:.3f}, {hi:.3f}] |")
-n, acc, lo, hi = interval(lambda k: True)
-ok = acc >= threshold
-print(f"\nThreshold set before the run: {threshold}. On these pairs {'reached' if ok else 'not reached'} "
-      f"({acc:.3f} [{lo:.3f}, {hi:.3f}]); the PRM is used only if the real steps below reach it too.")
+    if kind in acc:
+        a = acc[kind]
+        print(f"| {kind or '**all**'} | {a['pairs']} | {a['accuracy']:.3f} | [{a['low']:.3f}, {a['high']:.3f}] |")
+a = acc[None]
+print(f"\nThreshold set before the run: {threshold}. On these pairs {'reached' if a['accuracy'] >= threshold else 'not reached'} "
+      f"({a['accuracy']:.3f} [{a['low']:.3f}, {a['high']:.3f}]); the PRM is used only if the real steps below reach it too.")
 PYEOF2
   stage "the same PRM on real steps: sibling pairs from tree search over knowledge base $held_seed's $n_held questions, labelled by the reference judge"
   mkdir -p trees
@@ -195,50 +170,25 @@ EOF
   else
   "$rwb" prm judge --store trees/runs.sqlite --set trees --reference-judge "data/q_$held_seed.jsonl" --quiet > logs/tree_judge.json
   "$rwb" prm export --store trees/runs.sqlite --set trees --out data/pairs_trees.jsonl --sources judge >/dev/null
-  python3 - data/pairs_trees.jsonl > data/tree_trajectories.jsonl <<'PYEOF2'
-import json, sys
-for n, line in enumerate(open(sys.argv[1])):
-    p = json.loads(line)
-    history = "".join(p["history"])
-    for side in ("chosen", "rejected"):
-        print(json.dumps({"id": f"{n}-{side}", "question": p["question"], "completion": history + p[side]}, ensure_ascii=False))
-PYEOF2
+  "${pairs[@]}" trajectories data/pairs_trees.jsonl > data/tree_trajectories.jsonl
   "$rwb" prm score --prm models/prm --input data/tree_trajectories.jsonl --out data/tree_scores.jsonl --batch 16 >/dev/null
+  "${pairs[@]}" accuracy data/pairs_trees.jsonl data/tree_scores.jsonl step > logs/tree_accuracy.jsonl
   python3 - "$out" "$threshold" <<'PYEOF2' | tee -a results-prm.md
-import json, random, sys, collections
+import json, sys
 out, threshold = sys.argv[1], float(sys.argv[2])
-pairs = [json.loads(l) for l in open(f"{out}/data/pairs_trees.jsonl")]
-last = {}
-for l in open(f"{out}/data/tree_scores.jsonl"):
-    j = json.loads(l)
-    last[j["id"]] = j["last"]
-rows = []
-for n, p in enumerate(pairs):
-    kind = "answer step" if "<answer>" in p["chosen"] or "<answer>" in p["rejected"] else "hop step"
-    rows.append((p["question_id"], kind, 1.0 if last[f"{n}-chosen"] > last[f"{n}-rejected"] else 0.0))
-def interval(sel):
-    byq = collections.defaultdict(list)
-    for q, k, right in rows:
-        if sel(k):
-            byq[q].append(right)
-    qs = list(byq)
-    if not qs:
-        return 0, 0, float("nan"), float("nan"), float("nan")
-    total = lambda keys: sum(sum(byq[q]) for q in keys) / sum(len(byq[q]) for q in keys)
-    rng = random.Random(1)
-    draws = sorted(total([rng.choice(qs) for _ in qs]) for _ in range(2000))
-    return sum(len(byq[q]) for q in qs), len(qs), total(qs), draws[49], draws[1949]
+acc = {a["kind"]: a for a in map(json.loads, open(f"{out}/logs/tree_accuracy.jsonl"))}
 judge = json.load(open(f"{out}/logs/tree_judge.json"))
 print(f"\nOn real steps: the sibling pairs of tree search over the same held-out questions "
       f"({judge['pairs']} pairs; the reference judge preferred one in {judge['a'] + judge['b']}, tied {judge['tie']}):\n")
 print("| sibling steps | pairs | questions | PRM agrees with the reference judge | 95 % interval (questions resampled) |")
 print("| --- | ---: | ---: | ---: | --- |")
 for name in ("hop step", "answer step", None):
-    n, q, acc, lo, hi = interval(lambda k: name is None or k == name)
-    print(f"| {name or '**all**'} | {n} | {q} | {acc:.3f} | [{lo:.3f}, {hi:.3f}] |")
-n, q, acc, lo, hi = interval(lambda k: True)
+    if name in acc:
+        a = acc[name]
+        print(f"| {name or '**all**'} | {a['pairs']} | {a['questions']} | {a['accuracy']:.3f} | [{a['low']:.3f}, {a['high']:.3f}] |")
+a = acc[None]
 print(f"\nOn the steps it would score in RFT and GRPO the threshold ({threshold}) is "
-      f"{'reached' if acc >= threshold else 'not reached'} ({acc:.3f} [{lo:.3f}, {hi:.3f}]).")
+      f"{'reached' if a['accuracy'] >= threshold else 'not reached'} ({a['accuracy']:.3f} [{a['low']:.3f}, {a['high']:.3f}]).")
 PYEOF2
   fi
 fi
