@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QMap>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include "loopbackserver.h"
 #include "mcts/searchrecord.h"
@@ -1347,4 +1348,10 @@ void TestCli::benchGrpoStepPrintsOneObject()
     QVERIFY2(std::abs(shares - 1.0) <= 1e-9, qPrintable(QString::number(shares)));
     QVERIFY(std::abs(j.value("reward_and_store_share").toDouble() -
                      (share.value("reward").toDouble() + share.value("store").toDouble())) <= 1e-12);
+    // The step's CPU time: some was spent, and no more than every core of the machine
+    // could give over the step's wall time (5 % for the clocks' granularity).
+    const double cpu = j.value("cpu_seconds_per_step").toDouble(), wall = j.value("wall_seconds_per_step").toDouble();
+    const int cores = std::max(1, QThread::idealThreadCount());
+    QVERIFY2(cpu > 0.0 && cpu <= 1.05 * cores * wall + 0.01,
+             qPrintable(QString("cpu %1 s, wall %2 s, %3 cores").arg(cpu).arg(wall).arg(cores)));
 }

@@ -609,6 +609,43 @@ void TestJudgeClient::duplicatesAndMemo()
     QCOMPARE(server.requests().size(), size_t(2));
     QCOMPARE(client.stats().cacheHits, uint64_t(2));
     QCOMPARE(client.stats().calls, uint64_t(4));
+
+    // With the memo off ("memo": false) nothing is reused: the same three requests and the
+    // later one are four calls sent, no hit, each copy its own server answer.
+    ScriptedServer every([](int n, const SeenRequest &, httplib::Response &res) {
+        res.set_content(completion("answer " + std::to_string(n)), "application/json");
+    }, false, kPath);
+    JudgeOptions o = options(serverUrl(every));
+    o.memo = false;
+    JudgeClient noMemo(o);
+    const std::vector<JudgeCall> sent = noMemo.run({request("x"), request("y"), request("x")});
+    QCOMPARE(every.requests().size(), size_t(3));
+    for (const JudgeCall &c : sent) {
+        QVERIFY(c.ok() && !c.cacheHit);
+        QCOMPARE(c.attempts, 1);
+    }
+    QVERIFY(sent[0].reply->choices[0].content != sent[2].reply->choices[0].content);
+    QVERIFY(!noMemo.run(request("y")).cacheHit);
+    QCOMPARE(every.requests().size(), size_t(4));
+    QCOMPARE(noMemo.stats().cacheHits, uint64_t(0));
+    QCOMPARE(noMemo.stats().calls, uint64_t(4));
+
+    // The config key: on by default, a boolean, anything else refused naming it.
+    const auto memo = [](const std::string &value) {
+        return parseJudgeOptions(R"({"url": "http://127.0.0.1:9/v1")" +
+                                     (value.empty() ? std::string() : R"(, "memo": )" + value) + "}",
+                                 "r.json", "")
+            .memo;
+    };
+    QVERIFY(memo(""));
+    QVERIFY(memo("true"));
+    QVERIFY(!memo("false"));
+    try {
+        memo("0");
+        QFAIL("no exception");
+    } catch (const std::exception &e) {
+        QVERIFY2(QString(e.what()).contains("judge.memo") && QString(e.what()).contains("true or false"), e.what());
+    }
 }
 
 void TestJudgeClient::persistentCache()

@@ -100,7 +100,8 @@ Prints one JSON object: the precision and its reason, seconds per step in each p
 process reward model's forwards when the config names one), logprobs,
 backward, optimizer, store, eval, checkpoint, communicate), their shares of the step, and
 "reward_and_store_share" (target: under 5 %); "wall_seconds_per_step" is the steps' own
-clock. --nproc N: the same steps data parallel in N processes here (docs/scale.md), the
+clock, "cpu_seconds_per_step" the CPU time this process spent in them, all its threads
+together (a judge in another process, such as rwb serve, is not counted). --nproc N: the same steps data parallel in N processes here (docs/scale.md), the
 figures rank 0's, "communicate" the time spent sharing samples and gradients and waiting
 for the other ranks there.
 )";
@@ -785,6 +786,9 @@ int grpoStepBench(const std::vector<std::string> &argv)
     j["rows_per_step"] = c.groupSize * c.promptsPerStep;
     j["seconds_per_step"] = total / n;
     j["wall_seconds_per_step"] = t.wall / n;
+    // What a step cost this process's cores (2 threads busy for a second: 2 s); a judge
+    // served by another process (rwb serve) is not in it.
+    j["cpu_seconds_per_step"] = t.cpu / n;
     nlohmann::ordered_json phases, shares;
     // "prm": the process reward model's forwards (dual-granularity advantages; 0 without "prm").
     const std::pair<const char *, double> parts[] = {{"generate", t.generate}, {"reward", t.reward},

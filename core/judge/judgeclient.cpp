@@ -91,7 +91,7 @@ JudgeCall JudgeClient::callOne(const ChatRequest &request, const std::string &ke
     call.key = key;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
-        const auto it = m_memo.find(key);
+        const auto it = m_options.memo ? m_memo.find(key) : m_memo.end();
         if (it != m_memo.end()) {
             call.reply = it->second;
             call.cacheHit = true;
@@ -165,7 +165,7 @@ JudgeCall JudgeClient::callOne(const ChatRequest &request, const std::string &ke
         m_stats.cost += call.cost;
         const bool cut = std::any_of(call.reply->choices.begin(), call.reply->choices.end(),
                                      [](const ChatChoice &c) { return c.finishReason == "length"; });
-        if (!cut) {
+        if (!cut && m_options.memo) {
             if (m_memo.size() >= kMaxMemo)
                 m_memo.clear();
             m_memo.emplace(key, *call.reply);
@@ -237,12 +237,13 @@ std::vector<JudgeCall> JudgeClient::run(const std::vector<ChatRequest> &requests
     std::vector<std::string> keys(requests.size());
     const std::string identity = m_backend->identity();
     const std::string model = m_backend->model();
-    // The first request of each key is called; later ones with the same key copy it.
+    // The first request of each key is called; later ones with the same key copy it
+    // (with the memo off, every request is called).
     std::unordered_map<std::string, size_t> first;
     std::vector<size_t> unique;
     for (size_t i = 0; i < requests.size(); ++i) {
         keys[i] = cacheKey(identity, requests[i], model);
-        if (first.emplace(keys[i], i).second)
+        if (first.emplace(keys[i], i).second || !m_options.memo)
             unique.push_back(i);
     }
     std::atomic<size_t> next{0};
@@ -262,7 +263,7 @@ std::vector<JudgeCall> JudgeClient::run(const std::vector<ChatRequest> &requests
     }
     for (size_t i = 0; i < requests.size(); ++i) {
         const size_t f = first[keys[i]];
-        if (f == i)
+        if (f == i || !m_options.memo)
             continue;
         JudgeCall copy = calls[f];
         copy.request = requests[i];

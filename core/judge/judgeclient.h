@@ -49,6 +49,10 @@ struct JudgeOptions {
     int concurrency = 4;          // calls in flight at once
     std::string cachePath;        // SQLite file of the persistent cache; "": none
     bool noCache = false;         // neither read nor write the persistent cache
+    // Keep replies in this client's memory for the run, so that the same request (a
+    // consistency reward asking what coverage asked, an answer written twice) is answered
+    // without a call. false: every call is sent (what the judge costs with no reuse).
+    bool memo = true;
     double cacheExpiryDays = 0.0; // entries older than this are not used; 0: never expire
     double pricePromptPerMillion = 0.0;     // cost of 1,000,000 prompt tokens (any currency)
     double priceCompletionPerMillion = 0.0; // … and of completion tokens

@@ -40,7 +40,7 @@ constexpr const char *kKeys[] = {"backend", "url", "model", "folder", "api_key_e
                                  "top_p", "max_tokens", "token_limit_field", "seed", "stop", "response_format",
                                  "logprobs", "top_logprobs", "concurrency", "timeout", "deadline", "retries",
                                  "backoff", "backoff_max", "breaker_threshold", "breaker_cooldown", "cache",
-                                 "cache_expiry_days", "price"};
+                                 "cache_expiry_days", "memo", "price"};
 
 } // namespace
 
@@ -170,6 +170,11 @@ JudgeOptions parseJudgeOptions(const std::string &text, const std::string &sourc
     str("cache", o.cachePath);
     o.cachePath = resolve(o.cachePath, baseDir);
     number(j, "cache_expiry_days", o.cacheExpiryDays, 0.0, 36500.0);
+    if (auto it = j.find("memo"); it != j.end()) {
+        if (!it->is_boolean())
+            fail(source, "memo", "must be true or false");
+        o.memo = it->get<bool>();
+    }
     if (auto it = j.find("price"); it != j.end()) {
         if (!it->is_object())
             fail(source, "price", "must be an object {\"prompt_per_million\", \"completion_per_million\"}");

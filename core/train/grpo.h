@@ -163,6 +163,7 @@ struct GrpoTimings {
     // slowest rank there (0 alone).
     double communicate = 0.0;
     double wall = 0.0;      // the steps' wall time (their step_time), all of the above and the rest
+    double cpu = 0.0;       // this process's CPU time (all threads, user + system) over the same span
     int steps = 0;
 };
 

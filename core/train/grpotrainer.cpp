@@ -9,6 +9,7 @@
 #include "store/runstore.h"
 #include "task/catalog.h"
 #include "tokenizer/tokenizer.h"
+#include "util/cputime.h"
 #include "util/rng.h"
 
 #include <csignal>
@@ -268,6 +269,7 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
                 }
             }
             const auto stepStart = Clock::now();
+            const double cpuStart = util::processCpuSeconds();
             Metrics metrics;
             std::vector<store::Rollout> rollouts;
             std::vector<store::Prompt> prompts;
@@ -319,6 +321,7 @@ engine::JobOutcome Trainer::run(GrpoRunResult *result)
             }
             metrics.emplace_back("step_time", secondsSince(stepStart));
             m_timings.wall += metrics.back().second;
+            m_timings.cpu += util::processCpuSeconds() - cpuStart;
             const auto t = Clock::now();
             if (m_store)
                 m_store->writeStep(m_state.runId, s, toStored(metrics), rollouts, prompts);
