@@ -32,7 +32,7 @@ if [[ $smoke == 1 ]]; then
   betas="0.3"; beta_seeds="1"; n_grpo=16; grpo_steps=2; n_test=12
 else
   kb_seeds="2 3 4 5 6 7"; n_sft=800; n_held=300; layers=2; epochs=3; per_step=1; pair_limit=12000; prm_epochs=1
-  betas="0.1 0.3 0.5 0.7 0.9"; beta_seeds="1 2"; n_grpo=800; grpo_steps=100; n_test=1000
+  betas="0.1 0.3 0.5 0.7 0.9"; beta_seeds="1 2 3"; n_grpo=800; grpo_steps=200; n_test=1000
 fi
 n_beta_seeds=$(wc -w <<< "$beta_seeds")
 held_seed=8; k=2; vocab=2048; threshold=0.8
@@ -47,7 +47,13 @@ Written before running.
 | question | measure | threshold | held-out pairs (about) | 95 % half-width at 0.8 |
 | --- | --- | ---: | ---: | ---: |
 | does a PRM trained on $pair_limit perturbed-gold pairs rank held-out steps? | pairwise accuracy on pairs from $n_held questions about knowledge base $held_seed, never seen | $threshold | $((n_held * 4 * per_step)) | $(awk -v n=$((n_held * 4 * per_step)) -v q=$n_held 'BEGIN { printf "%.3f (pairs) to %.3f (questions)", 1.96 * sqrt(0.16 / n), 1.96 * sqrt(0.16 / q) }') |
-| GRPO with process advantages at β against β 0 (table 3) | paired ΔF1 on $n_test test questions, $n_beta_seeds seeds pooled | the paper's effect, ~0.03 | | detectable at 80 % power: $(awk -v n=$n_test 'BEGIN { printf "%.3f", 2.80 * 0.28 / sqrt(n) }') (pilot sd of a question's paired ΔF1 0.28: the demo's full loop against SFT, −0.056 [−0.131, +0.014] on 60 questions) |
+| GRPO with process advantages at β against β 0 (table 3) | paired ΔF1 on $n_test test questions, $n_beta_seeds seeds pooled | the paper's effect, ~0.03 | | detectable at 80 % power: $(awk -v n=$n_test 'BEGIN { printf "%.3f", 2.80 * 0.206 / sqrt(n) }') a seed, $(awk -v n=$((n_test * n_beta_seeds)) 'BEGIN { printf "%.3f", 2.80 * 0.206 / sqrt(n) }') pooled over examples (the spread between seeds adds to it; the run prints each seed) |
+| GRPO with the outcome reward only (β 0) against the SFT start | the same | — | | the same |
+
+The pilot behind the β row (2026-12-01, before the grid ran; commands in docs/results.md):
+two GRPO runs from this SFT policy, 100 steps, β 0 and β 0.5 with the oracle, on 300 test
+questions about knowledge base 9 (not the grid's): ΔF1 −0.017 [−0.040, +0.005], se 0.0119,
+so a question's paired ΔF1 has sd 0.206. β 0 against SFT there: +0.025 [−0.001, +0.052].
 
 A held-out accuracy's interval lies between the binomial one over pairs and the one over
 questions (the pairs of a question are not independent); the run prints the accuracy per
@@ -65,8 +71,8 @@ knowledge base $held_seed's $n_held questions held out (\`held_out_set\`).
 Part beta: GRPO from the SFT policy ($grpo_steps steps × 4 prompts × G 4, 200 new tokens,
 retrieval in the loop, lr 5e-5, the outcome reward answer F1 + 0.5 step format) on $n_grpo
 questions about knowledge base $held_seed, β in {0, ${betas// /, }} with the oracle step
-scores and with the PRM, seeds $beta_seeds; evaluated on $n_test test questions about
-knowledge base 1.
+scores, and with the PRM only if it reached the threshold on real steps in part prm; seeds
+$beta_seeds; evaluated greedily on $n_test test questions about knowledge base 1.
 EOF
 }
 if [[ ${RWB_REPRODUCE_PLAN:-0} == 1 ]]; then plan; exit 0; fi
@@ -80,8 +86,9 @@ fi
 mkdir -p "$out"/{data,models,configs,logs,runs,predictions}
 cd "$out"
 echo "smoke=$smoke" > sizes.txt
-plan > plan.md
-cat plan.md >&2
+plan_file=plan.md; [[ $part == beta ]] && plan_file=plan-beta.md
+plan > "$plan_file"
+cat "$plan_file" >&2
 start=$(date +%s)
 stage() { printf '\n== [%4ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
@@ -219,16 +226,26 @@ EOF
     "$rwb" grpo --config "configs/$name.json" --quiet > "logs/$name.json"
     evaluate "$name" "runs/$name/final"
   }
+  # The PRM is used only past the threshold on the steps it would score (part prm's check on
+  # tree search's sibling pairs); otherwise the grid runs with the oracle alone and says so.
+  prm_ok=$(python3 - logs/tree_accuracy.jsonl "$threshold" <<'PYEOF3'
+import json, os, sys
+path, threshold = sys.argv[1], float(sys.argv[2])
+rows = [json.loads(l) for l in open(path)] if os.path.exists(path) else []
+print(next((1 if r["accuracy"] >= threshold else 0 for r in rows if r["kind"] is None), 0))
+PYEOF3
+)
+  sources="ref"; if [[ $prm_ok == 1 ]]; then sources="ref prm"; fi
   export -f evaluate grpo
   export rwb k held_seed grpo_steps
-  stage "β grid: $(( (1 + 2 * $(wc -w <<< "$betas")) * n_beta_seeds )) GRPO runs, two at a time, one thread each"
+  stage "β grid: $(( (1 + $(wc -w <<< "$sources") * $(wc -w <<< "$betas")) * n_beta_seeds )) GRPO runs, two at a time, one thread each$([[ $prm_ok == 1 ]] || echo " (the PRM did not reach $threshold on real steps: oracle only)")"
   : > jobs.txt
   echo "evaluate sft models/sft" >> jobs.txt
   for seed in $beta_seeds; do
     echo "grpo beta0_s$seed $seed 0 none" >> jobs.txt
     for b in $betas; do
       echo "grpo ref_beta${b}_s$seed $seed $b reference" >> jobs.txt
-      echo "grpo prm_beta${b}_s$seed $seed $b prm" >> jobs.txt
+      if [[ $prm_ok == 1 ]]; then echo "grpo prm_beta${b}_s$seed $seed $b prm" >> jobs.txt; fi
     done
   done
   xargs -P 2 -d '\n' -I{} bash -c 'name=$(cut -d" " -f2 <<< "{}"); bash -euo pipefail -c "{}" > "logs/job_$name.log" 2>&1 || { echo "job failed: {} (logs/job_$name.log)" >&2; tail -5 "logs/job_$name.log" >&2; exit 1; }; echo "   done: {}" >&2' < jobs.txt
@@ -236,8 +253,14 @@ EOF
   {
     echo "## ProRAG's table 3 at reduced scale: β of the process advantage (scripts/reproduce.sh 003 --part beta)"
     echo; cat machine.txt; echo
+    [[ $prm_ok == 1 ]] || { echo "The PRM of part prm did not reach $threshold on tree search's sibling pairs (logs/tree_accuracy.jsonl), so it is not used: the grid runs with the oracle step scores alone."; echo; }
     base=(); for seed in $beta_seeds; do base+=(--a "predictions/beta0_s$seed.jsonl"); done
-    for source in ref prm; do
+    sft=(); for seed in $beta_seeds; do sft+=(--a predictions/sft.jsonl); done
+    echo "### GRPO with the outcome reward only (β 0) against the SFT start"; echo
+    b0=(); for seed in $beta_seeds; do b0+=(--b "predictions/beta0_s$seed.jsonl"); done
+    "$rwb" eval compare "${sft[@]}" "${b0[@]}" --effect 0.03 --markdown --label-a "SFT" --label-b "β 0"
+    echo
+    for source in $sources; do
       for b in $betas; do
         other=(); for seed in $beta_seeds; do other+=(--b "predictions/${source}_beta${b}_s$seed.jsonl"); done
         echo "### $([[ $source == ref ]] && echo "oracle step scores (the reference judge)" || echo "the PRM of part prm"), β $b against β 0"; echo
