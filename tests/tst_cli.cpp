@@ -141,6 +141,7 @@ private Q_SLOTS:
     void rewardList();
     void judgeCheckAndRubricGenerate();
     void judgeDataKindsAndRanking();
+    void judgeDataAnswerKinds();
     void rewardCompare();
 
     void dataSynth();
@@ -967,6 +968,43 @@ void TestCli::judgeCheckAndRubricGenerate()
 // scores (pairwise accuracy 1 and Spearman 1 for every kind: the bundled samples' ratings
 // 1 + round(9·s*) keep their scores apart), so every difference between kinds is 0; a
 // line without its score stops eval with the file, line and field.
+// rwb judge data --answers: the named kinds only, each line of a kind byte for byte the
+// default's (the golden file's right and wrong lines), terse added with the grader's
+// labels (full, consistent); an unknown kind is a usage error naming it, writing nothing.
+void TestCli::judgeDataAnswerKinds()
+{
+    QTemporaryDir dir;
+    const Result r = runRwb({"judge", "data", "--input", dataPath("judge_data_two.jsonl"), "--out",
+                             dir.filePath("a.jsonl"), "--answers", "terse,wrong,right"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile golden(dataPath("judge_data_two_coverage.jsonl"));
+    QVERIFY(golden.open(QIODevice::ReadOnly));
+    QList<QByteArray> expected;
+    for (const QByteArray &line : golden.readAll().split('\n'))
+        if (line.contains("\"label\":\"right\"") || line.contains("\"label\":\"wrong\""))
+            expected.append(line);
+    QFile made(dir.filePath("a.jsonl"));
+    QVERIFY(made.open(QIODevice::ReadOnly));
+    QList<QByteArray> lines = made.readAll().split('\n');
+    lines.removeAll(QByteArray());
+    QList<QByteArray> kept, terse;
+    for (const QByteArray &line : lines)
+        (line.contains("\"label\":\"terse\"") ? terse : kept).append(line);
+    QCOMPARE(kept, expected);
+    QCOMPARE(terse.size(), 2); // one a question, both questions have facts
+    for (const QByteArray &line : terse) {
+        const QJsonObject j = QJsonDocument::fromJson(line).object();
+        QCOMPARE(j.value("coverage").toDouble(), 1.0);
+        QCOMPARE(j.value("contradiction").toBool(true), false);
+    }
+    const Result bad = runRwb({"judge", "data", "--input", dataPath("judge_data_two.jsonl"), "--out",
+                               dir.filePath("b.jsonl"), "--answers", "right,short"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("--answers: unknown answer kind \"short\"") && bad.err.contains("terse"),
+             qPrintable(bad.err));
+    QVERIFY(!QFile::exists(dir.filePath("b.jsonl")));
+}
+
 void TestCli::judgeDataKindsAndRanking()
 {
     QTemporaryDir dir;

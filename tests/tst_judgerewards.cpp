@@ -579,6 +579,22 @@ void TestJudgeRewards::judgeTrainingData()
     }
     // Deterministic for (seed, index); another index draws again.
     QCOMPARE(judge::legalJudgeExamples(q, others, 1, 0)[2].answer, examples[2].answer);
+
+    // terse, asked for: the two values alone, in the facts' order → full, no contradiction,
+    // though it shares little of the reference's wording. Asking for it (and leaving
+    // kinds out) changes none of the other answers.
+    const std::vector<judge::JudgeExample> withTerse =
+        judge::legalJudgeExamples(q, others, 1, 0, {"wrong", "terse", "right"});
+    QCOMPARE(withTerse.size(), size_t(3));
+    QCOMPARE(withTerse[0].kind, std::string("right")); // kLegalAnswerKinds' order, not the list's
+    QCOMPARE(withTerse[1].kind, std::string("wrong"));
+    QCOMPARE(withTerse[1].answer, byKind["wrong"]->answer);
+    QCOMPARE(withTerse[2].kind, std::string("terse"));
+    QCOMPARE(withTerse[2].answer, std::string("30日以内、甲局長。"));
+    QCOMPARE(withTerse[2].coverage, 1.0);
+    QVERIFY(!withTerse[2].contradiction);
+    QCOMPARE(withTerse[2].id, q.id + "-terse");
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, judge::legalJudgeExamples(q, others, 1, 0, {"short"}));
 }
 
 // rwb judge eval's core: six labelled requests, a judge scripted to answer five of them

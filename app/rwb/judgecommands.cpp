@@ -52,7 +52,8 @@ using json = nlohmann::json;
 const char *const kJudgeHelp = R"(rwb judge — the LLM judge of judge rewards
 
 Usage: rwb judge check --config C.json
-       rwb judge data --input Q.jsonl --out O.jsonl [--kinds K[,K…]] [--seed N] [--limit N]
+       rwb judge data --input Q.jsonl --out O.jsonl [--kinds K[,K…]] [--answers A[,A…]] [--seed N]
+                      [--limit N]
        rwb judge eval --config C.json --data D.jsonl [--limit N] [--out R.jsonl] [--json]
                       [--no-cache]
 
@@ -67,6 +68,10 @@ Usage: rwb judge check --config C.json
              the exact request(s) the reward of each kind of --kinds sends, with the reply
              a perfect judge gives, from the reference grader's truth; chat lines for
              rwb sft {"id", "task": "chat", "messages", "completion", "label", …}
+  --answers  the kinds of answer, comma-separated (default right,vague,wrong,wrong_vague,
+             other); terse adds the facts' values alone ("30日以内、甲局長。"): right, with
+             little of the reference's wording, where an embedding's similarity and the
+             truth part (scripts/reproduce.sh 002 --part ood)
   --kinds    the judge kinds, comma-separated (default coverage):
                coverage          the coverage / consistency rewards' request; the line
                                  has "coverage", "contradiction", "facts"
@@ -154,12 +159,15 @@ int judgeCheck(const std::vector<std::string> &argv)
     return kExitOk;
 }
 
-// The judge kinds of --kinds, in the order given, each once; UsageError naming an
-// unknown one.
-std::vector<std::string> judgeDataKinds(const std::string &text)
+// The names of a comma-separated option (--kinds, --answers), in the order given, each
+// once; UsageError naming an empty or unknown one and what is allowed.
+std::vector<std::string> namesOf(const std::string &option, const std::string &what, const std::string &text,
+                                 const std::vector<std::string> &allowed)
 {
+    std::string known;
+    for (const std::string &a : allowed)
+        known += (known.empty() ? "" : ", ") + a;
     std::vector<std::string> out;
-    const std::string known = judge::judgeDataKindList();
     size_t from = 0;
     while (from <= text.size()) {
         const size_t comma = std::min(text.find(',', from), text.size());
@@ -167,9 +175,9 @@ std::vector<std::string> judgeDataKinds(const std::string &text)
         name.erase(0, name.find_first_not_of(' '));
         name.erase(name.find_last_not_of(' ') + 1);
         if (name.empty())
-            throw UsageError{"--kinds: an empty judge kind in \"" + text + "\" (kinds: " + known + ")"};
-        if (name != "coverage" && !judge::isRubricJudgeKind(name))
-            throw UsageError{"--kinds: unknown judge kind \"" + name + "\" (kinds: " + known + ")"};
+            throw UsageError{"--" + option + ": an empty " + what + " in \"" + text + "\" (" + known + ")"};
+        if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+            throw UsageError{"--" + option + ": unknown " + what + " \"" + name + "\" (" + known + ")"};
         if (std::find(out.begin(), out.end(), name) == out.end())
             out.push_back(name);
         from = comma + 1;
@@ -177,14 +185,30 @@ std::vector<std::string> judgeDataKinds(const std::string &text)
     return out;
 }
 
+// The judge kinds of --kinds.
+std::vector<std::string> judgeDataKinds(const std::string &text)
+{
+    return namesOf("kinds", "judge kind", text,
+                   std::vector<std::string>(std::begin(judge::kJudgeDataKinds), std::end(judge::kJudgeDataKinds)));
+}
+
+// The answer kinds of --answers.
+std::vector<std::string> answerKinds(const std::string &text)
+{
+    return namesOf("answers", "answer kind", text,
+                   std::vector<std::string>(std::begin(judge::kLegalAnswerKinds), std::end(judge::kLegalAnswerKinds)));
+}
+
 int judgeData(const std::vector<std::string> &argv)
 {
-    const Args args(argv, {{"input", "out", "seed", "limit", "kinds"}, {"help"}});
+    const Args args(argv, {{"input", "out", "seed", "limit", "kinds", "answers"}, {"help"}});
     if (args.has("help")) {
         std::cout << kJudgeHelp;
         return kExitOk;
     }
     const std::vector<std::string> kinds = judgeDataKinds(args.value("kinds", "coverage"));
+    const std::vector<std::string> answers =
+        args.has("answers") ? answerKinds(args.value("answers")) : judge::defaultLegalAnswerKinds();
     const bool coverage = std::find(kinds.begin(), kinds.end(), "coverage") != kinds.end();
     const std::string input = args.required("input");
     std::vector<data::LegalQuestion> questions = data::readLegalQuestions(input).questions;
@@ -209,7 +233,7 @@ int judgeData(const std::vector<std::string> &argv)
                 ++withoutFacts;
             const std::optional<judge::Rubric> factsRubric =
                 rubric ? std::optional<judge::Rubric>(judge::rubricFromFacts(q)) : std::nullopt;
-            for (const judge::JudgeExample &e : judge::legalJudgeExamples(q, references, seed, i)) {
+            for (const judge::JudgeExample &e : judge::legalJudgeExamples(q, references, seed, i, answers)) {
                 if (coverage) {
                     out << judge::legalCoverageLine(e) << "\n";
                     ++counts[(e.coverage >= 1 ? "full" : e.coverage > 0 ? "partial" : "none") +

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <optional>
 #include <stdexcept>
 
@@ -93,9 +94,17 @@ std::string legalVerdictTarget(double coverage, bool contradiction, const std::v
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::vector<JudgeExample> legalJudgeExamples(const data::LegalQuestion &q, const std::vector<std::string> &others,
-                                             uint64_t seed, uint64_t index)
+std::vector<std::string> defaultLegalAnswerKinds()
 {
+    return {"right", "vague", "wrong", "wrong_vague", "other"};
+}
+
+std::vector<JudgeExample> legalJudgeExamples(const data::LegalQuestion &q, const std::vector<std::string> &others,
+                                             uint64_t seed, uint64_t index, const std::vector<std::string> &answerKinds)
+{
+    for (const std::string &kind : answerKinds)
+        if (std::find(std::begin(kLegalAnswerKinds), std::end(kLegalAnswerKinds), kind) == std::end(kLegalAnswerKinds))
+            throw std::invalid_argument("unknown answer kind \"" + kind + "\"");
     util::Rng rng = util::Rng::forStream(seed, 0x4A554447 /* "JUDG" */, index);
     const eval::LegalReferenceGrader grader(q.slotValues);
     std::vector<std::string> referencePoints;
@@ -138,6 +147,16 @@ std::vector<JudgeExample> legalJudgeExamples(const data::LegalQuestion &q, const
         if (other != q.referenceAnswer)
             answers.emplace_back("other", other);
     }
+    // Made after every draw above, so that asking for it changes no other answer.
+    if (!q.facts.empty()) {
+        std::string terse;
+        for (const data::LegalFact &f : q.facts)
+            terse += (terse.empty() ? "" : "、") + f.value;
+        answers.emplace_back("terse", terse + "。");
+    }
+    std::erase_if(answers, [&](const auto &a) {
+        return std::find(answerKinds.begin(), answerKinds.end(), a.first) == answerKinds.end();
+    });
 
     std::vector<JudgeExample> out;
     for (const auto &[kind, answer] : answers) {
@@ -315,6 +334,9 @@ std::string legalCoverageLine(const JudgeExample &e)
     line["coverage"] = e.coverage;
     line["contradiction"] = e.contradiction;
     line["facts"] = e.facts;
+    // The answer judged, as it is inside the request: for scoring the same answers with
+    // another reward (scripts/reproduce.sh 002 --part ood scores them with semantic).
+    line["answer"] = e.answer;
     return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -33,7 +33,7 @@ struct Rubric;
 
 struct JudgeExample {
     std::string id;                    // "<question id>-<kind>"
-    std::string kind;                  // right | vague | wrong | wrong_vague | other
+    std::string kind;                  // one of kLegalAnswerKinds
     std::string answer;                // the answer judged
     std::vector<ChatMessage> messages; // the request's messages
     std::string target;                // the verdict JSON (compact)
@@ -42,12 +42,26 @@ struct JudgeExample {
     int facts = 0;                     // the reference answer's facts (points)
 };
 
-// Up to five answers to `question` (kinds that cannot be made are left out: "wrong" needs
-// a slot with another value, "other" needs `others`), deterministic for (seed, index).
-// `others` are other questions' reference answers to draw "other" from.
+// The kinds of answer made from a question's reference answer: right (the reference
+// itself), vague (a fact's value replaced by vague wording), wrong (a fact's value replaced
+// by another value of its slot), wrong_vague (both, on two facts), other (another
+// question's reference answer), and terse: the facts' values alone, "30日以内、甲局長。",
+// right in substance with little of the reference's wording. terse and wrong are where
+// lexical overlap and correctness diverge (the reference's words with a wrong value
+// against the right values in few words); terse is made only when asked for.
+inline constexpr const char *kLegalAnswerKinds[] = {"right", "vague", "wrong", "wrong_vague", "other", "terse"};
+// The kinds made when none are named: every kLegalAnswerKinds but terse.
+std::vector<std::string> defaultLegalAnswerKinds();
+
+// The answers of `answerKinds` to `question` (kinds that cannot be made are left out:
+// "wrong" needs a slot with another value, "other" needs `others`, "terse" facts), in
+// kLegalAnswerKinds' order, deterministic for (seed, index) and the same text for a kind
+// whichever others are asked for. `others` are other questions' reference answers to draw
+// "other" from. Throws std::invalid_argument for a kind not in kLegalAnswerKinds.
 std::vector<JudgeExample> legalJudgeExamples(const data::LegalQuestion &question,
                                              const std::vector<std::string> &others, uint64_t seed,
-                                             uint64_t index);
+                                             uint64_t index,
+                                             const std::vector<std::string> &answerKinds = defaultLegalAnswerKinds());
 
 // The verdict JSON for a graded answer: the points are the facts' values as stated (the
 // student's) and as the reference has them; thoughts are short fixed sentences; the
@@ -149,7 +163,7 @@ std::string rubricJudgeLine(const RubricJudgeExample &example);
 
 // The chat-task line of a coverage example (`rwb judge data`, kind coverage): {"id",
 // "task": "chat", "messages", "completion", "label", "coverage", "contradiction",
-// "facts"}. Compact, one line, no newline.
+// "facts", "answer"}. Compact, one line, no newline.
 std::string legalCoverageLine(const JudgeExample &example);
 
 } // namespace rwb::judge
