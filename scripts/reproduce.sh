@@ -8,11 +8,16 @@
 #                   ten reward presets, three seeds each, on e-mails SFT never saw
 #              001  Rubrics as Rewards: so far at judge level, rubric against Likert judges
 #                   ordering answers to legal questions by the reference grader's truth
+#              002  the legal-QA paper: GRPO with the citation rewards with and without the
+#                   semantic answer reward from a start with room, three seeds (grpo); the
+#                   judge's cost in CPU-seconds per step with and without reuse (cost); the
+#                   judge against semantic where lexical overlap and truth part (ood)
 #              003  the fourth paper (ProRAG): its PRM, trained on pairs made at scale from
 #                   gold chains and measured on another knowledge base's (prm), and the
 #                   β grid of table 3 with an oracle step reward and with that PRM (beta)
 #     --part   000: table2, table1 or thinking (default: all three, in that order;
-#              a single part reuses the data and SFT start a previous run left); 001: judges; 003: prm, then beta
+#              a single part reuses the data and SFT start a previous run left); 001: judges;
+#              002: grpo, then cost or ood; 003: prm, then beta
 #     --smoke  tiny sizes (a couple of minutes): checks that the pipeline runs, measures nothing
 #     --plan   print the plan (sizes, seeds, the effect each comparison can detect) and stop
 # RWB_REPRODUCE_OUT: where everything goes (default build/reproduce/PAPER; replaced).
@@ -20,7 +25,7 @@
 # docs/results.md quotes them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { echo "usage: scripts/reproduce.sh 000|001|003 [--part P] [--smoke] [--plan]" >&2; exit 2; }
+usage() { echo "usage: scripts/reproduce.sh 000|001|002|003 [--part P] [--smoke] [--plan]" >&2; exit 2; }
 [[ $# -ge 1 ]] || usage
 paper=$1; shift
 part=all; smoke=0; plan_only=0
@@ -34,8 +39,8 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 case "$paper" in
-  000|001|003) ;;
-  *) echo "scripts/reproduce.sh: no reproduction of paper \"$paper\" here yet (000 and parts of 001 and 003 are; see docs/results.md, \"What reproduced\")" >&2; exit 2 ;;
+  000|001|002|003) ;;
+  *) echo "scripts/reproduce.sh: no paper \"$paper\" (000, 001, 002 and 003 are; see docs/results.md, \"What reproduced\")" >&2; exit 2 ;;
 esac
 export RWB_REPRODUCE_ROOT=$root RWB_REPRODUCE_PART=$part RWB_REPRODUCE_SMOKE=$smoke RWB_REPRODUCE_PLAN=$plan_only
 export RWB_REPRODUCE_OUT=${RWB_REPRODUCE_OUT:-$root/build/reproduce/$paper}
