@@ -15,6 +15,7 @@
 set -euo pipefail
 rwb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); out=$2; quick=$3; gui=$4; judge=${5:-0}
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/lib/legal.sh"
 build=$(dirname "$(dirname "$(dirname "$rwb")")")
 rm -rf "$out"; mkdir -p "$out"/{data,models,configs,checkpoints}
 cd "$out"
@@ -37,25 +38,18 @@ stage() { printf '\n== [%3ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
 # (citation F1 0.00 on unseen statutes after 2 epochs of 4,000 questions); on six, whose
 # codes and values differ, it learns to read them from the sections (docs/results.md,
 # "Legal QA: an SFT start that cites").
-annotate() { # seed split n out
-  "$rwb" data synth --task legal_qa --n "$3" --seed "$1" --split "$2" --out "data/q_$1_$2.jsonl" \
-    --corpus-out "data/corpus_$1.jsonl" >/dev/null
-  [[ -f "data/index_$1.sqlite" ]] || "$rwb" retrieve index --corpus "data/corpus_$1.jsonl" --out "data/index_$1.sqlite" >/dev/null
-  "$rwb" retrieve annotate --index "data/index_$1.sqlite" --input "data/q_$1_$2.jsonl" --query-field question \
-    --k $k --out "$4" >/dev/null
-}
 
 stage "1/$stages synthesizing legal questions: SFT on corpus seeds ${sft_seeds// /, }, GRPO on seed $grpo_seed, test on seed $test_seed's held-out statutes (BM25 top-$k sections in each prompt)"
 : > data/sft.jsonl
 for s in $sft_seeds; do
   for split in train val test; do
     [[ $split == train ]] && n=$n_sft || n=$(( n_sft / 4 ))
-    annotate "$s" "$split" "$n" "data/sft_${s}_$split.jsonl"
+    legal_annotate "$s" "$split" "$n" "data/sft_${s}_$split.jsonl"
     cat "data/sft_${s}_$split.jsonl" >> data/sft.jsonl
   done
 done
-annotate $grpo_seed train $n_grpo data/grpo.jsonl
-annotate $test_seed test $n_test data/test.jsonl
+legal_annotate $grpo_seed train $n_grpo data/grpo.jsonl
+legal_annotate $test_seed test $n_test data/test.jsonl
 echo "$(wc -l < data/sft.jsonl) SFT questions, $n_grpo GRPO questions, $n_test test questions" >&2
 
 stage "2/$stages training a byte-level BPE tokenizer ($vocab tokens) and the tiny model's folder ($layers layers)"
@@ -75,15 +69,7 @@ EOF
 # `semantic` is lexical (character n-gram TF-IDF over the GRPO corpus) unless
 # RWB_DEMO_EMBEDDING names another backend (hf:DIR, http:URL).
 embedding=${RWB_DEMO_EMBEDDING:-lexical}
-cat > configs/reward_citation.json <<EOF
-{"name": "citation only (w/o answer reward)", "task": "legal_qa", "components": [
- {"reward": "xml_format", "weight": 1}, {"reward": "non_hallucination", "weight": 1}, {"reward": "citation_f1", "weight": 1}]}
-EOF
-cat > configs/reward_citation_semantic.json <<EOF
-{"name": "citation + semantic", "task": "legal_qa", "embedding": "$embedding", "embedding_corpus": "../data/corpus_$grpo_seed.jsonl",
- "components": [{"reward": "xml_format", "weight": 1}, {"reward": "non_hallucination", "weight": 1},
- {"reward": "citation_f1", "weight": 1}, {"reward": "semantic", "weight": 1}]}
-EOF
+legal_reward_configs $grpo_seed "$embedding"
 grpo_config() { # name reward
   cat > "configs/grpo_$1.json" <<EOF
 {"model": "../models/sft", "train_data": "../data/grpo.jsonl", "eval_data": "../data/test.jsonl",
@@ -109,34 +95,13 @@ else
 fi
 
 if [[ $judge == 1 ]]; then
-  # The judge's data: for each question, answers made from its reference (right, a fact
-  # left vague, a value changed, both, another question's answer), labelled by the
-  # reference grader, as (the coverage / consistency rewards' exact request → verdict
-  # JSON). From the six SFT bodies of law, so that the judge must read the values in the
-  # request rather than learn one body's by heart; measured on answers to the test
-  # questions, about a body of law it never saw.
+  # The judge (scripts/lib/legal.sh, legal_make_judge: distilled from the reference
+  # grader on the six SFT bodies of law), measured on answers to the test questions,
+  # about a body of law it never saw.
   stage "6/$stages distilling a judge from the reference grader ($judge_questions questions of each SFT body of law, $judge_layers layers, $judge_epochs epoch(s))"
-  : > data/judge_train.jsonl
-  for s in $sft_seeds; do
-    "$rwb" judge data --input "data/q_${s}_train.jsonl" --out "data/judge_$s.jsonl" --seed "$s" --limit $judge_questions >/dev/null
-    cat "data/judge_$s.jsonl" >> data/judge_train.jsonl
-  done
+  legal_make_judge "$sft_seeds" $judge_questions $judge_layers $judge_epochs /dev/null
   "$rwb" judge data --input "data/q_${test_seed}_test.jsonl" --out data/judge_test.jsonl --seed $test_seed --limit $n_test >/dev/null
   echo "$(wc -l < data/judge_train.jsonl) judge training requests, $(wc -l < data/judge_test.jsonl) held-out" >&2
-  # Its own tokenizer: the judge's prompt is mostly English instructions, which the
-  # policy's 2,048 tokens (learned on the Japanese answers) cut into ~1,600 tokens; 4,096
-  # learned on the requests make it ~400.
-  head -n 3000 data/judge_train.jsonl > data/judge_corpus_lines.jsonl
-  "$rwb" data corpus --task chat --input data/judge_corpus_lines.jsonl --out data/judge_corpus.txt >/dev/null
-  "$rwb" tokenizer train --input data/judge_corpus.txt --input data/corpus.txt --vocab-size 4096 \
-    --out models/judge_tokenizer >/dev/null
-  "$rwb" model init --tokenizer models/judge_tokenizer --out models/judge_init --layers $judge_layers --seed 1 >/dev/null
-  cat > configs/sft_judge.json <<EOF
-{"model": "../models/judge_init", "output": "../models/judge", "train_data": "../data/judge_train.jsonl", "task": "chat",
- "lora": false, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "batch_size": 16,
- "epochs": $judge_epochs, "max_length": 768, "seed": 1}
-EOF
-  "$rwb" sft --config configs/sft_judge.json >/dev/null
   cat > configs/judge_local.json <<EOF
 {"backend": "local", "folder": "../models/judge", "temperature": 0, "max_tokens": 256, "concurrency": 16}
 EOF
@@ -145,16 +110,7 @@ EOF
     --out data/judge_eval.jsonl | tee data/judge_eval.txt >&2
 
   stage "7/$stages GRPO with the citation rewards + the judge's coverage and consistency (rwb serve on loopback)"
-  "$rwb" serve --model models/judge --port 0 --name judge --threads 1 --quiet > data/serve.out 2> data/serve.err &
-  serve_pid=$!
-  trap 'kill $serve_pid 2>/dev/null || true' EXIT
-  for _ in $(seq 600); do
-    [[ -s data/serve.out ]] && break
-    kill -0 $serve_pid 2>/dev/null || { echo "rwb serve stopped: $(cat data/serve.err)" >&2; exit 1; }
-    sleep 0.2
-  done
-  judge_url=$(sed -n 's/.*"url": *"\([^"]*\)".*/\1/p' data/serve.out | head -n 1)
-  [[ -n $judge_url ]] || { echo "rwb serve did not start: $(cat data/serve.err)" >&2; exit 1; }
+  legal_serve_judge data
   cat > configs/reward_citation_judge.json <<EOF
 {"name": "citation + judge", "task": "legal_qa", "components": [
  {"reward": "xml_format", "weight": 1}, {"reward": "non_hallucination", "weight": 1}, {"reward": "citation_f1", "weight": 1},
@@ -164,9 +120,7 @@ EOF
 EOF
   grpo_config citation_judge reward_citation_judge.json
   "$rwb" grpo --config configs/grpo_citation_judge.json >/dev/null
-  kill $serve_pid 2>/dev/null || true
-  wait $serve_pid 2>/dev/null || true
-  trap - EXIT
+  legal_stop_judge
 fi
 
 stage "$stages/$stages results"

@@ -37,6 +37,7 @@ smoke=$RWB_REPRODUCE_SMOKE
 case "$part" in all|grpo|cost|ood) ;; *) echo "scripts/reproduce.sh 002: --part is grpo, cost or ood, not \"$part\"" >&2; exit 2 ;; esac
 build=${RWB_BUILD_DIR:-$root/build}
 rwb="$build/app/rwb/rwb"
+source "$root/scripts/lib/legal.sh"
 
 # The sizes, chosen before running (the plan below says what they can show).
 if [[ $smoke == 1 ]]; then
@@ -112,23 +113,7 @@ cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 isa=$(grep -ow 'avx512_bf16\|amx_bf16\|avx512f\|avx2' /proc/cpuinfo | sort -u | paste -sd, || true)
 echo "CPU: $cpu, $(nproc) cores ($isa)" > machine.txt
 
-annotate() { # SEED SPLIT N OUT
-  "$rwb" data synth --task legal_qa --n "$3" --seed "$1" --split "$2" --out "data/q_$1_$2.jsonl" \
-    --corpus-out "data/corpus_$1.jsonl" >/dev/null
-  [[ -f "data/index_$1.sqlite" ]] || "$rwb" retrieve index --corpus "data/corpus_$1.jsonl" --out "data/index_$1.sqlite" >/dev/null
-  "$rwb" retrieve annotate --index "data/index_$1.sqlite" --input "data/q_$1_$2.jsonl" --query-field question \
-    --k $k --out "$4" >/dev/null
-}
-
-cat > configs/reward_citation.json <<EOF
-{"name": "citation only (w/o answer reward)", "task": "legal_qa", "components": [
- {"reward": "xml_format", "weight": 1}, {"reward": "non_hallucination", "weight": 1}, {"reward": "citation_f1", "weight": 1}]}
-EOF
-cat > configs/reward_citation_semantic.json <<EOF
-{"name": "citation + semantic", "task": "legal_qa", "embedding": "lexical", "embedding_corpus": "../data/corpus_$grpo_seed.jsonl",
- "components": [{"reward": "xml_format", "weight": 1}, {"reward": "non_hallucination", "weight": 1},
- {"reward": "citation_f1", "weight": 1}, {"reward": "semantic", "weight": 1}]}
-EOF
+legal_reward_configs $grpo_seed lexical
 grpo_config() { # NAME REWARD SEED
   cat > "configs/grpo_$1.json" <<EOF
 {"model": "../models/sft", "train_data": "../data/grpo.jsonl", "reward_config": "$2",
@@ -145,12 +130,12 @@ stage "legal questions: SFT on bodies of law $sft_seeds, GRPO on $grpo_seed, the
 for s in $sft_seeds; do
   for split in train val test; do
     n=$n_sft; [[ $split == train ]] || n=$(( n_sft / 4 ))
-    annotate "$s" "$split" "$n" "data/sft_${s}_$split.jsonl"
+    legal_annotate "$s" "$split" "$n" "data/sft_${s}_$split.jsonl"
     cat "data/sft_${s}_$split.jsonl" >> data/sft.jsonl
   done
 done
-annotate $grpo_seed train $n_grpo data/grpo.jsonl
-for s in $test_seeds; do annotate "$s" test $n_test_lines "data/test_$s.jsonl"; done
+legal_annotate $grpo_seed train $n_grpo data/grpo.jsonl
+for s in $test_seeds; do legal_annotate "$s" test $n_test_lines "data/test_$s.jsonl"; done
 # Each body's distinct questions once, ids made unique across bodies (the generator's ids
 # restart with every body).
 python3 - $test_seeds > data/test.jsonl <<'PYEOF'
@@ -240,37 +225,13 @@ fi
 make_judge() { # the judge of parts cost and ood, once
   [[ -f models/judge/config.json ]] && return 0
 stage "the judge: the tiny model ($judge_layers layers) distilled from the reference grader ($judge_questions questions of each SFT body of law, $judge_epochs epoch(s))"
-: > data/judge_train.jsonl
-for s in $sft_seeds; do
-  "$rwb" judge data --input "data/q_${s}_train.jsonl" --out "data/judge_$s.jsonl" --seed "$s" --limit $judge_questions >/dev/null
-  cat "data/judge_$s.jsonl" >> data/judge_train.jsonl
-done
-head -n 3000 data/judge_train.jsonl > data/judge_corpus_lines.jsonl
-"$rwb" data corpus --task chat --input data/judge_corpus_lines.jsonl --out data/judge_corpus.txt >/dev/null
-"$rwb" tokenizer train --input data/judge_corpus.txt --input data/corpus.txt --vocab-size 4096 --out models/judge_tokenizer >/dev/null
-"$rwb" model init --tokenizer models/judge_tokenizer --out models/judge_init --layers $judge_layers --seed 1 >/dev/null
-cat > configs/sft_judge.json <<EOF
-{"model": "../models/judge_init", "output": "../models/judge", "train_data": "../data/judge_train.jsonl", "task": "chat",
- "lora": false, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "batch_size": 16,
- "epochs": $judge_epochs, "max_length": 768, "seed": 1}
-EOF
-"$rwb" sft --config configs/sft_judge.json --quiet > logs/sft_judge.log
+legal_make_judge "$sft_seeds" $judge_questions $judge_layers $judge_epochs logs/sft_judge.log
 }
 
 if [[ $part == all || $part == cost ]]; then
 make_judge
 stage "CPU-seconds per GRPO step: semantic, the judge with reuse, the judge without ($cost_steps steps each)"
-"$rwb" serve --model models/judge --port 0 --name judge --threads 1 --max-batch 32 --dtype float32 --quiet \
-  > logs/serve.out 2> logs/serve.err &
-serve_pid=$!
-trap 'kill $serve_pid 2>/dev/null || true' EXIT
-for _ in $(seq 600); do
-  [[ -s logs/serve.out ]] && break
-  kill -0 $serve_pid 2>/dev/null || { echo "rwb serve stopped: $(cat logs/serve.err)" >&2; exit 1; }
-  sleep 0.2
-done
-judge_url=$(sed -n 's/.*"url": *"\([^"]*\)".*/\1/p' logs/serve.out | head -n 1)
-[[ -n $judge_url ]] || { echo "rwb serve did not start: $(cat logs/serve.err)" >&2; exit 1; }
+legal_serve_judge logs --max-batch 32 --dtype float32
 for memo in true false; do
   cat > "configs/reward_judge_memo_$memo.json" <<EOF
 {"name": "citation + judge", "task": "legal_qa", "components": [
@@ -296,9 +257,7 @@ bench() { # NAME REWARD
 bench semantic reward_citation_semantic.json
 bench judge_memo reward_judge_memo_true.json
 bench judge_no_memo reward_judge_memo_false.json
-kill $serve_pid 2>/dev/null || true
-wait $serve_pid 2>/dev/null || true
-trap - EXIT
+legal_stop_judge
 python3 - "$out" "$cost_steps" <<'PYEOF' | tee results-cost.md
 import json, sys
 out, steps = sys.argv[1], int(sys.argv[2])

@@ -1,0 +1,85 @@
+# The legal-QA pipeline's shared steps, sourced by scripts/demo-legal.sh and
+# scripts/reproduce/002.sh. Each runs in the workspace (the current directory, with
+# data/, models/, configs/) and expects $rwb (the rwb binary) and $k (BM25 sections in
+# each prompt) to be set.
+
+# legal_annotate SEED SPLIT N OUT: N questions of body of law SEED's SPLIT
+# (data/q_SEED_SPLIT.jsonl), its statutes (data/corpus_SEED.jsonl) and their BM25 index
+# (data/index_SEED.sqlite, made once), and OUT: each question with its top-$k sections.
+legal_annotate() {
+  "$rwb" data synth --task legal_qa --n "$3" --seed "$1" --split "$2" --out "data/q_$1_$2.jsonl" \
+    --corpus-out "data/corpus_$1.jsonl" >/dev/null
+  [[ -f "data/index_$1.sqlite" ]] || "$rwb" retrieve index --corpus "data/corpus_$1.jsonl" --out "data/index_$1.sqlite" >/dev/null
+  "$rwb" retrieve annotate --index "data/index_$1.sqlite" --input "data/q_$1_$2.jsonl" --query-field question \
+    --k "$k" --out "$4" >/dev/null
+}
+
+# legal_reward_configs GRPO_SEED EMBEDDING: the paper's citation rewards without an answer
+# reward (configs/reward_citation.json) and with the semantic one under EMBEDDING, its
+# IDF from body GRPO_SEED's statutes (configs/reward_citation_semantic.json).
+legal_reward_configs() {
+  cat > configs/reward_citation.json <<EOF
+{"name": "citation only (w/o answer reward)", "task": "legal_qa", "components": [
+ {"reward": "xml_format", "weight": 1}, {"reward": "non_hallucination", "weight": 1}, {"reward": "citation_f1", "weight": 1}]}
+EOF
+  cat > configs/reward_citation_semantic.json <<EOF
+{"name": "citation + semantic", "task": "legal_qa", "embedding": "$2", "embedding_corpus": "../data/corpus_$1.jsonl",
+ "components": [{"reward": "xml_format", "weight": 1}, {"reward": "non_hallucination", "weight": 1},
+ {"reward": "citation_f1", "weight": 1}, {"reward": "semantic", "weight": 1}]}
+EOF
+}
+
+# legal_make_judge "SEEDS" QUESTIONS LAYERS EPOCHS LOG: a judge distilled from the reference
+# grader (models/judge). Its data: for QUESTIONS training questions of each body of law
+# in SEEDS (data/q_SEED_train.jsonl), answers made from the reference (right, a fact left
+# vague, a value changed, both, another question's answer), labelled by the grader, as
+# the coverage / consistency rewards' exact request and the verdict JSON; from several
+# bodies of law, so that the judge must read the values in the request rather than learn
+# one body's by heart. Its own tokenizer: the judge's prompt is mostly English
+# instructions, which the policy's 2,048 tokens (learned on the Japanese answers) cut
+# into ~1,600 tokens; 4,096 learned on the requests make it ~400. rwb sft's JSON goes to
+# LOG, its progress line to the terminal.
+legal_make_judge() {
+  local s
+  : > data/judge_train.jsonl
+  for s in $1; do
+    "$rwb" judge data --input "data/q_${s}_train.jsonl" --out "data/judge_$s.jsonl" --seed "$s" --limit "$2" >/dev/null
+    cat "data/judge_$s.jsonl" >> data/judge_train.jsonl
+  done
+  head -n 3000 data/judge_train.jsonl > data/judge_corpus_lines.jsonl
+  "$rwb" data corpus --task chat --input data/judge_corpus_lines.jsonl --out data/judge_corpus.txt >/dev/null
+  "$rwb" tokenizer train --input data/judge_corpus.txt --input data/corpus.txt --vocab-size 4096 \
+    --out models/judge_tokenizer >/dev/null
+  "$rwb" model init --tokenizer models/judge_tokenizer --out models/judge_init --layers "$3" --seed 1 >/dev/null
+  cat > configs/sft_judge.json <<EOF
+{"model": "../models/judge_init", "output": "../models/judge", "train_data": "../data/judge_train.jsonl", "task": "chat",
+ "lora": false, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "batch_size": 16,
+ "epochs": $4, "max_length": 768, "seed": 1}
+EOF
+  "$rwb" sft --config configs/sft_judge.json > "$5"
+}
+
+# legal_serve_judge DIR [OPTION …]: models/judge served by rwb serve on a free loopback
+# port (1 thread, and the OPTIONs), in the background, its output in DIR/serve.out and
+# DIR/serve.err; sets serve_pid and judge_url (…/v1) once it answers, and a trap that
+# stops it on exit. Exits naming the server's error if it does not start.
+legal_serve_judge() {
+  local dir=$1; shift
+  "$rwb" serve --model models/judge --port 0 --name judge --threads 1 "$@" --quiet > "$dir/serve.out" 2> "$dir/serve.err" &
+  serve_pid=$!
+  trap 'kill $serve_pid 2>/dev/null || true' EXIT
+  for _ in $(seq 600); do
+    [[ -s "$dir/serve.out" ]] && break
+    kill -0 $serve_pid 2>/dev/null || { echo "rwb serve stopped: $(cat "$dir/serve.err")" >&2; exit 1; }
+    sleep 0.2
+  done
+  judge_url=$(sed -n 's/.*"url": *"\([^"]*\)".*/\1/p' "$dir/serve.out" | head -n 1)
+  [[ -n $judge_url ]] || { echo "rwb serve did not start: $(cat "$dir/serve.err")" >&2; exit 1; }
+}
+
+# legal_stop_judge: stops what legal_serve_judge started, and its trap.
+legal_stop_judge() {
+  kill $serve_pid 2>/dev/null || true
+  wait $serve_pid 2>/dev/null || true
+  trap - EXIT
+}
