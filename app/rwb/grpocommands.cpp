@@ -101,9 +101,10 @@ process reward model's forwards when the config names one), logprobs,
 backward, optimizer, store, eval, checkpoint, communicate), their shares of the step, and
 "reward_and_store_share" (target: under 5 %); "wall_seconds_per_step" is the steps' own
 clock, "cpu_seconds_per_step" the CPU time this process spent in them, all its threads
-together (a judge in another process, such as rwb serve, is not counted). --nproc N: the same steps data parallel in N processes here (docs/scale.md), the
-figures rank 0's, "communicate" the time spent sharing samples and gradients and waiting
-for the other ranks there.
+together (a judge in another process, such as rwb serve, is not counted). --nproc N:
+the same steps data parallel in N processes here (docs/scale.md), the figures rank 0's,
+"communicate" the time spent sharing samples and gradients and waiting for the other
+ranks there.
 )";
 
 const char *const kGrpoTableHelp = R"(rwb grpo table — evaluation results of GRPO runs, from the run store

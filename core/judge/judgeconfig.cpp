@@ -79,6 +79,13 @@ JudgeOptions parseJudgeOptions(const std::string &text, const std::string &sourc
             out = v;
         }
     };
+    const auto boolean = [&](const char *key, bool &out) {
+        if (auto it = j.find(key); it != j.end()) {
+            if (!it->is_boolean())
+                fail(source, key, "must be true or false");
+            out = it->get<bool>();
+        }
+    };
     const auto integer = [&](const char *key, int &out, int lo, int hi) {
         if (auto it = j.find(key); it != j.end()) {
             if (!it->is_number_integer())
@@ -150,11 +157,7 @@ JudgeOptions parseJudgeOptions(const std::string &text, const std::string &sourc
         s.responseFormat = ResponseFormat::JsonSchema;
     else
         fail(source, "response_format", "\"" + format + "\" is not one of text, json_object, json_schema");
-    if (auto it = j.find("logprobs"); it != j.end()) {
-        if (!it->is_boolean())
-            fail(source, "logprobs", "must be true or false");
-        s.logprobs = it->get<bool>();
-    }
+    boolean("logprobs", s.logprobs);
     integer("top_logprobs", s.topLogprobs, 0, 20);
     if (s.topLogprobs > 0)
         s.logprobs = true;
@@ -170,11 +173,7 @@ JudgeOptions parseJudgeOptions(const std::string &text, const std::string &sourc
     str("cache", o.cachePath);
     o.cachePath = resolve(o.cachePath, baseDir);
     number(j, "cache_expiry_days", o.cacheExpiryDays, 0.0, 36500.0);
-    if (auto it = j.find("memo"); it != j.end()) {
-        if (!it->is_boolean())
-            fail(source, "memo", "must be true or false");
-        o.memo = it->get<bool>();
-    }
+    boolean("memo", o.memo);
     if (auto it = j.find("price"); it != j.end()) {
         if (!it->is_object())
             fail(source, "price", "must be an object {\"prompt_per_million\", \"completion_per_million\"}");
