@@ -97,28 +97,10 @@ cd "$out"
 rm -f jobs.txt
 plan > plan.md
 cat plan.md >&2
-start=$(date +%s)
-stage() { printf '\n== [%4ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
-cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
-isa=$(grep -ow 'avx512_bf16\|amx_bf16\|avx512f\|avx2' /proc/cpuinfo | sort -u | paste -sd, || true)
-caps="ATEN_CPU_CAPABILITY=${ATEN_CPU_CAPABILITY:-unset}, ONEDNN_MAX_CPU_ISA=${ONEDNN_MAX_CPU_ISA:-unset}"
-echo "CPU: $cpu, $(nproc) cores ($isa; $caps)" > machine.txt
+source "$root/scripts/lib/reproduce.sh"
+reproduce_begin
 
-# Two jobs at a time, one libtorch thread each: two 2-thread jobs on 2 cores wait on
-# each other. A job is a line "function arguments…"; its output goes to logs/.
 export rwb presets out
-queue() { echo "$*" >> jobs.txt; }
-run_queue() {
-  [[ -s jobs.txt ]] || return 0
-  local n; n=$(wc -l < jobs.txt)
-  # Each job in a shell of its own with -e, so that a failing step ends the job (inside
-  # "f || handler" -e would not apply to f's commands).
-  local status=0
-  xargs -P 2 -d '\n' -I{} bash -c 'name=$(cut -d" " -f2 <<< "{}"); bash -euo pipefail -c "{}" > "logs/$name.log" 2>&1 || { echo "job failed: {} (logs/$name.log):" >&2; tail -5 "logs/$name.log" >&2; exit 1; }; echo "   done: {}" >&2' < jobs.txt || status=$?
-  rm -f jobs.txt
-  (( status == 0 )) || exit "$status"
-  echo "   ($n jobs)" >&2
-}
 evaluate() { # NAME DATA [ADAPTER]
   local adapter=(); [[ -n "${3:-}" ]] && adapter=(--adapter "$3")
   "$rwb" eval run --model models/sft "${adapter[@]}" --data "$2" --max-new-tokens 24 --threads 1 \
@@ -223,7 +205,7 @@ if [[ $part == all || $part == table2 ]]; then
     queue sft_control "sft_matched_s$s" "$ctrl_epochs" "$s"
     queue sft_control "sft_1ep_s$s" 1 "$s"
   done
-  run_queue
+  run_jobs
   stage "table 2: comparisons"
   # shellcheck disable=SC2046
   {
@@ -278,7 +260,7 @@ if [[ $part == all || $part == table1 ]]; then
       queue grpo "t1_${p#table1_}_s$s" "$p" "$s" "$t1_steps" "$t1_prompts" data/valid.jsonl
     done
   done
-  run_queue
+  run_jobs
   stage "table 1: comparisons"
   # shellcheck disable=SC2046
   {
@@ -328,7 +310,7 @@ if [[ $part == all || $part == thinking ]]; then
   queue grpo_thinking grpo_thinking_s1 1 "$think_steps"
   [[ -f predictions/start.jsonl ]] || queue evaluate start data/test.jsonl
   [[ -f predictions/grpo_s1.jsonl ]] || queue grpo grpo_s1 table2_star_partial20_marker80 1 "$grpo_steps" "$prompts" data/test.jsonl
-  run_queue
+  run_jobs
   stage "thinking rows: comparisons"
   {
     echo

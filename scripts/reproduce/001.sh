@@ -68,11 +68,8 @@ mkdir -p "$out"/{data,models,configs,logs}
 cd "$out"
 plan > plan.md
 cat plan.md >&2
-start=$(date +%s)
-stage() { printf '\n== [%4ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
-cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
-isa=$(grep -ow 'avx512_bf16\|amx_bf16\|avx512f\|avx2' /proc/cpuinfo | sort -u | paste -sd, || true)
-echo "CPU: $cpu, $(nproc) cores ($isa)" > machine.txt
+source "$root/scripts/lib/reproduce.sh"
+reproduce_begin
 
 stage "legal questions: $n_train of each body of law $train_seeds (training the judge), $n_test of body $test_seed (held out); rubrics from facts; the requests of the four methods"
 : > data/judge_train.jsonl

@@ -107,11 +107,8 @@ echo "smoke=$smoke" > sizes.txt
 plan_file=plan.md; [[ $part == all || $part == grpo ]] || plan_file=plan-$part.md
 plan > "$plan_file"
 cat "$plan_file" >&2
-start=$(date +%s)
-stage() { printf '\n== [%4ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
-cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
-isa=$(grep -ow 'avx512_bf16\|amx_bf16\|avx512f\|avx2' /proc/cpuinfo | sort -u | paste -sd, || true)
-echo "CPU: $cpu, $(nproc) cores ($isa)" > machine.txt
+source "$root/scripts/lib/reproduce.sh"
+reproduce_begin
 
 legal_reward_configs $grpo_seed lexical
 grpo_config() { # NAME REWARD SEED
@@ -176,13 +173,13 @@ grpo() { # NAME REWARD SEED
 }
 export -f evaluate grpo grpo_config
 export rwb prompts max_new grpo_steps
-: > jobs.txt
-echo "evaluate sft" >> jobs.txt
+rm -f jobs.txt
+queue evaluate sft
 for seed in $grpo_seeds; do
-  echo "grpo citation_s$seed reward_citation.json $seed" >> jobs.txt
-  echo "grpo semantic_s$seed reward_citation_semantic.json $seed" >> jobs.txt
+  queue grpo citation_s$seed reward_citation.json $seed
+  queue grpo semantic_s$seed reward_citation_semantic.json $seed
 done
-xargs -P 2 -d '\n' -I{} bash -c 'name=$(cut -d" " -f2 <<< "{}"); t=$(date +%s); bash -euo pipefail -c "{}" > "logs/job_$name.log" 2>&1 || { echo "job failed: {} (logs/job_$name.log)" >&2; tail -5 "logs/job_$name.log" >&2; exit 1; }; echo "   done in $(( $(date +%s) - t )) s: {}" >&2' < jobs.txt
+run_jobs
 
 stage "each run against the SFT start, and the two reward sets against each other, paired by question, seeds pooled"
 {

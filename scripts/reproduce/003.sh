@@ -89,11 +89,8 @@ echo "smoke=$smoke" > sizes.txt
 plan_file=plan.md; [[ $part == beta ]] && plan_file=plan-beta.md
 plan > "$plan_file"
 cat "$plan_file" >&2
-start=$(date +%s)
-stage() { printf '\n== [%4ds] %s\n' $(( $(date +%s) - start )) "$*" >&2; }
-cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
-isa=$(grep -ow 'avx512_bf16\|amx_bf16\|avx512f\|avx2' /proc/cpuinfo | sort -u | paste -sd, || true)
-echo "CPU: $cpu, $(nproc) cores ($isa)" > machine.txt
+source "$root/scripts/lib/reproduce.sh"
+reproduce_begin
 
 if [[ $part == all || $part == prm ]]; then
 stage "questions about knowledge bases $kb_seeds ($n_sft each) and $held_seed ($n_held, held out), each hop's BM25 top-$k"
@@ -239,16 +236,16 @@ PYEOF3
   export -f evaluate grpo
   export rwb k held_seed grpo_steps
   stage "β grid: $(( (1 + $(wc -w <<< "$sources") * $(wc -w <<< "$betas")) * n_beta_seeds )) GRPO runs, two at a time, one thread each$([[ $prm_ok == 1 ]] || echo " (the PRM did not reach $threshold on real steps: oracle only)")"
-  : > jobs.txt
-  echo "evaluate sft models/sft" >> jobs.txt
+  rm -f jobs.txt
+  queue evaluate sft models/sft
   for seed in $beta_seeds; do
-    echo "grpo beta0_s$seed $seed 0 none" >> jobs.txt
+    queue grpo beta0_s$seed $seed 0 none
     for b in $betas; do
-      echo "grpo ref_beta${b}_s$seed $seed $b reference" >> jobs.txt
-      if [[ $prm_ok == 1 ]]; then echo "grpo prm_beta${b}_s$seed $seed $b prm" >> jobs.txt; fi
+      queue grpo ref_beta${b}_s$seed $seed $b reference
+      if [[ $prm_ok == 1 ]]; then queue grpo prm_beta${b}_s$seed $seed $b prm; fi
     done
   done
-  xargs -P 2 -d '\n' -I{} bash -c 'name=$(cut -d" " -f2 <<< "{}"); bash -euo pipefail -c "{}" > "logs/job_$name.log" 2>&1 || { echo "job failed: {} (logs/job_$name.log)" >&2; tail -5 "logs/job_$name.log" >&2; exit 1; }; echo "   done: {}" >&2' < jobs.txt
+  run_jobs
   stage "β grid: each β against β 0, paired by question, seeds pooled"
   {
     echo "## ProRAG's table 3 at reduced scale: β of the process advantage (scripts/reproduce.sh 003 --part beta)"
