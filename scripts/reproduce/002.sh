@@ -14,7 +14,8 @@
 # Part cost (after grpo, in the same workspace): the paper's appendix A, the cost of an
 # LLM judge's coverage + consistency against the semantic reward, in CPU-seconds per step
 # (the trainer's and the judge server's, both counted) with the judge client's reuse of
-# replies and without it ("memo": false), from the same SFT start. The judge: the tiny
+# replies and without it ("memo": false), from the same SFT start, once with each of
+# several seeds (the ratio's interval is over them). The judge: the tiny
 # model distilled from the reference grader as the demo's (scripts/demo.sh --task
 # legal_qa --judge), served by rwb serve on loopback.
 #
@@ -42,10 +43,10 @@ source "$root/scripts/lib/legal.sh"
 # The sizes, chosen before running (the plan below says what they can show).
 if [[ $smoke == 1 ]]; then
   sft_seeds="2 3"; n_sft=200; layers=1; n_grpo=24; grpo_steps=2; prompts=2; grpo_seeds="1"
-  test_seeds="1 9"; n_test_lines=60; judge_questions=10; judge_layers=1; judge_epochs=1; cost_steps=2; ood_per_body=5
+  test_seeds="1 9"; n_test_lines=60; judge_questions=10; judge_layers=1; judge_epochs=1; cost_steps=2; cost_seeds="1 2"; ood_per_body=5
 else
   sft_seeds="2 3 4 5 6 7"; n_sft=1600; layers=2; n_grpo=400; grpo_steps=100; prompts=8; grpo_seeds="1 2 3"
-  test_seeds="1 9 10 11 12"; n_test_lines=2000; judge_questions=334; judge_layers=4; judge_epochs=2; cost_steps=5; ood_per_body=100
+  test_seeds="1 9 10 11 12"; n_test_lines=2000; judge_questions=334; judge_layers=4; judge_epochs=2; cost_steps=5; cost_seeds="1 2 3 4 5"; ood_per_body=100
 fi
 grpo_seed=8; k=3; vocab=2048; max_new=128
 n_grpo_seeds=$(wc -w <<< "$grpo_seeds")
@@ -78,11 +79,14 @@ body $grpo_seed, $grpo_steps steps × $prompts prompts × G 8, temperature 0.8, 
 cosine, $max_new new tokens, seeds $grpo_seeds. Test: $n_test_lines lines of each of the bodies $test_seeds
 (test split: their held-out statutes), each question once, with its own body's BM25
 top-$k; evaluated greedily.
-Part cost: \`rwb bench grpo-step\` ($cost_steps steps, G 8, 8 prompts, the trainer on 1 thread)
+Part cost: \`rwb bench grpo-step\` ($cost_steps steps, G 8, 8 prompts, the trainer on 1 thread; once with
+each seed $cost_seeds, the three rewards in turn within a seed)
 from the SFT start with (a) the citation rewards + semantic (lexical), (b) + the judge's
 coverage and consistency (0.5 each) through rwb serve (1 thread, batch up to 32), the
 client reusing replies, (c) the same with "memo": false. CPU-seconds per step = the
-trainer's CPU time in its steps + the server's over the bench, per step. The judge: the
+trainer's CPU time in its steps + the server's over the bench, per step; the ratio to
+semantic's with a 95 % t-interval over the seeds (each seed's samples decide how many
+replies can be reused). The judge: the
 demo's six-body judge (\`scripts/demo.sh --task legal_qa --judge\`, which agreed with the grader
 0.77): the tiny model ($judge_layers layers) distilled from the reference grader on $judge_questions questions of
 each SFT body of law, $judge_epochs epoch(s).
@@ -227,7 +231,7 @@ legal_make_judge "$sft_seeds" $judge_questions $judge_layers $judge_epochs logs/
 
 if [[ $part == all || $part == cost ]]; then
 make_judge
-stage "CPU-seconds per GRPO step: semantic, the judge with reuse, the judge without ($cost_steps steps each)"
+stage "CPU-seconds per GRPO step: semantic, the judge with reuse, the judge without ($cost_steps steps each, seeds $cost_seeds)"
 legal_serve_judge logs --max-batch 32 --dtype float32
 for memo in true false; do
   cat > "configs/reward_judge_memo_$memo.json" <<EOF
@@ -241,8 +245,8 @@ done
 server_cpu() { # the server's CPU time so far, in seconds (utime + stime of /proc/PID/stat)
   awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print ($12 + $13) / hz }' "/proc/$serve_pid/stat"
 }
-bench() { # NAME REWARD
-  grpo_config "cost_$1" "$2" 1
+bench() { # NAME REWARD SEED
+  grpo_config "cost_$1" "$2" "$3"
   rm -rf "cost/$1"; mkdir -p "cost/$1"
   local before; before=$(server_cpu)
   "$rwb" bench grpo-step --config "configs/grpo_cost_$1.json" --steps $cost_steps --work "cost/$1" --precision fp32 \
@@ -251,35 +255,54 @@ bench() { # NAME REWARD
   "$rwb" store sql --store "cost/$1/bench.sqlite" --query "SELECT name, avg(value) AS value FROM v_metrics WHERE name LIKE 'judge/%' GROUP BY name" \
     > "logs/cost_$1.judge.jsonl"
 }
-bench semantic reward_citation_semantic.json
-bench judge_memo reward_judge_memo_true.json
-bench judge_no_memo reward_judge_memo_false.json
+for seed in $cost_seeds; do
+  bench "semantic_s$seed" reward_citation_semantic.json "$seed"
+  bench "judge_memo_s$seed" reward_judge_memo_true.json "$seed"
+  bench "judge_no_memo_s$seed" reward_judge_memo_false.json "$seed"
+done
 legal_stop_judge
-python3 - "$out" "$cost_steps" <<'PYEOF' | tee results-cost.md
-import json, sys
-out, steps = sys.argv[1], int(sys.argv[2])
+python3 - "$out" "$cost_steps" $cost_seeds <<'PYEOF' | tee results-cost.md
+import json, math, statistics, sys
+out, steps, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 print("## The judge's cost in a GRPO step (scripts/reproduce.sh 002 --part cost; the paper's appendix A)\n")
 print(open(f"{out}/machine.txt").read().strip() + "\n")
 print(f"From the SFT start, {steps} steps each, G 8, the trainer on 1 thread; the judge served by rwb serve "
       "(1 thread) on the same 2 cores. CPU-seconds: the trainer's in its steps + the server's over the bench, per step.\n")
-print("| answer reward | wall s / step | trainer CPU-s / step | judge server CPU-s / step | CPU-s / step | × semantic | judge calls / step | sent / step |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-rows = []
-for name, label in (("semantic", "semantic (lexical)"), ("judge_memo", "judge coverage + consistency, replies reused"),
-                    ("judge_no_memo", "judge coverage + consistency, every call sent (\"memo\": false)")):
+print(f"Each reward benched once with each of the seeds {', '.join(seeds)} (the three in turn within a seed); "
+      "the columns are means over the seeds, the ratio's interval a 95 % t-interval over the seeds' ratios.\n")
+# Student's t, two-sided 95 %, by degrees of freedom.
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+def measure(name):
     b = json.load(open(f"{out}/logs/cost_{name}.json"))
     before, after = map(float, open(f"{out}/logs/cost_{name}.server").read().split())
-    server = (after - before) / b["steps"] if name != "semantic" else 0.0
+    server = (after - before) / b["steps"] if not name.startswith("semantic") else 0.0
     judge = {r["name"]: r["value"] for r in map(json.loads, open(f"{out}/logs/cost_{name}.judge.jsonl"))}
-    total = b["cpu_seconds_per_step"] + server
-    rows.append((label, b, server, total, judge))
-base = rows[0][3]
-for label, b, server, total, judge in rows:
-    calls = judge.get("judge/calls"); hits = judge.get("judge/cache_hits")
-    sent = None if calls is None or hits is None else calls - hits
-    f = lambda v, d=2: "—" if v is None else f"{v:.{d}f}"
-    print(f"| {label} | {b['wall_seconds_per_step']:.2f} | {b['cpu_seconds_per_step']:.2f} | {f(server if server else None)} | "
-          f"{total:.2f} | {total / base:.2f}× | {f(calls, 0)} | {f(sent, 0)} |")
+    calls, hits = judge.get("judge/calls"), judge.get("judge/cache_hits")
+    return {"wall": b["wall_seconds_per_step"], "trainer": b["cpu_seconds_per_step"], "server": server,
+            "total": b["cpu_seconds_per_step"] + server, "calls": calls,
+            "sent": None if calls is None or hits is None else calls - hits}
+rewards = (("semantic", "semantic (lexical)"), ("judge_memo", "judge coverage + consistency, replies reused"),
+           ("judge_no_memo", "judge coverage + consistency, every call sent (\"memo\": false)"))
+m = {name: [measure(f"{name}_s{seed}") for seed in seeds] for name, _ in rewards}
+def mean(name, key):
+    v = [r[key] for r in m[name]]
+    return None if any(x is None for x in v) else statistics.fmean(v)
+def interval(v):
+    if len(v) < 2:
+        return ""
+    h = T95.get(len(v) - 1, 1.96) * statistics.stdev(v) / math.sqrt(len(v))
+    return f" [{statistics.fmean(v) - h:.2f}, {statistics.fmean(v) + h:.2f}]"
+f = lambda v, d=2: "—" if v is None else f"{v:.{d}f}"
+print("| answer reward | wall s / step | trainer CPU-s / step | judge server CPU-s / step | CPU-s / step | × semantic [95 %] | per seed | judge calls / step | sent / step |")
+print("| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |")
+for name, label in rewards:
+    ratios = [r["total"] / s["total"] for r, s in zip(m[name], m["semantic"])]
+    server = mean(name, "server")
+    base = name == "semantic"
+    print(f"| {label} | {f(mean(name, 'wall'))} | {f(mean(name, 'trainer'))} | {f(server if server else None)} | "
+          f"{f(mean(name, 'total'))} | {'1×' if base else f'{statistics.fmean(ratios):.2f}×{interval(ratios)}'} | "
+          f"{'—' if base else ', '.join(f'{x:.2f}' for x in ratios)} | "
+          f"{f(mean(name, 'calls'), 0)} | {f(mean(name, 'sent'), 0)} |")
 PYEOF
 fi
 if [[ $part == all || $part == ood ]]; then
