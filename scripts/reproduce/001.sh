@@ -19,8 +19,14 @@
 #
 # For each: per method, Spearman's ρ with s* and the pairwise accuracy (pairs of answers
 # to one question whose s* differ), with 95 % intervals over questions, and the paired
-# difference between each two methods (rwb judge eval). The policy-level comparison (GRPO
-# with each reward) is not built yet.
+# difference between each two methods (rwb judge eval). Then the same judge on questions of
+# a body of law it trained on, and what it replies to the rating requests against the
+# majority target, which tell a judge that has not learned the task from one that has
+# learned it and does not carry it to new law. The policy-level comparison (GRPO with each
+# reward) is not built yet.
+#
+# --part judges reuses the workspace's judge when its sizes match (a new measurement of the
+# same judge, without the half hour of training); the whole command starts afresh.
 set -euo pipefail
 root=$RWB_REPRODUCE_ROOT
 out=$RWB_REPRODUCE_OUT
@@ -31,9 +37,9 @@ build=${RWB_BUILD_DIR:-$root/build}
 rwb="$build/app/rwb/rwb"
 
 if [[ $smoke == 1 ]]; then
-  train_seeds="2 3"; n_train=12; n_test=20; layers=1; epochs=1; vocab=2048
+  train_seeds="2 3"; n_train=12; n_test=20; layers=1; epochs=1; vocab=2048; n_insample=5
 else
-  train_seeds="2 3 4 5 6 7"; n_train=100; n_test=300; layers=4; epochs=2; vocab=4096
+  train_seeds="2 3 4 5 6 7"; n_train=100; n_test=300; layers=4; epochs=2; vocab=4096; n_insample=50
 fi
 test_seed=1
 kinds=rubric_explicit,rubric_implicit,likert_reference,likert_simple
@@ -58,12 +64,18 @@ question (does a rubric help a judge order answers) and reports the size found.
 Sizes: judge training data from $n_train questions of each of the bodies of law $train_seeds
 (five answers each, every request of the four methods); the judge: the tiny model
 ($layers layers, its own tokenizer of $vocab tokens trained on those requests), $epochs epoch(s)
-of chat SFT; measured on $n_test test questions of body of law $test_seed, which it never saw.
+of chat SFT; measured on $n_test test questions of body of law $test_seed, which it never saw,
+and on the first $n_insample training questions of body $(cut -d' ' -f1 <<< "$train_seeds"), which it trained on.
 EOF
 }
 if [[ ${RWB_REPRODUCE_PLAN:-0} == 1 ]]; then plan; exit 0; fi
 
-rm -rf "$out"
+stamp="smoke=$smoke train_seeds=$train_seeds n_train=$n_train n_test=$n_test layers=$layers epochs=$epochs vocab=$vocab"
+fresh=0
+if [[ $part == all || ! -f "$out/models/judge/config.json" || "$(cat "$out/sizes.txt" 2>/dev/null)" != "$stamp" ]]; then
+  fresh=1
+  rm -rf "$out"
+fi
 mkdir -p "$out"/{data,models,configs,logs}
 cd "$out"
 plan > plan.md
@@ -71,6 +83,7 @@ cat plan.md >&2
 source "$root/scripts/lib/reproduce.sh"
 reproduce_begin
 
+if [[ $fresh == 1 ]]; then
 stage "legal questions: $n_train of each body of law $train_seeds (training the judge), $n_test of body $test_seed (held out); rubrics from facts; the requests of the four methods"
 : > data/judge_train.jsonl
 for s in $train_seeds $test_seed; do
@@ -94,16 +107,33 @@ cat > configs/sft_judge.json <<EOF
  "epochs": $epochs, "max_length": 1024, "seed": 1}
 EOF
 "$rwb" sft --config configs/sft_judge.json --quiet > logs/sft_judge.log
+echo "$stamp" > sizes.txt
+else
+  stage "the judge of the previous run (sizes.txt: $stamp), measured again"
+fi
 cat > configs/judge_local.json <<EOF
 {"backend": "local", "folder": "../models/judge", "temperature": 0, "max_tokens": 256, "concurrency": 16}
 EOF
 "$rwb" judge eval --config configs/judge_local.json --data "data/judge_$test_seed.jsonl" --no-cache --json \
   --out data/judge_eval.jsonl > logs/eval_judge.json
+insample_seed=$(cut -d' ' -f1 <<< "$train_seeds")
+python3 - "$n_insample" "data/judge_$insample_seed.jsonl" > data/judge_insample.jsonl <<'PYEOF'
+import json, sys
+n, seen = int(sys.argv[1]), []
+for line in open(sys.argv[2], encoding="utf-8"):
+    q = json.loads(line)["question_id"]
+    if q not in seen:
+        seen.append(q)
+    if len(seen) <= n:
+        print(line, end="")
+PYEOF
+"$rwb" judge eval --config configs/judge_local.json --data data/judge_insample.jsonl --no-cache --json \
+  --out data/judge_insample_eval.jsonl > logs/eval_insample.json
 
 stage "tables"
-python3 - "$out" <<'PYEOF' | tee results-judges.md
-import json, sys
-out = sys.argv[1]
+python3 - "$out" "$n_insample" "$insample_seed" <<'PYEOF' | tee results-judges.md
+import collections, json, math, sys
+out, n_insample, insample_seed = sys.argv[1], sys.argv[2], sys.argv[3]
 print("## Rubrics as Rewards at judge level (scripts/reproduce.sh 001 --part judges)\n")
 print(open(f"{out}/machine.txt").read().strip() + "\n")
 def fmt(v, d=3):
@@ -122,5 +152,32 @@ print("| --- | --- | ---: | ---: |")
 for d in r["differences"]:
     lo, hi = d["interval"] or [None, None]
     print(f"| {d['a']} − {d['b']} | {fmt(d['difference'])} [{fmt(lo)}, {fmt(hi)}] | {d['answers']} | {d['questions']} |")
+
+ins = {j["judge_kind"]: j for j in json.load(open(f"{out}/logs/eval_insample.json"))["ranking"]["judges"]}
+print(f"\nThe same judge on the first {n_insample} training questions of body of law {insample_seed} (it trained on them): "
+      "pairwise accuracy [95 %].\n")
+print("| method | held out | trained on |")
+print("| --- | --- | --- |")
+for j in r["judges"]:
+    i = ins.get(j["judge_kind"])
+    cell = lambda x: "—" if x is None else f"{fmt(x['pairwise_accuracy'])} [{fmt((x['pairwise_interval'] or [None, None])[0])}, {fmt((x['pairwise_interval'] or [None, None])[1])}]"
+    print(f"| {j['judge_kind']} | {cell(j)} | {cell(i)} |")
+
+def target(score):  # 1 + round(9·s*), halves up, as rwb judge data writes it
+    return 1 + math.floor(9 * min(max(score, 0.0), 1.0) + 0.5)
+print("\nWhat the judge replies to the rating requests: its rating equal to the target r*, against always "
+      "replying the commonest target (1); and the share of its replies that are 1.\n")
+print("| method | on | ratings = r* | always r* = 1 | replies of 1 |")
+print("| --- | --- | ---: | ---: | ---: |")
+for label, path in (("held out", "judge_eval.jsonl"), ("trained on", "judge_insample_eval.jsonl")):
+    rows = [json.loads(l) for l in open(f"{out}/data/{path}")]
+    for kind in ("rubric_implicit", "likert_reference", "likert_simple"):
+        rs = [x for x in rows if x["judge_kind"] == kind and x.get("judged_rating") is not None]
+        if not rs:
+            continue
+        same = sum(x["judged_rating"] == target(x["score"]) for x in rs) / len(rs)
+        ones = sum(target(x["score"]) == 1 for x in rs) / len(rs)
+        replied_one = sum(x["judged_rating"] == 1 for x in rs) / len(rs)
+        print(f"| {kind} | {label} | {same:.3f} | {ones:.3f} | {replied_one:.3f} |")
 PYEOF
 stage "done in $(( $(date +%s) - start )) s"
