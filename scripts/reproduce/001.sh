@@ -25,6 +25,14 @@
 # learned it and does not carry it to new law. The policy-level comparison (GRPO with each
 # reward) is not built yet.
 #
+# Part diagnosis (after judges, in its workspace): why the judge of part judges did not
+# learn to rate. Three more judges from the same initial model, each trained on
+# Reference-Likert requests alone and measured as above: (a) the same requests, three
+# times the epochs (is it the budget?); (b) the same epochs on 3.3 times the questions (is
+# it the data?); (c) the same as (a) with targets that list the reference's values and the
+# response's before the rating (scripts/reproduce/points_first.py; is it deciding in one
+# token, where the coverage judge of 002 writes its points first?).
+#
 # --part judges reuses the workspace's judge when its sizes match (a new measurement of the
 # same judge, without the half hour of training); the whole command starts afresh.
 set -euo pipefail
@@ -32,14 +40,14 @@ root=$RWB_REPRODUCE_ROOT
 out=$RWB_REPRODUCE_OUT
 part=$RWB_REPRODUCE_PART
 smoke=$RWB_REPRODUCE_SMOKE
-case "$part" in all|judges) ;; *) echo "scripts/reproduce.sh 001: --part is judges (the only part built so far), not \"$part\"" >&2; exit 2 ;; esac
+case "$part" in all|judges|diagnosis) ;; *) echo "scripts/reproduce.sh 001: --part is judges or diagnosis, not \"$part\"" >&2; exit 2 ;; esac
 build=${RWB_BUILD_DIR:-$root/build}
 rwb="$build/app/rwb/rwb"
 
 if [[ $smoke == 1 ]]; then
-  train_seeds="2 3"; n_train=12; n_test=20; layers=1; epochs=1; vocab=2048; n_insample=5
+  train_seeds="2 3"; n_train=12; n_test=20; layers=1; epochs=1; vocab=2048; n_insample=5; n_more=20
 else
-  train_seeds="2 3 4 5 6 7"; n_train=100; n_test=300; layers=4; epochs=2; vocab=4096; n_insample=50
+  train_seeds="2 3 4 5 6 7"; n_train=100; n_test=300; layers=4; epochs=2; vocab=4096; n_insample=50; n_more=334
 fi
 test_seed=1
 kinds=rubric_explicit,rubric_implicit,likert_reference,likert_simple
@@ -66,23 +74,33 @@ Sizes: judge training data from $n_train questions of each of the bodies of law 
 ($layers layers, its own tokenizer of $vocab tokens trained on those requests), $epochs epoch(s)
 of chat SFT; measured on $n_test test questions of body of law $test_seed, which it never saw,
 and on the first $n_insample training questions of body $(cut -d' ' -f1 <<< "$train_seeds"), which it trained on.
+Part diagnosis: Reference-Likert judges from the same initial model, (a) on the same
+requests for $((3 * epochs)) epochs, (b) on $n_more questions of each body for $epochs epochs, (c) as (a)
+with the points written before the rating; measured as above. Added after the first
+full run (2026-12-01) had shown the judge replying 1 to nearly every rating request.
 EOF
 }
+if [[ $part == diagnosis ]]; then
+  [[ -f "$out/models/judge/config.json" && -f "$out/data/judge_insample.jsonl" ]] ||
+    { echo "scripts/reproduce.sh 001 --part diagnosis: run --part judges$([[ $smoke == 1 ]] && echo " --smoke") first (its workspace $out has no judge)" >&2; exit 2; }
+fi
 if [[ ${RWB_REPRODUCE_PLAN:-0} == 1 ]]; then plan; exit 0; fi
 
 stamp="smoke=$smoke train_seeds=$train_seeds n_train=$n_train n_test=$n_test layers=$layers epochs=$epochs vocab=$vocab"
 fresh=0
-if [[ $part == all || ! -f "$out/models/judge/config.json" || "$(cat "$out/sizes.txt" 2>/dev/null)" != "$stamp" ]]; then
+if [[ $part == all ]] || [[ $part == judges && ( ! -f "$out/models/judge/config.json" || "$(cat "$out/sizes.txt" 2>/dev/null)" != "$stamp" ) ]]; then
   fresh=1
   rm -rf "$out"
 fi
 mkdir -p "$out"/{data,models,configs,logs}
 cd "$out"
-plan > plan.md
-cat plan.md >&2
+plan_file=plan.md; [[ $part == diagnosis ]] && plan_file=plan-diagnosis.md
+plan > "$plan_file"
+cat "$plan_file" >&2
 source "$root/scripts/lib/reproduce.sh"
 reproduce_begin
 
+if [[ $part == all || $part == judges ]]; then
 if [[ $fresh == 1 ]]; then
 stage "legal questions: $n_train of each body of law $train_seeds (training the judge), $n_test of body $test_seed (held out); rubrics from facts; the requests of the four methods"
 : > data/judge_train.jsonl
@@ -180,4 +198,83 @@ for label, path in (("held out", "judge_eval.jsonl"), ("trained on", "judge_insa
         replied_one = sum(x["judged_rating"] == 1 for x in rs) / len(rs)
         print(f"| {kind} | {label} | {same:.3f} | {ones:.3f} | {replied_one:.3f} |")
 PYEOF
+fi
+if [[ $part == all || $part == diagnosis ]]; then
+stage "diagnosis: three Reference-Likert judges from the same initial model (a: $((3 * epochs)) epochs; b: $n_more questions a body; c: points first)"
+mkdir -p diagnosis/data
+insample_seed=$(cut -d' ' -f1 <<< "$train_seeds")
+# The Reference-Likert lines of FILE… (in order) to stdout.
+ref_lines() { python3 -c 'import json, sys
+for f in sys.argv[1:]:
+    for line in open(f, encoding="utf-8"):
+        if json.loads(line)["judge_kind"] == "likert_reference":
+            print(line, end="")' "$@"; }
+ref_lines data/judge_train.jsonl > diagnosis/data/a_train.jsonl
+ref_lines "data/judge_$test_seed.jsonl" > diagnosis/data/test.jsonl
+ref_lines data/judge_insample.jsonl > diagnosis/data/insample.jsonl
+: > diagnosis/data/b_train.jsonl
+: > diagnosis/data/c_train.jsonl
+for s in $train_seeds; do
+  "$rwb" data synth --task legal_qa --n "$n_more" --seed "$s" --split train --out "diagnosis/data/q_$s.jsonl" \
+    --corpus-out "diagnosis/data/corpus_$s.jsonl" >/dev/null
+  "$rwb" rubric generate --input "diagnosis/data/q_$s.jsonl" --out "diagnosis/data/r_$s.jsonl" --from-facts >/dev/null
+  "$rwb" judge data --input "diagnosis/data/r_$s.jsonl" --out "diagnosis/data/b_$s.jsonl" --seed "$s" \
+    --kinds likert_reference 2>>logs/judge_data.log
+  cat "diagnosis/data/b_$s.jsonl" >> diagnosis/data/b_train.jsonl
+  python3 "$root/scripts/reproduce/points_first.py" "data/judge_$s.jsonl" "diagnosis/data/c_$s.jsonl" >/dev/null
+  cat "diagnosis/data/c_$s.jsonl" >> diagnosis/data/c_train.jsonl
+done
+for v in "a $((3 * epochs))" "b $epochs" "c $((3 * epochs))"; do
+  read -r name n_epochs <<< "$v"
+  cat > "configs/sft_judge_$name.json" <<EOF2
+{"model": "../models/judge_init", "output": "../diagnosis/judge_$name", "train_data": "../diagnosis/data/${name}_train.jsonl", "task": "chat",
+ "lora": false, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "batch_size": 16,
+ "epochs": $n_epochs, "max_length": 1024, "seed": 1}
+EOF2
+  cat > "configs/judge_local_$name.json" <<EOF2
+{"backend": "local", "folder": "../diagnosis/judge_$name", "temperature": 0, "max_tokens": 256, "concurrency": 16}
+EOF2
+  stage "diagnosis: judge $name ($(wc -l < "diagnosis/data/${name}_train.jsonl") requests, $n_epochs epochs)"
+  "$rwb" sft --config "configs/sft_judge_$name.json" --quiet > "logs/sft_judge_$name.log"
+  for set in test insample; do
+    "$rwb" judge eval --config "configs/judge_local_$name.json" --data "diagnosis/data/$set.jsonl" --no-cache --json \
+      --out "diagnosis/eval_${name}_$set.jsonl" > "logs/eval_diagnosis_${name}_$set.json" ||
+      [[ -s "logs/eval_diagnosis_${name}_$set.json" ]] # exit 1: every reply failed, which the table shows
+  done
+done
+python3 - "$out" "$epochs" "$n_insample" "$insample_seed" <<'PYEOF' | tee results-diagnosis.md
+import collections, json, math, sys
+out, epochs, n_insample, insample_seed = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+print("## Why the judge did not learn to rate (scripts/reproduce.sh 001 --part diagnosis)\n")
+print(open(f"{out}/machine.txt").read().strip() + "\n")
+print("Reference-Likert judges from the same initial model as part judges', measured on the same held-out "
+      f"requests and on the first {n_insample} training questions of body {insample_seed}: pairwise accuracy "
+      "[95 %], the share of ratings equal to r*, always replying 1, and the share of replies that are 1.\n")
+def target(score):  # 1 + round(9·s*), halves up, as rwb judge data writes it
+    return 1 + math.floor(9 * min(max(score, 0.0), 1.0) + 0.5)
+def fmt(v):
+    return "—" if v is None else f"{v:.3f}"
+def row(label, requests, ep, ranking, evals):
+    j = next(x for x in json.load(open(ranking))["ranking"]["judges"] if x["judge_kind"] == "likert_reference")
+    lo, hi = j["pairwise_interval"] or [None, None]
+    rs = [x for x in map(json.loads, open(evals)) if x["judge_kind"] == "likert_reference" and x.get("judged_rating") is not None]
+    if not rs:
+        return f"| {label} | {requests} | {ep} | — (all {j['failed']} replies unreadable) | — | — | — |"
+    same = sum(x["judged_rating"] == target(x["score"]) for x in rs) / len(rs)
+    ones = sum(target(x["score"]) == 1 for x in rs) / len(rs)
+    replied = sum(x["judged_rating"] == 1 for x in rs) / len(rs)
+    return f"| {label} | {requests} | {ep} | {fmt(j['pairwise_accuracy'])} [{fmt(lo)}, {fmt(hi)}] | {same:.3f} | {ones:.3f} | {replied:.3f} |"
+lines = lambda f: sum(1 for _ in open(f))
+print("| judge | training requests | epochs | pairwise accuracy [95 %] | ratings = r* | always 1 | replies of 1 |")
+print("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
+for on, suffix, judge_file, eval_file in (("held out", "test", "logs/eval_judge.json", "data/judge_eval.jsonl"),
+                                          ("trained on", "insample", "logs/eval_insample.json", "data/judge_insample_eval.jsonl")):
+    print(f"| **{on}** | | | | | | |")
+    print(row("part judges' (all four kinds)", lines(f"{out}/data/judge_train.jsonl"), epochs, f"{out}/{judge_file}", f"{out}/{eval_file}"))
+    for name, label, ep in (("a", "(a) Reference-Likert alone", 3 * epochs), ("b", "(b) alone, more questions", epochs),
+                            ("c", "(c) alone, points first", 3 * epochs)):
+        print(row(label, lines(f"{out}/diagnosis/data/{name}_train.jsonl"), ep,
+                  f"{out}/logs/eval_diagnosis_{name}_{suffix}.json", f"{out}/diagnosis/eval_{name}_{suffix}.jsonl"))
+PYEOF
+fi
 stage "done in $(( $(date +%s) - start )) s"
