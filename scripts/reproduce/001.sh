@@ -275,6 +275,49 @@ for on, suffix, judge_file, eval_file in (("held out", "test", "logs/eval_judge.
                             ("c", "(c) alone, points first", 3 * epochs)):
         print(row(label, lines(f"{out}/diagnosis/data/{name}_train.jsonl"), ep,
                   f"{out}/logs/eval_diagnosis_{name}_{suffix}.json", f"{out}/diagnosis/eval_{name}_{suffix}.jsonl"))
+
+# Paired differences of pairwise accuracy on the held-out answers both judges rated: pairs
+# of one question's answers whose s* differ, pooled, with a 95 % bootstrap over questions.
+import random
+def ratings(path):
+    out = {}
+    for x in map(json.loads, open(path)):
+        if x["judge_kind"] == "likert_reference" and x.get("judged_rating") is not None:
+            out[x["answer_id"]] = (x["question_id"], x["score"], x["judged_rating"])
+    return out
+def difference(path_a, path_b):
+    a, b = ratings(path_a), ratings(path_b)
+    per_q = collections.defaultdict(list)
+    for aid, (q, s, ra) in a.items():
+        if aid in b:
+            per_q[q].append((s, ra, b[aid][2]))
+    counts = {}
+    for q, xs in per_q.items():
+        ca = cb = n = 0
+        for i in range(len(xs)):
+            for k in range(i + 1, len(xs)):
+                (s1, a1, b1), (s2, a2, b2) = xs[i], xs[k]
+                if s1 == s2:
+                    continue
+                sign = 1 if s1 > s2 else -1
+                right = lambda r1, r2: 0.5 if r1 == r2 else float((r1 - r2) * sign > 0)
+                ca += right(a1, a2); cb += right(b1, b2); n += 1
+        if n:
+            counts[q] = (ca, cb, n)
+    qs = sorted(counts)
+    if not qs:
+        return None
+    rate = lambda sample: (sum(c[1] for c in sample) - sum(c[0] for c in sample)) / sum(c[2] for c in sample)
+    rng = random.Random(1)
+    boots = sorted(rate([counts[rng.choice(qs)] for _ in qs]) for _ in range(2000))
+    return rate([counts[q] for q in qs]), boots[49], boots[1949], len(qs)
+print("\n| difference of pairwise accuracy, held out | estimate [95 %] | questions |")
+print("| --- | --- | ---: |")
+for a, b, label in (("data/judge_eval.jsonl", "diagnosis/eval_a_test.jsonl", "(a) − part judges' Reference-Likert"),
+                    ("diagnosis/eval_a_test.jsonl", "diagnosis/eval_c_test.jsonl", "(c) points first − (a)"),
+                    ("data/judge_eval.jsonl", "diagnosis/eval_c_test.jsonl", "(c) points first − part judges' Reference-Likert")):
+    d = difference(f"{out}/{a}", f"{out}/{b}")
+    print(f"| {label} | " + ("— (no pairs both rated) | — |" if d is None else f"{d[0]:+.3f} [{d[1]:+.3f}, {d[2]:+.3f}] | {d[3]} |"))
 PYEOF
 fi
 stage "done in $(( $(date +%s) - start )) s"
