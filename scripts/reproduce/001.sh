@@ -33,6 +33,10 @@
 # response's before the rating (scripts/reproduce/points_first.py; is it deciding in one
 # token, where the coverage judge of 002 writes its points first?).
 #
+# Part points (after judges): the fair form of part judges' comparison, given what the
+# diagnosis found: the same judge trained again with every rating method's target writing
+# its points first (points_first.py --all), each method compared with its bare-target self.
+#
 # --part judges reuses the workspace's judge when its sizes match (a new measurement of the
 # same judge, without the half hour of training); the whole command starts afresh.
 set -euo pipefail
@@ -40,7 +44,7 @@ root=$RWB_REPRODUCE_ROOT
 out=$RWB_REPRODUCE_OUT
 part=$RWB_REPRODUCE_PART
 smoke=$RWB_REPRODUCE_SMOKE
-case "$part" in all|judges|diagnosis) ;; *) echo "scripts/reproduce.sh 001: --part is judges or diagnosis, not \"$part\"" >&2; exit 2 ;; esac
+case "$part" in all|judges|diagnosis|points) ;; *) echo "scripts/reproduce.sh 001: --part is judges, diagnosis or points, not \"$part\"" >&2; exit 2 ;; esac
 build=${RWB_BUILD_DIR:-$root/build}
 rwb="$build/app/rwb/rwb"
 
@@ -78,11 +82,14 @@ Part diagnosis: Reference-Likert judges from the same initial model, (a) on the 
 requests for $((3 * epochs)) epochs, (b) on $n_more questions of each body for $epochs epochs, (c) as (a)
 with the points written before the rating; measured as above. Added after the first
 full run (2026-12-01) had shown the judge replying 1 to nearly every rating request.
+Part points: part judges' judge trained again, the same requests and epochs, its rating
+targets writing the points first (every rating method); measured as above, each method
+against its bare-target self. Added after the diagnosis had found the bare target the cause.
 EOF
 }
-if [[ $part == diagnosis ]]; then
+if [[ $part == diagnosis || $part == points ]]; then
   [[ -f "$out/models/judge/config.json" && -f "$out/data/judge_insample.jsonl" ]] ||
-    { echo "scripts/reproduce.sh 001 --part diagnosis: run --part judges$([[ $smoke == 1 ]] && echo " --smoke") first (its workspace $out has no judge)" >&2; exit 2; }
+    { echo "scripts/reproduce.sh 001 --part $part: run --part judges$([[ $smoke == 1 ]] && echo " --smoke") first (its workspace $out has no judge)" >&2; exit 2; }
 fi
 if [[ ${RWB_REPRODUCE_PLAN:-0} == 1 ]]; then plan; exit 0; fi
 
@@ -94,7 +101,7 @@ if [[ $part == all ]] || [[ $part == judges && ( ! -f "$out/models/judge/config.
 fi
 mkdir -p "$out"/{data,models,configs,logs}
 cd "$out"
-plan_file=plan.md; [[ $part == diagnosis ]] && plan_file=plan-diagnosis.md
+plan_file=plan.md; [[ $part == diagnosis || $part == points ]] && plan_file=plan-$part.md
 plan > "$plan_file"
 cat "$plan_file" >&2
 source "$root/scripts/lib/reproduce.sh"
@@ -242,9 +249,9 @@ EOF2
       [[ -s "logs/eval_diagnosis_${name}_$set.json" ]] # exit 1: every reply failed, which the table shows
   done
 done
-python3 - "$out" "$epochs" "$n_insample" "$insample_seed" <<'PYEOF' | tee results-diagnosis.md
+python3 - "$out" "$epochs" "$n_insample" "$insample_seed" "$root" <<'PYEOF' | tee results-diagnosis.md
 import collections, json, math, sys
-out, epochs, n_insample, insample_seed = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+out, epochs, n_insample, insample_seed, root = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 print("## Why the judge did not learn to rate (scripts/reproduce.sh 001 --part diagnosis)\n")
 print(open(f"{out}/machine.txt").read().strip() + "\n")
 print("Reference-Likert judges from the same initial model as part judges', measured on the same held-out "
@@ -276,48 +283,73 @@ for on, suffix, judge_file, eval_file in (("held out", "test", "logs/eval_judge.
         print(row(label, lines(f"{out}/diagnosis/data/{name}_train.jsonl"), ep,
                   f"{out}/logs/eval_diagnosis_{name}_{suffix}.json", f"{out}/diagnosis/eval_{name}_{suffix}.jsonl"))
 
-# Paired differences of pairwise accuracy on the held-out answers both judges rated: pairs
-# of one question's answers whose s* differ, pooled, with a 95 % bootstrap over questions.
-import random
-def ratings(path):
-    out = {}
-    for x in map(json.loads, open(path)):
-        if x["judge_kind"] == "likert_reference" and x.get("judged_rating") is not None:
-            out[x["answer_id"]] = (x["question_id"], x["score"], x["judged_rating"])
-    return out
-def difference(path_a, path_b):
-    a, b = ratings(path_a), ratings(path_b)
-    per_q = collections.defaultdict(list)
-    for aid, (q, s, ra) in a.items():
-        if aid in b:
-            per_q[q].append((s, ra, b[aid][2]))
-    counts = {}
-    for q, xs in per_q.items():
-        ca = cb = n = 0
-        for i in range(len(xs)):
-            for k in range(i + 1, len(xs)):
-                (s1, a1, b1), (s2, a2, b2) = xs[i], xs[k]
-                if s1 == s2:
-                    continue
-                sign = 1 if s1 > s2 else -1
-                right = lambda r1, r2: 0.5 if r1 == r2 else float((r1 - r2) * sign > 0)
-                ca += right(a1, a2); cb += right(b1, b2); n += 1
-        if n:
-            counts[q] = (ca, cb, n)
-    qs = sorted(counts)
-    if not qs:
-        return None
-    rate = lambda sample: (sum(c[1] for c in sample) - sum(c[0] for c in sample)) / sum(c[2] for c in sample)
-    rng = random.Random(1)
-    boots = sorted(rate([counts[rng.choice(qs)] for _ in qs]) for _ in range(2000))
-    return rate([counts[q] for q in qs]), boots[49], boots[1949], len(qs)
+# Paired differences of pairwise accuracy on the held-out answers both judges rated.
+import subprocess
+def compare(kind, a, b):
+    d = json.loads(subprocess.run([sys.executable, f"{root}/scripts/reproduce/judge_compare.py", kind, f"{out}/{a}", f"{out}/{b}"],
+                                  check=True, capture_output=True, text=True).stdout)
+    if d["difference"] is None:
+        return "— (no pairs both rated) | — |"
+    lo, hi = d["interval"]
+    return f"{d['difference']:+.3f} [{lo:+.3f}, {hi:+.3f}] | {d['questions']} |"
 print("\n| difference of pairwise accuracy, held out | estimate [95 %] | questions |")
 print("| --- | --- | ---: |")
 for a, b, label in (("data/judge_eval.jsonl", "diagnosis/eval_a_test.jsonl", "(a) − part judges' Reference-Likert"),
                     ("diagnosis/eval_a_test.jsonl", "diagnosis/eval_c_test.jsonl", "(c) points first − (a)"),
                     ("data/judge_eval.jsonl", "diagnosis/eval_c_test.jsonl", "(c) points first − part judges' Reference-Likert")):
-    d = difference(f"{out}/{a}", f"{out}/{b}")
-    print(f"| {label} | " + ("— (no pairs both rated) | — |" if d is None else f"{d[0]:+.3f} [{d[1]:+.3f}, {d[2]:+.3f}] | {d[3]} |"))
+    print(f"| {label} | " + compare("likert_reference", a, b))
+PYEOF
+fi
+if [[ $part == all || $part == points ]]; then
+stage "points: part judges' judge again, its rating targets writing the points first (scripts/reproduce/points_first.py --all; $epochs epoch(s))"
+mkdir -p points/data
+insample_seed=$(cut -d' ' -f1 <<< "$train_seeds")
+: > points/data/train.jsonl
+for s in $train_seeds; do
+  python3 "$root/scripts/reproduce/points_first.py" --all "data/judge_$s.jsonl" "points/data/train_$s.jsonl" >/dev/null
+  cat "points/data/train_$s.jsonl" >> points/data/train.jsonl
+done
+cat > configs/sft_judge_points.json <<EOF2
+{"model": "../models/judge_init", "output": "../points/judge", "train_data": "../points/data/train.jsonl", "task": "chat",
+ "lora": false, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "batch_size": 16,
+ "epochs": $epochs, "max_length": 1024, "seed": 1}
+EOF2
+cat > configs/judge_local_points.json <<EOF2
+{"backend": "local", "folder": "../points/judge", "temperature": 0, "max_tokens": 256, "concurrency": 16}
+EOF2
+"$rwb" sft --config configs/sft_judge_points.json --quiet > logs/sft_judge_points.log
+"$rwb" judge eval --config configs/judge_local_points.json --data "data/judge_$test_seed.jsonl" --no-cache --json \
+  --out points/eval.jsonl > logs/eval_points.json || [[ -s logs/eval_points.json ]]
+"$rwb" judge eval --config configs/judge_local_points.json --data data/judge_insample.jsonl --no-cache --json \
+  --out points/eval_insample.jsonl > logs/eval_points_insample.json || [[ -s logs/eval_points_insample.json ]]
+python3 - "$out" "$root" "$n_insample" "$insample_seed" <<'PYEOF' | tee results-points.md
+import json, subprocess, sys
+out, root, n_insample, insample_seed = sys.argv[1:5]
+print("## Rubrics as Rewards at judge level, the rating judges writing their points first (scripts/reproduce.sh 001 --part points)\n")
+print(open(f"{out}/machine.txt").read().strip() + "\n")
+print("Part judges' judge trained again from the same initial model on the same requests for as long, its rating targets "
+      "listing the values the rating rests on before it (the rubric's or reference's values and the response's; "
+      "Simple-Likert the response's only); rubric_explicit's target as before. Pairwise accuracy against s* [95 %].\n")
+fmt = lambda v: "—" if v is None else f"{v:.3f}"
+cell = lambda j: "—" if j is None else f"{fmt(j['pairwise_accuracy'])} [{fmt((j['pairwise_interval'] or [None, None])[0])}, {fmt((j['pairwise_interval'] or [None, None])[1])}]"
+load = lambda f: {j["judge_kind"]: j for j in json.load(open(f"{out}/logs/{f}"))["ranking"]["judges"]}
+points, points_in, bare = load("eval_points.json"), load("eval_points_insample.json"), load("eval_judge.json")
+def compare(kind, a, b):
+    d = json.loads(subprocess.run([sys.executable, f"{root}/scripts/reproduce/judge_compare.py", kind, f"{out}/{a}", f"{out}/{b}"],
+                                  check=True, capture_output=True, text=True).stdout)
+    return "—" if d["difference"] is None else f"{d['difference']:+.3f} [{d['interval'][0]:+.3f}, {d['interval'][1]:+.3f}]"
+print(f"| method | held out, points first | failed | Spearman ρ | trained on ({n_insample} of body {insample_seed}) | held out, bare target (part judges) | points − bare, held out |")
+print("| --- | --- | ---: | ---: | --- | --- | --- |")
+for kind in ("rubric_explicit", "rubric_implicit", "likert_reference", "likert_simple"):
+    j = points.get(kind)
+    print(f"| {kind} | {cell(j)} | {j['failed'] if j else '—'} | {fmt(j['spearman'] if j else None)} | {cell(points_in.get(kind))} | "
+          f"{cell(bare.get(kind))} | {compare(kind, 'data/judge_eval.jsonl', 'points/eval.jsonl')} |")
+print("\n| difference of pairwise accuracy, points-first judge, held out | estimate [95 %] | answers | questions |")
+print("| --- | --- | ---: | ---: |")
+for d in json.load(open(f"{out}/logs/eval_points.json"))["ranking"]["differences"]:
+    lo, hi = d["interval"] or [None, None]
+    est = "—" if d["difference"] is None else f"{d['difference']:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+    print(f"| {d['a']} − {d['b']} | {est} | {d['answers']} | {d['questions']} |")
 PYEOF
 fi
 stage "done in $(( $(date +%s) - start )) s"
