@@ -54,6 +54,7 @@ else
   train_seeds="2 3 4 5 6 7"; n_train=100; n_test=300; layers=4; epochs=2; vocab=4096; n_insample=50; n_more=334
 fi
 test_seed=1
+insample_seed=$(cut -d' ' -f1 <<< "$train_seeds")  # the trained-on check: this body's first questions
 kinds=rubric_explicit,rubric_implicit,likert_reference,likert_simple
 
 plan() {
@@ -77,7 +78,7 @@ Sizes: judge training data from $n_train questions of each of the bodies of law 
 (five answers each, every request of the four methods); the judge: the tiny model
 ($layers layers, its own tokenizer of $vocab tokens trained on those requests), $epochs epoch(s)
 of chat SFT; measured on $n_test test questions of body of law $test_seed, which it never saw,
-and on the first $n_insample training questions of body $(cut -d' ' -f1 <<< "$train_seeds"), which it trained on.
+and on the first $n_insample training questions of body $insample_seed, which it trained on.
 Part diagnosis: Reference-Likert judges from the same initial model, (a) on the same
 requests for $((3 * epochs)) epochs, (b) on $n_more questions of each body for $epochs epochs, (c) as (a)
 with the points written before the rating; measured as above. Added after the first
@@ -141,7 +142,6 @@ cat > configs/judge_local.json <<EOF
 EOF
 "$rwb" judge eval --config configs/judge_local.json --data "data/judge_$test_seed.jsonl" --no-cache --json \
   --out data/judge_eval.jsonl > logs/eval_judge.json
-insample_seed=$(cut -d' ' -f1 <<< "$train_seeds")
 python3 - "$n_insample" "data/judge_$insample_seed.jsonl" > data/judge_insample.jsonl <<'PYEOF'
 import json, sys
 n, seen = int(sys.argv[1]), []
@@ -209,7 +209,6 @@ fi
 if [[ $part == all || $part == diagnosis ]]; then
 stage "diagnosis: three Reference-Likert judges from the same initial model (a: $((3 * epochs)) epochs; b: $n_more questions a body; c: points first)"
 mkdir -p diagnosis/data
-insample_seed=$(cut -d' ' -f1 <<< "$train_seeds")
 # The Reference-Likert lines of FILE… (in order) to stdout.
 ref_lines() { python3 -c 'import json, sys
 for f in sys.argv[1:]:
@@ -303,7 +302,6 @@ fi
 if [[ $part == all || $part == points ]]; then
 stage "points: part judges' judge again, its rating targets writing the points first (scripts/reproduce/points_first.py --all; $epochs epoch(s))"
 mkdir -p points/data
-insample_seed=$(cut -d' ' -f1 <<< "$train_seeds")
 : > points/data/train.jsonl
 for s in $train_seeds; do
   python3 "$root/scripts/reproduce/points_first.py" --all "data/judge_$s.jsonl" "points/data/train_$s.jsonl" >/dev/null
