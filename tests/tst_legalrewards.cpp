@@ -212,6 +212,7 @@ private Q_SLOTS:
     void promptAndTarget();
     void bundledSamplesCategories();
     void metrics();
+    void rubricScoreMetric();
     void compositeFromConfig();
     void badLinesNamed_data();
     void badLinesNamed();
@@ -411,6 +412,39 @@ void TestLegalRewards::metrics()
     QVERIFY(std::abs(r.at("citation_f1_bound") - 2.0 / 3.0) < kTol);
     const auto right = t.parse(e, output("30日以内です。", "<law_code>12</law_code><law_code>30</law_code>"), false);
     QVERIFY(m->correct(e, *right));
+}
+
+void TestLegalRewards::rubricScoreMetric()
+{
+    // The question's rubric from facts: 30日以内 Essential (weight 5, the first gold
+    // section's fact) and its Pitfall 14日以内 (−2, the slot's next value), so by hand
+    // s* = clamp(Σ w·c* / 5, 0, 1).
+    const task::Task &t = task::Catalog::builtin().get("legal_qa", "x", "task");
+    const task::LegalQaExample e(question());
+    data::LegalQuestion bare = question();
+    bare.id = "q2";
+    bare.facts.clear(); // no facts: no rubric, not counted
+    const task::LegalQaExample noFacts(bare);
+    auto m = t.metrics();
+    m->add(e, *t.parse(e, output("30日以内です。", "<law_code>12</law_code>"), false));              // 5/5 = 1
+    m->add(e, *t.parse(e, output("30日以内または14日以内です。", "<law_code>12</law_code>"), false)); // (5 − 2)/5
+    m->add(e, *t.parse(e, output("14日以内です。", "<law_code>12</law_code>"), false));              // −2/5 → 0
+    m->add(noFacts, *t.parse(noFacts, output("30日以内です。", "<law_code>12</law_code>"), false));
+    std::map<std::string, double> r;
+    for (const auto &[k, v] : m->result())
+        r[k] = v;
+    std::map<std::string, int64_t> n;
+    for (const auto &[k, v] : m->counts())
+        n[k] = v;
+    QCOMPARE(n.at("examples"), int64_t{4});
+    QCOMPARE(n.at("rubric_scored"), int64_t{3});
+    QVERIFY2(std::abs(r.at("rubric_score") - (1.0 + 0.6 + 0.0) / 3.0) < kTol, std::to_string(r.at("rubric_score")).c_str());
+    // Without any question with facts the score is 0 over 0 questions: rubric_scored says so.
+    auto empty = t.metrics();
+    empty->add(noFacts, *t.parse(noFacts, output("30日以内です。", ""), false));
+    for (const auto &[k, v] : empty->counts())
+        if (k == "rubric_scored")
+            QCOMPARE(v, int64_t{0});
 }
 
 void TestLegalRewards::compositeFromConfig()

@@ -7,6 +7,7 @@
 #include "judge/rubric.h"
 
 #include "tasks/legalqa/citationmetrics.h"
+#include "tasks/legalqa/legaljudgedata.h"
 #include "tasks/legalqa/legalqametrics.h"
 #include "tokenizer/promptformat.h"
 
@@ -47,6 +48,13 @@ public:
         m_scorer.add(c.output(), e.gold(), c.grade());
         m_boundSum += eval::scoreCitations(citableGold(e), e.gold()).f1;
         ++m_count;
+        // The rubric score s* under the reference grader's verdicts on the rubric from
+        // facts (the truth the rubric and rating judges are measured against, Rubrics as
+        // Rewards' evaluation); a question without facts has no rubric and is not counted.
+        if (!e.question().facts.empty()) {
+            m_rubricSum += judge::legalRubricTruth(e.question(), c.output().answerText).score;
+            ++m_rubricCount;
+        }
     }
     bool correct(const Example &example, const Completion &completion) const override
     {
@@ -59,6 +67,7 @@ public:
     {
         auto v = m_scorer.result().values();
         v.emplace_back("citation_f1_bound", m_count ? m_boundSum / static_cast<double>(m_count) : 0.0);
+        v.emplace_back("rubric_score", m_rubricCount ? m_rubricSum / static_cast<double>(m_rubricCount) : 0.0);
         return v;
     }
     std::vector<std::pair<std::string, int64_t>> counts() const override
@@ -69,13 +78,16 @@ public:
                 {"coverage_partial", static_cast<int64_t>(m.coveragePartial)},
                 {"coverage_none", static_cast<int64_t>(m.coverageNone)},
                 {"contradicted", static_cast<int64_t>(m.contradicted)},
-                {"cited_nothing", static_cast<int64_t>(m.citation.emptyCited)}};
+                {"cited_nothing", static_cast<int64_t>(m.citation.emptyCited)},
+                {"rubric_scored", static_cast<int64_t>(m_rubricCount)}};
     }
 
 private:
     eval::LegalQaScorer m_scorer;
     double m_boundSum = 0.0;
     size_t m_count = 0;
+    double m_rubricSum = 0.0;
+    size_t m_rubricCount = 0;
 };
 
 } // namespace
