@@ -6,10 +6,11 @@
 #     PAPER    000  the first paper (GRPO reward design for company-name extraction):
 #                   table 2's SFT vs SFT → SFT vs SFT → GRPO, three seeds, and table 1's
 #                   ten reward presets, three seeds each, on e-mails SFT never saw
-#              001  Rubrics as Rewards: so far at judge level, rubric against Likert judges
-#                   ordering answers to legal questions by the reference grader's truth
-#                   (judges), why the rating judges did not learn to rate (diagnosis), and
-#                   the comparison again with targets that write the points first (points)
+#              001  Rubrics as Rewards: rubric against Likert judges ordering answers to
+#                   legal questions by the reference grader's truth (judges), why the rating
+#                   judges did not learn to rate (diagnosis), the comparison again with
+#                   targets that write the points first (points), and GRPO with each
+#                   method's reward from that judge, policies scored by the truth (policy)
 #              002  the legal-QA paper: GRPO with the citation rewards with and without the
 #                   semantic answer reward from a start with room, three seeds (grpo); the
 #                   judge's cost in CPU-seconds per step with and without reuse (cost); the
@@ -19,7 +20,8 @@
 #                   β grid of table 3 with an oracle step reward and with that PRM (beta)
 #     --part   000: table2, table1 or thinking (default: all three, in that order;
 #              a single part reuses the data and SFT start a previous run left); 001: judges,
-#              then diagnosis or points (judges reuses a judge a previous run left);
+#              then diagnosis or points, then policy after points (judges reuses a judge a
+#              previous run left);
 #              002: grpo, then cost or ood; 003: prm, then beta
 #     --smoke  tiny sizes (a couple of minutes): checks that the pipeline runs, measures nothing
 #     --plan   print the plan (sizes, seeds, the effect each comparison can detect) and stop

@@ -14,6 +14,56 @@ legal_annotate() {
     --k "$k" --out "$4" >/dev/null
 }
 
+# legal_sft_data "SEEDS" N OUT: the SFT start's questions, each body of law in SEEDS: N of
+# its train split and N/4 of its val and test splits (data/sft_SEED_SPLIT.jsonl), into OUT.
+legal_sft_data() {
+  local s split n
+  : > "$3"
+  for s in $1; do
+    for split in train val test; do
+      n=$2; [[ $split == train ]] || n=$(( $2 / 4 ))
+      legal_annotate "$s" "$split" "$n" "data/sft_${s}_$split.jsonl"
+      cat "data/sft_${s}_$split.jsonl" >> "$3"
+    done
+  done
+}
+
+# legal_test_set "SEEDS" N OUT: the test split of each body of law in SEEDS (N lines of
+# each, data/test_SEED.jsonl), each distinct question once, into OUT, ids made unique
+# across bodies (body9-…; the generator repeats a body's questions, and its ids restart
+# with every body).
+legal_test_set() {
+  local s
+  for s in $1; do legal_annotate "$s" test "$2" "data/test_$s.jsonl"; done
+  python3 - $1 > "$3" <<'PYEOF'
+import json, sys
+for seed in sys.argv[1:]:
+    seen = set()
+    for line in open(f"data/test_{seed}.jsonl", encoding="utf-8"):
+        q = json.loads(line)
+        if q["question"] in seen:
+            continue
+        seen.add(q["question"])
+        q["id"] = f"body{seed}-{q['id']}"
+        print(json.dumps(q, ensure_ascii=False))
+PYEOF
+}
+
+# legal_sft_start VOCAB LAYERS: the SFT start (models/sft) on data/sft.jsonl: a VOCAB-token
+# BPE and the tiny model (LAYERS layers) from scratch, one epoch, the target only in the
+# loss (the quick recipe; rwb sft's JSON in logs/sft.log).
+legal_sft_start() {
+  "$rwb" data corpus --task legal_qa --input data/sft.jsonl --out data/corpus.txt >/dev/null
+  "$rwb" tokenizer train --input data/corpus.txt --vocab-size "$1" --out models/tokenizer >/dev/null
+  "$rwb" model init --tokenizer models/tokenizer --out models/tiny --layers "$2" --seed 1 >/dev/null
+  cat > configs/sft.json <<EOF
+{"model": "../models/tiny", "output": "../models/sft", "train_data": "../data/sft.jsonl", "task": "legal_qa",
+ "lora": false, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.05, "batch_size": 16,
+ "gradient_accumulation": 1, "epochs": 1, "prompt_loss_weight": 0, "seed": 1}
+EOF
+  "$rwb" sft --config configs/sft.json --quiet > logs/sft.log
+}
+
 # legal_reward_configs GRPO_SEED EMBEDDING: the paper's citation rewards without an answer
 # reward (configs/reward_citation.json) and with the semantic one under EMBEDDING, its
 # IDF from body GRPO_SEED's statutes (configs/reward_citation_semantic.json).

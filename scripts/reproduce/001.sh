@@ -37,6 +37,17 @@
 # diagnosis found: the same judge trained again with every rating method's target writing
 # its points first (points_first.py --all), each method compared with its bare-target self.
 #
+# Part policy (after points): RaR's headline, at policy level. A legal-QA policy (the
+# quick recipe's SFT start, as 002's) trained by GRPO with each method's reward alone,
+# asked of part points' judge (in-process, the "local" backend): rubric_explicit
+# (per item), rubric_implicit, likert_reference, likert_simple; then every policy
+# evaluated greedily on distinct questions about bodies of law neither the judge nor the
+# policy trained on, by the reference grader: the true rubric score s* of each answer
+# (rwb eval's rubric_score, RaR's evaluation) and the paper's other measures, each method
+# against the SFT start and against each other, paired by question, seeds pooled. Beside
+# it, what each run's judge reward did in training (the first and last steps' mean), so
+# that a reward that rose while the truth did not shows.
+#
 # --part judges reuses the workspace's judge when its sizes match (a new measurement of the
 # same judge, without the half hour of training); the whole command starts afresh.
 set -euo pipefail
@@ -44,18 +55,23 @@ root=$RWB_REPRODUCE_ROOT
 out=$RWB_REPRODUCE_OUT
 part=$RWB_REPRODUCE_PART
 smoke=$RWB_REPRODUCE_SMOKE
-case "$part" in all|judges|diagnosis|points) ;; *) echo "scripts/reproduce.sh 001: --part is judges, diagnosis or points, not \"$part\"" >&2; exit 2 ;; esac
+case "$part" in all|judges|diagnosis|points|policy) ;; *) echo "scripts/reproduce.sh 001: --part is judges, diagnosis, points or policy, not \"$part\"" >&2; exit 2 ;; esac
 build=${RWB_BUILD_DIR:-$root/build}
 rwb="$build/app/rwb/rwb"
 
 if [[ $smoke == 1 ]]; then
   train_seeds="2 3"; n_train=12; n_test=20; layers=1; epochs=1; vocab=2048; n_insample=5; n_more=20
+  p_sft_seeds="2 3"; p_n_sft=200; p_layers=1; p_n_grpo=24; p_steps=2; p_prompts=2; p_seeds="1"
+  p_test_seeds="1 9"; p_n_test_lines=60
 else
   train_seeds="2 3 4 5 6 7"; n_train=100; n_test=300; layers=4; epochs=2; vocab=4096; n_insample=50; n_more=334
+  p_sft_seeds="2 3 4 5 6 7"; p_n_sft=1600; p_layers=2; p_n_grpo=400; p_steps=100; p_prompts=8; p_seeds="1 2"
+  p_test_seeds="1 9 10 11 12"; p_n_test_lines=2000
 fi
 test_seed=1
 insample_seed=$(cut -d' ' -f1 <<< "$train_seeds")  # the trained-on check: this body's first questions
 kinds=rubric_explicit,rubric_implicit,likert_reference,likert_simple
+p_grpo_seed=8; p_vocab=2048; p_max_new=128; k=3  # part policy: as 002's
 
 plan() {
   cat <<EOF
@@ -86,9 +102,20 @@ full run (2026-12-01) had shown the judge replying 1 to nearly every rating requ
 Part points: part judges' judge trained again, the same requests and epochs, its rating
 targets writing the points first (every rating method); measured as above, each method
 against its bare-target self. Added after the diagnosis had found the bare target the cause.
+Part policy: a legal-QA policy (the quick recipe's SFT: $p_n_sft questions of each body of law
+$p_sft_seeds, $p_layers layers, 1 epoch) trained by GRPO with each method's reward alone, asked of
+part points' judge: $p_steps steps × $p_prompts prompts × G 8 on the questions of body $p_grpo_seed with a
+rubric, temperature 0.8, LoRA r 16, lr 2e-3 cosine, seeds $p_seeds; evaluated on the distinct test
+questions of bodies $p_test_seeds by the reference grader's rubric score s*. Power: a question's
+paired difference of s* between two policies assumed to have an sd of about 0.30 (002's
+measured 0.25–0.30 for coverage), so about 1,400 questions with $(wc -w <<< "$p_seeds") seed(s) detect
+$(awk -v n=1400 'BEGIN { printf "%.3f", 2.80 * 0.30 / sqrt(n) }') between two methods (pooling seeds narrows it only where they disagree). RaR's
+gains (Implicit over Simple-Likert up to 28 % relative on HealthBench) are of that order or
+larger on a start near 0.5; the judge's own accuracy (0.53–0.58 at ordering answers, part
+points) bounds what any of its rewards can teach.
 EOF
 }
-if [[ $part == diagnosis || $part == points ]]; then
+if [[ $part == diagnosis || $part == points || $part == policy ]]; then
   [[ -f "$out/models/judge/config.json" && -f "$out/data/judge_insample.jsonl" ]] ||
     { echo "scripts/reproduce.sh 001 --part $part: run --part judges$([[ $smoke == 1 ]] && echo " --smoke") first (its workspace $out has no judge)" >&2; exit 2; }
 fi
@@ -102,11 +129,16 @@ if [[ $part == all ]] || [[ $part == judges && ( ! -f "$out/models/judge/config.
 fi
 mkdir -p "$out"/{data,models,configs,logs}
 cd "$out"
-plan_file=plan.md; [[ $part == diagnosis || $part == points ]] && plan_file=plan-$part.md
+plan_file=plan.md; [[ $part == diagnosis || $part == points || $part == policy ]] && plan_file=plan-$part.md
 plan > "$plan_file"
 cat "$plan_file" >&2
 source "$root/scripts/lib/reproduce.sh"
 reproduce_begin
+
+if [[ $part == policy ]]; then
+  [[ -f "$out/points/judge/config.json" ]] ||
+    { echo "scripts/reproduce.sh 001 --part policy: run --part points$([[ $smoke == 1 ]] && echo " --smoke") first (its workspace $out has no points-first judge)" >&2; exit 2; }
+fi
 
 if [[ $part == all || $part == judges ]]; then
 if [[ $fresh == 1 ]]; then
@@ -349,5 +381,121 @@ for d in json.load(open(f"{out}/logs/eval_points.json"))["ranking"]["differences
     est = "—" if d["difference"] is None else f"{d['difference']:+.3f} [{lo:+.3f}, {hi:+.3f}]"
     print(f"| {d['a']} − {d['b']} | {est} | {d['answers']} | {d['questions']} |")
 PYEOF
+fi
+if [[ $part == all || $part == policy ]]; then
+stage "policy: legal questions (SFT on bodies of law $p_sft_seeds, GRPO on $p_grpo_seed, the test on $p_test_seeds, each question once), BM25 top-$k sections in each prompt"
+# Its own workspace inside this one: the legal pipeline's steps (scripts/lib/legal.sh)
+# work in data/, models/, configs/ of the current directory.
+rm -rf policy
+mkdir -p policy/{data,models,configs,logs,runs,predictions}
+cd policy
+source "$root/scripts/lib/legal.sh"
+legal_sft_data "$p_sft_seeds" $p_n_sft data/sft.jsonl
+legal_annotate $p_grpo_seed train $p_n_grpo data/grpo_questions.jsonl
+# The rubric and rating rewards read the question's rubric from facts; a question without
+# facts has none (and would stop the run), so GRPO draws from those with one.
+"$rwb" rubric generate --input data/grpo_questions.jsonl --out data/grpo_rubric.jsonl --from-facts >/dev/null
+python3 -c 'import json, sys
+for line in open(sys.argv[1], encoding="utf-8"):
+    if json.loads(line).get("rubric"):
+        print(line, end="")' data/grpo_rubric.jsonl > data/grpo.jsonl
+legal_test_set "$p_test_seeds" $p_n_test_lines data/test.jsonl
+echo "$(wc -l < data/sft.jsonl) SFT questions, $(wc -l < data/grpo.jsonl) GRPO questions with a rubric (of $p_n_grpo), $(wc -l < data/test.jsonl) distinct test questions" | tee logs/data.txt >&2
+
+stage "policy: the SFT start (a $p_vocab-token BPE, the tiny model with $p_layers layers, 1 epoch)"
+legal_sft_start $p_vocab $p_layers
+for kind in ${kinds//,/ }; do
+  cat > "configs/reward_$kind.json" <<EOF2
+{"name": "$kind alone", "task": "legal_qa", "components": [{"reward": "$kind", "weight": 1}],
+ "judge": {"backend": "local", "folder": "$out/points/judge", "temperature": 0, "max_tokens": 256, "concurrency": 16}}
+EOF2
+done
+
+stage "policy: GRPO with each method's reward ($p_steps steps × $p_prompts prompts × G 8, seeds $p_seeds), two runs at a time on one thread each; then every model on the test questions"
+p_evaluate() { # NAME [ADAPTER]
+  "$rwb" eval run --model models/sft ${2:+--adapter "$2"} --data data/test.jsonl --task legal_qa \
+    --max-new-tokens $p_max_new --threads 1 --output "predictions/$1.jsonl" > "predictions/$1.metrics.json"
+}
+p_grpo() { # NAME KIND SEED
+  cat > "configs/grpo_$1.json" <<EOF2
+{"model": "../models/sft", "train_data": "../data/grpo.jsonl", "reward_config": "reward_$2.json",
+ "store": "../runs/$1.sqlite", "output": "../runs/$1", "run_name": "$1",
+ "num_generations": 8, "prompts_per_step": $p_prompts, "max_completion_length": $p_max_new, "temperature": 0.8,
+ "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "lora_r": 16, "max_steps": $p_steps,
+ "eval_every": 0, "checkpoint_every": $p_steps, "seed": $3, "threads": 1}
+EOF2
+  "$rwb" grpo --config "configs/grpo_$1.json" --quiet > "logs/$1.json"
+  p_evaluate "$1" "runs/$1/final"
+}
+export -f p_evaluate p_grpo
+export rwb p_prompts p_max_new p_steps out
+rm -f jobs.txt
+queue p_evaluate sft
+# Seed by seed, so that a run stopped early has every method of its first seeds.
+for seed in $p_seeds; do
+  for kind in ${kinds//,/ }; do queue p_grpo "${kind}_s$seed" "$kind" "$seed"; done
+done
+run_jobs
+
+stage "policy: tables"
+python3 - "$out" "$rwb" "$kinds" "$p_seeds" <<'PYEOF' | tee ../results-policy.md
+import json, sqlite3, subprocess, sys
+out, rwb, kinds, seeds = sys.argv[1], sys.argv[2], sys.argv[3].split(","), sys.argv[4].split()
+print("## Rubrics as Rewards at policy level (scripts/reproduce.sh 001 --part policy)\n")
+print(open(f"{out}/machine.txt").read().strip() + "\n")
+n_test = sum(1 for _ in open("data/test.jsonl", encoding="utf-8"))
+print(f"GRPO from the legal SFT start with each method's reward alone, asked of part points' judge; every model "
+      f"evaluated greedily on {n_test} distinct test questions (bodies of law no model trained on) by the reference "
+      f"grader; seeds {', '.join(seeds)} pooled. rubric_score: the true rubric score s* of the answer (RaR's "
+      "evaluation); coverage and consistency: the grader's; citation F1 against the gold sections.\n")
+measures = ("rubric_score", "coverage", "consistency", "citation_f1")
+def compare(a, b):
+    args = [rwb, "eval", "compare", "--task", "legal_qa"]
+    for s in seeds:
+        args += ["--a", f"predictions/{a}.jsonl" if a == "sft" else f"predictions/{a}_s{s}.jsonl"]
+    for s in seeds:
+        args += ["--b", f"predictions/{b}_s{s}.jsonl"]
+    return json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+def cell(d):
+    return f"{d['estimate']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]"
+def store_reward(name):  # the judge reward's mean over the first and the last 10 steps, and the failures
+    con = sqlite3.connect(f"runs/{name}.sqlite")
+    rows = con.execute("SELECT step, value FROM v_metrics WHERE name = 'reward' ORDER BY step").fetchall()
+    fails = con.execute("SELECT coalesce(sum(value), 0) FROM v_metrics WHERE name = 'judge/failures'").fetchone()[0]
+    calls = con.execute("SELECT coalesce(sum(value), 0) FROM v_metrics WHERE name = 'judge/calls'").fetchone()[0]
+    t = con.execute("SELECT avg(value) FROM v_metrics WHERE name = 'step_time'").fetchone()[0]
+    vals = [v for _, v in rows if v is not None]  # NULL: a step whose every reward was None
+    k = min(10, len(vals) // 2)
+    if k == 0:
+        return None, None, int(fails), int(calls), t
+    return sum(vals[:k]) / k, sum(vals[-k:]) / k, int(fails), int(calls), t
+sft = json.load(open("predictions/sft.metrics.json"))
+print("| reward | " + " | ".join(measures) + " | judge reward, first → last 10 steps (per seed) | judge calls failed | s / step |")
+print("| --- | " + " | ".join("---:" for _ in measures) + " | --- | ---: | ---: |")
+print("| SFT (the start) | " + " | ".join(f"{sft['metrics'][m]:.3f}" if 'metrics' in sft else f"{sft[m]:.3f}" for m in measures) + " | | | |")
+for kind in kinds:
+    ms = [json.load(open(f"predictions/{kind}_s{s}.metrics.json")) for s in seeds]
+    get = lambda j, m: (j["metrics"] if "metrics" in j else j)[m]
+    r = [store_reward(f"{kind}_s{s}") for s in seeds]
+    print(f"| {kind} | " + " | ".join(f"{sum(get(j, m) for j in ms) / len(ms):.3f}" for m in measures) + " | "
+          + ", ".join("—" if a is None else f"{a:.3f} → {b:.3f}" for a, b, _, _, _ in r) + " | "
+          + ", ".join(f"{f} of {c}" for _, _, f, c, _ in r) + " | "
+          + ", ".join(f"{t:.1f}" for *_, t in r) + " |")
+print("\nPaired by question, seeds pooled, 2,000 resamples [95 %]; \"detectable\": the effect this comparison "
+      "detects at 80 % power, from its measured standard error.\n")
+print("| comparison | Δ rubric_score | detectable | per seed | Δ coverage | Δ consistency | Δ citation F1 |")
+print("| --- | --- | ---: | --- | --- | --- | --- |")
+pairs = [("sft", k) for k in kinds] + [("likert_simple", "rubric_implicit"), ("likert_reference", "rubric_implicit"),
+                                       ("rubric_explicit", "rubric_implicit"), ("likert_simple", "rubric_explicit"),
+                                       ("likert_simple", "likert_reference")]
+for a, b in pairs:
+    j = compare(a, b)
+    d = j["difference"]
+    per = ", ".join(f"{x['rubric_score']:+.3f}" for x in (j.get("per_seed") or []))
+    det = d["rubric_score"]["detectable"]  # None where every pair agrees (se 0)
+    print(f"| {b} − {'SFT' if a == 'sft' else a} | {cell(d['rubric_score'])} | {'—' if det is None else f'{det:.3f}'} | {per} | "
+          f"{cell(d['coverage'])} | {cell(d['consistency'])} | {cell(d['citation_f1'])} |")
+PYEOF
+cd ..
 fi
 stage "done in $(( $(date +%s) - start )) s"

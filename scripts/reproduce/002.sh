@@ -127,43 +127,14 @@ EOF
 
 if [[ $part == all || $part == grpo ]]; then
 stage "legal questions: SFT on bodies of law $sft_seeds, GRPO on $grpo_seed, the test on $test_seeds (each question once), BM25 top-$k sections in each prompt"
-: > data/sft.jsonl
-for s in $sft_seeds; do
-  for split in train val test; do
-    n=$n_sft; [[ $split == train ]] || n=$(( n_sft / 4 ))
-    legal_annotate "$s" "$split" "$n" "data/sft_${s}_$split.jsonl"
-    cat "data/sft_${s}_$split.jsonl" >> data/sft.jsonl
-  done
-done
+legal_sft_data "$sft_seeds" $n_sft data/sft.jsonl
 legal_annotate $grpo_seed train $n_grpo data/grpo.jsonl
-for s in $test_seeds; do legal_annotate "$s" test $n_test_lines "data/test_$s.jsonl"; done
-# Each body's distinct questions once, ids made unique across bodies (the generator's ids
-# restart with every body).
-python3 - $test_seeds > data/test.jsonl <<'PYEOF'
-import json, sys
-for seed in sys.argv[1:]:
-    seen = set()
-    for line in open(f"data/test_{seed}.jsonl"):
-        q = json.loads(line)
-        if q["question"] in seen:
-            continue
-        seen.add(q["question"])
-        q["id"] = f"body{seed}-{q['id']}"
-        print(json.dumps(q, ensure_ascii=False))
-PYEOF
+legal_test_set "$test_seeds" $n_test_lines data/test.jsonl
 n_test=$(wc -l < data/test.jsonl)
 echo "$(wc -l < data/sft.jsonl) SFT questions, $n_grpo GRPO questions, $n_test distinct test questions" | tee logs/data.txt >&2
 
 stage "the SFT start: a $vocab-token BPE and the tiny model ($layers layers) from scratch, 1 epoch"
-"$rwb" data corpus --task legal_qa --input data/sft.jsonl --out data/corpus.txt >/dev/null
-"$rwb" tokenizer train --input data/corpus.txt --vocab-size $vocab --out models/tokenizer >/dev/null
-"$rwb" model init --tokenizer models/tokenizer --out models/tiny --layers $layers --seed 1 >/dev/null
-cat > configs/sft.json <<EOF
-{"model": "../models/tiny", "output": "../models/sft", "train_data": "../data/sft.jsonl", "task": "legal_qa",
- "lora": false, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.05, "batch_size": 16,
- "gradient_accumulation": 1, "epochs": 1, "prompt_loss_weight": 0, "seed": 1}
-EOF
-"$rwb" sft --config configs/sft.json --quiet > logs/sft.log
+legal_sft_start $vocab $layers
 
 stage "GRPO: citation only and citation + semantic, seeds $grpo_seeds, two runs at a time on one thread each; then every model on the $n_test test questions"
 evaluate() { # NAME [ADAPTER]
