@@ -64,6 +64,36 @@ EOF
   "$rwb" sft --config configs/sft.json --quiet > logs/sft.log
 }
 
+# legal_grpo_config NAME REWARD SEED STEPS PROMPTS MAX_NEW: configs/grpo_NAME.json, GRPO as
+# the demo's from models/sft on data/grpo.jsonl (G 8, temperature 0.8, LoRA r 16, lr 2e-3
+# cosine, one thread) with the reward config REWARD (relative to configs/), its store and
+# adapter in runs/.
+legal_grpo_config() {
+  cat > "configs/grpo_$1.json" <<EOF
+{"model": "../models/sft", "train_data": "../data/grpo.jsonl", "reward_config": "$2",
+ "store": "../runs/$1.sqlite", "output": "../runs/$1", "run_name": "$1",
+ "num_generations": 8, "prompts_per_step": $5, "max_completion_length": $6, "temperature": 0.8,
+ "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "lora_r": 16, "max_steps": $4,
+ "eval_every": 0, "checkpoint_every": $4, "seed": $3, "threads": 1}
+EOF
+}
+
+# legal_evaluate NAME MAX_NEW [ADAPTER]: models/sft (with ADAPTER) on data/test.jsonl,
+# greedy, one thread: predictions/NAME.jsonl and its metrics predictions/NAME.metrics.json.
+legal_evaluate() {
+  "$rwb" eval run --model models/sft ${3:+--adapter "$3"} --data data/test.jsonl --task legal_qa \
+    --max-new-tokens "$2" --threads 1 --output "predictions/$1.jsonl" > "predictions/$1.metrics.json"
+}
+
+# legal_grpo NAME REWARD SEED STEPS PROMPTS MAX_NEW: GRPO as legal_grpo_config says (its
+# JSON in logs/NAME.json), then its final adapter evaluated as legal_evaluate does. For
+# run_jobs: export -f legal_grpo legal_grpo_config legal_evaluate, and export rwb.
+legal_grpo() {
+  legal_grpo_config "$@"
+  "$rwb" grpo --config "configs/grpo_$1.json" --quiet > "logs/$1.json"
+  legal_evaluate "$1" "$6" "runs/$1/final"
+}
+
 # legal_reward_configs GRPO_SEED EMBEDDING: the paper's citation rewards without an answer
 # reward (configs/reward_citation.json) and with the semantic one under EMBEDDING, its
 # IDF from body GRPO_SEED's statutes (configs/reward_citation_semantic.json).

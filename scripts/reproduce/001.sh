@@ -412,28 +412,13 @@ EOF2
 done
 
 stage "policy: GRPO with each method's reward ($p_steps steps × $p_prompts prompts × G 8, seeds $p_seeds), two runs at a time on one thread each; then every model on the test questions"
-p_evaluate() { # NAME [ADAPTER]
-  "$rwb" eval run --model models/sft ${2:+--adapter "$2"} --data data/test.jsonl --task legal_qa \
-    --max-new-tokens $p_max_new --threads 1 --output "predictions/$1.jsonl" > "predictions/$1.metrics.json"
-}
-p_grpo() { # NAME KIND SEED
-  cat > "configs/grpo_$1.json" <<EOF2
-{"model": "../models/sft", "train_data": "../data/grpo.jsonl", "reward_config": "reward_$2.json",
- "store": "../runs/$1.sqlite", "output": "../runs/$1", "run_name": "$1",
- "num_generations": 8, "prompts_per_step": $p_prompts, "max_completion_length": $p_max_new, "temperature": 0.8,
- "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "lora_r": 16, "max_steps": $p_steps,
- "eval_every": 0, "checkpoint_every": $p_steps, "seed": $3, "threads": 1}
-EOF2
-  "$rwb" grpo --config "configs/grpo_$1.json" --quiet > "logs/$1.json"
-  p_evaluate "$1" "runs/$1/final"
-}
-export -f p_evaluate p_grpo
-export rwb p_prompts p_max_new p_steps out
+export -f legal_evaluate legal_grpo legal_grpo_config
+export rwb
 rm -f jobs.txt
-queue p_evaluate sft
+queue legal_evaluate sft $p_max_new
 # Seed by seed, so that a run stopped early has every method of its first seeds.
 for seed in $p_seeds; do
-  for kind in ${kinds//,/ }; do queue p_grpo "${kind}_s$seed" "$kind" "$seed"; done
+  for kind in ${kinds//,/ }; do queue legal_grpo "${kind}_s$seed" "reward_$kind.json" "$seed" $p_steps $p_prompts $p_max_new; done
 done
 run_jobs
 

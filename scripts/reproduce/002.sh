@@ -115,15 +115,6 @@ source "$root/scripts/lib/reproduce.sh"
 reproduce_begin
 
 legal_reward_configs $grpo_seed lexical
-grpo_config() { # NAME REWARD SEED
-  cat > "configs/grpo_$1.json" <<EOF
-{"model": "../models/sft", "train_data": "../data/grpo.jsonl", "reward_config": "$2",
- "store": "../runs/$1.sqlite", "output": "../runs/$1", "run_name": "$1",
- "num_generations": 8, "prompts_per_step": $prompts, "max_completion_length": $max_new, "temperature": 0.8,
- "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "lora_r": 16, "max_steps": $grpo_steps,
- "eval_every": 0, "checkpoint_every": $grpo_steps, "seed": $3, "threads": 1}
-EOF
-}
 
 if [[ $part == all || $part == grpo ]]; then
 stage "legal questions: SFT on bodies of law $sft_seeds, GRPO on $grpo_seed, the test on $test_seeds (each question once), BM25 top-$k sections in each prompt"
@@ -137,22 +128,13 @@ stage "the SFT start: a $vocab-token BPE and the tiny model ($layers layers) fro
 legal_sft_start $vocab $layers
 
 stage "GRPO: citation only and citation + semantic, seeds $grpo_seeds, two runs at a time on one thread each; then every model on the $n_test test questions"
-evaluate() { # NAME [ADAPTER]
-  "$rwb" eval run --model models/sft ${2:+--adapter "$2"} --data data/test.jsonl --task legal_qa \
-    --max-new-tokens $max_new --threads 1 --output "predictions/$1.jsonl" > "predictions/$1.metrics.json"
-}
-grpo() { # NAME REWARD SEED
-  grpo_config "$1" "$2" "$3"
-  "$rwb" grpo --config "configs/grpo_$1.json" --quiet > "logs/$1.json"
-  evaluate "$1" "runs/$1/final"
-}
-export -f evaluate grpo grpo_config
+export -f legal_evaluate legal_grpo legal_grpo_config
 export rwb prompts max_new grpo_steps
 rm -f jobs.txt
-queue evaluate sft
+queue legal_evaluate sft $max_new
 for seed in $grpo_seeds; do
-  queue grpo citation_s$seed reward_citation.json $seed
-  queue grpo semantic_s$seed reward_citation_semantic.json $seed
+  queue legal_grpo citation_s$seed reward_citation.json $seed $grpo_steps $prompts $max_new
+  queue legal_grpo semantic_s$seed reward_citation_semantic.json $seed $grpo_steps $prompts $max_new
 done
 run_jobs
 
@@ -217,7 +199,7 @@ server_cpu() { # the server's CPU time so far, in seconds (utime + stime of /pro
   awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print ($12 + $13) / hz }' "/proc/$serve_pid/stat"
 }
 bench() { # NAME REWARD SEED
-  grpo_config "cost_$1" "$2" "$3"
+  legal_grpo_config "cost_$1" "$2" "$3" $grpo_steps $prompts $max_new
   rm -rf "cost/$1"; mkdir -p "cost/$1"
   local before; before=$(server_cpu)
   "$rwb" bench grpo-step --config "configs/grpo_cost_$1.json" --steps $cost_steps --work "cost/$1" --precision fp32 \
