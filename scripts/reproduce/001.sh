@@ -65,7 +65,7 @@ if [[ $smoke == 1 ]]; then
   p_test_seeds="1 9"; p_n_test_lines=60
 else
   train_seeds="2 3 4 5 6 7"; n_train=100; n_test=300; layers=4; epochs=2; vocab=4096; n_insample=50; n_more=334
-  p_sft_seeds="2 3 4 5 6 7"; p_n_sft=1600; p_layers=2; p_n_grpo=400; p_steps=100; p_prompts=8; p_seeds="1 2"
+  p_sft_seeds="2 3 4 5 6 7"; p_n_sft=1600; p_layers=2; p_n_grpo=400; p_steps=100; p_prompts=8; p_seeds="1"
   p_test_seeds="1 9 10 11 12"; p_n_test_lines=2000
 fi
 test_seed=1
