@@ -385,7 +385,16 @@ fi
 if [[ $part == all || $part == policy ]]; then
 stage "policy: legal questions (SFT on bodies of law $p_sft_seeds, GRPO on $p_grpo_seed, the test on $p_test_seeds, each question once), BM25 top-$k sections in each prompt"
 # Its own workspace inside this one: the legal pipeline's steps (scripts/lib/legal.sh)
-# work in data/, models/, configs/ of the current directory.
+# work in data/, models/, configs/ of the current directory. The questions and the SFT
+# start are kept when their sizes match (policy/sizes.txt); the runs are made afresh.
+p_stamp="smoke=$smoke p_sft_seeds=$p_sft_seeds p_n_sft=$p_n_sft p_layers=$p_layers p_vocab=$p_vocab p_grpo_seed=$p_grpo_seed p_n_grpo=$p_n_grpo p_test_seeds=$p_test_seeds p_n_test_lines=$p_n_test_lines"
+if [[ -f policy/models/sft/config.json && "$(cat policy/sizes.txt 2>/dev/null)" == "$p_stamp" ]]; then
+  rm -rf policy/{runs,predictions}
+  mkdir -p policy/{runs,predictions}
+  cd policy
+  source "$root/scripts/lib/legal.sh"
+  echo "the questions and the SFT start of the previous run (policy/sizes.txt), kept" >&2
+else
 rm -rf policy
 mkdir -p policy/{data,models,configs,logs,runs,predictions}
 cd policy
@@ -404,6 +413,8 @@ echo "$(wc -l < data/sft.jsonl) SFT questions, $(wc -l < data/grpo.jsonl) GRPO q
 
 stage "policy: the SFT start (a $p_vocab-token BPE, the tiny model with $p_layers layers, 1 epoch)"
 legal_sft_start $p_vocab $p_layers
+echo "$p_stamp" > sizes.txt
+fi
 for kind in ${kinds//,/ }; do
   cat > "configs/reward_$kind.json" <<EOF2
 {"name": "$kind alone", "task": "legal_qa", "components": [{"reward": "$kind", "weight": 1}],
