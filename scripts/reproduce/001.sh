@@ -333,6 +333,12 @@ PYEOF
 fi
 if [[ $part == all || $part == points ]]; then
 stage "points: part judges' judge again, its rating targets writing the points first (scripts/reproduce/points_first.py --all; $epochs epoch(s))"
+# A points judge trained on this workspace's requests (points/sizes.txt) is measured again,
+# not trained again.
+if [[ -f points/judge/config.json && "$(cat points/sizes.txt 2>/dev/null)" == "$stamp" ]]; then
+  echo "the points-first judge of the previous run (points/sizes.txt), measured again" >&2
+else
+rm -rf points
 mkdir -p points/data
 : > points/data/train.jsonl
 for s in $train_seeds; do
@@ -344,10 +350,12 @@ cat > configs/sft_judge_points.json <<EOF2
  "lora": false, "learning_rate": 0.002, "schedule": "cosine", "warmup_ratio": 0.03, "batch_size": 16,
  "epochs": $epochs, "max_length": 1024, "seed": 1}
 EOF2
+"$rwb" sft --config configs/sft_judge_points.json --quiet > logs/sft_judge_points.log
+echo "$stamp" > points/sizes.txt
+fi
 cat > configs/judge_local_points.json <<EOF2
 {"backend": "local", "folder": "../points/judge", "temperature": 0, "max_tokens": 256, "concurrency": 16}
 EOF2
-"$rwb" sft --config configs/sft_judge_points.json --quiet > logs/sft_judge_points.log
 "$rwb" judge eval --config configs/judge_local_points.json --data "data/judge_$test_seed.jsonl" --no-cache --json \
   --out points/eval.jsonl > logs/eval_points.json || [[ -s logs/eval_points.json ]]
 "$rwb" judge eval --config configs/judge_local_points.json --data data/judge_insample.jsonl --no-cache --json \
