@@ -216,10 +216,13 @@ int targetRating(double score)
 
 RubricTruth legalRubricTruth(const data::LegalQuestion &q, std::string_view answer)
 {
+    return legalRubricTruth(q, eval::LegalReferenceGrader(q.slotValues).grade(answer, q.facts));
+}
+
+RubricTruth legalRubricTruth(const data::LegalQuestion &q, const eval::LegalGrade &g)
+{
     const Rubric rubric = rubricFromFacts(q); // throws for a question without facts
     const std::vector<FactRubricItem> items = factRubricItems(q);
-    const eval::LegalReferenceGrader grader(q.slotValues);
-    const eval::LegalGrade g = grader.grade(answer, q.facts);
     RubricTruth t;
     std::vector<std::optional<double>> c;
     for (const FactRubricItem &item : items) {

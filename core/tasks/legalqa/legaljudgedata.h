@@ -16,6 +16,7 @@
 // legaljudgeranking.h reads them back and measures a judge on them.
 
 #include "judge/chat.h"
+#include "tasks/legalqa/legalgrader.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -107,6 +108,9 @@ struct RubricTruth {
     int rating = 1;        // r*
 };
 RubricTruth legalRubricTruth(const data::LegalQuestion &question, std::string_view answer);
+// The same from the answer's grade by the question's grader (grade.facts in question.facts'
+// order), for a caller that graded it already.
+RubricTruth legalRubricTruth(const data::LegalQuestion &question, const eval::LegalGrade &grade);
 
 // The rating a perfect judge gives an answer of true score s: 1 + round(9 · s).
 int targetRating(double score);

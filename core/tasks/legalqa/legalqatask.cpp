@@ -48,11 +48,11 @@ public:
         m_scorer.add(c.output(), e.gold(), c.grade());
         m_boundSum += eval::scoreCitations(citableGold(e), e.gold()).f1;
         ++m_count;
-        // The rubric score s* under the reference grader's verdicts on the rubric from
-        // facts (the truth the rubric and rating judges are measured against, Rubrics as
-        // Rewards' evaluation); a question without facts has no rubric and is not counted.
-        if (!e.question().facts.empty()) {
-            m_rubricSum += judge::legalRubricTruth(e.question(), c.output().answerText).score;
+        // The rubric score s* (the truth the rubric and rating judges are measured against,
+        // Rubrics as Rewards' evaluation); a question without facts has no rubric and is
+        // not counted.
+        if (const std::optional<double> s = c.rubricScore()) {
+            m_rubricSum += *s;
             ++m_rubricCount;
         }
     }
@@ -126,6 +126,8 @@ LegalQaCompletion::LegalQaCompletion(const LegalQaExample &example, std::string 
     , m_output(eval::parseLegalOutput(m_text))
     , m_grade(example.grader().grade(m_output.answerText, example.question().facts))
 {
+    if (!example.question().facts.empty())
+        m_rubricScore = judge::legalRubricTruth(example.question(), m_grade).score;
 }
 
 std::string LegalQaCompletion::detailsJson() const

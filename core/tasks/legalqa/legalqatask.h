@@ -12,6 +12,7 @@
 #include "task/task.h"
 
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace rwb::task {
@@ -62,11 +63,15 @@ public:
 
     const eval::LegalOutput &output() const { return m_output; }
     const eval::LegalGrade &grade() const { return m_grade; }
+    // The answer's true rubric score s* under its question's rubric from facts, from the
+    // grade above (legalRubricTruth); none when the question has no facts.
+    std::optional<double> rubricScore() const { return m_rubricScore; }
 
 private:
     std::string m_text;
     eval::LegalOutput m_output;
     eval::LegalGrade m_grade;
+    std::optional<double> m_rubricScore;
 };
 
 class LegalQaTask : public Task {
