@@ -119,6 +119,10 @@ if [[ $part == diagnosis || $part == points || $part == policy ]]; then
   [[ -f "$out/models/judge/config.json" && -f "$out/data/judge_insample.jsonl" ]] ||
     { echo "scripts/reproduce.sh 001 --part $part: run --part judges$([[ $smoke == 1 ]] && echo " --smoke") first (its workspace $out has no judge)" >&2; exit 2; }
 fi
+if [[ $part == policy ]]; then
+  [[ -f "$out/points/judge/config.json" ]] ||
+    { echo "scripts/reproduce.sh 001 --part policy: run --part points$([[ $smoke == 1 ]] && echo " --smoke") first (its workspace $out has no points-first judge)" >&2; exit 2; }
+fi
 if [[ ${RWB_REPRODUCE_PLAN:-0} == 1 ]]; then plan; exit 0; fi
 
 stamp="smoke=$smoke train_seeds=$train_seeds n_train=$n_train n_test=$n_test layers=$layers epochs=$epochs vocab=$vocab"
@@ -134,11 +138,6 @@ plan > "$plan_file"
 cat "$plan_file" >&2
 source "$root/scripts/lib/reproduce.sh"
 reproduce_begin
-
-if [[ $part == policy ]]; then
-  [[ -f "$out/points/judge/config.json" ]] ||
-    { echo "scripts/reproduce.sh 001 --part policy: run --part points$([[ $smoke == 1 ]] && echo " --smoke") first (its workspace $out has no points-first judge)" >&2; exit 2; }
-fi
 
 if [[ $part == all || $part == judges ]]; then
 if [[ $fresh == 1 ]]; then
@@ -396,17 +395,15 @@ stage "policy: legal questions (SFT on bodies of law $p_sft_seeds, GRPO on $p_gr
 # work in data/, models/, configs/ of the current directory. The questions and the SFT
 # start are kept when their sizes match (policy/sizes.txt); the runs are made afresh.
 p_stamp="smoke=$smoke p_sft_seeds=$p_sft_seeds p_n_sft=$p_n_sft p_layers=$p_layers p_vocab=$p_vocab p_grpo_seed=$p_grpo_seed p_n_grpo=$p_n_grpo p_test_seeds=$p_test_seeds p_n_test_lines=$p_n_test_lines"
-if [[ -f policy/models/sft/config.json && "$(cat policy/sizes.txt 2>/dev/null)" == "$p_stamp" ]]; then
-  rm -rf policy/{runs,predictions}
-  mkdir -p policy/{runs,predictions}
-  cd policy
-  source "$root/scripts/lib/legal.sh"
-  echo "the questions and the SFT start of the previous run (policy/sizes.txt), kept" >&2
-else
-rm -rf policy
+p_keep=0
+[[ -f policy/models/sft/config.json && "$(cat policy/sizes.txt 2>/dev/null)" == "$p_stamp" ]] && p_keep=1
+if [[ $p_keep == 1 ]]; then rm -rf policy/{runs,predictions}; else rm -rf policy; fi
 mkdir -p policy/{data,models,configs,logs,runs,predictions}
 cd policy
 source "$root/scripts/lib/legal.sh"
+if [[ $p_keep == 1 ]]; then
+  echo "the questions and the SFT start of the previous run (policy/sizes.txt), kept" >&2
+else
 legal_sft_data "$p_sft_seeds" $p_n_sft data/sft.jsonl
 legal_annotate $p_grpo_seed train $p_n_grpo data/grpo_questions.jsonl
 # The rubric and rating rewards read the question's rubric from facts; a question without
@@ -476,12 +473,11 @@ def store_reward(name):  # the judge reward's mean over the first and the last 1
 sft = json.load(open("predictions/sft.metrics.json"))
 print("| reward | " + " | ".join(measures) + " | judge reward, first → last 10 steps (per seed) | judge calls failed | s / step |")
 print("| --- | " + " | ".join("---:" for _ in measures) + " | --- | ---: | ---: |")
-print("| SFT (the start) | " + " | ".join(f"{sft['metrics'][m]:.3f}" if 'metrics' in sft else f"{sft[m]:.3f}" for m in measures) + " | | | |")
+print("| SFT (the start) | " + " | ".join(f"{sft[m]:.3f}" for m in measures) + " | | | |")
 for kind in kinds:
     ms = [json.load(open(f"predictions/{kind}_s{s}.metrics.json")) for s in seeds]
-    get = lambda j, m: (j["metrics"] if "metrics" in j else j)[m]
     r = [store_reward(f"{kind}_s{s}") for s in seeds]
-    print(f"| {kind} | " + " | ".join(f"{sum(get(j, m) for j in ms) / len(ms):.3f}" for m in measures) + " | "
+    print(f"| {kind} | " + " | ".join(f"{sum(j[m] for j in ms) / len(ms):.3f}" for m in measures) + " | "
           + ", ".join("—" if a is None else f"{a:.3f} → {b:.3f}" for a, b, _, _, _ in r) + " | "
           + ", ".join(f"{f} of {c}" for _, _, f, c, _ in r) + " | "
           + ", ".join(f"{t:.1f}" for *_, t in r) + " |")
